@@ -1,0 +1,382 @@
+//! The command line, as clap types only. Completions and the man page are generated from it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0    ok
+  1    differences found (diff --exit-code)
+  2    usage, bad input or any other local error
+  3    error from the server or the network, after retries
+  4    authentication needed
+  5    conflict: the server copy moved
+  130  interrupted";
+
+/// Draft, review and save the environment coding agents run your repo in.
+#[derive(Debug, Parser)]
+#[command(
+    name = "hanzo-env",
+    version,
+    about,
+    long_about = "Draft, review and save the environment coding agents run your repo in: \
+                  an install script, one background start command, and the repo's secrets.",
+    after_help = EXIT_CODES,
+    after_long_help = EXIT_CODES,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]
+    #[arg(long, global = true, value_name = "URL")]
+    pub api_url: Option<String>,
+    /// Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]
+    #[arg(long, global = true, value_name = "ORG")]
+    pub org: Option<String>,
+    /// Repo name inside the org [default: the file's `repo`, the git remote's name, the folder name]
+    #[arg(long, global = true, value_name = "NAME")]
+    pub repo: Option<String>,
+    /// Print machine-readable JSON on stdout
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)
+    #[arg(long, global = true)]
+    pub no_input: bool,
+    /// Print less (only errors and data)
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print more; repeat for more detail
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// When to use colour
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+    /// Extra CA certificate (PEM) to trust for the API
+    #[arg(long, global = true, value_name = "PATH")]
+    pub ca_cert: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Draft .hanzo/environment.toml from what the checkout shows (offline)
+    #[command(after_help = "Examples:
+  hanzo-env detect                 write .hanzo/environment.toml, summary on stderr
+  hanzo-env detect --stdout        print the TOML instead
+  hanzo-env detect --json ../api   machine-readable result for another checkout
+  hanzo-env detect --explain       every line with the file that justifies it")]
+    Detect(DetectArgs),
+
+    /// Compare the local file with the copy saved on the server
+    #[command(after_help = "Examples:
+  hanzo-env diff
+  hanzo-env diff --against proposal --exit-code")]
+    Diff(DiffArgs),
+
+    /// Show the diff, confirm, and save install/start to the server
+    #[command(after_help = "Examples:
+  hanzo-env save
+  hanzo-env save --yes          no question (scripts, CI)
+  hanzo-env save --dry-run      show what would be sent")]
+    Save(SaveArgs),
+
+    /// Write the server's copy (or its pending proposal) into the local file
+    #[command(after_help = "Examples:
+  hanzo-env pull
+  hanzo-env pull --proposal --yes")]
+    Pull(PullArgs),
+
+    /// List the org's environments
+    #[command(after_help = "Example:
+  hanzo-env list --json")]
+    List,
+
+    /// Show one environment (default: this checkout's repo)
+    #[command(after_help = "Example:
+  hanzo-env show site")]
+    Show(ShowArgs),
+
+    /// Delete an environment and every secret set on it
+    #[command(after_help = "Example:
+  hanzo-env delete site --yes")]
+    Delete(DeleteArgs),
+
+    /// Set, list, delete and import secrets (values are never printed)
+    #[command(subcommand)]
+    Secret(SecretCommand),
+
+    /// Store an API token in the OS keyring
+    #[command(after_help = "Examples:
+  hanzo-env login                                   hidden prompt
+  printf %s \"$TOKEN\" | hanzo-env login --with-token")]
+    Login(LoginArgs),
+
+    /// Remove the stored API token
+    Logout,
+
+    /// Authentication status
+    #[command(subcommand)]
+    Auth(AuthCommand),
+
+    /// Run a command under the file's [env], with a clean environment
+    #[command(after_help = "Examples:
+  hanzo-env run -- npm test
+  hanzo-env run --pass SSH_AUTH_SOCK -- make integration")]
+    Run(RunArgs),
+
+    /// Write the resolved [env] entries to a mode-0600 env file
+    #[command(after_help = "Example:
+  hanzo-env env-file --out .hanzo/run.env")]
+    EnvFile(EnvFileArgs),
+
+    /// Try the environment in a scratch copy: install, start, then the tests
+    #[command(after_help = "Examples:
+  hanzo-env verify
+  hanzo-env verify --keep --timeout 20m --json")]
+    Verify(VerifyArgs),
+
+    /// Serve the environment API locally (offline use, CI, tests)
+    #[command(after_help = "Examples:
+  hanzo-env serve
+  hanzo-env serve --listen 127.0.0.1:0 --data ./envdata --token-file ./token
+  HANZO_BASE_URL=http://127.0.0.1:8787 hanzo-env list")]
+    Serve(ServeArgs),
+
+    /// Print shell completions
+    #[command(after_help = "Examples:
+  hanzo-env completions bash > ~/.local/share/bash-completion/completions/hanzo-env
+  hanzo-env completions zsh > ~/.zfunc/_hanzo-env")]
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DetectArgs {
+    /// The checkout to look at
+    #[arg(default_value = ".", value_name = "PATH")]
+    pub path: PathBuf,
+    /// Print the TOML on stdout instead of writing the file
+    #[arg(long, conflicts_with = "json")]
+    pub stdout: bool,
+    /// Overwrite a file that differs from what detect would write
+    #[arg(long)]
+    pub force: bool,
+    /// Show every install/start line with the file (and key or line) that justifies it
+    #[arg(long)]
+    pub explain: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Against {
+    /// The saved environment
+    Saved,
+    /// The server's pending proposal
+    Proposal,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DiffArgs {
+    /// What to compare the local file with
+    #[arg(long, value_enum, default_value_t = Against::Saved)]
+    pub against: Against,
+    /// Exit 1 when there are differences
+    #[arg(long)]
+    pub exit_code: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SaveArgs {
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    /// Show what would be sent, send nothing
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PullArgs {
+    /// Take the server's pending proposal instead of the saved copy
+    #[arg(long)]
+    pub proposal: bool,
+    /// Do not ask before replacing the local file
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ShowArgs {
+    /// The repo to show [default: this checkout's]
+    #[arg(value_name = "REPO")]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DeleteArgs {
+    /// The repo whose environment to delete
+    #[arg(value_name = "REPO")]
+    pub name: String,
+    /// Do not ask for confirmation
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SecretCommand {
+    /// Set a secret: hidden prompt on a terminal, else stdin to EOF
+    #[command(after_help = "Examples:
+  hanzo-env secret set DATABASE_URL
+  printf %s \"$VALUE\" | hanzo-env secret set DATABASE_URL
+  hanzo-env secret set TLS_KEY --from-file key.pem")]
+    Set(SecretSetArgs),
+    /// List the names of the secrets set on the repo
+    #[command(after_help = "Example:
+  hanzo-env secret list --json")]
+    List,
+    /// Delete a secret
+    #[command(after_help = "Example:
+  hanzo-env secret delete STRIPE_SECRET_KEY")]
+    Delete(SecretDeleteArgs),
+    /// Set many secrets from a dotenv file (or - for stdin)
+    #[command(after_help = "Examples:
+  hanzo-env secret import -f .env
+  op inject -i .env.tpl | hanzo-env secret import -f -")]
+    Import(SecretImportArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SecretSetArgs {
+    /// The secret's name (never its value)
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// Read the value verbatim from a file (- for stdin)
+    #[arg(long, value_name = "PATH")]
+    pub from_file: Option<PathBuf>,
+    /// Keep a trailing newline read from stdin
+    #[arg(long)]
+    pub keep_newline: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SecretDeleteArgs {
+    #[arg(value_name = "NAME")]
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SecretImportArgs {
+    /// The dotenv file to read (- for stdin)
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct LoginArgs {
+    /// Read the token from stdin instead of prompting
+    #[arg(long)]
+    pub with_token: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Which token is used, from where, against which API and org
+    Status,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Pass this variable of the caller's environment through (repeatable)
+    #[arg(long, value_name = "VAR")]
+    pub pass: Vec<String>,
+    /// The command and its arguments
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<std::ffi::OsString>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EnvFileArgs {
+    /// Where to write the env file
+    #[arg(long, value_name = "PATH")]
+    pub out: PathBuf,
+    /// Write even inside a git-tracked, not ignored path
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct VerifyArgs {
+    /// Keep the scratch copy afterwards
+    #[arg(long)]
+    pub keep: bool,
+    /// Limit for the whole run
+    #[arg(long, value_parser = humantime::parse_duration, default_value = "30m", value_name = "DURATION")]
+    pub timeout: Duration,
+    /// Limit for each step
+    #[arg(long, value_parser = humantime::parse_duration, default_value = "15m", value_name = "DURATION")]
+    pub step_timeout: Duration,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on; port 0 picks a free one (printed on stdout)
+    #[arg(long, default_value = "127.0.0.1:8787", value_name = "ADDR")]
+    pub listen: String,
+    /// Data directory [default: the platform data dir]
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// File with accepted bearer tokens, one per line [env: HANZO_ENV_SERVE_TOKENS holds them inline]
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
+    /// Master key file (0600, outside the data dir) [default: in the platform config dir]
+    #[arg(long, value_name = "PATH")]
+    pub key_file: Option<PathBuf>,
+    /// Allow a non-loopback listen address (no TLS here: put it behind a proxy)
+    #[arg(long)]
+    pub allow_remote: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CompletionsArgs {
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// The man page, rendered from the clap definition.
+pub fn render_man() -> Vec<u8> {
+    use clap::CommandFactory;
+    let mut out = Vec::new();
+    clap_mangen::Man::new(Cli::command()).render(&mut out).expect("writing to a Vec cannot fail");
+    out
+}
+
+/// Completions for `shell`, rendered from the clap definition.
+pub fn render_completions(shell: clap_complete::Shell) -> Vec<u8> {
+    use clap::CommandFactory;
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "hanzo-env", &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clap_definition_is_consistent() {
+        use clap::CommandFactory;
+        super::Cli::command().debug_assert();
+    }
+}

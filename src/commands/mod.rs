@@ -1,0 +1,49 @@
+//! One file per command; each is a plain function from parsed arguments to an exit code.
+
+pub mod auth;
+pub mod completions;
+pub mod delete;
+pub mod detect;
+pub mod diff;
+pub mod env_file;
+pub mod list;
+pub mod login;
+pub mod logout;
+pub mod pull;
+pub mod run;
+pub mod save;
+pub mod secret;
+pub mod serve;
+pub mod show;
+pub mod verify;
+
+use crate::cli::{Cli, Command};
+use crate::error::Exit;
+use crate::ui::Ui;
+
+pub fn dispatch(cli: Cli, ui: &Ui) -> anyhow::Result<Exit> {
+    let global = &cli.global;
+    match cli.command {
+        Command::Detect(args) => detect::run(global, &args, ui),
+        Command::Diff(args) => diff::run(global, &args, ui),
+        Command::Save(args) => save::run(global, &args, ui),
+        Command::Pull(args) => pull::run(global, &args, ui),
+        Command::List => list::run(global, ui),
+        Command::Show(args) => show::run(global, &args, ui),
+        Command::Delete(args) => delete::run(global, &args, ui),
+        Command::Secret(sub) => secret::run(global, sub, ui),
+        Command::Login(args) => login::run(global, &args, ui),
+        Command::Logout => logout::run(global, ui),
+        Command::Auth(sub) => auth::run(global, sub, ui),
+        Command::Run(args) => run::run(global, &args, ui),
+        Command::EnvFile(args) => env_file::run(global, &args, ui),
+        Command::Verify(args) => verify::run(global, &args, ui),
+        Command::Serve(args) => serve::run(global, &args, ui),
+        Command::Completions(args) => completions::run(&args, ui),
+    }
+}
+
+/// The error of a command that is not built yet.
+pub(crate) fn not_yet(command: &str) -> anyhow::Error {
+    crate::error::Failure::new(format!("`hanzo-env {command}` is not available in this build yet")).into()
+}

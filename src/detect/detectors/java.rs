@@ -1,0 +1,5 @@
+//! Detector: java. Not written yet.
+
+use crate::detect::{Findings, Repo};
+
+pub fn detect(_repo: &Repo, _out: &mut Findings) {}

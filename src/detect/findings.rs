@@ -1,0 +1,124 @@
+//! What a detector reports. Every item carries its evidence: `source` is a repo-relative
+//! path, optionally followed by `#key` or `:line` (`package.json#packageManager`, `Makefile:12`).
+
+use serde::Serialize;
+
+/// A language toolchain. `name` is one of: node python rust go java kotlin ruby php elixir
+/// erlang dotnet deno bun swift dart flutter zig cpp haskell scala clojure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Toolchain {
+    pub name: String,
+    /// A pinned version as the repo states it (`20`, `3.12`, `1.96`), `None` when not pinned.
+    pub version: Option<String>,
+    pub source: String,
+}
+
+/// A package manager. `name` is one of: npm yarn pnpm bun pip uv poetry pdm pipenv hatch
+/// cargo go maven gradle bundler composer mix nuget swiftpm pub stack cabal sbt lein
+/// clojure-cli cmake meson make.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PackageManager {
+    pub name: String,
+    pub version: Option<String>,
+    /// The directory it manages, repo-relative; `.` for the root.
+    pub path: String,
+    pub source: String,
+}
+
+/// A background service the tests need. `name` is the canonical product
+/// (see [`crate::detect::detectors::services::canonical_service`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Service {
+    pub name: String,
+    pub image: Option<String>,
+    pub source: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TestCommand {
+    pub command: String,
+    pub source: String,
+}
+
+/// A secret name the code or its config reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Secret {
+    pub name: String,
+    pub source: String,
+}
+
+/// Where a step goes in the install script: all toolchain steps first, then system
+/// packages, then dependency installs, then builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Phase {
+    Toolchain,
+    System,
+    Install,
+    Build,
+}
+
+/// One line (or a few) of the install script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub phase: Phase,
+    /// Shell, run from the repo root, non-interactive and idempotent.
+    pub command: String,
+    pub source: String,
+}
+
+/// A candidate for the background `start` command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Start {
+    pub command: String,
+    pub source: String,
+}
+
+/// Everything the detectors found, in the order they found it.
+#[derive(Debug, Clone, Default)]
+pub struct Findings {
+    pub toolchains: Vec<Toolchain>,
+    pub package_managers: Vec<PackageManager>,
+    pub services: Vec<Service>,
+    pub tests: Vec<TestCommand>,
+    pub secrets: Vec<Secret>,
+    pub steps: Vec<Step>,
+    pub starts: Vec<Start>,
+    /// Short facts for the `note` ("pnpm workspace of 4 packages").
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl Findings {
+    pub fn toolchain(&mut self, name: &str, version: Option<String>, source: impl Into<String>) {
+        self.toolchains.push(Toolchain { name: name.into(), version, source: source.into() });
+    }
+    pub fn package_manager(&mut self, name: &str, version: Option<String>, path: &str, source: impl Into<String>) {
+        self.package_managers.push(PackageManager {
+            name: name.into(),
+            version,
+            path: path.into(),
+            source: source.into(),
+        });
+    }
+    pub fn service(&mut self, name: &str, image: Option<String>, source: impl Into<String>) {
+        self.services.push(Service { name: name.into(), image, source: source.into() });
+    }
+    pub fn test(&mut self, command: impl Into<String>, source: impl Into<String>) {
+        self.tests.push(TestCommand { command: command.into(), source: source.into() });
+    }
+    pub fn secret(&mut self, name: impl Into<String>, source: impl Into<String>) {
+        self.secrets.push(Secret { name: name.into(), source: source.into() });
+    }
+    pub fn step(&mut self, phase: Phase, command: impl Into<String>, source: impl Into<String>) {
+        self.steps.push(Step { phase, command: command.into(), source: source.into() });
+    }
+    pub fn start(&mut self, command: impl Into<String>, source: impl Into<String>) {
+        self.starts.push(Start { command: command.into(), source: source.into() });
+    }
+    pub fn note(&mut self, note: impl Into<String>) {
+        self.notes.push(note.into());
+    }
+    pub fn warn(&mut self, warning: impl Into<String>) {
+        self.warnings.push(warning.into());
+    }
+}

@@ -1,0 +1,296 @@
+//! The [`Repo`] view: one gitignore-aware walk of the checkout, and capped, cached reads
+//! of the files detectors ask for. Problems with single files become warnings.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Directories never descended into, wherever they are: dependencies, build output, VCS.
+pub const SKIPPED_DIRS: &[&str] = &[
+    ".git",
+    ".hg",
+    ".svn",
+    "node_modules",
+    "target",
+    ".venv",
+    "venv",
+    "vendor",
+    "__pycache__",
+    ".tox",
+    ".nox",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".gradle",
+    ".next",
+    ".nuxt",
+    ".svelte-kit",
+    ".turbo",
+    ".parcel-cache",
+    ".cache",
+    "dist",
+    "build",
+    "out",
+    "_build",
+    "deps",
+    ".dart_tool",
+    ".pub-cache",
+    "bower_components",
+    "jspm_packages",
+    ".stack-work",
+    "dist-newstyle",
+    ".bundle",
+    "zig-cache",
+    ".zig-cache",
+    "zig-out",
+    ".terraform",
+    ".idea",
+    ".vscode-test",
+    "coverage",
+    "Pods",
+    "DerivedData",
+    ".build",
+    "bin",
+    "obj",
+];
+
+#[derive(Debug, Clone)]
+pub struct WalkOptions {
+    /// Files larger than this are never read (a warning names them).
+    pub max_file_bytes: u64,
+    /// Threads for the walk; 0 picks the number of CPUs.
+    pub threads: usize,
+}
+
+impl Default for WalkOptions {
+    fn default() -> Self {
+        WalkOptions { max_file_bytes: 2 << 20, threads: 0 }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WalkError {
+    #[error("cannot read {}: {source}", path.display())]
+    Root { path: PathBuf, source: std::io::Error },
+    #[error("{} is not a directory", path.display())]
+    NotADirectory { path: PathBuf },
+}
+
+impl crate::error::Diagnostic for WalkError {
+    fn hint(&self) -> Option<String> {
+        Some("pass the path of a checkout: `hanzo-env detect path/to/repo`".into())
+    }
+}
+
+/// The checkout as the detectors see it.
+pub struct Repo {
+    root: PathBuf,
+    /// Repo-relative paths with `/` separators, sorted.
+    files: Vec<String>,
+    /// File name → indices into `files`.
+    by_name: HashMap<String, Vec<usize>>,
+    max_file_bytes: u64,
+    cache: Mutex<HashMap<String, Option<Arc<str>>>>,
+    warnings: Mutex<Vec<String>>,
+}
+
+impl Repo {
+    /// Walk `root` once, in parallel, honouring `.gitignore`/`.ignore` and [`SKIPPED_DIRS`].
+    pub fn walk(root: &Path, options: &WalkOptions) -> Result<Repo, WalkError> {
+        let meta = std::fs::metadata(root).map_err(|source| WalkError::Root { path: root.to_path_buf(), source })?;
+        if !meta.is_dir() {
+            return Err(WalkError::NotADirectory { path: root.to_path_buf() });
+        }
+        std::fs::read_dir(root).map_err(|source| WalkError::Root { path: root.to_path_buf(), source })?;
+
+        let collected = Collected::default();
+        let walker = ignore::WalkBuilder::new(root)
+            .hidden(false)
+            .parents(false)
+            .require_git(false)
+            .follow_links(false)
+            .threads(options.threads)
+            .filter_entry(|entry| {
+                !(entry.file_type().is_some_and(|t| t.is_dir())
+                    && entry.depth() > 0
+                    && entry.file_name().to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+            })
+            .build_parallel();
+        walker.visit(&mut VisitorBuilder { root, collected: &collected });
+        let Collected { files, warnings } = collected;
+        let files = files.into_inner().unwrap_or_else(|e| e.into_inner());
+        let warnings = warnings.into_inner().unwrap_or_else(|e| e.into_inner());
+        Ok(Repo::from_files(root, files, warnings, options.max_file_bytes))
+    }
+
+    /// A view over an explicit list of files (tests, and callers that walked already).
+    pub fn from_files(root: &Path, mut files: Vec<String>, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
+        files.sort_unstable();
+        files.dedup();
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, f) in files.iter().enumerate() {
+            by_name.entry(file_name(f).to_string()).or_default().push(i);
+        }
+        Repo {
+            root: root.to_path_buf(),
+            files,
+            by_name,
+            max_file_bytes,
+            cache: Mutex::new(HashMap::new()),
+            warnings: Mutex::new(warnings),
+        }
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Every file, repo-relative, sorted.
+    pub fn files(&self) -> &[String] {
+        &self.files
+    }
+
+    pub fn exists(&self, rel: &str) -> bool {
+        self.files.binary_search_by(|f| f.as_str().cmp(rel)).is_ok()
+    }
+
+    /// Files called `name` anywhere in the tree, shallowest first, then by path.
+    pub fn named(&self, name: &str) -> Vec<&str> {
+        let mut found: Vec<&str> =
+            self.by_name.get(name).map(|ix| ix.iter().map(|&i| self.files[i].as_str()).collect()).unwrap_or_default();
+        found.sort_by_key(|p| (p.matches('/').count(), *p));
+        found
+    }
+
+    /// Files under `dir` (repo-relative, no trailing slash; "" for all).
+    pub fn under<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a str> + 'a {
+        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        let start = self.files.partition_point(|f| f.as_str() < prefix.as_str());
+        self.files[start..].iter().take_while(move |f| f.starts_with(&prefix)).map(String::as_str)
+    }
+
+    /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
+    /// not UTF-8. Reads are cached: several detectors may ask for the same file.
+    pub fn read(&self, rel: &str) -> Option<Arc<str>> {
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
+            return hit.clone();
+        }
+        let text = self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok();
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(rel.to_string(), text.clone());
+        text
+    }
+
+    fn read_uncached(&self, rel: &str) -> Result<Arc<str>, String> {
+        let path = self.root.join(rel);
+        let file = std::fs::File::open(&path).map_err(|e| format!("cannot read: {e}"))?;
+        let len = file.metadata().map_err(|e| format!("cannot read: {e}"))?.len();
+        if len > self.max_file_bytes {
+            return Err(format!("skipped, {} bytes is over the {} byte limit for manifests", len, self.max_file_bytes));
+        }
+        let mut bytes = Vec::with_capacity(len as usize);
+        file.take(self.max_file_bytes + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+        if bytes.len() as u64 > self.max_file_bytes {
+            return Err(format!("skipped, over the {} byte limit for manifests", self.max_file_bytes));
+        }
+        if bytes[..bytes.len().min(8192)].contains(&0) {
+            return Err("skipped, looks binary".into());
+        }
+        String::from_utf8(bytes).map(Arc::from).map_err(|_| "skipped, not valid UTF-8".into())
+    }
+
+    /// `rel` parsed as JSON (comments and trailing commas are not JSON: a warning says so).
+    pub fn read_json(&self, rel: &str) -> Option<serde_json::Value> {
+        let text = self.read(rel)?;
+        serde_json::from_str(&text).map_err(|e| self.warn(format!("{rel}: invalid JSON: {e}"))).ok()
+    }
+
+    /// `rel` parsed as a TOML table.
+    pub fn read_toml(&self, rel: &str) -> Option<toml::Table> {
+        let text = self.read(rel)?;
+        text.parse::<toml::Table>()
+            .map_err(|e| {
+                self.warn(format!("{rel}: invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
+            })
+            .ok()
+    }
+
+    /// `rel` parsed as YAML (every document in the file).
+    pub fn read_yaml(&self, rel: &str) -> Option<Vec<yaml_rust2::Yaml>> {
+        let text = self.read(rel)?;
+        yaml_rust2::YamlLoader::load_from_str(&text).map_err(|e| self.warn(format!("{rel}: invalid YAML: {e}"))).ok()
+    }
+
+    /// Record a problem that did not stop detection.
+    pub fn warn(&self, warning: String) {
+        self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(warning);
+    }
+
+    /// The warnings so far, sorted and deduplicated.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w = self.warnings.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        w.sort();
+        w.dedup();
+        w
+    }
+}
+
+#[derive(Default)]
+struct Collected {
+    files: Mutex<Vec<String>>,
+    warnings: Mutex<Vec<String>>,
+}
+
+struct VisitorBuilder<'a> {
+    root: &'a Path,
+    collected: &'a Collected,
+}
+
+impl<'s> ignore::ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
+        Box::new(Visitor { root: self.root, collected: self.collected, files: Vec::new(), warnings: Vec::new() })
+    }
+}
+
+/// One walker thread's share; handed to [`Collected`] when the thread is done.
+struct Visitor<'a> {
+    root: &'a Path,
+    collected: &'a Collected,
+    files: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl ignore::ParallelVisitor for Visitor<'_> {
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        match entry {
+            Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
+                match entry.path().strip_prefix(self.root).ok().and_then(Path::to_str) {
+                    Some(rel) => self.files.push(rel.replace(std::path::MAIN_SEPARATOR, "/")),
+                    None => self
+                        .warnings
+                        .push(format!("{}: skipped, the file name is not valid UTF-8", entry.path().display())),
+                }
+            }
+            Ok(_) => {}
+            Err(err) => self.warnings.push(format!("skipped: {err}")),
+        }
+        ignore::WalkState::Continue
+    }
+}
+
+impl Drop for Visitor<'_> {
+    fn drop(&mut self) {
+        self.collected.files.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.files);
+        self.collected.warnings.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.warnings);
+    }
+}
+
+/// The last `/`-separated component.
+pub fn file_name(rel: &str) -> &str {
+    rel.rsplit('/').next().unwrap_or(rel)
+}
+
+/// The directory part of `rel`, "" at the root.
+pub fn parent_dir(rel: &str) -> &str {
+    rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}

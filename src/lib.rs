@@ -1,0 +1,50 @@
+//! `hanzo-env`: draft, review, save and apply the environment coding agents run in.
+//!
+//! Layers, one direction: [`cli`] (clap types) → [`commands`] (one file per command)
+//! → domain modules ([`detect`], [`proposal`], [`api`], [`secret`], [`envfile`], [`serve`])
+//! that know nothing of clap or the terminal.
+
+pub mod api;
+pub mod checkout;
+pub mod cli;
+pub mod commands;
+pub mod detect;
+pub mod envfile;
+pub mod error;
+pub mod fsutil;
+pub mod names;
+pub mod proposal;
+pub mod secret;
+pub mod serve;
+pub mod ui;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// Parse `args`, run the command and turn its outcome into the documented exit code.
+pub fn run_from_args<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match cli::Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help/version to stdout and usage errors to stderr itself.
+            let code = if err.use_stderr() { error::Exit::Local } else { error::Exit::Ok };
+            let _ = err.print();
+            return code.into();
+        }
+    };
+    let ui = ui::Ui::new(&cli.global);
+    match commands::dispatch(cli, &ui) {
+        Ok(code) => code.into(),
+        Err(err) => {
+            let report = error::Report::of(&err);
+            ui.error(&report);
+            report.exit.into()
+        }
+    }
+}

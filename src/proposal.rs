@@ -1,0 +1,206 @@
+//! The local proposal file, `.hanzo/environment.toml` (DESIGN.md §3): parse strictly,
+//! render canonically. `detect` writes it; `diff`, `save`, `pull` and the local runs read it.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// The proposal as the user reviewed it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Proposal {
+    /// The repo name inside the org; `None` means "derive it from the checkout".
+    pub repo: Option<String>,
+    pub install: String,
+    pub start: String,
+    pub secrets: Vec<String>,
+    pub note: String,
+    /// `[env]`, in file order: local runs only, never sent to the server.
+    pub env: Vec<(String, String)>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProposalError {
+    #[error("{} does not exist", path.display())]
+    Missing { path: PathBuf },
+    #[error("could not read {}: {source}", path.display())]
+    Read { path: PathBuf, source: std::io::Error },
+    /// `detail` is the TOML library's message, which names the line, column and key.
+    #[error("{} is not a valid environment file: {detail}", path.display())]
+    Invalid { path: PathBuf, detail: String },
+}
+
+impl crate::error::Diagnostic for ProposalError {
+    fn hint(&self) -> Option<String> {
+        Some(match self {
+            ProposalError::Missing { .. } => {
+                "run `hanzo-env detect` to draft one, or `hanzo-env pull` to fetch the saved copy".into()
+            }
+            ProposalError::Read { .. } => "check the file's permissions".into(),
+            ProposalError::Invalid { .. } => {
+                "allowed keys: repo, install, start, secrets, note and the [env] table of string values".into()
+            }
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawProposal {
+    repo: Option<String>,
+    #[serde(default)]
+    install: String,
+    #[serde(default)]
+    start: String,
+    #[serde(default)]
+    secrets: Vec<String>,
+    #[serde(default)]
+    note: String,
+    #[serde(default)]
+    env: toml::map::Map<String, toml::Value>,
+}
+
+impl Proposal {
+    /// Read and parse the file at `path`.
+    pub fn load(path: &Path) -> Result<Proposal, ProposalError> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(ProposalError::Missing { path: path.to_path_buf() });
+            }
+            Err(source) => return Err(ProposalError::Read { path: path.to_path_buf(), source }),
+        };
+        Proposal::parse(&text).map_err(|detail| ProposalError::Invalid { path: path.to_path_buf(), detail })
+    }
+
+    /// Parse file contents; the error text names the line, column and key.
+    pub fn parse(text: &str) -> Result<Proposal, String> {
+        let raw: RawProposal = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+        let mut env = Vec::with_capacity(raw.env.len());
+        for (name, value) in raw.env {
+            match value {
+                toml::Value::String(s) => env.push((name, s)),
+                other => {
+                    let line = line_of_key(text, &name);
+                    return Err(format!(
+                        "[env] {name}{}: expected a string, found {}; write it quoted, e.g. {name} = \"{}\"",
+                        line.map(|l| format!(" (line {l})")).unwrap_or_default(),
+                        other.type_str(),
+                        other.to_string().replace('"', "")
+                    ));
+                }
+            }
+        }
+        Ok(Proposal {
+            repo: raw.repo.filter(|r| !r.is_empty()),
+            install: raw.install,
+            start: raw.start,
+            secrets: raw.secrets,
+            note: raw.note,
+            env,
+        })
+    }
+
+    /// Canonical TOML for this proposal, without evidence comments.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        if let Some(repo) = &self.repo {
+            out.push_str(&format!("repo = {}\n", toml_string(repo)));
+        }
+        out.push_str(&format!("install = {}\n", toml_string(&self.install)));
+        out.push_str(&format!("start = {}\n", toml_string(&self.start)));
+        out.push_str(&format!("secrets = {}\n", toml_string_array(&self.secrets)));
+        out.push_str(&format!("note = {}\n", toml_string(&self.note)));
+        if !self.env.is_empty() {
+            out.push_str("\n[env]\n");
+            for (name, value) in &self.env {
+                out.push_str(&format!("{} = {}\n", toml_key(name), toml_string(value)));
+            }
+        }
+        out
+    }
+}
+
+fn line_of_key(text: &str, key: &str) -> Option<usize> {
+    text.lines().position(|l| l.trim_start().starts_with(key) && l.contains('=')).map(|i| i + 1)
+}
+
+/// A TOML string for `s`: a multi-line literal string when that reads better and is exact,
+/// else a basic string with escapes.
+pub fn toml_string(s: &str) -> String {
+    let literal_ok = s.contains('\n')
+        && !s.contains("'''")
+        && !s.ends_with('\'')
+        && !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
+    if literal_ok {
+        // The newline right after the opening quotes is not part of the value.
+        format!("'''\n{s}'''")
+    } else {
+        toml_edit::Value::from(s).to_string().trim().to_string()
+    }
+}
+
+/// `["A", "B"]` on one line.
+pub fn toml_string_array(items: &[String]) -> String {
+    let inner: Vec<String> = items.iter().map(|s| toml_string(s)).collect();
+    format!("[{}]", inner.join(", "))
+}
+
+/// A bare key when it can be one, else a quoted key.
+pub fn toml_key(key: &str) -> String {
+    if !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        key.to_string()
+    } else {
+        toml_string(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Proposal {
+        Proposal {
+            repo: Some("site".into()),
+            install: "set -euo pipefail\n# pnpm-lock.yaml\ncorepack enable\npnpm install --frozen-lockfile\n".into(),
+            start: "docker compose up -d postgres".into(),
+            secrets: vec!["DATABASE_URL".into(), "STRIPE_SECRET_KEY".into()],
+            note: "Node 20".into(),
+            env: vec![("NODE_ENV".into(), "test".into()), ("TOKEN".into(), "?prompt".into())],
+        }
+    }
+
+    #[test]
+    fn render_then_parse_round_trips() {
+        let p = sample();
+        assert_eq!(Proposal::parse(&p.render()).unwrap(), p);
+    }
+
+    #[test]
+    fn awkward_strings_round_trip() {
+        for s in [
+            "a'''b\nc",
+            "ends with quote'\n",
+            "tab\there\n",
+            "\"quoted\"",
+            "back\\slash\n",
+            "\u{7}bell\n",
+            "é ünïcödé\n",
+        ] {
+            let p = Proposal { install: s.into(), ..Proposal::default() };
+            assert_eq!(Proposal::parse(&p.render()).unwrap().install, s, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys_name_the_key_and_line() {
+        let err = Proposal::parse("install = \"x\"\ninstal = \"y\"\n").unwrap_err();
+        assert!(err.contains("instal"), "{err}");
+        assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn env_values_must_be_strings() {
+        let err = Proposal::parse("[env]\nPORT = 3000\n").unwrap_err();
+        assert!(err.contains("PORT") && err.contains("line 2"), "{err}");
+    }
+}
