@@ -560,7 +560,7 @@ fn acknowledged_writes_survive_kill_9() {
         .collect();
     std::thread::sleep(Duration::from_millis(1500));
     server.kill9();
-    let attempts: u64 = writers.into_iter().map(|w| w.join().unwrap()).sum();
+    let acknowledged: u64 = writers.into_iter().map(|w| w.join().unwrap()).sum();
     let secrets = acked_secrets.lock().unwrap().clone();
     let installs = acked_installs.lock().unwrap().clone();
     assert!(secrets.len() > 20 && installs.len() > 20, "the writers ran: {} {}", secrets.len(), installs.len());

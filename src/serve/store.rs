@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
@@ -319,7 +319,8 @@ fn write_loop(db: &Database, queue: &mpsc::Receiver<Job>) {
 /// (precondition, unset name) changes nothing and does not hold back the others; a storage
 /// error aborts the whole transaction, and every request in it is answered with it.
 fn apply_batch(db: &Database, batch: &[Job]) -> Result<Vec<WriteOutcome>, StoreError> {
-    let txn = db.begin_write().map_err(db_err)?;
+    let mut txn = db.begin_write().map_err(db_err)?;
+    txn.set_durability(Durability::Immediate).map_err(db_err)?;
     let mut outcomes = Vec::with_capacity(batch.len());
     {
         let mut envs = txn.open_table(ENVIRONMENTS).map_err(db_err)?;
@@ -328,7 +329,12 @@ fn apply_batch(db: &Database, batch: &[Job]) -> Result<Vec<WriteOutcome>, StoreE
             outcomes.push(apply(&mut envs, &mut secrets, &job.request)?);
         }
     }
-    txn.commit().map_err(db_err)?;
+    if outcomes.iter().any(Result::is_ok) {
+        txn.commit().map_err(db_err)?;
+    } else {
+        // Only refusals: nothing to make durable, no fsync to pay.
+        txn.abort().map_err(db_err)?;
+    }
     Ok(outcomes)
 }
 
