@@ -470,6 +470,26 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn no_input_panics(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..300), text in "\\PC{0,200}") {
+            let _ = parse_secret_body(Bytes::from(bytes.clone()));
+            let _ = parse_json::<ScriptsBody>(&bytes, "");
+            let _ = parse_json::<ProposalBody>(&bytes, "");
+            let _ = Precondition::parse(&text);
+            let _ = loggable_path(&text);
+            let _ = check_repo(&text);
+            if let Err(err) = validate_secret_name(&text) {
+                let _ = name_refusal(&text, &err);
+            }
+            let mut headers = HeaderMap::new();
+            if let Ok(value) = HeaderValue::from_bytes(&bytes) {
+                headers.insert("x-org-id", value);
+                let _ = org_of(&headers);
+            }
+        }
+    }
+
     #[test]
     fn secret_body_refusals_never_quote_the_value() {
         for body in [r#"{"value": 12345678}"#, r#"{"value": "abc", "x": "hunter2"}"#, r#"{"value": "hunter2"#] {
