@@ -648,6 +648,24 @@ fn start_up_refusals() {
     assert_eq!(code, Some(2));
     assert!(err.contains("loopback") && err.contains("--allow-remote"), "{err}");
 
+    // With --allow-remote it listens, says it is plain HTTP, and is reached through loopback.
+    let token = world.path("token");
+    let other_data = world.path("remote-data");
+    let remote = world.command(&[
+        "--data",
+        other_data.to_str().unwrap(),
+        "--token-file",
+        token.to_str().unwrap(),
+        "--listen",
+        "0.0.0.0:0",
+        "--allow-remote",
+    ]);
+    let server = world.start_with(remote);
+    assert_eq!(server.get("/v1/environment").status(), 200);
+    let stderr = server.stderr();
+    assert!(stderr.contains("warning:") && stderr.contains("TLS"), "{stderr}");
+    drop(server);
+
     std::fs::create_dir_all(&data).unwrap();
     let inside = data.join("serve.key");
     std::fs::write(&inside, "AAAA").unwrap();

@@ -135,7 +135,7 @@ pub fn run(
             tokio::net::TcpListener::bind(address).await.map_err(|source| ServeError::Bind { address, source })?;
         let address = listener.local_addr()?;
         on_start(&Started {
-            url: format!("http://{address}"),
+            url: url_of(address),
             address,
             data_dir: config.data_dir.clone(),
             tokens: token_origin,
@@ -171,6 +171,18 @@ pub async fn shutdown_signal() {
         () = interrupt => {}
         () = terminate => {}
     }
+}
+
+/// The URL a client on this machine uses: an unspecified address (all interfaces) is
+/// reached through loopback.
+fn url_of(address: SocketAddr) -> String {
+    let mut reachable = address;
+    match address.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_unspecified() => reachable.set_ip(std::net::Ipv4Addr::LOCALHOST.into()),
+        std::net::IpAddr::V6(ip) if ip.is_unspecified() => reachable.set_ip(std::net::Ipv6Addr::LOCALHOST.into()),
+        _ => {}
+    }
+    format!("http://{reachable}")
 }
 
 /// `HOST:PORT`, where HOST is an IP address or `localhost` (read as 127.0.0.1).
@@ -234,6 +246,13 @@ mod tests {
         assert_eq!(parse_listen("[::1]:1").unwrap(), "[::1]:1".parse().unwrap());
         assert!(parse_listen("nowhere").is_err());
         assert!(parse_listen("example.com:80").is_err());
+    }
+
+    #[test]
+    fn urls_reach_unspecified_addresses_through_loopback() {
+        assert_eq!(url_of("0.0.0.0:80".parse().unwrap()), "http://127.0.0.1:80");
+        assert_eq!(url_of("[::]:80".parse().unwrap()), "http://[::1]:80");
+        assert_eq!(url_of("10.1.2.3:80".parse().unwrap()), "http://10.1.2.3:80");
     }
 
     #[test]
