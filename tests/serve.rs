@@ -700,3 +700,27 @@ fn start_up_refusals() {
         assert!(err.contains("chmod 600"), "{err}");
     }
 }
+
+#[test]
+fn sigterm_stops_even_with_a_stuck_client() {
+    use std::io::Write;
+    let world = World::new();
+    let mut server = world.start();
+    assert_eq!(server.put("/v1/environment/site", json!({"install": "make"})).status(), 200);
+    // A client that announces a body and never sends it.
+    let mut stuck = std::net::TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
+    let head = format!(
+        "PUT /v1/environment/site HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: 100\r\n\r\n{{"
+    );
+    stuck.write_all(head.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    let status = server.terminate();
+    assert!(status.success(), "{status:?}");
+    assert!(asked.elapsed() < Duration::from_secs(15), "took {:?}", asked.elapsed());
+    assert!(server.stderr().contains("stopped"));
+    drop(stuck);
+    // Shut down cleanly: the next start opens the same data.
+    let server = world.start();
+    assert_eq!(json_of(server.get("/v1/environment/site")).1["install"], "make");
+}

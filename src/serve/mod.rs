@@ -38,6 +38,9 @@ use std::sync::Arc;
 pub use auth::TokenOrigin;
 pub use seal::KeyOrigin;
 
+/// How long requests in flight may take to finish once a shutdown is asked for.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// What `serve` needs, with every default already resolved by the command.
 pub struct Config {
     pub listen: String,
@@ -142,7 +145,25 @@ pub fn run(
             key: key_origin,
             remote,
         });
-        axum::serve(listener, routes::router(state)).with_graceful_shutdown(shutdown).await?;
+        let (stopping, stop) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            shutdown.await;
+            let _ = stopping.send(true);
+        });
+        let stopped = |mut stop: tokio::sync::watch::Receiver<bool>| async move {
+            let _ = stop.wait_for(|stopping| *stopping).await;
+        };
+        let server = axum::serve(listener, routes::router(state)).with_graceful_shutdown(stopped(stop.clone()));
+        // Requests in flight get a grace period; a client that never finishes does not hold
+        // the server open (what it sent is either committed or was never acknowledged).
+        let grace = async {
+            stopped(stop).await;
+            tokio::time::sleep(SHUTDOWN_GRACE).await;
+        };
+        tokio::select! {
+            served = server => served?,
+            () = grace => {}
+        }
         Ok::<(), ServeError>(())
     });
     // Requests cut off by the shutdown may still hold the store; wait for them to go.
