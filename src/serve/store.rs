@@ -130,8 +130,12 @@ impl Precondition {
 /// change to scripts, state, proposal or secret names moves it (and a re-created
 /// environment never reuses an old tag by accident).
 pub fn etag(env: &Environment) -> String {
-    let json = serde_json::to_vec(env).unwrap_or_default();
-    let digest = Sha256::digest(&json);
+    etag_of_json(&serde_json::to_vec(env).unwrap_or_default())
+}
+
+/// [`etag`] of an environment already serialized (serde_json's output is deterministic).
+pub fn etag_of_json(json: &[u8]) -> String {
+    let digest = Sha256::digest(json);
     let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     format!("\"{hex}\"")
 }
