@@ -65,7 +65,9 @@ impl World {
         loop {
             let text = std::fs::read_to_string(&out).unwrap_or_default();
             if let Some(at) = text.find("http://127.0.0.1:") {
-                server.url = text[at..].chars().take_while(|c| !c.is_whitespace()).collect();
+                let scheme = "http://127.0.0.1:".len();
+                let port: String = text[at + scheme..].chars().take_while(char::is_ascii_digit).collect();
+                server.url = format!("http://127.0.0.1:{port}");
                 return server;
             }
             assert!(Instant::now() < deadline, "no URL on stdout; stderr: {}", server.stderr());
@@ -275,7 +277,19 @@ fn tokens_from_the_environment_or_generated_outside_the_data_dir() {
     }
     drop(server);
 
-    let server = world.start_with(world.command(&["--data", data.to_str().unwrap()]));
+    // --json: the URL as data on stdout.
+    let mut cmd = world.command(&["--data", data.to_str().unwrap()]);
+    cmd.arg("--json");
+    let server = world.start_with(cmd);
+    let out = std::fs::read_dir(world.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("out"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .find(|text| text.trim_start().starts_with('{'))
+        .expect("a JSON stdout");
+    let announced: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(announced["url"], server.url.as_str());
     let token_file = world.path("home/.config/hanzo-env/serve-token");
     let token = std::fs::read_to_string(&token_file).unwrap();
     assert!(!token.trim().is_empty());
