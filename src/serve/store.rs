@@ -499,6 +499,24 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn prefixes_of_orgs_and_repos_stay_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &key()).unwrap();
+        for (org, repo, name) in [("a", "r", "X"), ("a", "r2", "Y"), ("ab", "r", "Z"), ("", "r", "W")] {
+            let change = Change::SetSecret { name: name.into(), sealed: vec![1] };
+            store.write(request(org, repo, change)).await.unwrap();
+        }
+        assert_eq!(store.get("a", "r").unwrap().secrets, ["X"]);
+        assert_eq!(store.get("a", "r2").unwrap().secrets, ["Y"]);
+        assert_eq!(store.get("ab", "r").unwrap().secrets, ["Z"]);
+        let repos: Vec<String> = store.list("a").unwrap().into_iter().map(|e| e.repo).collect();
+        assert_eq!(repos, ["r", "r2"]);
+        store.write(request("a", "r", Change::Delete)).await.unwrap();
+        assert_eq!(store.get("a", "r2").unwrap().secrets, ["Y"]);
+        assert_eq!(store.get("ab", "r").unwrap().secrets, ["Z"]);
+    }
+
+    #[tokio::test]
     async fn wrong_key_and_newer_schema_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         drop(Store::open(dir.path(), &key()).unwrap());
