@@ -3,7 +3,7 @@
 //! Tables, all keyed by org first so that orgs never see each other's rows:
 //! - `meta`: `schema_version` (refused when newer than [`SCHEMA_VERSION`]) and `key_check`
 //!   (a constant sealed under the master key, so a wrong key is caught at start);
-//! - `environments`: `(org, repo)` → JSON [`StoredEnvironment`] (scripts, state, proposal);
+//! - `environments`: `(org, repo)` → a JSON record (scripts, state, proposal, update time);
 //! - `secrets`: `(org, repo, NAME)` → a sealed value ([`super::seal`]); names are the keys.
 //!
 //! Reads run directly on a read transaction. Writes go to one writer thread that drains
