@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::cli::{GlobalArgs, ServeArgs};
 use crate::error::Exit;
+use crate::serve::routes::LogKind;
 use crate::serve::{Config, KeyOrigin, Started, TokenOrigin};
 use crate::ui::Ui;
 
@@ -26,10 +27,10 @@ pub fn run(_global: &GlobalArgs, args: &ServeArgs, ui: &Ui) -> anyhow::Result<Ex
         key_file: args.key_file.clone(),
         key_env: env("HANZO_ENV_SERVE_KEY"),
     };
-    // The request log is conversation: stderr, hidden by -q.
+    // The log is conversation: stderr; -q hides the request lines, never the errors.
     let quiet = ui.quiet();
-    let log: crate::serve::routes::LogSink = Arc::new(move |line: &str| {
-        if !quiet {
+    let log: crate::serve::routes::LogSink = Arc::new(move |kind: LogKind, line: &str| {
+        if kind == LogKind::Error || !quiet {
             // One write per line: lines of concurrent requests never interleave.
             let mut text = String::with_capacity(line.len() + 1);
             text.push_str(line);

@@ -39,8 +39,17 @@ const MAX_PROPOSED_SECRETS: usize = 1000;
 const MAX_REPO_CHARS: usize = 200;
 const MAX_ORG_CHARS: usize = 128;
 
-/// Where request log lines go (the command sends them to stderr).
-pub type LogSink = Arc<dyn Fn(&str) + Send + Sync>;
+/// What a log line reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogKind {
+    /// One request answered.
+    Request,
+    /// A failure the client only saw as a 500.
+    Error,
+}
+
+/// Where log lines go (the command sends them to stderr).
+pub type LogSink = Arc<dyn Fn(LogKind, &str) + Send + Sync>;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -102,10 +111,13 @@ async fn log_request(State(state): State<AppState>, request: Request, next: Next
     let response = next.run(request).await;
     let millis = started.elapsed().as_secs_f64() * 1000.0;
     let at = humantime::format_rfc3339_millis(std::time::SystemTime::now());
-    (state.log)(&format!(
-        "{at} request method={method} path={path:?} status={} duration_ms={millis:.3}",
-        response.status().as_u16()
-    ));
+    (state.log)(
+        LogKind::Request,
+        &format!(
+            "{at} request method={method} path={path:?} status={} duration_ms={millis:.3}",
+            response.status().as_u16()
+        ),
+    );
     response
 }
 
@@ -320,7 +332,10 @@ async fn write(
 
 /// Log the cause (never a value: storage and sealing errors carry none) and answer 500.
 fn internal(state: &AppState, cause: &dyn std::fmt::Display) -> ApiError {
-    (state.log)(&format!("{} error {cause}", humantime::format_rfc3339_millis(std::time::SystemTime::now())));
+    (state.log)(
+        LogKind::Error,
+        &format!("{} error {cause}", humantime::format_rfc3339_millis(std::time::SystemTime::now())),
+    );
     ApiError::internal()
 }
 
