@@ -287,7 +287,13 @@ fn with_keyring<T: Send + 'static>(
 fn keyring_reason(e: &keyring::Error) -> String {
     match e {
         keyring::Error::NoDefaultStore => {
-            "no keyring is available here (on Linux: a Secret Service such as gnome-keyring over D-Bus)".into()
+            let why = match keyring::Entry::store_status() {
+                Err(e) => format!(" ({e})"),
+                Ok(()) => String::new(),
+            };
+            format!(
+                "no keyring is available here{why}; on Linux it is a Secret Service such as gnome-keyring over D-Bus"
+            )
         }
         keyring::Error::NoStorageAccess(inner) => format!("access denied or keyring locked: {inner}"),
         keyring::Error::PlatformFailure(inner) => format!("the platform keyring failed: {inner}"),

@@ -315,7 +315,7 @@ impl Client {
                     return Err(if err.is_timeout() {
                         ApiError::Timeout { method: method.into(), url: url.to_string(), timeout: self.timeout }
                     } else {
-                        ApiError::Unreachable { url: self.base.to_string(), reason: error_chain(&err) }
+                        ApiError::Unreachable { url: self.base.to_string(), reason: root_cause(&err) }
                     });
                 }
             };
@@ -513,6 +513,15 @@ fn transport_summary(err: &reqwest::Error) -> &'static str {
     } else {
         "transport error"
     }
+}
+
+/// The innermost cause: "Connection refused (os error 111)" rather than reqwest's wrappers.
+fn root_cause(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut last = err;
+    while let Some(cause) = last.source() {
+        last = cause;
+    }
+    last.to_string()
 }
 
 /// An error and its causes on one line (reqwest's own Display stops at the outermost).
