@@ -126,6 +126,7 @@ impl Report {
                     crate::secret::ValueError,
                     crate::secret::TokenError,
                     crate::dotenv::DotenvError,
+                    crate::serve::ServeError,
                 );
             }
             if diagnosis.is_none() && cause.downcast_ref::<std::io::Error>().is_some_and(is_interrupted) {
