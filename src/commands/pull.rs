@@ -16,12 +16,12 @@ pub fn run(global: &GlobalArgs, args: &PullArgs, ui: &Ui) -> anyhow::Result<Exit
     let base = checkout.local.clone().unwrap_or_else(|| Proposal { repo: Some(repo.clone()), ..Proposal::default() });
     let pulled = merge(&base, &env, args.proposal)?;
     if checkout.local.as_ref() == Some(&pulled) {
-        ui.info(&format!("{} already matches the {} copy of {repo}", checkout.file.display(), label(args.proposal)));
+        ui.info(&format!("{} already matches the {} copy of {repo}", checkout.shown(), label(args.proposal)));
         return Ok(Exit::Ok);
     }
     let old_text = std::fs::read_to_string(&checkout.file).unwrap_or_default();
     let new_text = pulled.render();
-    let shown = checkout.file.display().to_string();
+    let shown = checkout.shown();
     if let Some(diff) = remote::unified(ui, &shown, &format!("{shown} (pulled)"), &old_text, &new_text) {
         ui.info(diff.trim_end_matches('\n'));
     }
@@ -51,7 +51,7 @@ pub fn merge(base: &Proposal, env: &Environment, proposal: bool) -> anyhow::Resu
         };
         (&p.install, &p.start, &p.secrets, Some(&p.note))
     } else {
-        if env.state == State::None && env.install.is_empty() && env.start.is_empty() {
+        if env.state != State::Ready && env.install.is_empty() && env.start.is_empty() {
             return Err(Failure::new(format!("nothing is saved for {} yet", env.repo))
                 .hint(if env.proposal.is_some() {
                     "a setup run left a proposal: `hanzo-env pull --proposal`"

@@ -93,6 +93,15 @@ impl Checkout {
         Ok(Checkout { root, file, local })
     }
 
+    /// The file's path as the user would type it: relative to the current directory.
+    pub fn shown(&self) -> String {
+        let cwd = std::env::current_dir().ok().and_then(|d| std::fs::canonicalize(d).ok());
+        match cwd.as_deref().and_then(|cwd| self.file.strip_prefix(cwd).ok()) {
+            Some(relative) => relative.display().to_string(),
+            None => self.file.display().to_string(),
+        }
+    }
+
     /// The local proposal, or the "run detect" error.
     pub fn require_local(&self) -> anyhow::Result<&Proposal> {
         self.local.as_ref().ok_or_else(|| ProposalError::Missing { path: self.file.clone() }.into())
