@@ -122,3 +122,150 @@ fn a_missing_path_is_an_error_with_a_hint() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("nope") && run.stderr.contains("hint:"), "{}", run.stderr);
 }
+
+/// `detect --json` on `dir`: the exit code must be 0 and the warnings name every problem.
+fn detect_json(dir: &Path) -> serde_json::Value {
+    let home = tempfile::tempdir().unwrap();
+    let run = hanzo(home.path(), &["detect", "--json"], dir);
+    assert_eq!(run.code, 0, "detection must carry on: {}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+fn warnings(json: &serde_json::Value) -> Vec<String> {
+    json["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap().to_string()).collect()
+}
+
+fn assert_warned(json: &serde_json::Value, file: &str, problem: &str) {
+    let all = warnings(json);
+    assert!(
+        all.iter().any(|w| w.contains(file) && w.contains(problem)),
+        "no warning about {file} ({problem}): {all:?}"
+    );
+}
+
+fn install(json: &serde_json::Value) -> &str {
+    json["install"].as_str().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "go.mod", "module example.com/x\n\ngo 1.22\n");
+    write(repo.path(), "locked/package.json", "{}");
+    std::fs::set_permissions(repo.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(repo.path().join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
+
+    // root reads everything: run the binary as `nobody` then, so the directory really is unreadable.
+    let home = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("hanzo-env");
+    let mut command = if unsafe { libc::geteuid() } == 0 {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"]).arg(&bin);
+        c
+    } else {
+        std::process::Command::new(&bin)
+    };
+    let output = command
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .current_dir(home.path())
+        .args(["detect", "--json"])
+        .arg(repo.path())
+        .output()
+        .unwrap();
+    std::fs::set_permissions(repo.path().join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_warned(&json, "locked", "permission denied");
+    assert!(install(&json).contains("go mod download"), "{json}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops() {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "Cargo.toml", "[package]\nname = \"a\"\n");
+    write(repo.path(), "nested/keep.txt", "");
+    std::os::unix::fs::symlink("..", repo.path().join("nested/up")).unwrap();
+    std::os::unix::fs::symlink("b", repo.path().join("a")).unwrap();
+    std::os::unix::fs::symlink("a", repo.path().join("b")).unwrap();
+    let json = detect_json(repo.path());
+    assert_warned(&json, "nested/up", "symlink loop");
+    assert_warned(&json, "a", "symlink loop");
+    assert!(install(&json).contains("cargo fetch"), "{json}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn non_utf8_file_names() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "package.json", r#"{"name":"x"}"#);
+    let odd = repo.path().join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    std::fs::create_dir(&odd).unwrap();
+    std::fs::write(odd.join("package.json"), "{}").unwrap();
+    let json = detect_json(repo.path());
+    assert_warned(&json, "caf", "not valid UTF-8");
+    assert!(install(&json).contains("npm install"), "{json}");
+}
+
+#[test]
+fn malformed_json_manifest() {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "package.json", "{ \"name\": \"x\", ");
+    write(repo.path(), "go.mod", "module example.com/x\n\ngo 1.22\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "package.json", "invalid JSON");
+    assert!(install(&json).contains("go mod download"), "{json}");
+}
+
+#[test]
+fn malformed_toml_manifests() {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "Cargo.toml", "[package\nname = ");
+    write(repo.path(), "svc/pyproject.toml", "[project]\nname = \"unterminated\n");
+    write(repo.path(), "svc/uv.lock", "version = 1\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "Cargo.toml", "invalid TOML");
+    assert_warned(&json, "svc/pyproject.toml", "invalid TOML");
+    assert!(install(&json).contains("(cd svc && uv sync --frozen)"), "{json}");
+}
+
+#[test]
+fn malformed_yaml_manifest() {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "package.json", "{}");
+    write(repo.path(), "pnpm-lock.yaml", "lockfileVersion: '9.0'\n");
+    write(repo.path(), "pnpm-workspace.yaml", "packages: [\n  - 'a\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "pnpm-workspace.yaml", "invalid YAML");
+    assert!(install(&json).contains("pnpm install --frozen-lockfile"), "{json}");
+}
+
+#[test]
+fn huge_file_with_a_manifest_name() {
+    let repo = tempfile::tempdir().unwrap();
+    // Sparse: 3 GiB long, no blocks written.
+    let file = std::fs::File::create(repo.path().join("package.json")).unwrap();
+    file.set_len(3 << 30).unwrap();
+    write(repo.path(), "requirements.txt", "pytest\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "package.json", "byte limit");
+    assert!(install(&json).contains("pip install -r requirements.txt"), "{json}");
+}
+
+#[test]
+fn binary_files_with_manifest_names() {
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::write(repo.path().join("go.mod"), b"\x7fELF\x02\x01\x01\x00\x00\x00module").unwrap();
+    std::fs::write(repo.path().join("requirements.txt"), b"caf\xe9==1.0\n").unwrap();
+    write(repo.path(), "Cargo.toml", "[package]\nname = \"a\"\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "go.mod", "binary");
+    assert_warned(&json, "requirements.txt", "not valid UTF-8");
+    assert!(install(&json).contains("cargo fetch"), "{json}");
+}

@@ -283,18 +283,90 @@ struct Visitor<'a> {
 impl ignore::ParallelVisitor for Visitor<'_> {
     fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
         match entry {
-            Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
-                match entry.path().strip_prefix(self.root).ok().and_then(Path::to_str) {
-                    Some(rel) => self.files.push(rel.replace(std::path::MAIN_SEPARATOR, "/")),
-                    None => self
-                        .warnings
-                        .push(format!("{}: skipped, the file name is not valid UTF-8", entry.path().display())),
+            Ok(entry) => {
+                let Some(file_type) = entry.file_type() else { return ignore::WalkState::Continue };
+                if file_type.is_file() {
+                    self.add(entry.path());
+                } else if file_type.is_symlink() {
+                    self.symlink(entry.path());
+                }
+            }
+            Err(err) => self.warnings.push(self.describe(&err)),
+        }
+        ignore::WalkState::Continue
+    }
+}
+
+impl Visitor<'_> {
+    fn relative(&self, path: &Path) -> String {
+        let rel = path.strip_prefix(self.root).unwrap_or(path);
+        rel.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/")
+    }
+
+    fn add(&mut self, path: &Path) {
+        match path.strip_prefix(self.root).ok().and_then(Path::to_str) {
+            Some(rel) => self.files.push(rel.replace(std::path::MAIN_SEPARATOR, "/")),
+            None => self.warnings.push(format!("{}: skipped, the file name is not valid UTF-8", self.relative(path))),
+        }
+    }
+
+    /// Links are not followed (they may leave the checkout or loop): a link to a file is
+    /// listed like the file; a link back to one of its own ancestors is reported as a loop;
+    /// other links to directories are left out.
+    fn symlink(&mut self, path: &Path) {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_file() => self.add(path),
+            Ok(meta) if meta.is_dir() => {
+                let target = std::fs::canonicalize(path).ok();
+                let parent = path.parent().and_then(|p| std::fs::canonicalize(p).ok());
+                if let (Some(target), Some(parent)) = (target, parent)
+                    && parent.starts_with(&target)
+                {
+                    let root = std::fs::canonicalize(self.root).unwrap_or_else(|_| self.root.to_path_buf());
+                    let ancestor = match target.strip_prefix(&root) {
+                        Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
+                        Ok(rel) => rel.to_string_lossy().into_owned(),
+                        Err(_) => target.display().to_string(),
+                    };
+                    self.warnings.push(format!(
+                        "{}: symlink loop (points back to its own ancestor {ancestor}), not followed",
+                        self.relative(path)
+                    ));
                 }
             }
             Ok(_) => {}
-            Err(err) => self.warnings.push(format!("skipped: {err}")),
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                self.warnings.push(format!("{}: symlink loop, not followed", self.relative(path)));
+            }
+            Err(_) => {} // a dangling link names nothing to detect
         }
-        ignore::WalkState::Continue
+    }
+
+    /// `path: problem`, with the path relative to the root.
+    fn describe(&self, err: &ignore::Error) -> String {
+        match err {
+            ignore::Error::WithPath { path, err } => format!("{}: {}", self.relative(path), problem(err)),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => self.describe(err),
+            ignore::Error::Loop { ancestor, child } => {
+                format!("{}: symlink loop back to {}, not followed", self.relative(child), self.relative(ancestor))
+            }
+            ignore::Error::Partial(errs) => errs.iter().map(|e| self.describe(e)).collect::<Vec<_>>().join("; "),
+            other => format!("skipped: {other}"),
+        }
+    }
+}
+
+/// The innermost message of a walk error, said plainly.
+fn problem(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => problem(err),
+        ignore::Error::Io(io) if io.kind() == std::io::ErrorKind::PermissionDenied => {
+            "cannot read (permission denied), skipped".into()
+        }
+        ignore::Error::Io(io) => format!("cannot read ({io}), skipped"),
+        other => other.to_string(),
     }
 }
 
