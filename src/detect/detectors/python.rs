@@ -36,7 +36,8 @@ impl Tool {
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
-    dirs.extend(requirement_files(repo).iter().map(|f| requirements_project_dir(f)));
+    let requirements = requirement_files(repo);
+    dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
     dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
     dirs.dedup();
 
@@ -50,7 +51,9 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
                 continue;
             }
         }
-        let members = project(repo, dir, out);
+        let own_requirements: Vec<&str> =
+            requirements.iter().copied().filter(|f| requirements_project_dir(f) == dir).collect();
+        let members = project(repo, dir, &own_requirements, out);
         projects.push((dir.to_string(), members));
     }
 }
@@ -77,7 +80,8 @@ fn requirements_project_dir(file: &str) -> &str {
     if file_name(dir) == "requirements" { parent_dir(dir) } else { dir }
 }
 
-fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
+/// One project at `dir`; `requirements` are its own requirements files.
+fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) -> Option<Members> {
     let pyproject_path = join(dir, "pyproject.toml");
     let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
     let tool_table = |name: &str| pyproject.as_ref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
@@ -100,8 +104,8 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
     } else if tool_table("hatch").and_then(|h| h.get("envs")).is_some() {
         (Tool::Hatch, format!("{pyproject_path}#tool.hatch.envs"))
     } else {
-        let first = requirement_files(repo).into_iter().find(|f| requirements_project_dir(f) == dir);
-        (Tool::Pip, first.map(str::to_string).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
+        let first = requirements.first();
+        (Tool::Pip, first.map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
     };
 
     python_version(repo, dir, pyproject.as_ref(), &pyproject_path, out);
@@ -136,11 +140,12 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
             "hatch run "
         }
         Tool::Pip => {
-            pip_install(repo, dir, pyproject.as_ref(), out);
+            pip_install(repo, dir, requirements, pyproject.as_ref(), out);
             ".venv/bin/python -m "
         }
     };
-    tests(repo, dir, pyproject.as_ref(), &pyproject_path, tool, run_prefix, out);
+    let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_ref(), &pyproject_path);
+    tests(repo, dir, pytest, tool, run_prefix, out);
     members
 }
 
@@ -150,8 +155,7 @@ fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
 
 /// pip into a virtualenv at `<dir>/.venv`: the requirements files (runtime first, then the
 /// dev/test ones), else the project itself, editable, with a `dev`/`test` extra when declared.
-fn pip_install(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, out: &mut Findings) {
-    let files: Vec<&str> = requirement_files(repo).into_iter().filter(|f| requirements_project_dir(f) == dir).collect();
+fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) {
     // Runtime requirements first, then the ones for development and tests; docs and the
     // like stay out.
     let rank = |f: &str| {
@@ -167,7 +171,7 @@ fn pip_install(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, out: &mu
     };
     let mut chosen: Vec<&str> = files.iter().copied().filter(|f| rank(f).is_some()).collect();
     chosen.sort_by_key(|f| rank(f));
-    let chosen = if chosen.is_empty() { files.into_iter().take(1).collect() } else { chosen };
+    let chosen = if chosen.is_empty() { files.iter().copied().take(1).collect() } else { chosen };
     let venv_source = chosen.first().map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir));
     out.step(Phase::Install, in_dir(dir, "python3 -m venv .venv"), venv_source.clone());
     for file in &chosen {
@@ -274,17 +278,8 @@ fn uv_workspace(
 
 /// pytest when the project shows it (config, conftest, a dependency), else tox/nox, else
 /// Django's runner for a `manage.py` project.
-fn tests(
-    repo: &Repo,
-    dir: &str,
-    pyproject: Option<&toml::Table>,
-    pyproject_path: &str,
-    tool: Tool,
-    run_prefix: &str,
-    out: &mut Findings,
-) {
-    let pytest_source = pytest_evidence(repo, dir, pyproject, pyproject_path);
-    if let Some(source) = pytest_source {
+fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix: &str, out: &mut Findings) {
+    if let Some(source) = pytest {
         let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
         out.test(in_dir(dir, &command), source);
     }
@@ -301,7 +296,13 @@ fn tests(
     }
 }
 
-fn pytest_evidence(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pyproject_path: &str) -> Option<String> {
+fn pytest_evidence(
+    repo: &Repo,
+    dir: &str,
+    requirements: &[&str],
+    pyproject: Option<&toml::Table>,
+    pyproject_path: &str,
+) -> Option<String> {
     if pyproject.and_then(|p| p.get("tool")).and_then(|t| t.get("pytest")).is_some() {
         return Some(format!("{pyproject_path}#tool.pytest"));
     }
@@ -322,11 +323,7 @@ fn pytest_evidence(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pypr
     if repo.exists(pyproject_path) && repo.read(pyproject_path).is_some_and(|t| mentions_pytest(&t)) {
         return Some(pyproject_path.to_string());
     }
-    requirement_files(repo)
-        .into_iter()
-        .filter(|f| requirements_project_dir(f) == dir)
-        .find(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)))
-        .map(str::to_string)
+    requirements.iter().find(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t))).map(|f| f.to_string())
 }
 
 fn mentions_pytest(text: &str) -> bool {
