@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::{Members, exact_version, in_dir, pm_path};
-use crate::detect::repo::{is_within, join, parent_dir};
+use crate::detect::repo::{is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 const LOCKFILES: &[(&str, Pm)] = &[
@@ -66,6 +66,9 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
             if member || !own_lockfile {
                 continue;
             }
+        }
+        if too_deep_for_a_project(dir) {
+            continue;
         }
         let members = project(repo, dir, out);
         projects.push(Project { dir: dir.to_string(), members });
