@@ -366,12 +366,7 @@ pub fn join_path(cwd: &str, rel: &str) -> Option<String> {
 
 /// The start command for a `docker compose … up …` line run from `cwd` (repo-relative),
 /// restricted to the backing services of the files it names (or the default file of `cwd`).
-/// Returns the command and the backing services it starts (product, image, service name).
-pub fn start_from_command(
-    repo: &Repo,
-    cwd: &str,
-    line: &str,
-) -> Option<(String, Vec<(String, Option<String>, String)>)> {
+pub fn start_from_command(repo: &Repo, cwd: &str, line: &str) -> Option<String> {
     let up = parse_compose_up(line)?;
     let base = match &up.project_dir {
         Some(dir) => join_path(cwd, dir)?,
@@ -391,21 +386,14 @@ pub fn start_from_command(
         }
         known.extend(read_compose(repo, file)?);
     }
-    let mut started = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     for service in &known {
         let wanted = up.services.is_empty() || up.services.contains(&service.name);
-        if wanted
-            && let Some(product) = service.backing()
-            && !started.iter().any(|(_, _, name): &(String, Option<String>, String)| *name == service.name)
-        {
-            started.push((product, service.image.clone(), service.name.clone()));
+        if wanted && service.backing().is_some() && !names.contains(&service.name) {
+            names.push(service.name.clone());
         }
     }
-    if started.is_empty() {
-        return None;
-    }
-    let names: Vec<String> = started.iter().map(|(_, _, name)| name.clone()).collect();
-    Some((up_command(&files, &names), started))
+    (!names.is_empty()).then(|| up_command(&files, &names))
 }
 
 #[cfg(test)]
@@ -508,11 +496,9 @@ pub(crate) mod tests {
     #[test]
     fn start_from_command_resolves_files_from_the_working_directory() {
         let (_dir, repo) = repo_with(&[("tests/docker/compose.yml", APP_AND_DB), ("compose.yaml", APP_AND_DB)]);
-        let (command, started) =
-            start_from_command(&repo, "tests", "docker compose -f ./docker/compose.yml up app db").unwrap();
+        let command = start_from_command(&repo, "tests", "docker compose -f ./docker/compose.yml up app db").unwrap();
         assert_eq!(command, "docker compose -f tests/docker/compose.yml up -d db");
-        assert_eq!(started, [("postgres".to_string(), Some("postgres:16".to_string()), "db".to_string())]);
-        let (command, _) = start_from_command(&repo, "", "docker-compose up -d").unwrap();
+        let command = start_from_command(&repo, "", "docker-compose up -d").unwrap();
         assert_eq!(command, "docker compose up -d db cache");
         assert!(start_from_command(&repo, "", "docker compose -f missing.yml up").is_none());
         assert!(start_from_command(&repo, "", "docker compose -f ../x.yml up").is_none());

@@ -62,7 +62,8 @@ pub fn is_test_command(line: &str) -> bool {
 }
 
 /// Target names that run the test suite, best first.
-const TEST_TARGETS: &[&str] = &["test", "tests", "test-all", "test-unit", "unit-test", "unit-tests", "unittest", "spec"];
+const TEST_TARGETS: &[&str] =
+    &["test", "tests", "test-all", "test-unit", "unit-test", "unit-tests", "unittest", "spec"];
 /// Target names that prepare a development environment.
 const SETUP_TARGETS: &[&str] =
     &["setup", "install", "bootstrap", "deps", "dependencies", "init", "dev-setup", "setup-dev", "install-deps"];
@@ -128,7 +129,7 @@ fn report_targets(repo: &Repo, rel: &str, tool: &str, targets: &[Target], out: &
     }
     for target in targets {
         for (at, command) in &target.recipe {
-            if let Some((start, _)) = start_from_command(repo, dir, command) {
+            if let Some(start) = start_from_command(repo, dir, command) {
                 out.start(start, format!("{rel}{at}"));
             }
         }
@@ -270,7 +271,7 @@ fn package_scripts(repo: &Repo, rel: &str, out: &mut Findings) {
     let dir = parent_dir(rel);
     for (name, script) in scripts {
         if let Some(script) = script.as_str()
-            && let Some((start, _)) = start_from_command(repo, dir, script)
+            && let Some(start) = start_from_command(repo, dir, script)
         {
             out.start(start, format!("{rel}#scripts.{name}"));
         }
@@ -351,7 +352,10 @@ mod tests {
     #[test]
     fn makefile_gives_test_setup_and_start() {
         let (_dir, repo) = repo_with(&[
-            ("Makefile", "COMPOSE=docker compose -f docker/dev.yml\ninstall:\n\tnpm ci\ntest:\n\tgo test ./...\nservices:\n\t$(COMPOSE) up -d --wait\n"),
+            (
+                "Makefile",
+                "COMPOSE=docker compose -f docker/dev.yml\ninstall:\n\tnpm ci\ntest:\n\tgo test ./...\nservices:\n\t$(COMPOSE) up -d --wait\n",
+            ),
             ("docker/dev.yml", "services:\n  db:\n    image: postgres:16\n  web:\n    build: ..\n"),
             ("api/justfile", "set shell := [\"bash\"]\n\n# run the tests\ntest *ARGS:\n    cargo test {{ARGS}}\n"),
             ("worker/Taskfile.yml", "version: '3'\ntasks:\n  test:\n    cmds:\n      - pytest\n"),
@@ -362,7 +366,11 @@ mod tests {
         let tests: Vec<_> = out.tests.iter().map(|t| (t.command.as_str(), t.source.as_str())).collect();
         assert_eq!(
             tests,
-            [("make test", "Makefile:4"), ("cd api && just test", "api/justfile:4"), ("task -d worker test", "worker/Taskfile.yml#tasks.test")]
+            [
+                ("make test", "Makefile:4"),
+                ("cd api && just test", "api/justfile:4"),
+                ("task -d worker test", "worker/Taskfile.yml#tasks.test")
+            ]
         );
         assert_eq!(out.starts.len(), 1);
         assert_eq!(out.starts[0].command, "docker compose -f docker/dev.yml up -d db");
@@ -373,7 +381,10 @@ mod tests {
     #[test]
     fn package_scripts_that_start_compose() {
         let (_dir, repo) = repo_with(&[
-            ("web/package.json", r#"{"scripts": {"db:up": "docker compose -f ../infra/compose.yml up -d", "dev": "vite"}}"#),
+            (
+                "web/package.json",
+                r#"{"scripts": {"db:up": "docker compose -f ../infra/compose.yml up -d", "dev": "vite"}}"#,
+            ),
             ("infra/compose.yml", "services:\n  redis:\n    image: redis:7\n"),
         ]);
         let mut out = Findings::default();
