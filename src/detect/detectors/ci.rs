@@ -31,10 +31,12 @@ use crate::detect::{Findings, Repo};
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut seen = Seen::default();
     let mut composite_used = Vec::new();
-    for rel in repo.under(".github/workflows") {
-        if parent_dir(rel) == ".github/workflows" && is_yaml(rel) {
-            github_workflow(repo, rel, &mut seen, &mut composite_used, out);
-        }
+    let first_toolchain = out.toolchains.len();
+    let mut workflows: Vec<&str> =
+        repo.under(".github/workflows").filter(|rel| parent_dir(rel) == ".github/workflows" && is_yaml(rel)).collect();
+    workflows.sort_by_key(|rel| (workflow_rank(rel), *rel));
+    for rel in workflows {
+        github_workflow(repo, rel, &mut seen, &mut composite_used, out);
     }
     for rel in repo.under(".github/actions") {
         let name = file_name(rel);
@@ -48,6 +50,31 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     if repo.exists(".circleci/config.yml") {
         circleci(repo, ".circleci/config.yml", &mut seen, out);
     }
+    // CI pins the same toolchain in many jobs: keep the first of each version.
+    let mine = out.toolchains.split_off(first_toolchain);
+    for toolchain in mine {
+        if !out.toolchains[first_toolchain..].iter().any(|t| t.name == toolchain.name && t.version == toolchain.version)
+        {
+            out.toolchains.push(toolchain);
+        }
+    }
+}
+
+/// The project's main test workflows first (their commands are the ones to run), then the
+/// rest, then scheduled and nightly ones.
+fn workflow_rank(rel: &str) -> u8 {
+    let name = file_name(rel).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or_default();
+    if ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w)) {
+        2
+    } else if ["test", "ci", "build", "check", "main"]
+        .iter()
+        .any(|w| stem == *w || stem.starts_with(w) || stem.ends_with(w))
+    {
+        0
+    } else {
+        1
+    }
 }
 
 fn is_yaml(rel: &str) -> bool {
@@ -58,7 +85,6 @@ fn is_yaml(rel: &str) -> bool {
 #[derive(Default)]
 struct Seen {
     tests: Vec<String>,
-    toolchains: Vec<(String, String)>,
     /// One entry per product: several versions of a database are one service to start.
     services: Vec<String>,
     starts: Vec<String>,
@@ -70,13 +96,6 @@ impl Seen {
         if !self.tests.contains(&command) {
             self.tests.push(command.clone());
             out.test(command, source);
-        }
-    }
-    fn toolchain(&mut self, out: &mut Findings, name: &str, version: String, source: String) {
-        let key = (name.to_string(), version.clone());
-        if !self.toolchains.contains(&key) {
-            self.toolchains.push(key);
-            out.toolchain(name, Some(version), source);
         }
     }
     fn service(&mut self, out: &mut Findings, image: &str, source: String) {
@@ -231,7 +250,13 @@ impl Context {
         }
         if let Some(key) = expr.strip_prefix("matrix.") {
             let (own, extra) = self.matrix.get(key)?;
-            return lowest_version(own).or_else(|| own.first().cloned()).or_else(|| extra.first().cloned());
+            if !own.is_empty() {
+                return lowest_version(own).or_else(|| own.first().cloned());
+            }
+            // A key only `include:` entries set is absent from the main combinations, unless
+            // the whole matrix is a list of includes.
+            let include_only = self.matrix.values().all(|(own, _)| own.is_empty());
+            return include_only.then(|| extra.first().cloned()).flatten();
         }
         None
     }
@@ -338,15 +363,7 @@ const SETUP_ACTIONS: &[(&str, &str, &[&str], &[&str])] = &[
     ("swift-actions/setup-swift", "swift", &["swift-version"], &[]),
 ];
 
-fn setup_action(
-    repo: &Repo,
-    uses: &str,
-    with: &Yaml,
-    ctx: &Context,
-    seen: &mut Seen,
-    source: &str,
-    out: &mut Findings,
-) {
+fn setup_action(repo: &Repo, uses: &str, with: &Yaml, ctx: &Context, source: &str, out: &mut Findings) {
     let (action, reference) = uses.split_once('@').unwrap_or((uses, ""));
     let action = action.to_ascii_lowercase();
     for (known, toolchain, keys, file_keys) in SETUP_ACTIONS {
@@ -357,7 +374,7 @@ fn setup_action(
             // dtolnay/rust-toolchain@1.70 names the toolchain in the reference.
             .or_else(|| (*known == "dtolnay/rust-toolchain").then(|| pinned(reference)).flatten());
         if let Some(version) = version {
-            seen.toolchain(out, toolchain, version, source.to_string());
+            out.toolchain(toolchain, Some(version), source.to_string());
         }
     }
 }
@@ -393,6 +410,7 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
         let job_source = format!("{rel}#jobs.{job_name}");
         let ctx = workflow_ctx.with_matrix(&job["strategy"]["matrix"]).with_env(&job["env"]);
         let mut runs_tests = false;
+        let toolchains_before = out.toolchains.len();
 
         for (name, service) in job["services"].as_hash().into_iter().flatten() {
             let Some(name) = scalar(name) else { continue };
@@ -403,7 +421,7 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
             }
         }
         if let Some(image) = scalar(&job["container"]["image"]).or_else(|| scalar(&job["container"])) {
-            image_toolchain(&ctx.resolve(&image), seen, format!("{job_source}.container"), out);
+            image_toolchain(&ctx.resolve(&image), format!("{job_source}.container"), out);
         }
 
         let default_dir = scalar(&job["defaults"]["run"]["working-directory"])
@@ -424,7 +442,7 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
                         }
                     }
                 } else {
-                    setup_action(repo, &uses, &step["with"], &step_ctx, seen, &source, out);
+                    setup_action(repo, &uses, &step["with"], &step_ctx, &source, out);
                 }
             }
             if let Some(script) = scalar(&step["run"]) {
@@ -433,6 +451,10 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
             }
         }
 
+        // Toolchains set up for linting, asset builds or releases are not the project's own.
+        if !runs_tests {
+            out.toolchains.truncate(toolchains_before);
+        }
         if runs_tests && !release {
             let mut found = Vec::new();
             strings(job, &mut found);
@@ -516,7 +538,7 @@ fn composite_action(
                     }
                 }
             }
-            setup_action(repo, &uses, &with, &step_ctx, seen, &source, out);
+            setup_action(repo, &uses, &with, &step_ctx, &source, out);
         }
         if let Some(script) = scalar(&step["run"]) {
             let dir = scalar(&step["working-directory"]).unwrap_or_default();
@@ -566,7 +588,7 @@ fn run_script(
 
 /// CI images named after a language (`node:20`, `python:3.12-slim`, `cimg/ruby:3.3`,
 /// `golang:1.22`) pin that toolchain.
-fn image_toolchain(image: &str, seen: &mut Seen, source: String, out: &mut Findings) {
+fn image_toolchain(image: &str, source: String, out: &mut Findings) {
     const IMAGES: &[(&str, &str)] = &[
         ("node", "node"),
         ("python", "python"),
@@ -597,7 +619,7 @@ fn image_toolchain(image: &str, seen: &mut Seen, source: String, out: &mut Findi
         return;
     }
     if let Some(version) = pinned(tag.split('-').next().unwrap_or_default()) {
-        seen.toolchain(out, toolchain, version, source);
+        out.toolchain(toolchain, Some(version), source);
     }
 }
 
@@ -613,7 +635,7 @@ fn gitlab(repo: &Repo, rel: &str, seen: &mut Seen, out: &mut Findings) {
         }
     }
     if let Some(image) = scalar(&doc["image"]).or_else(|| scalar(&doc["image"]["name"])) {
-        image_toolchain(&ctx.resolve(&image), seen, format!("{rel}#image"), out);
+        image_toolchain(&ctx.resolve(&image), format!("{rel}#image"), out);
     }
     for (name, job) in doc.as_hash().into_iter().flatten() {
         let Some(name) = scalar(name) else { continue };
@@ -628,7 +650,7 @@ fn gitlab(repo: &Repo, rel: &str, seen: &mut Seen, out: &mut Findings) {
             }
         }
         if let Some(image) = scalar(&job["image"]).or_else(|| scalar(&job["image"]["name"])) {
-            image_toolchain(&job_ctx.resolve(&image), seen, format!("{source}.image"), out);
+            image_toolchain(&job_ctx.resolve(&image), format!("{source}.image"), out);
         }
         let script: Vec<String> = match &job["script"] {
             Yaml::Array(lines) => lines.iter().filter_map(scalar).collect(),
@@ -649,7 +671,7 @@ fn circleci(repo: &Repo, rel: &str, seen: &mut Seen, out: &mut Findings) {
         let ctx = Context::default().with_env(&job["environment"]);
         for (i, image) in job["docker"].as_vec().into_iter().flatten().filter_map(|d| scalar(&d["image"])).enumerate() {
             if i == 0 {
-                image_toolchain(&image, seen, format!("{source}.docker"), out);
+                image_toolchain(&image, format!("{source}.docker"), out);
             } else {
                 seen.service(out, &image, format!("{source}.docker[{i}]"));
             }
@@ -738,12 +760,31 @@ jobs:
             ]
         );
         let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
-        assert_eq!(toolchains, [("php", Some("8.3")), ("node", Some("v20.11.0"))]);
+        // The lint job runs no tests: its node set-up is not the project's toolchain.
+        assert_eq!(toolchains, [("php", Some("8.3"))]);
         let tests: Vec<_> = out.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(tests, ["vendor/bin/phpunit --display-deprecation --no-coverage", "cargo test --workspace"]);
         assert_eq!(out.tests[0].source, ".github/workflows/tests.yml#jobs.linux.steps[3]");
         let secrets: Vec<_> = out.secrets.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(secrets, ["DB_PASSWORD"]);
+    }
+
+    #[test]
+    fn version_file_and_include_only_keys() {
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        java: [17, 21]\n        include:\n          - java: 11\n            extra: -Dx=1\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version-file: .nvmrc\n      - uses: actions/setup-java@v4\n        with:\n          java-version: ${{ matrix.java }}\n      - run: mvn verify ${{ matrix.extra || '' }}\n";
+        let out = run(&[(".github/workflows/build.yml", workflow), (".nvmrc", "v20.11.0\n")]);
+        let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
+        assert_eq!(toolchains, [("node", Some("v20.11.0")), ("java", Some("17"))]);
+        assert_eq!(out.tests[0].command, "mvn verify");
+    }
+
+    #[test]
+    fn main_test_workflows_come_first() {
+        let nightly = "jobs:\n  n:\n    steps:\n      - run: pytest tests/slow\n";
+        let main = "jobs:\n  t:\n    steps:\n      - run: pytest\n";
+        let out = run(&[(".github/workflows/a-nightly.yml", nightly), (".github/workflows/z-tests.yml", main)]);
+        let tests: Vec<_> = out.tests.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(tests, ["pytest", "pytest tests/slow"]);
     }
 
     #[test]
@@ -771,7 +812,7 @@ jobs:
 
     #[test]
     fn rust_toolchain_from_include_only_matrix_and_reference() {
-        let workflow = "jobs:\n  test:\n    strategy:\n      matrix:\n        include:\n          - rust: 1.74.0\n          - rust: stable\n    steps:\n      - uses: dtolnay/rust-toolchain@master\n        with:\n          toolchain: ${{ matrix.rust }}\n  msrv:\n    steps:\n      - uses: dtolnay/rust-toolchain@1.70\n";
+        let workflow = "jobs:\n  test:\n    strategy:\n      matrix:\n        include:\n          - rust: 1.74.0\n          - rust: stable\n    steps:\n      - uses: dtolnay/rust-toolchain@master\n        with:\n          toolchain: ${{ matrix.rust }}\n      - run: cargo test\n  msrv:\n    steps:\n      - uses: dtolnay/rust-toolchain@1.70\n      - run: cargo test --lib\n";
         let out = run(&[(".github/workflows/ci.yml", workflow)]);
         let versions: Vec<_> = out.toolchains.iter().map(|t| t.version.as_deref()).collect();
         assert_eq!(versions, [Some("1.74.0"), Some("1.70")]);

@@ -54,11 +54,17 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the test-command pattern is valid")
 });
 
+const SKIP_TEST_FLAGS: &[&str] = &["-DskipTests", "-DskipTests=true", "-Dmaven.test.skip", "-Dmaven.test.skip=true"];
+
 /// True when `line` runs tests (`pnpm run test-unit`, `cargo test --workspace`, `make test`,
 /// `vendor/bin/phpunit`, `mvn -B verify`, `bundle exec rspec`, …).
 pub fn is_test_command(line: &str) -> bool {
     let line = line.trim();
-    !line.starts_with('#') && !line.starts_with("echo ") && TEST_COMMAND.is_match(line)
+    // `mvn verify -DskipTests`, `gradle build -x test`: builds that leave the tests out.
+    let skips_tests = line.split_whitespace().any(|w| SKIP_TEST_FLAGS.contains(&w))
+        || line.contains(" -x test")
+        || line.contains("--exclude-task test");
+    !line.starts_with('#') && !line.starts_with("echo ") && !skips_tests && TEST_COMMAND.is_match(line)
 }
 
 /// Target names that run the test suite, best first.
@@ -330,6 +336,8 @@ mod tests {
             "# make test",
             "npm run lint",
             "mvn -B package -DskipTests",
+            "mvn clean verify -Dmaven.test.skip --projects x",
+            "./gradlew build -x test",
             "go vet ./...",
             "pnpm run check",
             "make build",
