@@ -161,6 +161,11 @@ pub fn read_existing(repo: &Repo, rel: &str) -> Option<std::sync::Arc<str>> {
     repo.exists(rel).then(|| repo.read(rel)).flatten()
 }
 
+/// Whether `rel` is a file on disk, also in directories the walk skips (`bin/rails`).
+pub fn file_on_disk(repo: &Repo, rel: &str) -> bool {
+    repo.exists(rel) || repo.root().join(rel).is_file()
+}
+
 /// A version file's first version (`.java-version`, `.ruby-version`, …) looked for in the
 /// project's directory, then at the root: `(version, source)`.
 pub fn version_file(repo: &Repo, dir: &str, name: &str) -> Option<(String, String)> {
