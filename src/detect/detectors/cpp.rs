@@ -6,7 +6,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::eco::{constraint_floor, dir_label, in_dir, is_sample, join, projects, read_existing, shell_quote, source_at, within};
+use super::eco::{
+    constraint_floor, dir_label, in_dir, is_sample, join, projects, read_existing, shell_quote, source_at, within,
+};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -17,15 +19,18 @@ const DRIVERS: &[&str] = &["Cargo.toml", "pyproject.toml", "setup.py", "go.mod",
 
 static CMAKE_MINIMUM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)cmake_minimum_required\s*\(\s*VERSION\s+(\d+(?:\.\d+)*)").expect("regex"));
-static CMAKE_TESTS: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\benable_testing\s*\(|\badd_test\s*\(|include\s*\(\s*CTest\b|gtest_discover_tests").expect("regex"));
-static CXX_STANDARD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"CMAKE_CXX_STANDARD\s+(\d+)|cxx_std_(\d+)|cpp_std\s*=\s*(?:c|gnu)\+\+(\d+)").expect("regex"));
+static CMAKE_TESTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\benable_testing\s*\(|\badd_test\s*\(|include\s*\(\s*CTest\b|gtest_discover_tests").expect("regex")
+});
+static CXX_STANDARD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"CMAKE_CXX_STANDARD\s+(\d+)|cxx_std_(\d+)|cpp_std\s*=\s*(?:c|gnu)\+\+(\d+)").expect("regex")
+});
 static MESON_VERSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"meson_version\s*:\s*'([^']+)'"#).expect("regex"));
 /// A Makefile that compiles C or C++.
 static MAKE_COMPILES_C: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$[({]CC[)}]|\$[({]CXX[)}]|\bCFLAGS\b|\bCXXFLAGS\b|\bgcc\b|\bg\+\+|\bclang(\+\+)?\b|%\.o\b|\.o\s*:").expect("regex")
+    Regex::new(r"\$[({]CC[)}]|\$[({]CXX[)}]|\bCFLAGS\b|\bCXXFLAGS\b|\bgcc\b|\bg\+\+|\bclang(\+\+)?\b|%\.o\b|\.o\s*:")
+        .expect("regex")
 });
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
@@ -35,10 +40,11 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         .filter(|m| !cmake.iter().any(|c| parent_dir(c) == parent_dir(m)))
         .collect();
     let generated: Vec<&str> = cmake.iter().chain(&meson).map(|p| parent_dir(p)).collect();
-    let make: Vec<&str> = projects(repo, &["configure.ac", "configure.in", "configure", "GNUmakefile", "Makefile", "makefile"])
-        .into_iter()
-        .filter(|m| !generated.iter().any(|g| within(g, parent_dir(m))))
-        .collect();
+    let make: Vec<&str> =
+        projects(repo, &["configure.ac", "configure.in", "configure", "GNUmakefile", "Makefile", "makefile"])
+            .into_iter()
+            .filter(|m| !generated.iter().any(|g| within(g, parent_dir(m))))
+            .collect();
 
     for list in &cmake {
         cmake_build(repo, out, list);
@@ -85,7 +91,9 @@ fn toolchain(repo: &Repo, out: &mut Findings, manifest: &str) -> bool {
 }
 
 fn standard_note(out: &mut Findings, manifest: &str, text: &str) {
-    if let Some(std) = CXX_STANDARD.captures(text).and_then(|c| c.iter().skip(1).flatten().next().map(|m| m.as_str().to_string())) {
+    if let Some(std) =
+        CXX_STANDARD.captures(text).and_then(|c| c.iter().skip(1).flatten().next().map(|m| m.as_str().to_string()))
+    {
         out.note(format!("C++{std} ({manifest})"));
     }
 }
@@ -143,7 +151,8 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     let exists = |name: &str| repo.exists(&join(dir, name));
     let autotools = exists("configure.ac") || exists("configure.in");
     let makefile = ["GNUmakefile", "Makefile", "makefile"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p));
-    let compiles_c = makefile.as_deref().and_then(|m| read_existing(repo, m)).is_some_and(|t| MAKE_COMPILES_C.is_match(&t));
+    let compiles_c =
+        makefile.as_deref().and_then(|m| read_existing(repo, m)).is_some_and(|t| MAKE_COMPILES_C.is_match(&t));
     // Under another ecosystem's manifest a Makefile is that project's task runner.
     if !(autotools || compiles_c || exists("configure")) || !has_c_sources(repo, dir) || driver(repo, dir).is_some() {
         return;
@@ -173,7 +182,10 @@ mod tests {
         let s = scan(
             detect,
             &[
-                ("CMakeLists.txt", "cmake_minimum_required(VERSION 3.20...3.28)\nproject(x CXX)\nset(CMAKE_CXX_STANDARD 20)\nadd_subdirectory(tests)\n"),
+                (
+                    "CMakeLists.txt",
+                    "cmake_minimum_required(VERSION 3.20...3.28)\nproject(x CXX)\nset(CMAKE_CXX_STANDARD 20)\nadd_subdirectory(tests)\n",
+                ),
                 ("tests/CMakeLists.txt", "enable_testing()\nadd_test(NAME t COMMAND t)\n"),
                 ("src/main.cpp", "int main(){}"),
                 ("third_party/zlib/CMakeLists.txt", ""),

@@ -32,16 +32,22 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
 
     let melos = repo.exists("melos.yaml") || (root.dir.is_empty() && !root.doc["melos"].is_badvalue());
     // Pub workspaces (Dart 3.6): one `pub get` at the workspace root resolves every member.
-    let workspaces: Vec<&str> = packages.iter().filter(|p| p.doc["workspace"].as_vec().is_some()).map(|p| p.dir).collect();
+    let workspaces: Vec<&str> =
+        packages.iter().filter(|p| p.doc["workspace"].as_vec().is_some()).map(|p| p.dir).collect();
     let installed: Vec<&Package> = if melos {
-        out.step(Phase::Toolchain, "dart pub global activate melos", if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest });
-        out.step(Phase::Install, "dart pub global run melos bootstrap", if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest });
+        out.step(
+            Phase::Toolchain,
+            "dart pub global activate melos",
+            if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest },
+        );
+        out.step(
+            Phase::Install,
+            "dart pub global run melos bootstrap",
+            if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest },
+        );
         Vec::new()
     } else {
-        packages
-            .iter()
-            .filter(|p| !workspaces.iter().any(|w| *w != p.dir && within(w, p.dir)))
-            .collect()
+        packages.iter().filter(|p| !workspaces.iter().any(|w| *w != p.dir && within(w, p.dir))).collect()
     };
     for package in &installed {
         let tool = if package.flutter { "flutter" } else { "dart" };
@@ -55,7 +61,13 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         }
     }
     if packages.len() > 1 {
-        let how = if melos { "melos" } else if workspaces.is_empty() { "separate" } else { "pub workspace" };
+        let how = if melos {
+            "melos"
+        } else if workspaces.is_empty() {
+            "separate"
+        } else {
+            "pub workspace"
+        };
         out.note(format!("{} Dart packages ({how})", packages.len()));
     }
 }
@@ -64,11 +76,13 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
 /// Dart's from `environment.sdk`; the shallowest package that states one.
 fn toolchains(repo: &Repo, out: &mut Findings, packages: &[Package]) {
     if let Some(first) = packages.iter().find(|p| p.flutter) {
-        let fvm = [(".fvmrc", "/flutter"), (".fvm/fvm_config.json", "/flutterSdkVersion")].into_iter().find_map(|(path, key)| {
-            read_existing(repo, path)?;
-            let version = repo.read_json(path)?.pointer(key)?.as_str()?.to_string();
-            Some((version, format!("{path}#{}", key.trim_start_matches('/'))))
-        });
+        let fvm = [(".fvmrc", "/flutter"), (".fvm/fvm_config.json", "/flutterSdkVersion")].into_iter().find_map(
+            |(path, key)| {
+                read_existing(repo, path)?;
+                let version = repo.read_json(path)?.pointer(key)?.as_str()?.to_string();
+                Some((version, format!("{path}#{}", key.trim_start_matches('/'))))
+            },
+        );
         let declared = packages.iter().filter(|p| p.flutter).find_map(|p| {
             let floor = constraint_floor(p.doc["environment"]["flutter"].as_str()?)?;
             Some((floor, format!("{}#environment.flutter", p.manifest)))
@@ -127,7 +141,8 @@ mod tests {
         assert_eq!(s.tests(), vec!["(cd pkgs/a && dart test)"]);
         assert!(s.toolchain("flutter").is_none());
 
-        let s = scan(detect, &[("a/pubspec.yaml", "name: a"), ("b/pubspec.yaml", "name: b\nenvironment: {sdk: ^3.0.0}")]);
+        let s =
+            scan(detect, &[("a/pubspec.yaml", "name: a"), ("b/pubspec.yaml", "name: b\nenvironment: {sdk: ^3.0.0}")]);
         assert_eq!(s.steps(), vec!["(cd a && dart pub get)", "(cd b && dart pub get)"]);
         assert_eq!(s.toolchain("dart"), Some((Some("3.0.0"), "b/pubspec.yaml#environment.sdk")));
     }

@@ -12,8 +12,7 @@ use crate::detect::{Findings, Phase, Repo};
 static TARGET_FRAMEWORKS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"<TargetFrameworks?>([^<]+)</TargetFrameworks?>").expect("regex"));
 /// `net8.0`, `net8.0-windows`, `netcoreapp3.1` (not `netstandard2.0` or `net48`).
-static MODERN_TFM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^net(?:coreapp)?(\d+\.\d+)(?:-|$)").expect("regex"));
+static MODERN_TFM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^net(?:coreapp)?(\d+\.\d+)(?:-|$)").expect("regex"));
 
 const PROJECT_EXTENSIONS: &[&str] = &[".csproj", ".fsproj", ".vbproj"];
 
@@ -51,9 +50,17 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         None => out.toolchain("dotnet", None, first),
     }
 
-    for tools in repo.named("dotnet-tools.json").into_iter().filter(|p| p.ends_with(".config/dotnet-tools.json") && !is_sample(p)) {
+    for tools in repo
+        .named("dotnet-tools.json")
+        .into_iter()
+        .filter(|p| p.ends_with(".config/dotnet-tools.json") && !is_sample(p))
+    {
         let dir = parent_dir(parent_dir(tools));
-        let cmd = if dir.is_empty() { "dotnet tool restore".to_string() } else { format!("(cd {} && dotnet tool restore)", shell_quote(dir)) };
+        let cmd = if dir.is_empty() {
+            "dotnet tool restore".to_string()
+        } else {
+            format!("(cd {} && dotnet tool restore)", shell_quote(dir))
+        };
         out.step(Phase::Install, cmd, tools);
     }
     for target in solutions.iter().chain(&loose) {
@@ -122,7 +129,10 @@ mod tests {
                 ("App.sln", ""),
                 ("App.Tests.sln", ""),
                 ("global.json", r#"{"sdk":{"version":"8.0.100","rollForward":"latestFeature"}}"#),
-                ("src/App/App.csproj", "<Project><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"),
+                (
+                    "src/App/App.csproj",
+                    "<Project><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>",
+                ),
                 ("tests/App.Tests/App.Tests.csproj", "<PackageReference Include=\"xunit\" />"),
                 (".config/dotnet-tools.json", r#"{"tools":{}}"#),
                 ("samples/Demo/Demo.csproj", ""),
@@ -144,7 +154,10 @@ mod tests {
             ],
         );
         assert_eq!(s.toolchain("dotnet"), Some((Some("9.0"), "src/Lib/Lib.fsproj#TargetFramework")));
-        assert_eq!(s.steps(), vec!["dotnet restore src/Lib/Lib.fsproj", "dotnet restore test/Lib.Tests/Lib.Tests.fsproj"]);
+        assert_eq!(
+            s.steps(),
+            vec!["dotnet restore src/Lib/Lib.fsproj", "dotnet restore test/Lib.Tests/Lib.Tests.fsproj"]
+        );
         assert_eq!(s.tests(), vec!["dotnet test test/Lib.Tests/Lib.Tests.fsproj"]);
     }
 }

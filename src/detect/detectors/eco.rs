@@ -234,13 +234,11 @@ pub fn parse_xml(text: &str) -> Result<Element, String> {
             .read_event()
             .map_err(|e| format!("line {}: {e}", line_at(reader.error_position().max(reader.buffer_position()))))?;
         match event {
-            Event::Start(start) => stack.push(Element {
-                name: start.local_name().as_ref().to_string(),
-                ..Element::default()
-            }),
+            Event::Start(start) => {
+                stack.push(Element { name: start.local_name().as_ref().to_string(), ..Element::default() })
+            }
             Event::Empty(empty) => {
-                let element =
-                    Element { name: empty.local_name().as_ref().to_string(), ..Element::default() };
+                let element = Element { name: empty.local_name().as_ref().to_string(), ..Element::default() };
                 if let Some(parent) = stack.last_mut() {
                     parent.children.push(element);
                 }
@@ -256,7 +254,9 @@ pub fn parse_xml(text: &str) -> Result<Element, String> {
                 }
             }
             Event::End(_) => {
-                let done = stack.pop().ok_or_else(|| format!("line {}: unexpected end tag", line_at(reader.buffer_position())))?;
+                let done = stack
+                    .pop()
+                    .ok_or_else(|| format!("line {}: unexpected end tag", line_at(reader.buffer_position())))?;
                 match stack.last_mut() {
                     Some(parent) => parent.children.push(done),
                     None => return Err(format!("line {}: unexpected end tag", line_at(reader.buffer_position()))),
@@ -292,11 +292,7 @@ pub mod testing {
             self.findings.tests.iter().map(|t| t.command.as_str()).collect()
         }
         pub fn toolchain(&self, name: &str) -> Option<(Option<&str>, &str)> {
-            self.findings
-                .toolchains
-                .iter()
-                .find(|t| t.name == name)
-                .map(|t| (t.version.as_deref(), t.source.as_str()))
+            self.findings.toolchains.iter().find(|t| t.name == name).map(|t| (t.version.as_deref(), t.source.as_str()))
         }
         pub fn managers(&self) -> Vec<(&str, &str)> {
             self.findings.package_managers.iter().map(|p| (p.name.as_str(), p.path.as_str())).collect()

@@ -7,8 +7,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    Element, cmp_versions, constraint_floor, dir_label, first_version, in_dir, is_sample, join, parse_xml, projects, read_existing,
-    source_at, version_file, within,
+    Element, cmp_versions, constraint_floor, dir_label, first_version, in_dir, is_sample, join, parse_xml, projects,
+    read_existing, source_at, version_file, within,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
@@ -98,7 +98,12 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
         out.toolchain("kotlin", version.filter(|v| !v.contains("${")), format!("{pom}#kotlin-maven-plugin"));
     }
 
-    out.package_manager("maven", maven_version.clone(), dir_label(dir), if wrapper { wrapper_props } else { pom.into() });
+    out.package_manager(
+        "maven",
+        maven_version.clone(),
+        dir_label(dir),
+        if wrapper { wrapper_props } else { pom.into() },
+    );
     // `-ntp` (no transfer progress) needs Maven 3.6.1.
     let quiet = match &maven_version {
         Some(v) if cmp_versions(v, "3.6.1").is_lt() => "-B",
@@ -109,13 +114,13 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     // the sibling modules and fails; install builds them into ~/.m2 so any module can be tested alone.
     out.step(Phase::Install, in_dir(dir, &format!("{mvn} {quiet} install -DskipTests")), pom);
     out.test(in_dir(dir, &format!("{mvn} {quiet} test")), pom);
-    let modules = repo
-        .named("pom.xml")
-        .into_iter()
-        .filter(|p| *p != pom && within(dir, parent_dir(p)) && !is_sample(p))
-        .count();
+    let modules =
+        repo.named("pom.xml").into_iter().filter(|p| *p != pom && within(dir, parent_dir(p)) && !is_sample(p)).count();
     if modules > 0 {
-        out.note(format!("Maven multi-module build at {} ({modules} modules, one install at the root)", dir_label(dir)));
+        out.note(format!(
+            "Maven multi-module build at {} ({modules} modules, one install at the root)",
+            dir_label(dir)
+        ));
     }
 }
 
@@ -225,11 +230,14 @@ static KOTLIN_VERSION: LazyLock<Regex> = LazyLock::new(|| {
     .expect("regex")
 });
 static ANDROID_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"com\.android\.(?:application|library|test|dynamic-feature)|libs\.plugins\.android\.(?:application|library)"#)
-        .expect("regex")
+    Regex::new(
+        r#"com\.android\.(?:application|library|test|dynamic-feature)|libs\.plugins\.android\.(?:application|library)"#,
+    )
+    .expect("regex")
 });
-static MULTIPLATFORM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|kotlin\.multiplatform|kotlinMultiplatform"#).expect("regex"));
+static MULTIPLATFORM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|kotlin\.multiplatform|kotlinMultiplatform"#).expect("regex")
+});
 
 fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     let dir = parent_dir(build);
@@ -243,7 +251,8 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
 
     let wrapper_props = join(dir, "gradle/wrapper/gradle-wrapper.properties");
     let gradle_version = read_existing(repo, &wrapper_props).and_then(|text| {
-        static DIST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"gradle-(\d+(?:\.\d+)*)-(?:bin|all)\.zip").expect("regex"));
+        static DIST: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"gradle-(\d+(?:\.\d+)*)-(?:bin|all)\.zip").expect("regex"));
         DIST.captures(&text).map(|c| c[1].to_string())
     });
     let wrapper = repo.exists(&join(dir, "gradlew"));
@@ -377,7 +386,10 @@ mod tests {
             detect,
             &[
                 ("pom.xml", ENFORCED_POM),
-                ("core/pom.xml", "<project><properties><maven.compiler.release>11</maven.compiler.release></properties></project>"),
+                (
+                    "core/pom.xml",
+                    "<project><properties><maven.compiler.release>11</maven.compiler.release></properties></project>",
+                ),
                 ("extras/pom.xml", "<project/>"),
                 ("core/src/it/smoke/pom.xml", "<project/>"),
                 (".mvn/jvm.config", "-Xmx1g"),
@@ -449,7 +461,10 @@ mod tests {
             detect,
             &[
                 ("android/settings.gradle", "include ':app'"),
-                ("android/app/build.gradle", "apply plugin: 'com.android.application'\nsourceCompatibility = JavaVersion.VERSION_1_8"),
+                (
+                    "android/app/build.gradle",
+                    "apply plugin: 'com.android.application'\nsourceCompatibility = JavaVersion.VERSION_1_8",
+                ),
             ],
         );
         assert_eq!(s.steps(), vec!["(cd android && gradle --no-daemon assemble)"]);

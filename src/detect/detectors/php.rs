@@ -38,7 +38,8 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     let requires = |package: &str| {
         ["/require", "/require-dev"].iter().any(|k| json.pointer(k).and_then(|r| r.get(package)).is_some())
     };
-    let phpunit_config = ["phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p));
+    let phpunit_config =
+        ["phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p));
     if json.pointer("/scripts/test").is_some() {
         out.test(in_dir(dir, "composer test"), format!("{manifest}#scripts.test"));
     } else if requires("pestphp/pest") {
@@ -91,7 +92,10 @@ mod tests {
         let s = scan(
             detect,
             &[
-                ("app/composer.json", r#"{"require":{"php":"^7.4|^8.1","laravel/framework":"^11"},"scripts":{"test":"pest"}}"#),
+                (
+                    "app/composer.json",
+                    r#"{"require":{"php":"^7.4|^8.1","laravel/framework":"^11"},"scripts":{"test":"pest"}}"#,
+                ),
                 ("app/composer.lock", "{}"),
                 ("app/artisan", ""),
             ],

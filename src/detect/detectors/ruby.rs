@@ -5,7 +5,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::eco::{constraint_floor, dir_label, file_on_disk, first_version, in_dir, join, projects, read_existing, source_at, version_file};
+use super::eco::{
+    constraint_floor, dir_label, file_on_disk, first_version, in_dir, join, projects, read_existing, source_at,
+    version_file,
+};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -55,7 +58,9 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
         out.test(in_dir(dir, "bundle exec rspec"), join(dir, "spec"));
     } else if rails && file_on_disk(repo, &join(dir, "bin/rails")) && has_dir("test") {
         out.test(in_dir(dir, "bin/rails test"), join(dir, "bin/rails"));
-    } else if let Some(rakefile) = ["Rakefile", "rakefile", "Rakefile.rb"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p)) {
+    } else if let Some(rakefile) =
+        ["Rakefile", "rakefile", "Rakefile.rb"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p))
+    {
         let rake = read_existing(repo, &rakefile).unwrap_or_default();
         let test_task = rake.contains("TestTask") || rake.contains("task :test") || rake.contains("task test:");
         let cmd = if test_task { "bundle exec rake test" } else { "bundle exec rake" };
@@ -113,7 +118,10 @@ mod tests {
                 ("Gemfile.lock", LOCK),
                 ("bin/rails", "#!/usr/bin/env ruby"),
                 ("spec/models/user_spec.rb", ""),
-                ("config/database.yml", "default: &default\n  adapter: postgresql\n  pool: <%= ENV.fetch(\"RAILS_MAX_THREADS\") { 5 } %>\n"),
+                (
+                    "config/database.yml",
+                    "default: &default\n  adapter: postgresql\n  pool: <%= ENV.fetch(\"RAILS_MAX_THREADS\") { 5 } %>\n",
+                ),
                 ("spec/fixtures/files/Gemfile", "gem 'x'"),
             ],
         );

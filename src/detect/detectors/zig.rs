@@ -45,7 +45,10 @@ mod tests {
         let s = scan(
             detect,
             &[
-                ("build.zig", "const std = @import(\"std\");\npub fn build(b: *std.Build) void {\n  const t = b.step(\"test\", \"Run tests\");\n}\n"),
+                (
+                    "build.zig",
+                    "const std = @import(\"std\");\npub fn build(b: *std.Build) void {\n  const t = b.step(\"test\", \"Run tests\");\n}\n",
+                ),
                 (
                     "build.zig.zon",
                     ".{\n  .name = \"x\",\n  .minimum_zig_version = \"0.13.0\",\n  .dependencies = .{ .clap = .{ .url = \"https://x\", .hash = \"1\" } },\n}\n",
