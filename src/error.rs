@@ -122,6 +122,7 @@ impl Report {
                     crate::names::NameError,
                     crate::proposal::ProposalError,
                     crate::fsutil::WriteError,
+                    crate::detect::repo::WalkError,
                 );
             }
             if diagnosis.is_none() && cause.downcast_ref::<std::io::Error>().is_some_and(is_interrupted) {
