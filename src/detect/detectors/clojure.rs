@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::eco::{dir_label, in_dir, projects, read_existing, source_at};
+use super::eco::{in_dir, pm_path, projects, read_existing, source_at};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -43,7 +43,7 @@ fn lein(out: &mut Findings, manifest: &str, text: &str) {
     let dir = parent_dir(manifest);
     clojure_toolchain(out, manifest, text, &LEIN_CLOJURE);
     let min = MIN_LEIN.captures(text).map(|c| c[1].to_string());
-    out.package_manager("lein", min, dir_label(dir), manifest);
+    out.package_manager("lein", min, pm_path(dir), manifest);
     out.step(Phase::Install, in_dir(dir, "lein deps"), manifest);
     out.test(in_dir(dir, "lein test"), manifest);
 }
@@ -51,7 +51,7 @@ fn lein(out: &mut Findings, manifest: &str, text: &str) {
 fn cli(out: &mut Findings, manifest: &str, text: &str) {
     let dir = parent_dir(manifest);
     clojure_toolchain(out, manifest, text, &DEPS_CLOJURE);
-    out.package_manager("clojure-cli", None, dir_label(dir), manifest);
+    out.package_manager("clojure-cli", None, pm_path(dir), manifest);
     let test_alias = alias_body(text, "test");
     // `-P` only downloads; naming the test alias fetches its extra deps too.
     let prepare = if test_alias.is_some() { "clojure -P -M:test" } else { "clojure -P" };

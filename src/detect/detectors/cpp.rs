@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    constraint_floor, dir_label, in_dir, is_sample, join, projects, read_existing, shell_quote, source_at, within,
+    constraint_floor, in_dir, is_sample, is_within, join, pm_path, projects, read_existing, shell_quote, source_at,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
@@ -43,7 +43,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     let make: Vec<&str> =
         projects(repo, &["configure.ac", "configure.in", "configure", "GNUmakefile", "Makefile", "makefile"])
             .into_iter()
-            .filter(|m| !generated.iter().any(|g| within(g, parent_dir(m))))
+            .filter(|m| !generated.iter().any(|g| is_within(parent_dir(m), g)))
             .collect();
 
     for list in &cmake {
@@ -103,7 +103,7 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
     let text = repo.read(list).unwrap_or_default();
     let minimum = CMAKE_MINIMUM.captures(&text).map(|c| c[1].to_string());
     let builds = toolchain(repo, out, list);
-    out.package_manager("cmake", minimum, dir_label(dir), list);
+    out.package_manager("cmake", minimum, pm_path(dir), list);
     standard_note(out, list, &text);
     for manager in ["vcpkg.json", "conanfile.txt", "conanfile.py"] {
         if repo.exists(&join(dir, manager)) {
@@ -113,13 +113,13 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
     if !builds {
         return;
     }
-    let source = shell_quote(dir_label(dir));
+    let source = shell_quote(pm_path(dir));
     let build = shell_quote(&join(dir, "build"));
     out.step(Phase::Build, format!("cmake -S {source} -B {build} && cmake --build {build} --parallel"), list);
     let tested = repo
         .named("CMakeLists.txt")
         .into_iter()
-        .filter(|p| within(dir, parent_dir(p)) && !is_sample(p))
+        .filter(|p| is_within(parent_dir(p), dir) && !is_sample(p))
         .take(300)
         .find_map(|p| {
             let t = repo.read(p)?;
@@ -136,7 +136,7 @@ fn meson_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     let text = repo.read(manifest).unwrap_or_default();
     let minimum = MESON_VERSION.captures(&text).and_then(|c| constraint_floor(&c[1]));
     let builds = toolchain(repo, out, manifest);
-    out.package_manager("meson", minimum, dir_label(dir), manifest);
+    out.package_manager("meson", minimum, pm_path(dir), manifest);
     standard_note(out, manifest, &text);
     if !builds {
         return;
@@ -161,7 +161,7 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     if !toolchain(repo, out, evidence) {
         return;
     }
-    out.package_manager("make", None, dir_label(dir), evidence);
+    out.package_manager("make", None, pm_path(dir), evidence);
     let cmd = if exists("configure") {
         "./configure && make"
     } else if autotools {

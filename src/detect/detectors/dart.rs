@@ -3,7 +3,7 @@
 
 use yaml_rust2::Yaml;
 
-use super::eco::{constraint_floor, dir_label, in_dir, is_sample, join, read_existing, within};
+use super::eco::{constraint_floor, in_dir, is_sample, is_within, join, pm_path, read_existing};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -47,7 +47,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         );
         Vec::new()
     } else {
-        packages.iter().filter(|p| !workspaces.iter().any(|w| *w != p.dir && within(w, p.dir))).collect()
+        packages.iter().filter(|p| !workspaces.iter().any(|w| *w != p.dir && is_within(p.dir, w))).collect()
     };
     for package in &installed {
         let tool = if package.flutter { "flutter" } else { "dart" };
@@ -55,7 +55,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     }
     for package in &packages {
         let tool = if package.flutter { "flutter" } else { "dart" };
-        out.package_manager("pub", None, dir_label(package.dir), package.manifest);
+        out.package_manager("pub", None, pm_path(package.dir), package.manifest);
         if repo.under(&join(package.dir, "test")).next().is_some() {
             out.test(in_dir(package.dir, &format!("{tool} test")), join(package.dir, "test"));
         }

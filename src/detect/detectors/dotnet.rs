@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::eco::{cmp_versions, dir_label, is_sample, join, outermost, shell_quote, within};
+use super::eco::{cmp_versions, is_sample, is_within, join, outermost, pm_path, shell_quote};
 use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -40,7 +40,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     project_files.sort_by_key(|p| (p.matches('/').count(), *p));
     let loose: Vec<&str> = outermost(project_files.iter().copied())
         .into_iter()
-        .filter(|p| !solutions.iter().any(|s| within(parent_dir(s), parent_dir(p))))
+        .filter(|p| !solutions.iter().any(|s| is_within(parent_dir(p), parent_dir(s))))
         .collect();
 
     let first = solutions.first().or(loose.first()).copied().unwrap_or_default();
@@ -64,7 +64,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         out.step(Phase::Install, cmd, tools);
     }
     for target in solutions.iter().chain(&loose) {
-        out.package_manager("nuget", None, dir_label(parent_dir(target)), *target);
+        out.package_manager("nuget", None, pm_path(parent_dir(target)), *target);
         out.step(Phase::Install, format!("dotnet restore {}", shell_quote(target)), *target);
     }
     for solution in &solutions {

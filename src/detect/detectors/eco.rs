@@ -5,47 +5,23 @@
 use std::cmp::Ordering;
 
 use crate::detect::Repo;
-use crate::detect::repo::parent_dir;
+use crate::detect::repo::{is_sample_path, parent_dir};
 
-/// Directory names whose manifests are fixtures, samples, docs or vendored code: real repos
-/// are full of them and none is a project the environment installs.
-const NOT_PROJECT_DIRS: &[&str] = &[
-    "fixtures",
-    "fixture",
-    "__fixtures__",
-    "test-fixtures",
-    "test_fixtures",
-    "testdata",
-    "test-data",
-    "test_data",
-    "examples",
-    "example",
-    "samples",
-    "sample",
-    "demo",
-    "demos",
-    "docs",
-    "doc",
-    "resources",
-    "third_party",
-    "third-party",
-    "thirdparty",
-    "3rdparty",
-    "external",
-    "extern",
-];
+pub use super::{in_dir, pm_path, shell_quote};
+pub use crate::detect::repo::{is_within, join};
 
-/// Whether the manifest at `rel` lives in a fixture/sample/docs/vendored directory (or in a
-/// Maven-style `src/test`/`src/it` tree), so it is not a project to install.
+/// Besides [`is_sample_path`]'s sample directories: demos, bundled resources (archetype and
+/// template trees) and vendored third-party code hold manifests that are not projects either.
+const NOT_PROJECT_DIRS: &[&str] =
+    &["demo", "demos", "resources", "third_party", "third-party", "thirdparty", "3rdparty", "external", "extern"];
+
+/// Whether the manifest at `rel` is not a project to install: a sample, fixture, docs or
+/// vendored directory (any case: `Examples/`), or a Maven-style `src/test`/`src/it` tree.
 pub fn is_sample(rel: &str) -> bool {
-    let dirs: Vec<&str> = parent_dir(rel).split('/').filter(|c| !c.is_empty()).collect();
-    dirs.iter().any(|d| NOT_PROJECT_DIRS.contains(&d.to_ascii_lowercase().as_str()))
+    let dirs: Vec<String> = parent_dir(rel).split('/').filter(|c| !c.is_empty()).map(str::to_ascii_lowercase).collect();
+    is_sample_path(&rel.to_ascii_lowercase())
+        || dirs.iter().any(|d| NOT_PROJECT_DIRS.contains(&d.as_str()))
         || dirs.windows(2).any(|w| w[0] == "src" && (w[1] == "test" || w[1] == "it"))
-}
-
-/// Whether `path` is `dir` itself or inside it ("" is the root and holds everything).
-pub fn within(dir: &str, path: &str) -> bool {
-    dir.is_empty() || path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// The manifests called any of `names` that are projects of their own: not samples, and not
@@ -68,35 +44,11 @@ pub fn projects<'r>(repo: &'r Repo, names: &[&str]) -> Vec<&'r str> {
 pub fn outermost<'r>(sorted: impl IntoIterator<Item = &'r str>) -> Vec<&'r str> {
     let mut kept: Vec<&str> = Vec::new();
     for path in sorted {
-        if !kept.iter().any(|k| within(parent_dir(k), parent_dir(path))) {
+        if !kept.iter().any(|k| is_within(parent_dir(path), parent_dir(k))) {
             kept.push(path);
         }
     }
     kept
-}
-
-/// `dir/file`, or `file` at the root.
-pub fn join(dir: &str, file: &str) -> String {
-    if dir.is_empty() { file.to_string() } else { format!("{dir}/{file}") }
-}
-
-/// The `path` of a package manager finding: `.` for the root.
-pub fn dir_label(dir: &str) -> &str {
-    if dir.is_empty() { "." } else { dir }
-}
-
-/// `cmd` run from `dir` without changing the directory of the rest of the script.
-pub fn in_dir(dir: &str, cmd: &str) -> String {
-    if dir.is_empty() { cmd.to_string() } else { format!("(cd {} && {cmd})", shell_quote(dir)) }
-}
-
-/// `s` as one shell word.
-pub fn shell_quote(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "_./-+=:,@%".contains(c)) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
 }
 
 /// `path:N` for the first line of `text` containing `needle`, else `path`.
@@ -343,8 +295,8 @@ mod tests {
         assert!(!is_sample("android/build.gradle"));
         assert_eq!(outermost(["pom.xml", "gson/pom.xml"]), vec!["pom.xml"]);
         assert_eq!(outermost(["a/pom.xml", "ab/pom.xml", "a/b/pom.xml"]), vec!["a/pom.xml", "ab/pom.xml"]);
-        assert!(within("", "x"));
-        assert!(!within("a", "ab"));
+        assert!(is_within("x", ""));
+        assert!(!is_within("ab", "a"));
     }
 
     #[test]

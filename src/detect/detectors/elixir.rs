@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::eco::{constraint_floor, dir_label, in_dir, is_sample, join, projects, source_at, within};
+use super::eco::{constraint_floor, in_dir, is_sample, is_within, join, pm_path, projects, source_at};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -31,9 +31,9 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
         let apps: Vec<&str> = repo
             .named("mix.exs")
             .into_iter()
-            .filter(|p| *p != manifest && within(dir, parent_dir(p)) && !is_sample(p))
+            .filter(|p| *p != manifest && is_within(parent_dir(p), dir) && !is_sample(p))
             .collect();
-        out.note(format!("Elixir umbrella at {} ({} apps)", dir_label(dir), apps.len()));
+        out.note(format!("Elixir umbrella at {} ({} apps)", pm_path(dir), apps.len()));
         sources.extend(apps.iter().filter_map(|p| repo.read(p).map(|t| (p.to_string(), t))));
     }
     let version = sources.iter().find_map(|(path, text)| {
@@ -48,7 +48,7 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
 
     let lock = join(dir, "mix.lock");
     let evidence = if repo.exists(&lock) { lock.clone() } else { manifest.to_string() };
-    out.package_manager("mix", None, dir_label(dir), evidence.as_str());
+    out.package_manager("mix", None, pm_path(dir), evidence.as_str());
     out.step(Phase::Install, in_dir(dir, "mix deps.get"), evidence.as_str());
     out.test(in_dir(dir, "mix test"), manifest);
 
@@ -57,7 +57,7 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
         sources.iter().find(|(_, t)| t.contains(&needle)).map(|(p, t)| source_at(p, t, &needle))
     };
     if dep("phoenix").is_some() {
-        out.note(format!("Phoenix app at {}", dir_label(dir)));
+        out.note(format!("Phoenix app at {}", pm_path(dir)));
     }
     if dep("ecto_sql").is_some() {
         for (adapter, service) in [("postgrex", "postgres"), ("myxql", "mysql"), ("tds", "mssql")] {

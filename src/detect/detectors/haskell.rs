@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    cmp_versions, dir_label, first_version, in_dir, is_sample, outermost, projects, read_existing, within,
+    cmp_versions, first_version, in_dir, is_sample, is_within, outermost, pm_path, projects, read_existing,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
@@ -46,7 +46,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         .iter()
         .map(String::as_str)
         .filter(|f| (f.ends_with(".cabal") || f.ends_with("/cabal.project") || *f == "cabal.project") && !is_sample(f))
-        .filter(|f| !stack.iter().any(|s| within(parent_dir(s), parent_dir(f))))
+        .filter(|f| !stack.iter().any(|s| is_within(parent_dir(f), parent_dir(s))))
         .collect();
     // `cabal.project` before a `.cabal` file of the same folder.
     cabal.sort_by_key(|p| (p.matches('/').count(), !p.ends_with("cabal.project"), *p));
@@ -63,7 +63,7 @@ fn stack_project(repo: &Repo, out: &mut Findings, manifest: &str) {
         Some(v) => out.toolchain("haskell", Some(v), format!("{manifest}#resolver")),
         None => out.toolchain("haskell", None, manifest),
     }
-    out.package_manager("stack", None, dir_label(dir), manifest);
+    out.package_manager("stack", None, pm_path(dir), manifest);
     // Stack installs the resolver's GHC itself on first build.
     out.step(Phase::Install, in_dir(dir, "stack build --test --only-dependencies"), manifest);
     out.test(in_dir(dir, "stack test"), manifest);
@@ -103,7 +103,7 @@ fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &str) {
         Some((v, source)) => out.toolchain("haskell", Some(v), source),
         None => out.toolchain("haskell", None, manifest),
     }
-    out.package_manager("cabal", None, dir_label(dir), manifest);
+    out.package_manager("cabal", None, pm_path(dir), manifest);
     out.step(
         Phase::Install,
         in_dir(dir, "cabal update && cabal build --only-dependencies --enable-tests all"),

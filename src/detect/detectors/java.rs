@@ -7,8 +7,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    Element, cmp_versions, constraint_floor, dir_label, first_version, in_dir, is_sample, join, parse_xml, projects,
-    read_existing, source_at, version_file, within,
+    Element, cmp_versions, constraint_floor, first_version, in_dir, is_sample, is_within, join, parse_xml, pm_path,
+    projects, read_existing, source_at, version_file,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
@@ -82,7 +82,7 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
             // A parent POM that pins nothing: the modules may.
             repo.named("pom.xml")
                 .into_iter()
-                .filter(|p| *p != pom && within(dir, parent_dir(p)) && !is_sample(p))
+                .filter(|p| *p != pom && is_within(parent_dir(p), dir) && !is_sample(p))
                 .take(200)
                 .filter_map(|p| repo.read(p).and_then(|t| parse_xml(&t).ok()).and_then(|m| maven_java_version(&m, p)))
                 .max_by(|a, b| cmp_versions(&a.0, &b.0))
@@ -98,12 +98,7 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
         out.toolchain("kotlin", version.filter(|v| !v.contains("${")), format!("{pom}#kotlin-maven-plugin"));
     }
 
-    out.package_manager(
-        "maven",
-        maven_version.clone(),
-        dir_label(dir),
-        if wrapper { wrapper_props } else { pom.into() },
-    );
+    out.package_manager("maven", maven_version.clone(), pm_path(dir), if wrapper { wrapper_props } else { pom.into() });
     // `-ntp` (no transfer progress) needs Maven 3.6.1.
     let quiet = match &maven_version {
         Some(v) if cmp_versions(v, "3.6.1").is_lt() => "-B",
@@ -114,13 +109,13 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     // the sibling modules and fails; install builds them into ~/.m2 so any module can be tested alone.
     out.step(Phase::Install, in_dir(dir, &format!("{mvn} {quiet} install -DskipTests")), pom);
     out.test(in_dir(dir, &format!("{mvn} {quiet} test")), pom);
-    let modules =
-        repo.named("pom.xml").into_iter().filter(|p| *p != pom && within(dir, parent_dir(p)) && !is_sample(p)).count();
+    let modules = repo
+        .named("pom.xml")
+        .into_iter()
+        .filter(|p| *p != pom && is_within(parent_dir(p), dir) && !is_sample(p))
+        .count();
     if modules > 0 {
-        out.note(format!(
-            "Maven multi-module build at {} ({modules} modules, one install at the root)",
-            dir_label(dir)
-        ));
+        out.note(format!("Maven multi-module build at {} ({modules} modules, one install at the root)", pm_path(dir)));
     }
 }
 
@@ -245,7 +240,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     // Flutter or React Native app: that toolchain builds it, not a Gradle install of its own.
     let parent = parent_dir(dir);
     if !dir.is_empty() && (repo.exists(&join(parent, "pubspec.yaml")) || repo.exists(&join(parent, "package.json"))) {
-        out.note(format!("{dir}/ is the Android shell of the app in {}; built by its toolchain", dir_label(parent)));
+        out.note(format!("{dir}/ is the Android shell of the app in {}; built by its toolchain", pm_path(parent)));
         return;
     }
 
@@ -334,7 +329,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     out.package_manager(
         "gradle",
         gradle_version,
-        dir_label(dir),
+        pm_path(dir),
         if repo.exists(&wrapper_props) { wrapper_props.clone() } else { build.to_string() },
     );
 
@@ -349,7 +344,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     out.step(Phase::Install, in_dir(dir, &install), build);
     out.test(in_dir(dir, &format!("{gradle} test")), build);
     if android {
-        out.note(format!("Android build at {}: needs the Android SDK (ANDROID_HOME)", dir_label(dir)));
+        out.note(format!("Android build at {}: needs the Android SDK (ANDROID_HOME)", pm_path(dir)));
     }
 }
 

@@ -1,7 +1,7 @@
 //! Detector: PHP with Composer (`composer.json`, `composer.lock`), the PHP version it needs
 //! and the test runner (composer `test` script, Pest, `php artisan test`, PHPUnit).
 
-use super::eco::{constraint_floor, dir_label, in_dir, join, projects, version_file};
+use super::eco::{constraint_floor, in_dir, join, pm_path, projects, version_file};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -29,7 +29,7 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
 
     let lock = join(dir, "composer.lock");
     let locked = repo.exists(&lock);
-    out.package_manager("composer", None, dir_label(dir), if locked { lock.as_str() } else { manifest });
+    out.package_manager("composer", None, pm_path(dir), if locked { lock.as_str() } else { manifest });
     // Without a lockfile (a library), resolve as CI does; with one, install exactly it.
     let verb = if locked { "install" } else { "update" };
     let install = format!("composer {verb} --no-interaction --prefer-dist --no-progress");

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    constraint_floor, dir_label, file_on_disk, first_version, in_dir, join, projects, read_existing, source_at,
+    constraint_floor, file_on_disk, first_version, in_dir, join, pm_path, projects, read_existing, source_at,
     version_file,
 };
 use crate::detect::repo::parent_dir;
@@ -46,7 +46,7 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
         None => out.toolchain("ruby", None, gemfile),
     }
     let bundler = lock.as_deref().and_then(|l| section(l, "BUNDLED WITH").into_iter().next().and_then(first_version));
-    out.package_manager("bundler", bundler, dir_label(dir), if lock.is_some() { lock_path.as_str() } else { gemfile });
+    out.package_manager("bundler", bundler, pm_path(dir), if lock.is_some() { lock_path.as_str() } else { gemfile });
     // Plain `bundle install`: it keeps the lockfile's versions, and unlike frozen/deployment
     // mode it can add the Linux platform to a lockfile written on a Mac.
     out.step(Phase::Install, in_dir(dir, "bundle install"), if lock.is_some() { lock_path.as_str() } else { gemfile });
@@ -68,7 +68,7 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
     }
 
     if rails {
-        out.note(format!("Rails app at {}", dir_label(dir)));
+        out.note(format!("Rails app at {}", pm_path(dir)));
         database(repo, out, dir);
     }
 }

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::eco::{dir_label, in_dir, join, projects, read_existing, source_at};
+use super::eco::{in_dir, join, pm_path, projects, read_existing, source_at};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -40,7 +40,7 @@ fn sbt(repo: &Repo, out: &mut Findings, build: &str) {
     out.package_manager(
         "sbt",
         sbt_version,
-        dir_label(dir),
+        pm_path(dir),
         if repo.exists(&props_path) { props_path.as_str() } else { build },
     );
     // Compiling the tests fetches every dependency and the compiler bridge, like Gradle's

@@ -1,7 +1,7 @@
 //! Detector: Swift packages (`Package.swift`, `// swift-tools-version:`, `.swift-version`);
 //! Xcode-only projects are noted, they build on macOS only.
 
-use super::eco::{dir_label, first_version, in_dir, is_sample, projects, version_file};
+use super::eco::{first_version, in_dir, is_sample, pm_path, projects, version_file};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -37,7 +37,7 @@ fn package(repo: &Repo, out: &mut Findings, manifest: &str) {
     }
     let resolved = super::eco::join(dir, "Package.resolved");
     let evidence = if repo.exists(&resolved) { resolved.as_str() } else { manifest };
-    out.package_manager("swiftpm", None, dir_label(dir), evidence);
+    out.package_manager("swiftpm", None, pm_path(dir), evidence);
     out.step(Phase::Install, in_dir(dir, "swift package resolve"), evidence);
     out.test(in_dir(dir, "swift test"), manifest);
 }
