@@ -56,8 +56,8 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
         let needle = format!("{{:{name},");
         sources.iter().find(|(_, t)| t.contains(&needle)).map(|(p, t)| source_at(p, t, &needle))
     };
-    if dep("phoenix").is_some() {
-        out.note(format!("Phoenix app at {}", pm_path(dir)));
+    if let Some(source) = dep("phoenix") {
+        out.note(format!("Phoenix app ({})", source.split(':').next().unwrap_or(&source)));
     }
     if dep("ecto_sql").is_some() {
         for (adapter, service) in [("postgrex", "postgres"), ("myxql", "mysql"), ("tds", "mssql")] {

@@ -240,7 +240,10 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     // Flutter or React Native app: that toolchain builds it, not a Gradle install of its own.
     let parent = parent_dir(dir);
     if !dir.is_empty() && (repo.exists(&join(parent, "pubspec.yaml")) || repo.exists(&join(parent, "package.json"))) {
-        out.note(format!("{dir}/ is the Android shell of the app in {}; built by its toolchain", pm_path(parent)));
+        out.note(format!(
+            "{dir}/ is the native shell of the app in {}, built by that app's toolchain",
+            pm_path(parent)
+        ));
         return;
     }
 
