@@ -127,6 +127,7 @@ impl Report {
                     crate::secret::TokenError,
                     crate::dotenv::DotenvError,
                     crate::serve::ServeError,
+                    crate::detect::repo::WalkError,
                 );
             }
             if diagnosis.is_none() && cause.downcast_ref::<std::io::Error>().is_some_and(is_interrupted) {
