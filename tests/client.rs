@@ -4,7 +4,7 @@
 //! so the wire contract (paths, headers, where a value travels) can be checked.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -27,8 +27,20 @@ struct RawServer {
 
 impl RawServer {
     fn start(answer: impl Fn(&Seen) -> Vec<u8> + Send + Sync + 'static) -> RawServer {
+        RawServer::start_with(None, answer)
+    }
+
+    /// Over TLS with `tls`, as `https://localhost:PORT`; else plain `http://127.0.0.1:PORT`.
+    fn start_with(
+        tls: Option<Arc<rustls::ServerConfig>>,
+        answer: impl Fn(&Seen) -> Vec<u8> + Send + Sync + 'static,
+    ) -> RawServer {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
+        let port = listener.local_addr().unwrap().port();
+        let url = match tls {
+            Some(_) => format!("https://localhost:{port}"),
+            None => format!("http://127.0.0.1:{port}"),
+        };
         let seen = Arc::new(Mutex::new(Vec::new()));
         let log = seen.clone();
         let answer = Arc::new(answer);
@@ -36,7 +48,14 @@ impl RawServer {
             for stream in listener.incoming().flatten() {
                 let log = log.clone();
                 let answer = answer.clone();
-                std::thread::spawn(move || serve_connection(stream, &log, answer.as_ref()));
+                let tls = tls.clone();
+                std::thread::spawn(move || match tls {
+                    Some(config) => {
+                        let Ok(conn) = rustls::ServerConnection::new(config) else { return };
+                        serve_connection(rustls::StreamOwned::new(conn, stream), &log, answer.as_ref())
+                    }
+                    None => serve_connection(stream, &log, answer.as_ref()),
+                });
             }
         });
         RawServer { url, seen }
@@ -47,9 +66,12 @@ impl RawServer {
     }
 }
 
-fn serve_connection(stream: TcpStream, log: &Mutex<Vec<Seen>>, answer: &(dyn Fn(&Seen) -> Vec<u8> + Send + Sync)) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut writer = stream;
+fn serve_connection<S: Read + Write>(
+    stream: S,
+    log: &Mutex<Vec<Seen>>,
+    answer: &(dyn Fn(&Seen) -> Vec<u8> + Send + Sync),
+) {
+    let mut reader = BufReader::new(stream);
     loop {
         let mut head = String::new();
         loop {
@@ -73,7 +95,8 @@ fn serve_connection(stream: TcpStream, log: &Mutex<Vec<Seen>>, answer: &(dyn Fn(
         }
         let request = Seen { head, body };
         log.lock().unwrap().push(request.clone());
-        if writer.write_all(&answer(&request)).is_err() {
+        let writer = reader.get_mut();
+        if writer.write_all(&answer(&request)).and_then(|()| writer.flush()).is_err() {
             return;
         }
     }
@@ -418,4 +441,67 @@ fn a_terminal_without_prompting_is_an_error_not_a_hang() {
     assert!(out.contains("--from-file"), "{out}");
     let status = session.get_process().wait().unwrap();
     assert!(format!("{status:?}").contains('2'), "{status:?}");
+}
+
+/// A throw-away CA and a certificate for localhost/127.0.0.1 signed by it (openssl CLI).
+fn test_pki(dir: &Path) -> Arc<rustls::ServerConfig> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let sh = |script: &str| {
+        let status = std::process::Command::new("sh").arg("-c").arg(script).current_dir(dir).status().unwrap();
+        assert!(status.success(), "{script}");
+    };
+    let ec = "-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes";
+    sh(&format!(
+        "openssl req -x509 {ec} -keyout ca.key -out ca.pem -days 2 -subj '/CN=hanzo-env test CA' \
+         -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>/dev/null"
+    ));
+    sh(&format!("openssl req {ec} -keyout srv.key -out srv.csr -subj /CN=localhost 2>/dev/null"));
+    std::fs::write(
+        dir.join("ext"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+    )
+    .unwrap();
+    sh(
+        "openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out srv.pem -days 2 -extfile ext 2>/dev/null",
+    );
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let certs: Vec<CertificateDer> =
+        CertificateDer::pem_file_iter(dir.join("srv.pem")).unwrap().collect::<Result<_, _>>().unwrap();
+    let key = PrivateKeyDer::from_pem_file(dir.join("srv.key")).unwrap();
+    Arc::new(rustls::ServerConfig::builder().with_no_client_auth().with_single_cert(certs, key).unwrap())
+}
+
+#[test]
+fn https_trusts_ca_cert_and_ssl_cert_file_roots() {
+    let home = tempfile::tempdir().unwrap();
+    let pki = tempfile::tempdir().unwrap();
+    let server = RawServer::start_with(Some(test_pki(pki.path())), |_| http("200 OK", "", r#"{"data":[]}"#));
+    let ca = pki.path().join("ca.pem");
+    let r = run(hanzo(home.path(), &server.url).arg("list"));
+    assert_eq!(r.code, 3, "an unknown issuer is refused: {}", r.stderr);
+    assert!(r.stderr.to_lowercase().contains("certificate"), "{}", r.stderr);
+    assert!(server.requests().is_empty(), "nothing was sent over an untrusted connection");
+    let r = run(hanzo(home.path(), &server.url).arg("--ca-cert").arg(&ca).arg("list"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(hanzo(home.path(), &server.url).env("SSL_CERT_FILE", &ca).arg("list"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn https_proxy_is_used_and_no_proxy_bypasses_it() {
+    let home = tempfile::tempdir().unwrap();
+    let proxy = RawServer::start(|_| http("403 Forbidden", "", ""));
+    let target = dead_url().replace("http://127.0.0.1", "https://localhost");
+    let r = run(hanzo(home.path(), &target).env("HTTPS_PROXY", &proxy.url).arg("list"));
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let seen = proxy.requests();
+    let host = target.trim_start_matches("https://");
+    assert!(seen.len() == 1 && seen[0].head.starts_with(&format!("CONNECT {host} ")), "{seen:?}");
+    assert!(!seen[0].head.to_lowercase().contains("authorization"), "the token is not shown to the proxy");
+    let r = run(hanzo(home.path(), &target).env("HTTPS_PROXY", &proxy.url).env("NO_PROXY", "localhost").arg("list"));
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("could not reach"), "{}", r.stderr);
+    assert_eq!(proxy.requests().len(), 1, "NO_PROXY bypassed the proxy");
 }
