@@ -423,24 +423,36 @@ fn malformed_dotenv_names_the_line_never_the_value_and_sends_nothing() {
 }
 
 #[test]
-fn a_terminal_without_prompting_is_an_error_not_a_hang() {
+fn a_terminal_on_stdin_is_never_read_with_echo_nor_waited_on() {
     let home = tempfile::tempdir().unwrap();
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"));
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.path())
-        .env("HANZO_BASE_URL", dead_url())
-        .env("HANZO_API_KEY", "t")
-        .current_dir(home.path())
-        .args(["--no-input", "secret", "set", "A", "--repo", "site"]);
-    let mut session = expectrl::Session::spawn(cmd).unwrap();
-    session.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
-    let mut out = String::new();
-    session.read_to_string(&mut out).unwrap();
-    assert!(out.contains("stdin is a terminal and prompting is off"), "{out}");
-    assert!(out.contains("--from-file"), "{out}");
-    let status = session.get_process().wait().unwrap();
-    assert!(format!("{status:?}").contains('2'), "{status:?}");
+    let cases: [(&[&str], &str, &str); 4] = [
+        (
+            &["--no-input", "secret", "set", "A", "--repo", "site"],
+            "stdin is a terminal and prompting is off",
+            "--from-file",
+        ),
+        (&["secret", "set", "A", "--repo", "site", "--from-file", "-"], "would be echoed", "hidden prompt"),
+        (&["secret", "import", "-f", "-", "--repo", "site"], "would be echoed", "-f FILE"),
+        (&["login", "--with-token"], "would be echoed", "hidden prompt"),
+    ];
+    for (args, message, hint) in cases {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"));
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", home.path())
+            .env("HANZO_BASE_URL", dead_url())
+            .env("HANZO_API_KEY", "t")
+            .env("HANZO_ENV_TOKEN_STORE", format!("file:{}", home.path().join("token").display()))
+            .current_dir(home.path())
+            .args(args);
+        let mut session = expectrl::Session::spawn(cmd).unwrap();
+        session.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
+        let mut out = String::new();
+        session.read_to_string(&mut out).unwrap();
+        assert!(out.contains(message) && out.contains(hint), "{args:?}: {out}");
+        let status = session.get_process().wait().unwrap();
+        assert!(matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 2)), "{args:?}: {status:?}");
+    }
 }
 
 /// A throw-away CA and a certificate for localhost/127.0.0.1 signed by it (openssl CLI).

@@ -168,7 +168,7 @@ pub struct Client {
     trace: Box<dyn Fn(&str) + Send + Sync>,
 }
 
-/// Whether a request may be sent again after a 429 or 5xx.
+/// Whether a request may be sent again after a 5xx (a 429 always may: it was not processed).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Idempotent {
     Yes,
@@ -253,9 +253,10 @@ impl Client {
         Ok(Fetched { env, etag })
     }
 
-    /// `DELETE /v1/environment/{repo}`.
+    /// `DELETE /v1/environment/{repo}`. Only a 429 is retried: after a 5xx the delete may
+    /// have happened, and a second one would answer a misleading 404.
     pub fn delete(&self, repo: &str) -> Result<(), ApiError> {
-        self.send("DELETE", &env_path(repo), Idempotent::Yes, |r| r).map(drop)
+        self.send("DELETE", &env_path(repo), Idempotent::No, |r| r).map(drop)
     }
 
     /// `PUT /v1/environment/{repo}/secrets/{name}` with `{"value": …}`. The body is built
@@ -269,8 +270,8 @@ impl Client {
         let body = Zeroizing::new(
             serde_json::to_vec(&Body { value: value.expose_secret() }).map_err(|e| ApiError::Setup(e.to_string()))?,
         );
-        // Only a 429 is retried: the server said it did not process the request.
-        let resp = self.send("PUT", &path, Idempotent::No, |r| {
+        // Setting the same value again is harmless: 429 and 5xx are retried.
+        let resp = self.send("PUT", &path, Idempotent::Yes, |r| {
             r.header(header::CONTENT_TYPE, "application/json").body(body.to_vec())
         })?;
         read_json("PUT", &path, resp)

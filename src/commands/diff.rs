@@ -54,7 +54,7 @@ impl Comparison {
         })
     }
 
-    /// The diff text, then the secret-name notes.
+    /// The diff text of install, then start.
     pub fn render(&self) -> String {
         let mut out = String::new();
         for diff in [&self.install, &self.start].into_iter().flatten() {

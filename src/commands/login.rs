@@ -13,6 +13,7 @@ pub fn run(global: &GlobalArgs, args: &LoginArgs, ui: &Ui) -> anyhow::Result<Exi
     let api = remote::api_key(global)?;
     let store = TokenStore::from_env()?;
     let token = if args.with_token {
+        remote::refuse_terminal_stdin("pipe the token in, or run `hanzo-env login` for a hidden prompt")?;
         let raw = secret::read_value(std::io::stdin().lock(), "stdin")?;
         let text = secret::into_text(raw, "stdin")?;
         SecretString::from(text.expose_secret().trim())

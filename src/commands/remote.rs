@@ -46,6 +46,15 @@ pub fn connect(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Client> {
     build_client(global, ui, token)
 }
 
+/// Refuse to read a value from a terminal on stdin: it would be echoed as it is typed.
+pub fn refuse_terminal_stdin(instead: &str) -> anyhow::Result<()> {
+    use std::io::IsTerminal;
+    if std::io::stdin().is_terminal() {
+        return Err(Failure::new("stdin is a terminal: what you type there would be echoed").hint(instead).into());
+    }
+    Ok(())
+}
+
 /// A client using `token` (for `login`, which checks a token before storing it).
 pub fn build_client(global: &GlobalArgs, ui: &Ui, token: secrecy::SecretString) -> anyhow::Result<Client> {
     let mut ca_certs: Vec<PathBuf> = global.ca_cert.iter().cloned().collect();
@@ -135,14 +144,15 @@ pub fn check_repo_name(repo: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A unified diff of `old` → `new`, coloured for a terminal; `None` when they are equal.
+/// A unified diff of `old` → `new`, coloured for a terminal (never inside JSON); `None` when
+/// they are equal.
 pub fn unified(ui: &Ui, old_label: &str, new_label: &str, old: &str, new: &str) -> Option<String> {
     if old == new {
         return None;
     }
     let diff = similar::TextDiff::from_lines(old, new);
     let text = diff.unified_diff().context_radius(3).header(old_label, new_label).to_string();
-    if !ui.color() {
+    if !ui.color() || ui.json() {
         return Some(text);
     }
     let painted: Vec<String> = text

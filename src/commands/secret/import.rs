@@ -83,6 +83,7 @@ pub fn run(global: &GlobalArgs, args: &SecretImportArgs, ui: &Ui) -> anyhow::Res
 /// The whole input, as text that is zeroized when dropped.
 fn read_source(args: &SecretImportArgs) -> anyhow::Result<(Zeroizing<String>, String)> {
     let (reader, source): (Box<dyn Read>, String) = if args.file.as_os_str() == "-" {
+        remote::refuse_terminal_stdin("pipe the dotenv file in, or pass -f FILE")?;
         (Box::new(std::io::stdin().lock()), "stdin".into())
     } else {
         let file = std::fs::File::open(&args.file)

@@ -27,6 +27,7 @@ pub fn run(global: &GlobalArgs, args: &SecretSetArgs, ui: &Ui) -> anyhow::Result
 fn read_value(args: &SecretSetArgs, ui: &Ui) -> anyhow::Result<SecretString> {
     if let Some(path) = &args.from_file {
         let value = if path.as_os_str() == "-" {
+            remote::refuse_terminal_stdin("pipe the value in, or leave out --from-file - for a hidden prompt")?;
             secret::read_value(std::io::stdin().lock(), "stdin")?
         } else {
             secret::read_value_file(path)?
