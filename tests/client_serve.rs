@@ -39,12 +39,14 @@ impl Serve {
             .stderr(std::fs::File::create(dir.path().join("serve.err")).unwrap())
             .spawn()
             .unwrap();
+        // Owned (and so killed and reaped on drop) before anything can fail.
+        let mut serve = Serve { child, url: String::new(), token, dir };
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            let out = std::fs::read_to_string(dir.path().join("serve.out")).unwrap_or_default();
+            let out = std::fs::read_to_string(serve.dir.path().join("serve.out")).unwrap_or_default();
             if let Some(at) = out.find("http://127.0.0.1:") {
-                let url: String = out[at..].chars().take_while(|c| !c.is_whitespace()).collect();
-                return Serve { child, url, token, dir };
+                serve.url = out[at..].chars().take_while(|c| !c.is_whitespace()).collect();
+                return serve;
             }
             assert!(Instant::now() < deadline, "serve printed no URL: {out}");
             std::thread::sleep(Duration::from_millis(50));
