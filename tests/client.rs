@@ -517,3 +517,50 @@ fn https_proxy_is_used_and_no_proxy_bypasses_it() {
     assert!(r.stderr.contains("could not reach"), "{}", r.stderr);
     assert_eq!(proxy.requests().len(), 1, "NO_PROXY bypassed the proxy");
 }
+
+/// Without an ETag (as the platform answers), `save` re-reads the copy just before the PUT.
+#[test]
+fn without_an_etag_save_rereads_updated_at_and_stops_when_it_moved() {
+    for moved in [true, false] {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".hanzo")).unwrap();
+        std::fs::write(home.path().join(".hanzo/environment.toml"), "repo = \"site\"\ninstall = \"npm ci\"\n").unwrap();
+        let gets = Arc::new(Mutex::new(0));
+        let counter = gets.clone();
+        let server = RawServer::start(move |req| {
+            if req.head.starts_with("PUT ") {
+                return http("200 OK", "", r#"{"repo":"site","install":"npm ci","state":"ready"}"#);
+            }
+            let mut n = counter.lock().unwrap();
+            *n += 1;
+            let (install, at) =
+                if moved && *n > 1 { ("make", "2026-02-02T00:00:00Z") } else { ("", "2026-01-01T00:00:00Z") };
+            http(
+                "200 OK",
+                "",
+                &format!(r#"{{"repo":"site","install":"{install}","state":"ready","updatedAt":"{at}"}}"#),
+            )
+        });
+        let r = run(hanzo(home.path(), &server.url).args(["save", "--yes"]));
+        let puts: Vec<Seen> = server.requests().into_iter().filter(|s| s.head.starts_with("PUT ")).collect();
+        assert_eq!(*gets.lock().unwrap(), 2, "the diff's read and the re-read just before the PUT");
+        if moved {
+            assert_eq!(r.code, 5, "{}", r.stderr);
+            assert!(r.stderr.contains("changed since the diff you confirmed"), "{}", r.stderr);
+            assert!(
+                r.stderr.contains("install changed, updated 2026-01-01T00:00:00Z → 2026-02-02T00:00:00Z"),
+                "{}",
+                r.stderr
+            );
+            assert!(puts.is_empty(), "nothing overwritten");
+        } else {
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            assert_eq!(puts.len(), 1);
+            assert!(!puts[0].head.to_ascii_lowercase().contains("if-match"), "{}", puts[0].head);
+            assert_eq!(
+                serde_json::from_slice::<serde_json::Value>(&puts[0].body).unwrap(),
+                serde_json::json!({"install": "npm ci", "start": ""})
+            );
+        }
+    }
+}
