@@ -138,6 +138,9 @@ pub fn check_repo_name(repo: &str) -> anyhow::Result<()> {
             .hint(format!("pass --repo {name} (and --org for the org)"))
             .into());
     }
+    if repo == "." || repo == ".." {
+        return Err(Failure::new(format!("`{repo}` is not a repo name")).hint("pass --repo NAME").into());
+    }
     if repo.chars().any(char::is_control) {
         return Err(Failure::new("the repo name has control characters").hint("pass --repo NAME").into());
     }
@@ -191,6 +194,7 @@ mod tests {
         let err = check_repo_name("acme/site").unwrap_err();
         assert_eq!(crate::error::Report::of(&err).hint.as_deref(), Some("pass --repo site (and --org for the org)"));
         assert!(check_repo_name("").is_err());
+        assert!(check_repo_name("..").is_err(), "would climb out of /v1/environment/");
     }
 
     #[test]
