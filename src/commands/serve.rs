@@ -30,7 +30,11 @@ pub fn run(_global: &GlobalArgs, args: &ServeArgs, ui: &Ui) -> anyhow::Result<Ex
     let quiet = ui.quiet();
     let log: crate::serve::routes::LogSink = Arc::new(move |line: &str| {
         if !quiet {
-            eprintln!("{line}");
+            // One write per line: lines of concurrent requests never interleave.
+            let mut text = String::with_capacity(line.len() + 1);
+            text.push_str(line);
+            text.push('\n');
+            let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), text.as_bytes());
         }
     });
     crate::serve::run(config, log, |started| announce(ui, started), crate::serve::shutdown_signal())?;

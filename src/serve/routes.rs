@@ -65,6 +65,7 @@ pub fn router(state: AppState) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(refuse_announced_oversize))
         .layer(middleware::from_fn_with_state(state.clone(), require_token))
         .layer(middleware::from_fn_with_state(state.clone(), log_request))
         .with_state(state)
@@ -76,6 +77,20 @@ async fn require_token(State(state): State<AppState>, request: Request, next: Ne
         return ApiError::unauthorized().into_response();
     }
     next.run(request).await
+}
+
+/// A body announced over the cap is refused before a byte of it is read; one without a
+/// length (chunked) is cut off at the cap by [`DefaultBodyLimit`] as it streams in.
+async fn refuse_announced_oversize(request: Request, next: Next) -> Response {
+    let announced = request.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
+        return body_too_large().into_response();
+    }
+    next.run(request).await
+}
+
+fn body_too_large() -> ApiError {
+    ApiError::too_large(format!("the request body is over {MAX_BODY_BYTES} bytes"))
 }
 
 /// One line per request: time, method, path, status, duration. Never a body, a header or
@@ -329,7 +344,7 @@ fn environment_response(env: &Environment) -> Response {
 fn body_of(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     body.map_err(|rejection| {
         if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::too_large(format!("the request body is over {MAX_BODY_BYTES} bytes"))
+            body_too_large()
         } else {
             ApiError::bad_request("invalid_body", "the request body could not be read")
         }
@@ -452,6 +467,26 @@ mod tests {
         }
         for good in ["site", "my-repo.v2", "über", &"r".repeat(200)] {
             assert!(check_repo(good).is_ok(), "{good:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn no_input_panics(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..300), text in "\\PC{0,200}") {
+            let _ = parse_secret_body(Bytes::from(bytes.clone()));
+            let _ = parse_json::<ScriptsBody>(&bytes, "");
+            let _ = parse_json::<ProposalBody>(&bytes, "");
+            let _ = Precondition::parse(&text);
+            let _ = loggable_path(&text);
+            let _ = check_repo(&text);
+            if let Err(err) = validate_secret_name(&text) {
+                let _ = name_refusal(&text, &err);
+            }
+            let mut headers = HeaderMap::new();
+            if let Ok(value) = HeaderValue::from_bytes(&bytes) {
+                headers.insert("x-org-id", value);
+                let _ = org_of(&headers);
+            }
         }
     }
 

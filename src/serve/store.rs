@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{Database, Durability, ReadableDatabase, ReadableTable, TableDefinition};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use tokio::sync::oneshot;
@@ -30,6 +30,8 @@ pub const SCHEMA_VERSION: u64 = 1;
 const DB_FILE: &str = "environments.redb";
 /// Most writes applied in one transaction; bounds the latency one commit adds.
 const MAX_BATCH: usize = 512;
+/// 9999-12-31T23:59:59.999Z, the last instant RFC 3339 can write.
+const LAST_RFC3339_MS: u64 = 253_402_300_799_999;
 
 const META_U64: TableDefinition<&str, u64> = TableDefinition::new("meta");
 const META_BYTES: TableDefinition<&str, &[u8]> = TableDefinition::new("meta_bytes");
@@ -38,8 +40,8 @@ const SECRETS: TableDefinition<(&str, &str, &str), &[u8]> = TableDefinition::new
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("could not create the data dir {}: {source}", path.display())]
-    CreateDir { path: PathBuf, source: std::io::Error },
+    #[error("could not prepare the data dir at {}: {source}", path.display())]
+    DataDir { path: PathBuf, source: std::io::Error },
     #[error("the data dir {} is in use by another `hanzo-env serve`", path.display())]
     InUse { path: PathBuf },
     #[error(
@@ -69,7 +71,7 @@ impl crate::error::Diagnostic for StoreError {
             StoreError::WrongKey { .. } => {
                 Some("pass the --key-file (or HANZO_ENV_SERVE_KEY) this data dir was created with".into())
             }
-            StoreError::CreateDir { .. } => Some("check that the parent directory is writable".into()),
+            StoreError::DataDir { .. } => Some("check that the parent directory is writable".into()),
             _ => None,
         }
     }
@@ -189,6 +191,12 @@ impl Store {
             redb::DatabaseError::DatabaseAlreadyOpen => StoreError::InUse { path: data_dir.into() },
             other => db_err(other),
         })?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))
+                .map_err(|source| StoreError::DataDir { path: path.clone(), source })?;
+        }
         let txn = db.begin_write().map_err(db_err)?;
         {
             let mut meta = txn.open_table(META_U64).map_err(db_err)?;
@@ -282,7 +290,7 @@ impl Drop for Store {
 }
 
 fn create_private_dir(dir: &Path) -> Result<(), StoreError> {
-    let wrap = |source| StoreError::CreateDir { path: dir.into(), source };
+    let wrap = |source| StoreError::DataDir { path: dir.into(), source };
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -319,7 +327,8 @@ fn write_loop(db: &Database, queue: &mpsc::Receiver<Job>) {
 /// (precondition, unset name) changes nothing and does not hold back the others; a storage
 /// error aborts the whole transaction, and every request in it is answered with it.
 fn apply_batch(db: &Database, batch: &[Job]) -> Result<Vec<WriteOutcome>, StoreError> {
-    let txn = db.begin_write().map_err(db_err)?;
+    let mut txn = db.begin_write().map_err(db_err)?;
+    txn.set_durability(Durability::Immediate).map_err(db_err)?;
     let mut outcomes = Vec::with_capacity(batch.len());
     {
         let mut envs = txn.open_table(ENVIRONMENTS).map_err(db_err)?;
@@ -328,7 +337,12 @@ fn apply_batch(db: &Database, batch: &[Job]) -> Result<Vec<WriteOutcome>, StoreE
             outcomes.push(apply(&mut envs, &mut secrets, &job.request)?);
         }
     }
-    txn.commit().map_err(db_err)?;
+    if outcomes.iter().any(Result::is_ok) {
+        txn.commit().map_err(db_err)?;
+    } else {
+        // Only refusals: nothing to make durable, no fsync to pay.
+        txn.abort().map_err(db_err)?;
+    }
     Ok(outcomes)
 }
 
@@ -393,7 +407,7 @@ fn load(
 /// Write `record`, moving `updated_ms` forward (strictly, so that two quick saves differ).
 fn store(envs: &mut EnvTable, org: &str, repo: &str, mut record: StoredEnvironment) -> Result<(), StoreError> {
     let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64);
-    record.updated_ms = now.max(record.updated_ms + 1);
+    record.updated_ms = now.max(record.updated_ms.saturating_add(1));
     let bytes = serde_json::to_vec(&record).map_err(|e| StoreError::Corrupt(e.to_string()))?;
     envs.insert((org, repo), bytes.as_slice()).map_err(db_err)?;
     Ok(())
@@ -424,7 +438,8 @@ fn render(
 ) -> Result<Environment, StoreError> {
     let record = load(envs, org, repo)?.unwrap_or_default();
     let updated_at = (record.state != State::None).then(|| {
-        let at = UNIX_EPOCH + Duration::from_millis(record.updated_ms);
+        // RFC 3339 has four-digit years: clamp whatever a damaged record holds.
+        let at = UNIX_EPOCH + Duration::from_millis(record.updated_ms.min(LAST_RFC3339_MS));
         humantime::format_rfc3339_millis(at).to_string()
     });
     Ok(Environment {
