@@ -58,7 +58,7 @@ struct Project {
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut projects: Vec<Project> = Vec::new();
     for dir in repo.project_dirs("package.json") {
-        let enclosing = projects.iter().filter(|p| is_within(dir, &p.dir) && p.dir != dir).last();
+        let enclosing = projects.iter().rev().find(|p| is_within(dir, &p.dir) && p.dir != dir);
         if let Some(parent) = enclosing {
             let relative = dir.strip_prefix(parent.dir.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = parent.members.as_ref().is_some_and(|m| m.contains(relative));

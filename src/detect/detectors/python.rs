@@ -43,7 +43,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
 
     let mut projects: Vec<(String, Option<Members>)> = Vec::new();
     for dir in dirs {
-        if let Some((parent, members)) = projects.iter().filter(|(p, _)| is_within(dir, p)).last() {
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
             let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
             let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(&join(dir, l)));
@@ -188,12 +188,12 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
     let installable = pyproject.is_some_and(|p| p.get("project").is_some() || p.get("build-system").is_some())
         || repo.exists(&join(dir, "setup.py"));
     if chosen.is_empty() && installable {
-        let extras = pyproject
+        let extras: Vec<String> = pyproject
             .and_then(|p| p.get("project"))
             .and_then(|p| p.get("optional-dependencies"))
             .and_then(|o| o.as_table())
             .map(|t| t.keys().filter(|k| ["dev", "test", "tests", "testing"].contains(&k.as_str())).cloned().collect())
-            .unwrap_or_else(Vec::new);
+            .unwrap_or_default();
         let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
         out.step(Phase::Install, in_dir(dir, &format!(".venv/bin/python -m pip install {target}")), venv_source);
     }

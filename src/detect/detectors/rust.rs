@@ -12,7 +12,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut projects: Vec<(String, Option<Members>)> = Vec::new();
     for dir in repo.project_dirs("Cargo.toml") {
         let manifest_path = join(dir, "Cargo.toml");
-        if let Some((parent, members)) = projects.iter().filter(|(p, _)| is_within(dir, p)).last() {
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
             let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
             if member || !repo.exists(&join(dir, "Cargo.lock")) {
