@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::{Members, exact_version, in_dir, pm_path};
+use super::{Members, counted, exact_version, in_dir, pm_path};
 use crate::detect::repo::{is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -58,7 +58,7 @@ struct Project {
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut projects: Vec<Project> = Vec::new();
     for dir in repo.project_dirs("package.json") {
-        let enclosing = projects.iter().filter(|p| is_within(dir, &p.dir) && p.dir != dir).last();
+        let enclosing = projects.iter().rev().find(|p| is_within(dir, &p.dir) && p.dir != dir);
         if let Some(parent) = enclosing {
             let relative = dir.strip_prefix(parent.dir.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = parent.members.as_ref().is_some_and(|m| m.contains(relative));
@@ -297,7 +297,7 @@ fn workspace(
         .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
         .count();
     let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
-    out.note(format!("{} workspace of {count} packages{place}", pm.name()));
+    out.note(format!("{} workspace of {}{place}", pm.name(), counted(count, "package")));
     Some(members)
 }
 

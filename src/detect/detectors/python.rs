@@ -4,7 +4,7 @@
 //! `Pipfile` or `requirements*.txt`, outside sample directories. A nested one inside another
 //! project counts only when it has its own lockfile and is not a uv workspace member.
 
-use super::{Members, exact_version, in_dir, pm_path};
+use super::{Members, counted, exact_version, in_dir, pm_path};
 use crate::detect::repo::{file_name, is_sample_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -43,7 +43,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
 
     let mut projects: Vec<(String, Option<Members>)> = Vec::new();
     for dir in dirs {
-        if let Some((parent, members)) = projects.iter().filter(|(p, _)| is_within(dir, p)).last() {
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
             let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
             let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(&join(dir, l)));
@@ -149,6 +149,18 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     };
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_ref(), &pyproject_path);
     tests(repo, dir, pytest, tool, run_prefix, out);
+    // Workspace members keep their own tests: run them from the member, in the shared env.
+    if let Some(members) = &members {
+        for member in repo.project_dirs("pyproject.toml").into_iter().filter(|d| is_within(d, dir) && *d != dir) {
+            if !members.contains(member.strip_prefix(dir).unwrap_or(member).trim_start_matches('/')) {
+                continue;
+            }
+            let member_path = join(member, "pyproject.toml");
+            let member_pyproject = repo.read_toml(&member_path);
+            let pytest = pytest_evidence(repo, member, &[], member_pyproject.as_ref(), &member_path);
+            tests(repo, member, pytest, tool, run_prefix, out);
+        }
+    }
     members
 }
 
@@ -188,12 +200,12 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
     let installable = pyproject.is_some_and(|p| p.get("project").is_some() || p.get("build-system").is_some())
         || repo.exists(&join(dir, "setup.py"));
     if chosen.is_empty() && installable {
-        let extras = pyproject
+        let extras: Vec<String> = pyproject
             .and_then(|p| p.get("project"))
             .and_then(|p| p.get("optional-dependencies"))
             .and_then(|o| o.as_table())
             .map(|t| t.keys().filter(|k| ["dev", "test", "tests", "testing"].contains(&k.as_str())).cloned().collect())
-            .unwrap_or_else(Vec::new);
+            .unwrap_or_default();
         let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
         out.step(Phase::Install, in_dir(dir, &format!(".venv/bin/python -m pip install {target}")), venv_source);
     }
@@ -303,7 +315,7 @@ fn uv_workspace(
         .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
         .count();
     let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
-    out.note(format!("uv workspace of {count} members{place}"));
+    out.note(format!("uv workspace of {}{place}", counted(count, "member")));
     Some(members)
 }
 
