@@ -127,6 +127,8 @@ pub enum TokenError {
     HanzoCli { reason: String },
     #[error("the token is empty")]
     Empty,
+    #[error("the token from {source_name} has spaces or control characters inside it")]
+    Malformed { source_name: String },
 }
 
 impl Diagnostic for TokenError {
@@ -147,6 +149,7 @@ impl Diagnostic for TokenError {
             TokenError::BadStoreSetting { .. } => format!("{STORE_ENV} is `keyring` or `file:/absolute/path`"),
             TokenError::HanzoCli { .. } => "run `hanzo login`, or `hanzo-env login`, or set HANZO_API_KEY".into(),
             TokenError::Empty => "paste the whole token".into(),
+            TokenError::Malformed { .. } => "a token is one word of printable characters; paste it again".into(),
         })
     }
 }
@@ -355,11 +358,15 @@ pub fn resolve_token(store: &TokenStore, api: &str) -> Result<(SecretString, Tok
         let token = Zeroizing::new(token);
         let trimmed = token.trim();
         if !trimmed.is_empty() {
+            check_token(trimmed, "HANZO_API_KEY")?;
             return Ok((SecretString::from(trimmed), TokenSource::EnvVar));
         }
     }
     let store_error = match store.get(api) {
-        Ok(Some(token)) => return Ok((token, TokenSource::Store(store.clone()))),
+        Ok(Some(token)) => {
+            check_token(token.expose_secret(), &store.describe())?;
+            return Ok((token, TokenSource::Store(store.clone())));
+        }
         Ok(None) => None,
         Err(e) => Some(e),
     };
@@ -368,6 +375,17 @@ pub fn resolve_token(store: &TokenStore, api: &str) -> Result<(SecretString, Tok
         return Ok((token, TokenSource::HanzoCli(hanzo)));
     }
     Err(store_error.unwrap_or(TokenError::Missing { store: store.describe() }))
+}
+
+/// A token goes into an HTTP header: one word of printable ASCII.
+pub fn check_token(token: &str, source_name: &str) -> Result<(), TokenError> {
+    if token.is_empty() {
+        return Err(TokenError::Empty);
+    }
+    if !token.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err(TokenError::Malformed { source_name: source_name.into() });
+    }
+    Ok(())
 }
 
 /// The first executable `name` in `PATH`.
@@ -426,6 +444,7 @@ fn hanzo_auth_token(program: &Path) -> Result<SecretString, TokenError> {
     if token.is_empty() {
         return Err(fail("it printed no token".into()));
     }
+    check_token(token, "`hanzo auth token`")?;
     Ok(SecretString::from(token))
 }
 

@@ -365,6 +365,9 @@ fn no_token_is_exit_4_and_never_touches_the_keyring() {
         .arg("list"));
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("HANZO_ENV_TOKEN_STORE"), "{}", r.stderr);
+    let r = run(hanzo(home.path(), &dead_url()).env("HANZO_API_KEY", "tok en-with-space").arg("list"));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("spaces or control characters") && !r.stderr.contains("en-with"), "{}", r.stderr);
 }
 
 #[test]

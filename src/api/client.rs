@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
-use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
-use reqwest::StatusCode;
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use reqwest::blocking::{Client as Http, RequestBuilder, Response};
 use reqwest::header::{self, HeaderMap};
+use reqwest::{Method, StatusCode};
 use secrecy::{ExposeSecret, SecretString};
 use serde::de::DeserializeOwned;
 use zeroize::Zeroizing;
@@ -22,33 +22,8 @@ use crate::error::{Diagnostic, Exit};
 /// Where the platform answers when nothing else is configured.
 pub const DEFAULT_BASE_URL: &str = "https://api.hanzo.ai";
 
-/// Everything a path segment must not carry unescaped (RFC 3986 `pchar` minus a few safe ones).
-const SEGMENT: &AsciiSet = &CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'/')
-    .add(b'<')
-    .add(b'>')
-    .add(b'?')
-    .add(b'`')
-    .add(b'{')
-    .add(b'}')
-    .add(b'\\')
-    .add(b'^')
-    .add(b'|')
-    .add(b'[')
-    .add(b']')
-    .add(b'@')
-    .add(b':')
-    .add(b';')
-    .add(b'=')
-    .add(b'&')
-    .add(b'+')
-    .add(b'$')
-    .add(b',')
-    .add(b'\'');
+/// A path segment keeps only RFC 3986 unreserved characters; everything else is escaped.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
 
 /// How the client connects; built by the command layer from flags and the environment.
 pub struct Settings {
@@ -223,7 +198,7 @@ impl Client {
     /// `GET /v1/environment`.
     pub fn list(&self) -> Result<Vec<Environment>, ApiError> {
         let path = "/v1/environment".to_string();
-        let resp = self.send("GET", &path, Idempotent::Yes, |r| r)?;
+        let resp = self.send(Method::GET, &path, Idempotent::Yes, |r| r)?;
         let list: EnvironmentList = read_json("GET", &path, resp)?;
         Ok(list.data)
     }
@@ -231,7 +206,7 @@ impl Client {
     /// `GET /v1/environment/{repo}`.
     pub fn get(&self, repo: &str) -> Result<Fetched, ApiError> {
         let path = env_path(repo);
-        let resp = self.send("GET", &path, Idempotent::Yes, |r| r)?;
+        let resp = self.send(Method::GET, &path, Idempotent::Yes, |r| r)?;
         let etag = etag_of(resp.headers());
         let env = read_json("GET", &path, resp)?;
         Ok(Fetched { env, etag })
@@ -241,7 +216,7 @@ impl Client {
     pub fn put_scripts(&self, repo: &str, scripts: &Scripts, if_match: Option<&str>) -> Result<Fetched, ApiError> {
         let path = env_path(repo);
         let body = serde_json::to_vec(scripts).map_err(|e| ApiError::Setup(e.to_string()))?;
-        let resp = self.send("PUT", &path, Idempotent::Yes, |r| {
+        let resp = self.send(Method::PUT, &path, Idempotent::Yes, |r| {
             let r = r.header(header::CONTENT_TYPE, "application/json").body(body.clone());
             match if_match {
                 Some(tag) => r.header(header::IF_MATCH, tag),
@@ -256,11 +231,12 @@ impl Client {
     /// `DELETE /v1/environment/{repo}`. Only a 429 is retried: after a 5xx the delete may
     /// have happened, and a second one would answer a misleading 404.
     pub fn delete(&self, repo: &str) -> Result<(), ApiError> {
-        self.send("DELETE", &env_path(repo), Idempotent::No, |r| r).map(drop)
+        self.send(Method::DELETE, &env_path(repo), Idempotent::No, |r| r).map(drop)
     }
 
     /// `PUT /v1/environment/{repo}/secrets/{name}` with `{"value": …}`. The body is built
-    /// from the secret here, for this request only, and its buffer zeroized afterwards.
+    /// from the secret here, for this request only; our buffer is zeroized afterwards (the
+    /// HTTP stack's copy is dropped with the request).
     pub fn put_secret(&self, repo: &str, name: &str, value: &SecretString) -> Result<Environment, ApiError> {
         #[derive(serde::Serialize)]
         struct Body<'a> {
@@ -271,7 +247,7 @@ impl Client {
             serde_json::to_vec(&Body { value: value.expose_secret() }).map_err(|e| ApiError::Setup(e.to_string()))?,
         );
         // Setting the same value again is harmless: 429 and 5xx are retried.
-        let resp = self.send("PUT", &path, Idempotent::Yes, |r| {
+        let resp = self.send(Method::PUT, &path, Idempotent::Yes, |r| {
             r.header(header::CONTENT_TYPE, "application/json").body(body.to_vec())
         })?;
         read_json("PUT", &path, resp)
@@ -280,27 +256,25 @@ impl Client {
     /// `DELETE /v1/environment/{repo}/secrets/{name}`.
     pub fn delete_secret(&self, repo: &str, name: &str) -> Result<Environment, ApiError> {
         let path = secret_path(repo, name);
-        let resp = self.send("DELETE", &path, Idempotent::No, |r| r)?;
+        let resp = self.send(Method::DELETE, &path, Idempotent::No, |r| r)?;
         read_json("DELETE", &path, resp)
     }
 
     /// Send one request, retrying 429 (always) and 5xx (idempotent calls) with backoff.
     fn send(
         &self,
-        method: &str,
+        method: Method,
         path: &str,
         idempotent: Idempotent,
         build: impl Fn(RequestBuilder) -> RequestBuilder,
     ) -> Result<Response, ApiError> {
         let url = self.url(path);
-        let method_value =
-            reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| ApiError::Setup(e.to_string()))?;
         let mut attempt = 0;
         loop {
             attempt += 1;
             let mut request = self
                 .http
-                .request(method_value.clone(), url.clone())
+                .request(method.clone(), url.clone())
                 .bearer_auth(self.token.expose_secret())
                 .header(header::ACCEPT, "application/json, application/problem+json");
             if let Some(org) = &self.org {
@@ -314,7 +288,7 @@ impl Client {
                 Err(err) => {
                     (self.trace)(&format!("{method} {path} → {} ({elapsed} ms)", transport_summary(&err)));
                     return Err(if err.is_timeout() {
-                        ApiError::Timeout { method: method.into(), url: url.to_string(), timeout: self.timeout }
+                        ApiError::Timeout { method: method.to_string(), url: url.to_string(), timeout: self.timeout }
                     } else {
                         ApiError::Unreachable { url: self.base.to_string(), reason: root_cause(&err) }
                     });
@@ -338,7 +312,7 @@ impl Client {
                 std::thread::sleep(wait);
                 continue;
             }
-            return Err(status_error(method, path, resp, attempt));
+            return Err(status_error(method.as_str(), path, resp, attempt));
         }
     }
 

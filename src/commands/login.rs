@@ -6,7 +6,7 @@ use super::remote;
 use crate::api::client::ApiError;
 use crate::cli::{GlobalArgs, LoginArgs};
 use crate::error::Exit;
-use crate::secret::{self, TokenError, TokenStore};
+use crate::secret::{self, TokenStore};
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, args: &LoginArgs, ui: &Ui) -> anyhow::Result<Exit> {
@@ -20,9 +20,7 @@ pub fn run(global: &GlobalArgs, args: &LoginArgs, ui: &Ui) -> anyhow::Result<Exi
     } else {
         ui.password(&format!("API token for {api}"), "pipe the token to `hanzo-env login --with-token`")?
     };
-    if token.expose_secret().is_empty() {
-        return Err(TokenError::Empty.into());
-    }
+    secret::check_token(token.expose_secret(), if args.with_token { "stdin" } else { "the prompt" })?;
     match remote::build_client(global, ui, token.clone())?.list() {
         Ok(_) => {}
         Err(err @ ApiError::Unauthorized { .. }) => {
