@@ -27,8 +27,14 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// Compare `local` with `env`'s saved scripts (`Against::Saved`) or its proposal.
-    pub fn new(ui: &Ui, local: &Proposal, env: &Environment, against: Against) -> anyhow::Result<Comparison> {
+    /// Compare `local` with `env`'s saved scripts (`Against::Saved`) or its proposal; the
+    /// diffs are coloured by `painter` (see [`remote::unified`]).
+    pub fn new(
+        painter: Option<&Ui>,
+        local: &Proposal,
+        env: &Environment,
+        against: Against,
+    ) -> anyhow::Result<Comparison> {
         let (label, install, start) = match against {
             Against::Saved => ("saved", env.install.as_str(), env.start.as_str()),
             Against::Proposal => {
@@ -40,8 +46,9 @@ impl Comparison {
                 ("proposal", p.install.as_str(), p.start.as_str())
             }
         };
-        let install_diff = remote::unified(ui, &format!("{label}/install"), "local/install", install, &local.install);
-        let start_diff = remote::unified(ui, &format!("{label}/start"), "local/start", start, &local.start);
+        let install_diff =
+            remote::unified(painter, &format!("{label}/install"), "local/install", install, &local.install);
+        let start_diff = remote::unified(painter, &format!("{label}/start"), "local/start", start, &local.start);
         Ok(Comparison {
             repo: env.repo.clone(),
             against: label,
@@ -90,7 +97,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs, ui: &Ui) -> anyhow::Result<Exit
     let repo = checkout.repo(global)?;
     let client = remote::connect(global, ui)?;
     let fetched = client.get(&repo)?;
-    let comparison = Comparison::new(ui, local, &fetched.env, args.against)?;
+    let comparison = Comparison::new(remote::stdout_painter(ui), local, &fetched.env, args.against)?;
     if ui.json() {
         ui.out_json(&comparison)?;
     } else {

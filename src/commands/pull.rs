@@ -22,7 +22,7 @@ pub fn run(global: &GlobalArgs, args: &PullArgs, ui: &Ui) -> anyhow::Result<Exit
     let old_text = std::fs::read_to_string(&checkout.file).unwrap_or_default();
     let new_text = pulled.render();
     let shown = checkout.shown();
-    if let Some(diff) = remote::unified(ui, &shown, &format!("{shown} (pulled)"), &old_text, &new_text) {
+    if let Some(diff) = remote::unified(Some(ui), &shown, &format!("{shown} (pulled)"), &old_text, &new_text) {
         ui.info(diff.trim_end_matches('\n'));
     }
     let question = format!("Write the {} copy of {repo} to {shown}?", label(args.proposal));

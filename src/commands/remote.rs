@@ -46,6 +46,12 @@ pub fn connect(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Client> {
     build_client(global, ui, token)
 }
 
+/// The `Ui` to colour text for stdout with, when stdout is a terminal and not JSON.
+pub fn stdout_painter(ui: &Ui) -> Option<&Ui> {
+    use std::io::IsTerminal;
+    (!ui.json() && std::io::stdout().is_terminal()).then_some(ui)
+}
+
 /// Refuse to read a value from a terminal on stdin: it would be echoed as it is typed.
 pub fn refuse_terminal_stdin(instead: &str) -> anyhow::Result<()> {
     use std::io::IsTerminal;
@@ -147,17 +153,17 @@ pub fn check_repo_name(repo: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A unified diff of `old` → `new`, coloured for a terminal (never inside JSON); `None` when
-/// they are equal.
-pub fn unified(ui: &Ui, old_label: &str, new_label: &str, old: &str, new: &str) -> Option<String> {
+/// A unified diff of `old` → `new`, `None` when they are equal. Coloured only when `painter`
+/// is given and colour is on: pass `None` when the text goes to a file, a pipe or JSON.
+pub fn unified(painter: Option<&Ui>, old_label: &str, new_label: &str, old: &str, new: &str) -> Option<String> {
     if old == new {
         return None;
     }
     let diff = similar::TextDiff::from_lines(old, new);
     let text = diff.unified_diff().context_radius(3).header(old_label, new_label).to_string();
-    if !ui.color() || ui.json() {
+    let Some(ui) = painter.filter(|ui| ui.color()) else {
         return Some(text);
-    }
+    };
     let painted: Vec<String> = text
         .lines()
         .map(|line| {
@@ -200,8 +206,8 @@ mod tests {
     #[test]
     fn unified_diff_shows_changed_lines() {
         let ui = Ui::plain();
-        assert_eq!(unified(&ui, "a", "b", "x\n", "x\n"), None);
-        let text = unified(&ui, "saved/install", "local/install", "npm ci\n", "npm ci\necho changed\n").unwrap();
+        assert_eq!(unified(Some(&ui), "a", "b", "x\n", "x\n"), None);
+        let text = unified(Some(&ui), "saved/install", "local/install", "npm ci\n", "npm ci\necho changed\n").unwrap();
         assert!(text.contains("--- saved/install") && text.contains("+echo changed"), "{text}");
     }
 }

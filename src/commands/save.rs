@@ -28,14 +28,20 @@ pub fn run(global: &GlobalArgs, args: &SaveArgs, ui: &Ui) -> anyhow::Result<Exit
     let repo = checkout.repo(global)?;
     let client = remote::connect(global, ui)?;
     let reviewed = client.get(&repo)?;
-    let comparison = Comparison::new(ui, local, &reviewed.env, Against::Saved)?;
+    // The review diff goes to stderr; a dry run prints it on stdout as its result.
+    let painter = if args.dry_run { remote::stdout_painter(ui) } else { Some(ui) };
+    let comparison = Comparison::new(painter, local, &reviewed.env, Against::Saved)?;
     if !comparison.different {
         ui.info(&format!("nothing to save: install and start already match the saved copy of {repo}"));
         notes(ui, &comparison);
         return Ok(Exit::Ok);
     }
     if args.dry_run {
-        ui.out(&comparison.render());
+        if ui.json() {
+            ui.out_json(&comparison)?;
+        } else {
+            ui.out(&comparison.render());
+        }
         ui.info(&format!("dry run: nothing sent to {}", client.base_url()));
         return Ok(Exit::Ok);
     }

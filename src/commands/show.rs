@@ -20,27 +20,26 @@ pub fn run(global: &GlobalArgs, args: &ShowArgs, ui: &Ui) -> anyhow::Result<Exit
     if ui.json() {
         ui.out_json(&env)?;
     } else {
-        ui.out(&render(ui, &env));
+        ui.out(&render(&env));
     }
     Ok(Exit::Ok)
 }
 
-fn render(ui: &Ui, env: &Environment) -> String {
+/// Plain text (it goes to stdout, which may be a pipe): key, value; scripts indented.
+fn render(env: &Environment) -> String {
     let mut out = String::new();
-    let field = |out: &mut String, key: &str, value: &str| {
-        out.push_str(&format!("{}  {value}\n", ui.bold(&format!("{key:8}"))))
-    };
+    let field = |out: &mut String, key: &str, value: &str| out.push_str(&format!("{key:8}  {value}\n"));
     field(&mut out, "repo", &env.repo);
     field(&mut out, "state", state_name(env.state));
     field(&mut out, "updated", env.updated_at.as_deref().unwrap_or("-"));
     field(&mut out, "secrets", &if env.secrets.is_empty() { "-".to_string() } else { env.secrets.join(", ") });
-    script(&mut out, ui, "install", &env.install);
-    script(&mut out, ui, "start", &env.start);
+    script(&mut out, "install", &env.install);
+    script(&mut out, "start", &env.start);
     if let Some(p) = &env.proposal {
         let session = if env.session.is_empty() { String::new() } else { format!(" (session {})", env.session) };
-        out.push_str(&format!("\n{}\n", ui.bold(&format!("pending proposal{session}"))));
-        script(&mut out, ui, "install", &p.install);
-        script(&mut out, ui, "start", &p.start);
+        out.push_str(&format!("\npending proposal{session}\n"));
+        script(&mut out, "install", &p.install);
+        script(&mut out, "start", &p.start);
         if !p.secrets.is_empty() {
             out.push_str(&format!("secrets: {}\n", p.secrets.join(", ")));
         }
@@ -51,9 +50,9 @@ fn render(ui: &Ui, env: &Environment) -> String {
     out
 }
 
-fn script(out: &mut String, ui: &Ui, key: &str, text: &str) {
+fn script(out: &mut String, key: &str, text: &str) {
     if text.is_empty() {
-        out.push_str(&format!("{}: {}\n", key, ui.dim("(nothing)")));
+        out.push_str(&format!("{key}: (nothing)\n"));
         return;
     }
     out.push_str(&format!("{key}:\n"));
