@@ -353,8 +353,10 @@ fn plain_http_is_refused_unless_loopback() {
 fn no_token_is_exit_4_and_never_touches_the_keyring() {
     let home = tempfile::tempdir().unwrap();
     let store = home.path().join("token");
+    // PATH without a `hanzo` CLI, so that no source is left.
     let r = run(hanzo(home.path(), &dead_url())
         .env_remove("HANZO_API_KEY")
+        .env("PATH", home.path())
         .env("HANZO_ENV_TOKEN_STORE", format!("file:{}", store.display()))
         .arg("list"));
     assert_eq!(r.code, 4, "{}", r.stderr);

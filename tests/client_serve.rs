@@ -108,13 +108,18 @@ impl Desk {
     }
 
     fn pty(&self, args: &[&str]) -> expectrl::session::OsSession {
+        self.pty_with(args, &[("HANZO_API_KEY", &self.token)])
+    }
+
+    /// The binary on a pseudo-terminal, with `env` on top of HOME, PATH, TERM and the API.
+    fn pty_with(&self, args: &[&str], env: &[(&str, &str)]) -> expectrl::session::OsSession {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"));
         cmd.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", self.home.path())
             .env("TERM", "xterm")
             .env("HANZO_BASE_URL", &self.url)
-            .env("HANZO_API_KEY", &self.token)
+            .envs(env.iter().copied())
             .current_dir(self.checkout())
             .args(args);
         let mut session = expectrl::Session::spawn(cmd).unwrap();
@@ -380,6 +385,21 @@ fn login_status_logout_with_the_opt_in_file_store() {
     let mut cmd = desk.cmd();
     with_store(&mut cmd);
     ok(cmd.args(["list"]));
+    let mut cmd = desk.cmd();
+    with_store(&mut cmd);
+    ok(cmd.arg("logout"));
+
+    // The hidden prompt on a terminal: the token is not echoed.
+    let mut session = desk.pty_with(&["login"], &[("HANZO_ENV_TOKEN_STORE", &format!("file:{}", store.display()))]);
+    session.expect("API token for").unwrap();
+    session.send_line(&serve.token).unwrap();
+    let mut screen = String::new();
+    session.read_to_string(&mut screen).unwrap();
+    assert!(screen.contains("stored in the plaintext file"), "{screen}");
+    assert!(!screen.contains(&serve.token), "the token was echoed: {screen}");
+    let mut cmd = desk.cmd();
+    with_store(&mut cmd);
+    ok(cmd.arg("list"));
     let mut cmd = desk.cmd();
     with_store(&mut cmd);
     ok(cmd.arg("logout"));
