@@ -27,16 +27,17 @@ pub fn run(global: &GlobalArgs, command: AuthCommand, ui: &Ui) -> anyhow::Result
 }
 
 fn status(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {
-    let (store, source) = remote::token_source(global)?;
+    let (store, resolved) = remote::resolve(global)?;
     let mut status = Status {
         api: remote::api_key(global)?,
         org: remote::org(global),
         store: store.describe(),
-        source: source.as_ref().ok().map(|s| s.describe()),
+        source: resolved.as_ref().ok().map(|(_, source)| source.describe()),
         token_accepted: None,
     };
-    if source.is_ok() {
-        status.token_accepted = match remote::connect(global, ui)?.list() {
+    let resolved = resolved.map(|(token, _)| token);
+    if let Ok(token) = &resolved {
+        status.token_accepted = match remote::build_client(global, ui, token.clone())?.list() {
             Ok(_) => Some(true),
             Err(ApiError::Unauthorized { .. }) => Some(false),
             Err(err) => {
@@ -61,7 +62,7 @@ fn status(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {
             status.store,
         ));
     }
-    match (source, status.token_accepted) {
+    match (resolved, status.token_accepted) {
         (Err(err), _) => Err(err.into()),
         (Ok(_), Some(false)) => Ok(Exit::Auth),
         _ => Ok(Exit::Ok),

@@ -6,13 +6,14 @@ use std::time::Duration;
 
 use anyhow::Context;
 use console::Style;
+use secrecy::SecretString;
 
 use crate::api::client::{self, Client, RetryPolicy, Settings};
 use crate::checkout;
 use crate::cli::GlobalArgs;
 use crate::error::Failure;
 use crate::proposal::{Proposal, ProposalError};
-use crate::secret::{self, TokenSource, TokenStore};
+use crate::secret::{self, TokenError, TokenSource, TokenStore};
 use crate::ui::Ui;
 
 /// Every call gives up after this long (the retries of 429/5xx come on top, bounded).
@@ -39,10 +40,9 @@ pub fn org(global: &GlobalArgs) -> Option<String> {
 
 /// A client for the configured API, with the token resolved in its documented order.
 pub fn connect(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Client> {
-    let api = api_key(global)?;
-    let store = TokenStore::from_env()?;
-    let (token, source) = secret::resolve_token(&store, &api)?;
-    ui.debug(1, &format!("API {api}, token from {}", source.describe()));
+    let (_, resolved) = resolve(global)?;
+    let (token, source) = resolved?;
+    ui.debug(1, &format!("API {}, token from {}", api_key(global)?, source.describe()));
     build_client(global, ui, token)
 }
 
@@ -62,7 +62,7 @@ pub fn refuse_terminal_stdin(instead: &str) -> anyhow::Result<()> {
 }
 
 /// A client using `token` (for `login`, which checks a token before storing it).
-pub fn build_client(global: &GlobalArgs, ui: &Ui, token: secrecy::SecretString) -> anyhow::Result<Client> {
+pub fn build_client(global: &GlobalArgs, ui: &Ui, token: SecretString) -> anyhow::Result<Client> {
     let mut ca_certs: Vec<PathBuf> = global.ca_cert.iter().cloned().collect();
     if let Some(file) = std::env::var_os("SSL_CERT_FILE").filter(|v| !v.is_empty()) {
         ca_certs.push(PathBuf::from(file));
@@ -79,12 +79,15 @@ pub fn build_client(global: &GlobalArgs, ui: &Ui, token: secrecy::SecretString) 
     Ok(Client::new(settings)?.with_trace(move |line| trace_ui.debug(1, line)))
 }
 
-/// Where the token came from, for `auth status`.
-pub fn token_source(global: &GlobalArgs) -> anyhow::Result<(TokenStore, Result<TokenSource, secret::TokenError>)> {
+/// A token and where it came from, or why there is none.
+pub type Resolved = Result<(SecretString, TokenSource), TokenError>;
+
+/// The token store in use, and the token with its source (or why there is none).
+pub fn resolve(global: &GlobalArgs) -> anyhow::Result<(TokenStore, Resolved)> {
     let api = api_key(global)?;
     let store = TokenStore::from_env()?;
-    let source = secret::resolve_token(&store, &api).map(|(_, source)| source);
-    Ok((store, source))
+    let resolved = secret::resolve_token(&store, &api);
+    Ok((store, resolved))
 }
 
 /// The checkout the command runs in, and its proposal file when there is one.
