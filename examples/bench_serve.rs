@@ -1,9 +1,9 @@
 //! A small load client for `hanzo-env serve` (driven by `scripts/bench-serve.sh`).
 //!
-//! `cargo run --release --example bench_serve -- URL TOKEN [CLIENTS] [SECONDS] [PUT_SHARE]`
+//! `cargo run --release --example bench_serve -- URL TOKEN [CLIENTS] [SECONDS] [WRITERS]`
 //!
-//! CLIENTS concurrent connections loop for SECONDS: each request is a secret PUT with
-//! probability PUT_SHARE (0 to 1), else a GET of an environment. Prints throughput and
+//! CLIENTS concurrent connections loop for SECONDS, each as fast as its answers come: WRITERS
+//! of them set secrets (PUT), the others read environments (GET). Prints throughput and
 //! p50/p99 latency per kind, and the number of failed requests (anything but 200).
 
 use std::time::{Duration, Instant};
@@ -20,24 +20,24 @@ struct Tally {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 2 {
-        eprintln!("usage: bench_serve URL TOKEN [CLIENTS] [SECONDS] [PUT_SHARE]");
+        eprintln!("usage: bench_serve URL TOKEN [CLIENTS] [SECONDS] [WRITERS]");
         std::process::exit(2);
     }
     let url = args[0].trim_end_matches('/').to_string();
     let token = args[1].clone();
     let clients: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50);
     let seconds: f64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(10.0);
-    let put_share: f64 = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(0.1);
+    let writers: usize = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(10);
     let _ = rustls::crypto::ring::default_provider().install_default();
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
-    let tally = runtime.block_on(load(url, token, clients, Duration::from_secs_f64(seconds), put_share));
-    report(&tally, seconds, clients, put_share);
+    let tally = runtime.block_on(load(url, token, clients, Duration::from_secs_f64(seconds), writers));
+    report(&tally, seconds, clients, writers);
     if tally.errors > 0 {
         std::process::exit(1);
     }
 }
 
-async fn load(url: String, token: String, clients: usize, length: Duration, put_share: f64) -> Tally {
+async fn load(url: String, token: String, clients: usize, length: Duration, writers: usize) -> Tally {
     let http = reqwest::Client::builder().pool_max_idle_per_host(clients).build().expect("http client");
     // Something to read: every repo saved, with a couple of secrets.
     for repo in 0..REPOS {
@@ -59,7 +59,7 @@ async fn load(url: String, token: String, clients: usize, length: Duration, put_
                 while Instant::now() < deadline {
                     n += 1;
                     let repo = (client + n as usize) % REPOS;
-                    let is_put = rand::random::<f64>() < put_share;
+                    let is_put = client < writers;
                     let request = if is_put {
                         http.put(format!("{url}/v1/environment/repo{repo}/secrets/BENCH_{client}_{}", n % 16))
                             .json(&serde_json::json!({"value": format!("bench-value-{n}")}))
@@ -92,8 +92,9 @@ async fn load(url: String, token: String, clients: usize, length: Duration, put_
     total
 }
 
-fn report(tally: &Tally, seconds: f64, clients: usize, put_share: f64) {
-    println!("{clients} clients, {seconds:.0} s, secret PUT share {:.0}%", put_share * 100.0);
+fn report(tally: &Tally, seconds: f64, clients: usize, writers: usize) {
+    let writers = writers.min(clients);
+    println!("{clients} clients ({} reading, {writers} setting secrets), {seconds:.0} s", clients - writers);
     for (kind, samples) in [("GET", &tally.gets), ("PUT secret", &tally.puts)] {
         if samples.is_empty() {
             continue;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Load figures for `hanzo-env serve`: 50 concurrent clients on loopback, three runs
-# (GET only, secret PUT only, 80/20 mixed); throughput and p50/p99 per kind, no errors allowed.
+# (all reading, all setting secrets, half reading while half set secrets); throughput and
+# p50/p99 per kind; any failed request fails the script.
 # Usage: scripts/bench-serve.sh [SECONDS_PER_RUN] [CLIENTS]   (from the project root)
 set -euo pipefail
 seconds="${1:-10}"
@@ -26,7 +27,7 @@ done
 [ -n "$url" ] || { echo "serve did not start: $(cat "$tmp/err")"; exit 1; }
 echo "machine: $(nproc) cores; server: $bin (request log on, to a file)"
 status=0
-for share in 0 1 0.2; do
-  "$bench" "$url" "$token" "$clients" "$seconds" "$share" || status=1
+for writers in 0 "$clients" $((clients / 2)); do
+  "$bench" "$url" "$token" "$clients" "$seconds" "$writers" || status=1
 done
 exit $status

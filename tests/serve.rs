@@ -65,7 +65,9 @@ impl World {
         loop {
             let text = std::fs::read_to_string(&out).unwrap_or_default();
             if let Some(at) = text.find("http://127.0.0.1:") {
-                server.url = text[at..].chars().take_while(|c| !c.is_whitespace()).collect();
+                let scheme = "http://127.0.0.1:".len();
+                let port: String = text[at + scheme..].chars().take_while(char::is_ascii_digit).collect();
+                server.url = format!("http://127.0.0.1:{port}");
                 return server;
             }
             assert!(Instant::now() < deadline, "no URL on stdout; stderr: {}", server.stderr());
@@ -275,7 +277,19 @@ fn tokens_from_the_environment_or_generated_outside_the_data_dir() {
     }
     drop(server);
 
-    let server = world.start_with(world.command(&["--data", data.to_str().unwrap()]));
+    // --json: the URL as data on stdout.
+    let mut cmd = world.command(&["--data", data.to_str().unwrap()]);
+    cmd.arg("--json");
+    let server = world.start_with(cmd);
+    let out = std::fs::read_dir(world.dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("out"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .find(|text| text.trim_start().starts_with('{'))
+        .expect("a JSON stdout");
+    let announced: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(announced["url"], server.url.as_str());
     let token_file = world.path("home/.config/hanzo-env/serve-token");
     let token = std::fs::read_to_string(&token_file).unwrap();
     assert!(!token.trim().is_empty());
@@ -648,6 +662,24 @@ fn start_up_refusals() {
     assert_eq!(code, Some(2));
     assert!(err.contains("loopback") && err.contains("--allow-remote"), "{err}");
 
+    // With --allow-remote it listens, says it is plain HTTP, and is reached through loopback.
+    let token = world.path("token");
+    let other_data = world.path("remote-data");
+    let remote = world.command(&[
+        "--data",
+        other_data.to_str().unwrap(),
+        "--token-file",
+        token.to_str().unwrap(),
+        "--listen",
+        "0.0.0.0:0",
+        "--allow-remote",
+    ]);
+    let server = world.start_with(remote);
+    assert_eq!(server.get("/v1/environment").status(), 200);
+    let stderr = server.stderr();
+    assert!(stderr.contains("warning:") && stderr.contains("TLS"), "{stderr}");
+    drop(server);
+
     std::fs::create_dir_all(&data).unwrap();
     let inside = data.join("serve.key");
     std::fs::write(&inside, "AAAA").unwrap();
@@ -681,4 +713,28 @@ fn start_up_refusals() {
         assert_eq!(code, Some(2));
         assert!(err.contains("chmod 600"), "{err}");
     }
+}
+
+#[test]
+fn sigterm_stops_even_with_a_stuck_client() {
+    use std::io::Write;
+    let world = World::new();
+    let mut server = world.start();
+    assert_eq!(server.put("/v1/environment/site", json!({"install": "make"})).status(), 200);
+    // A client that announces a body and never sends it.
+    let mut stuck = std::net::TcpStream::connect(server.url.trim_start_matches("http://")).unwrap();
+    let head = format!(
+        "PUT /v1/environment/site HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\nContent-Length: 100\r\n\r\n{{"
+    );
+    stuck.write_all(head.as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    let status = server.terminate();
+    assert!(status.success(), "{status:?}");
+    assert!(asked.elapsed() < Duration::from_secs(15), "took {:?}", asked.elapsed());
+    assert!(server.stderr().contains("stopped"));
+    drop(stuck);
+    // Shut down cleanly: the next start opens the same data.
+    let server = world.start();
+    assert_eq!(json_of(server.get("/v1/environment/site")).1["install"], "make");
 }

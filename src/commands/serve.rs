@@ -43,7 +43,11 @@ pub fn run(_global: &GlobalArgs, args: &ServeArgs, ui: &Ui) -> anyhow::Result<Ex
 }
 
 fn announce(ui: &Ui, started: &Started) {
-    ui.out(&format!("hanzo-env serve listening on {}\n", started.url));
+    if ui.json() {
+        let _ = ui.out_json(&serde_json::json!({"url": started.url, "data": started.data_dir}));
+    } else {
+        ui.out(&format!("hanzo-env serve listening on {}\n", started.url));
+    }
     if started.remote {
         ui.warn(&format!(
             "listening on {} beyond loopback, over plain HTTP: tokens cross the network in the clear; put a TLS proxy in front",

@@ -38,6 +38,9 @@ use std::sync::Arc;
 pub use auth::TokenOrigin;
 pub use seal::KeyOrigin;
 
+/// How long requests in flight may take to finish once a shutdown is asked for.
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// What `serve` needs, with every default already resolved by the command.
 pub struct Config {
     pub listen: String,
@@ -135,14 +138,32 @@ pub fn run(
             tokio::net::TcpListener::bind(address).await.map_err(|source| ServeError::Bind { address, source })?;
         let address = listener.local_addr()?;
         on_start(&Started {
-            url: format!("http://{address}"),
+            url: url_of(address),
             address,
             data_dir: config.data_dir.clone(),
             tokens: token_origin,
             key: key_origin,
             remote,
         });
-        axum::serve(listener, routes::router(state)).with_graceful_shutdown(shutdown).await?;
+        let (stopping, stop) = tokio::sync::watch::channel(false);
+        tokio::spawn(async move {
+            shutdown.await;
+            let _ = stopping.send(true);
+        });
+        let stopped = |mut stop: tokio::sync::watch::Receiver<bool>| async move {
+            let _ = stop.wait_for(|stopping| *stopping).await;
+        };
+        let server = axum::serve(listener, routes::router(state)).with_graceful_shutdown(stopped(stop.clone()));
+        // Requests in flight get a grace period; a client that never finishes does not hold
+        // the server open (what it sent is either committed or was never acknowledged).
+        let grace = async {
+            stopped(stop).await;
+            tokio::time::sleep(SHUTDOWN_GRACE).await;
+        };
+        tokio::select! {
+            served = server => served?,
+            () = grace => {}
+        }
         Ok::<(), ServeError>(())
     });
     // Requests cut off by the shutdown may still hold the store; wait for them to go.
@@ -171,6 +192,18 @@ pub async fn shutdown_signal() {
         () = interrupt => {}
         () = terminate => {}
     }
+}
+
+/// The URL a client on this machine uses: an unspecified address (all interfaces) is
+/// reached through loopback.
+fn url_of(address: SocketAddr) -> String {
+    let mut reachable = address;
+    match address.ip() {
+        std::net::IpAddr::V4(ip) if ip.is_unspecified() => reachable.set_ip(std::net::Ipv4Addr::LOCALHOST.into()),
+        std::net::IpAddr::V6(ip) if ip.is_unspecified() => reachable.set_ip(std::net::Ipv6Addr::LOCALHOST.into()),
+        _ => {}
+    }
+    format!("http://{reachable}")
 }
 
 /// `HOST:PORT`, where HOST is an IP address or `localhost` (read as 127.0.0.1).
@@ -234,6 +267,13 @@ mod tests {
         assert_eq!(parse_listen("[::1]:1").unwrap(), "[::1]:1".parse().unwrap());
         assert!(parse_listen("nowhere").is_err());
         assert!(parse_listen("example.com:80").is_err());
+    }
+
+    #[test]
+    fn urls_reach_unspecified_addresses_through_loopback() {
+        assert_eq!(url_of("0.0.0.0:80".parse().unwrap()), "http://127.0.0.1:80");
+        assert_eq!(url_of("[::]:80".parse().unwrap()), "http://[::1]:80");
+        assert_eq!(url_of("10.1.2.3:80".parse().unwrap()), "http://10.1.2.3:80");
     }
 
     #[test]

@@ -325,7 +325,10 @@ fn internal(state: &AppState, cause: &dyn std::fmt::Display) -> ApiError {
 }
 
 fn json_response<T: serde::Serialize>(status: StatusCode, body: &T) -> Response {
-    let bytes = serde_json::to_vec(body).unwrap_or_default();
+    json_bytes_response(status, serde_json::to_vec(body).unwrap_or_default())
+}
+
+fn json_bytes_response(status: StatusCode, bytes: Vec<u8>) -> Response {
     let mut response = (status, bytes).into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -333,9 +336,12 @@ fn json_response<T: serde::Serialize>(status: StatusCode, body: &T) -> Response 
     response
 }
 
+/// An environment with its strong `ETag` (the digest of exactly these bytes).
 fn environment_response(env: &Environment) -> Response {
-    let mut response = json_response(StatusCode::OK, env);
-    if let Ok(tag) = HeaderValue::from_str(&store::etag(env)) {
+    let bytes = serde_json::to_vec(env).unwrap_or_default();
+    let tag = HeaderValue::from_str(&store::etag_of_json(&bytes));
+    let mut response = json_bytes_response(StatusCode::OK, bytes);
+    if let Ok(tag) = tag {
         response.headers_mut().insert(header::ETAG, tag);
     }
     response

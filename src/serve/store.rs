@@ -3,7 +3,7 @@
 //! Tables, all keyed by org first so that orgs never see each other's rows:
 //! - `meta`: `schema_version` (refused when newer than [`SCHEMA_VERSION`]) and `key_check`
 //!   (a constant sealed under the master key, so a wrong key is caught at start);
-//! - `environments`: `(org, repo)` → JSON [`StoredEnvironment`] (scripts, state, proposal);
+//! - `environments`: `(org, repo)` → a JSON record (scripts, state, proposal, update time);
 //! - `secrets`: `(org, repo, NAME)` → a sealed value ([`super::seal`]); names are the keys.
 //!
 //! Reads run directly on a read transaction. Writes go to one writer thread that drains
@@ -130,8 +130,12 @@ impl Precondition {
 /// change to scripts, state, proposal or secret names moves it (and a re-created
 /// environment never reuses an old tag by accident).
 pub fn etag(env: &Environment) -> String {
-    let json = serde_json::to_vec(env).unwrap_or_default();
-    let digest = Sha256::digest(&json);
+    etag_of_json(&serde_json::to_vec(env).unwrap_or_default())
+}
+
+/// [`etag`] of an environment already serialized (serde_json's output is deterministic).
+pub fn etag_of_json(json: &[u8]) -> String {
+    let digest = Sha256::digest(json);
     let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
     format!("\"{hex}\"")
 }
@@ -492,6 +496,24 @@ mod tests {
         assert_eq!(store.get("b", "site").unwrap().state, State::None);
         assert!(store.list("b").unwrap().is_empty());
         assert_eq!(store.list("a").unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn prefixes_of_orgs_and_repos_stay_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), &key()).unwrap();
+        for (org, repo, name) in [("a", "r", "X"), ("a", "r2", "Y"), ("ab", "r", "Z"), ("", "r", "W")] {
+            let change = Change::SetSecret { name: name.into(), sealed: vec![1] };
+            store.write(request(org, repo, change)).await.unwrap();
+        }
+        assert_eq!(store.get("a", "r").unwrap().secrets, ["X"]);
+        assert_eq!(store.get("a", "r2").unwrap().secrets, ["Y"]);
+        assert_eq!(store.get("ab", "r").unwrap().secrets, ["Z"]);
+        let repos: Vec<String> = store.list("a").unwrap().into_iter().map(|e| e.repo).collect();
+        assert_eq!(repos, ["r", "r2"]);
+        store.write(request("a", "r", Change::Delete)).await.unwrap();
+        assert_eq!(store.get("a", "r2").unwrap().secrets, ["Y"]);
+        assert_eq!(store.get("ab", "r").unwrap().secrets, ["Z"]);
     }
 
     #[tokio::test]
