@@ -589,6 +589,14 @@ fn run_script(
 /// CI images named after a language (`node:20`, `python:3.12-slim`, `cimg/ruby:3.3`,
 /// `golang:1.22`) pin that toolchain.
 fn image_toolchain(image: &str, source: String, out: &mut Findings) {
+    if let Some((toolchain, Some(version))) = toolchain_of_image(image) {
+        out.toolchain(toolchain, Some(version), source);
+    }
+}
+
+/// The toolchain a language image provides, and the version its tag pins (`python:3.12-slim`
+/// → python 3.12; `node:lts` → node, unpinned).
+pub fn toolchain_of_image(image: &str) -> Option<(&'static str, Option<String>)> {
     const IMAGES: &[(&str, &str)] = &[
         ("node", "node"),
         ("python", "python"),
@@ -602,8 +610,6 @@ fn image_toolchain(image: &str, source: String, out: &mut Findings) {
         ("openjdk", "java"),
         ("eclipse-temurin", "java"),
         ("amazoncorretto", "java"),
-        ("maven", "java"),
-        ("gradle", "java"),
         ("deno", "deno"),
         ("bun", "bun"),
         ("swift", "swift"),
@@ -612,15 +618,9 @@ fn image_toolchain(image: &str, source: String, out: &mut Findings) {
         ("clojure", "clojure"),
     ];
     let repository = canonical_service(image);
-    let Some(&(_, toolchain)) = IMAGES.iter().find(|(name, _)| *name == repository) else { return };
+    let &(_, toolchain) = IMAGES.iter().find(|(name, _)| *name == repository)?;
     let tag = image.rsplit('/').next().and_then(|last| last.split_once(':')).map(|(_, tag)| tag).unwrap_or_default();
-    // `maven:3.9-eclipse-temurin-21` pins Maven, not Java: take a version only from plain images.
-    if matches!(repository.as_str(), "maven" | "gradle") {
-        return;
-    }
-    if let Some(version) = pinned(tag.split('-').next().unwrap_or_default()) {
-        out.toolchain(toolchain, Some(version), source);
-    }
+    Some((toolchain, pinned(tag.split('-').next().unwrap_or_default())))
 }
 
 /// GitLab CI: global and per-job `services:` and `image:`, `script:` lines.
