@@ -15,7 +15,7 @@
 use serde_json::Value;
 
 use crate::detect::detectors::ci::toolchain_of_image;
-use crate::detect::detectors::compose::{join_path, read_compose, up_command};
+use crate::detect::detectors::compose::{add_start, join_path, read_compose, up_command};
 use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::{Findings, Repo};
 
@@ -85,7 +85,7 @@ fn compose(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
         }
     }
     if !names.is_empty() {
-        out.start(up_command(&files, &names), format!("{rel}#dockerComposeFile"));
+        add_start(out, up_command(&files, &names), format!("{rel}#dockerComposeFile"));
     }
 }
 

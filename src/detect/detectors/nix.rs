@@ -103,7 +103,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
                     "shell.nix" => "`nix-shell`",
                     _ => "`devenv shell`",
                 };
-                out.note(format!("{rel} defines a Nix dev shell ({shell}); install does not enter it"));
+                out.note(format!("{rel}: Nix dev shell via {shell}, not entered by install"));
                 nix_expression(&text, rel, out);
             }
             "devbox.json" => devbox(repo, rel, out),
@@ -147,7 +147,7 @@ fn nix_expression(text: &str, rel: &str, out: &mut Findings) {
 
 fn devbox(repo: &Repo, rel: &str, out: &mut Findings) {
     let Some(config) = repo.read_json(rel) else { return };
-    out.note(format!("{rel} defines a devbox shell (`devbox shell`); install does not enter it"));
+    out.note(format!("{rel}: devbox shell via `devbox shell`, not entered by install"));
     // `"packages": ["nodejs@20", "python@3.12"]` or `{"nodejs": "20"}` / `{"nodejs": {"version": "20"}}`.
     let packages: Vec<(String, Option<String>)> = match config.get("packages") {
         Some(serde_json::Value::Array(list)) => list

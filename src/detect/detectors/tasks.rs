@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{is_incidental_path, scalar, start_from_command};
+use crate::detect::detectors::compose::{add_start, is_incidental_path, scalar, start_from_command};
 use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::{Findings, Repo};
 
@@ -136,7 +136,7 @@ fn report_targets(repo: &Repo, rel: &str, tool: &str, targets: &[Target], out: &
     for target in targets {
         for (at, command) in &target.recipe {
             if let Some(start) = start_from_command(repo, dir, command) {
-                out.start(start, format!("{rel}{at}"));
+                add_start(out, start, format!("{rel}{at}"));
             }
         }
     }
@@ -279,7 +279,7 @@ fn package_scripts(repo: &Repo, rel: &str, out: &mut Findings) {
         if let Some(script) = script.as_str()
             && let Some(start) = start_from_command(repo, dir, script)
         {
-            out.start(start, format!("{rel}#scripts.{name}"));
+            add_start(out, start, format!("{rel}#scripts.{name}"));
         }
     }
 }
