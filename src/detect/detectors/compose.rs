@@ -43,8 +43,7 @@ const INCIDENTAL_DIRS: &[&str] = &[
 
 /// True when a path lies under an example, fixture, documentation or third-party directory.
 pub fn is_incidental_path(rel: &str) -> bool {
-    let dir = parent_dir(rel);
-    !dir.is_empty() && dir.split('/').any(|c| INCIDENTAL_DIRS.contains(&c.to_ascii_lowercase().as_str()))
+    parent_dir(rel).split('/').any(|c| INCIDENTAL_DIRS.iter().any(|d| c.eq_ignore_ascii_case(d)))
 }
 
 /// `compose.yaml`, `docker-compose.yml`, `docker-compose.test.yml`, `ci.compose.yaml`,
@@ -171,7 +170,12 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut skipped_production = Vec::new();
     for rel in repo.files() {
         let name = file_name(rel);
-        if !is_compose_file(name) || is_incidental_path(rel) || rel.starts_with(".devcontainer/") {
+        // `contains` first: this runs for every file of the tree.
+        if !name.contains("ompose")
+            || !is_compose_file(name)
+            || is_incidental_path(rel)
+            || rel.starts_with(".devcontainer/")
+        {
             continue;
         }
         if root_override.as_deref() == Some(rel.as_str()) && root_default.is_some() {

@@ -16,16 +16,18 @@ use serde_json::Value;
 
 use crate::detect::detectors::ci::toolchain_of_image;
 use crate::detect::detectors::compose::{add_start, join_path, read_compose, up_command};
-use crate::detect::repo::{file_name, parent_dir};
+use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Repo};
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    let candidates = repo.files().iter().filter(|rel| {
-        let rel = rel.as_str();
-        rel == ".devcontainer.json"
-            || (file_name(rel) == "devcontainer.json"
-                && (parent_dir(rel) == ".devcontainer" || parent_dir(parent_dir(rel)) == ".devcontainer"))
-    });
+    let mut candidates: Vec<&str> = repo
+        .named("devcontainer.json")
+        .into_iter()
+        .filter(|rel| parent_dir(rel) == ".devcontainer" || parent_dir(parent_dir(rel)) == ".devcontainer")
+        .collect();
+    if repo.exists(".devcontainer.json") {
+        candidates.insert(0, ".devcontainer.json");
+    }
     for rel in candidates {
         let Some(text) = repo.read(rel) else { continue };
         match serde_json::from_str::<Value>(&strip_jsonc(&text)) {

@@ -91,7 +91,10 @@ pub fn nix_toolchain(attribute: &str) -> Option<(&'static str, Option<String>)> 
 }
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    for rel in repo.files() {
+    let mut files: Vec<&str> =
+        ["flake.nix", "shell.nix", "devenv.nix", "devbox.json"].into_iter().flat_map(|name| repo.named(name)).collect();
+    files.sort_unstable();
+    for rel in files {
         if rel.matches('/').count() > 1 || is_incidental_path(rel) {
             continue;
         }

@@ -78,7 +78,15 @@ const SETUP_TARGETS: &[&str] =
 const MAX_DEPTH: usize = 2;
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    for rel in repo.files() {
+    let names = ["Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"].into_iter().chain([
+        "Taskfile.yml",
+        "Taskfile.yaml",
+        "taskfile.yml",
+        "taskfile.yaml",
+    ]);
+    let mut files: Vec<&str> = names.flat_map(|name| repo.named(name)).collect();
+    files.sort_unstable();
+    for rel in files {
         if rel.matches('/').count() > MAX_DEPTH || is_incidental_path(rel) {
             continue;
         }

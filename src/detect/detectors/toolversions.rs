@@ -60,7 +60,13 @@ const PACKAGE_MANAGERS: &[(&str, &str)] = &[
 const MISE_FILES: &[&str] = &["mise.toml", ".mise.toml", "mise.local.toml", ".rtx.toml"];
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    for rel in repo.files() {
+    let mut files: Vec<&str> =
+        [".tool-versions", "mise.toml", ".mise.toml", "mise.local.toml", ".rtx.toml", "config.toml"]
+            .into_iter()
+            .flat_map(|name| repo.named(name))
+            .collect();
+    files.sort_unstable();
+    for rel in files {
         if is_incidental_path(rel) {
             continue;
         }
