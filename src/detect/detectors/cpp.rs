@@ -7,7 +7,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    constraint_floor, in_dir, is_sample, is_within, join, pm_path, projects, read_existing, shell_quote, source_at,
+    constraint_floor, in_dir, is_sample, is_within, join, native_shell_of, pm_path, projects, read_existing,
+    shell_quote, source_at,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
@@ -35,9 +36,11 @@ static MAKE_COMPILES_C: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    let cmake = projects(repo, &["CMakeLists.txt"]);
+    let not_shell = |p: &&str| native_shell_of(repo, p).is_none();
+    let cmake: Vec<&str> = projects(repo, &["CMakeLists.txt"]).into_iter().filter(not_shell).collect();
     let meson: Vec<&str> = projects(repo, &["meson.build"])
         .into_iter()
+        .filter(not_shell)
         .filter(|m| !cmake.iter().any(|c| parent_dir(c) == parent_dir(m)))
         .collect();
     let generated: Vec<&str> = cmake.iter().chain(&meson).map(|p| parent_dir(p)).collect();
@@ -189,6 +192,11 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
         "make"
     };
     out.step(Phase::Build, in_dir(dir, cmd), manifest);
+    // Automake's test target; a hand-written Makefile's targets are the tasks detector's.
+    let automake = join(dir, "Makefile.am");
+    if let Some(text) = read_existing(repo, &automake).filter(|t| t.contains("TESTS")) {
+        out.test(in_dir(dir, "make check"), source_at(&automake, &text, "TESTS"));
+    }
 }
 
 #[cfg(test)]
@@ -242,8 +250,12 @@ mod tests {
         let cgo = scan(detect, &[("Makefile", "build:\n\tgcc -c x.c\n"), ("x.c", ""), ("go.mod", "module x")]);
         assert!(cgo.findings.toolchains.is_empty() && cgo.findings.notes.is_empty());
 
-        let auto = scan(detect, &[("configure.ac", "AC_INIT"), ("Makefile.am", ""), ("src/a.c", "")]);
+        let auto = scan(detect, &[("configure.ac", "AC_INIT"), ("Makefile.am", "TESTS = t1\n"), ("src/a.c", "")]);
         assert_eq!(auto.steps(), vec!["autoreconf -fi && ./configure && make"]);
+        assert_eq!(auto.tests(), vec!["make check"]);
+
+        let flutter = scan(detect, &[("pubspec.yaml", ""), ("linux/CMakeLists.txt", ""), ("linux/main.cc", "")]);
+        assert!(flutter.findings.toolchains.is_empty() && flutter.steps().is_empty());
     }
 
     #[test]

@@ -7,8 +7,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    Element, cmp_versions, constraint_floor, first_version, in_dir, is_sample, is_within, join, parse_xml, pm_path,
-    projects, read_existing, source_at, version_file,
+    Element, cmp_versions, constraint_floor, first_version, in_dir, is_sample, is_within, join, native_shell_of,
+    parse_xml, pm_path, projects, read_existing, source_at, version_file,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
@@ -239,14 +239,8 @@ static MULTIPLATFORM: LazyLock<Regex> = LazyLock::new(|| {
 
 fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     let dir = parent_dir(build);
-    // `android/` (or `ios/`) beside a pubspec.yaml or package.json is the native shell of a
-    // Flutter or React Native app: that toolchain builds it, not a Gradle install of its own.
-    let parent = parent_dir(dir);
-    if !dir.is_empty() && (repo.exists(&join(parent, "pubspec.yaml")) || repo.exists(&join(parent, "package.json"))) {
-        out.note(format!(
-            "{dir}/ is the native shell of the app in {}, built by that app's toolchain",
-            pm_path(parent)
-        ));
+    // Built by the Flutter/React Native app it belongs to.
+    if native_shell_of(repo, build).is_some() {
         return;
     }
 
@@ -491,6 +485,10 @@ mod tests {
         );
         assert!(flutter.steps().is_empty());
         assert!(flutter.findings.toolchains.is_empty());
+
+        // A Gradle backend beside a tooling package.json is a project.
+        let backend = scan(detect, &[("package.json", "{}"), ("backend/build.gradle", ""), ("backend/gradlew", "")]);
+        assert_eq!(backend.managers(), vec![("gradle", "backend")]);
     }
 
     #[test]

@@ -6,8 +6,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    constraint_floor, file_on_disk, first_version, in_dir, join, pm_path, projects, read_existing, source_at,
-    version_file,
+    constraint_floor, file_on_disk, first_version, in_dir, join, native_shell_of, pm_path, projects, read_existing,
+    source_at, version_file,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
@@ -20,7 +20,8 @@ static ADAPTER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*adapter:\s*["']?([A-Za-z0-9_]+)"#).expect("regex"));
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    for gemfile in projects(repo, &["Gemfile", "gems.rb"]) {
+    // An app's `ios/Gemfile` (fastlane, CocoaPods) is release tooling of its native shell.
+    for gemfile in projects(repo, &["Gemfile", "gems.rb"]).into_iter().filter(|g| native_shell_of(repo, g).is_none()) {
         bundle(repo, out, gemfile);
     }
 }
