@@ -88,6 +88,9 @@ struct Seen {
     /// One entry per product: several versions of a database are one service to start.
     services: Vec<String>,
     secrets: Vec<String>,
+    /// The workflow being read ships releases or deploys: its `docker compose up` brings up
+    /// production, not services for tests.
+    in_release: bool,
 }
 
 impl Seen {
@@ -396,6 +399,7 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
     let Some(docs) = repo.read_yaml(rel) else { return };
     let Some(doc) = docs.first() else { return };
     let release = is_release_workflow(rel, doc);
+    seen.in_release = release;
     let workflow_ctx = Context::default().with_env(&doc["env"]);
     let Some(jobs) = doc["jobs"].as_hash() else { return };
     for (job_name, job) in jobs {
@@ -460,6 +464,7 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
             }
         }
     }
+    seen.in_release = false;
 }
 
 /// An image whose tag may use matrix values, once per value.
@@ -571,9 +576,11 @@ fn run_script(
             let command = if dir.is_empty() { resolved.clone() } else { format!("cd {dir} && {resolved}") };
             seen.test(out, command, source.to_string());
         }
-        if let Some(start) = start_from_command(repo, &dir, &resolved) {
+        if !seen.in_release
+            && let Some(start) = start_from_command(repo, &dir, &resolved)
+        {
             runs_tests = true;
-            add_start(out, start, source.to_string());
+            add_start(repo, out, start, source.to_string());
         }
     }
     runs_tests
@@ -781,10 +788,13 @@ jobs:
     }
 
     #[test]
-    fn release_workflows_give_no_secrets() {
-        let workflow = "name: Release\njobs:\n  publish:\n    steps:\n      - run: cargo test\n        env:\n          API_KEY: ${{ secrets.API_KEY }}\n";
-        let out = run(&[(".github/workflows/release.yml", workflow)]);
+    fn release_workflows_give_no_secrets_toolchains_or_starts() {
+        let workflow = "name: Release\njobs:\n  publish:\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n      - run: docker compose -f compose.yml up -d\n      - run: cargo test\n        env:\n          API_KEY: ${{ secrets.API_KEY }}\n";
+        let compose = "services:\n  db:\n    image: postgres\n";
+        let out = run(&[(".github/workflows/release.yml", workflow), ("compose.yml", compose)]);
         assert!(out.secrets.is_empty());
+        assert!(out.toolchains.is_empty());
+        assert!(out.starts.is_empty());
         assert_eq!(out.tests.len(), 1);
     }
 
