@@ -157,7 +157,8 @@ pub fn up_command(files: &[String], services: &[String]) -> String {
     command
 }
 
-fn shell_word(word: &str) -> String {
+/// `word` quoted for a shell when it needs to be.
+pub fn shell_word(word: &str) -> String {
     if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=@+".contains(c)) {
         word.to_string()
     } else {
@@ -165,22 +166,27 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-pub fn detect(repo: &Repo, out: &mut Findings) {
-    let root_default = DEFAULT_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
-    let root_override = OVERRIDE_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
-    let mut skipped_production = Vec::new();
-    // `contains` first: this runs for every file of the tree.
-    let mut files: Vec<&String> = repo
-        .files()
+/// The compose files of the project itself: not under examples or fixtures, not the dev
+/// container's (see the devcontainer detector).
+pub fn project_compose_files(repo: &Repo) -> Vec<&String> {
+    repo.files()
         .iter()
         .filter(|rel| {
             let name = file_name(rel);
+            // `contains` first: this runs for every file of the tree.
             name.contains("ompose")
                 && is_compose_file(name)
                 && !is_incidental_path(rel)
                 && !rel.starts_with(".devcontainer/")
         })
-        .collect();
+        .collect()
+}
+
+pub fn detect(repo: &Repo, out: &mut Findings) {
+    let root_default = DEFAULT_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
+    let root_override = OVERRIDE_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
+    let mut skipped_production = Vec::new();
+    let mut files = project_compose_files(repo);
     // The root's default file is the one people run; then the shallowest.
     files.sort_by_key(|rel| (root_default.as_ref() != Some(*rel), rel.matches('/').count(), rel.as_str()));
     for rel in files {
