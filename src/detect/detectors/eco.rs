@@ -24,6 +24,27 @@ pub fn is_sample(rel: &str) -> bool {
         || dirs.windows(2).any(|w| w[0] == "src" && (w[1] == "test" || w[1] == "it"))
 }
 
+/// Platform folders of cross-platform app frameworks.
+const PLATFORM_DIRS: &[&str] = &["android", "ios", "macos", "linux", "windows", "web"];
+
+/// The app folder when `rel` lies in a Flutter or React Native platform folder (`android/`,
+/// `ios/`, `linux/`, … beside a pubspec.yaml or package.json): that app's toolchain builds
+/// those, they are not projects of their own.
+pub fn native_shell_of<'a>(repo: &Repo, rel: &'a str) -> Option<&'a str> {
+    let mut dir = parent_dir(rel);
+    while !dir.is_empty() {
+        let app = parent_dir(dir);
+        let name = crate::detect::repo::file_name(dir);
+        if PLATFORM_DIRS.contains(&name)
+            && (repo.exists(&join(app, "pubspec.yaml")) || repo.exists(&join(app, "package.json")))
+        {
+            return Some(app);
+        }
+        dir = app;
+    }
+    None
+}
+
 /// The manifests called any of `names` that are projects of their own: not samples, and not
 /// inside the directory of another one (a nested manifest is a module of the outer build).
 /// Shallowest first; within one directory the first of `names` wins.
