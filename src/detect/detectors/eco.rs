@@ -49,16 +49,16 @@ pub fn native_shell_of<'a>(repo: &Repo, rel: &'a str) -> Option<&'a str> {
 /// inside the directory of another one (a nested manifest is a module of the outer build).
 /// Shallowest first; within one directory the first of `names` wins.
 pub fn projects<'r>(repo: &'r Repo, names: &[&str]) -> Vec<&'r str> {
-    let mut found: Vec<(usize, usize, &str)> = Vec::new();
+    let mut found: Vec<(usize, &str, usize, &str)> = Vec::new();
     for (rank, name) in names.iter().enumerate() {
         for path in repo.named(name) {
             if !is_sample(path) {
-                found.push((path.matches('/').count(), rank, path));
+                found.push((path.matches('/').count(), parent_dir(path), rank, path));
             }
         }
     }
     found.sort();
-    outermost(found.into_iter().map(|(_, _, path)| path))
+    outermost(found.into_iter().map(|(_, _, _, path)| path))
 }
 
 /// Keep, from manifests sorted shallowest first, those not inside an earlier one's directory.
