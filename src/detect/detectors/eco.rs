@@ -10,10 +10,23 @@ use crate::detect::repo::{is_sample_path, parent_dir};
 pub use super::{in_dir, pm_path, shell_quote};
 pub use crate::detect::repo::{is_within, join};
 
-/// Besides [`is_sample_path`]'s sample directories: demos, bundled resources (archetype and
-/// template trees) and vendored third-party code hold manifests that are not projects either.
-const NOT_PROJECT_DIRS: &[&str] =
-    &["demo", "demos", "resources", "third_party", "third-party", "thirdparty", "3rdparty", "external", "extern"];
+/// Besides [`is_sample_path`]'s sample directories: demos, doc snippets, bundled and test
+/// resources (archetype and template trees) and vendored third-party code hold manifests that
+/// are not projects either.
+const NOT_PROJECT_DIRS: &[&str] = &[
+    "demo",
+    "demos",
+    "snippets",
+    "resources",
+    "test-resources",
+    "test_resources",
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "3rdparty",
+    "external",
+    "extern",
+];
 
 /// Whether the manifest at `rel` is not a project to install: a sample, fixture, docs or
 /// vendored directory (any case: `Examples/`), or a Maven-style `src/test`/`src/it` tree.
