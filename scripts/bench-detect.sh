@@ -77,12 +77,12 @@ for i in range(20):
     for j in range(300):
         w(f"{p}/src/main/java/com/acme/p{j // 50}/C{j}.java", "class C {}\n")
 # Dependency trees: ignored by .gitignore for rg, skipped by name for detect (also where not ignored).
-for i in range(40000):
+for i in range(70000):
     w(f"node_modules/dep{i // 20}/lib/f{i}.js", "module.exports = 1;\n")
     if i % 20 == 0:
         w(f"node_modules/dep{i // 20}/package.json", '{"name":"dep"}')
 for i in range(8000):
-    w(f"web/node_modules/d{i // 40}/index.js", "")
+    w(f"web/node_modules/d{i // 40}/f{i}.js", "")
 print(f"synthetic tree: {count} files in {root}", file=sys.stderr)
 PY
 git -C "$tree" init -q  # rg honours .gitignore only inside a git repository
@@ -96,7 +96,8 @@ hyperfine --warmup 2 --runs 10 --export-json "$tree.hyperfine.json" \
     --command-name "rg --files" "rg --files '$tree' >/dev/null"
 
 rss_kib=$(/usr/bin/time -v "$bin" detect --json "$tree" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {print $2}')
-python3 - "$tree.hyperfine.json" "$rss_kib" <<'PY'
+status=0
+python3 - "$tree.hyperfine.json" "$rss_kib" <<'PY' || status=$?
 import json, sys
 runs = {r["command"]: r["mean"] for r in json.load(open(sys.argv[1]))["results"]}
 detect, rg = runs["hanzo-env detect --json"], runs["rg --files"]
@@ -106,6 +107,5 @@ print(f"detect {detect*1000:.0f} ms, rg --files {rg*1000:.0f} ms, ratio {ratio:.
 print(f"detect peak RSS {rss_mib:.1f} MiB (target <= 64)")
 sys.exit(0 if ratio <= 1.5 and rss_mib <= 64 else 1)
 PY
-status=$?
 rm -f "$tree.hyperfine.json"
 exit $status

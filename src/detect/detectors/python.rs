@@ -5,7 +5,7 @@
 //! project counts only when it has its own lockfile and is not a uv workspace member.
 
 use super::{Members, exact_version, in_dir, pm_path};
-use crate::detect::repo::{file_name, is_sample_path, is_within, join, parent_dir};
+use crate::detect::repo::{file_name, is_sample_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
@@ -36,13 +36,14 @@ impl Tool {
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
-    dirs.extend(requirement_files(repo).iter().map(|f| requirements_project_dir(f)));
+    let requirements = requirement_files(repo);
+    dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
     dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
     dirs.dedup();
 
     let mut projects: Vec<(String, Option<Members>)> = Vec::new();
     for dir in dirs {
-        if let Some((parent, members)) = projects.iter().filter(|(p, _)| is_within(dir, p)).last() {
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
             let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
             let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(&join(dir, l)));
@@ -50,7 +51,12 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
                 continue;
             }
         }
-        let members = project(repo, dir, out);
+        if too_deep_for_a_project(dir) {
+            continue;
+        }
+        let own_requirements: Vec<&str> =
+            requirements.iter().copied().filter(|f| requirements_project_dir(f) == dir).collect();
+        let members = project(repo, dir, &own_requirements, out);
         projects.push((dir.to_string(), members));
     }
 }
@@ -77,7 +83,8 @@ fn requirements_project_dir(file: &str) -> &str {
     if file_name(dir) == "requirements" { parent_dir(dir) } else { dir }
 }
 
-fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
+/// One project at `dir`; `requirements` are its own requirements files.
+fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) -> Option<Members> {
     let pyproject_path = join(dir, "pyproject.toml");
     let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
     let tool_table = |name: &str| pyproject.as_ref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
@@ -100,8 +107,8 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
     } else if tool_table("hatch").and_then(|h| h.get("envs")).is_some() {
         (Tool::Hatch, format!("{pyproject_path}#tool.hatch.envs"))
     } else {
-        let first = requirement_files(repo).into_iter().find(|f| requirements_project_dir(f) == dir);
-        (Tool::Pip, first.map(str::to_string).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
+        let first = requirements.first();
+        (Tool::Pip, first.map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
     };
 
     python_version(repo, dir, pyproject.as_ref(), &pyproject_path, out);
@@ -136,11 +143,12 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
             "hatch run "
         }
         Tool::Pip => {
-            pip_install(repo, dir, pyproject.as_ref(), out);
+            pip_install(repo, dir, requirements, pyproject.as_ref(), out);
             ".venv/bin/python -m "
         }
     };
-    tests(repo, dir, pyproject.as_ref(), &pyproject_path, tool, run_prefix, out);
+    let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_ref(), &pyproject_path);
+    tests(repo, dir, pytest, tool, run_prefix, out);
     members
 }
 
@@ -150,8 +158,7 @@ fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
 
 /// pip into a virtualenv at `<dir>/.venv`: the requirements files (runtime first, then the
 /// dev/test ones), else the project itself, editable, with a `dev`/`test` extra when declared.
-fn pip_install(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, out: &mut Findings) {
-    let files: Vec<&str> = requirement_files(repo).into_iter().filter(|f| requirements_project_dir(f) == dir).collect();
+fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) {
     // Runtime requirements first, then the ones for development and tests; docs and the
     // like stay out.
     let rank = |f: &str| {
@@ -167,7 +174,7 @@ fn pip_install(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, out: &mu
     };
     let mut chosen: Vec<&str> = files.iter().copied().filter(|f| rank(f).is_some()).collect();
     chosen.sort_by_key(|f| rank(f));
-    let chosen = if chosen.is_empty() { files.into_iter().take(1).collect() } else { chosen };
+    let chosen = if chosen.is_empty() { files.iter().copied().take(1).collect() } else { chosen };
     let venv_source = chosen.first().map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir));
     out.step(Phase::Install, in_dir(dir, "python3 -m venv .venv"), venv_source.clone());
     for file in &chosen {
@@ -181,12 +188,12 @@ fn pip_install(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, out: &mu
     let installable = pyproject.is_some_and(|p| p.get("project").is_some() || p.get("build-system").is_some())
         || repo.exists(&join(dir, "setup.py"));
     if chosen.is_empty() && installable {
-        let extras = pyproject
+        let extras: Vec<String> = pyproject
             .and_then(|p| p.get("project"))
             .and_then(|p| p.get("optional-dependencies"))
             .and_then(|o| o.as_table())
             .map(|t| t.keys().filter(|k| ["dev", "test", "tests", "testing"].contains(&k.as_str())).cloned().collect())
-            .unwrap_or_else(Vec::new);
+            .unwrap_or_default();
         let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
         out.step(Phase::Install, in_dir(dir, &format!(".venv/bin/python -m pip install {target}")), venv_source);
     }
@@ -228,16 +235,44 @@ fn python_version(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pypro
     if let Some(range) =
         pyproject.and_then(|p| p.get("project")).and_then(|p| p.get("requires-python")).and_then(|r| r.as_str())
     {
-        let version = range.trim().strip_prefix("~=").map(|v| {
-            let parts: Vec<&str> = v.trim().split('.').collect();
-            parts[..parts.len().saturating_sub(1).max(1)].join(".")
-        });
-        let version =
-            version.and_then(|v| exact_version(&v)).or_else(|| range.trim().strip_prefix("==").and_then(exact_version));
-        out.toolchain("python", version, format!("{pyproject_path}#project.requires-python"));
+        out.toolchain("python", pinned_python(range), format!("{pyproject_path}#project.requires-python"));
+        return;
+    }
+    if let Some(range) = pyproject
+        .and_then(|p| p.get("tool"))
+        .and_then(|t| t.get("poetry"))
+        .and_then(|p| p.get("dependencies"))
+        .and_then(|d| d.get("python"))
+        .and_then(|r| r.as_str())
+    {
+        out.toolchain("python", pinned_python(range), format!("{pyproject_path}#tool.poetry.dependencies.python"));
         return;
     }
     out.toolchain("python", None, pyproject_or_setup(repo, dir));
+}
+
+/// A Python version range that pins a minor version: `==3.12.*`, `==3.12.4`, `~=3.12.1`,
+/// poetry's `~3.12`, or `>=3.12,<3.13`. Floors (`>=3.11`, `^3.11`) pin nothing.
+fn pinned_python(range: &str) -> Option<String> {
+    let clauses: Vec<&str> = range.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
+    if let [single] = clauses.as_slice() {
+        if let Some(v) = single.strip_prefix("~=") {
+            // `~=3.11.4` is `>=3.11.4, ==3.11.*`; `~=3.11` only pins the major.
+            let parts: Vec<&str> = v.trim().split('.').collect();
+            return (parts.len() >= 3).then(|| exact_version(&parts[..parts.len() - 1].join("."))).flatten();
+        }
+        if let Some(v) = single.strip_prefix("==").or_else(|| single.strip_prefix('~')) {
+            return exact_version(v.trim());
+        }
+        return None;
+    }
+    // `>=3.12,<3.13`: a floor and a ceiling one minor apart.
+    let floor = clauses.iter().find_map(|c| c.strip_prefix(">=")).and_then(|v| exact_version(v.trim()))?;
+    let ceiling = clauses.iter().find_map(|c| c.strip_prefix('<').filter(|v| !v.starts_with('='))).map(str::trim)?;
+    let mut parts = floor.split('.');
+    let (major, minor) = (parts.next()?, parts.next()?.parse::<u32>().ok()?);
+    let next = format!("{major}.{}", minor + 1);
+    (ceiling == next || ceiling == format!("{next}.0")).then(|| format!("{major}.{minor}"))
 }
 
 /// `[tool.uv.workspace] members/exclude`: one `uv sync --all-packages` at the root.
@@ -274,17 +309,8 @@ fn uv_workspace(
 
 /// pytest when the project shows it (config, conftest, a dependency), else tox/nox, else
 /// Django's runner for a `manage.py` project.
-fn tests(
-    repo: &Repo,
-    dir: &str,
-    pyproject: Option<&toml::Table>,
-    pyproject_path: &str,
-    tool: Tool,
-    run_prefix: &str,
-    out: &mut Findings,
-) {
-    let pytest_source = pytest_evidence(repo, dir, pyproject, pyproject_path);
-    if let Some(source) = pytest_source {
+fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix: &str, out: &mut Findings) {
+    if let Some(source) = pytest {
         let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
         out.test(in_dir(dir, &command), source);
     }
@@ -301,7 +327,13 @@ fn tests(
     }
 }
 
-fn pytest_evidence(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pyproject_path: &str) -> Option<String> {
+fn pytest_evidence(
+    repo: &Repo,
+    dir: &str,
+    requirements: &[&str],
+    pyproject: Option<&toml::Table>,
+    pyproject_path: &str,
+) -> Option<String> {
     if pyproject.and_then(|p| p.get("tool")).and_then(|t| t.get("pytest")).is_some() {
         return Some(format!("{pyproject_path}#tool.pytest"));
     }
@@ -322,11 +354,7 @@ fn pytest_evidence(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pypr
     if repo.exists(pyproject_path) && repo.read(pyproject_path).is_some_and(|t| mentions_pytest(&t)) {
         return Some(pyproject_path.to_string());
     }
-    requirement_files(repo)
-        .into_iter()
-        .filter(|f| requirements_project_dir(f) == dir)
-        .find(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)))
-        .map(str::to_string)
+    requirements.iter().find(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t))).map(|f| f.to_string())
 }
 
 fn mentions_pytest(text: &str) -> bool {
@@ -334,4 +362,20 @@ fn mentions_pytest(text: &str) -> bool {
         let l = l.trim().trim_start_matches(['"', '\'']);
         l.starts_with("pytest") && !l.starts_with("pytest-") || l.contains("\"pytest") && !l.contains("\"pytest-")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_pins() {
+        assert_eq!(pinned_python("==3.12.*").as_deref(), Some("3.12"));
+        assert_eq!(pinned_python("~=3.11.4").as_deref(), Some("3.11"));
+        assert_eq!(pinned_python("~3.10").as_deref(), Some("3.10"));
+        assert_eq!(pinned_python(">=3.12, <3.13").as_deref(), Some("3.12"));
+        for floor in [">=3.11", "^3.11", ">=3.9,<4", "~=3.11"] {
+            assert_eq!(pinned_python(floor), None, "{floor}");
+        }
+    }
 }
