@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{join_path, scalar, start_from_command};
+use crate::detect::detectors::compose::{add_start, join_path, scalar, start_from_command};
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::tasks::is_test_command;
 use crate::detect::repo::{file_name, parent_dir};
@@ -87,7 +87,6 @@ struct Seen {
     tests: Vec<String>,
     /// One entry per product: several versions of a database are one service to start.
     services: Vec<String>,
-    starts: Vec<String>,
     secrets: Vec<String>,
 }
 
@@ -103,12 +102,6 @@ impl Seen {
         if is_backing_service(&product) && !self.services.contains(&product) {
             self.services.push(product.clone());
             out.service(&product, Some(image.to_string()), source);
-        }
-    }
-    fn start(&mut self, out: &mut Findings, command: String, source: String) {
-        if !self.starts.contains(&command) {
-            self.starts.push(command.clone());
-            out.start(command, source);
         }
     }
     fn secret(&mut self, out: &mut Findings, name: &str, source: String) {
@@ -452,7 +445,7 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
         }
 
         // Toolchains set up for linting, asset builds or releases are not the project's own.
-        if !runs_tests {
+        if !runs_tests || release {
             out.toolchains.truncate(toolchains_before);
         }
         if runs_tests && !release {
@@ -580,7 +573,7 @@ fn run_script(
         }
         if let Some(start) = start_from_command(repo, &dir, &resolved) {
             runs_tests = true;
-            seen.start(out, start, source.to_string());
+            add_start(out, start, source.to_string());
         }
     }
     runs_tests
@@ -589,6 +582,14 @@ fn run_script(
 /// CI images named after a language (`node:20`, `python:3.12-slim`, `cimg/ruby:3.3`,
 /// `golang:1.22`) pin that toolchain.
 fn image_toolchain(image: &str, source: String, out: &mut Findings) {
+    if let Some((toolchain, Some(version))) = toolchain_of_image(image) {
+        out.toolchain(toolchain, Some(version), source);
+    }
+}
+
+/// The toolchain a language image provides, and the version its tag pins (`python:3.12-slim`
+/// → python 3.12; `node:lts` → node, unpinned).
+pub fn toolchain_of_image(image: &str) -> Option<(&'static str, Option<String>)> {
     const IMAGES: &[(&str, &str)] = &[
         ("node", "node"),
         ("python", "python"),
@@ -602,8 +603,6 @@ fn image_toolchain(image: &str, source: String, out: &mut Findings) {
         ("openjdk", "java"),
         ("eclipse-temurin", "java"),
         ("amazoncorretto", "java"),
-        ("maven", "java"),
-        ("gradle", "java"),
         ("deno", "deno"),
         ("bun", "bun"),
         ("swift", "swift"),
@@ -612,15 +611,9 @@ fn image_toolchain(image: &str, source: String, out: &mut Findings) {
         ("clojure", "clojure"),
     ];
     let repository = canonical_service(image);
-    let Some(&(_, toolchain)) = IMAGES.iter().find(|(name, _)| *name == repository) else { return };
+    let &(_, toolchain) = IMAGES.iter().find(|(name, _)| *name == repository)?;
     let tag = image.rsplit('/').next().and_then(|last| last.split_once(':')).map(|(_, tag)| tag).unwrap_or_default();
-    // `maven:3.9-eclipse-temurin-21` pins Maven, not Java: take a version only from plain images.
-    if matches!(repository.as_str(), "maven" | "gradle") {
-        return;
-    }
-    if let Some(version) = pinned(tag.split('-').next().unwrap_or_default()) {
-        out.toolchain(toolchain, Some(version), source);
-    }
+    Some((toolchain, pinned(tag.split('-').next().unwrap_or_default())))
 }
 
 /// GitLab CI: global and per-job `services:` and `image:`, `script:` lines.

@@ -43,8 +43,7 @@ const INCIDENTAL_DIRS: &[&str] = &[
 
 /// True when a path lies under an example, fixture, documentation or third-party directory.
 pub fn is_incidental_path(rel: &str) -> bool {
-    let dir = parent_dir(rel);
-    !dir.is_empty() && dir.split('/').any(|c| INCIDENTAL_DIRS.contains(&c.to_ascii_lowercase().as_str()))
+    parent_dir(rel).split('/').any(|c| INCIDENTAL_DIRS.iter().any(|d| c.eq_ignore_ascii_case(d)))
 }
 
 /// `compose.yaml`, `docker-compose.yml`, `docker-compose.test.yml`, `ci.compose.yaml`,
@@ -171,7 +170,12 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut skipped_production = Vec::new();
     for rel in repo.files() {
         let name = file_name(rel);
-        if !is_compose_file(name) || is_incidental_path(rel) || rel.starts_with(".devcontainer/") {
+        // `contains` first: this runs for every file of the tree.
+        if !name.contains("ompose")
+            || !is_compose_file(name)
+            || is_incidental_path(rel)
+            || rel.starts_with(".devcontainer/")
+        {
             continue;
         }
         if root_override.as_deref() == Some(rel.as_str()) && root_default.is_some() {
@@ -201,12 +205,32 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
             report(over, &extra, out);
         }
         if !names.is_empty() {
-            out.start(up_command(std::slice::from_ref(rel), &names), rel.clone());
+            add_start(out, up_command(std::slice::from_ref(rel), &names), rel.clone());
         }
     }
     if !skipped_production.is_empty() {
         out.note(format!("not started (production compose files): {}", skipped_production.join(", ")));
     }
+}
+
+/// Add a compose start unless one already there starts the same files with at least these
+/// services; drop those that this one covers. (A Makefile target, a package script and the
+/// compose file itself often name the same services.)
+pub fn add_start(out: &mut Findings, command: String, source: String) {
+    let Some(new) = parse_compose_up(&command) else {
+        out.start(command, source);
+        return;
+    };
+    let covers = |wide: &ComposeUp, narrow: &ComposeUp| {
+        wide.files == narrow.files && narrow.services.iter().all(|s| wide.services.contains(s))
+    };
+    let existing: Vec<Option<ComposeUp>> = out.starts.iter().map(|s| parse_compose_up(&s.command)).collect();
+    if existing.iter().flatten().any(|old| covers(old, &new)) {
+        return;
+    }
+    let mut keep = existing.iter().map(|old| !old.as_ref().is_some_and(|old| covers(&new, old)));
+    out.starts.retain(|_| keep.next().unwrap_or(true));
+    out.start(command, source);
 }
 
 /// A `docker compose … up …` (or `docker-compose`) invocation found in a shell line.
@@ -502,6 +526,25 @@ pub(crate) mod tests {
         assert_eq!(command, "docker compose up -d db cache");
         assert!(start_from_command(&repo, "", "docker compose -f missing.yml up").is_none());
         assert!(start_from_command(&repo, "", "docker compose -f ../x.yml up").is_none());
+    }
+
+    #[test]
+    fn starts_covered_by_wider_ones_fold() {
+        let mut out = Findings::default();
+        add_start(&mut out, "docker compose -f a.yml up -d db".into(), "x".into());
+        add_start(&mut out, "docker compose -f a.yml up -d db cache".into(), "y".into());
+        add_start(&mut out, "docker compose -f a.yml up -d cache".into(), "z".into());
+        add_start(&mut out, "docker compose -f b.yml up -d db".into(), "w".into());
+        add_start(&mut out, "pnpm dev".into(), "v".into());
+        let starts: Vec<_> = out.starts.iter().map(|s| (s.command.as_str(), s.source.as_str())).collect();
+        assert_eq!(
+            starts,
+            [
+                ("docker compose -f a.yml up -d db cache", "y"),
+                ("docker compose -f b.yml up -d db", "w"),
+                ("pnpm dev", "v")
+            ]
+        );
     }
 
     #[test]

@@ -209,6 +209,10 @@ pub fn looks_like_secret(name: &str) -> bool {
 /// `.env.example`, `.env.sample`, `.env.template`, `.env.dist`, `.env.defaults`,
 /// `.env.local.example`, `example.env`, `env.sample`, …
 pub fn is_env_example(name: &str) -> bool {
+    // Cheap refusal first: this runs for every file of the tree.
+    if !name.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"env")) {
+        return false;
+    }
     const MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
     let lower = name.to_ascii_lowercase();
     let parts: Vec<&str> = lower.split('.').collect();
@@ -304,23 +308,21 @@ fn is_scanned_source(rel: &str) -> bool {
     if !SOURCE_EXTENSIONS.contains(&ext) || is_incidental_path(rel) {
         return false;
     }
-    let lower_stem = stem.to_ascii_lowercase();
-    let is_test_file = lower_stem.ends_with(".test")
-        || lower_stem.ends_with(".spec")
-        || lower_stem.ends_with("_test")
-        || lower_stem.ends_with("_spec")
-        || lower_stem.starts_with("test_")
+    let ends_with =
+        |suffix: &str| stem.len() >= suffix.len() && stem[stem.len() - suffix.len()..].eq_ignore_ascii_case(suffix);
+    let is_test_file = [".test", ".spec", "_test", "_spec"].iter().any(|s| ends_with(s))
+        || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
-    !is_test_file && !parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.contains(&d.to_ascii_lowercase().as_str()))
+    !is_test_file && !parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
 }
 
 /// Configuration code first (`config/`, `settings.py`, `env.ts`), then shallowest, then by path.
 fn scan_priority(rel: &str) -> (u8, usize) {
     const CONFIG_NAMES: &[&str] =
         &["config", "configs", "conf", "settings", "env", "environment", "environments", "secrets"];
-    let stem = file_name(rel).split('.').next().unwrap_or_default().to_ascii_lowercase();
-    let in_config_dir = parent_dir(rel).split('/').any(|d| CONFIG_NAMES.contains(&d.to_ascii_lowercase().as_str()));
-    let config = in_config_dir || CONFIG_NAMES.contains(&stem.as_str());
+    let is_config = |name: &str| CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c));
+    let stem = file_name(rel).split('.').next().unwrap_or_default();
+    let config = is_config(stem) || parent_dir(rel).split('/').any(is_config);
     (u8::from(!config), rel.matches('/').count())
 }
 

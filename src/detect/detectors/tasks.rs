@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{is_incidental_path, scalar, start_from_command};
+use crate::detect::detectors::compose::{add_start, is_incidental_path, scalar, start_from_command};
 use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::{Findings, Repo};
 
@@ -78,7 +78,15 @@ const SETUP_TARGETS: &[&str] =
 const MAX_DEPTH: usize = 2;
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    for rel in repo.files() {
+    let names = ["Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"].into_iter().chain([
+        "Taskfile.yml",
+        "Taskfile.yaml",
+        "taskfile.yml",
+        "taskfile.yaml",
+    ]);
+    let mut files: Vec<&str> = names.flat_map(|name| repo.named(name)).collect();
+    files.sort_unstable();
+    for rel in files {
         if rel.matches('/').count() > MAX_DEPTH || is_incidental_path(rel) {
             continue;
         }
@@ -136,7 +144,7 @@ fn report_targets(repo: &Repo, rel: &str, tool: &str, targets: &[Target], out: &
     for target in targets {
         for (at, command) in &target.recipe {
             if let Some(start) = start_from_command(repo, dir, command) {
-                out.start(start, format!("{rel}{at}"));
+                add_start(out, start, format!("{rel}{at}"));
             }
         }
     }
@@ -279,7 +287,7 @@ fn package_scripts(repo: &Repo, rel: &str, out: &mut Findings) {
         if let Some(script) = script.as_str()
             && let Some(start) = start_from_command(repo, dir, script)
         {
-            out.start(start, format!("{rel}#scripts.{name}"));
+            add_start(out, start, format!("{rel}#scripts.{name}"));
         }
     }
 }
