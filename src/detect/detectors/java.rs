@@ -27,6 +27,8 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
             .map(|n| join(dir, n));
         // Both in one folder: Maven, unless only Gradle comes with its wrapper.
         let gradle_wins = repo.exists(&join(dir, "gradlew")) && !has_maven_wrapper(repo, dir);
+        // Clojure and Scala libraries keep a pom.xml for publishing; their own tool builds them.
+        let has_pom = has_pom && !["deps.edn", "project.clj", "build.sbt"].iter().any(|n| repo.exists(&join(dir, n)));
         match (has_pom, has_gradle) {
             (true, Some(gradle_build)) if gradle_wins => gradle(repo, out, &gradle_build),
             (true, _) => maven(repo, out, &join(dir, "pom.xml")),
@@ -520,6 +522,8 @@ mod tests {
         );
         assert_eq!(nested.managers(), vec![("gradle", ".")]);
         assert_eq!(nested.toolchain("java"), Some((Some("21"), "cli/build.gradle.kts:1")));
+        let clojure = scan(detect, &[("deps.edn", "{}"), ("pom.xml", "<project/>")]);
+        assert!(clojure.managers().is_empty());
         let extra = scan(detect, &[("CMakeLists.txt", ""), ("support/build.gradle", "apply plugin: 'java'")]);
         assert!(extra.steps().is_empty() && extra.findings.toolchains.is_empty());
     }
