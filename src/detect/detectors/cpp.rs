@@ -15,9 +15,18 @@ use crate::detect::{Findings, Phase, Repo};
 
 const C_EXTENSIONS: &[&str] = &[".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx"];
 /// Manifests of tools that build the C code below them themselves (build.rs, setuptools,
-/// scikit-build, cgo, node-gyp, zig build, SwiftPM).
-const DRIVERS: &[&str] =
-    &["Cargo.toml", "pyproject.toml", "setup.py", "go.mod", "binding.gyp", "build.zig", "Package.swift"];
+/// scikit-build, cgo, node-gyp, zig build, SwiftPM, elixir_make/rebar NIFs).
+const DRIVERS: &[&str] = &[
+    "Cargo.toml",
+    "pyproject.toml",
+    "setup.py",
+    "go.mod",
+    "binding.gyp",
+    "build.zig",
+    "Package.swift",
+    "mix.exs",
+    "rebar.config",
+];
 
 static CMAKE_MINIMUM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)cmake_minimum_required\s*\(\s*VERSION\s+(\d+(?:\.\d+)*)").expect("regex"));
