@@ -14,6 +14,8 @@ use crate::detect::{Findings, Phase, Repo};
 
 static GEMFILE_RUBY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*ruby\s*\(?\s*["']([^"']+)["']"#).expect("regex"));
+static REQUIRED_RUBY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"required_ruby_version\s*=\s*\[?\s*["']([^"']+)["']"#).expect("regex"));
 static RAILS_GEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*gem\s*\(?\s*["'](?:rails|railties)["']"#).expect("regex"));
 static ADAPTER: LazyLock<Regex> =
@@ -41,6 +43,13 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
             let lock = lock.as_deref()?;
             let line = section(lock, "RUBY VERSION").into_iter().next()?;
             Some((first_version(line)?, format!("{lock_path}#RUBY VERSION")))
+        })
+        .or_else(|| {
+            // A gem: the oldest Ruby its gemspec supports.
+            let gemspec = repo.under(dir).find(|f| parent_dir(f) == dir && f.ends_with(".gemspec"))?;
+            let text = repo.read(gemspec)?;
+            let caps = REQUIRED_RUBY.captures(&text)?;
+            Some((constraint_floor(&caps[1])?, source_at(gemspec, &text, caps[0].trim())))
         });
     match version {
         Some((v, source)) => out.toolchain("ruby", Some(v), source),
@@ -180,6 +189,19 @@ mod tests {
             vec!["bundle install", "[ -f config/database.yml ] || cp config/database.yml.sample config/database.yml"]
         );
         assert_eq!(s.findings.services[0].source, "config/database.yml.sample:2");
+    }
+
+    #[test]
+    fn gem_ruby_from_its_gemspec() {
+        let s = scan(
+            detect,
+            &[
+                ("Gemfile", "gemspec\n"),
+                ("lib/x.rb", ""),
+                ("x.gemspec", "Gem::Specification.new do |gem|\n  gem.required_ruby_version = \">= 3.2.0\"\nend\n"),
+            ],
+        );
+        assert_eq!(s.toolchain("ruby"), Some((Some("3.2.0"), "x.gemspec:2")));
     }
 
     #[test]
