@@ -7,15 +7,26 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    constraint_floor, in_dir, is_sample, is_within, join, pm_path, projects, read_existing, shell_quote, source_at,
+    constraint_floor, in_dir, is_sample, is_within, join, native_shell_of, pm_path, projects, read_existing,
+    shell_quote, source_at,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
 const C_EXTENSIONS: &[&str] = &[".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx"];
 /// Manifests of tools that build the C code below them themselves (build.rs, setuptools,
-/// scikit-build, cgo, node-gyp, zig build).
-const DRIVERS: &[&str] = &["Cargo.toml", "pyproject.toml", "setup.py", "go.mod", "binding.gyp", "build.zig"];
+/// scikit-build, cgo, node-gyp, zig build, SwiftPM, elixir_make/rebar NIFs).
+const DRIVERS: &[&str] = &[
+    "Cargo.toml",
+    "pyproject.toml",
+    "setup.py",
+    "go.mod",
+    "binding.gyp",
+    "build.zig",
+    "Package.swift",
+    "mix.exs",
+    "rebar.config",
+];
 
 static CMAKE_MINIMUM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)cmake_minimum_required\s*\(\s*VERSION\s+(\d+(?:\.\d+)*)").expect("regex"));
@@ -34,10 +45,13 @@ static MAKE_COMPILES_C: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    let cmake = projects(repo, &["CMakeLists.txt"]);
-    let meson: Vec<&str> = projects(repo, &["meson.build"])
+    let not_shell = |p: &&str| native_shell_of(repo, p).is_none();
+    // A folder with both: Meson, which projects add as the successor of their CMake build.
+    let meson: Vec<&str> = projects(repo, &["meson.build"]).into_iter().filter(not_shell).collect();
+    let cmake: Vec<&str> = projects(repo, &["CMakeLists.txt"])
         .into_iter()
-        .filter(|m| !cmake.iter().any(|c| parent_dir(c) == parent_dir(m)))
+        .filter(not_shell)
+        .filter(|c| !meson.iter().any(|m| parent_dir(m) == parent_dir(c)))
         .collect();
     let generated: Vec<&str> = cmake.iter().chain(&meson).map(|p| parent_dir(p)).collect();
     let make: Vec<&str> =
@@ -75,18 +89,30 @@ fn driver(repo: &Repo, dir: &str) -> Option<String> {
     }
 }
 
-/// Report the toolchain; `false` when another ecosystem's tool builds this code.
-fn toolchain(repo: &Repo, out: &mut Findings, manifest: &str) -> bool {
+/// Whether this build is ours to run: `Run`, `Driven` when another ecosystem's tool builds
+/// the C code (the toolchain and build tool are still needed), `Skip` when it builds no C at
+/// all under such a tool (SwiftPM's alternative CMake build of Swift code).
+#[derive(PartialEq)]
+enum Role {
+    Run,
+    Driven,
+    Skip,
+}
+
+/// Report the toolchain and say who builds the code.
+fn toolchain(repo: &Repo, out: &mut Findings, manifest: &str) -> Role {
     let dir = parent_dir(manifest);
-    if has_c_sources(repo, dir) {
+    let sources = has_c_sources(repo, dir);
+    if sources {
         out.toolchain("cpp", None, manifest);
     }
     match driver(repo, dir) {
-        Some(by) => {
+        Some(by) if sources => {
             out.note(format!("C/C++ build {manifest} is compiled by {by}"));
-            false
+            Role::Driven
         }
-        None => true,
+        Some(_) => Role::Skip,
+        None => Role::Run,
     }
 }
 
@@ -102,7 +128,10 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
     let dir = parent_dir(list);
     let text = repo.read(list).unwrap_or_default();
     let minimum = CMAKE_MINIMUM.captures(&text).map(|c| c[1].to_string());
-    let builds = toolchain(repo, out, list);
+    let role = toolchain(repo, out, list);
+    if role == Role::Skip {
+        return;
+    }
     out.package_manager("cmake", minimum, pm_path(dir), list);
     standard_note(out, list, &text);
     for manager in ["vcpkg.json", "conanfile.txt", "conanfile.py"] {
@@ -110,7 +139,7 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
             out.note(format!("C/C++ dependencies declared in {}", join(dir, manager)));
         }
     }
-    if !builds {
+    if role == Role::Driven {
         return;
     }
     let source = shell_quote(pm_path(dir));
@@ -135,10 +164,13 @@ fn meson_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     let dir = parent_dir(manifest);
     let text = repo.read(manifest).unwrap_or_default();
     let minimum = MESON_VERSION.captures(&text).and_then(|c| constraint_floor(&c[1]));
-    let builds = toolchain(repo, out, manifest);
+    let role = toolchain(repo, out, manifest);
+    if role == Role::Skip {
+        return;
+    }
     out.package_manager("meson", minimum, pm_path(dir), manifest);
     standard_note(out, manifest, &text);
-    if !builds {
+    if role == Role::Driven {
         return;
     }
     // `meson setup` refuses a directory it configured already: only the first run sets up.
@@ -158,7 +190,7 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
         return;
     }
     let evidence = makefile.as_deref().unwrap_or(manifest);
-    if !toolchain(repo, out, evidence) {
+    if toolchain(repo, out, evidence) != Role::Run {
         return;
     }
     out.package_manager("make", None, pm_path(dir), evidence);
@@ -170,6 +202,11 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
         "make"
     };
     out.step(Phase::Build, in_dir(dir, cmd), manifest);
+    // Automake's test target; a hand-written Makefile's targets are the tasks detector's.
+    let automake = join(dir, "Makefile.am");
+    if let Some(text) = read_existing(repo, &automake).filter(|t| t.contains("TESTS")) {
+        out.test(in_dir(dir, "make check"), source_at(&automake, &text, "TESTS"));
+    }
 }
 
 #[cfg(test)]
@@ -201,6 +238,12 @@ mod tests {
     }
 
     #[test]
+    fn meson_wins_over_cmake_in_one_folder() {
+        let s = scan(detect, &[("CMakeLists.txt", ""), ("meson.build", "project('x', 'c')"), ("x.c", "")]);
+        assert_eq!(s.managers(), vec![("meson", ".")]);
+    }
+
+    #[test]
     fn meson_in_a_subdirectory() {
         let s = scan(detect, &[("lib/meson.build", "project('x', 'c', meson_version: '>=0.63.0')"), ("lib/x.c", "")]);
         assert_eq!(s.findings.package_managers[0].version.as_deref(), Some("0.63.0"));
@@ -223,8 +266,12 @@ mod tests {
         let cgo = scan(detect, &[("Makefile", "build:\n\tgcc -c x.c\n"), ("x.c", ""), ("go.mod", "module x")]);
         assert!(cgo.findings.toolchains.is_empty() && cgo.findings.notes.is_empty());
 
-        let auto = scan(detect, &[("configure.ac", "AC_INIT"), ("Makefile.am", ""), ("src/a.c", "")]);
+        let auto = scan(detect, &[("configure.ac", "AC_INIT"), ("Makefile.am", "TESTS = t1\n"), ("src/a.c", "")]);
         assert_eq!(auto.steps(), vec!["autoreconf -fi && ./configure && make"]);
+        assert_eq!(auto.tests(), vec!["make check"]);
+
+        let flutter = scan(detect, &[("pubspec.yaml", ""), ("linux/CMakeLists.txt", ""), ("linux/main.cc", "")]);
+        assert!(flutter.findings.toolchains.is_empty() && flutter.steps().is_empty());
     }
 
     #[test]
@@ -236,5 +283,11 @@ mod tests {
         assert_eq!(s.toolchain("cpp"), Some((None, "CMakeLists.txt")));
         assert!(s.steps().is_empty());
         assert!(s.findings.notes.iter().any(|n| n.contains("compiled by pyproject.toml")));
+
+        let swift = scan(
+            detect,
+            &[("Package.swift", ""), ("CMakeLists.txt", "project(x LANGUAGES Swift)"), ("Sources/x.swift", "")],
+        );
+        assert!(swift.findings.toolchains.is_empty() && swift.managers().is_empty() && swift.steps().is_empty());
     }
 }

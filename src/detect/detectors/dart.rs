@@ -3,7 +3,7 @@
 
 use yaml_rust2::Yaml;
 
-use super::eco::{constraint_floor, in_dir, is_sample, is_within, join, pm_path, read_existing};
+use super::eco::{cmp_versions, constraint_floor, in_dir, is_sample, is_within, join, pm_path, read_existing};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -73,7 +73,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
 }
 
 /// Flutter's version from FVM (`.fvmrc`, `.fvm/fvm_config.json`) or `environment.flutter`,
-/// Dart's from `environment.sdk`; the shallowest package that states one.
+/// Dart's from `environment.sdk`: the highest floor, the one every package accepts.
 fn toolchains(repo: &Repo, out: &mut Findings, packages: &[Package]) {
     if let Some(first) = packages.iter().find(|p| p.flutter) {
         let fvm = [(".fvmrc", "/flutter"), (".fvm/fvm_config.json", "/flutterSdkVersion")].into_iter().find_map(
@@ -83,23 +83,31 @@ fn toolchains(repo: &Repo, out: &mut Findings, packages: &[Package]) {
                 Some((version, format!("{path}#{}", key.trim_start_matches('/'))))
             },
         );
-        let declared = packages.iter().filter(|p| p.flutter).find_map(|p| {
+        let declared = newest(packages.iter().filter(|p| p.flutter).filter_map(|p| {
             let floor = constraint_floor(p.doc["environment"]["flutter"].as_str()?)?;
             Some((floor, format!("{}#environment.flutter", p.manifest)))
-        });
+        }));
         match fvm.or(declared) {
             Some((v, source)) => out.toolchain("flutter", Some(v), source),
             None => out.toolchain("flutter", None, first.manifest),
         }
     }
-    let sdk = packages.iter().find_map(|p| {
+    let sdk = newest(packages.iter().filter_map(|p| {
         let floor = constraint_floor(p.doc["environment"]["sdk"].as_str()?)?;
         Some((floor, format!("{}#environment.sdk", p.manifest)))
-    });
+    }));
     match sdk {
         Some((v, source)) => out.toolchain("dart", Some(v), source),
         None => out.toolchain("dart", None, packages[0].manifest),
     }
+}
+
+/// The `(version, source)` with the highest version; the first of equals.
+fn newest(found: impl Iterator<Item = (String, String)>) -> Option<(String, String)> {
+    found.fold(None, |best, (v, source)| match best {
+        Some(kept) if !cmp_versions(&v, &kept.0).is_gt() => Some(kept),
+        _ => Some((v, source)),
+    })
 }
 
 #[cfg(test)]

@@ -10,10 +10,23 @@ use crate::detect::repo::{is_sample_path, parent_dir};
 pub use super::{in_dir, pm_path, shell_quote};
 pub use crate::detect::repo::{is_within, join};
 
-/// Besides [`is_sample_path`]'s sample directories: demos, bundled resources (archetype and
-/// template trees) and vendored third-party code hold manifests that are not projects either.
-const NOT_PROJECT_DIRS: &[&str] =
-    &["demo", "demos", "resources", "third_party", "third-party", "thirdparty", "3rdparty", "external", "extern"];
+/// Besides [`is_sample_path`]'s sample directories: demos, doc snippets, bundled and test
+/// resources (archetype and template trees) and vendored third-party code hold manifests that
+/// are not projects either.
+const NOT_PROJECT_DIRS: &[&str] = &[
+    "demo",
+    "demos",
+    "snippets",
+    "resources",
+    "test-resources",
+    "test_resources",
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "3rdparty",
+    "external",
+    "extern",
+];
 
 /// Whether the manifest at `rel` is not a project to install: a sample, fixture, docs or
 /// vendored directory (any case: `Examples/`), or a Maven-style `src/test`/`src/it` tree.
@@ -24,20 +37,41 @@ pub fn is_sample(rel: &str) -> bool {
         || dirs.windows(2).any(|w| w[0] == "src" && (w[1] == "test" || w[1] == "it"))
 }
 
+/// Platform folders of cross-platform app frameworks.
+const PLATFORM_DIRS: &[&str] = &["android", "ios", "macos", "linux", "windows", "web"];
+
+/// The app folder when `rel` lies in a Flutter or React Native platform folder (`android/`,
+/// `ios/`, `linux/`, … beside a pubspec.yaml or package.json): that app's toolchain builds
+/// those, they are not projects of their own.
+pub fn native_shell_of<'a>(repo: &Repo, rel: &'a str) -> Option<&'a str> {
+    let mut dir = parent_dir(rel);
+    while !dir.is_empty() {
+        let app = parent_dir(dir);
+        let name = crate::detect::repo::file_name(dir);
+        if PLATFORM_DIRS.contains(&name)
+            && (repo.exists(&join(app, "pubspec.yaml")) || repo.exists(&join(app, "package.json")))
+        {
+            return Some(app);
+        }
+        dir = app;
+    }
+    None
+}
+
 /// The manifests called any of `names` that are projects of their own: not samples, and not
 /// inside the directory of another one (a nested manifest is a module of the outer build).
 /// Shallowest first; within one directory the first of `names` wins.
 pub fn projects<'r>(repo: &'r Repo, names: &[&str]) -> Vec<&'r str> {
-    let mut found: Vec<(usize, usize, &str)> = Vec::new();
+    let mut found: Vec<(usize, &str, usize, &str)> = Vec::new();
     for (rank, name) in names.iter().enumerate() {
         for path in repo.named(name) {
             if !is_sample(path) {
-                found.push((path.matches('/').count(), rank, path));
+                found.push((path.matches('/').count(), parent_dir(path), rank, path));
             }
         }
     }
     found.sort();
-    outermost(found.into_iter().map(|(_, _, path)| path))
+    outermost(found.into_iter().map(|(_, _, _, path)| path))
 }
 
 /// Keep, from manifests sorted shallowest first, those not inside an earlier one's directory.

@@ -9,7 +9,8 @@ use super::eco::{constraint_floor, in_dir, is_sample, is_within, join, pm_path, 
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
-static ELIXIR_REQ: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"elixir:\s*"([^"]+)""#).expect("regex"));
+/// `elixir: "~> 1.15"` or `elixir: @elixir_requirement` (a module attribute).
+static ELIXIR_REQ: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"elixir:\s*(?:"([^"]+)"|@(\w+))"#).expect("regex"));
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let manifests = projects(repo, &["mix.exs"]);
@@ -38,7 +39,12 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
     }
     let version = sources.iter().find_map(|(path, text)| {
         let c = ELIXIR_REQ.captures(text)?;
-        Some((constraint_floor(&c[1])?, source_at(path, text, &c[0])))
+        if let Some(literal) = c.get(1) {
+            return Some((constraint_floor(literal.as_str())?, source_at(path, text, &c[0])));
+        }
+        let attribute = format!("@{} \"", c.get(2)?.as_str());
+        let line = text.lines().find(|l| l.trim_start().starts_with(&attribute))?;
+        Some((constraint_floor(line.trim().trim_start_matches(&attribute))?, source_at(path, text, &attribute)))
     });
     match version {
         Some((v, source)) => out.toolchain("elixir", Some(v), source),
@@ -93,6 +99,15 @@ mod tests {
         assert_eq!(s.findings.services.len(), 1);
         assert_eq!(s.findings.services[0].source, "mix.exs:9");
         assert!(s.findings.notes.iter().any(|n| n.starts_with("Phoenix")));
+    }
+
+    #[test]
+    fn version_from_a_module_attribute() {
+        let s = scan(
+            detect,
+            &[("mix.exs", "  @elixir_requirement \"~> 1.15\"\n  def project, do: [elixir: @elixir_requirement]\n")],
+        );
+        assert_eq!(s.toolchain("elixir"), Some((Some("1.15"), "mix.exs:1")));
     }
 
     #[test]

@@ -83,21 +83,21 @@ fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &str) {
     let project = super::eco::join(dir, "cabal.project");
     let pinned = read_existing(repo, &project)
         .and_then(|t| WITH_COMPILER.captures(&t).map(|c| (c[1].to_string(), format!("{project}#with-compiler"))));
+    // The shallowest package that states `tested-with` (the main one), its newest GHC.
     let tested = || {
-        repo.under(dir)
-            .filter(|f| f.ends_with(".cabal") && !is_sample(f))
-            .take(100)
-            .filter_map(|f| {
-                let text = repo.read(f)?;
-                let field = TESTED_WITH.captures(&text)?[1].to_string();
-                let newest = field
-                    .split(|c: char| !(c.is_ascii_digit() || c == '.'))
-                    .filter(|v| v.contains('.'))
-                    .max_by(|a, b| cmp_versions(a, b))?
-                    .to_string();
-                Some((newest, format!("{f}#tested-with")))
-            })
-            .max_by(|a, b| cmp_versions(&a.0, &b.0))
+        let mut files: Vec<&str> =
+            repo.under(dir).filter(|f| f.ends_with(".cabal") && !is_sample(f)).take(100).collect();
+        files.sort_by_key(|f| (f.matches('/').count(), *f));
+        files.into_iter().find_map(|f| {
+            let text = repo.read(f)?;
+            let field = TESTED_WITH.captures(&text)?[1].to_string();
+            let newest = field
+                .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .filter(|v| v.contains('.'))
+                .max_by(|a, b| cmp_versions(a, b))?
+                .to_string();
+            Some((newest, format!("{f}#tested-with")))
+        })
     };
     match pinned.or_else(tested) {
         Some((v, source)) => out.toolchain("haskell", Some(v), source),

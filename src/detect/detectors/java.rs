@@ -7,29 +7,34 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    Element, cmp_versions, constraint_floor, first_version, in_dir, is_sample, is_within, join, parse_xml, pm_path,
-    projects, read_existing, source_at, version_file,
+    Element, cmp_versions, constraint_floor, first_version, in_dir, is_sample, is_within, join, native_shell_of,
+    parse_xml, pm_path, projects, read_existing, source_at, version_file,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    let gradle_roots = projects(repo, &["settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"]);
-    let gradle_dirs: Vec<&str> = gradle_roots.iter().map(|p| parent_dir(p)).collect();
-    for pom in projects(repo, &["pom.xml"]) {
-        let dir = parent_dir(pom);
-        // A directory with both builds: the one with a wrapper is the one the project runs.
-        if gradle_dirs.contains(&dir) && repo.exists(&join(dir, "gradlew")) && !has_maven_wrapper(repo, dir) {
-            continue;
-        }
-        maven(repo, out, pom);
-    }
-    for build in gradle_roots {
+    // Maven and Gradle builds together: a build inside another JVM build's directory is part
+    // of it or an auxiliary one (a Gradle repo's `maven-tests/` consumer check), not a project.
+    for build in
+        projects(repo, &["pom.xml", "settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"])
+    {
         let dir = parent_dir(build);
-        if repo.exists(&join(dir, "pom.xml")) && !repo.exists(&join(dir, "gradlew")) {
-            continue;
+        let has_pom = repo.exists(&join(dir, "pom.xml"));
+        let has_gradle = ["settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"]
+            .iter()
+            .find(|n| repo.exists(&join(dir, n)))
+            .map(|n| join(dir, n));
+        // Both in one folder: Maven, unless only Gradle comes with its wrapper.
+        let gradle_wins = repo.exists(&join(dir, "gradlew")) && !has_maven_wrapper(repo, dir);
+        // Clojure and Scala libraries keep a pom.xml for publishing; their own tool builds them.
+        let has_pom = has_pom && !["deps.edn", "project.clj", "build.sbt"].iter().any(|n| repo.exists(&join(dir, n)));
+        match (has_pom, has_gradle) {
+            (true, Some(gradle_build)) if gradle_wins => gradle(repo, out, &gradle_build),
+            (true, _) => maven(repo, out, &join(dir, "pom.xml")),
+            (false, Some(gradle_build)) => gradle(repo, out, &gradle_build),
+            (false, None) => {}
         }
-        gradle(repo, out, build);
     }
 }
 
@@ -72,7 +77,7 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
 
     let wrapper = has_maven_wrapper(repo, dir);
     let wrapper_props = join(dir, ".mvn/wrapper/maven-wrapper.properties");
-    let maven_version = wrapper.then(|| repo.read(&wrapper_props)).flatten().and_then(|text| {
+    let maven_version = wrapper.then(|| read_existing(repo, &wrapper_props)).flatten().and_then(|text| {
         static DIST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"apache-maven/(\d+(?:\.\d+)*)/").expect("regex"));
         DIST.captures(&text).map(|c| c[1].to_string())
     });
@@ -80,9 +85,8 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     let java = java_version_file(repo, dir).or_else(|| {
         maven_java_version(&project, pom).or_else(|| {
             // A parent POM that pins nothing: the modules may.
-            repo.named("pom.xml")
+            module_poms(repo, pom)
                 .into_iter()
-                .filter(|p| *p != pom && is_within(parent_dir(p), dir) && !is_sample(p))
                 .take(200)
                 .filter_map(|p| repo.read(p).and_then(|t| parse_xml(&t).ok()).and_then(|m| maven_java_version(&m, p)))
                 .max_by(|a, b| cmp_versions(&a.0, &b.0))
@@ -109,14 +113,16 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     // the sibling modules and fails; install builds them into ~/.m2 so any module can be tested alone.
     out.step(Phase::Install, in_dir(dir, &format!("{mvn} {quiet} install -DskipTests")), pom);
     out.test(in_dir(dir, &format!("{mvn} {quiet} test")), pom);
-    let modules = repo
-        .named("pom.xml")
-        .into_iter()
-        .filter(|p| *p != pom && is_within(parent_dir(p), dir) && !is_sample(p))
-        .count();
+    let modules = module_poms(repo, pom).len();
     if modules > 0 {
         out.note(format!("Maven multi-module build at {} ({modules} modules, one install at the root)", pm_path(dir)));
     }
+}
+
+/// The POMs below `pom`'s folder: its modules (and theirs).
+fn module_poms<'r>(repo: &'r Repo, pom: &str) -> Vec<&'r str> {
+    let dir = parent_dir(pom);
+    repo.named("pom.xml").into_iter().filter(|p| *p != pom && is_within(parent_dir(p), dir) && !is_sample(p)).collect()
 }
 
 /// The JDK a POM needs: the enforcer's `requireJavaVersion` floor, the toolchains plugin,
@@ -236,24 +242,24 @@ static MULTIPLATFORM: LazyLock<Regex> = LazyLock::new(|| {
 
 fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     let dir = parent_dir(build);
-    // `android/` (or `ios/`) beside a pubspec.yaml or package.json is the native shell of a
-    // Flutter or React Native app: that toolchain builds it, not a Gradle install of its own.
-    let parent = parent_dir(dir);
-    if !dir.is_empty() && (repo.exists(&join(parent, "pubspec.yaml")) || repo.exists(&join(parent, "package.json"))) {
-        out.note(format!(
-            "{dir}/ is the native shell of the app in {}, built by that app's toolchain",
-            pm_path(parent)
-        ));
+    // Built by the Flutter/React Native app it belongs to.
+    if native_shell_of(repo, build).is_some() {
         return;
     }
 
+    let wrapper = repo.exists(&join(dir, "gradlew"));
+    // Real Gradle projects carry their wrapper; a bare build script in a sub-folder of some
+    // other project (a C++ library's `support/build.gradle`) is an extra, not the project.
+    if !wrapper && !dir.is_empty() {
+        out.note(format!("{build}: a Gradle build without a wrapper in a sub-folder, left out of install"));
+        return;
+    }
     let wrapper_props = join(dir, "gradle/wrapper/gradle-wrapper.properties");
     let gradle_version = read_existing(repo, &wrapper_props).and_then(|text| {
         static DIST: LazyLock<Regex> =
             LazyLock::new(|| Regex::new(r"gradle-(\d+(?:\.\d+)*)-(?:bin|all)\.zip").expect("regex"));
         DIST.captures(&text).map(|c| c[1].to_string())
     });
-    let wrapper = repo.exists(&join(dir, "gradlew"));
 
     // Every build script of the build (modules, buildSrc, included convention builds) and the
     // places versions are kept.
@@ -283,6 +289,13 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     for path in scripts.iter().copied().chain([daemon_jvm.as_str()]) {
         let Some(text) = read_existing(repo, path) else { continue };
         for caps in TOOLCHAIN_OF.captures_iter(&text) {
+            // `javaToolchains.launcherFor { … }` picks a JDK for one task (a GraalVM native
+            // image, a test matrix), not the one the build runs on.
+            let start = caps.get(0).map_or(0, |m| m.start());
+            let before = &text[text.floor_char_boundary(start.saturating_sub(160))..start];
+            if ["launcherFor", "compilerFor", "javadocToolFor"].iter().any(|t| before.contains(t)) {
+                continue;
+            }
             if let Some(m) = caps.iter().skip(1).flatten().next() {
                 keep_max(&mut toolchain, m.as_str().to_string(), source_at(path, &text, caps[0].trim()));
             }
@@ -459,13 +472,14 @@ mod tests {
             detect,
             &[
                 ("android/settings.gradle", "include ':app'"),
+                ("android/gradlew", "#!/bin/sh"),
                 (
                     "android/app/build.gradle",
                     "apply plugin: 'com.android.application'\nsourceCompatibility = JavaVersion.VERSION_1_8",
                 ),
             ],
         );
-        assert_eq!(s.steps(), vec!["(cd android && gradle --no-daemon assemble)"]);
+        assert_eq!(s.steps(), vec!["(cd android && chmod +x gradlew && ./gradlew --no-daemon assemble)"]);
         assert_eq!(s.toolchain("java"), Some((Some("8"), "android/app/build.gradle:2")));
 
         let flutter = scan(
@@ -474,6 +488,45 @@ mod tests {
         );
         assert!(flutter.steps().is_empty());
         assert!(flutter.findings.toolchains.is_empty());
+
+        // A Gradle backend beside a tooling package.json is a project.
+        let backend = scan(detect, &[("package.json", "{}"), ("backend/build.gradle", ""), ("backend/gradlew", "")]);
+        assert_eq!(backend.managers(), vec![("gradle", "backend")]);
+    }
+
+    #[test]
+    fn one_jvm_build_per_tree() {
+        // Both builds with wrappers in one folder: Maven; a Maven check inside a Gradle build
+        // and a wrapper-less Gradle script in a sub-folder are not projects.
+        let both = scan(
+            detect,
+            &[
+                ("pom.xml", "<project/>"),
+                ("mvnw", ""),
+                (".mvn/wrapper/maven-wrapper.properties", ""),
+                ("build.gradle", ""),
+                ("gradlew", ""),
+            ],
+        );
+        assert_eq!(both.managers(), vec![("maven", ".")]);
+        let nested = scan(
+            detect,
+            &[
+                ("settings.gradle.kts", ""),
+                ("gradlew", ""),
+                ("maven-tests/pom.xml", "<project/>"),
+                (
+                    "cli/build.gradle.kts",
+                    "kotlin { jvmToolchain(21) }\nnativeImage { javaLauncher.set(javaToolchains.launcherFor {\n  languageVersion.set(JavaLanguageVersion.of(25))\n}) }",
+                ),
+            ],
+        );
+        assert_eq!(nested.managers(), vec![("gradle", ".")]);
+        assert_eq!(nested.toolchain("java"), Some((Some("21"), "cli/build.gradle.kts:1")));
+        let clojure = scan(detect, &[("deps.edn", "{}"), ("pom.xml", "<project/>")]);
+        assert!(clojure.managers().is_empty());
+        let extra = scan(detect, &[("CMakeLists.txt", ""), ("support/build.gradle", "apply plugin: 'java'")]);
+        assert!(extra.steps().is_empty() && extra.findings.toolchains.is_empty());
     }
 
     #[test]

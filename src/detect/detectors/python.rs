@@ -5,7 +5,7 @@
 //! project counts only when it has its own lockfile and is not a uv workspace member.
 
 use super::{Members, counted, exact_version, in_dir, pm_path};
-use crate::detect::repo::{file_name, is_sample_path, is_within, join, parent_dir, too_deep_for_a_project};
+use crate::detect::repo::{file_name, is_project_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
@@ -67,7 +67,7 @@ fn requirement_files(repo: &Repo) -> Vec<&str> {
         .files()
         .iter()
         .map(String::as_str)
-        .filter(|f| !is_sample_path(f) && f.ends_with(".txt"))
+        .filter(|f| is_project_path(f) && f.ends_with(".txt"))
         .filter(|f| {
             let name = file_name(f);
             name.starts_with("requirements") || file_name(parent_dir(f)) == "requirements"

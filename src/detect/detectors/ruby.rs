@@ -6,21 +6,24 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::eco::{
-    constraint_floor, file_on_disk, first_version, in_dir, join, pm_path, projects, read_existing, source_at,
-    version_file,
+    constraint_floor, file_on_disk, first_version, in_dir, join, native_shell_of, pm_path, projects, read_existing,
+    shell_quote, source_at, version_file,
 };
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
 static GEMFILE_RUBY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*ruby\s*\(?\s*["']([^"']+)["']"#).expect("regex"));
+static REQUIRED_RUBY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"required_ruby_version\s*=\s*\[?\s*["']([^"']+)["']"#).expect("regex"));
 static RAILS_GEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*gem\s*\(?\s*["'](?:rails|railties)["']"#).expect("regex"));
 static ADAPTER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*adapter:\s*["']?([A-Za-z0-9_]+)"#).expect("regex"));
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    for gemfile in projects(repo, &["Gemfile", "gems.rb"]) {
+    // An app's `ios/Gemfile` (fastlane, CocoaPods) is release tooling of its native shell.
+    for gemfile in projects(repo, &["Gemfile", "gems.rb"]).into_iter().filter(|g| native_shell_of(repo, g).is_none()) {
         bundle(repo, out, gemfile);
     }
 }
@@ -40,6 +43,13 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
             let lock = lock.as_deref()?;
             let line = section(lock, "RUBY VERSION").into_iter().next()?;
             Some((first_version(line)?, format!("{lock_path}#RUBY VERSION")))
+        })
+        .or_else(|| {
+            // A gem: the oldest Ruby its gemspec supports.
+            let gemspec = repo.under(dir).find(|f| parent_dir(f) == dir && f.ends_with(".gemspec"))?;
+            let text = repo.read(gemspec)?;
+            let caps = REQUIRED_RUBY.captures(&text)?;
+            Some((constraint_floor(&caps[1])?, source_at(gemspec, &text, caps[0].trim())))
         });
     match version {
         Some((v, source)) => out.toolchain("ruby", Some(v), source),
@@ -73,9 +83,24 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
     }
 }
 
-/// The services a Rails app's `config/database.yml` adapters need.
+/// The services a Rails app's `config/database.yml` adapters need. Apps that keep only a
+/// `database.yml.sample` (or `.example`) get it copied into place, as their CI does.
 fn database(repo: &Repo, out: &mut Findings, dir: &str) {
-    let path = join(dir, "config/database.yml");
+    let config = join(dir, "config/database.yml");
+    let path = if repo.exists(&config) {
+        config
+    } else {
+        let Some(sample) = [".sample", ".example", ".dist", ".template"]
+            .iter()
+            .map(|ext| format!("{config}{ext}"))
+            .find(|p| repo.exists(p))
+        else {
+            return;
+        };
+        let (from, to) = (shell_quote(&sample), shell_quote(&config));
+        out.step(Phase::Build, format!("[ -f {to} ] || cp {from} {to}"), sample.as_str());
+        sample
+    };
     let Some(text) = read_existing(repo, &path) else { return };
     let mut seen = Vec::new();
     for caps in ADAPTER.captures_iter(&text) {
@@ -151,6 +176,32 @@ mod tests {
         assert_eq!(s.tests(), vec!["(cd gem && bundle exec rake test)", "(cd web && bin/rails test)"]);
         assert_eq!(s.findings.toolchains[1].version.as_deref(), Some("3.3.0"));
         assert!(s.findings.services.is_empty());
+    }
+
+    #[test]
+    fn database_yml_sample_is_copied_into_place() {
+        let s = scan(
+            detect,
+            &[("Gemfile", "gem \"rails\"\n"), ("config/database.yml.sample", "test:\n  adapter: postgresql\n")],
+        );
+        assert_eq!(
+            s.steps(),
+            vec!["bundle install", "[ -f config/database.yml ] || cp config/database.yml.sample config/database.yml"]
+        );
+        assert_eq!(s.findings.services[0].source, "config/database.yml.sample:2");
+    }
+
+    #[test]
+    fn gem_ruby_from_its_gemspec() {
+        let s = scan(
+            detect,
+            &[
+                ("Gemfile", "gemspec\n"),
+                ("lib/x.rb", ""),
+                ("x.gemspec", "Gem::Specification.new do |gem|\n  gem.required_ruby_version = \">= 3.2.0\"\nend\n"),
+            ],
+        );
+        assert_eq!(s.toolchain("ruby"), Some((Some("3.2.0"), "x.gemspec:2")));
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Detector: secret names, from `.env.example`-style files and from the code's environment
-//! reads (`process.env.X`, `os.getenv("X")`, `env('X')` in Laravel config, …).
+//! Detector: secret names, from dotenv files (`.env.example`-style ones, a committed `.env`)
+//! and from the code's environment reads (`process.env.X`, `os.getenv("X")`, `env('X')` in
+//! Laravel config, …).
 //!
 //! The rule for "looks like a secret" ([`looks_like_secret`]) is on the name alone, by its
 //! `_`-separated words:
@@ -206,9 +207,17 @@ pub fn looks_like_secret(name: &str) -> bool {
     before.iter().any(|w| STRONG_WORDS.contains(w))
 }
 
-/// `.env.example`, `.env.sample`, `.env.template`, `.env.dist`, `.env.defaults`,
-/// `.env.local.example`, `example.env`, `env.sample`, …
-pub fn is_env_example(name: &str) -> bool {
+/// Dotenv files: `.env` and `.env.*` (a committed `.env`, `.env.test` or `.env.example`; a
+/// gitignored one is never walked), and example files under other names (`example.env`,
+/// `env.sample`, `sample.env`, `env.template`). Only names are read from them, never values.
+pub fn is_env_file(name: &str) -> bool {
+    if name == ".env" || name.starts_with(".env.") {
+        return true;
+    }
+    // Cheap refusal first: this runs for every file of the tree.
+    if !name.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"env")) {
+        return false;
+    }
     const MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
     let lower = name.to_ascii_lowercase();
     let parts: Vec<&str> = lower.split('.').collect();
@@ -304,30 +313,28 @@ fn is_scanned_source(rel: &str) -> bool {
     if !SOURCE_EXTENSIONS.contains(&ext) || is_incidental_path(rel) {
         return false;
     }
-    let lower_stem = stem.to_ascii_lowercase();
-    let is_test_file = lower_stem.ends_with(".test")
-        || lower_stem.ends_with(".spec")
-        || lower_stem.ends_with("_test")
-        || lower_stem.ends_with("_spec")
-        || lower_stem.starts_with("test_")
+    let ends_with =
+        |suffix: &str| stem.len() >= suffix.len() && stem[stem.len() - suffix.len()..].eq_ignore_ascii_case(suffix);
+    let is_test_file = [".test", ".spec", "_test", "_spec"].iter().any(|s| ends_with(s))
+        || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
-    !is_test_file && !parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.contains(&d.to_ascii_lowercase().as_str()))
+    !is_test_file && !parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
 }
 
 /// Configuration code first (`config/`, `settings.py`, `env.ts`), then shallowest, then by path.
 fn scan_priority(rel: &str) -> (u8, usize) {
     const CONFIG_NAMES: &[&str] =
         &["config", "configs", "conf", "settings", "env", "environment", "environments", "secrets"];
-    let stem = file_name(rel).split('.').next().unwrap_or_default().to_ascii_lowercase();
-    let in_config_dir = parent_dir(rel).split('/').any(|d| CONFIG_NAMES.contains(&d.to_ascii_lowercase().as_str()));
-    let config = in_config_dir || CONFIG_NAMES.contains(&stem.as_str());
+    let is_config = |name: &str| CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c));
+    let stem = file_name(rel).split('.').next().unwrap_or_default();
+    let config = is_config(stem) || parent_dir(rel).split('/').any(is_config);
     (u8::from(!config), rel.matches('/').count())
 }
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut found: Vec<(String, String)> = Vec::new();
     for rel in repo.files() {
-        if is_env_example(file_name(rel))
+        if is_env_file(file_name(rel))
             && !is_incidental_path(rel)
             && let Some(text) = repo.read(rel)
         {
@@ -463,7 +470,7 @@ mod tests {
     }
 
     #[test]
-    fn env_example_names() {
+    fn env_file_names() {
         for name in [
             ".env.example",
             ".env.sample",
@@ -475,10 +482,13 @@ mod tests {
             "env.sample",
             "sample.env",
         ] {
-            assert!(is_env_example(name), "{name}");
+            assert!(is_env_file(name), "{name}");
         }
-        for name in [".env", ".env.local", "environment.ts", ".envrc", "example.txt", "env.ts"] {
-            assert!(!is_env_example(name), "{name}");
+        for name in [".env", ".env.test", ".env.local"] {
+            assert!(is_env_file(name), "{name}");
+        }
+        for name in ["environment.ts", ".envrc", "example.txt", "env.ts", "env.go", "dotenv.js"] {
+            assert!(!is_env_file(name), "{name}");
         }
     }
 

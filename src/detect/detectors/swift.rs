@@ -1,7 +1,7 @@
 //! Detector: Swift packages (`Package.swift`, `// swift-tools-version:`, `.swift-version`);
-//! Xcode-only projects are noted, they build on macOS only.
+//! Xcode projects are noted: they build on macOS only.
 
-use super::eco::{first_version, in_dir, is_sample, pm_path, projects, version_file};
+use super::eco::{first_version, in_dir, is_sample, native_shell_of, pm_path, projects, version_file};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -10,14 +10,18 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     for manifest in &manifests {
         package(repo, out, manifest);
     }
-    if manifests.is_empty() {
-        let xcode = repo.files().iter().find(|f| f.contains(".xcodeproj/") && !is_sample(f));
-        let swift_sources = repo.files().iter().any(|f| f.ends_with(".swift") && !is_sample(f));
-        if let (Some(project), true) = (xcode, swift_sources) {
-            let project = parent_dir(project);
+    // An app's Xcode project builds on macOS only, even when its modules are Swift packages.
+    let xcode =
+        repo.files().iter().find(|f| f.contains(".xcodeproj/") && !is_sample(f) && native_shell_of(repo, f).is_none());
+    let swift_sources = || repo.files().iter().any(|f| f.ends_with(".swift") && !is_sample(f));
+    if let Some(project) = xcode
+        && swift_sources()
+    {
+        let project = parent_dir(project);
+        if manifests.is_empty() {
             out.toolchain("swift", None, project);
-            out.note(format!("Xcode project {project}: builds with Xcode on macOS only"));
         }
+        out.note(format!("Xcode project {project}: builds with Xcode on macOS only"));
     }
 }
 
@@ -68,5 +72,11 @@ mod tests {
         let s = scan(detect, &[("App.xcodeproj/project.pbxproj", "x"), ("App/ContentView.swift", "")]);
         assert_eq!(s.toolchain("swift"), Some((None, "App.xcodeproj")));
         assert!(s.steps().is_empty());
+
+        let flutter = scan(
+            detect,
+            &[("pubspec.yaml", ""), ("ios/Runner.xcodeproj/project.pbxproj", ""), ("ios/Runner/AppDelegate.swift", "")],
+        );
+        assert!(flutter.findings.toolchains.is_empty());
     }
 }

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{is_incidental_path, scalar, start_from_command};
+use crate::detect::detectors::compose::{add_start, is_incidental_path, scalar, start_from_command};
 use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::{Findings, Repo};
 
@@ -32,7 +32,8 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
           | (?:\./)?mvnw?\b[^;&|]*?\s(?:test|verify|integration-test)\b
           | (?:\./)?gradlew?\b[^;&|]*?\s(?:[\w:\-]*[Tt]est\w*|check)\b
           | (?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest\b
-          | (?:python3?\s+)?(?:\./)?manage\.py\s+test\b
+          | (?:\S*/)?manage\.py\s+test\b
+          | (?:\S*/)?(?:run[-_])?tests?(?:[-_][\w\-]*)?\.sh\b
           | python3?\s+-m\s+unittest\b
           | (?:tox|nox)(?:\s|$)
           | hatch\s+(?:run\s+)?test\b
@@ -78,7 +79,15 @@ const SETUP_TARGETS: &[&str] =
 const MAX_DEPTH: usize = 2;
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    for rel in repo.files() {
+    let names = ["Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"].into_iter().chain([
+        "Taskfile.yml",
+        "Taskfile.yaml",
+        "taskfile.yml",
+        "taskfile.yaml",
+    ]);
+    let mut files: Vec<&str> = names.flat_map(|name| repo.named(name)).collect();
+    files.sort_unstable();
+    for rel in files {
         if rel.matches('/').count() > MAX_DEPTH || is_incidental_path(rel) {
             continue;
         }
@@ -136,7 +145,7 @@ fn report_targets(repo: &Repo, rel: &str, tool: &str, targets: &[Target], out: &
     for target in targets {
         for (at, command) in &target.recipe {
             if let Some(start) = start_from_command(repo, dir, command) {
-                out.start(start, format!("{rel}{at}"));
+                add_start(repo, out, start, format!("{rel}{at}"));
             }
         }
     }
@@ -279,7 +288,7 @@ fn package_scripts(repo: &Repo, rel: &str, out: &mut Findings) {
         if let Some(script) = script.as_str()
             && let Some(start) = start_from_command(repo, dir, script)
         {
-            out.start(start, format!("{rel}#scripts.{name}"));
+            add_start(repo, out, start, format!("{rel}#scripts.{name}"));
         }
     }
 }
@@ -311,6 +320,10 @@ mod tests {
             "uv run pytest -q",
             "python -m pytest tests",
             "python manage.py test",
+            "python netbox/manage.py test netbox/ --parallel",
+            "coverage run -m pytest tests/",
+            "uv run bash scripts/tests-start.sh",
+            "./run_tests.sh",
             "bundle exec rspec",
             "bin/rails test",
             "mix test --cover",
@@ -342,6 +355,8 @@ mod tests {
             "pnpm run check",
             "make build",
             "latest-version",
+            "scripts/testdata.sh",
+            "./contest.sh",
         ] {
             assert!(!is_test_command(line), "{line}");
         }
