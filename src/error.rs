@@ -122,7 +122,12 @@ impl Report {
                     crate::names::NameError,
                     crate::proposal::ProposalError,
                     crate::fsutil::WriteError,
+                    crate::api::client::ApiError,
+                    crate::secret::ValueError,
+                    crate::secret::TokenError,
+                    crate::dotenv::DotenvError,
                     crate::serve::ServeError,
+                    crate::detect::repo::WalkError,
                 );
             }
             if diagnosis.is_none() && cause.downcast_ref::<std::io::Error>().is_some_and(is_interrupted) {

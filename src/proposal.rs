@@ -124,19 +124,38 @@ fn line_of_key(text: &str, key: &str) -> Option<usize> {
     text.lines().position(|l| l.trim_start().starts_with(key) && l.contains('=')).map(|i| i + 1)
 }
 
-/// A TOML string for `s`: a multi-line literal string when that reads better and is exact,
-/// else a basic string with escapes.
+/// A TOML string for `s`: a multi-line basic string (`"""`, as DESIGN.md §3 writes scripts)
+/// when `s` has several lines, else a one-line basic string; escaped only where TOML needs it.
 pub fn toml_string(s: &str) -> String {
-    let literal_ok = s.contains('\n')
-        && !s.contains("'''")
-        && !s.ends_with('\'')
-        && !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
-    if literal_ok {
-        // The newline right after the opening quotes is not part of the value.
-        format!("'''\n{s}'''")
-    } else {
-        toml_edit::Value::from(s).to_string().trim().to_string()
+    if !s.contains('\n') {
+        return toml_edit::Value::from(s).to_string().trim().to_string();
     }
+    // The newline right after the opening quotes is not part of the value.
+    let mut out = String::from("\"\"\"\n");
+    let chars: Vec<char> = s.chars().collect();
+    let mut quotes_in_a_row = 0;
+    for (i, &c) in chars.iter().enumerate() {
+        match c {
+            // A third quote in a row, or quotes that would run into the closing `"""`.
+            '"' if quotes_in_a_row == 2 || chars[i..].iter().all(|&q| q == '"') => {
+                out.push_str("\\\"");
+                quotes_in_a_row = 0;
+                continue;
+            }
+            '"' => {
+                out.push('"');
+                quotes_in_a_row += 1;
+                continue;
+            }
+            '\\' => out.push_str("\\\\"),
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+        quotes_in_a_row = 0;
+    }
+    out.push_str("\"\"\"");
+    out
 }
 
 /// `["A", "B"]` on one line.
@@ -185,10 +204,29 @@ mod tests {
             "back\\slash\n",
             "\u{7}bell\n",
             "é ünïcödé\n",
+            "echo \"a\"\nb\"",
+            "x\n\"\"\"\"\"\"\"y",
+            "x\n\"\"",
+            "crlf\r\nline\n",
+            "x\n\\\ny\\",
         ] {
             let p = Proposal { install: s.into(), ..Proposal::default() };
             assert_eq!(Proposal::parse(&p.render()).unwrap().install, s, "{s:?}");
         }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_script_round_trips(install in "(\\PC|[\"\\\\\n\r\t'])*") {
+            let p = Proposal { install: install.clone(), ..Proposal::default() };
+            proptest::prop_assert_eq!(Proposal::parse(&p.render()).map(|p| p.install), Ok(install));
+        }
+    }
+
+    #[test]
+    fn scripts_are_multi_line_basic_strings() {
+        let p = Proposal { install: "npm ci\necho \"done\"\n".into(), ..Proposal::default() };
+        assert!(p.render().contains("install = \"\"\"\nnpm ci\necho \"done\"\n\"\"\"\n"), "{}", p.render());
     }
 
     #[test]

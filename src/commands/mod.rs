@@ -10,6 +10,7 @@ pub mod list;
 pub mod login;
 pub mod logout;
 pub mod pull;
+pub mod remote;
 pub mod run;
 pub mod save;
 pub mod secret;
