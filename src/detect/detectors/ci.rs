@@ -22,9 +22,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{
-    add_start, join_path, project_compose_files, scalar, shell_word, start_from_command,
-};
+use crate::detect::detectors::compose::{add_command_start, join_path, project_compose_files, scalar, shell_word};
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::tasks::is_test_command;
 use crate::detect::repo::{file_name, parent_dir};
@@ -277,12 +275,18 @@ impl Context {
             let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
             self.env.get(name).cloned().unwrap_or_else(|| c[0].to_string())
         });
-        substituted.split_whitespace().collect::<Vec<_>>().join(" ")
+        // An option whose value was an unknown expression goes with it: `--python ""`.
+        let emptied = EMPTY_ARGUMENT.replace_all(&substituted, " ");
+        emptied.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 }
 
 static EXPRESSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));
+static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][\w-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
+        .expect("the empty-argument pattern is valid")
+});
 static SHELL_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)").expect("the variable pattern is valid")
 });
@@ -626,11 +630,8 @@ fn run_script(
             let command = if dir.is_empty() { resolved.clone() } else { format!("cd {dir} && {resolved}") };
             seen.test(out, command, source.to_string());
         }
-        if !seen.in_release
-            && let Some(start) = start_from_command(repo, &dir, &resolved)
-        {
+        if !seen.in_release && add_command_start(repo, out, &dir, &resolved, source.to_string()) {
             runs_tests = true;
-            add_start(repo, out, start, source.to_string());
         }
     }
     runs_tests
@@ -844,6 +845,9 @@ jobs:
         let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
         assert_eq!(toolchains, [("node", Some("v20.11.0")), ("java", Some("17"))]);
         assert_eq!(out.tests[0].command, "mvn verify");
+        let ctx = Context::default();
+        assert_eq!(ctx.resolve("uv run --python \"${{ steps.py.outputs.v }}\" pytest ''"), "uv run pytest");
+        assert_eq!(ctx.resolve("pytest --x=\"${{ github.sha }}\" -q"), "pytest -q");
     }
 
     #[test]

@@ -152,6 +152,8 @@ const SETTING_WORDS: &[&str] = &[
     "ATTEMPTS",
     "RETRIES",
     "INTERVAL",
+    "RATE",
+    "THROTTLE",
 ];
 /// What a `*_URL`/`*_URI` must be about to be a connection string with credentials.
 const CONNECTION_WORDS: &[&str] = &[
@@ -462,6 +464,7 @@ mod tests {
             "RIPGREP_CONFIG_PATH",
             "HANZO_API_KEY",
             "TOKEN_EXPIRES",
+            "PAPERLESS_TOKEN_THROTTLE_RATE",
             "KEYBOARD",
             "MONKEY",
         ] {
