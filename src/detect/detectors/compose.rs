@@ -244,13 +244,18 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         }
     }
     if !skipped_production.is_empty() {
-        out.note(format!("not started (deployment compose files): {}", skipped_production.join(", ")));
+        out.note(format!("not started (deployment compose files): {}", few(&skipped_production)));
     }
     if !variants.is_empty() {
-        out.note(format!(
-            "not started unless a script names them (alternative compose files): {}",
-            variants.join(", ")
-        ));
+        out.note(format!("not started unless a script names them (alternative compose files): {}", few(&variants)));
+    }
+}
+
+/// The first three of `items`, and how many more.
+fn few(items: &[String]) -> String {
+    match items {
+        [a, b, c, rest @ ..] if !rest.is_empty() => format!("{a}, {b}, {c} (and {} more)", rest.len()),
+        _ => items.join(", "),
     }
 }
 
