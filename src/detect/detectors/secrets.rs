@@ -270,11 +270,22 @@ static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
           | \bDeno\.env\.get\(
           | \bPlatform\.environment\[
           | \bProcessInfo\.processInfo\.environment\[
+          | \benv\.(?:str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path)\(
+          | \bconfig\(
         )\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]
         "#,
     )
     .expect("the environment-read pattern is valid")
 });
+
+/// `${NAME}` and `${NAME:default}` placeholders of Spring `application*.yml|properties` files.
+static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}").expect("the placeholder pattern is valid")
+});
+
+/// Extensions of configuration files scanned when they sit in a `config` folder (Rails'
+/// `database.yml` with `<%= ENV["…"] %>`) or are Spring `application*` files.
+const CONFIG_EXTENSIONS: &[&str] = &["yml", "yaml", "erb", "properties"];
 
 /// Extensions of source files whose environment reads are scanned.
 const SOURCE_EXTENSIONS: &[&str] = &[
@@ -309,10 +320,16 @@ pub const MAX_SCANNED_FILES: usize = 4000;
 /// At most this much of each source file is scanned.
 pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
 
+fn is_spring_config(name: &str) -> bool {
+    name.starts_with("application") && [".yml", ".yaml", ".properties"].iter().any(|e| name.ends_with(e))
+}
+
 fn is_scanned_source(rel: &str) -> bool {
     let name = file_name(rel);
     let Some((stem, ext)) = name.rsplit_once('.') else { return false };
-    if !SOURCE_EXTENSIONS.contains(&ext) || is_incidental_path(rel) {
+    let config_file = CONFIG_EXTENSIONS.contains(&ext)
+        && (is_spring_config(name) || parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("config")));
+    if !(SOURCE_EXTENSIONS.contains(&ext) || config_file) || is_incidental_path(rel) {
         return false;
     }
     let ends_with =
@@ -384,7 +401,8 @@ fn scan_file(root: &Path, rel: &str) -> Vec<(String, String)> {
     }
     let text = String::from_utf8_lossy(&bytes);
     let mut found = Vec::new();
-    for c in ENV_READ.captures_iter(&text) {
+    let placeholders = is_spring_config(file_name(rel)).then(|| PLACEHOLDER.captures_iter(&text)).into_iter().flatten();
+    for c in ENV_READ.captures_iter(&text).chain(placeholders) {
         let Some(name) = c.get(1).or_else(|| c.get(2)) else { continue };
         if looks_like_secret(name.as_str()) {
             let line = text[..name.start()].matches('\n').count() + 1;
@@ -522,6 +540,19 @@ mod tests {
             ("src/main/java/App.java", "System.getenv(\"JDBC_PASSWORD\");\n"),
             ("Program.cs", "Environment.GetEnvironmentVariable(\"AZURE_CLIENT_SECRET\");\n"),
             ("config/runtime.exs", "System.get_env(\"SECRET_KEY_BASE\") System.fetch_env!(\"MIX_TOKEN\")\n"),
+            (
+                "config/database.yml",
+                "production:\n  password: <%= ENV[\"APP_DATABASE_PASSWORD\"] %>\n  host: <%= ENV.fetch(\"DB_HOST\") %>\n",
+            ),
+            (
+                "src/main/resources/application.yml",
+                "spring:\n  datasource:\n    password: ${SPRING_DB_PASSWORD:secret}\n    url: ${JDBC_HOST}\n",
+            ),
+            (
+                "proj/settings.py",
+                "SECRET = env.str('DJANGO_ENV_SECRET')\nKEY = config('DECOUPLE_API_KEY')\nX = config('app.key')\n",
+            ),
+            ("docker/compose.yml", "x: ${COMPOSE_ONLY_PASSWORD}\n"),
             ("tests/FooTest.php", "env('TEST_ONLY_PASSWORD')\n"),
             ("src/util.test.ts", "process.env.UNIT_TOKEN\n"),
             ("examples/demo.py", "os.getenv('DEMO_TOKEN')\n"),
@@ -534,11 +565,14 @@ mod tests {
         assert_eq!(
             names,
             [
+                "APP_DATABASE_PASSWORD",
                 "APP_KEY",
                 "AWS_SECRET_ACCESS_KEY",
                 "AZURE_CLIENT_SECRET",
                 "DATABASE_URL",
                 "DB_PASSWORD",
+                "DECOUPLE_API_KEY",
+                "DJANGO_ENV_SECRET",
                 "DJANGO_SECRET_KEY",
                 "GH_TOKEN",
                 "GITHUB_TOKEN",
@@ -547,6 +581,7 @@ mod tests {
                 "OPENAI_API_KEY",
                 "SECRET_KEY_BASE",
                 "SENDGRID_API_KEY",
+                "SPRING_DB_PASSWORD",
                 "STRIPE_SECRET_KEY",
                 "VITE_API_KEY",
             ]
