@@ -221,8 +221,14 @@ impl Context {
             if k == "include" || k == "exclude" {
                 continue;
             }
-            let values = v.as_vec().map(|vs| vs.iter().filter_map(scalar).collect()).unwrap_or_default();
-            ctx.matrix.entry(k).or_default().0 = values;
+            let values: Vec<Yaml> = v.as_vec().cloned().unwrap_or_default();
+            // A list of objects (`tests: [{name: unit, command: test}]`) is read as `tests.command`.
+            for (field, value) in values.iter().filter_map(Yaml::as_hash).flatten() {
+                if let (Some(field), Some(value)) = (scalar(field), scalar(value)) {
+                    ctx.matrix.entry(format!("{k}.{field}")).or_default().0.push(value);
+                }
+            }
+            ctx.matrix.entry(k).or_default().0 = values.iter().filter_map(scalar).collect();
         }
         for entry in matrix["include"].as_vec().into_iter().flatten() {
             for (k, v) in entry.as_hash().into_iter().flatten() {
@@ -291,7 +297,7 @@ static SHELL_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)").expect("the variable pattern is valid")
 });
 static SECRET_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\bsecrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
+    Regex::new(r#"\bsecrets(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
         .expect("the secret-reference pattern is valid")
 });
 
@@ -848,6 +854,15 @@ jobs:
         let ctx = Context::default();
         assert_eq!(ctx.resolve("uv run --python \"${{ steps.py.outputs.v }}\" pytest ''"), "uv run pytest");
         assert_eq!(ctx.resolve("pytest --x=\"${{ github.sha }}\" -q"), "pytest -q");
+    }
+
+    #[test]
+    fn matrix_of_objects_and_prose_about_secrets() {
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        tests:\n          - name: unit\n            command: test\n          - name: system\n            command: test:system\n    env:\n      TEST_COMMAND: ${{ matrix.tests.command }}\n      KEY: ${{ secrets.API_KEY }}\n    steps:\n      - run: echo 'runs without secrets. Avo is off'\n      - run: bin/rails $TEST_COMMAND\n";
+        let out = run(&[(".github/workflows/test.yml", workflow)]);
+        assert_eq!(out.tests[0].command, "bin/rails test");
+        let secrets: Vec<_> = out.secrets.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(secrets, ["API_KEY"]);
     }
 
     #[test]
