@@ -332,8 +332,13 @@ fn is_scanned_source(rel: &str) -> bool {
     if !(SOURCE_EXTENSIONS.contains(&ext) || config_file) || is_incidental_path(rel) {
         return false;
     }
-    let ends_with =
-        |suffix: &str| stem.len() >= suffix.len() && stem[stem.len() - suffix.len()..].eq_ignore_ascii_case(suffix);
+    // `get`, not indexing: a name may have multi-byte characters where the suffix would start.
+    let ends_with = |suffix: &str| {
+        stem.len()
+            .checked_sub(suffix.len())
+            .and_then(|at| stem.get(at..))
+            .is_some_and(|end| end.eq_ignore_ascii_case(suffix))
+    };
     let is_test_file = [".test", ".spec", "_test", "_spec"].iter().any(|s| ends_with(s))
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
@@ -511,6 +516,17 @@ mod tests {
         for name in ["environment.ts", ".envrc", "example.txt", "env.ts", "env.go", "dotenv.js"] {
             assert!(!is_env_file(name), "{name}");
         }
+    }
+
+    #[test]
+    fn source_file_rules_survive_any_name() {
+        for rel in ["src/é.py", "src/日本語_test.py", "src/x.tést.js", "é", "a/b/ñ.go", "t/ü.spec.ts"] {
+            let _ = is_scanned_source(rel);
+            let _ = scan_priority(rel);
+            let _ = is_env_file(rel);
+        }
+        assert!(!is_scanned_source("src/日本語_test.py"));
+        assert!(is_scanned_source("src/é.py"));
     }
 
     #[test]
