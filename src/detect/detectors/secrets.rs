@@ -1,12 +1,12 @@
 //! Detector: secret names, from dotenv files (`.env.example`-style ones, a committed `.env`)
 //! and from the code's environment reads (`process.env.X`, `os.getenv("X")`, `env('X')` in
-//! Laravel config, …).
+//! Laravel config, `ENV["X"]` in Rails' config YAML, `${X}` in Spring `application.yml`, …).
 //!
 //! The rule for "looks like a secret" ([`looks_like_secret`]) is on the name alone, by its
 //! `_`-separated words:
 //! - the last word is a credential word (PASSWORD, SECRET, TOKEN, KEY/KEYS, APIKEY, CREDENTIALS,
-//!   DSN, SALT, AUTH, …) — unless the word before makes it an identifier (CACHE_KEY,
-//!   PRIMARY_KEY, PUBLIC_KEY, SITE_KEY, …); `*_ACCESS_KEY_ID` also counts;
+//!   DSN, SALT, AUTH, …) — unless it is KEY/TOKEN and the word before makes it an identifier
+//!   (CACHE_KEY, PRIMARY_KEY, PUBLIC_KEY, SITE_KEY, CSRF_TOKEN, …); `*_ACCESS_KEY_ID` counts;
 //! - or SECRET/PASSWORD/TOKEN/PRIVATE/CREDENTIALS appears earlier and the last word is not a
 //!   setting about it (`SECRET_KEY_BASE` yes; `PASSWORD_TIMEOUT`, `RESET_TOKEN_TABLE` no);
 //! - or it is a connection string: `*_CONNECTION_STRING`, or `*_URL`/`*_URI` of a database,
@@ -17,7 +17,7 @@
 //! credentials in a URL (`postgres://user:pass@…`) also makes its key a secret.
 //!
 //! Code scanning is bounded so that detection stays fast on huge trees: source files by
-//! extension, outside tests/fixtures/examples, at most [`MAX_SCANNED_FILES`] of them
+//! extension (and config YAML/ERB/properties), outside tests/fixtures/examples/scripts, at most [`MAX_SCANNED_FILES`] of them
 //! (configuration directories first, then shallowest), each read up to [`MAX_SOURCE_BYTES`],
 //! on a few threads. Source files are read directly rather than through the repo's cache: they
 //! are scanned once and need not stay in memory, and one that cannot be read is not a problem
@@ -59,7 +59,7 @@ const CREDENTIAL_WORDS: &[&str] = &[
 ];
 /// Words that, anywhere before the last, make a name a credential (`SECRET_KEY_BASE`).
 const STRONG_WORDS: &[&str] = &["SECRET", "PASSWORD", "TOKEN", "PRIVATE", "CREDENTIALS", "APIKEY"];
-/// Words before KEY/TOKEN that make the name an identifier or a public value, not a secret.
+/// Words before KEY/KEYS/TOKEN/TOKENS that make the name an identifier or a public value.
 const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "CACHE",
     "PRIMARY",
@@ -79,7 +79,6 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "HEADER",
     "COOKIE",
     "CSRF",
-    "LICENSE",
 ];
 /// Last words that make a name a setting about something, never the secret itself.
 const SETTING_WORDS: &[&str] = &[
@@ -154,6 +153,7 @@ const SETTING_WORDS: &[&str] = &[
     "INTERVAL",
     "RATE",
     "THROTTLE",
+    "IN",
 ];
 /// What a `*_URL`/`*_URI` must be about to be a connection string with credentials.
 const CONNECTION_WORDS: &[&str] = &[
@@ -204,7 +204,10 @@ pub fn looks_like_secret(name: &str) -> bool {
         return false;
     }
     if CREDENTIAL_WORDS.contains(&last) {
-        return !before.last().is_some_and(|w| IDENTIFIER_QUALIFIERS.contains(w));
+        // CACHE_KEY, PUBLIC_KEY, CSRF_TOKEN name things; COOKIE_SECRET is still a secret.
+        let names_a_thing = matches!(last, "KEY" | "KEYS" | "TOKEN" | "TOKENS")
+            && before.last().is_some_and(|w| IDENTIFIER_QUALIFIERS.contains(w));
+        return !names_a_thing;
     }
     before.iter().any(|w| STRONG_WORDS.contains(w))
 }
@@ -449,6 +452,9 @@ mod tests {
             "JWT_PRIVATE_KEY",
             "NPM_AUTH",
             "github_token",
+            "COOKIE_SECRET",
+            "AVO_LICENSE_KEY",
+            "SUPABASE_SERVICE_ROLE_KEY",
         ] {
             assert!(looks_like_secret(name), "{name}");
         }
@@ -488,6 +494,9 @@ mod tests {
             "HANZO_API_KEY",
             "TOKEN_EXPIRES",
             "PAPERLESS_TOKEN_THROTTLE_RATE",
+            "JWT_SECRET_EXPIRES_IN",
+            "CSRF_TOKEN",
+            "NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY",
             "KEYBOARD",
             "MONKEY",
         ] {
