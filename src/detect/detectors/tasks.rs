@@ -29,8 +29,10 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
           | (?:make|gmake)\b[^;&|]*?\s(?:test|tests|check|test-[\w\-]+|unit|unittest)(?:\s|$)
           | just\s+(?:\S+\s+)*?test[\w\-]*\b
           | task\s+test[\w:\-]*\b
-          | (?:\./)?mvnw?\b[^;&|]*?\s(?:test|verify|integration-test)\b
-          | (?:\./)?gradlew?\b[^;&|]*?\s(?:[\w:\-]*[Tt]est\w*|check)\b
+          | (?:\./)?mvnw?\b[^;&|]*?\s(?:test|verify|integration-test|package|install)\b
+          | (?:\./)?gradlew?\b[^;&|]*?\s(?:[\w:\-]*[Tt]est\w*|check|build)\b
+          | (?:npx\s+)?(?:turbo|nx)\b[^;&|]*?\stest\b
+          | (?:php\s+)?artisan\s+test\b
           | (?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest\b
           | (?:\S*/)?manage\.py\s+test\b
           | (?:\S*/)?(?:run[-_])?tests?(?:[-_][\w\-]*)?\.sh\b
@@ -38,6 +40,7 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
           | (?:tox|nox)(?:\s|$)
           | hatch\s+(?:run\s+)?test\b
           | (?:bundle\s+exec\s+)?(?:rspec|rake\s+(?:test|spec)|rails\s+test|bin/rails\s+test|bin/rspec)\b
+          | bundle\s+exec\s+rake\s*$
           | mix\s+test\b
           | (?:vendor/bin/|\./vendor/bin/)?(?:phpunit|pest|paratest)\b
           | composer\s+(?:run(?:-script)?\s+)?test\b
@@ -335,6 +338,11 @@ mod tests {
             "cd api && go test ./...",
             "tox -e py312",
             "deno test -A",
+            "./gradlew build --scan",
+            "mvn -B install",
+            "npx turbo run test --filter=web",
+            "php artisan test --parallel",
+            "bundle exec rake",
         ] {
             assert!(is_test_command(line), "{line}");
         }
@@ -345,6 +353,9 @@ mod tests {
             "# make test",
             "npm run lint",
             "mvn -B package -DskipTests",
+            "mvn dependency:go-offline",
+            "bundle exec rake db:migrate",
+            "./gradlew assemble",
             "mvn clean verify -Dmaven.test.skip --projects x",
             "./gradlew build -x test",
             "go vet ./...",
