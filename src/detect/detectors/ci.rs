@@ -22,9 +22,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{
-    add_start, join_path, project_compose_files, scalar, shell_word, start_from_command,
-};
+use crate::detect::detectors::compose::{add_command_start, join_path, project_compose_files, scalar, shell_word};
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::tasks::is_test_command;
 use crate::detect::repo::{file_name, parent_dir};
@@ -223,8 +221,14 @@ impl Context {
             if k == "include" || k == "exclude" {
                 continue;
             }
-            let values = v.as_vec().map(|vs| vs.iter().filter_map(scalar).collect()).unwrap_or_default();
-            ctx.matrix.entry(k).or_default().0 = values;
+            let values: Vec<Yaml> = v.as_vec().cloned().unwrap_or_default();
+            // A list of objects (`tests: [{name: unit, command: test}]`) is read as `tests.command`.
+            for (field, value) in values.iter().filter_map(Yaml::as_hash).flatten() {
+                if let (Some(field), Some(value)) = (scalar(field), scalar(value)) {
+                    ctx.matrix.entry(format!("{k}.{field}")).or_default().0.push(value);
+                }
+            }
+            ctx.matrix.entry(k).or_default().0 = values.iter().filter_map(scalar).collect();
         }
         for entry in matrix["include"].as_vec().into_iter().flatten() {
             for (k, v) in entry.as_hash().into_iter().flatten() {
@@ -277,17 +281,23 @@ impl Context {
             let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
             self.env.get(name).cloned().unwrap_or_else(|| c[0].to_string())
         });
-        substituted.split_whitespace().collect::<Vec<_>>().join(" ")
+        // An option whose value was an unknown expression goes with it: `--python ""`.
+        let emptied = EMPTY_ARGUMENT.replace_all(&substituted, " ");
+        emptied.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 }
 
 static EXPRESSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));
+static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][\w-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
+        .expect("the empty-argument pattern is valid")
+});
 static SHELL_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)").expect("the variable pattern is valid")
 });
 static SECRET_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\bsecrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
+    Regex::new(r#"\bsecrets(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
         .expect("the secret-reference pattern is valid")
 });
 
@@ -626,11 +636,8 @@ fn run_script(
             let command = if dir.is_empty() { resolved.clone() } else { format!("cd {dir} && {resolved}") };
             seen.test(out, command, source.to_string());
         }
-        if !seen.in_release
-            && let Some(start) = start_from_command(repo, &dir, &resolved)
-        {
+        if !seen.in_release && add_command_start(repo, out, &dir, &resolved, source.to_string()) {
             runs_tests = true;
-            add_start(repo, out, start, source.to_string());
         }
     }
     runs_tests
@@ -844,6 +851,18 @@ jobs:
         let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
         assert_eq!(toolchains, [("node", Some("v20.11.0")), ("java", Some("17"))]);
         assert_eq!(out.tests[0].command, "mvn verify");
+        let ctx = Context::default();
+        assert_eq!(ctx.resolve("uv run --python \"${{ steps.py.outputs.v }}\" pytest ''"), "uv run pytest");
+        assert_eq!(ctx.resolve("pytest --x=\"${{ github.sha }}\" -q"), "pytest -q");
+    }
+
+    #[test]
+    fn matrix_of_objects_and_prose_about_secrets() {
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        tests:\n          - name: unit\n            command: test\n          - name: system\n            command: test:system\n    env:\n      TEST_COMMAND: ${{ matrix.tests.command }}\n      KEY: ${{ secrets.API_KEY }}\n    steps:\n      - run: echo 'runs without secrets. Avo is off'\n      - run: bin/rails $TEST_COMMAND\n";
+        let out = run(&[(".github/workflows/test.yml", workflow)]);
+        assert_eq!(out.tests[0].command, "bin/rails test");
+        let secrets: Vec<_> = out.secrets.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(secrets, ["API_KEY"]);
     }
 
     #[test]

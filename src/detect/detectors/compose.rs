@@ -6,6 +6,8 @@
 //! Also the shared reading of a `docker compose … up …` command line, used for CI steps,
 //! Makefile recipes and package.json scripts ([`start_from_command`]).
 
+use std::collections::HashMap;
+
 use yaml_rust2::Yaml;
 
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
@@ -186,7 +188,23 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     let root_default = DEFAULT_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
     let root_override = OVERRIDE_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
     let mut skipped_production = Vec::new();
+    let mut variants = Vec::new();
     let mut files = project_compose_files(repo);
+    // A folder of several compose files holds alternatives (`docker-compose.postgres.yml`,
+    // `docker-compose.mariadb.yml`, …): only its default file is started, the others when a CI
+    // step, a Makefile or a script names them.
+    let mut per_dir: HashMap<&str, usize> = HashMap::new();
+    for rel in
+        files.iter().filter(|rel| !OVERRIDE_FILES.contains(&file_name(rel)) && !is_production_file(file_name(rel)))
+    {
+        *per_dir.entry(parent_dir(rel)).or_default() += 1;
+    }
+    let variant_dirs: Vec<&str> = per_dir.into_iter().filter(|(_, n)| *n > 1).map(|(dir, _)| dir).collect();
+    let is_variant = |rel: &str, dirs: &[&str]| {
+        dirs.contains(&parent_dir(rel))
+            && !DEFAULT_FILES.contains(&file_name(rel))
+            && !OVERRIDE_FILES.contains(&file_name(rel))
+    };
     // The root's default file is the one people run; then the shallowest.
     files.sort_by_key(|rel| (root_default.as_ref() != Some(*rel), rel.matches('/').count(), rel.as_str()));
     for rel in files {
@@ -196,6 +214,10 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         }
         if is_production_file(name) {
             skipped_production.push(rel.clone());
+            continue;
+        }
+        if is_variant(rel, &variant_dirs) {
+            variants.push(rel.clone());
             continue;
         }
         let Some(services) = read_compose(repo, rel) else { continue };
@@ -222,7 +244,18 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         }
     }
     if !skipped_production.is_empty() {
-        out.note(format!("not started (production compose files): {}", skipped_production.join(", ")));
+        out.note(format!("not started (deployment compose files): {}", few(&skipped_production)));
+    }
+    if !variants.is_empty() {
+        out.note(format!("not started unless a script names them (alternative compose files): {}", few(&variants)));
+    }
+}
+
+/// The first three of `items`, and how many more.
+fn few(items: &[String]) -> String {
+    match items {
+        [a, b, c, rest @ ..] if !rest.is_empty() => format!("{a}, {b}, {c} (and {} more)", rest.len()),
+        _ => items.join(", "),
     }
 }
 
@@ -442,6 +475,25 @@ pub fn join_path(cwd: &str, rel: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// The start for a `docker compose … up …` line run from `cwd` (see [`start_from_command`]),
+/// added with [`add_start`], its backing services reported. True when the line starts some.
+pub fn add_command_start(repo: &Repo, out: &mut Findings, cwd: &str, line: &str, source: String) -> bool {
+    let Some(command) = start_from_command(repo, cwd, line) else { return false };
+    if let Some(up) = parse_compose_up(&command) {
+        for file in &up.files {
+            for service in read_compose(repo, file).unwrap_or_default() {
+                if up.services.contains(&service.name)
+                    && let Some(product) = service.backing()
+                {
+                    out.service(&product, service.image.clone(), format!("{file}#services.{}", service.name));
+                }
+            }
+        }
+    }
+    add_start(repo, out, command, source);
+    true
+}
+
 /// The start command for a `docker compose … up …` line run from `cwd` (repo-relative),
 /// restricted to the backing services of the files it names (or the default file of `cwd`).
 pub fn start_from_command(repo: &Repo, cwd: &str, line: &str) -> Option<String> {
@@ -526,12 +578,15 @@ pub(crate) mod tests {
             ("examples/demo/compose.yaml", "services:\n  m:\n    image: mongo\n"),
             ("deploy/docker-compose.prod.yml", "services:\n  m:\n    image: mysql\n"),
             ("compose.deploy.yml", "services:\n  m:\n    image: mysql\n"),
+            ("docker/variants/docker-compose.mariadb.yml", "services:\n  m:\n    image: mariadb\n"),
+            ("docker/variants/docker-compose.postgres.yml", "services:\n  p:\n    image: postgres\n"),
         ]);
         let mut out = Findings::default();
         detect(&repo, &mut out);
         assert_eq!(out.starts.len(), 1);
         assert_eq!(out.starts[0].command, "docker compose -f backend/dev/docker-compose.yml up -d db cache");
-        assert!(out.services.iter().all(|s| s.name != "mongodb" && s.name != "mysql"));
+        assert!(out.services.iter().all(|s| !["mongodb", "mysql", "mariadb"].contains(&s.name.as_str())));
+        assert!(out.notes.iter().any(|n| n.contains("docker/variants/docker-compose.mariadb.yml")));
         assert!(out.notes.iter().any(|n| n.contains("deploy/docker-compose.prod.yml")));
     }
 

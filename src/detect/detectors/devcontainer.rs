@@ -7,7 +7,7 @@
 //!   own `service` and built services are left out.
 //! - `features` (`ghcr.io/devcontainers/features/node:1` with `"version": "20"`) and the
 //!   `image` (`mcr.microsoft.com/devcontainers/python:1-3.12-bookworm`, `node:20`) hint at
-//!   toolchains. A devcontainer image tag is `<image version>-<language version>-<os>`, or just
+//!   toolchains, reported unpinned with their version in a note (see [`hint`]). A devcontainer image tag is `<image version>-<language version>-<os>`, or just
 //!   the language version, or just the image version (a single `0`/`1`/`2`, not a pin).
 //!
 //! The file is JSON with comments and trailing commas (JSONC); both are stripped before parsing.
@@ -41,7 +41,7 @@ fn read_config(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
     if let Some(image) = config.get("image").and_then(Value::as_str)
         && let Some((toolchain, version)) = devcontainer_image_toolchain(image)
     {
-        out.toolchain(toolchain, version, format!("{rel}#image"));
+        hint(out, toolchain, version, format!("{rel}#image"));
     }
     for (id, options) in config.get("features").and_then(Value::as_object).into_iter().flatten() {
         let Some(toolchain) = feature_toolchain(id) else { continue };
@@ -52,9 +52,19 @@ fn read_config(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
             continue;
         }
         let version = version.filter(|v| v.starts_with(|c: char| c.is_ascii_digit()));
-        out.toolchain(toolchain, version, format!("{rel}#features"));
+        hint(out, toolchain, version, format!("{rel}#features"));
     }
     compose(repo, rel, config, out);
+}
+
+/// A dev container's toolchain is reported unpinned, its version only noted: template
+/// defaults (`21-oracle`, `1-3.11-bullseye`) must not outvote the project's own manifests,
+/// which the language detectors read after this one.
+fn hint(out: &mut Findings, toolchain: &str, version: Option<String>, source: String) {
+    if let Some(version) = &version {
+        out.note(format!("dev container: {toolchain} {version} ({source})"));
+    }
+    out.toolchain(toolchain, None, source);
 }
 
 fn compose(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
@@ -285,7 +295,8 @@ mod tests {
             "docker compose -f docker-compose.yml -f .devcontainer/docker-compose.extend.yml up -d db mail"
         );
         let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
-        assert_eq!(toolchains, [("node", Some("20"))]);
+        assert_eq!(toolchains, [("node", None)]);
+        assert!(out.notes.iter().any(|n| n == "dev container: node 20 (.devcontainer/devcontainer.json#features)"));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{add_start, is_incidental_path, scalar, start_from_command};
+use crate::detect::detectors::compose::{add_command_start, is_incidental_path, scalar};
 use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::{Findings, Repo};
 
@@ -144,9 +144,7 @@ fn report_targets(repo: &Repo, rel: &str, tool: &str, targets: &[Target], out: &
     }
     for target in targets {
         for (at, command) in &target.recipe {
-            if let Some(start) = start_from_command(repo, dir, command) {
-                add_start(repo, out, start, format!("{rel}{at}"));
-            }
+            add_command_start(repo, out, dir, command, format!("{rel}{at}"));
         }
     }
 }
@@ -285,10 +283,8 @@ fn package_scripts(repo: &Repo, rel: &str, out: &mut Findings) {
     let Some(scripts) = manifest.get("scripts").and_then(|s| s.as_object()) else { return };
     let dir = parent_dir(rel);
     for (name, script) in scripts {
-        if let Some(script) = script.as_str()
-            && let Some(start) = start_from_command(repo, dir, script)
-        {
-            add_start(repo, out, start, format!("{rel}#scripts.{name}"));
+        if let Some(script) = script.as_str() {
+            add_command_start(repo, out, dir, script, format!("{rel}#scripts.{name}"));
         }
     }
 }
