@@ -152,9 +152,9 @@ impl Repo {
     }
 
     /// Directories holding a file called `manifest` that are projects rather than samples
-    /// (see [`is_sample_path`]): "" for the root, shallowest first.
+    /// (see [`is_project_path`]): "" for the root, shallowest first.
     pub fn project_dirs(&self, manifest: &str) -> Vec<&str> {
-        self.named(manifest).into_iter().filter(|p| !is_sample_path(p)).map(parent_dir).collect()
+        self.named(manifest).into_iter().filter(|p| is_project_path(p)).map(parent_dir).collect()
     }
 
     /// Whether any file lies under `dir` ("" for the whole tree).
@@ -416,6 +416,13 @@ pub fn too_deep_for_a_project(dir: &str) -> bool {
     !dir.is_empty() && dir.split('/').count() > MAX_PROJECT_DEPTH
 }
 
+/// True when the manifest `rel` may belong to a project: not under a sample directory, nor
+/// under a hidden one (`.github/requirements.txt` serves CI tooling, `.devcontainer/…` the
+/// container, not the project).
+pub fn is_project_path(rel: &str) -> bool {
+    !is_sample_path(rel) && !parent_dir(rel).split('/').any(|part| part.starts_with('.'))
+}
+
 /// True when `path` is `dir` or inside it (`dir` "" is the root, which holds everything).
 pub fn is_within(path: &str, dir: &str) -> bool {
     dir.is_empty() || path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
@@ -512,6 +519,8 @@ mod tests {
         assert!(is_sample_path("examples/basic/go.mod"));
         assert!(!is_sample_path("web/package.json"));
         assert!(!is_sample_path("package.json"));
+        assert!(!is_project_path(".github/requirements.txt"));
+        assert!(is_project_path("web/package.json") && is_project_path("package.json"));
         assert!(is_within("web/src", "web") && is_within("web", "web") && !is_within("website", "web"));
         assert!(is_within("anything", ""));
     }

@@ -22,7 +22,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{add_start, join_path, scalar, start_from_command};
+use crate::detect::detectors::compose::{
+    add_start, join_path, project_compose_files, scalar, shell_word, start_from_command,
+};
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::tasks::is_test_command;
 use crate::detect::repo::{file_name, parent_dir};
@@ -43,6 +45,13 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         if (name == "action.yml" || name == "action.yaml") && !composite_used.iter().any(|u| u == rel) {
             composite_action(repo, rel, &HashMap::new(), &Context::default(), &mut seen, out);
         }
+    }
+    // Without a compose file, the services of the main test job are the start.
+    if let Some((runs, source)) = seen.service_runs.take()
+        && out.starts.is_empty()
+        && project_compose_files(repo).is_empty()
+    {
+        out.start(runs.join(" && "), source);
     }
     if repo.exists(".gitlab-ci.yml") {
         gitlab(repo, ".gitlab-ci.yml", &mut seen, out);
@@ -88,6 +97,12 @@ struct Seen {
     /// One entry per product: several versions of a database are one service to start.
     services: Vec<String>,
     secrets: Vec<String>,
+    /// The workflow being read ships releases or deploys: its `docker compose up` brings up
+    /// production, not services for tests.
+    in_release: bool,
+    /// `docker run` commands for the services of the first test job that has some, and where
+    /// they come from: the start when the project has no compose file.
+    service_runs: Option<(Vec<String>, String)>,
 }
 
 impl Seen {
@@ -396,6 +411,7 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
     let Some(docs) = repo.read_yaml(rel) else { return };
     let Some(doc) = docs.first() else { return };
     let release = is_release_workflow(rel, doc);
+    seen.in_release = release;
     let workflow_ctx = Context::default().with_env(&doc["env"]);
     let Some(jobs) = doc["jobs"].as_hash() else { return };
     for (job_name, job) in jobs {
@@ -405,12 +421,17 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
         let mut runs_tests = false;
         let toolchains_before = out.toolchains.len();
 
+        let mut runs = Vec::new();
         for (name, service) in job["services"].as_hash().into_iter().flatten() {
             let Some(name) = scalar(name) else { continue };
             let image = scalar(&service["image"]).or_else(|| scalar(service)).unwrap_or_default();
-            for image in expand_matrix(&image, &ctx) {
-                seen.service(out, &image, format!("{job_source}.services.{name}"));
+            let images = expand_matrix(&image, &ctx);
+            for image in &images {
+                seen.service(out, image, format!("{job_source}.services.{name}"));
                 runs_tests = true;
+            }
+            if let Some(image) = images.first().filter(|i| is_backing_service(&canonical_service(i))) {
+                runs.push(docker_run(&name, image, service, &ctx));
             }
         }
         if let Some(image) = scalar(&job["container"]["image"]).or_else(|| scalar(&job["container"])) {
@@ -448,6 +469,9 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
         if !runs_tests || release {
             out.toolchains.truncate(toolchains_before);
         }
+        if runs_tests && !release && !runs.is_empty() && seen.service_runs.is_none() {
+            seen.service_runs = Some((runs, format!("{job_source}.services")));
+        }
         if runs_tests && !release {
             let mut found = Vec::new();
             strings(job, &mut found);
@@ -460,6 +484,37 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
             }
         }
     }
+    seen.in_release = false;
+}
+
+/// `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` for a job's service container:
+/// its ports published on the same host ports (what a local config expects), its `env` as
+/// written, a `secrets.X` value passed from the sandbox's `$X`, other expressions left out.
+fn docker_run(name: &str, image: &str, service: &Yaml, ctx: &Context) -> String {
+    let mut command = format!("docker run -d --name {}", shell_word(name));
+    for port in service["ports"].as_vec().into_iter().flatten().filter_map(scalar) {
+        if port.contains("${{") {
+            continue;
+        }
+        let container = port.rsplit(':').next().unwrap_or(&port);
+        let mapping = if port.contains(':') { port.clone() } else { format!("{container}:{container}") };
+        command.push_str(&format!(" -p {}", shell_word(&mapping)));
+    }
+    for (key, value) in service["env"].as_hash().into_iter().flatten() {
+        let (Some(key), Some(value)) = (scalar(key), scalar(value)) else { continue };
+        let secret = EXPRESSION
+            .captures(&value)
+            .filter(|c| c[0].len() == value.trim().len())
+            .and_then(|c| c[1].trim().strip_prefix("secrets.").map(str::to_string));
+        if let Some(secret) = secret {
+            command.push_str(&format!(" -e {key}=\"${secret}\""));
+        } else if !value.contains("${{") {
+            command.push_str(&format!(" -e {}", shell_word(&format!("{key}={value}"))));
+        }
+    }
+    command.push(' ');
+    command.push_str(&shell_word(&ctx.resolve(image)));
+    command
 }
 
 /// An image whose tag may use matrix values, once per value.
@@ -571,9 +626,11 @@ fn run_script(
             let command = if dir.is_empty() { resolved.clone() } else { format!("cd {dir} && {resolved}") };
             seen.test(out, command, source.to_string());
         }
-        if let Some(start) = start_from_command(repo, &dir, &resolved) {
+        if !seen.in_release
+            && let Some(start) = start_from_command(repo, &dir, &resolved)
+        {
             runs_tests = true;
-            add_start(out, start, source.to_string());
+            add_start(repo, out, start, source.to_string());
         }
     }
     runs_tests
@@ -763,6 +820,24 @@ jobs:
     }
 
     #[test]
+    fn services_of_the_main_test_job_are_the_start_without_compose() {
+        let workflow = "jobs:\n  test:\n    services:\n      postgres:\n        image: postgres:13\n        env:\n          POSTGRES_USER: netbox\n          POSTGRES_PASSWORD: ${{ secrets.PG_PASSWORD }}\n          POSTGRES_DB: ${{ matrix.db }}\n        ports:\n          - 5432:5432\n      redis:\n        image: redis\n        ports: [6379]\n      web:\n        image: nginx\n    steps:\n      - run: python manage.py test\n  other:\n    services:\n      mysql:\n        image: mysql\n    steps:\n      - run: pytest\n";
+        let out = run(&[(".github/workflows/ci.yml", workflow)]);
+        assert_eq!(out.starts.len(), 1);
+        assert_eq!(
+            out.starts[0].command,
+            "docker run -d --name postgres -p 5432:5432 -e POSTGRES_USER=netbox -e POSTGRES_PASSWORD=\"$PG_PASSWORD\" postgres:13 && docker run -d --name redis -p 6379:6379 redis"
+        );
+        assert_eq!(out.starts[0].source, ".github/workflows/ci.yml#jobs.test.services");
+
+        let out = run(&[
+            (".github/workflows/ci.yml", workflow),
+            ("docker/compose.yml", "services:\n  db:\n    image: postgres\n"),
+        ]);
+        assert!(out.starts.is_empty(), "the compose detector owns the start when there is a compose file");
+    }
+
+    #[test]
     fn version_file_and_include_only_keys() {
         let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        java: [17, 21]\n        include:\n          - java: 11\n            extra: -Dx=1\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version-file: .nvmrc\n      - uses: actions/setup-java@v4\n        with:\n          java-version: ${{ matrix.java }}\n      - run: mvn verify ${{ matrix.extra || '' }}\n";
         let out = run(&[(".github/workflows/build.yml", workflow), (".nvmrc", "v20.11.0\n")]);
@@ -781,10 +856,13 @@ jobs:
     }
 
     #[test]
-    fn release_workflows_give_no_secrets() {
-        let workflow = "name: Release\njobs:\n  publish:\n    steps:\n      - run: cargo test\n        env:\n          API_KEY: ${{ secrets.API_KEY }}\n";
-        let out = run(&[(".github/workflows/release.yml", workflow)]);
+    fn release_workflows_give_no_secrets_toolchains_or_starts() {
+        let workflow = "name: Release\njobs:\n  publish:\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n      - run: docker compose -f compose.yml up -d\n      - run: cargo test\n        env:\n          API_KEY: ${{ secrets.API_KEY }}\n";
+        let compose = "services:\n  db:\n    image: postgres\n";
+        let out = run(&[(".github/workflows/release.yml", workflow), ("compose.yml", compose)]);
         assert!(out.secrets.is_empty());
+        assert!(out.toolchains.is_empty());
+        assert!(out.starts.is_empty());
         assert_eq!(out.tests.len(), 1);
     }
 

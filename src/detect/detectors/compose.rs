@@ -61,10 +61,11 @@ pub fn is_compose_file(name: &str) -> bool {
         || stem.ends_with(".compose")
 }
 
-/// Compose files meant for production deployments: their services are managed elsewhere.
+/// Compose files meant for deployments: their services are managed elsewhere.
 fn is_production_file(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
-    name.split(['.', '-', '_']).any(|part| part == "prod" || part == "production")
+    name.split(['.', '-', '_'])
+        .any(|part| matches!(part, "prod" | "production" | "deploy" | "deployment" | "staging" | "release"))
 }
 
 /// One service of a compose file.
@@ -156,7 +157,8 @@ pub fn up_command(files: &[String], services: &[String]) -> String {
     command
 }
 
-fn shell_word(word: &str) -> String {
+/// `word` quoted for a shell when it needs to be.
+pub fn shell_word(word: &str) -> String {
     if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:=@+".contains(c)) {
         word.to_string()
     } else {
@@ -164,20 +166,31 @@ fn shell_word(word: &str) -> String {
     }
 }
 
+/// The compose files of the project itself: not under examples or fixtures, not the dev
+/// container's (see the devcontainer detector).
+pub fn project_compose_files(repo: &Repo) -> Vec<&String> {
+    repo.files()
+        .iter()
+        .filter(|rel| {
+            let name = file_name(rel);
+            // `contains` first: this runs for every file of the tree.
+            name.contains("ompose")
+                && is_compose_file(name)
+                && !is_incidental_path(rel)
+                && !rel.starts_with(".devcontainer/")
+        })
+        .collect()
+}
+
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let root_default = DEFAULT_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
     let root_override = OVERRIDE_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
     let mut skipped_production = Vec::new();
-    for rel in repo.files() {
+    let mut files = project_compose_files(repo);
+    // The root's default file is the one people run; then the shallowest.
+    files.sort_by_key(|rel| (root_default.as_ref() != Some(*rel), rel.matches('/').count(), rel.as_str()));
+    for rel in files {
         let name = file_name(rel);
-        // `contains` first: this runs for every file of the tree.
-        if !name.contains("ompose")
-            || !is_compose_file(name)
-            || is_incidental_path(rel)
-            || rel.starts_with(".devcontainer/")
-        {
-            continue;
-        }
         if root_override.as_deref() == Some(rel.as_str()) && root_default.is_some() {
             continue; // read together with the default file below
         }
@@ -205,7 +218,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
             report(over, &extra, out);
         }
         if !names.is_empty() {
-            add_start(out, up_command(std::slice::from_ref(rel), &names), rel.clone());
+            add_start(repo, out, up_command(std::slice::from_ref(rel), &names), rel.clone());
         }
     }
     if !skipped_production.is_empty() {
@@ -213,10 +226,12 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     }
 }
 
-/// Add a compose start unless one already there starts the same files with at least these
-/// services; drop those that this one covers. (A Makefile target, a package script and the
-/// compose file itself often name the same services.)
-pub fn add_start(out: &mut Findings, command: String, source: String) {
+/// Add a compose start, keeping every product started once: a start whose files and services
+/// an earlier one covers is left out, one that covers an earlier one (same files) replaces it,
+/// and services whose product an earlier start brings up from another file are dropped (two
+/// postgres containers would fight over the port). A Makefile target, a package script, a CI
+/// step and the compose file itself often name the same services.
+pub fn add_start(repo: &Repo, out: &mut Findings, command: String, source: String) {
     let Some(new) = parse_compose_up(&command) else {
         out.start(command, source);
         return;
@@ -230,7 +245,46 @@ pub fn add_start(out: &mut Findings, command: String, source: String) {
     }
     let mut keep = existing.iter().map(|old| !old.as_ref().is_some_and(|old| covers(&new, old)));
     out.starts.retain(|_| keep.next().unwrap_or(true));
-    out.start(command, source);
+    let started: Vec<String> = out
+        .starts
+        .iter()
+        .filter_map(|s| parse_compose_up(&s.command))
+        .flat_map(|up| started_services(repo, &up))
+        .map(|(_, product)| product)
+        .collect();
+    let services = started_services(repo, &new);
+    let fresh: Vec<String> =
+        services.iter().filter(|(_, product)| !started.contains(product)).map(|(name, _)| name.clone()).collect();
+    if fresh.len() == services.len() {
+        out.start(command, source);
+    } else if !fresh.is_empty() {
+        out.start(up_command(&new.files, &fresh), source);
+    }
+}
+
+/// The backing services (compose name, product) an `up` brings up: those it names, or all of
+/// its files' (the root default file and its override when it names none).
+fn started_services(repo: &Repo, up: &ComposeUp) -> Vec<(String, String)> {
+    let files: Vec<&str> = if up.files.is_empty() {
+        let default = DEFAULT_FILES.iter().find(|f| repo.exists(f));
+        let over = OVERRIDE_FILES.iter().find(|f| repo.exists(f));
+        default.into_iter().chain(over).copied().collect()
+    } else {
+        up.files.iter().map(String::as_str).collect()
+    };
+    let mut found: Vec<(String, String)> = Vec::new();
+    for file in files {
+        for service in read_compose(repo, file).unwrap_or_default() {
+            let wanted = up.services.is_empty() || up.services.contains(&service.name);
+            if wanted
+                && let Some(product) = service.backing()
+                && !found.iter().any(|(name, _)| *name == service.name)
+            {
+                found.push((service.name, product));
+            }
+        }
+    }
+    found
 }
 
 /// A `docker compose … up …` (or `docker-compose`) invocation found in a shell line.
@@ -471,6 +525,7 @@ pub(crate) mod tests {
             ("backend/dev/docker-compose.yml", APP_AND_DB),
             ("examples/demo/compose.yaml", "services:\n  m:\n    image: mongo\n"),
             ("deploy/docker-compose.prod.yml", "services:\n  m:\n    image: mysql\n"),
+            ("compose.deploy.yml", "services:\n  m:\n    image: mysql\n"),
         ]);
         let mut out = Findings::default();
         detect(&repo, &mut out);
@@ -529,13 +584,30 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn starts_covered_by_wider_ones_fold() {
+    fn each_product_is_started_once() {
+        let (_dir, repo) = repo_with(&[
+            ("cypress/docker-compose.yml", "services:\n  db:\n    image: postgres:15\n"),
+            ("docker-compose.yml", "services:\n  db:\n    image: postgres:16\n"),
+            ("e2e/compose.yml", "services:\n  pg:\n    image: postgres\n  cache:\n    image: redis\n"),
+        ]);
         let mut out = Findings::default();
-        add_start(&mut out, "docker compose -f a.yml up -d db".into(), "x".into());
-        add_start(&mut out, "docker compose -f a.yml up -d db cache".into(), "y".into());
-        add_start(&mut out, "docker compose -f a.yml up -d cache".into(), "z".into());
-        add_start(&mut out, "docker compose -f b.yml up -d db".into(), "w".into());
-        add_start(&mut out, "pnpm dev".into(), "v".into());
+        detect(&repo, &mut out);
+        let starts: Vec<_> = out.starts.iter().map(|s| s.command.as_str()).collect();
+        assert_eq!(starts, ["docker compose up -d db", "docker compose -f e2e/compose.yml up -d cache"]);
+    }
+
+    #[test]
+    fn starts_covered_by_wider_ones_fold() {
+        let (_dir, repo) = repo_with(&[
+            ("a.yml", "services:\n  db:\n    image: postgres\n  cache:\n    image: redis\n"),
+            ("b.yml", "services:\n  db:\n    image: mysql\n"),
+        ]);
+        let mut out = Findings::default();
+        add_start(&repo, &mut out, "docker compose -f a.yml up -d db".into(), "x".into());
+        add_start(&repo, &mut out, "docker compose -f a.yml up -d db cache".into(), "y".into());
+        add_start(&repo, &mut out, "docker compose -f a.yml up -d cache".into(), "z".into());
+        add_start(&repo, &mut out, "docker compose -f b.yml up -d db".into(), "w".into());
+        add_start(&repo, &mut out, "pnpm dev".into(), "v".into());
         let starts: Vec<_> = out.starts.iter().map(|s| (s.command.as_str(), s.source.as_str())).collect();
         assert_eq!(
             starts,

@@ -87,7 +87,7 @@ fn compose(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
         }
     }
     if !names.is_empty() {
-        add_start(out, up_command(&files, &names), format!("{rel}#dockerComposeFile"));
+        add_start(repo, out, up_command(&files, &names), format!("{rel}#dockerComposeFile"));
     }
 }
 

@@ -4,8 +4,8 @@
 //! `Pipfile` or `requirements*.txt`, outside sample directories. A nested one inside another
 //! project counts only when it has its own lockfile and is not a uv workspace member.
 
-use super::{Members, exact_version, in_dir, pm_path};
-use crate::detect::repo::{file_name, is_sample_path, is_within, join, parent_dir, too_deep_for_a_project};
+use super::{Members, counted, exact_version, in_dir, pm_path};
+use crate::detect::repo::{file_name, is_project_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
@@ -67,7 +67,7 @@ fn requirement_files(repo: &Repo) -> Vec<&str> {
         .files()
         .iter()
         .map(String::as_str)
-        .filter(|f| !is_sample_path(f) && f.ends_with(".txt"))
+        .filter(|f| is_project_path(f) && f.ends_with(".txt"))
         .filter(|f| {
             let name = file_name(f);
             name.starts_with("requirements") || file_name(parent_dir(f)) == "requirements"
@@ -149,6 +149,18 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     };
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_ref(), &pyproject_path);
     tests(repo, dir, pytest, tool, run_prefix, out);
+    // Workspace members keep their own tests: run them from the member, in the shared env.
+    if let Some(members) = &members {
+        for member in repo.project_dirs("pyproject.toml").into_iter().filter(|d| is_within(d, dir) && *d != dir) {
+            if !members.contains(member.strip_prefix(dir).unwrap_or(member).trim_start_matches('/')) {
+                continue;
+            }
+            let member_path = join(member, "pyproject.toml");
+            let member_pyproject = repo.read_toml(&member_path);
+            let pytest = pytest_evidence(repo, member, &[], member_pyproject.as_ref(), &member_path);
+            tests(repo, member, pytest, tool, run_prefix, out);
+        }
+    }
     members
 }
 
@@ -303,7 +315,7 @@ fn uv_workspace(
         .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
         .count();
     let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
-    out.note(format!("uv workspace of {count} members{place}"));
+    out.note(format!("uv workspace of {}{place}", counted(count, "member")));
     Some(members)
 }
 

@@ -1,5 +1,6 @@
-//! Detector: secret names, from `.env.example`-style files and from the code's environment
-//! reads (`process.env.X`, `os.getenv("X")`, `env('X')` in Laravel config, …).
+//! Detector: secret names, from dotenv files (`.env.example`-style ones, a committed `.env`)
+//! and from the code's environment reads (`process.env.X`, `os.getenv("X")`, `env('X')` in
+//! Laravel config, …).
 //!
 //! The rule for "looks like a secret" ([`looks_like_secret`]) is on the name alone, by its
 //! `_`-separated words:
@@ -206,9 +207,13 @@ pub fn looks_like_secret(name: &str) -> bool {
     before.iter().any(|w| STRONG_WORDS.contains(w))
 }
 
-/// `.env.example`, `.env.sample`, `.env.template`, `.env.dist`, `.env.defaults`,
-/// `.env.local.example`, `example.env`, `env.sample`, …
-pub fn is_env_example(name: &str) -> bool {
+/// Dotenv files: `.env` and `.env.*` (a committed `.env`, `.env.test` or `.env.example`; a
+/// gitignored one is never walked), and example files under other names (`example.env`,
+/// `env.sample`, `sample.env`, `env.template`). Only names are read from them, never values.
+pub fn is_env_file(name: &str) -> bool {
+    if name == ".env" || name.starts_with(".env.") {
+        return true;
+    }
     // Cheap refusal first: this runs for every file of the tree.
     if !name.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"env")) {
         return false;
@@ -329,7 +334,7 @@ fn scan_priority(rel: &str) -> (u8, usize) {
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut found: Vec<(String, String)> = Vec::new();
     for rel in repo.files() {
-        if is_env_example(file_name(rel))
+        if is_env_file(file_name(rel))
             && !is_incidental_path(rel)
             && let Some(text) = repo.read(rel)
         {
@@ -465,7 +470,7 @@ mod tests {
     }
 
     #[test]
-    fn env_example_names() {
+    fn env_file_names() {
         for name in [
             ".env.example",
             ".env.sample",
@@ -477,10 +482,13 @@ mod tests {
             "env.sample",
             "sample.env",
         ] {
-            assert!(is_env_example(name), "{name}");
+            assert!(is_env_file(name), "{name}");
         }
-        for name in [".env", ".env.local", "environment.ts", ".envrc", "example.txt", "env.ts"] {
-            assert!(!is_env_example(name), "{name}");
+        for name in [".env", ".env.test", ".env.local"] {
+            assert!(is_env_file(name), "{name}");
+        }
+        for name in ["environment.ts", ".envrc", "example.txt", "env.ts", "env.go", "dotenv.js"] {
+            assert!(!is_env_file(name), "{name}");
         }
     }
 

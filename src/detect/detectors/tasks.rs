@@ -32,7 +32,8 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
           | (?:\./)?mvnw?\b[^;&|]*?\s(?:test|verify|integration-test)\b
           | (?:\./)?gradlew?\b[^;&|]*?\s(?:[\w:\-]*[Tt]est\w*|check)\b
           | (?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest\b
-          | (?:python3?\s+)?(?:\./)?manage\.py\s+test\b
+          | (?:\S*/)?manage\.py\s+test\b
+          | (?:\S*/)?(?:run[-_])?tests?(?:[-_][\w\-]*)?\.sh\b
           | python3?\s+-m\s+unittest\b
           | (?:tox|nox)(?:\s|$)
           | hatch\s+(?:run\s+)?test\b
@@ -144,7 +145,7 @@ fn report_targets(repo: &Repo, rel: &str, tool: &str, targets: &[Target], out: &
     for target in targets {
         for (at, command) in &target.recipe {
             if let Some(start) = start_from_command(repo, dir, command) {
-                add_start(out, start, format!("{rel}{at}"));
+                add_start(repo, out, start, format!("{rel}{at}"));
             }
         }
     }
@@ -287,7 +288,7 @@ fn package_scripts(repo: &Repo, rel: &str, out: &mut Findings) {
         if let Some(script) = script.as_str()
             && let Some(start) = start_from_command(repo, dir, script)
         {
-            add_start(out, start, format!("{rel}#scripts.{name}"));
+            add_start(repo, out, start, format!("{rel}#scripts.{name}"));
         }
     }
 }
@@ -319,6 +320,10 @@ mod tests {
             "uv run pytest -q",
             "python -m pytest tests",
             "python manage.py test",
+            "python netbox/manage.py test netbox/ --parallel",
+            "coverage run -m pytest tests/",
+            "uv run bash scripts/tests-start.sh",
+            "./run_tests.sh",
             "bundle exec rspec",
             "bin/rails test",
             "mix test --cover",
@@ -350,6 +355,8 @@ mod tests {
             "pnpm run check",
             "make build",
             "latest-version",
+            "scripts/testdata.sh",
+            "./contest.sh",
         ] {
             assert!(!is_test_command(line), "{line}");
         }
