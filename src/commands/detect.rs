@@ -5,16 +5,21 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 use crate::cli::{DetectArgs, GlobalArgs};
-use crate::detect::{Detection, WalkOptions, render};
+use crate::detect::{Detection, Repo, WalkOptions, render};
 use crate::error::{Exit, Failure};
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let root = checkout_root(&args.path);
     let spinner = ui.spinner(&format!("Looking at {}", root.display()));
-    let detected = crate::detect::detect(&root, &WalkOptions::default());
+    let started = std::time::Instant::now();
+    let walked = Repo::walk(&root, &WalkOptions::default());
+    let walk_time = started.elapsed();
+    let detected = walked.map(|repo| (repo.files().len(), crate::detect::detect_in(&repo)));
     spinner.finish_and_clear();
-    let mut detection = detected.with_context(|| format!("detecting the environment of {}", root.display()))?;
+    let (files, mut detection) =
+        detected.with_context(|| format!("detecting the environment of {}", root.display()))?;
+    ui.debug(1, &format!("walked {files} files in {walk_time:.0?}, detected in {:.0?}", started.elapsed() - walk_time));
     if let Some(repo) = &global.repo {
         detection.repo = repo.clone();
     }

@@ -3,7 +3,9 @@
 //! Rules (all stable: the same tree always gives the same bytes):
 //! - install steps: deduplicated by command (first wins), ordered by [`Phase`], then by the
 //!   order the detectors ran in (the order of `detectors::ALL`), then by finding order;
-//! - start: the deduplicated `starts`, joined with ` && `;
+//! - start: the deduplicated `starts`, joined with ` && `; a `docker compose … up` whose
+//!   services an earlier one already starts is dropped, and one that starts a superset of
+//!   an earlier one's services (same compose files) takes its place;
 //! - toolchains: one entry per (name, version); for each name a pinned version comes before
 //!   an unpinned one, otherwise the first detector wins;
 //! - package managers: one per (name, path), the first one seen, with a version filled in
@@ -49,7 +51,7 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     warnings.extend(found);
 
     let steps = merge_steps(steps);
-    let starts = dedup_by_key(starts, |s| s.command.clone());
+    let starts = merge_starts(dedup_by_key(starts, |s| s.command.trim().to_string()));
     let (secret_sources, rejected) = merge_secrets(secrets);
     warnings.extend(rejected);
     let mut seen_warnings = HashSet::new();
@@ -71,12 +73,93 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
         secret_sources,
     };
     detection.note = note(&detection, &notes);
+    for (key, script) in [("install", &detection.install), ("start", &detection.start)] {
+        if script.len() > crate::names::MAX_SCRIPT_BYTES {
+            detection.warnings.push(format!(
+                "{key} is {} bytes, over the {} bytes the server accepts: trim it before `hanzo-env save`",
+                script.len(),
+                crate::names::MAX_SCRIPT_BYTES
+            ));
+        }
+    }
     detection
 }
 
 fn dedup_by_key<T, K: std::hash::Hash + Eq>(items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
     let mut seen = HashSet::new();
     items.into_iter().filter(|item| seen.insert(key(item))).collect()
+}
+
+/// A `docker compose [-f FILE]… up [flags] [SERVICE…]` start, parsed.
+struct ComposeUp {
+    files: Vec<String>,
+    /// Empty: every service of the files.
+    services: Vec<String>,
+}
+
+fn compose_up(command: &str) -> Option<ComposeUp> {
+    if command.contains("&&") || command.contains(';') || command.contains('|') {
+        return None;
+    }
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let rest = match words.as_slice() {
+        ["docker", "compose", rest @ ..] => rest,
+        ["docker-compose", rest @ ..] => rest,
+        _ => return None,
+    };
+    let mut files = Vec::new();
+    let mut words = rest.iter();
+    loop {
+        match *words.next()? {
+            "-f" | "--file" => files.push(words.next()?.to_string()),
+            "-p" | "--project-name" | "--env-file" | "--profile" => {
+                words.next()?;
+            }
+            "up" => break,
+            flag if flag.starts_with('-') => {}
+            _ => return None,
+        }
+    }
+    // After `up`: flags (none of `up`'s used here take a separate value) and service names.
+    let services = words.filter(|w| !w.starts_with('-')).map(|w| w.to_string()).collect();
+    Some(ComposeUp { files, services })
+}
+
+fn merge_starts(starts: Vec<Start>) -> Vec<Start> {
+    let mut kept: Vec<(Start, Option<ComposeUp>)> = Vec::new();
+    for start in starts {
+        let Some(up) = compose_up(&start.command) else {
+            kept.push((start, None));
+            continue;
+        };
+        let covered = kept.iter().any(|(_, k)| {
+            k.as_ref().is_some_and(|k| {
+                if k.services.is_empty() {
+                    k.files == up.files
+                } else {
+                    !up.services.is_empty() && up.services.iter().all(|s| k.services.contains(s))
+                }
+            })
+        });
+        if covered {
+            continue;
+        }
+        // A wider start on the same files replaces the narrower ones, in the first one's place.
+        let narrower = |k: &ComposeUp| {
+            k.files == up.files
+                && (up.services.is_empty()
+                    || (!k.services.is_empty() && k.services.iter().all(|s| up.services.contains(s))))
+        };
+        match kept.iter().position(|(_, k)| k.as_ref().is_some_and(narrower)) {
+            Some(first) => {
+                kept.retain(|(_, k)| !k.as_ref().is_some_and(narrower));
+                let at = first.min(kept.len());
+                kept.insert(at, (start, Some(up)));
+            }
+            None => kept.push((start, Some(up))),
+        }
+    }
+    kept.into_iter().map(|(start, _)| start).collect()
 }
 
 fn merge_steps(steps: Vec<Step>) -> Vec<Step> {
@@ -357,6 +440,22 @@ mod tests {
     }
 
     #[test]
+    fn compose_starts_that_add_nothing_are_dropped() {
+        let mut f = Findings::default();
+        f.start("docker compose up -d db", ".github/workflows/test.yml");
+        f.start("docker compose up -d db mailpit", "compose.yml");
+        f.start("docker compose -f compose.yml -f compose.deploy.yml up -d db", "deploy.yml");
+        f.start("docker compose -f tests/compose.yml up -d redis", "tests/compose.yml");
+        f.start("make services", "Makefile:3");
+        let d = merge(&repo(), f);
+        assert_eq!(
+            d.start,
+            "docker compose up -d db mailpit && docker compose -f tests/compose.yml up -d redis && make services"
+        );
+        assert_eq!(d.starts[0].source, "compose.yml");
+    }
+
+    #[test]
     fn tests_rank_ci_then_scripts_then_defaults() {
         let mut f = Findings::default();
         f.test("cargo test", "Cargo.toml");
@@ -387,6 +486,17 @@ mod tests {
         assert_eq!(d.package_managers[0].version.as_deref(), Some("9.1.0"));
         assert_eq!(d.services[0].image.as_deref(), Some("postgres:16"));
         assert!(d.note.starts_with("Node 20 (.nvmrc), Python (pyproject.toml); pnpm 9.1.0"), "{}", d.note);
+    }
+
+    #[test]
+    fn an_install_over_the_server_limit_is_a_warning() {
+        let mut f = Findings::default();
+        for i in 0..2000 {
+            f.step(Phase::Install, format!("(cd services/s{i} && go mod download)"), format!("services/s{i}/go.mod"));
+        }
+        let d = merge(&repo(), f);
+        assert!(d.install.len() > crate::names::MAX_SCRIPT_BYTES);
+        assert!(d.warnings.iter().any(|w| w.starts_with("install is ") && w.contains("16384")), "{:?}", d.warnings);
     }
 
     #[test]

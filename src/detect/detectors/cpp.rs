@@ -15,9 +15,18 @@ use crate::detect::{Findings, Phase, Repo};
 
 const C_EXTENSIONS: &[&str] = &[".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx"];
 /// Manifests of tools that build the C code below them themselves (build.rs, setuptools,
-/// scikit-build, cgo, node-gyp, zig build, SwiftPM).
-const DRIVERS: &[&str] =
-    &["Cargo.toml", "pyproject.toml", "setup.py", "go.mod", "binding.gyp", "build.zig", "Package.swift"];
+/// scikit-build, cgo, node-gyp, zig build, SwiftPM, elixir_make/rebar NIFs).
+const DRIVERS: &[&str] = &[
+    "Cargo.toml",
+    "pyproject.toml",
+    "setup.py",
+    "go.mod",
+    "binding.gyp",
+    "build.zig",
+    "Package.swift",
+    "mix.exs",
+    "rebar.config",
+];
 
 static CMAKE_MINIMUM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)cmake_minimum_required\s*\(\s*VERSION\s+(\d+(?:\.\d+)*)").expect("regex"));
@@ -37,11 +46,12 @@ static MAKE_COMPILES_C: LazyLock<Regex> = LazyLock::new(|| {
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let not_shell = |p: &&str| native_shell_of(repo, p).is_none();
-    let cmake: Vec<&str> = projects(repo, &["CMakeLists.txt"]).into_iter().filter(not_shell).collect();
-    let meson: Vec<&str> = projects(repo, &["meson.build"])
+    // A folder with both: Meson, which projects add as the successor of their CMake build.
+    let meson: Vec<&str> = projects(repo, &["meson.build"]).into_iter().filter(not_shell).collect();
+    let cmake: Vec<&str> = projects(repo, &["CMakeLists.txt"])
         .into_iter()
         .filter(not_shell)
-        .filter(|m| !cmake.iter().any(|c| parent_dir(c) == parent_dir(m)))
+        .filter(|c| !meson.iter().any(|m| parent_dir(m) == parent_dir(c)))
         .collect();
     let generated: Vec<&str> = cmake.iter().chain(&meson).map(|p| parent_dir(p)).collect();
     let make: Vec<&str> =
@@ -225,6 +235,12 @@ mod tests {
         assert_eq!(s.steps(), vec!["cmake -S . -B build && cmake --build build --parallel"]);
         assert_eq!(s.tests(), vec!["ctest --test-dir build --output-on-failure"]);
         assert!(s.findings.notes.iter().any(|n| n.starts_with("C++20")));
+    }
+
+    #[test]
+    fn meson_wins_over_cmake_in_one_folder() {
+        let s = scan(detect, &[("CMakeLists.txt", ""), ("meson.build", "project('x', 'c')"), ("x.c", "")]);
+        assert_eq!(s.managers(), vec![("meson", ".")]);
     }
 
     #[test]

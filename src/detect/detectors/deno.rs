@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::{exact_version, in_dir};
+use super::{counted, exact_version, in_dir};
 use crate::detect::repo::{is_within, join, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -40,7 +40,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         };
         out.test(in_dir(dir, test), source);
         if let Some(members) = config.get("workspace").and_then(Value::as_array) {
-            out.note(format!("deno workspace of {} members", members.len()));
+            out.note(format!("deno workspace of {}", counted(members.len(), "member")));
         }
     }
 }

@@ -10,10 +10,23 @@ use crate::detect::repo::{is_sample_path, parent_dir};
 pub use super::{in_dir, pm_path, shell_quote};
 pub use crate::detect::repo::{is_within, join};
 
-/// Besides [`is_sample_path`]'s sample directories: demos, bundled resources (archetype and
-/// template trees) and vendored third-party code hold manifests that are not projects either.
-const NOT_PROJECT_DIRS: &[&str] =
-    &["demo", "demos", "resources", "third_party", "third-party", "thirdparty", "3rdparty", "external", "extern"];
+/// Besides [`is_sample_path`]'s sample directories: demos, doc snippets, bundled and test
+/// resources (archetype and template trees) and vendored third-party code hold manifests that
+/// are not projects either.
+const NOT_PROJECT_DIRS: &[&str] = &[
+    "demo",
+    "demos",
+    "snippets",
+    "resources",
+    "test-resources",
+    "test_resources",
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "3rdparty",
+    "external",
+    "extern",
+];
 
 /// Whether the manifest at `rel` is not a project to install: a sample, fixture, docs or
 /// vendored directory (any case: `Examples/`), or a Maven-style `src/test`/`src/it` tree.
@@ -49,16 +62,16 @@ pub fn native_shell_of<'a>(repo: &Repo, rel: &'a str) -> Option<&'a str> {
 /// inside the directory of another one (a nested manifest is a module of the outer build).
 /// Shallowest first; within one directory the first of `names` wins.
 pub fn projects<'r>(repo: &'r Repo, names: &[&str]) -> Vec<&'r str> {
-    let mut found: Vec<(usize, usize, &str)> = Vec::new();
+    let mut found: Vec<(usize, &str, usize, &str)> = Vec::new();
     for (rank, name) in names.iter().enumerate() {
         for path in repo.named(name) {
             if !is_sample(path) {
-                found.push((path.matches('/').count(), rank, path));
+                found.push((path.matches('/').count(), parent_dir(path), rank, path));
             }
         }
     }
     found.sort();
-    outermost(found.into_iter().map(|(_, _, path)| path))
+    outermost(found.into_iter().map(|(_, _, _, path)| path))
 }
 
 /// Keep, from manifests sorted shallowest first, those not inside an earlier one's directory.
@@ -327,6 +340,18 @@ mod tests {
         assert_eq!(in_dir("my app", "x"), "(cd 'my app' && x)");
         assert_eq!(first_version("temurin-17.0.2").as_deref(), Some("17.0.2"));
         assert_eq!(first_version("ruby-3.2.2p53").as_deref(), Some("3.2.2"));
+    }
+
+    proptest::proptest! {
+        /// Manifest text is input: the parsers answer something or nothing, never panic.
+        #[test]
+        fn parsers_never_panic(text in "\\PC{0,80}", xmlish in "[<>/a-z =\"!?\\[\\]-]{0,60}") {
+            let _ = constraint_floor(&text);
+            let _ = first_version(&text);
+            let _ = parse_xml(&text);
+            let _ = parse_xml(&xmlish);
+            let _ = source_at("f", &text, &xmlish);
+        }
     }
 
     #[test]

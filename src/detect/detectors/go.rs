@@ -4,7 +4,7 @@
 //! Every other `go.mod` outside sample directories is a module of its own (Go excludes nested
 //! modules from their parent), so each gets its own `go mod download`.
 
-use super::{exact_version, in_dir, pm_path};
+use super::{counted, exact_version, in_dir, pm_path};
 use crate::detect::repo::{join, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -22,8 +22,8 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         version(&text, &path, out);
         out.package_manager("go", None, pm_path(dir), path.clone());
         out.note(format!(
-            "go.work of {} modules{}",
-            uses.len(),
+            "go.work of {}{}",
+            counted(uses.len(), "module"),
             if dir.is_empty() { String::new() } else { format!(" in {dir}") }
         ));
         out.step(Phase::Install, in_dir(dir, "go mod download"), path.clone());

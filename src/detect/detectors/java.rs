@@ -27,6 +27,8 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
             .map(|n| join(dir, n));
         // Both in one folder: Maven, unless only Gradle comes with its wrapper.
         let gradle_wins = repo.exists(&join(dir, "gradlew")) && !has_maven_wrapper(repo, dir);
+        // Clojure and Scala libraries keep a pom.xml for publishing; their own tool builds them.
+        let has_pom = has_pom && !["deps.edn", "project.clj", "build.sbt"].iter().any(|n| repo.exists(&join(dir, n)));
         match (has_pom, has_gradle) {
             (true, Some(gradle_build)) if gradle_wins => gradle(repo, out, &gradle_build),
             (true, _) => maven(repo, out, &join(dir, "pom.xml")),
@@ -75,7 +77,7 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
 
     let wrapper = has_maven_wrapper(repo, dir);
     let wrapper_props = join(dir, ".mvn/wrapper/maven-wrapper.properties");
-    let maven_version = wrapper.then(|| repo.read(&wrapper_props)).flatten().and_then(|text| {
+    let maven_version = wrapper.then(|| read_existing(repo, &wrapper_props)).flatten().and_then(|text| {
         static DIST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"apache-maven/(\d+(?:\.\d+)*)/").expect("regex"));
         DIST.captures(&text).map(|c| c[1].to_string())
     });
@@ -83,9 +85,8 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     let java = java_version_file(repo, dir).or_else(|| {
         maven_java_version(&project, pom).or_else(|| {
             // A parent POM that pins nothing: the modules may.
-            repo.named("pom.xml")
+            module_poms(repo, pom)
                 .into_iter()
-                .filter(|p| *p != pom && is_within(parent_dir(p), dir) && !is_sample(p))
                 .take(200)
                 .filter_map(|p| repo.read(p).and_then(|t| parse_xml(&t).ok()).and_then(|m| maven_java_version(&m, p)))
                 .max_by(|a, b| cmp_versions(&a.0, &b.0))
@@ -112,14 +113,16 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     // the sibling modules and fails; install builds them into ~/.m2 so any module can be tested alone.
     out.step(Phase::Install, in_dir(dir, &format!("{mvn} {quiet} install -DskipTests")), pom);
     out.test(in_dir(dir, &format!("{mvn} {quiet} test")), pom);
-    let modules = repo
-        .named("pom.xml")
-        .into_iter()
-        .filter(|p| *p != pom && is_within(parent_dir(p), dir) && !is_sample(p))
-        .count();
+    let modules = module_poms(repo, pom).len();
     if modules > 0 {
         out.note(format!("Maven multi-module build at {} ({modules} modules, one install at the root)", pm_path(dir)));
     }
+}
+
+/// The POMs below `pom`'s folder: its modules (and theirs).
+fn module_poms<'r>(repo: &'r Repo, pom: &str) -> Vec<&'r str> {
+    let dir = parent_dir(pom);
+    repo.named("pom.xml").into_iter().filter(|p| *p != pom && is_within(parent_dir(p), dir) && !is_sample(p)).collect()
 }
 
 /// The JDK a POM needs: the enforcer's `requireJavaVersion` floor, the toolchains plugin,
@@ -233,8 +236,18 @@ static ANDROID_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("regex")
 });
+/// A plain JVM module (it has a `testClasses` task): the java/application plugins, Kotlin/JVM,
+/// Spring Boot.
+static JVM_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"id\s*\(?\s*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm|org\.springframework\.boot)["']|apply\s*\(?\s*plugin\s*[:=]\s*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm)["']|`java-library`|kotlin\(\s*"jvm"\s*\)|libs\.plugins\.kotlin\.jvm|(?m)^\s*(?:java|application)\s*$"#,
+    )
+    .expect("regex")
+});
+/// The Kotlin Multiplatform plugin (by id, not any mention: a BOM lists `-kotlinMultiplatform`
+/// artifacts).
 static MULTIPLATFORM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|kotlin\.multiplatform|kotlinMultiplatform"#).expect("regex")
+    Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|["']org\.jetbrains\.kotlin\.multiplatform["']|libs\.plugins\.kotlin[.-]?[Mm]ultiplatform"#).expect("regex")
 });
 
 fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
@@ -278,6 +291,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     let mut kotlin_version: Option<(String, String)> = None;
     let mut android = false;
     let mut multiplatform = false;
+    let mut jvm_modules = false;
     let keep_max = |slot: &mut Option<(String, String)>, version: String, source: String| {
         if slot.as_ref().is_none_or(|(v, _)| cmp_versions(&version, v).is_gt()) {
             *slot = Some((version, source));
@@ -313,6 +327,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
         }
         android |= ANDROID_PLUGIN.is_match(&text);
         multiplatform |= MULTIPLATFORM.is_match(&text);
+        jvm_modules |= JVM_PLUGIN.is_match(&text);
     }
     for path in &settings_files {
         let Some(text) = read_existing(repo, path) else { continue };
@@ -347,9 +362,15 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     );
 
     let gradle = if wrapper { "./gradlew" } else { "gradle" };
-    // `testClasses` compiles main and test code, fetching everything the tests need; Android
-    // and Kotlin Multiplatform modules have no such task, `assemble` is their equivalent.
-    let task = if android || multiplatform { "assemble" } else { "testClasses" };
+    // `testClasses` compiles main and test code of JVM modules, fetching everything their tests
+    // need; Android modules have `assembleDebug` (release builds may want a signing key), Kotlin
+    // Multiplatform ones `assemble`. Gradle runs a named task in every module that has it.
+    let task = match (android, jvm_modules, multiplatform) {
+        (true, true, _) => "assembleDebug testClasses",
+        (true, false, _) => "assembleDebug",
+        (false, _, true) => "assemble",
+        (false, _, false) => "testClasses",
+    };
     let mut install = format!("{gradle} --no-daemon {task}");
     if wrapper && !is_executable(repo, &join(dir, "gradlew")) {
         install = format!("chmod +x gradlew && {install}");
@@ -476,7 +497,7 @@ mod tests {
                 ),
             ],
         );
-        assert_eq!(s.steps(), vec!["(cd android && chmod +x gradlew && ./gradlew --no-daemon assemble)"]);
+        assert_eq!(s.steps(), vec!["(cd android && chmod +x gradlew && ./gradlew --no-daemon assembleDebug)"]);
         assert_eq!(s.toolchain("java"), Some((Some("8"), "android/app/build.gradle:2")));
 
         let flutter = scan(
@@ -520,6 +541,18 @@ mod tests {
         );
         assert_eq!(nested.managers(), vec![("gradle", ".")]);
         assert_eq!(nested.toolchain("java"), Some((Some("21"), "cli/build.gradle.kts:1")));
+        let mixed = scan(
+            detect,
+            &[
+                ("settings.gradle.kts", ""),
+                ("gradlew", ""),
+                ("app/build.gradle.kts", "plugins {\n  id(\"com.android.application\")\n}"),
+                ("core/build.gradle.kts", "plugins {\n  `java-library`\n}"),
+            ],
+        );
+        assert_eq!(mixed.steps(), vec!["chmod +x gradlew && ./gradlew --no-daemon assembleDebug testClasses"]);
+        let clojure = scan(detect, &[("deps.edn", "{}"), ("pom.xml", "<project/>")]);
+        assert!(clojure.managers().is_empty());
         let extra = scan(detect, &[("CMakeLists.txt", ""), ("support/build.gradle", "apply plugin: 'java'")]);
         assert!(extra.steps().is_empty() && extra.findings.toolchains.is_empty());
     }

@@ -77,6 +77,11 @@ pub fn shell_quote(word: &str) -> String {
     }
 }
 
+/// `1 package`, `4 packages`.
+pub fn counted(count: usize, noun: &str) -> String {
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
+}
+
 /// The `path` field of a package manager: `.` for the root, else the repo-relative dir.
 pub fn pm_path(dir: &str) -> &str {
     if dir.is_empty() { "." } else { dir }

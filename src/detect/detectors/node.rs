@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::{Members, exact_version, in_dir, pm_path};
+use super::{Members, counted, exact_version, in_dir, pm_path};
 use crate::detect::repo::{is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -105,7 +105,12 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
     match pm {
         Pm::Pnpm | Pm::Yarn => {
             let source = if declared.is_some() { pm_source.clone() } else { manifest_path.clone() };
-            out.step(Phase::Toolchain, "corepack enable", source);
+            // Node 25 and later no longer ship corepack.
+            out.step(
+                Phase::Toolchain,
+                "command -v corepack >/dev/null 2>&1 || npm install -g corepack\ncorepack enable",
+                source,
+            );
         }
         Pm::Bun => {
             let install = match &pm_version {
@@ -297,7 +302,7 @@ fn workspace(
         .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
         .count();
     let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
-    out.note(format!("{} workspace of {count} packages{place}", pm.name()));
+    out.note(format!("{} workspace of {}{place}", pm.name(), counted(count, "package")));
     Some(members)
 }
 

@@ -52,6 +52,14 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
         out.test(in_dir(dir, "vendor/bin/phpunit"), format!("{manifest}#require-dev.phpunit/phpunit"));
     }
 
+    // A Laravel app boots only with a `.env` holding an APP_KEY; its CI makes one from the
+    // example. Guarded, so a second run keeps the key.
+    let env_example = join(dir, ".env.example");
+    if requires("laravel/framework") && repo.exists(&join(dir, "artisan")) && repo.exists(&env_example) {
+        let setup = "[ -f .env ] || { cp .env.example .env && php artisan key:generate --no-interaction; }";
+        out.step(Phase::Build, in_dir(dir, setup), env_example.as_str());
+    }
+
     let extensions: Vec<&str> = json
         .get("require")
         .and_then(|r| r.as_object())
@@ -98,10 +106,17 @@ mod tests {
                 ),
                 ("app/composer.lock", "{}"),
                 ("app/artisan", ""),
+                ("app/.env.example", "APP_KEY=\n"),
             ],
         );
         assert_eq!(s.toolchain("php"), Some((Some("8.1"), "app/composer.json#require.php")));
-        assert_eq!(s.steps(), vec!["(cd app && composer install --no-interaction --prefer-dist --no-progress)"]);
+        assert_eq!(
+            s.steps(),
+            vec![
+                "(cd app && composer install --no-interaction --prefer-dist --no-progress)",
+                "(cd app && [ -f .env ] || { cp .env.example .env && php artisan key:generate --no-interaction; })"
+            ]
+        );
         assert_eq!(s.tests(), vec!["(cd app && composer test)"]);
     }
 

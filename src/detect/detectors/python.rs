@@ -4,8 +4,8 @@
 //! `Pipfile` or `requirements*.txt`, outside sample directories. A nested one inside another
 //! project counts only when it has its own lockfile and is not a uv workspace member.
 
-use super::{Members, exact_version, in_dir, pm_path};
-use crate::detect::repo::{file_name, is_sample_path, is_within, join, parent_dir, too_deep_for_a_project};
+use super::{Members, counted, exact_version, in_dir, pm_path};
+use crate::detect::repo::{file_name, is_project_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
@@ -67,7 +67,7 @@ fn requirement_files(repo: &Repo) -> Vec<&str> {
         .files()
         .iter()
         .map(String::as_str)
-        .filter(|f| !is_sample_path(f) && f.ends_with(".txt"))
+        .filter(|f| is_project_path(f) && f.ends_with(".txt"))
         .filter(|f| {
             let name = file_name(f);
             name.starts_with("requirements") || file_name(parent_dir(f)) == "requirements"
@@ -115,6 +115,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     out.package_manager(tool.name(), None, pm_path(dir), source.clone());
 
     let members = uv_workspace(repo, dir, pyproject.as_ref(), &pyproject_path, out);
+    let mut pytest_installed = false;
     let run_prefix = match tool {
         Tool::Uv => {
             let mut cmd = String::from(if has("uv.lock") { "uv sync --frozen" } else { "uv sync" });
@@ -143,12 +144,31 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
             "hatch run "
         }
         Tool::Pip => {
-            pip_install(repo, dir, requirements, pyproject.as_ref(), out);
+            pytest_installed = pip_install(repo, dir, requirements, pyproject.as_ref(), out);
             ".venv/bin/python -m "
         }
     };
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_ref(), &pyproject_path);
+    if tool == Tool::Pip
+        && !pytest_installed
+        && let Some(source) = &pytest
+    {
+        // Configured for pytest, but nothing installed names it: the venv needs it to run them.
+        out.step(Phase::Install, in_dir(dir, ".venv/bin/python -m pip install pytest"), source.clone());
+    }
     tests(repo, dir, pytest, tool, run_prefix, out);
+    // Workspace members keep their own tests: run them from the member, in the shared env.
+    if let Some(members) = &members {
+        for member in repo.project_dirs("pyproject.toml").into_iter().filter(|d| is_within(d, dir) && *d != dir) {
+            if !members.contains(member.strip_prefix(dir).unwrap_or(member).trim_start_matches('/')) {
+                continue;
+            }
+            let member_path = join(member, "pyproject.toml");
+            let member_pyproject = repo.read_toml(&member_path);
+            let pytest = pytest_evidence(repo, member, &[], member_pyproject.as_ref(), &member_path);
+            tests(repo, member, pytest, tool, run_prefix, out);
+        }
+    }
     members
 }
 
@@ -158,7 +178,8 @@ fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
 
 /// pip into a virtualenv at `<dir>/.venv`: the requirements files (runtime first, then the
 /// dev/test ones), else the project itself, editable, with a `dev`/`test` extra when declared.
-fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) {
+/// Returns whether what it installs names pytest.
+fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) -> bool {
     // Runtime requirements first, then the ones for development and tests; docs and the
     // like stay out.
     let rank = |f: &str| {
@@ -196,7 +217,10 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
             .unwrap_or_default();
         let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
         out.step(Phase::Install, in_dir(dir, &format!(".venv/bin/python -m pip install {target}")), venv_source);
+        let pyproject_path = join(dir, "pyproject.toml");
+        return !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
     }
+    chosen.iter().any(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)))
 }
 
 /// `.python-version` (here or in a parent), `runtime.txt`, Pipfile `python_version`, then a
@@ -303,7 +327,7 @@ fn uv_workspace(
         .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
         .count();
     let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
-    out.note(format!("uv workspace of {count} members{place}"));
+    out.note(format!("uv workspace of {}{place}", counted(count, "member")));
     Some(members)
 }
 

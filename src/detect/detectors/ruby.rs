@@ -14,6 +14,8 @@ use crate::detect::{Findings, Phase, Repo};
 
 static GEMFILE_RUBY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*ruby\s*\(?\s*["']([^"']+)["']"#).expect("regex"));
+static REQUIRED_RUBY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"required_ruby_version\s*=\s*\[?\s*["']([^"']+)["']"#).expect("regex"));
 static RAILS_GEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*gem\s*\(?\s*["'](?:rails|railties)["']"#).expect("regex"));
 static ADAPTER: LazyLock<Regex> =
@@ -41,6 +43,13 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
             let lock = lock.as_deref()?;
             let line = section(lock, "RUBY VERSION").into_iter().next()?;
             Some((first_version(line)?, format!("{lock_path}#RUBY VERSION")))
+        })
+        .or_else(|| {
+            // A gem: the oldest Ruby its gemspec supports.
+            let gemspec = repo.under(dir).find(|f| parent_dir(f) == dir && f.ends_with(".gemspec"))?;
+            let text = repo.read(gemspec)?;
+            let caps = REQUIRED_RUBY.captures(&text)?;
+            Some((constraint_floor(&caps[1])?, source_at(gemspec, &text, caps[0].trim())))
         });
     match version {
         Some((v, source)) => out.toolchain("ruby", Some(v), source),
@@ -75,17 +84,17 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
 }
 
 /// The services a Rails app's `config/database.yml` adapters need. Apps that keep only a
-/// `database.yml.sample` (or `.example`) get it copied into place, as their CI does.
+/// `database.yml.sample` (`.example`, `example.database.yml`, …) get it copied into place,
+/// as their CI does.
 fn database(repo: &Repo, out: &mut Findings, dir: &str) {
     let config = join(dir, "config/database.yml");
     let path = if repo.exists(&config) {
         config
     } else {
-        let Some(sample) = [".sample", ".example", ".dist", ".template"]
-            .iter()
-            .map(|ext| format!("{config}{ext}"))
-            .find(|p| repo.exists(p))
-        else {
+        let samples = ["database.yml.sample", "database.yml.example", "database.yml.dist", "database.yml.template"]
+            .into_iter()
+            .chain(["example.database.yml", "sample.database.yml"]);
+        let Some(sample) = samples.map(|name| join(dir, &format!("config/{name}"))).find(|p| repo.exists(p)) else {
             return;
         };
         let (from, to) = (shell_quote(&sample), shell_quote(&config));
@@ -180,6 +189,22 @@ mod tests {
             vec!["bundle install", "[ -f config/database.yml ] || cp config/database.yml.sample config/database.yml"]
         );
         assert_eq!(s.findings.services[0].source, "config/database.yml.sample:2");
+
+        let s = scan(detect, &[("Gemfile", "gem 'rails'\n"), ("config/example.database.yml", "adapter: postgresql\n")]);
+        assert_eq!(s.steps()[1], "[ -f config/database.yml ] || cp config/example.database.yml config/database.yml");
+    }
+
+    #[test]
+    fn gem_ruby_from_its_gemspec() {
+        let s = scan(
+            detect,
+            &[
+                ("Gemfile", "gemspec\n"),
+                ("lib/x.rb", ""),
+                ("x.gemspec", "Gem::Specification.new do |gem|\n  gem.required_ruby_version = \">= 3.2.0\"\nend\n"),
+            ],
+        );
+        assert_eq!(s.toolchain("ruby"), Some((Some("3.2.0"), "x.gemspec:2")));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! workspace members are built by the workspace, and a nested crate is a project of its own
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
-use super::{Members, exact_version, in_dir, pm_path};
+use super::{Members, counted, exact_version, in_dir, pm_path};
 use crate::detect::repo::{is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -68,7 +68,7 @@ fn project(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, 
                 .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
                 .count();
             let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
-            out.note(format!("cargo workspace of {count} member crates{place}"));
+            out.note(format!("cargo workspace of {}{place}", counted(count, "member crate")));
             "cargo test --workspace"
         }
         None => "cargo test",

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::eco::{in_dir, join, pm_path, projects, read_existing, source_at};
+use super::eco::{file_on_disk, in_dir, join, pm_path, projects, read_existing, source_at};
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Phase, Repo};
 
@@ -13,13 +13,23 @@ static SCALA_VERSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"scalaVersion\s*:=\s*(?:"([^"]+)"|([A-Za-z_][\w.]*))"#).expect("regex"));
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
-    for build in projects(repo, &["build.sbt"]) {
-        sbt(repo, out, build);
+    // One build per folder; with both, Mill (a repo moved to it keeps build.sbt for a while).
+    for build in projects(repo, &["build.mill", "build.sc", "build.sbt"]) {
+        if build.ends_with("build.sbt") {
+            sbt(repo, out, build);
+        } else {
+            mill(repo, out, build);
+        }
     }
-    for mill in projects(repo, &["build.mill", "build.sc"]) {
-        out.toolchain("scala", None, mill);
-        out.note(format!("Mill build {mill}: ./mill __.compile, ./mill __.test"));
-    }
+}
+
+/// Mill has no package-manager name in the schema: the toolchain, the steps and the tests.
+fn mill(repo: &Repo, out: &mut Findings, build: &str) {
+    let dir = parent_dir(build);
+    out.toolchain("scala", None, build);
+    let mill = if file_on_disk(repo, &join(dir, "mill")) { "./mill" } else { "mill" };
+    out.step(Phase::Install, in_dir(dir, &format!("{mill} -i __.compile")), build);
+    out.test(in_dir(dir, &format!("{mill} -i __.test")), build);
 }
 
 fn sbt(repo: &Repo, out: &mut Findings, build: &str) {
@@ -98,5 +108,11 @@ mod tests {
         );
         assert_eq!(old.toolchain("scala"), Some((Some("2.12.18"), "build.sbt:1")));
         assert_eq!(old.steps(), vec!["sbt -batch test:compile"]);
+
+        let mill =
+            scan(detect, &[("build.sbt", ""), ("build.sc", "object core extends ScalaModule"), ("mill", "#!/bin/sh")]);
+        assert_eq!(mill.steps(), vec!["./mill -i __.compile"]);
+        assert_eq!(mill.tests(), vec!["./mill -i __.test"]);
+        assert!(mill.managers().is_empty());
     }
 }

@@ -1,5 +1,5 @@
 //! Detector: Swift packages (`Package.swift`, `// swift-tools-version:`, `.swift-version`);
-//! Xcode-only projects are noted, they build on macOS only.
+//! Xcode projects are noted: they build on macOS only.
 
 use super::eco::{first_version, in_dir, is_sample, native_shell_of, pm_path, projects, version_file};
 use crate::detect::repo::parent_dir;
@@ -10,17 +10,18 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     for manifest in &manifests {
         package(repo, out, manifest);
     }
-    if manifests.is_empty() {
-        let xcode = repo
-            .files()
-            .iter()
-            .find(|f| f.contains(".xcodeproj/") && !is_sample(f) && native_shell_of(repo, f).is_none());
-        let swift_sources = repo.files().iter().any(|f| f.ends_with(".swift") && !is_sample(f));
-        if let (Some(project), true) = (xcode, swift_sources) {
-            let project = parent_dir(project);
+    // An app's Xcode project builds on macOS only, even when its modules are Swift packages.
+    let xcode =
+        repo.files().iter().find(|f| f.contains(".xcodeproj/") && !is_sample(f) && native_shell_of(repo, f).is_none());
+    let swift_sources = || repo.files().iter().any(|f| f.ends_with(".swift") && !is_sample(f));
+    if let Some(project) = xcode
+        && swift_sources()
+    {
+        let project = parent_dir(project);
+        if manifests.is_empty() {
             out.toolchain("swift", None, project);
-            out.note(format!("Xcode project {project}: builds with Xcode on macOS only"));
         }
+        out.note(format!("Xcode project {project}: builds with Xcode on macOS only"));
     }
 }
 
