@@ -22,13 +22,26 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{add_command_start, join_path, project_compose_files, scalar, shell_word};
+use crate::detect::detectors::compose::{
+    add_command_start, join_path, project_compose_files, scalar, shell_word, starts_of, without_starts,
+};
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::tasks::is_test_command;
 use crate::detect::repo::{file_name, parent_dir};
-use crate::detect::{Findings, Repo};
+use crate::detect::{Findings, Repo, Start};
 
+/// Everything but the start candidates, which the compose detector puts in order with those
+/// of the other sources (detectors run independently of each other).
 pub fn detect(repo: &Repo, out: &mut Findings) {
+    without_starts(repo, out, analyze);
+}
+
+/// The start candidates of this detector, for the compose detector.
+pub fn starts(repo: &Repo) -> Vec<Start> {
+    starts_of(repo, analyze)
+}
+
+fn analyze(repo: &Repo, out: &mut Findings) {
     let mut seen = Seen::default();
     let mut composite_used = Vec::new();
     let first_toolchain = out.toolchains.len();
@@ -751,7 +764,7 @@ mod tests {
     fn run(files: &[(&str, &str)]) -> Findings {
         let (_dir, repo) = repo_with(files);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         out
     }
 

@@ -15,11 +15,22 @@
 use serde_json::Value;
 
 use crate::detect::detectors::ci::toolchain_of_image;
-use crate::detect::detectors::compose::{add_start, join_path, read_compose, up_command};
+use crate::detect::detectors::compose::{add_start, join_path, read_compose, starts_of, up_command, without_starts};
 use crate::detect::repo::parent_dir;
-use crate::detect::{Findings, Repo};
+use crate::detect::{Findings, Repo, Start};
 
+/// Everything but the start candidates, which the compose detector puts in order with those
+/// of the other sources (detectors run independently of each other).
 pub fn detect(repo: &Repo, out: &mut Findings) {
+    without_starts(repo, out, analyze);
+}
+
+/// The start candidates of this detector, for the compose detector.
+pub fn starts(repo: &Repo) -> Vec<Start> {
+    starts_of(repo, analyze)
+}
+
+fn analyze(repo: &Repo, out: &mut Findings) {
     let mut candidates: Vec<&str> = repo
         .named("devcontainer.json")
         .into_iter()
@@ -281,7 +292,7 @@ mod tests {
             ),
         ]);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         let services: Vec<_> = out.services.iter().map(|s| (s.name.as_str(), s.source.as_str())).collect();
         assert_eq!(
             services,
@@ -320,7 +331,7 @@ mod tests {
     fn malformed_devcontainer_is_a_warning() {
         let (_dir, repo) = repo_with(&[(".devcontainer.json", "{ \"image\": ")]);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         assert!(repo.warnings().iter().any(|w| w.starts_with(".devcontainer.json: invalid JSON")));
     }
 }

@@ -10,9 +10,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{add_command_start, is_incidental_path, scalar};
+use crate::detect::detectors::compose::{add_command_start, is_incidental_path, scalar, starts_of, without_starts};
 use crate::detect::repo::{file_name, parent_dir};
-use crate::detect::{Findings, Repo};
+use crate::detect::{Findings, Repo, Start};
 
 /// A shell line that runs a project's tests, in any of the ecosystems detection covers.
 static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
@@ -81,7 +81,18 @@ const SETUP_TARGETS: &[&str] =
 /// Task files deeper than this (root = 0) are helpers of sub-components, not entry points.
 const MAX_DEPTH: usize = 2;
 
+/// Everything but the start candidates, which the compose detector puts in order with those
+/// of the other sources (detectors run independently of each other).
 pub fn detect(repo: &Repo, out: &mut Findings) {
+    without_starts(repo, out, analyze);
+}
+
+/// The start candidates of this detector, for the compose detector.
+pub fn starts(repo: &Repo) -> Vec<Start> {
+    starts_of(repo, analyze)
+}
+
+fn analyze(repo: &Repo, out: &mut Findings) {
     let names = ["Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"].into_iter().chain([
         "Taskfile.yml",
         "Taskfile.yaml",
@@ -392,7 +403,7 @@ mod tests {
             ("a/b/c/Makefile", "test:\n\ttrue\n"),
         ]);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         let tests: Vec<_> = out.tests.iter().map(|t| (t.command.as_str(), t.source.as_str())).collect();
         assert_eq!(
             tests,
@@ -418,7 +429,7 @@ mod tests {
             ("infra/compose.yml", "services:\n  redis:\n    image: redis:7\n"),
         ]);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         assert_eq!(out.starts.len(), 1);
         assert_eq!(out.starts[0].command, "docker compose -f infra/compose.yml up -d redis");
         assert_eq!(out.starts[0].source, "web/package.json#scripts.db:up");
