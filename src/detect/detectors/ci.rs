@@ -1,10 +1,17 @@
 //! Detector: CI configuration — GitHub Actions workflows and local composite actions,
 //! GitLab CI and CircleCI. From them: background services (`services:` blocks), pinned
 //! toolchain versions (`setup-*` actions, CI images), test commands (`run:`/`script:` lines
-//! that run tests), `docker compose … up` steps (start candidates) and the secrets the test
-//! jobs read.
+//! that run tests), `docker compose … up` steps (start candidates, ordered with the others by
+//! the compose detector) and the secrets the test jobs read.
 //!
 //! Decisions:
+//! - Toolchain pins count only from jobs that run tests (or have services) in workflows that
+//!   do not release or deploy: a lint job's or an asset build's Node is not the project's.
+//! - Workflows are read main ones first (`test*`, `ci*`, `build*`, …), scheduled/nightly last,
+//!   so the first test command is the one a developer runs.
+//! - With no compose file anywhere, the service containers of the first test job become the
+//!   start, as `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` (a `secrets.X`
+//!   value is passed from the sandbox's `$X`).
 //! - A matrix value (`${{ matrix.php }}`) is read as the lowest version of the key's own list
 //!   (the floor the project still supports); `include:` entries add edge cases and are used
 //!   only when the key has no list of its own. Only pinned versions count (`3.12`, `20.x`,
