@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use crate::detect::detectors::ci::toolchain_of_image;
 use crate::detect::detectors::compose::{add_start, join_path, read_compose, starts_of, up_command, without_starts};
+use crate::detect::detectors::nix::has_manifest_for;
 use crate::detect::repo::parent_dir;
 use crate::detect::{Findings, Repo, Start};
 
@@ -52,7 +53,7 @@ fn read_config(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
     if let Some(image) = config.get("image").and_then(Value::as_str)
         && let Some((toolchain, version)) = devcontainer_image_toolchain(image)
     {
-        hint(out, toolchain, version, format!("{rel}#image"));
+        hint(repo, out, toolchain, version, format!("{rel}#image"));
     }
     for (id, options) in config.get("features").and_then(Value::as_object).into_iter().flatten() {
         let Some(toolchain) = feature_toolchain(id) else { continue };
@@ -63,7 +64,7 @@ fn read_config(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
             continue;
         }
         let version = version.filter(|v| v.starts_with(|c: char| c.is_ascii_digit()));
-        hint(out, toolchain, version, format!("{rel}#features"));
+        hint(repo, out, toolchain, version, format!("{rel}#features"));
     }
     compose(repo, rel, config, out);
 }
@@ -71,7 +72,11 @@ fn read_config(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
 /// A dev container's toolchain is reported unpinned, its version only noted: template
 /// defaults (`21-oracle`, `1-3.11-bullseye`) must not outvote the project's own manifests,
 /// which the language detectors read after this one.
-fn hint(out: &mut Findings, toolchain: &str, version: Option<String>, source: String) {
+/// Only for languages the repo has a manifest of (see [`has_manifest_for`]).
+fn hint(repo: &Repo, out: &mut Findings, toolchain: &str, version: Option<String>, source: String) {
+    if !has_manifest_for(repo, toolchain) {
+        return;
+    }
     if let Some(version) = &version {
         out.note(format!("dev container: {toolchain} {version} ({source})"));
     }
@@ -277,11 +282,13 @@ mod tests {
             "features": {
                 "ghcr.io/devcontainers/features/node:1": {"version": "20"},
                 "ghcr.io/devcontainers/features/python:1": {"version": "none"},
+                "ghcr.io/devcontainers/features/go:1": {"version": "1.22"},
                 "ghcr.io/devcontainers/features/docker-in-docker:2": {},
             },
         }"#;
         let (_dir, repo) = repo_with(&[
             (".devcontainer/devcontainer.json", config),
+            ("web/package.json", "{}"),
             (
                 "docker-compose.yml",
                 "services:\n  app:\n    image: mcr.microsoft.com/devcontainers/base\n  db:\n    image: postgres:16\n  cache:\n    image: redis\n",
