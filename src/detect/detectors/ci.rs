@@ -951,6 +951,28 @@ jobs:
     }
 
     #[test]
+    fn odd_shapes_are_ignored_not_fatal() {
+        for workflow in [
+            "jobs: [a, b]\n",
+            "jobs:\n  a: 3\n",
+            "jobs:\n  a:\n    steps: run\n    services: [postgres]\n    strategy: {matrix: [1, 2]}\n",
+            "jobs:\n  a:\n    steps:\n      - uses: actions/setup-node@v4\n        with: 20\n      - run: [pytest]\n      - uses: ./missing\n",
+            "jobs:\n  a:\n    env: [X]\n    steps:\n      - run: ${{ matrix.x }} ${{ \n",
+            "",
+            "[unclosed",
+        ] {
+            let gitlab = "test: [1]\nservices: {a: b}\nimage: {name: 3}\n";
+            let circle = "jobs:\n  a:\n    docker: postgres\n    steps: [checkout, {run: 3}]\n";
+            let out = run(&[
+                (".github/workflows/x.yml", workflow),
+                (".gitlab-ci.yml", gitlab),
+                (".circleci/config.yml", circle),
+            ]);
+            assert!(out.starts.is_empty(), "{workflow}");
+        }
+    }
+
+    #[test]
     fn versions() {
         assert_eq!(pinned("20.x").as_deref(), Some("20.x"));
         assert_eq!(pinned("'3.12'").as_deref(), Some("3.12"));

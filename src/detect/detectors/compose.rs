@@ -649,6 +649,16 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn odd_compose_shapes_are_ignored() {
+        for text in ["services: [db]\n", "services:\n  db: 3\n", "services:\n  db:\n    image: [x]\n", "- a\n", ""] {
+            let (_dir, repo) = repo_with(&[("compose.yaml", text)]);
+            let mut out = Findings::default();
+            detect(&repo, &mut out);
+            assert!(out.starts.is_empty(), "{text}");
+        }
+    }
+
+    #[test]
     fn broken_compose_file_is_a_warning() {
         let (_dir, repo) = repo_with(&[("compose.yaml", "services: [unclosed\n")]);
         let mut out = Findings::default();
