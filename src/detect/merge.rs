@@ -42,6 +42,9 @@ pub struct Detection {
     /// The secret names behind `secrets`, each with its first evidence.
     #[serde(skip)]
     pub secret_sources: Vec<Secret>,
+    /// How long each detector took (`-vv`).
+    #[serde(skip)]
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 pub fn merge(repo: &Repo, findings: Findings) -> Detection {
@@ -71,6 +74,7 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
         steps,
         starts,
         secret_sources,
+        timings: Vec::new(),
     };
     detection.note = note(&detection, &notes);
     for (key, script) in [("install", &detection.install), ("start", &detection.start)] {
