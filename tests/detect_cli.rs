@@ -279,3 +279,23 @@ fn malformed_xml_manifest() {
     assert_warned(&json, "pom.xml", "invalid XML");
     assert!(install(&json).contains("(cd web && npm install)"), "{json}");
 }
+
+#[test]
+fn run_in_a_subdirectory_it_detects_the_whole_checkout() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = node_repo();
+    std::fs::create_dir_all(repo.path().join(".git")).unwrap();
+    std::fs::create_dir_all(repo.path().join("src/deep")).unwrap();
+    let output = Command::cargo_bin("hanzo-env")
+        .unwrap()
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .current_dir(repo.path().join("src/deep"))
+        .args(["detect", "--stdout"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("\nnpm ci\n"), "{text}");
+}

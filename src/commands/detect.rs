@@ -20,6 +20,9 @@ pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Ex
     let (files, mut detection) =
         detected.with_context(|| format!("detecting the environment of {}", root.display()))?;
     ui.debug(1, &format!("walked {files} files in {walk_time:.0?}, detected in {:.0?}", started.elapsed() - walk_time));
+    for (name, took) in &detection.timings {
+        ui.debug(2, &format!("detector {name}: {took:.1?}"));
+    }
     if let Some(repo) = &global.repo {
         detection.repo = repo.clone();
     }

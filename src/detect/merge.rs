@@ -42,6 +42,9 @@ pub struct Detection {
     /// The secret names behind `secrets`, each with its first evidence.
     #[serde(skip)]
     pub secret_sources: Vec<Secret>,
+    /// How long each detector took (`-vv`).
+    #[serde(skip)]
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 pub fn merge(repo: &Repo, findings: Findings) -> Detection {
@@ -71,8 +74,18 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
         steps,
         starts,
         secret_sources,
+        timings: Vec::new(),
     };
     detection.note = note(&detection, &notes);
+    for (key, script) in [("install", &detection.install), ("start", &detection.start)] {
+        if script.len() > crate::names::MAX_SCRIPT_BYTES {
+            detection.warnings.push(format!(
+                "{key} is {} bytes, over the {} bytes the server accepts: trim it before `hanzo-env save`",
+                script.len(),
+                crate::names::MAX_SCRIPT_BYTES
+            ));
+        }
+    }
     detection
 }
 
@@ -477,6 +490,17 @@ mod tests {
         assert_eq!(d.package_managers[0].version.as_deref(), Some("9.1.0"));
         assert_eq!(d.services[0].image.as_deref(), Some("postgres:16"));
         assert!(d.note.starts_with("Node 20 (.nvmrc), Python (pyproject.toml); pnpm 9.1.0"), "{}", d.note);
+    }
+
+    #[test]
+    fn an_install_over_the_server_limit_is_a_warning() {
+        let mut f = Findings::default();
+        for i in 0..2000 {
+            f.step(Phase::Install, format!("(cd services/s{i} && go mod download)"), format!("services/s{i}/go.mod"));
+        }
+        let d = merge(&repo(), f);
+        assert!(d.install.len() > crate::names::MAX_SCRIPT_BYTES);
+        assert!(d.warnings.iter().any(|w| w.starts_with("install is ") && w.contains("16384")), "{:?}", d.warnings);
     }
 
     #[test]

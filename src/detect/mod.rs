@@ -26,17 +26,22 @@ pub fn detect(root: &Path, options: &WalkOptions) -> Result<Detection, repo::Wal
 /// own [`Findings`]; the results are then concatenated in the order of [`detectors::ALL`], so
 /// the output is the same as a sequential run.
 pub fn detect_in(repo: &Repo) -> Detection {
-    let slots: Vec<std::sync::Mutex<Option<Findings>>> =
+    let slots: Vec<std::sync::Mutex<Option<(Findings, std::time::Duration)>>> =
         detectors::ALL.iter().map(|_| std::sync::Mutex::new(None)).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(detectors::ALL.len());
+    // Longest first, so the slowest detector is not the last one started.
+    let mut order: Vec<usize> = (0..detectors::ALL.len()).collect();
+    order.sort_by_key(|&i| !detectors::SCANS_MANY_FILES.contains(&detectors::ALL[i].0));
     let work = || {
         loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some((_name, detector)) = detectors::ALL.get(i) else { break };
+            let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&i) = order.get(n) else { break };
+            let (_name, detector) = detectors::ALL[i];
             let mut found = Findings::default();
+            let started = std::time::Instant::now();
             detector(repo, &mut found);
-            *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(found);
+            *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some((found, started.elapsed()));
         }
     };
     std::thread::scope(|scope| {
@@ -46,10 +51,14 @@ pub fn detect_in(repo: &Repo) -> Detection {
         work();
     });
     let mut findings = Findings::default();
-    for slot in slots {
-        if let Some(found) = slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
+    let mut timings = Vec::with_capacity(slots.len());
+    for ((name, _), slot) in detectors::ALL.iter().zip(slots) {
+        if let Some((found, took)) = slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
             findings.append(found);
+            timings.push((*name, took));
         }
     }
-    merge::merge(repo, findings)
+    let mut detection = merge::merge(repo, findings);
+    detection.timings = timings;
+    detection
 }

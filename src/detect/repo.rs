@@ -88,8 +88,9 @@ pub struct Repo {
     root: PathBuf,
     /// Repo-relative paths with `/` separators, sorted.
     files: Vec<String>,
-    /// File name → indices into `files`.
-    by_name: HashMap<String, Vec<usize>>,
+    /// Indices into `files`, ordered by file name (then path): a lookup by name is a binary
+    /// search, and the index costs no allocation per file.
+    by_name: Vec<u32>,
     max_file_bytes: u64,
     cache: Mutex<HashMap<String, Option<Arc<str>>>>,
     warnings: Mutex<Vec<String>>,
@@ -128,10 +129,8 @@ impl Repo {
     pub fn from_files(root: &Path, mut files: Vec<String>, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
         files.sort_unstable();
         files.dedup();
-        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, f) in files.iter().enumerate() {
-            by_name.entry(file_name(f).to_string()).or_default().push(i);
-        }
+        let mut by_name: Vec<u32> = (0..files.len().min(u32::MAX as usize) as u32).collect();
+        by_name.sort_by(|&a, &b| file_name(&files[a as usize]).cmp(file_name(&files[b as usize])));
         Repo {
             root: root.to_path_buf(),
             files,
@@ -168,8 +167,12 @@ impl Repo {
 
     /// Files called `name` anywhere in the tree, shallowest first, then by path.
     pub fn named(&self, name: &str) -> Vec<&str> {
-        let mut found: Vec<&str> =
-            self.by_name.get(name).map(|ix| ix.iter().map(|&i| self.files[i].as_str()).collect()).unwrap_or_default();
+        let mut found: Vec<&str> = self.by_name
+            [self.by_name.partition_point(|&i| file_name(&self.files[i as usize]) < name)..]
+            .iter()
+            .map(|&i| self.files[i as usize].as_str())
+            .take_while(|f| file_name(f) == name)
+            .collect();
         found.sort_by_key(|p| (p.matches('/').count(), *p));
         found
     }
@@ -305,6 +308,7 @@ impl Visitor<'_> {
 
     fn add(&mut self, path: &Path) {
         match path.strip_prefix(self.root).ok().and_then(Path::to_str) {
+            Some(rel) if std::path::MAIN_SEPARATOR == '/' => self.files.push(rel.to_owned()),
             Some(rel) => self.files.push(rel.replace(std::path::MAIN_SEPARATOR, "/")),
             None => self.warnings.push(format!("{}: skipped, the file name is not valid UTF-8", self.relative(path))),
         }

@@ -1,10 +1,17 @@
 //! Detector: CI configuration — GitHub Actions workflows and local composite actions,
 //! GitLab CI and CircleCI. From them: background services (`services:` blocks), pinned
 //! toolchain versions (`setup-*` actions, CI images), test commands (`run:`/`script:` lines
-//! that run tests), `docker compose … up` steps (start candidates) and the secrets the test
-//! jobs read.
+//! that run tests), `docker compose … up` steps (start candidates, ordered with the others by
+//! the compose detector) and the secrets the test jobs read.
 //!
 //! Decisions:
+//! - Toolchain pins count only from jobs that run tests (or have services) in workflows that
+//!   do not release or deploy: a lint job's or an asset build's Node is not the project's.
+//! - Workflows are read main ones first (`test*`, `ci*`, `build*`, …), scheduled/nightly last,
+//!   so the first test command is the one a developer runs.
+//! - With no compose file anywhere, the service containers of the first test job become the
+//!   start, as `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` (a `secrets.X`
+//!   value is passed from the sandbox's `$X`).
 //! - A matrix value (`${{ matrix.php }}`) is read as the lowest version of the key's own list
 //!   (the floor the project still supports); `include:` entries add edge cases and are used
 //!   only when the key has no list of its own. Only pinned versions count (`3.12`, `20.x`,
@@ -23,14 +30,25 @@ use regex::Regex;
 use yaml_rust2::Yaml;
 
 use crate::detect::detectors::compose::{
-    add_start, join_path, project_compose_files, scalar, shell_word, start_from_command,
+    add_command_start, join_path, project_compose_files, scalar, shell_word, starts_of, without_starts,
 };
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::tasks::is_test_command;
 use crate::detect::repo::{file_name, parent_dir};
-use crate::detect::{Findings, Repo};
+use crate::detect::{Findings, Repo, Start};
 
+/// Everything but the start candidates, which the compose detector puts in order with those
+/// of the other sources (detectors run independently of each other).
 pub fn detect(repo: &Repo, out: &mut Findings) {
+    without_starts(repo, out, analyze);
+}
+
+/// The start candidates of this detector, for the compose detector.
+pub fn starts(repo: &Repo) -> Vec<Start> {
+    starts_of(repo, analyze)
+}
+
+fn analyze(repo: &Repo, out: &mut Findings) {
     let mut seen = Seen::default();
     let mut composite_used = Vec::new();
     let first_toolchain = out.toolchains.len();
@@ -223,8 +241,14 @@ impl Context {
             if k == "include" || k == "exclude" {
                 continue;
             }
-            let values = v.as_vec().map(|vs| vs.iter().filter_map(scalar).collect()).unwrap_or_default();
-            ctx.matrix.entry(k).or_default().0 = values;
+            let values: Vec<Yaml> = v.as_vec().cloned().unwrap_or_default();
+            // A list of objects (`tests: [{name: unit, command: test}]`) is read as `tests.command`.
+            for (field, value) in values.iter().filter_map(Yaml::as_hash).flatten() {
+                if let (Some(field), Some(value)) = (scalar(field), scalar(value)) {
+                    ctx.matrix.entry(format!("{k}.{field}")).or_default().0.push(value);
+                }
+            }
+            ctx.matrix.entry(k).or_default().0 = values.iter().filter_map(scalar).collect();
         }
         for entry in matrix["include"].as_vec().into_iter().flatten() {
             for (k, v) in entry.as_hash().into_iter().flatten() {
@@ -277,17 +301,23 @@ impl Context {
             let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
             self.env.get(name).cloned().unwrap_or_else(|| c[0].to_string())
         });
-        substituted.split_whitespace().collect::<Vec<_>>().join(" ")
+        // An option whose value was an unknown expression goes with it: `--python ""`.
+        let emptied = EMPTY_ARGUMENT.replace_all(&substituted, " ");
+        emptied.split_whitespace().collect::<Vec<_>>().join(" ")
     }
 }
 
 static EXPRESSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));
+static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][\w-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
+        .expect("the empty-argument pattern is valid")
+});
 static SHELL_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)").expect("the variable pattern is valid")
 });
 static SECRET_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\bsecrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
+    Regex::new(r#"\bsecrets(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
         .expect("the secret-reference pattern is valid")
 });
 
@@ -626,11 +656,8 @@ fn run_script(
             let command = if dir.is_empty() { resolved.clone() } else { format!("cd {dir} && {resolved}") };
             seen.test(out, command, source.to_string());
         }
-        if !seen.in_release
-            && let Some(start) = start_from_command(repo, &dir, &resolved)
-        {
+        if !seen.in_release && add_command_start(repo, out, &dir, &resolved, source.to_string()) {
             runs_tests = true;
-            add_start(repo, out, start, source.to_string());
         }
     }
     runs_tests
@@ -744,7 +771,7 @@ mod tests {
     fn run(files: &[(&str, &str)]) -> Findings {
         let (_dir, repo) = repo_with(files);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         out
     }
 
@@ -844,6 +871,18 @@ jobs:
         let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
         assert_eq!(toolchains, [("node", Some("v20.11.0")), ("java", Some("17"))]);
         assert_eq!(out.tests[0].command, "mvn verify");
+        let ctx = Context::default();
+        assert_eq!(ctx.resolve("uv run --python \"${{ steps.py.outputs.v }}\" pytest ''"), "uv run pytest");
+        assert_eq!(ctx.resolve("pytest --x=\"${{ github.sha }}\" -q"), "pytest -q");
+    }
+
+    #[test]
+    fn matrix_of_objects_and_prose_about_secrets() {
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        tests:\n          - name: unit\n            command: test\n          - name: system\n            command: test:system\n    env:\n      TEST_COMMAND: ${{ matrix.tests.command }}\n      KEY: ${{ secrets.API_KEY }}\n    steps:\n      - run: echo 'runs without secrets. Avo is off'\n      - run: bin/rails $TEST_COMMAND\n";
+        let out = run(&[(".github/workflows/test.yml", workflow)]);
+        assert_eq!(out.tests[0].command, "bin/rails test");
+        let secrets: Vec<_> = out.secrets.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(secrets, ["API_KEY"]);
     }
 
     #[test]
@@ -909,6 +948,28 @@ jobs:
         assert_eq!(toolchains, [("python", Some("3.12")), ("ruby", Some("3.3.1"))]);
         let tests: Vec<_> = out.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(tests, ["pytest -q", "bundle exec rspec", "bin/rails test"]);
+    }
+
+    #[test]
+    fn odd_shapes_are_ignored_not_fatal() {
+        for workflow in [
+            "jobs: [a, b]\n",
+            "jobs:\n  a: 3\n",
+            "jobs:\n  a:\n    steps: run\n    services: [postgres]\n    strategy: {matrix: [1, 2]}\n",
+            "jobs:\n  a:\n    steps:\n      - uses: actions/setup-node@v4\n        with: 20\n      - run: [pytest]\n      - uses: ./missing\n",
+            "jobs:\n  a:\n    env: [X]\n    steps:\n      - run: ${{ matrix.x }} ${{ \n",
+            "",
+            "[unclosed",
+        ] {
+            let gitlab = "test: [1]\nservices: {a: b}\nimage: {name: 3}\n";
+            let circle = "jobs:\n  a:\n    docker: postgres\n    steps: [checkout, {run: 3}]\n";
+            let out = run(&[
+                (".github/workflows/x.yml", workflow),
+                (".gitlab-ci.yml", gitlab),
+                (".circleci/config.yml", circle),
+            ]);
+            assert!(out.starts.is_empty(), "{workflow}");
+        }
     }
 
     #[test]

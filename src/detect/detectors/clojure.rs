@@ -100,6 +100,14 @@ mod tests {
     use super::super::eco::testing::scan;
     use super::*;
 
+    proptest::proptest! {
+        #[test]
+        fn alias_lookup_never_panics(text in "[:{}\"\\\\a-z \n]{0,60}") {
+            let _ = alias_body(&format!(":aliases {text}"), "test");
+            let _ = alias_body(&format!(":aliases {{:test {{{text}"), "test");
+        }
+    }
+
     #[test]
     fn lein_project() {
         let s = scan(

@@ -6,11 +6,14 @@
 //! Also the shared reading of a `docker compose … up …` command line, used for CI steps,
 //! Makefile recipes and package.json scripts ([`start_from_command`]).
 
+use std::collections::HashMap;
+
 use yaml_rust2::Yaml;
 
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
+use crate::detect::detectors::{ci, devcontainer, tasks};
 use crate::detect::repo::{file_name, parent_dir};
-use crate::detect::{Findings, Repo};
+use crate::detect::{Findings, Repo, Start};
 
 /// The files `docker compose` reads by default, in its order of preference.
 const DEFAULT_FILES: &[&str] = &["compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"];
@@ -186,7 +189,24 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     let root_default = DEFAULT_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
     let root_override = OVERRIDE_FILES.iter().find(|f| repo.exists(f)).map(|f| f.to_string());
     let mut skipped_production = Vec::new();
+    let mut variants = Vec::new();
+    let mut file_starts: Vec<Start> = Vec::new();
     let mut files = project_compose_files(repo);
+    // A folder of several compose files holds alternatives (`docker-compose.postgres.yml`,
+    // `docker-compose.mariadb.yml`, …): only its default file is started, the others when a CI
+    // step, a Makefile or a script names them.
+    let mut per_dir: HashMap<&str, usize> = HashMap::new();
+    for rel in
+        files.iter().filter(|rel| !OVERRIDE_FILES.contains(&file_name(rel)) && !is_production_file(file_name(rel)))
+    {
+        *per_dir.entry(parent_dir(rel)).or_default() += 1;
+    }
+    let variant_dirs: Vec<&str> = per_dir.into_iter().filter(|(_, n)| *n > 1).map(|(dir, _)| dir).collect();
+    let is_variant = |rel: &str, dirs: &[&str]| {
+        dirs.contains(&parent_dir(rel))
+            && !DEFAULT_FILES.contains(&file_name(rel))
+            && !OVERRIDE_FILES.contains(&file_name(rel))
+    };
     // The root's default file is the one people run; then the shallowest.
     files.sort_by_key(|rel| (root_default.as_ref() != Some(*rel), rel.matches('/').count(), rel.as_str()));
     for rel in files {
@@ -196,6 +216,10 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         }
         if is_production_file(name) {
             skipped_production.push(rel.clone());
+            continue;
+        }
+        if is_variant(rel, &variant_dirs) {
+            variants.push(rel.clone());
             continue;
         }
         let Some(services) = read_compose(repo, rel) else { continue };
@@ -218,11 +242,61 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
             report(over, &extra, out);
         }
         if !names.is_empty() {
-            add_start(repo, out, up_command(std::slice::from_ref(rel), &names), rel.clone());
+            file_starts.push(Start { command: up_command(std::slice::from_ref(rel), &names), source: rel.clone() });
         }
     }
+    order_starts(repo, out, file_starts);
     if !skipped_production.is_empty() {
-        out.note(format!("not started (production compose files): {}", skipped_production.join(", ")));
+        out.note(format!("not started (deployment compose files): {}", few(&skipped_production)));
+    }
+    if !variants.is_empty() {
+        out.note(format!("not started unless a script names them (alternative compose files): {}", few(&variants)));
+    }
+}
+
+/// Every start candidate, in order of evidence: the root's default compose file (what people
+/// run), the dev container's services, `docker compose up` in CI test jobs (or, without any
+/// compose file, the CI job's service containers), Makefile targets and package scripts, then
+/// the project's other compose files. [`add_start`] keeps each product started once.
+fn order_starts(repo: &Repo, out: &mut Findings, file_starts: Vec<Start>) {
+    let root_default = DEFAULT_FILES.iter().find(|f| repo.exists(f));
+    let (root, others): (Vec<Start>, Vec<Start>) =
+        file_starts.into_iter().partition(|s| root_default.is_some_and(|f| s.source == *f));
+    let candidates = root
+        .into_iter()
+        .chain(devcontainer::starts(repo))
+        .chain(ci::starts(repo))
+        .chain(tasks::starts(repo))
+        .chain(others);
+    for start in candidates {
+        // Anything but a compose start (CI service containers) only when nothing else starts services.
+        if parse_compose_up(&start.command).is_none() && !out.starts.is_empty() {
+            continue;
+        }
+        add_start(repo, out, start.command, start.source);
+    }
+}
+
+/// Run `analyze` and keep all it found but the start candidates.
+pub fn without_starts(repo: &Repo, out: &mut Findings, analyze: fn(&Repo, &mut Findings)) {
+    let mut found = Findings::default();
+    analyze(repo, &mut found);
+    found.starts.clear();
+    out.append(found);
+}
+
+/// The start candidates `analyze` finds.
+pub fn starts_of(repo: &Repo, analyze: fn(&Repo, &mut Findings)) -> Vec<Start> {
+    let mut found = Findings::default();
+    analyze(repo, &mut found);
+    found.starts
+}
+
+/// The first three of `items`, and how many more.
+fn few(items: &[String]) -> String {
+    match items {
+        [a, b, c, rest @ ..] if !rest.is_empty() => format!("{a}, {b}, {c} (and {} more)", rest.len()),
+        _ => items.join(", "),
     }
 }
 
@@ -236,30 +310,35 @@ pub fn add_start(repo: &Repo, out: &mut Findings, command: String, source: Strin
         out.start(command, source);
         return;
     };
-    let covers = |wide: &ComposeUp, narrow: &ComposeUp| {
-        wide.files == narrow.files && narrow.services.iter().all(|s| wide.services.contains(s))
-    };
     let existing: Vec<Option<ComposeUp>> = out.starts.iter().map(|s| parse_compose_up(&s.command)).collect();
-    if existing.iter().flatten().any(|old| covers(old, &new)) {
-        return;
-    }
-    let mut keep = existing.iter().map(|old| !old.as_ref().is_some_and(|old| covers(&new, old)));
-    out.starts.retain(|_| keep.next().unwrap_or(true));
-    let started: Vec<String> = out
-        .starts
+    // Products that starts of other files bring up already (same-file starts fold below).
+    let started: Vec<String> = existing
         .iter()
-        .filter_map(|s| parse_compose_up(&s.command))
-        .flat_map(|up| started_services(repo, &up))
+        .flatten()
+        .filter(|old| old.files != new.files)
+        .flat_map(|old| started_services(repo, old))
         .map(|(_, product)| product)
         .collect();
     let services = started_services(repo, &new);
     let fresh: Vec<String> =
         services.iter().filter(|(_, product)| !started.contains(product)).map(|(name, _)| name.clone()).collect();
-    if fresh.len() == services.len() {
-        out.start(command, source);
-    } else if !fresh.is_empty() {
-        out.start(up_command(&new.files, &fresh), source);
+    if fresh.is_empty() {
+        return;
     }
+    let (command, new) = if fresh.len() == services.len() {
+        (command, new)
+    } else {
+        (up_command(&new.files, &fresh), ComposeUp { services: fresh, ..new })
+    };
+    let covers = |wide: &ComposeUp, narrow: &ComposeUp| {
+        wide.files == narrow.files && narrow.services.iter().all(|s| wide.services.contains(s))
+    };
+    if existing.iter().flatten().any(|old| covers(old, &new)) {
+        return;
+    }
+    let mut keep = existing.iter().map(|old| !old.as_ref().is_some_and(|old| covers(&new, old)));
+    out.starts.retain(|_| keep.next().unwrap_or(true));
+    out.start(command, source);
 }
 
 /// The backing services (compose name, product) an `up` brings up: those it names, or all of
@@ -442,6 +521,25 @@ pub fn join_path(cwd: &str, rel: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// The start for a `docker compose … up …` line run from `cwd` (see [`start_from_command`]),
+/// added with [`add_start`], its backing services reported. True when the line starts some.
+pub fn add_command_start(repo: &Repo, out: &mut Findings, cwd: &str, line: &str, source: String) -> bool {
+    let Some(command) = start_from_command(repo, cwd, line) else { return false };
+    if let Some(up) = parse_compose_up(&command) {
+        for file in &up.files {
+            for service in read_compose(repo, file).unwrap_or_default() {
+                if up.services.contains(&service.name)
+                    && let Some(product) = service.backing()
+                {
+                    out.service(&product, service.image.clone(), format!("{file}#services.{}", service.name));
+                }
+            }
+        }
+    }
+    add_start(repo, out, command, source);
+    true
+}
+
 /// The start command for a `docker compose … up …` line run from `cwd` (repo-relative),
 /// restricted to the backing services of the files it names (or the default file of `cwd`).
 pub fn start_from_command(repo: &Repo, cwd: &str, line: &str) -> Option<String> {
@@ -526,12 +624,15 @@ pub(crate) mod tests {
             ("examples/demo/compose.yaml", "services:\n  m:\n    image: mongo\n"),
             ("deploy/docker-compose.prod.yml", "services:\n  m:\n    image: mysql\n"),
             ("compose.deploy.yml", "services:\n  m:\n    image: mysql\n"),
+            ("docker/variants/docker-compose.mariadb.yml", "services:\n  m:\n    image: mariadb\n"),
+            ("docker/variants/docker-compose.postgres.yml", "services:\n  p:\n    image: postgres\n"),
         ]);
         let mut out = Findings::default();
         detect(&repo, &mut out);
         assert_eq!(out.starts.len(), 1);
         assert_eq!(out.starts[0].command, "docker compose -f backend/dev/docker-compose.yml up -d db cache");
-        assert!(out.services.iter().all(|s| s.name != "mongodb" && s.name != "mysql"));
+        assert!(out.services.iter().all(|s| !["mongodb", "mysql", "mariadb"].contains(&s.name.as_str())));
+        assert!(out.notes.iter().any(|n| n.contains("docker/variants/docker-compose.mariadb.yml")));
         assert!(out.notes.iter().any(|n| n.contains("deploy/docker-compose.prod.yml")));
     }
 
@@ -545,6 +646,16 @@ pub(crate) mod tests {
         detect(&repo, &mut out);
         assert_eq!(out.starts.len(), 1);
         assert_eq!(out.starts[0].command, "docker compose up -d db mail");
+    }
+
+    #[test]
+    fn odd_compose_shapes_are_ignored() {
+        for text in ["services: [db]\n", "services:\n  db: 3\n", "services:\n  db:\n    image: [x]\n", "- a\n", ""] {
+            let (_dir, repo) = repo_with(&[("compose.yaml", text)]);
+            let mut out = Findings::default();
+            detect(&repo, &mut out);
+            assert!(out.starts.is_empty(), "{text}");
+        }
     }
 
     #[test]
@@ -594,6 +705,64 @@ pub(crate) mod tests {
         detect(&repo, &mut out);
         let starts: Vec<_> = out.starts.iter().map(|s| s.command.as_str()).collect();
         assert_eq!(starts, ["docker compose up -d db", "docker compose -f e2e/compose.yml up -d cache"]);
+    }
+
+    #[test]
+    fn starts_of_every_source_are_ordered_and_each_product_started_once() {
+        let workflow = "jobs:\n  t:\n    services:\n      pg:\n        image: postgres\n    steps:\n      - run: docker compose -f ci/compose.yml up -d\n      - run: pytest\n";
+        let (_dir, repo) = repo_with(&[
+            (
+                "ci/compose.yml",
+                "services:\n  db:\n    image: postgres\n  search:\n    image: opensearchproject/opensearch\n",
+            ),
+            (".github/workflows/test.yml", workflow),
+            ("Makefile", "up:\n\tdocker compose -f docker/dev.yml up -d\n"),
+            ("docker/dev.yml", "services:\n  cache:\n    image: redis\n  db:\n    image: postgres\n"),
+            (".devcontainer/devcontainer.json", r#"{"dockerComposeFile": "compose.yml", "service": "app"}"#),
+            (".devcontainer/compose.yml", "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n"),
+        ]);
+        // Each detector runs on its own, as the pipeline runs them.
+        let mut out = Findings::default();
+        detect(&repo, &mut out);
+        for other in [ci::detect, tasks::detect, devcontainer::detect] {
+            let mut found = Findings::default();
+            other(&repo, &mut found);
+            assert!(found.starts.is_empty(), "only the compose detector reports starts");
+        }
+        let starts: Vec<_> = out.starts.iter().map(|s| (s.command.as_str(), s.source.as_str())).collect();
+        assert_eq!(
+            starts,
+            [
+                (
+                    "docker compose -f .devcontainer/compose.yml up -d db",
+                    ".devcontainer/devcontainer.json#dockerComposeFile"
+                ),
+                ("docker compose -f ci/compose.yml up -d search", ".github/workflows/test.yml#jobs.t.steps[0]"),
+                ("docker compose -f docker/dev.yml up -d cache", "Makefile:2"),
+            ]
+        );
+    }
+
+    #[test]
+    fn ci_service_containers_only_without_any_compose_start() {
+        let workflow =
+            "jobs:\n  t:\n    services:\n      pg:\n        image: postgres\n    steps:\n      - run: go test ./...\n";
+        let devcontainer = r#"{"dockerComposeFile": "compose.yml", "service": "app"}"#;
+        let (_dir, repo) = repo_with(&[
+            (".github/workflows/test.yml", workflow),
+            (".devcontainer/devcontainer.json", devcontainer),
+            (".devcontainer/compose.yml", "services:\n  db:\n    image: postgres\n"),
+        ]);
+        let mut out = Findings::default();
+        detect(&repo, &mut out);
+        let starts: Vec<_> = out.starts.iter().map(|s| s.command.as_str()).collect();
+        assert_eq!(starts, ["docker compose -f .devcontainer/compose.yml up -d db"]);
+
+        let (_dir, repo) = repo_with(&[(".github/workflows/test.yml", workflow)]);
+        let mut out = Findings::default();
+        detect(&repo, &mut out);
+        let starts: Vec<_> = out.starts.iter().map(|s| s.command.as_str()).collect();
+        assert_eq!(starts, ["docker run -d --name pg postgres"]);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //!   own `service` and built services are left out.
 //! - `features` (`ghcr.io/devcontainers/features/node:1` with `"version": "20"`) and the
 //!   `image` (`mcr.microsoft.com/devcontainers/python:1-3.12-bookworm`, `node:20`) hint at
-//!   toolchains. A devcontainer image tag is `<image version>-<language version>-<os>`, or just
+//!   toolchains, reported unpinned with their version in a note (see [`hint`]). A devcontainer image tag is `<image version>-<language version>-<os>`, or just
 //!   the language version, or just the image version (a single `0`/`1`/`2`, not a pin).
 //!
 //! The file is JSON with comments and trailing commas (JSONC); both are stripped before parsing.
@@ -15,11 +15,23 @@
 use serde_json::Value;
 
 use crate::detect::detectors::ci::toolchain_of_image;
-use crate::detect::detectors::compose::{add_start, join_path, read_compose, up_command};
+use crate::detect::detectors::compose::{add_start, join_path, read_compose, starts_of, up_command, without_starts};
+use crate::detect::detectors::nix::has_manifest_for;
 use crate::detect::repo::parent_dir;
-use crate::detect::{Findings, Repo};
+use crate::detect::{Findings, Repo, Start};
 
+/// Everything but the start candidates, which the compose detector puts in order with those
+/// of the other sources (detectors run independently of each other).
 pub fn detect(repo: &Repo, out: &mut Findings) {
+    without_starts(repo, out, analyze);
+}
+
+/// The start candidates of this detector, for the compose detector.
+pub fn starts(repo: &Repo) -> Vec<Start> {
+    starts_of(repo, analyze)
+}
+
+fn analyze(repo: &Repo, out: &mut Findings) {
     let mut candidates: Vec<&str> = repo
         .named("devcontainer.json")
         .into_iter()
@@ -41,7 +53,7 @@ fn read_config(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
     if let Some(image) = config.get("image").and_then(Value::as_str)
         && let Some((toolchain, version)) = devcontainer_image_toolchain(image)
     {
-        out.toolchain(toolchain, version, format!("{rel}#image"));
+        hint(repo, out, toolchain, version, format!("{rel}#image"));
     }
     for (id, options) in config.get("features").and_then(Value::as_object).into_iter().flatten() {
         let Some(toolchain) = feature_toolchain(id) else { continue };
@@ -52,9 +64,23 @@ fn read_config(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
             continue;
         }
         let version = version.filter(|v| v.starts_with(|c: char| c.is_ascii_digit()));
-        out.toolchain(toolchain, version, format!("{rel}#features"));
+        hint(repo, out, toolchain, version, format!("{rel}#features"));
     }
     compose(repo, rel, config, out);
+}
+
+/// A dev container's toolchain is reported unpinned, its version only noted: template
+/// defaults (`21-oracle`, `1-3.11-bullseye`) must not outvote the project's own manifests,
+/// which the language detectors read after this one.
+/// Only for languages the repo has a manifest of (see [`has_manifest_for`]).
+fn hint(repo: &Repo, out: &mut Findings, toolchain: &str, version: Option<String>, source: String) {
+    if !has_manifest_for(repo, toolchain) {
+        return;
+    }
+    if let Some(version) = &version {
+        out.note(format!("dev container: {toolchain} {version} ({source})"));
+    }
+    out.toolchain(toolchain, None, source);
 }
 
 fn compose(repo: &Repo, rel: &str, config: &Value, out: &mut Findings) {
@@ -256,11 +282,13 @@ mod tests {
             "features": {
                 "ghcr.io/devcontainers/features/node:1": {"version": "20"},
                 "ghcr.io/devcontainers/features/python:1": {"version": "none"},
+                "ghcr.io/devcontainers/features/go:1": {"version": "1.22"},
                 "ghcr.io/devcontainers/features/docker-in-docker:2": {},
             },
         }"#;
         let (_dir, repo) = repo_with(&[
             (".devcontainer/devcontainer.json", config),
+            ("web/package.json", "{}"),
             (
                 "docker-compose.yml",
                 "services:\n  app:\n    image: mcr.microsoft.com/devcontainers/base\n  db:\n    image: postgres:16\n  cache:\n    image: redis\n",
@@ -271,7 +299,7 @@ mod tests {
             ),
         ]);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         let services: Vec<_> = out.services.iter().map(|s| (s.name.as_str(), s.source.as_str())).collect();
         assert_eq!(
             services,
@@ -285,7 +313,8 @@ mod tests {
             "docker compose -f docker-compose.yml -f .devcontainer/docker-compose.extend.yml up -d db mail"
         );
         let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
-        assert_eq!(toolchains, [("node", Some("20"))]);
+        assert_eq!(toolchains, [("node", None)]);
+        assert!(out.notes.iter().any(|n| n == "dev container: node 20 (.devcontainer/devcontainer.json#features)"));
     }
 
     #[test]
@@ -309,7 +338,7 @@ mod tests {
     fn malformed_devcontainer_is_a_warning() {
         let (_dir, repo) = repo_with(&[(".devcontainer.json", "{ \"image\": ")]);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         assert!(repo.warnings().iter().any(|w| w.starts_with(".devcontainer.json: invalid JSON")));
     }
 }

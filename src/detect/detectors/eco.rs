@@ -342,6 +342,18 @@ mod tests {
         assert_eq!(first_version("ruby-3.2.2p53").as_deref(), Some("3.2.2"));
     }
 
+    proptest::proptest! {
+        /// Manifest text is input: the parsers answer something or nothing, never panic.
+        #[test]
+        fn parsers_never_panic(text in "\\PC{0,80}", xmlish in "[<>/a-z =\"!?\\[\\]-]{0,60}") {
+            let _ = constraint_floor(&text);
+            let _ = first_version(&text);
+            let _ = parse_xml(&text);
+            let _ = parse_xml(&xmlish);
+            let _ = source_at("f", &text, &xmlish);
+        }
+    }
+
     #[test]
     fn xml_tree_and_errors() {
         let root = parse_xml("<?xml version=\"1.0\"?><project><a><b>x</b><b>y</b></a><c/><!-- n --></project>")

@@ -236,8 +236,18 @@ static ANDROID_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("regex")
 });
+/// A plain JVM module (it has a `testClasses` task): the java/application plugins, Kotlin/JVM,
+/// Spring Boot.
+static JVM_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"id\s*\(?\s*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm|org\.springframework\.boot)["']|apply\s*\(?\s*plugin\s*[:=]\s*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm)["']|`java-library`|kotlin\(\s*"jvm"\s*\)|libs\.plugins\.kotlin\.jvm|(?m)^\s*(?:java|application)\s*$"#,
+    )
+    .expect("regex")
+});
+/// The Kotlin Multiplatform plugin (by id, not any mention: a BOM lists `-kotlinMultiplatform`
+/// artifacts).
 static MULTIPLATFORM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|kotlin\.multiplatform|kotlinMultiplatform"#).expect("regex")
+    Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|["']org\.jetbrains\.kotlin\.multiplatform["']|libs\.plugins\.kotlin[.-]?[Mm]ultiplatform"#).expect("regex")
 });
 
 fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
@@ -281,6 +291,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     let mut kotlin_version: Option<(String, String)> = None;
     let mut android = false;
     let mut multiplatform = false;
+    let mut jvm_modules = false;
     let keep_max = |slot: &mut Option<(String, String)>, version: String, source: String| {
         if slot.as_ref().is_none_or(|(v, _)| cmp_versions(&version, v).is_gt()) {
             *slot = Some((version, source));
@@ -316,6 +327,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
         }
         android |= ANDROID_PLUGIN.is_match(&text);
         multiplatform |= MULTIPLATFORM.is_match(&text);
+        jvm_modules |= JVM_PLUGIN.is_match(&text);
     }
     for path in &settings_files {
         let Some(text) = read_existing(repo, path) else { continue };
@@ -350,9 +362,15 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     );
 
     let gradle = if wrapper { "./gradlew" } else { "gradle" };
-    // `testClasses` compiles main and test code, fetching everything the tests need; Android
-    // and Kotlin Multiplatform modules have no such task, `assemble` is their equivalent.
-    let task = if android || multiplatform { "assemble" } else { "testClasses" };
+    // `testClasses` compiles main and test code of JVM modules, fetching everything their tests
+    // need; Android modules have `assembleDebug` (release builds may want a signing key), Kotlin
+    // Multiplatform ones `assemble`. Gradle runs a named task in every module that has it.
+    let task = match (android, jvm_modules, multiplatform) {
+        (true, true, _) => "assembleDebug testClasses",
+        (true, false, _) => "assembleDebug",
+        (false, _, true) => "assemble",
+        (false, _, false) => "testClasses",
+    };
     let mut install = format!("{gradle} --no-daemon {task}");
     if wrapper && !is_executable(repo, &join(dir, "gradlew")) {
         install = format!("chmod +x gradlew && {install}");
@@ -479,7 +497,7 @@ mod tests {
                 ),
             ],
         );
-        assert_eq!(s.steps(), vec!["(cd android && chmod +x gradlew && ./gradlew --no-daemon assemble)"]);
+        assert_eq!(s.steps(), vec!["(cd android && chmod +x gradlew && ./gradlew --no-daemon assembleDebug)"]);
         assert_eq!(s.toolchain("java"), Some((Some("8"), "android/app/build.gradle:2")));
 
         let flutter = scan(
@@ -523,6 +541,16 @@ mod tests {
         );
         assert_eq!(nested.managers(), vec![("gradle", ".")]);
         assert_eq!(nested.toolchain("java"), Some((Some("21"), "cli/build.gradle.kts:1")));
+        let mixed = scan(
+            detect,
+            &[
+                ("settings.gradle.kts", ""),
+                ("gradlew", ""),
+                ("app/build.gradle.kts", "plugins {\n  id(\"com.android.application\")\n}"),
+                ("core/build.gradle.kts", "plugins {\n  `java-library`\n}"),
+            ],
+        );
+        assert_eq!(mixed.steps(), vec!["chmod +x gradlew && ./gradlew --no-daemon assembleDebug testClasses"]);
         let clojure = scan(detect, &[("deps.edn", "{}"), ("pom.xml", "<project/>")]);
         assert!(clojure.managers().is_empty());
         let extra = scan(detect, &[("CMakeLists.txt", ""), ("support/build.gradle", "apply plugin: 'java'")]);

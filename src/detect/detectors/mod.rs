@@ -62,6 +62,10 @@ pub const ALL: &[(&str, Detector)] = &[
     ("secrets", secrets::detect),
 ];
 
+/// Detectors that read many files (source code for secret names, every file name for
+/// compose and task files): started first when detectors run in parallel.
+pub const SCANS_MANY_FILES: &[&str] = &["secrets", "compose", "tasks"];
+
 /// `command` run in the repo-relative `dir`: as is at the root, else `(cd dir && command)`,
 /// so the script's own working directory never changes.
 pub fn in_dir(dir: &str, command: &str) -> String {

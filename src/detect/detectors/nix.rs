@@ -2,7 +2,8 @@
 //!
 //! Each gives a note naming the dev shell it defines, and the toolchains its package lists
 //! name (`pkgs.nodejs_20` → node 20, `python312` → python 3.12, `go_1_22` → go 1.22; devbox
-//! `"nodejs@20"` → node 20) as toolchain hints. Decision: `nix develop` / `devbox shell` never
+//! `"nodejs@20"` → node 20) as toolchain hints — for languages the repo has a manifest of
+//! ([`has_manifest_for`]). Decision: `nix develop` / `devbox shell` never
 //! go into `install`: a sandbox is rarely a Nix machine, entering a shell is interactive, and
 //! the ecosystem detectors give the same toolchains as plain install steps; the note says how
 //! to use the shell instead. A devbox `test` script becomes the test command
@@ -107,7 +108,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
                     _ => "`devenv shell`",
                 };
                 out.note(format!("{rel}: Nix dev shell via {shell}, not entered by install"));
-                nix_expression(&text, rel, out);
+                nix_expression(repo, &text, rel, out);
             }
             "devbox.json" => devbox(repo, rel, out),
             _ => {}
@@ -115,7 +116,46 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     }
 }
 
-fn nix_expression(text: &str, rel: &str, out: &mut Findings) {
+/// Manifests that show a toolchain is the project's own, not a tool of its dev shell.
+const MANIFESTS: &[(&str, &[&str])] = &[
+    ("node", &["package.json"]),
+    ("bun", &["package.json", "bun.lock", "bun.lockb"]),
+    ("deno", &["deno.json", "deno.jsonc"]),
+    ("python", &["pyproject.toml", "requirements.txt", "setup.py", "setup.cfg", "Pipfile"]),
+    ("go", &["go.mod"]),
+    ("rust", &["Cargo.toml"]),
+    ("java", &["pom.xml", "build.gradle", "build.gradle.kts"]),
+    ("kotlin", &["build.gradle.kts", "build.gradle", "pom.xml"]),
+    ("scala", &["build.sbt", "build.sc"]),
+    ("ruby", &["Gemfile"]),
+    ("php", &["composer.json"]),
+    ("elixir", &["mix.exs"]),
+    ("erlang", &["mix.exs", "rebar.config"]),
+    ("swift", &["Package.swift"]),
+    ("dart", &["pubspec.yaml"]),
+    ("flutter", &["pubspec.yaml"]),
+    ("zig", &["build.zig"]),
+    ("haskell", &["stack.yaml", "cabal.project", "package.yaml"]),
+    ("clojure", &["deps.edn", "project.clj"]),
+    ("cpp", &["CMakeLists.txt", "meson.build"]),
+];
+
+/// True when the repo has a manifest of `toolchain` (a .NET project file for `dotnet`): dev
+/// shells and dev containers often carry tools (a Node for editor extensions, a Python for
+/// scripts) that are not the project's toolchains.
+pub fn has_manifest_for(repo: &Repo, toolchain: &str) -> bool {
+    if toolchain == "dotnet" {
+        return repo.exists("global.json")
+            || repo.files().iter().any(|f| [".csproj", ".fsproj", ".sln"].iter().any(|e| f.ends_with(e)));
+    }
+    MANIFESTS
+        .iter()
+        .filter(|(t, _)| *t == toolchain)
+        .flat_map(|(_, names)| names.iter())
+        .any(|name| !repo.named(name).is_empty())
+}
+
+fn nix_expression(repo: &Repo, text: &str, rel: &str, out: &mut Findings) {
     let mut found: Vec<(&'static str, Option<String>)> = Vec::new();
     let mut add = |hint: Option<(&'static str, Option<String>)>| {
         if let Some(hint) = hint
@@ -142,7 +182,7 @@ fn nix_expression(text: &str, rel: &str, out: &mut Findings) {
     // An unversioned hint adds nothing beside a versioned one for the same toolchain.
     let versioned: Vec<&str> = found.iter().filter(|(_, v)| v.is_some()).map(|(t, _)| *t).collect();
     for (toolchain, version) in found {
-        if version.is_some() || !versioned.contains(&toolchain) {
+        if (version.is_some() || !versioned.contains(&toolchain)) && has_manifest_for(repo, toolchain) {
             out.toolchain(toolchain, version, rel.to_string());
         }
     }
@@ -173,7 +213,9 @@ fn devbox(repo: &Repo, rel: &str, out: &mut Findings) {
     for (name, version) in packages {
         if let Some((toolchain, attribute_version)) = nix_toolchain(&name) {
             let version = version.filter(|v| v.starts_with(|c: char| c.is_ascii_digit())).or(attribute_version);
-            out.toolchain(toolchain, version, format!("{rel}#packages"));
+            if has_manifest_for(repo, toolchain) {
+                out.toolchain(toolchain, version, format!("{rel}#packages"));
+            }
         }
     }
     if config.pointer("/shell/scripts/test").is_some() {
@@ -223,7 +265,13 @@ mod tests {
   };
 }"#;
         let devbox = r#"{"packages": ["ruby@3.3.0", "postgresql@16", "nodejs@latest"], "shell": {"scripts": {"test": "bundle exec rspec"}}}"#;
-        let (_dir, repo) = repo_with(&[("flake.nix", flake), ("web/devbox.json", devbox)]);
+        let (_dir, repo) = repo_with(&[
+            ("flake.nix", flake),
+            ("web/devbox.json", devbox),
+            ("package.json", "{}"),
+            ("go.mod", "module x\n"),
+            ("web/Gemfile", ""),
+        ]);
         let mut out = Findings::default();
         detect(&repo, &mut out);
         let toolchains: Vec<_> =
@@ -231,8 +279,8 @@ mod tests {
         assert_eq!(
             toolchains,
             [
+                // python312 is a tool of the shell here: the repo has no Python manifest.
                 ("node", Some("20"), "flake.nix"),
-                ("python", Some("3.12"), "flake.nix"),
                 ("go", Some("1.22"), "flake.nix"),
                 ("ruby", Some("3.3.0"), "web/devbox.json#packages"),
                 ("node", None, "web/devbox.json#packages"),

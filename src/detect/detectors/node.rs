@@ -105,7 +105,12 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
     match pm {
         Pm::Pnpm | Pm::Yarn => {
             let source = if declared.is_some() { pm_source.clone() } else { manifest_path.clone() };
-            out.step(Phase::Toolchain, "corepack enable", source);
+            // Node 25 and later no longer ship corepack.
+            out.step(
+                Phase::Toolchain,
+                "command -v corepack >/dev/null 2>&1 || npm install -g corepack\ncorepack enable",
+                source,
+            );
         }
         Pm::Bun => {
             let install = match &pm_version {

@@ -115,6 +115,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     out.package_manager(tool.name(), None, pm_path(dir), source.clone());
 
     let members = uv_workspace(repo, dir, pyproject.as_ref(), &pyproject_path, out);
+    let mut pytest_installed = false;
     let run_prefix = match tool {
         Tool::Uv => {
             let mut cmd = String::from(if has("uv.lock") { "uv sync --frozen" } else { "uv sync" });
@@ -143,11 +144,18 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
             "hatch run "
         }
         Tool::Pip => {
-            pip_install(repo, dir, requirements, pyproject.as_ref(), out);
+            pytest_installed = pip_install(repo, dir, requirements, pyproject.as_ref(), out);
             ".venv/bin/python -m "
         }
     };
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_ref(), &pyproject_path);
+    if tool == Tool::Pip
+        && !pytest_installed
+        && let Some(source) = &pytest
+    {
+        // Configured for pytest, but nothing installed names it: the venv needs it to run them.
+        out.step(Phase::Install, in_dir(dir, ".venv/bin/python -m pip install pytest"), source.clone());
+    }
     tests(repo, dir, pytest, tool, run_prefix, out);
     // Workspace members keep their own tests: run them from the member, in the shared env.
     if let Some(members) = &members {
@@ -170,7 +178,8 @@ fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
 
 /// pip into a virtualenv at `<dir>/.venv`: the requirements files (runtime first, then the
 /// dev/test ones), else the project itself, editable, with a `dev`/`test` extra when declared.
-fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) {
+/// Returns whether what it installs names pytest.
+fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) -> bool {
     // Runtime requirements first, then the ones for development and tests; docs and the
     // like stay out.
     let rank = |f: &str| {
@@ -208,7 +217,10 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
             .unwrap_or_default();
         let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
         out.step(Phase::Install, in_dir(dir, &format!(".venv/bin/python -m pip install {target}")), venv_source);
+        let pyproject_path = join(dir, "pyproject.toml");
+        return !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
     }
+    chosen.iter().any(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)))
 }
 
 /// `.python-version` (here or in a parent), `runtime.txt`, Pipfile `python_version`, then a

@@ -84,17 +84,17 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
 }
 
 /// The services a Rails app's `config/database.yml` adapters need. Apps that keep only a
-/// `database.yml.sample` (or `.example`) get it copied into place, as their CI does.
+/// `database.yml.sample` (`.example`, `example.database.yml`, …) get it copied into place,
+/// as their CI does.
 fn database(repo: &Repo, out: &mut Findings, dir: &str) {
     let config = join(dir, "config/database.yml");
     let path = if repo.exists(&config) {
         config
     } else {
-        let Some(sample) = [".sample", ".example", ".dist", ".template"]
-            .iter()
-            .map(|ext| format!("{config}{ext}"))
-            .find(|p| repo.exists(p))
-        else {
+        let samples = ["database.yml.sample", "database.yml.example", "database.yml.dist", "database.yml.template"]
+            .into_iter()
+            .chain(["example.database.yml", "sample.database.yml"]);
+        let Some(sample) = samples.map(|name| join(dir, &format!("config/{name}"))).find(|p| repo.exists(p)) else {
             return;
         };
         let (from, to) = (shell_quote(&sample), shell_quote(&config));
@@ -189,6 +189,9 @@ mod tests {
             vec!["bundle install", "[ -f config/database.yml ] || cp config/database.yml.sample config/database.yml"]
         );
         assert_eq!(s.findings.services[0].source, "config/database.yml.sample:2");
+
+        let s = scan(detect, &[("Gemfile", "gem 'rails'\n"), ("config/example.database.yml", "adapter: postgresql\n")]);
+        assert_eq!(s.steps()[1], "[ -f config/database.yml ] || cp config/example.database.yml config/database.yml");
     }
 
     #[test]

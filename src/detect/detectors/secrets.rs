@@ -1,12 +1,12 @@
 //! Detector: secret names, from dotenv files (`.env.example`-style ones, a committed `.env`)
 //! and from the code's environment reads (`process.env.X`, `os.getenv("X")`, `env('X')` in
-//! Laravel config, …).
+//! Laravel config, `ENV["X"]` in Rails' config YAML, `${X}` in Spring `application.yml`, …).
 //!
 //! The rule for "looks like a secret" ([`looks_like_secret`]) is on the name alone, by its
 //! `_`-separated words:
 //! - the last word is a credential word (PASSWORD, SECRET, TOKEN, KEY/KEYS, APIKEY, CREDENTIALS,
-//!   DSN, SALT, AUTH, …) — unless the word before makes it an identifier (CACHE_KEY,
-//!   PRIMARY_KEY, PUBLIC_KEY, SITE_KEY, …); `*_ACCESS_KEY_ID` also counts;
+//!   DSN, SALT, AUTH, …) — unless it is KEY/TOKEN and the word before makes it an identifier
+//!   (CACHE_KEY, PRIMARY_KEY, PUBLIC_KEY, SITE_KEY, CSRF_TOKEN, …); `*_ACCESS_KEY_ID` counts;
 //! - or SECRET/PASSWORD/TOKEN/PRIVATE/CREDENTIALS appears earlier and the last word is not a
 //!   setting about it (`SECRET_KEY_BASE` yes; `PASSWORD_TIMEOUT`, `RESET_TOKEN_TABLE` no);
 //! - or it is a connection string: `*_CONNECTION_STRING`, or `*_URL`/`*_URI` of a database,
@@ -17,7 +17,7 @@
 //! credentials in a URL (`postgres://user:pass@…`) also makes its key a secret.
 //!
 //! Code scanning is bounded so that detection stays fast on huge trees: source files by
-//! extension, outside tests/fixtures/examples, at most [`MAX_SCANNED_FILES`] of them
+//! extension (and config YAML/ERB/properties), outside tests/fixtures/examples/scripts, at most [`MAX_SCANNED_FILES`] of them
 //! (configuration directories first, then shallowest), each read up to [`MAX_SOURCE_BYTES`],
 //! on a few threads. Source files are read directly rather than through the repo's cache: they
 //! are scanned once and need not stay in memory, and one that cannot be read is not a problem
@@ -59,7 +59,7 @@ const CREDENTIAL_WORDS: &[&str] = &[
 ];
 /// Words that, anywhere before the last, make a name a credential (`SECRET_KEY_BASE`).
 const STRONG_WORDS: &[&str] = &["SECRET", "PASSWORD", "TOKEN", "PRIVATE", "CREDENTIALS", "APIKEY"];
-/// Words before KEY/TOKEN that make the name an identifier or a public value, not a secret.
+/// Words before KEY/KEYS/TOKEN/TOKENS that make the name an identifier or a public value.
 const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "CACHE",
     "PRIMARY",
@@ -79,7 +79,6 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "HEADER",
     "COOKIE",
     "CSRF",
-    "LICENSE",
 ];
 /// Last words that make a name a setting about something, never the secret itself.
 const SETTING_WORDS: &[&str] = &[
@@ -152,6 +151,9 @@ const SETTING_WORDS: &[&str] = &[
     "ATTEMPTS",
     "RETRIES",
     "INTERVAL",
+    "RATE",
+    "THROTTLE",
+    "IN",
 ];
 /// What a `*_URL`/`*_URI` must be about to be a connection string with credentials.
 const CONNECTION_WORDS: &[&str] = &[
@@ -202,7 +204,10 @@ pub fn looks_like_secret(name: &str) -> bool {
         return false;
     }
     if CREDENTIAL_WORDS.contains(&last) {
-        return !before.last().is_some_and(|w| IDENTIFIER_QUALIFIERS.contains(w));
+        // CACHE_KEY, PUBLIC_KEY, CSRF_TOKEN name things; COOKIE_SECRET is still a secret.
+        let names_a_thing = matches!(last, "KEY" | "KEYS" | "TOKEN" | "TOKENS")
+            && before.last().is_some_and(|w| IDENTIFIER_QUALIFIERS.contains(w));
+        return !names_a_thing;
     }
     before.iter().any(|w| STRONG_WORDS.contains(w))
 }
@@ -268,11 +273,22 @@ static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
           | \bDeno\.env\.get\(
           | \bPlatform\.environment\[
           | \bProcessInfo\.processInfo\.environment\[
+          | \benv\.(?:str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path)\(
+          | \bconfig\(
         )\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]
         "#,
     )
     .expect("the environment-read pattern is valid")
 });
+
+/// `${NAME}` and `${NAME:default}` placeholders of Spring `application*.yml|properties` files.
+static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}").expect("the placeholder pattern is valid")
+});
+
+/// Extensions of configuration files scanned when they sit in a `config` folder (Rails'
+/// `database.yml` with `<%= ENV["…"] %>`) or are Spring `application*` files.
+const CONFIG_EXTENSIONS: &[&str] = &["yml", "yaml", "erb", "properties"];
 
 /// Extensions of source files whose environment reads are scanned.
 const SOURCE_EXTENSIONS: &[&str] = &[
@@ -307,14 +323,25 @@ pub const MAX_SCANNED_FILES: usize = 4000;
 /// At most this much of each source file is scanned.
 pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
 
+fn is_spring_config(name: &str) -> bool {
+    name.starts_with("application") && [".yml", ".yaml", ".properties"].iter().any(|e| name.ends_with(e))
+}
+
 fn is_scanned_source(rel: &str) -> bool {
     let name = file_name(rel);
     let Some((stem, ext)) = name.rsplit_once('.') else { return false };
-    if !SOURCE_EXTENSIONS.contains(&ext) || is_incidental_path(rel) {
+    let config_file = CONFIG_EXTENSIONS.contains(&ext)
+        && (is_spring_config(name) || parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("config")));
+    if !(SOURCE_EXTENSIONS.contains(&ext) || config_file) || is_incidental_path(rel) {
         return false;
     }
-    let ends_with =
-        |suffix: &str| stem.len() >= suffix.len() && stem[stem.len() - suffix.len()..].eq_ignore_ascii_case(suffix);
+    // `get`, not indexing: a name may have multi-byte characters where the suffix would start.
+    let ends_with = |suffix: &str| {
+        stem.len()
+            .checked_sub(suffix.len())
+            .and_then(|at| stem.get(at..))
+            .is_some_and(|end| end.eq_ignore_ascii_case(suffix))
+    };
     let is_test_file = [".test", ".spec", "_test", "_spec"].iter().any(|s| ends_with(s))
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
@@ -382,7 +409,8 @@ fn scan_file(root: &Path, rel: &str) -> Vec<(String, String)> {
     }
     let text = String::from_utf8_lossy(&bytes);
     let mut found = Vec::new();
-    for c in ENV_READ.captures_iter(&text) {
+    let placeholders = is_spring_config(file_name(rel)).then(|| PLACEHOLDER.captures_iter(&text)).into_iter().flatten();
+    for c in ENV_READ.captures_iter(&text).chain(placeholders) {
         let Some(name) = c.get(1).or_else(|| c.get(2)) else { continue };
         if looks_like_secret(name.as_str()) {
             let line = text[..name.start()].matches('\n').count() + 1;
@@ -424,6 +452,9 @@ mod tests {
             "JWT_PRIVATE_KEY",
             "NPM_AUTH",
             "github_token",
+            "COOKIE_SECRET",
+            "AVO_LICENSE_KEY",
+            "SUPABASE_SERVICE_ROLE_KEY",
         ] {
             assert!(looks_like_secret(name), "{name}");
         }
@@ -462,6 +493,10 @@ mod tests {
             "RIPGREP_CONFIG_PATH",
             "HANZO_API_KEY",
             "TOKEN_EXPIRES",
+            "PAPERLESS_TOKEN_THROTTLE_RATE",
+            "JWT_SECRET_EXPIRES_IN",
+            "CSRF_TOKEN",
+            "NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY",
             "KEYBOARD",
             "MONKEY",
         ] {
@@ -493,6 +528,17 @@ mod tests {
     }
 
     #[test]
+    fn source_file_rules_survive_any_name() {
+        for rel in ["src/é.py", "src/日本語_test.py", "src/x.tést.js", "é", "a/b/ñ.go", "t/ü.spec.ts"] {
+            let _ = is_scanned_source(rel);
+            let _ = scan_priority(rel);
+            let _ = is_env_file(rel);
+        }
+        assert!(!is_scanned_source("src/日本語_test.py"));
+        assert!(is_scanned_source("src/é.py"));
+    }
+
+    #[test]
     fn env_example_keys() {
         let text = "# comment\nexport API_SECRET=\nPORT=3000\nPRIMARY_DB=postgres://app:hunter2@localhost/app\nNODE_ENV=development\nnot a line\n";
         assert_eq!(env_file_secrets(text), [("API_SECRET".to_string(), 2), ("PRIMARY_DB".to_string(), 4)]);
@@ -519,6 +565,19 @@ mod tests {
             ("src/main/java/App.java", "System.getenv(\"JDBC_PASSWORD\");\n"),
             ("Program.cs", "Environment.GetEnvironmentVariable(\"AZURE_CLIENT_SECRET\");\n"),
             ("config/runtime.exs", "System.get_env(\"SECRET_KEY_BASE\") System.fetch_env!(\"MIX_TOKEN\")\n"),
+            (
+                "config/database.yml",
+                "production:\n  password: <%= ENV[\"APP_DATABASE_PASSWORD\"] %>\n  host: <%= ENV.fetch(\"DB_HOST\") %>\n",
+            ),
+            (
+                "src/main/resources/application.yml",
+                "spring:\n  datasource:\n    password: ${SPRING_DB_PASSWORD:secret}\n    url: ${JDBC_HOST}\n",
+            ),
+            (
+                "proj/settings.py",
+                "SECRET = env.str('DJANGO_ENV_SECRET')\nKEY = config('DECOUPLE_API_KEY')\nX = config('app.key')\n",
+            ),
+            ("docker/compose.yml", "x: ${COMPOSE_ONLY_PASSWORD}\n"),
             ("tests/FooTest.php", "env('TEST_ONLY_PASSWORD')\n"),
             ("src/util.test.ts", "process.env.UNIT_TOKEN\n"),
             ("examples/demo.py", "os.getenv('DEMO_TOKEN')\n"),
@@ -531,11 +590,14 @@ mod tests {
         assert_eq!(
             names,
             [
+                "APP_DATABASE_PASSWORD",
                 "APP_KEY",
                 "AWS_SECRET_ACCESS_KEY",
                 "AZURE_CLIENT_SECRET",
                 "DATABASE_URL",
                 "DB_PASSWORD",
+                "DECOUPLE_API_KEY",
+                "DJANGO_ENV_SECRET",
                 "DJANGO_SECRET_KEY",
                 "GH_TOKEN",
                 "GITHUB_TOKEN",
@@ -544,6 +606,7 @@ mod tests {
                 "OPENAI_API_KEY",
                 "SECRET_KEY_BASE",
                 "SENDGRID_API_KEY",
+                "SPRING_DB_PASSWORD",
                 "STRIPE_SECRET_KEY",
                 "VITE_API_KEY",
             ]

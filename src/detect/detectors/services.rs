@@ -86,6 +86,7 @@ const BY_NAME: &[(&str, &str)] = &[
     ("oracle-xe", "oracle"),
     ("oracle-free", "oracle"),
     ("dragonfly", "dragonfly"),
+    ("eclipse-mosquitto", "mosquitto"),
 ];
 
 /// Repository names whose variants share a prefix (`standalone-chrome-debug`, `oracle-xe-11g`).
@@ -117,9 +118,12 @@ const BACKING_SERVICES: &[&str] = &[
     "dynamodb",
     "elasticmq",
     "elasticsearch",
+    "emqx",
     "etcd",
     "fake-gcs-server",
     "gotenberg",
+    "greenmail",
+    "httpbin",
     "inbucket",
     "influxdb",
     "kafka",
@@ -138,10 +142,12 @@ const BACKING_SERVICES: &[&str] = &[
     "minio",
     "mockserver",
     "mongodb",
+    "mosquitto",
     "mssql",
     "mysql",
     "nats",
     "neo4j",
+    "openldap",
     "opensearch",
     "oracle",
     "postgres",
@@ -159,6 +165,7 @@ const BACKING_SERVICES: &[&str] = &[
     "solr",
     "surrealdb",
     "temporal",
+    "tika",
     "toxiproxy",
     "typesense",
     "valkey",
@@ -229,7 +236,14 @@ mod tests {
 
     #[test]
     fn tells_backing_services_from_other_images() {
-        for image in ["postgres:16", "amazon/dynamodb-local", "memcached:1.6-alpine", "axllent/mailpit"] {
+        for image in [
+            "postgres:16",
+            "amazon/dynamodb-local",
+            "memcached:1.6-alpine",
+            "axllent/mailpit",
+            "apache/tika:latest",
+            "eclipse-mosquitto:2",
+        ] {
             assert!(is_backing_service(&canonical_service(image)), "{image}");
         }
         for image in ["nginx:alpine", "traefik:v3", "adminer", "dpage/pgadmin4", "grafana/grafana", "ghcr.io/acme/app"]

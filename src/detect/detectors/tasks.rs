@@ -10,9 +10,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::detectors::compose::{add_start, is_incidental_path, scalar, start_from_command};
+use crate::detect::detectors::compose::{add_command_start, is_incidental_path, scalar, starts_of, without_starts};
 use crate::detect::repo::{file_name, parent_dir};
-use crate::detect::{Findings, Repo};
+use crate::detect::{Findings, Repo, Start};
 
 /// A shell line that runs a project's tests, in any of the ecosystems detection covers.
 static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
@@ -29,8 +29,10 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
           | (?:make|gmake)\b[^;&|]*?\s(?:test|tests|check|test-[\w\-]+|unit|unittest)(?:\s|$)
           | just\s+(?:\S+\s+)*?test[\w\-]*\b
           | task\s+test[\w:\-]*\b
-          | (?:\./)?mvnw?\b[^;&|]*?\s(?:test|verify|integration-test)\b
-          | (?:\./)?gradlew?\b[^;&|]*?\s(?:[\w:\-]*[Tt]est\w*|check)\b
+          | (?:\./)?mvnw?\b[^;&|]*?\s(?:test|verify|integration-test|package|install)\b
+          | (?:\./)?gradlew?\b[^;&|]*?\s(?:[\w:\-]*[Tt]est\w*|check|build)\b
+          | (?:npx\s+)?(?:turbo|nx)\b[^;&|]*?\stest\b
+          | (?:php\s+)?artisan\s+test\b
           | (?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest\b
           | (?:\S*/)?manage\.py\s+test\b
           | (?:\S*/)?(?:run[-_])?tests?(?:[-_][\w\-]*)?\.sh\b
@@ -38,6 +40,7 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
           | (?:tox|nox)(?:\s|$)
           | hatch\s+(?:run\s+)?test\b
           | (?:bundle\s+exec\s+)?(?:rspec|rake\s+(?:test|spec)|rails\s+test|bin/rails\s+test|bin/rspec)\b
+          | bundle\s+exec\s+rake\s*$
           | mix\s+test\b
           | (?:vendor/bin/|\./vendor/bin/)?(?:phpunit|pest|paratest)\b
           | composer\s+(?:run(?:-script)?\s+)?test\b
@@ -78,7 +81,18 @@ const SETUP_TARGETS: &[&str] =
 /// Task files deeper than this (root = 0) are helpers of sub-components, not entry points.
 const MAX_DEPTH: usize = 2;
 
+/// Everything but the start candidates, which the compose detector puts in order with those
+/// of the other sources (detectors run independently of each other).
 pub fn detect(repo: &Repo, out: &mut Findings) {
+    without_starts(repo, out, analyze);
+}
+
+/// The start candidates of this detector, for the compose detector.
+pub fn starts(repo: &Repo) -> Vec<Start> {
+    starts_of(repo, analyze)
+}
+
+fn analyze(repo: &Repo, out: &mut Findings) {
     let names = ["Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"].into_iter().chain([
         "Taskfile.yml",
         "Taskfile.yaml",
@@ -144,9 +158,7 @@ fn report_targets(repo: &Repo, rel: &str, tool: &str, targets: &[Target], out: &
     }
     for target in targets {
         for (at, command) in &target.recipe {
-            if let Some(start) = start_from_command(repo, dir, command) {
-                add_start(repo, out, start, format!("{rel}{at}"));
-            }
+            add_command_start(repo, out, dir, command, format!("{rel}{at}"));
         }
     }
 }
@@ -285,10 +297,8 @@ fn package_scripts(repo: &Repo, rel: &str, out: &mut Findings) {
     let Some(scripts) = manifest.get("scripts").and_then(|s| s.as_object()) else { return };
     let dir = parent_dir(rel);
     for (name, script) in scripts {
-        if let Some(script) = script.as_str()
-            && let Some(start) = start_from_command(repo, dir, script)
-        {
-            add_start(repo, out, start, format!("{rel}#scripts.{name}"));
+        if let Some(script) = script.as_str() {
+            add_command_start(repo, out, dir, script, format!("{rel}#scripts.{name}"));
         }
     }
 }
@@ -339,6 +349,11 @@ mod tests {
             "cd api && go test ./...",
             "tox -e py312",
             "deno test -A",
+            "./gradlew build --scan",
+            "mvn -B install",
+            "npx turbo run test --filter=web",
+            "php artisan test --parallel",
+            "bundle exec rake",
         ] {
             assert!(is_test_command(line), "{line}");
         }
@@ -349,6 +364,9 @@ mod tests {
             "# make test",
             "npm run lint",
             "mvn -B package -DskipTests",
+            "mvn dependency:go-offline",
+            "bundle exec rake db:migrate",
+            "./gradlew assemble",
             "mvn clean verify -Dmaven.test.skip --projects x",
             "./gradlew build -x test",
             "go vet ./...",
@@ -385,7 +403,7 @@ mod tests {
             ("a/b/c/Makefile", "test:\n\ttrue\n"),
         ]);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         let tests: Vec<_> = out.tests.iter().map(|t| (t.command.as_str(), t.source.as_str())).collect();
         assert_eq!(
             tests,
@@ -411,7 +429,7 @@ mod tests {
             ("infra/compose.yml", "services:\n  redis:\n    image: redis:7\n"),
         ]);
         let mut out = Findings::default();
-        detect(&repo, &mut out);
+        analyze(&repo, &mut out);
         assert_eq!(out.starts.len(), 1);
         assert_eq!(out.starts[0].command, "docker compose -f infra/compose.yml up -d redis");
         assert_eq!(out.starts[0].source, "web/package.json#scripts.db:up");
