@@ -175,9 +175,13 @@ fn merge_steps(steps: Vec<Step>) -> Vec<Step> {
 
 /// The install script: `set -euo pipefail`, then each step preceded by `# <source>`
 /// (one comment for consecutive steps with the same evidence). Empty when there is nothing to do.
+/// A single one-line step is the install as it is: its exit status is already the script's,
+/// and the file shows its evidence beside it (DESIGN.md §3 does the same for `start`).
 pub fn install_script(steps: &[Step]) -> String {
-    if steps.is_empty() {
-        return String::new();
+    match steps {
+        [] => return String::new(),
+        [only] if !only.command.trim().contains('\n') => return only.command.trim().to_string(),
+        _ => {}
     }
     let mut script = String::from("set -euo pipefail\n");
     let mut last_source: Option<&str> = None;

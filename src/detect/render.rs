@@ -12,7 +12,13 @@ pub fn toml(d: &Detection) -> String {
     let mut out = String::new();
     out.push_str("# Drafted by `hanzo-env detect`: review it, then `hanzo-env save`.\n");
     out.push_str(&format!("repo = {}\n", toml_string(&d.repo)));
-    out.push_str(&format!("install = {}\n", toml_string(&d.install)));
+    out.push_str(&format!("install = {}", toml_string(&d.install)));
+    if let [only] = d.steps.as_slice()
+        && !d.install.contains('\n')
+    {
+        out.push_str(&format!("  # {}", one_line(&only.source)));
+    }
+    out.push('\n');
     out.push_str(&format!("start = {}", toml_string(&d.start)));
     if !d.starts.is_empty() {
         let sources: Vec<String> = d.starts.iter().map(|s| one_line(&s.source)).collect();
