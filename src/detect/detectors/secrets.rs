@@ -154,7 +154,16 @@ const SETTING_WORDS: &[&str] = &[
     "RATE",
     "THROTTLE",
     "IN",
+    "PROVIDER",
+    "BACKEND",
+    "ENGINE",
+    "CLASS",
+    "METHOD",
+    "STRATEGY",
 ];
+/// Words that make a name a switch about a credential, not the credential
+/// (`AUTH_PROVIDER_USE_ID_TOKEN`, `VERIFY_TOKEN_SIGNATURE`, `SKIP_AUTH`).
+const SWITCH_WORDS: &[&str] = &["USE", "ENABLE", "DISABLE", "ALLOW", "REQUIRE", "SKIP", "VERIFY", "VALIDATE"];
 /// What a `*_URL`/`*_URI` must be about to be a connection string with credentials.
 const CONNECTION_WORDS: &[&str] = &[
     "DATABASE",
@@ -200,7 +209,7 @@ pub fn looks_like_secret(name: &str) -> bool {
     if matches!(last, "URL" | "URI") {
         return before.iter().any(|w| CONNECTION_WORDS.contains(w));
     }
-    if SETTING_WORDS.contains(&last) {
+    if SETTING_WORDS.contains(&last) || before.iter().any(|w| SWITCH_WORDS.contains(w)) {
         return false;
     }
     if CREDENTIAL_WORDS.contains(&last) {
@@ -463,6 +472,9 @@ mod tests {
     #[test]
     fn not_secret_names() {
         for name in [
+            "SECRET_PROVIDER",
+            "DISPATCH_AUTHENTICATION_PROVIDER_USE_ID_TOKEN",
+            "SKIP_AUTH_TOKEN",
             "PATH",
             "HOME",
             "PWD",

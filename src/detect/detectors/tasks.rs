@@ -58,6 +58,18 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the test-command pattern is valid")
 });
 
+/// A command that installs packages: `uv pip install pytest-cov` mentions a test tool but runs no tests.
+static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?x)
+        ^\s*(?:sudo\s+)?(?:
+            (?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv|npm|pnpm|yarn|bun|gem|cargo|go|apt|apt-get|brew
+          | composer|poetry|pipx|pdm|dotnet\s+tool|mix\s+archive
+        )\s+(?:install|add|require|i|get)\b",
+    )
+    .expect("the install-command pattern is valid")
+});
+
 const SKIP_TEST_FLAGS: &[&str] = &["-DskipTests", "-DskipTests=true", "-Dmaven.test.skip", "-Dmaven.test.skip=true"];
 
 /// True when `line` runs tests (`pnpm run test-unit`, `cargo test --workspace`, `make test`,
@@ -68,7 +80,15 @@ pub fn is_test_command(line: &str) -> bool {
     let skips_tests = line.split_whitespace().any(|w| SKIP_TEST_FLAGS.contains(&w))
         || line.contains(" -x test")
         || line.contains("--exclude-task test");
-    !line.starts_with('#') && !line.starts_with("echo ") && !skips_tests && TEST_COMMAND.is_match(line)
+    !line.starts_with('#')
+        && !line.starts_with("echo ")
+        && !skips_tests
+        && split_commands(line).any(|part| !INSTALL_COMMAND.is_match(part) && TEST_COMMAND.is_match(part))
+}
+
+/// The commands of a shell line joined by `&&`, `||` or `;`.
+fn split_commands(line: &str) -> impl Iterator<Item = &str> {
+    line.split("&&").flat_map(|part| part.split("||")).flat_map(|part| part.split(';'))
 }
 
 /// Target names that run the test suite, best first.
@@ -375,6 +395,9 @@ mod tests {
             "latest-version",
             "scripts/testdata.sh",
             "./contest.sh",
+            "uv pip install pytest-cov",
+            "python -m pip install pytest pytest-xdist",
+            "npm install --save-dev jest",
         ] {
             assert!(!is_test_command(line), "{line}");
         }
