@@ -329,6 +329,12 @@ pub struct VerifyArgs {
     /// Limit for each step
     #[arg(long, value_parser = humantime::parse_duration, default_value = "15m", value_name = "DURATION")]
     pub step_timeout: Duration,
+    /// Run this test command instead of the detected ones (repeatable)
+    #[arg(long = "test", value_name = "CMD")]
+    pub tests: Vec<String>,
+    /// Pass this variable of the caller's environment through (repeatable)
+    #[arg(long, value_name = "VAR")]
+    pub pass: Vec<String>,
 }
 
 #[derive(Debug, Clone, Args)]

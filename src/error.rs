@@ -122,6 +122,8 @@ impl Report {
                     crate::names::NameError,
                     crate::proposal::ProposalError,
                     crate::fsutil::WriteError,
+                    crate::envfile::ResolveError,
+                    crate::verify::VerifyError,
                 );
             }
             if diagnosis.is_none() && cause.downcast_ref::<std::io::Error>().is_some_and(is_interrupted) {

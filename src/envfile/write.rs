@@ -1,0 +1,220 @@
+//! Rendering env files that bash `source` and dotenv parsers both read back exactly.
+//!
+//! A value is written as adjacent pieces: runs of ordinary characters (newlines, `$`, `#`,
+//! `"`, spaces and unicode included) inside single quotes, and each `'` and `\` outside
+//! quotes as `\'` and `\\`. Bash, POSIX sh and dotenvy agree on all three forms. Plain
+//! `'…'\''…'` quoting is not enough: dotenvy's line joiner treats a `\` inside single quotes
+//! as an escape, so a value ending in `\` would swallow the next line.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use secrecy::ExposeSecret;
+
+use super::Resolved;
+
+/// The first line of every env file we write; also how we recognise one before replacing it.
+pub const HEADER: &str =
+    "# Written by `hanzo-env env-file`: resolved [env] entries. Private (mode 0600); never commit it.";
+
+/// The file's text: the header, then one `NAME=value` per entry (a value may span lines).
+pub fn render(entries: &[Resolved]) -> zeroize::Zeroizing<String> {
+    let mut out = zeroize::Zeroizing::new(String::with_capacity(HEADER.len() + 64 * entries.len()));
+    out.push_str(HEADER);
+    out.push('\n');
+    for entry in entries {
+        out.push_str(&entry.name);
+        out.push('=');
+        quote_into(entry.value.expose_secret(), &mut out);
+        out.push('\n');
+    }
+    out
+}
+
+/// Append `value`, quoted, to `out`.
+pub fn quote_into(value: &str, out: &mut String) {
+    if value.is_empty() {
+        out.push_str("''");
+        return;
+    }
+    let mut open = false;
+    for c in value.chars() {
+        match c {
+            '\'' | '\\' => {
+                if open {
+                    out.push('\'');
+                    open = false;
+                }
+                out.push('\\');
+                out.push(c);
+            }
+            _ => {
+                if !open {
+                    out.push('\'');
+                    open = true;
+                }
+                out.push(c);
+            }
+        }
+    }
+    if open {
+        out.push('\'');
+    }
+}
+
+/// Whether `path` may receive secrets as far as git is concerned.
+#[derive(Debug, PartialEq, Eq)]
+pub enum GitVerdict {
+    /// Outside any work tree, or git is not installed.
+    NotInRepo,
+    /// Inside a work tree, and git ignores the path.
+    Ignored,
+    /// Inside the work tree at `root`, not ignored: a `git add .` would commit it.
+    NotIgnored { root: PathBuf },
+}
+
+/// Ask git whether `path` (which need not exist yet) is ignored in the work tree around it.
+pub fn git_verdict(path: &Path) -> GitVerdict {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    // `git -C` needs an existing directory: the nearest existing ancestor.
+    let Some(dir) = absolute.ancestors().skip(1).find(|d| d.is_dir()) else {
+        return GitVerdict::NotInRepo;
+    };
+    let git = |args: &[&std::ffi::OsStr]| {
+        Command::new("git").arg("-C").arg(dir).args(args).stdin(Stdio::null()).stderr(Stdio::null()).output()
+    };
+    let root = match git(&["rev-parse".as_ref(), "--show-toplevel".as_ref()]) {
+        Ok(out) if out.status.success() => PathBuf::from(String::from_utf8_lossy(&out.stdout).trim_end()),
+        _ => return GitVerdict::NotInRepo,
+    };
+    // Without --no-index, a tracked file counts as not ignored even when a pattern matches it:
+    // its next version would be committed.
+    match git(&["check-ignore".as_ref(), "-q".as_ref(), "--".as_ref(), absolute.as_os_str()]) {
+        Ok(out) if out.status.code() == Some(0) => GitVerdict::Ignored,
+        Ok(out) if out.status.code() == Some(1) => GitVerdict::NotIgnored { root },
+        // 128: git could not decide (e.g. a path outside the repo through a symlink).
+        _ => GitVerdict::NotInRepo,
+    }
+}
+
+/// Whether an existing file at `path` is one we wrote (so replacing it loses nothing).
+pub fn is_ours(path: &Path) -> std::io::Result<bool> {
+    use std::io::Read;
+    let mut first = vec![0u8; HEADER.len()];
+    let mut file = std::fs::File::open(path)?;
+    let read = file.read(&mut first)?;
+    Ok(read == HEADER.len() && first == HEADER.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use secrecy::SecretString;
+
+    use super::*;
+
+    pub(crate) const AWKWARD: &[&str] = &[
+        "",
+        "plain",
+        "with space",
+        "it's",
+        "'",
+        "''",
+        "\\",
+        "ends with backslash\\",
+        "\\'",
+        "'\\",
+        "a\\'b",
+        "double \"quoted\"",
+        "$HOME ${HOME} $(whoami) `id`",
+        "a=b=c",
+        "#not a comment",
+        "x #y",
+        "multi\nline\nvalue\n",
+        "\n",
+        "trailing space ",
+        " leading",
+        "tab\there",
+        "crlf\r\n",
+        "é ünïcödé 🚀 日本",
+        "!bang !! history",
+        "back\\nslash-n",
+        "semi;colon&amp|pipe>redir<",
+    ];
+
+    fn resolved(name: &str, value: &str) -> Resolved {
+        Resolved { name: name.to_string(), value: SecretString::from(value), sensitive: true }
+    }
+
+    #[test]
+    fn quoting_reads_back_through_dotenvy() {
+        for value in AWKWARD {
+            let text = render(&[resolved("X", value), resolved("AFTER", "sentinel")]);
+            let parsed: Vec<(String, String)> = dotenvy::from_read_iter(text.as_bytes())
+                .collect::<Result<_, _>>()
+                .unwrap_or_else(|e| panic!("{value:?}: {e}\n{}", text.as_str()));
+            assert_eq!(
+                parsed,
+                vec![("X".to_string(), value.to_string()), ("AFTER".to_string(), "sentinel".to_string())],
+                "{value:?} rendered as {}",
+                text.as_str()
+            );
+        }
+    }
+
+    #[test]
+    fn quoting_reads_back_through_bash_source() {
+        let dir = tempfile::tempdir().unwrap();
+        for (i, value) in AWKWARD.iter().enumerate() {
+            let path = dir.path().join(format!("{i}.env"));
+            std::fs::write(&path, render(&[resolved("X", value)]).as_bytes()).unwrap();
+            let out = Command::new("bash")
+                .args(["-c", "source \"$1\" && printf %s \"$X\"", "bash"])
+                .arg(&path)
+                .env_clear()
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{value:?}: {}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(String::from_utf8(out.stdout).unwrap(), *value, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn renders_readably() {
+        let text = render(&[resolved("A", "it's $5"), resolved("B", "")]);
+        assert_eq!(text.as_str(), format!("{HEADER}\nA='it'\\''s $5'\nB=''\n"));
+    }
+
+    #[test]
+    fn git_verdicts() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(git_verdict(&dir.path().join("x.env")), GitVerdict::NotInRepo);
+        let ok = Command::new("git").arg("init").arg("-q").arg(dir.path()).status().is_ok_and(|s| s.success());
+        if !ok {
+            return; // git is not installed: nothing more to check.
+        }
+        std::fs::write(dir.path().join(".gitignore"), "*.env\nsecret/\n").unwrap();
+        assert_eq!(git_verdict(&dir.path().join("run.env")), GitVerdict::Ignored);
+        assert_eq!(git_verdict(&dir.path().join("secret/deeper/file")), GitVerdict::Ignored);
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        assert!(
+            matches!(git_verdict(&dir.path().join("sub/run.txt")), GitVerdict::NotIgnored { root: r } if std::fs::canonicalize(&r).unwrap() == root)
+        );
+        std::fs::write(dir.path().join("run.env"), "A=1\n").unwrap();
+        Command::new("git").arg("-C").arg(dir.path()).args(["add", "-f", "run.env"]).status().unwrap();
+        assert!(
+            matches!(git_verdict(&dir.path().join("run.env")), GitVerdict::NotIgnored { .. }),
+            "a tracked file is not ignored"
+        );
+    }
+
+    #[test]
+    fn recognises_its_own_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let ours = dir.path().join("ours.env");
+        std::fs::write(&ours, render(&[resolved("A", "1")]).as_bytes()).unwrap();
+        assert!(is_ours(&ours).unwrap());
+        let theirs = dir.path().join(".bashrc");
+        std::fs::write(&theirs, "export A=1\n").unwrap();
+        assert!(!is_ours(&theirs).unwrap());
+    }
+}
