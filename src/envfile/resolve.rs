@@ -207,7 +207,7 @@ pub fn resolve(
 ) -> Result<Vec<Resolved>, ResolveError> {
     let mut problems: Vec<(String, Problem)> = Vec::new();
     // Texts are built first; prompts are asked only when nothing else failed.
-    let mut pending: Vec<(&str, Option<Zeroizing<String>>, Option<&str>, bool)> = Vec::new();
+    let mut pending: Vec<Pending<'_>> = Vec::new();
     for (name, raw) in entries {
         if let Err(e) = validate_secret_name(name) {
             problems.push((name.clone(), Problem::BadName(e)));
@@ -217,14 +217,14 @@ pub fn resolve(
             Err(problem) => problems.push((name.clone(), problem)),
             Ok(Template::Prompt { question }) => {
                 if prompter.can_prompt() {
-                    pending.push((name, None, question, true));
+                    pending.push(Pending { name, text: None, question, sensitive: true });
                 } else {
                     problems.push((name.clone(), Problem::NoPrompt));
                 }
             }
             Ok(Template::Text(pieces)) => match interpolate(&pieces, host) {
                 Ok((value, from_host)) => match check_value(&value) {
-                    Ok(()) => pending.push((name, Some(value), None, from_host)),
+                    Ok(()) => pending.push(Pending { name, text: Some(value), question: None, sensitive: from_host }),
                     Err(problem) => problems.push((name.clone(), problem)),
                 },
                 Err(problem) => problems.push((name.clone(), problem)),
@@ -235,7 +235,7 @@ pub fn resolve(
         return Err(ResolveError { problems });
     }
     let mut resolved = Vec::with_capacity(pending.len());
-    for (name, text, question, sensitive) in pending {
+    for Pending { name, text, question, sensitive } in pending {
         let value = match text {
             Some(text) => SecretString::from(text.as_str()),
             None => {
@@ -253,6 +253,14 @@ pub fn resolve(
         resolved.push(Resolved { name: name.to_string(), value, sensitive });
     }
     Ok(resolved)
+}
+
+/// An entry that passed every check: its text, or the question that will ask for it.
+struct Pending<'a> {
+    name: &'a str,
+    text: Option<Zeroizing<String>>,
+    question: Option<&'a str>,
+    sensitive: bool,
 }
 
 /// The text of `pieces`, and whether any of it came from the host environment.
@@ -497,7 +505,7 @@ mod tests {
             host_value in "\\PC{0,8}",
             terminal in any::<bool>(),
         ) {
-            let host = move |var: &str| (var.len() % 2 == 0).then(|| OsString::from(host_value.clone()));
+            let host = move |var: &str| var.len().is_multiple_of(2).then(|| OsString::from(host_value.clone()));
             let mut prompter = Scripted { terminal, answers: vec!["answer"], asked: vec![] };
             let _ = resolve(&[(name, value)], &host, &mut prompter);
         }
