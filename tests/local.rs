@@ -475,3 +475,24 @@ fn verify_without_anything_to_run_is_an_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("nothing to verify"));
 }
+
+#[test]
+fn verify_interrupted_stops_the_running_step_and_exits_130() {
+    let sandbox = Sandbox::fixture("passes");
+    let mut child = sandbox
+        .cmd()
+        .args(["verify", "--test", "sleep 9874"])
+        .env("WHO", "x")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until("the test step", Duration::from_secs(20), || !processes_with_argv_containing(b"sleep\x009874").is_empty());
+    unsafe_kill(child.id(), libc::SIGINT);
+    let began = Instant::now();
+    let status = child.wait().unwrap();
+    assert!(began.elapsed() < Duration::from_secs(10));
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(processes_with_argv_containing(b"sleep\x009874"), Vec::<String>::new(), "the step's group is gone");
+}
