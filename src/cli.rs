@@ -382,12 +382,46 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// The man page, rendered from the clap definition.
-pub fn render_man() -> Vec<u8> {
+/// The man pages, rendered from the clap definition: `hanzo-env.1` (with the exit codes)
+/// and one page per subcommand, `hanzo-env-<cmd>.1` and `hanzo-env-<cmd>-<sub>.1`.
+pub fn render_man_pages() -> Vec<(String, Vec<u8>)> {
     use clap::CommandFactory;
+    let mut root = Cli::command();
+    root.build();
+    let mut pages = vec![("hanzo-env.1".to_string(), render_root_page(&root))];
+    collect_subcommand_pages(&root, "hanzo-env", &mut pages);
+    pages
+}
+
+fn render_root_page(cmd: &clap::Command) -> Vec<u8> {
+    let man = clap_mangen::Man::new(cmd.clone().after_help(None::<&str>).after_long_help(None::<&str>));
     let mut out = Vec::new();
-    clap_mangen::Man::new(Cli::command()).render(&mut out).expect("writing to a Vec cannot fail");
+    // Writing into a Vec cannot fail.
+    let _ = man.render_title(&mut out);
+    let _ = man.render_name_section(&mut out);
+    let _ = man.render_synopsis_section(&mut out);
+    let _ = man.render_description_section(&mut out);
+    let _ = man.render_options_section(&mut out);
+    let _ = man.render_subcommands_section(&mut out);
+    out.extend_from_slice(b".SH \"EXIT STATUS\"\n");
+    for line in EXIT_CODES.lines().skip(1) {
+        if let Some((code, meaning)) = line.trim().split_once(' ') {
+            out.extend_from_slice(format!(".TP\n\\fB{code}\\fR\n{}\n", meaning.trim().replace('-', "\\-")).as_bytes());
+        }
+    }
+    let _ = man.render_version_section(&mut out);
     out
+}
+
+fn collect_subcommand_pages(parent: &clap::Command, prefix: &str, pages: &mut Vec<(String, Vec<u8>)>) {
+    for sub in parent.get_subcommands().filter(|s| !s.is_hide_set() && s.get_name() != "help") {
+        let name = format!("{prefix}-{}", sub.get_name());
+        let page = sub.clone().name(name.clone());
+        let mut out = Vec::new();
+        let _ = clap_mangen::Man::new(page).render(&mut out);
+        pages.push((format!("{name}.1"), out));
+        collect_subcommand_pages(sub, &name, pages);
+    }
 }
 
 /// Completions for `shell`, rendered from the clap definition.
