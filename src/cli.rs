@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 const EXIT_CODES: &str = "\
 Exit codes:
   0    ok
-  1    differences found (diff --exit-code)
+  1    differences found (diff --exit-code); a step failed (verify)
   2    usage, bad input or any other local error
   3    error from the server or the network, after retries
   4    authentication needed
@@ -148,13 +148,15 @@ Examples:
     Run(RunArgs),
 
     /// Write the resolved [env] entries to a mode-0600 env file
-    #[command(after_help = "Lines are NAME='value' (a ' or \\ outside the quotes, as \\' and \\\\), which bash `source` and
+    #[command(
+        after_help = "Lines are NAME='value' (a ' or \\ outside the quotes, as \\' and \\\\), which bash `source` and
 dotenv parsers both read back exactly, multi-line values included. The file is created
 mode 0600 and replaced atomically. Refused (exit 2) unless --force: a path inside a git
 checkout that git does not ignore, and an existing file this command did not write.
 
 Example:
-  hanzo-env env-file --out .hanzo/run.env     # then: set -a; . .hanzo/run.env; set +a")]
+  hanzo-env env-file --out .hanzo/run.env     # then: set -a; . .hanzo/run.env; set +a"
+    )]
     EnvFile(EnvFileArgs),
 
     /// Try the environment in a scratch copy: install, start, then the tests

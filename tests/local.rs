@@ -488,7 +488,9 @@ fn verify_interrupted_stops_the_running_step_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_until("the test step", Duration::from_secs(20), || !processes_with_argv_containing(b"sleep\x009874").is_empty());
+    wait_until("the test step", Duration::from_secs(20), || {
+        !processes_with_argv_containing(b"sleep\x009874").is_empty()
+    });
     unsafe_kill(child.id(), libc::SIGINT);
     let began = Instant::now();
     let status = child.wait().unwrap();
