@@ -124,6 +124,7 @@ impl Report {
                     crate::fsutil::WriteError,
                     crate::envfile::ResolveError,
                     crate::verify::VerifyError,
+                    crate::detect::repo::WalkError,
                 );
             }
             if diagnosis.is_none() && cause.downcast_ref::<std::io::Error>().is_some_and(is_interrupted) {

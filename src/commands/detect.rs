@@ -1,7 +1,96 @@
+//! `hanzo-env detect [PATH]`: draft `.hanzo/environment.toml` from what the checkout shows.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
 use crate::cli::{DetectArgs, GlobalArgs};
-use crate::error::Exit;
+use crate::detect::{Detection, WalkOptions, render};
+use crate::error::{Exit, Failure};
 use crate::ui::Ui;
 
-pub fn run(_global: &GlobalArgs, _args: &DetectArgs, _ui: &Ui) -> anyhow::Result<Exit> {
-    Err(super::not_yet("detect"))
+pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Exit> {
+    let root = checkout_root(&args.path);
+    let spinner = ui.spinner(&format!("Looking at {}", root.display()));
+    let detected = crate::detect::detect(&root, &WalkOptions::default());
+    spinner.finish_and_clear();
+    let mut detection = detected.with_context(|| format!("detecting the environment of {}", root.display()))?;
+    if let Some(repo) = &global.repo {
+        detection.repo = repo.clone();
+    }
+
+    if global.json {
+        ui.out_json(&detection)?;
+        return Ok(Exit::Ok);
+    }
+    let text = render::toml(&detection);
+    if args.stdout {
+        ui.out(&text);
+        if args.explain {
+            eprint_block(ui, &render::explain(&detection));
+        }
+        show_warnings(ui, &detection);
+        return Ok(Exit::Ok);
+    }
+    if args.explain {
+        ui.out(&render::explain(&detection));
+        show_warnings(ui, &detection);
+        return Ok(Exit::Ok);
+    }
+
+    let path = crate::checkout::proposal_path(&root);
+    let shown = display_path(&path);
+    match std::fs::read(&path) {
+        Ok(existing) if existing == text.as_bytes() => {
+            show_warnings(ui, &detection);
+            ui.success(&format!("{shown} is up to date"));
+            return Ok(Exit::Ok);
+        }
+        Ok(_) if !args.force => {
+            return Err(Failure::new(format!("{shown} exists and differs from what detect would write"))
+                .hint(
+                    "compare with `hanzo-env detect --stdout`, or replace it with `hanzo-env detect --force` \
+                     (your edits there would be lost)",
+                )
+                .into());
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("reading {shown}")),
+    }
+    crate::fsutil::write_atomic(&path, text.as_bytes(), false)?;
+    for line in render::summary(&detection) {
+        ui.info(&format!("  {line}"));
+    }
+    show_warnings(ui, &detection);
+    ui.success(&format!("Wrote {shown}: review it, then `hanzo-env save`"));
+    Ok(Exit::Ok)
+}
+
+/// An explicit PATH is the checkout; the default `.` means "the checkout I am in", so a run
+/// from a subdirectory finds the root.
+fn checkout_root(path: &Path) -> PathBuf {
+    if path == Path::new(".") { crate::checkout::find_root(path) } else { path.to_path_buf() }
+}
+
+fn show_warnings(ui: &Ui, detection: &Detection) {
+    for warning in &detection.warnings {
+        ui.warn(warning);
+    }
+}
+
+fn eprint_block(ui: &Ui, text: &str) {
+    for line in text.lines() {
+        ui.info(line);
+    }
+}
+
+/// The path relative to the working directory when it is inside it.
+fn display_path(path: &Path) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
 }

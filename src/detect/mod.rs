@@ -4,6 +4,7 @@
 pub mod detectors;
 pub mod findings;
 pub mod merge;
+pub mod render;
 pub mod repo;
 
 use std::path::Path;

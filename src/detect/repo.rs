@@ -151,6 +151,17 @@ impl Repo {
         &self.files
     }
 
+    /// Directories holding a file called `manifest` that are projects rather than samples
+    /// (see [`is_sample_path`]): "" for the root, shallowest first.
+    pub fn project_dirs(&self, manifest: &str) -> Vec<&str> {
+        self.named(manifest).into_iter().filter(|p| !is_sample_path(p)).map(parent_dir).collect()
+    }
+
+    /// Whether any file lies under `dir` ("" for the whole tree).
+    pub fn has_dir(&self, dir: &str) -> bool {
+        self.under(dir).next().is_some()
+    }
+
     pub fn exists(&self, rel: &str) -> bool {
         self.files.binary_search_by(|f| f.as_str().cmp(rel)).is_ok()
     }
@@ -203,6 +214,15 @@ impl Repo {
     pub fn read_json(&self, rel: &str) -> Option<serde_json::Value> {
         let text = self.read(rel)?;
         serde_json::from_str(&text).map_err(|e| self.warn(format!("{rel}: invalid JSON: {e}"))).ok()
+    }
+
+    /// `rel` parsed as JSON with comments and trailing commas allowed (`deno.jsonc`,
+    /// `tsconfig.json`, `devcontainer.json`).
+    pub fn read_jsonc(&self, rel: &str) -> Option<serde_json::Value> {
+        let text = self.read(rel)?;
+        serde_json::from_str(&strip_json_comments(&text))
+            .map_err(|e| self.warn(format!("{rel}: invalid JSON: {e}")))
+            .ok()
     }
 
     /// `rel` parsed as a TOML table.
@@ -263,18 +283,90 @@ struct Visitor<'a> {
 impl ignore::ParallelVisitor for Visitor<'_> {
     fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
         match entry {
-            Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
-                match entry.path().strip_prefix(self.root).ok().and_then(Path::to_str) {
-                    Some(rel) => self.files.push(rel.replace(std::path::MAIN_SEPARATOR, "/")),
-                    None => self
-                        .warnings
-                        .push(format!("{}: skipped, the file name is not valid UTF-8", entry.path().display())),
+            Ok(entry) => {
+                let Some(file_type) = entry.file_type() else { return ignore::WalkState::Continue };
+                if file_type.is_file() {
+                    self.add(entry.path());
+                } else if file_type.is_symlink() {
+                    self.symlink(entry.path());
+                }
+            }
+            Err(err) => self.warnings.push(self.describe(&err)),
+        }
+        ignore::WalkState::Continue
+    }
+}
+
+impl Visitor<'_> {
+    fn relative(&self, path: &Path) -> String {
+        let rel = path.strip_prefix(self.root).unwrap_or(path);
+        rel.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/")
+    }
+
+    fn add(&mut self, path: &Path) {
+        match path.strip_prefix(self.root).ok().and_then(Path::to_str) {
+            Some(rel) => self.files.push(rel.replace(std::path::MAIN_SEPARATOR, "/")),
+            None => self.warnings.push(format!("{}: skipped, the file name is not valid UTF-8", self.relative(path))),
+        }
+    }
+
+    /// Links are not followed (they may leave the checkout or loop): a link to a file is
+    /// listed like the file; a link back to one of its own ancestors is reported as a loop;
+    /// other links to directories are left out.
+    fn symlink(&mut self, path: &Path) {
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_file() => self.add(path),
+            Ok(meta) if meta.is_dir() => {
+                let target = std::fs::canonicalize(path).ok();
+                let parent = path.parent().and_then(|p| std::fs::canonicalize(p).ok());
+                if let (Some(target), Some(parent)) = (target, parent)
+                    && parent.starts_with(&target)
+                {
+                    let root = std::fs::canonicalize(self.root).unwrap_or_else(|_| self.root.to_path_buf());
+                    let ancestor = match target.strip_prefix(&root) {
+                        Ok(rel) if rel.as_os_str().is_empty() => ".".to_string(),
+                        Ok(rel) => rel.to_string_lossy().into_owned(),
+                        Err(_) => target.display().to_string(),
+                    };
+                    self.warnings.push(format!(
+                        "{}: symlink loop (points back to its own ancestor {ancestor}), not followed",
+                        self.relative(path)
+                    ));
                 }
             }
             Ok(_) => {}
-            Err(err) => self.warnings.push(format!("skipped: {err}")),
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+                self.warnings.push(format!("{}: symlink loop, not followed", self.relative(path)));
+            }
+            Err(_) => {} // a dangling link names nothing to detect
         }
-        ignore::WalkState::Continue
+    }
+
+    /// `path: problem`, with the path relative to the root.
+    fn describe(&self, err: &ignore::Error) -> String {
+        match err {
+            ignore::Error::WithPath { path, err } => format!("{}: {}", self.relative(path), problem(err)),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => self.describe(err),
+            ignore::Error::Loop { ancestor, child } => {
+                format!("{}: symlink loop back to {}, not followed", self.relative(child), self.relative(ancestor))
+            }
+            ignore::Error::Partial(errs) => errs.iter().map(|e| self.describe(e)).collect::<Vec<_>>().join("; "),
+            other => format!("skipped: {other}"),
+        }
+    }
+}
+
+/// The innermost message of a walk error, said plainly.
+fn problem(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => problem(err),
+        ignore::Error::Io(io) if io.kind() == std::io::ErrorKind::PermissionDenied => {
+            "cannot read (permission denied), skipped".into()
+        }
+        ignore::Error::Io(io) => format!("cannot read ({io}), skipped"),
+        other => other.to_string(),
     }
 }
 
@@ -285,6 +377,45 @@ impl Drop for Visitor<'_> {
     }
 }
 
+/// Directory names whose manifests are samples, fixtures, templates or documentation: real
+/// repos are full of them, and none is a project to install.
+pub const SAMPLE_DIRS: &[&str] = &[
+    "fixtures",
+    "fixture",
+    "__fixtures__",
+    "testdata",
+    "test-data",
+    "test_data",
+    "examples",
+    "example",
+    "samples",
+    "sample",
+    "docs",
+    "doc",
+    "documentation",
+    "__mocks__",
+    "mocks",
+    "templates",
+    "template",
+    "snapshots",
+    "__snapshots__",
+];
+
+/// True when a directory component of `rel` (not the file name) is one of [`SAMPLE_DIRS`].
+pub fn is_sample_path(rel: &str) -> bool {
+    parent_dir(rel).split('/').any(|part| SAMPLE_DIRS.contains(&part))
+}
+
+/// True when `path` is `dir` or inside it (`dir` "" is the root, which holds everything).
+pub fn is_within(path: &str, dir: &str) -> bool {
+    dir.is_empty() || path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// `dir/name`, or `name` at the root.
+pub fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") }
+}
+
 /// The last `/`-separated component.
 pub fn file_name(rel: &str) -> &str {
     rel.rsplit('/').next().unwrap_or(rel)
@@ -293,4 +424,85 @@ pub fn file_name(rel: &str) -> &str {
 /// The directory part of `rel`, "" at the root.
 pub fn parent_dir(rel: &str) -> &str {
     rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+/// JSONC to JSON: drop `//` and `/* */` comments outside strings, and trailing commas.
+/// Line and column numbers are kept (comments become spaces) so errors still point right.
+pub fn strip_json_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            if c == '\\' {
+                if let Some(next) = chars.next() {
+                    out.push(next);
+                }
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut prev = ' ';
+                for c in chars.by_ref() {
+                    out.push(if c == '\n' { '\n' } else { ' ' });
+                    if prev == '*' && c == '/' {
+                        break;
+                    }
+                    prev = c;
+                }
+            }
+            (',', _) => {
+                // A trailing comma: the next significant character closes the container.
+                let rest: String = chars.clone().take_while(|c| c.is_whitespace()).collect();
+                let after = chars.clone().nth(rest.chars().count());
+                if !matches!(after, Some('}') | Some(']')) {
+                    out.push(',');
+                } else {
+                    out.push(' ');
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jsonc_comments_and_trailing_commas() {
+        let text = "{\n  // a comment\n  \"a\": \"x // not a comment\", /* block */ \"b\": [1, 2,],\n}";
+        let value: serde_json::Value = serde_json::from_str(&strip_json_comments(text)).unwrap();
+        assert_eq!(value["a"], "x // not a comment");
+        assert_eq!(value["b"], serde_json::json!([1, 2]));
+    }
+
+    #[test]
+    fn sample_paths() {
+        assert!(is_sample_path("tests/fixtures/detect/node/package.json"));
+        assert!(is_sample_path("examples/basic/go.mod"));
+        assert!(!is_sample_path("web/package.json"));
+        assert!(!is_sample_path("package.json"));
+        assert!(is_within("web/src", "web") && is_within("web", "web") && !is_within("website", "web"));
+        assert!(is_within("anything", ""));
+    }
 }

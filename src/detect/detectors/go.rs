@@ -1,5 +1,102 @@
-//! Detector: go. Not written yet.
+//! Detector: Go (`go.mod` `go`/`toolchain` lines, `go.work`).
+//!
+//! A `go.work` makes its `use` modules one project, downloaded from the workspace root.
+//! Every other `go.mod` outside sample directories is a module of its own (Go excludes nested
+//! modules from their parent), so each gets its own `go mod download`.
 
-use crate::detect::{Findings, Repo};
+use super::{exact_version, in_dir, pm_path};
+use crate::detect::repo::join;
+use crate::detect::{Findings, Phase, Repo};
 
-pub fn detect(_repo: &Repo, _out: &mut Findings) {}
+pub fn detect(repo: &Repo, out: &mut Findings) {
+    let mut covered: Vec<String> = Vec::new();
+    for dir in repo.project_dirs("go.work") {
+        let path = join(dir, "go.work");
+        let Some(text) = repo.read(&path) else { continue };
+        let uses = work_uses(&text);
+        for used in &uses {
+            let member = join(dir, used.trim_start_matches("./").trim_end_matches('/'));
+            covered.push(if used == "." || used == "./" { dir.to_string() } else { member });
+        }
+        covered.push(dir.to_string());
+        version(&text, &path, out);
+        out.package_manager("go", None, pm_path(dir), path.clone());
+        out.note(format!(
+            "go.work of {} modules{}",
+            uses.len(),
+            if dir.is_empty() { String::new() } else { format!(" in {dir}") }
+        ));
+        out.step(Phase::Install, in_dir(dir, "go mod download"), path.clone());
+        out.test(in_dir(dir, "go test ./..."), path);
+    }
+    for dir in repo.project_dirs("go.mod") {
+        if covered.iter().any(|c| c == dir) {
+            continue;
+        }
+        let path = join(dir, "go.mod");
+        let Some(text) = repo.read(&path) else { continue };
+        version(&text, &path, out);
+        out.package_manager("go", None, pm_path(dir), path.clone());
+        let source = if repo.exists(&join(dir, "go.sum")) { join(dir, "go.sum") } else { path.clone() };
+        out.step(Phase::Install, in_dir(dir, "go mod download"), source);
+        out.test(in_dir(dir, "go test ./..."), path);
+    }
+}
+
+/// The `toolchain go1.22.3` line pins the exact toolchain; else the `go 1.22.0` line.
+fn version(text: &str, path: &str, out: &mut Findings) {
+    let directive = |name: &str| {
+        text.lines().enumerate().find_map(|(i, line)| {
+            let rest = line.trim().strip_prefix(name)?;
+            rest.starts_with([' ', '\t'])
+                .then(|| (i + 1, rest.trim().split("//").next().unwrap_or("").trim().to_string()))
+        })
+    };
+    if let Some((line, v)) = directive("toolchain")
+        && let Some(v) = exact_version(v.trim_start_matches("go"))
+    {
+        out.toolchain("go", Some(v), format!("{path}:{line}"));
+        return;
+    }
+    match directive("go") {
+        Some((line, v)) => out.toolchain("go", exact_version(&v), format!("{path}:{line}")),
+        None => out.toolchain("go", None, path.to_string()),
+    }
+}
+
+/// The directories of `use` directives, single or in a block.
+fn work_uses(text: &str) -> Vec<String> {
+    let mut uses = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        let line = line.split("//").next().unwrap_or("").trim();
+        if in_block {
+            if line == ")" {
+                in_block = false;
+            } else if !line.is_empty() {
+                uses.push(line.trim_matches('"').to_string());
+            }
+        } else if let Some(rest) = line.strip_prefix("use") {
+            let rest = rest.trim();
+            if rest == "(" {
+                in_block = true;
+            } else if !rest.is_empty() {
+                uses.push(rest.trim_matches('"').to_string());
+            }
+        }
+    }
+    uses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_files() {
+        assert_eq!(
+            work_uses("go 1.22\n\nuse (\n\t./api\n\t./lib // shared\n)\nuse ./tools\n"),
+            ["./api", "./lib", "./tools"]
+        );
+    }
+}

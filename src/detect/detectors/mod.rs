@@ -60,3 +60,110 @@ pub const ALL: &[(&str, Detector)] = &[
     ("tasks", tasks::detect),
     ("secrets", secrets::detect),
 ];
+
+/// `command` run in the repo-relative `dir`: as is at the root, else `(cd dir && command)`,
+/// so the script's own working directory never changes.
+pub fn in_dir(dir: &str, command: &str) -> String {
+    if dir.is_empty() || dir == "." { command.to_string() } else { format!("(cd {} && {command})", shell_quote(dir)) }
+}
+
+/// A word for `sh`: bare when it is plainly safe, else single-quoted.
+pub fn shell_quote(word: &str) -> String {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./@+=:,".contains(c)) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// The `path` field of a package manager: `.` for the root, else the repo-relative dir.
+pub fn pm_path(dir: &str) -> &str {
+    if dir.is_empty() { "." } else { dir }
+}
+
+/// Workspace member patterns (`packages/*`, `crates/**`, `!packages/legacy`), relative to the
+/// workspace root, matched against member directories.
+pub struct Members {
+    include: globset::GlobSet,
+    exclude: globset::GlobSet,
+}
+
+impl Members {
+    /// Patterns that do not parse are reported through `warn` and ignored.
+    pub fn new<'a>(patterns: impl IntoIterator<Item = &'a str>, excludes: &[&str], warn: impl Fn(String)) -> Members {
+        let mut include = globset::GlobSetBuilder::new();
+        let mut exclude = globset::GlobSetBuilder::new();
+        let add = |builder: &mut globset::GlobSetBuilder, pattern: &str| {
+            let pattern = pattern.trim().trim_start_matches("./").trim_end_matches('/');
+            match globset::GlobBuilder::new(pattern).literal_separator(true).build() {
+                Ok(glob) => {
+                    builder.add(glob);
+                }
+                Err(e) => warn(format!("workspace pattern `{pattern}`: {e}")),
+            }
+        };
+        for pattern in patterns {
+            match pattern.strip_prefix('!') {
+                Some(negated) => add(&mut exclude, negated),
+                None => add(&mut include, pattern),
+            }
+        }
+        for pattern in excludes {
+            add(&mut exclude, pattern);
+        }
+        let empty = || globset::GlobSet::empty();
+        Members {
+            include: include.build().unwrap_or_else(|_| empty()),
+            exclude: exclude.build().unwrap_or_else(|_| empty()),
+        }
+    }
+
+    /// Whether `dir` (relative to the workspace root) is a member.
+    pub fn contains(&self, dir: &str) -> bool {
+        !dir.is_empty() && self.include.is_match(dir) && !self.exclude.is_match(dir)
+    }
+}
+
+/// A version that pins something: `20`, `v20.11.1`, `3.12`, `1.96.0` (digits and dots,
+/// an optional leading `v`, optional `.x`/`.*` wildcards dropped). Anything else is `None`.
+pub fn exact_version(text: &str) -> Option<String> {
+    let v = text.trim().trim_start_matches('v').trim_start_matches('=').trim();
+    let v = v.trim_end_matches(".*").trim_end_matches(".x").trim_end_matches(".X");
+    let ok = !v.is_empty()
+        && v.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
+        && v.split('.').count() <= 4;
+    ok.then(|| v.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_in_subdirectories() {
+        assert_eq!(in_dir("", "npm ci"), "npm ci");
+        assert_eq!(in_dir("web", "npm ci"), "(cd web && npm ci)");
+        assert_eq!(in_dir("my app", "npm ci"), "(cd 'my app' && npm ci)");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn workspace_members() {
+        let members = Members::new(["packages/*", "!packages/legacy", "tools/**"], &[], |_| {});
+        assert!(members.contains("packages/core"));
+        assert!(!members.contains("packages/core/nested"));
+        assert!(!members.contains("packages/legacy"));
+        assert!(members.contains("tools/a/b"));
+        assert!(!members.contains(""));
+    }
+
+    #[test]
+    fn exact_versions() {
+        assert_eq!(exact_version("v20.11.1").as_deref(), Some("20.11.1"));
+        assert_eq!(exact_version("20.x").as_deref(), Some("20"));
+        assert_eq!(exact_version("==3.12.*").as_deref(), Some("3.12"));
+        for floor in [">=20", "lts/*", "^3.11", "stable", "", "20 || 22"] {
+            assert_eq!(exact_version(floor), None, "{floor}");
+        }
+    }
+}

@@ -1,5 +1,334 @@
-//! Detector: python. Not written yet.
+//! Detector: Python (uv, poetry, pdm, pipenv, hatch, pip with requirements files).
+//!
+//! A directory is a Python project when it holds `pyproject.toml`, `setup.py`, `setup.cfg`,
+//! `Pipfile` or `requirements*.txt`, outside sample directories. A nested one inside another
+//! project counts only when it has its own lockfile and is not a uv workspace member.
 
-use crate::detect::{Findings, Repo};
+use super::{Members, exact_version, in_dir, pm_path};
+use crate::detect::repo::{file_name, is_sample_path, is_within, join, parent_dir};
+use crate::detect::{Findings, Phase, Repo};
 
-pub fn detect(_repo: &Repo, _out: &mut Findings) {}
+const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
+const LOCKFILES: &[&str] = &["uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    Uv,
+    Poetry,
+    Pdm,
+    Pipenv,
+    Hatch,
+    Pip,
+}
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Uv => "uv",
+            Tool::Poetry => "poetry",
+            Tool::Pdm => "pdm",
+            Tool::Pipenv => "pipenv",
+            Tool::Hatch => "hatch",
+            Tool::Pip => "pip",
+        }
+    }
+}
+
+pub fn detect(repo: &Repo, out: &mut Findings) {
+    let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
+    let requirements = requirement_files(repo);
+    dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
+    dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
+    dirs.dedup();
+
+    let mut projects: Vec<(String, Option<Members>)> = Vec::new();
+    for dir in dirs {
+        if let Some((parent, members)) = projects.iter().filter(|(p, _)| is_within(dir, p)).last() {
+            let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
+            let member = members.as_ref().is_some_and(|m| m.contains(relative));
+            let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(&join(dir, l)));
+            if member || !own_lockfile {
+                continue;
+            }
+        }
+        let own_requirements: Vec<&str> =
+            requirements.iter().copied().filter(|f| requirements_project_dir(f) == dir).collect();
+        let members = project(repo, dir, &own_requirements, out);
+        projects.push((dir.to_string(), members));
+    }
+}
+
+/// `requirements.txt`, `requirements-dev.txt`, `requirements/test.txt`, … outside samples.
+fn requirement_files(repo: &Repo) -> Vec<&str> {
+    let mut found: Vec<&str> = repo
+        .files()
+        .iter()
+        .map(String::as_str)
+        .filter(|f| !is_sample_path(f) && f.ends_with(".txt"))
+        .filter(|f| {
+            let name = file_name(f);
+            name.starts_with("requirements") || file_name(parent_dir(f)) == "requirements"
+        })
+        .collect();
+    found.sort_by_key(|f| (f.matches('/').count(), *f));
+    found
+}
+
+/// The project a requirements file belongs to: its directory, or the parent of `requirements/`.
+fn requirements_project_dir(file: &str) -> &str {
+    let dir = parent_dir(file);
+    if file_name(dir) == "requirements" { parent_dir(dir) } else { dir }
+}
+
+/// One project at `dir`; `requirements` are its own requirements files.
+fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) -> Option<Members> {
+    let pyproject_path = join(dir, "pyproject.toml");
+    let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
+    let tool_table = |name: &str| pyproject.as_ref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
+    let has = |file: &str| repo.exists(&join(dir, file));
+
+    let (tool, source) = if has("uv.lock") {
+        (Tool::Uv, join(dir, "uv.lock"))
+    } else if has("poetry.lock") {
+        (Tool::Poetry, join(dir, "poetry.lock"))
+    } else if has("pdm.lock") {
+        (Tool::Pdm, join(dir, "pdm.lock"))
+    } else if has("Pipfile") {
+        (Tool::Pipenv, join(dir, "Pipfile"))
+    } else if tool_table("poetry").is_some_and(|p| p.get("dependencies").is_some() || p.get("name").is_some()) {
+        (Tool::Poetry, format!("{pyproject_path}#tool.poetry"))
+    } else if tool_table("uv").is_some() {
+        (Tool::Uv, format!("{pyproject_path}#tool.uv"))
+    } else if tool_table("pdm").is_some() {
+        (Tool::Pdm, format!("{pyproject_path}#tool.pdm"))
+    } else if tool_table("hatch").and_then(|h| h.get("envs")).is_some() {
+        (Tool::Hatch, format!("{pyproject_path}#tool.hatch.envs"))
+    } else {
+        let first = requirements.first();
+        (Tool::Pip, first.map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
+    };
+
+    python_version(repo, dir, pyproject.as_ref(), &pyproject_path, out);
+    out.package_manager(tool.name(), None, pm_path(dir), source.clone());
+
+    let members = uv_workspace(repo, dir, pyproject.as_ref(), &pyproject_path, out);
+    let run_prefix = match tool {
+        Tool::Uv => {
+            let mut cmd = String::from(if has("uv.lock") { "uv sync --frozen" } else { "uv sync" });
+            if members.is_some() {
+                cmd.push_str(" --all-packages");
+            }
+            out.step(Phase::Install, in_dir(dir, &cmd), source);
+            "uv run "
+        }
+        Tool::Poetry => {
+            out.step(Phase::Install, in_dir(dir, "poetry install --no-interaction"), source);
+            "poetry run "
+        }
+        Tool::Pdm => {
+            let cmd = if has("pdm.lock") { "pdm install --frozen-lockfile" } else { "pdm install" };
+            out.step(Phase::Install, in_dir(dir, cmd), source);
+            "pdm run "
+        }
+        Tool::Pipenv => {
+            let cmd = if has("Pipfile.lock") { "pipenv install --dev --deploy" } else { "pipenv install --dev" };
+            out.step(Phase::Install, in_dir(dir, cmd), source);
+            "pipenv run "
+        }
+        Tool::Hatch => {
+            out.step(Phase::Install, in_dir(dir, "hatch env create"), source);
+            "hatch run "
+        }
+        Tool::Pip => {
+            pip_install(repo, dir, requirements, pyproject.as_ref(), out);
+            ".venv/bin/python -m "
+        }
+    };
+    let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_ref(), &pyproject_path);
+    tests(repo, dir, pytest, tool, run_prefix, out);
+    members
+}
+
+fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
+    MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| join(dir, "pyproject.toml"))
+}
+
+/// pip into a virtualenv at `<dir>/.venv`: the requirements files (runtime first, then the
+/// dev/test ones), else the project itself, editable, with a `dev`/`test` extra when declared.
+fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) {
+    // Runtime requirements first, then the ones for development and tests; docs and the
+    // like stay out.
+    let rank = |f: &str| {
+        let name = file_name(f).to_ascii_lowercase();
+        let stem = name.trim_end_matches(".txt").to_string();
+        if ["requirements", "base", "main", "prod"].contains(&stem.as_str()) {
+            Some(0)
+        } else if ["dev", "test", "tests", "testing", "ci"].iter().any(|k| stem.contains(k)) {
+            Some(1)
+        } else {
+            None
+        }
+    };
+    let mut chosen: Vec<&str> = files.iter().copied().filter(|f| rank(f).is_some()).collect();
+    chosen.sort_by_key(|f| rank(f));
+    let chosen = if chosen.is_empty() { files.iter().copied().take(1).collect() } else { chosen };
+    let venv_source = chosen.first().map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir));
+    out.step(Phase::Install, in_dir(dir, "python3 -m venv .venv"), venv_source.clone());
+    for file in &chosen {
+        let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
+        out.step(
+            Phase::Install,
+            in_dir(dir, &format!(".venv/bin/python -m pip install -r {}", super::shell_quote(relative))),
+            file.to_string(),
+        );
+    }
+    let installable = pyproject.is_some_and(|p| p.get("project").is_some() || p.get("build-system").is_some())
+        || repo.exists(&join(dir, "setup.py"));
+    if chosen.is_empty() && installable {
+        let extras = pyproject
+            .and_then(|p| p.get("project"))
+            .and_then(|p| p.get("optional-dependencies"))
+            .and_then(|o| o.as_table())
+            .map(|t| t.keys().filter(|k| ["dev", "test", "tests", "testing"].contains(&k.as_str())).cloned().collect())
+            .unwrap_or_else(Vec::new);
+        let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
+        out.step(Phase::Install, in_dir(dir, &format!(".venv/bin/python -m pip install {target}")), venv_source);
+    }
+}
+
+/// `.python-version` (here or in a parent), `runtime.txt`, Pipfile `python_version`, then a
+/// `requires-python` that pins (`==3.12.*`, `~=3.12.1`); floors pin nothing.
+fn python_version(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pyproject_path: &str, out: &mut Findings) {
+    let mut current = Some(dir);
+    while let Some(d) = current {
+        let path = join(d, ".python-version");
+        if repo.exists(&path) {
+            let text = repo.read(&path).unwrap_or_default();
+            let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
+            let version = exact_version(first.trim_start_matches("python").trim_start_matches('-'));
+            if version.is_some() {
+                out.toolchain("python", version, path);
+                return;
+            }
+        }
+        current = (!d.is_empty()).then(|| parent_dir(d));
+    }
+    let runtime = join(dir, "runtime.txt");
+    if repo.exists(&runtime)
+        && let Some(v) = repo.read(&runtime).and_then(|t| exact_version(t.trim().trim_start_matches("python-")))
+    {
+        out.toolchain("python", Some(v), runtime);
+        return;
+    }
+    let pipfile = join(dir, "Pipfile");
+    if repo.exists(&pipfile)
+        && let Some(v) = repo
+            .read_toml(&pipfile)
+            .and_then(|t| t.get("requires")?.get("python_version")?.as_str().and_then(exact_version))
+    {
+        out.toolchain("python", Some(v), format!("{pipfile}#requires.python_version"));
+        return;
+    }
+    if let Some(range) =
+        pyproject.and_then(|p| p.get("project")).and_then(|p| p.get("requires-python")).and_then(|r| r.as_str())
+    {
+        let version = range.trim().strip_prefix("~=").map(|v| {
+            let parts: Vec<&str> = v.trim().split('.').collect();
+            parts[..parts.len().saturating_sub(1).max(1)].join(".")
+        });
+        let version =
+            version.and_then(|v| exact_version(&v)).or_else(|| range.trim().strip_prefix("==").and_then(exact_version));
+        out.toolchain("python", version, format!("{pyproject_path}#project.requires-python"));
+        return;
+    }
+    out.toolchain("python", None, pyproject_or_setup(repo, dir));
+}
+
+/// `[tool.uv.workspace] members/exclude`: one `uv sync --all-packages` at the root.
+fn uv_workspace(
+    repo: &Repo,
+    dir: &str,
+    pyproject: Option<&toml::Table>,
+    pyproject_path: &str,
+    out: &mut Findings,
+) -> Option<Members> {
+    let workspace = pyproject?.get("tool")?.get("uv")?.get("workspace")?;
+    let strings = |key: &str| -> Vec<String> {
+        workspace
+            .get(key)
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+            .unwrap_or_default()
+    };
+    let include = strings("members");
+    let exclude = strings("exclude");
+    let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
+    let members =
+        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(format!("{pyproject_path}: {w}")));
+    let count = repo
+        .project_dirs("pyproject.toml")
+        .into_iter()
+        .filter(|d| is_within(d, dir) && *d != dir)
+        .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
+        .count();
+    let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
+    out.note(format!("uv workspace of {count} members{place}"));
+    Some(members)
+}
+
+/// pytest when the project shows it (config, conftest, a dependency), else tox/nox, else
+/// Django's runner for a `manage.py` project.
+fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix: &str, out: &mut Findings) {
+    if let Some(source) = pytest {
+        let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
+        out.test(in_dir(dir, &command), source);
+    }
+    for (file, command) in [("tox.ini", "tox"), ("noxfile.py", "nox")] {
+        let path = join(dir, file);
+        if repo.exists(&path) {
+            out.test(in_dir(dir, command), path);
+        }
+    }
+    let manage = join(dir, "manage.py");
+    if repo.exists(&manage) {
+        let python = if tool == Tool::Pip { ".venv/bin/python".to_string() } else { format!("{run_prefix}python") };
+        out.test(in_dir(dir, &format!("{python} manage.py test")), manage);
+    }
+}
+
+fn pytest_evidence(
+    repo: &Repo,
+    dir: &str,
+    requirements: &[&str],
+    pyproject: Option<&toml::Table>,
+    pyproject_path: &str,
+) -> Option<String> {
+    if pyproject.and_then(|p| p.get("tool")).and_then(|t| t.get("pytest")).is_some() {
+        return Some(format!("{pyproject_path}#tool.pytest"));
+    }
+    for file in ["pytest.ini", "conftest.py", "tests/conftest.py", "test/conftest.py"] {
+        let path = join(dir, file);
+        if repo.exists(&path) {
+            return Some(path);
+        }
+    }
+    for file in ["setup.cfg", "tox.ini"] {
+        let path = join(dir, file);
+        if repo.exists(&path) && repo.read(&path).is_some_and(|t| t.contains("[tool:pytest]") || t.contains("[pytest]"))
+        {
+            return Some(path);
+        }
+    }
+    // pytest named as a dependency: in pyproject (any table) or a requirements file.
+    if repo.exists(pyproject_path) && repo.read(pyproject_path).is_some_and(|t| mentions_pytest(&t)) {
+        return Some(pyproject_path.to_string());
+    }
+    requirements.iter().find(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t))).map(|f| f.to_string())
+}
+
+fn mentions_pytest(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim().trim_start_matches(['"', '\'']);
+        l.starts_with("pytest") && !l.starts_with("pytest-") || l.contains("\"pytest") && !l.contains("\"pytest-")
+    })
+}

@@ -1,5 +1,161 @@
-//! Detector: rust. Not written yet.
+//! Detector: Rust (cargo, workspaces, `rust-toolchain(.toml)`, `rust-version`).
+//!
+//! A `Cargo.toml` outside sample directories is a project unless it lies inside another one:
+//! workspace members are built by the workspace, and a nested crate is a project of its own
+//! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
-use crate::detect::{Findings, Repo};
+use super::{Members, exact_version, in_dir, pm_path};
+use crate::detect::repo::{is_within, join, parent_dir};
+use crate::detect::{Findings, Phase, Repo};
 
-pub fn detect(_repo: &Repo, _out: &mut Findings) {}
+pub fn detect(repo: &Repo, out: &mut Findings) {
+    let mut projects: Vec<(String, Option<Members>)> = Vec::new();
+    for dir in repo.project_dirs("Cargo.toml") {
+        let manifest_path = join(dir, "Cargo.toml");
+        if let Some((parent, members)) = projects.iter().filter(|(p, _)| is_within(dir, p)).last() {
+            let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
+            let member = members.as_ref().is_some_and(|m| m.contains(relative));
+            if member || !repo.exists(&join(dir, "Cargo.lock")) {
+                continue;
+            }
+        }
+        let Some(manifest) = repo.read_toml(&manifest_path) else { continue };
+        let is_fuzz = manifest
+            .get("package")
+            .and_then(|p| p.get("metadata"))
+            .and_then(|m| m.get("cargo-fuzz"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        if is_fuzz {
+            continue;
+        }
+        let members = project(repo, dir, &manifest, &manifest_path, out);
+        projects.push((dir.to_string(), members));
+    }
+}
+
+fn project(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, out: &mut Findings) -> Option<Members> {
+    rust_version(repo, dir, manifest, manifest_path, out);
+    let lock = join(dir, "Cargo.lock");
+    let locked = repo.exists(&lock);
+    out.package_manager("cargo", None, pm_path(dir), manifest_path.to_string());
+    let (fetch, source) =
+        if locked { ("cargo fetch --locked", lock) } else { ("cargo fetch", manifest_path.to_string()) };
+    out.step(Phase::Install, in_dir(dir, fetch), source);
+
+    let workspace = manifest.get("workspace");
+    let members = workspace.map(|ws| {
+        let strings = |key: &str| -> Vec<String> {
+            ws.get(key)
+                .and_then(|v| v.as_array())
+                .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+                .unwrap_or_default()
+        };
+        let include = strings("members");
+        let exclude = strings("exclude");
+        let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
+        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(format!("{manifest_path}: {w}")))
+    });
+    let test = match &members {
+        Some(members) => {
+            let count = repo
+                .project_dirs("Cargo.toml")
+                .into_iter()
+                .filter(|d| is_within(d, dir) && *d != dir)
+                .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
+                .count();
+            let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
+            out.note(format!("cargo workspace of {count} member crates{place}"));
+            "cargo test --workspace"
+        }
+        None => "cargo test",
+    };
+    out.test(in_dir(dir, test), manifest_path.to_string());
+    members
+}
+
+/// `rust-toolchain.toml`/`rust-toolchain` (here or in a parent) names the toolchain the repo
+/// builds with; else `rust-version` (the MSRV, resolved from `[workspace.package]` when the
+/// package says `rust-version.workspace = true`). `stable`/`nightly` pin nothing.
+fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, out: &mut Findings) {
+    let mut current = Some(dir);
+    while let Some(d) = current {
+        let toml_file = join(d, "rust-toolchain.toml");
+        let plain_file = join(d, "rust-toolchain");
+        if repo.exists(&toml_file) {
+            let channel = repo.read_toml(&toml_file).and_then(|t| {
+                t.get("toolchain").and_then(|tc| tc.get("channel")).and_then(|c| c.as_str()).map(str::to_string)
+            });
+            out.toolchain("rust", channel.as_deref().and_then(toolchain_pin), format!("{toml_file}#toolchain.channel"));
+            return;
+        }
+        if repo.exists(&plain_file) {
+            let text = repo.read(&plain_file).unwrap_or_default();
+            // The legacy file holds a bare channel; newer ones may hold TOML.
+            let channel = if text.contains("[toolchain]") {
+                text.parse::<toml::Table>()
+                    .ok()
+                    .and_then(|t| t.get("toolchain")?.get("channel")?.as_str().map(str::to_string))
+            } else {
+                text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string)
+            };
+            out.toolchain("rust", channel.as_deref().and_then(toolchain_pin), plain_file);
+            return;
+        }
+        current = (!d.is_empty()).then(|| parent_dir(d));
+    }
+    let package = manifest.get("package");
+    let rust_version = package.and_then(|p| p.get("rust-version"));
+    let inherited = rust_version.and_then(|v| v.get("workspace")).and_then(|w| w.as_bool()).unwrap_or(false);
+    let (version, source) = if inherited {
+        match workspace_rust_version(repo, dir, manifest) {
+            Some((v, source)) => (Some(v), source),
+            None => (None, format!("{manifest_path}#package.rust-version")),
+        }
+    } else if let Some(v) = rust_version.and_then(|v| v.as_str()) {
+        (exact_version(v), format!("{manifest_path}#package.rust-version"))
+    } else if let Some(v) = manifest
+        .get("workspace")
+        .and_then(|w| w.get("package"))
+        .and_then(|p| p.get("rust-version"))
+        .and_then(|v| v.as_str())
+    {
+        (exact_version(v), format!("{manifest_path}#workspace.package.rust-version"))
+    } else {
+        (None, manifest_path.to_string())
+    };
+    out.toolchain("rust", version, source);
+}
+
+/// The `[workspace.package] rust-version` of this manifest, or of the nearest ancestor
+/// manifest that has a `[workspace]`.
+fn workspace_rust_version(repo: &Repo, dir: &str, manifest: &toml::Table) -> Option<(String, String)> {
+    let own = |table: &toml::Table| -> Option<String> {
+        table.get("workspace")?.get("package")?.get("rust-version")?.as_str().and_then(exact_version)
+    };
+    if let Some(v) = own(manifest) {
+        return Some((v, format!("{}#workspace.package.rust-version", join(dir, "Cargo.toml"))));
+    }
+    let mut current = (!dir.is_empty()).then(|| parent_dir(dir));
+    while let Some(d) = current {
+        let path = join(d, "Cargo.toml");
+        if repo.exists(&path)
+            && let Some(table) = repo.read_toml(&path)
+            && table.get("workspace").is_some()
+        {
+            return own(&table).map(|v| (v, format!("{path}#workspace.package.rust-version")));
+        }
+        current = (!d.is_empty()).then(|| parent_dir(d));
+    }
+    None
+}
+
+/// `1.96.0`, `1.96` → pinned; `nightly-2025-01-01` → pinned as written; `stable`, `beta`,
+/// `nightly` follow a moving channel.
+fn toolchain_pin(channel: &str) -> Option<String> {
+    let channel = channel.trim();
+    if channel.starts_with("nightly-") || channel.starts_with("beta-") {
+        return Some(channel.to_string());
+    }
+    exact_version(channel)
+}

@@ -1,0 +1,147 @@
+//! Render a [`Detection`] as the proposal file (DESIGN.md §3), as an explanation of every
+//! install/start line, and as a short summary.
+
+use crate::detect::Detection;
+use crate::detect::merge::one_line;
+use crate::proposal::toml_string;
+
+/// `.hanzo/environment.toml` as detect writes it: the evidence sits in the install script's
+/// comments, after `start`, and beside each secret. `[env]` is left out: detection never
+/// knows a value worth writing there.
+pub fn toml(d: &Detection) -> String {
+    let mut out = String::new();
+    out.push_str("# Drafted by `hanzo-env detect`: review it, then `hanzo-env save`.\n");
+    out.push_str(&format!("repo = {}\n", toml_string(&d.repo)));
+    out.push_str(&format!("install = {}\n", toml_string(&d.install)));
+    out.push_str(&format!("start = {}", toml_string(&d.start)));
+    if !d.starts.is_empty() {
+        let sources: Vec<String> = d.starts.iter().map(|s| one_line(&s.source)).collect();
+        out.push_str(&format!("  # {}", sources.join(", ")));
+    }
+    out.push('\n');
+    if d.secret_sources.is_empty() {
+        out.push_str("secrets = []\n");
+    } else {
+        out.push_str("secrets = [\n");
+        for secret in &d.secret_sources {
+            out.push_str(&format!("  {},  # {}\n", toml_string(&secret.name), one_line(&secret.source)));
+        }
+        out.push_str("]\n");
+    }
+    out.push_str(&format!("note = {}\n", toml_string(&d.note)));
+    out
+}
+
+/// Every install and start line with the file (and key or line) that justifies it.
+pub fn explain(d: &Detection) -> String {
+    let mut out = String::new();
+    out.push_str("install:\n");
+    if d.steps.is_empty() {
+        out.push_str("  (nothing to install)\n");
+    }
+    for step in &d.steps {
+        for line in step.command.lines() {
+            out.push_str(&format!("  {line}\n"));
+        }
+        out.push_str(&format!("      ← {}\n", one_line(&step.source)));
+    }
+    out.push_str("start:\n");
+    if d.starts.is_empty() {
+        out.push_str("  (nothing to start)\n");
+    }
+    for start in &d.starts {
+        out.push_str(&format!("  {}\n      ← {}\n", start.command, one_line(&start.source)));
+    }
+    if !d.secret_sources.is_empty() {
+        out.push_str("secrets:\n");
+        for secret in &d.secret_sources {
+            out.push_str(&format!("  {}\n      ← {}\n", secret.name, one_line(&secret.source)));
+        }
+    }
+    if !d.tests.is_empty() {
+        out.push_str("tests:\n");
+        for test in &d.tests {
+            out.push_str(&format!("  {}\n      ← {}\n", test.command, one_line(&test.source)));
+        }
+    }
+    out
+}
+
+/// A few lines for stderr after writing the file: what was found, and why, briefly.
+pub fn summary(d: &Detection) -> Vec<String> {
+    let mut lines = Vec::new();
+    for t in &d.toolchains {
+        let version = t.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
+        lines.push(format!("toolchain  {}{version}  ({})", t.name, t.source));
+    }
+    for p in &d.package_managers {
+        let version = p.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
+        let place = if p.path == "." { String::new() } else { format!(" in {}", p.path) };
+        lines.push(format!("packages   {}{version}{place}  ({})", p.name, p.source));
+    }
+    for s in &d.services {
+        lines.push(format!("service    {}  ({})", s.name, s.source));
+    }
+    if !d.secrets.is_empty() {
+        lines.push(format!("secrets    {}", d.secrets.join(", ")));
+    }
+    if let Some(test) = d.tests.first() {
+        lines.push(format!("tests      {}  ({})", test.command, test.source));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::{Findings, Phase, Repo};
+    use crate::proposal::Proposal;
+
+    fn detection(f: Findings) -> Detection {
+        let repo = Repo::from_files(std::path::Path::new("/x/site"), vec![], vec![], 1 << 20);
+        crate::detect::merge::merge(&repo, f)
+    }
+
+    #[test]
+    fn rendered_file_parses_and_keeps_every_value() {
+        let mut f = Findings::default();
+        f.step(Phase::Toolchain, "corepack enable", "package.json#packageManager");
+        f.step(Phase::Install, "pnpm install --frozen-lockfile", "pnpm-lock.yaml");
+        f.start("docker compose -f docker/compose.yaml up -d postgres", "docker/compose.yaml#services");
+        f.secret("DATABASE_URL", ".env.example:3");
+        f.secret("STRIPE_SECRET_KEY", "src/pay.ts:10");
+        f.note("pnpm workspace of 4 packages");
+        let d = detection(f);
+        let text = toml(&d);
+        let parsed = Proposal::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(parsed.repo.as_deref(), Some("site"));
+        assert_eq!(parsed.install, d.install);
+        assert!(parsed.install.starts_with("set -euo pipefail\n# package.json#packageManager\ncorepack enable\n"));
+        assert_eq!(parsed.start, d.start);
+        assert_eq!(parsed.secrets, ["DATABASE_URL", "STRIPE_SECRET_KEY"]);
+        assert_eq!(parsed.note, d.note);
+        assert!(parsed.env.is_empty());
+    }
+
+    #[test]
+    fn odd_sources_cannot_break_the_file() {
+        let mut f = Findings::default();
+        f.step(Phase::Install, "npm ci", "we\nird'''\"/package-lock.json");
+        f.start("make up", "Make\nfile");
+        f.secret("TOKEN", "a\nb");
+        let d = detection(f);
+        let parsed = Proposal::parse(&toml(&d)).unwrap();
+        assert_eq!(parsed.install, d.install);
+        assert_eq!(parsed.secrets, ["TOKEN"]);
+    }
+
+    #[test]
+    fn explain_names_the_evidence_of_every_line() {
+        let mut f = Findings::default();
+        f.step(Phase::Install, "uv sync --frozen", "uv.lock");
+        f.start("docker compose up -d redis", "compose.yaml#services.redis");
+        let text = explain(&detection(f));
+        assert!(text.contains("  uv sync --frozen\n      ← uv.lock\n"), "{text}");
+        assert!(text.contains("  docker compose up -d redis\n      ← compose.yaml#services.redis\n"), "{text}");
+    }
+}

@@ -1,0 +1,271 @@
+//! `hanzo-env detect` as a command: writing the file, refusing to clobber, the output modes,
+//! and bad input that must become warnings (each case builds its tree in a tempdir).
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn hanzo(home: &Path, args: &[&str], dir: &Path) -> Run {
+    let output = Command::cargo_bin("hanzo-env")
+        .expect("the hanzo-env binary")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("NO_COLOR", "1")
+        .current_dir(home)
+        .args(args)
+        .arg(dir)
+        .output()
+        .expect("run hanzo-env");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn node_repo() -> tempfile::TempDir {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "package.json", r#"{"name":"site","scripts":{"test":"vitest"}}"#);
+    write(repo.path(), "package-lock.json", r#"{"lockfileVersion":3}"#);
+    repo
+}
+
+#[test]
+fn writes_the_file_then_finds_it_up_to_date() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = node_repo();
+    let run = hanzo(home.path(), &["detect"], repo.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "the default mode prints nothing on stdout: {}", run.stdout);
+    assert!(run.stderr.contains("Wrote"), "{}", run.stderr);
+    let file = repo.path().join(".hanzo/environment.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let proposal = hanzo_env::proposal::Proposal::parse(&text).unwrap();
+    assert_eq!(text, hanzo(home.path(), &["detect", "--stdout"], repo.path()).stdout);
+    assert!(proposal.install.starts_with("set -euo pipefail\n"), "{}", proposal.install);
+    let leftovers: Vec<_> = std::fs::read_dir(repo.path().join(".hanzo")).unwrap().collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+
+    let again = hanzo(home.path(), &["detect"], repo.path());
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stderr.contains("up to date"), "{}", again.stderr);
+}
+
+#[test]
+fn an_edited_file_is_not_clobbered_without_force() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = node_repo();
+    let edited = "repo = \"site\"\ninstall = \"npm ci && npm run build\"\n";
+    write(repo.path(), ".hanzo/environment.toml", edited);
+
+    let run = hanzo(home.path(), &["detect"], repo.path());
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--stdout") && run.stderr.contains("--force"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(repo.path().join(".hanzo/environment.toml")).unwrap(), edited);
+
+    let forced = hanzo(home.path(), &["detect", "--force"], repo.path());
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    let text = std::fs::read_to_string(repo.path().join(".hanzo/environment.toml")).unwrap();
+    assert_ne!(text, edited);
+    hanzo_env::proposal::Proposal::parse(&text).unwrap();
+}
+
+#[test]
+fn json_stdout_and_explain_write_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = node_repo();
+    for mode in ["--json", "--stdout", "--explain"] {
+        let run = hanzo(home.path(), &["detect", mode], repo.path());
+        assert_eq!(run.code, 0, "{mode}: {}", run.stderr);
+        assert!(!run.stdout.is_empty(), "{mode} prints on stdout");
+        assert!(!repo.path().join(".hanzo").exists(), "{mode} must not write the file");
+    }
+    let text = hanzo(home.path(), &["detect", "--json"], repo.path()).stdout;
+    serde_json::from_str::<serde_json::Value>(&text).unwrap();
+    let keys = [
+        "repo",
+        "install",
+        "start",
+        "secrets",
+        "note",
+        "toolchains",
+        "package_managers",
+        "services",
+        "tests",
+        "warnings",
+    ];
+    let positions: Vec<usize> = keys
+        .iter()
+        .map(|k| text.find(&format!("\n  \"{k}\": ")).unwrap_or_else(|| panic!("no top-level {k} in {text}")))
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "keys out of order: {text}");
+    assert_eq!(text.matches("\n  \"").count(), keys.len(), "no other top-level keys: {text}");
+}
+
+#[test]
+fn a_missing_path_is_an_error_with_a_hint() {
+    let home = tempfile::tempdir().unwrap();
+    let run = hanzo(home.path(), &["detect", "--json"], &home.path().join("nope"));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("nope") && run.stderr.contains("hint:"), "{}", run.stderr);
+}
+
+/// `detect --json` on `dir`: the exit code must be 0 and the warnings name every problem.
+fn detect_json(dir: &Path) -> serde_json::Value {
+    let home = tempfile::tempdir().unwrap();
+    let run = hanzo(home.path(), &["detect", "--json"], dir);
+    assert_eq!(run.code, 0, "detection must carry on: {}", run.stderr);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}: {}", run.stdout))
+}
+
+fn warnings(json: &serde_json::Value) -> Vec<String> {
+    json["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap().to_string()).collect()
+}
+
+fn assert_warned(json: &serde_json::Value, file: &str, problem: &str) {
+    let all = warnings(json);
+    assert!(
+        all.iter().any(|w| w.contains(file) && w.contains(problem)),
+        "no warning about {file} ({problem}): {all:?}"
+    );
+}
+
+fn install(json: &serde_json::Value) -> &str {
+    json["install"].as_str().unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "go.mod", "module example.com/x\n\ngo 1.22\n");
+    write(repo.path(), "locked/package.json", "{}");
+    std::fs::set_permissions(repo.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(repo.path().join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
+
+    // root reads everything: run the binary as `nobody` then, so the directory really is unreadable.
+    let home = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("hanzo-env");
+    let mut command = if unsafe { libc::geteuid() } == 0 {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"]).arg(&bin);
+        c
+    } else {
+        std::process::Command::new(&bin)
+    };
+    let output = command
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .current_dir(home.path())
+        .args(["detect", "--json"])
+        .arg(repo.path())
+        .output()
+        .unwrap();
+    std::fs::set_permissions(repo.path().join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_warned(&json, "locked", "permission denied");
+    assert!(install(&json).contains("go mod download"), "{json}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops() {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "Cargo.toml", "[package]\nname = \"a\"\n");
+    write(repo.path(), "nested/keep.txt", "");
+    std::os::unix::fs::symlink("..", repo.path().join("nested/up")).unwrap();
+    std::os::unix::fs::symlink("b", repo.path().join("a")).unwrap();
+    std::os::unix::fs::symlink("a", repo.path().join("b")).unwrap();
+    let json = detect_json(repo.path());
+    assert_warned(&json, "nested/up", "symlink loop");
+    assert_warned(&json, "a", "symlink loop");
+    assert!(install(&json).contains("cargo fetch"), "{json}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn non_utf8_file_names() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "package.json", r#"{"name":"x"}"#);
+    let odd = repo.path().join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    std::fs::create_dir(&odd).unwrap();
+    std::fs::write(odd.join("package.json"), "{}").unwrap();
+    let json = detect_json(repo.path());
+    assert_warned(&json, "caf", "not valid UTF-8");
+    assert!(install(&json).contains("npm install"), "{json}");
+}
+
+#[test]
+fn malformed_json_manifest() {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "package.json", "{ \"name\": \"x\", ");
+    write(repo.path(), "go.mod", "module example.com/x\n\ngo 1.22\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "package.json", "invalid JSON");
+    assert!(install(&json).contains("go mod download"), "{json}");
+}
+
+#[test]
+fn malformed_toml_manifests() {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "Cargo.toml", "[package\nname = ");
+    write(repo.path(), "svc/pyproject.toml", "[project]\nname = \"unterminated\n");
+    write(repo.path(), "svc/uv.lock", "version = 1\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "Cargo.toml", "invalid TOML");
+    assert_warned(&json, "svc/pyproject.toml", "invalid TOML");
+    assert!(install(&json).contains("(cd svc && uv sync --frozen)"), "{json}");
+}
+
+#[test]
+fn malformed_yaml_manifest() {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "package.json", "{}");
+    write(repo.path(), "pnpm-lock.yaml", "lockfileVersion: '9.0'\n");
+    write(repo.path(), "pnpm-workspace.yaml", "packages: [\n  - 'a\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "pnpm-workspace.yaml", "invalid YAML");
+    assert!(install(&json).contains("pnpm install --frozen-lockfile"), "{json}");
+}
+
+#[test]
+fn huge_file_with_a_manifest_name() {
+    let repo = tempfile::tempdir().unwrap();
+    // Sparse: 3 GiB long, no blocks written.
+    let file = std::fs::File::create(repo.path().join("package.json")).unwrap();
+    file.set_len(3 << 30).unwrap();
+    write(repo.path(), "requirements.txt", "pytest\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "package.json", "byte limit");
+    assert!(install(&json).contains("pip install -r requirements.txt"), "{json}");
+}
+
+#[test]
+fn binary_files_with_manifest_names() {
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::write(repo.path().join("go.mod"), b"\x7fELF\x02\x01\x01\x00\x00\x00module").unwrap();
+    std::fs::write(repo.path().join("requirements.txt"), b"caf\xe9==1.0\n").unwrap();
+    write(repo.path(), "Cargo.toml", "[package]\nname = \"a\"\n");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "go.mod", "binary");
+    assert_warned(&json, "requirements.txt", "not valid UTF-8");
+    assert!(install(&json).contains("cargo fetch"), "{json}");
+}

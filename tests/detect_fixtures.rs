@@ -1,0 +1,65 @@
+//! Snapshot every fixture under `tests/fixtures/detect/*/`: `detect --json` and `detect --stdout`,
+//! run as a user would (the built binary, a temporary HOME, a cleared environment).
+//! Adding a fixture is adding a directory; new snapshots are accepted with `cargo insta review`
+//! (or `INSTA_UPDATE=always`).
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/detect")
+}
+
+fn detect(dir: &Path, mode: &str) -> String {
+    let home = tempfile::tempdir().expect("temp HOME");
+    let output = Command::cargo_bin("hanzo-env")
+        .expect("the hanzo-env binary")
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("NO_COLOR", "1")
+        .current_dir(home.path())
+        .args(["detect", mode])
+        .arg(dir)
+        .output()
+        .expect("run hanzo-env");
+    assert!(
+        output.status.success(),
+        "detect {mode} {} failed: {}\n{}",
+        dir.display(),
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn every_fixture_matches_its_snapshots() {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
+        .expect("tests/fixtures/detect")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    assert!(!dirs.is_empty(), "no fixtures under {}", fixtures_dir().display());
+    for dir in dirs {
+        let name = dir.file_name().and_then(|n| n.to_str()).expect("UTF-8 fixture name").to_string();
+        let root = dir.display().to_string();
+        let json_text = detect(&dir, "--json");
+        // Snapshotted as printed: the key order is part of the contract.
+        serde_json::from_str::<serde_json::Value>(&json_text).expect("--json prints JSON");
+        let toml_text = detect(&dir, "--stdout");
+        hanzo_env::proposal::Proposal::parse(&toml_text)
+            .unwrap_or_else(|e| panic!("{name}: the TOML detect writes does not parse: {e}\n{toml_text}"));
+        insta::with_settings!({
+            snapshot_path => "snapshots/detect",
+            prepend_module_to_snapshot => false,
+            filters => vec![(regex::escape(&root).as_str(), "[FIXTURE]")],
+        }, {
+            insta::assert_snapshot!(format!("{name}.json"), json_text);
+            insta::assert_snapshot!(format!("{name}.toml"), toml_text);
+        });
+    }
+}
