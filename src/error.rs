@@ -123,6 +123,7 @@ impl Report {
                     crate::proposal::ProposalError,
                     crate::fsutil::WriteError,
                     crate::envfile::ResolveError,
+                    crate::envfile::write::UnquotableError,
                     crate::verify::VerifyError,
                     crate::detect::repo::WalkError,
                 );

@@ -37,7 +37,7 @@ pub fn run(_global: &GlobalArgs, args: &EnvFileArgs, ui: &Ui) -> anyhow::Result<
         }
     }
     let resolved = super::run::resolve_checkout_env(ui)?;
-    let text = render(&resolved);
+    let text = render(&resolved)?;
     write_atomic(out, text.as_bytes(), true)?;
     if ui.json() {
         let names: Vec<&str> = resolved.iter().map(|r| r.name.as_str()).collect();

@@ -1,10 +1,12 @@
-//! Rendering env files that bash `source` and dotenv parsers both read back exactly.
+//! Rendering env files that bash `source`, dotenvy and the project's own dotenv parser
+//! (`crate::dotenv`) all read back exactly.
 //!
-//! A value is written as adjacent pieces: runs of ordinary characters (newlines, `$`, `#`,
-//! `"`, spaces and unicode included) inside single quotes, and each `'` and `\` outside
-//! quotes as `\'` and `\\`. Bash, POSIX sh and dotenvy agree on all three forms. Plain
-//! `'…'\''…'` quoting is not enough: dotenvy's line joiner treats a `\` inside single quotes
-//! as an escape, so a value ending in `\` would swallow the next line.
+//! A value is written in single quotes (`'…'`, taken literally by all three, newlines, `$`,
+//! `#`, `"` and unicode included) unless it holds a `'` or ends in a `\`; then in double
+//! quotes with `\\`, `\"` and `\$` escaped, which all three decode alike. Neither form
+//! can carry a value with a backtick and a `'` (or a final `\`): bash needs a backtick
+//! escaped inside double quotes where dotenvy refuses the escape, and the project's parser
+//! reads no concatenated `'a'\''b'` pieces. Such a value is refused, naming the entry.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -14,52 +16,58 @@ use secrecy::ExposeSecret;
 use super::Resolved;
 
 /// The first line of every env file we write; also how we recognise one before replacing it.
-pub const HEADER: &str =
-    "# Written by `hanzo-env env-file`: resolved [env] entries. Private (mode 0600); never commit it.";
+pub const HEADER: &str = "# Written by `hanzo-env env-file`: resolved [env] entries. Private (mode 0600); never commit it.";
+
+#[derive(Debug, thiserror::Error)]
+#[error("[env] {name}: the value holds a backtick and a ' (or ends in \\), which no quoting reads back alike in bash and dotenv parsers")]
+pub struct UnquotableError {
+    pub name: String,
+}
+
+impl crate::error::Diagnostic for UnquotableError {
+    fn hint(&self) -> Option<String> {
+        Some(format!("use `hanzo-env run` for {}, which passes values through the environment unchanged", self.name))
+    }
+}
 
 /// The file's text: the header, then one `NAME=value` per entry (a value may span lines).
-pub fn render(entries: &[Resolved]) -> zeroize::Zeroizing<String> {
+pub fn render(entries: &[Resolved]) -> Result<zeroize::Zeroizing<String>, UnquotableError> {
     let mut out = zeroize::Zeroizing::new(String::with_capacity(HEADER.len() + 64 * entries.len()));
     out.push_str(HEADER);
     out.push('\n');
     for entry in entries {
         out.push_str(&entry.name);
         out.push('=');
-        quote_into(entry.value.expose_secret(), &mut out);
+        if !quote_into(entry.value.expose_secret(), &mut out) {
+            return Err(UnquotableError { name: entry.name.clone() });
+        }
         out.push('\n');
     }
-    out
+    Ok(out)
 }
 
-/// Append `value`, quoted, to `out`.
-pub fn quote_into(value: &str, out: &mut String) {
-    if value.is_empty() {
-        out.push_str("''");
-        return;
-    }
-    let mut open = false;
-    for c in value.chars() {
-        match c {
-            '\'' | '\\' => {
-                if open {
-                    out.push('\'');
-                    open = false;
-                }
-                out.push('\\');
-                out.push(c);
-            }
-            _ => {
-                if !open {
-                    out.push('\'');
-                    open = true;
-                }
-                out.push(c);
-            }
-        }
-    }
-    if open {
+/// Append `value`, quoted, to `out`; false (and nothing appended) when no quoting fits.
+pub fn quote_into(value: &str, out: &mut String) -> bool {
+    let trailing_backslashes = value.len() - value.trim_end_matches('\\').len();
+    // dotenvy's line joiner reads `\'` inside single quotes as an escaped quote.
+    if !value.contains('\'') && trailing_backslashes.is_multiple_of(2) {
         out.push('\'');
+        out.push_str(value);
+        out.push('\'');
+        return true;
     }
+    if value.contains('`') {
+        return false;
+    }
+    out.push('"');
+    for c in value.chars() {
+        if matches!(c, '\\' | '"' | '$') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    true
 }
 
 /// Whether `path` may receive secrets as far as git is concerned.
@@ -139,6 +147,10 @@ mod tests {
         "!bang !! history",
         "back\\nslash-n",
         "semi;colon&amp|pipe>redir<",
+        "odd backslashes\\\\\\",
+        "even backslashes\\\\",
+        "it's a \"mix\" of $ and \\ and\nlines",
+        "backtick ` alone",
     ];
 
     fn resolved(name: &str, value: &str) -> Resolved {
@@ -148,7 +160,7 @@ mod tests {
     #[test]
     fn quoting_reads_back_through_dotenvy() {
         for value in AWKWARD {
-            let text = render(&[resolved("X", value), resolved("AFTER", "sentinel")]);
+            let text = render(&[resolved("X", value), resolved("AFTER", "sentinel")]).unwrap();
             let parsed: Vec<(String, String)> = dotenvy::from_read_iter(text.as_bytes())
                 .collect::<Result<_, _>>()
                 .unwrap_or_else(|e| panic!("{value:?}: {e}\n{}", text.as_str()));
@@ -166,7 +178,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for (i, value) in AWKWARD.iter().enumerate() {
             let path = dir.path().join(format!("{i}.env"));
-            std::fs::write(&path, render(&[resolved("X", value)]).as_bytes()).unwrap();
+            std::fs::write(&path, render(&[resolved("X", value)]).unwrap().as_bytes()).unwrap();
             let out = Command::new("bash")
                 .args(["-c", "source \"$1\" && printf %s \"$X\"", "bash"])
                 .arg(&path)
@@ -180,8 +192,17 @@ mod tests {
 
     #[test]
     fn renders_readably() {
-        let text = render(&[resolved("A", "it's $5"), resolved("B", "")]);
-        assert_eq!(text.as_str(), format!("{HEADER}\nA='it'\\''s $5'\nB=''\n"));
+        let text = render(&[resolved("A", "it's $5"), resolved("B", ""), resolved("C", "a $b #c")]).unwrap();
+        assert_eq!(text.as_str(), format!("{HEADER}\nA=\"it's \\$5\"\nB=''\nC='a $b #c'\n"));
+    }
+
+    #[test]
+    fn a_value_no_quoting_fits_is_refused_by_name() {
+        for value in ["it's `id`", "`x`\\"] {
+            let err = render(&[resolved("OK", "fine"), resolved("ODD", value)]).unwrap_err();
+            assert_eq!(err.name, "ODD");
+            assert!(!err.to_string().contains(value));
+        }
     }
 
     #[test]
@@ -211,7 +232,7 @@ mod tests {
     fn recognises_its_own_files() {
         let dir = tempfile::tempdir().unwrap();
         let ours = dir.path().join("ours.env");
-        std::fs::write(&ours, render(&[resolved("A", "1")]).as_bytes()).unwrap();
+        std::fs::write(&ours, render(&[resolved("A", "1")]).unwrap().as_bytes()).unwrap();
         assert!(is_ours(&ours).unwrap());
         let theirs = dir.path().join(".bashrc");
         std::fs::write(&theirs, "export A=1\n").unwrap();
