@@ -126,6 +126,11 @@ impl Report {
                     crate::envfile::write::UnquotableError,
                     crate::verify::VerifyError,
                     crate::detect::repo::WalkError,
+                    crate::api::client::ApiError,
+                    crate::secret::ValueError,
+                    crate::secret::TokenError,
+                    crate::dotenv::DotenvError,
+                    crate::serve::ServeError,
                 );
             }
             if diagnosis.is_none() && cause.downcast_ref::<std::io::Error>().is_some_and(is_interrupted) {

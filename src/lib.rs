@@ -9,6 +9,7 @@ pub mod checkout;
 pub mod cli;
 pub mod commands;
 pub mod detect;
+pub mod dotenv;
 pub mod envfile;
 pub mod error;
 pub mod fsutil;

@@ -9,6 +9,7 @@ use secrecy::SecretString;
 use crate::cli::{ColorChoice, GlobalArgs};
 use crate::error::{Failure, Report};
 
+#[derive(Clone)]
 pub struct Ui {
     color: bool,
     quiet: bool,

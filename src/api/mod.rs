@@ -1,5 +1,7 @@
 //! The environment API (DESIGN.md §2): wire types shared by the client and `serve`.
 
+pub mod client;
+
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// `state` as the platform answers it; anything unknown reads as `None`.

@@ -1,7 +1,109 @@
-use crate::cli::{DiffArgs, GlobalArgs};
-use crate::error::Exit;
+//! `hanzo-env diff`: the local file against the saved copy (or the server's pending proposal).
+
+use serde::Serialize;
+
+use super::remote::{self, Checkout};
+use crate::api::Environment;
+use crate::cli::{Against, DiffArgs, GlobalArgs};
+use crate::error::{Exit, Failure};
+use crate::proposal::Proposal;
 use crate::ui::Ui;
 
-pub fn run(_global: &GlobalArgs, _args: &DiffArgs, _ui: &Ui) -> anyhow::Result<Exit> {
-    Err(super::not_yet("diff"))
+/// The local file compared with one server copy.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Comparison {
+    pub repo: String,
+    pub against: &'static str,
+    /// Whether install or start differ (what `save` would change).
+    pub different: bool,
+    pub install: Option<String>,
+    pub start: Option<String>,
+    /// Declared in the file, not set on the server.
+    pub missing_on_server: Vec<String>,
+    /// Set on the server, not declared in the file.
+    pub not_declared: Vec<String>,
+    pub updated_at: Option<String>,
+}
+
+impl Comparison {
+    /// Compare `local` with `env`'s saved scripts (`Against::Saved`) or its proposal.
+    pub fn new(ui: &Ui, local: &Proposal, env: &Environment, against: Against) -> anyhow::Result<Comparison> {
+        let (label, install, start) = match against {
+            Against::Saved => ("saved", env.install.as_str(), env.start.as_str()),
+            Against::Proposal => {
+                let Some(p) = &env.proposal else {
+                    return Err(Failure::new(format!("the server has no pending proposal for {}", env.repo))
+                        .hint("compare with the saved copy: `hanzo-env diff`")
+                        .into());
+                };
+                ("proposal", p.install.as_str(), p.start.as_str())
+            }
+        };
+        let install_diff = remote::unified(ui, &format!("{label}/install"), "local/install", install, &local.install);
+        let start_diff = remote::unified(ui, &format!("{label}/start"), "local/start", start, &local.start);
+        Ok(Comparison {
+            repo: env.repo.clone(),
+            against: label,
+            different: install_diff.is_some() || start_diff.is_some(),
+            install: install_diff,
+            start: start_diff,
+            missing_on_server: remote::missing_from(&local.secrets, &env.secrets),
+            not_declared: remote::missing_from(&env.secrets, &local.secrets),
+            updated_at: env.updated_at.clone(),
+        })
+    }
+
+    /// The diff text, then the secret-name notes.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        for diff in [&self.install, &self.start].into_iter().flatten() {
+            out.push_str(diff);
+        }
+        out
+    }
+
+    /// Lines about secret names, shown after the diff.
+    pub fn secret_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if !self.missing_on_server.is_empty() {
+            notes.push(format!(
+                "secrets declared in the file but not set on {}: {} (set them with `hanzo-env secret set NAME`)",
+                self.repo,
+                self.missing_on_server.join(", ")
+            ));
+        }
+        if !self.not_declared.is_empty() {
+            notes.push(format!(
+                "secrets set on {} but not declared in the file: {}",
+                self.repo,
+                self.not_declared.join(", ")
+            ));
+        }
+        notes
+    }
+}
+
+pub fn run(global: &GlobalArgs, args: &DiffArgs, ui: &Ui) -> anyhow::Result<Exit> {
+    let checkout = Checkout::open()?;
+    let local = checkout.require_local()?;
+    let repo = checkout.repo(global)?;
+    let client = remote::connect(global, ui)?;
+    let fetched = client.get(&repo)?;
+    let comparison = Comparison::new(ui, local, &fetched.env, args.against)?;
+    if ui.json() {
+        ui.out_json(&comparison)?;
+    } else {
+        ui.out(&comparison.render());
+        if !comparison.different {
+            ui.info(&format!(
+                "install and start match the {} copy of {repo}",
+                if args.against == Against::Saved { "saved" } else { "proposed" }
+            ));
+        }
+        for note in comparison.secret_notes() {
+            ui.info(&note);
+        }
+    }
+    Ok(if args.exit_code && comparison.different { Exit::Differences } else { Exit::Ok })
 }

@@ -1,7 +1,38 @@
+//! `hanzo-env login`: check a token against the API and keep it in the token store.
+
+use secrecy::{ExposeSecret, SecretString};
+
+use super::remote;
+use crate::api::client::ApiError;
 use crate::cli::{GlobalArgs, LoginArgs};
 use crate::error::Exit;
+use crate::secret::{self, TokenError, TokenStore};
 use crate::ui::Ui;
 
-pub fn run(_global: &GlobalArgs, _args: &LoginArgs, _ui: &Ui) -> anyhow::Result<Exit> {
-    Err(super::not_yet("login"))
+pub fn run(global: &GlobalArgs, args: &LoginArgs, ui: &Ui) -> anyhow::Result<Exit> {
+    let api = remote::api_key(global)?;
+    let store = TokenStore::from_env()?;
+    let token = if args.with_token {
+        let raw = secret::read_value(std::io::stdin().lock(), "stdin")?;
+        let text = secret::into_text(raw, "stdin")?;
+        SecretString::from(text.expose_secret().trim())
+    } else {
+        ui.password(&format!("API token for {api}"), "pipe the token to `hanzo-env login --with-token`")?
+    };
+    if token.expose_secret().is_empty() {
+        return Err(TokenError::Empty.into());
+    }
+    match remote::build_client(global, ui, token.clone())?.list() {
+        Ok(_) => {}
+        Err(err @ ApiError::Unauthorized { .. }) => {
+            return Err(anyhow::Error::new(err).context("the token was not stored"));
+        }
+        Err(err) => ui.warn(&format!("could not check the token ({err}); storing it anyway")),
+    }
+    store.set(&api, &token)?;
+    ui.success(&format!("Token for {api} stored in {}", store.describe()));
+    if std::env::var_os("HANZO_API_KEY").is_some_and(|v| !v.is_empty()) {
+        ui.warn("HANZO_API_KEY is set in this shell and is used before the stored token");
+    }
+    Ok(Exit::Ok)
 }

@@ -10,6 +10,7 @@ pub mod list;
 pub mod login;
 pub mod logout;
 pub mod pull;
+pub mod remote;
 pub mod run;
 pub mod save;
 pub mod secret;
@@ -41,9 +42,4 @@ pub fn dispatch(cli: Cli, ui: &Ui) -> anyhow::Result<Exit> {
         Command::Serve(args) => serve::run(global, &args, ui),
         Command::Completions(args) => completions::run(&args, ui),
     }
-}
-
-/// The error of a command that is not built yet.
-pub(crate) fn not_yet(command: &str) -> anyhow::Error {
-    crate::error::Failure::new(format!("`hanzo-env {command}` is not available in this build yet")).into()
 }

@@ -1,7 +1,147 @@
-use crate::cli::{GlobalArgs, SaveArgs};
-use crate::error::Exit;
+//! `hanzo-env save`: show the diff, confirm, PUT install/start — never over a copy that moved
+//! since the diff the user confirmed.
+
+use super::diff::Comparison;
+use super::remote::{self, Checkout};
+use crate::api::Environment;
+use crate::api::Scripts;
+use crate::api::client::{ApiError, Client, Fetched};
+use crate::cli::{Against, GlobalArgs, SaveArgs};
+use crate::error::{Exit, Failure};
+use crate::names::MAX_SCRIPT_BYTES;
 use crate::ui::Ui;
 
-pub fn run(_global: &GlobalArgs, _args: &SaveArgs, _ui: &Ui) -> anyhow::Result<Exit> {
-    Err(super::not_yet("save"))
+pub fn run(global: &GlobalArgs, args: &SaveArgs, ui: &Ui) -> anyhow::Result<Exit> {
+    let checkout = Checkout::open()?;
+    let local = checkout.require_local()?;
+    for (key, script) in [("install", &local.install), ("start", &local.start)] {
+        if script.len() > MAX_SCRIPT_BYTES {
+            return Err(Failure::new(format!(
+                "`{key}` in {} is {} bytes; the API takes at most {MAX_SCRIPT_BYTES} (16 KiB)",
+                checkout.file.display(),
+                script.len()
+            ))
+            .hint(format!("move the bulk of `{key}` into a script in the repo and call it from there"))
+            .into());
+        }
+    }
+    let repo = checkout.repo(global)?;
+    let client = remote::connect(global, ui)?;
+    let reviewed = client.get(&repo)?;
+    let comparison = Comparison::new(ui, local, &reviewed.env, Against::Saved)?;
+    if !comparison.different {
+        ui.info(&format!("nothing to save: install and start already match the saved copy of {repo}"));
+        notes(ui, &comparison);
+        return Ok(Exit::Ok);
+    }
+    if args.dry_run {
+        ui.out(&comparison.render());
+        ui.info(&format!("dry run: nothing sent to {}", client.base_url()));
+        return Ok(Exit::Ok);
+    }
+    eprint_diff(ui, &comparison);
+    if !args.yes && !ui.confirm(&format!("Save install and start for {repo}?"), "--yes")? {
+        ui.info("nothing saved");
+        return Ok(Exit::Ok);
+    }
+    let scripts = Scripts { install: local.install.clone(), start: local.start.clone() };
+    let saved = put_unless_moved(&client, &repo, &reviewed, &scripts)?;
+    if ui.json() {
+        ui.out_json(&saved.env)?;
+    }
+    ui.success(&format!("Saved install and start for {repo}"));
+    notes(ui, &comparison);
+    Ok(Exit::Ok)
+}
+
+/// The review diff goes to stderr: stdout stays free for `--json`.
+fn eprint_diff(ui: &Ui, comparison: &Comparison) {
+    ui.info(comparison.render().trim_end_matches('\n'));
+}
+
+fn notes(ui: &Ui, comparison: &Comparison) {
+    for note in comparison.secret_notes() {
+        ui.info(&note);
+    }
+}
+
+/// PUT with `If-Match` when the reviewed copy had an ETag; otherwise re-read it just
+/// before the PUT and stop when it moved.
+fn put_unless_moved(client: &Client, repo: &str, reviewed: &Fetched, scripts: &Scripts) -> anyhow::Result<Fetched> {
+    if let Some(tag) = &reviewed.etag {
+        return match client.put_scripts(repo, scripts, Some(tag)) {
+            Err(ApiError::Conflict { .. }) => {
+                let now = client.get(repo).map(|f| f.env).ok();
+                Err(moved_error(repo, &reviewed.env, now.as_ref()))
+            }
+            other => Ok(other?),
+        };
+    }
+    let now = client.get(repo)?;
+    if has_moved(&reviewed.env, &now.env) {
+        return Err(moved_error(repo, &reviewed.env, Some(&now.env)));
+    }
+    Ok(client.put_scripts(repo, scripts, None)?)
+}
+
+/// Whether the saved copy changed between two reads.
+pub fn has_moved(before: &Environment, after: &Environment) -> bool {
+    before.updated_at != after.updated_at || before.install != after.install || before.start != after.start
+}
+
+fn moved_error(repo: &str, before: &Environment, after: Option<&Environment>) -> anyhow::Error {
+    let what = match after {
+        Some(after) => describe_move(before, after),
+        None => "it no longer matches the ETag of the copy you reviewed".into(),
+    };
+    Failure::new(format!("the saved copy of {repo} changed since the diff you confirmed: {what}; nothing was saved"))
+        .hint("run `hanzo-env diff` to review the new copy, then `hanzo-env save` again")
+        .exit(Exit::Conflict)
+        .into()
+}
+
+/// "install changed, updated 2026-… → 2026-…", for the conflict message.
+pub fn describe_move(before: &Environment, after: &Environment) -> String {
+    let mut parts = Vec::new();
+    if before.install != after.install {
+        parts.push("install changed".to_string());
+    }
+    if before.start != after.start {
+        parts.push("start changed".to_string());
+    }
+    if before.updated_at != after.updated_at {
+        let show = |t: &Option<String>| t.clone().unwrap_or_else(|| "never".into());
+        parts.push(format!("updated {} → {}", show(&before.updated_at), show(&after.updated_at)));
+    }
+    if parts.is_empty() {
+        parts.push("its ETag changed".into());
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(install: &str, at: Option<&str>) -> Environment {
+        Environment {
+            repo: "site".into(),
+            install: install.into(),
+            updated_at: at.map(Into::into),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_moved_copy_is_detected_and_described() {
+        let before = env("npm ci", Some("2026-01-01T00:00:00Z"));
+        assert!(!has_moved(&before, &before.clone()));
+        let touched = env("npm ci", Some("2026-01-02T00:00:00Z"));
+        assert!(has_moved(&before, &touched));
+        assert_eq!(describe_move(&before, &touched), "updated 2026-01-01T00:00:00Z → 2026-01-02T00:00:00Z");
+        let edited = env("pnpm i", Some("2026-01-02T00:00:00Z"));
+        assert!(describe_move(&before, &edited).starts_with("install changed, updated"));
+        let first_save = env("pnpm i", None);
+        assert!(has_moved(&env("", None), &first_save));
+    }
 }

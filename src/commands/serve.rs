@@ -1,7 +1,74 @@
+//! `hanzo-env serve`: resolve the defaults, start the server, tell the operator how to use it.
+
+use std::sync::Arc;
+
 use crate::cli::{GlobalArgs, ServeArgs};
 use crate::error::Exit;
+use crate::serve::{Config, KeyOrigin, Started, TokenOrigin};
 use crate::ui::Ui;
 
-pub fn run(_global: &GlobalArgs, _args: &ServeArgs, _ui: &Ui) -> anyhow::Result<Exit> {
-    Err(super::not_yet("serve"))
+pub fn run(_global: &GlobalArgs, args: &ServeArgs, ui: &Ui) -> anyhow::Result<Exit> {
+    let config_dir = dirs::config_dir().map(|dir| dir.join("hanzo-env"));
+    let data_dir = match &args.data {
+        Some(dir) => dir.clone(),
+        None => dirs::data_dir().map(|dir| dir.join("hanzo-env").join("serve")).ok_or_else(|| {
+            crate::error::Failure::new("no platform data dir to keep the server's data in").hint("pass --data DIR")
+        })?,
+    };
+    let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty()).map(zeroize::Zeroizing::new);
+    let config = Config {
+        listen: args.listen.clone(),
+        allow_remote: args.allow_remote,
+        data_dir,
+        config_dir,
+        token_file: args.token_file.clone(),
+        tokens_env: env("HANZO_ENV_SERVE_TOKENS"),
+        key_file: args.key_file.clone(),
+        key_env: env("HANZO_ENV_SERVE_KEY"),
+    };
+    // The request log is conversation: stderr, hidden by -q.
+    let quiet = ui.quiet();
+    let log: crate::serve::routes::LogSink = Arc::new(move |line: &str| {
+        if !quiet {
+            eprintln!("{line}");
+        }
+    });
+    crate::serve::run(config, log, |started| announce(ui, started), crate::serve::shutdown_signal())?;
+    ui.info("hanzo-env serve: stopped");
+    Ok(Exit::Ok)
+}
+
+fn announce(ui: &Ui, started: &Started) {
+    ui.out(&format!("hanzo-env serve listening on {}\n", started.url));
+    if started.remote {
+        ui.warn(&format!(
+            "listening on {} beyond loopback, over plain HTTP: tokens cross the network in the clear; put a TLS proxy in front",
+            started.address
+        ));
+    }
+    ui.info(&format!("data: {}", started.data_dir.display()));
+    match &started.key {
+        KeyOrigin::File(path) => ui.info(&format!("master key: {}", path.display())),
+        KeyOrigin::Env => ui.info("master key: HANZO_ENV_SERVE_KEY"),
+        KeyOrigin::Generated(path) => ui.info(&format!(
+            "master key: generated in {} (0600; back it up: values cannot be opened without it)",
+            path.display()
+        )),
+        KeyOrigin::Existing(path) => ui.info(&format!("master key: {}", path.display())),
+    }
+    let token_hint = |path: &std::path::Path| {
+        format!("export HANZO_BASE_URL={} HANZO_API_KEY=\"$(cat '{}')\"", started.url, path.display())
+    };
+    match &started.tokens {
+        TokenOrigin::File(path) => ui.info(&format!("tokens: {}\nuse: {}", path.display(), token_hint(path))),
+        TokenOrigin::Env => ui.info(&format!(
+            "tokens: HANZO_ENV_SERVE_TOKENS\nuse: export HANZO_BASE_URL={} HANZO_API_KEY=<one of those tokens>",
+            started.url
+        )),
+        TokenOrigin::Generated(path) => {
+            ui.info(&format!("token: generated in {} (0600)\nuse: {}", path.display(), token_hint(path)))
+        }
+        TokenOrigin::Existing(path) => ui.info(&format!("token: {}\nuse: {}", path.display(), token_hint(path))),
+    }
+    ui.info("Ctrl-C to stop");
 }

@@ -1,7 +1,63 @@
+//! `hanzo-env show [REPO]`: one environment, scripts and secret names.
+
+use super::list::state_name;
+use super::remote::{self, Checkout};
+use crate::api::Environment;
 use crate::cli::{GlobalArgs, ShowArgs};
 use crate::error::Exit;
 use crate::ui::Ui;
 
-pub fn run(_global: &GlobalArgs, _args: &ShowArgs, _ui: &Ui) -> anyhow::Result<Exit> {
-    Err(super::not_yet("show"))
+pub fn run(global: &GlobalArgs, args: &ShowArgs, ui: &Ui) -> anyhow::Result<Exit> {
+    let repo = match &args.name {
+        Some(name) => {
+            remote::check_repo_name(name)?;
+            name.clone()
+        }
+        None => Checkout::open()?.repo(global)?,
+    };
+    let client = remote::connect(global, ui)?;
+    let env = client.get(&repo)?.env;
+    if ui.json() {
+        ui.out_json(&env)?;
+    } else {
+        ui.out(&render(ui, &env));
+    }
+    Ok(Exit::Ok)
+}
+
+fn render(ui: &Ui, env: &Environment) -> String {
+    let mut out = String::new();
+    let field = |out: &mut String, key: &str, value: &str| {
+        out.push_str(&format!("{}  {value}\n", ui.bold(&format!("{key:8}"))))
+    };
+    field(&mut out, "repo", &env.repo);
+    field(&mut out, "state", state_name(env.state));
+    field(&mut out, "updated", env.updated_at.as_deref().unwrap_or("-"));
+    field(&mut out, "secrets", &if env.secrets.is_empty() { "-".to_string() } else { env.secrets.join(", ") });
+    script(&mut out, ui, "install", &env.install);
+    script(&mut out, ui, "start", &env.start);
+    if let Some(p) = &env.proposal {
+        let session = if env.session.is_empty() { String::new() } else { format!(" (session {})", env.session) };
+        out.push_str(&format!("\n{}\n", ui.bold(&format!("pending proposal{session}"))));
+        script(&mut out, ui, "install", &p.install);
+        script(&mut out, ui, "start", &p.start);
+        if !p.secrets.is_empty() {
+            out.push_str(&format!("secrets: {}\n", p.secrets.join(", ")));
+        }
+        if !p.note.is_empty() {
+            out.push_str(&format!("note: {}\n", p.note));
+        }
+    }
+    out
+}
+
+fn script(out: &mut String, ui: &Ui, key: &str, text: &str) {
+    if text.is_empty() {
+        out.push_str(&format!("{}: {}\n", key, ui.dim("(nothing)")));
+        return;
+    }
+    out.push_str(&format!("{key}:\n"));
+    for line in text.lines() {
+        out.push_str(&format!("    {line}\n"));
+    }
 }

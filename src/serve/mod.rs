@@ -1,1 +1,248 @@
-//! `hanzo-env serve`: a local, durable, sealed implementation of the API (DESIGN.md §8).
+//! `hanzo-env serve`: a local, durable, sealed implementation of the API (DESIGN.md §2, §8).
+//!
+//! The platform's endpoints, exactly:
+//!
+//! | Method | Path | Answer |
+//! |---|---|---|
+//! | GET | `/v1/environment` | `{"data":[Environment…]}`: repos with scripts saved, a proposal pending or a secret set |
+//! | GET | `/v1/environment/{repo}` | `Environment` (state none, empty scripts, when nothing is saved) |
+//! | PUT | `/v1/environment/{repo}` | `{"install","start"}` → `Environment`, state ready, pending proposal cleared |
+//! | DELETE | `/v1/environment/{repo}` | 204; sealed values removed first, then the record (one transaction) |
+//! | PUT | `/v1/environment/{repo}/secrets/{name}` | `{"value"}` → `Environment`; replaces an existing value |
+//! | DELETE | `/v1/environment/{repo}/secrets/{name}` | `Environment`; 404 when the name is not set |
+//!
+//! **Local extension**, not part of the platform API:
+//! `PUT /v1/environment/{repo}/proposal` with `{"install","start","secrets","note"}` records a
+//! pending proposal, as the platform's setup run would (state `proposed`, a fresh `session`),
+//! so that `diff --against proposal` and `pull` can be exercised offline. Saving scripts
+//! afterwards is the review: it clears the proposal.
+//!
+//! Rules kept: bearer tokens checked in constant time ([`auth`]); orgs from `X-Org-Id`
+//! ([`routes::DEFAULT_ORG`] when absent) share nothing; a strong `ETag` on every environment
+//! answer and `If-Match` honoured on every write (412 on mismatch); caps and names of §2
+//! refused as problem+json ([`problem`]); values sealed at rest ([`seal`]) in a redb file
+//! committed durably before any write is acknowledged ([`store`]). DELETE of a repo with
+//! nothing saved is a 204 too (deleting is idempotent).
+
+pub mod auth;
+pub mod problem;
+pub mod routes;
+pub mod seal;
+pub mod store;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use auth::TokenOrigin;
+pub use seal::KeyOrigin;
+
+/// What `serve` needs, with every default already resolved by the command.
+pub struct Config {
+    pub listen: String,
+    pub allow_remote: bool,
+    pub data_dir: PathBuf,
+    /// The platform config dir for a generated token and key (`<config>/hanzo-env`).
+    pub config_dir: Option<PathBuf>,
+    pub token_file: Option<PathBuf>,
+    /// `HANZO_ENV_SERVE_TOKENS`.
+    pub tokens_env: Option<zeroize::Zeroizing<String>>,
+    pub key_file: Option<PathBuf>,
+    /// `HANZO_ENV_SERVE_KEY`, base64.
+    pub key_env: Option<zeroize::Zeroizing<String>>,
+}
+
+/// What the server tells its operator once it listens.
+#[derive(Debug)]
+pub struct Started {
+    pub url: String,
+    pub address: SocketAddr,
+    pub data_dir: PathBuf,
+    pub tokens: TokenOrigin,
+    pub key: KeyOrigin,
+    /// Listening beyond loopback (allowed by `--allow-remote`): plain HTTP on the network.
+    pub remote: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("`{0}` is not an address to listen on")]
+    Address(String),
+    #[error("refusing to listen on {0}: not a loopback address")]
+    NotLoopback(SocketAddr),
+    #[error("could not listen on {address}: {source}")]
+    Bind { address: SocketAddr, source: std::io::Error },
+    #[error("could not start the server: {0}")]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Key(#[from] seal::KeyError),
+    #[error(transparent)]
+    Tokens(#[from] auth::TokenError),
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+}
+
+impl crate::error::Diagnostic for ServeError {
+    fn hint(&self) -> Option<String> {
+        match self {
+            ServeError::Address(_) => {
+                Some("pass --listen HOST:PORT, e.g. 127.0.0.1:8787 (port 0 picks a free one)".into())
+            }
+            ServeError::NotLoopback(_) => Some(
+                "this server speaks plain HTTP: pass --allow-remote to listen beyond loopback, behind a TLS proxy"
+                    .into(),
+            ),
+            ServeError::Bind { .. } => Some("pick another port with --listen, or stop what holds this one".into()),
+            ServeError::Io(_) => None,
+            ServeError::Key(e) => e.hint(),
+            ServeError::Tokens(e) => e.hint(),
+            ServeError::Store(e) => e.hint(),
+        }
+    }
+}
+
+/// Open the store, listen, call `on_start` once listening, and serve until `shutdown`
+/// resolves; then finish the requests in flight and close the store cleanly.
+pub fn run(
+    config: Config,
+    log: routes::LogSink,
+    on_start: impl FnOnce(&Started),
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let address = parse_listen(&config.listen)?;
+    let remote = !address.ip().is_loopback();
+    if remote && !config.allow_remote {
+        return Err(ServeError::NotLoopback(address));
+    }
+    let (key, key_origin) = seal::MasterKey::load(
+        config.key_file.as_deref(),
+        config.key_env.as_deref().map(String::as_str),
+        config.config_dir.as_deref(),
+        &config.data_dir,
+    )?;
+    let (tokens, token_origin) = auth::Tokens::load(
+        config.token_file.as_deref(),
+        config.tokens_env.as_deref().map(String::as_str),
+        config.config_dir.as_deref(),
+        &config.data_dir,
+    )?;
+    let store = Arc::new(store::Store::open(&config.data_dir, &key)?);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let state = routes::AppState { store: Arc::clone(&store), key: Arc::new(key), tokens: Arc::new(tokens), log };
+    let served = runtime.block_on(async move {
+        let listener =
+            tokio::net::TcpListener::bind(address).await.map_err(|source| ServeError::Bind { address, source })?;
+        let address = listener.local_addr()?;
+        on_start(&Started {
+            url: format!("http://{address}"),
+            address,
+            data_dir: config.data_dir.clone(),
+            tokens: token_origin,
+            key: key_origin,
+            remote,
+        });
+        axum::serve(listener, routes::router(state)).with_graceful_shutdown(shutdown).await?;
+        Ok::<(), ServeError>(())
+    });
+    // Requests cut off by the shutdown may still hold the store; wait for them to go.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    drop(store);
+    served
+}
+
+/// Resolves on SIGINT (Ctrl-C) or SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+/// `HOST:PORT`, where HOST is an IP address or `localhost` (read as 127.0.0.1).
+fn parse_listen(listen: &str) -> Result<SocketAddr, ServeError> {
+    if let Ok(address) = listen.parse::<SocketAddr>() {
+        return Ok(address);
+    }
+    match listen.rsplit_once(':') {
+        Some((host, port)) if host.eq_ignore_ascii_case("localhost") => port
+            .parse::<u16>()
+            .map(|port| SocketAddr::from(([127, 0, 0, 1], port)))
+            .map_err(|_| ServeError::Address(listen.into())),
+        _ => Err(ServeError::Address(listen.into())),
+    }
+}
+
+/// Whether `path` is `dir` or lies under it, after resolving `.`/`..` and symlinks of
+/// the parts that exist (either may not exist yet).
+pub(crate) fn is_inside(path: &Path, dir: &Path) -> bool {
+    resolve(path).starts_with(resolve(dir))
+}
+
+fn resolve(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    // Lexically first: `canonicalize` cannot see through `missing/..`.
+    let mut absolute_clean = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                absolute_clean.pop();
+            }
+            other => absolute_clean.push(other),
+        }
+    }
+    let absolute = absolute_clean;
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = existing.canonicalize() {
+            return rest.iter().rev().fold(real, |acc: PathBuf, part| acc.join(part));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return absolute,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_addresses() {
+        assert_eq!(parse_listen("127.0.0.1:0").unwrap(), "127.0.0.1:0".parse().unwrap());
+        assert_eq!(parse_listen("localhost:8787").unwrap(), "127.0.0.1:8787".parse().unwrap());
+        assert_eq!(parse_listen("[::1]:1").unwrap(), "[::1]:1".parse().unwrap());
+        assert!(parse_listen("nowhere").is_err());
+        assert!(parse_listen("example.com:80").is_err());
+    }
+
+    #[test]
+    fn inside_follows_dots_and_missing_parts() {
+        let tmp = tempfile::tempdir().unwrap();
+        let data = tmp.path().join("data");
+        assert!(is_inside(&data.join("k"), &data));
+        assert!(is_inside(&tmp.path().join("x/../data/sub/k"), &data));
+        assert!(!is_inside(&tmp.path().join("data2/k"), &data));
+        assert!(!is_inside(&tmp.path().join("k"), &data));
+    }
+}

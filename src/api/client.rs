@@ -1,0 +1,599 @@
+//! The API client (DESIGN.md §2): one blocking HTTPS client with timeouts, bounded retries
+//! for 429/5xx, the three refusal shapes read, and every status mapped to a typed error.
+//!
+//! Secret values only ever travel in a PUT body built at the last moment from the secret;
+//! nothing here logs a body or a header.
+
+use std::path::PathBuf;
+use std::sync::Once;
+use std::time::{Duration, Instant};
+
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+use reqwest::StatusCode;
+use reqwest::blocking::{Client as Http, RequestBuilder, Response};
+use reqwest::header::{self, HeaderMap};
+use secrecy::{ExposeSecret, SecretString};
+use serde::de::DeserializeOwned;
+use zeroize::Zeroizing;
+
+use super::{Environment, EnvironmentList, Problem, Scripts};
+use crate::error::{Diagnostic, Exit};
+
+/// Where the platform answers when nothing else is configured.
+pub const DEFAULT_BASE_URL: &str = "https://api.hanzo.ai";
+
+/// Everything a path segment must not carry unescaped (RFC 3986 `pchar` minus a few safe ones).
+const SEGMENT: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'/')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'`')
+    .add(b'{')
+    .add(b'}')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'|')
+    .add(b'[')
+    .add(b']')
+    .add(b'@')
+    .add(b':')
+    .add(b';')
+    .add(b'=')
+    .add(b'&')
+    .add(b'+')
+    .add(b'$')
+    .add(b',')
+    .add(b'\'');
+
+/// How the client connects; built by the command layer from flags and the environment.
+pub struct Settings {
+    pub base_url: String,
+    pub org: Option<String>,
+    pub token: SecretString,
+    /// Extra PEM roots: `--ca-cert` and `SSL_CERT_FILE`.
+    pub ca_certs: Vec<PathBuf>,
+    pub timeout: Duration,
+    pub retry: RetryPolicy,
+}
+
+/// Bounded retries with exponential backoff and full jitter; `Retry-After` is honoured up
+/// to `max_wait`.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    pub attempts: u32,
+    pub base: Duration,
+    pub max_wait: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy { attempts: 4, base: Duration::from_millis(250), max_wait: Duration::from_secs(30) }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("API URL `{url}` is not valid: {reason}")]
+    BadUrl { url: String, reason: String },
+    #[error("API URL `{url}` is plain http:// to a host that is not loopback")]
+    Insecure { url: String },
+    #[error("could not use CA certificate {}: {reason}", path.display())]
+    CaCert { path: PathBuf, reason: String },
+    #[error("could not set up the HTTP client: {0}")]
+    Setup(String),
+    #[error("could not reach {url}: {reason}")]
+    Unreachable { url: String, reason: String },
+    #[error("{method} {url} timed out after {}s", timeout.as_secs())]
+    Timeout { method: String, url: String, timeout: Duration },
+    #[error("the server refused the token (401): {message}")]
+    Unauthorized { message: String },
+    #[error("only an org admin may do this (403): {message}")]
+    Forbidden { message: String },
+    #[error("the org's plan does not allow this (402): {message}")]
+    PlanLimit { message: String },
+    #[error("not found (404): {message}")]
+    NotFound { message: String },
+    #[error("conflict ({status}): {message}")]
+    Conflict { status: u16, message: String },
+    #[error("the server is rate limiting (429) and kept refusing after {attempts} attempts: {message}")]
+    RateLimited { attempts: u32, message: String },
+    #[error("the server failed ({status}) after {attempts} attempts: {message}")]
+    ServerError { status: u16, attempts: u32, message: String },
+    #[error("the server refused the request ({status}): {message}")]
+    Refused { status: u16, message: String },
+    #[error("the server's answer to {method} {path} was not understood ({status}): {reason}")]
+    Malformed { method: String, path: String, status: u16, reason: String },
+}
+
+impl Diagnostic for ApiError {
+    fn exit(&self) -> Exit {
+        match self {
+            ApiError::BadUrl { .. } | ApiError::Insecure { .. } | ApiError::CaCert { .. } | ApiError::Setup(_) => {
+                Exit::Local
+            }
+            ApiError::Unauthorized { .. } => Exit::Auth,
+            ApiError::Conflict { .. } => Exit::Conflict,
+            _ => Exit::Remote,
+        }
+    }
+
+    fn hint(&self) -> Option<String> {
+        Some(match self {
+            ApiError::BadUrl { .. } => "pass --api-url https://HOST (or set HANZO_BASE_URL)".into(),
+            ApiError::Insecure { .. } => {
+                "use https://, or http:// only to 127.0.0.1/localhost/[::1] (e.g. `hanzo-env serve`)".into()
+            }
+            ApiError::CaCert { .. } => "point --ca-cert / SSL_CERT_FILE at a readable PEM file".into(),
+            ApiError::Setup(_) => return None,
+            ApiError::Unreachable { .. } | ApiError::Timeout { .. } => {
+                "check the URL (--api-url / HANZO_BASE_URL), that the server is up, and HTTPS_PROXY/NO_PROXY".into()
+            }
+            ApiError::Unauthorized { .. } => {
+                "sign in again: `hanzo-env login`, or set HANZO_API_KEY to a valid token".into()
+            }
+            ApiError::Forbidden { .. } => "ask an admin of the org to do it, or to make you an admin".into(),
+            ApiError::PlanLimit { .. } => {
+                "the org's plan limit is reached; upgrade the plan or remove unused items".into()
+            }
+            ApiError::NotFound { .. } => "check the repo (--repo) and org (--org / HANZO_ORG_ID)".into(),
+            ApiError::Conflict { .. } => "run `hanzo-env diff` to see the server copy, then try again".into(),
+            ApiError::RateLimited { .. } | ApiError::ServerError { .. } => "try again in a minute".into(),
+            ApiError::Refused { .. } => return None,
+            ApiError::Malformed { .. } => "check that --api-url points at the environment API".into(),
+        })
+    }
+}
+
+/// A record with the ETag the server sent with it, if any.
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    pub env: Environment,
+    pub etag: Option<String>,
+}
+
+/// A connected API client.
+pub struct Client {
+    http: Http,
+    base: url::Url,
+    org: Option<String>,
+    token: SecretString,
+    timeout: Duration,
+    retry: RetryPolicy,
+    /// Called with one line per request (method, path, status, time); never bodies or headers.
+    trace: Box<dyn Fn(&str) + Send + Sync>,
+}
+
+/// Whether a request may be sent again after a 429 or 5xx.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Idempotent {
+    Yes,
+    No,
+}
+
+impl Client {
+    pub fn new(settings: Settings) -> Result<Client, ApiError> {
+        install_crypto_provider();
+        let base = parse_base_url(&settings.base_url)?;
+        let mut certs = Vec::new();
+        for path in &settings.ca_certs {
+            let pem =
+                std::fs::read(path).map_err(|e| ApiError::CaCert { path: path.clone(), reason: e.to_string() })?;
+            let found = reqwest::Certificate::from_pem_bundle(&pem)
+                .map_err(|e| ApiError::CaCert { path: path.clone(), reason: e.to_string() })?;
+            if found.is_empty() {
+                return Err(ApiError::CaCert { path: path.clone(), reason: "no PEM certificate in it".into() });
+            }
+            certs.extend(found);
+        }
+        let http = Http::builder()
+            .user_agent(concat!("hanzo-env/", env!("CARGO_PKG_VERSION")))
+            .timeout(settings.timeout)
+            .connect_timeout(settings.timeout.min(Duration::from_secs(10)))
+            // A redirect could carry the bearer token elsewhere; the API never redirects.
+            .redirect(reqwest::redirect::Policy::none())
+            .tls_certs_merge(certs)
+            .build()
+            .map_err(|e| ApiError::Setup(error_chain(&e)))?;
+        Ok(Client {
+            http,
+            base,
+            org: settings.org.filter(|o| !o.is_empty()),
+            token: settings.token,
+            timeout: settings.timeout,
+            retry: settings.retry,
+            trace: Box::new(|_| {}),
+        })
+    }
+
+    /// Receive one line per request (for `-v`).
+    pub fn with_trace(mut self, trace: impl Fn(&str) + Send + Sync + 'static) -> Client {
+        self.trace = Box::new(trace);
+        self
+    }
+
+    pub fn base_url(&self) -> &str {
+        self.base.as_str()
+    }
+
+    /// `GET /v1/environment`.
+    pub fn list(&self) -> Result<Vec<Environment>, ApiError> {
+        let path = "/v1/environment".to_string();
+        let resp = self.send("GET", &path, Idempotent::Yes, |r| r)?;
+        let list: EnvironmentList = read_json("GET", &path, resp)?;
+        Ok(list.data)
+    }
+
+    /// `GET /v1/environment/{repo}`.
+    pub fn get(&self, repo: &str) -> Result<Fetched, ApiError> {
+        let path = env_path(repo);
+        let resp = self.send("GET", &path, Idempotent::Yes, |r| r)?;
+        let etag = etag_of(resp.headers());
+        let env = read_json("GET", &path, resp)?;
+        Ok(Fetched { env, etag })
+    }
+
+    /// `PUT /v1/environment/{repo}` with `If-Match` when an ETag is known.
+    pub fn put_scripts(&self, repo: &str, scripts: &Scripts, if_match: Option<&str>) -> Result<Fetched, ApiError> {
+        let path = env_path(repo);
+        let body = serde_json::to_vec(scripts).map_err(|e| ApiError::Setup(e.to_string()))?;
+        let resp = self.send("PUT", &path, Idempotent::Yes, |r| {
+            let r = r.header(header::CONTENT_TYPE, "application/json").body(body.clone());
+            match if_match {
+                Some(tag) => r.header(header::IF_MATCH, tag),
+                None => r,
+            }
+        })?;
+        let etag = etag_of(resp.headers());
+        let env = read_json("PUT", &path, resp)?;
+        Ok(Fetched { env, etag })
+    }
+
+    /// `DELETE /v1/environment/{repo}`.
+    pub fn delete(&self, repo: &str) -> Result<(), ApiError> {
+        self.send("DELETE", &env_path(repo), Idempotent::Yes, |r| r).map(drop)
+    }
+
+    /// `PUT /v1/environment/{repo}/secrets/{name}` with `{"value": …}`. The body is built
+    /// from the secret here, for this request only, and its buffer zeroized afterwards.
+    pub fn put_secret(&self, repo: &str, name: &str, value: &SecretString) -> Result<Environment, ApiError> {
+        #[derive(serde::Serialize)]
+        struct Body<'a> {
+            value: &'a str,
+        }
+        let path = secret_path(repo, name);
+        let body = Zeroizing::new(
+            serde_json::to_vec(&Body { value: value.expose_secret() }).map_err(|e| ApiError::Setup(e.to_string()))?,
+        );
+        // Only a 429 is retried: the server said it did not process the request.
+        let resp = self.send("PUT", &path, Idempotent::No, |r| {
+            r.header(header::CONTENT_TYPE, "application/json").body(body.to_vec())
+        })?;
+        read_json("PUT", &path, resp)
+    }
+
+    /// `DELETE /v1/environment/{repo}/secrets/{name}`.
+    pub fn delete_secret(&self, repo: &str, name: &str) -> Result<Environment, ApiError> {
+        let path = secret_path(repo, name);
+        let resp = self.send("DELETE", &path, Idempotent::No, |r| r)?;
+        read_json("DELETE", &path, resp)
+    }
+
+    /// Send one request, retrying 429 (always) and 5xx (idempotent calls) with backoff.
+    fn send(
+        &self,
+        method: &str,
+        path: &str,
+        idempotent: Idempotent,
+        build: impl Fn(RequestBuilder) -> RequestBuilder,
+    ) -> Result<Response, ApiError> {
+        let url = self.url(path);
+        let method_value =
+            reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| ApiError::Setup(e.to_string()))?;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let mut request = self
+                .http
+                .request(method_value.clone(), url.clone())
+                .bearer_auth(self.token.expose_secret())
+                .header(header::ACCEPT, "application/json, application/problem+json");
+            if let Some(org) = &self.org {
+                request = request.header("X-Org-Id", org);
+            }
+            let started = Instant::now();
+            let result = build(request).send();
+            let elapsed = started.elapsed().as_millis();
+            let resp = match result {
+                Ok(resp) => resp,
+                Err(err) => {
+                    (self.trace)(&format!("{method} {path} → {} ({elapsed} ms)", transport_summary(&err)));
+                    return Err(if err.is_timeout() {
+                        ApiError::Timeout { method: method.into(), url: url.to_string(), timeout: self.timeout }
+                    } else {
+                        ApiError::Unreachable { url: self.base.to_string(), reason: root_cause(&err) }
+                    });
+                }
+            };
+            let status = resp.status();
+            (self.trace)(&format!("{method} {path} → {} ({elapsed} ms)", status.as_u16()));
+            if status.is_success() {
+                return Ok(resp);
+            }
+            let retryable =
+                status == StatusCode::TOO_MANY_REQUESTS || (status.is_server_error() && idempotent == Idempotent::Yes);
+            if retryable && attempt < self.retry.attempts {
+                let wait = self.backoff(attempt, retry_after(resp.headers()));
+                (self.trace)(&format!(
+                    "retrying in {} ms (attempt {attempt} of {})",
+                    wait.as_millis(),
+                    self.retry.attempts
+                ));
+                drop(resp);
+                std::thread::sleep(wait);
+                continue;
+            }
+            return Err(status_error(method, path, resp, attempt));
+        }
+    }
+
+    fn backoff(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
+        if let Some(wait) = retry_after {
+            return wait.min(self.retry.max_wait);
+        }
+        let ceiling = self.retry.base.saturating_mul(1 << attempt.min(10)).min(self.retry.max_wait);
+        // Full jitter: anywhere between zero and the ceiling, so that clients spread out.
+        let millis = ceiling.as_millis() as u64;
+        Duration::from_millis(if millis == 0 { 0 } else { rand::random_range(0..=millis) })
+    }
+
+    fn url(&self, path: &str) -> url::Url {
+        let mut url = self.base.clone();
+        let joined = format!("{}{}", url.path().trim_end_matches('/'), path);
+        url.set_path(&joined);
+        url
+    }
+}
+
+/// rustls needs one process-wide crypto provider; reqwest is built without one.
+fn install_crypto_provider() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Err only means another provider was installed first, which is as good.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// Parse and check the base URL: https anywhere, http only to loopback.
+pub fn parse_base_url(raw: &str) -> Result<url::Url, ApiError> {
+    let bad = |reason: String| ApiError::BadUrl { url: raw.to_string(), reason };
+    let url = url::Url::parse(raw.trim()).map_err(|e| bad(e.to_string()))?;
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(bad("a base URL has no query or fragment".into()));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(bad("credentials do not belong in the URL; use `hanzo-env login` or HANZO_API_KEY".into()));
+    }
+    match url.scheme() {
+        "https" => {}
+        "http" if is_loopback(&url) => {}
+        "http" => return Err(ApiError::Insecure { url: raw.to_string() }),
+        other => return Err(bad(format!("scheme `{other}` is not http(s)"))),
+    }
+    if url.host().is_none() {
+        return Err(bad("no host".into()));
+    }
+    Ok(url)
+}
+
+fn is_loopback(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        None => false,
+    }
+}
+
+/// One percent-encoded path segment.
+pub fn segment(raw: &str) -> String {
+    utf8_percent_encode(raw, SEGMENT).to_string()
+}
+
+fn env_path(repo: &str) -> String {
+    format!("/v1/environment/{}", segment(repo))
+}
+
+fn secret_path(repo: &str, name: &str) -> String {
+    format!("/v1/environment/{}/secrets/{}", segment(repo), segment(name))
+}
+
+fn etag_of(headers: &HeaderMap) -> Option<String> {
+    headers.get(header::ETAG).and_then(|v| v.to_str().ok()).map(str::to_string).filter(|s| !s.is_empty())
+}
+
+/// `Retry-After` as seconds or an HTTP date.
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let value = headers.get(header::RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let when = humantime::parse_rfc3339_weak(value).ok().or_else(|| httpdate(value))?;
+    Some(when.duration_since(std::time::SystemTime::now()).unwrap_or(Duration::ZERO))
+}
+
+/// `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate), the one date form HTTP servers send.
+fn httpdate(value: &str) -> Option<std::time::SystemTime> {
+    let parts: Vec<&str> = value.split_whitespace().collect();
+    let [_, day, month, year, time, "GMT"] = parts.as_slice() else { return None };
+    const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    let month = MONTHS.iter().position(|m| m == month)? + 1;
+    humantime::parse_rfc3339(&format!("{year}-{month:02}-{day:0>2}T{time}Z")).ok()
+}
+
+const MAX_BODY: usize = 8 << 20;
+
+/// Read a success body as `T`; anything else is a clear "not understood" error.
+fn read_json<T: DeserializeOwned>(method: &str, path: &str, resp: Response) -> Result<T, ApiError> {
+    let status = resp.status().as_u16();
+    let malformed = |reason: String| ApiError::Malformed { method: method.into(), path: path.into(), status, reason };
+    let bytes = resp.bytes().map_err(|e| malformed(format!("reading the body failed: {}", error_chain(&e))))?;
+    if bytes.len() > MAX_BODY {
+        return Err(malformed(format!("the body is {} bytes", bytes.len())));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| malformed(format!("expected JSON of the environment API: {e}")))
+}
+
+/// Turn a refusal into its typed error, reading problem+json, `{error:{message}}` or `{msg}`.
+fn status_error(method: &str, path: &str, resp: Response, attempts: u32) -> ApiError {
+    let status = resp.status().as_u16();
+    let bytes = resp.bytes().unwrap_or_default();
+    let message = refusal_message(&bytes).unwrap_or_else(|| {
+        StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("no reason given").to_string()
+    });
+    match status {
+        401 => ApiError::Unauthorized { message },
+        402 => ApiError::PlanLimit { message },
+        403 => ApiError::Forbidden { message },
+        404 => ApiError::NotFound { message },
+        409 | 412 => ApiError::Conflict { status, message },
+        429 => ApiError::RateLimited { attempts, message },
+        500..=599 => ApiError::ServerError { status, attempts, message },
+        300..=399 => ApiError::Malformed {
+            method: method.into(),
+            path: path.into(),
+            status,
+            reason: "a redirect; the API never redirects".into(),
+        },
+        _ => ApiError::Refused { status, message },
+    }
+}
+
+/// The human message of a refusal body, in any of the three shapes; `None` when unreadable.
+pub fn refusal_message(body: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Legacy {
+        error: Option<LegacyError>,
+        msg: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct LegacyError {
+        message: Option<String>,
+    }
+    let clip = |s: String| -> Option<String> {
+        let s = s.trim().replace(['\n', '\r'], " ");
+        if s.is_empty() {
+            return None;
+        }
+        Some(if s.chars().count() > 300 { s.chars().take(300).collect::<String>() + "…" } else { s })
+    };
+    if let Ok(problem) = serde_json::from_slice::<Problem>(body)
+        && (!problem.detail.is_empty() || !problem.title.is_empty())
+    {
+        let text = match (problem.title.is_empty(), problem.detail.is_empty()) {
+            (false, false) => format!("{}: {}", problem.title, problem.detail),
+            (true, _) => problem.detail,
+            (_, true) => problem.title,
+        };
+        return clip(text);
+    }
+    let legacy: Legacy = serde_json::from_slice(body).ok()?;
+    legacy.error.and_then(|e| e.message).or(legacy.msg).and_then(clip)
+}
+
+fn transport_summary(err: &reqwest::Error) -> &'static str {
+    if err.is_timeout() {
+        "timeout"
+    } else if err.is_connect() {
+        "connection failed"
+    } else {
+        "transport error"
+    }
+}
+
+/// The innermost cause: "Connection refused (os error 111)" rather than reqwest's wrappers.
+fn root_cause(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut last = err;
+    while let Some(cause) = last.source() {
+        last = cause;
+    }
+    last.to_string()
+}
+
+/// An error and its causes on one line (reqwest's own Display stops at the outermost).
+fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::HeaderValue;
+
+    #[test]
+    fn http_only_to_loopback() {
+        assert!(parse_base_url("https://api.hanzo.ai").is_ok());
+        assert!(parse_base_url("http://127.0.0.1:8787").is_ok());
+        assert!(parse_base_url("http://localhost:1").is_ok());
+        assert!(parse_base_url("http://[::1]:1").is_ok());
+        assert!(matches!(parse_base_url("http://api.hanzo.ai"), Err(ApiError::Insecure { .. })));
+        assert!(matches!(parse_base_url("http://127.0.0.1.evil.com"), Err(ApiError::Insecure { .. })));
+        assert!(matches!(parse_base_url("ftp://x"), Err(ApiError::BadUrl { .. })));
+        assert!(matches!(parse_base_url("https://u:p@x"), Err(ApiError::BadUrl { .. })));
+        assert!(matches!(parse_base_url("not a url"), Err(ApiError::BadUrl { .. })));
+    }
+
+    #[test]
+    fn segments_are_percent_encoded() {
+        assert_eq!(segment("site"), "site");
+        assert_eq!(segment("a/b"), "a%2Fb");
+        assert_eq!(segment("../x y?z#"), "..%2Fx%20y%3Fz%23");
+        assert_eq!(segment("é"), "%C3%A9");
+        assert_eq!(env_path("my repo"), "/v1/environment/my%20repo");
+    }
+
+    #[test]
+    fn reads_all_three_refusal_shapes() {
+        let problem = br#"{"type":"about:blank","title":"Forbidden","status":403,"detail":"org admin only"}"#;
+        assert_eq!(refusal_message(problem).as_deref(), Some("Forbidden: org admin only"));
+        assert_eq!(refusal_message(br#"{"error":{"message":"bad repo"}}"#).as_deref(), Some("bad repo"));
+        assert_eq!(refusal_message(br#"{"msg":"slow down"}"#).as_deref(), Some("slow down"));
+        assert_eq!(refusal_message(b"<html>oops</html>"), None);
+        assert_eq!(refusal_message(b""), None);
+    }
+
+    #[test]
+    fn retry_after_seconds_and_dates() {
+        let mut h = HeaderMap::new();
+        h.insert(header::RETRY_AFTER, HeaderValue::from_static("3"));
+        assert_eq!(retry_after(&h), Some(Duration::from_secs(3)));
+        h.insert(header::RETRY_AFTER, HeaderValue::from_static("Sun, 06 Nov 1994 08:49:37 GMT"));
+        assert_eq!(retry_after(&h), Some(Duration::ZERO), "a date in the past means now");
+        h.insert(header::RETRY_AFTER, HeaderValue::from_static("soon"));
+        assert_eq!(retry_after(&h), None);
+    }
+
+    #[test]
+    fn statuses_map_to_exit_codes() {
+        let e = ApiError::Unauthorized { message: String::new() };
+        assert_eq!(e.exit(), Exit::Auth);
+        assert!(e.hint().unwrap().contains("sign in again"));
+        assert_eq!(ApiError::Conflict { status: 412, message: String::new() }.exit(), Exit::Conflict);
+        assert_eq!(ApiError::RateLimited { attempts: 4, message: String::new() }.exit(), Exit::Remote);
+        assert_eq!(ApiError::Insecure { url: String::new() }.exit(), Exit::Local);
+    }
+}

@@ -1,0 +1,421 @@
+//! The client's refusals and wire behaviour, without `serve`: bad input refused before any
+//! request, and a tiny raw loopback HTTP responder for what a real server should never send
+//! (junk, storms of 429, refusals in each of the three body shapes), recording every request
+//! so the wire contract (paths, headers, where a value travels) can be checked.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use assert_cmd::Command;
+
+const VALUE: &str = "sk_live_C4NARY-7f3a9e-VALUE";
+
+/// One request as the raw server saw it.
+#[derive(Debug, Clone)]
+struct Seen {
+    head: String,
+    body: Vec<u8>,
+}
+
+/// A loopback HTTP/1.1 responder answering every request with `answer(request)`.
+struct RawServer {
+    url: String,
+    seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl RawServer {
+    fn start(answer: impl Fn(&Seen) -> Vec<u8> + Send + Sync + 'static) -> RawServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = seen.clone();
+        let answer = Arc::new(answer);
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let log = log.clone();
+                let answer = answer.clone();
+                std::thread::spawn(move || serve_connection(stream, &log, answer.as_ref()));
+            }
+        });
+        RawServer { url, seen }
+    }
+
+    fn requests(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+fn serve_connection(stream: TcpStream, log: &Mutex<Vec<Seen>>, answer: &(dyn Fn(&Seen) -> Vec<u8> + Send + Sync)) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    loop {
+        let mut head = String::new();
+        loop {
+            let mut line = String::new();
+            match reader.read_line(&mut line) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+            if line == "\r\n" {
+                break;
+            }
+            head.push_str(&line);
+        }
+        let length = head
+            .lines()
+            .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse().unwrap_or(0)))
+            .unwrap_or(0);
+        let mut body = vec![0; length];
+        if reader.read_exact(&mut body).is_err() {
+            return;
+        }
+        let request = Seen { head, body };
+        log.lock().unwrap().push(request.clone());
+        if writer.write_all(&answer(&request)).is_err() {
+            return;
+        }
+    }
+}
+
+fn http(status: &str, headers: &str, body: &str) -> Vec<u8> {
+    format!("HTTP/1.1 {status}\r\ncontent-length: {}\r\n{headers}\r\n{body}", body.len()).into_bytes()
+}
+
+fn env_json(repo: &str) -> String {
+    format!(r#"{{"repo":"{repo}","install":"","start":"","secrets":[],"state":"none","session":"","proposal":null}}"#)
+}
+
+/// The binary with a clean environment: a temporary HOME, PATH, a token, the given API.
+fn hanzo(home: &Path, api: &str) -> Command {
+    let mut cmd = Command::cargo_bin("hanzo-env").unwrap();
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("HANZO_BASE_URL", api)
+        .env("HANZO_API_KEY", "test-token")
+        .current_dir(home);
+    cmd
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(cmd: &mut Command) -> Run {
+    let out = cmd.output().unwrap();
+    let run = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(!run.stderr.contains("panicked"), "panic: {}", run.stderr);
+    assert!(
+        !run.stdout.contains(VALUE) && !run.stderr.contains(VALUE),
+        "the value leaked: {}{}",
+        run.stdout,
+        run.stderr
+    );
+    run
+}
+
+/// An address where nothing listens.
+fn dead_url() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    url
+}
+
+#[test]
+fn bad_names_are_refused_before_any_request() {
+    let home = tempfile::tempdir().unwrap();
+    let server = RawServer::start(|_| http("200 OK", "", "{}"));
+    for (name, expect) in [
+        ("BAD-NAME", "characters other than"),
+        ("1ABC", "characters other than"),
+        ("HANZO_TOKEN", "reserved"),
+        ("path", "reserved"),
+        ("", "empty"),
+        (&"A".repeat(129), "too long"),
+    ] {
+        let r = run(hanzo(home.path(), &server.url).args(["secret", "set", name, "--repo", "site"]).write_stdin(VALUE));
+        assert_eq!(r.code, 2, "{name}: {}", r.stderr);
+        assert!(r.stderr.contains(expect), "{name}: {}", r.stderr);
+        assert!(r.stderr.contains("hint:"), "{}", r.stderr);
+        let r = run(hanzo(home.path(), &server.url).args(["secret", "delete", name, "--repo", "site"]));
+        assert_eq!(r.code, 2, "{name}: {}", r.stderr);
+    }
+    assert!(server.requests().is_empty(), "a request was sent for a bad name");
+}
+
+#[test]
+fn name_equals_value_on_argv_is_refused_without_echoing_the_value() {
+    let home = tempfile::tempdir().unwrap();
+    let arg = format!("STRIPE_KEY={VALUE}");
+    let r = run(hanzo(home.path(), &dead_url()).args(["secret", "set", &arg, "--repo", "site"]));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("values never go on the command line"), "{}", r.stderr);
+    assert!(r.stderr.contains("printf %s \"$VALUE\" | hanzo-env secret set STRIPE_KEY"), "{}", r.stderr);
+}
+
+#[test]
+fn empty_and_oversized_values_are_refused_before_sending() {
+    let home = tempfile::tempdir().unwrap();
+    let server = RawServer::start(|_| http("200 OK", "", &env_json("site")));
+    let r = run(hanzo(home.path(), &server.url).args(["secret", "set", "A", "--repo", "site"]).write_stdin(""));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no value: stdin was empty"), "{}", r.stderr);
+    // One newline alone is empty once stripped.
+    let r = run(hanzo(home.path(), &server.url).args(["secret", "set", "A", "--repo", "site"]).write_stdin("\n"));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let big = "x".repeat((64 << 10) + 1);
+    let r =
+        run(hanzo(home.path(), &server.url).args(["secret", "set", "A", "--repo", "site"]).write_stdin(big.clone()));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("over 64 KiB"), "{}", r.stderr);
+    let file = home.path().join("big.pem");
+    std::fs::write(&file, &big).unwrap();
+    let r =
+        run(hanzo(home.path(), &server.url).args(["secret", "set", "A", "--repo", "site", "--from-file"]).arg(&file));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("over 64 KiB"), "{}", r.stderr);
+    let r = run(hanzo(home.path(), &server.url)
+        .args(["secret", "set", "A", "--repo", "site"])
+        .write_stdin(vec![0xff, 0xfe]));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("not UTF-8"), "{}", r.stderr);
+    assert!(server.requests().is_empty());
+}
+
+#[test]
+fn a_value_travels_only_in_the_put_body_with_org_and_encoded_path() {
+    let home = tempfile::tempdir().unwrap();
+    let server = RawServer::start(|_| http("200 OK", "content-type: application/json\r\n", &env_json("my repo")));
+    let r = run(hanzo(home.path(), &server.url)
+        .args(["secret", "set", "DATABASE_URL", "--repo", "my repo", "--org", "acme"])
+        .write_stdin(format!("{VALUE}\r\n")));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains(&format!("Set DATABASE_URL ({} bytes) on my repo", VALUE.len())), "{}", r.stderr);
+    assert!(r.stderr.contains("stripped one trailing newline"), "{}", r.stderr);
+    let seen = server.requests();
+    assert_eq!(seen.len(), 1);
+    let head = &seen[0].head;
+    assert!(head.starts_with("PUT /v1/environment/my%20repo/secrets/DATABASE_URL HTTP/1.1\r\n"), "{head}");
+    assert!(head.to_ascii_lowercase().contains("x-org-id: acme"), "{head}");
+    assert!(head.to_ascii_lowercase().contains("authorization: bearer test-token"), "{head}");
+    assert!(!head.contains(VALUE), "the value is in the request line or a header");
+    let body: serde_json::Value = serde_json::from_slice(&seen[0].body).unwrap();
+    assert_eq!(body, serde_json::json!({ "value": VALUE }), "exactly one trailing CRLF stripped, nothing else");
+}
+
+#[test]
+fn keep_newline_and_from_file_are_verbatim() {
+    let home = tempfile::tempdir().unwrap();
+    let server = RawServer::start(|_| http("200 OK", "", &env_json("site")));
+    let r = run(hanzo(home.path(), &server.url)
+        .args(["secret", "set", "A", "--repo", "site", "--keep-newline"])
+        .write_stdin(format!("{VALUE}\n")));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let pem = home.path().join("key.pem");
+    std::fs::write(&pem, format!("{VALUE}\n\n")).unwrap();
+    let r =
+        run(hanzo(home.path(), &server.url).args(["secret", "set", "B", "--repo", "site", "--from-file"]).arg(&pem));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("stripped"));
+    let values: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|s| serde_json::from_slice::<serde_json::Value>(&s.body).unwrap()["value"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(values, vec![format!("{VALUE}\n"), format!("{VALUE}\n\n")]);
+}
+
+#[test]
+fn malformed_answers_are_clear_errors() {
+    let home = tempfile::tempdir().unwrap();
+    let cases: Vec<(&str, Vec<u8>, i32, &str)> = vec![
+        ("not json", http("200 OK", "", "<html>hello</html>"), 3, "not understood"),
+        ("wrong json", http("200 OK", "", r#"{"data":"nope"}"#), 3, "not understood"),
+        ("not http", b"SSH-2.0-OpenSSH_9.6\r\n".to_vec(), 3, "could not reach"),
+        ("redirect", http("302 Found", "location: https://elsewhere/\r\n", ""), 3, "redirect"),
+    ];
+    for (label, answer, code, expect) in cases {
+        let server = RawServer::start(move |_| answer.clone());
+        let r = run(hanzo(home.path(), &server.url).arg("list"));
+        assert_eq!(r.code, code, "{label}: {}", r.stderr);
+        assert!(r.stderr.contains(expect), "{label}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn refusals_map_to_messages_and_exit_codes_in_every_body_shape() {
+    let home = tempfile::tempdir().unwrap();
+    let problem = |status: u16, detail: &str| {
+        format!(r#"{{"type":"about:blank","title":"refused","status":{status},"detail":"{detail}"}}"#)
+    };
+    let cases = [
+        ("401 Unauthorized", problem(401, "token expired"), 4, "sign in again"),
+        ("403 Forbidden", r#"{"error":{"message":"admins only here"}}"#.to_string(), 3, "org admin"),
+        ("402 Payment Required", r#"{"msg":"plan limit reached"}"#.to_string(), 3, "plan limit reached"),
+        ("404 Not Found", problem(404, "no such repo"), 3, "no such repo"),
+        ("409 Conflict", problem(409, "busy"), 5, "conflict"),
+        ("400 Bad Request", "garbage".to_string(), 3, "Bad Request"),
+    ];
+    for (status, body, code, expect) in cases {
+        let server = RawServer::start(move |_| http(status, "content-type: application/problem+json\r\n", &body));
+        let r = run(hanzo(home.path(), &server.url).args(["show", "site"]));
+        assert_eq!(r.code, code, "{status}: {}", r.stderr);
+        assert!(r.stderr.contains(expect), "{status}: {}", r.stderr);
+        assert!(r.stderr.contains("hint:") || code == 3, "{status}: {}", r.stderr);
+        assert_eq!(server.requests().len(), 1, "{status} is not retried");
+    }
+}
+
+#[test]
+fn a_429_storm_is_retried_a_bounded_number_of_times_then_exit_3() {
+    let home = tempfile::tempdir().unwrap();
+    let server = RawServer::start(|_| http("429 Too Many Requests", "retry-after: 0\r\n", r#"{"msg":"slow down"}"#));
+    let r = run(hanzo(home.path(), &server.url).args(["-v", "show", "site"]));
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("rate limiting (429)") && r.stderr.contains("slow down"), "{}", r.stderr);
+    assert_eq!(server.requests().len(), 4);
+    assert!(r.stderr.contains("retrying"), "-v shows the retries: {}", r.stderr);
+}
+
+#[test]
+fn server_errors_are_retried_then_succeed() {
+    let home = tempfile::tempdir().unwrap();
+    let count = Arc::new(Mutex::new(0));
+    let seen = count.clone();
+    let server = RawServer::start(move |_| {
+        let mut n = seen.lock().unwrap();
+        *n += 1;
+        if *n < 3 {
+            http("503 Service Unavailable", "retry-after: 0\r\n", "")
+        } else {
+            http("200 OK", "", &env_json("site"))
+        }
+    });
+    let r = run(hanzo(home.path(), &server.url).args(["--json", "show", "site"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(*count.lock().unwrap(), 3);
+    assert!(r.stdout.contains("\"repo\": \"site\""), "{}", r.stdout);
+}
+
+#[test]
+fn server_down_is_exit_3_with_a_hint() {
+    let home = tempfile::tempdir().unwrap();
+    let r = run(hanzo(home.path(), &dead_url()).arg("list"));
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("could not reach"), "{}", r.stderr);
+    assert!(r.stderr.contains("hint:") && r.stderr.contains("HANZO_BASE_URL"), "{}", r.stderr);
+}
+
+#[test]
+fn plain_http_is_refused_unless_loopback() {
+    let home = tempfile::tempdir().unwrap();
+    let r = run(hanzo(home.path(), "http://api.example.com").arg("list"));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("not loopback"), "{}", r.stderr);
+    let r = run(hanzo(home.path(), "https://api.example.com").args(["list", "--ca-cert", "/nonexistent.pem"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("/nonexistent.pem"), "{}", r.stderr);
+}
+
+#[test]
+fn no_token_is_exit_4_and_never_touches_the_keyring() {
+    let home = tempfile::tempdir().unwrap();
+    let store = home.path().join("token");
+    let r = run(hanzo(home.path(), &dead_url())
+        .env_remove("HANZO_API_KEY")
+        .env("HANZO_ENV_TOKEN_STORE", format!("file:{}", store.display()))
+        .arg("list"));
+    assert_eq!(r.code, 4, "{}", r.stderr);
+    assert!(r.stderr.contains("no API token") && r.stderr.contains("hanzo-env login"), "{}", r.stderr);
+    let r = run(hanzo(home.path(), &dead_url())
+        .env_remove("HANZO_API_KEY")
+        .env("HANZO_ENV_TOKEN_STORE", "relative")
+        .arg("list"));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("HANZO_ENV_TOKEN_STORE"), "{}", r.stderr);
+}
+
+#[test]
+fn the_hanzo_cli_token_is_used_and_never_shown() {
+    let home = tempfile::tempdir().unwrap();
+    let bin = home.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let hanzo_cli = bin.join("hanzo");
+    std::fs::write(&hanzo_cli, "#!/bin/sh\n[ \"$1 $2\" = \"auth token\" ] || exit 9\necho iam-token-from-hanzo-cli\n")
+        .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hanzo_cli, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let server = RawServer::start(|_| http("200 OK", "", r#"{"data":[]}"#));
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let store = format!("file:{}", home.path().join("token").display());
+    let r = run(hanzo(home.path(), &server.url)
+        .env_remove("HANZO_API_KEY")
+        .env("HANZO_ENV_TOKEN_STORE", &store)
+        .env("PATH", &path)
+        .args(["auth", "status"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("auth token"), "{}", r.stdout);
+    assert!(r.stdout.contains("accepted  yes"), "{}", r.stdout);
+    assert!(!r.stdout.contains("iam-token-from-hanzo-cli") && !r.stderr.contains("iam-token-from-hanzo-cli"));
+    let head = &server.requests()[0].head;
+    assert!(head.contains("Bearer iam-token-from-hanzo-cli"), "{head}");
+}
+
+#[test]
+fn malformed_dotenv_names_the_line_never_the_value_and_sends_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let server = RawServer::start(|_| http("200 OK", "", &env_json("site")));
+    let cases = [
+        (format!("A=1\n{VALUE}\n"), "line 2: expected NAME=value"),
+        (format!("A=1\nB=\"{VALUE}\n"), "line 2: the double quote opened here is never closed"),
+        (format!("A=1\nBAD-NAME={VALUE}\nC=\n"), "line 2: secret name `BAD-NAME`"),
+        (format!("A=1\nC=\nD={VALUE}\n"), "line 2: C has an empty value"),
+        (format!("A={VALUE}\nexport A=2\n"), "line 2: A is already given on line 1"),
+        (format!("A={}\n", "x".repeat((64 << 10) + 1)), "line 1: the value of A is 65537 bytes"),
+        ("# only a comment\n".to_string(), "no NAME=value lines"),
+    ];
+    for (text, expect) in cases {
+        let r = run(hanzo(home.path(), &server.url)
+            .args(["secret", "import", "-f", "-", "--repo", "site"])
+            .write_stdin(text));
+        assert_eq!(r.code, 2, "{expect}: {}", r.stderr);
+        assert!(r.stderr.contains(expect), "{expect}: {}", r.stderr);
+    }
+    let r = run(hanzo(home.path(), &server.url).args(["secret", "import", "-f", "missing.env", "--repo", "site"]));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("missing.env"), "{}", r.stderr);
+    assert!(server.requests().is_empty(), "the batch is validated whole before the first request");
+}
+
+#[test]
+fn a_terminal_without_prompting_is_an_error_not_a_hang() {
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"));
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home.path())
+        .env("HANZO_BASE_URL", dead_url())
+        .env("HANZO_API_KEY", "t")
+        .current_dir(home.path())
+        .args(["--no-input", "secret", "set", "A", "--repo", "site"]);
+    let mut session = expectrl::Session::spawn(cmd).unwrap();
+    session.set_expect_timeout(Some(std::time::Duration::from_secs(20)));
+    let mut out = String::new();
+    session.read_to_string(&mut out).unwrap();
+    assert!(out.contains("stdin is a terminal and prompting is off"), "{out}");
+    assert!(out.contains("--from-file"), "{out}");
+    let status = session.get_process().wait().unwrap();
+    assert!(format!("{status:?}").contains('2'), "{status:?}");
+}
