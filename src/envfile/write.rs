@@ -16,10 +16,13 @@ use secrecy::ExposeSecret;
 use super::Resolved;
 
 /// The first line of every env file we write; also how we recognise one before replacing it.
-pub const HEADER: &str = "# Written by `hanzo-env env-file`: resolved [env] entries. Private (mode 0600); never commit it.";
+pub const HEADER: &str =
+    "# Written by `hanzo-env env-file`: resolved [env] entries. Private (mode 0600); never commit it.";
 
 #[derive(Debug, thiserror::Error)]
-#[error("[env] {name}: the value holds a backtick and a ' (or ends in \\), which no quoting reads back alike in bash and dotenv parsers")]
+#[error(
+    "[env] {name}: the value holds a backtick and a ' (or ends in \\), which no quoting reads back alike in bash and dotenv parsers"
+)]
 pub struct UnquotableError {
     pub name: String,
 }
@@ -170,6 +173,44 @@ mod tests {
                 "{value:?} rendered as {}",
                 text.as_str()
             );
+        }
+    }
+
+    /// `text` as the project's own parser (`secret import`) reads it.
+    fn project_parse(text: &str) -> Vec<(String, String)> {
+        crate::dotenv::parse(text)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"))
+            .into_iter()
+            .map(|e| (e.name, e.value.expose_secret().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn quoting_reads_back_through_the_projects_dotenv_parser() {
+        for value in AWKWARD {
+            let text = render(&[resolved("X", value), resolved("AFTER", "sentinel")]).unwrap();
+            assert_eq!(
+                project_parse(&text),
+                vec![("X".to_string(), value.to_string()), ("AFTER".to_string(), "sentinel".to_string())],
+                "{value:?} rendered as {}",
+                text.as_str()
+            );
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_value_reads_back_through_both_dotenv_parsers_or_is_refused(value in r#"(['\\`"$# =\n\r\t]|[^\x00]){0,40}"#) {
+            match render(&[resolved("X", &value), resolved("AFTER", "s")]) {
+                Ok(text) => {
+                    let want = vec![("X".to_string(), value.clone()), ("AFTER".to_string(), "s".to_string())];
+                    let dotenvy: Vec<(String, String)> =
+                        dotenvy::from_read_iter(text.as_bytes()).collect::<Result<_, _>>().unwrap();
+                    proptest::prop_assert_eq!(&dotenvy, &want);
+                    proptest::prop_assert_eq!(&project_parse(&text), &want);
+                }
+                Err(_) => proptest::prop_assert!(value.contains('`')),
+            }
         }
     }
 
