@@ -381,6 +381,7 @@ fn verify_passes_in_a_scratch_copy_that_honours_gitignore() {
     assert_eq!(steps(&json), pairs(&[("install", "passed"), ("test", "passed")]));
     assert_eq!(json["ok"], true);
     assert_eq!(json["kept"], "none");
+    assert!(json["steps"][0]["log"].is_null(), "no path to a removed log");
     assert!(!Path::new(json["scratch"].as_str().unwrap()).exists(), "the scratch copy is removed");
     assert!(!sandbox.repo.join("build").exists(), "the checkout itself is untouched");
 }

@@ -112,7 +112,7 @@ impl Spinners<'_> {
 
 impl Progress for Spinners<'_> {
     fn started(&mut self, step: &str, command: &str) {
-        let first_line = command.lines().find(|l| !l.trim().is_empty()).unwrap_or_default();
+        let first_line = summary_line(command);
         let message = format!("{step}: {}", truncate(first_line, 60));
         // A background `start` keeps running; its spinner gives way to the next step.
         if let Some(bar) = self.active.remove("start") {
@@ -129,6 +129,10 @@ impl Progress for Spinners<'_> {
         if let Some(bar) = self.active.remove(&report.step) {
             bar.finish_and_clear();
         }
+        if report.status == Status::Skipped {
+            self.ui.info(&self.ui.dim(&format!("- {} skipped", report.step)));
+            return;
+        }
         let mark = if report.status.ok() { self.ui.green("✓") } else { self.ui.red("✗") };
         self.ui.info(&format!(
             "{mark} {} {} ({})",
@@ -137,6 +141,14 @@ impl Progress for Spinners<'_> {
             short_duration(report.duration)
         ));
     }
+}
+
+/// The line that says what a script does: the first one that is not blank, a comment or a
+/// `set` of shell options.
+fn summary_line(script: &str) -> &str {
+    let mut lines = script.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.clone().next().unwrap_or_default();
+    lines.find(|l| !l.starts_with('#') && !l.starts_with("set -") && !l.starts_with("set +")).unwrap_or(first)
 }
 
 fn truncate(text: &str, max: usize) -> String {
@@ -185,7 +197,9 @@ fn render_table(report: &Report, ui: &Ui) -> String {
     {
         out.push('\n');
         let exit = step.exit_code.map(|c| format!(", exit {c}")).unwrap_or_default();
-        out.push_str(&format!("{} {}{exit}: {}\n", step.step, step.status.as_str(), truncate(step.command.trim(), 80)));
+        let command = step.command.trim();
+        let command = if command.contains('\n') { String::new() } else { format!(": {}", truncate(command, 80)) };
+        out.push_str(&format!("{} {}{exit}{command}\n", step.step, step.status.as_str()));
         if let Some(failed) = &step.failed_line {
             out.push_str(&format!("  failed at {failed}\n"));
         }
@@ -200,4 +214,17 @@ fn render_table(report: &Report, ui: &Ui) -> String {
         report.steps.len()
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_script_is_summarised_by_its_first_real_line() {
+        assert_eq!(summary_line("set -euo pipefail\n# pnpm-lock.yaml\n\npnpm install\nmore"), "pnpm install");
+        assert_eq!(summary_line("cargo test"), "cargo test");
+        assert_eq!(summary_line("# only a comment"), "# only a comment");
+        assert_eq!(summary_line(""), "");
+    }
 }

@@ -183,9 +183,10 @@ pub fn verify(
         progress,
         deadline: began + options.timeout,
         steps: Vec::new(),
+        start_command: plan.start.clone(),
     };
     runner.run(plan)?;
-    let steps = runner.steps;
+    let mut steps = runner.steps;
     let interrupted_by = signals::received();
     let ok = interrupted_by.is_none() && steps.iter().all(|s| s.status.ok());
     let scratch_path = scratch.path().to_path_buf();
@@ -198,6 +199,10 @@ pub fn verify(
         Kept::Logs
     } else {
         drop(scratch);
+        // The logs went with the scratch directory: point at none.
+        for step in &mut steps {
+            step.log = None;
+        }
         Kept::None
     };
     Ok(Report { ok, scratch: scratch_path, kept, files_copied, steps, interrupted_by })
@@ -213,6 +218,7 @@ struct Runner<'a> {
     /// The end of the whole run.
     deadline: Instant,
     steps: Vec<StepReport>,
+    start_command: String,
 }
 
 /// Shell flags per kind of step.
@@ -314,9 +320,10 @@ impl Runner<'_> {
         let log = self.logs.join(format!("{slug}.log"));
         let prepare_error = |path: &Path, source| VerifyError::Prepare { step: name.into(), path: path.into(), source };
         // The trap prints the failing line as written (BASH_COMMAND is not expanded, so no
-        // value of the environment can appear); LINENO counts the trap line, hence - 1.
+        // value of the environment can appear). It shares the script's first line so that
+        // line numbers, ours and bash's own, are the user's.
         let text = format!(
-            "trap 'hanzo_status=$?; printf \"{TRAP_MARKER}line %s: %s (exit %s)\\n\" \"$((LINENO - 1))\" \"$BASH_COMMAND\" \"$hanzo_status\" >&2' ERR\n{command}\n"
+            "trap 'hanzo_status=$?; printf \"{TRAP_MARKER}line %s: %s (exit %s)\\n\" \"$LINENO\" \"$BASH_COMMAND\" \"$hanzo_status\" >&2' ERR; {command}\n"
         );
         std::fs::write(&script, text).map_err(|e| prepare_error(&script, e))?;
         let file =
@@ -394,10 +401,7 @@ impl Runner<'_> {
         if already_recorded {
             return;
         }
-        let command = std::fs::read_to_string(self.scripts.join("start.sh"))
-            .ok()
-            .and_then(|t| t.split_once('\n').map(|(_, rest)| rest.trim_end().to_string()))
-            .unwrap_or_default();
+        let command = self.start_command.clone();
         let (status, exit) = match exited {
             None => (Status::Running, None),
             Some(s) if s.success() => (Status::Passed, Some(0)),
@@ -461,24 +465,37 @@ impl Runner<'_> {
         }
     }
 
-    /// The last line our trap printed and the last lines of the log, masked.
+    /// The last line our trap printed and the last lines of the log (runs of one repeated
+    /// line collapsed into one, `(×N)`), masked.
     fn failure_details(&self, log: &Path) -> (Option<String>, Vec<String>) {
         let Ok(file) = std::fs::File::open(log) else {
             return (None, Vec::new());
         };
         let mut failed_line = None;
-        let mut tail: std::collections::VecDeque<String> = std::collections::VecDeque::with_capacity(TAIL_LINES);
+        let mut tail: std::collections::VecDeque<(String, usize)> = std::collections::VecDeque::new();
         for line in std::io::BufReader::new(file).split(b'\n').map_while(Result::ok) {
             let line = String::from_utf8_lossy(&line).trim_end().to_string();
             if let Some(rest) = line.strip_prefix(TRAP_MARKER).filter(|r| r.starts_with("line ")) {
                 failed_line = Some(self.env.mask(rest));
             }
-            if tail.len() == TAIL_LINES {
-                tail.pop_front();
+            match tail.back_mut() {
+                Some((last, count)) if *last == line => *count += 1,
+                _ => {
+                    if tail.len() == TAIL_LINES {
+                        tail.pop_front();
+                    }
+                    tail.push_back((line, 1));
+                }
             }
-            tail.push_back(line);
         }
-        (failed_line, tail.iter().map(|l| self.env.mask(l)).collect())
+        let tail = tail
+            .iter()
+            .map(|(line, count)| {
+                let line = self.env.mask(line);
+                if *count > 1 { format!("{line} (×{count})") } else { line }
+            })
+            .collect();
+        (failed_line, tail)
     }
 }
 
