@@ -269,3 +269,13 @@ fn binary_files_with_manifest_names() {
     assert_warned(&json, "requirements.txt", "not valid UTF-8");
     assert!(install(&json).contains("cargo fetch"), "{json}");
 }
+
+#[test]
+fn malformed_xml_manifest() {
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "pom.xml", "<project><build>\n<plugins></build></project>");
+    write(repo.path(), "web/package.json", "{}");
+    let json = detect_json(repo.path());
+    assert_warned(&json, "pom.xml", "invalid XML");
+    assert!(install(&json).contains("(cd web && npm install)"), "{json}");
+}

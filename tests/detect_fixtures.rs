@@ -44,22 +44,31 @@ fn every_fixture_matches_its_snapshots() {
         .collect();
     dirs.sort();
     assert!(!dirs.is_empty(), "no fixtures under {}", fixtures_dir().display());
+    // Every fixture is checked even when one differs, so a change shows all it affects.
+    let mut failed: Vec<String> = Vec::new();
     for dir in dirs {
         let name = dir.file_name().and_then(|n| n.to_str()).expect("UTF-8 fixture name").to_string();
-        let root = dir.display().to_string();
-        let json_text = detect(&dir, "--json");
-        // Snapshotted as printed: the key order is part of the contract.
-        serde_json::from_str::<serde_json::Value>(&json_text).expect("--json prints JSON");
-        let toml_text = detect(&dir, "--stdout");
-        hanzo_env::proposal::Proposal::parse(&toml_text)
-            .unwrap_or_else(|e| panic!("{name}: the TOML detect writes does not parse: {e}\n{toml_text}"));
-        insta::with_settings!({
-            snapshot_path => "snapshots/detect",
-            prepend_module_to_snapshot => false,
-            filters => vec![(regex::escape(&root).as_str(), "[FIXTURE]")],
-        }, {
-            insta::assert_snapshot!(format!("{name}.json"), json_text);
-            insta::assert_snapshot!(format!("{name}.toml"), toml_text);
-        });
+        if std::panic::catch_unwind(|| check_fixture(&dir, &name)).is_err() {
+            failed.push(name);
+        }
     }
+    assert!(failed.is_empty(), "fixtures whose output changed: {failed:?}");
+}
+
+fn check_fixture(dir: &Path, name: &str) {
+    let root = dir.display().to_string();
+    // Snapshotted as printed: the key order is part of the contract.
+    let json_text = detect(dir, "--json");
+    serde_json::from_str::<serde_json::Value>(&json_text).expect("--json prints JSON");
+    let toml_text = detect(dir, "--stdout");
+    hanzo_env::proposal::Proposal::parse(&toml_text)
+        .unwrap_or_else(|e| panic!("{name}: the TOML detect writes does not parse: {e}\n{toml_text}"));
+    insta::with_settings!({
+        snapshot_path => "snapshots/detect",
+        prepend_module_to_snapshot => false,
+        filters => vec![(regex::escape(&root).as_str(), "[FIXTURE]")],
+    }, {
+        insta::assert_snapshot!(format!("{name}.json"), json_text);
+        insta::assert_snapshot!(format!("{name}.toml"), toml_text);
+    });
 }

@@ -121,4 +121,16 @@ impl Findings {
     pub fn warn(&mut self, warning: impl Into<String>) {
         self.warnings.push(warning.into());
     }
+    /// Append everything `other` found after what this one found.
+    pub fn append(&mut self, mut other: Findings) {
+        self.toolchains.append(&mut other.toolchains);
+        self.package_managers.append(&mut other.package_managers);
+        self.services.append(&mut other.services);
+        self.tests.append(&mut other.tests);
+        self.secrets.append(&mut other.secrets);
+        self.steps.append(&mut other.steps);
+        self.starts.append(&mut other.starts);
+        self.notes.append(&mut other.notes);
+        self.warnings.append(&mut other.warnings);
+    }
 }

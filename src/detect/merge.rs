@@ -279,8 +279,12 @@ fn note(d: &Detection, notes: &[String]) -> String {
         parts.push(format!("services: {}", names.join(", ")));
     }
     if !d.tests.is_empty() {
-        let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
-        parts.push(format!("tests: {}", commands.join(", ")));
+        // The best few: the full list, with evidence, is in `tests`.
+        const SHOWN: usize = 3;
+        let commands: Vec<&str> = d.tests.iter().take(SHOWN).map(|t| t.command.as_str()).collect();
+        let more = d.tests.len().saturating_sub(SHOWN);
+        let more = if more > 0 { format!(" (and {more} more)") } else { String::new() };
+        parts.push(format!("tests: {}{more}", commands.join(", ")));
     }
     one_line(&parts.join("; "))
 }

@@ -21,10 +21,35 @@ pub fn detect(root: &Path, options: &WalkOptions) -> Result<Detection, repo::Wal
 }
 
 /// Run every detector over an already walked [`Repo`] and merge their findings.
+///
+/// Detectors run in parallel (they are pure over the shared, read-only `Repo`), each into its
+/// own [`Findings`]; the results are then concatenated in the order of [`detectors::ALL`], so
+/// the output is the same as a sequential run.
 pub fn detect_in(repo: &Repo) -> Detection {
+    let slots: Vec<std::sync::Mutex<Option<Findings>>> =
+        detectors::ALL.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(detectors::ALL.len());
+    let work = || {
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some((_name, detector)) = detectors::ALL.get(i) else { break };
+            let mut found = Findings::default();
+            detector(repo, &mut found);
+            *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(found);
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..workers {
+            scope.spawn(work);
+        }
+        work();
+    });
     let mut findings = Findings::default();
-    for (_name, detector) in detectors::ALL {
-        detector(repo, &mut findings);
+    for slot in slots {
+        if let Some(found) = slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            findings.append(found);
+        }
     }
     merge::merge(repo, findings)
 }

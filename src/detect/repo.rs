@@ -406,6 +406,16 @@ pub fn is_sample_path(rel: &str) -> bool {
     parent_dir(rel).split('/').any(|part| SAMPLE_DIRS.contains(&part))
 }
 
+/// How deep a project that is not a workspace member may sit: `web/`, `apps/web/`,
+/// `services/api/v2/` count; deeper manifests are asset pipelines and vendored tools inside
+/// other code (`src/Framework/resources/renderer/package.json`), not part of the environment.
+pub const MAX_PROJECT_DEPTH: usize = 3;
+
+/// True when the project directory `dir` is deeper than [`MAX_PROJECT_DEPTH`].
+pub fn too_deep_for_a_project(dir: &str) -> bool {
+    !dir.is_empty() && dir.split('/').count() > MAX_PROJECT_DEPTH
+}
+
 /// True when `path` is `dir` or inside it (`dir` "" is the root, which holds everything).
 pub fn is_within(path: &str, dir: &str) -> bool {
     dir.is_empty() || path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{exact_version, in_dir};
-use crate::detect::repo::{is_within, join};
+use crate::detect::repo::{is_within, join, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
@@ -13,7 +13,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut projects: Vec<&str> = Vec::new();
     for dir in dirs {
         // Members of a Deno workspace (or any nested config) belong to the enclosing project.
-        if projects.iter().any(|p| is_within(dir, p)) {
+        if projects.iter().any(|p| is_within(dir, p)) || too_deep_for_a_project(dir) {
             continue;
         }
         projects.push(dir);

@@ -5,7 +5,7 @@
 //! modules from their parent), so each gets its own `go mod download`.
 
 use super::{exact_version, in_dir, pm_path};
-use crate::detect::repo::join;
+use crate::detect::repo::{join, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
@@ -30,7 +30,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         out.test(in_dir(dir, "go test ./..."), path);
     }
     for dir in repo.project_dirs("go.mod") {
-        if covered.iter().any(|c| c == dir) {
+        if covered.iter().any(|c| c == dir) || too_deep_for_a_project(dir) {
             continue;
         }
         let path = join(dir, "go.mod");

@@ -9,6 +9,7 @@ pub mod dart;
 pub mod deno;
 pub mod devcontainer;
 pub mod dotnet;
+pub mod eco;
 pub mod elixir;
 pub mod go;
 pub mod haskell;

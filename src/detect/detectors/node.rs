@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use super::{Members, exact_version, in_dir, pm_path};
-use crate::detect::repo::{is_within, join, parent_dir};
+use crate::detect::repo::{is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 const LOCKFILES: &[(&str, Pm)] = &[
@@ -58,7 +58,7 @@ struct Project {
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut projects: Vec<Project> = Vec::new();
     for dir in repo.project_dirs("package.json") {
-        let enclosing = projects.iter().filter(|p| is_within(dir, &p.dir) && p.dir != dir).last();
+        let enclosing = projects.iter().rev().find(|p| is_within(dir, &p.dir) && p.dir != dir);
         if let Some(parent) = enclosing {
             let relative = dir.strip_prefix(parent.dir.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = parent.members.as_ref().is_some_and(|m| m.contains(relative));
@@ -66,6 +66,9 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
             if member || !own_lockfile {
                 continue;
             }
+        }
+        if too_deep_for_a_project(dir) {
+            continue;
         }
         let members = project(repo, dir, out);
         projects.push(Project { dir: dir.to_string(), members });

@@ -5,7 +5,7 @@
 //! project counts only when it has its own lockfile and is not a uv workspace member.
 
 use super::{Members, exact_version, in_dir, pm_path};
-use crate::detect::repo::{file_name, is_sample_path, is_within, join, parent_dir};
+use crate::detect::repo::{file_name, is_sample_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
@@ -43,13 +43,16 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
 
     let mut projects: Vec<(String, Option<Members>)> = Vec::new();
     for dir in dirs {
-        if let Some((parent, members)) = projects.iter().filter(|(p, _)| is_within(dir, p)).last() {
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
             let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
             let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(&join(dir, l)));
             if member || !own_lockfile {
                 continue;
             }
+        }
+        if too_deep_for_a_project(dir) {
+            continue;
         }
         let own_requirements: Vec<&str> =
             requirements.iter().copied().filter(|f| requirements_project_dir(f) == dir).collect();
@@ -185,12 +188,12 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
     let installable = pyproject.is_some_and(|p| p.get("project").is_some() || p.get("build-system").is_some())
         || repo.exists(&join(dir, "setup.py"));
     if chosen.is_empty() && installable {
-        let extras = pyproject
+        let extras: Vec<String> = pyproject
             .and_then(|p| p.get("project"))
             .and_then(|p| p.get("optional-dependencies"))
             .and_then(|o| o.as_table())
             .map(|t| t.keys().filter(|k| ["dev", "test", "tests", "testing"].contains(&k.as_str())).cloned().collect())
-            .unwrap_or_else(Vec::new);
+            .unwrap_or_default();
         let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
         out.step(Phase::Install, in_dir(dir, &format!(".venv/bin/python -m pip install {target}")), venv_source);
     }
@@ -232,16 +235,44 @@ fn python_version(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pypro
     if let Some(range) =
         pyproject.and_then(|p| p.get("project")).and_then(|p| p.get("requires-python")).and_then(|r| r.as_str())
     {
-        let version = range.trim().strip_prefix("~=").map(|v| {
-            let parts: Vec<&str> = v.trim().split('.').collect();
-            parts[..parts.len().saturating_sub(1).max(1)].join(".")
-        });
-        let version =
-            version.and_then(|v| exact_version(&v)).or_else(|| range.trim().strip_prefix("==").and_then(exact_version));
-        out.toolchain("python", version, format!("{pyproject_path}#project.requires-python"));
+        out.toolchain("python", pinned_python(range), format!("{pyproject_path}#project.requires-python"));
+        return;
+    }
+    if let Some(range) = pyproject
+        .and_then(|p| p.get("tool"))
+        .and_then(|t| t.get("poetry"))
+        .and_then(|p| p.get("dependencies"))
+        .and_then(|d| d.get("python"))
+        .and_then(|r| r.as_str())
+    {
+        out.toolchain("python", pinned_python(range), format!("{pyproject_path}#tool.poetry.dependencies.python"));
         return;
     }
     out.toolchain("python", None, pyproject_or_setup(repo, dir));
+}
+
+/// A Python version range that pins a minor version: `==3.12.*`, `==3.12.4`, `~=3.12.1`,
+/// poetry's `~3.12`, or `>=3.12,<3.13`. Floors (`>=3.11`, `^3.11`) pin nothing.
+fn pinned_python(range: &str) -> Option<String> {
+    let clauses: Vec<&str> = range.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
+    if let [single] = clauses.as_slice() {
+        if let Some(v) = single.strip_prefix("~=") {
+            // `~=3.11.4` is `>=3.11.4, ==3.11.*`; `~=3.11` only pins the major.
+            let parts: Vec<&str> = v.trim().split('.').collect();
+            return (parts.len() >= 3).then(|| exact_version(&parts[..parts.len() - 1].join("."))).flatten();
+        }
+        if let Some(v) = single.strip_prefix("==").or_else(|| single.strip_prefix('~')) {
+            return exact_version(v.trim());
+        }
+        return None;
+    }
+    // `>=3.12,<3.13`: a floor and a ceiling one minor apart.
+    let floor = clauses.iter().find_map(|c| c.strip_prefix(">=")).and_then(|v| exact_version(v.trim()))?;
+    let ceiling = clauses.iter().find_map(|c| c.strip_prefix('<').filter(|v| !v.starts_with('='))).map(str::trim)?;
+    let mut parts = floor.split('.');
+    let (major, minor) = (parts.next()?, parts.next()?.parse::<u32>().ok()?);
+    let next = format!("{major}.{}", minor + 1);
+    (ceiling == next || ceiling == format!("{next}.0")).then(|| format!("{major}.{minor}"))
 }
 
 /// `[tool.uv.workspace] members/exclude`: one `uv sync --all-packages` at the root.
@@ -331,4 +362,20 @@ fn mentions_pytest(text: &str) -> bool {
         let l = l.trim().trim_start_matches(['"', '\'']);
         l.starts_with("pytest") && !l.starts_with("pytest-") || l.contains("\"pytest") && !l.contains("\"pytest-")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_pins() {
+        assert_eq!(pinned_python("==3.12.*").as_deref(), Some("3.12"));
+        assert_eq!(pinned_python("~=3.11.4").as_deref(), Some("3.11"));
+        assert_eq!(pinned_python("~3.10").as_deref(), Some("3.10"));
+        assert_eq!(pinned_python(">=3.12, <3.13").as_deref(), Some("3.12"));
+        for floor in [">=3.11", "^3.11", ">=3.9,<4", "~=3.11"] {
+            assert_eq!(pinned_python(floor), None, "{floor}");
+        }
+    }
 }

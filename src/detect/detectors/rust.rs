@@ -5,19 +5,22 @@
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
 use super::{Members, exact_version, in_dir, pm_path};
-use crate::detect::repo::{is_within, join, parent_dir};
+use crate::detect::repo::{is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut projects: Vec<(String, Option<Members>)> = Vec::new();
     for dir in repo.project_dirs("Cargo.toml") {
         let manifest_path = join(dir, "Cargo.toml");
-        if let Some((parent, members)) = projects.iter().filter(|(p, _)| is_within(dir, p)).last() {
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
             let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
             if member || !repo.exists(&join(dir, "Cargo.lock")) {
                 continue;
             }
+        }
+        if too_deep_for_a_project(dir) {
+            continue;
         }
         let Some(manifest) = repo.read_toml(&manifest_path) else { continue };
         let is_fuzz = manifest
@@ -75,7 +78,7 @@ fn project(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, 
 }
 
 /// `rust-toolchain.toml`/`rust-toolchain` (here or in a parent) names the toolchain the repo
-/// builds with; else `rust-version` (the MSRV, resolved from `[workspace.package]` when the
+/// builds with; when it names a moving channel (`stable`), `rust-version` (the MSRV, resolved from `[workspace.package]` when the
 /// package says `rust-version.workspace = true`). `stable`/`nightly` pin nothing.
 fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, out: &mut Findings) {
     let mut current = Some(dir);
@@ -86,8 +89,11 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
             let channel = repo.read_toml(&toml_file).and_then(|t| {
                 t.get("toolchain").and_then(|tc| tc.get("channel")).and_then(|c| c.as_str()).map(str::to_string)
             });
-            out.toolchain("rust", channel.as_deref().and_then(toolchain_pin), format!("{toml_file}#toolchain.channel"));
-            return;
+            if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
+                out.toolchain("rust", Some(pin), format!("{toml_file}#toolchain.channel"));
+                return;
+            }
+            break;
         }
         if repo.exists(&plain_file) {
             let text = repo.read(&plain_file).unwrap_or_default();
@@ -99,8 +105,11 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
             } else {
                 text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string)
             };
-            out.toolchain("rust", channel.as_deref().and_then(toolchain_pin), plain_file);
-            return;
+            if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
+                out.toolchain("rust", Some(pin), plain_file);
+                return;
+            }
+            break;
         }
         current = (!d.is_empty()).then(|| parent_dir(d));
     }

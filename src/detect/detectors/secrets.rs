@@ -1,5 +1,560 @@
-//! Detector: secrets. Not written yet.
+//! Detector: secret names, from `.env.example`-style files and from the code's environment
+//! reads (`process.env.X`, `os.getenv("X")`, `env('X')` in Laravel config, …).
+//!
+//! The rule for "looks like a secret" ([`looks_like_secret`]) is on the name alone, by its
+//! `_`-separated words:
+//! - the last word is a credential word (PASSWORD, SECRET, TOKEN, KEY/KEYS, APIKEY, CREDENTIALS,
+//!   DSN, SALT, AUTH, …) — unless the word before makes it an identifier (CACHE_KEY,
+//!   PRIMARY_KEY, PUBLIC_KEY, SITE_KEY, …); `*_ACCESS_KEY_ID` also counts;
+//! - or SECRET/PASSWORD/TOKEN/PRIVATE/CREDENTIALS appears earlier and the last word is not a
+//!   setting about it (`SECRET_KEY_BASE` yes; `PASSWORD_TIMEOUT`, `RESET_TOKEN_TABLE` no);
+//! - or it is a connection string: `*_CONNECTION_STRING`, or `*_URL`/`*_URI` of a database,
+//!   cache, broker, mail server or webhook (DATABASE_URL, REDIS_URL, AMQP_URL, SLACK_WEBHOOK_URL).
+//!
+//! Settings never count (`*_PORT`, `*_HOST`, `*_CONNECTION`, `*_TABLE`, `*_DRIVER`, …), nor any
+//! name [`crate::names::validate_secret_name`] refuses. In `.env.example` files a value with
+//! credentials in a URL (`postgres://user:pass@…`) also makes its key a secret.
+//!
+//! Code scanning is bounded so that detection stays fast on huge trees: source files by
+//! extension, outside tests/fixtures/examples, at most [`MAX_SCANNED_FILES`] of them
+//! (configuration directories first, then shallowest), each read up to [`MAX_SOURCE_BYTES`],
+//! on a few threads. Source files are read directly rather than through the repo's cache: they
+//! are scanned once and need not stay in memory, and one that cannot be read is not a problem
+//! worth a warning.
 
+use std::io::Read;
+use std::path::Path;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::detectors::compose::is_incidental_path;
+use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::{Findings, Repo};
 
-pub fn detect(_repo: &Repo, _out: &mut Findings) {}
+/// Words that, last in a name, make it a credential.
+const CREDENTIAL_WORDS: &[&str] = &[
+    "PASSWORD",
+    "PASSWD",
+    "PASS",
+    "PASSPHRASE",
+    "PWD",
+    "SECRET",
+    "SECRETS",
+    "TOKEN",
+    "TOKENS",
+    "KEY",
+    "KEYS",
+    "APIKEY",
+    "CREDENTIALS",
+    "CREDENTIAL",
+    "CREDS",
+    "DSN",
+    "SALT",
+    "PEPPER",
+    "AUTH",
+    "JWT",
+    "PAT",
+];
+/// Words that, anywhere before the last, make a name a credential (`SECRET_KEY_BASE`).
+const STRONG_WORDS: &[&str] = &["SECRET", "PASSWORD", "TOKEN", "PRIVATE", "CREDENTIALS", "APIKEY"];
+/// Words before KEY/TOKEN that make the name an identifier or a public value, not a secret.
+const IDENTIFIER_QUALIFIERS: &[&str] = &[
+    "CACHE",
+    "PRIMARY",
+    "PARTITION",
+    "SORT",
+    "ROUTING",
+    "FOREIGN",
+    "HASH",
+    "PUBLIC",
+    "PUBLISHABLE",
+    "SITE",
+    "IDEMPOTENCY",
+    "LOOKUP",
+    "CURSOR",
+    "QUERY",
+    "OBJECT",
+    "HEADER",
+    "COOKIE",
+    "CSRF",
+    "LICENSE",
+];
+/// Last words that make a name a setting about something, never the secret itself.
+const SETTING_WORDS: &[&str] = &[
+    "PORT",
+    "HOST",
+    "HOSTNAME",
+    "CONNECTION",
+    "TABLE",
+    "DRIVER",
+    "TIMEOUT",
+    "TTL",
+    "LIFETIME",
+    "EXPIRE",
+    "EXPIRES",
+    "EXPIRY",
+    "EXPIRATION",
+    "BROKER",
+    "ENABLED",
+    "ENABLE",
+    "DISABLED",
+    "PATH",
+    "DIR",
+    "DIRECTORY",
+    "FILE",
+    "NAME",
+    "ID",
+    "IDS",
+    "PREFIX",
+    "SUFFIX",
+    "LENGTH",
+    "ROUNDS",
+    "ALGORITHM",
+    "ALGO",
+    "TYPE",
+    "MODE",
+    "LEVEL",
+    "STORE",
+    "QUEUE",
+    "CHANNEL",
+    "REGION",
+    "BUCKET",
+    "VERSION",
+    "COUNT",
+    "SIZE",
+    "LIMIT",
+    "HEADER",
+    "FIELD",
+    "PARAM",
+    "COLUMN",
+    "DISK",
+    "LOCATION",
+    "ENDPOINT",
+    "ISSUER",
+    "AUDIENCE",
+    "SCOPE",
+    "SCOPES",
+    "FORMAT",
+    "CLIENT",
+    "USER",
+    "USERNAME",
+    "EMAIL",
+    "DOMAIN",
+    "URL",
+    "URI",
+    "REQUIRED",
+    "POLICY",
+    "RESET",
+    "MIN",
+    "MAX",
+    "ATTEMPTS",
+    "RETRIES",
+    "INTERVAL",
+];
+/// What a `*_URL`/`*_URI` must be about to be a connection string with credentials.
+const CONNECTION_WORDS: &[&str] = &[
+    "DATABASE",
+    "DB",
+    "REDIS",
+    "MONGO",
+    "MONGODB",
+    "POSTGRES",
+    "POSTGRESQL",
+    "PG",
+    "MYSQL",
+    "MARIADB",
+    "AMQP",
+    "RABBITMQ",
+    "RABBIT",
+    "BROKER",
+    "CELERY",
+    "KAFKA",
+    "ELASTICSEARCH",
+    "OPENSEARCH",
+    "MEMCACHED",
+    "CACHE",
+    "SMTP",
+    "MAIL",
+    "WEBHOOK",
+    "CLICKHOUSE",
+    "NEO4J",
+    "SUPABASE",
+    "FIREBASE",
+];
+
+/// True when `name` looks like a secret by the rule in the module documentation.
+pub fn looks_like_secret(name: &str) -> bool {
+    if crate::names::validate_secret_name(name).is_err() {
+        return false;
+    }
+    let upper = name.to_ascii_uppercase();
+    let words: Vec<&str> = upper.split('_').filter(|w| !w.is_empty()).collect();
+    let Some((&last, before)) = words.split_last() else { return false };
+    if words.ends_with(&["ACCESS", "KEY", "ID"]) || words.ends_with(&["CONNECTION", "STRING"]) {
+        return true;
+    }
+    if matches!(last, "URL" | "URI") {
+        return before.iter().any(|w| CONNECTION_WORDS.contains(w));
+    }
+    if SETTING_WORDS.contains(&last) {
+        return false;
+    }
+    if CREDENTIAL_WORDS.contains(&last) {
+        return !before.last().is_some_and(|w| IDENTIFIER_QUALIFIERS.contains(w));
+    }
+    before.iter().any(|w| STRONG_WORDS.contains(w))
+}
+
+/// `.env.example`, `.env.sample`, `.env.template`, `.env.dist`, `.env.defaults`,
+/// `.env.local.example`, `example.env`, `env.sample`, …
+pub fn is_env_example(name: &str) -> bool {
+    // Cheap refusal first: this runs for every file of the tree.
+    if !name.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"env")) {
+        return false;
+    }
+    const MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
+    let lower = name.to_ascii_lowercase();
+    let parts: Vec<&str> = lower.split('.').collect();
+    let has_env = parts
+        .iter()
+        .enumerate()
+        .any(|(i, p)| *p == "env" && (i == 0 || i + 1 == parts.len() || i == 1 && parts[0].is_empty()));
+    has_env && parts.iter().any(|p| MARKERS.contains(p))
+}
+
+static CREDENTIAL_URL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]+:[^\s/@]+@").expect("the URL pattern is valid"));
+
+/// The secret keys of a dotenv-style file, with their line numbers.
+fn env_file_secrets(text: &str) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        let line = line.strip_prefix("export ").unwrap_or(line);
+        let Some((key, value)) = line.split_once('=') else { continue };
+        let key = key.trim();
+        if line.starts_with('#') || key.contains(char::is_whitespace) {
+            continue;
+        }
+        let credentials_in_value = CREDENTIAL_URL.is_match(value) && crate::names::validate_secret_name(key).is_ok();
+        if looks_like_secret(key) || credentials_in_value {
+            found.push((key.to_string(), i + 1));
+        }
+    }
+    found
+}
+
+/// Environment reads in code: `process.env.X`, `import.meta.env.X`, `Bun.env.X`, and the
+/// call/index forms with a quoted name.
+static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?x)
+        (?:\bprocess\.env|\bimport\.meta\.env|\bBun\.env)\.([A-Za-z_][A-Za-z0-9_]*)
+      | (?:
+            \bprocess\.env\[
+          | \bos\.environ\[ | \bos\.environ\.get\( | \bos\.getenv\( | \benviron\.get\( | \bos\.environ\.setdefault\(
+          | \benv(?:::var|::var_os)\( | \benv!\( | \boption_env!\(
+          | \bos\.(?:Getenv|LookupEnv)\(
+          | \bENV\[ | \bENV\.fetch\(
+          | \bSystem\.getenv\( | \bSystem\.(?:get_env|fetch_env!?)\(
+          | \bgetenv\( | \benv\( | \$_ENV\[ | \$_SERVER\[ | \bEnv::get\(
+          | \bGetEnvironmentVariable\(
+          | \bDeno\.env\.get\(
+          | \bPlatform\.environment\[
+          | \bProcessInfo\.processInfo\.environment\[
+        )\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]
+        "#,
+    )
+    .expect("the environment-read pattern is valid")
+});
+
+/// Extensions of source files whose environment reads are scanned.
+const SOURCE_EXTENSIONS: &[&str] = &[
+    "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte", "astro", "py", "rs", "go", "rb", "java",
+    "kt", "kts", "scala", "groovy", "php", "cs", "fs", "ex", "exs", "dart", "swift",
+];
+/// Directories (any path component) whose code is tests, release/CI automation, or generated.
+const SKIPPED_CODE_DIRS: &[&str] = &[
+    "test",
+    "tests",
+    "__tests__",
+    "spec",
+    "specs",
+    "e2e",
+    "integration",
+    "testing",
+    "mocks",
+    "__mocks__",
+    "stubs",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "generated",
+    "migrations",
+    "scripts",
+    ".github",
+    ".circleci",
+    "ci",
+];
+/// At most this many source files are scanned.
+pub const MAX_SCANNED_FILES: usize = 4000;
+/// At most this much of each source file is scanned.
+pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
+
+fn is_scanned_source(rel: &str) -> bool {
+    let name = file_name(rel);
+    let Some((stem, ext)) = name.rsplit_once('.') else { return false };
+    if !SOURCE_EXTENSIONS.contains(&ext) || is_incidental_path(rel) {
+        return false;
+    }
+    let ends_with =
+        |suffix: &str| stem.len() >= suffix.len() && stem[stem.len() - suffix.len()..].eq_ignore_ascii_case(suffix);
+    let is_test_file = [".test", ".spec", "_test", "_spec"].iter().any(|s| ends_with(s))
+        || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
+        || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
+    !is_test_file && !parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
+}
+
+/// Configuration code first (`config/`, `settings.py`, `env.ts`), then shallowest, then by path.
+fn scan_priority(rel: &str) -> (u8, usize) {
+    const CONFIG_NAMES: &[&str] =
+        &["config", "configs", "conf", "settings", "env", "environment", "environments", "secrets"];
+    let is_config = |name: &str| CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c));
+    let stem = file_name(rel).split('.').next().unwrap_or_default();
+    let config = is_config(stem) || parent_dir(rel).split('/').any(is_config);
+    (u8::from(!config), rel.matches('/').count())
+}
+
+pub fn detect(repo: &Repo, out: &mut Findings) {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for rel in repo.files() {
+        if is_env_example(file_name(rel))
+            && !is_incidental_path(rel)
+            && let Some(text) = repo.read(rel)
+        {
+            found.extend(env_file_secrets(&text).into_iter().map(|(name, line)| (name, format!("{rel}:{line}"))));
+        }
+    }
+    let mut sources: Vec<&str> = repo.files().iter().map(String::as_str).filter(|f| is_scanned_source(f)).collect();
+    if sources.len() > MAX_SCANNED_FILES {
+        out.note(format!(
+            "secret names read from the first {MAX_SCANNED_FILES} of {} source files (configuration first)",
+            sources.len()
+        ));
+        sources.sort_by_cached_key(|f| (scan_priority(f), *f));
+        sources.truncate(MAX_SCANNED_FILES);
+        sources.sort_unstable();
+    }
+    found.extend(scan_sources(repo.root(), &sources));
+    // One entry per name, from its first source in a deterministic order.
+    let mut seen = std::collections::HashSet::new();
+    for (name, source) in found {
+        if seen.insert(name.clone()) {
+            out.secret(name, source);
+        }
+    }
+}
+
+/// The secret names read by `files`, in file order, each with `path:line`.
+fn scan_sources(root: &Path, files: &[&str]) -> Vec<(String, String)> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+    let chunk = files.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().flat_map(|rel| scan_file(root, rel)).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
+}
+
+fn scan_file(root: &Path, rel: &str) -> Vec<(String, String)> {
+    let Ok(file) = std::fs::File::open(root.join(rel)) else { return Vec::new() };
+    let mut bytes = Vec::new();
+    if file.take(MAX_SOURCE_BYTES).read_to_end(&mut bytes).is_err() || bytes.contains(&0) {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut found = Vec::new();
+    for c in ENV_READ.captures_iter(&text) {
+        let Some(name) = c.get(1).or_else(|| c.get(2)) else { continue };
+        if looks_like_secret(name.as_str()) {
+            let line = text[..name.start()].matches('\n').count() + 1;
+            found.push((name.as_str().to_string(), format!("{rel}:{line}")));
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::detectors::compose::tests::repo_with;
+
+    #[test]
+    fn secret_names() {
+        for name in [
+            "APP_KEY",
+            "DB_PASSWORD",
+            "REDIS_PASSWORD",
+            "MEMCACHED_PASSWORD",
+            "AWS_SECRET_ACCESS_KEY",
+            "AWS_ACCESS_KEY_ID",
+            "MAIL_PASSWORD",
+            "PUSHER_APP_SECRET",
+            "POSTMARK_TOKEN",
+            "RESEND_KEY",
+            "SLACK_BOT_USER_OAUTH_TOKEN",
+            "APP_PREVIOUS_KEYS",
+            "SECRET_KEY_BASE",
+            "DATABASE_URL",
+            "REDIS_URL",
+            "LOG_SLACK_WEBHOOK_URL",
+            "SENTRY_DSN",
+            "STRIPE_API_KEY",
+            "OPENAI_APIKEY",
+            "AZURE_STORAGE_CONNECTION_STRING",
+            "GOOGLE_APPLICATION_CREDENTIALS",
+            "JWT_PRIVATE_KEY",
+            "NPM_AUTH",
+            "github_token",
+        ] {
+            assert!(looks_like_secret(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn not_secret_names() {
+        for name in [
+            "PATH",
+            "HOME",
+            "PWD",
+            "NODE_ENV",
+            "CI",
+            "PORT",
+            "HOST",
+            "DEBUG",
+            "LOG_LEVEL",
+            "DB_CONNECTION",
+            "DB_PORT",
+            "DB_HOST",
+            "DB_USERNAME",
+            "REDIS_CLIENT",
+            "DYNAMODB_CACHE_TABLE",
+            "QUEUE_CONNECTION",
+            "AUTH_PASSWORD_BROKER",
+            "AUTH_PASSWORD_RESET_TOKEN_TABLE",
+            "AUTH_PASSWORD_TIMEOUT",
+            "AUTH_GUARD",
+            "SESSION_CACHE_KEY",
+            "STRIPE_PUBLISHABLE_KEY",
+            "RECAPTCHA_SITE_KEY",
+            "PRIVATE_KEY_PATH",
+            "APP_URL",
+            "AWS_URL",
+            "PUPPETEER_SKIP_DOWNLOAD",
+            "RIPGREP_CONFIG_PATH",
+            "HANZO_API_KEY",
+            "TOKEN_EXPIRES",
+            "KEYBOARD",
+            "MONKEY",
+        ] {
+            assert!(!looks_like_secret(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn env_example_names() {
+        for name in [
+            ".env.example",
+            ".env.sample",
+            ".env.template",
+            ".env.dist",
+            ".env.defaults",
+            ".env.local.example",
+            "example.env",
+            "env.sample",
+            "sample.env",
+        ] {
+            assert!(is_env_example(name), "{name}");
+        }
+        for name in [".env", ".env.local", "environment.ts", ".envrc", "example.txt", "env.ts"] {
+            assert!(!is_env_example(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn env_example_keys() {
+        let text = "# comment\nexport API_SECRET=\nPORT=3000\nPRIMARY_DB=postgres://app:hunter2@localhost/app\nNODE_ENV=development\nnot a line\n";
+        assert_eq!(env_file_secrets(text), [("API_SECRET".to_string(), 2), ("PRIMARY_DB".to_string(), 4)]);
+    }
+
+    #[test]
+    fn code_reads_in_many_languages() {
+        let (_dir, repo) = repo_with(&[
+            (
+                "config/database.php",
+                "<?php return ['password' => env('DB_PASSWORD', ''), 'port' => env('DB_PORT', '3306'), 'driver' => env(\"DB_CONNECTION\")];\n",
+            ),
+            (
+                "src/app.ts",
+                "const k = process.env.STRIPE_SECRET_KEY;\nconst e = process.env.NODE_ENV;\nconst t = process.env[\"GH_TOKEN\"]; import.meta.env.VITE_API_KEY\n",
+            ),
+            (
+                "app/settings.py",
+                "SECRET_KEY = os.environ['DJANGO_SECRET_KEY']\nDB = os.getenv(\"DATABASE_URL\")\nx = os.environ.get('HOME')\n",
+            ),
+            ("src/main.rs", "let t = std::env::var(\"GITHUB_TOKEN\"); let v = env!(\"CARGO_PKG_VERSION\");\n"),
+            ("cmd/main.go", "key := os.Getenv(\"OPENAI_API_KEY\")\n"),
+            ("config/initializers/x.rb", "ENV.fetch('SENDGRID_API_KEY') ENV[\"AWS_SECRET_ACCESS_KEY\"]\n"),
+            ("src/main/java/App.java", "System.getenv(\"JDBC_PASSWORD\");\n"),
+            ("Program.cs", "Environment.GetEnvironmentVariable(\"AZURE_CLIENT_SECRET\");\n"),
+            ("config/runtime.exs", "System.get_env(\"SECRET_KEY_BASE\") System.fetch_env!(\"MIX_TOKEN\")\n"),
+            ("tests/FooTest.php", "env('TEST_ONLY_PASSWORD')\n"),
+            ("src/util.test.ts", "process.env.UNIT_TOKEN\n"),
+            ("examples/demo.py", "os.getenv('DEMO_TOKEN')\n"),
+            (".env.example", "APP_KEY=\nAPP_NAME=Laravel\n"),
+        ]);
+        let mut out = Findings::default();
+        detect(&repo, &mut out);
+        let mut names: Vec<_> = out.secrets.iter().map(|s| s.name.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            [
+                "APP_KEY",
+                "AWS_SECRET_ACCESS_KEY",
+                "AZURE_CLIENT_SECRET",
+                "DATABASE_URL",
+                "DB_PASSWORD",
+                "DJANGO_SECRET_KEY",
+                "GH_TOKEN",
+                "GITHUB_TOKEN",
+                "JDBC_PASSWORD",
+                "MIX_TOKEN",
+                "OPENAI_API_KEY",
+                "SECRET_KEY_BASE",
+                "SENDGRID_API_KEY",
+                "STRIPE_SECRET_KEY",
+                "VITE_API_KEY",
+            ]
+        );
+        let source = |n: &str| out.secrets.iter().find(|s| s.name == n).map(|s| s.source.clone());
+        assert_eq!(source("APP_KEY").as_deref(), Some(".env.example:1"));
+        assert_eq!(source("DATABASE_URL").as_deref(), Some("app/settings.py:2"));
+    }
+
+    #[test]
+    fn scanning_is_bounded_and_configuration_comes_first() {
+        let mut files: Vec<(String, String)> =
+            (0..MAX_SCANNED_FILES + 10).map(|i| (format!("a/b/m{i:05}.js"), String::new())).collect();
+        files.push(("config/secrets.js".into(), "process.env.LATE_TOKEN".into()));
+        let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+        let (_dir, repo) = repo_with(&refs);
+        let mut out = Findings::default();
+        detect(&repo, &mut out);
+        assert_eq!(out.secrets.len(), 1);
+        assert!(out.notes.iter().any(|n| n.contains(&format!("first {MAX_SCANNED_FILES} of"))));
+    }
+}
