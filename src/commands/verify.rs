@@ -12,7 +12,7 @@ use anyhow::Context;
 use crate::checkout::{find_root, proposal_path};
 use crate::cli::{GlobalArgs, VerifyArgs};
 use crate::envfile::ChildEnv;
-use crate::envfile::child::signals;
+use crate::envfile::child::{PLUMBING_VARS, signals};
 use crate::error::{Exit, Failure};
 use crate::proposal::Proposal;
 use crate::ui::Ui;
@@ -47,6 +47,20 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
         ui.out_json(&report)?;
     } else {
         ui.out(&render_table(&report, ui));
+        if !report.ok {
+            let withheld: Vec<&str> = PLUMBING_VARS
+                .iter()
+                .copied()
+                .filter(|name| !env.has(name) && std::env::var_os(name).is_some())
+                .collect();
+            if !withheld.is_empty() {
+                ui.info(&format!(
+                    "{} set in your environment but not passed to the steps: {}; if a step needs one, add --pass NAME",
+                    ui.bold("note:"),
+                    withheld.join(" ")
+                ));
+            }
+        }
         match report.kept {
             Kept::All => ui.info(&format!("scratch copy kept: {}", report.scratch.display())),
             Kept::Logs => ui.info(&format!("logs kept in {}", report.scratch.join("logs").display())),

@@ -12,6 +12,39 @@ use crate::names::NameError;
 
 /// Taken from the caller's environment when set: what nearly every program needs.
 pub const BASE_VARS: &[&str] = &["PATH", "HOME", "LANG", "TERM"];
+/// Variables that tell programs how to reach the network or where toolchains live. They are
+/// not passed by default (a proxy URL can hold a password); `verify` names the ones set when
+/// a step fails, since a missing one is a common cause.
+pub const PLUMBING_VARS: &[&str] = &[
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "PIP_CERT",
+    "GIT_SSL_CAINFO",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "RUSTUP_TOOLCHAIN",
+    "GOPATH",
+    "GOROOT",
+    "GOPROXY",
+    "JAVA_HOME",
+    "PYENV_ROOT",
+    "VIRTUAL_ENV",
+    "NVM_DIR",
+    "npm_config_registry",
+    "PIP_INDEX_URL",
+];
+
 /// The child's PATH when the caller has none.
 const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 
@@ -83,6 +116,11 @@ impl ChildEnv {
         for entry in &self.resolved {
             cmd.env(&entry.name, entry.value.expose_secret());
         }
+    }
+
+    /// Whether the child receives `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.names().contains(&name)
     }
 
     /// The names the child receives, in order (for `-v` output; never values).

@@ -474,9 +474,10 @@ impl Runner<'_> {
         let mut failed_line = None;
         let mut tail: std::collections::VecDeque<(String, usize)> = std::collections::VecDeque::new();
         for line in std::io::BufReader::new(file).split(b'\n').map_while(Result::ok) {
-            let line = String::from_utf8_lossy(&line).trim_end().to_string();
-            if let Some(rest) = line.strip_prefix(TRAP_MARKER).filter(|r| r.starts_with("line ")) {
-                failed_line = Some(self.env.mask(rest));
+            let line = strip_terminal_codes(&String::from_utf8_lossy(&line)).trim_end().to_string();
+            // A tool may leave the cursor mid-line, so the marker need not start the line.
+            if let Some(at) = line.find(&format!("{TRAP_MARKER}line ")) {
+                failed_line = Some(self.env.mask(&line[at + TRAP_MARKER.len()..]));
             }
             match tail.back_mut() {
                 Some((last, count)) if *last == line => *count += 1,
@@ -497,6 +498,17 @@ impl Runner<'_> {
             .collect();
         (failed_line, tail)
     }
+}
+
+/// `text` without ANSI escape sequences (colours, cursor moves) and carriage-return
+/// overwrites: what a terminal would finally show on the line.
+fn strip_terminal_codes(text: &str) -> String {
+    static ESCAPES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[@-Z\\-_])").expect("a valid pattern")
+    });
+    let text = ESCAPES.replace_all(text, "");
+    let last = text.trim_end_matches(['\r', '\n']).rsplit('\r').next().unwrap_or_default();
+    last.to_string()
 }
 
 fn append_line(mut file: &std::fs::File, line: &str) {
@@ -593,6 +605,13 @@ mod tests {
         assert_eq!(default_port("redis"), Some(6379));
         assert_eq!(default_port("mysql"), Some(3306));
         assert_eq!(default_port("some-app"), None);
+    }
+
+    #[test]
+    fn terminal_codes_are_stripped() {
+        assert_eq!(strip_terminal_codes("\x1b[0m\x1b[1;31merror\x1b[0m: x"), "error: x");
+        assert_eq!(strip_terminal_codes("50%\r100% done\r\n"), "100% done");
+        assert_eq!(strip_terminal_codes("\x1b]0;title\x07plain"), "plain");
     }
 
     #[test]
