@@ -499,3 +499,25 @@ fn verify_interrupted_stops_the_running_step_and_exits_130() {
     assert_eq!(status.code(), Some(130));
     assert_eq!(processes_with_argv_containing(b"sleep\x009874"), Vec::<String>::new(), "the step's group is gone");
 }
+
+#[test]
+fn verify_waits_for_the_ports_of_detected_services() {
+    // The test plays redis itself on 6379; when something else holds the port, it cannot.
+    let Ok(listener) = std::net::TcpListener::bind(("127.0.0.1", 6379)) else {
+        eprintln!("127.0.0.1:6379 is in use here; skipping");
+        return;
+    };
+    let sandbox = Sandbox::fixture("services");
+    let (code, json, stderr) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "true"], &[]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("start", "running"), ("services", "passed"), ("test", "passed")]));
+    assert_eq!(json["steps"][1]["command"], "redis:6379");
+
+    drop(listener);
+    let (code, json, _) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "true"], &[]);
+    assert_eq!(code, Some(1));
+    assert_eq!(steps(&json), pairs(&[("start", "running"), ("services", "failed"), ("test", "passed")]));
+    let tail = json["steps"][1]["tail"].to_string();
+    assert!(tail.contains("redis: 127.0.0.1:6379 still closed"), "{tail}");
+    assert_eq!(processes_with_argv_containing(b"sleep\x009875"), Vec::<String>::new());
+}
