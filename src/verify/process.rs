@@ -7,6 +7,9 @@ use std::time::{Duration, Instant};
 /// How often running children are polled.
 pub const POLL: Duration = Duration::from_millis(50);
 
+/// How long killed processes get to disappear after SIGKILL.
+const KILL_WAIT: Duration = Duration::from_secs(5);
+
 /// A child that leads its own process group (spawned with `process_group(0)`).
 pub struct Group {
     child: Child,
@@ -54,6 +57,11 @@ impl Group {
             }
             if self.alive() {
                 self.signal(libc::SIGKILL);
+                // SIGKILL is delivered asynchronously: wait until the members are really gone.
+                let until = Instant::now() + KILL_WAIT;
+                while self.alive() && Instant::now() < until {
+                    std::thread::sleep(POLL);
+                }
             }
         }
         // The leader is dead by now (or soon); reap it so that it leaves no zombie.
