@@ -25,13 +25,18 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
         source,
     };
     std::fs::create_dir_all(to).map_err(|e| fail(from, to, e))?;
+    // The scratch directory (the copy's parent) may sit inside the checkout, e.g. with
+    // TMPDIR=./tmp: never copy it into itself.
+    let scratch = to.parent().unwrap_or(to);
+    let scratch = std::fs::canonicalize(scratch).unwrap_or_else(|_| scratch.to_path_buf());
     let walk = ignore::WalkBuilder::new(from)
         .hidden(false)
         .require_git(false)
         .follow_links(false)
-        .filter_entry(|entry| {
+        .filter_entry(move |entry| {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            !(is_dir && entry.depth() > 0 && NEVER_COPIED.iter().any(|n| entry.file_name() == *n))
+            let never = is_dir && entry.depth() > 0 && NEVER_COPIED.iter().any(|n| entry.file_name() == *n);
+            !never && !(is_dir && entry.path() == scratch)
         })
         .build();
     let mut files = 0;
@@ -67,6 +72,17 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;
+
+    #[test]
+    fn a_scratch_directory_inside_the_checkout_is_not_copied() {
+        let src = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(src.path()).unwrap();
+        std::fs::write(root.join("a.txt"), "a").unwrap();
+        let copy = root.join("tmp/hanzo-verify-x/checkout");
+        assert_eq!(copy_checkout(&root, &copy).unwrap(), 1);
+        assert!(copy.join("a.txt").exists());
+        assert!(!copy.join("tmp/hanzo-verify-x").exists());
+    }
 
     #[test]
     fn copies_what_git_would_see() {

@@ -243,7 +243,15 @@ impl Runner<'_> {
             let failed = !report.status.ok();
             self.record(report);
             if failed {
-                self.skip_rest(has_start, waits_for_services, &tests);
+                if has_start {
+                    self.skip("start", &plan.start);
+                }
+                if waits_for_services {
+                    self.skip("services", &describe_services(&plan.services));
+                }
+                for (name, command) in &tests {
+                    self.skip(name, command);
+                }
                 return Ok(());
             }
         }
@@ -299,18 +307,6 @@ impl Runner<'_> {
             failed_line: None,
             tail: Vec::new(),
         });
-    }
-
-    fn skip_rest(&mut self, has_start: bool, waits: bool, tests: &[(String, &str)]) {
-        if has_start {
-            self.skip("start", "");
-        }
-        if waits {
-            self.skip("services", "");
-        }
-        for (name, command) in tests {
-            self.skip(name, command);
-        }
     }
 
     /// Write the step's script (our ERR trap first) and open its log.
