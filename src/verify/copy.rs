@@ -36,7 +36,8 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
         .filter_entry(move |entry| {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
             let never = is_dir && entry.depth() > 0 && NEVER_COPIED.iter().any(|n| entry.file_name() == *n);
-            !never && !(is_dir && entry.path() == scratch)
+            let is_scratch = is_dir && entry.path() == scratch;
+            !(never || is_scratch)
         })
         .build();
     let mut files = 0;
