@@ -444,6 +444,8 @@ Register-ArgumentCompleter -Native -CommandName 'hanzo-env' -ScriptBlock {
         'hanzo-env;verify' {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Limit for the whole run')
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Limit for each step')
+            [CompletionResult]::new('--test', '--test', [CompletionResultType]::ParameterName, 'Run this test command instead of the detected ones (repeatable)')
+            [CompletionResult]::new('--pass', '--pass', [CompletionResultType]::ParameterName, 'Pass this variable of the caller''s environment through (repeatable)')
             [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]')
             [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repo name inside the org [default: the file''s `repo`, the git remote''s name, the folder name]')

@@ -1384,7 +1384,7 @@ _hanzo__env() {
             return 0
             ;;
         hanzo__subcmd__env__subcmd__verify)
-            opts="-q -v -h -V --keep --timeout --step-timeout --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
+            opts="-q -v -h -V --keep --timeout --step-timeout --test --pass --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1395,6 +1395,14 @@ _hanzo__env() {
                     return 0
                     ;;
                 --step-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --test)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pass)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

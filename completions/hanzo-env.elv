@@ -413,6 +413,8 @@ set edit:completion:arg-completer[hanzo-env] = {|@words|
         &'hanzo-env;verify'= {
             cand --timeout 'Limit for the whole run'
             cand --step-timeout 'Limit for each step'
+            cand --test 'Run this test command instead of the detected ones (repeatable)'
+            cand --pass 'Pass this variable of the caller''s environment through (repeatable)'
             cand --api-url 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]'
             cand --org 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]'
             cand --repo 'Repo name inside the org [default: the file''s `repo`, the git remote''s name, the folder name]'

@@ -322,6 +322,8 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -s h -l he
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l timeout -d 'Limit for the whole run' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l step-timeout -d 'Limit for each step' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l test -d 'Run this test command instead of the detected ones (repeatable)' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l pass -d 'Pass this variable of the caller\'s environment through (repeatable)' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 const EXIT_CODES: &str = "\
 Exit codes:
   0    ok
-  1    differences found (diff --exit-code)
+  1    differences found (diff --exit-code); a step failed (verify)
   2    usage, bad input or any other local error
   3    error from the server or the network, after retries
   4    authentication needed
@@ -135,19 +135,41 @@ pub enum Command {
     Auth(AuthCommand),
 
     /// Run a command under the file's [env], with a clean environment
-    #[command(after_help = "Examples:
+    #[command(after_help = "The command gets PATH, HOME, LANG, TERM, the resolved [env] entries and each --pass
+variable, nothing else; no value ever goes on a command line. [env] values: \"literal\",
+\"${VAR}\" or \"${VAR:-default}\" from your environment ($$ is a literal $, a $ without braces
+is kept as is), \"?prompt\" or \"?prompt Question\" (asked without echo; an error without a
+terminal). Exit status: the command's (128+N when killed by signal N), 127 command not
+found, 126 not executable, 2 when [env] cannot be resolved.
+
+Examples:
   hanzo-env run -- npm test
   hanzo-env run --pass SSH_AUTH_SOCK -- make integration")]
     Run(RunArgs),
 
     /// Write the resolved [env] entries to a mode-0600 env file
-    #[command(after_help = "Example:
-  hanzo-env env-file --out .hanzo/run.env")]
+    #[command(
+        after_help = "Lines are NAME='value' (a ' or \\ outside the quotes, as \\' and \\\\), which bash `source` and
+dotenv parsers both read back exactly, multi-line values included. The file is created
+mode 0600 and replaced atomically. Refused (exit 2) unless --force: a path inside a git
+checkout that git does not ignore, and an existing file this command did not write.
+
+Example:
+  hanzo-env env-file --out .hanzo/run.env     # then: set -a; . .hanzo/run.env; set +a"
+    )]
     EnvFile(EnvFileArgs),
 
     /// Try the environment in a scratch copy: install, start, then the tests
-    #[command(after_help = "Examples:
+    #[command(after_help = "Steps, in a scratch copy of the checkout (.gitignore honoured, no .git, node_modules or
+target): install (bash -euo pipefail), start in the background, a wait for the ports of
+the detected services, then each detected test command (--test replaces them). Each step
+runs in its own process group with the run environment plus CI=true, logs to a file, and
+is stopped as a whole on --step-timeout or --timeout. Exit: 0 every step passed, 1 a step
+failed or timed out, 2 verify could not run, 130 interrupted.
+
+Examples:
   hanzo-env verify
+  hanzo-env verify --test 'cargo test --locked'
   hanzo-env verify --keep --timeout 20m --json")]
     Verify(VerifyArgs),
 
@@ -329,6 +351,12 @@ pub struct VerifyArgs {
     /// Limit for each step
     #[arg(long, value_parser = humantime::parse_duration, default_value = "15m", value_name = "DURATION")]
     pub step_timeout: Duration,
+    /// Run this test command instead of the detected ones (repeatable)
+    #[arg(long = "test", value_name = "CMD")]
+    pub tests: Vec<String>,
+    /// Pass this variable of the caller's environment through (repeatable)
+    #[arg(long, value_name = "VAR")]
+    pub pass: Vec<String>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -18,6 +18,7 @@ pub mod proposal;
 pub mod secret;
 pub mod serve;
 pub mod ui;
+pub mod verify;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

@@ -43,8 +43,3 @@ pub fn dispatch(cli: Cli, ui: &Ui) -> anyhow::Result<Exit> {
         Command::Completions(args) => completions::run(&args, ui),
     }
 }
-
-/// The error of a command that is not built yet.
-pub(crate) fn not_yet(command: &str) -> anyhow::Error {
-    crate::error::Failure::new(format!("`hanzo-env {command}` is not available in this build yet")).into()
-}

@@ -1,7 +1,244 @@
-use crate::cli::{GlobalArgs, VerifyArgs};
-use crate::error::Exit;
-use crate::ui::Ui;
+//! `hanzo-env verify`: install, start and test in a scratch copy; a report per step.
+//!
+//! Exit codes: 0 when every step passed, 1 when a step failed or timed out (the check ran
+//! and found a problem, like `diff --exit-code`), 2 when verify itself could not run (bad
+//! `[env]`, no proposal file, nothing to run), 130 when interrupted.
 
-pub fn run(_global: &GlobalArgs, _args: &VerifyArgs, _ui: &Ui) -> anyhow::Result<Exit> {
-    Err(super::not_yet("verify"))
+use std::collections::HashMap;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use crate::checkout::{find_root, proposal_path};
+use crate::cli::{GlobalArgs, VerifyArgs};
+use crate::envfile::ChildEnv;
+use crate::envfile::child::{PLUMBING_VARS, signals};
+use crate::error::{Exit, Failure};
+use crate::proposal::Proposal;
+use crate::ui::Ui;
+use crate::verify::{self, Kept, Options, Plan, Progress, Report, Status, StepReport, short_duration};
+
+/// Between SIGTERM and SIGKILL when a step's process group is stopped.
+const GRACE: Duration = Duration::from_secs(5);
+
+pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<Exit> {
+    let cwd = std::env::current_dir().context("reading the current directory")?;
+    let root = find_root(&cwd);
+    let proposal = Proposal::load(&proposal_path(&root))?;
+    let resolved = super::run::resolve_env(ui, &proposal.env)?;
+    let (env, warnings) = ChildEnv::build(resolved, &args.pass, &|name| std::env::var_os(name))?;
+    // Tools that could wait for input or watch files run once and plainly under CI.
+    let env = env.with_fixed("CI", "true");
+    for warning in warnings {
+        ui.warn(&warning);
+    }
+    let plan = plan(&root, &proposal, args, ui);
+    if plan.is_empty() {
+        return Err(Failure::new("nothing to verify: install and start are empty and no test command was found")
+            .hint("fill in .hanzo/environment.toml (`hanzo-env detect`), or pass --test CMD")
+            .into());
+    }
+    let options = Options { step_timeout: args.step_timeout, timeout: args.timeout, grace: GRACE, keep: args.keep };
+    signals::install();
+    let mut progress = Spinners { ui, active: HashMap::new() };
+    let report = verify::verify(&root, &plan, &env, &options, &mut progress)?;
+    progress.clear();
+    if ui.json() {
+        ui.out_json(&report)?;
+    } else {
+        ui.out(&render_table(&report, ui));
+        if !report.ok {
+            let withheld: Vec<&str> = PLUMBING_VARS
+                .iter()
+                .copied()
+                .filter(|name| !env.has(name) && std::env::var_os(name).is_some())
+                .collect();
+            if !withheld.is_empty() {
+                ui.info(&format!(
+                    "{} set in your environment but not passed to the steps: {}; if a step needs one, add --pass NAME",
+                    ui.bold("note:"),
+                    withheld.join(" ")
+                ));
+            }
+        }
+        match report.kept {
+            Kept::All => ui.info(&format!("scratch copy kept: {}", report.scratch.display())),
+            Kept::Logs => ui.info(&format!("logs kept in {}", report.scratch.join("logs").display())),
+            Kept::None => {}
+        }
+    }
+    Ok(if report.interrupted_by.is_some() {
+        Exit::Interrupted
+    } else if report.ok {
+        Exit::Ok
+    } else {
+        Exit::Differences
+    })
+}
+
+/// The steps: the file's install and start, the `--test` commands or the detected ones, and
+/// the ports of the detected services.
+fn plan(root: &std::path::Path, proposal: &Proposal, args: &VerifyArgs, ui: &Ui) -> Plan {
+    let detection = match crate::detect::detect(root, &crate::detect::WalkOptions::default()) {
+        Ok(detection) => Some(detection),
+        Err(err) => {
+            ui.warn(&format!("detection failed, so no detected tests or services: {err}"));
+            None
+        }
+    };
+    let mut tests: Vec<String> = args.tests.clone();
+    if tests.is_empty()
+        && let Some(detection) = &detection
+    {
+        for test in &detection.tests {
+            if !tests.contains(&test.command) {
+                tests.push(test.command.clone());
+            }
+        }
+        if tests.is_empty() {
+            ui.warn("no test command detected; pass --test CMD to run one");
+        }
+    }
+    let mut services: Vec<(String, u16)> = Vec::new();
+    for service in detection.iter().flat_map(|d| &d.services) {
+        match verify::default_port(&service.name) {
+            Some(port) if !services.iter().any(|(_, p)| *p == port) => services.push((service.name.clone(), port)),
+            Some(_) => {}
+            None => ui.debug(1, &format!("no known port for service {}; not waited for", service.name)),
+        }
+    }
+    Plan { install: proposal.install.clone(), start: proposal.start.clone(), tests, services }
+}
+
+/// One spinner per running step on a terminal, a plain line per event otherwise.
+struct Spinners<'a> {
+    ui: &'a Ui,
+    active: HashMap<String, indicatif::ProgressBar>,
+}
+
+impl Spinners<'_> {
+    fn clear(&mut self) {
+        for (_, bar) in self.active.drain() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for Spinners<'_> {
+    fn started(&mut self, step: &str, command: &str) {
+        let first_line = summary_line(command);
+        let message = format!("{step}: {}", truncate(first_line, 60));
+        // A background `start` keeps running; its spinner gives way to the next step.
+        if let Some(bar) = self.active.remove("start") {
+            bar.finish_with_message("start: running in the background");
+        }
+        let bar = self.ui.spinner(&message);
+        if bar.is_hidden() {
+            self.ui.info(&format!("▸ {message}"));
+        }
+        self.active.insert(step.to_string(), bar);
+    }
+
+    fn finished(&mut self, report: &StepReport) {
+        if let Some(bar) = self.active.remove(&report.step) {
+            bar.finish_and_clear();
+        }
+        if report.status == Status::Skipped {
+            self.ui.info(&self.ui.dim(&format!("- {} skipped", report.step)));
+            return;
+        }
+        let mark = if report.status.ok() { self.ui.green("✓") } else { self.ui.red("✗") };
+        self.ui.info(&format!(
+            "{mark} {} {} ({})",
+            report.step,
+            report.status.as_str(),
+            short_duration(report.duration)
+        ));
+    }
+}
+
+/// The line that says what a script does: the first one that is not blank, a comment or a
+/// `set` of shell options.
+fn summary_line(script: &str) -> &str {
+    let mut lines = script.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.clone().next().unwrap_or_default();
+    lines.find(|l| !l.starts_with('#') && !l.starts_with("set -") && !l.starts_with("set +")).unwrap_or(first)
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max { text.to_string() } else { text.chars().take(max - 1).collect::<String>() + "…" }
+}
+
+/// The report as a table, then for each failed step its failing line and last lines.
+fn render_table(report: &Report, ui: &Ui) -> String {
+    let header = ["STEP", "STATUS", "TIME", "LOG"];
+    let rows: Vec<[String; 4]> = report
+        .steps
+        .iter()
+        .map(|s| {
+            [
+                s.step.clone(),
+                s.status.as_str().to_string(),
+                if s.status == Status::Skipped { "-".into() } else { short_duration(s.duration) },
+                s.log.as_ref().map(|l| l.display().to_string()).unwrap_or_else(|| "-".into()),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: [&str; 4]| {
+        let padded: Vec<String> =
+            cells.iter().zip(widths).map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count()))).collect();
+        padded.join("  ").trim_end().to_string() + "\n"
+    };
+    out.push_str(&ui.bold(line(header).trim_end()));
+    out.push('\n');
+    for (row, step) in rows.iter().zip(&report.steps) {
+        let text = line([&row[0], &row[1], &row[2], &row[3]]);
+        out.push_str(&match step.status {
+            Status::Passed | Status::Running => text,
+            Status::Skipped => ui.dim(text.trim_end()) + "\n",
+            _ => ui.red(text.trim_end()) + "\n",
+        });
+    }
+    for step in
+        report.steps.iter().filter(|s| matches!(s.status, Status::Failed | Status::Timeout | Status::Interrupted))
+    {
+        out.push('\n');
+        let exit = step.exit_code.map(|c| format!(", exit {c}")).unwrap_or_default();
+        let command = step.command.trim();
+        let command = if command.contains('\n') { String::new() } else { format!(": {}", truncate(command, 80)) };
+        out.push_str(&format!("{} {}{exit}{command}\n", step.step, step.status.as_str()));
+        if let Some(failed) = &step.failed_line {
+            out.push_str(&format!("  failed at {failed}\n"));
+        }
+        for tail in &step.tail {
+            out.push_str(&format!("  │ {tail}\n"));
+        }
+    }
+    let passed = report.steps.iter().filter(|s| s.status.ok()).count();
+    out.push_str(&format!(
+        "\n{} {passed}/{} steps passed\n",
+        if report.ok { ui.green("✓") } else { ui.red("✗") },
+        report.steps.len()
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_script_is_summarised_by_its_first_real_line() {
+        assert_eq!(summary_line("set -euo pipefail\n# pnpm-lock.yaml\n\npnpm install\nmore"), "pnpm install");
+        assert_eq!(summary_line("cargo test"), "cargo test");
+        assert_eq!(summary_line("# only a comment"), "# only a comment");
+        assert_eq!(summary_line(""), "");
+    }
 }

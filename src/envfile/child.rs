@@ -1,0 +1,320 @@
+//! Starting children under the env contract: a cleared environment plus a few base variables,
+//! `--pass` variables and the resolved entries (values never touch an argv), and signal
+//! handling that forwards or records SIGINT, SIGTERM, SIGHUP and SIGQUIT.
+
+use std::ffi::OsString;
+use std::process::{Command, ExitStatus};
+
+use secrecy::ExposeSecret;
+
+use super::Resolved;
+use crate::names::NameError;
+
+/// Taken from the caller's environment when set: what nearly every program needs.
+pub const BASE_VARS: &[&str] = &["PATH", "HOME", "LANG", "TERM"];
+/// Variables that tell programs how to reach the network or where toolchains live. They are
+/// not passed by default (a proxy URL can hold a password); `verify` names the ones set when
+/// a step fails, since a missing one is a common cause.
+pub const PLUMBING_VARS: &[&str] = &[
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "NO_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "no_proxy",
+    "all_proxy",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "PIP_CERT",
+    "GIT_SSL_CAINFO",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "RUSTUP_TOOLCHAIN",
+    "GOPATH",
+    "GOROOT",
+    "GOPROXY",
+    "JAVA_HOME",
+    "PYENV_ROOT",
+    "VIRTUAL_ENV",
+    "NVM_DIR",
+    "npm_config_registry",
+    "PIP_INDEX_URL",
+];
+
+/// The child's PATH when the caller has none.
+const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// Values masked in any output shown to the user are at least this long; shorter ones would
+/// mask ordinary text everywhere.
+const MIN_MASKED_LEN: usize = 4;
+
+/// The complete environment of a child.
+pub struct ChildEnv {
+    /// Base and `--pass` variables, copied from the caller's environment.
+    inherited: Vec<(String, OsString)>,
+    /// Fixed settings of the caller (e.g. `CI=true` for `verify`).
+    fixed: Vec<(String, String)>,
+    resolved: Vec<Resolved>,
+}
+
+impl ChildEnv {
+    /// The base variables, each `--pass` name found in `host`, and the resolved entries (which
+    /// win over a `--pass` of the same name). Returns warnings worth showing.
+    pub fn build(
+        resolved: Vec<Resolved>,
+        pass: &[String],
+        host: &dyn Fn(&str) -> Option<OsString>,
+    ) -> Result<(ChildEnv, Vec<String>), NameError> {
+        let mut warnings = Vec::new();
+        let mut inherited: Vec<(String, OsString)> = Vec::new();
+        for name in BASE_VARS {
+            match host(name) {
+                Some(value) => inherited.push((name.to_string(), value)),
+                None if *name == "PATH" => inherited.push((name.to_string(), DEFAULT_PATH.into())),
+                None => {}
+            }
+        }
+        for name in pass {
+            validate_pass_name(name)?;
+            if resolved.iter().any(|r| &r.name == name) {
+                warnings.push(format!("--pass {name}: [env] sets {name}; the [env] value is used"));
+                continue;
+            }
+            if inherited.iter().any(|(n, _)| n == name) {
+                continue;
+            }
+            match host(name) {
+                Some(value) => inherited.push((name.clone(), value)),
+                None => warnings.push(format!("--pass {name}: not set in your environment, so not passed")),
+            }
+        }
+        Ok((ChildEnv { inherited, fixed: Vec::new(), resolved }, warnings))
+    }
+
+    /// Also set `name=value` (a constant of ours, never a secret), unless [env] sets it.
+    pub fn with_fixed(mut self, name: &str, value: &str) -> ChildEnv {
+        if !self.resolved.iter().any(|r| r.name == name) {
+            self.inherited.retain(|(n, _)| n != name);
+            self.fixed.push((name.to_string(), value.to_string()));
+        }
+        self
+    }
+
+    /// Clear `cmd`'s environment and give it exactly this one.
+    pub fn apply(&self, cmd: &mut Command) {
+        cmd.env_clear();
+        for (name, value) in &self.inherited {
+            cmd.env(name, value);
+        }
+        for (name, value) in &self.fixed {
+            cmd.env(name, value);
+        }
+        for entry in &self.resolved {
+            cmd.env(&entry.name, entry.value.expose_secret());
+        }
+    }
+
+    /// Whether the child receives `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.names().contains(&name)
+    }
+
+    /// The names the child receives, in order (for `-v` output; never values).
+    pub fn names(&self) -> Vec<&str> {
+        let inherited = self.inherited.iter().map(|(n, _)| n.as_str());
+        let fixed = self.fixed.iter().map(|(n, _)| n.as_str());
+        inherited.chain(fixed).chain(self.resolved.iter().map(|r| r.name.as_str())).collect()
+    }
+
+    /// `text` with every sensitive value replaced by `[NAME]`.
+    pub fn mask(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for entry in self.resolved.iter().filter(|r| r.sensitive) {
+            let value = entry.value.expose_secret();
+            if value.len() >= MIN_MASKED_LEN && out.contains(value) {
+                out = out.replace(value, &format!("[{}]", entry.name));
+            }
+        }
+        out
+    }
+}
+
+/// A `--pass` name: anything an environment can hold as a name, but never `NAME=value`.
+fn validate_pass_name(name: &str) -> Result<(), NameError> {
+    if let Some((before, _)) = name.split_once('=') {
+        return Err(NameError::ValueOnArgv(format!("{before}=…")));
+    }
+    if name.is_empty() {
+        return Err(NameError::Empty);
+    }
+    if name.contains('\0') {
+        return Err(NameError::BadCharacters(name.replace('\0', "\\0")));
+    }
+    Ok(())
+}
+
+/// The exit code a shell would report for `status`: the code, or 128 + the signal.
+pub fn exit_code(status: ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => code,
+        (None, Some(signal)) => 128 + signal,
+        (None, None) => 1,
+    }
+}
+
+/// Process-wide handling of the termination signals while children run.
+pub mod signals {
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    /// The signals handled: everything a terminal or a supervisor uses to stop a job.
+    pub const HANDLED: [libc::c_int; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
+
+    static FORWARD_TO: AtomicI32 = AtomicI32::new(0);
+    static RECEIVED: AtomicI32 = AtomicI32::new(0);
+
+    extern "C" fn on_signal(signal: libc::c_int, info: *mut libc::siginfo_t, _context: *mut libc::c_void) {
+        RECEIVED.store(signal, Ordering::SeqCst);
+        let target = FORWARD_TO.load(Ordering::SeqCst);
+        // A signal from the terminal (si_code > 0, SI_KERNEL) already reached the whole
+        // foreground process group, the child included; forward only what a process sent.
+        // SAFETY: the kernel passes a valid siginfo_t to an SA_SIGINFO handler.
+        let sent_by_a_process = info.is_null() || unsafe { (*info).si_code } <= 0;
+        if target > 0 && sent_by_a_process {
+            // SAFETY: kill is async-signal-safe.
+            unsafe {
+                libc::kill(target, signal);
+            }
+        }
+    }
+
+    /// Catch the [`HANDLED`] signals: record them, and forward them once [`forward_to`] names
+    /// a child. The process no longer dies of them; the caller decides what to do.
+    pub fn install() {
+        for signal in HANDLED {
+            // SAFETY: a zeroed sigaction is valid; the handler only touches atomics and kill.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as *const () as libc::sighandler_t;
+                action.sa_flags = libc::SA_SIGINFO | libc::SA_RESTART;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    }
+
+    /// Forward later signals to `pid`; send it the one already received, if any.
+    pub fn forward_to(pid: u32) {
+        let pid = i32::try_from(pid).unwrap_or(0);
+        FORWARD_TO.store(pid, Ordering::SeqCst);
+        if let Some(signal) = received()
+            && pid > 0
+        {
+            // SAFETY: plain kill(2) on our own child.
+            unsafe {
+                libc::kill(pid, signal);
+            }
+        }
+    }
+
+    /// The last signal received, if any.
+    pub fn received() -> Option<libc::c_int> {
+        match RECEIVED.load(Ordering::SeqCst) {
+            0 => None,
+            signal => Some(signal),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use secrecy::SecretString;
+
+    use super::*;
+
+    fn entry(name: &str, value: &str, sensitive: bool) -> Resolved {
+        Resolved { name: name.into(), value: SecretString::from(value), sensitive }
+    }
+
+    fn host(name: &str) -> Option<OsString> {
+        match name {
+            "PATH" => Some("/bin".into()),
+            "HOME" => Some("/home/me".into()),
+            "SSH_AUTH_SOCK" => Some("/tmp/agent".into()),
+            "TOKEN" => Some("from-host".into()),
+            _ => None,
+        }
+    }
+
+    fn env_of(child: &ChildEnv) -> Vec<(String, String)> {
+        let mut cmd = Command::new("env");
+        child.apply(&mut cmd);
+        let out = cmd.output().unwrap();
+        let mut vars: Vec<(String, String)> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+            .collect();
+        vars.sort();
+        vars
+    }
+
+    #[test]
+    fn the_child_gets_exactly_the_contract() {
+        let (child, warnings) = ChildEnv::build(
+            vec![entry("TOKEN", "from-env-table", true), entry("MODE", "test", false)],
+            &["SSH_AUTH_SOCK".into(), "TOKEN".into(), "NOT_SET".into(), "PATH".into()],
+            &host,
+        )
+        .unwrap();
+        let child = child.with_fixed("CI", "true");
+        let want: Vec<(String, String)> = [
+            ("CI", "true"),
+            ("HOME", "/home/me"),
+            ("MODE", "test"),
+            ("PATH", "/bin"),
+            ("SSH_AUTH_SOCK", "/tmp/agent"),
+            ("TOKEN", "from-env-table"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(env_of(&child), want);
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings.iter().all(|w| !w.contains("from-")), "warnings never hold values");
+    }
+
+    #[test]
+    fn a_missing_path_gets_a_default() {
+        let (child, _) = ChildEnv::build(vec![], &[], &|_| None).unwrap();
+        assert_eq!(env_of(&child), vec![("PATH".to_string(), DEFAULT_PATH.to_string())]);
+    }
+
+    #[test]
+    fn pass_refuses_name_value_pairs() {
+        let err = ChildEnv::build(vec![], &["TOKEN=hunter2".into()], &host).err().unwrap();
+        assert!(!err.to_string().contains("hunter2"));
+    }
+
+    #[test]
+    fn masking_hides_sensitive_values_only() {
+        let (child, _) = ChildEnv::build(
+            vec![entry("TOKEN", "s3cr3t-value", true), entry("MODE", "test", false), entry("PIN", "42", true)],
+            &[],
+            &host,
+        )
+        .unwrap();
+        assert_eq!(child.mask("auth s3cr3t-value in test 42"), "auth [TOKEN] in test 42");
+    }
+
+    #[test]
+    fn exit_codes_follow_the_shell() {
+        let status = |script: &str| Command::new("sh").args(["-c", script]).status().unwrap();
+        assert_eq!(exit_code(status("exit 3")), 3);
+        assert_eq!(exit_code(status("kill -TERM $$")), 128 + libc::SIGTERM);
+    }
+}

@@ -1,0 +1,132 @@
+//! The scratch copy of a checkout: what `git status` would show (tracked and untracked files,
+//! minus what `.gitignore`/`.ignore` exclude), never `.git`, `node_modules` or `target`.
+
+use std::path::{Path, PathBuf};
+
+/// Directory names never copied, wherever they are, ignored or not: VCS data, installed
+/// dependencies and build output that `install` recreates.
+pub const NEVER_COPIED: &[&str] = &[".git", ".hg", ".svn", "node_modules", "target", ".venv", "__pycache__"];
+
+#[derive(Debug, thiserror::Error)]
+#[error("could not copy {} to {}: {source}", from.display(), to.display())]
+pub struct CopyError {
+    pub from: PathBuf,
+    pub to: PathBuf,
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Copy `from` into `to` (created), keeping permissions and symlinks. Returns the number of
+/// files copied.
+pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
+    let fail = |from: &Path, to: &Path, source: std::io::Error| CopyError {
+        from: from.to_path_buf(),
+        to: to.to_path_buf(),
+        source,
+    };
+    std::fs::create_dir_all(to).map_err(|e| fail(from, to, e))?;
+    // The scratch directory (the copy's parent) may sit inside the checkout, e.g. with
+    // TMPDIR=./tmp: never copy it into itself.
+    let scratch = to.parent().unwrap_or(to);
+    let scratch = std::fs::canonicalize(scratch).unwrap_or_else(|_| scratch.to_path_buf());
+    let walk = ignore::WalkBuilder::new(from)
+        .hidden(false)
+        .require_git(false)
+        .follow_links(false)
+        .filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            let never = is_dir && entry.depth() > 0 && NEVER_COPIED.iter().any(|n| entry.file_name() == *n);
+            let is_scratch = is_dir && entry.path() == scratch;
+            !(never || is_scratch)
+        })
+        .build();
+    let mut files = 0;
+    for entry in walk {
+        let entry = entry.map_err(|e| fail(from, to, std::io::Error::other(e.to_string())))?;
+        let Ok(relative) = entry.path().strip_prefix(from) else {
+            continue;
+        };
+        if relative.as_os_str().is_empty() {
+            continue;
+        }
+        let source = entry.path();
+        let target = to.join(relative);
+        let Some(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            std::fs::create_dir_all(&target).map_err(|e| fail(source, &target, e))?;
+        } else if kind.is_symlink() {
+            let link = std::fs::read_link(source).map_err(|e| fail(source, &target, e))?;
+            std::os::unix::fs::symlink(&link, &target).map_err(|e| fail(source, &target, e))?;
+        } else if kind.is_file() {
+            std::fs::copy(source, &target).map_err(|e| fail(source, &target, e))?;
+            files += 1;
+        }
+        // Sockets, fifos and devices are not part of a checkout.
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    #[test]
+    fn a_scratch_directory_inside_the_checkout_is_not_copied() {
+        let src = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(src.path()).unwrap();
+        std::fs::write(root.join("a.txt"), "a").unwrap();
+        let copy = root.join("tmp/hanzo-verify-x/checkout");
+        assert_eq!(copy_checkout(&root, &copy).unwrap(), 1);
+        assert!(copy.join("a.txt").exists());
+        assert!(!copy.join("tmp/hanzo-verify-x").exists());
+    }
+
+    #[test]
+    fn copies_what_git_would_see() {
+        let src = tempfile::tempdir().unwrap();
+        let root = src.path();
+        for dir in ["src", "node_modules/pkg", "target/debug", ".git", "logs", ".hanzo", "app/node_modules"] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+        }
+        for file in [
+            "src/main.rs",
+            "node_modules/pkg/index.js",
+            "target/debug/bin",
+            ".git/HEAD",
+            "logs/a.log",
+            ".hanzo/environment.toml",
+            ".env.example",
+            "app/node_modules/x.js",
+            "keep.log",
+        ] {
+            std::fs::write(root.join(file), file).unwrap();
+        }
+        std::fs::write(root.join(".gitignore"), "logs/\n*.log\n!keep.log\n").unwrap();
+        std::fs::write(root.join("run.sh"), "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(root.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::os::unix::fs::symlink("src/main.rs", root.join("link.rs")).unwrap();
+
+        let dst = tempfile::tempdir().unwrap();
+        let copy = dst.path().join("checkout");
+        copy_checkout(root, &copy).unwrap();
+        let mut found: Vec<String> = ignore::WalkBuilder::new(&copy)
+            .standard_filters(false)
+            .build()
+            .flatten()
+            .filter(|e| !e.file_type().unwrap().is_dir())
+            .map(|e| e.path().strip_prefix(&copy).unwrap().display().to_string())
+            .collect();
+        found.sort();
+        assert_eq!(
+            found,
+            [".env.example", ".gitignore", ".hanzo/environment.toml", "keep.log", "link.rs", "run.sh", "src/main.rs"]
+        );
+        let mode = std::fs::metadata(copy.join("run.sh")).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o755);
+        assert_eq!(std::fs::read_link(copy.join("link.rs")).unwrap(), Path::new("src/main.rs"));
+    }
+}

@@ -1,0 +1,619 @@
+//! `verify`: try an environment in a scratch copy of the checkout (DESIGN.md §7).
+//!
+//! Steps, in order: `install` (`bash -euo pipefail`), `start` in the background, a bounded
+//! wait for the ports of known services, then each test command (`bash -eo pipefail`).
+//! Every step runs from the copy's root in its own process group with the [`ChildEnv`] (and
+//! stdin from /dev/null), writes stdout and stderr to its own log file, and is stopped as a
+//! whole group when it times out. A failed `install` skips everything after it; a failed
+//! test does not stop the others. `start` is stopped (its whole group) at the end.
+
+pub mod copy;
+pub mod process;
+
+use std::io::{BufRead, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::envfile::ChildEnv;
+use crate::envfile::child::{exit_code, signals};
+use process::{Group, POLL};
+
+/// How long to wait for the services' ports at most (and never past the step timeout).
+pub const SERVICE_WAIT: Duration = Duration::from_secs(60);
+/// How long `start` gets to fail fast before the next step begins.
+const START_SETTLE: Duration = Duration::from_millis(500);
+/// Lines of a failing step's log shown in the report.
+pub const TAIL_LINES: usize = 15;
+/// The marker our ERR trap prints before the failing line.
+const TRAP_MARKER: &str = "hanzo-env: ";
+
+/// What to run.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub install: String,
+    pub start: String,
+    pub tests: Vec<String>,
+    /// Services `start` should bring up, with the local port to wait for.
+    pub services: Vec<(String, u16)>,
+}
+
+impl Plan {
+    pub fn is_empty(&self) -> bool {
+        self.install.trim().is_empty() && self.start.trim().is_empty() && self.tests.is_empty()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The limit for each step.
+    pub step_timeout: Duration,
+    /// The limit for the whole run (the copy included).
+    pub timeout: Duration,
+    /// How long a stopped group gets between SIGTERM and SIGKILL.
+    pub grace: Duration,
+    /// Keep the whole scratch directory.
+    pub keep: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Passed,
+    Failed,
+    Timeout,
+    Skipped,
+    Interrupted,
+    /// `start` was still running when the tests ended (then stopped): a pass.
+    Running,
+}
+
+impl Status {
+    pub fn ok(self) -> bool {
+        matches!(self, Status::Passed | Status::Running)
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Failed => "failed",
+            Status::Timeout => "timeout",
+            Status::Skipped => "skipped",
+            Status::Interrupted => "interrupted",
+            Status::Running => "running",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct StepReport {
+    pub step: String,
+    pub command: String,
+    pub status: Status,
+    #[serde(rename = "duration_ms", serialize_with = "as_millis")]
+    pub duration: Duration,
+    /// The exit code (128 + signal when killed); `None` when it did not run or still runs.
+    pub exit_code: Option<i32>,
+    pub log: Option<PathBuf>,
+    /// For a failed step: where it failed, as our ERR trap saw it (`line 3: npm ci (exit 1)`).
+    pub failed_line: Option<String>,
+    /// For a failed step: the last lines of its log, sensitive values masked.
+    pub tail: Vec<String>,
+}
+
+fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// What is left of the scratch directory after the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kept {
+    /// `--keep`: the copy and the logs.
+    All,
+    /// A step failed: the logs (the copy is removed).
+    Logs,
+    /// Everything passed: nothing.
+    None,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub ok: bool,
+    pub scratch: PathBuf,
+    pub kept: Kept,
+    pub files_copied: u64,
+    pub steps: Vec<StepReport>,
+    /// The signal that interrupted the run, if any.
+    pub interrupted_by: Option<i32>,
+}
+
+/// Told about each step as it starts and ends (spinners, plain lines).
+pub trait Progress {
+    fn started(&mut self, step: &str, command: &str);
+    fn finished(&mut self, report: &StepReport);
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("could not create a scratch directory: {0}")]
+    Scratch(#[source] std::io::Error),
+    #[error(transparent)]
+    Copy(#[from] copy::CopyError),
+    #[error("could not prepare step {step} in {}: {source}", path.display())]
+    Prepare { step: String, path: PathBuf, source: std::io::Error },
+}
+
+impl crate::error::Diagnostic for VerifyError {
+    fn hint(&self) -> Option<String> {
+        Some("check free space and permissions in the temporary directory (TMPDIR)".into())
+    }
+}
+
+/// Copy `root` to a scratch directory and run `plan` there.
+pub fn verify(
+    root: &Path,
+    plan: &Plan,
+    env: &ChildEnv,
+    options: &Options,
+    progress: &mut dyn Progress,
+) -> Result<Report, VerifyError> {
+    let began = Instant::now();
+    let scratch = tempfile::Builder::new().prefix("hanzo-verify-").tempdir().map_err(VerifyError::Scratch)?;
+    let checkout = scratch.path().join("checkout");
+    let logs = scratch.path().join("logs");
+    let scripts = scratch.path().join("steps");
+    for dir in [&logs, &scripts] {
+        std::fs::create_dir_all(dir).map_err(|source| VerifyError::Prepare {
+            step: "setup".into(),
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    let files_copied = copy::copy_checkout(root, &checkout)?;
+    let mut runner = Runner {
+        checkout,
+        logs,
+        scripts,
+        env,
+        options,
+        progress,
+        deadline: began + options.timeout,
+        steps: Vec::new(),
+        start_command: plan.start.clone(),
+    };
+    runner.run(plan)?;
+    let mut steps = runner.steps;
+    let interrupted_by = signals::received();
+    let ok = interrupted_by.is_none() && steps.iter().all(|s| s.status.ok());
+    let scratch_path = scratch.path().to_path_buf();
+    let kept = if options.keep {
+        let _ = scratch.keep();
+        Kept::All
+    } else if !ok {
+        let _ = std::fs::remove_dir_all(scratch_path.join("checkout"));
+        let _ = scratch.keep();
+        Kept::Logs
+    } else {
+        drop(scratch);
+        // The logs went with the scratch directory: point at none.
+        for step in &mut steps {
+            step.log = None;
+        }
+        Kept::None
+    };
+    Ok(Report { ok, scratch: scratch_path, kept, files_copied, steps, interrupted_by })
+}
+
+struct Runner<'a> {
+    checkout: PathBuf,
+    logs: PathBuf,
+    scripts: PathBuf,
+    env: &'a ChildEnv,
+    options: &'a Options,
+    progress: &'a mut dyn Progress,
+    /// The end of the whole run.
+    deadline: Instant,
+    steps: Vec<StepReport>,
+    start_command: String,
+}
+
+/// Shell flags per kind of step.
+const INSTALL_FLAGS: &[&str] = &["-euo", "pipefail"];
+const COMMAND_FLAGS: &[&str] = &["-eo", "pipefail"];
+
+impl Runner<'_> {
+    fn run(&mut self, plan: &Plan) -> Result<(), VerifyError> {
+        let tests: Vec<(String, &str)> = plan
+            .tests
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                (if plan.tests.len() == 1 { "test".to_string() } else { format!("test {}", i + 1) }, t.as_str())
+            })
+            .collect();
+        let has_start = !plan.start.trim().is_empty();
+        let waits_for_services = has_start && !plan.services.is_empty();
+
+        if !plan.install.trim().is_empty() {
+            let report = self.foreground("install", &plan.install, INSTALL_FLAGS)?;
+            let failed = !report.status.ok();
+            self.record(report);
+            if failed {
+                if has_start {
+                    self.skip("start", &plan.start);
+                }
+                if waits_for_services {
+                    self.skip("services", &describe_services(&plan.services));
+                }
+                for (name, command) in &tests {
+                    self.skip(name, command);
+                }
+                return Ok(());
+            }
+        }
+        let mut start = None;
+        if has_start {
+            if self.stopping() {
+                self.skip("start", &plan.start);
+            } else {
+                start = Some(self.background("start", &plan.start)?);
+            }
+        }
+        if waits_for_services {
+            let start_failed = self.steps.last().is_some_and(|s| s.step == "start" && !s.status.ok());
+            if self.stopping() || start_failed {
+                self.skip("services", &describe_services(&plan.services));
+            } else {
+                let report = self.wait_for_services(&plan.services);
+                self.record(report);
+            }
+        }
+        for (name, command) in &tests {
+            if self.stopping() {
+                self.skip(name, command);
+            } else {
+                let report = self.foreground(name, command, COMMAND_FLAGS)?;
+                self.record(report);
+            }
+        }
+        if let Some((group, began)) = start {
+            self.finish_start(group, began);
+        }
+        Ok(())
+    }
+
+    /// Whether the run must stop: the total timeout passed or a signal came.
+    fn stopping(&self) -> bool {
+        Instant::now() >= self.deadline || signals::received().is_some()
+    }
+
+    fn record(&mut self, report: StepReport) {
+        self.progress.finished(&report);
+        self.steps.push(report);
+    }
+
+    fn skip(&mut self, name: &str, command: &str) {
+        self.record(StepReport {
+            step: name.to_string(),
+            command: command.to_string(),
+            status: Status::Skipped,
+            duration: Duration::ZERO,
+            exit_code: None,
+            log: None,
+            failed_line: None,
+            tail: Vec::new(),
+        });
+    }
+
+    /// Write the step's script (our ERR trap first) and open its log.
+    fn prepare(&self, name: &str, command: &str) -> Result<(PathBuf, PathBuf, std::fs::File), VerifyError> {
+        let slug = name.replace(' ', "-");
+        let script = self.scripts.join(format!("{slug}.sh"));
+        let log = self.logs.join(format!("{slug}.log"));
+        let prepare_error = |path: &Path, source| VerifyError::Prepare { step: name.into(), path: path.into(), source };
+        // The trap prints the failing line as written (BASH_COMMAND is not expanded, so no
+        // value of the environment can appear). It shares the script's first line so that
+        // line numbers, ours and bash's own, are the user's.
+        let text = format!(
+            "trap 'hanzo_status=$?; printf \"{TRAP_MARKER}line %s: %s (exit %s)\\n\" \"$LINENO\" \"$BASH_COMMAND\" \"$hanzo_status\" >&2' ERR; {command}\n"
+        );
+        std::fs::write(&script, text).map_err(|e| prepare_error(&script, e))?;
+        let file =
+            std::fs::OpenOptions::new().create(true).append(true).open(&log).map_err(|e| prepare_error(&log, e))?;
+        Ok((script, log, file))
+    }
+
+    fn spawn(&self, name: &str, flags: &[&str], script: &Path, log: &std::fs::File) -> Result<Group, VerifyError> {
+        let prepare_error = |source| VerifyError::Prepare { step: name.into(), path: script.into(), source };
+        let stdout = log.try_clone().map_err(prepare_error)?;
+        let stderr = log.try_clone().map_err(prepare_error)?;
+        let mut cmd = Command::new("bash");
+        cmd.args(flags).arg(script).current_dir(&self.checkout);
+        self.env.apply(&mut cmd);
+        cmd.stdin(Stdio::null()).stdout(stdout).stderr(stderr).process_group(0);
+        let child = cmd.spawn().map_err(prepare_error)?;
+        Ok(Group::new(child))
+    }
+
+    /// Run a step to its end, its timeout, or an interruption.
+    fn foreground(&mut self, name: &str, command: &str, flags: &[&str]) -> Result<StepReport, VerifyError> {
+        self.progress.started(name, command);
+        let (script, log, file) = self.prepare(name, command)?;
+        let began = Instant::now();
+        let step_deadline = (began + self.options.step_timeout).min(self.deadline);
+        let mut group = self.spawn(name, flags, &script, &file)?;
+        let status = loop {
+            if let Some(status) = group.try_wait() {
+                // Whatever the step left running in its group goes with it.
+                group.stop(self.options.grace);
+                break if status.success() { Status::Passed } else { Status::Failed };
+            }
+            if signals::received().is_some() {
+                group.stop(self.options.grace);
+                break Status::Interrupted;
+            }
+            if Instant::now() >= step_deadline {
+                group.stop(self.options.grace);
+                append_line(&file, &format!("{TRAP_MARKER}stopped after {}: timeout", short_duration(began.elapsed())));
+                break Status::Timeout;
+            }
+            std::thread::sleep(POLL);
+        };
+        let exit = group.try_wait().map(exit_code);
+        Ok(self.report(name, command, status, began.elapsed(), exit, log))
+    }
+
+    /// Start a step in the background and give it a moment to fail fast.
+    fn background(&mut self, name: &str, command: &str) -> Result<(Group, Instant), VerifyError> {
+        self.progress.started(name, command);
+        let (script, log, file) = self.prepare(name, command)?;
+        let began = Instant::now();
+        let mut group = self.spawn(name, COMMAND_FLAGS, &script, &file)?;
+        let settle = began + START_SETTLE;
+        while Instant::now() < settle && group.try_wait().is_none() {
+            std::thread::sleep(POLL);
+        }
+        if let Some(status) = group.try_wait()
+            && !status.success()
+        {
+            group.stop(self.options.grace);
+            let report = self.report(name, command, Status::Failed, began.elapsed(), Some(exit_code(status)), log);
+            self.record(report);
+            // The group is already stopped; finish_start sees a recorded failure.
+            return Ok((group, began));
+        }
+        Ok((group, began))
+    }
+
+    /// Stop `start`'s group and record how it fared.
+    fn finish_start(&mut self, mut group: Group, began: Instant) {
+        let already_recorded = self.steps.iter().any(|s| s.step == "start");
+        let exited = group.try_wait();
+        group.stop(self.options.grace);
+        if already_recorded {
+            return;
+        }
+        let command = self.start_command.clone();
+        let (status, exit) = match exited {
+            None => (Status::Running, None),
+            Some(s) if s.success() => (Status::Passed, Some(0)),
+            Some(s) => (Status::Failed, Some(exit_code(s))),
+        };
+        let log = self.logs.join("start.log");
+        let report = self.report("start", &command, status, began.elapsed(), exit, log);
+        // Keep the table in run order: start goes before the steps that ran after it.
+        self.progress.finished(&report);
+        let at = self
+            .steps
+            .iter()
+            .position(|s| s.step == "services" || s.step.starts_with("test"))
+            .unwrap_or(self.steps.len());
+        self.steps.insert(at, report);
+    }
+
+    fn wait_for_services(&mut self, services: &[(String, u16)]) -> StepReport {
+        let command = describe_services(services);
+        self.progress.started("services", &command);
+        let log = self.logs.join("services.log");
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(&log).ok();
+        let began = Instant::now();
+        let deadline = (began + SERVICE_WAIT.min(self.options.step_timeout)).min(self.deadline);
+        let mut status = Status::Passed;
+        for (name, port) in services {
+            let ready = wait_for_port(*port, deadline);
+            let line = match ready {
+                Ok(waited) => format!("{name}: 127.0.0.1:{port} open after {}", short_duration(waited)),
+                Err(waited) => {
+                    status = Status::Failed;
+                    format!("{name}: 127.0.0.1:{port} still closed after {}", short_duration(waited))
+                }
+            };
+            if let Some(file) = &file {
+                append_line(file, &line);
+            }
+        }
+        self.report("services", &command, status, began.elapsed(), None, log)
+    }
+
+    fn report(
+        &self,
+        name: &str,
+        command: &str,
+        status: Status,
+        duration: Duration,
+        exit_code: Option<i32>,
+        log: PathBuf,
+    ) -> StepReport {
+        let (failed_line, tail) = if status.ok() { (None, Vec::new()) } else { self.failure_details(&log) };
+        StepReport {
+            step: name.to_string(),
+            command: command.to_string(),
+            status,
+            duration,
+            exit_code,
+            log: Some(log),
+            failed_line,
+            tail,
+        }
+    }
+
+    /// The last line our trap printed and the last lines of the log (runs of one repeated
+    /// line collapsed into one, `(×N)`), masked.
+    fn failure_details(&self, log: &Path) -> (Option<String>, Vec<String>) {
+        let Ok(file) = std::fs::File::open(log) else {
+            return (None, Vec::new());
+        };
+        let mut failed_line = None;
+        let mut tail: std::collections::VecDeque<(String, usize)> = std::collections::VecDeque::new();
+        for line in std::io::BufReader::new(file).split(b'\n').map_while(Result::ok) {
+            let line = strip_terminal_codes(&String::from_utf8_lossy(&line)).trim_end().to_string();
+            // A tool may leave the cursor mid-line, so the marker need not start the line.
+            if let Some(at) = line.find(&format!("{TRAP_MARKER}line ")) {
+                failed_line = Some(self.env.mask(&line[at + TRAP_MARKER.len()..]));
+            }
+            match tail.back_mut() {
+                Some((last, count)) if *last == line => *count += 1,
+                _ => {
+                    if tail.len() == TAIL_LINES {
+                        tail.pop_front();
+                    }
+                    tail.push_back((line, 1));
+                }
+            }
+        }
+        let tail = tail
+            .iter()
+            .map(|(line, count)| {
+                let line = self.env.mask(line);
+                if *count > 1 { format!("{line} (×{count})") } else { line }
+            })
+            .collect();
+        (failed_line, tail)
+    }
+}
+
+/// `text` without ANSI escape sequences (colours, cursor moves) and carriage-return
+/// overwrites: what a terminal would finally show on the line.
+fn strip_terminal_codes(text: &str) -> String {
+    static ESCAPES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[@-Z\\-_])").expect("a valid pattern")
+    });
+    let text = ESCAPES.replace_all(text, "");
+    let last = text.trim_end_matches(['\r', '\n']).rsplit('\r').next().unwrap_or_default();
+    last.to_string()
+}
+
+fn append_line(mut file: &std::fs::File, line: &str) {
+    let _ = writeln!(file, "{line}");
+}
+
+/// `postgres:5432 redis:6379`.
+fn describe_services(services: &[(String, u16)]) -> String {
+    services.iter().map(|(name, port)| format!("{name}:{port}")).collect::<Vec<_>>().join(" ")
+}
+
+/// Wait until something accepts connections on the loopback `port`, or `deadline`.
+/// Returns how long it took (`Err` when it never opened).
+pub fn wait_for_port(port: u16, deadline: Instant) -> Result<Duration, Duration> {
+    let began = Instant::now();
+    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    loop {
+        if TcpStream::connect_timeout(&address, Duration::from_millis(250)).is_ok() {
+            return Ok(began.elapsed());
+        }
+        if Instant::now() >= deadline || signals::received().is_some() {
+            return Err(began.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// The port a service listens on by default, for the canonical names detection uses.
+pub fn default_port(service: &str) -> Option<u16> {
+    Some(match service {
+        "postgres" | "timescaledb" | "pgvector" => 5432,
+        "mysql" | "mariadb" | "percona" => 3306,
+        "redis" | "valkey" | "keydb" | "dragonfly" => 6379,
+        "mongodb" => 27017,
+        "rabbitmq" => 5672,
+        "kafka" | "redpanda" => 9092,
+        "zookeeper" => 2181,
+        "elasticsearch" | "opensearch" => 9200,
+        "minio" => 9000,
+        "memcached" => 11211,
+        "nats" => 4222,
+        "cassandra" | "scylla" => 9042,
+        "clickhouse" => 8123,
+        "couchdb" => 5984,
+        "neo4j" => 7687,
+        "influxdb" => 8086,
+        "etcd" => 2379,
+        "consul" => 8500,
+        "vault" => 8200,
+        "localstack" => 4566,
+        "dynamodb" => 8000,
+        "mssql" | "sqlserver" => 1433,
+        "meilisearch" => 7700,
+        "typesense" => 8108,
+        "qdrant" => 6333,
+        "mailhog" | "mailpit" => 1025,
+        "azurite" => 10000,
+        "selenium" => 4444,
+        "temporal" => 7233,
+        _ => return None,
+    })
+}
+
+/// `1.2s`, `2m03s`, `1h02m`.
+pub fn short_duration(d: Duration) -> String {
+    let secs = d.as_secs();
+    if secs < 60 {
+        format!("{:.1}s", d.as_secs_f64())
+    } else if secs < 3600 {
+        format!("{}m{:02}s", secs / 60, secs % 60)
+    } else {
+        format!("{}h{:02}m", secs / 3600, (secs % 3600) / 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_are_waited_for_with_a_bound() {
+        let listener = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        assert!(wait_for_port(port, Instant::now() + Duration::from_secs(2)).is_ok());
+        drop(listener);
+        let began = Instant::now();
+        assert!(wait_for_port(port, Instant::now() + Duration::from_millis(600)).is_err());
+        assert!(began.elapsed() < Duration::from_secs(3));
+    }
+
+    #[test]
+    fn known_services_have_ports() {
+        assert_eq!(default_port("postgres"), Some(5432));
+        assert_eq!(default_port("redis"), Some(6379));
+        assert_eq!(default_port("mysql"), Some(3306));
+        assert_eq!(default_port("some-app"), None);
+    }
+
+    #[test]
+    fn terminal_codes_are_stripped() {
+        assert_eq!(strip_terminal_codes("\x1b[0m\x1b[1;31merror\x1b[0m: x"), "error: x");
+        assert_eq!(strip_terminal_codes("50%\r100% done\r\n"), "100% done");
+        assert_eq!(strip_terminal_codes("\x1b]0;title\x07plain"), "plain");
+    }
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(short_duration(Duration::from_millis(1234)), "1.2s");
+        assert_eq!(short_duration(Duration::from_secs(123)), "2m03s");
+        assert_eq!(short_duration(Duration::from_secs(3720)), "1h02m");
+    }
+}

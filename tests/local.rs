@@ -1,0 +1,558 @@
+//! Local runs under the env contract (DESIGN.md §7): `run`, `env-file` and `verify`, through
+//! the built binary with a temporary HOME, TMPDIR and a cleared environment.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use expectrl::{Eof, Expect, Session};
+
+const BIN: &str = env!("CARGO_BIN_EXE_hanzo-env");
+
+/// A temporary checkout (with `.hanzo/environment.toml`), HOME and TMPDIR.
+struct Sandbox {
+    _dir: tempfile::TempDir,
+    repo: PathBuf,
+    home: PathBuf,
+    tmp: PathBuf,
+}
+
+impl Sandbox {
+    fn new(toml: &str) -> Sandbox {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("repo");
+        let home = dir.path().join("home");
+        let tmp = dir.path().join("tmp");
+        for d in [&repo, &home, &tmp] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let sandbox = Sandbox { _dir: dir, repo, home, tmp };
+        sandbox.write_proposal(toml);
+        sandbox
+    }
+
+    /// A copy of `tests/fixtures/verify/<name>`.
+    fn fixture(name: &str) -> Sandbox {
+        let sandbox = Sandbox::new("");
+        copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify").join(name), &sandbox.repo);
+        sandbox
+    }
+
+    fn write_proposal(&self, toml: &str) {
+        std::fs::create_dir_all(self.repo.join(".hanzo")).unwrap();
+        std::fs::write(self.repo.join(".hanzo/environment.toml"), toml).unwrap();
+    }
+
+    fn cmd(&self) -> Command {
+        let mut cmd = Command::new(BIN);
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &self.home)
+            .env("TMPDIR", &self.tmp)
+            .current_dir(&self.repo);
+        cmd
+    }
+
+    fn output(&self, args: &[&str], vars: &[(&str, &str)]) -> Output {
+        let mut cmd = self.cmd();
+        cmd.args(args);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        cmd.stdin(Stdio::null()).output().unwrap()
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Every process whose argv holds `needle`, read from /proc.
+fn processes_with_argv_containing(needle: &[u8]) -> Vec<String> {
+    let mut hits = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else { continue };
+        if cmdline.windows(needle.len()).any(|w| w == needle) {
+            hits.push(format!("{}: {}", entry.file_name().to_string_lossy(), text(&cmdline).replace('\0', " ")));
+        }
+    }
+    hits
+}
+
+/// Every process whose working directory is inside `dir` (a step's processes start in the
+/// scratch copy; this finds them whatever their argv, and only this run's).
+fn processes_inside(dir: &Path) -> Vec<String> {
+    let mut hits = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cwd) = std::fs::read_link(entry.path().join("cwd")) else { continue };
+        if cwd.starts_with(dir) {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            hits.push(format!("{}: {}", entry.file_name().to_string_lossy(), text(&cmdline).replace('\0', " ")));
+        }
+    }
+    hits
+}
+
+fn scratch_of(json: &serde_json::Value) -> PathBuf {
+    PathBuf::from(json["scratch"].as_str().expect("the report names its scratch directory"))
+}
+
+fn wait_until(what: &str, limit: Duration, mut done: impl FnMut() -> bool) {
+    let until = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < until, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A value no process would hold by chance, built at run time so it appears in no source.
+fn distinctive(tag: &str) -> String {
+    format!("{tag}-{}-{}-value", std::process::id(), Instant::now().elapsed().as_nanos() ^ 0x5eed)
+}
+
+// ---------------------------------------------------------------- run
+
+#[test]
+fn run_gives_values_through_the_environment_and_never_on_any_argv() {
+    let secret = distinctive("RUN-SECRET");
+    let sandbox = Sandbox::new("[env]\nTOKEN = \"${HOST_TOKEN}\"\nMODE = \"test\"\n");
+    let out_file = sandbox.repo.join("seen.txt");
+    let mut child = sandbox
+        .cmd()
+        .env("HOST_TOKEN", &secret)
+        .args(["run", "--", "sh", "-c", "printf '%s|%s' \"$TOKEN\" \"$MODE\" > seen.txt; sleep 3"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until("the child to start", Duration::from_secs(10), || out_file.exists());
+    let hits = processes_with_argv_containing(secret.as_bytes());
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    assert_eq!(hits, Vec::<String>::new(), "the value is on an argv");
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap(), format!("{secret}|test"));
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!stderr.contains(&secret));
+}
+
+#[test]
+fn run_starts_from_a_clean_environment() {
+    let sandbox = Sandbox::new("[env]\nA = \"1\"\n");
+    let out = sandbox.output(
+        &["run", "--pass", "KEEP_ME", "--", "env"],
+        &[("LANG", "C.UTF-8"), ("KEEP_ME", "yes"), ("DROP_ME", "no"), ("AWS_SECRET_ACCESS_KEY", "leak")],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut names: Vec<String> =
+        text(&out.stdout).lines().filter_map(|l| l.split_once('=')).map(|(k, _)| k.to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["A", "HOME", "KEEP_ME", "LANG", "PATH"]);
+}
+
+#[test]
+fn run_exits_with_the_childs_status() {
+    let sandbox = Sandbox::new("");
+    assert_eq!(sandbox.output(&["run", "--", "sh", "-c", "exit 7"], &[]).status.code(), Some(7));
+    assert_eq!(sandbox.output(&["run", "--", "sh", "-c", "kill -TERM $$"], &[]).status.code(), Some(143));
+    let missing = sandbox.output(&["run", "--", "no-such-command-hanzo"], &[]);
+    assert_eq!(missing.status.code(), Some(127));
+    let stderr = text(&missing.stderr);
+    assert!(stderr.contains("command not found: no-such-command-hanzo") && stderr.contains("hint:"), "{stderr}");
+}
+
+#[test]
+fn run_forwards_sigterm_to_the_child() {
+    let sandbox = Sandbox::new("");
+    let mut child = sandbox
+        .cmd()
+        .args([
+            "run",
+            "--",
+            "sh",
+            "-c",
+            "trap 'echo got-term > term.txt; exit 0' TERM; touch ready; while :; do sleep 0.05; done",
+        ])
+        .spawn()
+        .unwrap();
+    wait_until("the child to be ready", Duration::from_secs(10), || sandbox.repo.join("ready").exists());
+    unsafe_kill(child.id(), libc::SIGTERM);
+    let status = child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(sandbox.repo.join("term.txt")).unwrap().trim(), "got-term");
+    assert_eq!(status.code(), Some(0), "hanzo-env exits with the child's status");
+}
+
+fn unsafe_kill(pid: u32, signal: libc::c_int) {
+    // SAFETY: plain kill(2) on a child of this test.
+    unsafe {
+        libc::kill(pid as libc::pid_t, signal);
+    }
+}
+
+#[test]
+fn run_refuses_unresolvable_entries_and_runs_nothing() {
+    let sandbox = Sandbox::new("[env]\nDB = \"postgres://${DB_HOST}/app\"\nASK = \"?prompt\"\n");
+    let out = sandbox.output(&["--no-input", "run", "--", "touch", "ran"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("DB") && stderr.contains("DB_HOST") && stderr.contains("ASK"), "{stderr}");
+    assert!(!sandbox.repo.join("ran").exists(), "nothing runs when an entry fails");
+}
+
+#[test]
+fn run_asks_prompts_once_without_echo_on_a_terminal() {
+    let sandbox = Sandbox::new("[env]\nAPI_TOKEN = \"?prompt Your API token\"\n");
+    let secret = distinctive("PROMPTED");
+    let mut cmd = sandbox.cmd();
+    cmd.args(["run", "--", "sh", "-c", "printf %s \"$API_TOKEN\" > seen.txt"]);
+    let mut session = Session::spawn(cmd).unwrap();
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    session.expect("Your API token").unwrap();
+    // The prompt turns echo off with TCSAFLUSH, which drops whatever was typed before it:
+    // under load the answer can arrive too early, so type it again until the child runs.
+    session.set_expect_timeout(Some(Duration::from_secs(2)));
+    let mut attempts = 0;
+    let rest = loop {
+        session.send_line(&secret).unwrap();
+        match session.expect(Eof) {
+            Ok(rest) => break rest,
+            Err(expectrl::Error::ExpectTimeout) if attempts < 10 => attempts += 1,
+            Err(e) => panic!("{e}"),
+        }
+    };
+    assert!(!text(rest.before()).contains(&secret), "the answer is not echoed");
+    wait_until("the child", Duration::from_secs(10), || sandbox.repo.join("seen.txt").exists());
+    wait_until("the value", Duration::from_secs(5), || {
+        std::fs::read_to_string(sandbox.repo.join("seen.txt")).is_ok_and(|s| !s.is_empty())
+    });
+    assert_eq!(std::fs::read_to_string(sandbox.repo.join("seen.txt")).unwrap(), secret);
+}
+
+// ---------------------------------------------------------------- env-file
+
+/// Values that quoting gets wrong easily; given through host variables so that the file
+/// holds them verbatim.
+const AWKWARD: &[&str] = &[
+    "it's \"quoted\"",
+    "multi\nline\nvalue",
+    "$HOME ${HOME} $(id) `id` $$",
+    "a=b=c",
+    "ends with backslash\\",
+    "a\\'b",
+    "#hash x #y",
+    "é ünïcödé 🚀",
+    " padded ",
+    "",
+];
+
+#[test]
+fn env_file_is_private_and_reads_back_exactly_in_bash_and_dotenvy() {
+    let mut toml = String::from("[env]\n");
+    let mut vars: Vec<(String, String)> = Vec::new();
+    for (i, value) in AWKWARD.iter().enumerate() {
+        toml.push_str(&format!("V{i} = \"${{HOST_V{i}}}\"\n"));
+        vars.push((format!("HOST_V{i}"), value.to_string()));
+    }
+    let sandbox = Sandbox::new(&toml);
+    let out_path = sandbox.tmp.join("run.env");
+    // A permissive umask must not widen the file's mode.
+    let out = Command::new("sh")
+        .args(["-c", &format!("umask 000; exec {BIN} env-file --out {}", out_path.display())])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &sandbox.home)
+        .envs(vars.iter().map(|(k, v)| (k, v)))
+        .current_dir(&sandbox.repo)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty() && AWKWARD.iter().filter(|v| v.len() > 3).all(|v| !text(&out.stderr).contains(v)));
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(std::fs::metadata(&out_path).unwrap().permissions().mode() & 0o777, 0o600);
+
+    let parsed: Vec<(String, String)> =
+        dotenvy::from_path_iter(&out_path).unwrap().collect::<Result<_, _>>().expect("dotenvy reads the file");
+    for (i, value) in AWKWARD.iter().enumerate() {
+        assert_eq!(parsed[i], (format!("V{i}"), value.to_string()), "dotenvy, {value:?}");
+        let bash = Command::new("bash")
+            .args(["-c", &format!("source \"$1\" && printf %s \"$V{i}\""), "bash"])
+            .arg(&out_path)
+            .env_clear()
+            .output()
+            .unwrap();
+        assert!(bash.status.success(), "{}", text(&bash.stderr));
+        assert_eq!(text(&bash.stdout), *value, "bash source, {value:?}");
+    }
+}
+
+/// With strace available (not on every CI machine), check the file is created 0600 by the
+/// open call itself and never chmod-ed: there is no moment where others could read it.
+#[test]
+fn env_file_is_created_with_mode_0600() {
+    if Command::new("strace").arg("-V").output().is_err() {
+        eprintln!("strace not installed; the mode is checked after the fact only");
+        return;
+    }
+    let sandbox = Sandbox::new("[env]\nA = \"1\"\n");
+    let trace = sandbox.tmp.join("trace.txt");
+    let out_path = sandbox.tmp.join("run.env");
+    let out = Command::new("strace")
+        .args(["-f", "-e", "trace=open,openat,creat,chmod,fchmod,fchmodat", "-o"])
+        .arg(&trace)
+        .arg(BIN)
+        .args(["env-file", "--out"])
+        .arg(&out_path)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", &sandbox.home)
+        .current_dir(&sandbox.repo)
+        .output()
+        .unwrap();
+    if !out.status.success() && text(&out.stderr).contains("ptrace") {
+        eprintln!("strace cannot trace here: {}", text(&out.stderr));
+        return;
+    }
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let trace = std::fs::read_to_string(trace).unwrap();
+    let creations: Vec<&str> = trace.lines().filter(|l| l.contains(".hanzo-tmp-") && l.contains("O_CREAT")).collect();
+    assert_eq!(creations.len(), 1, "{trace}");
+    assert!(creations[0].contains("0600"), "{}", creations[0]);
+    assert!(!trace.lines().any(|l| l.contains("chmod")), "no chmod after the fact:\n{trace}");
+}
+
+#[test]
+fn env_file_refuses_a_path_git_would_commit() {
+    let sandbox = Sandbox::new("[env]\nA = \"1\"\n");
+    let git_ok =
+        Command::new("git").args(["init", "-q"]).current_dir(&sandbox.repo).status().is_ok_and(|s| s.success());
+    if !git_ok {
+        eprintln!("git not installed; nothing to refuse");
+        return;
+    }
+    let out = sandbox.output(&["env-file", "--out", "run.env"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("warning:") && stderr.contains("--force") && stderr.contains(".gitignore"), "{stderr}");
+    assert!(!sandbox.repo.join("run.env").exists());
+
+    let forced = sandbox.output(&["env-file", "--out", "run.env", "--force"], &[]);
+    assert!(forced.status.success(), "{}", text(&forced.stderr));
+
+    std::fs::write(sandbox.repo.join(".gitignore"), ".hanzo/*.env\n").unwrap();
+    let ignored = sandbox.output(&["env-file", "--out", ".hanzo/run.env"], &[]);
+    assert!(ignored.status.success(), "{}", text(&ignored.stderr));
+}
+
+#[test]
+fn env_file_does_not_replace_a_file_it_did_not_write() {
+    let sandbox = Sandbox::new("[env]\nA = \"1\"\n");
+    let target = sandbox.tmp.join("profile");
+    std::fs::write(&target, "export PS1='$ '\n").unwrap();
+    let out = sandbox.output(&["env-file", "--out", target.to_str().unwrap()], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "export PS1='$ '\n");
+    let again = sandbox.tmp.join("run.env");
+    for _ in 0..2 {
+        let out = sandbox.output(&["env-file", "--out", again.to_str().unwrap()], &[]);
+        assert!(out.status.success(), "its own file is replaced: {}", text(&out.stderr));
+    }
+}
+
+// ---------------------------------------------------------------- verify
+
+fn verify_json(sandbox: &Sandbox, args: &[&str], vars: &[(&str, &str)]) -> (Option<i32>, serde_json::Value, String) {
+    let mut all = vec!["--json", "verify"];
+    all.extend_from_slice(args);
+    let out = sandbox.output(&all, vars);
+    let stderr = text(&out.stderr);
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}\n{stderr}", text(&out.stdout)));
+    (out.status.code(), json, stderr)
+}
+
+fn steps(json: &serde_json::Value) -> Vec<(String, String)> {
+    json["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["step"].as_str().unwrap().to_string(), s["status"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+#[test]
+fn verify_passes_in_a_scratch_copy_that_honours_gitignore() {
+    let sandbox = Sandbox::fixture("passes");
+    std::fs::create_dir_all(sandbox.repo.join("node_modules/dep")).unwrap();
+    std::fs::write(sandbox.repo.join("node_modules/dep/index.js"), "x").unwrap();
+    std::fs::write(sandbox.repo.join(".gitignore"), "*.secret\n").unwrap();
+    std::fs::write(sandbox.repo.join("local.secret"), "x").unwrap();
+    let test = "grep -qx 'built from input' build/output.txt && [ \"$GREETING\" = 'hello world' ] \
+                && [ ! -e node_modules ] && [ ! -e local.secret ] && [ \"$CI\" = true ]";
+    let (code, json, stderr) = verify_json(&sandbox, &["--test", test], &[("WHO", "world")]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("install", "passed"), ("test", "passed")]));
+    assert_eq!(json["ok"], true);
+    assert_eq!(json["kept"], "none");
+    assert!(json["steps"][0]["log"].is_null(), "no path to a removed log");
+    assert!(!Path::new(json["scratch"].as_str().unwrap()).exists(), "the scratch copy is removed");
+    assert!(!sandbox.repo.join("build").exists(), "the checkout itself is untouched");
+}
+
+#[test]
+fn verify_reports_the_failing_install_line_and_skips_the_rest() {
+    let sandbox = Sandbox::fixture("install-fails");
+    let (code, json, _) = verify_json(&sandbox, &["--test", "true"], &[]);
+    assert_eq!(code, Some(1));
+    assert_eq!(steps(&json), pairs(&[("install", "failed"), ("test", "skipped")]));
+    let install = &json["steps"][0];
+    assert_eq!(install["failed_line"], "line 2: test -f missing-lockfile.lock (exit 1)");
+    assert_eq!(install["exit_code"], 1);
+    let tail: Vec<&str> = install["tail"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    assert!(tail.contains(&"fetching dependencies") && !tail.contains(&"never reached"), "{tail:?}");
+    assert_eq!(json["kept"], "logs");
+    let log = PathBuf::from(install["log"].as_str().unwrap());
+    assert!(log.exists(), "the failing step's log is kept");
+
+    // The table names the failing line too.
+    let out = sandbox.output(&["verify", "--test", "true"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let table = text(&out.stdout);
+    assert!(
+        table.contains("install  failed") && table.contains("failed at line 2: test -f missing-lockfile.lock"),
+        "{table}"
+    );
+}
+
+#[test]
+fn verify_timeouts_stop_the_whole_process_group() {
+    let sandbox = Sandbox::fixture("hangs");
+    let began = Instant::now();
+    let (code, json, _) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "true"], &[]);
+    assert!(began.elapsed() < Duration::from_secs(20), "took {:?}", began.elapsed());
+    assert_eq!(code, Some(1));
+    assert_eq!(steps(&json), pairs(&[("install", "timeout"), ("test", "skipped")]));
+    assert_eq!(processes_inside(&scratch_of(&json)), Vec::<String>::new(), "no orphan survives");
+}
+
+#[test]
+fn verify_total_timeout_skips_what_is_left() {
+    let sandbox = Sandbox::fixture("passes");
+    let (code, json, _) =
+        verify_json(&sandbox, &["--timeout", "1s", "--test", "sleep 9873", "--test", "true"], &[("WHO", "x")]);
+    assert_eq!(code, Some(1));
+    assert_eq!(steps(&json), pairs(&[("install", "passed"), ("test 1", "timeout"), ("test 2", "skipped")]));
+    assert_eq!(processes_inside(&scratch_of(&json)), Vec::<String>::new());
+}
+
+#[test]
+fn verify_runs_start_in_the_background_and_stops_it() {
+    let sandbox = Sandbox::fixture("background");
+    let test = "for i in $(seq 100); do [ -s heartbeat.txt ] && exit 0; sleep 0.1; done; echo no heartbeat; exit 1";
+    let (code, json, stderr) = verify_json(&sandbox, &["--keep", "--test", test], &[]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("start", "running"), ("test", "passed")]));
+    let scratch = PathBuf::from(json["scratch"].as_str().unwrap());
+    assert_eq!(json["kept"], "all");
+    let start_script = scratch.join("steps/start.sh");
+    assert!(start_script.exists());
+    assert_eq!(
+        processes_with_argv_containing(start_script.to_str().unwrap().as_bytes()),
+        Vec::<String>::new(),
+        "start is stopped at the end"
+    );
+    let heartbeat = scratch.join("checkout/heartbeat.txt");
+    let before = std::fs::read_to_string(&heartbeat).unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(std::fs::read_to_string(&heartbeat).unwrap(), before, "the loop no longer writes");
+    std::fs::remove_dir_all(scratch).unwrap();
+}
+
+#[test]
+fn verify_masks_secret_values_in_the_report() {
+    let sandbox = Sandbox::fixture("passes");
+    let secret = distinctive("VERIFY-SECRET");
+    let (code, json, stderr) =
+        verify_json(&sandbox, &["--test", "echo \"token is $GREETING\"; exit 3"], &[("WHO", &secret)]);
+    assert_eq!(code, Some(1));
+    let shown = format!("{json}{stderr}");
+    assert!(!shown.contains(&secret), "{shown}");
+    assert!(shown.contains("token is [GREETING]"), "{shown}");
+}
+
+#[test]
+fn verify_without_anything_to_run_is_an_error() {
+    let sandbox = Sandbox::new("install = \"\"\nstart = \"\"\n");
+    let out = sandbox.output(&["verify"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("nothing to verify"));
+}
+
+#[test]
+fn verify_interrupted_stops_the_running_step_and_exits_130() {
+    let sandbox = Sandbox::fixture("passes");
+    let mut child = sandbox
+        .cmd()
+        .args(["--json", "verify", "--test", "sleep 9874"])
+        .env("WHO", "x")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The scratch directory is inside this sandbox's TMPDIR.
+    wait_until("the test step", Duration::from_secs(20), || {
+        processes_inside(&sandbox.tmp).iter().any(|p| p.contains("sleep 9874"))
+    });
+    unsafe_kill(child.id(), libc::SIGINT);
+    let began = Instant::now();
+    let status = child.wait().unwrap();
+    assert!(began.elapsed() < Duration::from_secs(10));
+    assert_eq!(status.code(), Some(130));
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(steps(&json), pairs(&[("install", "passed"), ("test", "interrupted")]));
+    assert_eq!(processes_inside(&scratch_of(&json)), Vec::<String>::new(), "the step's group is gone");
+}
+
+#[test]
+fn verify_waits_for_the_ports_of_detected_services() {
+    // The test plays redis itself on 6379; when something else holds the port, it cannot.
+    let Ok(listener) = std::net::TcpListener::bind(("127.0.0.1", 6379)) else {
+        eprintln!("127.0.0.1:6379 is in use here; skipping");
+        return;
+    };
+    let sandbox = Sandbox::fixture("services");
+    let (code, json, stderr) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "true"], &[]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("start", "running"), ("services", "passed"), ("test", "passed")]));
+    assert_eq!(json["steps"][1]["command"], "redis:6379");
+
+    drop(listener);
+    if std::net::TcpListener::bind(("127.0.0.1", 6379)).is_err() {
+        eprintln!("127.0.0.1:6379 was taken meanwhile; skipping the closed-port half");
+        return;
+    }
+    let (code, json, _) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "true"], &[]);
+    assert_eq!(code, Some(1));
+    assert_eq!(steps(&json), pairs(&[("start", "running"), ("services", "failed"), ("test", "passed")]));
+    let tail = json["steps"][1]["tail"].to_string();
+    assert!(tail.contains("redis: 127.0.0.1:6379 still closed"), "{tail}");
+    assert_eq!(processes_inside(&scratch_of(&json)), Vec::<String>::new());
+}
