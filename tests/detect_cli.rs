@@ -55,7 +55,9 @@ fn writes_the_file_then_finds_it_up_to_date() {
     let text = std::fs::read_to_string(&file).unwrap();
     let proposal = hanzo_env::proposal::Proposal::parse(&text).unwrap();
     assert_eq!(text, hanzo(home.path(), &["detect", "--stdout"], repo.path()).stdout);
-    assert!(proposal.install.starts_with("set -euo pipefail\n"), "{}", proposal.install);
+    // One step: the install is that command, its evidence a comment beside it.
+    assert_eq!(proposal.install, "npm ci");
+    assert!(text.contains("install = \"npm ci\"  # package-lock.json\n"), "{text}");
     let leftovers: Vec<_> = std::fs::read_dir(repo.path().join(".hanzo")).unwrap().collect();
     assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
 
@@ -297,5 +299,5 @@ fn run_in_a_subdirectory_it_detects_the_whole_checkout() {
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let text = String::from_utf8(output.stdout).unwrap();
-    assert!(text.contains("\nnpm ci\n"), "{text}");
+    assert!(text.contains("install = \"npm ci\""), "{text}");
 }
