@@ -328,7 +328,7 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "ci",
 ];
 /// At most this many source files are scanned.
-pub const MAX_SCANNED_FILES: usize = 4000;
+pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
 pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
 
