@@ -118,7 +118,9 @@ pub enum Command {
     Delete(DeleteArgs),
 
     /// Set, list, delete and import secrets (values are never printed)
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Examples:
+  printf %s \"$VALUE\" | hanzo-env secret set DATABASE_URL
+  hanzo-env secret list")]
     Secret(SecretCommand),
 
     /// Store an API token in the OS keyring
@@ -128,10 +130,13 @@ pub enum Command {
     Login(LoginArgs),
 
     /// Remove the stored API token
+    #[command(after_help = "Example:
+  hanzo-env logout")]
     Logout,
 
     /// Authentication status
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example:
+  hanzo-env auth status")]
     Auth(AuthCommand),
 
     /// Run a command under the file's [env], with a clean environment
@@ -317,6 +322,9 @@ pub struct LoginArgs {
 #[derive(Debug, Subcommand)]
 pub enum AuthCommand {
     /// Which token is used, from where, against which API and org
+    #[command(after_help = "Examples:
+  hanzo-env auth status
+  hanzo-env auth status --json")]
     Status,
 }
 
