@@ -121,10 +121,12 @@ async fn log_request(State(state): State<AppState>, request: Request, next: Next
     response
 }
 
-/// The path as logged: at most 256 characters, and nothing after an `=` (a client that
-/// wrongly put `NAME=value` in the URL must not get the value into the log).
+/// The path as logged: at most 256 characters, and nothing after an `=`, written plainly or
+/// percent-encoded as `%3D` (a client that wrongly put `NAME=value` in the URL must not get
+/// the value into the log).
 fn loggable_path(path: &str) -> String {
-    let before_value = path.split('=').next().unwrap_or_default();
+    let value_at = path.find('=').into_iter().chain(path.to_ascii_uppercase().find("%3D")).min();
+    let before_value = &path[..value_at.unwrap_or(path.len())];
     let mut shown: String = before_value.chars().take(256).collect();
     if shown.len() < path.len() {
         shown.push('…');
@@ -478,6 +480,8 @@ mod tests {
     fn log_paths_stop_before_any_value() {
         assert_eq!(loggable_path("/v1/environment/site"), "/v1/environment/site");
         assert_eq!(loggable_path("/v1/environment/site/secrets/A=hunter2"), "/v1/environment/site/secrets/A…");
+        assert_eq!(loggable_path("/v1/environment/site/secrets/A%3Dhunter2"), "/v1/environment/site/secrets/A…");
+        assert_eq!(loggable_path("/v1/environment/site/secrets/A%3dhunter2"), "/v1/environment/site/secrets/A…");
         assert_eq!(loggable_path(&"/x".repeat(300)).chars().count(), 257);
     }
 
