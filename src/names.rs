@@ -53,10 +53,14 @@ pub fn validate_secret_name(name: &str) -> Result<(), NameError> {
     if len > MAX_NAME_LEN {
         return Err(NameError::TooLong(name.chars().take(32).collect::<String>() + "…", len));
     }
-    let mut chars = name.chars();
-    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    if !first_ok || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(NameError::BadCharacters(name.to_string()));
+    let bad_at =
+        name.char_indices().find(|&(i, c)| !(c.is_ascii_alphabetic() || c == '_' || (i > 0 && c.is_ascii_digit())));
+    if let Some((at, bad)) = bad_at {
+        // Quoted up to the first wrong character only: `NAME value` or `NAME:value` may
+        // carry a value after it.
+        let end = at + bad.len_utf8();
+        let more = if end < name.len() { "…" } else { "" };
+        return Err(NameError::BadCharacters(format!("{}{more}", &name[..end])));
     }
     if is_reserved(name) {
         return Err(NameError::Reserved(name.to_string()));
@@ -86,6 +90,12 @@ mod tests {
         assert!(matches!(validate_secret_name(""), Err(NameError::Empty)));
         assert!(matches!(validate_secret_name("1ABC"), Err(NameError::BadCharacters(_))));
         assert!(matches!(validate_secret_name("BAD-NAME"), Err(NameError::BadCharacters(_))));
+        for argument in ["API_KEY sk_live_MARKER", "API_KEY:sk_live_MARKER", "API_KEY\tsk_live_MARKER"] {
+            let err = validate_secret_name(argument).unwrap_err();
+            let shown = format!("{err} {err:?} {}", crate::error::Diagnostic::hint(&err).unwrap_or_default());
+            assert!(!shown.contains("MARKER"), "{shown}");
+            assert!(shown.contains("API_KEY"), "{shown}");
+        }
         assert!(matches!(validate_secret_name(&"A".repeat(129)), Err(NameError::TooLong(..))));
         assert!(matches!(validate_secret_name("hanzo_token"), Err(NameError::Reserved(_))));
         assert!(matches!(validate_secret_name("path"), Err(NameError::Reserved(_))));
