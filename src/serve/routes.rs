@@ -153,15 +153,6 @@ async fn get_environment(
     Ok(environment_response(&env))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ScriptsBody {
-    #[serde(default)]
-    install: String,
-    #[serde(default)]
-    start: String,
-}
-
 async fn save_scripts(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -170,24 +161,9 @@ async fn save_scripts(
 ) -> Result<Response, ApiError> {
     let org = org_of(&headers)?;
     let repo = repo_of(repo)?;
-    let body: ScriptsBody = parse_json(&body_of(body)?, r#"{"install": "…", "start": "…"}"#)?;
-    check_script("install", &body.install)?;
-    check_script("start", &body.start)?;
-    let change = Change::SaveScripts(Scripts { install: body.install, start: body.start });
-    write(&state, &headers, org, repo, change).await
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProposalBody {
-    #[serde(default)]
-    install: String,
-    #[serde(default)]
-    start: String,
-    #[serde(default)]
-    secrets: Vec<String>,
-    #[serde(default)]
-    note: String,
+    let scripts: Scripts = parse_strict(&body_of(body)?, r#"{"install": "…", "start": "…"}"#)?;
+    check_scripts(&scripts.install, &scripts.start)?;
+    write(&state, &headers, org, repo, Change::SaveScripts(scripts)).await
 }
 
 /// Local extension (not part of the platform API): record a pending proposal, as the
@@ -200,10 +176,9 @@ async fn propose(
 ) -> Result<Response, ApiError> {
     let org = org_of(&headers)?;
     let repo = repo_of(repo)?;
-    let body: ProposalBody =
-        parse_json(&body_of(body)?, r#"{"install": "…", "start": "…", "secrets": ["NAME"], "note": "…"}"#)?;
-    check_script("install", &body.install)?;
-    check_script("start", &body.start)?;
+    let body: PendingProposal =
+        parse_strict(&body_of(body)?, r#"{"install": "…", "start": "…", "secrets": ["NAME"], "note": "…"}"#)?;
+    check_scripts(&body.install, &body.start)?;
     if body.note.len() > MAX_NOTE_BYTES {
         return Err(ApiError::too_large(format!(
             "`note` is {} bytes; at most {MAX_NOTE_BYTES} bytes (16 KiB)",
@@ -374,17 +349,34 @@ fn body_of(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     })
 }
 
-fn parse_json<T: DeserializeOwned>(body: &[u8], shape: &str) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
-        .map_err(|err| ApiError::bad_request("invalid_body", format!("the body must be a JSON object {shape}: {err}")))
+/// A body of `T`'s fields and nothing else. The wire types stay lenient for the client
+/// (it reads what newer servers add); the server refuses a field it does not know.
+#[derive(Deserialize)]
+struct Strict<T> {
+    #[serde(flatten)]
+    body: T,
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, serde::de::IgnoredAny>,
 }
 
-fn check_script(field: &str, script: &str) -> Result<(), ApiError> {
-    if script.len() > MAX_SCRIPT_BYTES {
-        return Err(ApiError::too_large(format!(
-            "`{field}` is {} bytes; at most {MAX_SCRIPT_BYTES} bytes (16 KiB)",
-            script.len()
-        )));
+fn parse_strict<T: DeserializeOwned>(body: &[u8], shape: &str) -> Result<T, ApiError> {
+    let refuse =
+        |why: String| ApiError::bad_request("invalid_body", format!("the body must be a JSON object {shape}: {why}"));
+    let strict: Strict<T> = serde_json::from_slice(body).map_err(|err| refuse(err.to_string()))?;
+    match strict.unknown.keys().next() {
+        Some(field) => Err(refuse(format!("unknown field `{}`", field.chars().take(64).collect::<String>()))),
+        None => Ok(strict.body),
+    }
+}
+
+fn check_scripts(install: &str, start: &str) -> Result<(), ApiError> {
+    for (field, script) in [("install", install), ("start", start)] {
+        if script.len() > MAX_SCRIPT_BYTES {
+            return Err(ApiError::too_large(format!(
+                "`{field}` is {} bytes; at most {MAX_SCRIPT_BYTES} bytes (16 KiB)",
+                script.len()
+            )));
+        }
     }
     Ok(())
 }
@@ -486,6 +478,18 @@ mod tests {
     }
 
     #[test]
+    fn bodies_are_strict() {
+        let scripts: Scripts = parse_strict(br#"{"install": "make"}"#, "").unwrap();
+        assert_eq!((scripts.install.as_str(), scripts.start.as_str()), ("make", ""));
+        let proposal: PendingProposal = parse_strict(br#"{"secrets": ["A"], "note": "n"}"#, "").unwrap();
+        assert_eq!(proposal.secrets, ["A"]);
+        let err = parse_strict::<Scripts>(br#"{"install": "make", "stat": "x"}"#, "").err().unwrap();
+        assert!(err.detail.contains("unknown field `stat`"), "{}", err.detail);
+        assert!(parse_strict::<Scripts>(br#"{"install": 1}"#, "").is_err());
+        assert!(parse_strict::<Scripts>(b"[]", "").is_err());
+    }
+
+    #[test]
     fn repos_are_single_names() {
         for bad in ["", "a/b", "a\\b", "..", ".", "a\nb", &"r".repeat(201)] {
             assert!(check_repo(bad).is_err(), "{bad:?}");
@@ -499,8 +503,8 @@ mod tests {
         #[test]
         fn no_input_panics(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..300), text in "\\PC{0,200}") {
             let _ = parse_secret_body(Bytes::from(bytes.clone()));
-            let _ = parse_json::<ScriptsBody>(&bytes, "");
-            let _ = parse_json::<ProposalBody>(&bytes, "");
+            let _ = parse_strict::<Scripts>(&bytes, "");
+            let _ = parse_strict::<PendingProposal>(&bytes, "");
             let _ = Precondition::parse(&text);
             let _ = loggable_path(&text);
             let _ = check_repo(&text);
