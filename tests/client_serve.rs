@@ -328,6 +328,7 @@ fn secret_delete_and_missing_names() {
     let r = run(desk.cmd().args(["secret", "delete", "A", "--repo", "site"]));
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("could not delete A on site") && r.stderr.contains("404"), "{}", r.stderr);
+    assert!(r.stderr.contains("hint: `hanzo-env secret list --repo site`"), "{}", r.stderr);
     let r = ok(desk.cmd().args(["secret", "list", "--repo", "site"]));
     assert!(r.stdout.is_empty() && r.stderr.contains("no secrets set on site"), "{}", r.stderr);
 }
