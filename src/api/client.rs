@@ -118,7 +118,11 @@ impl Diagnostic for ApiError {
             ApiError::NotFound { .. } => "check the repo (--repo) and org (--org / HANZO_ORG_ID)".into(),
             ApiError::Conflict { .. } => "run `hanzo-env diff` to see the server copy, then try again".into(),
             ApiError::RateLimited { .. } | ApiError::ServerError { .. } => "try again in a minute".into(),
-            ApiError::Refused { .. } => return None,
+            ApiError::Refused { .. } => {
+                "the server found the request invalid: check --org / HANZO_ORG_ID, --repo and the names given; \
+                 -v shows each request"
+                    .into()
+            }
             ApiError::Malformed { .. } => "check that --api-url points at the environment API".into(),
         })
     }
@@ -607,5 +611,8 @@ mod tests {
         assert_eq!(ApiError::Conflict { status: 412, message: String::new() }.exit(), Exit::Conflict);
         assert_eq!(ApiError::RateLimited { attempts: 4, message: String::new() }.exit(), Exit::Remote);
         assert_eq!(ApiError::Insecure { url: String::new() }.exit(), Exit::Local);
+        let refused = ApiError::Refused { status: 400, message: String::new() };
+        assert_eq!(refused.exit(), Exit::Remote);
+        assert!(refused.hint().is_some_and(|h| h.contains("--org")), "every error says how to fix it");
     }
 }
