@@ -32,8 +32,6 @@ use crate::names::{MAX_SCRIPT_BYTES, MAX_VALUE_BYTES, NameError, validate_secret
 pub const MAX_BODY_BYTES: usize = 512 << 10;
 /// The org of requests without `X-Org-Id`.
 pub const DEFAULT_ORG: &str = "default";
-/// A proposal's note is capped like a script.
-const MAX_NOTE_BYTES: usize = MAX_SCRIPT_BYTES;
 /// A proposal names at most this many secrets.
 const MAX_PROPOSED_SECRETS: usize = 1000;
 const MAX_REPO_CHARS: usize = 200;
@@ -162,7 +160,7 @@ async fn save_scripts(
     let org = org_of(&headers)?;
     let repo = repo_of(repo)?;
     let scripts: Scripts = parse_strict(&body_of(body)?, r#"{"install": "…", "start": "…"}"#)?;
-    check_scripts(&scripts.install, &scripts.start)?;
+    check_sizes(&[("install", &scripts.install), ("start", &scripts.start)])?;
     write(&state, &headers, org, repo, Change::SaveScripts(scripts)).await
 }
 
@@ -178,13 +176,7 @@ async fn propose(
     let repo = repo_of(repo)?;
     let body: PendingProposal =
         parse_strict(&body_of(body)?, r#"{"install": "…", "start": "…", "secrets": ["NAME"], "note": "…"}"#)?;
-    check_scripts(&body.install, &body.start)?;
-    if body.note.len() > MAX_NOTE_BYTES {
-        return Err(ApiError::too_large(format!(
-            "`note` is {} bytes; at most {MAX_NOTE_BYTES} bytes (16 KiB)",
-            body.note.len()
-        )));
-    }
+    check_sizes(&[("install", &body.install), ("start", &body.start), ("note", &body.note)])?;
     if body.secrets.len() > MAX_PROPOSED_SECRETS {
         return Err(ApiError::too_large(format!("a proposal names at most {MAX_PROPOSED_SECRETS} secrets")));
     }
@@ -369,12 +361,13 @@ fn parse_strict<T: DeserializeOwned>(body: &[u8], shape: &str) -> Result<T, ApiE
     }
 }
 
-fn check_scripts(install: &str, start: &str) -> Result<(), ApiError> {
-    for (field, script) in [("install", install), ("start", start)] {
-        if script.len() > MAX_SCRIPT_BYTES {
+/// Scripts and a proposal's note are each at most 16 KiB.
+fn check_sizes(fields: &[(&str, &str)]) -> Result<(), ApiError> {
+    for (field, text) in fields {
+        if text.len() > MAX_SCRIPT_BYTES {
             return Err(ApiError::too_large(format!(
                 "`{field}` is {} bytes; at most {MAX_SCRIPT_BYTES} bytes (16 KiB)",
-                script.len()
+                text.len()
             )));
         }
     }
