@@ -156,8 +156,8 @@ fn bad_names_are_refused_before_any_request() {
         ("path", "reserved"),
         ("", "empty"),
         (&"A".repeat(129), "too long"),
-        // A value typed after the name: quoted up to the space only (`run` checks it never shows).
-        (&format!("API_KEY {VALUE}"), "`API_KEY …` has characters other than"),
+        // A value typed after the name: quoted up to the blank only (`run` checks it never shows).
+        (&format!("API_KEY {VALUE}"), "`API_KEY…` has characters other than"),
     ] {
         let r = run(hanzo(home.path(), &server.url).args(["secret", "set", name, "--repo", "site"]).write_stdin(VALUE));
         assert_eq!(r.code, 2, "{name}: {}", r.stderr);
@@ -402,7 +402,7 @@ fn malformed_dotenv_names_the_line_never_the_value_and_sends_nothing() {
     let cases = [
         (format!("A=1\n{VALUE}\n"), "line 2: expected NAME=value"),
         (format!("A=1\nB=\"{VALUE}\n"), "line 2: the double quote opened here is never closed"),
-        (format!("A=1\nBAD-NAME={VALUE}\nC=\n"), "line 2: secret name `BAD-…`"),
+        (format!("A=1\nBAD-NAME={VALUE}\nC=\n"), "line 2: secret name `BAD-NAME`"),
         (format!("A=1\nC=\nD={VALUE}\n"), "line 2: C has an empty value"),
         (format!("A={VALUE}\nexport A=2\n"), "line 2: A is already given on line 1"),
         (format!("A={}\n", "x".repeat((64 << 10) + 1)), "line 1: the value of A is 65537 bytes"),
