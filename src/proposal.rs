@@ -90,6 +90,12 @@ impl Proposal {
                 }
             }
         }
+        for name in &raw.secrets {
+            if let Err(err) = crate::names::validate_secret_name(name) {
+                let line = line_of_secret(text, name).map(|l| format!(" (line {l})")).unwrap_or_default();
+                return Err(format!("secrets{line}: {err}; `secret set` would refuse it too"));
+            }
+        }
         Ok(Proposal {
             repo: raw.repo.filter(|r| !r.is_empty()),
             install: raw.install,
@@ -118,6 +124,13 @@ impl Proposal {
         }
         out
     }
+}
+
+/// The line of `"name"` in the `secrets = [...]` list (which may span lines).
+fn line_of_secret(text: &str, name: &str) -> Option<usize> {
+    let quoted = toml_string(name);
+    let start = text.lines().position(|l| l.trim_start().starts_with("secrets"))?;
+    text.lines().skip(start).position(|l| l.contains(&quoted)).map(|i| start + i + 1)
 }
 
 /// The line of `key` in the `[env]` table: the exact key (bare or quoted), not one it prefixes.
@@ -247,6 +260,15 @@ mod tests {
         let err = Proposal::parse("install = \"x\"\ninstal = \"y\"\n").unwrap_err();
         assert!(err.contains("instal"), "{err}");
         assert!(err.contains("line 2"), "{err}");
+    }
+
+    #[test]
+    fn secret_names_follow_the_api_rules() {
+        let err =
+            Proposal::parse("install = \"make\"\nsecrets = [\n  \"DATABASE_URL\",\n  \"bad-name\",\n]\n").unwrap_err();
+        assert!(err.contains("secrets (line 4)") && err.contains("`bad-name`"), "{err}");
+        let err = Proposal::parse("secrets = [\"PATH\"]\n").unwrap_err();
+        assert!(err.contains("reserved"), "{err}");
     }
 
     #[test]
