@@ -674,10 +674,17 @@ fn start_up_refusals() {
         "0.0.0.0:0",
         "--allow-remote",
     ]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&token, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
     let server = world.start_with(remote);
     assert_eq!(server.get("/v1/environment").status(), 200);
     let stderr = server.stderr();
     assert!(stderr.contains("warning:") && stderr.contains("TLS"), "{stderr}");
+    #[cfg(unix)]
+    assert!(stderr.contains("can be read by other users") && stderr.contains("chmod 600"), "{stderr}");
     drop(server);
 
     std::fs::create_dir_all(&data).unwrap();
