@@ -723,6 +723,18 @@ fn start_up_refusals() {
 }
 
 #[test]
+fn sigterm_right_after_the_url_stops_cleanly() {
+    // The signal handlers are in place before the URL is printed: a supervisor that stops the
+    // server as soon as it is up gets a clean stop, never the default SIGTERM death.
+    let world = World::new();
+    for _ in 0..5 {
+        let mut server = world.start();
+        assert!(server.terminate().success(), "{}", server.stderr());
+        assert!(server.stderr().contains("stopped"), "{}", server.stderr());
+    }
+}
+
+#[test]
 fn sigterm_stops_even_with_a_stuck_client() {
     use std::io::Write;
     let world = World::new();
