@@ -6,20 +6,13 @@ bin="${1:-target/release/hanzo-env}"
 count="${2:-100}"
 [ -x "$bin" ] || { echo "no binary at $bin (cargo build --release, or pass its path)" >&2; exit 2; }
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+source "$(dirname "$0")/serve-lib.sh"
 tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+serve_pid=
+trap '[ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
 export HOME="$tmp/home"; mkdir -p "$HOME"; unset CI
-token="bench-$RANDOM$RANDOM"; printf '%s\n' "$token" > "$tmp/token"
-"$bin" serve --listen 127.0.0.1:0 --data "$tmp/data" --token-file "$tmp/token" > "$tmp/out" 2> "$tmp/err" & pid=$!
-url=
-for _ in $(seq 100); do
-  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$tmp/out" | head -1 || true)
-  [ -n "$url" ] && break
-  sleep 0.1
-done
-[ -n "$url" ] || { echo "serve printed no URL" >&2; exit 1; }
-export HANZO_BASE_URL="$url" HANZO_API_KEY="$token"
+start_serve "$bin" "$tmp"
+export HANZO_BASE_URL="$serve_url" HANZO_API_KEY="$serve_token"
 for i in $(seq -w 1 "$count"); do printf 'export BENCH_%s="value-%s-%s"\n' "$i" "$i" "$RANDOM$RANDOM"; done > "$tmp/bulk.env"
 start=$(date +%s%N)
 "$bin" secret import --repo bench -f "$tmp/bulk.env" 2> "$tmp/import.err" || { cat "$tmp/import.err" >&2; exit 1; }

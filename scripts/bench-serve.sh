@@ -9,25 +9,16 @@ clients="${2:-50}"
 cargo build --release --locked --bin hanzo-env --example bench_serve
 bin=target/release/hanzo-env
 bench=target/release/examples/bench_serve
+source "$(dirname "$0")/serve-lib.sh"
 tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
+serve_pid=
+trap '[ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
 export HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" XDG_DATA_HOME="$tmp/home/.local/share"
 mkdir -p "$HOME"
-token="bench-$RANDOM$RANDOM"
-printf '%s\n' "$token" > "$tmp/token"
-"$bin" serve --listen 127.0.0.1:0 --data "$tmp/data" --token-file "$tmp/token" > "$tmp/out" 2> "$tmp/err" &
-pid=$!
-url=
-for _ in $(seq 100); do
-  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$tmp/out" | head -1 || true)
-  [ -n "$url" ] && break
-  sleep 0.1
-done
-[ -n "$url" ] || { echo "serve did not start: $(cat "$tmp/err")"; exit 1; }
+start_serve "$bin" "$tmp"
 echo "machine: $(nproc) cores; server: $bin (request log on, to a file)"
 status=0
 for writers in 0 "$clients" $((clients / 2)); do
-  "$bench" "$url" "$token" "$clients" "$seconds" "$writers" || status=1
+  "$bench" "$serve_url" "$serve_token" "$clients" "$seconds" "$writers" || status=1
 done
 exit $status

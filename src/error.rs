@@ -112,7 +112,8 @@ impl Report {
         let mut diagnosis: Option<(Exit, Option<String>)> = None;
         for cause in err.chain() {
             let message = cause.to_string();
-            if messages.last() != Some(&message) {
+            // A cause its parent already quotes (`cannot read X: {source}`) is not repeated.
+            if messages.last().is_none_or(|last| !last.ends_with(&message)) {
                 messages.push(message);
             }
             if diagnosis.is_none() {
@@ -160,6 +161,15 @@ mod tests {
         assert_eq!(report.exit, Exit::Conflict);
         assert_eq!(report.messages, vec!["saving site", "the server copy moved"]);
         assert_eq!(report.hint.as_deref(), Some("run `hanzo-env diff` again"));
+    }
+
+    #[test]
+    fn a_cause_quoted_by_its_parent_is_shown_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("cannot read /x: {0}")]
+        struct ReadFailed(#[source] std::io::Error);
+        let err = anyhow::Error::new(ReadFailed(std::io::Error::other("no such file"))).context("detecting /x");
+        assert_eq!(Report::of(&err).messages, vec!["detecting /x", "cannot read /x: no such file"]);
     }
 
     #[test]

@@ -51,17 +51,29 @@ pub fn validate_secret_name(name: &str) -> Result<(), NameError> {
     }
     let len = name.chars().count();
     if len > MAX_NAME_LEN {
-        return Err(NameError::TooLong(name.chars().take(32).collect::<String>() + "…", len));
+        return Err(NameError::TooLong(quoted(name, 32), len));
     }
     let mut chars = name.chars();
     let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
     if !first_ok || !chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(NameError::BadCharacters(name.to_string()));
+        return Err(NameError::BadCharacters(quoted(name, MAX_NAME_LEN)));
     }
     if is_reserved(name) {
         return Err(NameError::Reserved(name.to_string()));
     }
     Ok(())
+}
+
+/// A wrong name as an error quotes it: at most `max` characters, and nothing from the first
+/// blank or control character on (`NAME value` or `NAME: value` typed as one argument
+/// carries a value there).
+fn quoted(name: &str, max: usize) -> String {
+    let end = name.find(|c: char| c.is_whitespace() || c.is_control()).unwrap_or(name.len());
+    let mut shown: String = name[..end].chars().take(max).collect();
+    if shown.len() < name.len() {
+        shown.push('…');
+    }
+    shown
 }
 
 /// True for names the platform refuses: `HANZO_*` and the shell's own variables.
@@ -86,6 +98,17 @@ mod tests {
         assert!(matches!(validate_secret_name(""), Err(NameError::Empty)));
         assert!(matches!(validate_secret_name("1ABC"), Err(NameError::BadCharacters(_))));
         assert!(matches!(validate_secret_name("BAD-NAME"), Err(NameError::BadCharacters(_))));
+        for argument in [
+            "API_KEY sk_live_MARKER",
+            "API_KEY: sk_live_MARKER",
+            "API_KEY\tsk_live_MARKER",
+            &format!("API_KEY sk_live_MARKER{}", "x".repeat(200)),
+        ] {
+            let err = validate_secret_name(argument).unwrap_err();
+            let shown = format!("{err} {err:?} {}", crate::error::Diagnostic::hint(&err).unwrap_or_default());
+            assert!(!shown.contains("MARKER"), "{shown}");
+            assert!(shown.contains("API_KEY"), "{shown}");
+        }
         assert!(matches!(validate_secret_name(&"A".repeat(129)), Err(NameError::TooLong(..))));
         assert!(matches!(validate_secret_name("hanzo_token"), Err(NameError::Reserved(_))));
         assert!(matches!(validate_secret_name("path"), Err(NameError::Reserved(_))));

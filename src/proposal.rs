@@ -36,9 +36,9 @@ impl crate::error::Diagnostic for ProposalError {
                 "run `hanzo-env detect` to draft one, or `hanzo-env pull` to fetch the saved copy".into()
             }
             ProposalError::Read { .. } => "check the file's permissions".into(),
-            ProposalError::Invalid { .. } => {
-                "allowed keys: repo, install, start, secrets, note and the [env] table of string values".into()
-            }
+            ProposalError::Invalid { .. } => "fix the file at the line shown; it holds repo, install, start and note \
+                                              (strings), secrets (a list of names) and an [env] table of string values"
+                .into(),
         })
     }
 }
@@ -80,7 +80,7 @@ impl Proposal {
             match value {
                 toml::Value::String(s) => env.push((name, s)),
                 other => {
-                    let line = line_of_key(text, &name);
+                    let line = line_of_env_key(text, &name);
                     return Err(format!(
                         "[env] {name}{}: expected a string, found {}; write it quoted, e.g. {name} = \"{}\"",
                         line.map(|l| format!(" (line {l})")).unwrap_or_default(),
@@ -88,6 +88,12 @@ impl Proposal {
                         other.to_string().replace('"', "")
                     ));
                 }
+            }
+        }
+        for name in &raw.secrets {
+            if let Err(err) = crate::names::validate_secret_name(name) {
+                let line = line_of_secret(text, name).map(|l| format!(" (line {l})")).unwrap_or_default();
+                return Err(format!("secrets{line}: {err}; `secret set` would refuse it too"));
             }
         }
         Ok(Proposal {
@@ -120,8 +126,28 @@ impl Proposal {
     }
 }
 
-fn line_of_key(text: &str, key: &str) -> Option<usize> {
-    text.lines().position(|l| l.trim_start().starts_with(key) && l.contains('=')).map(|i| i + 1)
+/// The line of `"name"` in the `secrets = [...]` list (which may span lines).
+fn line_of_secret(text: &str, name: &str) -> Option<usize> {
+    let quoted = toml_string(name);
+    let start = text.lines().position(|l| l.trim_start().starts_with("secrets"))?;
+    text.lines().skip(start).position(|l| l.contains(&quoted)).map(|i| start + i + 1)
+}
+
+/// The line of `key` in the `[env]` table: the exact key (bare or quoted), not one it prefixes.
+fn line_of_env_key(text: &str, key: &str) -> Option<usize> {
+    let mut in_env = false;
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(header) = line.strip_prefix('[') {
+            in_env = header.split(']').next().is_some_and(|table| table.trim() == "env");
+            continue;
+        }
+        let Some((name, _)) = line.split_once('=') else { continue };
+        if in_env && name.trim().trim_matches(['"', '\'']) == key {
+            return Some(index + 1);
+        }
+    }
+    None
 }
 
 /// A TOML string for `s`: a multi-line basic string (`"""`, as DESIGN.md §3 writes scripts)
@@ -237,8 +263,20 @@ mod tests {
     }
 
     #[test]
+    fn secret_names_follow_the_api_rules() {
+        let err =
+            Proposal::parse("install = \"make\"\nsecrets = [\n  \"DATABASE_URL\",\n  \"bad-name\",\n]\n").unwrap_err();
+        assert!(err.contains("secrets (line 4)") && err.contains("`bad-name`"), "{err}");
+        let err = Proposal::parse("secrets = [\"PATH\"]\n").unwrap_err();
+        assert!(err.contains("reserved"), "{err}");
+    }
+
+    #[test]
     fn env_values_must_be_strings() {
         let err = Proposal::parse("[env]\nPORT = 3000\n").unwrap_err();
         assert!(err.contains("PORT") && err.contains("line 2"), "{err}");
+        // The exact key in [env], not an earlier one it prefixes or a script line that looks alike.
+        let err = Proposal::parse("install = \"\"\"\nA = 1\n\"\"\"\n[env]\nAB = \"x\"\n\"A\" = 1\n").unwrap_err();
+        assert!(err.contains("[env] A (line 6)"), "{err}");
     }
 }

@@ -119,6 +119,9 @@ pub enum TokenError {
     Missing { store: String },
     #[error("the OS keyring could not {action}: {reason}")]
     Keyring { action: &'static str, reason: String },
+    /// No source had a token, and the keyring could not even be asked: sign-in is needed.
+    #[error("no API token: HANZO_API_KEY is not set and {0}")]
+    KeyringUnavailable(Box<TokenError>),
     #[error("the token file {} could not be {action}: {reason}", path.display())]
     File { path: PathBuf, action: &'static str, reason: String },
     #[error("{STORE_ENV}=`{value}` is not understood")]
@@ -134,14 +137,14 @@ pub enum TokenError {
 impl Diagnostic for TokenError {
     fn exit(&self) -> Exit {
         match self {
-            TokenError::Missing { .. } | TokenError::HanzoCli { .. } => Exit::Auth,
+            TokenError::Missing { .. } | TokenError::KeyringUnavailable(_) | TokenError::HanzoCli { .. } => Exit::Auth,
             _ => Exit::Local,
         }
     }
     fn hint(&self) -> Option<String> {
         Some(match self {
             TokenError::Missing { .. } => "run `hanzo-env login`, or set HANZO_API_KEY".into(),
-            TokenError::Keyring { .. } => format!(
+            TokenError::Keyring { .. } | TokenError::KeyringUnavailable(_) => format!(
                 "set HANZO_API_KEY for this shell, or opt in to a plaintext 0600 file: \
                  {STORE_ENV}=file:$HOME/.config/hanzo-env/token hanzo-env login"
             ),
@@ -374,7 +377,18 @@ pub fn resolve_token(store: &TokenStore, api: &str) -> Result<(SecretString, Tok
         let token = hanzo_auth_token(&hanzo)?;
         return Ok((token, TokenSource::HanzoCli(hanzo)));
     }
-    Err(store_error.unwrap_or(TokenError::Missing { store: store.describe() }))
+    Err(no_token(store_error, store))
+}
+
+/// Why no token was found. A keyring that cannot be reached (a headless machine, a locked
+/// Secret Service) leaves the caller signed out, so it is exit 4 like a missing token; a
+/// broken opt-in file or setting is a local error to fix (exit 2).
+fn no_token(store_error: Option<TokenError>, store: &TokenStore) -> TokenError {
+    match store_error {
+        Some(keyring @ TokenError::Keyring { .. }) => TokenError::KeyringUnavailable(Box::new(keyring)),
+        Some(other) => other,
+        None => TokenError::Missing { store: store.describe() },
+    }
 }
 
 /// A token goes into an HTTP header: one word of printable ASCII.
@@ -503,6 +517,18 @@ mod tests {
         assert!(store.delete("https://a/").unwrap());
         assert!(!store.delete("https://a/").unwrap());
         assert!(store.get("https://a/").unwrap().is_none());
+    }
+
+    #[test]
+    fn an_unreachable_keyring_means_sign_in_is_needed() {
+        let keyring = TokenError::Keyring { action: "read the token", reason: "no keyring is available here".into() };
+        let err = no_token(Some(keyring), &TokenStore::Keyring);
+        assert_eq!(err.exit(), Exit::Auth);
+        assert!(err.to_string().contains("no API token") && err.to_string().contains("no keyring"), "{err}");
+        assert!(err.hint().unwrap().contains("HANZO_API_KEY"));
+        let file = TokenError::File { path: "/t".into(), action: "used", reason: "mode 644".into() };
+        assert_eq!(no_token(Some(file), &TokenStore::File("/t".into())).exit(), Exit::Local);
+        assert_eq!(no_token(None, &TokenStore::Keyring).exit(), Exit::Auth);
     }
 
     #[cfg(unix)]

@@ -9,8 +9,11 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
+use common::{Run, run};
 use expectrl::Expect;
 use hanzo_env::proposal::Proposal;
+
+mod common;
 
 /// A running `hanzo-env serve` with its own data, key, token and logs.
 struct Serve {
@@ -126,23 +129,6 @@ impl Desk {
         session.set_expect_timeout(Some(Duration::from_secs(30)));
         session
     }
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(cmd: &mut Command) -> Run {
-    let out = cmd.output().unwrap();
-    let run = Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
-    assert!(!run.stderr.contains("panicked"), "panic: {}", run.stderr);
-    run
 }
 
 fn ok(cmd: &mut Command) -> Run {
@@ -342,6 +328,7 @@ fn secret_delete_and_missing_names() {
     let r = run(desk.cmd().args(["secret", "delete", "A", "--repo", "site"]));
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("could not delete A on site") && r.stderr.contains("404"), "{}", r.stderr);
+    assert!(r.stderr.contains("hint: `hanzo-env secret list --repo site`"), "{}", r.stderr);
     let r = ok(desk.cmd().args(["secret", "list", "--repo", "site"]));
     assert!(r.stdout.is_empty() && r.stderr.contains("no secrets set on site"), "{}", r.stderr);
 }

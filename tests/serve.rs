@@ -674,10 +674,17 @@ fn start_up_refusals() {
         "0.0.0.0:0",
         "--allow-remote",
     ]);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&token, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
     let server = world.start_with(remote);
     assert_eq!(server.get("/v1/environment").status(), 200);
     let stderr = server.stderr();
     assert!(stderr.contains("warning:") && stderr.contains("TLS"), "{stderr}");
+    #[cfg(unix)]
+    assert!(stderr.contains("can be read by other users") && stderr.contains("chmod 600"), "{stderr}");
     drop(server);
 
     std::fs::create_dir_all(&data).unwrap();
@@ -712,6 +719,18 @@ fn start_up_refusals() {
         let (code, err) = run(&["--data", d, "--key-file", key_file.to_str().unwrap()], &[]);
         assert_eq!(code, Some(2));
         assert!(err.contains("chmod 600"), "{err}");
+    }
+}
+
+#[test]
+fn sigterm_right_after_the_url_stops_cleanly() {
+    // The signal handlers are in place before the URL is printed: a supervisor that stops the
+    // server as soon as it is up gets a clean stop, never the default SIGTERM death.
+    let world = World::new();
+    for _ in 0..5 {
+        let mut server = world.start();
+        assert!(server.terminate().success(), "{}", server.stderr());
+        assert!(server.stderr().contains("stopped"), "{}", server.stderr());
     }
 }
 

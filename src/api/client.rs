@@ -118,7 +118,11 @@ impl Diagnostic for ApiError {
             ApiError::NotFound { .. } => "check the repo (--repo) and org (--org / HANZO_ORG_ID)".into(),
             ApiError::Conflict { .. } => "run `hanzo-env diff` to see the server copy, then try again".into(),
             ApiError::RateLimited { .. } | ApiError::ServerError { .. } => "try again in a minute".into(),
-            ApiError::Refused { .. } => return None,
+            ApiError::Refused { .. } => {
+                "the server found the request invalid: check --org / HANZO_ORG_ID, --repo and the names given; \
+                 -v shows each request"
+                    .into()
+            }
             ApiError::Malformed { .. } => "check that --api-url points at the environment API".into(),
         })
     }
@@ -345,7 +349,7 @@ fn install_crypto_provider() {
 
 /// Parse and check the base URL: https anywhere, http only to loopback.
 pub fn parse_base_url(raw: &str) -> Result<url::Url, ApiError> {
-    let bad = |reason: String| ApiError::BadUrl { url: raw.to_string(), reason };
+    let bad = |reason: String| ApiError::BadUrl { url: shown_url(raw), reason };
     let url = url::Url::parse(raw.trim()).map_err(|e| bad(e.to_string()))?;
     if url.query().is_some() || url.fragment().is_some() {
         return Err(bad("a base URL has no query or fragment".into()));
@@ -356,13 +360,32 @@ pub fn parse_base_url(raw: &str) -> Result<url::Url, ApiError> {
     match url.scheme() {
         "https" => {}
         "http" if is_loopback(&url) => {}
-        "http" => return Err(ApiError::Insecure { url: raw.to_string() }),
+        "http" => return Err(ApiError::Insecure { url: shown_url(raw) }),
         other => return Err(bad(format!("scheme `{other}` is not http(s)"))),
     }
     if url.host().is_none() {
         return Err(bad("no host".into()));
     }
     Ok(url)
+}
+
+/// A URL as an error may quote it: without a `user:password@` part or a query, either of
+/// which may carry a token.
+fn shown_url(raw: &str) -> String {
+    let raw = raw.trim();
+    let (head, rest) = match raw.split_once("://") {
+        Some((scheme, rest)) => (format!("{scheme}://"), rest),
+        None => (String::new(), raw),
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let rest = match rest[..authority_end].rfind('@') {
+        Some(at) => format!("…@{}", &rest[at + 1..]),
+        None => rest.to_string(),
+    };
+    match rest.find(['?', '#']) {
+        Some(cut) => format!("{head}{}…", &rest[..cut]),
+        None => format!("{head}{rest}"),
+    }
 }
 
 fn is_loopback(url: &url::Url) -> bool {
@@ -533,6 +556,24 @@ mod tests {
     }
 
     #[test]
+    fn url_errors_never_quote_credentials_or_queries() {
+        for raw in [
+            "https://user:tok_MARKER_1@api.hanzo.ai",
+            "http://tok_MARKER_1@example.com/v1",
+            "https://api.hanzo.ai/?token=tok_MARKER_1",
+            "http://api.hanzo.ai#tok_MARKER_1",
+            "ftp://u:tok_MARKER_1@x/",
+            "https://u:tok_MARKER_1@[bad",
+        ] {
+            let err = parse_base_url(raw).unwrap_err();
+            let shown = format!("{err} {err:?} {}", err.hint().unwrap_or_default());
+            assert!(!shown.contains("MARKER"), "{raw}: {shown}");
+        }
+        assert_eq!(shown_url("https://u:p@h:1/x?q"), "https://…@h:1/x…");
+        assert_eq!(shown_url("not a url"), "not a url");
+    }
+
+    #[test]
     fn segments_are_percent_encoded() {
         assert_eq!(segment("site"), "site");
         assert_eq!(segment("a/b"), "a%2Fb");
@@ -570,5 +611,8 @@ mod tests {
         assert_eq!(ApiError::Conflict { status: 412, message: String::new() }.exit(), Exit::Conflict);
         assert_eq!(ApiError::RateLimited { attempts: 4, message: String::new() }.exit(), Exit::Remote);
         assert_eq!(ApiError::Insecure { url: String::new() }.exit(), Exit::Local);
+        let refused = ApiError::Refused { status: 400, message: String::new() };
+        assert_eq!(refused.exit(), Exit::Remote);
+        assert!(refused.hint().is_some_and(|h| h.contains("--org")), "every error says how to fix it");
     }
 }

@@ -127,11 +127,12 @@ impl Checkout {
 
     /// `--repo`, then the file's `repo`, then the git remote's repo name or the folder name.
     pub fn repo(&self, global: &GlobalArgs) -> anyhow::Result<String> {
-        let repo = global
-            .repo
-            .clone()
-            .or_else(|| self.local.as_ref().and_then(|p| p.repo.clone()))
-            .unwrap_or_else(|| checkout::default_repo_name(&self.root));
+        let from_file = self.local.as_ref().and_then(|p| p.repo.clone()).filter(|_| global.repo.is_none());
+        if let Some(repo) = from_file {
+            check_repo_name(&repo).with_context(|| format!("`repo` in {} is not a repo name", self.shown()))?;
+            return Ok(repo);
+        }
+        let repo = global.repo.clone().unwrap_or_else(|| checkout::default_repo_name(&self.root));
         check_repo_name(&repo)?;
         Ok(repo)
     }
@@ -204,6 +205,19 @@ mod tests {
         assert_eq!(crate::error::Report::of(&err).hint.as_deref(), Some("pass --repo site (and --org for the org)"));
         assert!(check_repo_name("").is_err());
         assert!(check_repo_name("..").is_err(), "would climb out of /v1/environment/");
+    }
+
+    #[test]
+    fn a_bad_repo_in_the_file_names_the_file() {
+        use clap::Parser;
+        let global = |args: &[&str]| crate::cli::Cli::try_parse_from(args).unwrap().global;
+        let local = Proposal { repo: Some("acme/site".into()), ..Proposal::default() };
+        let checkout = Checkout { root: "/r".into(), file: "/r/.hanzo/environment.toml".into(), local: Some(local) };
+        let err = checkout.repo(&global(&["hanzo-env", "list"])).unwrap_err();
+        let report = crate::error::Report::of(&err);
+        assert!(report.messages[0].contains("`repo` in /r/.hanzo/environment.toml"), "{:?}", report.messages);
+        assert_eq!(report.hint.as_deref(), Some("pass --repo site (and --org for the org)"));
+        assert_eq!(checkout.repo(&global(&["hanzo-env", "--repo", "web", "list"])).unwrap(), "web");
     }
 
     #[test]

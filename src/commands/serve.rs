@@ -79,5 +79,27 @@ fn announce(ui: &Ui, started: &Started) {
         }
         TokenOrigin::Existing(path) => ui.info(&format!("token: {}\nuse: {}", path.display(), token_hint(path))),
     }
+    if let TokenOrigin::File(path) | TokenOrigin::Existing(path) = &started.tokens
+        && readable_by_others(path)
+    {
+        ui.warn(&format!(
+            "the token file {} can be read by other users of this machine, who could then change and delete \
+             secrets (chmod 600 it)",
+            path.display()
+        ));
+    }
     ui.info("Ctrl-C to stop");
+}
+
+fn readable_by_others(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o077 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
 }

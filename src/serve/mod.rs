@@ -137,6 +137,11 @@ pub fn run(
         let listener =
             tokio::net::TcpListener::bind(address).await.map_err(|source| ServeError::Bind { address, source })?;
         let address = listener.local_addr()?;
+        // Poll the shutdown future once before anyone is told where we listen: that first
+        // poll installs its signal handlers, so a SIGTERM sent as soon as the URL is seen
+        // stops the server cleanly instead of killing it.
+        let mut shutdown = Box::pin(shutdown);
+        let signalled = std::future::poll_fn(|cx| std::task::Poll::Ready(shutdown.as_mut().poll(cx).is_ready())).await;
         on_start(&Started {
             url: url_of(address),
             address,
@@ -145,9 +150,11 @@ pub fn run(
             key: key_origin,
             remote,
         });
-        let (stopping, stop) = tokio::sync::watch::channel(false);
+        let (stopping, stop) = tokio::sync::watch::channel(signalled);
         tokio::spawn(async move {
-            shutdown.await;
+            if !signalled {
+                shutdown.await;
+            }
             let _ = stopping.send(true);
         });
         let stopped = |mut stop: tokio::sync::watch::Receiver<bool>| async move {
@@ -259,6 +266,38 @@ fn resolve(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn signal_handlers_are_in_place_before_the_url_is_told() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let data = tempfile::tempdir().unwrap();
+        let config = Config {
+            listen: "127.0.0.1:0".into(),
+            allow_remote: false,
+            data_dir: data.path().join("data"),
+            config_dir: None,
+            token_file: None,
+            tokens_env: Some(zeroize::Zeroizing::new("t".into())),
+            key_file: None,
+            key_env: Some(zeroize::Zeroizing::new("QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=".into())),
+        };
+        let polled = Arc::new(AtomicBool::new(false));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let shutdown = {
+            let polled = Arc::clone(&polled);
+            async move {
+                polled.store(true, Ordering::SeqCst);
+                let _ = stopped.await;
+            }
+        };
+        let mut polled_at_start = None;
+        let on_start = |_: &Started| {
+            polled_at_start = Some(polled.load(Ordering::SeqCst));
+            let _ = stop.send(());
+        };
+        run(config, Arc::new(|_, _| {}), on_start, shutdown).unwrap();
+        assert_eq!(polled_at_start, Some(true), "the shutdown future was not polled before on_start");
+    }
 
     #[test]
     fn listen_addresses() {

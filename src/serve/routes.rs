@@ -32,8 +32,6 @@ use crate::names::{MAX_SCRIPT_BYTES, MAX_VALUE_BYTES, NameError, validate_secret
 pub const MAX_BODY_BYTES: usize = 512 << 10;
 /// The org of requests without `X-Org-Id`.
 pub const DEFAULT_ORG: &str = "default";
-/// A proposal's note is capped like a script.
-const MAX_NOTE_BYTES: usize = MAX_SCRIPT_BYTES;
 /// A proposal names at most this many secrets.
 const MAX_PROPOSED_SECRETS: usize = 1000;
 const MAX_REPO_CHARS: usize = 200;
@@ -121,10 +119,12 @@ async fn log_request(State(state): State<AppState>, request: Request, next: Next
     response
 }
 
-/// The path as logged: at most 256 characters, and nothing after an `=` (a client that
-/// wrongly put `NAME=value` in the URL must not get the value into the log).
+/// The path as logged: at most 256 characters, and nothing after an `=`, written plainly or
+/// percent-encoded as `%3D` (a client that wrongly put `NAME=value` in the URL must not get
+/// the value into the log).
 fn loggable_path(path: &str) -> String {
-    let before_value = path.split('=').next().unwrap_or_default();
+    let value_at = path.find('=').into_iter().chain(path.to_ascii_uppercase().find("%3D")).min();
+    let before_value = &path[..value_at.unwrap_or(path.len())];
     let mut shown: String = before_value.chars().take(256).collect();
     if shown.len() < path.len() {
         shown.push('…');
@@ -151,15 +151,6 @@ async fn get_environment(
     Ok(environment_response(&env))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ScriptsBody {
-    #[serde(default)]
-    install: String,
-    #[serde(default)]
-    start: String,
-}
-
 async fn save_scripts(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -168,24 +159,9 @@ async fn save_scripts(
 ) -> Result<Response, ApiError> {
     let org = org_of(&headers)?;
     let repo = repo_of(repo)?;
-    let body: ScriptsBody = parse_json(&body_of(body)?, r#"{"install": "…", "start": "…"}"#)?;
-    check_script("install", &body.install)?;
-    check_script("start", &body.start)?;
-    let change = Change::SaveScripts(Scripts { install: body.install, start: body.start });
-    write(&state, &headers, org, repo, change).await
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ProposalBody {
-    #[serde(default)]
-    install: String,
-    #[serde(default)]
-    start: String,
-    #[serde(default)]
-    secrets: Vec<String>,
-    #[serde(default)]
-    note: String,
+    let scripts: Scripts = parse_strict(&body_of(body)?, r#"{"install": "…", "start": "…"}"#)?;
+    check_sizes(&[("install", &scripts.install), ("start", &scripts.start)])?;
+    write(&state, &headers, org, repo, Change::SaveScripts(scripts)).await
 }
 
 /// Local extension (not part of the platform API): record a pending proposal, as the
@@ -198,16 +174,9 @@ async fn propose(
 ) -> Result<Response, ApiError> {
     let org = org_of(&headers)?;
     let repo = repo_of(repo)?;
-    let body: ProposalBody =
-        parse_json(&body_of(body)?, r#"{"install": "…", "start": "…", "secrets": ["NAME"], "note": "…"}"#)?;
-    check_script("install", &body.install)?;
-    check_script("start", &body.start)?;
-    if body.note.len() > MAX_NOTE_BYTES {
-        return Err(ApiError::too_large(format!(
-            "`note` is {} bytes; at most {MAX_NOTE_BYTES} bytes (16 KiB)",
-            body.note.len()
-        )));
-    }
+    let body: PendingProposal =
+        parse_strict(&body_of(body)?, r#"{"install": "…", "start": "…", "secrets": ["NAME"], "note": "…"}"#)?;
+    check_sizes(&[("install", &body.install), ("start", &body.start), ("note", &body.note)])?;
     if body.secrets.len() > MAX_PROPOSED_SECRETS {
         return Err(ApiError::too_large(format!("a proposal names at most {MAX_PROPOSED_SECRETS} secrets")));
     }
@@ -372,17 +341,35 @@ fn body_of(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     })
 }
 
-fn parse_json<T: DeserializeOwned>(body: &[u8], shape: &str) -> Result<T, ApiError> {
-    serde_json::from_slice(body)
-        .map_err(|err| ApiError::bad_request("invalid_body", format!("the body must be a JSON object {shape}: {err}")))
+/// A body of `T`'s fields and nothing else. The wire types stay lenient for the client
+/// (it reads what newer servers add); the server refuses a field it does not know.
+#[derive(Deserialize)]
+struct Strict<T> {
+    #[serde(flatten)]
+    body: T,
+    #[serde(flatten)]
+    unknown: std::collections::BTreeMap<String, serde::de::IgnoredAny>,
 }
 
-fn check_script(field: &str, script: &str) -> Result<(), ApiError> {
-    if script.len() > MAX_SCRIPT_BYTES {
-        return Err(ApiError::too_large(format!(
-            "`{field}` is {} bytes; at most {MAX_SCRIPT_BYTES} bytes (16 KiB)",
-            script.len()
-        )));
+fn parse_strict<T: DeserializeOwned>(body: &[u8], shape: &str) -> Result<T, ApiError> {
+    let refuse =
+        |why: String| ApiError::bad_request("invalid_body", format!("the body must be a JSON object {shape}: {why}"));
+    let strict: Strict<T> = serde_json::from_slice(body).map_err(|err| refuse(err.to_string()))?;
+    match strict.unknown.keys().next() {
+        Some(field) => Err(refuse(format!("unknown field `{}`", field.chars().take(64).collect::<String>()))),
+        None => Ok(strict.body),
+    }
+}
+
+/// Scripts and a proposal's note are each at most 16 KiB.
+fn check_sizes(fields: &[(&str, &str)]) -> Result<(), ApiError> {
+    for (field, text) in fields {
+        if text.len() > MAX_SCRIPT_BYTES {
+            return Err(ApiError::too_large(format!(
+                "`{field}` is {} bytes; at most {MAX_SCRIPT_BYTES} bytes (16 KiB)",
+                text.len()
+            )));
+        }
     }
     Ok(())
 }
@@ -478,7 +465,21 @@ mod tests {
     fn log_paths_stop_before_any_value() {
         assert_eq!(loggable_path("/v1/environment/site"), "/v1/environment/site");
         assert_eq!(loggable_path("/v1/environment/site/secrets/A=hunter2"), "/v1/environment/site/secrets/A…");
+        assert_eq!(loggable_path("/v1/environment/site/secrets/A%3Dhunter2"), "/v1/environment/site/secrets/A…");
+        assert_eq!(loggable_path("/v1/environment/site/secrets/A%3dhunter2"), "/v1/environment/site/secrets/A…");
         assert_eq!(loggable_path(&"/x".repeat(300)).chars().count(), 257);
+    }
+
+    #[test]
+    fn bodies_are_strict() {
+        let scripts: Scripts = parse_strict(br#"{"install": "make"}"#, "").unwrap();
+        assert_eq!((scripts.install.as_str(), scripts.start.as_str()), ("make", ""));
+        let proposal: PendingProposal = parse_strict(br#"{"secrets": ["A"], "note": "n"}"#, "").unwrap();
+        assert_eq!(proposal.secrets, ["A"]);
+        let err = parse_strict::<Scripts>(br#"{"install": "make", "stat": "x"}"#, "").err().unwrap();
+        assert!(err.detail.contains("unknown field `stat`"), "{}", err.detail);
+        assert!(parse_strict::<Scripts>(br#"{"install": 1}"#, "").is_err());
+        assert!(parse_strict::<Scripts>(b"[]", "").is_err());
     }
 
     #[test]
@@ -495,8 +496,8 @@ mod tests {
         #[test]
         fn no_input_panics(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..300), text in "\\PC{0,200}") {
             let _ = parse_secret_body(Bytes::from(bytes.clone()));
-            let _ = parse_json::<ScriptsBody>(&bytes, "");
-            let _ = parse_json::<ProposalBody>(&bytes, "");
+            let _ = parse_strict::<Scripts>(&bytes, "");
+            let _ = parse_strict::<PendingProposal>(&bytes, "");
             let _ = Precondition::parse(&text);
             let _ = loggable_path(&text);
             let _ = check_repo(&text);
