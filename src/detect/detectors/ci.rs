@@ -321,10 +321,11 @@ static SECRET_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the secret-reference pattern is valid")
 });
 
-/// A version pin as CI states it: starts with a digit (or `v` and a digit); `20.x` is fine,
-/// ranges and channels are not.
+/// A version pin as CI states it: starts with a digit (or `v` and a digit); `20.x` is fine
+/// (and means `20`), ranges and channels are not.
 fn pinned(version: &str) -> Option<String> {
     let v = version.trim().trim_matches(['"', '\'']);
+    let v = v.strip_suffix(".x").or_else(|| v.strip_suffix(".X")).or_else(|| v.strip_suffix(".*")).unwrap_or(v);
     let digits = v.strip_prefix('v').unwrap_or(v);
     digits.starts_with(|c: char| c.is_ascii_digit()).then(|| v.to_string())
 }
@@ -417,6 +418,20 @@ fn setup_action(repo: &Repo, uses: &str, with: &Yaml, ctx: &Context, source: &st
     }
 }
 
+/// The `secrets.X` names a workflow string reads. GitHub substitutes secrets only inside
+/// `${{ … }}`, so a script that writes `conf/secrets.json` names no secret.
+fn secret_references(text: &str) -> Vec<String> {
+    EXPRESSION
+        .captures_iter(text)
+        .flat_map(|expr| {
+            SECRET_REFERENCE
+                .captures_iter(&expr[1])
+                .filter_map(|c| c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Every string in a YAML tree (for `secrets.X` references).
 fn strings<'a>(node: &'a Yaml, found: &mut Vec<&'a str>) {
     match node {
@@ -505,12 +520,8 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
         if runs_tests && !release {
             let mut found = Vec::new();
             strings(job, &mut found);
-            for text in found {
-                for c in SECRET_REFERENCE.captures_iter(text) {
-                    if let Some(name) = c.get(1).or_else(|| c.get(2)) {
-                        seen.secret(out, name.as_str(), job_source.clone());
-                    }
-                }
+            for name in found.into_iter().flat_map(secret_references) {
+                seen.secret(out, &name, job_source.clone());
             }
         }
     }
@@ -973,8 +984,15 @@ jobs:
     }
 
     #[test]
+    fn secrets_are_read_only_inside_expressions() {
+        let script = "echo '${{ secrets.DB_KEY }}' > conf/secrets.json && cp secrets.json x\n${{ secrets['API_TOKEN'] || secrets.OTHER }}";
+        assert_eq!(secret_references(script), ["DB_KEY", "API_TOKEN", "OTHER"]);
+    }
+
+    #[test]
     fn versions() {
-        assert_eq!(pinned("20.x").as_deref(), Some("20.x"));
+        assert_eq!(pinned("20.x").as_deref(), Some("20"));
+        assert_eq!(pinned("3.12.x").as_deref(), Some("3.12"));
         assert_eq!(pinned("'3.12'").as_deref(), Some("3.12"));
         assert_eq!(pinned("stable"), None);
         assert_eq!(pinned("lts/*"), None);

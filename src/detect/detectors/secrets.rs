@@ -232,14 +232,30 @@ pub fn is_env_file(name: &str) -> bool {
     if !name.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"env")) {
         return false;
     }
-    const MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
     let lower = name.to_ascii_lowercase();
     let parts: Vec<&str> = lower.split('.').collect();
     let has_env = parts
         .iter()
         .enumerate()
         .any(|(i, p)| *p == "env" && (i == 0 || i + 1 == parts.len() || i == 1 && parts[0].is_empty()));
-    has_env && parts.iter().any(|p| MARKERS.contains(p))
+    has_env && is_example_env(name)
+}
+
+/// An env file that lists what to set (`.env.example`, `env.sample`) rather than values.
+fn is_example_env(name: &str) -> bool {
+    const MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
+    name.to_ascii_lowercase().split('.').any(|p| MARKERS.contains(&p))
+}
+
+/// Directories of tests: a committed env file there configures a test app with its values,
+/// so the names in it are nothing the sandbox must supply.
+const TEST_DIRS: &[&str] = &["test", "tests", "__tests__", "spec", "specs", "e2e", "integration", "testing"];
+
+/// Whether an env file states what the project needs: example-style anywhere, a committed
+/// `.env`/`.env.test` only outside test directories (a monorepo's test apps).
+fn is_project_env_file(rel: &str) -> bool {
+    let in_tests = parent_dir(rel).split('/').any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)));
+    is_env_file(file_name(rel)) && !is_incidental_path(rel) && (!in_tests || is_example_env(file_name(rel)))
 }
 
 static CREDENTIAL_URL: LazyLock<Regex> =
@@ -370,8 +386,7 @@ fn scan_priority(rel: &str) -> (u8, usize) {
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut found: Vec<(String, String)> = Vec::new();
     for rel in repo.files() {
-        if is_env_file(file_name(rel))
-            && !is_incidental_path(rel)
+        if is_project_env_file(rel)
             && let Some(text) = repo.read(rel)
         {
             found.extend(env_file_secrets(&text).into_iter().map(|(name, line)| (name, format!("{rel}:{line}"))));
@@ -536,6 +551,16 @@ mod tests {
         }
         for name in ["environment.ts", ".envrc", "example.txt", "env.ts", "env.go", "dotenv.js"] {
             assert!(!is_env_file(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn test_apps_env_files_are_not_the_projects() {
+        for rel in [".env.example", "backend/.env", "packages/kit/.env.example", "packages/kit/test/.env.example"] {
+            assert!(is_project_env_file(rel), "{rel}");
+        }
+        for rel in ["packages/kit/test/apps/basics/.env", "tests/.env.test", "e2e/app/.env", "examples/.env.example"] {
+            assert!(!is_project_env_file(rel), "{rel}");
         }
     }
 
