@@ -296,7 +296,14 @@ impl Context {
     /// `text` with `${{ … }}` expressions resolved (unknown ones dropped) and `$VAR`s that the
     /// env in scope sets substituted, whitespace collapsed.
     fn resolve(&self, text: &str) -> String {
-        let resolved = EXPRESSION.replace_all(text, |c: &regex::Captures| self.value(&c[1]).unwrap_or_default());
+        // A quoted argument built around an unknown expression (`"Coverage for ${{ github.sha }}"`)
+        // would keep only its fragment: it is emptied, and removed with its option below.
+        let unknown_quoted = QUOTED_EXPRESSION.replace_all(text, |c: &regex::Captures| {
+            let unknown = EXPRESSION.captures_iter(&c[0]).any(|e| self.value(&e[1]).is_none());
+            if unknown { "\"\"".to_string() } else { c[0].to_string() }
+        });
+        let resolved =
+            EXPRESSION.replace_all(&unknown_quoted, |c: &regex::Captures| self.value(&c[1]).unwrap_or_default());
         let substituted = SHELL_VARIABLE.replace_all(&resolved, |c: &regex::Captures| {
             let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
             self.env.get(name).cloned().unwrap_or_else(|| c[0].to_string())
@@ -309,6 +316,11 @@ impl Context {
 
 static EXPRESSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));
+/// A double-quoted argument, or a single-quoted one without quotes in its expressions, that
+/// holds an expression.
+static QUOTED_EXPRESSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""[^"]*\$\{\{[^"]*"|'[^']*\$\{\{[^'}]*\}\}[^']*'"#).expect("the quoted-expression pattern is valid")
+});
 static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][\w-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
         .expect("the empty-argument pattern is valid")
@@ -987,6 +999,18 @@ jobs:
     fn secrets_are_read_only_inside_expressions() {
         let script = "echo '${{ secrets.DB_KEY }}' > conf/secrets.json && cp secrets.json x\n${{ secrets['API_TOKEN'] || secrets.OTHER }}";
         assert_eq!(secret_references(script), ["DB_KEY", "API_TOKEN", "OTHER"]);
+    }
+
+    #[test]
+    fn quoted_arguments_around_unknown_expressions_go_whole() {
+        let ctx = Context::default().with_env(&yaml_rust2::YamlLoader::load_from_str("V: '3.12'").unwrap()[0]);
+        assert_eq!(
+            ctx.resolve(r#"bash tests-start.sh "Coverage for ${{ github.sha }}" --x"#),
+            "bash tests-start.sh --x"
+        );
+        assert_eq!(ctx.resolve(r#"pytest -m 'not ${{ github.ref }}' tests"#), "pytest tests");
+        assert_eq!(ctx.resolve(r#"tox -e "py${{ env.V }}""#), r#"tox -e "py3.12""#);
+        assert_eq!(ctx.resolve(r#"run --label "${{ matrix.none || 'a b' }}""#), r#"run --label "a b""#);
     }
 
     #[test]
