@@ -662,6 +662,8 @@ fn run_script(
     let dir = join_path("", &ctx.resolve(dir)).unwrap_or_default();
     let mut runs_tests = false;
     let mut pending = String::new();
+    let loop_variables: Vec<&str> =
+        LOOP_VARIABLE.captures_iter(script).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect();
     for raw in script.lines() {
         let line = raw.trim();
         if let Some(continued) = line.strip_suffix('\\') {
@@ -676,14 +678,46 @@ fn run_script(
         }
         if is_test_command(&resolved) {
             runs_tests = true;
-            let command = if dir.is_empty() { resolved.clone() } else { format!("cd {dir} && {resolved}") };
-            seen.test(out, command, source.to_string());
+            if let Some(test) = standalone_test(&resolved, &loop_variables) {
+                let command = if dir.is_empty() { test } else { format!("cd {dir} && {test}") };
+                seen.test(out, command, source.to_string());
+            }
         }
         if !seen.in_release && add_command_start(repo, out, &dir, &resolved, source.to_string()) {
             runs_tests = true;
         }
     }
     runs_tests
+}
+
+/// `for NAME in …` in a script: `$NAME` means nothing outside the loop.
+static LOOP_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)(?:^|[;&|]\s*|\bdo\s+)for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b").expect("the loop pattern is valid")
+});
+
+/// A test line of a script as a command that runs on its own: the shell's control words
+/// around it (`if …; then`, `… || failed=1`, `… || true`) removed; `None` when it reads a
+/// loop variable of the script.
+fn standalone_test(line: &str, loop_variables: &[&str]) -> Option<String> {
+    let mut command = line.trim();
+    for word in ["if ", "elif ", "while ", "then ", "do ", "! "] {
+        command = command.strip_prefix(word).unwrap_or(command).trim_start();
+    }
+    for control in ["; then", "; do"] {
+        command = command.strip_suffix(control).unwrap_or(command).trim_end();
+    }
+    // `cmd || failed=1`: what follows the last `||` only handles the failure.
+    while let Some((run, fallback)) = command.rsplit_once("||") {
+        if is_test_command(fallback) {
+            break;
+        }
+        command = run.trim_end();
+    }
+    let reads_loop_variable = SHELL_VARIABLE.captures_iter(command).any(|c| {
+        let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
+        loop_variables.contains(&name)
+    });
+    (!command.is_empty() && !reads_loop_variable).then(|| command.to_string())
 }
 
 /// CI images named after a language (`node:20`, `python:3.12-slim`, `cimg/ruby:3.3`,
@@ -1011,6 +1045,25 @@ jobs:
         assert_eq!(ctx.resolve(r#"pytest -m 'not ${{ github.ref }}' tests"#), "pytest tests");
         assert_eq!(ctx.resolve(r#"tox -e "py${{ env.V }}""#), r#"tox -e "py3.12""#);
         assert_eq!(ctx.resolve(r#"run --label "${{ matrix.none || 'a b' }}""#), r#"run --label "a b""#);
+    }
+
+    #[test]
+    fn test_lines_lose_their_shell_control() {
+        let loops = ["proj"];
+        assert_eq!(standalone_test("if cargo test --all; then", &loops).as_deref(), Some("cargo test --all"));
+        assert_eq!(standalone_test("cargo test -p a || true", &loops).as_deref(), Some("cargo test -p a"));
+        assert_eq!(
+            standalone_test("make test || make test-verbose", &loops).as_deref(),
+            Some("make test || make test-verbose")
+        );
+        assert_eq!(standalone_test(r#"dotnet test "$proj" || failed=1"#, &loops), None);
+        assert_eq!(
+            standalone_test("go test ./... -count=$COUNT", &loops).as_deref(),
+            Some("go test ./... -count=$COUNT")
+        );
+        let script = "for proj in a b; do\n  dotnet test \"$proj\"\ndone";
+        let vars: Vec<_> = LOOP_VARIABLE.captures_iter(script).map(|c| c[1].to_string()).collect();
+        assert_eq!(vars, ["proj"]);
     }
 
     #[test]
