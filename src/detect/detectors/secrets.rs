@@ -436,12 +436,20 @@ fn scan_file(root: &Path, rel: &str) -> Vec<(String, String)> {
     let placeholders = is_spring_config(file_name(rel)).then(|| PLACEHOLDER.captures_iter(&text)).into_iter().flatten();
     for c in ENV_READ.captures_iter(&text).chain(placeholders) {
         let Some(name) = c.get(1).or_else(|| c.get(2)) else { continue };
-        if looks_like_secret(name.as_str()) {
+        if looks_like_secret(name.as_str()) && !in_comment(&text, name.start()) {
             let line = text[..name.start()].matches('\n').count() + 1;
             found.push((name.as_str().to_string(), format!("{rel}:{line}")));
         }
     }
     found
+}
+
+/// Whether the text at `at` is on a comment line (`//`, `#`, `*`, `--`): documentation that
+/// shows an environment read (a linter's rule docs) is no read of the project's.
+fn in_comment(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..at].trim_start();
+    ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c)) && !line.starts_with("#{")
 }
 
 #[cfg(test)]
@@ -552,6 +560,18 @@ mod tests {
         for name in ["environment.ts", ".envrc", "example.txt", "env.ts", "env.go", "dotenv.js"] {
             assert!(!is_env_file(name), "{name}");
         }
+    }
+
+    #[test]
+    fn reads_shown_in_comments_do_not_count() {
+        let text = "/// SECRET_KEY = os.environ[\"SECRET_KEY\"]\n  # os.getenv('DB_PASSWORD')\nkey = os.getenv('API_TOKEN')\n";
+        let names: Vec<_> = ENV_READ
+            .captures_iter(text)
+            .filter_map(|c| c.get(2))
+            .filter(|m| !in_comment(text, m.start()))
+            .map(|m| m.as_str())
+            .collect();
+        assert_eq!(names, ["API_TOKEN"]);
     }
 
     #[test]
