@@ -90,7 +90,9 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
                 t.get("toolchain").and_then(|tc| tc.get("channel")).and_then(|c| c.as_str()).map(str::to_string)
             });
             if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
-                out.toolchain("rust", Some(pin), format!("{toml_file}#toolchain.channel"));
+                let source = format!("{toml_file}#toolchain.channel");
+                install_pinned_toolchain(&pin, &source, out);
+                out.toolchain("rust", Some(pin), source);
                 return;
             }
             break;
@@ -106,6 +108,7 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
                 text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string)
             };
             if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
+                install_pinned_toolchain(&pin, &plain_file, out);
                 out.toolchain("rust", Some(pin), plain_file);
                 return;
             }
@@ -133,7 +136,33 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
     } else {
         (None, manifest_path.to_string())
     };
+    if let Some(msrv) = &version {
+        install_minimum_toolchain(msrv, &source, out);
+    }
     out.toolchain("rust", version, source);
+}
+
+/// The toolchain a `rust-toolchain(.toml)` file pins, installed up front (rustup would fetch
+/// it on the first `cargo` call, with every component; this makes the install step do it,
+/// once: `rustup toolchain install` leaves an installed toolchain unchanged).
+fn install_pinned_toolchain(pin: &str, source: &str, out: &mut Findings) {
+    out.step(
+        Phase::Toolchain,
+        format!("if command -v rustup >/dev/null 2>&1; then rustup toolchain install {pin} --profile minimal; fi"),
+        source.to_string(),
+    );
+}
+
+/// `rust-version` is a minimum: when the default `rustc` is older (or absent), rustup's
+/// stable becomes the default; a new enough one is left alone.
+fn install_minimum_toolchain(msrv: &str, source: &str, out: &mut Findings) {
+    out.step(
+        Phase::Toolchain,
+        format!(
+            "if command -v rustup >/dev/null 2>&1 && ! printf '%s\\n' {msrv} \"$(rustc --version 2>/dev/null | cut -d' ' -f2)\" | sort -V -C; then rustup toolchain install stable --profile minimal && rustup default stable; fi"
+        ),
+        source.to_string(),
+    );
 }
 
 /// The `[workspace.package] rust-version` of this manifest, or of the nearest ancestor

@@ -564,7 +564,8 @@ mod tests {
 
     #[test]
     fn reads_shown_in_comments_do_not_count() {
-        let text = "/// SECRET_KEY = os.environ[\"SECRET_KEY\"]\n  # os.getenv('DB_PASSWORD')\nkey = os.getenv('API_TOKEN')\n";
+        let text =
+            "/// SECRET_KEY = os.environ[\"SECRET_KEY\"]\n  # os.getenv('DB_PASSWORD')\nkey = os.getenv('API_TOKEN')\n";
         let names: Vec<_> = ENV_READ
             .captures_iter(text)
             .filter_map(|c| c.get(2))
