@@ -124,6 +124,11 @@ impl Findings {
     pub fn warn(&mut self, warning: impl Into<String>) {
         self.warnings.push(warning.into());
     }
+    /// (name, version, source) of every toolchain, for assertions.
+    #[cfg(test)]
+    pub fn toolchain_rows(&self) -> Vec<(&str, Option<&str>, &str)> {
+        self.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref(), t.source.as_str())).collect()
+    }
     /// Append everything `other` found after what this one found.
     pub fn append(&mut self, mut other: Findings) {
         self.toolchains.append(&mut other.toolchains);

@@ -4,7 +4,7 @@
 //! workspace members are built by the workspace, and a nested crate is a project of its own
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
-use super::{Members, counted, exact_version, in_dir, pm_path};
+use super::{Members, exact_version, in_dir, pm_path, toml_workspace};
 use crate::detect::repo::{is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -47,32 +47,8 @@ fn project(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, 
     out.step(Phase::Install, in_dir(dir, fetch), source);
 
     let workspace = manifest.get("workspace");
-    let members = workspace.map(|ws| {
-        let strings = |key: &str| -> Vec<String> {
-            ws.get(key)
-                .and_then(|v| v.as_array())
-                .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
-                .unwrap_or_default()
-        };
-        let include = strings("members");
-        let exclude = strings("exclude");
-        let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(format!("{manifest_path}: {w}")))
-    });
-    let test = match &members {
-        Some(members) => {
-            let count = repo
-                .project_dirs("Cargo.toml")
-                .into_iter()
-                .filter(|d| is_within(d, dir) && *d != dir)
-                .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
-                .count();
-            let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
-            out.note(format!("cargo workspace of {}{place}", counted(count, "member crate")));
-            "cargo test --workspace"
-        }
-        None => "cargo test",
-    };
+    let members = workspace.map(|ws| toml_workspace(repo, dir, ws, manifest_path, ("cargo", "member crate"), out));
+    let test = if members.is_some() { "cargo test --workspace" } else { "cargo test" };
     out.test(in_dir(dir, test), manifest_path.to_string());
     members
 }
