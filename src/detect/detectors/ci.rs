@@ -430,6 +430,20 @@ fn setup_action(repo: &Repo, uses: &str, with: &Yaml, ctx: &Context, source: &st
     }
 }
 
+/// A job whose workspace is another repository (`actions/checkout` with a `repository:` of
+/// its own and no `path:`): it runs that project's tests against this one, with that
+/// project's toolchains, services and secrets.
+fn checks_out_another_project(job: &Yaml) -> bool {
+    job["steps"].as_vec().into_iter().flatten().any(|step| {
+        let checkout = scalar(&step["uses"]).is_some_and(|u| u.to_ascii_lowercase().starts_with("actions/checkout@"));
+        let repository = scalar(&step["with"]["repository"]).unwrap_or_default();
+        checkout
+            && !repository.is_empty()
+            && !repository.contains("github.repository")
+            && scalar(&step["with"]["path"]).is_none_or(|p| matches!(p.trim_matches(['.', '/']), ""))
+    })
+}
+
 /// The `secrets.X` names a workflow string reads. GitHub substitutes secrets only inside
 /// `${{ … }}`, so a script that writes `conf/secrets.json` names no secret.
 fn secret_references(text: &str) -> Vec<String> {
@@ -473,6 +487,9 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
     let Some(jobs) = doc["jobs"].as_hash() else { return };
     for (job_name, job) in jobs {
         let Some(job_name) = scalar(job_name) else { continue };
+        if checks_out_another_project(job) {
+            continue;
+        }
         let job_source = format!("{rel}#jobs.{job_name}");
         let ctx = workflow_ctx.with_matrix(&job["strategy"]["matrix"]).with_env(&job["env"]);
         let mut runs_tests = false;
@@ -1064,6 +1081,15 @@ jobs:
         let script = "for proj in a b; do\n  dotnet test \"$proj\"\ndone";
         let vars: Vec<_> = LOOP_VARIABLE.captures_iter(script).map(|c| c[1].to_string()).collect();
         assert_eq!(vars, ["proj"]);
+    }
+
+    #[test]
+    fn jobs_testing_another_checked_out_project_are_not_ours() {
+        let workflow = "jobs:\n  downstream:\n    services:\n      pg:\n        image: postgres:15\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: other/app\n      - uses: actions/checkout@v4\n        with:\n          path: ours\n      - uses: actions/setup-python@v5\n        with:\n          python-version: '3.9'\n      - run: pytest tests\n        env:\n          K: ${{ secrets.OTHER_TOKEN }}\n  own:\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/checkout@v4\n        with:\n          repository: org/fixtures\n          path: fixtures\n      - run: make test\n";
+        let out = run(&[(".github/workflows/ci.yml", workflow)]);
+        let tests: Vec<_> = out.tests.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(tests, ["make test"]);
+        assert!(out.services.is_empty() && out.secrets.is_empty() && out.toolchains.is_empty());
     }
 
     #[test]

@@ -65,7 +65,7 @@ static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
         ^\s*(?:sudo\s+)?(?:
             (?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv|npm|pnpm|yarn|bun|gem|cargo|go|apt|apt-get|brew
           | composer|poetry|pipx|pdm|dotnet\s+tool|mix\s+archive
-        )\s+(?:install|add|require|i|get)\b",
+        )\s+(?:install|uninstall|add|remove|require|i|get)\b",
     )
     .expect("the install-command pattern is valid")
 });
@@ -398,6 +398,8 @@ mod tests {
             "uv pip install pytest-cov",
             "python -m pip install pytest pytest-xdist",
             "npm install --save-dev jest",
+            "uv pip uninstall pytest-speed",
+            "yarn remove jest",
         ] {
             assert!(!is_test_command(line), "{line}");
         }
