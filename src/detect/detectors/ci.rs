@@ -360,7 +360,9 @@ fn input_version(repo: &Repo, ctx: &Context, with: &Yaml, keys: &[&str], file_ke
             {
                 return lowest_version(&ctx.matrix_values_own_first(key));
             }
-            return pinned(&ctx.resolve(&raw));
+            // setup-java and setup-python take several versions, one a line.
+            let listed: Vec<String> = ctx.resolve(&raw).split_whitespace().map(str::to_string).collect();
+            return lowest_version(&listed);
         }
     }
     for key in file_keys {
@@ -372,7 +374,8 @@ fn input_version(repo: &Repo, ctx: &Context, with: &Yaml, keys: &[&str], file_ke
             ) {
                 return None; // the ecosystem detectors read those themselves
             }
-            let text = repo.read(&file)?;
+            // A file another checkout or an earlier step provides is no problem of this repo.
+            let text = repo.exists(&file).then(|| repo.read(&file)).flatten()?;
             let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'))?;
             return pinned(first.split_whitespace().last().unwrap_or(first));
         }
@@ -945,6 +948,9 @@ jobs:
         let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
         assert_eq!(toolchains, [("node", Some("v20.11.0")), ("java", Some("17"))]);
         assert_eq!(out.tests[0].command, "mvn verify");
+        let workflow = "jobs:\n  t:\n    steps:\n      - uses: actions/setup-java@v4\n        with:\n          java-version: |\n            21\n            11\n          java-version-file: .github/.java-version\n      - uses: actions/setup-node@v4\n        with:\n          node-version-file: gone/.nvmrc\n      - run: ./gradlew test\n";
+        let out = run(&[(".github/workflows/build.yml", workflow)]);
+        assert_eq!(out.toolchain_rows(), [("java", Some("11"), ".github/workflows/build.yml#jobs.t.steps[0]")]);
         let ctx = Context::default();
         assert_eq!(ctx.resolve("uv run --python \"${{ steps.py.outputs.v }}\" pytest ''"), "uv run pytest");
         assert_eq!(ctx.resolve("pytest --x=\"${{ github.sha }}\" -q"), "pytest -q");
