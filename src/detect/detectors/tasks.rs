@@ -36,6 +36,7 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
           | (?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest\b
           | (?:\S*/)?manage\.py\s+test\b
           | (?:\S*/)?(?:run[-_])?tests?(?:[-_][\w\-]*)?\.sh\b
+          | (?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][\w\-]*)?(?:\.\w+)?(?:\s|$)
           | python3?\s+-m\s+unittest\b
           | (?:tox|nox)(?:\s|$)
           | hatch\s+(?:run\s+)?test\b
@@ -374,6 +375,9 @@ mod tests {
             "npx turbo run test --filter=web",
             "php artisan test --parallel",
             "bundle exec rake",
+            "scripts/test",
+            "./script/test --fast",
+            "bin/test-unit",
         ] {
             assert!(is_test_command(line), "{line}");
         }
