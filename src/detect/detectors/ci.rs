@@ -397,6 +397,8 @@ impl Context {
 const SETUP_ACTIONS: &[(&str, &str, &[&str], &[&str])] = &[
     ("actions/setup-node", "node", &["node-version"], &["node-version-file"]),
     ("actions/setup-python", "python", &["python-version"], &["python-version-file"]),
+    ("astral-sh/setup-uv", "python", &["python-version"], &[]),
+    ("pdm-project/setup-pdm", "python", &["python-version"], &["python-version-file"]),
     ("actions/setup-go", "go", &["go-version"], &["go-version-file"]),
     ("actions/setup-java", "java", &["java-version"], &["java-version-file"]),
     ("actions/setup-dotnet", "dotnet", &["dotnet-version"], &[]),
@@ -951,6 +953,9 @@ jobs:
         let workflow = "jobs:\n  t:\n    steps:\n      - uses: actions/setup-java@v4\n        with:\n          java-version: |\n            21\n            11\n          java-version-file: .github/.java-version\n      - uses: actions/setup-node@v4\n        with:\n          node-version-file: gone/.nvmrc\n      - run: ./gradlew test\n";
         let out = run(&[(".github/workflows/build.yml", workflow)]);
         assert_eq!(out.toolchain_rows(), [("java", Some("11"), ".github/workflows/build.yml#jobs.t.steps[0]")]);
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        py: ['3.11', '3.10', 'pypy3.11']\n    steps:\n      - uses: astral-sh/setup-uv@v6\n        with:\n          python-version: ${{ matrix.py }}\n      - run: uv run pytest\n";
+        let out = run(&[(".github/workflows/test.yml", workflow)]);
+        assert_eq!(out.toolchain_rows(), [("python", Some("3.10"), ".github/workflows/test.yml#jobs.t.steps[0]")]);
         let ctx = Context::default();
         assert_eq!(ctx.resolve("uv run --python \"${{ steps.py.outputs.v }}\" pytest ''"), "uv run pytest");
         assert_eq!(ctx.resolve("pytest --x=\"${{ github.sha }}\" -q"), "pytest -q");

@@ -306,9 +306,10 @@ static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the environment-read pattern is valid")
 });
 
-/// `${NAME}` and `${NAME:default}` placeholders of Spring `application*.yml|properties` files.
+/// `${NAME}` placeholders of Spring `application*.yml|properties` files. One with a default
+/// (`${MYSQL_PASS:petclinic}`) runs as is: nothing the sandbox must supply.
 static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}").expect("the placeholder pattern is valid")
+    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("the placeholder pattern is valid")
 });
 
 /// Extensions of configuration files scanned when they sit in a `config` folder (Rails'
@@ -629,7 +630,7 @@ mod tests {
             ),
             (
                 "src/main/resources/application.yml",
-                "spring:\n  datasource:\n    password: ${SPRING_DB_PASSWORD:secret}\n    url: ${JDBC_HOST}\n",
+                "spring:\n  datasource:\n    password: ${SPRING_DB_PASSWORD}\n    url: ${JDBC_HOST}\n    x: ${LOCAL_DB_PASSWORD:petclinic}\n",
             ),
             (
                 "proj/settings.py",
