@@ -355,14 +355,15 @@ fn lowest_version(values: &[String]) -> Option<String> {
 fn input_version(repo: &Repo, ctx: &Context, with: &Yaml, keys: &[&str], file_keys: &[&str]) -> Option<String> {
     for key in keys {
         if let Some(raw) = scalar(&with[*key]) {
-            if let Some(expr) = EXPRESSION.captures(&raw).map(|c| c[1].to_string())
+            // setup-java and setup-python take several versions, one a line: the last one is
+            // the default on PATH.
+            let raw = raw.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or_default();
+            if let Some(expr) = EXPRESSION.captures(raw).map(|c| c[1].to_string())
                 && let Some(key) = expr.trim().strip_prefix("matrix.")
             {
                 return lowest_version(&ctx.matrix_values_own_first(key));
             }
-            // setup-java and setup-python take several versions, one a line.
-            let listed: Vec<String> = ctx.resolve(&raw).split_whitespace().map(str::to_string).collect();
-            return lowest_version(&listed);
+            return pinned(&ctx.resolve(raw));
         }
     }
     for key in file_keys {
@@ -950,7 +951,7 @@ jobs:
         let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
         assert_eq!(toolchains, [("node", Some("v20.11.0")), ("java", Some("17"))]);
         assert_eq!(out.tests[0].command, "mvn verify");
-        let workflow = "jobs:\n  t:\n    steps:\n      - uses: actions/setup-java@v4\n        with:\n          java-version: |\n            21\n            11\n          java-version-file: .github/.java-version\n      - uses: actions/setup-node@v4\n        with:\n          node-version-file: gone/.nvmrc\n      - run: ./gradlew test\n";
+        let workflow = "jobs:\n  t:\n    steps:\n      - uses: actions/setup-java@v4\n        with:\n          java-version: |\n            ${{ matrix.none }}\n            11\n          java-version-file: .github/.java-version\n      - uses: actions/setup-node@v4\n        with:\n          node-version-file: gone/.nvmrc\n      - run: ./gradlew test\n";
         let out = run(&[(".github/workflows/build.yml", workflow)]);
         assert_eq!(out.toolchain_rows(), [("java", Some("11"), ".github/workflows/build.yml#jobs.t.steps[0]")]);
         let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        py: ['3.11', '3.10', 'pypy3.11']\n    steps:\n      - uses: astral-sh/setup-uv@v6\n        with:\n          python-version: ${{ matrix.py }}\n      - run: uv run pytest\n";

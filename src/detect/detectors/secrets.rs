@@ -308,9 +308,8 @@ static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
 
 /// `${NAME}` placeholders of Spring `application*.yml|properties` files. One with a default
 /// (`${MYSQL_PASS:petclinic}`) runs as is: nothing the sandbox must supply.
-static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("the placeholder pattern is valid")
-});
+static PLACEHOLDER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("the placeholder pattern is valid"));
 
 /// Extensions of configuration files scanned when they sit in a `config` folder (Rails'
 /// `database.yml` with `<%= ENV["…"] %>`) or are Spring `application*` files.
