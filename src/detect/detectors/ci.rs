@@ -34,7 +34,7 @@ use crate::detect::detectors::compose::{
 };
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::tasks::is_test_command;
-use crate::detect::repo::{file_name, parent_dir};
+use crate::detect::repo::{file_name, is_within, parent_dir};
 use crate::detect::{Findings, Repo, Start};
 
 /// Everything but the start candidates, which the compose detector puts in order with those
@@ -121,6 +121,8 @@ struct Seen {
     /// `docker run` commands for the services of the first test job that has some, and where
     /// they come from: the start when the project has no compose file.
     service_runs: Option<(Vec<String>, String)>,
+    /// Where the job being read checks out other repositories: tests run there are theirs.
+    foreign_dirs: Vec<String>,
 }
 
 impl Seen {
@@ -440,14 +442,23 @@ fn setup_action(repo: &Repo, uses: &str, with: &Yaml, ctx: &Context, source: &st
 /// its own and no `path:`): it runs that project's tests against this one, with that
 /// project's toolchains, services and secrets.
 fn checks_out_another_project(job: &Yaml) -> bool {
-    job["steps"].as_vec().into_iter().flatten().any(|step| {
-        let checkout = scalar(&step["uses"]).is_some_and(|u| u.to_ascii_lowercase().starts_with("actions/checkout@"));
-        let repository = scalar(&step["with"]["repository"]).unwrap_or_default();
-        checkout
-            && !repository.is_empty()
-            && !repository.contains("github.repository")
-            && scalar(&step["with"]["path"]).is_none_or(|p| matches!(p.trim_matches(['.', '/']), ""))
-    })
+    foreign_checkouts(job).iter().any(String::is_empty)
+}
+
+/// The directories (`""` for the workspace root) where a job checks out another repository.
+fn foreign_checkouts(job: &Yaml) -> Vec<String> {
+    job["steps"]
+        .as_vec()
+        .into_iter()
+        .flatten()
+        .filter(|step| {
+            let checkout =
+                scalar(&step["uses"]).is_some_and(|u| u.to_ascii_lowercase().starts_with("actions/checkout@"));
+            let repository = scalar(&step["with"]["repository"]).unwrap_or_default();
+            checkout && !repository.is_empty() && !repository.contains("github.repository")
+        })
+        .filter_map(|step| join_path("", &scalar(&step["with"]["path"]).unwrap_or_default()))
+        .collect()
 }
 
 /// The `secrets.X` names a workflow string reads. GitHub substitutes secrets only inside
@@ -497,6 +508,7 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
             continue;
         }
         let job_source = format!("{rel}#jobs.{job_name}");
+        seen.foreign_dirs = foreign_checkouts(job);
         let ctx = workflow_ctx.with_matrix(&job["strategy"]["matrix"]).with_env(&job["env"]);
         let mut runs_tests = false;
         let toolchains_before = out.toolchains.len();
@@ -682,7 +694,7 @@ fn run_script(
     source: &str,
     out: &mut Findings,
 ) -> bool {
-    let dir = join_path("", &ctx.resolve(dir)).unwrap_or_default();
+    let mut dir = join_path("", &ctx.resolve(dir)).unwrap_or_default();
     let mut runs_tests = false;
     let mut pending = String::new();
     let loop_variables: Vec<&str> =
@@ -698,6 +710,14 @@ fn run_script(
         let resolved = ctx.resolve(&line);
         if resolved.is_empty() {
             continue;
+        }
+        // `cd web` on a line of its own: the lines after it run there.
+        if let Some(target) = resolved.strip_prefix("cd ").filter(|t| !t.contains(char::is_whitespace)) {
+            dir = join_path(&dir, target.trim_matches(['"', '\''])).unwrap_or(dir);
+            continue;
+        }
+        if is_test_command(&resolved) && seen.foreign_dirs.iter().any(|f| !f.is_empty() && is_within(&dir, f)) {
+            continue; // another repository's tests
         }
         if is_test_command(&resolved) {
             runs_tests = true;
@@ -1102,6 +1122,10 @@ jobs:
         let tests: Vec<_> = out.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(tests, ["make test"]);
         assert!(out.services.is_empty() && out.secrets.is_empty() && out.toolchains.is_empty());
+        let workflow = "jobs:\n  t:\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/checkout@v4\n        with:\n          repository: org/plugin\n          path: plugin\n      - run: |\n          cd web\n          npm test\n          cd ../plugin\n          pytest\n";
+        let out = run(&[(".github/workflows/ci.yml", workflow)]);
+        let tests: Vec<_> = out.tests.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(tests, ["cd web && npm test"]);
     }
 
     #[test]
