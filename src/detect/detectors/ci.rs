@@ -32,6 +32,7 @@ use yaml_rust2::Yaml;
 use crate::detect::detectors::compose::{
     add_command_start, join_path, project_compose_files, scalar, shell_word, starts_of, without_starts,
 };
+use crate::detect::detectors::secrets::is_release_credential;
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::tasks::is_test_command;
 use crate::detect::repo::{file_name, is_within, parent_dir};
@@ -153,36 +154,20 @@ fn is_sandbox_secret(name: &str) -> bool {
     const CI_ONLY: &[&str] = &[
         "GITHUB",
         "GH",
-        "CODECOV",
-        "COVERALLS",
-        "SONAR",
         "SONARCLOUD",
         "CODACY",
         "CODECLIMATE",
         "CC",
         "NPM",
-        "PYPI",
-        "TWINE",
-        "RUBYGEMS",
         "GEM",
         "CARGO",
         "CRATES",
-        "NUGET",
-        "OSSRH",
-        "SONATYPE",
         "MAVEN",
         "GRADLE",
         "DOCKER",
         "DOCKERHUB",
         "GHCR",
         "QUAY",
-        "GPG",
-        "PGP",
-        "SIGNING",
-        "COSIGN",
-        "DEPLOY",
-        "RELEASE",
-        "PUBLISH",
         "NETLIFY",
         "VERCEL",
         "CACHIX",
@@ -191,9 +176,7 @@ fn is_sandbox_secret(name: &str) -> bool {
         "CHROMATIC",
         "PERCY",
         "SNYK",
-        "CODESIGN",
         "APPLE",
-        "NOTARIZE",
         "HOMEBREW",
         "TAP",
         "CLOUDFLARE",
@@ -209,6 +192,7 @@ fn is_sandbox_secret(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     crate::names::validate_secret_name(name).is_ok()
         && !upper.split('_').any(|token| CI_ONLY.contains(&token))
+        && !is_release_credential(name)
         && !upper.contains("WEBHOOK")
 }
 

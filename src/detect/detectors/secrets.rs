@@ -195,6 +195,34 @@ const CONNECTION_WORDS: &[&str] = &[
     "FIREBASE",
 ];
 
+/// Words of credentials that publish, sign or report (`SIGNING_KEY`, `NUGET_KEY`,
+/// `PYPI_TOKEN`, `CODECOV_TOKEN`): release automation needs them, running the tests never.
+const RELEASE_WORDS: &[&str] = &[
+    "PYPI",
+    "TWINE",
+    "RUBYGEMS",
+    "NUGET",
+    "OSSRH",
+    "SONATYPE",
+    "GPG",
+    "PGP",
+    "SIGNING",
+    "COSIGN",
+    "DEPLOY",
+    "RELEASE",
+    "PUBLISH",
+    "CODESIGN",
+    "NOTARIZE",
+    "CODECOV",
+    "COVERALLS",
+    "SONAR",
+];
+
+/// True when `name` is a credential of release automation (see [`RELEASE_WORDS`]).
+pub fn is_release_credential(name: &str) -> bool {
+    name.to_ascii_uppercase().split('_').any(|word| RELEASE_WORDS.contains(&word))
+}
+
 /// True when `name` looks like a secret by the rule in the module documentation.
 pub fn looks_like_secret(name: &str) -> bool {
     if crate::names::validate_secret_name(name).is_err() {
@@ -367,6 +395,11 @@ fn is_scanned_source(rel: &str) -> bool {
             .and_then(|at| stem.get(at..))
             .is_some_and(|end| end.eq_ignore_ascii_case(suffix))
     };
+    // Release automation (`support/release.py`, `scripts/publish.ts`) reads its own credentials.
+    let first_word = stem.split(['-', '_', '.']).next().unwrap_or_default();
+    if ["release", "publish", "deploy"].iter().any(|w| first_word.eq_ignore_ascii_case(w)) {
+        return false;
+    }
     let is_test_file = [".test", ".spec", "_test", "_spec"].iter().any(|s| ends_with(s))
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
@@ -406,7 +439,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     // One entry per name, from its first source in a deterministic order.
     let mut seen = std::collections::HashSet::new();
     for (name, source) in found {
-        if seen.insert(name.clone()) {
+        if !is_release_credential(&name) && seen.insert(name.clone()) {
             out.secret(name, source);
         }
     }
@@ -573,6 +606,21 @@ mod tests {
             .map(|m| m.as_str())
             .collect();
         assert_eq!(names, ["API_TOKEN"]);
+    }
+
+    #[test]
+    fn release_credentials_and_scripts_are_left_out() {
+        for name in
+            ["SIGNING_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "ORG_GRADLE_PROJECT_SIGNING_PASSWORD"]
+        {
+            assert!(is_release_credential(name), "{name}");
+        }
+        for name in ["DATABASE_URL", "STRIPE_SECRET_KEY", "RELEASED_AT_TOKEN_X"] {
+            assert!(!is_release_credential(name), "{name}");
+        }
+        assert!(!is_scanned_source("support/release.py"));
+        assert!(!is_scanned_source("tools/publish-docs.ts"));
+        assert!(is_scanned_source("app/models/releases.rb"));
     }
 
     #[test]
