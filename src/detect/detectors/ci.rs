@@ -740,6 +740,16 @@ fn standalone_test(line: &str, loop_variables: &[&str]) -> Option<String> {
         }
         command = run.trim_end();
     }
+    // `… && cd ..` only returns; a Windows batch or PowerShell script does not run here.
+    command = command.strip_suffix("&& cd ..").unwrap_or(command).trim_end();
+    let windows_only = command.starts_with("call ")
+        || command.split_whitespace().next().is_some_and(|program| {
+            let program = program.to_ascii_lowercase();
+            [".bat", ".cmd", ".ps1", ".exe"].iter().any(|e| program.ends_with(e))
+        });
+    if windows_only {
+        return None;
+    }
     let reads_loop_variable = SHELL_VARIABLE.captures_iter(command).any(|c| {
         let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
         loop_variables.contains(&name)
@@ -1090,6 +1100,9 @@ jobs:
             Some("make test || make test-verbose")
         );
         assert_eq!(standalone_test(r#"dotnet test "$proj" || failed=1"#, &loops), None);
+        assert_eq!(standalone_test("call script/test.bat :windows", &loops), None);
+        assert_eq!(standalone_test(r".\scripts\test.ps1", &loops), None);
+        assert_eq!(standalone_test("cd hex && mix test && cd ..", &loops).as_deref(), Some("cd hex && mix test"));
         assert_eq!(
             standalone_test("go test ./... -count=$COUNT", &loops).as_deref(),
             Some("go test ./... -count=$COUNT")
