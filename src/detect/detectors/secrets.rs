@@ -366,6 +366,8 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "benchmarks",
     "generated",
     "migrations",
+    "revisions",
+    "alembic",
     "scripts",
     ".github",
     ".circleci",
@@ -466,10 +468,14 @@ fn scan_file(root: &Path, rel: &str) -> Vec<(String, String)> {
     }
     let text = String::from_utf8_lossy(&bytes);
     let mut found = Vec::new();
+    let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
     let placeholders = is_spring_config(file_name(rel)).then(|| PLACEHOLDER.captures_iter(&text)).into_iter().flatten();
     for c in ENV_READ.captures_iter(&text).chain(placeholders) {
         let Some(name) = c.get(1).or_else(|| c.get(2)) else { continue };
-        if looks_like_secret(name.as_str()) && !in_comment(&text, name.start()) {
+        if looks_like_secret(name.as_str())
+            && !in_comment(&text, name.start())
+            && !(is_yaml && in_production_section(&text, name.start()))
+        {
             let line = text[..name.start()].matches('\n').count() + 1;
             found.push((name.as_str().to_string(), format!("{rel}:{line}")));
         }
@@ -483,6 +489,16 @@ fn in_comment(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line = text[line_start..at].trim_start();
     ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c)) && !line.starts_with("#{")
+}
+
+/// Whether `at` lies under a top-level `production:`/`staging:` key of a YAML file (Rails'
+/// `secrets.yml`, `database.yml`): values only a deployment provides.
+fn in_production_section(text: &str, at: usize) -> bool {
+    let top_level = text[..at]
+        .lines()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && l.contains(':'));
+    top_level.is_some_and(|l| matches!(l.split(':').next().unwrap_or_default().trim(), "production" | "staging"))
 }
 
 #[cfg(test)]
@@ -624,6 +640,14 @@ mod tests {
     }
 
     #[test]
+    fn production_sections_of_yaml_config() {
+        let text = "development:\n  key: <%= ENV[\"DEV_TOKEN\"] %>\nproduction:\n  secret_key_base: <%= ENV[\"SECRET_KEY_BASE\"] %>\n";
+        assert!(!in_production_section(text, text.find("DEV_TOKEN").unwrap()));
+        assert!(in_production_section(text, text.find("SECRET_KEY_BASE").unwrap()));
+        assert!(!is_scanned_source("src/app/database/revisions/tenant/versions/2021_x.py"));
+    }
+
+    #[test]
     fn test_apps_env_files_are_not_the_projects() {
         for rel in [".env.example", "backend/.env", "packages/kit/.env.example", "packages/kit/test/.env.example"] {
             assert!(is_project_env_file(rel), "{rel}");
@@ -673,7 +697,7 @@ mod tests {
             ("config/runtime.exs", "System.get_env(\"SECRET_KEY_BASE\") System.fetch_env!(\"MIX_TOKEN\")\n"),
             (
                 "config/database.yml",
-                "production:\n  password: <%= ENV[\"APP_DATABASE_PASSWORD\"] %>\n  host: <%= ENV.fetch(\"DB_HOST\") %>\n",
+                "test:\n  password: <%= ENV[\"APP_DATABASE_PASSWORD\"] %>\n  host: <%= ENV.fetch(\"DB_HOST\") %>\nproduction:\n  password: <%= ENV[\"PRODUCTION_DB_PASSWORD\"] %>\n",
             ),
             (
                 "src/main/resources/application.yml",
