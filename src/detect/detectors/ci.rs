@@ -160,6 +160,8 @@ fn is_sandbox_secret(name: &str) -> bool {
         "CC",
         "NPM",
         "GEM",
+        "RUBYGEMS",
+        "SIGNING",
         "CARGO",
         "CRATES",
         "MAVEN",
