@@ -195,18 +195,17 @@ const CONNECTION_WORDS: &[&str] = &[
     "FIREBASE",
 ];
 
-/// Words of credentials that publish, sign or report (`SIGNING_KEY`, `NUGET_KEY`,
+/// Words of credentials that publish, sign or report (`GPG_KEY`, `NUGET_KEY`,
 /// `PYPI_TOKEN`, `CODECOV_TOKEN`): release automation needs them, running the tests never.
+/// (`SIGNING` is not one: apps sign their JWTs and cookies with such keys.)
 const RELEASE_WORDS: &[&str] = &[
     "PYPI",
     "TWINE",
-    "RUBYGEMS",
     "NUGET",
     "OSSRH",
     "SONATYPE",
     "GPG",
     "PGP",
-    "SIGNING",
     "COSIGN",
     "DEPLOY",
     "RELEASE",
@@ -397,7 +396,11 @@ fn is_scanned_source(rel: &str) -> bool {
             .and_then(|at| stem.get(at..))
             .is_some_and(|end| end.eq_ignore_ascii_case(suffix))
     };
-    // Release automation (`support/release.py`, `scripts/publish.ts`) reads its own credentials.
+    // Release automation (`support/release.py`, `scripts/publish.ts`) and Gradle build scripts
+    // (artifact signing and publishing) read their own credentials.
+    if name.starts_with("build.gradle") || name.starts_with("settings.gradle") {
+        return false;
+    }
     let first_word = stem.split(['-', '_', '.']).next().unwrap_or_default();
     if ["release", "publish", "deploy"].iter().any(|w| first_word.eq_ignore_ascii_case(w)) {
         return false;
@@ -626,16 +629,17 @@ mod tests {
 
     #[test]
     fn release_credentials_and_scripts_are_left_out() {
-        for name in
-            ["SIGNING_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "ORG_GRADLE_PROJECT_SIGNING_PASSWORD"]
-        {
+        for name in ["GPG_PRIVATE_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "OSSRH_PASSWORD"] {
             assert!(is_release_credential(name), "{name}");
         }
-        for name in ["DATABASE_URL", "STRIPE_SECRET_KEY", "RELEASED_AT_TOKEN_X"] {
+        for name in
+            ["DATABASE_URL", "STRIPE_SECRET_KEY", "RELEASED_AT_TOKEN_X", "SLACK_SIGNING_SECRET", "JWT_SIGNING_KEY"]
+        {
             assert!(!is_release_credential(name), "{name}");
         }
         assert!(!is_scanned_source("support/release.py"));
         assert!(!is_scanned_source("tools/publish-docs.ts"));
+        assert!(!is_scanned_source("build.gradle.kts"));
         assert!(is_scanned_source("app/models/releases.rb"));
     }
 
