@@ -288,15 +288,18 @@ fn is_project_env_file(rel: &str) -> bool {
 static CREDENTIAL_URL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]+:[^\s/@]+@").expect("the URL pattern is valid"));
 
-/// The secret keys of a dotenv-style file, with their line numbers.
-fn env_file_secrets(text: &str) -> Vec<(String, usize)> {
+/// The secret keys of a dotenv-style file, with their line numbers. In a file that holds
+/// values (a committed `.env`, not an example) a key with a value is supplied by the repo
+/// itself: only the ones left empty are for the sandbox to fill.
+fn env_file_secrets(text: &str, holds_values: bool) -> Vec<(String, usize)> {
     let mut found = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         let line = line.strip_prefix("export ").unwrap_or(line);
         let Some((key, value)) = line.split_once('=') else { continue };
         let key = key.trim();
-        if line.starts_with('#') || key.contains(char::is_whitespace) {
+        let supplied = holds_values && !value.trim().trim_matches(['"', '\'']).is_empty();
+        if line.starts_with('#') || key.contains(char::is_whitespace) || supplied {
             continue;
         }
         let credentials_in_value = CREDENTIAL_URL.is_match(value) && crate::names::validate_secret_name(key).is_ok();
@@ -427,7 +430,10 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         if is_project_env_file(rel)
             && let Some(text) = repo.read(rel)
         {
-            found.extend(env_file_secrets(&text).into_iter().map(|(name, line)| (name, format!("{rel}:{line}"))));
+            let holds_values = !is_example_env(file_name(rel));
+            found.extend(
+                env_file_secrets(&text, holds_values).into_iter().map(|(name, line)| (name, format!("{rel}:{line}"))),
+            );
         }
     }
     let mut sources: Vec<&str> = repo.files().iter().map(String::as_str).filter(|f| is_scanned_source(f)).collect();
@@ -675,7 +681,9 @@ mod tests {
     #[test]
     fn env_example_keys() {
         let text = "# comment\nexport API_SECRET=\nPORT=3000\nPRIMARY_DB=postgres://app:hunter2@localhost/app\nNODE_ENV=development\nnot a line\n";
-        assert_eq!(env_file_secrets(text), [("API_SECRET".to_string(), 2), ("PRIMARY_DB".to_string(), 4)]);
+        assert_eq!(env_file_secrets(text, false), [("API_SECRET".to_string(), 2), ("PRIMARY_DB".to_string(), 4)]);
+        // A committed `.env` supplies what it gives a value.
+        assert_eq!(env_file_secrets(text, true), [("API_SECRET".to_string(), 2)]);
     }
 
     #[test]
