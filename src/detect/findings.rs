@@ -89,7 +89,10 @@ pub struct Findings {
 }
 
 impl Findings {
+    /// A Python version that is only a major (`3`, `3.x`) pins nothing: every Python is 3.
     pub fn toolchain(&mut self, name: &str, version: Option<String>, source: impl Into<String>) {
+        let version = version
+            .filter(|v| name != "python" || v.trim_end_matches(['x', 'X', '*']).trim_end_matches('.').contains('.'));
         self.toolchains.push(Toolchain { name: name.into(), version, source: source.into() });
     }
     pub fn package_manager(&mut self, name: &str, version: Option<String>, path: &str, source: impl Into<String>) {
@@ -121,6 +124,11 @@ impl Findings {
     pub fn warn(&mut self, warning: impl Into<String>) {
         self.warnings.push(warning.into());
     }
+    /// (name, version, source) of every toolchain, for assertions.
+    #[cfg(test)]
+    pub fn toolchain_rows(&self) -> Vec<(&str, Option<&str>, &str)> {
+        self.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref(), t.source.as_str())).collect()
+    }
     /// Append everything `other` found after what this one found.
     pub fn append(&mut self, mut other: Findings) {
         self.toolchains.append(&mut other.toolchains);
@@ -132,5 +140,21 @@ impl Findings {
         self.starts.append(&mut other.starts);
         self.notes.append(&mut other.notes);
         self.warnings.append(&mut other.warnings);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bare_python_major_is_not_a_pin() {
+        let mut out = Findings::default();
+        for v in ["3", "3.x", "3.*", "3.12", "3.x"] {
+            out.toolchain("python", Some(v.into()), "ci.yml");
+        }
+        out.toolchain("node", Some("24".into()), "ci.yml");
+        let versions: Vec<_> = out.toolchains.iter().map(|t| t.version.as_deref()).collect();
+        assert_eq!(versions, [None, None, None, Some("3.12"), None, Some("24")]);
     }
 }

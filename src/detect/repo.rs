@@ -515,6 +515,10 @@ mod tests {
         let value: serde_json::Value = serde_json::from_str(&strip_json_comments(text)).unwrap();
         assert_eq!(value["a"], "x // not a comment");
         assert_eq!(value["b"], serde_json::json!([1, 2]));
+        let text = "{\"a\": \"http://x/*y*/\", /* block\n */ \"b\": \"q\\\"//\",}";
+        let value: serde_json::Value = serde_json::from_str(&strip_json_comments(text)).unwrap();
+        assert_eq!(value["a"], "http://x/*y*/");
+        assert_eq!(value["b"], "q\"//");
     }
 
     #[test]

@@ -32,9 +32,10 @@ use yaml_rust2::Yaml;
 use crate::detect::detectors::compose::{
     add_command_start, join_path, project_compose_files, scalar, shell_word, starts_of, without_starts,
 };
+use crate::detect::detectors::secrets::is_release_credential;
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::tasks::is_test_command;
-use crate::detect::repo::{file_name, parent_dir};
+use crate::detect::repo::{file_name, is_within, parent_dir};
 use crate::detect::{Findings, Repo, Start};
 
 /// Everything but the start candidates, which the compose detector puts in order with those
@@ -121,6 +122,8 @@ struct Seen {
     /// `docker run` commands for the services of the first test job that has some, and where
     /// they come from: the start when the project has no compose file.
     service_runs: Option<(Vec<String>, String)>,
+    /// Where the job being read checks out other repositories: tests run there are theirs.
+    foreign_dirs: Vec<String>,
 }
 
 impl Seen {
@@ -151,36 +154,22 @@ fn is_sandbox_secret(name: &str) -> bool {
     const CI_ONLY: &[&str] = &[
         "GITHUB",
         "GH",
-        "CODECOV",
-        "COVERALLS",
-        "SONAR",
         "SONARCLOUD",
         "CODACY",
         "CODECLIMATE",
         "CC",
         "NPM",
-        "PYPI",
-        "TWINE",
-        "RUBYGEMS",
         "GEM",
+        "RUBYGEMS",
+        "SIGNING",
         "CARGO",
         "CRATES",
-        "NUGET",
-        "OSSRH",
-        "SONATYPE",
         "MAVEN",
         "GRADLE",
         "DOCKER",
         "DOCKERHUB",
         "GHCR",
         "QUAY",
-        "GPG",
-        "PGP",
-        "SIGNING",
-        "COSIGN",
-        "DEPLOY",
-        "RELEASE",
-        "PUBLISH",
         "NETLIFY",
         "VERCEL",
         "CACHIX",
@@ -189,9 +178,7 @@ fn is_sandbox_secret(name: &str) -> bool {
         "CHROMATIC",
         "PERCY",
         "SNYK",
-        "CODESIGN",
         "APPLE",
-        "NOTARIZE",
         "HOMEBREW",
         "TAP",
         "CLOUDFLARE",
@@ -207,6 +194,7 @@ fn is_sandbox_secret(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     crate::names::validate_secret_name(name).is_ok()
         && !upper.split('_').any(|token| CI_ONLY.contains(&token))
+        && !is_release_credential(name)
         && !upper.contains("WEBHOOK")
 }
 
@@ -296,7 +284,14 @@ impl Context {
     /// `text` with `${{ … }}` expressions resolved (unknown ones dropped) and `$VAR`s that the
     /// env in scope sets substituted, whitespace collapsed.
     fn resolve(&self, text: &str) -> String {
-        let resolved = EXPRESSION.replace_all(text, |c: &regex::Captures| self.value(&c[1]).unwrap_or_default());
+        // A quoted argument built around an unknown expression (`"Coverage for ${{ github.sha }}"`)
+        // would keep only its fragment: it is emptied, and removed with its option below.
+        let unknown_quoted = QUOTED_EXPRESSION.replace_all(text, |c: &regex::Captures| {
+            let unknown = EXPRESSION.captures_iter(&c[0]).any(|e| self.value(&e[1]).is_none());
+            if unknown { "\"\"".to_string() } else { c[0].to_string() }
+        });
+        let resolved =
+            EXPRESSION.replace_all(&unknown_quoted, |c: &regex::Captures| self.value(&c[1]).unwrap_or_default());
         let substituted = SHELL_VARIABLE.replace_all(&resolved, |c: &regex::Captures| {
             let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
             self.env.get(name).cloned().unwrap_or_else(|| c[0].to_string())
@@ -309,6 +304,11 @@ impl Context {
 
 static EXPRESSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));
+/// A double-quoted argument, or a single-quoted one without quotes in its expressions, that
+/// holds an expression.
+static QUOTED_EXPRESSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""[^"]*\$\{\{[^"]*"|'[^']*\$\{\{[^'}]*\}\}[^']*'"#).expect("the quoted-expression pattern is valid")
+});
 static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][\w-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
         .expect("the empty-argument pattern is valid")
@@ -321,10 +321,11 @@ static SECRET_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the secret-reference pattern is valid")
 });
 
-/// A version pin as CI states it: starts with a digit (or `v` and a digit); `20.x` is fine,
-/// ranges and channels are not.
+/// A version pin as CI states it: starts with a digit (or `v` and a digit); `20.x` is fine
+/// (and means `20`), ranges and channels are not.
 fn pinned(version: &str) -> Option<String> {
     let v = version.trim().trim_matches(['"', '\'']);
+    let v = v.strip_suffix(".x").or_else(|| v.strip_suffix(".X")).or_else(|| v.strip_suffix(".*")).unwrap_or(v);
     let digits = v.strip_prefix('v').unwrap_or(v);
     digits.starts_with(|c: char| c.is_ascii_digit()).then(|| v.to_string())
 }
@@ -342,12 +343,15 @@ fn lowest_version(values: &[String]) -> Option<String> {
 fn input_version(repo: &Repo, ctx: &Context, with: &Yaml, keys: &[&str], file_keys: &[&str]) -> Option<String> {
     for key in keys {
         if let Some(raw) = scalar(&with[*key]) {
-            if let Some(expr) = EXPRESSION.captures(&raw).map(|c| c[1].to_string())
+            // setup-java and setup-python take several versions, one a line: the last one is
+            // the default on PATH.
+            let raw = raw.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or_default();
+            if let Some(expr) = EXPRESSION.captures(raw).map(|c| c[1].to_string())
                 && let Some(key) = expr.trim().strip_prefix("matrix.")
             {
                 return lowest_version(&ctx.matrix_values_own_first(key));
             }
-            return pinned(&ctx.resolve(&raw));
+            return pinned(&ctx.resolve(raw));
         }
     }
     for key in file_keys {
@@ -359,7 +363,8 @@ fn input_version(repo: &Repo, ctx: &Context, with: &Yaml, keys: &[&str], file_ke
             ) {
                 return None; // the ecosystem detectors read those themselves
             }
-            let text = repo.read(&file)?;
+            // A file another checkout or an earlier step provides is no problem of this repo.
+            let text = repo.exists(&file).then(|| repo.read(&file)).flatten()?;
             let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'))?;
             return pinned(first.split_whitespace().last().unwrap_or(first));
         }
@@ -381,6 +386,8 @@ impl Context {
 const SETUP_ACTIONS: &[(&str, &str, &[&str], &[&str])] = &[
     ("actions/setup-node", "node", &["node-version"], &["node-version-file"]),
     ("actions/setup-python", "python", &["python-version"], &["python-version-file"]),
+    ("astral-sh/setup-uv", "python", &["python-version"], &[]),
+    ("pdm-project/setup-pdm", "python", &["python-version"], &["python-version-file"]),
     ("actions/setup-go", "go", &["go-version"], &["go-version-file"]),
     ("actions/setup-java", "java", &["java-version"], &["java-version-file"]),
     ("actions/setup-dotnet", "dotnet", &["dotnet-version"], &[]),
@@ -417,6 +424,43 @@ fn setup_action(repo: &Repo, uses: &str, with: &Yaml, ctx: &Context, source: &st
     }
 }
 
+/// A job whose workspace is another repository (`actions/checkout` with a `repository:` of
+/// its own and no `path:`): it runs that project's tests against this one, with that
+/// project's toolchains, services and secrets.
+fn checks_out_another_project(job: &Yaml) -> bool {
+    foreign_checkouts(job).iter().any(String::is_empty)
+}
+
+/// The directories (`""` for the workspace root) where a job checks out another repository.
+fn foreign_checkouts(job: &Yaml) -> Vec<String> {
+    job["steps"]
+        .as_vec()
+        .into_iter()
+        .flatten()
+        .filter(|step| {
+            let checkout =
+                scalar(&step["uses"]).is_some_and(|u| u.to_ascii_lowercase().starts_with("actions/checkout@"));
+            let repository = scalar(&step["with"]["repository"]).unwrap_or_default();
+            checkout && !repository.is_empty() && !repository.contains("github.repository")
+        })
+        .filter_map(|step| join_path("", &scalar(&step["with"]["path"]).unwrap_or_default()))
+        .collect()
+}
+
+/// The `secrets.X` names a workflow string reads. GitHub substitutes secrets only inside
+/// `${{ … }}`, so a script that writes `conf/secrets.json` names no secret.
+fn secret_references(text: &str) -> Vec<String> {
+    EXPRESSION
+        .captures_iter(text)
+        .flat_map(|expr| {
+            SECRET_REFERENCE
+                .captures_iter(&expr[1])
+                .filter_map(|c| c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Every string in a YAML tree (for `secrets.X` references).
 fn strings<'a>(node: &'a Yaml, found: &mut Vec<&'a str>) {
     match node {
@@ -446,7 +490,11 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
     let Some(jobs) = doc["jobs"].as_hash() else { return };
     for (job_name, job) in jobs {
         let Some(job_name) = scalar(job_name) else { continue };
+        if checks_out_another_project(job) {
+            continue;
+        }
         let job_source = format!("{rel}#jobs.{job_name}");
+        seen.foreign_dirs = foreign_checkouts(job);
         let ctx = workflow_ctx.with_matrix(&job["strategy"]["matrix"]).with_env(&job["env"]);
         let mut runs_tests = false;
         let toolchains_before = out.toolchains.len();
@@ -505,12 +553,8 @@ fn github_workflow(repo: &Repo, rel: &str, seen: &mut Seen, composite_used: &mut
         if runs_tests && !release {
             let mut found = Vec::new();
             strings(job, &mut found);
-            for text in found {
-                for c in SECRET_REFERENCE.captures_iter(text) {
-                    if let Some(name) = c.get(1).or_else(|| c.get(2)) {
-                        seen.secret(out, name.as_str(), job_source.clone());
-                    }
-                }
+            for name in found.into_iter().flat_map(secret_references) {
+                seen.secret(out, &name, job_source.clone());
             }
         }
     }
@@ -636,9 +680,11 @@ fn run_script(
     source: &str,
     out: &mut Findings,
 ) -> bool {
-    let dir = join_path("", &ctx.resolve(dir)).unwrap_or_default();
+    let mut dir = join_path("", &ctx.resolve(dir)).unwrap_or_default();
     let mut runs_tests = false;
     let mut pending = String::new();
+    let loop_variables: Vec<&str> =
+        LOOP_VARIABLE.captures_iter(script).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect();
     for raw in script.lines() {
         let line = raw.trim();
         if let Some(continued) = line.strip_suffix('\\') {
@@ -651,16 +697,66 @@ fn run_script(
         if resolved.is_empty() {
             continue;
         }
+        // `cd web` on a line of its own: the lines after it run there.
+        if let Some(target) = resolved.strip_prefix("cd ").filter(|t| !t.contains(char::is_whitespace)) {
+            dir = join_path(&dir, target.trim_matches(['"', '\''])).unwrap_or(dir);
+            continue;
+        }
+        if is_test_command(&resolved) && seen.foreign_dirs.iter().any(|f| !f.is_empty() && is_within(&dir, f)) {
+            continue; // another repository's tests
+        }
         if is_test_command(&resolved) {
             runs_tests = true;
-            let command = if dir.is_empty() { resolved.clone() } else { format!("cd {dir} && {resolved}") };
-            seen.test(out, command, source.to_string());
+            if let Some(test) = standalone_test(&resolved, &loop_variables) {
+                let command = if dir.is_empty() { test } else { format!("cd {dir} && {test}") };
+                seen.test(out, command, source.to_string());
+            }
         }
         if !seen.in_release && add_command_start(repo, out, &dir, &resolved, source.to_string()) {
             runs_tests = true;
         }
     }
     runs_tests
+}
+
+/// `for NAME in …` in a script: `$NAME` means nothing outside the loop.
+static LOOP_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)(?:^|[;&|]\s*|\bdo\s+)for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b").expect("the loop pattern is valid")
+});
+
+/// A test line of a script as a command that runs on its own: the shell's control words
+/// around it (`if …; then`, `… || failed=1`, `… || true`) removed; `None` when it reads a
+/// loop variable of the script.
+fn standalone_test(line: &str, loop_variables: &[&str]) -> Option<String> {
+    let mut command = line.trim();
+    for word in ["if ", "elif ", "while ", "then ", "do ", "! "] {
+        command = command.strip_prefix(word).unwrap_or(command).trim_start();
+    }
+    for control in ["; then", "; do"] {
+        command = command.strip_suffix(control).unwrap_or(command).trim_end();
+    }
+    // `cmd || failed=1`: what follows the last `||` only handles the failure.
+    while let Some((run, fallback)) = command.rsplit_once("||") {
+        if is_test_command(fallback) {
+            break;
+        }
+        command = run.trim_end();
+    }
+    // `… && cd ..` only returns; a Windows batch or PowerShell script does not run here.
+    command = command.strip_suffix("&& cd ..").unwrap_or(command).trim_end();
+    let windows_only = command.starts_with("call ")
+        || command.split_whitespace().next().is_some_and(|program| {
+            let program = program.to_ascii_lowercase();
+            [".bat", ".cmd", ".ps1", ".exe"].iter().any(|e| program.ends_with(e))
+        });
+    if windows_only {
+        return None;
+    }
+    let reads_loop_variable = SHELL_VARIABLE.captures_iter(command).any(|c| {
+        let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
+        loop_variables.contains(&name)
+    });
+    (!command.is_empty() && !reads_loop_variable).then(|| command.to_string())
 }
 
 /// CI images named after a language (`node:20`, `python:3.12-slim`, `cimg/ruby:3.3`,
@@ -871,6 +967,12 @@ jobs:
         let toolchains: Vec<_> = out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
         assert_eq!(toolchains, [("node", Some("v20.11.0")), ("java", Some("17"))]);
         assert_eq!(out.tests[0].command, "mvn verify");
+        let workflow = "jobs:\n  t:\n    steps:\n      - uses: actions/setup-java@v4\n        with:\n          java-version: |\n            ${{ matrix.none }}\n            11\n          java-version-file: .github/.java-version\n      - uses: actions/setup-node@v4\n        with:\n          node-version-file: gone/.nvmrc\n      - run: ./gradlew test\n";
+        let out = run(&[(".github/workflows/build.yml", workflow)]);
+        assert_eq!(out.toolchain_rows(), [("java", Some("11"), ".github/workflows/build.yml#jobs.t.steps[0]")]);
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        py: ['3.11', '3.10', 'pypy3.11']\n    steps:\n      - uses: astral-sh/setup-uv@v6\n        with:\n          python-version: ${{ matrix.py }}\n      - run: uv run pytest\n";
+        let out = run(&[(".github/workflows/test.yml", workflow)]);
+        assert_eq!(out.toolchain_rows(), [("python", Some("3.10"), ".github/workflows/test.yml#jobs.t.steps[0]")]);
         let ctx = Context::default();
         assert_eq!(ctx.resolve("uv run --python \"${{ steps.py.outputs.v }}\" pytest ''"), "uv run pytest");
         assert_eq!(ctx.resolve("pytest --x=\"${{ github.sha }}\" -q"), "pytest -q");
@@ -973,8 +1075,62 @@ jobs:
     }
 
     #[test]
+    fn secrets_are_read_only_inside_expressions() {
+        let script = "echo '${{ secrets.DB_KEY }}' > conf/secrets.json && cp secrets.json x\n${{ secrets['API_TOKEN'] || secrets.OTHER }}";
+        assert_eq!(secret_references(script), ["DB_KEY", "API_TOKEN", "OTHER"]);
+    }
+
+    #[test]
+    fn quoted_arguments_around_unknown_expressions_go_whole() {
+        let ctx = Context::default().with_env(&yaml_rust2::YamlLoader::load_from_str("V: '3.12'").unwrap()[0]);
+        assert_eq!(
+            ctx.resolve(r#"bash tests-start.sh "Coverage for ${{ github.sha }}" --x"#),
+            "bash tests-start.sh --x"
+        );
+        assert_eq!(ctx.resolve(r#"pytest -m 'not ${{ github.ref }}' tests"#), "pytest tests");
+        assert_eq!(ctx.resolve(r#"tox -e "py${{ env.V }}""#), r#"tox -e "py3.12""#);
+        assert_eq!(ctx.resolve(r#"run --label "${{ matrix.none || 'a b' }}""#), r#"run --label "a b""#);
+    }
+
+    #[test]
+    fn test_lines_lose_their_shell_control() {
+        let loops = ["proj"];
+        assert_eq!(standalone_test("if cargo test --all; then", &loops).as_deref(), Some("cargo test --all"));
+        assert_eq!(standalone_test("cargo test -p a || true", &loops).as_deref(), Some("cargo test -p a"));
+        assert_eq!(
+            standalone_test("make test || make test-verbose", &loops).as_deref(),
+            Some("make test || make test-verbose")
+        );
+        assert_eq!(standalone_test(r#"dotnet test "$proj" || failed=1"#, &loops), None);
+        assert_eq!(standalone_test("call script/test.bat :windows", &loops), None);
+        assert_eq!(standalone_test(r".\scripts\test.ps1", &loops), None);
+        assert_eq!(standalone_test("cd hex && mix test && cd ..", &loops).as_deref(), Some("cd hex && mix test"));
+        assert_eq!(
+            standalone_test("go test ./... -count=$COUNT", &loops).as_deref(),
+            Some("go test ./... -count=$COUNT")
+        );
+        let script = "for proj in a b; do\n  dotnet test \"$proj\"\ndone";
+        let vars: Vec<_> = LOOP_VARIABLE.captures_iter(script).map(|c| c[1].to_string()).collect();
+        assert_eq!(vars, ["proj"]);
+    }
+
+    #[test]
+    fn jobs_testing_another_checked_out_project_are_not_ours() {
+        let workflow = "jobs:\n  downstream:\n    services:\n      pg:\n        image: postgres:15\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: other/app\n      - uses: actions/checkout@v4\n        with:\n          path: ours\n      - uses: actions/setup-python@v5\n        with:\n          python-version: '3.9'\n      - run: pytest tests\n        env:\n          K: ${{ secrets.OTHER_TOKEN }}\n  own:\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/checkout@v4\n        with:\n          repository: org/fixtures\n          path: fixtures\n      - run: make test\n";
+        let out = run(&[(".github/workflows/ci.yml", workflow)]);
+        let tests: Vec<_> = out.tests.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(tests, ["make test"]);
+        assert!(out.services.is_empty() && out.secrets.is_empty() && out.toolchains.is_empty());
+        let workflow = "jobs:\n  t:\n    steps:\n      - uses: actions/checkout@v4\n      - uses: actions/checkout@v4\n        with:\n          repository: org/plugin\n          path: plugin\n      - run: |\n          cd web\n          npm test\n          cd ../plugin\n          pytest\n";
+        let out = run(&[(".github/workflows/ci.yml", workflow)]);
+        let tests: Vec<_> = out.tests.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(tests, ["cd web && npm test"]);
+    }
+
+    #[test]
     fn versions() {
-        assert_eq!(pinned("20.x").as_deref(), Some("20.x"));
+        assert_eq!(pinned("20.x").as_deref(), Some("20"));
+        assert_eq!(pinned("3.12.x").as_deref(), Some("3.12"));
         assert_eq!(pinned("'3.12'").as_deref(), Some("3.12"));
         assert_eq!(pinned("stable"), None);
         assert_eq!(pinned("lts/*"), None);

@@ -12,7 +12,7 @@ use yaml_rust2::Yaml;
 
 use crate::detect::detectors::services::{canonical_service, is_backing_service};
 use crate::detect::detectors::{ci, devcontainer, tasks};
-use crate::detect::repo::{file_name, parent_dir};
+use crate::detect::repo::{SAMPLE_DIRS, file_name, parent_dir};
 use crate::detect::{Findings, Repo, Start};
 
 /// The files `docker compose` reads by default, in its order of preference.
@@ -20,33 +20,14 @@ const DEFAULT_FILES: &[&str] = &["compose.yaml", "compose.yml", "docker-compose.
 const OVERRIDE_FILES: &[&str] =
     &["compose.override.yaml", "compose.override.yml", "docker-compose.override.yaml", "docker-compose.override.yml"];
 
-/// Directories whose contents are examples, fixtures or documentation rather than the
-/// project's own set-up; files under them are not evidence for how to run the project.
-const INCIDENTAL_DIRS: &[&str] = &[
-    "fixtures",
-    "fixture",
-    "__fixtures__",
-    "testdata",
-    "test-data",
-    "test_data",
-    "examples",
-    "example",
-    "samples",
-    "sample",
-    "demo",
-    "demos",
-    "docs",
-    "doc",
-    "website",
-    "third_party",
-    "third-party",
-    "thirdparty",
-    "external",
-];
+/// Directories, beside the sample ones ([`SAMPLE_DIRS`]), whose contents are demos, sites or
+/// vendored code rather than the project's own set-up.
+const INCIDENTAL_DIRS: &[&str] = &["demo", "demos", "website", "third_party", "third-party", "thirdparty", "external"];
 
-/// True when a path lies under an example, fixture, documentation or third-party directory.
+/// True when a path lies under an example, fixture, documentation or third-party directory
+/// (in any letter case): files there are not evidence for how to run the project.
 pub fn is_incidental_path(rel: &str) -> bool {
-    parent_dir(rel).split('/').any(|c| INCIDENTAL_DIRS.iter().any(|d| c.eq_ignore_ascii_case(d)))
+    parent_dir(rel).split('/').any(|c| SAMPLE_DIRS.iter().chain(INCIDENTAL_DIRS).any(|d| c.eq_ignore_ascii_case(d)))
 }
 
 /// `compose.yaml`, `docker-compose.yml`, `docker-compose.test.yml`, `ci.compose.yaml`,

@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::detect::detectors::ci::toolchain_of_image;
 use crate::detect::detectors::compose::{add_start, join_path, read_compose, starts_of, up_command, without_starts};
 use crate::detect::detectors::nix::has_manifest_for;
-use crate::detect::repo::parent_dir;
+use crate::detect::repo::{parent_dir, strip_json_comments};
 use crate::detect::{Findings, Repo, Start};
 
 /// Everything but the start candidates, which the compose detector puts in order with those
@@ -42,7 +42,7 @@ fn analyze(repo: &Repo, out: &mut Findings) {
     }
     for rel in candidates {
         let Some(text) = repo.read(rel) else { continue };
-        match serde_json::from_str::<Value>(&strip_jsonc(&text)) {
+        match serde_json::from_str::<Value>(&strip_json_comments(&text)) {
             Ok(config) => read_config(repo, rel, &config, out),
             Err(e) => repo.warn(format!("{rel}: invalid JSON (comments allowed): {e}")),
         }
@@ -180,97 +180,10 @@ fn devcontainer_image_toolchain(image: &str) -> Option<(&'static str, Option<Str
     Some((toolchain, version))
 }
 
-/// JSON with `//` and `/* */` comments and trailing commas → JSON. Strings are left alone.
-pub fn strip_jsonc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            match c {
-                '\\' => out.extend(chars.next()),
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for next in chars.by_ref() {
-                    if next == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut previous = ' ';
-                for next in chars.by_ref() {
-                    if previous == '*' && next == '/' {
-                        break;
-                    }
-                    if next == '\n' {
-                        out.push('\n');
-                    }
-                    previous = next;
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    remove_trailing_commas(&out)
-}
-
-/// Drop a `,` followed (after whitespace) by `}` or `]`, outside strings.
-fn remove_trailing_commas(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut in_string = false;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                if let Some(&next) = chars.get(i + 1) {
-                    out.push(next);
-                }
-                i += 1;
-            } else if c == '"' {
-                in_string = false;
-            }
-        } else if c == '"' {
-            in_string = true;
-            out.push(c);
-        } else if c == ',' && chars[i + 1..].iter().find(|c| !c.is_whitespace()).is_some_and(|c| *c == '}' || *c == ']')
-        {
-            // a trailing comma: dropped
-        } else {
-            out.push(c);
-        }
-        i += 1;
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::detect::detectors::compose::tests::repo_with;
-
-    #[test]
-    fn strips_comments_and_trailing_commas() {
-        let text = "{\n  // a comment\n  \"a\": \"http://x/*y*/\", /* block\n */ \"b\": [1, 2,],\n}\n";
-        let value: Value = serde_json::from_str(&strip_jsonc(text)).unwrap();
-        assert_eq!(value["a"], "http://x/*y*/");
-        assert_eq!(value["b"], serde_json::json!([1, 2]));
-    }
 
     #[test]
     fn compose_based_devcontainer() {

@@ -28,6 +28,7 @@ pub mod tasks;
 pub mod toolversions;
 pub mod zig;
 
+use crate::detect::repo::{file_name, is_within};
 use crate::detect::{Findings, Repo};
 
 /// A detector: reads what it needs from the repo, reports what it found.
@@ -82,6 +83,39 @@ pub fn shell_quote(word: &str) -> String {
 }
 
 /// `1 package`, `4 packages`.
+/// The members of a workspace table with `members`/`exclude` glob lists (a cargo
+/// `[workspace]`, a `[tool.uv.workspace]`), noted as "<kind> workspace of N <noun>s".
+pub fn toml_workspace(
+    repo: &Repo,
+    dir: &str,
+    workspace: &toml::Value,
+    manifest_path: &str,
+    (kind, noun): (&str, &str),
+    out: &mut Findings,
+) -> Members {
+    let strings = |key: &str| -> Vec<String> {
+        workspace
+            .get(key)
+            .and_then(|v| v.as_array())
+            .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+            .unwrap_or_default()
+    };
+    let include = strings("members");
+    let exclude = strings("exclude");
+    let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
+    let members =
+        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(format!("{manifest_path}: {w}")));
+    let count = repo
+        .project_dirs(file_name(manifest_path))
+        .into_iter()
+        .filter(|d| is_within(d, dir) && *d != dir)
+        .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
+        .count();
+    let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
+    out.note(format!("{kind} workspace of {}{place}", counted(count, noun)));
+    members
+}
+
 pub fn counted(count: usize, noun: &str) -> String {
     if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }

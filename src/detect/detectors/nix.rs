@@ -230,7 +230,7 @@ fn devbox(repo: &Repo, rel: &str, out: &mut Findings) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::detectors::compose::tests::repo_with;
+    use crate::detect::detectors::eco::testing::scan;
 
     #[test]
     fn nix_attributes() {
@@ -265,19 +265,19 @@ mod tests {
   };
 }"#;
         let devbox = r#"{"packages": ["ruby@3.3.0", "postgresql@16", "nodejs@latest"], "shell": {"scripts": {"test": "bundle exec rspec"}}}"#;
-        let (_dir, repo) = repo_with(&[
-            ("flake.nix", flake),
-            ("web/devbox.json", devbox),
-            ("package.json", "{}"),
-            ("go.mod", "module x\n"),
-            ("web/Gemfile", ""),
-        ]);
-        let mut out = Findings::default();
-        detect(&repo, &mut out);
-        let toolchains: Vec<_> =
-            out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref(), t.source.as_str())).collect();
+        let found = scan(
+            detect,
+            &[
+                ("flake.nix", flake),
+                ("web/devbox.json", devbox),
+                ("package.json", "{}"),
+                ("go.mod", "module x\n"),
+                ("web/Gemfile", ""),
+            ],
+        );
+        let out = &found.findings;
         assert_eq!(
-            toolchains,
+            out.toolchain_rows(),
             [
                 // python312 is a tool of the shell here: the repo has no Python manifest.
                 ("node", Some("20"), "flake.nix"),

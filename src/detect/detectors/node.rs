@@ -105,10 +105,11 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
     match pm {
         Pm::Pnpm | Pm::Yarn => {
             let source = if declared.is_some() { pm_source.clone() } else { manifest_path.clone() };
-            // Node 25 and later no longer ship corepack.
+            // Node 25 and later no longer ship corepack, and the corepack of older Nodes
+            // (before 0.31) cannot verify the signatures of current pnpm/yarn releases.
             out.step(
                 Phase::Toolchain,
-                "command -v corepack >/dev/null 2>&1 || npm install -g corepack\ncorepack enable",
+                "printf '%s\\n' 0.31.0 \"$(corepack --version 2>/dev/null || echo 0)\" | sort -V -C || npm install -g corepack@latest\ncorepack enable",
                 source,
             );
         }

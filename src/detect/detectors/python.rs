@@ -4,7 +4,7 @@
 //! `Pipfile` or `requirements*.txt`, outside sample directories. A nested one inside another
 //! project counts only when it has its own lockfile and is not a uv workspace member.
 
-use super::{Members, counted, exact_version, in_dir, pm_path};
+use super::{Members, exact_version, in_dir, pm_path, toml_workspace};
 use crate::detect::repo::{file_name, is_project_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -308,27 +308,7 @@ fn uv_workspace(
     out: &mut Findings,
 ) -> Option<Members> {
     let workspace = pyproject?.get("tool")?.get("uv")?.get("workspace")?;
-    let strings = |key: &str| -> Vec<String> {
-        workspace
-            .get(key)
-            .and_then(|v| v.as_array())
-            .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
-            .unwrap_or_default()
-    };
-    let include = strings("members");
-    let exclude = strings("exclude");
-    let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-    let members =
-        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(format!("{pyproject_path}: {w}")));
-    let count = repo
-        .project_dirs("pyproject.toml")
-        .into_iter()
-        .filter(|d| is_within(d, dir) && *d != dir)
-        .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
-        .count();
-    let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
-    out.note(format!("uv workspace of {}{place}", counted(count, "member")));
-    Some(members)
+    Some(toml_workspace(repo, dir, workspace, pyproject_path, ("uv", "member"), out))
 }
 
 /// pytest when the project shows it (config, conftest, a dependency), else tox/nox, else

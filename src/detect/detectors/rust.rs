@@ -4,7 +4,7 @@
 //! workspace members are built by the workspace, and a nested crate is a project of its own
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
-use super::{Members, counted, exact_version, in_dir, pm_path};
+use super::{Members, exact_version, in_dir, pm_path, toml_workspace};
 use crate::detect::repo::{is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::{Findings, Phase, Repo};
 
@@ -47,32 +47,8 @@ fn project(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, 
     out.step(Phase::Install, in_dir(dir, fetch), source);
 
     let workspace = manifest.get("workspace");
-    let members = workspace.map(|ws| {
-        let strings = |key: &str| -> Vec<String> {
-            ws.get(key)
-                .and_then(|v| v.as_array())
-                .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
-                .unwrap_or_default()
-        };
-        let include = strings("members");
-        let exclude = strings("exclude");
-        let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(format!("{manifest_path}: {w}")))
-    });
-    let test = match &members {
-        Some(members) => {
-            let count = repo
-                .project_dirs("Cargo.toml")
-                .into_iter()
-                .filter(|d| is_within(d, dir) && *d != dir)
-                .filter(|d| members.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
-                .count();
-            let place = if dir.is_empty() { String::new() } else { format!(" in {dir}") };
-            out.note(format!("cargo workspace of {}{place}", counted(count, "member crate")));
-            "cargo test --workspace"
-        }
-        None => "cargo test",
-    };
+    let members = workspace.map(|ws| toml_workspace(repo, dir, ws, manifest_path, ("cargo", "member crate"), out));
+    let test = if members.is_some() { "cargo test --workspace" } else { "cargo test" };
     out.test(in_dir(dir, test), manifest_path.to_string());
     members
 }
@@ -90,7 +66,9 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
                 t.get("toolchain").and_then(|tc| tc.get("channel")).and_then(|c| c.as_str()).map(str::to_string)
             });
             if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
-                out.toolchain("rust", Some(pin), format!("{toml_file}#toolchain.channel"));
+                let source = format!("{toml_file}#toolchain.channel");
+                install_pinned_toolchain(&pin, &source, out);
+                out.toolchain("rust", Some(pin), source);
                 return;
             }
             break;
@@ -106,6 +84,7 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
                 text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string)
             };
             if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
+                install_pinned_toolchain(&pin, &plain_file, out);
                 out.toolchain("rust", Some(pin), plain_file);
                 return;
             }
@@ -133,7 +112,33 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
     } else {
         (None, manifest_path.to_string())
     };
+    if let Some(msrv) = &version {
+        install_minimum_toolchain(msrv, &source, out);
+    }
     out.toolchain("rust", version, source);
+}
+
+/// The toolchain a `rust-toolchain(.toml)` file pins, installed up front (rustup would fetch
+/// it on the first `cargo` call, with every component; this makes the install step do it,
+/// once: `rustup toolchain install` leaves an installed toolchain unchanged).
+fn install_pinned_toolchain(pin: &str, source: &str, out: &mut Findings) {
+    out.step(
+        Phase::Toolchain,
+        format!("if command -v rustup >/dev/null 2>&1; then rustup toolchain install {pin} --profile minimal; fi"),
+        source.to_string(),
+    );
+}
+
+/// `rust-version` is a minimum: when the default `rustc` is older (or absent), rustup's
+/// stable becomes the default; a new enough one is left alone.
+fn install_minimum_toolchain(msrv: &str, source: &str, out: &mut Findings) {
+    out.step(
+        Phase::Toolchain,
+        format!(
+            "if command -v rustup >/dev/null 2>&1 && ! printf '%s\\n' {msrv} \"$(rustc --version 2>/dev/null | cut -d' ' -f2)\" | sort -V -C; then rustup toolchain install stable --profile minimal && rustup default stable; fi"
+        ),
+        source.to_string(),
+    );
 }
 
 /// The `[workspace.package] rust-version` of this manifest, or of the nearest ancestor

@@ -195,6 +195,33 @@ const CONNECTION_WORDS: &[&str] = &[
     "FIREBASE",
 ];
 
+/// Words of credentials that publish, sign or report (`GPG_KEY`, `NUGET_KEY`,
+/// `PYPI_TOKEN`, `CODECOV_TOKEN`): release automation needs them, running the tests never.
+/// (`SIGNING` is not one: apps sign their JWTs and cookies with such keys.)
+const RELEASE_WORDS: &[&str] = &[
+    "PYPI",
+    "TWINE",
+    "NUGET",
+    "OSSRH",
+    "SONATYPE",
+    "GPG",
+    "PGP",
+    "COSIGN",
+    "DEPLOY",
+    "RELEASE",
+    "PUBLISH",
+    "CODESIGN",
+    "NOTARIZE",
+    "CODECOV",
+    "COVERALLS",
+    "SONAR",
+];
+
+/// True when `name` is a credential of release automation (see [`RELEASE_WORDS`]).
+pub fn is_release_credential(name: &str) -> bool {
+    name.to_ascii_uppercase().split('_').any(|word| RELEASE_WORDS.contains(&word))
+}
+
 /// True when `name` looks like a secret by the rule in the module documentation.
 pub fn looks_like_secret(name: &str) -> bool {
     if crate::names::validate_secret_name(name).is_err() {
@@ -232,28 +259,47 @@ pub fn is_env_file(name: &str) -> bool {
     if !name.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"env")) {
         return false;
     }
-    const MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
     let lower = name.to_ascii_lowercase();
     let parts: Vec<&str> = lower.split('.').collect();
     let has_env = parts
         .iter()
         .enumerate()
         .any(|(i, p)| *p == "env" && (i == 0 || i + 1 == parts.len() || i == 1 && parts[0].is_empty()));
-    has_env && parts.iter().any(|p| MARKERS.contains(p))
+    has_env && is_example_env(name)
+}
+
+/// An env file that lists what to set (`.env.example`, `env.sample`) rather than values.
+fn is_example_env(name: &str) -> bool {
+    const MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
+    name.to_ascii_lowercase().split('.').any(|p| MARKERS.contains(&p))
+}
+
+/// Directories of tests: a committed env file there configures a test app with its values,
+/// so the names in it are nothing the sandbox must supply.
+const TEST_DIRS: &[&str] = &["test", "tests", "__tests__", "spec", "specs", "e2e", "integration", "testing"];
+
+/// Whether an env file states what the project needs: example-style anywhere, a committed
+/// `.env`/`.env.test` only outside test directories (a monorepo's test apps).
+fn is_project_env_file(rel: &str) -> bool {
+    let in_tests = parent_dir(rel).split('/').any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)));
+    is_env_file(file_name(rel)) && !is_incidental_path(rel) && (!in_tests || is_example_env(file_name(rel)))
 }
 
 static CREDENTIAL_URL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]+:[^\s/@]+@").expect("the URL pattern is valid"));
 
-/// The secret keys of a dotenv-style file, with their line numbers.
-fn env_file_secrets(text: &str) -> Vec<(String, usize)> {
+/// The secret keys of a dotenv-style file, with their line numbers. In a file that holds
+/// values (a committed `.env`, not an example) a key with a value is supplied by the repo
+/// itself: only the ones left empty are for the sandbox to fill.
+fn env_file_secrets(text: &str, holds_values: bool) -> Vec<(String, usize)> {
     let mut found = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         let line = line.strip_prefix("export ").unwrap_or(line);
         let Some((key, value)) = line.split_once('=') else { continue };
         let key = key.trim();
-        if line.starts_with('#') || key.contains(char::is_whitespace) {
+        let supplied = holds_values && !value.trim().trim_matches(['"', '\'']).is_empty();
+        if line.starts_with('#') || key.contains(char::is_whitespace) || supplied {
             continue;
         }
         let credentials_in_value = CREDENTIAL_URL.is_match(value) && crate::names::validate_secret_name(key).is_ok();
@@ -290,10 +336,10 @@ static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the environment-read pattern is valid")
 });
 
-/// `${NAME}` and `${NAME:default}` placeholders of Spring `application*.yml|properties` files.
-static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::[^}]*)?\}").expect("the placeholder pattern is valid")
-});
+/// `${NAME}` placeholders of Spring `application*.yml|properties` files. One with a default
+/// (`${MYSQL_PASS:petclinic}`) runs as is: nothing the sandbox must supply.
+static PLACEHOLDER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("the placeholder pattern is valid"));
 
 /// Extensions of configuration files scanned when they sit in a `config` folder (Rails'
 /// `database.yml` with `<%= ENV["…"] %>`) or are Spring `application*` files.
@@ -322,6 +368,8 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "benchmarks",
     "generated",
     "migrations",
+    "revisions",
+    "alembic",
     "scripts",
     ".github",
     ".circleci",
@@ -351,6 +399,15 @@ fn is_scanned_source(rel: &str) -> bool {
             .and_then(|at| stem.get(at..))
             .is_some_and(|end| end.eq_ignore_ascii_case(suffix))
     };
+    // Release automation (`support/release.py`, `scripts/publish.ts`) and Gradle build scripts
+    // (artifact signing and publishing) read their own credentials.
+    if name.starts_with("build.gradle") || name.starts_with("settings.gradle") {
+        return false;
+    }
+    let first_word = stem.split(['-', '_', '.']).next().unwrap_or_default();
+    if ["release", "publish", "deploy"].iter().any(|w| first_word.eq_ignore_ascii_case(w)) {
+        return false;
+    }
     let is_test_file = [".test", ".spec", "_test", "_spec"].iter().any(|s| ends_with(s))
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
@@ -370,11 +427,13 @@ fn scan_priority(rel: &str) -> (u8, usize) {
 pub fn detect(repo: &Repo, out: &mut Findings) {
     let mut found: Vec<(String, String)> = Vec::new();
     for rel in repo.files() {
-        if is_env_file(file_name(rel))
-            && !is_incidental_path(rel)
+        if is_project_env_file(rel)
             && let Some(text) = repo.read(rel)
         {
-            found.extend(env_file_secrets(&text).into_iter().map(|(name, line)| (name, format!("{rel}:{line}"))));
+            let holds_values = !is_example_env(file_name(rel));
+            found.extend(
+                env_file_secrets(&text, holds_values).into_iter().map(|(name, line)| (name, format!("{rel}:{line}"))),
+            );
         }
     }
     let mut sources: Vec<&str> = repo.files().iter().map(String::as_str).filter(|f| is_scanned_source(f)).collect();
@@ -391,7 +450,7 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     // One entry per name, from its first source in a deterministic order.
     let mut seen = std::collections::HashSet::new();
     for (name, source) in found {
-        if seen.insert(name.clone()) {
+        if !is_release_credential(&name) && seen.insert(name.clone()) {
             out.secret(name, source);
         }
     }
@@ -418,15 +477,37 @@ fn scan_file(root: &Path, rel: &str) -> Vec<(String, String)> {
     }
     let text = String::from_utf8_lossy(&bytes);
     let mut found = Vec::new();
+    let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
     let placeholders = is_spring_config(file_name(rel)).then(|| PLACEHOLDER.captures_iter(&text)).into_iter().flatten();
     for c in ENV_READ.captures_iter(&text).chain(placeholders) {
         let Some(name) = c.get(1).or_else(|| c.get(2)) else { continue };
-        if looks_like_secret(name.as_str()) {
+        if looks_like_secret(name.as_str())
+            && !in_comment(&text, name.start())
+            && !(is_yaml && in_production_section(&text, name.start()))
+        {
             let line = text[..name.start()].matches('\n').count() + 1;
             found.push((name.as_str().to_string(), format!("{rel}:{line}")));
         }
     }
     found
+}
+
+/// Whether the text at `at` is on a comment line (`//`, `#`, `*`, `--`): documentation that
+/// shows an environment read (a linter's rule docs) is no read of the project's.
+fn in_comment(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..at].trim_start();
+    ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c)) && !line.starts_with("#{")
+}
+
+/// Whether `at` lies under a top-level `production:`/`staging:` key of a YAML file (Rails'
+/// `secrets.yml`, `database.yml`): values only a deployment provides.
+fn in_production_section(text: &str, at: usize) -> bool {
+    let top_level = text[..at]
+        .lines()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && l.contains(':'));
+    top_level.is_some_and(|l| matches!(l.split(':').next().unwrap_or_default().trim(), "production" | "staging"))
 }
 
 #[cfg(test)]
@@ -540,6 +621,53 @@ mod tests {
     }
 
     #[test]
+    fn reads_shown_in_comments_do_not_count() {
+        let text =
+            "/// SECRET_KEY = os.environ[\"SECRET_KEY\"]\n  # os.getenv('DB_PASSWORD')\nkey = os.getenv('API_TOKEN')\n";
+        let names: Vec<_> = ENV_READ
+            .captures_iter(text)
+            .filter_map(|c| c.get(2))
+            .filter(|m| !in_comment(text, m.start()))
+            .map(|m| m.as_str())
+            .collect();
+        assert_eq!(names, ["API_TOKEN"]);
+    }
+
+    #[test]
+    fn release_credentials_and_scripts_are_left_out() {
+        for name in ["GPG_PRIVATE_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "OSSRH_PASSWORD"] {
+            assert!(is_release_credential(name), "{name}");
+        }
+        for name in
+            ["DATABASE_URL", "STRIPE_SECRET_KEY", "RELEASED_AT_TOKEN_X", "SLACK_SIGNING_SECRET", "JWT_SIGNING_KEY"]
+        {
+            assert!(!is_release_credential(name), "{name}");
+        }
+        assert!(!is_scanned_source("support/release.py"));
+        assert!(!is_scanned_source("tools/publish-docs.ts"));
+        assert!(!is_scanned_source("build.gradle.kts"));
+        assert!(is_scanned_source("app/models/releases.rb"));
+    }
+
+    #[test]
+    fn production_sections_of_yaml_config() {
+        let text = "development:\n  key: <%= ENV[\"DEV_TOKEN\"] %>\nproduction:\n  secret_key_base: <%= ENV[\"SECRET_KEY_BASE\"] %>\n";
+        assert!(!in_production_section(text, text.find("DEV_TOKEN").unwrap()));
+        assert!(in_production_section(text, text.find("SECRET_KEY_BASE").unwrap()));
+        assert!(!is_scanned_source("src/app/database/revisions/tenant/versions/2021_x.py"));
+    }
+
+    #[test]
+    fn test_apps_env_files_are_not_the_projects() {
+        for rel in [".env.example", "backend/.env", "packages/kit/.env.example", "packages/kit/test/.env.example"] {
+            assert!(is_project_env_file(rel), "{rel}");
+        }
+        for rel in ["packages/kit/test/apps/basics/.env", "tests/.env.test", "e2e/app/.env", "examples/.env.example"] {
+            assert!(!is_project_env_file(rel), "{rel}");
+        }
+    }
+
+    #[test]
     fn source_file_rules_survive_any_name() {
         for rel in ["src/é.py", "src/日本語_test.py", "src/x.tést.js", "é", "a/b/ñ.go", "t/ü.spec.ts"] {
             let _ = is_scanned_source(rel);
@@ -553,7 +681,9 @@ mod tests {
     #[test]
     fn env_example_keys() {
         let text = "# comment\nexport API_SECRET=\nPORT=3000\nPRIMARY_DB=postgres://app:hunter2@localhost/app\nNODE_ENV=development\nnot a line\n";
-        assert_eq!(env_file_secrets(text), [("API_SECRET".to_string(), 2), ("PRIMARY_DB".to_string(), 4)]);
+        assert_eq!(env_file_secrets(text, false), [("API_SECRET".to_string(), 2), ("PRIMARY_DB".to_string(), 4)]);
+        // A committed `.env` supplies what it gives a value.
+        assert_eq!(env_file_secrets(text, true), [("API_SECRET".to_string(), 2)]);
     }
 
     #[test]
@@ -579,11 +709,11 @@ mod tests {
             ("config/runtime.exs", "System.get_env(\"SECRET_KEY_BASE\") System.fetch_env!(\"MIX_TOKEN\")\n"),
             (
                 "config/database.yml",
-                "production:\n  password: <%= ENV[\"APP_DATABASE_PASSWORD\"] %>\n  host: <%= ENV.fetch(\"DB_HOST\") %>\n",
+                "test:\n  password: <%= ENV[\"APP_DATABASE_PASSWORD\"] %>\n  host: <%= ENV.fetch(\"DB_HOST\") %>\nproduction:\n  password: <%= ENV[\"PRODUCTION_DB_PASSWORD\"] %>\n",
             ),
             (
                 "src/main/resources/application.yml",
-                "spring:\n  datasource:\n    password: ${SPRING_DB_PASSWORD:secret}\n    url: ${JDBC_HOST}\n",
+                "spring:\n  datasource:\n    password: ${SPRING_DB_PASSWORD}\n    url: ${JDBC_HOST}\n    x: ${LOCAL_DB_PASSWORD:petclinic}\n",
             ),
             (
                 "proj/settings.py",

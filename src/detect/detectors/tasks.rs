@@ -36,6 +36,7 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
           | (?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest\b
           | (?:\S*/)?manage\.py\s+test\b
           | (?:\S*/)?(?:run[-_])?tests?(?:[-_][\w\-]*)?\.sh\b
+          | (?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][\w\-]*)?(?:\.\w+)?(?:\s|$)
           | python3?\s+-m\s+unittest\b
           | (?:tox|nox)(?:\s|$)
           | hatch\s+(?:run\s+)?test\b
@@ -65,7 +66,7 @@ static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
         ^\s*(?:sudo\s+)?(?:
             (?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv|npm|pnpm|yarn|bun|gem|cargo|go|apt|apt-get|brew
           | composer|poetry|pipx|pdm|dotnet\s+tool|mix\s+archive
-        )\s+(?:install|add|require|i|get)\b",
+        )\s+(?:install|uninstall|add|remove|require|i|get)\b",
     )
     .expect("the install-command pattern is valid")
 });
@@ -374,6 +375,9 @@ mod tests {
             "npx turbo run test --filter=web",
             "php artisan test --parallel",
             "bundle exec rake",
+            "scripts/test",
+            "./script/test --fast",
+            "bin/test-unit",
         ] {
             assert!(is_test_command(line), "{line}");
         }
@@ -398,6 +402,8 @@ mod tests {
             "uv pip install pytest-cov",
             "python -m pip install pytest pytest-xdist",
             "npm install --save-dev jest",
+            "uv pip uninstall pytest-speed",
+            "yarn remove jest",
         ] {
             assert!(!is_test_command(line), "{line}");
         }

@@ -160,19 +160,20 @@ fn mise(repo: &Repo, rel: &str, out: &mut Findings) {
 mod tests {
     use super::*;
     use crate::detect::detectors::compose::tests::repo_with;
+    use crate::detect::detectors::eco::testing::scan;
 
     #[test]
     fn tool_versions_file() {
-        let (_dir, repo) = repo_with(&[(
-            ".tool-versions",
-            "nodejs 20.11.0\npython 3.12.1 3.11.7 # two\ngolang 1.22.0\njava temurin-17.0.2+8\nerlang ref:master\npnpm 8.15.0\nterraform 1.6.0\n\nelixir 1.16.0-otp-26\n",
-        )]);
-        let mut out = Findings::default();
-        detect(&repo, &mut out);
-        let toolchains: Vec<_> =
-            out.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref(), t.source.as_str())).collect();
+        let found = scan(
+            detect,
+            &[(
+                ".tool-versions",
+                "nodejs 20.11.0\npython 3.12.1 3.11.7 # two\ngolang 1.22.0\njava temurin-17.0.2+8\nerlang ref:master\npnpm 8.15.0\nterraform 1.6.0\n\nelixir 1.16.0-otp-26\n",
+            )],
+        );
+        let out = &found.findings;
         assert_eq!(
-            toolchains,
+            out.toolchain_rows(),
             [
                 ("node", Some("20.11.0"), ".tool-versions:1"),
                 ("python", Some("3.12.1"), ".tool-versions:2"),
