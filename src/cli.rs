@@ -118,9 +118,12 @@ pub enum Command {
     Delete(DeleteArgs),
 
     /// Set, list, delete and import secrets (values are never printed)
-    #[command(subcommand, after_help = "Examples:
+    #[command(
+        subcommand,
+        after_help = "Examples:
   printf %s \"$VALUE\" | hanzo-env secret set DATABASE_URL
-  hanzo-env secret list")]
+  hanzo-env secret list"
+    )]
     Secret(SecretCommand),
 
     /// Store an API token in the OS keyring
@@ -135,8 +138,11 @@ pub enum Command {
     Logout,
 
     /// Authentication status
-    #[command(subcommand, after_help = "Example:
-  hanzo-env auth status")]
+    #[command(
+        subcommand,
+        after_help = "Example:
+  hanzo-env auth status"
+    )]
     Auth(AuthCommand),
 
     /// Run a command under the file's [env], with a clean environment
