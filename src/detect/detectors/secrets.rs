@@ -436,7 +436,9 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
             );
         }
     }
-    let mut sources: Vec<&str> = repo.files().iter().map(String::as_str).filter(|f| is_scanned_source(f)).collect();
+    // Filtering every path of a large tree costs as much as reading the files: split it too.
+    let mut sources: Vec<&str> =
+        in_chunks(repo.files(), |part| part.iter().map(String::as_str).filter(|f| is_scanned_source(f)).collect());
     if sources.len() > MAX_SCANNED_FILES {
         out.note(format!(
             "secret names read from the first {MAX_SCANNED_FILES} of {} source files (configuration first)",
@@ -446,7 +448,8 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         sources.truncate(MAX_SCANNED_FILES);
         sources.sort_unstable();
     }
-    found.extend(scan_sources(repo.root(), &sources));
+    let root = repo.root();
+    found.extend(in_chunks(&sources, |part| part.iter().flat_map(|rel| scan_file(root, rel)).collect()));
     // One entry per name, from its first source in a deterministic order.
     let mut seen = std::collections::HashSet::new();
     for (name, source) in found {
@@ -456,15 +459,13 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
     }
 }
 
-/// The secret names read by `files`, in file order, each with `path:line`.
-fn scan_sources(root: &Path, files: &[&str]) -> Vec<(String, String)> {
+/// `work` over consecutive chunks of `items` on a few threads; results in `items` order.
+fn in_chunks<'a, T: Sync, R: Send>(items: &'a [T], work: impl Fn(&'a [T]) -> Vec<R> + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
-    let chunk = files.len().div_ceil(threads).max(1);
+    let chunk = items.len().div_ceil(threads).max(1);
+    let work = &work;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().flat_map(|rel| scan_file(root, rel)).collect::<Vec<_>>()))
-            .collect();
+        let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(move || work(part))).collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
     })
 }
