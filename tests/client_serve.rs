@@ -3,7 +3,7 @@
 //! input path with leak checks (output at every verbosity, argv of every process, HOME, the
 //! server's logs and data), login/logout with the opt-in file store, list/show/delete.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -131,6 +131,32 @@ impl Desk {
     }
 }
 
+/// Type `answer` at a prompt until the program prints `after`; the whole screen from then to
+/// the end. A prompt switches the terminal's mode with TCSAFLUSH, which drops what was typed
+/// before it: under load the answer can arrive too early, so it is typed again.
+fn answer_prompt(session: &mut expectrl::session::OsSession, answer: &str, after: &str) -> String {
+    session.set_expect_timeout(Some(Duration::from_secs(2)));
+    for _ in 0..15 {
+        session.send_line(answer).unwrap();
+        match session.expect(after) {
+            Ok(found) => {
+                let mut screen = String::from_utf8_lossy(found.before()).into_owned();
+                screen.push_str(after);
+                session.set_expect_timeout(Some(Duration::from_secs(30)));
+                let rest = session.expect(expectrl::Eof).unwrap();
+                screen.push_str(&String::from_utf8_lossy(rest.before()));
+                for part in rest.matches() {
+                    screen.push_str(&String::from_utf8_lossy(part));
+                }
+                return screen;
+            }
+            Err(expectrl::Error::ExpectTimeout) => continue,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    panic!("the prompt never took the answer (waiting for {after:?})");
+}
+
 fn ok(cmd: &mut Command) -> Run {
     let r = run(cmd);
     assert_eq!(r.code, 0, "stdout: {}\nstderr: {}", r.stdout, r.stderr);
@@ -243,9 +269,7 @@ fn a_change_between_the_reviewed_diff_and_the_save_is_a_conflict() {
     // While Alice reads her diff, Bob saves his.
     bob.write(&site("npm ci\nbob\n"));
     ok(bob.cmd().args(["save", "--yes"]));
-    session.send("y").unwrap();
-    let mut rest = String::new();
-    session.read_to_string(&mut rest).unwrap();
+    let rest = answer_prompt(&mut session, "y", "changed since the diff you confirmed");
     let status = session.get_process().wait().unwrap();
     assert!(matches!(status, expectrl::process::unix::WaitStatus::Exited(_, 5)), "exit 5 expected: {status:?}\n{rest}");
     assert!(rest.contains("changed since the diff you confirmed"), "{rest}");
@@ -379,10 +403,7 @@ fn login_status_logout_with_the_opt_in_file_store() {
     // The hidden prompt on a terminal: the token is not echoed.
     let mut session = desk.pty_with(&["login"], &[("HANZO_ENV_TOKEN_STORE", &format!("file:{}", store.display()))]);
     session.expect("API token for").unwrap();
-    session.send_line(&serve.token).unwrap();
-    let mut screen = String::new();
-    session.read_to_string(&mut screen).unwrap();
-    assert!(screen.contains("stored in the plaintext file"), "{screen}");
+    let screen = answer_prompt(&mut session, &serve.token, "stored in the plaintext file");
     assert!(!screen.contains(&serve.token), "the token was echoed: {screen}");
     let mut cmd = desk.cmd();
     with_store(&mut cmd);
@@ -490,10 +511,7 @@ fn secret_values_never_leak_through_any_path() {
     // A hidden prompt on a pseudo-terminal: what is typed is not echoed.
     let mut session = desk.pty(&["-vvv", "secret", "set", "VIA_PROMPT", "--repo", "site"]);
     session.expect("Value for VIA_PROMPT").unwrap();
-    session.send_line(marker("VIA_PROMPT")).unwrap();
-    let mut screen = String::new();
-    session.read_to_string(&mut screen).unwrap();
-    assert!(screen.contains("Set VIA_PROMPT ("), "{screen}");
+    let screen = answer_prompt(&mut session, &marker("VIA_PROMPT"), "Set VIA_PROMPT (");
     outputs.push(screen);
 
     let names = [
