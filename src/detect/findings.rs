@@ -32,6 +32,14 @@ pub struct Service {
     pub name: String,
     pub image: Option<String>,
     pub source: String,
+    /// Published ports as `HOST:CONTAINER` (what the tests connect to), as the compose file
+    /// or CI job states them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<String>,
+    /// The container's environment as the compose file or CI job states it (user, password,
+    /// database name), sorted by key.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub env: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -104,7 +112,13 @@ impl Findings {
         });
     }
     pub fn service(&mut self, name: &str, image: Option<String>, source: impl Into<String>) {
-        self.services.push(Service { name: name.into(), image, source: source.into() });
+        self.services.push(Service {
+            name: name.into(),
+            image,
+            source: source.into(),
+            ports: Vec::new(),
+            env: Default::default(),
+        });
     }
     pub fn test(&mut self, command: impl Into<String>, source: impl Into<String>) {
         self.tests.push(TestCommand { command: command.into(), source: source.into() });
