@@ -9,12 +9,13 @@ pub mod checkout;
 pub mod cli;
 pub mod commands;
 pub mod detect;
+pub mod diagnostic;
 pub mod dotenv;
 pub mod envfile;
-pub mod error;
 pub mod fsutil;
 pub mod names;
 pub mod proposal;
+pub mod report;
 pub mod secret;
 pub mod serve;
 pub mod ui;
@@ -35,7 +36,7 @@ where
         Ok(cli) => cli,
         Err(err) => {
             // clap prints help/version to stdout and usage errors to stderr itself.
-            let code = if err.use_stderr() { error::Exit::Local } else { error::Exit::Ok };
+            let code = if err.use_stderr() { diagnostic::Exit::Local } else { diagnostic::Exit::Ok };
             let _ = err.print();
             return code.into();
         }
@@ -44,7 +45,7 @@ where
     match commands::dispatch(cli, &ui) {
         Ok(code) => code.into(),
         Err(err) => {
-            let report = error::Report::of(&err);
+            let report = report::Report::of(&err);
             ui.error(&report);
             report.exit.into()
         }

@@ -6,7 +6,7 @@ use anyhow::Context;
 
 use crate::cli::{DetectArgs, GlobalArgs};
 use crate::detect::{Detection, Repo, WalkOptions, render};
-use crate::error::{Exit, Failure};
+use crate::diagnostic::{Exit, Failure};
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Exit> {

@@ -19,7 +19,7 @@ pub mod show;
 pub mod verify;
 
 use crate::cli::{Cli, Command};
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::ui::Ui;
 
 pub fn dispatch(cli: Cli, ui: &Ui) -> anyhow::Result<Exit> {

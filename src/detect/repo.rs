@@ -77,7 +77,7 @@ pub enum WalkError {
     NotADirectory { path: PathBuf },
 }
 
-impl crate::error::Diagnostic for WalkError {
+impl crate::diagnostic::Diagnostic for WalkError {
     fn hint(&self) -> Option<String> {
         Some("pass the path of a checkout: `hanzo-env detect path/to/repo`".into())
     }
