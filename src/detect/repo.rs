@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Directories never descended into, wherever they are: dependencies, build output, VCS.
 pub const SKIPPED_DIRS: &[&str] = &[
@@ -93,7 +93,19 @@ pub struct Repo {
     by_name: Vec<u32>,
     max_file_bytes: u64,
     cache: Mutex<HashMap<String, Option<Arc<str>>>>,
+    parsed: Parsed,
     warnings: Mutex<Vec<String>>,
+}
+
+/// One parse per file and format: a cell per path, filled by the first reader.
+type ParseCache<T> = Mutex<HashMap<String, Arc<OnceLock<Option<Arc<T>>>>>>;
+
+#[derive(Default)]
+struct Parsed {
+    json: ParseCache<serde_json::Value>,
+    jsonc: ParseCache<serde_json::Value>,
+    toml: ParseCache<toml::Table>,
+    yaml: ParseCache<Vec<yaml_rust2::Yaml>>,
 }
 
 impl Repo {
@@ -137,6 +149,7 @@ impl Repo {
             by_name,
             max_file_bytes,
             cache: Mutex::new(HashMap::new()),
+            parsed: Parsed::default(),
             warnings: Mutex::new(warnings),
         }
     }
@@ -214,34 +227,48 @@ impl Repo {
     }
 
     /// `rel` parsed as JSON (comments and trailing commas are not JSON: a warning says so).
-    pub fn read_json(&self, rel: &str) -> Option<serde_json::Value> {
-        let text = self.read(rel)?;
-        serde_json::from_str(&text).map_err(|e| self.warn(format!("{rel}: invalid JSON: {e}"))).ok()
+    pub fn read_json(&self, rel: &str) -> Option<Arc<serde_json::Value>> {
+        self.parsed(&self.parsed.json, rel, |text| serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")))
     }
 
     /// `rel` parsed as JSON with comments and trailing commas allowed (`deno.jsonc`,
     /// `tsconfig.json`, `devcontainer.json`).
-    pub fn read_jsonc(&self, rel: &str) -> Option<serde_json::Value> {
-        let text = self.read(rel)?;
-        serde_json::from_str(&strip_json_comments(&text))
-            .map_err(|e| self.warn(format!("{rel}: invalid JSON: {e}")))
-            .ok()
+    pub fn read_jsonc(&self, rel: &str) -> Option<Arc<serde_json::Value>> {
+        self.parsed(&self.parsed.jsonc, rel, |text| {
+            jsonc_parser::parse_to_serde_value(text, &Default::default()).map_err(|e| format!("invalid JSON: {e}"))
+        })
     }
 
     /// `rel` parsed as a TOML table.
-    pub fn read_toml(&self, rel: &str) -> Option<toml::Table> {
-        let text = self.read(rel)?;
-        text.parse::<toml::Table>()
-            .map_err(|e| {
-                self.warn(format!("{rel}: invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
-            })
-            .ok()
+    pub fn read_toml(&self, rel: &str) -> Option<Arc<toml::Table>> {
+        self.parsed(&self.parsed.toml, rel, |text| {
+            text.parse::<toml::Table>()
+                .map_err(|e| format!("invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
+        })
     }
 
     /// `rel` parsed as YAML (every document in the file).
-    pub fn read_yaml(&self, rel: &str) -> Option<Vec<yaml_rust2::Yaml>> {
-        let text = self.read(rel)?;
-        yaml_rust2::YamlLoader::load_from_str(&text).map_err(|e| self.warn(format!("{rel}: invalid YAML: {e}"))).ok()
+    pub fn read_yaml(&self, rel: &str) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
+        self.parsed(&self.parsed.yaml, rel, |text| {
+            yaml_rust2::YamlLoader::load_from_str(text).map_err(|e| format!("invalid YAML: {e}"))
+        })
+    }
+
+    /// `rel` parsed once per run, however many ecosystems and signals ask: the first asker
+    /// parses (the others wait for that one file, not for each other); a file that does not
+    /// parse is one warning.
+    fn parsed<T>(
+        &self,
+        cache: &ParseCache<T>,
+        rel: &str,
+        parse: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Option<Arc<T>> {
+        let cell = cache.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
+        cell.get_or_init(|| {
+            let text = self.read(rel)?;
+            parse(&text).map(Arc::new).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
+        })
+        .clone()
     }
 
     /// Record a problem that did not stop detection.
@@ -381,9 +408,11 @@ impl Drop for Visitor<'_> {
     }
 }
 
-/// Directory names whose manifests are samples, fixtures, templates or documentation: real
-/// repos are full of them, and none is a project to install.
-pub const SAMPLE_DIRS: &[&str] = &[
+/// Folder names whose contents are not the project's own, in any letter case: samples,
+/// fixtures, templates, snapshots, documentation and doc sites, demos and snippets, and
+/// vendored third-party code. Real repos are full of them, and none holds a project to
+/// install, services to start or secrets to set.
+const NOT_OWN_DIRS: &[&str] = &[
     "fixtures",
     "fixture",
     "__fixtures__",
@@ -394,20 +423,32 @@ pub const SAMPLE_DIRS: &[&str] = &[
     "example",
     "samples",
     "sample",
+    "templates",
+    "template",
+    "archetype-resources",
+    "snapshots",
+    "__snapshots__",
+    "mocks",
+    "__mocks__",
     "docs",
     "doc",
     "documentation",
-    "__mocks__",
-    "mocks",
-    "templates",
-    "template",
-    "snapshots",
-    "__snapshots__",
+    "website",
+    "demo",
+    "demos",
+    "snippets",
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "3rdparty",
+    "external",
+    "extern",
 ];
 
-/// True when a directory component of `rel` (not the file name) is one of [`SAMPLE_DIRS`].
-pub fn is_sample_path(rel: &str) -> bool {
-    parent_dir(rel).split('/').any(|part| SAMPLE_DIRS.contains(&part))
+/// Whether `rel` is the project's own file: no folder of its path (the file name aside) is
+/// one of [`NOT_OWN_DIRS`], in any letter case. The one rule every ecosystem and signal uses.
+pub fn is_own_path(rel: &str) -> bool {
+    !parent_dir(rel).split('/').any(|part| NOT_OWN_DIRS.iter().any(|d| part.eq_ignore_ascii_case(d)))
 }
 
 /// How deep a project that is not a workspace member may sit: `web/`, `apps/web/`,
@@ -420,11 +461,17 @@ pub fn too_deep_for_a_project(dir: &str) -> bool {
     !dir.is_empty() && dir.split('/').count() > MAX_PROJECT_DEPTH
 }
 
-/// True when the manifest `rel` may belong to a project: not under a sample directory, nor
-/// under a hidden one (`.github/requirements.txt` serves CI tooling, `.devcontainer/…` the
-/// container, not the project).
+/// True when the manifest `rel` may belong to a project: one of the project's own files
+/// ([`is_own_path`]), not under a hidden folder (`.github/requirements.txt` serves CI
+/// tooling, `.devcontainer/…` the container), and not in a JVM source set's tests or
+/// resources (`src/it/simple/pom.xml` is a Maven plugin's test project, `src/main/resources`
+/// holds files the build copies).
 pub fn is_project_path(rel: &str) -> bool {
-    !is_sample_path(rel) && !parent_dir(rel).split('/').any(|part| part.starts_with('.'))
+    let dirs: Vec<&str> = parent_dir(rel).split('/').collect();
+    is_own_path(rel)
+        && !dirs.iter().any(|part| part.starts_with('.'))
+        && !dirs.windows(2).any(|w| w[0] == "src" && (w[1] == "test" || w[1] == "it"))
+        && !dirs.windows(3).any(|w| w[0] == "src" && w[2] == "resources")
 }
 
 /// True when `path` is `dir` or inside it (`dir` "" is the root, which holds everything).
@@ -447,86 +494,45 @@ pub fn parent_dir(rel: &str) -> &str {
     rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }
 
-/// JSONC to JSON: drop `//` and `/* */` comments outside strings, and trailing commas.
-/// Line and column numbers are kept (comments become spaces) so errors still point right.
-pub fn strip_json_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                if let Some(next) = chars.next() {
-                    out.push(next);
-                }
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut prev = ' ';
-                for c in chars.by_ref() {
-                    out.push(if c == '\n' { '\n' } else { ' ' });
-                    if prev == '*' && c == '/' {
-                        break;
-                    }
-                    prev = c;
-                }
-            }
-            (',', _) => {
-                // A trailing comma: the next significant character closes the container.
-                let rest: String = chars.clone().take_while(|c| c.is_whitespace()).collect();
-                let after = chars.clone().nth(rest.chars().count());
-                if !matches!(after, Some('}') | Some(']')) {
-                    out.push(',');
-                } else {
-                    out.push(' ');
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn jsonc_comments_and_trailing_commas() {
+    fn parsed_once_with_jsonc_comments_and_trailing_commas() {
+        let dir = tempfile::tempdir().unwrap();
         let text = "{\n  // a comment\n  \"a\": \"x // not a comment\", /* block */ \"b\": [1, 2,],\n}";
-        let value: serde_json::Value = serde_json::from_str(&strip_json_comments(text)).unwrap();
+        std::fs::write(dir.path().join("devcontainer.json"), text).unwrap();
+        std::fs::write(dir.path().join("package.json"), "{ broken").unwrap();
+        let repo = Repo::walk(dir.path(), &WalkOptions::default()).unwrap();
+        let value = repo.read_jsonc("devcontainer.json").unwrap();
         assert_eq!(value["a"], "x // not a comment");
         assert_eq!(value["b"], serde_json::json!([1, 2]));
-        let text = "{\"a\": \"http://x/*y*/\", /* block\n */ \"b\": \"q\\\"//\",}";
-        let value: serde_json::Value = serde_json::from_str(&strip_json_comments(text)).unwrap();
-        assert_eq!(value["a"], "http://x/*y*/");
-        assert_eq!(value["b"], "q\"//");
+        assert!(Arc::ptr_eq(&value, &repo.read_jsonc("devcontainer.json").unwrap()), "parsed once");
+        assert!(repo.read_json("package.json").is_none() && repo.read_json("package.json").is_none());
+        let warnings = repo.warnings();
+        assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
+        assert!(warnings[0].starts_with("package.json: invalid JSON"), "{warnings:?}");
     }
 
     #[test]
-    fn sample_paths() {
-        assert!(is_sample_path("tests/fixtures/detect/node/package.json"));
-        assert!(is_sample_path("examples/basic/go.mod"));
-        assert!(!is_sample_path("web/package.json"));
-        assert!(!is_sample_path("package.json"));
+    fn own_paths_in_any_letter_case() {
+        for rel in [
+            "tests/fixtures/detect/node/package.json",
+            "examples/basic/go.mod",
+            "Examples/demo/pom.xml",
+            "third_party/lib/mix.exs",
+            "demo/compose.yml",
+            "website/package.json",
+            "Docs/x/.env.example",
+        ] {
+            assert!(!is_own_path(rel), "{rel}");
+        }
+        for rel in ["web/package.json", "package.json", "exampleapp/go.mod", "src/demo.rs", "docs.md"] {
+            assert!(is_own_path(rel), "{rel}");
+        }
+        assert!(!is_project_path("module/src/it/simple/pom.xml"));
+        assert!(!is_project_path("src/main/resources/static/package.json"));
         assert!(!is_project_path(".github/requirements.txt"));
         assert!(is_project_path("web/package.json") && is_project_path("package.json"));
         assert!(is_within("web/src", "web") && is_within("web", "web") && !is_within("website", "web"));
