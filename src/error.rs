@@ -11,7 +11,7 @@ use std::fmt;
 pub enum Exit {
     /// Success.
     Ok = 0,
-    /// Differences found (`diff --exit-code`).
+    /// Differences found (`diff --exit-code`), drift found (`detect --check`).
     Differences = 1,
     /// Usage, bad input or any other local error.
     Local = 2,
@@ -132,6 +132,7 @@ impl Report {
                     crate::dotenv::DotenvError,
                     crate::serve::ServeError,
                     crate::detect::repo::WalkError,
+                    crate::export::ExportError,
                 );
             }
             if diagnosis.is_none() && cause.downcast_ref::<std::io::Error>().is_some_and(is_interrupted) {
