@@ -10,14 +10,18 @@ pub const START_MARKER: &str = "<!-- hanzo-env:setup:start -->";
 pub const END_MARKER: &str = "<!-- hanzo-env:setup:end -->";
 
 pub fn render(setup: &Setup, existing: Option<&str>) -> Result<Exported, ExportError> {
-    let newline = match existing {
-        Some(text) if text.contains("\r\n") => "\r\n",
-        _ => "\n",
+    let found = existing.map(find_section).transpose()?.flatten();
+    // The section keeps the line ending its start marker has, else the file's first line's.
+    let first_line = match (existing, found) {
+        (Some(text), Some((start, _))) => text[start..].split_inclusive('\n').next(),
+        (Some(text), None) => text.split_inclusive('\n').next(),
+        (None, _) => None,
     };
+    let newline = if first_line.is_some_and(|l| l.ends_with("\r\n")) { "\r\n" } else { "\n" };
     let section = section(setup).replace('\n', newline);
     let contents = match existing {
         None => section,
-        Some(text) => match find_section(text)? {
+        Some(text) => match found {
             Some((start, end)) => format!("{}{section}{}", &text[..start], &text[end..]),
             None if text.is_empty() => section,
             None => {

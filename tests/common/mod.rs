@@ -20,3 +20,37 @@ pub fn run(cmd: &mut Command) -> Run {
     assert!(!run.stderr.contains("panicked"), "panic: {}", run.stderr);
     run
 }
+
+/// The built binary with a cleared environment: PATH, a temporary HOME (kept alive by the
+/// caller) and no colour, run from `cwd`.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn hanzo_env(home: &std::path::Path, cwd: &std::path::Path) -> Command {
+    let mut cmd = Command::cargo_bin("hanzo-env").unwrap();
+    cmd.env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", home)
+        .env("NO_COLOR", "1")
+        .current_dir(cwd);
+    cmd
+}
+
+/// Copy the tree at `from` into `to` (created), files and folders only.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A fixture under tests/fixtures/.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn fixture(rel: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+}
