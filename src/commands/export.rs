@@ -75,8 +75,7 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs, ui: &Ui) -> anyhow::Result<Ex
             }
             // AGENTS.md without markers gets the section appended: nothing of it is replaced.
             Ok(existing)
-                if !args.force
-                    && !(target == Target::AgentsMd && !has_section(&String::from_utf8_lossy(&existing))) =>
+                if !args.force && (target != Target::AgentsMd || has_section(&String::from_utf8_lossy(&existing))) =>
             {
                 let what = if target == Target::AgentsMd { "its setup section differs" } else { "differs" };
                 return Err(Failure::new(format!("{shown} exists and {what} from what export would write"))
