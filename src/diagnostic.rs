@@ -11,7 +11,7 @@ use std::fmt;
 pub enum Exit {
     /// Success.
     Ok = 0,
-    /// Differences found (`diff --exit-code`).
+    /// Differences found (`diff --exit-code`), drift found (`detect --check`).
     Differences = 1,
     /// Usage, bad input or any other local error.
     Local = 2,

@@ -1,7 +1,8 @@
 //! `hanzo-env`: draft, review, save and apply the environment coding agents run in.
 //!
 //! Layers, one direction: [`cli`] (clap types) → [`commands`] (one file per command)
-//! → domain modules ([`detect`], [`proposal`], [`api`], [`secret`], [`envfile`], [`serve`])
+//! → domain modules ([`detect`], [`export`], [`drift`], [`proposal`], [`api`], [`secret`], [`envfile`],
+//! [`serve`])
 //! that know nothing of clap or the terminal.
 
 pub mod api;
@@ -11,7 +12,9 @@ pub mod commands;
 pub mod detect;
 pub mod diagnostic;
 pub mod dotenv;
+pub mod drift;
 pub mod envfile;
+pub mod export;
 pub mod fsutil;
 pub mod names;
 pub mod proposal;

@@ -51,6 +51,7 @@ registry!(
     crate::serve::seal::KeyError,
     crate::serve::auth::TokenError,
     crate::detect::repo::WalkError,
+    crate::export::ExportError,
 );
 
 impl Report {

@@ -56,7 +56,11 @@ pub fn read_all(repo: &Repo) -> Vec<Devcontainer> {
     if repo.exists(".devcontainer.json") {
         candidates.insert(0, ".devcontainer.json");
     }
-    candidates.into_iter().filter_map(|rel| repo.read_jsonc(rel).map(|config| read(repo, rel, &config))).collect()
+    candidates
+        .into_iter()
+        .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
+        .filter_map(|rel| repo.read_jsonc(rel).map(|config| read(repo, rel, &config)))
+        .collect()
 }
 
 fn read(repo: &Repo, rel: &str, config: &Value) -> Devcontainer {

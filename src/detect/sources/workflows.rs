@@ -132,6 +132,7 @@ impl Workflows {
         let mut workflows: Vec<&str> = repo
             .under(".github/workflows")
             .filter(|rel| parent_dir(rel) == ".github/workflows" && is_yaml(rel))
+            .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
             .collect();
         workflows.sort_by_key(|rel| (workflow_rank(rel), *rel));
         for rel in workflows {
