@@ -87,7 +87,7 @@ impl crate::diagnostic::Diagnostic for WalkError {
 pub struct Repo {
     root: PathBuf,
     /// Repo-relative paths with `/` separators, sorted.
-    files: Vec<String>,
+    files: PathList,
     /// Indices into `files`, ordered by file name (then path): a lookup by name is a binary
     /// search, and the index costs no allocation per file.
     by_name: Vec<u32>,
@@ -132,17 +132,23 @@ impl Repo {
             .build_parallel();
         walker.visit(&mut VisitorBuilder { root, collected: &collected });
         let Collected { files, warnings } = collected;
-        let files = files.into_inner().unwrap_or_else(|e| e.into_inner());
+        let files = PathList::merge(files.into_inner().unwrap_or_else(|e| e.into_inner()));
         let warnings = warnings.into_inner().unwrap_or_else(|e| e.into_inner());
-        Ok(Repo::from_files(root, files, warnings, options.max_file_bytes))
+        Ok(Repo::from_list(root, files, warnings, options.max_file_bytes))
     }
 
     /// A view over an explicit list of files (tests, and callers that walked already).
-    pub fn from_files(root: &Path, mut files: Vec<String>, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
-        files.sort_unstable();
-        files.dedup();
-        let mut by_name: Vec<u32> = (0..files.len().min(u32::MAX as usize) as u32).collect();
-        by_name.sort_by(|&a, &b| file_name(&files[a as usize]).cmp(file_name(&files[b as usize])));
+    pub fn from_files(root: &Path, files: Vec<String>, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
+        let mut list = PathList::default();
+        for file in &files {
+            list.push(file);
+        }
+        Repo::from_list(root, PathList::merge(vec![list]), warnings, max_file_bytes)
+    }
+
+    fn from_list(root: &Path, files: PathList, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
+        let mut by_name: Vec<u32> = (0..files.len() as u32).collect();
+        by_name.sort_by(|&a, &b| files.name(a as usize).cmp(files.name(b as usize)));
         Repo {
             root: root.to_path_buf(),
             files,
@@ -159,8 +165,26 @@ impl Repo {
     }
 
     /// Every file, repo-relative, sorted.
-    pub fn files(&self) -> &[String] {
-        &self.files
+    pub fn files(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone + '_ {
+        self.files_in(0..self.files.len())
+    }
+
+    /// The files with sorted positions in `range` (to split a scan of every file).
+    pub fn files_in(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone + '_ {
+        range.map(|i| self.files.path(i))
+    }
+
+    /// The file at sorted position `i` (`i < file_count()`).
+    pub fn file(&self, i: usize) -> &str {
+        self.files.path(i)
+    }
+
+    /// How many files the walk found.
+    pub fn file_count(&self) -> usize {
+        self.files.len()
     }
 
     /// Directories holding a file called `manifest` that are projects rather than samples
@@ -175,16 +199,17 @@ impl Repo {
     }
 
     pub fn exists(&self, rel: &str) -> bool {
-        self.files.binary_search_by(|f| f.as_str().cmp(rel)).is_ok()
+        let at = self.files.partition_point(|f| f < rel);
+        at < self.files.len() && self.files.path(at) == rel
     }
 
     /// Files called `name` anywhere in the tree, shallowest first, then by path.
     pub fn named(&self, name: &str) -> Vec<&str> {
-        let mut found: Vec<&str> = self.by_name
-            [self.by_name.partition_point(|&i| file_name(&self.files[i as usize]) < name)..]
+        let first = self.by_name.partition_point(|&i| self.files.name(i as usize) < name);
+        let mut found: Vec<&str> = self.by_name[first..]
             .iter()
-            .map(|&i| self.files[i as usize].as_str())
-            .take_while(|f| file_name(f) == name)
+            .take_while(|&&i| self.files.name(i as usize) == name)
+            .map(|&i| self.files.path(i as usize))
             .collect();
         found.sort_by_key(|p| (p.matches('/').count(), *p));
         found
@@ -193,8 +218,8 @@ impl Repo {
     /// Files under `dir` (repo-relative, no trailing slash; "" for all).
     pub fn under<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a str> + 'a {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
-        let start = self.files.partition_point(|f| f.as_str() < prefix.as_str());
-        self.files[start..].iter().take_while(move |f| f.starts_with(&prefix)).map(String::as_str)
+        let start = self.files.partition_point(|f| f < prefix.as_str());
+        self.files_in(start..self.files.len()).take_while(move |f| f.starts_with(&prefix))
     }
 
     /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
@@ -206,6 +231,15 @@ impl Repo {
         let text = self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok();
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(rel.to_string(), text.clone());
         text
+    }
+
+    /// The text of `rel` like [`Repo::read`], without keeping it: for the many files one
+    /// ecosystem scans once (every build script of a Gradle build, every `.csproj`).
+    pub fn read_once(&self, rel: &str) -> Option<Arc<str>> {
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
+            return hit.clone();
+        }
+        self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
     }
 
     fn read_uncached(&self, rel: &str) -> Result<Arc<str>, String> {
@@ -265,7 +299,12 @@ impl Repo {
     ) -> Option<Arc<T>> {
         let cell = cache.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
         cell.get_or_init(|| {
-            let text = self.read(rel)?;
+            // The text is not cached for a file that is parsed: the parsed value is.
+            let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel).cloned();
+            let text = match cached {
+                Some(text) => text?,
+                None => self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()?,
+            };
             parse(&text).map(Arc::new).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
         })
         .clone()
@@ -287,7 +326,7 @@ impl Repo {
 
 #[derive(Default)]
 struct Collected {
-    files: Mutex<Vec<String>>,
+    files: Mutex<Vec<PathList>>,
     warnings: Mutex<Vec<String>>,
 }
 
@@ -298,7 +337,12 @@ struct VisitorBuilder<'a> {
 
 impl<'s> ignore::ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
     fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
-        Box::new(Visitor { root: self.root, collected: self.collected, files: Vec::new(), warnings: Vec::new() })
+        Box::new(Visitor {
+            root: self.root,
+            collected: self.collected,
+            files: PathList::default(),
+            warnings: Vec::new(),
+        })
     }
 }
 
@@ -306,7 +350,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
 struct Visitor<'a> {
     root: &'a Path,
     collected: &'a Collected,
-    files: Vec<String>,
+    files: PathList,
     warnings: Vec<String>,
 }
 
@@ -335,8 +379,8 @@ impl Visitor<'_> {
 
     fn add(&mut self, path: &Path) {
         match path.strip_prefix(self.root).ok().and_then(Path::to_str) {
-            Some(rel) if std::path::MAIN_SEPARATOR == '/' => self.files.push(rel.to_owned()),
-            Some(rel) => self.files.push(rel.replace(std::path::MAIN_SEPARATOR, "/")),
+            Some(rel) if std::path::MAIN_SEPARATOR == '/' => self.files.push(rel),
+            Some(rel) => self.files.push(&rel.replace(std::path::MAIN_SEPARATOR, "/")),
             None => self.warnings.push(format!("{}: skipped, the file name is not valid UTF-8", self.relative(path))),
         }
     }
@@ -403,8 +447,95 @@ fn problem(err: &ignore::Error) -> String {
 
 impl Drop for Visitor<'_> {
     fn drop(&mut self) {
-        self.collected.files.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.files);
+        self.collected.files.lock().unwrap_or_else(|e| e.into_inner()).push(std::mem::take(&mut self.files));
         self.collected.warnings.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.warnings);
+    }
+}
+
+/// Repo-relative paths, stored compactly: their bytes in 64 KiB chunks that are never moved
+/// once written, each path an 8-byte [`Span`]. A large checkout lists hundreds of thousands
+/// of files: a `String` each would cost an allocation and 24 bytes more per path.
+#[derive(Default)]
+struct PathList {
+    chunks: Vec<String>,
+    spans: Vec<Span>,
+}
+
+#[derive(Clone, Copy)]
+struct Span {
+    /// The chunk (high 16 bits) and the offset in it (low 16 bits).
+    at: u32,
+    len: u16,
+    /// Where the file name starts within the path.
+    name: u16,
+}
+
+const CHUNK_BYTES: usize = 1 << 16;
+/// The longest path kept: PATH_MAX on Linux; a longer one comes from no real file system.
+const MAX_PATH_BYTES: usize = 4096;
+
+impl PathList {
+    fn push(&mut self, path: &str) {
+        if path.len() > MAX_PATH_BYTES || self.chunks.len() > u16::MAX as usize {
+            return;
+        }
+        if self.chunks.last().is_none_or(|c| c.len() + path.len() > CHUNK_BYTES) {
+            self.chunks.push(String::with_capacity(CHUNK_BYTES));
+        }
+        let chunk = self.chunks.len() - 1;
+        let text = &mut self.chunks[chunk];
+        let at = ((chunk as u32) << 16) | text.len() as u32;
+        text.push_str(path);
+        let name = (path.len() - file_name(path).len()) as u16;
+        self.spans.push(Span { at, len: path.len() as u16, name });
+    }
+
+    /// One sorted list, without duplicates, of the paths of every part.
+    fn merge(parts: Vec<PathList>) -> PathList {
+        let mut merged = PathList {
+            chunks: Vec::with_capacity(parts.iter().map(|p| p.chunks.len()).sum()),
+            spans: Vec::with_capacity(parts.iter().map(|p| p.spans.len()).sum()),
+        };
+        for part in parts {
+            if merged.chunks.len() + part.chunks.len() > u16::MAX as usize + 1 {
+                break; // over 4 GiB of paths: no machine detection runs on has this
+            }
+            let offset = (merged.chunks.len() as u32) << 16;
+            merged.spans.extend(part.spans.into_iter().map(|s| Span { at: s.at + offset, ..s }));
+            merged.chunks.extend(part.chunks);
+        }
+        let PathList { chunks, mut spans } = merged;
+        let text = |s: &Span| Self::text(&chunks, s);
+        spans.sort_unstable_by(|a, b| text(a).cmp(text(b)));
+        spans.dedup_by(|a, b| text(a) == text(b));
+        PathList { chunks, spans }
+    }
+
+    fn text<'a>(chunks: &'a [String], s: &Span) -> &'a str {
+        let start = (s.at & 0xFFFF) as usize;
+        &chunks[(s.at >> 16) as usize][start..start + s.len as usize]
+    }
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn path(&self, i: usize) -> &str {
+        Self::text(&self.chunks, &self.spans[i])
+    }
+
+    fn name(&self, i: usize) -> &str {
+        &self.path(i)[self.spans[i].name as usize..]
+    }
+
+    /// The first position whose path is not `before` it.
+    fn partition_point(&self, before: impl Fn(&str) -> bool) -> usize {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            if before(self.path(mid)) { low = mid + 1 } else { high = mid }
+        }
+        low
     }
 }
 
@@ -522,6 +653,26 @@ mod tests {
         let warnings = repo.warnings();
         assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
         assert!(warnings[0].starts_with("package.json: invalid JSON"), "{warnings:?}");
+    }
+
+    #[test]
+    fn paths_in_many_chunks_sort_and_answer_lookups() {
+        // 8,000 paths of ~40 bytes: several 64 KiB chunks, pushed out of order, one twice.
+        let mut files: Vec<String> =
+            (0..8000).rev().map(|i| format!("pkg{:04}/src/module_{i:05}/file.rs", i % 97)).collect();
+        files.push("pkg0000/src/module_00000/file.rs".into());
+        files.push("package.json".into());
+        files.push("web/package.json".into());
+        let repo = Repo::from_files(Path::new("/x"), files, vec![], 1 << 20);
+        assert_eq!(repo.file_count(), 8002);
+        let all: Vec<&str> = repo.files().collect();
+        assert!(all.windows(2).all(|w| w[0] < w[1]), "sorted and without duplicates");
+        assert!(repo.exists("pkg0012/src/module_00012/file.rs") && repo.exists("web/package.json"));
+        assert!(!repo.exists("pkg0012/src/module_00012") && !repo.exists("zzz"));
+        assert_eq!(repo.named("package.json"), ["package.json", "web/package.json"]);
+        assert_eq!(repo.named("file.rs").len(), 8000);
+        assert_eq!(repo.under("pkg0001").count(), 8000 / 97 + 1);
+        assert!(repo.has_dir("web") && !repo.has_dir("we"));
     }
 
     #[test]

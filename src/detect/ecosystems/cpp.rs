@@ -184,7 +184,7 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
         .filter(|p| is_within(parent_dir(p), dir) && is_project_path(p))
         .take(300)
         .find_map(|p| {
-            let t = repo.read(p)?;
+            let t = repo.read_once(p)?;
             let m = CMAKE_TESTS.find(&t)?;
             Some(source_at(p, &t, m.as_str()))
         });

@@ -30,7 +30,7 @@ impl Ecosystem for Dotnet {
     fn has_manifest(&self, sources: &Sources) -> bool {
         let repo = sources.repo();
         repo.exists("global.json")
-            || repo.files().iter().any(|f| [".csproj", ".fsproj", ".sln"].iter().any(|e| f.ends_with(e)))
+            || repo.files().any(|f| [".csproj", ".fsproj", ".sln"].iter().any(|e| f.ends_with(e)))
     }
     fn aliases(&self) -> &'static [Alias] {
         const ALIASES: &[Alias] = &[
@@ -72,23 +72,15 @@ static MODERN_TFM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^net(?:coreap
 const PROJECT_EXTENSIONS: &[&str] = &[".csproj", ".fsproj", ".vbproj"];
 
 fn detect(repo: &Repo, out: &mut Findings) {
-    let mut solutions: Vec<&str> = repo
-        .files()
-        .iter()
-        .map(String::as_str)
-        .filter(|f| (f.ends_with(".sln") || f.ends_with(".slnx")) && is_project_path(f))
-        .collect();
+    let mut solutions: Vec<&str> =
+        repo.files().filter(|f| (f.ends_with(".sln") || f.ends_with(".slnx")) && is_project_path(f)).collect();
     // Shallowest first; of several solutions in one folder the shortest name is the main one
     // (`App.sln` over `App.Tests.sln`).
     solutions.sort_by_key(|p| (p.matches('/').count(), file_name(p).len(), *p));
     let solutions = outermost(solutions);
 
-    let mut project_files: Vec<&str> = repo
-        .files()
-        .iter()
-        .map(String::as_str)
-        .filter(|f| PROJECT_EXTENSIONS.iter().any(|e| f.ends_with(e)) && is_project_path(f))
-        .collect();
+    let mut project_files: Vec<&str> =
+        repo.files().filter(|f| PROJECT_EXTENSIONS.iter().any(|e| f.ends_with(e)) && is_project_path(f)).collect();
     if solutions.is_empty() && project_files.is_empty() {
         return;
     }
@@ -151,7 +143,7 @@ fn framework_version(repo: &Repo, projects: &[&str]) -> Option<(String, String)>
     let props = repo.named("Directory.Build.props");
     let mut best: Option<(String, String)> = None;
     for path in props.iter().copied().chain(projects.iter().copied()).take(300) {
-        let Some(text) = repo.read(path) else { continue };
+        let Some(text) = repo.read_once(path) else { continue };
         for caps in TARGET_FRAMEWORKS.captures_iter(&text) {
             for tfm in caps[1].split(';').map(str::trim) {
                 let Some(v) = MODERN_TFM.captures(tfm).map(|c| c[1].to_string()) else { continue };

@@ -83,8 +83,6 @@ fn detect(repo: &Repo, out: &mut Findings) {
     }
     let mut cabal: Vec<&str> = repo
         .files()
-        .iter()
-        .map(String::as_str)
         .filter(|f| {
             (f.ends_with(".cabal") || f.ends_with("/cabal.project") || *f == "cabal.project") && is_project_path(f)
         })
@@ -131,7 +129,7 @@ fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &str) {
             repo.under(dir).filter(|f| f.ends_with(".cabal") && is_project_path(f)).take(100).collect();
         files.sort_by_key(|f| (f.matches('/').count(), *f));
         files.into_iter().find_map(|f| {
-            let text = repo.read(f)?;
+            let text = repo.read_once(f)?;
             let field = TESTED_WITH.captures(&text)?[1].to_string();
             let newest = field
                 .split(|c: char| !(c.is_ascii_digit() || c == '.'))

@@ -166,7 +166,9 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
             module_poms(repo, pom)
                 .into_iter()
                 .take(200)
-                .filter_map(|p| repo.read(p).and_then(|t| parse_xml(&t).ok()).and_then(|m| maven_java_version(&m, p)))
+                .filter_map(|p| {
+                    repo.read_once(p).and_then(|t| parse_xml(&t).ok()).and_then(|m| maven_java_version(&m, p))
+                })
                 .max_by(|a, b| version::cmp(&a.0, &b.0))
         })
     });
@@ -379,7 +381,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
         }
     };
     for path in scripts.iter().copied().chain([daemon_jvm.as_str()]) {
-        let Some(text) = read_existing(repo, path) else { continue };
+        let Some(text) = repo.exists(path).then(|| repo.read_once(path)).flatten() else { continue };
         for caps in TOOLCHAIN_OF.captures_iter(&text) {
             // `javaToolchains.launcherFor { … }` picks a JDK for one task (a GraalVM native
             // image, a test matrix), not the one the build runs on.

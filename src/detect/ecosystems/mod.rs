@@ -165,8 +165,22 @@ pub fn is_test_command(line: &str) -> bool {
 
 /// The ecosystems whose source or settings files `rel` is.
 pub fn reading_env_in(rel: &str) -> impl Iterator<Item = &'static dyn Ecosystem> + '_ {
+    /// Extension → the ecosystems whose sources have it (asked for every file of the tree).
+    static BY_EXTENSION: LazyLock<std::collections::HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| {
+        let mut map: std::collections::HashMap<&'static str, Vec<usize>> = std::collections::HashMap::new();
+        for (i, eco) in ALL.iter().enumerate() {
+            for extension in eco.source_extensions() {
+                map.entry(extension).or_default().push(i);
+            }
+        }
+        map
+    });
     let extension = rel.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
-    ALL.iter().copied().filter(move |eco| eco.source_extensions().contains(&extension) || eco.is_settings_file(rel))
+    let by_source = BY_EXTENSION.get(extension);
+    ALL.iter()
+        .enumerate()
+        .filter(move |(i, eco)| by_source.is_some_and(|found| found.contains(i)) || eco.is_settings_file(rel))
+        .map(|(_, eco)| *eco)
 }
 
 #[cfg(test)]

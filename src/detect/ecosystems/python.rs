@@ -143,13 +143,12 @@ fn detect(repo: &Repo, out: &mut Findings) {
 fn requirement_files(repo: &Repo) -> Vec<&str> {
     let mut found: Vec<&str> = repo
         .files()
-        .iter()
-        .map(String::as_str)
-        .filter(|f| is_project_path(f) && f.ends_with(".txt"))
+        .filter(|f| f.ends_with(".txt"))
         .filter(|f| {
             let name = file_name(f);
             name.starts_with("requirements") || file_name(parent_dir(f)) == "requirements"
         })
+        .filter(|f| is_project_path(f))
         .collect();
     found.sort_by_key(|f| (f.matches('/').count(), *f));
     found

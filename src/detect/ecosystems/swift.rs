@@ -62,11 +62,9 @@ fn detect(repo: &Repo, out: &mut Findings) {
         package(repo, out, manifest);
     }
     // An app's Xcode project builds on macOS only, even when its modules are Swift packages.
-    let xcode = repo
-        .files()
-        .iter()
-        .find(|f| f.contains(".xcodeproj/") && is_project_path(f) && native_shell_of(repo, f).is_none());
-    let swift_sources = || repo.files().iter().any(|f| f.ends_with(".swift") && is_project_path(f));
+    let xcode =
+        repo.files().find(|f| f.contains(".xcodeproj/") && is_project_path(f) && native_shell_of(repo, f).is_none());
+    let swift_sources = || repo.files().any(|f| f.ends_with(".swift") && is_project_path(f));
     if let Some(project) = xcode
         && swift_sources()
     {

@@ -357,19 +357,29 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     }
     let repo = sources.repo();
     // Filtering every path of a large tree costs as much as reading the files: split it too.
-    let mut scanned: Vec<&str> =
-        in_chunks(repo.files(), |part| part.iter().map(String::as_str).filter(|f| is_scanned_source(f)).collect());
-    if scanned.len() > MAX_SCANNED_FILES {
+    // Positions, not paths: a large tree has a hundred thousand source files.
+    let mut positions: Vec<u32> = in_chunks(repo.file_count(), |range| {
+        let start = range.start;
+        repo.files_in(range)
+            .enumerate()
+            .filter(|(_, f)| is_scanned_source(f))
+            .map(|(i, _)| (start + i) as u32)
+            .collect()
+    });
+    if positions.len() > MAX_SCANNED_FILES {
         out.note(format!(
             "secret names read from the first {MAX_SCANNED_FILES} of {} source files (configuration first)",
-            scanned.len()
+            positions.len()
         ));
-        scanned.sort_by_cached_key(|f| (scan_priority(f), *f));
-        scanned.truncate(MAX_SCANNED_FILES);
-        scanned.sort_unstable();
+        let path = |i: u32| repo.file(i as usize);
+        positions.select_nth_unstable_by_key(MAX_SCANNED_FILES, |&i| (scan_priority(path(i)), path(i)));
+        positions.truncate(MAX_SCANNED_FILES);
+        positions.sort_unstable();
     }
+    let scanned: Vec<&str> = positions.iter().map(|&i| repo.file(i as usize)).collect();
     let root = repo.root();
-    found.extend(in_chunks(&scanned, |part| part.iter().flat_map(|rel| scan_file(root, rel)).collect()));
+    found
+        .extend(in_chunks(scanned.len(), |range| scanned[range].iter().flat_map(|rel| scan_file(root, rel)).collect()));
     // One entry per name, from its first source in a deterministic order.
     let mut seen = std::collections::HashSet::new();
     for (name, source) in found {
@@ -384,7 +394,8 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
 fn is_scanned_source(rel: &str) -> bool {
     let name = file_name(rel);
     let Some((stem, ext)) = name.rsplit_once('.') else { return false };
-    if !is_own_path(rel) || ecosystems::reading_env_in(rel).next().is_none() {
+    // The cheap test first: this runs for every file of the tree.
+    if ecosystems::reading_env_in(rel).next().is_none() || !is_own_path(rel) {
         return false;
     }
     // `get`, not indexing: a name may have multi-byte characters where the suffix would start.
@@ -419,13 +430,14 @@ fn scan_priority(rel: &str) -> (u8, usize) {
     (u8::from(!config), rel.matches('/').count())
 }
 
-/// `work` over consecutive chunks of `items` on a few threads; results in `items` order.
-fn in_chunks<'a, T: Sync, R: Send>(items: &'a [T], work: impl Fn(&'a [T]) -> Vec<R> + Sync) -> Vec<R> {
+/// `work` over consecutive ranges of `0..len` on a few threads; results in order.
+fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R> + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
-    let chunk = items.len().div_ceil(threads).max(1);
+    let chunk = len.div_ceil(threads).max(1);
     let work = &work;
     std::thread::scope(|scope| {
-        let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(move || work(part))).collect();
+        let handles: Vec<_> =
+            (0..len).step_by(chunk).map(|start| scope.spawn(move || work(start..(start + chunk).min(len)))).collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
     })
 }

@@ -42,8 +42,6 @@ pub fn is_production_file(name: &str) -> bool {
 /// dev container's (its compose file is read through its configuration).
 pub fn project_files(repo: &Repo) -> Vec<&str> {
     repo.files()
-        .iter()
-        .map(String::as_str)
         .filter(|rel| {
             let name = file_name(rel);
             // `contains` first: this runs for every file of the tree.

@@ -53,8 +53,12 @@ const TEST_DIRS: &[&str] = &["test", "tests", "__tests__", "spec", "specs", "e2e
 /// Whether an env file states what the project needs: example-style anywhere, a committed
 /// `.env`/`.env.test` only outside test directories (a monorepo's test apps).
 pub fn is_project_env_file(rel: &str) -> bool {
+    // The name first: this runs for every file of the tree.
+    if !is_env_file(file_name(rel)) || !is_own_path(rel) {
+        return false;
+    }
     let in_tests = parent_dir(rel).split('/').any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)));
-    is_env_file(file_name(rel)) && is_own_path(rel) && (!in_tests || is_example(file_name(rel)))
+    !in_tests || is_example(file_name(rel))
 }
 
 /// The keys of a dotenv-style text, with their values and line numbers (`export` allowed,
@@ -77,11 +81,10 @@ pub fn entries(text: &str) -> Vec<EnvEntry> {
 /// The project's env files, by path.
 pub fn read_all(repo: &Repo) -> Vec<EnvFile> {
     repo.files()
-        .iter()
         .filter(|rel| is_project_env_file(rel))
         .filter_map(|rel| {
             let text = repo.read(rel)?;
-            Some(EnvFile { path: rel.clone(), example: is_example(file_name(rel)), entries: entries(&text) })
+            Some(EnvFile { path: rel.to_string(), example: is_example(file_name(rel)), entries: entries(&text) })
         })
         .collect()
 }
