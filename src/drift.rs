@@ -203,7 +203,10 @@ fn tool_of(line: &str) -> (Option<&str>, Option<&str>) {
         Some((dir, rest)) => (Some(dir.trim()), rest.trim()),
         None => (None, inner),
     };
-    // `command -v bun >/dev/null 2>&1 || npm install -g bun@1` installs with the tool after `||`.
+    // `command -v bun >/dev/null 2>&1 || npm install -g bun@1` makes bun present.
+    if let Some(tool) = rest.strip_prefix("command -v ").and_then(|r| r.split_whitespace().next()) {
+        return (PACKAGE_MANAGERS.contains(&tool).then_some(tool), dir);
+    }
     let rest = rest.rsplit("||").next().unwrap_or(rest).trim();
     let mut words = rest.split_whitespace().skip_while(|w| w.contains('=') && !w.starts_with('-'));
     let tool = words.next().map(|w| w.rsplit('/').next().filter(|_| !w.starts_with("./")).unwrap_or(w));
@@ -222,53 +225,74 @@ fn take<T: PartialEq>(items: &mut Vec<T>, item: &T) -> bool {
     }
 }
 
+/// Install compared step by step: a detected step (one evidence, one or several lines) is
+/// in the record when all its lines are; one whose lines differ only in version numbers is
+/// a moved pin; the steps of a new package manager are one drift.
 fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
-    // Each detected line with the evidence of its step.
-    let mut expected: Vec<(String, String)> = detection
-        .steps
-        .iter()
-        .flat_map(|s| meaningful_lines(&s.command).into_iter().map(move |l| (l, s.source.clone())))
-        .collect();
-    if detection.steps.is_empty() {
-        expected = meaningful_lines(&detection.install).into_iter().map(|l| (l, String::new())).collect();
-    }
+    let steps: Vec<(Vec<String>, String)> = if detection.steps.is_empty() {
+        vec![(meaningful_lines(&detection.install), String::new())]
+    } else {
+        detection.steps.iter().map(|s| (meaningful_lines(&s.command), s.source.clone())).collect()
+    };
     let recorded = meaningful_lines(&baseline.install);
-    let mut added: Vec<(String, String)> = Vec::new();
-    let mut removed = recorded.clone();
-    for (line, source) in expected {
-        if !take(&mut removed, &line) {
-            added.push((line, source));
+    let mut remaining = recorded.clone();
+    let mut missing: Vec<(Vec<String>, String)> = Vec::new();
+    for (lines, source) in steps.into_iter().filter(|(lines, _)| !lines.is_empty()) {
+        let mut trial = remaining.clone();
+        if lines.iter().all(|line| take(&mut trial, line)) {
+            remaining = trial;
+        } else {
+            missing.push((lines, source));
         }
     }
     let evidence = |source: &str| if source.is_empty() { vec![] } else { vec![source.to_string()] };
-    // A line that differs only in its version numbers is a pin that moved.
-    added.retain(|(line, source)| {
-        let mask = version_mask(line);
-        let Some(i) = removed.iter().position(|r| version_mask(r) == mask) else { return true };
-        let old = removed.remove(i);
-        drifts.push(
-            Drift::new(
-                Kind::PinMoved,
-                Severity::Drift,
-                format!("toolchain pin moved: `{old}` → `{line}`"),
-                evidence(source),
-            )
-            .at(baseline_location(baseline, &old).or_else(|| Some(locate_owned(source)))),
-        );
+    // A step whose lines differ from recorded ones only in their version numbers: a moved pin.
+    missing.retain(|(lines, source)| {
+        let mut trial = remaining.clone();
+        let mut pairs: Vec<(String, &String)> = Vec::new();
+        for line in lines {
+            let mask = version_mask(line);
+            let Some(i) = trial.iter().position(|r| version_mask(r) == mask) else { return true };
+            pairs.push((trial.remove(i), line));
+        }
+        remaining = trial;
+        if let Some((old, new)) = pairs.into_iter().find(|(old, new)| old != *new) {
+            drifts.push(
+                Drift::new(
+                    Kind::PinMoved,
+                    Severity::Drift,
+                    format!("toolchain pin moved: `{old}` → `{new}`"),
+                    evidence(source),
+                )
+                .at(baseline_location(baseline, &old).or_else(|| Some(locate_owned(source)))),
+            );
+        }
         false
     });
     let recorded_tools: Vec<&str> = recorded.iter().filter_map(|l| tool_of(l).0).collect();
-    for (line, source) in &added {
-        let (kind, message) = match tool_of(line) {
+    let mut new_tools: Vec<&str> = Vec::new();
+    for (lines, source) in &missing {
+        let main = lines.iter().find(|l| tool_of(l).0.is_some()).unwrap_or(&lines[0]);
+        let more = match lines.len() - 1 {
+            0 => String::new(),
+            1 => " and 1 more line".to_string(),
+            n => format!(" and {n} more lines"),
+        };
+        let (kind, message) = match tool_of(main) {
+            // The other steps of a package manager reported as new belong to that drift.
+            (Some(tool), _) if new_tools.contains(&tool) => continue,
             (Some(tool), _) if !recorded_tools.contains(&tool) => {
-                (Kind::PackageManagerAdded, format!("new package manager `{tool}`: install lacks `{line}`"))
+                new_tools.push(tool);
+                (Kind::PackageManagerAdded, format!("new package manager `{tool}`: install lacks `{main}`{more}"))
             }
-            (Some(_), Some(dir)) => (Kind::WorkspaceAdded, format!("new workspace in `{dir}`: install lacks `{line}`")),
-            _ => (Kind::InstallLine, format!("install would gain `{line}`")),
+            (Some(_), Some(dir)) => {
+                (Kind::WorkspaceAdded, format!("new workspace in `{dir}`: install lacks `{main}`{more}"))
+            }
+            _ => (Kind::InstallLine, format!("install would gain `{main}`{more}")),
         };
         drifts.push(Drift::new(kind, Severity::Drift, message, evidence(source)));
     }
-    for line in &removed {
+    for line in &remaining {
         // A package manager line nothing produces any more is stale; a hand-written line
         // (`cp .env.example .env`) is the reviewer's and only worth a note.
         let severity = if tool_of(line).0.is_some() { Severity::Drift } else { Severity::Info };
@@ -670,7 +694,8 @@ mod tests {
     #[test]
     fn tools_of_lines() {
         assert_eq!(tool_of("(cd api && uv sync --frozen)"), (Some("uv"), Some("api")));
-        assert_eq!(tool_of("command -v bun >/dev/null 2>&1 || npm install -g bun@1"), (Some("npm"), None));
+        assert_eq!(tool_of("command -v bun >/dev/null 2>&1 || npm install -g bun@1"), (Some("bun"), None));
+        assert_eq!(tool_of("command -v uv >/dev/null 2>&1 || python3 -m pip install uv"), (Some("uv"), None));
         assert_eq!(tool_of("CI=1 pnpm install"), (Some("pnpm"), None));
         assert_eq!(tool_of(".venv/bin/python -m pip install -r r.txt"), (Some("python"), None));
         assert_eq!(tool_of("./gradlew build"), (Some("./gradlew"), None));

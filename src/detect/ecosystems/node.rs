@@ -12,7 +12,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
-use crate::detect::ecosystems::project::{Members, captured_names, pm_path, workspace_note};
+use crate::detect::ecosystems::project::{Members, captured_names, pm_path, read_existing, workspace_note};
 use crate::detect::findings::{Findings, Origin, Phase, Service, Start, StartOrigin};
 use crate::detect::repo::{Repo, is_own_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
@@ -177,20 +177,24 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
     // A lockfile of another manager than the declared one is not ours to freeze.
     let frozen = lockfile.as_ref().filter(|(_, lock_pm)| *lock_pm == pm).map(|(path, _)| path.clone());
 
-    node_version(repo, dir, &manifest, &manifest_path, pm, out);
+    let pin = node_version(repo, dir, &manifest, &manifest_path, pm, out).filter(|(_, e)| !e.contains("#engines"));
+    match (&pin, pm_version.as_deref().and_then(|v| node_floor(pm, v))) {
+        (Some((version, evidence)), _) => {
+            out.step(Phase::Toolchain, ensure_node(NodeNeed::Pinned(version), evidence), evidence.as_str())
+        }
+        (None, Some(floor)) => {
+            out.step(Phase::Toolchain, ensure_node(NodeNeed::AtLeast(floor), &pm_source), pm_source.as_str())
+        }
+        (None, None) => {}
+    }
     out.package_manager(pm.name(), pm_version.clone(), pm_path(dir), pm_source.clone());
 
     let yarn_berry = pm == Pm::Yarn && is_yarn_berry(repo, dir, pm_version.as_deref());
     match pm {
         Pm::Pnpm | Pm::Yarn => {
             let source = if declared.is_some() { pm_source.clone() } else { manifest_path.clone() };
-            // Node 25 and later no longer ship corepack, and the corepack of older Nodes
-            // (before 0.31) cannot verify the signatures of current pnpm/yarn releases.
-            out.step(
-                Phase::Toolchain,
-                "printf '%s\\n' 0.31.0 \"$(corepack --version 2>/dev/null || echo 0)\" | sort -V -C || npm install -g corepack@latest\ncorepack enable",
-                source,
-            );
+            let version = pm_version.clone().or_else(|| lockfile_version_hint(repo, dir, pm));
+            out.step(Phase::Toolchain, package_manager_setup(pm, version.as_deref(), yarn_berry), source);
         }
         Pm::Bun => {
             let install = match &pm_version {
@@ -212,16 +216,188 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
         (Pm::Bun, true) => "bun install --frozen-lockfile",
         (Pm::Bun, false) => "bun install",
     };
-    out.step(Phase::Install, in_dir(dir, install), frozen.unwrap_or_else(|| manifest_path.clone()));
+    let evidence = frozen.clone().unwrap_or_else(|| manifest_path.clone());
+    let skipped = frozen.as_deref().map(|lock| downloads_at_install(repo, lock)).unwrap_or_default();
+    if !skipped.is_empty() {
+        let exports: Vec<&str> = skipped.iter().map(|d| d.skip).collect();
+        let names: Vec<&str> = skipped.iter().map(|d| d.package).collect();
+        out.step(Phase::Install, format!("export {}", exports.join(" ")), evidence.as_str());
+        out.note(format!(
+            "{} download a browser or binary from outside the npm registry at install: skipped ({})",
+            names.join(", "),
+            skipped.iter().map(|d| d.later).collect::<Vec<_>>().join("; ")
+        ));
+    }
+    out.step(Phase::Install, in_dir(dir, install), evidence);
 
     tests(&manifest, &manifest_path, dir, pm, out);
     workspace(repo, dir, &manifest, &manifest_path, pm, out)
 }
 
+/// A package whose install script downloads a browser or binary from its own servers rather
+/// than the npm registry: where only the registry is reachable the whole install fails.
+struct InstallDownload {
+    package: &'static str,
+    /// The variable that skips the download.
+    skip: &'static str,
+    /// How to fetch it later, when it is wanted.
+    later: &'static str,
+}
+
+const INSTALL_DOWNLOADS: &[InstallDownload] = &[
+    InstallDownload {
+        package: "puppeteer",
+        skip: "PUPPETEER_SKIP_DOWNLOAD=1",
+        later: "`npx puppeteer browsers install chrome` fetches Chrome",
+    },
+    InstallDownload {
+        package: "cypress",
+        skip: "CYPRESS_INSTALL_BINARY=0",
+        later: "`npx cypress install` fetches Cypress",
+    },
+    InstallDownload {
+        package: "electron",
+        skip: "ELECTRON_SKIP_BINARY_DOWNLOAD=1",
+        later: "`node node_modules/electron/install.js` fetches Electron",
+    },
+];
+
+/// The packages of [`INSTALL_DOWNLOADS`] a lockfile resolves.
+fn downloads_at_install(repo: &Repo, lockfile: &str) -> Vec<&'static InstallDownload> {
+    let Some(text) = read_existing(repo, lockfile) else { return Vec::new() };
+    INSTALL_DOWNLOADS
+        .iter()
+        .filter(|d| {
+            // `/puppeteer@1`, ` puppeteer@^1` (pnpm, yarn) or `node_modules/puppeteer"` (npm), not
+            // `puppeteer-core` or `electron-to-chromium`.
+            let name = d.package;
+            [
+                format!("/{name}@"),
+                format!(" {name}@"),
+                format!("\n{name}@"),
+                format!("\"{name}@"),
+                format!("node_modules/{name}\""),
+            ]
+            .iter()
+            .any(|needle| text.contains(needle.as_str()))
+        })
+        .collect()
+}
+
+/// Corepack's shims for pnpm and yarn, at the version the project declares; and when corepack
+/// is missing (Node 25 and later) or cannot fetch or verify the release (an old corepack, a
+/// registry mirror without signatures), the package manager from npm itself. The shims go
+/// where npm puts global tools (`npm prefix -g`), which `verify` keeps in its scratch copy.
+/// A package manager of the declared version on PATH already is left alone.
+fn package_manager_setup(pm: Pm, version: Option<&str>, yarn_berry: bool) -> String {
+    let name = pm.name();
+    let from_npm = match (pm, version) {
+        // npm's `yarn` is 1.x; Yarn 2+ is published as @yarnpkg/cli-dist.
+        (Pm::Yarn, Some(v)) if yarn_berry => format!("@yarnpkg/cli-dist@{v}"),
+        (Pm::Yarn, None) if yarn_berry => "@yarnpkg/cli-dist".to_string(),
+        (_, Some(v)) => format!("{name}@{v}"),
+        (_, None) => name.to_string(),
+    };
+    let present = match version {
+        Some(v) if v.contains('.') => format!(r#"[ "$({name} --version 2>/dev/null)" = {v} ]"#),
+        Some(v) => format!(r#"case "$({name} --version 2>/dev/null)" in {v}.*) true ;; *) false ;; esac"#),
+        None => format!("{name} --version >/dev/null 2>&1"),
+    };
+    // `--force`: the shims corepack left for a release it could not verify are replaced.
+    format!(
+        r#"export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
+if ! {{ {present}; }}; then
+  {{ corepack enable --install-directory "$(npm prefix -g)/bin" && {name} --version; }} >/dev/null 2>&1 || npm install -g --force {from_npm}
+fi"#
+    )
+}
+
+/// The pnpm major a lockfile was written by, when `packageManager` names none (corepack's
+/// default pnpm may not read an older lockfile).
+fn lockfile_version_hint(repo: &Repo, dir: &str, pm: Pm) -> Option<String> {
+    if pm != Pm::Pnpm {
+        return None;
+    }
+    let text = read_existing(repo, &join(dir, "pnpm-lock.yaml"))?;
+    let line = text.lines().find_map(|l| l.strip_prefix("lockfileVersion:"))?;
+    let major: u32 = line.trim().trim_matches(['\'', '"']).split('.').next()?.parse().ok()?;
+    Some(
+        match major {
+            9.. => "9",
+            6..=8 => "8",
+            5 => "7",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+/// Which Node a project needs: the one a version file pins, or at least the one its
+/// package manager's release runs on.
+enum NodeNeed<'a> {
+    Pinned(&'a str),
+    AtLeast(&'a str),
+}
+
+/// The oldest Node a pnpm or Yarn major runs on (their `engines.node`).
+fn node_floor(pm: Pm, version: &str) -> Option<&'static str> {
+    let major: u32 = version.split('.').next()?.parse().ok()?;
+    match (pm, major) {
+        (Pm::Pnpm, 11..) => Some("22.13"),
+        (Pm::Pnpm, 9..=10) | (Pm::Yarn, 4..) => Some("18.12"),
+        _ => None,
+    }
+}
+
+/// Make the Node the project needs the one on PATH through nvm, fnm or volta when one is
+/// here. Without one, a pinned Node goes on with the Node on PATH (a close version beats no
+/// agent) and says so; a Node the package manager cannot run on at all is fetched from the
+/// npm registry (`npm install -g node@…`, first on PATH from `npm prefix -g`). A Node that
+/// already fits is left alone.
+fn ensure_node(need: NodeNeed, evidence: &str) -> String {
+    let evidence = evidence.replace(['"', '$', '`', '\\'], "");
+    let (fits, version, fallback) = match need {
+        NodeNeed::Pinned(v) => {
+            let fits = if v.contains('.') {
+                format!(r#"[ "$(node --version 2>/dev/null)" = v{v} ]"#)
+            } else {
+                format!(r#"case "$(node --version 2>/dev/null)" in v{v}.*) true ;; *) false ;; esac"#)
+            };
+            let warn = format!(
+                r#"echo "hanzo-env: warning: Node {v} is pinned ({evidence}) but no nvm/fnm/volta is here to install it; going on with $(node --version 2>&1)" >&2"#
+            );
+            (fits, v, warn)
+        }
+        NodeNeed::AtLeast(v) => {
+            let major = v.split('.').next().unwrap_or(v);
+            let install = format!(
+                r#"echo "hanzo-env: Node {v} or later is needed ({evidence}): installing Node {major} from the npm registry" >&2; npm install -g node@{major} && hash -r"#
+            );
+            (format!(r#"printf '%s\n' {v} "$(node --version 2>/dev/null | tr -d v)" | sort -V -C"#), major, install)
+        }
+    };
+    format!(
+        r#"if ! {{ {fits}; }}; then
+  if [ -s "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" ]; then . "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" && nvm install {version}
+  elif command -v fnm >/dev/null 2>&1; then fnm install {version} && eval "$(fnm env)" && fnm use {version}
+  elif command -v volta >/dev/null 2>&1; then volta install node@{version}
+  else {fallback}
+  fi
+fi"#
+    )
+}
+
 /// Node's version: `.nvmrc`/`.node-version` (here or in a parent), `volta.node`, then an
 /// `engines.node` that pins rather than sets a floor. Bun projects report Bun, and Node only
-/// when something pins it.
-fn node_version(repo: &Repo, dir: &str, manifest: &Value, manifest_path: &str, pm: Pm, out: &mut Findings) {
+/// when something pins it. Returns Node's pin and its evidence.
+fn node_version(
+    repo: &Repo,
+    dir: &str,
+    manifest: &Value,
+    manifest_path: &str,
+    pm: Pm,
+    out: &mut Findings,
+) -> Option<(String, String)> {
     // `.nvmrc` before `.node-version` in each folder, the nearest folder first.
     let mut found: Option<(Option<String>, String)> = None;
     let mut current = Some(dir);
@@ -257,15 +433,16 @@ fn node_version(repo: &Repo, dir: &str, manifest: &Value, manifest_path: &str, p
         let source =
             if version.is_some() { format!("{manifest_path}#packageManager") } else { manifest_path.to_string() };
         out.toolchain("bun", version, source);
-        if let Some((Some(v), source)) = found {
-            out.toolchain("node", Some(v), source);
+        if let Some((Some(v), source)) = &found {
+            out.toolchain("node", Some(v.clone()), source);
         }
-        return;
+        return found.and_then(|(v, source)| Some((v?, source)));
     }
-    match found {
-        Some((version, source)) => out.toolchain("node", version, source),
+    match &found {
+        Some((version, source)) => out.toolchain("node", version.clone(), source),
         None => out.toolchain("node", None, manifest_path.to_string()),
     }
+    found.and_then(|(v, source)| Some((v?, source)))
 }
 
 /// `.nvmrc` content: `20`, `v20.11.1`, `lts/iron` (a codename is a major version);

@@ -100,6 +100,21 @@ enum Tool {
 }
 
 impl Tool {
+    /// The pip requirement that installs this tool when it is missing, with the version
+    /// constraint the project states (`[tool.uv] required-version`, `[tool.poetry]
+    /// requires-poetry`); `None` for pip itself.
+    fn requirement(self, pyproject: Option<&toml::Table>) -> Option<String> {
+        let tool = pyproject.and_then(|p| p.get("tool"));
+        let constraint = match self {
+            Tool::Pip => return None,
+            Tool::Uv => tool.and_then(|t| t.get("uv")?.get("required-version")?.as_str()),
+            Tool::Poetry => tool.and_then(|t| t.get("poetry")?.get("requires-poetry")?.as_str()),
+            Tool::Pdm | Tool::Pipenv | Tool::Hatch => None,
+        };
+        let constraint = constraint.map(str::trim).filter(|c| c.starts_with(['=', '>', '<', '~', '!']));
+        Some(format!("{}{}", self.name(), constraint.unwrap_or_default()))
+    }
+
     fn name(self) -> &'static str {
         match self {
             Tool::Uv => "uv",
@@ -188,8 +203,20 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
         (Tool::Pip, first.map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
     };
 
-    python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
+    let pin = python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
+    if let Some((version, evidence)) = pin.filter(|(_, evidence)| is_version_file(evidence)) {
+        out.step(Phase::Toolchain, ensure_python(&version, &evidence), evidence);
+    }
+    out.step(Phase::Toolchain, PIP_TO_THE_INTERPRETER_ON_PATH, pyproject_or_setup(repo, dir));
     out.package_manager(tool.name(), None, pm_path(dir), source.clone());
+    if let Some(requirement) = tool.requirement(pyproject.as_deref()) {
+        let command = tool.name();
+        out.step(
+            Phase::Toolchain,
+            format!("command -v {command} >/dev/null 2>&1 || python3 -m pip install --quiet {}", quote(&requirement)),
+            source.clone(),
+        );
+    }
 
     let members = uv_workspace(repo, dir, pyproject.as_deref(), &pyproject_path, out);
     let mut pytest_installed = false;
@@ -222,7 +249,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
         }
         Tool::Pip => {
             pytest_installed = pip_install(repo, dir, requirements, pyproject.as_deref(), out);
-            ".venv/bin/python -m "
+            "python3 -m "
         }
     };
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
@@ -230,8 +257,19 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
         && !pytest_installed
         && let Some(source) = &pytest
     {
-        // Configured for pytest, but nothing installed names it: the venv needs it to run them.
-        out.step(Phase::Install, in_dir(dir, ".venv/bin/python -m pip install pytest"), source.clone());
+        // Configured for pytest, but nothing installed names it.
+        out.step(Phase::Install, in_dir(dir, "python3 -m pip install pytest"), source.clone());
+    }
+    // The runners the tests go through, when the project's own environment does not bring them.
+    for (config, runner) in [("tox.ini", "tox"), ("noxfile.py", "nox")] {
+        let path = join(dir, config);
+        if tool == Tool::Pip && repo.exists(&path) {
+            out.step(
+                Phase::Install,
+                format!("command -v {runner} >/dev/null 2>&1 || python3 -m pip install {runner}"),
+                path,
+            );
+        }
     }
     tests(repo, dir, pytest, tool, run_prefix, out);
     // Workspace members keep their own tests: run them from the member, in the shared env.
@@ -249,22 +287,61 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     members
 }
 
+/// Where Python packages go: the interpreter on PATH, so that every shell an agent opens
+/// later (`bash -c 'python3 -m pytest'`) sees them. In a sandbox running as root that is the
+/// system's site-packages (scripts in /usr/local/bin); for another user pip falls back to the
+/// user site (`~/.local`, put on PATH for login and interactive shells); `verify` runs with
+/// a scratch virtualenv on PATH, so a developer's own Python is never touched. PEP 668's
+/// "externally managed" refusal is for shared machines, not throw-away sandboxes.
+const PIP_TO_THE_INTERPRETER_ON_PATH: &str = r#"export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_BREAK_SYSTEM_PACKAGES=1 PATH="$HOME/.local/bin:$PATH"
+if [ "$(id -u)" != 0 ] && [ -z "${VIRTUAL_ENV:-}" ]; then
+  for rc in "$HOME/.profile" "$HOME/.bashrc"; do grep -qs '.local/bin' "$rc" || echo 'export PATH="$HOME/.local/bin:$PATH"' >> "$rc"; done
+fi"#;
+
+/// Whether a Python pin comes from a file that names the version to run (not a range).
+fn is_version_file(evidence: &str) -> bool {
+    [".python-version", "runtime.txt", "Pipfile"]
+        .iter()
+        .any(|f| evidence.split('#').next().is_some_and(|p| p.ends_with(f)))
+}
+
+/// Make the pinned Python the one on PATH when a version manager can, else say which runs.
+fn ensure_python(version: &str, evidence: &str) -> String {
+    let minor: Vec<&str> = version.split('.').take(2).collect();
+    let (major, minor) = (minor[0], minor.get(1).copied().unwrap_or("0"));
+    format!(
+        r#"if ! python3 -c 'import sys; sys.exit(sys.version_info[:2] != ({major}, {minor}))' 2>/dev/null; then
+  if command -v pyenv >/dev/null 2>&1; then pyenv install --skip-existing {version}
+  elif command -v asdf >/dev/null 2>&1; then asdf install python {version}
+  elif command -v mise >/dev/null 2>&1; then mise install python@{version}
+  else echo "hanzo-env: warning: Python {version} is pinned ({evidence}) but no pyenv/asdf/mise is here to install it; going on with $(python3 --version 2>&1)" >&2
+  fi
+fi"#,
+        evidence = evidence.replace(['"', '$', '`', '\\'], "")
+    )
+}
+
 fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
     MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| join(dir, "pyproject.toml"))
 }
 
-/// pip into a virtualenv at `<dir>/.venv`: the requirements files (runtime first, then the
-/// dev/test ones), else the project itself, editable, with a `dev`/`test` extra when declared.
-/// Returns whether what it installs names pytest.
+/// Names of extras, dependency groups and requirements files that hold what the tests need.
+const TEST_SETS: &[&str] = &["test", "tests", "testing", "dev"];
+
+/// pip into the interpreter on PATH (see [`PIP_TO_THE_INTERPRETER_ON_PATH`]): the runtime
+/// requirements files, then the ones for development and tests; the project itself, editable,
+/// with its test extras; its test and dev dependency groups (PEP 735). Returns whether what it
+/// installs names pytest.
 fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) -> bool {
-    // Runtime requirements first, then the ones for development and tests; docs and the
-    // like stay out.
+    // Runtime requirements first, then the ones for development and tests; docs, linters and
+    // type checkers stay out.
     let rank = |f: &str| {
         let name = file_name(f).to_ascii_lowercase();
-        let stem = name.trim_end_matches(".txt").to_string();
-        if ["requirements", "base", "main", "prod"].contains(&stem.as_str()) {
+        let stem = name.trim_end_matches(".txt");
+        let words: Vec<&str> = stem.split(['-', '_', '.']).filter(|w| *w != "requirements").collect();
+        if words.is_empty() || words.iter().all(|w| ["base", "main", "prod", "common", "install"].contains(w)) {
             Some(0)
-        } else if ["dev", "test", "tests", "testing", "ci"].iter().any(|k| stem.contains(k)) {
+        } else if words.iter().any(|w| TEST_SETS.contains(w) || ["ci", "development", "develop"].contains(w)) {
             Some(1)
         } else {
             None
@@ -272,37 +349,112 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
     };
     let mut chosen: Vec<&str> = files.iter().copied().filter(|f| rank(f).is_some()).collect();
     chosen.sort_by_key(|f| rank(f));
-    let chosen = if chosen.is_empty() { files.iter().copied().take(1).collect() } else { chosen };
-    let venv_source = chosen.first().map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir));
-    out.step(Phase::Install, in_dir(dir, "python3 -m venv .venv"), venv_source.clone());
     for file in &chosen {
         let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
-        out.step(
-            Phase::Install,
-            in_dir(dir, &format!(".venv/bin/python -m pip install -r {}", quote(relative))),
-            file.to_string(),
-        );
+        out.step(Phase::Install, in_dir(dir, &format!("python3 -m pip install -r {}", quote(relative))), *file);
     }
+    let mut names_pytest = chosen.iter().any(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)));
     let installable = pyproject.is_some_and(|p| p.get("project").is_some() || p.get("build-system").is_some())
-        || repo.exists(&join(dir, "setup.py"));
-    if chosen.is_empty() && installable {
+        || ["setup.py", "setup.cfg"].iter().any(|f| repo.exists(&join(dir, f)));
+    let manifest = pyproject_or_setup(repo, dir);
+    if installable {
         let extras: Vec<String> = pyproject
             .and_then(|p| p.get("project"))
             .and_then(|p| p.get("optional-dependencies"))
             .and_then(|o| o.as_table())
-            .map(|t| t.keys().filter(|k| ["dev", "test", "tests", "testing"].contains(&k.as_str())).cloned().collect())
+            .map(|t| t.keys().filter(|k| TEST_SETS.contains(&k.as_str())).cloned().collect())
             .unwrap_or_default();
         let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
-        out.step(Phase::Install, in_dir(dir, &format!(".venv/bin/python -m pip install {target}")), venv_source);
+        // A version from git metadata (setuptools-scm, hatch-vcs) needs the repository; a copy
+        // without `.git` builds as version 0.0.0 instead of failing.
+        let scm = build_requires(pyproject).iter().any(|r| is_scm_version_plugin(r));
+        let command = if scm {
+            format!(
+                "{{ [ -e .git ] || export SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0; python3 -m pip install {target}; }}"
+            )
+        } else {
+            format!("python3 -m pip install {target}")
+        };
+        out.step(Phase::Install, in_dir(dir, &command), manifest.as_str());
         let pyproject_path = join(dir, "pyproject.toml");
-        return !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
+        names_pytest |= !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
     }
-    chosen.iter().any(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)))
+    let groups = dependency_groups(pyproject);
+    if !groups.is_empty() {
+        let requirements: Vec<String> = groups.iter().map(|r| quote(r)).collect();
+        out.step(
+            Phase::Install,
+            in_dir(dir, &format!("python3 -m pip install {}", requirements.join(" "))),
+            format!("{}#dependency-groups", join(dir, "pyproject.toml")),
+        );
+        names_pytest |= groups.iter().any(|r| mentions_pytest(r));
+    }
+    names_pytest
+}
+
+/// `[build-system] requires` of a pyproject.
+fn build_requires(pyproject: Option<&toml::Table>) -> Vec<&str> {
+    pyproject
+        .and_then(|p| p.get("build-system")?.get("requires")?.as_array())
+        .map(|list| list.iter().filter_map(|r| r.as_str()).collect())
+        .unwrap_or_default()
+}
+
+/// Build plugins that take the version from git metadata.
+fn is_scm_version_plugin(requirement: &str) -> bool {
+    let name = requirement.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).next().unwrap_or("");
+    let name = name.to_ascii_lowercase().replace('_', "-");
+    ["setuptools-scm", "hatch-vcs", "setuptools-git-versioning", "versioningit", "dunamai"].contains(&name.as_str())
+}
+
+/// The requirements of the `[dependency-groups]` (PEP 735) named like test or dev sets,
+/// `{include-group = "…"}` entries followed (once each).
+fn dependency_groups(pyproject: Option<&toml::Table>) -> Vec<String> {
+    let Some(groups) = pyproject.and_then(|p| p.get("dependency-groups")).and_then(|g| g.as_table()) else {
+        return Vec::new();
+    };
+    let mut found: Vec<String> = Vec::new();
+    let mut visited: Vec<&str> = Vec::new();
+    let mut pending: Vec<&str> = groups.keys().map(String::as_str).filter(|k| TEST_SETS.contains(k)).collect();
+    while let Some(group) = pending.pop() {
+        if visited.contains(&group) {
+            continue;
+        }
+        visited.push(group);
+        for entry in groups.get(group).and_then(|g| g.as_array()).into_iter().flatten() {
+            match entry {
+                toml::Value::String(requirement) if !found.contains(requirement) => found.push(requirement.clone()),
+                toml::Value::Table(t) => pending.extend(t.get("include-group").and_then(|g| g.as_str())),
+                _ => {}
+            }
+        }
+    }
+    found
 }
 
 /// `.python-version` (here or in a parent), `runtime.txt`, Pipfile `python_version`, then a
-/// `requires-python` that pins (`==3.12.*`, `~=3.12.1`); floors pin nothing.
-fn python_version(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pyproject_path: &str, out: &mut Findings) {
+/// `requires-python` that pins (`==3.12.*`, `~=3.12.1`); floors pin nothing. Returns the pin
+/// and its evidence.
+fn python_version(
+    repo: &Repo,
+    dir: &str,
+    pyproject: Option<&toml::Table>,
+    pyproject_path: &str,
+    out: &mut Findings,
+) -> Option<(String, String)> {
+    let found = python_pin(repo, dir, pyproject, pyproject_path);
+    let (version, source) = found.clone().unwrap_or_else(|| (String::new(), pyproject_or_setup(repo, dir)));
+    out.toolchain("python", (!version.is_empty()).then_some(version), source);
+    // Every Python is 3: a bare major names nothing to install.
+    found.filter(|(v, _)| v.contains('.'))
+}
+
+fn python_pin(
+    repo: &Repo,
+    dir: &str,
+    pyproject: Option<&toml::Table>,
+    pyproject_path: &str,
+) -> Option<(String, String)> {
     let mut current = Some(dir);
     while let Some(d) = current {
         let path = join(d, ".python-version");
@@ -310,9 +462,8 @@ fn python_version(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pypro
             let text = repo.read(&path).unwrap_or_default();
             let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
             let version = version::numeric_pin(first.trim_start_matches("python").trim_start_matches('-'));
-            if version.is_some() {
-                out.toolchain("python", version, path);
-                return;
+            if let Some(version) = version {
+                return Some((version, path));
             }
         }
         current = (!d.is_empty()).then(|| parent_dir(d));
@@ -321,8 +472,7 @@ fn python_version(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pypro
     if repo.exists(&runtime)
         && let Some(v) = repo.read(&runtime).and_then(|t| version::numeric_pin(t.trim().trim_start_matches("python-")))
     {
-        out.toolchain("python", Some(v), runtime);
-        return;
+        return Some((v, runtime));
     }
     let pipfile = join(dir, "Pipfile");
     if repo.exists(&pipfile)
@@ -330,14 +480,12 @@ fn python_version(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pypro
             .read_toml(&pipfile)
             .and_then(|t| t.get("requires")?.get("python_version")?.as_str().and_then(version::numeric_pin))
     {
-        out.toolchain("python", Some(v), format!("{pipfile}#requires.python_version"));
-        return;
+        return Some((v, format!("{pipfile}#requires.python_version")));
     }
     if let Some(range) =
         pyproject.and_then(|p| p.get("project")).and_then(|p| p.get("requires-python")).and_then(|r| r.as_str())
     {
-        out.toolchain("python", pinned_python(range), format!("{pyproject_path}#project.requires-python"));
-        return;
+        return Some((pinned_python(range).unwrap_or_default(), format!("{pyproject_path}#project.requires-python")));
     }
     if let Some(range) = pyproject
         .and_then(|p| p.get("tool"))
@@ -346,10 +494,10 @@ fn python_version(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pypro
         .and_then(|d| d.get("python"))
         .and_then(|r| r.as_str())
     {
-        out.toolchain("python", pinned_python(range), format!("{pyproject_path}#tool.poetry.dependencies.python"));
-        return;
+        let source = format!("{pyproject_path}#tool.poetry.dependencies.python");
+        return Some((pinned_python(range).unwrap_or_default(), source));
     }
-    out.toolchain("python", None, pyproject_or_setup(repo, dir));
+    None
 }
 
 /// A Python version range that pins a minor version: `==3.12.*`, `==3.12.4`, `~=3.12.1`,
@@ -403,7 +551,7 @@ fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix:
     }
     let manage = join(dir, "manage.py");
     if repo.exists(&manage) {
-        let python = if tool == Tool::Pip { ".venv/bin/python".to_string() } else { format!("{run_prefix}python") };
+        let python = if tool == Tool::Pip { "python3".to_string() } else { format!("{run_prefix}python") };
         out.test(in_dir(dir, &format!("{python} manage.py test")), manage);
     }
 }
@@ -448,6 +596,17 @@ fn mentions_pytest(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dependency_groups_with_includes() {
+        let pyproject: toml::Table = "[dependency-groups]\ntest = ['pytest>=8', {include-group = 'coverage'}]\ncoverage = ['coverage[toml]']\ndocs = ['sphinx']\ndev = [{include-group = 'test'}, 'ruff']\n".parse().unwrap();
+        let mut found = dependency_groups(Some(&pyproject));
+        found.sort();
+        assert_eq!(found, ["coverage[toml]", "pytest>=8", "ruff"]);
+        assert!(is_scm_version_plugin("setuptools_scm[toml]>=8"));
+        assert!(is_scm_version_plugin("hatch-vcs"));
+        assert!(!is_scm_version_plugin("setuptools>=61"));
+    }
 
     #[test]
     fn python_pins() {

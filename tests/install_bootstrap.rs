@@ -1,0 +1,243 @@
+//! The install scripts detect drafts make present what they call: each bootstrap and fallback
+//! path runs the generated script with bash against a fake PATH (tools that record their
+//! calls), twice — the first run sets the tool up, the second finds it and does nothing.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+/// A scratch machine: a bin folder of fake tools first on PATH, then the few system tools the
+/// scripts use (and nothing else: no real node, python or package managers).
+struct Machine {
+    dir: tempfile::TempDir,
+}
+
+const SYSTEM_TOOLS: &[&str] =
+    &["bash", "sh", "grep", "id", "sort", "tr", "cat", "mkdir", "rm", "cp", "head", "env", "chmod"];
+
+impl Machine {
+    fn new() -> Machine {
+        let machine = Machine { dir: tempfile::tempdir().unwrap() };
+        for dir in ["bin", "system", "home", "npm/bin"] {
+            std::fs::create_dir_all(machine.path(dir)).unwrap();
+        }
+        for tool in SYSTEM_TOOLS {
+            let found = ["/usr/bin", "/bin"].iter().map(|d| Path::new(d).join(tool)).find(|p| p.exists());
+            std::os::unix::fs::symlink(found.expect(tool), machine.path("system").join(tool)).unwrap();
+        }
+        machine
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// A fake tool: records `NAME ARGS` in the call log, then runs `body` (bash).
+    fn tool(&self, dir: &str, name: &str, body: &str) {
+        let log = self.path("calls.log");
+        let script = format!("#!/bin/bash\necho \"{name} $*\" >> '{}'\n{body}\n", log.display());
+        let path = self.path(dir).join(name);
+        std::fs::write(&path, script).unwrap();
+        let mut perms = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(&path, perms).unwrap();
+    }
+
+    fn calls(&self) -> String {
+        std::fs::read_to_string(self.path("calls.log")).unwrap_or_default()
+    }
+
+    fn forget_calls(&self) {
+        let _ = std::fs::remove_file(self.path("calls.log"));
+    }
+
+    /// Run `script` from `checkout` with this machine's PATH and HOME.
+    fn run(&self, script: &str, checkout: &Path) -> common::Run {
+        let path = format!(
+            "{}:{}:{}",
+            self.path("npm/bin").display(),
+            self.path("bin").display(),
+            self.path("system").display()
+        );
+        let mut cmd = assert_cmd::Command::new(self.path("system").join("bash"));
+        cmd.env_clear()
+            .env("PATH", path)
+            .env("HOME", self.path("home"))
+            .current_dir(checkout)
+            .args(["-euo", "pipefail", "-c", script]);
+        common::run(&mut cmd)
+    }
+}
+
+/// The install script detect drafts for `fixture`.
+fn drafted_install(fixture: &str) -> String {
+    let home = tempfile::tempdir().unwrap();
+    let run = common::run(
+        common::hanzo_env(home.path(), home.path()).args(["detect", "--json"]).arg(common::fixture(fixture)),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let detection: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    detection["install"].as_str().unwrap().to_string()
+}
+
+/// A fake `python3` whose `-m pip install REQ` puts a fake REQ tool in the bin folder, and
+/// whose version check answers what the state file says.
+fn fake_python(machine: &Machine) {
+    let bin = machine.path("bin");
+    machine.tool(
+        "bin",
+        "python3",
+        &format!(
+            r#"if [ "$1" = -c ]; then exit "$(cat '{state}' 2>/dev/null || echo 0)"; fi
+if [ "$1 $2 $3" = "-m pip install" ]; then
+  for req in "$@"; do case "$req" in uv*|poetry*|tox*) name="${{req%%[<>=!~]*}}"; printf '#!/bin/bash\necho "%s $*" >> "{log}"\n' "$name" > "{bin}/$name"; chmod +x "{bin}/$name";; esac; done
+fi"#,
+            state = machine.path("python-mismatch").display(),
+            log = machine.path("calls.log").display(),
+            bin = bin.display(),
+        ),
+    );
+}
+
+#[test]
+fn a_missing_uv_is_installed_with_pip_once() {
+    let machine = Machine::new();
+    fake_python(&machine);
+    let install = drafted_install("detect/uv-workspace");
+    let checkout = common::fixture("detect/uv-workspace");
+    let first = machine.run(&install, &checkout);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let calls = machine.calls();
+    assert!(calls.contains("python3 -m pip install --quiet uv\n"), "{calls}");
+    assert!(calls.contains("uv sync --frozen --all-packages"), "{calls}");
+
+    machine.forget_calls();
+    let second = machine.run(&install, &checkout);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let calls = machine.calls();
+    assert!(!calls.contains("pip install --quiet uv"), "the second run finds uv: {calls}");
+    assert!(calls.contains("uv sync --frozen --all-packages"), "{calls}");
+}
+
+#[test]
+fn a_missing_poetry_is_installed_with_pip_once() {
+    let machine = Machine::new();
+    fake_python(&machine);
+    let install = drafted_install("detect/poetry");
+    let checkout = common::fixture("detect/poetry");
+    assert_eq!(machine.run(&install, &checkout).code, 0);
+    assert!(machine.calls().contains("python3 -m pip install --quiet poetry\n"), "{}", machine.calls());
+    assert!(machine.calls().contains("poetry install --no-interaction"), "{}", machine.calls());
+    machine.forget_calls();
+    assert_eq!(machine.run(&install, &checkout).code, 0);
+    assert!(!machine.calls().contains("pip install --quiet poetry"), "{}", machine.calls());
+}
+
+#[test]
+fn a_pinned_python_goes_through_pyenv_or_is_named_in_a_warning() {
+    let machine = Machine::new();
+    fake_python(&machine);
+    std::fs::write(machine.path("python-mismatch"), "1").unwrap();
+    let install = drafted_install("detect/polyglot-uv-bun");
+    let checkout = common::fixture("detect/polyglot-uv-bun");
+    // No version manager: one warning naming the pin, and the install goes on.
+    machine.tool("bin", "bun", "");
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("warning: Python 3.12 is pinned (backend/.python-version)").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(machine.calls().contains("uv sync --frozen"), "{}", machine.calls());
+    // With pyenv: it installs the pin.
+    machine.tool("bin", "pyenv", "");
+    machine.forget_calls();
+    let run = machine.run(&install, &checkout);
+    assert!(!run.stderr.contains("warning: Python"), "{}", run.stderr);
+    assert!(machine.calls().contains("pyenv install --skip-existing 3.12\n"), "{}", machine.calls());
+    // A Python of the pinned minor: nothing to do.
+    std::fs::write(machine.path("python-mismatch"), "0").unwrap();
+    machine.forget_calls();
+    machine.run(&install, &checkout);
+    assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
+}
+
+/// Fake node (the version in the state file), npm (`prefix -g`, and `install -g` that puts
+/// the package's tool in npm's bin folder) and corepack (`enable` works when told to).
+fn fake_node(machine: &Machine, node_version: &str, corepack_works: bool) {
+    let npm_bin = machine.path("npm/bin");
+    std::fs::write(machine.path("node-version"), node_version).unwrap();
+    machine.tool("bin", "node", &format!("cat '{}'", machine.path("node-version").display()));
+    machine.tool(
+        "bin",
+        "npm",
+        &format!(
+            r#"if [ "$1 $2" = "prefix -g" ]; then echo '{npm}'; exit 0; fi
+if [ "$1 $2" = "install -g" ]; then
+  for spec in "$@"; do case "$spec" in
+    pnpm@*) printf '#!/bin/bash\necho %s\n' "${{spec#pnpm@}}" > '{bin}/pnpm'; chmod +x '{bin}/pnpm';;
+    node@*) echo "v${{spec#node@}}.99.0" > '{version}';;
+  esac; done
+fi"#,
+            npm = machine.path("npm").display(),
+            bin = npm_bin.display(),
+            version = machine.path("node-version").display(),
+        ),
+    );
+    let enable = if corepack_works {
+        format!("printf '#!/bin/bash\\necho 9.12.0\\n' > '{0}/pnpm'; chmod +x '{0}/pnpm'", npm_bin.display())
+    } else {
+        "echo 'Error: No compatible signature found in package metadata' >&2; exit 1".to_string()
+    };
+    machine.tool("bin", "corepack", &enable);
+}
+
+#[test]
+fn pnpm_comes_from_corepack_or_else_from_npm_once() {
+    let install = drafted_install("detect/pnpm-workspace");
+    let checkout = common::fixture("detect/pnpm-workspace");
+
+    let machine = Machine::new();
+    fake_node(&machine, "v20.11.1", true);
+    assert_eq!(machine.run(&install, &checkout).code, 0);
+    assert!(machine.calls().contains("corepack enable --install-directory"), "{}", machine.calls());
+    assert!(!machine.calls().contains("npm install"), "corepack worked: {}", machine.calls());
+
+    // A corepack that cannot verify the release: npm installs the declared pnpm.
+    let machine = Machine::new();
+    fake_node(&machine, "v20.11.1", false);
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("npm install -g --force pnpm@9.12.0\n"), "{}", machine.calls());
+    machine.forget_calls();
+    assert_eq!(machine.run(&install, &checkout).code, 0);
+    let calls = machine.calls();
+    assert!(!calls.contains("corepack") && !calls.contains("npm install"), "pnpm 9.12.0 is there: {calls}");
+}
+
+#[test]
+fn a_node_too_old_for_the_package_manager_is_replaced_from_the_npm_registry_once() {
+    let checkout = tempfile::tempdir().unwrap();
+    std::fs::write(
+        checkout.path().join("package.json"),
+        r#"{"name": "app", "packageManager": "pnpm@11.1.0", "scripts": {"test": "vitest"}}"#,
+    )
+    .unwrap();
+    std::fs::write(checkout.path().join("pnpm-lock.yaml"), "lockfileVersion: '9.0'\n").unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let run = common::run(common::hanzo_env(home.path(), home.path()).args(["detect", "--json"]).arg(checkout.path()));
+    let install =
+        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap()["install"].as_str().unwrap().to_string();
+
+    let machine = Machine::new();
+    fake_node(&machine, "v20.11.1", true);
+    let run = machine.run(&install, checkout.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("npm install -g node@22\n"), "{}", machine.calls());
+    assert!(run.stderr.contains("Node 22.13 or later is needed (package.json#packageManager)"), "{}", run.stderr);
+    machine.forget_calls();
+    machine.run(&install, checkout.path());
+    assert!(!machine.calls().contains("node@22"), "Node 22 is there: {}", machine.calls());
+}
