@@ -74,6 +74,9 @@ pub struct Service {
 pub struct TestCommand {
     pub command: String,
     pub source: String,
+    /// The one a developer runs before pushing (the first of the list; see merge).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub primary: bool,
 }
 
 /// A secret name the code or its config reads.
@@ -186,7 +189,7 @@ impl Findings {
         self.services.push(service);
     }
     pub fn test(&mut self, command: impl Into<String>, source: impl Into<String>) {
-        self.tests.push(TestCommand { command: command.into(), source: source.into() });
+        self.tests.push(TestCommand { command: command.into(), source: source.into(), primary: false });
     }
     pub fn secret(&mut self, name: impl Into<String>, source: impl Into<String>) {
         self.secrets.push(Secret { name: name.into(), source: source.into() });

@@ -65,6 +65,8 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     warnings.extend(found);
 
     let steps = merge_steps(steps);
+    let package_managers = merge_package_managers(package_managers);
+    let tests = merge_tests(tests, &package_managers);
     let starts = merge_starts(starts);
     let (secret_sources, rejected) = merge_secrets(secrets);
     warnings.extend(rejected);
@@ -78,9 +80,9 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
         secrets: secret_sources.iter().map(|s| s.name.clone()).collect(),
         note: String::new(),
         toolchains: merge_toolchains(toolchains),
-        package_managers: merge_package_managers(package_managers),
+        package_managers,
         services: merge_services(services),
-        tests: merge_tests(tests),
+        tests,
         warnings,
         steps,
         starts,
@@ -284,10 +286,92 @@ fn merge_services(mut services: Vec<Service>) -> Vec<Service> {
     merged
 }
 
-fn merge_tests(tests: Vec<TestCommand>) -> Vec<TestCommand> {
+fn merge_tests(tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<TestCommand> {
     let mut tests = dedup_by_key(tests, |t| t.command.trim().to_string());
     tests.sort_by_key(|t| test_rank(&t.source));
+    // The primary: the first that runs the suite as a developer would before pushing, in
+    // rank order; the others keep theirs.
+    if let Some(best) = (0..tests.len()).min_by_key(|&i| (reasons_not_primary(&tests[i].command, managers), i)) {
+        let mut primary = tests.remove(best);
+        primary.primary = true;
+        tests.insert(0, primary);
+    }
     tests
+}
+
+/// Environments, sessions and scripts that are not the test suite.
+const NOT_THE_SUITE: &[&str] = &[
+    "docs",
+    "doc",
+    "docset",
+    "doctests",
+    "changelog",
+    "lint",
+    "linting",
+    "mypy",
+    "typing",
+    "types",
+    "type",
+    "typecheck",
+    "pyright",
+    "style",
+    "format",
+    "fmt",
+    "pre-commit",
+    "precommit",
+    "coverage",
+    "cov",
+    "bench",
+    "benchmark",
+    "benchmarks",
+    "perf",
+    "e2e",
+    "dts",
+    "release",
+    "build",
+    "pkg",
+    "package",
+    "readme",
+    "spelling",
+    "audit",
+    "security",
+    "color",
+    "system",
+];
+
+/// How many reasons keep `command` from being the test command a developer runs before
+/// pushing: it runs something else than the suite (docs, lint, type checks, end-to-end or
+/// benchmarks), needs an interpreter of its own (`-e pypy311`, `--python 3.10`), tests a
+/// built package (`--installpkg dist/…`, `--notest`), runs through a tool the project does
+/// not install (`pipx`, `uvx`, `uv` in a pip project), or fans out over interpreters.
+fn reasons_not_primary(command: &str, managers: &[PackageManager]) -> usize {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    // The names a command runs: its words but options (`--no-coverage` is the suite).
+    let names: Vec<String> = words
+        .iter()
+        .filter(|w| !w.starts_with('-'))
+        .flat_map(|w| w.trim_matches(['"', '\'']).split([',', '-', ':', '_', '=', '/']))
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let other_work = names.iter().any(|n| NOT_THE_SUITE.contains(&n.as_str()));
+    let interpreter = words.windows(2).any(|w| {
+        let value = w[1].trim_start_matches('-');
+        (["-e", "--env", "--python", "-p"].contains(&w[0]) && value.starts_with(|c: char| c.is_ascii_digit()))
+            || (w[0] == "-e" && (value.starts_with("py3") || value.starts_with("py2")))
+    }) || names.iter().any(|n| n.starts_with("pypy"));
+    let package = ["--installpkg", "--notest", "--install-only", "--no-install", "dist/"]
+        .iter()
+        .any(|flag| command.contains(flag));
+    let has = |pm: &str| managers.iter().any(|m| m.name == pm);
+    let foreign_tool = match words.first().copied() {
+        Some("pipx" | "uvx") => true,
+        Some("uv") => !has("uv"),
+        Some("poetry") => !has("poetry"),
+        Some("pdm") => !has("pdm"),
+        Some("hatch") => !has("hatch"),
+        _ => false,
+    };
+    [other_work, interpreter, package, foreign_tool, ecosystems::fans_out(command)].iter().filter(|r| **r).count()
 }
 
 /// How much a test command's source says about what the project really runs:
@@ -530,6 +614,31 @@ mod tests {
         let d = merge(&repo(), f);
         let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(commands, ["cargo test --workspace", "make test", "pnpm test", "cargo test"]);
+    }
+
+    #[test]
+    fn the_primary_test_is_the_suite_a_developer_runs() {
+        let mut f = Findings::default();
+        f.package_manager("uv", None, ".", "uv.lock");
+        for (command, source) in [
+            ("uv run --only-group tox tox run -e docset", ".github/workflows/docs.yml#jobs.docset"),
+            ("uv run tox run --installpkg dist/*.whl -e -tests", ".github/workflows/ci.yml#jobs.tests"),
+            ("uv run tox run -e pypy311", ".github/workflows/ci.yml#jobs.tests"),
+            ("uvx --with tox-uv tox -e py", ".github/workflows/ci.yml#jobs.tests"),
+            ("pnpm run test-e2e", "package.json#scripts.test-e2e"),
+            ("tox", "tox.ini"),
+            ("uv run pytest", "pyproject.toml#tool.pytest"),
+        ] {
+            f.test(command, source);
+        }
+        let d = merge(&repo(), f);
+        let commands: Vec<(&str, bool)> = d.tests.iter().map(|t| (t.command.as_str(), t.primary)).collect();
+        assert_eq!(commands[0], ("uv run pytest", true), "{commands:?}");
+        assert!(commands[1..].iter().all(|(_, primary)| !primary));
+        assert_eq!(commands[1].0, "uv run --only-group tox tox run -e docset", "the others keep their order");
+        assert_eq!(reasons_not_primary("uv run tox run -e py", &d.package_managers), 0);
+        assert_eq!(reasons_not_primary("tox run", &d.package_managers), 1);
+        assert_eq!(reasons_not_primary("cargo test --workspace", &d.package_managers), 0);
     }
 
     #[test]

@@ -341,8 +341,8 @@ pub(crate) mod tests {
             ],
             services: vec![postgres, redis],
             tests: vec![
-                TestCommand { command: "pnpm test".into(), source: "package.json#scripts.test".into() },
-                TestCommand { command: "(cd api && uv run pytest)".into(), source: "api/pyproject.toml".into() },
+                TestCommand { command: "pnpm test".into(), source: "package.json#scripts.test".into(), primary: true },
+                TestCommand { command: "(cd api && uv run pytest)".into(), source: "api/pyproject.toml".into(), primary: false },
             ],
             steps: vec![
                 Step { phase: crate::detect::Phase::Install, command: "pnpm install --frozen-lockfile".into(), source: "pnpm-lock.yaml".into() },

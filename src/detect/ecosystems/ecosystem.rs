@@ -141,6 +141,18 @@ pub trait Ecosystem: Sync {
         &[]
     }
 
+    /// Test runners that run the suite once per interpreter or environment they configure
+    /// (`tox`, `nox`): in a sandbox with one interpreter they fail on the others, unless the
+    /// command selects one of [`Self::current_environment`].
+    fn fan_out_test_runners(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The environment names a fan-out runner uses for "the interpreter on PATH" (`py`).
+    fn current_environment(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Alternatives matching a command that installs its packages (`pnpm\s+(?:add|install)`):
     /// such a command runs no tests even when it names a test tool.
     fn install_commands(&self) -> &'static [&'static str] {

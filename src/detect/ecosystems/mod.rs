@@ -163,6 +163,19 @@ pub fn is_test_command(line: &str) -> bool {
             .any(|part| !INSTALL_COMMAND.is_match(part) && TEST_COMMAND.is_match(part))
 }
 
+/// Whether `command` runs a fan-out test runner (`tox`, `nox`) without selecting the
+/// environment of the interpreter on PATH (`tox -e py`).
+pub fn fans_out(command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    ALL.iter().any(|eco| {
+        let runs = words.iter().any(|w| eco.fan_out_test_runners().contains(w));
+        let current = words.windows(2).any(|w| {
+            ["-e", "--env"].contains(&w[0]) && w[1].split(',').all(|e| eco.current_environment().contains(&e))
+        });
+        runs && !current
+    })
+}
+
 /// The ecosystems whose source or settings files `rel` is.
 pub fn reading_env_in(rel: &str) -> impl Iterator<Item = &'static dyn Ecosystem> + '_ {
     /// Extension → the ecosystems whose sources have it (asked for every file of the tree).

@@ -61,7 +61,13 @@ impl Ecosystem for Python {
         ]
     }
     fn install_commands(&self) -> &'static [&'static str] {
-        &[r"(?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv|poetry|pipx|pdm"]
+        &[r"(?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv(?:\s+tool)?|poetry|pipx|pdm"]
+    }
+    fn fan_out_test_runners(&self) -> &'static [&'static str] {
+        &["tox", "nox"]
+    }
+    fn current_environment(&self) -> &'static [&'static str] {
+        &["py", "py3"]
     }
     fn source_extensions(&self) -> &'static [&'static str] {
         &["py"]
