@@ -4,9 +4,9 @@
 //! setup, the services as Actions `services:`, the install script, then any long-running
 //! start in the background. Runnable by hand and on every change of the file itself.
 
-use super::tools::{self, BEAM_ACTION};
 use super::yaml::{self, Node};
 use super::{ExportFile, Exported, Setup, StartKind, Target};
+use crate::detect::ecosystems;
 
 pub const PATH: &str = ".github/workflows/copilot-setup-steps.yml";
 /// The job name Copilot requires.
@@ -93,12 +93,14 @@ fn step(name: &str, uses: &str, with: Vec<(String, Node)>) -> Node {
     Node::Map(entries)
 }
 
+/// One step per setup action (each ecosystem declares its official one): toolchains that
+/// share an action (Erlang and Elixir in setup-beam) go in one step with both inputs.
 fn toolchain_steps(setup: &Setup, notes: &mut Vec<String>) -> Vec<Node> {
-    let mut steps = Vec::new();
+    let mut actions: Vec<(&ecosystems::ecosystem::SetupStep, Vec<(String, Node)>, Vec<String>)> = Vec::new();
     for toolchain in &setup.toolchains {
         let version = toolchain.version.as_deref();
-        let Some(action) = tools::setup_action(&toolchain.name) else {
-            if !matches!(toolchain.name.as_str(), "erlang" | "elixir" | "cpp" | "kotlin" | "scala" | "clojure") {
+        let Some(action) = ecosystems::setup_step(&toolchain.name) else {
+            if !matches!(toolchain.name.as_str(), "cpp" | "kotlin" | "scala" | "clojure") {
                 notes.push(format!(
                     "copilot: no setup action known for {}; the runner image's, if any, is used",
                     toolchain.name
@@ -106,34 +108,37 @@ fn toolchain_steps(setup: &Setup, notes: &mut Vec<String>) -> Vec<Node> {
             }
             continue;
         };
-        let mut with: Vec<(String, Node)> = action.fixed.iter().map(|(k, v)| (k.to_string(), Node::str(*v))).collect();
-        match version {
-            Some(v) => with.push((action.version_input.to_string(), Node::str(v))),
-            None if action.when_unpinned => {}
+        let part = match version {
+            Some(v) => format!("{} {v}", toolchain.name),
+            None if action.when_unpinned => toolchain.name.clone(),
             None => continue,
-        }
-        let name = match version {
-            Some(v) => format!("Set up {} {v}", toolchain.name),
-            None => format!("Set up {}", toolchain.name),
         };
-        steps.push(step(&name, action.uses, with));
-    }
-    let pin = |name: &str| setup.toolchains.iter().find(|t| t.name == name).and_then(|t| t.version.clone());
-    match (pin("erlang"), pin("elixir")) {
-        (Some(otp), elixir) => {
-            let mut with = vec![("otp-version".to_string(), Node::str(&otp))];
-            let mut name = format!("Set up Erlang/OTP {otp}");
-            if let Some(elixir) = elixir {
-                name.push_str(&format!(" and Elixir {elixir}"));
-                with.push(("elixir-version".to_string(), Node::str(elixir)));
+        let at = match actions.iter().position(|(a, ..)| a.uses == action.uses) {
+            Some(at) => at,
+            None => {
+                let fixed = action.fixed.iter().map(|(k, v)| (k.to_string(), Node::str(*v))).collect();
+                actions.push((action, fixed, Vec::new()));
+                actions.len() - 1
             }
-            steps.push(step(&name, BEAM_ACTION, with));
+        };
+        if let Some(v) = version {
+            actions[at].1.push((action.version_input.to_string(), Node::str(v)));
         }
-        (None, Some(elixir)) => notes.push(format!(
-            "copilot: Elixir {elixir} is pinned but Erlang/OTP is not, and {BEAM_ACTION} needs both: pin erlang \
-             (.tool-versions) and export again"
-        )),
-        (None, None) => {}
+        actions[at].2.push(part);
+    }
+    let mut steps = Vec::new();
+    for (action, with, parts) in actions {
+        if let Some(required) = action.requires
+            && !with.iter().any(|(key, _)| key == required)
+        {
+            notes.push(format!(
+                "copilot: {} is pinned but {} also needs `{required}`: pin it (.tool-versions) and export again",
+                parts.join(" and "),
+                action.uses
+            ));
+            continue;
+        }
+        steps.push(step(&format!("Set up {}", parts.join(" and ")), action.uses, with));
     }
     steps
 }
@@ -146,7 +151,8 @@ fn manager_steps(setup: &Setup, notes: &mut Vec<String>) -> Vec<Node> {
             continue;
         }
         seen.push(&manager.name);
-        let Some((uses, input)) = tools::manager_action(&manager.name) else { continue };
+        let Some(action) = ecosystems::setup_step(&manager.name) else { continue };
+        let (uses, input) = (action.uses, action.version_input);
         // pnpm/action-setup reads `packageManager` itself and fails when told a version too.
         let from_package_json = manager.source.ends_with("#packageManager");
         let with = match (&manager.version, from_package_json) {
@@ -297,7 +303,7 @@ mod tests {
             steps.as_vec().unwrap().iter().find(|s| s["uses"].as_str() == Some("actions/setup-java@v4")).unwrap();
         assert_eq!(java["with"]["distribution"].as_str(), Some("temurin"));
         assert_eq!(java["with"]["java-version"].as_str(), Some("21"));
-        let beam = steps.as_vec().unwrap().iter().find(|s| s["uses"].as_str() == Some(BEAM_ACTION)).unwrap();
+        let beam = steps.as_vec().unwrap().iter().find(|s| s["uses"].as_str() == Some("erlef/setup-beam@v1")).unwrap();
         assert_eq!(beam["with"]["otp-version"].as_str(), Some("27"));
         assert_eq!(beam["with"]["elixir-version"].as_str(), Some("1.17"));
         assert!(exported.notes.iter().any(|n| n.contains("nim")), "{:?}", exported.notes);

@@ -54,7 +54,7 @@ pub fn render(setup: &Setup) -> Exported {
 
     let mut features = BTreeMap::new();
     for toolchain in &setup.toolchains {
-        match super::tools::feature(&toolchain.name) {
+        match crate::detect::ecosystems::devcontainer_feature(&toolchain.name) {
             Some(id) => {
                 let options = toolchain.version.iter().map(|v| ("version".to_string(), v.clone())).collect();
                 features.entry(id.to_string()).or_insert(options);

@@ -18,7 +18,6 @@ pub mod agents_md;
 pub mod copilot;
 pub mod cursor;
 pub mod devcontainer;
-mod tools;
 pub mod yaml;
 
 use crate::detect::{Detection, PackageManager, Service, TestCommand, Toolchain};

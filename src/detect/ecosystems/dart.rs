@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{captured_names, pm_path, read_existing};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
@@ -43,6 +43,13 @@ impl Ecosystem for Dart {
             Alias::tool("flutter", "flutter"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[
+            SetupStep::new("dart", "dart-lang/setup-dart@v1", "sdk").when_unpinned(),
+            SetupStep::new("flutter", "subosito/flutter-action@v2", "flutter-version").when_unpinned(),
+        ];
+        STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[r"(?:dart|flutter)\s+test\b"]

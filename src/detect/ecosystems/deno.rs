@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{captured_names, counted};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_within, join, too_deep_for_a_project};
@@ -35,6 +35,10 @@ impl Ecosystem for Deno {
             Alias::tool("deno", "deno"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[SetupStep::new("deno", "denoland/setup-deno@v2", "deno-version").when_unpinned()];
+        STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[r"deno\s+test\b"]

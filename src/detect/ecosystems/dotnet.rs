@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{captured_names, outermost, pm_path};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_own_path, is_project_path, is_within, join, parent_dir};
@@ -42,6 +42,13 @@ impl Ecosystem for Dotnet {
             Alias::tool("dotnet-core", "dotnet"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[SetupStep::new("dotnet", "actions/setup-dotnet@v4", "dotnet-version")];
+        STEPS
+    }
+    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
+        &[("dotnet", "ghcr.io/devcontainers/features/dotnet:2")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[r"dotnet\s+test\b"]

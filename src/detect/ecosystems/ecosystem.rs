@@ -104,6 +104,40 @@ impl Alias {
     }
 }
 
+/// How a file written for another tool sets up one of the ecosystem's toolchains or package
+/// managers: a GitHub Actions step (`hanzo-env export --to copilot`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SetupStep {
+    /// The toolchain or package manager it sets up.
+    pub target: &'static str,
+    /// The action and its major (the newest the pinned actionlint knows the inputs of).
+    pub uses: &'static str,
+    /// The input its version goes in.
+    pub version_input: &'static str,
+    /// Inputs it always needs.
+    pub fixed: &'static [(&'static str, &'static str)],
+    /// An input of the same action it cannot run without (setup-beam needs `otp-version`).
+    pub requires: Option<&'static str>,
+    /// Set up even without a pinned version: the tool is not on the runner image and the
+    /// action's default version is a sensible one.
+    pub when_unpinned: bool,
+}
+
+impl SetupStep {
+    pub const fn new(target: &'static str, uses: &'static str, version_input: &'static str) -> SetupStep {
+        SetupStep { target, uses, version_input, fixed: &[], requires: None, when_unpinned: false }
+    }
+    pub const fn fixed(self, fixed: &'static [(&'static str, &'static str)]) -> SetupStep {
+        SetupStep { fixed, ..self }
+    }
+    pub const fn requires(self, input: &'static str) -> SetupStep {
+        SetupStep { requires: Some(input), ..self }
+    }
+    pub const fn when_unpinned(self) -> SetupStep {
+        SetupStep { when_unpinned: true, ..self }
+    }
+}
+
 /// One language ecosystem. Everything but `id` and `detect` has an empty default, so an
 /// ecosystem declares only what it has.
 pub trait Ecosystem: Sync {
@@ -133,6 +167,17 @@ pub trait Ecosystem: Sync {
     fn aliases(&self) -> &'static [Alias] {
         const ALIASES: &[Alias] = &[];
         ALIASES
+    }
+
+    /// The official Actions steps that set its toolchains and package managers up.
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        &[]
+    }
+
+    /// Toolchain → the official dev-container feature that installs it (its `version`
+    /// option takes the pin).
+    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
     }
 
     /// Regular-expression alternatives, each matching a shell command that runs its tests

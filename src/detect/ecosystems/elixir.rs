@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{captured_names, pm_path, projects, source_at};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
@@ -43,6 +43,13 @@ impl Ecosystem for Elixir {
             Alias::tool("erlang", "erlang"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[
+            SetupStep::new("erlang", "erlef/setup-beam@v1", "otp-version").requires("otp-version"),
+            SetupStep::new("elixir", "erlef/setup-beam@v1", "elixir-version").requires("otp-version"),
+        ];
+        STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[r"mix\s+test\b"]

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{captured_names, counted, pm_path};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, too_deep_for_a_project};
@@ -45,6 +45,13 @@ impl Ecosystem for Go {
             Alias::tool("golang", "go"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[SetupStep::new("go", "actions/setup-go@v5", "go-version")];
+        STEPS
+    }
+    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
+        &[("go", "ghcr.io/devcontainers/features/go:1")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[r"go\s+test\b", r"gotestsum\b"]

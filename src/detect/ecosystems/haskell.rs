@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{outermost, pm_path, projects, read_existing};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
@@ -42,6 +42,10 @@ impl Ecosystem for Haskell {
             Alias::package_manager_tool("cabal", "cabal"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[SetupStep::new("haskell", "haskell-actions/setup@v2", "ghc-version")];
+        STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[r"(?:stack|cabal)\s+test\b"]

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{
     captured_names, native_shell_of, pm_path, projects, read_existing, source_at, version_file,
 };
@@ -53,6 +53,14 @@ impl Ecosystem for Java {
             Alias::package_manager_tool("gradle", "gradle"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] =
+            &[SetupStep::new("java", "actions/setup-java@v4", "java-version").fixed(&[("distribution", "temurin")])];
+        STEPS
+    }
+    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
+        &[("java", "ghcr.io/devcontainers/features/java:1")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[

@@ -30,7 +30,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use self::ecosystem::{Alias, AliasKind, Ecosystem, Toolchain};
+use self::ecosystem::{Alias, AliasKind, Ecosystem, SetupStep, Toolchain};
 use crate::detect::sources::Sources;
 
 /// Every ecosystem, in the order their findings are merged.
@@ -102,6 +102,16 @@ pub fn is_tool(kind: &AliasKind) -> bool {
 }
 pub fn is_package_manager_tool(kind: &AliasKind) -> bool {
     *kind == AliasKind::PackageManagerTool
+}
+
+/// The official Actions step that sets up a toolchain or package manager.
+pub fn setup_step(target: &str) -> Option<&'static SetupStep> {
+    ALL.iter().flat_map(|eco| eco.setup_steps()).find(|s| s.target == target)
+}
+
+/// The official dev-container feature that installs a toolchain.
+pub fn devcontainer_feature(toolchain: &str) -> Option<&'static str> {
+    ALL.iter().flat_map(|eco| eco.devcontainer_features()).find(|(t, _)| *t == toolchain).map(|(_, id)| *id)
 }
 
 /// Whether the repo has a manifest of the ecosystem owning `toolchain`: dev shells and dev
@@ -233,6 +243,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// What an export writes, detection reads back: every setup step's action is an alias of
+    /// the same ecosystem, and it sets up one of the ecosystem's toolchains or managers.
+    #[test]
+    fn every_setup_step_and_feature_is_the_ecosystems_own() {
+        for eco in ALL {
+            for step in eco.setup_steps() {
+                let owned = eco.toolchains().iter().any(|t| t.id == step.target)
+                    || eco.package_managers().contains(&step.target);
+                assert!(owned, "{}: {} sets up `{}`, which it does not own", eco.id(), step.uses, step.target);
+                let action = step.uses.split('@').next().unwrap_or_default();
+                let readable = eco.aliases().iter().any(|a| is_action(&a.kind) && a.name == action)
+                    || eco.package_managers().contains(&step.target);
+                assert!(readable, "{}: detection does not read {action}", eco.id());
+            }
+            for (toolchain, id) in eco.devcontainer_features() {
+                assert!(eco.toolchains().iter().any(|t| t.id == *toolchain), "{}: {id}", eco.id());
+                let name = id.rsplit('/').next().and_then(|n| n.split(':').next()).unwrap_or_default();
+                assert!(eco.aliases().iter().any(|a| is_feature(&a.kind) && a.name == name), "{}: {id}", eco.id());
+            }
+        }
+        assert_eq!(setup_step("python").map(|s| s.uses), Some("actions/setup-python@v5"));
+        assert_eq!(devcontainer_feature("go"), Some("ghcr.io/devcontainers/features/go:1"));
+        assert!(setup_step("cobol").is_none());
     }
 
     #[test]

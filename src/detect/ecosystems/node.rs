@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, captured_names, pm_path, read_existing, workspace_note};
 use crate::detect::findings::{Findings, Origin, Phase, Service, Start, StartOrigin};
 use crate::detect::repo::{Repo, is_own_path, is_within, join, parent_dir, too_deep_for_a_project};
@@ -58,6 +58,17 @@ impl Ecosystem for Node {
             Alias::package_manager_tool("npm", "npm"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[
+            SetupStep::new("node", "actions/setup-node@v4", "node-version"),
+            SetupStep::new("bun", "oven-sh/setup-bun@v2", "bun-version").when_unpinned(),
+            SetupStep::new("pnpm", "pnpm/action-setup@v4", "version"),
+        ];
+        STEPS
+    }
+    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
+        &[("node", "ghcr.io/devcontainers/features/node:1")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{captured_names, pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
@@ -39,6 +39,13 @@ impl Ecosystem for Php {
             Alias::tool("php", "php"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[SetupStep::new("php", "shivammathur/setup-php@v2", "php-version")];
+        STEPS
+    }
+    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
+        &[("php", "ghcr.io/devcontainers/features/php:1")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[

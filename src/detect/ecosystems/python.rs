@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, captured_names, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir, too_deep_for_a_project};
@@ -50,6 +50,17 @@ impl Ecosystem for Python {
             Alias::package_manager_tool("hatch", "hatch"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[
+            SetupStep::new("python", "actions/setup-python@v5", "python-version"),
+            SetupStep::new("uv", "astral-sh/setup-uv@v6", "version"),
+            SetupStep::new("pdm", "pdm-project/setup-pdm@v4", "version"),
+        ];
+        STEPS
+    }
+    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
+        &[("python", "ghcr.io/devcontainers/features/python:1")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[

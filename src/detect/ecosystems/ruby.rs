@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{
     captured_names, file_on_disk, native_shell_of, pm_path, projects, read_existing, source_at, version_file,
 };
@@ -41,6 +41,13 @@ impl Ecosystem for Ruby {
             Alias::tool("ruby", "ruby"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[SetupStep::new("ruby", "ruby/setup-ruby@v1", "ruby-version")];
+        STEPS
+    }
+    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
+        &[("ruby", "ghcr.io/devcontainers/features/ruby:1")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[

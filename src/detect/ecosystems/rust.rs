@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, captured_names, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_within, join, parent_dir, too_deep_for_a_project};
@@ -47,6 +47,13 @@ impl Ecosystem for Rust {
             Alias::tool("rust", "rust"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[SetupStep::new("rust", "dtolnay/rust-toolchain@master", "toolchain")];
+        STEPS
+    }
+    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
+        &[("rust", "ghcr.io/devcontainers/features/rust:1")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[r"cargo\s+(?:\+\S+\s+)?(?:test|nextest)\b"]

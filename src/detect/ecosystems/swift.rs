@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{captured_names, native_shell_of, pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, join, parent_dir};
@@ -37,6 +37,10 @@ impl Ecosystem for Swift {
             Alias::tool("swift", "swift"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[SetupStep::new("swift", "swift-actions/setup-swift@v2", "swift-version")];
+        STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[r"swift\s+test\b"]

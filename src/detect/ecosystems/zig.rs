@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{projects, read_existing, source_at, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
@@ -33,6 +33,10 @@ impl Ecosystem for Zig {
             Alias::tool("zig", "zig"),
         ];
         ALIASES
+    }
+    fn setup_steps(&self) -> &'static [SetupStep] {
+        const STEPS: &[SetupStep] = &[SetupStep::new("zig", "mlugg/setup-zig@v2", "version").when_unpinned()];
+        STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[r"zig\s+build\s+test\b"]
