@@ -93,10 +93,13 @@ fn step(name: &str, uses: &str, with: Vec<(String, Node)>) -> Node {
     Node::Map(entries)
 }
 
+/// A setup action being filled: its inputs, and what it sets up (`node 20`) for its name.
+type ActionStep = (&'static ecosystems::ecosystem::SetupStep, Vec<(String, Node)>, Vec<String>);
+
 /// One step per setup action (each ecosystem declares its official one): toolchains that
 /// share an action (Erlang and Elixir in setup-beam) go in one step with both inputs.
 fn toolchain_steps(setup: &Setup, notes: &mut Vec<String>) -> Vec<Node> {
-    let mut actions: Vec<(&ecosystems::ecosystem::SetupStep, Vec<(String, Node)>, Vec<String>)> = Vec::new();
+    let mut actions: Vec<ActionStep> = Vec::new();
     for toolchain in &setup.toolchains {
         let version = toolchain.version.as_deref();
         let Some(action) = ecosystems::setup_step(&toolchain.name) else {
