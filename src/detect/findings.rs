@@ -10,6 +10,9 @@ use crate::detect::sources::compose::{ComposeStart, StartedService};
 /// manifest's and a CI image's, and a dev container's database before a compose file's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Origin {
+    /// A hand-written agent environment: Copilot's setup steps, Cursor's environment.json,
+    /// AGENTS.md — what the owners run for agents, the strongest evidence there is.
+    AgentSetup,
     /// `.tool-versions`, `mise.toml`.
     VersionManager,
     /// A Nix flake, shell or devbox.
@@ -49,6 +52,8 @@ pub struct PackageManager {
     /// The directory it manages, repo-relative; `.` for the root.
     pub path: String,
     pub source: String,
+    #[serde(skip)]
+    pub origin: Origin,
 }
 
 /// A background service the tests need. `name` is the canonical product
@@ -130,11 +135,13 @@ pub struct Start {
     pub compose: Option<ComposeStart>,
 }
 
-/// Where a start candidate comes from, in the order merge considers them: the root's
-/// default compose file (what people run), the dev container's services, CI test jobs,
+/// Where a start candidate comes from, in the order merge considers them: the agent setup
+/// the owners wrote, the root's default compose file (what people run), the dev container's services, CI test jobs,
 /// task files, package scripts, then the project's other compose files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum StartOrigin {
+    /// What the owners start for agents (Cursor's `start`).
+    AgentSetup,
     RootCompose,
     DevContainer,
     Ci,
@@ -167,11 +174,22 @@ impl Findings {
         self.toolchains.push(Toolchain { name: name.into(), version, source: source.into(), origin });
     }
     pub fn package_manager(&mut self, name: &str, version: Option<String>, path: &str, source: impl Into<String>) {
+        self.package_manager_from(Origin::Manifest, name, version, path, source);
+    }
+    pub fn package_manager_from(
+        &mut self,
+        origin: Origin,
+        name: &str,
+        version: Option<String>,
+        path: &str,
+        source: impl Into<String>,
+    ) {
         self.package_managers.push(PackageManager {
             name: name.into(),
             version,
             path: path.into(),
             source: source.into(),
+            origin,
         });
     }
     /// A service an ecosystem's manifests name (a Rails `database.yml` adapter).

@@ -25,9 +25,9 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::detect::ecosystems;
-use crate::detect::findings::{Findings, PackageManager, Secret, Service, Start, Step, TestCommand, Toolchain};
+use crate::detect::findings::{Findings, Origin, PackageManager, Secret, Service, Start, Step, TestCommand, Toolchain};
 #[cfg(doc)]
-use crate::detect::findings::{Origin, Phase};
+use crate::detect::findings::{Phase, StartOrigin};
 use crate::detect::repo::Repo;
 use crate::detect::sources::compose::ComposeStart;
 
@@ -65,6 +65,7 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     warnings.extend(found);
 
     let steps = merge_steps(steps);
+    warnings.extend(agent_setup_disagreements(&toolchains, &package_managers));
     let package_managers = merge_package_managers(package_managers);
     let tests = merge_tests(tests, &package_managers);
     let starts = merge_starts(starts);
@@ -255,7 +256,44 @@ fn merge_toolchains(mut toolchains: Vec<Toolchain>) -> Vec<Toolchain> {
     merged
 }
 
-fn merge_package_managers(pms: Vec<PackageManager>) -> Vec<PackageManager> {
+/// Where the agent setup the owners wrote disagrees with the manifests: a toolchain pinned
+/// to another version, a package manager other than the lockfile's. Both stay listed (the
+/// agent setup first): which is right is for the reviewer to say.
+fn agent_setup_disagreements(toolchains: &[Toolchain], managers: &[PackageManager]) -> Vec<String> {
+    let mut found = Vec::new();
+    for agent in toolchains.iter().filter(|t| t.origin == Origin::AgentSetup) {
+        let Some(pin) = &agent.version else { continue };
+        let other = toolchains.iter().find(|t| {
+            t.name == agent.name
+                && matches!(t.origin, Origin::VersionManager | Origin::Manifest)
+                && t.version.as_ref().is_some_and(|v| !v.starts_with(pin.as_str()) && !pin.starts_with(v.as_str()))
+        });
+        if let Some(other) = other {
+            found.push(format!(
+                "{} sets up {} {pin}, but {} pins {}",
+                agent.source,
+                ecosystems::display_name(&agent.name),
+                other.source,
+                other.version.as_deref().unwrap_or_default()
+            ));
+        }
+    }
+    for agent in managers.iter().filter(|m| m.origin == Origin::AgentSetup) {
+        let Some(owner) = ecosystems::owner_of_package_manager(&agent.name) else { continue };
+        let same_place = |m: &&PackageManager| m.path == agent.path && m.origin == Origin::Manifest;
+        let ours: Vec<&PackageManager> = managers.iter().filter(same_place).collect();
+        let rival = ours.iter().find(|m| owner.package_managers().contains(&m.name.as_str()) && m.name != agent.name);
+        if let Some(rival) = rival
+            && !ours.iter().any(|m| m.name == agent.name)
+        {
+            found.push(format!("{} runs {}, but {} says {}", agent.source, agent.name, rival.source, rival.name));
+        }
+    }
+    found
+}
+
+fn merge_package_managers(mut pms: Vec<PackageManager>) -> Vec<PackageManager> {
+    pms.sort_by_key(|p| p.origin);
     let mut merged: Vec<PackageManager> = Vec::new();
     for pm in pms {
         match merged.iter_mut().find(|m| m.name == pm.name && m.path == pm.path) {
@@ -375,15 +413,18 @@ fn reasons_not_primary(command: &str, managers: &[PackageManager]) -> usize {
 }
 
 /// How much a test command's source says about what the project really runs:
-/// 0 — CI configuration (the commands the project's own checks run);
-/// 1 — the project's scripts and task files (package.json/composer.json/devbox `scripts`,
+/// 0 — the agent setup the owners wrote (AGENTS.md, Cursor's environment, Copilot's steps);
+/// 1 — CI configuration (the commands the project's own checks run);
+/// 2 — the project's scripts and task files (package.json/composer.json/devbox `scripts`,
 ///     Makefile, justfile, Taskfile, tox.ini, noxfile.py);
-/// 2 — everything else: an ecosystem's default (`cargo test` from Cargo.toml, …).
+/// 3 — everything else: an ecosystem's default (`cargo test` from Cargo.toml, …).
 pub fn test_rank(source: &str) -> u8 {
     let path = source.split(['#', ':']).next().unwrap_or(source);
     let name = crate::detect::repo::file_name(path);
-    if is_ci_path(path) {
+    if is_agent_setup_path(path) {
         0
+    } else if is_ci_path(path) {
+        1
     } else if source.contains("#scripts")
         || source.contains("#shell.scripts")
         || matches!(
@@ -402,10 +443,16 @@ pub fn test_rank(source: &str) -> u8 {
                 | "noxfile.py"
         )
     {
-        1
-    } else {
         2
+    } else {
+        3
     }
+}
+
+/// The files the owners write for coding agents.
+fn is_agent_setup_path(path: &str) -> bool {
+    matches!(path, "AGENTS.md" | ".cursor/environment.json")
+        || path.starts_with(".github/workflows/copilot-setup-steps.")
 }
 
 /// CI configuration files, by their conventional paths.

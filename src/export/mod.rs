@@ -335,8 +335,15 @@ pub(crate) mod tests {
                     version: Some("9.12.0".into()),
                     path: ".".into(),
                     source: "package.json#packageManager".into(),
+                    origin: Default::default(),
                 },
-                PackageManager { name: "uv".into(), version: None, path: "api".into(), source: "api/uv.lock".into() },
+                PackageManager {
+                    name: "uv".into(),
+                    version: None,
+                    path: "api".into(),
+                    source: "api/uv.lock".into(),
+                    origin: Default::default(),
+                },
             ],
             services: vec![postgres, redis],
             tests: vec![

@@ -104,9 +104,19 @@ pub fn is_package_manager_tool(kind: &AliasKind) -> bool {
     *kind == AliasKind::PackageManagerTool
 }
 
+/// The ecosystem that owns package manager `name` (`pnpm` → Node).
+pub fn owner_of_package_manager(name: &str) -> Option<&'static dyn Ecosystem> {
+    ALL.iter().copied().find(|eco| eco.package_managers().contains(&name))
+}
+
 /// The official Actions step that sets up a toolchain or package manager.
 pub fn setup_step(target: &str) -> Option<&'static SetupStep> {
     ALL.iter().flat_map(|eco| eco.setup_steps()).find(|s| s.target == target)
+}
+
+/// The official setup step whose action is `action` (`pnpm/action-setup`, no reference).
+pub fn setup_step_of_action(action: &str) -> Option<&'static SetupStep> {
+    ALL.iter().flat_map(|eco| eco.setup_steps()).find(|s| s.uses.split('@').next() == Some(action))
 }
 
 /// The official dev-container feature that installs a toolchain.

@@ -12,6 +12,8 @@ use crate::detect::sources::workflows::{Job, JobKind, RunLine};
 pub fn tests_the_project(sources: &Sources, job: &Job) -> bool {
     match job.kind {
         JobKind::Github { release } => !release && runs_tests(sources, job),
+        // What the owners set up for agents is what the project needs, tests or not.
+        JobKind::AgentSetup => true,
         JobKind::UnusedAction | JobKind::Other => false,
     }
 }
@@ -21,7 +23,7 @@ pub fn tests_the_project(sources: &Sources, job: &Job) -> bool {
 pub fn counts(sources: &Sources, job: &Job) -> bool {
     match job.kind {
         JobKind::Github { .. } => tests_the_project(sources, job),
-        JobKind::UnusedAction | JobKind::Other => true,
+        JobKind::AgentSetup | JobKind::UnusedAction | JobKind::Other => true,
     }
 }
 

@@ -10,7 +10,7 @@ use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
 use crate::detect::sources::images::{canonical_service, is_backing_service};
-use crate::detect::sources::workflows::{EnvValue, JobService};
+use crate::detect::sources::workflows::{EnvValue, JobKind, JobService};
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
     for start in sources.devcontainers().iter().filter_map(|config| config.start(sources.repo())) {
@@ -21,8 +21,9 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     }
     let mut products: Vec<String> = Vec::new();
     for job in &sources.workflows().jobs {
+        let origin = if job.kind == JobKind::AgentSetup { Origin::AgentSetup } else { Origin::Ci };
         for service in &job.services {
-            ci_service(service, &mut products, out);
+            ci_service(service, origin, &mut products, out);
         }
         for line in &job.lines {
             if let Some(start) = relevance::compose_start(sources, job, line).filter(|s| s.named) {
@@ -50,7 +51,7 @@ fn report(start: &ComposeStart, origin: Origin, out: &mut Findings) {
 
 /// A CI service container, once per product: each image of it (one per matrix value) that is
 /// a backing service.
-fn ci_service(service: &JobService, products: &mut Vec<String>, out: &mut Findings) {
+fn ci_service(service: &JobService, origin: Origin, products: &mut Vec<String>, out: &mut Findings) {
     for image in &service.images {
         let product = canonical_service(image);
         if !is_backing_service(&product) || products.contains(&product) {
@@ -71,7 +72,7 @@ fn ci_service(service: &JobService, products: &mut Vec<String>, out: &mut Findin
             source: service.source.clone(),
             ports: service.published_ports(),
             env,
-            origin: Origin::Ci,
+            origin,
         });
     }
 }

@@ -15,12 +15,18 @@ use crate::detect::findings::{Findings, Start, StartOrigin};
 use crate::detect::repo::parent_dir;
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
+use crate::detect::sources::agent_files::Purpose;
 use crate::detect::sources::compose::{ComposeStart, DEFAULT_FILES};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
 use crate::detect::sources::shell::quote;
 use crate::detect::sources::workflows::{EnvValue, JobService};
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
+    for command in sources.agent_commands().iter().filter(|c| c.purpose != Purpose::Install) {
+        if let Some(start) = ComposeStart::of_line(sources.repo(), "", &command.command) {
+            add(out, start, command.source.clone(), StartOrigin::AgentSetup);
+        }
+    }
     let compose = sources.compose();
     for start in &compose.starts {
         let file = &start.files[0];

@@ -19,6 +19,11 @@ const SETUP_TARGETS: &[&str] =
     &["setup", "install", "bootstrap", "deps", "dependencies", "init", "dev-setup", "setup-dev", "install-deps"];
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
+    for command in sources.agent_commands() {
+        if is_test_command(&command.command) {
+            out.test(command.command.clone(), command.source.clone());
+        }
+    }
     for job in &sources.workflows().jobs {
         for line in job.lines.iter().filter(|line| runs_tests_line(line)) {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {

@@ -15,17 +15,52 @@ use crate::detect::ecosystems::{self, has_manifest_for};
 use crate::detect::findings::{Findings, Origin};
 use crate::detect::repo::file_name;
 use crate::detect::signals::relevance;
+use crate::detect::sources::agent_files::Purpose;
 use crate::detect::sources::devcontainer::{feature_name, microsoft_image, tag_version};
 use crate::detect::sources::devshells::{ShellKind, split_attribute};
 use crate::detect::sources::images::{canonical_service, tag};
-use crate::detect::sources::workflows::ActionUse;
+use crate::detect::sources::workflows::{ActionUse, JobKind};
 use crate::detect::sources::{Sources, version};
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
+    agent_files(sources, out);
     version_managers(sources, out);
     dev_shells(sources, out);
     dev_containers(sources, out);
     ci(sources, out);
+}
+
+/// The package managers the hand-written agent files run (`pnpm install` in Cursor's
+/// environment, `uv sync` in AGENTS.md), and a note of which files were read.
+fn agent_files(sources: &Sources, out: &mut Findings) {
+    let mut files: Vec<&str> = Vec::new();
+    for command in sources.agent_commands() {
+        let file = command.source.split(['#', ':']).next().unwrap_or_default();
+        if !files.contains(&file) {
+            files.push(file);
+        }
+        // What a terminal keeps running (`pnpm dev`) says nothing of how things install.
+        if command.purpose == Purpose::Start {
+            continue;
+        }
+        let mut dir = String::new();
+        for words in crate::detect::sources::shell::commands(&command.command) {
+            match words.first().map(String::as_str) {
+                Some("cd") => dir = words.get(1).cloned().unwrap_or_default(),
+                Some(program) if ecosystems::owner_of_package_manager(program).is_some() => {
+                    let path = if dir.is_empty() { "." } else { dir.trim_end_matches('/') };
+                    out.package_manager_from(Origin::AgentSetup, program, None, path, &command.source);
+                }
+                _ => {}
+            }
+        }
+    }
+    if sources.workflows().jobs.iter().any(|j| j.kind == JobKind::AgentSetup) {
+        files.push(".github/workflows/copilot-setup-steps.yml");
+    }
+    if !files.is_empty() {
+        out.note(format!("agent setup written by the owners: {}", files.join(", ")));
+    }
 }
 
 fn version_managers(sources: &Sources, out: &mut Findings) {
@@ -34,7 +69,7 @@ fn version_managers(sources: &Sources, out: &mut Findings) {
             out.toolchain_from(Origin::VersionManager, toolchain, pin.version.clone(), &pin.source);
         } else if let Some(manager) = ecosystems::toolchain_named(ecosystems::is_package_manager_tool, &pin.tool) {
             let dir = if pin.dir.is_empty() { "." } else { &pin.dir };
-            out.package_manager(manager, pin.version.clone(), dir, &pin.source);
+            out.package_manager_from(Origin::VersionManager, manager, pin.version.clone(), dir, &pin.source);
         }
     }
 }
@@ -147,14 +182,22 @@ fn ci(sources: &Sources, out: &mut Findings) {
         if !relevance::counts(sources, job) {
             continue;
         }
+        let origin = if job.kind == JobKind::AgentSetup { Origin::AgentSetup } else { Origin::Ci };
         for (image, source) in &job.images {
             if let Some((toolchain, Some(version))) = image_toolchain(image) {
-                out.toolchain_from(Origin::Ci, toolchain, Some(version), source);
+                out.toolchain_from(origin, toolchain, Some(version), source);
             }
         }
         for action in &job.actions {
             for (toolchain, version) in setup_action(sources, action) {
-                out.toolchain_from(Origin::Ci, toolchain, Some(version), &action.source);
+                out.toolchain_from(origin, toolchain, Some(version), &action.source);
+            }
+            if job.kind == JobKind::AgentSetup
+                && let Some(step) = ecosystems::setup_step_of_action(&action.action)
+                && ecosystems::owner_of_package_manager(step.target).is_some()
+            {
+                let version = action.inputs.get(step.version_input).and_then(|input| version::pin(&input.text));
+                out.package_manager_from(origin, step.target, version, ".", &action.source);
             }
         }
     }

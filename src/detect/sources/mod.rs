@@ -6,6 +6,7 @@
 //! Each model is built on first use (by whichever thread asks first; the others wait for it),
 //! so a run that needs no CI model never reads a workflow.
 
+pub mod agent_files;
 pub mod compose;
 pub mod devcontainer;
 pub mod devshells;
@@ -32,6 +33,7 @@ pub struct Sources<'r> {
     pins: OnceLock<Vec<pins::Pin>>,
     devshells: OnceLock<Vec<devshells::DevShell>>,
     env_files: OnceLock<Vec<env_files::EnvFile>>,
+    agent_commands: OnceLock<Vec<agent_files::AgentCommand>>,
 }
 
 impl<'r> Sources<'r> {
@@ -45,6 +47,7 @@ impl<'r> Sources<'r> {
             pins: OnceLock::new(),
             devshells: OnceLock::new(),
             env_files: OnceLock::new(),
+            agent_commands: OnceLock::new(),
         }
     }
 
@@ -80,5 +83,10 @@ impl<'r> Sources<'r> {
 
     pub fn env_files(&self) -> &[env_files::EnvFile] {
         self.env_files.get_or_init(|| env_files::read_all(self.repo))
+    }
+
+    /// The commands of hand-written Cursor and AGENTS.md setups.
+    pub fn agent_commands(&self) -> &[agent_files::AgentCommand] {
+        self.agent_commands.get_or_init(|| agent_files::read_all(self.repo))
     }
 }

@@ -39,6 +39,9 @@ pub enum JobKind {
     /// A GitHub Actions job; `release` when its workflow ships rather than tests (by file
     /// name or `name:`).
     Github { release: bool },
+    /// GitHub Copilot's agent setup: the `copilot-setup-steps` job of
+    /// `.github/workflows/copilot-setup-steps.yml`, written by the owners for agents.
+    AgentSetup,
     /// A local composite action no workflow uses, read with its own defaults.
     UnusedAction,
     /// GitLab CI or CircleCI (and GitLab's global `image`/`services`).
@@ -227,7 +230,9 @@ impl Reader<'_> {
             if foreign_dirs.iter().any(String::is_empty) {
                 continue;
             }
-            let mut job = Job::new(format!("{rel}#jobs.{job_name}"), JobKind::Github { release });
+            let agent_setup = file_name(rel).starts_with("copilot-setup-steps.") && job_name == "copilot-setup-steps";
+            let kind = if agent_setup { JobKind::AgentSetup } else { JobKind::Github { release } };
+            let mut job = Job::new(format!("{rel}#jobs.{job_name}"), kind);
             let ctx = workflow_ctx.with_matrix(&def["strategy"]["matrix"]).with_env(&def["env"]);
             for (name, service) in def["services"].as_hash().into_iter().flatten() {
                 let Some(name) = scalar(name) else { continue };
