@@ -6,7 +6,7 @@
 use super::{ExportError, ExportFile, Exported, Setup, Target};
 
 pub const PATH: &str = "AGENTS.md";
-use crate::detect::repo::{AGENTS_MD_END as END_MARKER, AGENTS_MD_START as START_MARKER};
+pub use crate::detect::repo::{AGENTS_MD_END as END_MARKER, AGENTS_MD_START as START_MARKER};
 
 pub fn render(setup: &Setup, existing: Option<&str>) -> Result<Exported, ExportError> {
     let found = existing.map(find_section).transpose()?.flatten();
