@@ -140,6 +140,7 @@ fn site(install: &str) -> Proposal {
         install: install.into(),
         start: "npm run dev".into(),
         secrets: vec!["STRIPE_SECRET_KEY".into(), "DATABASE_URL".into()],
+        optional_secrets: Vec::new(),
         note: "Node 20".into(),
         env: vec![("NODE_ENV".into(), "test".into())],
     }
