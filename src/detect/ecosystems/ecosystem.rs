@@ -167,6 +167,13 @@ pub trait Ecosystem: Sync {
         Vec::new()
     }
 
+    /// Whether `text` reads the environment as a whole (Go's `os.Environ()`): then the names a
+    /// configuration parser of the same package is keyed by (its [`EnvRead::derived`]
+    /// reads) are reads, wherever else the project spells them.
+    fn walks_environment(&self, _text: &str) -> bool {
+        false
+    }
+
     /// Read the repo's manifests and report what they say.
     fn detect(&self, sources: &Sources, out: &mut Findings);
 }

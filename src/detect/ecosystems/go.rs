@@ -62,6 +62,9 @@ impl Ecosystem for Go {
     fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)
     }
+    fn walks_environment(&self, text: &str) -> bool {
+        text.contains("os.Environ()")
+    }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }

@@ -73,9 +73,10 @@ impl Ecosystem for Node {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte", "astro"]
     }
-    /// Prisma schemas name their database URL with `env("DATABASE_URL")`.
+    /// Prisma schemas name their database URL with `env("DATABASE_URL")`; a `turbo.json`
+    /// lists the variables its tasks depend on.
     fn is_settings_file(&self, rel: &str) -> bool {
-        rel.ends_with(".prisma")
+        rel.ends_with(".prisma") || crate::detect::repo::file_name(rel) == "turbo.json"
     }
     fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)

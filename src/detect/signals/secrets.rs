@@ -206,10 +206,13 @@ fn is_app(service: &compose::ComposeService) -> bool {
     service.build && !is_backing_service(&canonical_service(&service.name))
 }
 
-/// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`, `not required`.
+/// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`; `not
+/// required` and a condition (`Required if you use S3`, `required for Stripe`) are options.
 fn documented(entry: &EnvEntry) -> Option<Need> {
-    static WORD: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?i)\b(not\s+required|optional|required)\b").expect("the doc pattern is valid"));
+    static WORD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(not\s+required|optional|required(?:\s+(?:if|when|for|only|by|with|unless)\b)?)")
+            .expect("the doc pattern is valid")
+    });
     let word = WORD.captures(&entry.doc)?.get(1)?.as_str().to_ascii_lowercase();
     Some(if word == "required" { Need::Required } else { Need::Optional })
 }
@@ -311,10 +314,27 @@ fn code_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Eviden
         scanned.sort_unstable();
     }
     let root = repo.root();
-    let found = in_chunks(&scanned, |part| part.iter().flat_map(|rel| scan_file(root, rel, project)).collect());
-    for secret in found {
-        evidence.add(&secret.name, &secret.source, secret.need, secret.why);
+    let scans: Vec<(&str, FileScan)> =
+        in_chunks(&scanned, |part| part.iter().map(|rel| (*rel, scan_file(root, rel, project))).collect());
+    // Packages that walk the whole environment key their parsers by the names.
+    let walking: HashSet<&str> =
+        scans.iter().filter(|(_, scan)| scan.walks_environment).map(|(rel, _)| parent_dir(rel)).collect();
+    for (rel, scan) in scans {
+        let keyed = scan.keyed.into_iter().filter(|_| walking.contains(parent_dir(rel)));
+        for secret in scan.secrets.into_iter().chain(keyed) {
+            evidence.add(&secret.name, &secret.source, secret.need, secret.why);
+        }
     }
+}
+
+/// What one source file says.
+#[derive(Default)]
+struct FileScan {
+    secrets: Vec<Secret>,
+    /// Secrets named by a parser's keys ([`EnvRead::derived`]) the project spells nowhere
+    /// else: reads when a file of the same package walks the whole environment.
+    keyed: Vec<Secret>,
+    walks_environment: bool,
 }
 
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
@@ -370,24 +390,35 @@ fn in_chunks<'a, T: Sync, R: Send>(items: &'a [T], work: impl Fn(&'a [T]) -> Vec
 }
 
 /// The secrets `rel` reads, each with `path:line` and the evidence.
-fn scan_file(root: &Path, rel: &str, project: &ProjectNames) -> Vec<Secret> {
-    let Ok(file) = std::fs::File::open(root.join(rel)) else { return Vec::new() };
+fn scan_file(root: &Path, rel: &str, project: &ProjectNames) -> FileScan {
+    let Ok(file) = std::fs::File::open(root.join(rel)) else { return FileScan::default() };
     let mut bytes = Vec::new();
     if file.take(MAX_SOURCE_BYTES).read_to_end(&mut bytes).is_err() || bytes.contains(&0) {
-        return Vec::new();
+        return FileScan::default();
     }
     let text = String::from_utf8_lossy(&bytes);
     let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
-    let mut found = Vec::new();
-    for read in ecosystems::reading_env_in(rel).flat_map(|eco| eco.env_reads(rel, &text)) {
-        if read.at > text.len() || in_comment(&text, read.at) || is_yaml && in_production_section(&text, read.at) {
-            continue;
+    let mut scan = FileScan::default();
+    for eco in ecosystems::reading_env_in(rel) {
+        scan.walks_environment |= eco.walks_environment(&text);
+        for read in eco.env_reads(rel, &text) {
+            if read.at > text.len() || in_comment(&text, read.at) || is_yaml && in_production_section(&text, read.at) {
+                continue;
+            }
+            let line = text[..read.at].matches('\n').count() + 1;
+            let secret =
+                |name: String, why: String| Secret { name, source: format!("{rel}:{line}"), need: read.need, why };
+            if let Some(name) = accepted_name(&read, project) {
+                scan.secrets.push(secret(name, describe(&read)));
+            } else if read.derived && project.is_secret(&read.name, read.marked_secret) {
+                scan.keyed.push(secret(
+                    read.name.clone(),
+                    format!("{}, in a package that reads the whole environment", read.via),
+                ));
+            }
         }
-        let Some(name) = accepted_name(&read, project) else { continue };
-        let line = text[..read.at].matches('\n').count() + 1;
-        found.push(Secret { name, source: format!("{rel}:{line}"), need: read.need, why: describe(&read) });
     }
-    found
+    scan
 }
 
 /// The name a read reports, when it is a secret: a derived name only as the project spells
@@ -525,7 +556,7 @@ mod tests {
 
     #[test]
     fn examples_document_what_is_required() {
-        let text = "# [[AUTH]]\n# REQUIRED: at least 32 characters\nENCRYPTION_KEY=\n# OPTIONAL: the SMTP password\nSMTP_PASSWORD=\nSTRIPE_API_KEY=\n# OLD_API_TOKEN=abc\n# Not required unless S3 is used\nS3_SECRET_KEY=\n";
+        let text = "# [[AUTH]]\n# REQUIRED: at least 32 characters\nENCRYPTION_KEY=\n# OPTIONAL: the SMTP password\nSMTP_PASSWORD=\nSTRIPE_API_KEY=\n# OLD_API_TOKEN=abc\n# Not required unless S3 is used\nS3_SECRET_KEY=\n# Required if you store media on S3.\nAWS_SECRET_ACCESS_KEY=\n";
         assert_eq!(
             evidence(&[(".env.example", text)]),
             [
@@ -534,6 +565,7 @@ mod tests {
                 ("STRIPE_API_KEY".into(), ".env.example:6".into(), Need::Unstated),
                 ("OLD_API_TOKEN".into(), ".env.example:7".into(), Need::Optional),
                 ("S3_SECRET_KEY".into(), ".env.example:9".into(), Need::Optional),
+                ("AWS_SECRET_ACCESS_KEY".into(), ".env.example:11".into(), Need::Optional),
             ]
         );
     }
@@ -583,6 +615,18 @@ mod tests {
     fn the_key_beside_a_secret_is_its_public_half() {
         let config = "<?php return ['stripe' => ['key' => env('STRIPE_KEY'), 'secret' => env('STRIPE_SECRET')], 'k' => env('MEILISEARCH_KEY')];\n";
         assert_eq!(names(&[("config/services.php", config)]), ["MEILISEARCH_KEY", "STRIPE_SECRET"]);
+    }
+
+    #[test]
+    fn a_parsers_keys_are_reads_in_the_package_that_walks_the_environment() {
+        let options = "var defaults = map[string]*value{\n\t\"DATABASE_URL\": {secret: true},\n\t\"METRICS_PASSWORD\": {},\n\t\"LOG_LEVEL\": {},\n}\n";
+        let parser = "func parse() {\n\tfor _, kv := range os.Environ() {\n\t\tset(kv)\n\t}\n}\n";
+        let found = names(&[
+            ("internal/config/options.go", options),
+            ("internal/config/parser.go", parser),
+            ("internal/other/table.go", options.replace("DATABASE_URL", "OTHER_TOKEN").as_str()),
+        ]);
+        assert_eq!(found, ["DATABASE_URL", "METRICS_PASSWORD"]);
     }
 
     #[test]

@@ -130,8 +130,9 @@ fn viper_reads(text: &str) -> Vec<EnvRead> {
 
 /// Configuration parsers keyed by the variables' names: `case "DATABASE_URL":` labels and
 /// `"DATABASE_URL": {…}` keys of an options table. In a file that walks `os.Environ()` they
-/// are reads; elsewhere (the table of a parser in another file of the package) they count
-/// only where the project names the variable too (see [`EnvRead::derived`]).
+/// are reads; elsewhere they are [`EnvRead::derived`]: reads where the package walks the
+/// environment in another file (see `Ecosystem::walks_environment`) or the project names
+/// the variable too.
 fn keyed_reads(text: &str) -> Vec<EnvRead> {
     static CASE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?m)^\s*case\s+((?:"[A-Z][A-Z0-9_]*"\s*,\s*)*"[A-Z][A-Z0-9_]*")\s*:"#).expect("valid")

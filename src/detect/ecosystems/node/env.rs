@@ -5,7 +5,9 @@
 //! that validate the environment — t3-env's `createEnv({ server: { X: z.string() } })`, zod
 //! objects parsed from it, envalid's `cleanEnv(process.env, { X: str() })` — whose entries
 //! are required unless optional or defaulted; the `env-var` package (`env.get("X").required()`);
-//! and Prisma schemas (`url = env("DATABASE_URL")`, required).
+//! Prisma schemas (`url = env("DATABASE_URL")`, required); and the variables a `turbo.json`
+//! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
+//! read by themselves (the AI SDK's `OPENAI_API_KEY`).
 
 use std::sync::LazyLock;
 
@@ -19,6 +21,9 @@ const QUOTES: &[char] = &['"', '\'', '`'];
 pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     if rel.ends_with(".prisma") {
         return prisma_reads(text);
+    }
+    if rel.ends_with(".json") {
+        return turbo_reads(text);
     }
     let mut found = member_reads(text);
     found.extend(destructured(text));
@@ -281,6 +286,29 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
     found
 }
 
+/// The variables a `turbo.json` declares: `globalEnv`, `globalPassThroughEnv`, and each
+/// task's (`tasks`, or turbo 1's `pipeline`) `env` and `passThroughEnv`; wildcards left out.
+fn turbo_reads(text: &str) -> Vec<EnvRead> {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else { return Vec::new() };
+    let tasks = json.get("tasks").or_else(|| json.get("pipeline")).and_then(|t| t.as_object());
+    let lists = ["globalEnv", "globalPassThroughEnv"].iter().filter_map(|k| json.get(*k)).chain(
+        tasks
+            .into_iter()
+            .flat_map(|t| t.values())
+            .flat_map(|task| ["env", "passThroughEnv"].map(|k| task.get(k)))
+            .flatten(),
+    );
+    let mut found: Vec<EnvRead> = Vec::new();
+    for name in lists.filter_map(|list| list.as_array()).flatten().filter_map(|n| n.as_str()) {
+        if name.contains('*') || name.starts_with('!') || found.iter().any(|r| r.name == name) {
+            continue;
+        }
+        let at = text.find(&format!("\"{name}\"")).map_or(0, |i| i + 1);
+        found.push(EnvRead::new(name, at, Need::Unstated, "turbo.json env"));
+    }
+    found
+}
+
 /// `env("DATABASE_URL")` in a Prisma schema: the client cannot connect without it.
 fn prisma_reads(text: &str) -> Vec<EnvRead> {
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
@@ -399,6 +427,14 @@ export const env = createEnv({
                 ("API_TOKEN".into(), Need::Unstated)
             ]
         );
+    }
+
+    #[test]
+    fn turbo_json_declares_what_tasks_read() {
+        let text = r#"{"globalEnv": ["DATABASE_URL", "NEXT_PUBLIC_*"], "tasks": {"build": {"env": ["OPENAI_API_KEY", "DATABASE_URL"], "passThroughEnv": ["SENTRY_AUTH_TOKEN"]}}}"#;
+        let names: Vec<String> = found("turbo.json", text).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["DATABASE_URL", "OPENAI_API_KEY", "SENTRY_AUTH_TOKEN"]);
+        assert!(found("turbo.json", "{ not json").is_empty());
     }
 
     #[test]

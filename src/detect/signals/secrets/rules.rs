@@ -361,10 +361,20 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     if words.ends_with_str(&["ACCESS", "KEY", "ID"]) || words.ends_with_str(&["CONNECTION", "STRING"]) {
         return true;
     }
-    if matches!(last.as_str(), "URL" | "URI") {
+    if before.iter().any(|w| is(SWITCH_WORDS, w)) {
+        return false;
+    }
+    if matches!(last.as_str(), "URL" | "URI" | "URLS" | "URIS") {
         return before.iter().any(|w| is(DATABASE_WORDS, w)) || before.last().is_some_and(|w| is(SERVICE_WORDS, w));
     }
-    if is(SETTING_WORDS, last) || before.iter().any(|w| is(SWITCH_WORDS, w)) {
+    // `DATABASE_URL_UNPOOLED`, `POSTGRES_URL_NON_POOLING`: a database URL with a qualifier.
+    if let Some(url) = before.iter().position(|w| matches!(w.as_str(), "URL" | "URI"))
+        && before[..url].iter().any(|w| is(DATABASE_WORDS, w))
+        && !is(SETTING_WORDS, last)
+    {
+        return true;
+    }
+    if is(SETTING_WORDS, last) {
         return false;
     }
     if is_glued_password(last) {
@@ -541,6 +551,9 @@ mod tests {
             "NEXT_PRIVATE_DOCUMENSO_LICENSE_KEY",
             "PRIVATE_KEY_PEM_PASSPHRASE",
             "PAPERLESS_DBPASS",
+            "DATABASE_URL_UNPOOLED",
+            "POSTGRES_URL_NON_POOLING",
+            "NEXT_PRIVATE_DATABASE_REPLICA_URLS",
             "SMTPPASSWORD",
         ] {
             assert!(looks_like_secret(name), "{name}");
@@ -630,6 +643,8 @@ mod tests {
             "DUMMY_ENCRYPTION_KEY",
             "FAKE_API_TOKEN",
             "DANGEROUS_BYPASS",
+            "DATABASE_URL_TIMEOUT",
+            "DANGEROUSLY_ALLOW_WEBHOOK_INTERNAL_URLS",
             "NORTH_COMPASS",
             // Contents of something that is not a credential.
             "NEXT_PRIVATE_SIGNING_GCLOUD_HSM_PUBLIC_CRT_FILE_CONTENTS",
