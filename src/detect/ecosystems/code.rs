@@ -85,6 +85,13 @@ pub fn followed_by(after: &str, fallbacks: &[&str]) -> bool {
     fallbacks.iter().any(|f| after.starts_with(f))
 }
 
+/// Whether the code right after a read assigns to it (`ENV["X"] = …`, `process.env.X = …`,
+/// `os.environ["X"] = …`): the program sets the variable, it does not need it.
+pub fn assigns(after: &str) -> bool {
+    let after = after.trim_start();
+    after.starts_with('=') && !after.starts_with("==") && !after.starts_with("=>") && !after.starts_with("=~")
+}
+
 /// The rest of the line that starts at the beginning of `text`.
 pub fn rest_of_line(text: &str) -> &str {
     text.split('\n').next().unwrap_or_default()
@@ -157,6 +164,14 @@ mod tests {
         assert_eq!(block("{ a: { b: 1 }, c: '}' } tail", QUOTES), Some(" a: { b: 1 }, c: '}' "));
         assert_eq!(block("{ never closed", QUOTES), None);
         assert_eq!(block("x", QUOTES), None);
+    }
+
+    #[test]
+    fn assignments() {
+        assert!(assigns(" = 'x'"));
+        for after in [" == 'x'", " => x", " =~ /x/", ".strip", " ||= 'x'"] {
+            assert!(!assigns(after), "{after}");
+        }
     }
 
     #[test]

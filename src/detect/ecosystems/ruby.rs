@@ -77,6 +77,9 @@ impl Ecosystem for Ruby {
                 let after = &text[whole.end()..];
                 let rest = code::rest_of_call(after, &['"', '\'']);
                 let closed = after[rest.len()..].get(1..).unwrap_or_default();
+                if code::assigns(closed) {
+                    return None;
+                }
                 let need = if c.get(1).is_some() {
                     // `ENV.fetch "X"` without parentheses takes its arguments to the end of the line.
                     let rest = if after.trim_start().starts_with(',') { code::rest_of_line(after) } else { rest };

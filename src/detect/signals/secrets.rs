@@ -41,8 +41,9 @@ use crate::detect::sources::compose;
 use crate::detect::sources::env_files::{EnvEntry, EnvFile};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
 
-/// Directories (any path component) whose code is tests, fixtures, release/CI automation, or
-/// generated.
+/// Directories (any path component) whose code is tests, fixtures, CI automation, or
+/// generated. (`scripts/` is scanned: builds run them, `build-geo.js` reads a license key;
+/// the credentials CI and publishing use there stay out, see [`scan_file`].)
 const SKIPPED_CODE_DIRS: &[&str] = &[
     "test",
     "tests",
@@ -73,15 +74,14 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "migrations",
     "revisions",
     "alembic",
-    "scripts",
     ".github",
     ".circleci",
     "ci",
 ];
 /// First words of the names of test code and test-runner configuration (`conftest.py`,
-/// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`).
+/// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings).
 const TEST_FILE_WORDS: &[&str] =
-    &["conftest", "tests", "test", "playwright", "vitest", "jest", "cypress", "karma", "setuptests"];
+    &["conftest", "tests", "test", "smoketest", "playwright", "vitest", "jest", "cypress", "karma", "setuptests"];
 /// At most this many source files are scanned.
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
@@ -389,7 +389,8 @@ fn in_chunks<'a, T: Sync, R: Send>(items: &'a [T], work: impl Fn(&'a [T]) -> Vec
     })
 }
 
-/// The secrets `rel` reads, each with `path:line` and the evidence.
+/// The secrets `rel` reads, each with `path:line` and the evidence. In a `scripts/` folder
+/// only names a sandbox would set count (not `GITHUB_TOKEN`, `NPM_TOKEN`, …).
 fn scan_file(root: &Path, rel: &str, project: &ProjectNames) -> FileScan {
     let Ok(file) = std::fs::File::open(root.join(rel)) else { return FileScan::default() };
     let mut bytes = Vec::new();
@@ -398,11 +399,16 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames) -> FileScan {
     }
     let text = String::from_utf8_lossy(&bytes);
     let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
+    // A project's scripts: what they read counts, but not what CI and publishing use there.
+    let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
     let mut scan = FileScan::default();
     for eco in ecosystems::reading_env_in(rel) {
         scan.walks_environment |= eco.walks_environment(&text);
         for read in eco.env_reads(rel, &text) {
             if read.at > text.len() || in_comment(&text, read.at) || is_yaml && in_production_section(&text, read.at) {
+                continue;
+            }
+            if automation && !is_sandbox_secret(&read.name) {
                 continue;
             }
             let line = text[..read.at].matches('\n').count() + 1;
@@ -505,6 +511,7 @@ mod tests {
             "src/__fixtures__/env.ts",
             "internal/testdata/config.go",
             "apps/web/playwright.config.ts",
+            "scripts/smoketest_configuration.py",
             "src/__snapshots__/x.js",
             "src/Button.stories.tsx",
         ] {
@@ -627,6 +634,12 @@ mod tests {
             ("internal/other/table.go", options.replace("DATABASE_URL", "OTHER_TOKEN").as_str()),
         ]);
         assert_eq!(found, ["DATABASE_URL", "METRICS_PASSWORD"]);
+    }
+
+    #[test]
+    fn scripts_count_without_what_ci_uses() {
+        let script = "const key = process.env.MAXMIND_LICENSE_KEY;\nconst gh = process.env.GITHUB_TOKEN;\nconst npm = process.env.NPM_TOKEN;\n";
+        assert_eq!(names(&[("scripts/build-geo.js", script)]), ["MAXMIND_LICENSE_KEY"]);
     }
 
     #[test]

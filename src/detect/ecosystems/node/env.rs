@@ -57,6 +57,9 @@ fn member_reads(text: &str) -> Vec<EnvRead> {
         .filter_map(|c| {
             let (whole, name) = (c.get(0)?, c.get(1).or(c.get(2)).or(c.get(3))?);
             let after = &text[whole.end()..];
+            if c.get(3).is_none() && code::assigns(after) {
+                return None;
+            }
             let need = if c.get(3).is_some() {
                 let rest = code::rest_of_call(after, QUOTES);
                 if code::has_another_argument(rest) {
@@ -327,7 +330,7 @@ mod tests {
 
     #[test]
     fn member_reads_and_fallbacks() {
-        let text = "const a = process.env.API_TOKEN ?? '';\nconst b = process.env[\"DB_PASSWORD\"]!;\nconst c = import.meta.env.VITE_KEY;\nif (process.env.X_SECRET != null) {}\nenv('APP_KEY', 'x')\n";
+        let text = "process.env.SET_HERE_SECRET = 'x';\nconst a = process.env.API_TOKEN ?? '';\nconst b = process.env[\"DB_PASSWORD\"]!;\nconst c = import.meta.env.VITE_KEY;\nif (process.env.X_SECRET != null) {}\nenv('APP_KEY', 'x')\n";
         assert_eq!(
             found("a.ts", text),
             [

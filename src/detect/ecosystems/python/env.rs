@@ -68,6 +68,9 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
             let after = &text[whole.end()..];
             let rest = arguments(after);
             let closed = after[rest.len()..].get(1..).unwrap_or_default();
+            if c.name("index").is_some() && code::assigns(closed) {
+                return None;
+            }
             let need = if c.name("index").is_some() {
                 Need::Required
             } else if passes_default(rest) || code::followed_by(closed, &["or "]) {
@@ -380,7 +383,7 @@ mod tests {
 
     #[test]
     fn os_reads_and_their_defaults() {
-        let text = "A = os.environ['SECRET_KEY']\nB = os.getenv('DB_PASSWORD', 'x')\nC = os.environ.get(\"API_TOKEN\")\nD = os.getenv('SMTP_PASS') or ''\nE = os.getenv(\"K\", default=None)\nSECRET_KEY = os.environ.get('DJANGO_SECRET_KEY')\n";
+        let text = "os.environ['SET_HERE_TOKEN'] = 'x'\nA = os.environ['SECRET_KEY']\nB = os.getenv('DB_PASSWORD', 'x')\nC = os.environ.get(\"API_TOKEN\")\nD = os.getenv('SMTP_PASS') or ''\nE = os.getenv(\"K\", default=None)\nSECRET_KEY = os.environ.get('DJANGO_SECRET_KEY')\n";
         assert_eq!(
             found(text),
             [

@@ -76,6 +76,9 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "HEADER",
     "COOKIE",
     "CSRF",
+    // Keys their products publish in browser code: a PostHog project key, a Segment write key.
+    "POSTHOG",
+    "WRITE",
 ];
 /// Last words that make a name a setting about something, never the secret itself.
 const SETTING_WORDS: &[&str] = &[
@@ -323,9 +326,18 @@ impl StartsWithStr for [String] {
     }
 }
 
-/// True when `name` is a credential of release automation (see [`RELEASE_WORDS`]).
+/// Credentials of release tooling spelled with ordinary words: Sentry's auth token uploads
+/// releases and source maps (`SENTRY_DSN` is the app's).
+const RELEASE_NAMES: &[&[&str]] = &[&["SENTRY", "AUTH", "TOKEN"]];
+
+/// True when `name` is a credential of release automation (see [`RELEASE_WORDS`] and
+/// [`RELEASE_NAMES`]).
 pub fn is_release_credential(name: &str) -> bool {
-    words(name).iter().any(|word| RELEASE_WORDS.contains(&word.as_str()))
+    let words = words(name);
+    words.iter().any(|word| RELEASE_WORDS.contains(&word.as_str()))
+        || RELEASE_NAMES
+            .iter()
+            .any(|release| words.windows(release.len()).any(|w| w.iter().zip(release.iter()).all(|(a, b)| a == b)))
 }
 
 /// True when `name` looks like a secret by the rules in the module documentation.
@@ -612,6 +624,8 @@ mod tests {
             "PUSHER_APP_KEY",
             "REVERB_APP_KEY",
             "NEXT_PRIVATE_GOOGLE_CLIENT_ID",
+            "POSTHOG_KEY",
+            "SEGMENT_WRITE_KEY",
             // Settings about a credential.
             "NEXT_PRIVATE_SMTP_TRANSPORT",
             "NEXT_PRIVATE_SMTP_SECURE",
@@ -703,7 +717,9 @@ mod tests {
 
     #[test]
     fn release_and_ci_credentials() {
-        for name in ["GPG_PRIVATE_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "OSSRH_PASSWORD"] {
+        for name in
+            ["GPG_PRIVATE_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "OSSRH_PASSWORD", "SENTRY_AUTH_TOKEN"]
+        {
             assert!(is_release_credential(name), "{name}");
         }
         for name in
