@@ -384,7 +384,7 @@ fn compare_start(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Dr
 }
 
 fn compare_secrets(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
-    for secret in detection.secret_sources.iter().filter(|s| !baseline.secrets.contains(&s.name)) {
+    for secret in detection.secret_details.iter().filter(|s| !baseline.secrets.contains(&s.name)) {
         drifts.push(Drift::new(
             Kind::SecretMissing,
             Severity::Drift,
@@ -578,7 +578,7 @@ mod tests {
             origin: crate::detect::findings::StartOrigin::RootCompose,
             compose: None,
         });
-        f.secret("DATABASE_URL", ".env.example:1");
+        f.secret("DATABASE_URL", ".env.example:1", crate::detect::findings::Need::Unstated, "listed in .env.example");
         f
     }
 
@@ -653,7 +653,7 @@ mod tests {
     #[test]
     fn secrets_missing_are_drift_and_unused_are_info() {
         let mut f = base();
-        f.secret("STRIPE_KEY", "src/pay.ts:3");
+        f.secret("STRIPE_KEY", "src/pay.ts:3", crate::detect::findings::Need::Unstated, "process.env");
         let drifts =
             compare(&detection(f), &recorded(INSTALL, "docker compose up -d db cache", &["DATABASE_URL", "OLD_TOKEN"]));
         assert_eq!(kinds(&drifts), [(Kind::SecretMissing, Severity::Drift), (Kind::SecretUnused, Severity::Info)]);

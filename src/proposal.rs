@@ -12,11 +12,20 @@ pub struct Proposal {
     pub repo: Option<String>,
     pub install: String,
     pub start: String,
+    /// Every secret name the file declares, in file order.
     pub secrets: Vec<String>,
+    /// Those of `secrets` listed after the [`OPTIONAL_MARKER`] line: the project runs without
+    /// them. The others are required.
+    pub optional_secrets: Vec<String>,
     pub note: String,
     /// `[env]`, in file order: local runs only, never sent to the server.
     pub env: Vec<(String, String)>,
 }
+
+/// The comment line in `secrets = [ … ]` after which the names are optional: `detect` writes
+/// the required names first, then this line, then the optional ones, so every name stays
+/// declared in the one array and a reader sees at once what must be set.
+pub const OPTIONAL_MARKER: &str = "# optional:";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProposalError {
@@ -100,10 +109,16 @@ impl Proposal {
             repo: raw.repo.filter(|r| !r.is_empty()),
             install: raw.install,
             start: raw.start,
+            optional_secrets: optional_secrets(text),
             secrets: raw.secrets,
             note: raw.note,
             env,
         })
+    }
+
+    /// The declared secrets the project cannot run without: those before the optional marker.
+    pub fn required_secrets(&self) -> impl Iterator<Item = &String> {
+        self.secrets.iter().filter(|name| !self.optional_secrets.contains(name))
     }
 
     /// Canonical TOML for this proposal, without evidence comments.
@@ -114,7 +129,19 @@ impl Proposal {
         }
         out.push_str(&format!("install = {}\n", toml_string(&self.install)));
         out.push_str(&format!("start = {}\n", toml_string(&self.start)));
-        out.push_str(&format!("secrets = {}\n", toml_string_array(&self.secrets)));
+        if self.optional_secrets.is_empty() {
+            out.push_str(&format!("secrets = {}\n", toml_string_array(&self.secrets)));
+        } else {
+            out.push_str("secrets = [\n");
+            for name in self.required_secrets() {
+                out.push_str(&format!("  {},\n", toml_string(name)));
+            }
+            out.push_str(&format!("  {OPTIONAL_MARKER}\n"));
+            for name in self.secrets.iter().filter(|name| self.optional_secrets.contains(name)) {
+                out.push_str(&format!("  {},\n", toml_string(name)));
+            }
+            out.push_str("]\n");
+        }
         out.push_str(&format!("note = {}\n", toml_string(&self.note)));
         if !self.env.is_empty() {
             out.push_str("\n[env]\n");
@@ -124,6 +151,34 @@ impl Proposal {
         }
         out
     }
+}
+
+/// The names of the `secrets` array listed after a line that is the [`OPTIONAL_MARKER`]
+/// (a comment on a line of its own; text after the colon is allowed). `text` already parsed
+/// as TOML; a file without the marker declares every name required.
+fn optional_secrets(text: &str) -> Vec<String> {
+    let Ok(document) = text.parse::<toml_edit::DocumentMut>() else { return Vec::new() };
+    let Some(array) = document.get("secrets").and_then(|item| item.as_array()) else { return Vec::new() };
+    let is_marker = |line: &str| {
+        line.trim().strip_prefix('#').is_some_and(|comment| {
+            let comment = comment.trim().to_ascii_lowercase();
+            comment == "optional" || comment.starts_with("optional:")
+        })
+    };
+    let mut optional = false;
+    let mut found = Vec::new();
+    for value in array.iter() {
+        // The first line of a value's prefix is the rest of the line before it (the previous
+        // name's evidence comment): only whole lines can be the marker.
+        let prefix = value.decor().prefix().and_then(|p| p.as_str()).unwrap_or_default();
+        if prefix.split('\n').skip(1).any(is_marker) {
+            optional = true;
+        }
+        if optional && let Some(name) = value.as_str() {
+            found.push(name.to_string());
+        }
+    }
+    found
 }
 
 /// The line of `"name"` in the `secrets = [...]` list (which may span lines).
@@ -209,6 +264,7 @@ mod tests {
             install: "set -euo pipefail\n# pnpm-lock.yaml\ncorepack enable\npnpm install --frozen-lockfile\n".into(),
             start: "docker compose up -d postgres".into(),
             secrets: vec!["DATABASE_URL".into(), "STRIPE_SECRET_KEY".into()],
+            optional_secrets: vec!["STRIPE_SECRET_KEY".into()],
             note: "Node 20".into(),
             env: vec![("NODE_ENV".into(), "test".into()), ("TOKEN".into(), "?prompt".into())],
         }
@@ -217,6 +273,23 @@ mod tests {
     #[test]
     fn render_then_parse_round_trips() {
         let p = sample();
+        assert_eq!(Proposal::parse(&p.render()).unwrap(), p);
+    }
+
+    #[test]
+    fn the_optional_marker_splits_the_secrets() {
+        let text = "secrets = [\n  \"DATABASE_URL\",  # .env.example:3 (optional: not this one)\n  # optional:\n  \"SMTP_PASSWORD\",  # a\n  \"SENTRY_DSN\",\n]\n";
+        let p = Proposal::parse(text).unwrap();
+        assert_eq!(p.secrets, ["DATABASE_URL", "SMTP_PASSWORD", "SENTRY_DSN"]);
+        assert_eq!(p.optional_secrets, ["SMTP_PASSWORD", "SENTRY_DSN"]);
+        assert_eq!(p.required_secrets().collect::<Vec<_>>(), ["DATABASE_URL"]);
+        // Without the marker every name is required, as before.
+        let p = Proposal::parse("secrets = [\"A\", \"B\"]\n").unwrap();
+        assert!(p.optional_secrets.is_empty());
+        assert_eq!(p.required_secrets().count(), 2);
+        // Everything optional: the marker first.
+        let p = Proposal::parse("secrets = [\n  # Optional: nice to have\n  \"A\",\n]\n").unwrap();
+        assert_eq!(p.optional_secrets, ["A"]);
         assert_eq!(Proposal::parse(&p.render()).unwrap(), p);
     }
 

@@ -140,6 +140,7 @@ fn site(install: &str) -> Proposal {
         install: install.into(),
         start: "npm run dev".into(),
         secrets: vec!["STRIPE_SECRET_KEY".into(), "DATABASE_URL".into()],
+        optional_secrets: Vec::new(),
         note: "Node 20".into(),
         env: vec![("NODE_ENV".into(), "test".into())],
     }
@@ -193,6 +194,48 @@ fn save_diff_edit_pull_round_trip() {
     ok(desk.cmd().args(["diff", "--exit-code"]));
     let r = ok(desk.cmd().args(["pull", "--yes"]));
     assert!(r.stderr.contains("already matches"), "{}", r.stderr);
+}
+
+#[test]
+fn required_secrets_without_a_value_are_marked() {
+    let serve = Serve::start();
+    let desk = Desk::new(&serve);
+    let mut proposal = site("npm ci\n");
+    proposal.optional_secrets = vec!["DATABASE_URL".into()];
+    desk.write(&proposal);
+    assert_eq!(desk.read(), proposal, "the optional marker survives the file");
+    ok(desk.cmd().args(["save", "--yes"]));
+
+    let r = ok(desk.cmd().arg("diff"));
+    assert!(r.stderr.contains("required secrets not set on site: STRIPE_SECRET_KEY ("), "{}", r.stderr);
+    assert!(r.stderr.contains("optional secrets not set on site: DATABASE_URL"), "{}", r.stderr);
+    let json: serde_json::Value = serde_json::from_str(&ok(desk.cmd().args(["diff", "--json"])).stdout).unwrap();
+    assert_eq!(json["missingOnServer"], serde_json::json!(["STRIPE_SECRET_KEY", "DATABASE_URL"]));
+    assert_eq!(json["requiredMissingOnServer"], serde_json::json!(["STRIPE_SECRET_KEY"]));
+
+    let r = ok(desk.cmd().args(["secret", "list"]));
+    assert!(r.stderr.contains("no secrets set on site"), "{}", r.stderr);
+    assert!(r.stderr.contains("but not set on site: STRIPE_SECRET_KEY ("), "{}", r.stderr);
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(desk.cmd().args(["secret", "list", "--json"])).stdout).unwrap();
+    assert_eq!(json["requiredMissing"], serde_json::json!(["STRIPE_SECRET_KEY"]));
+    // The file describes `site`, not another repo.
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(desk.cmd().args(["secret", "list", "--json", "--repo", "other"])).stdout).unwrap();
+    assert_eq!(json["requiredMissing"], serde_json::json!([]));
+
+    let value = "sk_live_MARK-required-9041";
+    ok(desk.cmd().args(["secret", "set", "STRIPE_SECRET_KEY"]).write_stdin(value));
+    let r = ok(desk.cmd().args(["secret", "list"]));
+    assert_eq!(r.stdout, "STRIPE_SECRET_KEY\n");
+    assert!(!r.stderr.contains("not set"), "{}", r.stderr);
+    let r = ok(desk.cmd().arg("diff"));
+    assert!(!r.stderr.contains("required secrets not set"), "{}", r.stderr);
+    assert!(r.stderr.contains("optional secrets not set on site: DATABASE_URL"), "{}", r.stderr);
+    assert!(!r.stdout.contains(value) && !r.stderr.contains(value));
+    for (path, bytes) in files_under(desk.home.path()).into_iter().chain(serve.traces()) {
+        assert!(!contains(&bytes, value), "the value is in {}", path.display());
+    }
 }
 
 #[test]

@@ -84,6 +84,7 @@ fn json_stdout_and_explain_write_nothing() {
         "install",
         "start",
         "secrets",
+        "secret_details",
         "note",
         "toolchains",
         "package_managers",
@@ -97,6 +98,69 @@ fn json_stdout_and_explain_write_nothing() {
         .collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "keys out of order: {text}");
     assert_eq!(text.matches("\n  \"").count(), keys.len(), "no other top-level keys: {text}");
+}
+
+#[test]
+fn secrets_say_which_are_required_in_every_output() {
+    let home = tempfile::tempdir().unwrap();
+    let repo = node_repo();
+    write(
+        repo.path(),
+        "src/env.ts",
+        "export const env = createEnv({\n  server: {\n    DATABASE_URL: z.string().url(),\n    RESEND_API_KEY: z.string().optional(),\n  },\n  runtimeEnv: process.env,\n});\n",
+    );
+    write(
+        repo.path(),
+        ".env.example",
+        "DATABASE_URL=\nRESEND_API_KEY=\n# OPTIONAL: billing\nSTRIPE_SECRET_KEY=\nNEXT_PUBLIC_POSTHOG_KEY=\n",
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&hanzo(home.path(), &["detect", "--json"], repo.path()).stdout).unwrap();
+    assert_eq!(json["secrets"], serde_json::json!(["DATABASE_URL", "RESEND_API_KEY", "STRIPE_SECRET_KEY"]));
+    let details: Vec<(String, bool, String)> = json["secret_details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (d["name"].as_str().unwrap().into(), d["required"].as_bool().unwrap(), d["source"].as_str().unwrap().into())
+        })
+        .collect();
+    assert_eq!(
+        details,
+        [
+            ("DATABASE_URL".into(), true, "src/env.ts:3".into()),
+            ("RESEND_API_KEY".into(), false, "src/env.ts:4".into()),
+            ("STRIPE_SECRET_KEY".into(), false, ".env.example:4".into()),
+        ]
+    );
+    assert!(json["secret_details"][0]["why"].as_str().unwrap().contains("t3-env"), "{json:#}");
+
+    let run = hanzo(home.path(), &["detect"], repo.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("secrets    1 required (DATABASE_URL), 2 optional (RESEND_API_KEY, STRIPE_SECRET_KEY)"),
+        "{}",
+        run.stderr
+    );
+    let proposal = hanzo_env::proposal::Proposal::load(&repo.path().join(".hanzo/environment.toml")).unwrap();
+    assert_eq!(proposal.secrets, ["DATABASE_URL", "RESEND_API_KEY", "STRIPE_SECRET_KEY"]);
+    assert_eq!(proposal.optional_secrets, ["RESEND_API_KEY", "STRIPE_SECRET_KEY"]);
+    let explain = hanzo(home.path(), &["detect", "--explain"], repo.path()).stdout;
+    assert!(
+        explain.contains("  DATABASE_URL (required)\n      ← src/env.ts:3: t3-env schema, no default\n"),
+        "{explain}"
+    );
+}
+
+/// The README's first command, `detect --stdout .` on this very checkout: the tool's own code
+/// (its unit tests are full of secret-looking literals) asks for no secret.
+#[test]
+fn the_tools_own_checkout_proposes_no_secret() {
+    let home = tempfile::tempdir().unwrap();
+    let run = hanzo(home.path(), &["detect", "--json"], Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["secrets"], serde_json::json!([]), "{:#}", json["secret_details"]);
 }
 
 #[test]

@@ -496,6 +496,33 @@ fn verify_masks_secret_values_in_the_report() {
 }
 
 #[test]
+fn verify_warns_first_when_a_required_secret_resolves_to_nothing() {
+    let toml = "install = \"true\"\nsecrets = [\n  \"API_TOKEN\",\n  \"DB_PASSWORD\",\n  \"EMPTY_KEY\",\n  # optional:\n  \"SMTP_PASSWORD\",\n]\n\n[env]\nAPI_TOKEN = \"${API_TOKEN}\"\nEMPTY_KEY = \"${EMPTY_KEY:-}\"\n";
+    let sandbox = Sandbox::new(toml);
+    let secret = distinctive("required");
+    let (code, json, stderr) = verify_json(&sandbox, &["--test", "true"], &[("API_TOKEN", &secret)]);
+    assert_eq!(code, Some(0), "a warning, not a failure: {json:#}\n{stderr}");
+    let warning = stderr
+        .lines()
+        .find(|l| l.contains("required secrets resolve to nothing"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(warning.contains("DB_PASSWORD, EMPTY_KEY"), "{warning}");
+    assert!(!warning.contains("API_TOKEN") && !warning.contains("SMTP_PASSWORD"), "{warning}");
+    assert!(warning.contains("--pass DB_PASSWORD"), "{warning}");
+    // Before anything runs: the warning is the first thing on stderr.
+    assert!(stderr.lines().next().unwrap_or_default().contains("required secrets resolve to nothing"), "{stderr}");
+    assert!(!stderr.contains(&secret) && !json.to_string().contains(&secret));
+    // `--pass` gives it a value from the caller's environment.
+    let (_, _, stderr) = verify_json(
+        &sandbox,
+        &["--test", "true", "--pass", "DB_PASSWORD"],
+        &[("API_TOKEN", &secret), ("DB_PASSWORD", "x1")],
+    );
+    let warning = stderr.lines().find(|l| l.contains("required secrets resolve to nothing")).unwrap_or_default();
+    assert!(!warning.contains("DB_PASSWORD") && warning.contains("EMPTY_KEY"), "{stderr}");
+}
+
+#[test]
 fn verify_without_anything_to_run_is_an_error() {
     let sandbox = Sandbox::new("install = \"\"\nstart = \"\"\n");
     let out = sandbox.output(&["verify"], &[]);

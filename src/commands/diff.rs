@@ -21,6 +21,8 @@ pub struct Comparison {
     pub start: Option<String>,
     /// Declared in the file, not set on the server.
     pub missing_on_server: Vec<String>,
+    /// Of those, the ones the file marks required (listed before its `# optional:` line).
+    pub required_missing_on_server: Vec<String>,
     /// Set on the server, not declared in the file.
     pub not_declared: Vec<String>,
     pub updated_at: Option<String>,
@@ -56,6 +58,11 @@ impl Comparison {
             install: install_diff,
             start: start_diff,
             missing_on_server: remote::missing_from(&local.secrets, &env.secrets),
+            required_missing_on_server: local
+                .required_secrets()
+                .filter(|name| !env.secrets.contains(name))
+                .cloned()
+                .collect(),
             not_declared: remote::missing_from(&env.secrets, &local.secrets),
             updated_at: env.updated_at.clone(),
         })
@@ -73,12 +80,21 @@ impl Comparison {
     /// Lines about secret names, shown after the diff.
     pub fn secret_notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
-        if !self.missing_on_server.is_empty() {
+        if !self.required_missing_on_server.is_empty() {
             notes.push(format!(
-                "secrets declared in the file but not set on {}: {} (set them with `hanzo-env secret set NAME`)",
+                "required secrets not set on {}: {} (set them with `hanzo-env secret set NAME`)",
                 self.repo,
-                self.missing_on_server.join(", ")
+                self.required_missing_on_server.join(", ")
             ));
+        }
+        let optional: Vec<&str> = self
+            .missing_on_server
+            .iter()
+            .filter(|name| !self.required_missing_on_server.contains(name))
+            .map(String::as_str)
+            .collect();
+        if !optional.is_empty() {
+            notes.push(format!("optional secrets not set on {}: {}", self.repo, optional.join(", ")));
         }
         if !self.not_declared.is_empty() {
             notes.push(format!(

@@ -125,6 +125,13 @@ impl Checkout {
         self.local.as_ref().ok_or_else(|| ProposalError::Missing { path: self.file.clone() }.into())
     }
 
+    /// Whether the local file describes `repo`: its own `repo`, or else the checkout's name.
+    pub fn describes(&self, repo: &str) -> bool {
+        let own =
+            self.local.as_ref().and_then(|p| p.repo.clone()).unwrap_or_else(|| checkout::default_repo_name(&self.root));
+        own == repo
+    }
+
     /// `--repo`, then the file's `repo`, then the git remote's repo name or the folder name.
     pub fn repo(&self, global: &GlobalArgs) -> anyhow::Result<String> {
         let from_file = self.local.as_ref().and_then(|p| p.repo.clone()).filter(|_| global.repo.is_none());

@@ -32,6 +32,15 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
     for warning in warnings {
         ui.warn(&warning);
     }
+    let unresolved: Vec<&str> =
+        proposal.required_secrets().map(String::as_str).filter(|name| !env.has_value(name)).collect();
+    if let Some(first) = unresolved.first() {
+        ui.warn(&format!(
+            "required secrets resolve to nothing, so the steps run without them: {}; give each a value in [env] \
+             (e.g. {first} = \"${{{first}}}\") or pass it from your environment with --pass {first}",
+            unresolved.join(", ")
+        ));
+    }
     let plan = plan(&root, &proposal, args, ui);
     if plan.is_empty() {
         return Err(Failure::new("nothing to verify: install and start are empty and no test command was found")

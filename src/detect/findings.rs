@@ -84,11 +84,30 @@ pub struct TestCommand {
     pub primary: bool,
 }
 
-/// A secret name the code or its config reads.
+/// What a piece of evidence (a read in code, an env file, CI) says about whether the
+/// project needs a variable set, strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Need {
+    /// The code fails without it: `os.environ["X"]`, `System.fetch_env!`, `ENV.fetch("X")`,
+    /// a settings field without a default, `${X}` in a Spring file.
+    Required,
+    /// Read plainly (`os.getenv("X")`, `process.env.X`): what happens without it is the
+    /// code's business, so other evidence decides.
+    Unstated,
+    /// The code does without it: a read with a default, an optional schema field, a read in
+    /// production-only configuration.
+    Optional,
+}
+
+/// A secret name the code or its config reads, with one piece of evidence for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Secret {
     pub name: String,
     pub source: String,
+    /// What this evidence says about whether the tests need it.
+    pub need: Need,
+    /// The evidence in words (`BaseSettings field, no default`, `set for the CI test job`).
+    pub why: String,
 }
 
 /// Where a step goes in the install script: all toolchain steps first, then system
@@ -209,8 +228,8 @@ impl Findings {
     pub fn test(&mut self, command: impl Into<String>, source: impl Into<String>) {
         self.tests.push(TestCommand { command: command.into(), source: source.into(), primary: false });
     }
-    pub fn secret(&mut self, name: impl Into<String>, source: impl Into<String>) {
-        self.secrets.push(Secret { name: name.into(), source: source.into() });
+    pub fn secret(&mut self, name: impl Into<String>, source: impl Into<String>, need: Need, why: impl Into<String>) {
+        self.secrets.push(Secret { name: name.into(), source: source.into(), need, why: why.into() });
     }
     pub fn step(&mut self, phase: Phase, command: impl Into<String>, source: impl Into<String>) {
         self.steps.push(Step { phase, command: command.into(), source: source.into() });

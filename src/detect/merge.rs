@@ -17,7 +17,9 @@
 //!   from a later duplicate when the first had none;
 //! - services: ordered by [`Origin`]; one per name, the first one seen, with an image filled
 //!   in the same way;
-//! - secrets: deduplicated, checked with [`crate::names::validate_secret_name`], sorted;
+//! - secrets: checked with [`crate::names::validate_secret_name`], one per name, required when
+//!   any evidence says so (that evidence is the one shown), else optional (explicit evidence
+//!   for that shown before a plain read); the required ones first, each group sorted;
 //! - tests: deduplicated by command and ordered by [`test_rank`] of their source.
 
 use std::collections::HashSet;
@@ -25,7 +27,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::detect::ecosystems;
-use crate::detect::findings::{Findings, Origin, PackageManager, Secret, Service, Start, Step, TestCommand, Toolchain};
+use crate::detect::findings::{Findings, Need, Origin, PackageManager, Secret, Service, Start, Step, TestCommand, Toolchain};
 #[cfg(doc)]
 use crate::detect::findings::{Phase, StartOrigin};
 use crate::detect::repo::Repo;
@@ -37,7 +39,10 @@ pub struct Detection {
     pub repo: String,
     pub install: String,
     pub start: String,
+    /// Every secret name: the required ones, then the optional ones, each sorted.
     pub secrets: Vec<String>,
+    /// The same names, in the same order, with whether the project needs each and why.
+    pub secret_details: Vec<SecretDetail>,
     pub note: String,
     pub toolchains: Vec<Toolchain>,
     pub package_managers: Vec<PackageManager>,
@@ -50,9 +55,6 @@ pub struct Detection {
     /// The start commands behind `start`, with their evidence.
     #[serde(skip)]
     pub starts: Vec<Start>,
-    /// The secret names behind `secrets`, each with its first evidence.
-    #[serde(skip)]
-    pub secret_sources: Vec<Secret>,
     /// How long each detector took (`-vv`).
     #[serde(skip)]
     pub timings: Vec<(&'static str, std::time::Duration)>,
@@ -69,7 +71,7 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     let package_managers = merge_package_managers(package_managers);
     let tests = merge_tests(tests, &package_managers);
     let starts = merge_starts(starts);
-    let (secret_sources, rejected) = merge_secrets(secrets);
+    let (secret_details, rejected) = merge_secrets(secrets);
     warnings.extend(rejected);
     let mut seen_warnings = HashSet::new();
     warnings.retain(|w| seen_warnings.insert(w.clone()));
@@ -78,7 +80,8 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
         repo: crate::checkout::default_repo_name(repo.root()),
         install: install_script(&steps),
         start: starts.iter().map(|s| s.command.as_str()).collect::<Vec<_>>().join(" && "),
-        secrets: secret_sources.iter().map(|s| s.name.clone()).collect(),
+        secrets: secret_details.iter().map(|s| s.name.clone()).collect(),
+        secret_details,
         note: String::new(),
         toolchains: merge_toolchains(toolchains),
         package_managers,
@@ -87,7 +90,6 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
         warnings,
         steps,
         starts,
-        secret_sources,
         timings: Vec::new(),
     };
     detection.note = note(&detection, &notes);
@@ -211,21 +213,53 @@ pub fn one_line(text: &str) -> String {
     text.replace(['\n', '\r'], " ")
 }
 
-fn merge_secrets(secrets: Vec<Secret>) -> (Vec<Secret>, Vec<String>) {
+/// One secret name of the detection: whether the project needs it set, and the evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SecretDetail {
+    pub name: String,
+    /// Some evidence says the project cannot run its tests without it.
+    pub required: bool,
+    /// Where the deciding evidence is: `path:line` or `path#key`.
+    pub source: String,
+    /// The deciding evidence in words (`BaseSettings field, no default`).
+    pub why: String,
+}
+
+fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<String>) {
+    // Which evidence speaks for a name: a requirement, then an explicit option, then a plain read.
+    let rank = |need: Need| match need {
+        Need::Required => 0,
+        Need::Optional => 1,
+        Need::Unstated => 2,
+    };
     let mut rejected = Vec::new();
-    let mut kept: Vec<Secret> = dedup_by_key(secrets, |s| s.name.clone())
-        .into_iter()
-        .filter(|s| match crate::names::validate_secret_name(&s.name) {
-            Ok(()) => true,
+    let mut chosen: Vec<Secret> = Vec::new();
+    for secret in secrets {
+        match crate::names::validate_secret_name(&secret.name) {
+            Ok(()) => {}
             // Reserved names are the sandbox's own variables: simply not secrets.
-            Err(crate::names::NameError::Reserved(_)) => false,
+            Err(crate::names::NameError::Reserved(_)) => continue,
             Err(e) => {
-                rejected.push(format!("{}: {e}; left out of secrets", s.source));
-                false
+                if !chosen.iter().any(|c| c.name == secret.name) {
+                    rejected.push(format!("{}: {e}; left out of secrets", secret.source));
+                    // Remembered (never shown) so that the name is reported once.
+                    chosen.push(Secret { need: Need::Unstated, ..secret });
+                }
+                continue;
             }
-        })
+        }
+        match chosen.iter_mut().find(|c| c.name == secret.name) {
+            Some(existing) if rank(secret.need) < rank(existing.need) => *existing = secret,
+            Some(_) => {}
+            None => chosen.push(secret),
+        }
+    }
+    let mut kept: Vec<SecretDetail> = chosen
+        .into_iter()
+        .filter(|s| crate::names::validate_secret_name(&s.name).is_ok())
+        .map(|s| SecretDetail { required: s.need == Need::Required, name: s.name, source: s.source, why: s.why })
         .collect();
-    kept.sort_by(|a, b| a.name.cmp(&b.name));
+    kept.sort_by(|a, b| (!a.required, &a.name).cmp(&(!b.required, &b.name)));
     (kept, rejected)
 }
 
@@ -553,13 +587,36 @@ mod tests {
     #[test]
     fn secrets_are_checked_and_sorted() {
         let mut f = Findings::default();
-        for name in ["STRIPE_KEY", "DATABASE_URL", "PATH", "HANZO_TOKEN", "bad-name", "DATABASE_URL"] {
-            f.secret(name, ".env.example");
+        for name in ["STRIPE_KEY", "DATABASE_URL", "PATH", "HANZO_TOKEN", "bad-name", "DATABASE_URL", "bad-name"] {
+            f.secret(name, ".env.example", Need::Unstated, "listed in .env.example");
         }
         let d = merge(&repo(), f);
         assert_eq!(d.secrets, ["DATABASE_URL", "STRIPE_KEY"]);
-        assert!(d.warnings.iter().any(|w| w.contains("bad-name")), "{:?}", d.warnings);
+        assert_eq!(d.warnings.iter().filter(|w| w.contains("bad-name")).count(), 1, "{:?}", d.warnings);
         assert!(!d.warnings.iter().any(|w| w.contains("PATH")));
+    }
+
+    #[test]
+    fn required_evidence_wins_and_required_names_come_first() {
+        let mut f = Findings::default();
+        f.secret("SMTP_PASSWORD", "src/mail.ts:3", Need::Unstated, "process.env");
+        f.secret("SMTP_PASSWORD", "src/env.ts:9", Need::Optional, "t3-env schema, optional");
+        f.secret("ZED_TOKEN", "src/zed.ts:1", Need::Unstated, "process.env");
+        f.secret("API_KEY", ".env.example:1", Need::Unstated, "listed in .env.example");
+        f.secret("API_KEY", "src/env.ts:4", Need::Required, "t3-env schema, no default");
+        f.secret("API_KEY", ".github/workflows/ci.yml#jobs.test", Need::Required, "set for the CI test job");
+        let d = merge(&repo(), f);
+        assert_eq!(d.secrets, ["API_KEY", "SMTP_PASSWORD", "ZED_TOKEN"]);
+        let rows: Vec<(&str, bool, &str, &str)> =
+            d.secret_details.iter().map(|s| (s.name.as_str(), s.required, s.source.as_str(), s.why.as_str())).collect();
+        assert_eq!(
+            rows,
+            [
+                ("API_KEY", true, "src/env.ts:4", "t3-env schema, no default"),
+                ("SMTP_PASSWORD", false, "src/env.ts:9", "t3-env schema, optional"),
+                ("ZED_TOKEN", false, "src/zed.ts:1", "process.env"),
+            ]
+        );
     }
 
     fn starts(files: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -2,8 +2,8 @@
 //! install/start line, and as a short summary.
 
 use crate::detect::Detection;
-use crate::detect::merge::one_line;
-use crate::proposal::toml_string;
+use crate::detect::merge::{SecretDetail, one_line};
+use crate::proposal::{OPTIONAL_MARKER, toml_string};
 
 /// `.hanzo/environment.toml` as detect writes it: the evidence sits in the install script's
 /// comments, after `start`, and beside each secret. `[env]` is left out: detection never
@@ -25,12 +25,24 @@ pub fn toml(d: &Detection) -> String {
         out.push_str(&format!("  # {}", sources.join(", ")));
     }
     out.push('\n');
-    if d.secret_sources.is_empty() {
+    if d.secret_details.is_empty() {
         out.push_str("secrets = []\n");
     } else {
+        // The required names, then the optional ones under a marker line that `proposal`
+        // reads back: one array, so every name is still declared.
         out.push_str("secrets = [\n");
-        for secret in &d.secret_sources {
-            out.push_str(&format!("  {},  # {}\n", toml_string(&secret.name), one_line(&secret.source)));
+        let mut marked = false;
+        for secret in &d.secret_details {
+            if !secret.required && !marked {
+                out.push_str(&format!("  {OPTIONAL_MARKER}\n"));
+                marked = true;
+            }
+            out.push_str(&format!(
+                "  {},  # {} ({})\n",
+                toml_string(&secret.name),
+                one_line(&secret.source),
+                one_line(&secret.why)
+            ));
         }
         out.push_str("]\n");
     }
@@ -58,10 +70,16 @@ pub fn explain(d: &Detection) -> String {
     for start in &d.starts {
         out.push_str(&format!("  {}\n      ← {}\n", start.command, one_line(&start.source)));
     }
-    if !d.secret_sources.is_empty() {
+    if !d.secret_details.is_empty() {
         out.push_str("secrets:\n");
-        for secret in &d.secret_sources {
-            out.push_str(&format!("  {}\n      ← {}\n", secret.name, one_line(&secret.source)));
+        for secret in &d.secret_details {
+            let need = if secret.required { "required" } else { "optional" };
+            out.push_str(&format!(
+                "  {} ({need})\n      ← {}: {}\n",
+                secret.name,
+                one_line(&secret.source),
+                one_line(&secret.why)
+            ));
         }
     }
     if !d.tests.is_empty() {
@@ -88,8 +106,19 @@ pub fn summary(d: &Detection) -> Vec<String> {
     for s in &d.services {
         lines.push(format!("service    {}  ({})", s.name, s.source));
     }
-    if !d.secrets.is_empty() {
-        lines.push(format!("secrets    {}", d.secrets.join(", ")));
+    if !d.secret_details.is_empty() {
+        let (required, optional): (Vec<&SecretDetail>, Vec<&SecretDetail>) =
+            d.secret_details.iter().partition(|s| s.required);
+        let names = |list: &[&SecretDetail]| list.iter().map(|s| s.name.as_str()).collect::<Vec<_>>().join(", ");
+        let mut line = format!("secrets    {} required", required.len());
+        if !required.is_empty() {
+            line.push_str(&format!(" ({})", names(&required)));
+        }
+        line.push_str(&format!(", {} optional", optional.len()));
+        if !optional.is_empty() {
+            line.push_str(&format!(" ({})", names(&optional)));
+        }
+        lines.push(line);
     }
     if let Some(test) = d.tests.first() {
         lines.push(format!("tests      {}  ({})", test.command, test.source));
@@ -100,7 +129,7 @@ pub fn summary(d: &Detection) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::findings::{Findings, Phase, Start, StartOrigin};
+    use crate::detect::findings::{Findings, Need, Phase, Start, StartOrigin};
     use crate::detect::repo::Repo;
 
     fn start(command: &str, source: &str) -> Start {
@@ -119,8 +148,9 @@ mod tests {
         f.step(Phase::Toolchain, "corepack enable", "package.json#packageManager");
         f.step(Phase::Install, "pnpm install --frozen-lockfile", "pnpm-lock.yaml");
         f.start(start("docker compose -f docker/compose.yaml up -d postgres", "docker/compose.yaml#services"));
-        f.secret("DATABASE_URL", ".env.example:3");
-        f.secret("STRIPE_SECRET_KEY", "src/pay.ts:10");
+        f.secret("DATABASE_URL", ".env.example:3", Need::Required, "documented as required in .env.example");
+        f.secret("STRIPE_SECRET_KEY", "src/pay.ts:10", Need::Unstated, "process.env");
+        f.secret("AWS_SECRET_ACCESS_KEY", "src/s3.ts:2", Need::Optional, "process.env, optional");
         f.note("pnpm workspace of 4 packages");
         let d = detection(f);
         let text = toml(&d);
@@ -129,7 +159,10 @@ mod tests {
         assert_eq!(parsed.install, d.install);
         assert!(parsed.install.starts_with("set -euo pipefail\n# package.json#packageManager\ncorepack enable\n"));
         assert_eq!(parsed.start, d.start);
-        assert_eq!(parsed.secrets, ["DATABASE_URL", "STRIPE_SECRET_KEY"]);
+        assert_eq!(parsed.secrets, ["DATABASE_URL", "AWS_SECRET_ACCESS_KEY", "STRIPE_SECRET_KEY"]);
+        assert_eq!(parsed.optional_secrets, ["AWS_SECRET_ACCESS_KEY", "STRIPE_SECRET_KEY"]);
+        let expected = "secrets = [\n  \"DATABASE_URL\",  # .env.example:3 (documented as required in .env.example)\n  # optional:\n  \"AWS_SECRET_ACCESS_KEY\",";
+        assert!(text.contains(expected), "{text}");
         assert_eq!(parsed.note, d.note);
         assert!(parsed.env.is_empty());
     }
@@ -139,11 +172,24 @@ mod tests {
         let mut f = Findings::default();
         f.step(Phase::Install, "npm ci", "we\nird'''\"/package-lock.json");
         f.start(start("make up", "Make\nfile"));
-        f.secret("TOKEN", "a\nb");
+        f.secret("TOKEN", "a\nb", Need::Required, "c\nd");
+        f.secret("KEY", "x", Need::Optional, "y\n]\nz");
         let d = detection(f);
         let parsed = Proposal::parse(&toml(&d)).unwrap();
         assert_eq!(parsed.install, d.install);
-        assert_eq!(parsed.secrets, ["TOKEN"]);
+        assert_eq!(parsed.secrets, ["TOKEN", "KEY"]);
+        assert_eq!(parsed.optional_secrets, ["KEY"]);
+    }
+
+    #[test]
+    fn the_summary_counts_required_and_optional_secrets() {
+        let mut f = Findings::default();
+        f.secret("DATABASE_URL", "app/config.py:3", Need::Required, "BaseSettings field, no default");
+        f.secret("SMTP_PASSWORD", "app/config.py:9", Need::Optional, "BaseSettings field, optional");
+        f.secret("SENTRY_DSN", "app/config.py:12", Need::Unstated, "os.getenv");
+        let lines = summary(&detection(f));
+        let expected = "secrets    1 required (DATABASE_URL), 2 optional (SENTRY_DSN, SMTP_PASSWORD)";
+        assert!(lines.contains(&expected.to_string()), "{lines:?}");
     }
 
     #[test]

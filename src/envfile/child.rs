@@ -123,6 +123,13 @@ impl ChildEnv {
         self.names().contains(&name)
     }
 
+    /// Whether the child receives `name` with a value that is not empty.
+    pub fn has_value(&self, name: &str) -> bool {
+        self.inherited.iter().any(|(n, v)| n == name && !v.is_empty())
+            || self.fixed.iter().any(|(n, v)| n == name && !v.is_empty())
+            || self.resolved.iter().any(|r| r.name == name && !r.value.expose_secret().is_empty())
+    }
+
     /// The names the child receives, in order (for `-v` output; never values).
     pub fn names(&self) -> Vec<&str> {
         let inherited = self.inherited.iter().map(|(n, _)| n.as_str());
@@ -309,6 +316,19 @@ mod tests {
         )
         .unwrap();
         assert_eq!(child.mask("auth s3cr3t-value in test 42"), "auth [TOKEN] in test 42");
+    }
+
+    #[test]
+    fn a_value_is_there_only_when_not_empty() {
+        let (child, _) = ChildEnv::build(
+            vec![entry("TOKEN", "s3cr3t", true), entry("EMPTY", "", true)],
+            &["SSH_AUTH_SOCK".into()],
+            &host,
+        )
+        .unwrap();
+        assert!(child.has_value("TOKEN") && child.has_value("SSH_AUTH_SOCK"));
+        assert!(child.has("EMPTY") && !child.has_value("EMPTY"));
+        assert!(!child.has_value("DATABASE_URL"));
     }
 
     #[test]

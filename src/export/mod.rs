@@ -107,7 +107,7 @@ impl Setup {
         let secrets = secret_names
             .into_iter()
             .map(|name| {
-                let source = detection.secret_sources.iter().find(|s| s.name == name).map(|s| s.source.clone());
+                let source = detection.secret_details.iter().find(|s| s.name == name).map(|s| s.source.clone());
                 (name, source)
             })
             .collect();
@@ -297,7 +297,8 @@ fn install_script_file(target: Target, setup: &Setup) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::detect::{Secret, Start, Step};
+    use crate::detect::merge::SecretDetail;
+    use crate::detect::{Start, Step};
 
     /// A detection as a Node + Python repo with postgres and redis would give, built by hand
     /// (ports and env filled in, as compose files supply them).
@@ -358,9 +359,9 @@ pub(crate) mod tests {
                 Start { command: "docker compose up -d db cache".into(), source: "compose.yaml".into(), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None },
                 Start { command: "pnpm dev".into(), source: "package.json#scripts.dev".into(), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None },
             ],
-            secret_sources: vec![
-                Secret { name: "DATABASE_URL".into(), source: ".env.example:1".into() },
-                Secret { name: "STRIPE_SECRET_KEY".into(), source: "web/src/pay.ts:1".into() },
+            secret_details: vec![
+                SecretDetail { name: "DATABASE_URL".into(), required: true, source: ".env.example:1".into(), why: "listed in .env.example".into() },
+                SecretDetail { name: "STRIPE_SECRET_KEY".into(), required: true, source: "web/src/pay.ts:1".into(), why: "process.env".into() },
             ],
             ..Detection::default()
         }

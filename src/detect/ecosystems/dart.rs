@@ -6,8 +6,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{captured_names, pm_path, read_existing};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{pm_path, read_existing};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
@@ -57,12 +58,14 @@ impl Ecosystem for Dart {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["dart"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bPlatform\.environment\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+            Regex::new(r#"\bPlatform\.environment\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\]"#)
                 .expect("the Dart environment-read pattern is valid")
         });
-        captured_names(&READ, text)
+        code::reads_of(&READ, text, "Platform.environment", |after| {
+            if code::followed_by(after, &["??"]) { Need::Optional } else { Need::Unstated }
+        })
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

@@ -5,8 +5,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{captured_names, counted};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{counted};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_within, join, too_deep_for_a_project};
 use crate::detect::sources::Sources;
@@ -46,12 +47,20 @@ impl Ecosystem for Deno {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["ts", "tsx", "js", "jsx", "mjs"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bDeno\.env\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#)
+            Regex::new(r#"\bDeno\.env\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#)
                 .expect("the Deno environment-read pattern is valid")
         });
-        captured_names(&READ, text)
+        code::reads_of(&READ, text, "Deno.env.get", |after| {
+            if code::followed_by(after, &["??", "||"]) {
+                Need::Optional
+            } else if code::followed_by(after, &["!"]) && !code::followed_by(after, &["!="]) {
+                Need::Required
+            } else {
+                Need::Unstated
+            }
+        })
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

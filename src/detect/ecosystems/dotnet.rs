@@ -5,8 +5,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{captured_names, outermost, pm_path};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{outermost, pm_path};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_own_path, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
@@ -59,12 +60,76 @@ impl Ecosystem for Dotnet {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["cs", "fs"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+    /// `Environment.GetEnvironmentVariable("X")`; Aspire's `AddParameter("X", secret: true)`
+    /// (`Parameters__X`, which the AppHost asks the developer for); and configuration keys,
+    /// which the environment provider binds with `__` for `:` (`Configuration["Stripe:SecretKey"]`
+    /// is `Stripe__SecretKey`): `configuration["X"]`, `GetValue<T>("X")` (optional with a
+    /// default), `GetConnectionString("Db")` (`ConnectionStrings__Db`), `GetRequired…("X")`
+    /// (required). appsettings or an orchestrator usually give those, so they count only
+    /// where an env or compose file of the project names the variable (see
+    /// [`EnvRead::derived`]).
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bGetEnvironmentVariable\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
-                .expect("the .NET environment-read pattern is valid")
+            Regex::new(
+                r#"(?x)
+                \bGetEnvironmentVariable\(\s*"(?P<env>[A-Za-z_][A-Za-z0-9_]*)"
+                | \b[A-Za-z_.]*[Cc]onfig(?:uration)?\[\s*"(?P<index>[A-Za-z_][A-Za-z0-9_:]*)"\s*\]
+                | \.(?P<call>GetValue|GetRequiredValue|GetConnectionString|GetRequiredConnectionString)
+                  (?:<[^>()]{1,60}>)?\(\s*"(?P<key>[A-Za-z_][A-Za-z0-9_:]*)"
+                | \bAddParameter\(\s*"(?P<parameter>[A-Za-z_][A-Za-z0-9_\-]*)"
+                "#,
+            )
+            .expect("the .NET environment-read pattern is valid")
         });
-        captured_names(&READ, text)
+        READ.captures_iter(text)
+            .filter_map(|c| {
+                let whole = c.get(0)?;
+                let after = &text[whole.end()..];
+                let rest = code::rest_of_call(after, &['"']);
+                // An indexer's match ends at its `]`; a call's at its name.
+                let closed =
+                    if c.name("index").is_some() { after } else { after[rest.len()..].get(1..).unwrap_or_default() };
+                let fallback = if code::followed_by(closed, &["?? throw"]) {
+                    Need::Required
+                } else if code::followed_by(closed, &["??"]) {
+                    Need::Optional
+                } else {
+                    Need::Unstated
+                };
+                if let Some(name) = c.name("env") {
+                    return Some(EnvRead::new(name.as_str(), name.start(), fallback, "GetEnvironmentVariable"));
+                }
+                if let Some(key) = c.name("index") {
+                    return Some(EnvRead::derived(
+                        key.as_str().replace(':', "__"),
+                        key.start(),
+                        fallback,
+                        "configuration key",
+                    ));
+                }
+                if let Some(parameter) = c.name("parameter") {
+                    let secret = code::has_keyword(rest, "secret") && rest.contains("true");
+                    let name = format!("Parameters__{}", parameter.as_str().replace('-', "_"));
+                    return Some(
+                        EnvRead::new(name, parameter.start(), Need::Unstated, "Aspire parameter").marked_secret(secret),
+                    );
+                }
+                let (call, key) = (c.name("call")?.as_str(), c.name("key")?);
+                let need = if call.starts_with("GetRequired") {
+                    Need::Required
+                } else if call == "GetValue" && code::has_another_argument(rest) {
+                    Need::Optional
+                } else {
+                    fallback
+                };
+                let (name, via) = if call.ends_with("ConnectionString") {
+                    (format!("ConnectionStrings__{}", key.as_str()), "connection string")
+                } else {
+                    (key.as_str().replace(':', "__"), "configuration key")
+                };
+                Some(EnvRead::derived(name, key.start(), need, via))
+            })
+            .collect()
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
@@ -173,6 +238,26 @@ fn is_test_project(repo: &Repo, project: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn configuration_keys_bind_with_double_underscores() {
+        let text = "var k = builder.Configuration[\"Stripe:SecretKey\"] ?? throw new X();\nvar c = config.GetConnectionString(\"Shop\");\nvar t = Environment.GetEnvironmentVariable(\"API_TOKEN\") ?? \"\";\nvar v = cfg.GetValue<int>(\"Http:Timeout\", 30);\nvar p = builder.AddParameter(\"openai-key\", secret: true);\n";
+        let reads: Vec<(String, Need, bool, bool)> = Dotnet
+            .env_reads("Program.cs", text)
+            .into_iter()
+            .map(|r| (r.name, r.need, r.derived, r.marked_secret))
+            .collect();
+        assert_eq!(
+            reads,
+            [
+                ("Stripe__SecretKey".into(), Need::Required, true, false),
+                ("ConnectionStrings__Shop".into(), Need::Unstated, true, false),
+                ("API_TOKEN".into(), Need::Optional, false, false),
+                ("Http__Timeout".into(), Need::Optional, true, false),
+                ("Parameters__openai_key".into(), Need::Unstated, false, true),
+            ]
+        );
+    }
     use crate::detect::testing::scan;
 
     #[test]

@@ -6,6 +6,7 @@
 //! environment, and `detect`, which reads its manifests and reports findings.
 
 use crate::detect::findings::Findings;
+pub use crate::detect::findings::Need;
 use crate::detect::sources::Sources;
 
 /// A toolchain an ecosystem owns: its id in findings (`node`) and its name in prose (`Node`).
@@ -216,11 +217,54 @@ pub trait Ecosystem: Sync {
     }
 
     /// The environment variables `text` (the file `rel`, one of its sources or settings
-    /// files) reads, with the byte offset of each name.
-    fn env_reads(&self, _rel: &str, _text: &str) -> Vec<(String, usize)> {
+    /// files) reads: plain reads (`os.getenv("X")`) and the names settings schemas bind
+    /// (a pydantic `BaseSettings` field, a clap `env = "X"`, a t3-env `server` entry), each
+    /// with whether the code needs it. Reads in the file's own tests are left out.
+    fn env_reads(&self, _rel: &str, _text: &str) -> Vec<EnvRead> {
         Vec::new()
+    }
+
+    /// Whether `text` reads the environment as a whole (Go's `os.Environ()`): then the names a
+    /// configuration parser of the same package is keyed by (its [`EnvRead::derived`]
+    /// reads) are reads, wherever else the project spells them.
+    fn walks_environment(&self, _text: &str) -> bool {
+        false
     }
 
     /// Read the repo's manifests and report what they say.
     fn detect(&self, sources: &Sources, out: &mut Findings);
+}
+
+/// One environment variable a source or settings file reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvRead {
+    pub name: String,
+    /// The byte offset of the read (of the name, where the text spells it) in the text.
+    pub at: usize,
+    pub need: Need,
+    /// How the code reads it, for the evidence (`os.environ[…]`, `BaseSettings field`).
+    pub via: &'static str,
+    /// A name derived from a settings key by a framework's binding rules (Spring's relaxed
+    /// binding: `app.mail.password` binds `APP_MAIL_PASSWORD`), not spelled in the code: it
+    /// counts only when an env file or compose file of the project names the variable too.
+    pub derived: bool,
+    /// The code itself declares the value a secret (a pydantic `SecretStr` field, an Aspire
+    /// `AddParameter(…, secret: true)`, starlette's `cast=Secret`), whatever its name says.
+    pub marked_secret: bool,
+}
+
+impl EnvRead {
+    pub fn new(name: impl Into<String>, at: usize, need: Need, via: &'static str) -> EnvRead {
+        EnvRead { name: name.into(), at, need, via, derived: false, marked_secret: false }
+    }
+
+    /// A name the framework derives from a settings key (see [`EnvRead::derived`]).
+    pub fn derived(name: impl Into<String>, at: usize, need: Need, via: &'static str) -> EnvRead {
+        EnvRead { derived: true, ..EnvRead::new(name, at, need, via) }
+    }
+
+    /// The same read, declared a secret by the code (see [`EnvRead::marked_secret`]).
+    pub fn marked_secret(self, marked: bool) -> EnvRead {
+        EnvRead { marked_secret: self.marked_secret || marked, ..self }
+    }
 }

@@ -5,8 +5,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{captured_names, pm_path, projects, source_at};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{pm_path, projects, source_at};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
@@ -60,12 +61,42 @@ impl Ecosystem for Elixir {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["ex", "exs"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+    /// `System.fetch_env!("X")` (required), `System.get_env("X")` (with a default or an
+    /// `||` fallback: optional; `|| raise`: required), and the same calls through a helper
+    /// module (`Util.fetch_env!("X", all: "postgres")`). Reads in a production-only block
+    /// of a config file (`if config_env() == :prod do`) or in `config/prod.exs` are optional.
+    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bSystem\.(?:get_env|fetch_env!?)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            Regex::new(r#"\b(?:[A-Z]\w*\.)+(get_env|fetch_env!?)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
                 .expect("the Elixir environment-read pattern is valid")
         });
-        captured_names(&READ, text)
+        let production = production_blocks(rel, text);
+        READ.captures_iter(text)
+            .filter_map(|c| {
+                let (call, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
+                let after = &text[whole.end()..];
+                let rest = code::rest_of_call(after, &['"']);
+                let fallback = after[rest.len()..].trim_start_matches(')').trim_start();
+                let in_production = production.iter().any(|r| r.contains(&name.start()));
+                let need = if in_production || code::has_another_argument(rest) {
+                    Need::Optional
+                } else if let Some(alternative) = fallback.strip_prefix("||") {
+                    if alternative.trim_start().starts_with("raise") { Need::Required } else { Need::Optional }
+                } else if call.as_str() == "fetch_env!" {
+                    Need::Required
+                } else {
+                    Need::Unstated
+                };
+                let via = if in_production {
+                    "production-only config"
+                } else if call.as_str() == "fetch_env!" {
+                    "System.fetch_env!"
+                } else {
+                    "System.get_env"
+                };
+                Some(EnvRead::new(name.as_str(), name.start(), need, via))
+            })
+            .collect()
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
@@ -137,6 +168,32 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
     }
 }
 
+/// The byte ranges of `text` only a production deployment reads: all of `config/prod.exs`,
+/// and in other config files the blocks under `if config_env() == :prod do` (or
+/// `Mix.env() == :prod`), up to the `end` at the same indentation.
+fn production_blocks(rel: &str, text: &str) -> Vec<std::ops::Range<usize>> {
+    static PROD_IF: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^([ \t]*)if\s+(?:config_env\(\)|Mix\.env\(\))\s*==\s*:prod\s+do\s*$")
+            .expect("the production-block pattern is valid")
+    });
+    if rel == "config/prod.exs" || rel.ends_with("/config/prod.exs") {
+        return std::iter::once(0..text.len()).collect();
+    }
+    PROD_IF
+        .captures_iter(text)
+        .filter_map(|c| {
+            let (whole, indent) = (c.get(0)?, c.get(1)?.as_str());
+            let closing = format!("\n{indent}end");
+            let end = text[whole.end()..]
+                .match_indices(&closing)
+                .map(|(i, _)| whole.end() + i + closing.len())
+                .find(|&e| text[e..].starts_with(['\n', '\r', ' ']) || e == text.len())
+                .unwrap_or(text.len());
+            Some(whole.start()..end)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,6 +219,30 @@ mod tests {
         assert_eq!(s.findings.services.len(), 1);
         assert_eq!(s.findings.services[0].source, "mix.exs:9");
         assert!(s.findings.notes.iter().any(|n| n.starts_with("Phoenix")));
+    }
+
+    #[test]
+    fn environment_reads_and_what_they_need() {
+        let text = "config :a, pass: Util.fetch_env!(\"DATABASE_PASS\", all: \"postgres\"),\n  url: System.get_env(\"DATABASE_URL\") || raise(\"missing\"),\n  key: System.fetch_env!(\"STRIPE_KEY\"),\n  token: System.get_env(\"API_TOKEN\")\n\nif config_env() == :prod do\n  config :a, base: System.fetch_env!(\"SECRET_KEY_BASE\")\nend\nconfig :a, later: System.fetch_env!(\"LATER_TOKEN\")\n";
+        let reads: Vec<(String, Need)> =
+            Elixir.env_reads("config/runtime.exs", text).into_iter().map(|r| (r.name, r.need)).collect();
+        assert_eq!(
+            reads,
+            [
+                ("DATABASE_PASS".into(), Need::Optional),
+                ("DATABASE_URL".into(), Need::Required),
+                ("STRIPE_KEY".into(), Need::Required),
+                ("API_TOKEN".into(), Need::Unstated),
+                ("SECRET_KEY_BASE".into(), Need::Optional),
+                ("LATER_TOKEN".into(), Need::Required),
+            ]
+        );
+        assert!(
+            Elixir
+                .env_reads("config/prod.exs", "System.fetch_env!(\"X_KEY\")")
+                .iter()
+                .all(|r| r.need == Need::Optional)
+        );
     }
 
     #[test]

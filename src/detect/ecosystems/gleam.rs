@@ -6,8 +6,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
-use crate::detect::ecosystems::project::{captured_names, pm_path, projects};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, Toolchain};
+use crate::detect::ecosystems::project::{pm_path, projects};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{join, parent_dir};
 use crate::detect::sources::Sources;
@@ -45,13 +46,13 @@ impl Ecosystem for Gleam {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["gleam"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         // The `envoy` package is how Gleam code reads the environment.
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"\benvoy\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
                 .expect("the Gleam environment-read pattern is valid")
         });
-        captured_names(&READ, text)
+        code::reads_of(&READ, text, "envoy.get", |_| Need::Unstated)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         let repo = sources.repo();

@@ -4,17 +4,15 @@
 //! Every other `go.mod` of the project's own is a module of its own (Go excludes nested
 //! modules from their parent), so each gets its own `go mod download`.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{captured_names, counted, pm_path};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{counted, pm_path};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+
+mod env;
 
 pub struct Go;
 
@@ -62,12 +60,17 @@ impl Ecosystem for Go {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["go"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
-        static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bos\.(?:Getenv|LookupEnv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
-                .expect("the Go environment-read pattern is valid")
-        });
-        captured_names(&READ, text)
+    /// Go templates that render configuration (`config.yaml.tmpl`, dockerize's and
+    /// gomplate's `{{ .Env.X }}`).
+    fn is_settings_file(&self, rel: &str) -> bool {
+        let name = crate::detect::repo::file_name(rel);
+        name.split('.').skip(1).any(|part| matches!(part, "tmpl" | "gotmpl" | "tpl"))
+    }
+    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+        env::reads(rel, text)
+    }
+    fn walks_environment(&self, text: &str) -> bool {
+        text.contains("os.Environ()")
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

@@ -6,16 +6,16 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{
-    captured_names, native_shell_of, pm_path, projects, read_existing, source_at, version_file,
-};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, read_existing, source_at, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::detect::sources::xml::{Element, parse_xml};
+
+mod env;
 
 pub struct Java;
 
@@ -72,31 +72,14 @@ impl Ecosystem for Java {
         &["java", "kt", "kts", "groovy"]
     }
     fn is_settings_file(&self, rel: &str) -> bool {
-        is_spring_config(file_name(rel))
+        env::is_spring_config(rel)
     }
-    fn env_reads(&self, rel: &str, text: &str) -> Vec<(String, usize)> {
-        static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bSystem\.getenv\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
-                .expect("the JVM environment-read pattern is valid")
-        });
-        /// `${NAME}` in a Spring configuration file. One with a default (`${MYSQL_PASS:petclinic}`)
-        /// runs as is: nothing the sandbox must supply.
-        static PLACEHOLDER: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("the placeholder pattern is valid"));
-        let mut found = captured_names(&READ, text);
-        if is_spring_config(file_name(rel)) {
-            found.extend(captured_names(&PLACEHOLDER, text));
-        }
-        found
+    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+        env::reads(rel, text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }
-}
-
-/// Spring Boot's `application*.yml|yaml|properties`.
-fn is_spring_config(name: &str) -> bool {
-    name.starts_with("application") && [".yml", ".yaml", ".properties"].iter().any(|e| name.ends_with(e))
 }
 
 fn detect(repo: &Repo, out: &mut Findings) {

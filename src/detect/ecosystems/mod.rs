@@ -6,6 +6,7 @@
 //! Adding an ecosystem is one file implementing [`Ecosystem`] and one line in [`ALL`].
 
 pub mod clojure;
+pub mod code;
 pub mod cpp;
 pub mod dart;
 pub mod deno;

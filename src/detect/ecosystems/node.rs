@@ -6,19 +6,18 @@
 //! separate app checked in beside the first). A workspace (package.json `workspaces`,
 //! `pnpm-workspace.yaml`) is one install at its root; its members are counted, not installed.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
 use serde_json::Value;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{Members, captured_names, pm_path, read_existing, workspace_note};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{Members, pm_path, read_existing, workspace_note};
 use crate::detect::findings::{Findings, Origin, Phase, Service, Start, StartOrigin};
 use crate::detect::repo::{Repo, is_own_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+
+mod env;
 
 pub struct Node;
 
@@ -85,16 +84,13 @@ impl Ecosystem for Node {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte", "astro"]
     }
-    /// `process.env.X`, `import.meta.env.X`, `Bun.env.X`, `process.env["X"]`, and the
-    /// `env("X")` helpers apps define over them.
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
-        static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(
-                r#"(?:\bprocess\.env|\bimport\.meta\.env|\bBun\.env)\.([A-Za-z_][A-Za-z0-9_]*)|(?:\bprocess\.env\[|\benv\()\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#,
-            )
-            .expect("the Node environment-read pattern is valid")
-        });
-        captured_names(&READ, text)
+    /// Prisma schemas name their database URL with `env("DATABASE_URL")`; a `turbo.json`
+    /// lists the variables its tasks depend on.
+    fn is_settings_file(&self, rel: &str) -> bool {
+        rel.ends_with(".prisma") || crate::detect::repo::file_name(rel) == "turbo.json"
+    }
+    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+        env::reads(rel, text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

@@ -5,8 +5,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{captured_names, pm_path, projects, version_file};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
 use crate::detect::sources::Sources;
@@ -60,12 +61,34 @@ impl Ecosystem for Php {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["php"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+    /// Symfony's configuration (`config/packages/*.yaml`) reads the environment through
+    /// `%env(…)%` parameters.
+    fn is_settings_file(&self, rel: &str) -> bool {
+        let extension = rel.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+        ["yml", "yaml", "xml"].contains(&extension) && parent_dir(rel).split('/').any(|d| d == "config")
+    }
+    /// `getenv('X')`, `env('X')` (Laravel), `$_ENV['X']`, `$_SERVER['X']`, `Env::get('X')`:
+    /// optional with a default argument or a `??` fallback. Symfony's `%env(X)%` (any
+    /// processors before the name) fails without it unless a parameter gives a default.
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?:\bgetenv\(|\benv\(|\$_ENV\[|\$_SERVER\[|\bEnv::get\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
                 .expect("the PHP environment-read pattern is valid")
         });
-        captured_names(&READ, text)
+        static SYMFONY: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"%env\((?:[a-z_]+:)*([A-Za-z_][A-Za-z0-9_]*)\)%").expect("the Symfony env pattern is valid")
+        });
+        let mut reads = code::reads_of(&READ, text, "env()", |after| {
+            let rest = code::rest_of_call(after, &['"', '\'']);
+            let closed = after[rest.len()..].get(1..).unwrap_or_default();
+            if code::has_another_argument(rest) || code::followed_by(closed, &["??", "?:"]) {
+                Need::Optional
+            } else {
+                Need::Unstated
+            }
+        });
+        reads.extend(code::reads_of(&SYMFONY, text, "%env()% parameter", |_| Need::Unstated));
+        reads
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

@@ -84,16 +84,6 @@ pub fn version_file(repo: &Repo, dir: &str, name: &str) -> Option<(String, Strin
     })
 }
 
-/// The names `pattern` captures in `text` (from its first group that took part in each
-/// match), with the byte offset of each.
-pub fn captured_names(pattern: &regex::Regex, text: &str) -> Vec<(String, usize)> {
-    pattern
-        .captures_iter(text)
-        .filter_map(|c| c.iter().skip(1).flatten().next())
-        .map(|m| (m.as_str().to_string(), m.start()))
-        .collect()
-}
-
 /// `1 package`, `4 packages`.
 pub fn counted(count: usize, noun: &str) -> String {
     if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }

@@ -4,17 +4,15 @@
 //! `Pipfile` or `requirements*.txt` among the project's own files. A nested one inside
 //! another project counts only when it has its own lockfile and is not a uv workspace member.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{Members, captured_names, pm_path, toml_workspace};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{in_dir, quote};
 use crate::detect::sources::version;
+
+mod env;
 
 pub struct Python;
 
@@ -83,20 +81,8 @@ impl Ecosystem for Python {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["py"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
-        static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(
-                r#"(?x)
-                (?:
-                    \bos\.environ\[ | \bos\.environ\.get\( | \bos\.getenv\( | \benviron\.get\( | \bos\.environ\.setdefault\(
-                  | \benv\.(?:str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path)\(
-                  | \bconfig\(
-                )\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]
-                "#,
-            )
-            .expect("the Python environment-read pattern is valid")
-        });
-        captured_names(&READ, text)
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+        env::reads(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

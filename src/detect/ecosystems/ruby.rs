@@ -5,9 +5,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{
-    captured_names, file_on_disk, native_shell_of, pm_path, projects, read_existing, source_at, version_file,
+    file_on_disk, native_shell_of, pm_path, projects, read_existing, source_at, version_file,
 };
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
@@ -68,12 +69,49 @@ impl Ecosystem for Ruby {
         ["yml", "yaml", "erb"].contains(&extension)
             && parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("config"))
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+    /// `ENV.fetch("X")` (raises without it; optional with a default or a block), `ENV["X"]`
+    /// (optional with an `||` fallback), and `Rails.application.credentials`, which needs
+    /// the master key that decrypts them (`RAILS_MASTER_KEY`).
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?:\bENV\[|\bENV\.fetch\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+            Regex::new(r#"\bENV(?:\[|(\.fetch)\(?)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
                 .expect("the Ruby environment-read pattern is valid")
         });
-        captured_names(&READ, text)
+        let mut reads: Vec<EnvRead> = READ
+            .captures_iter(text)
+            .filter_map(|c| {
+                let (whole, name) = (c.get(0)?, c.get(2)?);
+                let after = &text[whole.end()..];
+                let rest = code::rest_of_call(after, &['"', '\'']);
+                let closed = after[rest.len()..].get(1..).unwrap_or_default();
+                if code::assigns(closed) {
+                    return None;
+                }
+                let need = if c.get(1).is_some() {
+                    // `ENV.fetch "X"` without parentheses takes its arguments to the end of the line.
+                    let rest = if after.trim_start().starts_with(',') { code::rest_of_line(after) } else { rest };
+                    if code::has_another_argument(rest) || code::followed_by(closed, &["{", "do"]) {
+                        Need::Optional
+                    } else {
+                        Need::Required
+                    }
+                } else if code::followed_by(closed, &["||", "or ", ".presence ||"]) {
+                    Need::Optional
+                } else {
+                    Need::Unstated
+                };
+                Some(EnvRead::new(
+                    name.as_str(),
+                    name.start(),
+                    need,
+                    if c.get(1).is_some() { "ENV.fetch" } else { "ENV[…]" },
+                ))
+            })
+            .collect();
+        if let Some(at) = text.find("Rails.application.credentials") {
+            reads.push(EnvRead::new("RAILS_MASTER_KEY", at, Need::Unstated, "Rails.application.credentials"));
+        }
+        reads
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

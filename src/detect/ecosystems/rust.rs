@@ -4,17 +4,15 @@
 //! workspace members are built by the workspace, and a nested crate is a project of its own
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{Members, captured_names, pm_path, toml_workspace};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+
+mod env;
 
 pub struct Rust;
 
@@ -64,12 +62,8 @@ impl Ecosystem for Rust {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["rs"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
-        static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?:\benv(?:::var|::var_os)\(|\benv!\(|\boption_env!\()\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
-                .expect("the Rust environment-read pattern is valid")
-        });
-        captured_names(&READ, text)
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+        env::reads(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

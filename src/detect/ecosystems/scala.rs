@@ -5,8 +5,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
-use crate::detect::ecosystems::project::{captured_names, file_on_disk, pm_path, projects, read_existing, source_at};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, Toolchain};
+use crate::detect::ecosystems::project::{file_on_disk, pm_path, projects, read_existing, source_at};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
 use crate::detect::sources::Sources;
@@ -43,12 +44,26 @@ impl Ecosystem for Scala {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["scala"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+    /// `sys.env("X")` (throws without it), `System.getenv("X")` and `sys.env.get("X")`
+    /// (optional with a `.getOrElse`).
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\b(?:System\.getenv|sys\.env\.get)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            Regex::new(r#"\b(?:System\.getenv|sys\.env\.get|(sys\.env))\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
                 .expect("the Scala environment-read pattern is valid")
         });
-        captured_names(&READ, text)
+        READ.captures_iter(text)
+            .filter_map(|c| {
+                let (whole, name) = (c.get(0)?, c.get(2)?);
+                let need = if code::followed_by(&text[whole.end()..], &[".getOrElse", ".orElse"]) {
+                    Need::Optional
+                } else if c.get(1).is_some() {
+                    Need::Required
+                } else {
+                    Need::Unstated
+                };
+                Some(EnvRead::new(name.as_str(), name.start(), need, "System.getenv"))
+            })
+            .collect()
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

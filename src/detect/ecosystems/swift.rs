@@ -5,8 +5,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{captured_names, native_shell_of, pm_path, projects, version_file};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, join, parent_dir};
 use crate::detect::sources::Sources;
@@ -48,12 +49,14 @@ impl Ecosystem for Swift {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["swift"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            Regex::new(r#"\bProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]"#)
                 .expect("the Swift environment-read pattern is valid")
         });
-        captured_names(&READ, text)
+        code::reads_of(&READ, text, "ProcessInfo environment", |after| {
+            if code::followed_by(after, &["??"]) { Need::Optional } else { Need::Unstated }
+        })
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

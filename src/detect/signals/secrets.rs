@@ -1,310 +1,49 @@
-//! Secret names: from CI (the `secrets.X` that test jobs read), from dotenv files
-//! (`.env.example`-style ones, a committed `.env`) and from the code's environment reads,
-//! which each ecosystem finds in its own source and settings files.
+//! Secret names and the evidence for each: the `secrets.X` that CI test jobs read (required),
+//! dotenv files (`.env.example`-style ones, and a committed `.env` whose value is missing or
+//! a stand-in like `changethis`), the `environment:` of the project's compose services, and
+//! the code's environment reads, which each ecosystem finds in its own source and settings
+//! files — plain reads and settings schemas alike — with whether the code needs them.
+//! Which names count is [`rules`]' to say; merge folds each name's evidence into required or
+//! optional.
 //!
-//! The rule for "looks like a secret" ([`looks_like_secret`]) is on the name alone, by its
-//! `_`-separated words:
-//! - the last word is a credential word (PASSWORD, SECRET, TOKEN, KEY/KEYS, APIKEY, CREDENTIALS,
-//!   DSN, SALT, AUTH, …) — unless it is KEY/TOKEN and the word before makes it an identifier
-//!   (CACHE_KEY, PRIMARY_KEY, PUBLIC_KEY, SITE_KEY, CSRF_TOKEN, …); `*_ACCESS_KEY_ID` counts;
-//! - or SECRET/PASSWORD/TOKEN/PRIVATE/CREDENTIALS appears earlier and the last word is not a
-//!   setting about it (`SECRET_KEY_BASE` yes; `PASSWORD_TIMEOUT`, `RESET_TOKEN_TABLE` no);
-//! - or it is a connection string: `*_CONNECTION_STRING`, or `*_URL`/`*_URI` of a database,
-//!   cache, broker, mail server or webhook (DATABASE_URL, REDIS_URL, AMQP_URL, SLACK_WEBHOOK_URL).
-//!
-//! Settings never count (`*_PORT`, `*_HOST`, `*_CONNECTION`, `*_TABLE`, `*_DRIVER`, …), nor any
-//! name [`crate::names::validate_secret_name`] refuses. In `.env.example` files a value with
-//! credentials in a URL (`postgres://user:pass@…`) also makes its key a secret. Release,
-//! signing and coverage credentials never count: a dev sandbox does not publish.
+//! Evidence, by what it says about a name:
+//! - required: CI sets it for a test job; a read without a default (`os.environ["X"]`, a
+//!   schema field without one, `fetch_env!`); compose refuses to start without it
+//!   (`${X:?}`); an example file documents it as required;
+//! - optional: a read with a default or an optional schema field, production-only config,
+//!   an example that documents it as optional or shows it commented out;
+//! - unstated: anything else (`process.env.X`, `KEY=` in an example).
 //!
 //! Code scanning is bounded so that detection stays fast on huge trees: the project's own
-//! source and settings files, outside tests, scripts and generated code, at most
+//! source and settings files, outside tests, fixtures, scripts and generated code, at most
 //! [`MAX_SCANNED_FILES`] of them (configuration first, then shallowest), each read up to
 //! [`MAX_SOURCE_BYTES`], on a few threads. Source files are read directly rather than
 //! through the repo's cache: they are scanned once and need not stay in memory, and one that
 //! cannot be read is not a problem worth a warning.
 
+mod rules;
+
+use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems;
-use crate::detect::findings::Findings;
+use self::rules::{has_credentials, is_placeholder, is_public, is_sandbox_secret, is_url_setting, public_halves};
+pub use self::rules::{is_release_credential, looks_like_secret};
+use crate::detect::ecosystems::{self, ecosystem::EnvRead};
+use crate::detect::findings::{Findings, Need, Secret};
 use crate::detect::repo::{file_name, is_own_path, parent_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
+use crate::detect::sources::compose;
+use crate::detect::sources::env_files::{EnvEntry, EnvFile};
+use crate::detect::sources::images::{canonical_service, is_backing_service};
 
-/// Words that, last in a name, make it a credential.
-const CREDENTIAL_WORDS: &[&str] = &[
-    "PASSWORD",
-    "PASSWD",
-    "PASS",
-    "PASSPHRASE",
-    "PWD",
-    "SECRET",
-    "SECRETS",
-    "TOKEN",
-    "TOKENS",
-    "KEY",
-    "KEYS",
-    "APIKEY",
-    "CREDENTIALS",
-    "CREDENTIAL",
-    "CREDS",
-    "DSN",
-    "SALT",
-    "PEPPER",
-    "AUTH",
-    "JWT",
-    "PAT",
-];
-/// Words that, anywhere before the last, make a name a credential (`SECRET_KEY_BASE`).
-const STRONG_WORDS: &[&str] = &["SECRET", "PASSWORD", "TOKEN", "PRIVATE", "CREDENTIALS", "APIKEY"];
-/// Words before KEY/KEYS/TOKEN/TOKENS that make the name an identifier or a public value.
-const IDENTIFIER_QUALIFIERS: &[&str] = &[
-    "CACHE",
-    "PRIMARY",
-    "PARTITION",
-    "SORT",
-    "ROUTING",
-    "FOREIGN",
-    "HASH",
-    "PUBLIC",
-    "PUBLISHABLE",
-    "SITE",
-    "IDEMPOTENCY",
-    "LOOKUP",
-    "CURSOR",
-    "QUERY",
-    "OBJECT",
-    "HEADER",
-    "COOKIE",
-    "CSRF",
-];
-/// Last words that make a name a setting about something, never the secret itself.
-const SETTING_WORDS: &[&str] = &[
-    "PORT",
-    "HOST",
-    "HOSTNAME",
-    "CONNECTION",
-    "TABLE",
-    "DRIVER",
-    "TIMEOUT",
-    "TTL",
-    "LIFETIME",
-    "EXPIRE",
-    "EXPIRES",
-    "EXPIRY",
-    "EXPIRATION",
-    "BROKER",
-    "ENABLED",
-    "ENABLE",
-    "DISABLED",
-    "PATH",
-    "DIR",
-    "DIRECTORY",
-    "FILE",
-    "NAME",
-    "ID",
-    "IDS",
-    "PREFIX",
-    "SUFFIX",
-    "LENGTH",
-    "ROUNDS",
-    "ALGORITHM",
-    "ALGO",
-    "TYPE",
-    "MODE",
-    "LEVEL",
-    "STORE",
-    "QUEUE",
-    "CHANNEL",
-    "REGION",
-    "BUCKET",
-    "VERSION",
-    "COUNT",
-    "SIZE",
-    "LIMIT",
-    "HEADER",
-    "FIELD",
-    "PARAM",
-    "COLUMN",
-    "DISK",
-    "LOCATION",
-    "ENDPOINT",
-    "ISSUER",
-    "AUDIENCE",
-    "SCOPE",
-    "SCOPES",
-    "FORMAT",
-    "CLIENT",
-    "USER",
-    "USERNAME",
-    "EMAIL",
-    "DOMAIN",
-    "URL",
-    "URI",
-    "REQUIRED",
-    "POLICY",
-    "RESET",
-    "MIN",
-    "MAX",
-    "ATTEMPTS",
-    "RETRIES",
-    "INTERVAL",
-    "RATE",
-    "THROTTLE",
-    "IN",
-    "PROVIDER",
-    "BACKEND",
-    "ENGINE",
-    "CLASS",
-    "METHOD",
-    "STRATEGY",
-];
-/// Words that make a name a switch about a credential, not the credential
-/// (`AUTH_PROVIDER_USE_ID_TOKEN`, `VERIFY_TOKEN_SIGNATURE`, `SKIP_AUTH`).
-const SWITCH_WORDS: &[&str] = &["USE", "ENABLE", "DISABLE", "ALLOW", "REQUIRE", "SKIP", "VERIFY", "VALIDATE"];
-/// What a `*_URL`/`*_URI` must be about to be a connection string with credentials.
-const CONNECTION_WORDS: &[&str] = &[
-    "DATABASE",
-    "DB",
-    "REDIS",
-    "MONGO",
-    "MONGODB",
-    "POSTGRES",
-    "POSTGRESQL",
-    "PG",
-    "MYSQL",
-    "MARIADB",
-    "AMQP",
-    "RABBITMQ",
-    "RABBIT",
-    "BROKER",
-    "CELERY",
-    "KAFKA",
-    "ELASTICSEARCH",
-    "OPENSEARCH",
-    "MEMCACHED",
-    "CACHE",
-    "SMTP",
-    "MAIL",
-    "WEBHOOK",
-    "CLICKHOUSE",
-    "NEO4J",
-    "SUPABASE",
-    "FIREBASE",
-];
-
-/// Words of credentials that publish, sign or report (`GPG_KEY`, `NUGET_KEY`,
-/// `PYPI_TOKEN`, `CODECOV_TOKEN`): release automation needs them, running the tests never.
-/// (`SIGNING` is not one: apps sign their JWTs and cookies with such keys.)
-const RELEASE_WORDS: &[&str] = &[
-    "PYPI",
-    "TWINE",
-    "NUGET",
-    "OSSRH",
-    "SONATYPE",
-    "GPG",
-    "PGP",
-    "COSIGN",
-    "DEPLOY",
-    "RELEASE",
-    "PUBLISH",
-    "CODESIGN",
-    "NOTARIZE",
-    "CODECOV",
-    "COVERALLS",
-    "SONAR",
-];
-
-/// True when `name` is a credential of release automation (see [`RELEASE_WORDS`]).
-pub fn is_release_credential(name: &str) -> bool {
-    name.to_ascii_uppercase().split('_').any(|word| RELEASE_WORDS.contains(&word))
-}
-
-/// True when `name` looks like a secret by the rule in the module documentation.
-pub fn looks_like_secret(name: &str) -> bool {
-    if crate::names::validate_secret_name(name).is_err() {
-        return false;
-    }
-    let upper = name.to_ascii_uppercase();
-    let words: Vec<&str> = upper.split('_').filter(|w| !w.is_empty()).collect();
-    let Some((&last, before)) = words.split_last() else { return false };
-    if words.ends_with(&["ACCESS", "KEY", "ID"]) || words.ends_with(&["CONNECTION", "STRING"]) {
-        return true;
-    }
-    if matches!(last, "URL" | "URI") {
-        return before.iter().any(|w| CONNECTION_WORDS.contains(w));
-    }
-    if SETTING_WORDS.contains(&last) || before.iter().any(|w| SWITCH_WORDS.contains(w)) {
-        return false;
-    }
-    if CREDENTIAL_WORDS.contains(&last) {
-        // CACHE_KEY, PUBLIC_KEY, CSRF_TOKEN name things; COOKIE_SECRET is still a secret.
-        let names_a_thing = matches!(last, "KEY" | "KEYS" | "TOKEN" | "TOKENS")
-            && before.last().is_some_and(|w| IDENTIFIER_QUALIFIERS.contains(w));
-        return !names_a_thing;
-    }
-    before.iter().any(|w| STRONG_WORDS.contains(w))
-}
-
-/// Secrets CI uses for itself: the job token, coverage/quality services, package registries,
-/// image registries, signing, remote caches and deploy targets.
-fn is_sandbox_secret(name: &str) -> bool {
-    const CI_ONLY: &[&str] = &[
-        "GITHUB",
-        "GH",
-        "SONARCLOUD",
-        "CODACY",
-        "CODECLIMATE",
-        "CC",
-        "NPM",
-        "GEM",
-        "RUBYGEMS",
-        "SIGNING",
-        "CARGO",
-        "CRATES",
-        "MAVEN",
-        "GRADLE",
-        "DOCKER",
-        "DOCKERHUB",
-        "GHCR",
-        "QUAY",
-        "NETLIFY",
-        "VERCEL",
-        "CACHIX",
-        "TURBO",
-        "NX",
-        "CHROMATIC",
-        "PERCY",
-        "SNYK",
-        "APPLE",
-        "HOMEBREW",
-        "TAP",
-        "CLOUDFLARE",
-        "HEROKU",
-        "FLY",
-        "SURGE",
-        "BOT",
-        "PAT",
-        "ACTIONS",
-        "RUNNER",
-        "SLACK",
-    ];
-    let upper = name.to_ascii_uppercase();
-    crate::names::validate_secret_name(name).is_ok()
-        && !upper.split('_').any(|token| CI_ONLY.contains(&token))
-        && !is_release_credential(name)
-        && !upper.contains("WEBHOOK")
-}
-
-static CREDENTIAL_URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]+:[^\s/@]+@").expect("the URL pattern is valid"));
-
-/// Directories (any path component) whose code is tests, release/CI automation, or generated.
+/// Directories (any path component) whose code is tests, fixtures, CI automation, or
+/// generated. (`scripts/` is scanned: builds run them, `build-geo.js` reads a license key;
+/// the credentials CI and publishing use there stay out, see [`scan_file`].)
 const SKIPPED_CODE_DIRS: &[&str] = &[
     "test",
     "tests",
@@ -314,6 +53,17 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "e2e",
     "integration",
     "testing",
+    "testdata",
+    "testutil",
+    "testutils",
+    "test-utils",
+    "test_utils",
+    "fixtures",
+    "__fixtures__",
+    "snapshots",
+    "__snapshots__",
+    "cypress",
+    "playwright",
     "mocks",
     "__mocks__",
     "stubs",
@@ -324,37 +74,232 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "migrations",
     "revisions",
     "alembic",
-    "scripts",
     ".github",
     ".circleci",
     "ci",
 ];
+/// First words of the names of test code and test-runner configuration (`conftest.py`,
+/// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings).
+const TEST_FILE_WORDS: &[&str] =
+    &["conftest", "tests", "test", "smoketest", "playwright", "vitest", "jest", "cypress", "karma", "setuptests"];
 /// At most this many source files are scanned.
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
 pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
-    let mut ci: Vec<String> = Vec::new();
+    let mut evidence = Evidence::default();
     for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
-        for name in &job.secrets {
-            if !ci.contains(name) && is_sandbox_secret(name) {
-                ci.push(name.clone());
-                out.secret(name.clone(), job.source.clone());
-            }
+        for name in job.secrets.iter().filter(|name| is_sandbox_secret(name)) {
+            evidence.add(name, &job.source, Need::Required, "set for the CI test job");
         }
     }
-    let mut found: Vec<(String, String)> = Vec::new();
+    let services = compose_services(sources);
+    let project = ProjectNames::of(sources, &services);
     for file in sources.env_files() {
-        for entry in &file.entries {
-            let supplied = !file.example && !entry.value.trim().trim_matches(['"', '\'']).is_empty();
-            let credentials_in_value =
-                CREDENTIAL_URL.is_match(&entry.value) && crate::names::validate_secret_name(&entry.key).is_ok();
-            if !supplied && (looks_like_secret(&entry.key) || credentials_in_value) {
-                found.push((entry.key.clone(), format!("{}:{}", file.path, entry.line)));
+        env_file_secrets(file, &project, &mut evidence);
+    }
+    compose_secrets(&services, &project, &mut evidence);
+    code_secrets(sources, &project, &mut evidence, out);
+    let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
+    let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
+    out.secrets.extend(evidence.found.into_iter().filter(|s| !public.contains(&s.name)));
+}
+
+/// Evidence in the order it was found, once per name and need.
+#[derive(Default)]
+struct Evidence {
+    found: Vec<Secret>,
+    seen: HashSet<(String, Need)>,
+}
+
+impl Evidence {
+    fn add(&mut self, name: &str, source: &str, need: Need, why: impl Into<String>) {
+        if !is_release_credential(name) && self.seen.insert((name.to_string(), need)) {
+            self.found.push(Secret { name: name.into(), source: source.into(), need, why: why.into() });
+        }
+    }
+}
+
+/// What the project's env files and compose files say about names: the values they give
+/// (to tell a URL with credentials from one without), the names they spell (for names a
+/// framework derives), and the names an example lists without a value.
+#[derive(Default)]
+struct ProjectNames {
+    values: HashMap<String, Vec<String>>,
+    /// By [`squashed`] name: the name as the project spells it.
+    spelled: HashMap<String, String>,
+}
+
+/// A name compared the way frameworks bind it: upper case, without `_`.
+fn squashed(name: &str) -> String {
+    name.chars().filter(|c| *c != '_').map(|c| c.to_ascii_uppercase()).collect()
+}
+
+impl ProjectNames {
+    fn of(sources: &Sources, services: &[ComposeApp]) -> ProjectNames {
+        let mut names = ProjectNames::default();
+        let give = |names: &mut ProjectNames, key: &str, value: &str| {
+            names.values.entry(key.to_string()).or_default().push(value.to_string());
+            names.spelled.entry(squashed(key)).or_insert_with(|| key.to_string());
+        };
+        for file in sources.env_files() {
+            for entry in &file.entries {
+                give(&mut names, &entry.key, &entry.value);
+            }
+        }
+        for (_, service, _) in services {
+            for (key, value) in &service.env_as_written {
+                give(&mut names, key, value);
+            }
+        }
+        names
+    }
+
+    fn values_of(&self, name: &str) -> Vec<&str> {
+        self.values.get(name).map(|v| v.iter().map(String::as_str).collect()).unwrap_or_default()
+    }
+
+    /// Whether `name` is a secret here: by its name (or because the code says so), and not a
+    /// URL every example shows without credentials.
+    fn is_secret(&self, name: &str, marked: bool) -> bool {
+        let by_name =
+            looks_like_secret(name) || marked && !is_public(name) && crate::names::validate_secret_name(name).is_ok();
+        by_name && !is_url_setting(name, &self.values_of(name))
+    }
+}
+
+/// A compose service of the project's development setup: its file, the service, and whether
+/// it is the app the tests run against.
+type ComposeApp = (String, compose::ComposeService, bool);
+
+/// The services of the compose files that run for development (not deployments, not the
+/// fixtures of end-to-end tests), and of the dev container's compose files, whose own
+/// service is where the code runs.
+fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
+    let in_tests =
+        |rel: &str| parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)));
+    let mut found = Vec::new();
+    for rel in &sources.compose().files {
+        if rel.split('/').any(compose::is_production_file) || in_tests(rel) {
+            continue;
+        }
+        for service in compose::services(sources.repo(), rel).unwrap_or_default() {
+            let app = is_app(&service);
+            found.push((rel.clone(), service, app));
+        }
+    }
+    for devcontainer in sources.devcontainers() {
+        for rel in &devcontainer.compose_files {
+            for service in compose::services(sources.repo(), rel).unwrap_or_default() {
+                let app = devcontainer.service.as_deref() == Some(service.name.as_str()) || is_app(&service);
+                found.push((rel.clone(), service, app));
             }
         }
     }
+    found
+}
+
+/// A service the project builds that is not itself a database or cache (a `postgres`
+/// service built from a custom Dockerfile is still the database): the app.
+fn is_app(service: &compose::ComposeService) -> bool {
+    service.build && !is_backing_service(&canonical_service(&service.name))
+}
+
+/// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`; `not
+/// required` and a condition (`Required if you use S3`, `required for Stripe`) are options.
+fn documented(entry: &EnvEntry) -> Option<Need> {
+    static WORD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(not\s+required|optional|required(?:\s+(?:if|when|for|only|by|with|unless)\b)?)")
+            .expect("the doc pattern is valid")
+    });
+    let word = WORD.captures(&entry.doc)?.get(1)?.as_str().to_ascii_lowercase();
+    Some(if word == "required" { Need::Required } else { Need::Optional })
+}
+
+/// The names a value interpolates (`${POSTGRES_PASSWORD}`, `$HOME`).
+fn interpolated(value: &str) -> impl Iterator<Item = &str> {
+    static REFERENCE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)").expect("the reference pattern is valid"));
+    REFERENCE.captures_iter(value).filter_map(|c| c.get(1)).map(|m| m.as_str())
+}
+
+/// The secret keys of one env file. In an example every key is one to set; in a committed
+/// `.env` only those it leaves empty or gives a stand-in (`changethis`), or whose value
+/// interpolates such a one (`postgres://app:${POSTGRES_PASSWORD}@…`).
+fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence: &mut Evidence) {
+    let stand_in: HashSet<&str> =
+        file.entries.iter().filter(|e| !e.commented && is_placeholder(&e.value)).map(|e| e.key.as_str()).collect();
+    for entry in &file.entries {
+        if entry.commented && !file.example {
+            continue;
+        }
+        let supplied = !file.example
+            && !stand_in.contains(entry.key.as_str())
+            && !interpolated(&entry.value).any(|name| stand_in.contains(name));
+        let credentials = has_credentials(&entry.value) && crate::names::validate_secret_name(&entry.key).is_ok();
+        if supplied || !(project.is_secret(&entry.key, false) || credentials) {
+            continue;
+        }
+        let (need, why) = if entry.commented {
+            (Need::Optional, format!("commented out in {}", file.path))
+        } else {
+            match documented(entry) {
+                Some(Need::Required) => (Need::Required, format!("documented as required in {}", file.path)),
+                Some(_) => (Need::Optional, format!("documented as optional in {}", file.path)),
+                None if file.example => (Need::Unstated, format!("listed in {}", file.path)),
+                None => (Need::Unstated, format!("no real value in {}", file.path)),
+            }
+        };
+        evidence.add(&entry.key, &format!("{}:{}", file.path, entry.line), need, why);
+    }
+}
+
+/// Secrets of the compose services built from the repo (the app the tests run against):
+/// the credentials in their `environment:`, and the variables any service interpolates that
+/// compose refuses to run without (`${SECRET_KEY:?not set}`).
+fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, evidence: &mut Evidence) {
+    static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[?\-+])?[^}]*\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+            .expect("the compose interpolation pattern is valid")
+    });
+    for (rel, service, app) in services {
+        for (key, value) in &service.env_as_written {
+            let source = format!("{rel}#services.{}.environment.{key}", service.name);
+            let mut references: Vec<(&str, Need)> = Vec::new();
+            for c in REFERENCE.captures_iter(value) {
+                let Some(name) = c.get(1).or(c.get(3)) else { continue };
+                let need = match c.get(2).map(|m| m.as_str().trim_start_matches(':')) {
+                    Some("?") => Need::Required,
+                    Some("-") => Need::Optional,
+                    _ => Need::Unstated,
+                };
+                references.push((name.as_str(), need));
+            }
+            for &(name, need) in &references {
+                if project.is_secret(name, false) && (need == Need::Required || *app) {
+                    let why = match need {
+                        Need::Required => format!("{rel} refuses to start without it"),
+                        _ => format!("passed to the {} service by {rel}", service.name),
+                    };
+                    evidence.add(name, &source, need, why);
+                }
+            }
+            if *app && project.is_secret(key, false) {
+                let need = references.iter().map(|(_, need)| *need).min().unwrap_or(Need::Optional);
+                let why = if references.is_empty() {
+                    format!("given a value for the {} service in {rel}", service.name)
+                } else {
+                    format!("environment of the {} service in {rel}", service.name)
+                };
+                evidence.add(key, &source, need, why);
+            }
+        }
+    }
+}
+
+/// The secrets the project's code reads, bounded (see the module documentation).
+fn code_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Evidence, out: &mut Findings) {
     let repo = sources.repo();
     // Filtering every path of a large tree costs as much as reading the files: split it too.
     // Positions, not paths: a large tree has a hundred thousand source files.
@@ -378,15 +323,27 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     }
     let scanned: Vec<&str> = positions.iter().map(|&i| repo.file(i as usize)).collect();
     let root = repo.root();
-    found
-        .extend(in_chunks(scanned.len(), |range| scanned[range].iter().flat_map(|rel| scan_file(root, rel)).collect()));
-    // One entry per name, from its first source in a deterministic order.
-    let mut seen = std::collections::HashSet::new();
-    for (name, source) in found {
-        if !is_release_credential(&name) && seen.insert(name.clone()) {
-            out.secret(name, source);
+    let scans: Vec<(&str, FileScan)> =
+        in_chunks(scanned.len(), |range| scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project))).collect());
+    // Packages that walk the whole environment key their parsers by the names.
+    let walking: HashSet<&str> =
+        scans.iter().filter(|(_, scan)| scan.walks_environment).map(|(rel, _)| parent_dir(rel)).collect();
+    for (rel, scan) in scans {
+        let keyed = scan.keyed.into_iter().filter(|_| walking.contains(parent_dir(rel)));
+        for secret in scan.secrets.into_iter().chain(keyed) {
+            evidence.add(&secret.name, &secret.source, secret.need, secret.why);
         }
     }
+}
+
+/// What one source file says.
+#[derive(Default)]
+struct FileScan {
+    secrets: Vec<Secret>,
+    /// Secrets named by a parser's keys ([`EnvRead::derived`]) the project spells nowhere
+    /// else: reads when a file of the same package walks the whole environment.
+    keyed: Vec<Secret>,
+    walks_environment: bool,
 }
 
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
@@ -414,8 +371,9 @@ fn is_scanned_source(rel: &str) -> bool {
     if ["release", "publish", "deploy"].iter().any(|w| first_word.eq_ignore_ascii_case(w)) {
         return false;
     }
-    let is_test_file = [".test", ".spec", "_test", "_spec"].iter().any(|s| ends_with(s))
+    let is_test_file = [".test", ".spec", "_test", "_spec", ".test-d", ".e2e", ".stories"].iter().any(|s| ends_with(s))
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
+        || TEST_FILE_WORDS.iter().any(|w| first_word.eq_ignore_ascii_case(w))
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
     !is_test_file && !parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
 }
@@ -442,23 +400,59 @@ fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R
     })
 }
 
-/// The secret-looking names `rel` reads, each with `path:line`.
-fn scan_file(root: &Path, rel: &str) -> Vec<(String, String)> {
-    let Ok(file) = std::fs::File::open(root.join(rel)) else { return Vec::new() };
+/// The secrets `rel` reads, each with `path:line` and the evidence. In a `scripts/` folder
+/// only names a sandbox would set count (not `GITHUB_TOKEN`, `NPM_TOKEN`, …).
+fn scan_file(root: &Path, rel: &str, project: &ProjectNames) -> FileScan {
+    let Ok(file) = std::fs::File::open(root.join(rel)) else { return FileScan::default() };
     let mut bytes = Vec::new();
     if file.take(MAX_SOURCE_BYTES).read_to_end(&mut bytes).is_err() || bytes.contains(&0) {
-        return Vec::new();
+        return FileScan::default();
     }
     let text = String::from_utf8_lossy(&bytes);
     let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
-    let mut found = Vec::new();
-    for (name, at) in ecosystems::reading_env_in(rel).flat_map(|eco| eco.env_reads(rel, &text)) {
-        if looks_like_secret(&name) && !in_comment(&text, at) && !(is_yaml && in_production_section(&text, at)) {
-            let line = text[..at].matches('\n').count() + 1;
-            found.push((name, format!("{rel}:{line}")));
+    // A project's scripts: what they read counts, but not what CI and publishing use there.
+    let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
+    let mut scan = FileScan::default();
+    for eco in ecosystems::reading_env_in(rel) {
+        scan.walks_environment |= eco.walks_environment(&text);
+        for read in eco.env_reads(rel, &text) {
+            if read.at > text.len() || in_comment(&text, read.at) || is_yaml && in_production_section(&text, read.at) {
+                continue;
+            }
+            if automation && !is_sandbox_secret(&read.name) {
+                continue;
+            }
+            let line = text[..read.at].matches('\n').count() + 1;
+            let secret =
+                |name: String, why: String| Secret { name, source: format!("{rel}:{line}"), need: read.need, why };
+            if let Some(name) = accepted_name(&read, project) {
+                scan.secrets.push(secret(name, describe(&read)));
+            } else if read.derived && project.is_secret(&read.name, read.marked_secret) {
+                scan.keyed.push(secret(
+                    read.name.clone(),
+                    format!("{}, in a package that reads the whole environment", read.via),
+                ));
+            }
         }
     }
-    found
+    scan
+}
+
+/// The name a read reports, when it is a secret: a derived name only as the project spells
+/// it in an env or compose file.
+fn accepted_name(read: &EnvRead, project: &ProjectNames) -> Option<String> {
+    let name = if read.derived { project.spelled.get(&squashed(&read.name))?.clone() } else { read.name.clone() };
+    let by_words = read.derived && looks_like_secret(&read.name) && !is_public(&name);
+    (project.is_secret(&name, read.marked_secret) || by_words).then_some(name)
+}
+
+/// A read's evidence in words: `BaseSettings field, no default`.
+fn describe(read: &EnvRead) -> String {
+    match read.need {
+        Need::Required => format!("{}, no default", read.via),
+        Need::Optional => format!("{}, optional", read.via),
+        Need::Unstated => read.via.to_string(),
+    }
 }
 
 /// Whether the text at `at` is on a comment line (`//`, `#`, `*`, `--`): documentation that
@@ -466,7 +460,9 @@ fn scan_file(root: &Path, rel: &str) -> Vec<(String, String)> {
 fn in_comment(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line = text[line_start..at].trim_start();
-    ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c)) && !line.starts_with("#{")
+    ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c))
+        && !line.starts_with("#{")
+        && !line.starts_with("#[")
 }
 
 /// Whether `at` lies under a top-level `production:`/`staging:` key of a YAML file (Rails'
@@ -484,86 +480,17 @@ mod tests {
     use super::*;
     use crate::detect::testing::run_signal;
 
-    #[test]
-    fn secret_names() {
-        for name in [
-            "APP_KEY",
-            "DB_PASSWORD",
-            "REDIS_PASSWORD",
-            "MEMCACHED_PASSWORD",
-            "AWS_SECRET_ACCESS_KEY",
-            "AWS_ACCESS_KEY_ID",
-            "MAIL_PASSWORD",
-            "PUSHER_APP_SECRET",
-            "POSTMARK_TOKEN",
-            "RESEND_KEY",
-            "SLACK_BOT_USER_OAUTH_TOKEN",
-            "APP_PREVIOUS_KEYS",
-            "SECRET_KEY_BASE",
-            "DATABASE_URL",
-            "REDIS_URL",
-            "LOG_SLACK_WEBHOOK_URL",
-            "SENTRY_DSN",
-            "STRIPE_API_KEY",
-            "OPENAI_APIKEY",
-            "AZURE_STORAGE_CONNECTION_STRING",
-            "GOOGLE_APPLICATION_CREDENTIALS",
-            "JWT_PRIVATE_KEY",
-            "NPM_AUTH",
-            "github_token",
-            "COOKIE_SECRET",
-            "AVO_LICENSE_KEY",
-            "SUPABASE_SERVICE_ROLE_KEY",
-        ] {
-            assert!(looks_like_secret(name), "{name}");
-        }
+    /// (name, source, need) of every piece of evidence.
+    fn evidence(files: &[(&str, &str)]) -> Vec<(String, String, Need)> {
+        let s = run_signal(detect, files);
+        s.findings.secrets.iter().map(|s| (s.name.clone(), s.source.clone(), s.need)).collect()
     }
 
-    #[test]
-    fn not_secret_names() {
-        for name in [
-            "SECRET_PROVIDER",
-            "DISPATCH_AUTHENTICATION_PROVIDER_USE_ID_TOKEN",
-            "SKIP_AUTH_TOKEN",
-            "PATH",
-            "HOME",
-            "PWD",
-            "NODE_ENV",
-            "CI",
-            "PORT",
-            "HOST",
-            "DEBUG",
-            "LOG_LEVEL",
-            "DB_CONNECTION",
-            "DB_PORT",
-            "DB_HOST",
-            "DB_USERNAME",
-            "REDIS_CLIENT",
-            "DYNAMODB_CACHE_TABLE",
-            "QUEUE_CONNECTION",
-            "AUTH_PASSWORD_BROKER",
-            "AUTH_PASSWORD_RESET_TOKEN_TABLE",
-            "AUTH_PASSWORD_TIMEOUT",
-            "AUTH_GUARD",
-            "SESSION_CACHE_KEY",
-            "STRIPE_PUBLISHABLE_KEY",
-            "RECAPTCHA_SITE_KEY",
-            "PRIVATE_KEY_PATH",
-            "APP_URL",
-            "AWS_URL",
-            "PUPPETEER_SKIP_DOWNLOAD",
-            "RIPGREP_CONFIG_PATH",
-            "HANZO_API_KEY",
-            "TOKEN_EXPIRES",
-            "PAPERLESS_TOKEN_THROTTLE_RATE",
-            "JWT_SECRET_EXPIRES_IN",
-            "CSRF_TOKEN",
-            "NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY",
-            "KEYBOARD",
-            "MONKEY",
-        ] {
-            assert!(!looks_like_secret(name), "{name}");
-        }
+    fn names(files: &[(&str, &str)]) -> Vec<String> {
+        let mut names: Vec<String> = evidence(files).into_iter().map(|(n, _, _)| n).collect();
+        names.sort_unstable();
+        names.dedup();
+        names
     }
 
     #[test]
@@ -572,26 +499,35 @@ mod tests {
             "/// SECRET_KEY = os.environ[\"SECRET_KEY\"]\n  # os.getenv('DB_PASSWORD')\nkey = os.getenv('API_TOKEN')\n";
         let names: Vec<_> = ecosystems::reading_env_in("app.py")
             .flat_map(|eco| eco.env_reads("app.py", text))
-            .filter(|(_, at)| !in_comment(text, *at))
-            .map(|(name, _)| name)
+            .filter(|read| !in_comment(text, read.at))
+            .map(|read| read.name)
             .collect();
         assert_eq!(names, ["API_TOKEN"]);
+        assert!(!in_comment("#[arg(long, env = \"X\")]", 18));
     }
 
     #[test]
-    fn release_credentials_and_scripts_are_left_out() {
-        for name in ["GPG_PRIVATE_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "OSSRH_PASSWORD"] {
-            assert!(is_release_credential(name), "{name}");
-        }
-        for name in
-            ["DATABASE_URL", "STRIPE_SECRET_KEY", "RELEASED_AT_TOKEN_X", "SLACK_SIGNING_SECRET", "JWT_SIGNING_KEY"]
-        {
-            assert!(!is_release_credential(name), "{name}");
-        }
+    fn release_scripts_and_test_code_are_not_scanned() {
         assert!(!is_scanned_source("support/release.py"));
         assert!(!is_scanned_source("tools/publish-docs.ts"));
         assert!(!is_scanned_source("build.gradle.kts"));
         assert!(is_scanned_source("app/models/releases.rb"));
+        for rel in [
+            "pkg/api/server_test.go",
+            "app/test_settings.py",
+            "app/tests.py",
+            "app/conftest.py",
+            "src/pay.spec.ts",
+            "packages/api/tests/helpers.ts",
+            "src/__fixtures__/env.ts",
+            "internal/testdata/config.go",
+            "apps/web/playwright.config.ts",
+            "scripts/smoketest_configuration.py",
+            "src/__snapshots__/x.js",
+            "src/Button.stories.tsx",
+        ] {
+            assert!(!is_scanned_source(rel), "{rel}");
+        }
     }
 
     #[test]
@@ -615,62 +551,184 @@ mod tests {
     #[test]
     fn env_example_keys() {
         let text = "# comment\nexport API_SECRET=\nPORT=3000\nPRIMARY_DB=postgres://app:hunter2@localhost/app\nNODE_ENV=development\nnot a line\n";
-        let s = run_signal(detect, &[(".env.example", text), ("api/.env", text)]);
-        let found: Vec<_> = s.findings.secrets.iter().map(|s| (s.name.as_str(), s.source.as_str())).collect();
+        let found = evidence(&[(".env.example", text), ("api/.env", text)]);
+        assert_eq!(
+            found,
+            [
+                ("API_SECRET".into(), ".env.example:2".into(), Need::Unstated),
+                ("PRIMARY_DB".into(), ".env.example:4".into(), Need::Unstated),
+            ]
+        );
         // A committed `.env` supplies what it gives a value: only its empty keys count.
-        assert_eq!(found, [("API_SECRET", ".env.example:2"), ("PRIMARY_DB", ".env.example:4")]);
-        let s = run_signal(detect, &[("api/.env", text)]);
-        let found: Vec<_> = s.findings.secrets.iter().map(|s| (s.name.as_str(), s.source.as_str())).collect();
-        assert_eq!(found, [("API_SECRET", "api/.env:2")]);
+        assert_eq!(evidence(&[("api/.env", text)]), [("API_SECRET".into(), "api/.env:2".into(), Need::Unstated)]);
+    }
+
+    #[test]
+    fn a_committed_stand_in_value_supplies_nothing() {
+        let text = "SECRET_KEY=changethis\nPOSTGRES_PASSWORD=changethis\nDATABASE_URL=postgresql://postgres:${POSTGRES_PASSWORD}@localhost/app\nSMTP_PASSWORD=<your smtp password>\nJWT_SECRET=9f8e7d\nREDIS_PASSWORD=secret\nFIRST_SUPERUSER_PASSWORD=hunter2\n";
+        assert_eq!(
+            names(&[(".env", text)]),
+            ["DATABASE_URL", "POSTGRES_PASSWORD", "REDIS_PASSWORD", "SECRET_KEY", "SMTP_PASSWORD"]
+        );
+    }
+
+    #[test]
+    fn examples_document_what_is_required() {
+        let text = "# [[AUTH]]\n# REQUIRED: at least 32 characters\nENCRYPTION_KEY=\n# OPTIONAL: the SMTP password\nSMTP_PASSWORD=\nSTRIPE_API_KEY=\n# OLD_API_TOKEN=abc\n# Not required unless S3 is used\nS3_SECRET_KEY=\n# Required if you store media on S3.\nAWS_SECRET_ACCESS_KEY=\n";
+        assert_eq!(
+            evidence(&[(".env.example", text)]),
+            [
+                ("ENCRYPTION_KEY".into(), ".env.example:3".into(), Need::Required),
+                ("SMTP_PASSWORD".into(), ".env.example:5".into(), Need::Optional),
+                ("STRIPE_API_KEY".into(), ".env.example:6".into(), Need::Unstated),
+                ("OLD_API_TOKEN".into(), ".env.example:7".into(), Need::Optional),
+                ("S3_SECRET_KEY".into(), ".env.example:9".into(), Need::Optional),
+                ("AWS_SECRET_ACCESS_KEY".into(), ".env.example:11".into(), Need::Optional),
+            ]
+        );
+    }
+
+    #[test]
+    fn urls_are_secrets_unless_every_example_shows_them_without_credentials() {
+        let files = [
+            (
+                ".env.example",
+                "REDIS_URL=redis://localhost:6379\nCACHE_URL=redis://:pw@localhost:6379\nDATABASE_URL=postgres://localhost/app\n",
+            ),
+            ("src/config.ts", "process.env.REDIS_URL; process.env.AMQP_URL; process.env.DATABASE_URL\n"),
+        ];
+        assert_eq!(names(&files), ["AMQP_URL", "CACHE_URL", "DATABASE_URL"]);
+    }
+
+    #[test]
+    fn compose_services_built_from_the_repo() {
+        let compose = "services:\n  backend:\n    build: .\n    environment:\n      SECRET_KEY: ${SECRET_KEY:?Variable not set}\n      SMTP_PASSWORD: ${SMTP_PASSWORD:-}\n      DATABASE_URL: postgresql://postgres:${POSTGRES_PASSWORD:?Variable not set}@db:5432/app\n      SENTRY_DSN: ${SENTRY_DSN}\n      PROJECT_NAME: ${PROJECT_NAME}\n  db:\n    image: postgres\n    environment:\n      - POSTGRES_PASSWORD=${POSTGRES_PASSWORD:?Variable not set}\n      - ADMIN_TOKEN=${ADMIN_TOKEN:-x}\n";
+        let other = "services:\n  a:\n    build: .\n    environment:\n      OTHER_TOKEN: x\n";
+        let found = evidence(&[
+            ("compose.yml", compose),
+            ("deploy/docker-compose.prod.yml", other),
+            ("docker/production/compose.yml", other),
+            ("tests/e2e/docker-compose.yml", other),
+            (
+                "dev/compose.yaml",
+                "services:\n  postgres:\n    build: ./db\n    environment:\n      POSTGRES_PASSWORD: pw\n",
+            ),
+        ]);
+        let needs: HashMap<String, Need> = found.iter().fold(HashMap::new(), |mut m, (n, _, need)| {
+            let e = m.entry(n.clone()).or_insert(*need);
+            *e = (*e).min(*need);
+            m
+        });
+        assert_eq!(needs.get("SECRET_KEY"), Some(&Need::Required));
+        assert_eq!(needs.get("POSTGRES_PASSWORD"), Some(&Need::Required));
+        assert_eq!(needs.get("DATABASE_URL"), Some(&Need::Required));
+        assert_eq!(needs.get("SMTP_PASSWORD"), Some(&Need::Optional));
+        assert_eq!(needs.get("SENTRY_DSN"), Some(&Need::Unstated));
+        for absent in ["PROJECT_NAME", "ADMIN_TOKEN", "OTHER_TOKEN"] {
+            assert!(!needs.contains_key(absent), "{absent}: {found:?}");
+        }
+    }
+
+    #[test]
+    fn the_key_beside_a_secret_is_its_public_half() {
+        let config = "<?php return ['stripe' => ['key' => env('STRIPE_KEY'), 'secret' => env('STRIPE_SECRET')], 'k' => env('MEILISEARCH_KEY')];\n";
+        assert_eq!(names(&[("config/services.php", config)]), ["MEILISEARCH_KEY", "STRIPE_SECRET"]);
+    }
+
+    #[test]
+    fn a_parsers_keys_are_reads_in_the_package_that_walks_the_environment() {
+        let options = "var defaults = map[string]*value{\n\t\"DATABASE_URL\": {secret: true},\n\t\"METRICS_PASSWORD\": {},\n\t\"LOG_LEVEL\": {},\n}\n";
+        let parser = "func parse() {\n\tfor _, kv := range os.Environ() {\n\t\tset(kv)\n\t}\n}\n";
+        let found = names(&[
+            ("internal/config/options.go", options),
+            ("internal/config/parser.go", parser),
+            ("internal/other/table.go", options.replace("DATABASE_URL", "OTHER_TOKEN").as_str()),
+        ]);
+        assert_eq!(found, ["DATABASE_URL", "METRICS_PASSWORD"]);
+    }
+
+    #[test]
+    fn scripts_count_without_what_ci_uses() {
+        let script = "const key = process.env.MAXMIND_LICENSE_KEY;\nconst gh = process.env.GITHUB_TOKEN;\nconst npm = process.env.NPM_TOKEN;\n";
+        assert_eq!(names(&[("scripts/build-geo.js", script)]), ["MAXMIND_LICENSE_KEY"]);
+    }
+
+    #[test]
+    fn the_dev_containers_own_service_is_the_app() {
+        let found = evidence(&[
+            (".devcontainer/devcontainer.json", r#"{"dockerComposeFile": "compose.yml", "service": "app"}"#),
+            (
+                ".devcontainer/compose.yml",
+                "services:\n  app:\n    image: mcr.microsoft.com/devcontainers/go:1\n    environment:\n      - ADMIN_PASSWORD=test123\n  db:\n    image: postgres\n    environment:\n      POSTGRES_PASSWORD: postgres\n",
+            ),
+        ]);
+        assert_eq!(
+            found,
+            [(
+                "ADMIN_PASSWORD".into(),
+                ".devcontainer/compose.yml#services.app.environment.ADMIN_PASSWORD".into(),
+                Need::Optional
+            )]
+        );
+    }
+
+    #[test]
+    fn derived_names_count_where_the_project_spells_them() {
+        let files = [
+            (
+                "src/main/resources/application.yml",
+                "spring:\n  datasource:\n    password: dev\n  mail:\n    password: dev\n",
+            ),
+            (".env.example", "SPRING_DATASOURCE_PASSWORD=\n"),
+        ];
+        assert_eq!(names(&files), ["SPRING_DATASOURCE_PASSWORD"]);
     }
 
     #[test]
     fn code_reads_in_many_languages() {
-        let s = run_signal(
-            detect,
-            &[
-                (
-                    "config/database.php",
-                    "<?php return ['password' => env('DB_PASSWORD', ''), 'port' => env('DB_PORT', '3306'), 'driver' => env(\"DB_CONNECTION\")];\n",
-                ),
-                (
-                    "src/app.ts",
-                    "const k = process.env.STRIPE_SECRET_KEY;\nconst e = process.env.NODE_ENV;\nconst t = process.env[\"GH_TOKEN\"]; import.meta.env.VITE_API_KEY\n",
-                ),
-                (
-                    "app/settings.py",
-                    "SECRET_KEY = os.environ['DJANGO_SECRET_KEY']\nDB = os.getenv(\"DATABASE_URL\")\nx = os.environ.get('HOME')\n",
-                ),
-                ("src/main.rs", "let t = std::env::var(\"GITHUB_TOKEN\"); let v = env!(\"CARGO_PKG_VERSION\");\n"),
-                ("cmd/main.go", "key := os.Getenv(\"OPENAI_API_KEY\")\n"),
-                ("config/initializers/x.rb", "ENV.fetch('SENDGRID_API_KEY') ENV[\"AWS_SECRET_ACCESS_KEY\"]\n"),
-                ("src/main/java/App.java", "System.getenv(\"JDBC_PASSWORD\");\n"),
-                ("Program.cs", "Environment.GetEnvironmentVariable(\"AZURE_CLIENT_SECRET\");\n"),
-                ("config/runtime.exs", "System.get_env(\"SECRET_KEY_BASE\") System.fetch_env!(\"MIX_TOKEN\")\n"),
-                (
-                    "config/database.yml",
-                    "test:\n  password: <%= ENV[\"APP_DATABASE_PASSWORD\"] %>\n  host: <%= ENV.fetch(\"DB_HOST\") %>\nproduction:\n  password: <%= ENV[\"PRODUCTION_DB_PASSWORD\"] %>\n",
-                ),
-                (
-                    "src/main/resources/application.yml",
-                    "spring:\n  datasource:\n    password: ${SPRING_DB_PASSWORD}\n    url: ${JDBC_HOST}\n    x: ${LOCAL_DB_PASSWORD:petclinic}\n",
-                ),
-                (
-                    "proj/settings.py",
-                    "SECRET = env.str('DJANGO_ENV_SECRET')\nKEY = config('DECOUPLE_API_KEY')\nX = config('app.key')\n",
-                ),
-                ("docker/compose.yml", "x: ${COMPOSE_ONLY_PASSWORD}\n"),
-                ("tests/FooTest.php", "env('TEST_ONLY_PASSWORD')\n"),
-                ("src/util.test.ts", "process.env.UNIT_TOKEN\n"),
-                ("examples/demo.py", "os.getenv('DEMO_TOKEN')\n"),
-                (".env.example", "APP_KEY=\nAPP_NAME=Laravel\n"),
-            ],
-        );
-        let out = &s.findings;
-        let mut names: Vec<_> = out.secrets.iter().map(|s| s.name.as_str()).collect();
-        names.sort_unstable();
+        let found = names(&[
+            (
+                "config/database.php",
+                "<?php return ['password' => env('DB_PASSWORD', ''), 'port' => env('DB_PORT', '3306'), 'driver' => env(\"DB_CONNECTION\")];\n",
+            ),
+            (
+                "src/app.ts",
+                "const k = process.env.STRIPE_SECRET_KEY;\nconst e = process.env.NODE_ENV;\nconst t = process.env[\"GH_TOKEN\"]; import.meta.env.VITE_API_KEY\n",
+            ),
+            (
+                "app/settings.py",
+                "SECRET_KEY = os.environ['DJANGO_SECRET_KEY']\nDB = os.getenv(\"DATABASE_URL\")\nx = os.environ.get('HOME')\n",
+            ),
+            ("src/main.rs", "let t = std::env::var(\"GITHUB_TOKEN\"); let v = env!(\"CARGO_PKG_VERSION\");\n"),
+            ("cmd/main.go", "key := os.Getenv(\"OPENAI_API_KEY\")\n"),
+            ("config/initializers/x.rb", "ENV.fetch('SENDGRID_API_KEY') ENV[\"AWS_SECRET_ACCESS_KEY\"]\n"),
+            ("src/main/java/App.java", "System.getenv(\"JDBC_PASSWORD\");\n"),
+            ("Program.cs", "Environment.GetEnvironmentVariable(\"AZURE_CLIENT_SECRET\");\n"),
+            ("config/runtime.exs", "System.get_env(\"SECRET_KEY_BASE\") System.fetch_env!(\"MIX_TOKEN\")\n"),
+            (
+                "config/database.yml",
+                "test:\n  password: <%= ENV[\"APP_DATABASE_PASSWORD\"] %>\n  host: <%= ENV.fetch(\"DB_HOST\") %>\nproduction:\n  password: <%= ENV[\"PRODUCTION_DB_PASSWORD\"] %>\n",
+            ),
+            (
+                "src/main/resources/application.yml",
+                "spring:\n  datasource:\n    password: ${SPRING_DB_PASSWORD}\n    url: ${JDBC_HOST}\n    x: ${LOCAL_DB_PASSWORD:petclinic}\n",
+            ),
+            (
+                "proj/settings.py",
+                "SECRET = env.str('DJANGO_ENV_SECRET')\nKEY = config('DECOUPLE_API_KEY')\nX = config('app.key')\n",
+            ),
+            ("docker/compose.yml", "x: ${COMPOSE_ONLY_PASSWORD}\n"),
+            ("tests/FooTest.php", "env('TEST_ONLY_PASSWORD')\n"),
+            ("src/util.test.ts", "process.env.UNIT_TOKEN\n"),
+            ("examples/demo.py", "os.getenv('DEMO_TOKEN')\n"),
+            (
+                "src/lib.rs",
+                "pub fn f() {}\n#[cfg(test)]\nmod tests {\n    const T: &str = r#\"std::env::var(\"FIXTURE_TOKEN\")\"#;\n}\n",
+            ),
+            (".env.example", "APP_KEY=\nAPP_NAME=Laravel\n"),
+        ]);
         assert_eq!(
-            names,
+            found,
             [
                 "APP_DATABASE_PASSWORD",
                 "APP_KEY",
@@ -684,18 +742,15 @@ mod tests {
                 "GH_TOKEN",
                 "GITHUB_TOKEN",
                 "JDBC_PASSWORD",
+                "LOCAL_DB_PASSWORD",
                 "MIX_TOKEN",
                 "OPENAI_API_KEY",
                 "SECRET_KEY_BASE",
                 "SENDGRID_API_KEY",
                 "SPRING_DB_PASSWORD",
                 "STRIPE_SECRET_KEY",
-                "VITE_API_KEY",
             ]
         );
-        let source = |n: &str| out.secrets.iter().find(|s| s.name == n).map(|s| s.source.clone());
-        assert_eq!(source("APP_KEY").as_deref(), Some(".env.example:1"));
-        assert_eq!(source("DATABASE_URL").as_deref(), Some("app/settings.py:2"));
     }
 
     #[test]
@@ -714,9 +769,7 @@ mod tests {
     fn ci_secrets_of_test_jobs_minus_what_ci_uses_itself() {
         let workflow = "jobs:\n  test:\n    env:\n      DB_PASSWORD: ${{ secrets.DB_PASSWORD }}\n      CODECOV_TOKEN: ${{ secrets.CODECOV_TOKEN }}\n      GH: ${{ secrets.GITHUB_TOKEN }}\n    steps:\n      - run: echo 'runs without secrets. Avo is off'\n      - run: cargo test\n  lint:\n    steps:\n      - run: npm run lint\n        env:\n          LINT_TOKEN: ${{ secrets.LINT_TOKEN }}\n";
         let release = "name: Release\njobs:\n  publish:\n    steps:\n      - run: cargo test\n        env:\n          API_KEY: ${{ secrets.API_KEY }}\n";
-        let s =
-            run_signal(detect, &[(".github/workflows/test.yml", workflow), (".github/workflows/release.yml", release)]);
-        let found: Vec<_> = s.findings.secrets.iter().map(|s| (s.name.as_str(), s.source.as_str())).collect();
-        assert_eq!(found, [("DB_PASSWORD", ".github/workflows/test.yml#jobs.test")]);
+        let found = evidence(&[(".github/workflows/test.yml", workflow), (".github/workflows/release.yml", release)]);
+        assert_eq!(found, [("DB_PASSWORD".into(), ".github/workflows/test.yml#jobs.test".into(), Need::Required)]);
     }
 }

@@ -70,6 +70,8 @@ pub struct ComposeService {
     /// Published ports as `HOST:CONTAINER`.
     pub ports: Vec<String>,
     pub env: BTreeMap<String, String>,
+    /// `environment:` as written, before interpolation (`${SECRET_KEY:?not set}`).
+    pub env_as_written: BTreeMap<String, String>,
 }
 
 impl ComposeService {
@@ -97,12 +99,14 @@ pub fn services(repo: &Repo, rel: &str) -> Option<Vec<ComposeService>> {
         };
         let image = scalar(field("image")).map(|i| interpolate_defaults(&i)).filter(|i| !i.is_empty());
         let build = !field("build").is_badvalue() && !field("build").is_null();
+        let written = environment(field("environment"));
         out.push(ComposeService {
             name,
             image,
             build,
             ports: ports(field("ports")),
-            env: environment(field("environment")),
+            env: written.iter().map(|(k, v)| (k.clone(), interpolate_defaults(v))).collect(),
+            env_as_written: written,
         });
     }
     Some(out)
@@ -136,20 +140,20 @@ fn ports(value: &Yaml) -> Vec<String> {
     found
 }
 
-/// `environment:` as a map (`KEY: value` or `- KEY=value`); values interpolated with their
-/// defaults, keys without a value left out.
+/// `environment:` as a map (`KEY: value` or `- KEY=value`), values as written; keys
+/// without a value left out.
 fn environment(value: &Yaml) -> BTreeMap<String, String> {
     let mut env = BTreeMap::new();
     if let Some(hash) = value.as_hash() {
         for (k, v) in hash {
             if let (Some(k), Some(v)) = (scalar(k), scalar(v)) {
-                env.insert(k, interpolate_defaults(&v));
+                env.insert(k, v);
             }
         }
     }
     for item in value.as_vec().into_iter().flatten().filter_map(scalar) {
         if let Some((k, v)) = item.split_once('=') {
-            env.insert(k.trim().to_string(), interpolate_defaults(v.trim()));
+            env.insert(k.trim().to_string(), v.trim().to_string());
         }
     }
     env

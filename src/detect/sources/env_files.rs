@@ -15,9 +15,14 @@ pub struct EnvFile {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnvEntry {
     pub key: String,
-    /// As written, quotes and all.
+    /// As written, quotes and all (without a trailing ` # comment`).
     pub value: String,
     pub line: usize,
+    /// The comment that documents it: the comment lines right above it and a trailing
+    /// ` # comment` on its own line, joined with spaces (`OPTIONAL: the SMTP password`).
+    pub doc: String,
+    /// Commented out (`# SMTP_PASSWORD=`): shown as an option to set, not set.
+    pub commented: bool,
 }
 
 /// Dotenv files: `.env` and `.env.*` (a committed `.env`, `.env.test` or `.env.example`; a
@@ -61,21 +66,73 @@ pub fn is_project_env_file(rel: &str) -> bool {
     !in_tests || is_example(file_name(rel))
 }
 
-/// The keys of a dotenv-style text, with their values and line numbers (`export` allowed,
-/// comments and lines without `=` skipped).
+/// The keys of a dotenv-style text, with their values, line numbers and documentation
+/// (`export` allowed, lines without `=` skipped). A commented-out assignment
+/// (`# SMTP_PASSWORD=`) is an entry marked `commented`; other comment lines document the
+/// entry below them.
 pub fn entries(text: &str) -> Vec<EnvEntry> {
     let mut found = Vec::new();
+    let mut doc: Vec<&str> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
-        let line = line.strip_prefix("export ").unwrap_or(line);
-        let Some((key, value)) = line.split_once('=') else { continue };
-        let key = key.trim();
-        if line.starts_with('#') || key.is_empty() || key.contains(char::is_whitespace) {
+        let (commented, line) = match line.strip_prefix('#') {
+            Some(comment) => (true, comment.trim()),
+            None => (false, line),
+        };
+        let assignment = line.strip_prefix("export ").unwrap_or(line).split_once('=').filter(|(key, _)| {
+            let key = key.trim();
+            !key.is_empty() && !key.contains(char::is_whitespace) && (!commented || is_variable_name(key))
+        });
+        let Some((key, value)) = assignment else {
+            if commented && !line.is_empty() {
+                doc.push(line.trim_start_matches('#').trim());
+            } else {
+                doc.clear();
+            }
             continue;
+        };
+        let (value, trailing) = split_trailing_comment(value);
+        let mut note = std::mem::take(&mut doc);
+        if commented {
+            // A commented-out entry documents nothing below it.
+            note.clear();
         }
-        found.push(EnvEntry { key: key.to_string(), value: value.to_string(), line: i + 1 });
+        note.extend(trailing);
+        found.push(EnvEntry {
+            key: key.trim().to_string(),
+            value: value.to_string(),
+            line: i + 1,
+            doc: note.join(" "),
+            commented,
+        });
     }
     found
+}
+
+/// Whether a commented-out key is written like a variable (`SMTP_PASSWORD`), not prose.
+fn is_variable_name(key: &str) -> bool {
+    key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !key.chars().any(|c| c.is_ascii_lowercase())
+}
+
+/// `value # comment` → (`value`, `comment`); a `#` inside quotes or without a space before
+/// it is part of the value.
+fn split_trailing_comment(value: &str) -> (&str, Option<&str>) {
+    let trimmed = value.trim_start();
+    if trimmed.starts_with(['"', '\'']) {
+        let quote = trimmed.as_bytes()[0] as char;
+        if let Some(end) = trimmed[1..].find(quote) {
+            let (quoted, rest) = trimmed.split_at(end + 2);
+            let comment = rest.trim().strip_prefix('#').map(str::trim);
+            return (quoted, comment);
+        }
+        return (value, None);
+    }
+    match value.find(" #") {
+        Some(at) => (&value[..at], Some(value[at + 2..].trim())),
+        None => (value, None),
+    }
 }
 
 /// The project's env files, by path.
@@ -131,6 +188,22 @@ mod tests {
         let text = "# comment\nexport API_SECRET=\nPORT=3000\nnot a line\n =x\n";
         let keys: Vec<_> = entries(text).into_iter().map(|e| (e.key, e.value, e.line)).collect();
         assert_eq!(keys, [("API_SECRET".into(), "".into(), 2), ("PORT".into(), "3000".into(), 3)]);
+    }
+
+    #[test]
+    fn documentation_and_commented_out_entries() {
+        let text = "# [[SMTP]]\n# OPTIONAL: the password\n# of the server.\nSMTP_PASSWORD=\n\n# stale\n\nAPI_KEY=\"a # b\" # REQUIRED\nURL=http://x/#frag\n# OLD_TOKEN=abc\n# See the docs: set DEBUG=1 to log\nNEXT=1\n";
+        let rows: Vec<_> = entries(text).into_iter().map(|e| (e.key, e.value, e.doc, e.commented)).collect();
+        assert_eq!(
+            rows,
+            [
+                ("SMTP_PASSWORD".into(), "".into(), "[[SMTP]] OPTIONAL: the password of the server.".into(), false),
+                ("API_KEY".into(), "\"a # b\"".into(), "REQUIRED".into(), false),
+                ("URL".into(), "http://x/#frag".into(), "".into(), false),
+                ("OLD_TOKEN".into(), "abc".into(), "".into(), true),
+                ("NEXT".into(), "1".into(), "See the docs: set DEBUG=1 to log".into(), false),
+            ]
+        );
     }
 
     #[test]

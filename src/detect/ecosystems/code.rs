@@ -1,0 +1,195 @@
+//! What the ecosystems share about reading code for environment reads: the names a pattern
+//! captures, the arguments of a call, the extent of an expression or a bracketed block.
+//! Lexical and bounded (no parser): quotes and brackets are followed, comments are not.
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+/// How far past a read its arguments or its expression are looked for.
+const LOOKAHEAD: usize = 2000;
+
+/// Every match of `pattern` in `text`, as a read of the name its first participating group
+/// captures (at that group's offset); `need` judges each from the text after the match.
+pub fn reads_of(pattern: &Regex, text: &str, via: &'static str, need: impl Fn(&str) -> Need) -> Vec<EnvRead> {
+    pattern
+        .captures_iter(text)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            let name = c.iter().skip(1).flatten().next()?;
+            Some(EnvRead::new(name.as_str(), name.start(), need(&text[whole.end()..]), via))
+        })
+        .collect()
+}
+
+/// The text after `from` up to (not including) the closing bracket that ends the enclosing
+/// call or block, following nested brackets and the quotes in `quotes`; at most
+/// [`LOOKAHEAD`] bytes. For `os.getenv("X", "d")` matched up to `"X"`, that is `, "d"`.
+pub fn rest_of_call<'t>(after: &'t str, quotes: &[char]) -> &'t str {
+    &after[..scan(after, quotes, |depth, c| depth == 0 && matches!(c, ')' | ']' | '}'))]
+}
+
+/// The expression starting at the beginning of `text`: up to the first `,` or `;` outside
+/// brackets and quotes, or the closing bracket of the enclosing block; at most
+/// [`LOOKAHEAD`] bytes.
+pub fn expression<'t>(text: &'t str, quotes: &[char]) -> &'t str {
+    &text[..scan(text, quotes, |depth, c| depth == 0 && matches!(c, ',' | ';' | ')' | ']' | '}'))]
+}
+
+/// The inside of the bracketed block whose opening bracket is the first character of
+/// `text` (`{ … }` → ` … `), or `None` when it does not close within [`LOOKAHEAD`] × 16
+/// bytes (a settings schema can be long).
+pub fn block<'t>(text: &'t str, quotes: &[char]) -> Option<&'t str> {
+    let open = text.chars().next().filter(|c| matches!(c, '(' | '[' | '{'))?;
+    let inner = &text[open.len_utf8()..];
+    let end = scan_bounded(inner, quotes, LOOKAHEAD * 16, |depth, c| depth == 0 && matches!(c, ')' | ']' | '}'));
+    (end < inner.len()).then(|| &inner[..end])
+}
+
+/// Whether a call's remaining arguments (see [`rest_of_call`]) pass another one after the
+/// name: a positional default (`os.getenv("X", "d")`).
+pub fn has_another_argument(rest: &str) -> bool {
+    rest.trim_start().strip_prefix(',').is_some_and(|more| !more.trim().is_empty())
+}
+
+/// Whether `text` passes the keyword argument or option `key` (`default=`, `default:`,
+/// `default =`), outside quotes.
+pub fn has_keyword(text: &str, key: &str) -> bool {
+    let mut from = 0;
+    while let Some(found) = text[from..].find(key) {
+        let at = from + found;
+        let before = text[..at].chars().next_back();
+        let after = text[at + key.len()..].trim_start();
+        if !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            && (after.starts_with('=') && !after.starts_with("==") || after.starts_with(':'))
+        {
+            return true;
+        }
+        from = at + key.len();
+    }
+    false
+}
+
+/// Whether `name` is written like an environment variable: upper case, digits and `_`,
+/// starting with a letter or `_` (`DATABASE_URL`, not `database_url` or `Url`).
+pub fn is_upper_snake(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
+        && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name.chars().any(|c| c.is_ascii_uppercase())
+}
+
+/// Whether the code right after a read (`after`, past its closing bracket) starts with one
+/// of `fallbacks` (`??`, `||`, `.unwrap_or`): the read has a default.
+pub fn followed_by(after: &str, fallbacks: &[&str]) -> bool {
+    let after = after.trim_start();
+    fallbacks.iter().any(|f| after.starts_with(f))
+}
+
+/// Whether the code right after a read assigns to it (`ENV["X"] = …`, `process.env.X = …`,
+/// `os.environ["X"] = …`): the program sets the variable, it does not need it.
+pub fn assigns(after: &str) -> bool {
+    let after = after.trim_start();
+    after.starts_with('=') && !after.starts_with("==") && !after.starts_with("=>") && !after.starts_with("=~")
+}
+
+/// The rest of the line that starts at the beginning of `text`.
+pub fn rest_of_line(text: &str) -> &str {
+    text.split('\n').next().unwrap_or_default()
+}
+
+/// The offset in `text` where `stop(depth, c)` first holds outside quotes, else the end of
+/// the text or of the lookahead.
+fn scan(text: &str, quotes: &[char], stop: impl Fn(usize, char) -> bool) -> usize {
+    scan_bounded(text, quotes, LOOKAHEAD, stop)
+}
+
+fn scan_bounded(text: &str, quotes: &[char], limit: usize, stop: impl Fn(usize, char) -> bool) -> usize {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        if i >= limit {
+            return i;
+        }
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        if stop(depth, c) {
+            return i;
+        }
+        match c {
+            c if quotes.contains(&c) => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const QUOTES: &[char] = &['"', '\''];
+
+    #[test]
+    fn call_arguments() {
+        assert_eq!(rest_of_call(r#", "d") + x"#, QUOTES), r#", "d""#);
+        assert_eq!(rest_of_call(r#", f(")", 2)) rest"#, QUOTES), r#", f(")", 2)"#);
+        assert!(has_another_argument(r#", "d""#));
+        assert!(!has_another_argument(" "));
+        assert!(!has_another_argument(", "));
+        assert!(has_keyword(r#", cast=bool, default=None"#, "default"));
+        assert!(!has_keyword(r#", cast=bool"#, "default"));
+        assert!(!has_keyword(r#", my_default=1"#, "default"));
+        assert!(!has_keyword(r#", default == 1"#, "default"));
+        assert!(has_keyword("{ default: '' }", "default"));
+    }
+
+    #[test]
+    fn expressions_and_blocks() {
+        assert_eq!(
+            expression("z.string().min(1, { message: 'a,b' }),\n  B: z.x()", QUOTES),
+            "z.string().min(1, { message: 'a,b' })"
+        );
+        assert_eq!(expression("str()\n}", QUOTES), "str()\n");
+        assert_eq!(block("{ a: { b: 1 }, c: '}' } tail", QUOTES), Some(" a: { b: 1 }, c: '}' "));
+        assert_eq!(block("{ never closed", QUOTES), None);
+        assert_eq!(block("x", QUOTES), None);
+    }
+
+    #[test]
+    fn assignments() {
+        assert!(assigns(" = 'x'"));
+        for after in [" == 'x'", " => x", " =~ /x/", ".strip", " ||= 'x'"] {
+            assert!(!assigns(after), "{after}");
+        }
+    }
+
+    #[test]
+    fn names_written_like_variables() {
+        for name in ["DATABASE_URL", "_X", "A1"] {
+            assert!(is_upper_snake(name), "{name}");
+        }
+        for name in ["database_url", "Url", "_", "1A", ""] {
+            assert!(!is_upper_snake(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn any_text_is_safe() {
+        for text in ["", "(", "\"", "é(\"", "{{{{", "'\\"] {
+            let _ = rest_of_call(text, QUOTES);
+            let _ = expression(text, QUOTES);
+            let _ = block(text, QUOTES);
+        }
+    }
+}

@@ -1,0 +1,264 @@
+//! How Go code reads the environment: `os.Getenv`/`os.LookupEnv`; the struct tags of the
+//! env libraries (caarlos0/env and sethvargo/go-envconfig `env:"X"`, kelseyhightower's
+//! `envconfig:"x"`); viper's `BindEnv`, and its keys under `SetEnvPrefix` + `AutomaticEnv`;
+//! parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
+//! Go templates that render configuration (`{{ .Env.X }}`, gomplate's `getenv "X"`).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+const QUOTES: &[char] = &['"', '`'];
+
+pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
+    if !rel.ends_with(".go") {
+        return template_reads(text);
+    }
+    static GETENV: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\bos\.(?:Getenv|LookupEnv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            .expect("the Go environment-read pattern is valid")
+    });
+    let mut found = code::reads_of(&GETENV, text, "os.Getenv", |_| Need::Unstated);
+    found.extend(tag_reads(text));
+    found.extend(viper_reads(text));
+    found.extend(keyed_reads(text));
+    found
+}
+
+/// `env:"DATABASE_URL,required"` (caarlos0/env: `required`/`notEmpty`, `envDefault:"…"`),
+/// `env:"DATABASE_URL, default=…"` (sethvargo/go-envconfig), `envconfig:"database_url"
+/// required:"true" default:"…"` (kelseyhightower/envconfig, when written as a variable name).
+fn tag_reads(text: &str) -> Vec<EnvRead> {
+    static TAG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"`([^`\n]*\b(?:env|envconfig):[^`\n]*)`").expect("the struct-tag pattern is valid")
+    });
+    static PAIR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid")
+    });
+    let mut found = Vec::new();
+    for tag in TAG.captures_iter(text).filter_map(|c| c.get(1)) {
+        let pairs: Vec<(&str, &str, usize)> = PAIR
+            .captures_iter(tag.as_str())
+            .filter_map(|p| Some((p.get(1)?.as_str(), p.get(2)?.as_str(), tag.start() + p.get(2)?.start())))
+            .collect();
+        let value = |key: &str| pairs.iter().find(|(k, _, _)| *k == key).map(|(_, v, _)| *v);
+        for &(key, spec, at) in &pairs {
+            let (name, options, via) = match key {
+                "env" => {
+                    let mut parts = spec.split(',').map(str::trim);
+                    let name = parts.next().unwrap_or_default().to_string();
+                    (name, parts.collect::<Vec<_>>(), "env struct tag")
+                }
+                // A lower-case key names a field under its struct's prefix
+                // (`envconfig:"secrets"` is `GOTRUE_HOOK_…_SECRETS`): only a name the
+                // author spelled as a variable is one.
+                "envconfig" => (spec.trim().to_string(), Vec::new(), "envconfig struct tag"),
+                _ => continue,
+            };
+            if !code::is_upper_snake(&name) {
+                continue;
+            }
+            let required = options.iter().any(|o| matches!(*o, "required" | "notEmpty"))
+                || value("required").is_some_and(|v| v == "true");
+            let defaulted = options.iter().any(|o| o.starts_with("default="))
+                || value("envDefault").is_some()
+                || value("default").is_some();
+            let need = if defaulted {
+                Need::Optional
+            } else if required {
+                Need::Required
+            } else {
+                Need::Unstated
+            };
+            found.push(EnvRead::new(name, at, need, via));
+        }
+    }
+    found
+}
+
+/// viper: `BindEnv("key", "X", …)` binds the names given; `BindEnv("key")` and, with
+/// `AutomaticEnv()`, every `Get…("key")` read `PREFIX_KEY` (`SetEnvPrefix`), with `.` and
+/// `-` as `_` when the file sets a key replacer.
+fn viper_reads(text: &str) -> Vec<EnvRead> {
+    static BIND: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"\.BindEnv\(\s*"([^"]+)"\s*([,)])"#).expect("the BindEnv pattern is valid"));
+    static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#""([A-Za-z_][A-Za-z0-9_]*)""#).expect("valid"));
+    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\.SetEnvPrefix\(\s*"([^"]*)"\s*\)"#).expect("the SetEnvPrefix pattern is valid")
+    });
+    static GET: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"\bviper\.Get(?:String|Int|Int64|Bool|Duration|StringSlice|Float64)?\(\s*"([A-Za-z0-9_.\-]+)"\s*\)"#,
+        )
+        .expect("the viper Get pattern is valid")
+    });
+    if !text.contains("BindEnv(") && !text.contains("AutomaticEnv()") {
+        return Vec::new();
+    }
+    let prefix = PREFIX.captures(text).and_then(|c| c.get(1)).map(|p| p.as_str().to_ascii_uppercase());
+    let replaces = text.contains("SetEnvKeyReplacer(");
+    let env_name = |key: &str| {
+        let key = if replaces { key.replace(['.', '-'], "_") } else { key.to_string() };
+        let key = key.to_ascii_uppercase();
+        match &prefix {
+            Some(p) if !p.is_empty() => format!("{p}_{key}"),
+            _ => key,
+        }
+    };
+    let mut found = Vec::new();
+    for c in BIND.captures_iter(text) {
+        let (Some(key), Some(close)) = (c.get(1), c.get(2)) else { continue };
+        if close.as_str() == ")" {
+            found.push(EnvRead::new(env_name(key.as_str()), key.start(), Need::Unstated, "viper BindEnv"));
+            continue;
+        }
+        let rest = code::rest_of_call(&text[close.end()..], QUOTES);
+        for name in NAME.captures_iter(rest).filter_map(|n| n.get(1)) {
+            found.push(EnvRead::new(name.as_str(), close.end() + name.start(), Need::Unstated, "viper BindEnv"));
+        }
+    }
+    if text.contains("AutomaticEnv()") && prefix.is_some() {
+        for key in GET.captures_iter(text).filter_map(|c| c.get(1)) {
+            found.push(EnvRead::new(env_name(key.as_str()), key.start(), Need::Unstated, "viper key"));
+        }
+    }
+    found
+}
+
+/// Configuration parsers keyed by the variables' names: `case "DATABASE_URL":` labels and
+/// `"DATABASE_URL": {…}` keys of an options table. In a file that walks `os.Environ()` they
+/// are reads; elsewhere they are [`EnvRead::derived`]: reads where the package walks the
+/// environment in another file (see `Ecosystem::walks_environment`) or the project names
+/// the variable too.
+fn keyed_reads(text: &str) -> Vec<EnvRead> {
+    static CASE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?m)^\s*case\s+((?:"[A-Z][A-Z0-9_]*"\s*,\s*)*"[A-Z][A-Z0-9_]*")\s*:"#).expect("valid")
+    });
+    static KEY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?m)^\s*"([A-Z][A-Z0-9_]*)"\s*:\s*[{&\w"]"#).expect("the map key pattern is valid")
+    });
+    static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#""([A-Z][A-Z0-9_]*)""#).expect("valid"));
+    let walks_environment = text.contains("os.Environ()");
+    let read = |name: &str, at: usize| {
+        if walks_environment {
+            EnvRead::new(name, at, Need::Unstated, "os.Environ() parser")
+        } else {
+            EnvRead::derived(name, at, Need::Unstated, "configuration parser key")
+        }
+    };
+    let mut found = Vec::new();
+    for labels in CASE.captures_iter(text).filter_map(|c| c.get(1)) {
+        for name in NAME.captures_iter(labels.as_str()).filter_map(|n| n.get(1)) {
+            found.push(read(name.as_str(), labels.start() + name.start()));
+        }
+    }
+    for key in KEY.captures_iter(text).filter_map(|c| c.get(1)) {
+        found.push(read(key.as_str(), key.start()));
+    }
+    found
+}
+
+/// `{{ .Env.X }}` (optional under `default`), gomplate's `{{ getenv "X" }}` (optional with
+/// a second argument) and `{{ env.Getenv "X" }}`.
+fn template_reads(text: &str) -> Vec<EnvRead> {
+    static TEMPLATE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"\{\{-?\s*(default\s+)?[^}]*?(?:\.Env\.([A-Za-z_][A-Za-z0-9_]*)|(?:getenv|env\.Getenv)\s+"([A-Za-z_][A-Za-z0-9_]*)"(\s+")?)[^}]*\}\}"#,
+        )
+        .expect("the Go template pattern is valid")
+    });
+    TEMPLATE
+        .captures_iter(text)
+        .filter_map(|c| {
+            let name = c.get(2).or(c.get(3))?;
+            let whole = c.get(0)?.as_str();
+            let need = if c.get(1).is_some() || c.get(4).is_some() || whole.contains("| default") {
+                Need::Optional
+            } else {
+                Need::Unstated
+            };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "Go template"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(rel: &str, text: &str) -> Vec<(String, Need)> {
+        reads(rel, text).into_iter().map(|r| (r.name, r.need)).collect()
+    }
+
+    #[test]
+    fn struct_tags_of_the_env_libraries() {
+        let text = r#"
+type Config struct {
+    DatabaseURL string `env:"DATABASE_URL,required"`
+    Token       string `env:"API_TOKEN,notEmpty" json:"token"`
+    Port        int    `env:"PORT" envDefault:"8080"`
+    Secret      string `env:"JWT_SECRET, default=dev"`
+    Key         string `envconfig:"STRIPE_KEY" required:"true"`
+    Nested      string `envconfig:"secrets"`
+    Pass        string `envconfig:"SMTP_PASS" default:"x"`
+    Skipped     string `env:"-"`
+    Name        string `json:"name"`
+}
+"#;
+        assert_eq!(
+            found("config.go", text),
+            [
+                ("DATABASE_URL".into(), Need::Required),
+                ("API_TOKEN".into(), Need::Required),
+                ("PORT".into(), Need::Optional),
+                ("JWT_SECRET".into(), Need::Optional),
+                ("STRIPE_KEY".into(), Need::Required),
+                ("SMTP_PASS".into(), Need::Optional),
+            ]
+        );
+    }
+
+    #[test]
+    fn viper_bindings_and_prefixed_keys() {
+        let text = r#"
+viper.SetEnvPrefix("app")
+viper.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+viper.AutomaticEnv()
+viper.BindEnv("db.password", "DB_PASSWORD", "DATABASE_PASSWORD")
+viper.BindEnv("token")
+key := viper.GetString("stripe.secret_key")
+"#;
+        let names: Vec<String> = found("cfg.go", text).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["DB_PASSWORD", "DATABASE_PASSWORD", "APP_TOKEN", "APP_STRIPE_SECRET_KEY"]);
+    }
+
+    #[test]
+    fn parsers_keyed_by_the_names() {
+        let text = "for _, kv := range os.Environ() {\n\tswitch key {\n\tcase \"DATABASE_URL\", \"DB_URL\":\n\tcase \"LOG_LEVEL\":\n\t}\n}\n";
+        let parsed = reads("parser.go", text);
+        let names: Vec<(&str, bool)> = parsed.iter().map(|r| (r.name.as_str(), r.derived)).collect();
+        assert_eq!(names, [("DATABASE_URL", false), ("DB_URL", false), ("LOG_LEVEL", false)]);
+        // Elsewhere the keys of an options table only count where the project names them.
+        let text = "options: map[string]*configValue{\n\t\"ADMIN_PASSWORD\": {\n\t\tsecret: true,\n\t},\n}\nswitch s {\ncase \"METRICS_PASSWORD\":\n}\n";
+        let parsed = reads("options.go", text);
+        let names: Vec<(&str, bool)> = parsed.iter().map(|r| (r.name.as_str(), r.derived)).collect();
+        assert_eq!(names, [("METRICS_PASSWORD", true), ("ADMIN_PASSWORD", true)]);
+    }
+
+    #[test]
+    fn go_templates_in_configuration() {
+        let text = "db: {{ .Env.DATABASE_URL }}\nkey: {{ default .Env.API_KEY \"dev\" }}\nx: {{ getenv \"SMTP_PASSWORD\" }}\ny: {{ .Env.TOKEN | default \"t\" }}\n";
+        assert_eq!(
+            found("config.yaml.tmpl", text),
+            [
+                ("DATABASE_URL".into(), Need::Unstated),
+                ("API_KEY".into(), Need::Optional),
+                ("SMTP_PASSWORD".into(), Need::Unstated),
+                ("TOKEN".into(), Need::Optional),
+            ]
+        );
+    }
+}

@@ -1,0 +1,255 @@
+//! How JVM code and Spring configuration read the environment: `System.getenv("X")`;
+//! `${X}` placeholders in Spring configuration files (required: the context does not start
+//! without them) and `${X:default}` (optional); `@Value("${…}")` in code; and Spring Boot's
+//! relaxed binding, where an environment variable overrides a property by its upper-cased
+//! name (`spring.datasource.password` ← `SPRING_DATASOURCE_PASSWORD`): the keys of the
+//! configuration files and the fields of `@ConfigurationProperties(prefix = …)` classes
+//! give such names, which count only when the project names the variable elsewhere
+//! (see [`EnvRead::derived`]).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use yaml_rust2::{Yaml, YamlLoader};
+
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+use crate::detect::repo::{file_name, parent_dir};
+
+/// Spring configuration: `application*.yml|yaml|properties` and `bootstrap*` anywhere, and
+/// any YAML or properties file among a module's resources (`src/main/resources/shared/
+/// account-service.yml` that a Spring Cloud Config server serves).
+pub fn is_spring_config(rel: &str) -> bool {
+    let name = file_name(rel);
+    let extension = [".yml", ".yaml", ".properties"].iter().any(|e| name.ends_with(e));
+    extension
+        && (name.starts_with("application")
+            || name.starts_with("bootstrap")
+            || parent_dir(rel).split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]))
+}
+
+pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
+    static GETENV: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\bSystem\.getenv\(\s*\)?\s*(?:\.(get|getOrDefault)\()?\(?\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            .expect("the JVM environment-read pattern is valid")
+    });
+    let mut found: Vec<EnvRead> = GETENV
+        .captures_iter(text)
+        .filter_map(|c| {
+            let name = c.get(2)?;
+            let need =
+                if c.get(1).is_some_and(|m| m.as_str() == "getOrDefault") { Need::Optional } else { Need::Unstated };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "System.getenv"))
+        })
+        .collect();
+    if is_spring_config(rel) {
+        found.extend(placeholders(text, "Spring placeholder"));
+        found.extend(property_keys(rel, text));
+    } else {
+        found.extend(value_annotations(text));
+        found.extend(configuration_properties(text));
+    }
+    found
+}
+
+/// `${NAME}` (required) and `${NAME:default}` (optional) of upper-case names; a
+/// placeholder of a property key (`${app.secret}`) names no variable.
+fn placeholders(text: &str, via: &'static str) -> Vec<EnvRead> {
+    static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:[^}]*)?\}").expect("the placeholder pattern is valid")
+    });
+    PLACEHOLDER
+        .captures_iter(text)
+        .filter_map(|c| {
+            let name = c.get(1)?;
+            code::is_upper_snake(name.as_str()).then(|| {
+                let need = if c.get(2).is_some() { Need::Optional } else { Need::Required };
+                EnvRead::new(name.as_str(), name.start(), need, via)
+            })
+        })
+        .collect()
+}
+
+/// `@Value("${X}")` / `@Value("${X:default}")`; a property key (`${app.jwt.secret}`) binds
+/// its relaxed name.
+fn value_annotations(text: &str) -> Vec<EnvRead> {
+    static VALUE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"@Value\(\s*"\$\{([A-Za-z_][A-Za-z0-9_.\-\[\]]*)(:[^}]*)?\}"#)
+            .expect("the @Value pattern is valid")
+    });
+    VALUE
+        .captures_iter(text)
+        .filter_map(|c| {
+            let key = c.get(1)?;
+            let need = if c.get(2).is_some() { Need::Optional } else { Need::Required };
+            Some(if code::is_upper_snake(key.as_str()) {
+                EnvRead::new(key.as_str(), key.start(), need, "@Value")
+            } else {
+                EnvRead::derived(relaxed_name(key.as_str()), key.start(), need, "@Value property")
+            })
+        })
+        .collect()
+}
+
+/// The fields of a `@ConfigurationProperties(prefix = "app.mail")` class (Java fields or
+/// Kotlin constructor properties) under the prefix.
+fn configuration_properties(text: &str) -> Vec<EnvRead> {
+    static ANNOTATION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"@ConfigurationProperties\(\s*(?:(?:prefix|value)\s*=\s*)?"([A-Za-z0-9_.\-]+)"\s*\)"#)
+            .expect("the @ConfigurationProperties pattern is valid")
+    });
+    static FIELD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?m)^\s*(?:private|protected|public)\s+(?:final\s+)?[A-Za-z_][\w<>,.? ]*\s+([a-z]\w*)\s*(?:=[^;]*)?;|\b(?:val|var)\s+([a-z]\w*)\s*:",
+        )
+        .expect("the field pattern is valid")
+    });
+    let mut found = Vec::new();
+    for c in ANNOTATION.captures_iter(text) {
+        let (Some(whole), Some(prefix)) = (c.get(0), c.get(1)) else { continue };
+        // The class body: up to the next annotated class, at most a bounded stretch.
+        let body_end = text[whole.end()..].find("@ConfigurationProperties").map_or(text.len(), |i| whole.end() + i);
+        let body = &text[whole.end()..body_end.min(whole.end() + 20_000)];
+        for field in FIELD.captures_iter(body).filter_map(|f| f.get(1).or(f.get(2))) {
+            let key = format!("{}.{}", prefix.as_str(), field.as_str());
+            found.push(EnvRead::derived(
+                relaxed_name(&key),
+                whole.end() + field.start(),
+                Need::Unstated,
+                "@ConfigurationProperties field",
+            ));
+        }
+    }
+    found
+}
+
+/// Every property a Spring configuration file sets to a value, by its relaxed name: an
+/// environment variable of that name overrides the value (optional: the file gives one).
+fn property_keys(rel: &str, text: &str) -> Vec<EnvRead> {
+    let mut keys: Vec<(String, usize)> = Vec::new();
+    if rel.ends_with(".properties") {
+        let mut offset = 0;
+        for line in text.split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            if let Some((key, _)) = trimmed.split_once(['=', ':'])
+                && !trimmed.starts_with(['#', '!'])
+            {
+                keys.push((key.trim().to_string(), offset + line.len() - trimmed.len()));
+            }
+            offset += line.len();
+        }
+    } else if let Ok(docs) = YamlLoader::load_from_str(text) {
+        for doc in &docs {
+            flatten(doc, String::new(), &mut keys, text);
+        }
+    }
+    keys.into_iter()
+        .filter(|(key, _)| key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')))
+        .map(|(key, at)| EnvRead::derived(relaxed_name(&key), at, Need::Optional, "Spring property"))
+        .collect()
+}
+
+/// The dotted keys of a YAML document's scalar leaves, each with the offset of its last
+/// segment in `text` (the first occurrence: enough for a line number).
+fn flatten(node: &Yaml, prefix: String, out: &mut Vec<(String, usize)>, text: &str) {
+    let Some(hash) = node.as_hash() else { return };
+    for (key, value) in hash {
+        let Some(key) = key.as_str() else { continue };
+        let path = if prefix.is_empty() { key.to_string() } else { format!("{prefix}.{key}") };
+        match value {
+            Yaml::Hash(_) => flatten(value, path, out, text),
+            Yaml::String(_) | Yaml::Integer(_) | Yaml::Real(_) | Yaml::Boolean(_) => {
+                let at = text.find(&format!("{key}:")).unwrap_or(0);
+                out.push((path, at));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The environment variable Spring's relaxed binding reads for a property key, with `_`
+/// also between the words of a camel-case or dashed segment (`app.mail.smtpPassword` →
+/// `APP_MAIL_SMTP_PASSWORD`): Spring itself drops dashes (`APP_MAIL_SMTPPASSWORD`), so a
+/// derived name is compared with the project's names without their underscores.
+fn relaxed_name(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 8);
+    let mut previous_lower = false;
+    for c in key.chars() {
+        match c {
+            '.' | '-' | '_' | '[' | ']' => {
+                if !out.ends_with('_') && !out.is_empty() {
+                    out.push('_');
+                }
+                previous_lower = false;
+            }
+            c if c.is_ascii_uppercase() && previous_lower => {
+                out.push('_');
+                out.push(c);
+                previous_lower = false;
+            }
+            c => {
+                out.push(c.to_ascii_uppercase());
+                previous_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            }
+        }
+    }
+    out.trim_end_matches('_').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(rel: &str, text: &str) -> Vec<(String, Need, bool)> {
+        reads(rel, text).into_iter().map(|r| (r.name, r.need, r.derived)).collect()
+    }
+
+    #[test]
+    fn placeholders_in_spring_configuration() {
+        let text = "spring:\n  datasource:\n    password: ${DB_PASSWORD}\n    url: ${JDBC_URL:jdbc:h2:mem:x}\n    username: ${app.user}\n";
+        let names = found("src/main/resources/application.yml", text);
+        assert!(names.contains(&("DB_PASSWORD".into(), Need::Required, false)), "{names:?}");
+        assert!(names.contains(&("JDBC_URL".into(), Need::Optional, false)), "{names:?}");
+        assert!(names.contains(&("SPRING_DATASOURCE_PASSWORD".into(), Need::Optional, true)), "{names:?}");
+        assert!(!names.iter().any(|(n, _, _)| n == "APP_USER"), "{names:?}");
+        assert!(is_spring_config("config/src/main/resources/shared/account-service.yml"));
+        assert!(is_spring_config("bootstrap.yml"));
+        assert!(!is_spring_config("src/test/resources/data.yml"));
+    }
+
+    #[test]
+    fn values_and_configuration_properties_in_code() {
+        let text = r#"
+@Value("${STRIPE_SECRET_KEY}") String key;
+@Value("${app.jwt.secret:dev}") String jwt;
+String t = System.getenv("API_TOKEN");
+String d = System.getenv().getOrDefault("DB_PASS", "x");
+@ConfigurationProperties(prefix = "app.mail")
+public class MailProperties {
+    private String smtpPassword;
+    private int port = 25;
+}
+"#;
+        assert_eq!(
+            found("src/main/java/App.java", text),
+            [
+                ("API_TOKEN".into(), Need::Unstated, false),
+                ("DB_PASS".into(), Need::Optional, false),
+                ("STRIPE_SECRET_KEY".into(), Need::Required, false),
+                ("APP_JWT_SECRET".into(), Need::Optional, true),
+                ("APP_MAIL_SMTP_PASSWORD".into(), Need::Unstated, true),
+                ("APP_MAIL_PORT".into(), Need::Unstated, true),
+            ]
+        );
+    }
+
+    #[test]
+    fn properties_files_and_relaxed_names() {
+        let names = found("application.properties", "# c\nspring.mail.password=x\nserver.port: 8080\n");
+        assert_eq!(
+            names,
+            [("SPRING_MAIL_PASSWORD".into(), Need::Optional, true), ("SERVER_PORT".into(), Need::Optional, true)]
+        );
+        assert_eq!(relaxed_name("my-app.someKey[0].x"), "MY_APP_SOME_KEY_0_X");
+    }
+}

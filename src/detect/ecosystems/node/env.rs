@@ -1,0 +1,451 @@
+//! How JavaScript and TypeScript code reads the environment: `process.env.X`,
+//! `import.meta.env.X`, `Bun.env.X` and `process.env["X"]` (optional with a `??`/`||`
+//! fallback, required with a `!` assertion); destructuring
+//! (`const { X, Y = "d" } = process.env`); the `env("X")` helpers apps define; the schemas
+//! that validate the environment — t3-env's `createEnv({ server: { X: z.string() } })`, zod
+//! objects parsed from it, envalid's `cleanEnv(process.env, { X: str() })` — whose entries
+//! are required unless optional or defaulted; the `env-var` package (`env.get("X").required()`);
+//! Prisma schemas (`url = env("DATABASE_URL")`, required); and the variables a `turbo.json`
+//! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
+//! read by themselves (the AI SDK's `OPENAI_API_KEY`).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+const QUOTES: &[char] = &['"', '\'', '`'];
+
+pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
+    if rel.ends_with(".prisma") {
+        return prisma_reads(text);
+    }
+    if rel.ends_with(".json") {
+        return turbo_reads(text);
+    }
+    let mut found = member_reads(text);
+    found.extend(destructured(text));
+    found.extend(schema_reads(text));
+    found.extend(env_var_reads(text));
+    found.extend(declared(text));
+    found.extend(wrapper_reads(text));
+    found
+}
+
+/// What the code right after a read says: `?? "d"`, `|| "d"` (optional), `!` (required).
+fn need_after(after: &str) -> Need {
+    if code::followed_by(after, &["??", "||"]) {
+        Need::Optional
+    } else if code::followed_by(after, &["!"]) && !code::followed_by(after, &["!="]) {
+        Need::Required
+    } else {
+        Need::Unstated
+    }
+}
+
+/// `process.env.X`, `import.meta.env.X`, `Bun.env.X`, `process.env["X"]`, `env("X")`.
+fn member_reads(text: &str) -> Vec<EnvRead> {
+    static READ: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?:\bprocess\.env|\bimport\.meta\.env|\bBun\.env)(?:\.([A-Za-z_][A-Za-z0-9_]*)\b|\[\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\])|\benv\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#,
+        )
+        .expect("the Node environment-read pattern is valid")
+    });
+    READ.captures_iter(text)
+        .filter_map(|c| {
+            let (whole, name) = (c.get(0)?, c.get(1).or(c.get(2)).or(c.get(3))?);
+            let after = &text[whole.end()..];
+            if c.get(3).is_none() && code::assigns(after) {
+                return None;
+            }
+            let need = if c.get(3).is_some() {
+                let rest = code::rest_of_call(after, QUOTES);
+                if code::has_another_argument(rest) {
+                    Need::Optional
+                } else {
+                    need_after(after[rest.len()..].get(1..).unwrap_or_default())
+                }
+            } else {
+                need_after(after)
+            };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "process.env"))
+        })
+        .collect()
+}
+
+/// `const { A, B: b, C = "d" } = process.env` (also `import.meta.env`, `Bun.env`).
+fn destructured(text: &str) -> Vec<EnvRead> {
+    static DESTRUCTURE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*(?:process\.env|import\.meta\.env|Bun\.env)\b")
+            .expect("the destructuring pattern is valid")
+    });
+    static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*[A-Za-z_$][\w$]*\s*)?(=)?")
+            .expect("the entry pattern is valid")
+    });
+    let mut found = Vec::new();
+    for c in DESTRUCTURE.captures_iter(text) {
+        let Some(entries) = c.get(1) else { continue };
+        let mut offset = entries.start();
+        for entry in entries.as_str().split(',') {
+            if let Some(e) = ENTRY.captures(entry)
+                && let Some(name) = e.get(1)
+                && !entry.trim_start().starts_with("...")
+            {
+                let need = if e.get(2).is_some() { Need::Optional } else { Need::Unstated };
+                found.push(EnvRead::new(name.as_str(), offset + name.start(), need, "process.env destructuring"));
+            }
+            offset += entry.len() + 1;
+        }
+    }
+    found
+}
+
+/// The entries of the environment's schemas: t3-env `createEnv({ server, shared, client })`,
+/// envalid `cleanEnv(env, { … })`, and `z.object({ … })` in a file that reads the
+/// environment.
+fn schema_reads(text: &str) -> Vec<EnvRead> {
+    static CREATE_ENV: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\bcreateEnv\(\s*\{").expect("the createEnv pattern is valid"));
+    static SECTION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\b(?:server|shared|client)\s*:\s*\{").expect("the t3-env section pattern is valid")
+    });
+    static CLEAN_ENV: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\bcleanEnv\(").expect("the cleanEnv pattern is valid"));
+    static ZOD_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\bz\.(?:object|strictObject|looseObject)\(\s*\{").expect("the z.object pattern is valid")
+    });
+    let mut blocks: Vec<(usize, &'static str)> = Vec::new();
+    for m in CREATE_ENV.find_iter(text) {
+        let open = m.end() - 1;
+        let Some(body) = code::block(&text[open..], QUOTES) else { continue };
+        for section in SECTION.find_iter(body) {
+            blocks.push((open + 1 + section.end() - 1, "t3-env schema"));
+        }
+    }
+    for m in CLEAN_ENV.find_iter(text) {
+        let Some(arguments) = code::block(&text[m.end() - 1..], QUOTES) else { continue };
+        // The second argument: the validators.
+        let first = code::expression(arguments, QUOTES);
+        let second = m.end() + first.len() + 1;
+        if let Some(brace) = text.get(second..).and_then(|t| t.find('{')).map(|i| second + i)
+            && text[second..brace].trim().is_empty()
+        {
+            blocks.push((brace, "envalid cleanEnv"));
+        }
+    }
+    let reads_environment = ["process.env", "import.meta.env", "Bun.env", "createEnv"].iter().any(|r| text.contains(r));
+    if reads_environment {
+        for m in ZOD_OBJECT.find_iter(text) {
+            if !blocks.iter().any(|(b, _)| *b == m.end() - 1) {
+                blocks.push((m.end() - 1, "zod schema"));
+            }
+        }
+    }
+    let mut found: Vec<EnvRead> = blocks.into_iter().flat_map(|(open, via)| schema_entries(text, open, via)).collect();
+    found.sort_by_key(|r| r.at);
+    found.dedup_by(|a, b| a.at == b.at);
+    found
+}
+
+/// The `NAME: validator` entries of the object block opening at `open`.
+fn schema_entries(text: &str, open: usize, via: &'static str) -> Vec<EnvRead> {
+    static KEY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^\s*(?:(?://[^\n]*|/\*[\s\S]*?\*/)\s*)*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*:\s*"#)
+            .expect("valid")
+    });
+    const OPTIONAL: &[&str] =
+        &[".optional()", ".default(", ".prefault(", ".catch(", ".nullish()", "default:", "devDefault:"];
+    const ENVALID: &[&str] = &["str(", "bool(", "num(", "email(", "host(", "port(", "url(", "json(", "makeValidator("];
+    let Some(body) = code::block(&text[open..], QUOTES) else { return Vec::new() };
+    let mut found = Vec::new();
+    let mut offset = 0;
+    while offset < body.len() {
+        let rest = &body[offset..];
+        let Some(key) = KEY.captures(rest) else {
+            // Not an entry (a spread, a method): skip to the next one.
+            let skip = code::expression(rest, QUOTES).len();
+            offset += skip + 1;
+            continue;
+        };
+        let (Some(whole), Some(name)) = (key.get(0), key.get(1)) else { break };
+        let value = code::expression(&rest[whole.end()..], QUOTES);
+        if code::is_upper_snake(name.as_str()) {
+            let value = value.trim();
+            let need = if OPTIONAL.iter().any(|o| value.contains(o)) {
+                Need::Optional
+            } else if value.starts_with("z.") || ENVALID.iter().any(|v| value.starts_with(v)) {
+                Need::Required
+            } else {
+                Need::Unstated
+            };
+            found.push(EnvRead::new(name.as_str(), open + 1 + offset + name.start(), need, via));
+        }
+        offset += whole.end() + value.len() + 1;
+    }
+    found
+}
+
+/// The `env-var` package: `env.get("X").required()` (required), `.default(…)` (optional),
+/// under the name it is imported as.
+fn env_var_reads(text: &str) -> Vec<EnvRead> {
+    static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['"]env-var['"]\s*\)|import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+['"]env-var['"])"#)
+            .expect("the env-var import pattern is valid")
+    });
+    let Some(binding) = IMPORT.captures(text).and_then(|c| c.get(1).or(c.get(2))) else { return Vec::new() };
+    let Ok(get) = Regex::new(&format!(
+        r#"\b{}\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#,
+        regex::escape(binding.as_str())
+    )) else {
+        return Vec::new();
+    };
+    code::reads_of(&get, text, "env-var", |after| {
+        let chain = code::expression(after, QUOTES);
+        if chain.contains(".default(") {
+            Need::Optional
+        } else if chain.contains(".required()") || chain.contains(".required(true)") {
+            Need::Required
+        } else {
+            Need::Unstated
+        }
+    })
+}
+
+/// The environment a declaration file types (`process-env.d.ts`, Vite's `env.d.ts`):
+/// `interface ProcessEnv { X?: string; Y: string }` (optional with `?`), `ImportMetaEnv`.
+fn declared(text: &str) -> Vec<EnvRead> {
+    static INTERFACE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\binterface\s+(?:ProcessEnv|ImportMetaEnv)\b[^{]*\{").expect("the env interface pattern is valid")
+    });
+    static MEMBER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\s*(?:readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)(\?)?\s*:").expect("the member pattern is valid")
+    });
+    let mut found = Vec::new();
+    for m in INTERFACE.find_iter(text) {
+        let open = m.end() - 1;
+        let Some(body) = code::block(&text[open..], QUOTES) else { continue };
+        for member in MEMBER.captures_iter(body) {
+            let Some(name) = member.get(1) else { continue };
+            let need = if member.get(2).is_some() { Need::Optional } else { Need::Unstated };
+            found.push(EnvRead::new(name.as_str(), open + 1 + name.start(), need, "ProcessEnv declaration"));
+        }
+    }
+    found
+}
+
+/// Functions of the file that read the variable their first parameter names
+/// (`function requireEnv(name) { const v = process.env[name]; … }`): calls to them with a
+/// literal are reads too, required when the function's name says so (`requireEnv`,
+/// `mustGetEnv`), optional with a second argument.
+fn wrapper_reads(text: &str) -> Vec<EnvRead> {
+    static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?:\bfunction\s+([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\(\s*([A-Za-z_$][\w$]*)|\b(?:const|let)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:<[^>]*>)?\(\s*([A-Za-z_$][\w$]*))[^)]*\)[^{=;]*(?:=>\s*)?",
+        )
+        .expect("the function pattern is valid")
+    });
+    let mut wrappers: Vec<String> = Vec::new();
+    for c in FUNCTION.captures_iter(text) {
+        let (Some(whole), Some(function), Some(parameter)) = (c.get(0), c.get(1).or(c.get(3)), c.get(2).or(c.get(4)))
+        else {
+            continue;
+        };
+        let after = &text[whole.end()..];
+        let body = if after.starts_with('{') {
+            code::block(after, QUOTES).unwrap_or_default()
+        } else {
+            code::expression(after, QUOTES)
+        };
+        let parameter = parameter.as_str();
+        let reads_it = ["process.env[", "import.meta.env[", "Bun.env["]
+            .iter()
+            .any(|access| body.contains(&format!("{access}{parameter}]")));
+        if reads_it && !wrappers.iter().any(|w| w == function.as_str()) {
+            wrappers.push(function.as_str().to_string());
+        }
+    }
+    let mut found = Vec::new();
+    for wrapper in wrappers {
+        let Ok(call) = Regex::new(&format!(r#"\b{}\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#, regex::escape(&wrapper)))
+        else {
+            continue;
+        };
+        let lower = wrapper.to_ascii_lowercase();
+        let required = lower.contains("require") || lower.contains("must");
+        found.extend(code::reads_of(&call, text, "env helper", |after| {
+            let rest = code::rest_of_call(after, QUOTES);
+            if code::has_another_argument(rest) {
+                Need::Optional
+            } else if required {
+                Need::Required
+            } else {
+                need_after(after[rest.len()..].get(1..).unwrap_or_default())
+            }
+        }));
+    }
+    found
+}
+
+/// The variables a `turbo.json` declares: `globalEnv`, `globalPassThroughEnv`, and each
+/// task's (`tasks`, or turbo 1's `pipeline`) `env` and `passThroughEnv`; wildcards left out.
+fn turbo_reads(text: &str) -> Vec<EnvRead> {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else { return Vec::new() };
+    let tasks = json.get("tasks").or_else(|| json.get("pipeline")).and_then(|t| t.as_object());
+    let lists = ["globalEnv", "globalPassThroughEnv"].iter().filter_map(|k| json.get(*k)).chain(
+        tasks
+            .into_iter()
+            .flat_map(|t| t.values())
+            .flat_map(|task| ["env", "passThroughEnv"].map(|k| task.get(k)))
+            .flatten(),
+    );
+    let mut found: Vec<EnvRead> = Vec::new();
+    for name in lists.filter_map(|list| list.as_array()).flatten().filter_map(|n| n.as_str()) {
+        if name.contains('*') || name.starts_with('!') || found.iter().any(|r| r.name == name) {
+            continue;
+        }
+        let at = text.find(&format!("\"{name}\"")).map_or(0, |i| i + 1);
+        found.push(EnvRead::new(name, at, Need::Unstated, "turbo.json env"));
+    }
+    found
+}
+
+/// `env("DATABASE_URL")` in a Prisma schema: the client cannot connect without it.
+fn prisma_reads(text: &str) -> Vec<EnvRead> {
+    static ENV: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\benv\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#).expect("the Prisma env pattern is valid")
+    });
+    code::reads_of(&ENV, text, "Prisma schema", |_| Need::Required)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(rel: &str, text: &str) -> Vec<(String, Need)> {
+        reads(rel, text).into_iter().map(|r| (r.name, r.need)).collect()
+    }
+
+    #[test]
+    fn member_reads_and_fallbacks() {
+        let text = "process.env.SET_HERE_SECRET = 'x';\nconst a = process.env.API_TOKEN ?? '';\nconst b = process.env[\"DB_PASSWORD\"]!;\nconst c = import.meta.env.VITE_KEY;\nif (process.env.X_SECRET != null) {}\nenv('APP_KEY', 'x')\n";
+        assert_eq!(
+            found("a.ts", text),
+            [
+                ("API_TOKEN".into(), Need::Optional),
+                ("DB_PASSWORD".into(), Need::Required),
+                ("VITE_KEY".into(), Need::Unstated),
+                ("X_SECRET".into(), Need::Unstated),
+                ("APP_KEY".into(), Need::Optional),
+            ]
+        );
+    }
+
+    #[test]
+    fn destructuring() {
+        let text = "const { STRIPE_SECRET_KEY, SMTP_PASS: pass, JWT_SECRET = 'dev', ...rest } = process.env;\n";
+        assert_eq!(
+            found("a.js", text),
+            [
+                ("STRIPE_SECRET_KEY".into(), Need::Unstated),
+                ("SMTP_PASS".into(), Need::Unstated),
+                ("JWT_SECRET".into(), Need::Optional),
+            ]
+        );
+    }
+
+    #[test]
+    fn t3_env_schema() {
+        let text = r#"
+export const env = createEnv({
+  server: {
+    DATABASE_URL: z.string().url(),
+    // a comment
+    NEXTAUTH_SECRET:
+      process.env.NODE_ENV === "production" ? z.string() : z.string().optional(),
+    STRIPE_SECRET_KEY: z.string().min(1, { message: "a, b" }),
+    RESEND_API_KEY: z.string().optional(),
+    SMTP_PASSWORD: ZOptionalString,
+  },
+  client: {
+    NEXT_PUBLIC_KEY: z.string(),
+  },
+  runtimeEnv: {
+    DATABASE_URL: process.env.DATABASE_URL,
+  },
+});
+"#;
+        let schema: Vec<(String, Need)> =
+            reads("env.ts", text).into_iter().filter(|r| r.via == "t3-env schema").map(|r| (r.name, r.need)).collect();
+        assert_eq!(
+            schema,
+            [
+                ("DATABASE_URL".into(), Need::Required),
+                ("NEXTAUTH_SECRET".into(), Need::Optional),
+                ("STRIPE_SECRET_KEY".into(), Need::Required),
+                ("RESEND_API_KEY".into(), Need::Optional),
+                ("SMTP_PASSWORD".into(), Need::Unstated),
+                ("NEXT_PUBLIC_KEY".into(), Need::Required),
+            ]
+        );
+    }
+
+    #[test]
+    fn envalid_zod_and_env_var() {
+        let text = "const env = cleanEnv(process.env, {\n  API_KEY: str(),\n  MAIL_PASS: str({ default: '' }),\n  PORT: port({ devDefault: 3000 }),\n});\n";
+        assert_eq!(
+            found("config.js", text),
+            [("API_KEY".into(), Need::Required), ("MAIL_PASS".into(), Need::Optional), ("PORT".into(), Need::Optional)]
+        );
+        let text = "const schema = z.object({ JWT_SECRET: z.string(), REDIS_URL: z.string().default('redis://x') });\nschema.parse(process.env);\n";
+        assert_eq!(
+            found("env.ts", text),
+            [("JWT_SECRET".into(), Need::Required), ("REDIS_URL".into(), Need::Optional)]
+        );
+        // A zod object in a file that never reads the environment describes something else.
+        assert!(found("form.ts", "const s = z.object({ PASSWORD: z.string() });\n").is_empty());
+        let text = "import env from 'env-var';\nconst k = env.get('STRIPE_KEY').required().asString();\nconst t = env.get('TOKEN').default('x').asString();\n";
+        assert_eq!(found("c.ts", text), [("STRIPE_KEY".into(), Need::Required), ("TOKEN".into(), Need::Optional)]);
+    }
+
+    #[test]
+    fn declarations_and_helpers() {
+        let text = "declare namespace NodeJS {\n  export interface ProcessEnv {\n    PORT?: string;\n    DATABASE_URL: string;\n    INNGEST_SIGNING_KEY?: string;\n  }\n}\n";
+        assert_eq!(
+            found("process-env.d.ts", text),
+            [
+                ("PORT".into(), Need::Optional),
+                ("DATABASE_URL".into(), Need::Unstated),
+                ("INNGEST_SIGNING_KEY".into(), Need::Optional)
+            ]
+        );
+        let text = "export function requireEnv(name: string): string {\n  const v = process.env[name];\n  if (!v) throw new Error(name);\n  return v;\n}\nconst get = (key: string, fallback?: string) => process.env[key] ?? fallback;\nconst a = requireEnv('JWT_SECRET');\nconst b = get('SMTP_PASSWORD', '');\nconst c = get(\"API_TOKEN\");\n";
+        assert_eq!(
+            found("config.ts", text),
+            [
+                ("JWT_SECRET".into(), Need::Required),
+                ("SMTP_PASSWORD".into(), Need::Optional),
+                ("API_TOKEN".into(), Need::Unstated)
+            ]
+        );
+    }
+
+    #[test]
+    fn turbo_json_declares_what_tasks_read() {
+        let text = r#"{"globalEnv": ["DATABASE_URL", "NEXT_PUBLIC_*"], "tasks": {"build": {"env": ["OPENAI_API_KEY", "DATABASE_URL"], "passThroughEnv": ["SENTRY_AUTH_TOKEN"]}}}"#;
+        let names: Vec<String> = found("turbo.json", text).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["DATABASE_URL", "OPENAI_API_KEY", "SENTRY_AUTH_TOKEN"]);
+        assert!(found("turbo.json", "{ not json").is_empty());
+    }
+
+    #[test]
+    fn prisma_schema() {
+        let text = "datasource db {\n  provider = \"postgresql\"\n  url = env(\"DATABASE_URL\")\n  directUrl = env(\"DIRECT_URL\")\n}\n";
+        assert_eq!(
+            found("prisma/schema.prisma", text),
+            [("DATABASE_URL".into(), Need::Required), ("DIRECT_URL".into(), Need::Required)]
+        );
+    }
+}

@@ -1,0 +1,480 @@
+//! How Python code reads the environment: `os.environ["X"]` (required), `os.getenv("X")` and
+//! `os.environ.get("X")` (optional with a default); the `Env()` readers of environs and
+//! django-environ under any name they are bound to (`env.str("X")`, `env("X")`: required
+//! without a default); python-decouple's and starlette's `config("X")` (likewise, under any
+//! name a `Config(…)` is bound to); pydantic-settings `BaseSettings` classes (each field an
+//! upper-cased variable after the class's `env_prefix`, or its `alias`/`validation_alias`;
+//! required without a default); and dynaconf `Validator("X", must_exist=True)` under the
+//! settings' `envvar_prefix`.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+const QUOTES: &[char] = &['"', '\''];
+
+pub fn reads(text: &str) -> Vec<EnvRead> {
+    let mut found = os_reads(text);
+    found.extend(wrapper_reads(text));
+    found.extend(reader_reads(text));
+    found.extend(settings_classes(text));
+    found.extend(dynaconf_validators(text));
+    found
+}
+
+/// The text after a call's name argument: its other arguments (see [`code::rest_of_call`]).
+fn arguments(after: &str) -> &str {
+    code::rest_of_call(after, QUOTES)
+}
+
+/// Whether a call passes a default: a second positional argument or `default=`.
+fn passes_default(arguments: &str) -> bool {
+    code::has_keyword(arguments, "default") || first_extra_is_positional(arguments)
+}
+
+/// Whether the first argument after the name is positional (`, "d"`), not a keyword
+/// (`, cast=bool`).
+fn first_extra_is_positional(arguments: &str) -> bool {
+    let Some(more) = arguments.trim_start().strip_prefix(',') else { return false };
+    let first = code::expression(more, QUOTES);
+    !first.trim().is_empty()
+        && !first.split_once('=').is_some_and(|(k, v)| is_identifier(k.trim()) && !v.starts_with('='))
+}
+
+fn is_identifier(word: &str) -> bool {
+    word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `os.environ["X"]`, `environ["X"]`, `os.environ.get("X")`, `os.getenv("X")`,
+/// `os.environ.setdefault("X", …)`.
+fn os_reads(text: &str) -> Vec<EnvRead> {
+    static READ: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?x)
+            (?: \b(?P<index>os\.environ|environ)\[
+              | \b(?P<call>os\.environ\.get|os\.getenv|environ\.get|getenv|os\.environ\.setdefault)\(
+            )\s*['"](?P<name>[A-Za-z_][A-Za-z0-9_]*)['"]
+            "#,
+        )
+        .expect("the Python environment-read pattern is valid")
+    });
+    READ.captures_iter(text)
+        .filter_map(|c| {
+            let (whole, name) = (c.get(0)?, c.name("name")?);
+            let after = &text[whole.end()..];
+            let rest = arguments(after);
+            let closed = after[rest.len()..].get(1..).unwrap_or_default();
+            if c.name("index").is_some() && code::assigns(closed) {
+                return None;
+            }
+            let need = if c.name("index").is_some() {
+                Need::Required
+            } else if passes_default(rest) || code::followed_by(closed, &["or "]) {
+                Need::Optional
+            } else if sets_django_secret_key(text, whole.start()) {
+                // Django refuses to start with an empty SECRET_KEY.
+                Need::Required
+            } else {
+                Need::Unstated
+            };
+            let via = if c.name("index").is_some() { "os.environ[…]" } else { "os.getenv" };
+            Some(EnvRead::new(name.as_str(), name.start(), need, via))
+        })
+        .collect()
+}
+
+/// Functions of the file that read the variable their first parameter names
+/// (`def envsecret(s, default=None): return os.getenv(s, default)`): calls to them with a
+/// literal are reads too — optional with a second argument, required when the function
+/// indexes `os.environ` or its name says so (`require_env`, `must_get`).
+fn wrapper_reads(text: &str) -> Vec<EnvRead> {
+    static DEF: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^([ \t]*)def\s+([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)").expect("the def pattern is valid")
+    });
+    let mut wrappers: Vec<(String, bool)> = Vec::new();
+    for c in DEF.captures_iter(text) {
+        let (Some(whole), Some(indent), Some(function), Some(parameter)) = (c.get(0), c.get(1), c.get(2), c.get(3))
+        else {
+            continue;
+        };
+        let mut lines = text[whole.end()..].split_inclusive('\n');
+        let mut body_end = whole.end() + lines.next().map_or(0, str::len);
+        for line in lines {
+            let content = line.trim();
+            if !content.is_empty() && !content.starts_with('#') && line.len() - line.trim_start().len() <= indent.len()
+            {
+                break;
+            }
+            body_end += line.len();
+        }
+        let body = &text[whole.end()..body_end];
+        let parameter = parameter.as_str();
+        let read_by = |call: &str| {
+            body.match_indices(&format!("{call}{parameter}"))
+                .any(|(at, m)| body[at + m.len()..].trim_start().starts_with([',', ')', ']']))
+        };
+        let indexes = read_by("os.environ[") || read_by("environ[");
+        if indexes || ["os.getenv(", "os.environ.get(", "environ.get(", "getenv("].iter().any(|c| read_by(c)) {
+            let lower = function.as_str().to_ascii_lowercase();
+            wrappers
+                .push((function.as_str().to_string(), indexes || lower.contains("require") || lower.contains("must")));
+        }
+    }
+    let mut found = Vec::new();
+    for (wrapper, required) in wrappers {
+        let Ok(call) =
+            Regex::new(&format!(r#"(?:^|[^\w.]){}\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#, regex::escape(&wrapper)))
+        else {
+            continue;
+        };
+        found.extend(code::reads_of(&call, text, "env helper", |after| {
+            if passes_default(arguments(after)) {
+                Need::Optional
+            } else if required {
+                Need::Required
+            } else {
+                Need::Unstated
+            }
+        }));
+    }
+    found
+}
+
+/// Whether the read at `at` is the value of Django's `SECRET_KEY = …` setting.
+fn sets_django_secret_key(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    text[line_start..at].trim_start().strip_prefix("SECRET_KEY").is_some_and(|rest| rest.trim_start().starts_with('='))
+}
+
+/// The readers environs, django-environ, python-decouple and starlette give: `env.str("X")`,
+/// `env("X")`, `config("X", cast=Secret)` — under the names an `Env()`/`Config()` is bound
+/// to in the file, and `env`/`config` as everyone names them. Required without a default.
+fn reader_reads(text: &str) -> Vec<EnvRead> {
+    static BINDING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\s*([A-Za-z_]\w*)\s*=\s*(?:environ\.|environs\.|decouple\.|starlette\.config\.)?(Env|Config|AutoConfig)\(")
+            .expect("the reader binding pattern is valid")
+    });
+    const TYPED: &str = "str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path|decimal|datetime|date|time|timedelta|uuid|log_level|enum|tuple|NOTSET";
+    let mut names: Vec<String> = vec!["env".into(), "config".into()];
+    for c in BINDING.captures_iter(text) {
+        if let Some(name) = c.get(1).map(|m| m.as_str().to_string())
+            && !names.contains(&name)
+        {
+            names.push(name);
+        }
+    }
+    let names: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
+    let Ok(read) = Regex::new(&format!(
+        r#"(?:^|[^\w.])(?:{})(?:\.(?:{TYPED}))?\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+        names.join("|")
+    )) else {
+        return Vec::new();
+    };
+    read.captures_iter(text)
+        .filter_map(|c| {
+            let (whole, name) = (c.get(0)?, c.get(1)?);
+            let rest = arguments(&text[whole.end()..]);
+            let need = if passes_default(rest) { Need::Optional } else { Need::Required };
+            let secret = rest.contains("cast=Secret");
+            Some(EnvRead::new(name.as_str(), name.start(), need, "settings reader").marked_secret(secret))
+        })
+        .collect()
+}
+
+/// A class statement: its indentation, name and bases.
+static CLASS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^([ \t]*)class\s+([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*:").expect("the class pattern is valid")
+});
+
+/// One class of the file: where its body lies and what it inherits.
+struct Class<'t> {
+    name: &'t str,
+    bases: Vec<&'t str>,
+    /// The body: from the line after the `class` line to the first line indented no deeper.
+    body: std::ops::Range<usize>,
+}
+
+fn classes(text: &str) -> Vec<Class<'_>> {
+    CLASS
+        .captures_iter(text)
+        .filter_map(|c| {
+            let (whole, indent, name) = (c.get(0)?, c.get(1)?.as_str(), c.get(2)?.as_str());
+            let bases = c.get(3).map_or(Vec::new(), |b| b.as_str().split(',').map(|s| s.trim()).collect());
+            let start = text[whole.end()..].find('\n').map_or(text.len(), |i| whole.end() + i + 1);
+            let mut end = start;
+            for line in text[start..].split_inclusive('\n') {
+                let content = line.trim();
+                let depth = line.len() - line.trim_start().len();
+                if !content.is_empty() && !content.starts_with('#') && depth <= indent.len() {
+                    break;
+                }
+                end += line.len();
+            }
+            Some(Class { name, bases, body: start..end })
+        })
+        .collect()
+}
+
+/// The fields of pydantic-settings classes: subclasses of `BaseSettings`, directly or through
+/// another settings class of the file.
+fn settings_classes(text: &str) -> Vec<EnvRead> {
+    if !text.contains("BaseSettings") {
+        return Vec::new();
+    }
+    let classes = classes(text);
+    // Settings classes and their prefixes, parents before children.
+    let mut settings: Vec<(&str, String)> = Vec::new();
+    loop {
+        let before = settings.len();
+        for class in &classes {
+            if settings.iter().any(|(n, _)| *n == class.name) {
+                continue;
+            }
+            let base = |b: &&str| b.rsplit('.').next() == Some("BaseSettings");
+            let parent = class.bases.iter().find_map(|b| settings.iter().find(|(n, _)| n == b).map(|(_, p)| p.clone()));
+            if class.bases.iter().any(base) || parent.is_some() {
+                let prefix = env_prefix(&text[class.body.clone()]).or(parent).unwrap_or_default();
+                settings.push((class.name, prefix));
+            }
+        }
+        if settings.len() == before {
+            break;
+        }
+    }
+    let mut found = Vec::new();
+    for class in &classes {
+        let Some((_, prefix)) = settings.iter().find(|(n, _)| *n == class.name) else { continue };
+        found.extend(fields(text, class.body.clone(), prefix));
+    }
+    found
+}
+
+/// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`.
+fn env_prefix(body: &str) -> Option<String> {
+    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\benv_prefix\s*[=:]\s*['"]([A-Za-z0-9_]*)['"]"#).expect("the env_prefix pattern is valid")
+    });
+    PREFIX.captures(body).and_then(|c| c.get(1)).map(|m| m.as_str().to_ascii_uppercase())
+}
+
+/// The annotated fields at the first indentation of a class body.
+fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead> {
+    static FIELD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^([A-Za-z_]\w*)\s*:\s*([^=\n#]+?)\s*(?:=\s*(.*))?$").expect("the field pattern is valid")
+    });
+    static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\b(?:alias|validation_alias|env)\s*=\s*(?:AliasChoices\()?\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+            .expect("the alias pattern is valid")
+    });
+    let mut found = Vec::new();
+    let mut indent: Option<usize> = None;
+    let mut offset = body.start;
+    for line in text[body.clone()].split_inclusive('\n') {
+        let at = offset;
+        offset += line.len();
+        let content = line.trim_start();
+        let depth = line.len() - content.len();
+        if content.trim().is_empty() || content.starts_with('#') {
+            continue;
+        }
+        let first = *indent.get_or_insert(depth);
+        if depth != first {
+            continue;
+        }
+        let Some(field) = FIELD.captures(content.trim_end()) else { continue };
+        let (Some(name), Some(ty)) = (field.get(1), field.get(2)) else { continue };
+        let name_text = name.as_str();
+        if name_text.starts_with('_') || name_text == "model_config" || ty.as_str().contains("ClassVar") {
+            continue;
+        }
+        let name_at = at + depth;
+        let default = field.get(3).map(|d| d.as_str().trim());
+        // `Field(…)` may span lines: read its whole call.
+        let call = default.filter(|d| d.starts_with("Field(")).and_then(|_| {
+            let open = name_at + content.find("Field(").unwrap_or(0) + "Field".len();
+            code::block(&text[open..], QUOTES)
+        });
+        let need = match (default, call) {
+            (None, _) => Need::Required,
+            (Some(_), Some(arguments)) => {
+                let first = code::expression(arguments.trim_start(), QUOTES).trim();
+                let keyed_default =
+                    code::has_keyword(arguments, "default") || code::has_keyword(arguments, "default_factory");
+                if keyed_default || (!first.is_empty() && first != "..." && !first.contains('=')) {
+                    Need::Optional
+                } else {
+                    Need::Required
+                }
+            }
+            (Some(_), None) => Need::Optional,
+        };
+        let secret = ty.as_str().contains("SecretStr") || ty.as_str().contains("SecretBytes");
+        let aliases: Vec<(String, usize)> = call
+            .map(|arguments| {
+                ALIAS
+                    .captures_iter(arguments)
+                    .filter_map(|a| a.get(1))
+                    .map(|a| (a.as_str().to_string(), name_at))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if aliases.is_empty() {
+            let env = format!("{prefix}{name_text}").to_ascii_uppercase();
+            found.push(EnvRead::new(env, name_at, need, "BaseSettings field").marked_secret(secret));
+        } else {
+            for (alias, at) in aliases {
+                found.push(EnvRead::new(alias, at, need, "BaseSettings field").marked_secret(secret));
+            }
+        }
+    }
+    found
+}
+
+/// dynaconf: `Validator("X", must_exist=True)` (required) or with `default=` (optional),
+/// named after the settings' `envvar_prefix` (`DYNACONF` unless the file sets another;
+/// `envvar_prefix=False` reads bare names).
+fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
+    static VALIDATOR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\bValidator\(\s*((?:['"][A-Za-z_][A-Za-z0-9_.]*['"]\s*,\s*)*['"][A-Za-z_][A-Za-z0-9_.]*['"])"#)
+            .expect("the dynaconf Validator pattern is valid")
+    });
+    static NAME: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"['"]([A-Za-z_][A-Za-z0-9_.]*)['"]"#).expect("the name pattern is valid"));
+    static PREFIX: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"\benvvar_prefix\s*=\s*(?:['"]([A-Za-z0-9_]*)['"]|(False))"#).expect("valid"));
+    if !text.contains("Dynaconf") && !text.contains("dynaconf") {
+        return Vec::new();
+    }
+    let prefix = match PREFIX.captures(text) {
+        Some(c) if c.get(2).is_some() => String::new(),
+        Some(c) => c.get(1).map_or(String::new(), |p| format!("{}_", p.as_str().to_ascii_uppercase())),
+        None => "DYNACONF_".into(),
+    };
+    let mut found = Vec::new();
+    for c in VALIDATOR.captures_iter(text) {
+        let (Some(whole), Some(keys)) = (c.get(0), c.get(1)) else { continue };
+        let rest = arguments(&text[whole.end()..]);
+        let need = if code::has_keyword(rest, "default") {
+            Need::Optional
+        } else if rest.contains("must_exist=True") || rest.contains("required=True") {
+            Need::Required
+        } else {
+            Need::Unstated
+        };
+        for key in NAME.captures_iter(keys.as_str()).filter_map(|n| n.get(1)) {
+            let name = format!("{prefix}{}", key.as_str().replace('.', "__")).to_ascii_uppercase();
+            found.push(EnvRead::new(name, keys.start() + key.start(), need, "dynaconf Validator"));
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<(String, Need)> {
+        reads(text).into_iter().map(|r| (r.name, r.need)).collect()
+    }
+
+    #[test]
+    fn os_reads_and_their_defaults() {
+        let text = "os.environ['SET_HERE_TOKEN'] = 'x'\nA = os.environ['SECRET_KEY']\nB = os.getenv('DB_PASSWORD', 'x')\nC = os.environ.get(\"API_TOKEN\")\nD = os.getenv('SMTP_PASS') or ''\nE = os.getenv(\"K\", default=None)\nSECRET_KEY = os.environ.get('DJANGO_SECRET_KEY')\n";
+        assert_eq!(
+            found(text),
+            [
+                ("SECRET_KEY".into(), Need::Required),
+                ("DB_PASSWORD".into(), Need::Optional),
+                ("API_TOKEN".into(), Need::Unstated),
+                ("SMTP_PASS".into(), Need::Optional),
+                ("K".into(), Need::Optional),
+                ("DJANGO_SECRET_KEY".into(), Need::Required),
+            ]
+        );
+    }
+
+    #[test]
+    fn helpers_the_file_defines() {
+        let text = "def envsecret(s: str, default: str | None = None) -> str | None:\n    if secret_path := os.getenv(s + \"_FILE\"):\n        return open(secret_path).read()\n    return os.getenv(s, default)\n\n\ndef need(name):\n    return os.environ[name]\n\nA = envsecret(\"GITHUB_CLIENT_SECRET\")\nB = envsecret(\"DB_PASSWORD\", \"\")\nC = need('JWT_SECRET')\n";
+        assert_eq!(
+            found(text),
+            [
+                ("GITHUB_CLIENT_SECRET".into(), Need::Unstated),
+                ("DB_PASSWORD".into(), Need::Optional),
+                ("JWT_SECRET".into(), Need::Required),
+            ]
+        );
+    }
+
+    #[test]
+    fn readers_under_any_name() {
+        let text = "import environ\nsettings_env = environ.Env(DEBUG=(bool, False))\nSECRET_KEY = settings_env('DJANGO_SECRET_KEY')\nDB = settings_env.db_url('DATABASE_URL', default='sqlite://')\nconfig = Config('.env')\nJWT = config('JWT_SECRET', cast=Secret)\nX = config('MAIL_PASSWORD', cast=str, default='')\n";
+        let reads = reads(text);
+        let rows: Vec<(&str, Need, bool)> = reads.iter().map(|r| (r.name.as_str(), r.need, r.marked_secret)).collect();
+        assert_eq!(
+            rows,
+            [
+                ("DJANGO_SECRET_KEY", Need::Required, false),
+                ("DATABASE_URL", Need::Optional, false),
+                ("JWT_SECRET", Need::Required, true),
+                ("MAIL_PASSWORD", Need::Optional, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn pydantic_settings_classes() {
+        let text = r#"
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="app_", env_file=".env")
+    # a comment
+    secret_key: str
+    DATABASE_URL: PostgresDsn
+    smtp_password: str | None = None
+    api_key: SecretStr = Field(
+        ...,
+        description="the key",
+    )
+    token: str = Field(default="x", validation_alias="SERVICE_TOKEN")
+    _private: str = "x"
+
+    @property
+    def dsn(self) -> str:
+        value: str = "not a field"
+        return value
+
+class AppSettings(Settings):
+    stripe_key: str
+
+class NotSettings(BaseModel):
+    password: str
+"#;
+        assert_eq!(
+            found(text),
+            [
+                ("APP_SECRET_KEY".into(), Need::Required),
+                ("APP_DATABASE_URL".into(), Need::Required),
+                ("APP_SMTP_PASSWORD".into(), Need::Optional),
+                ("APP_API_KEY".into(), Need::Required),
+                ("SERVICE_TOKEN".into(), Need::Optional),
+                ("APP_STRIPE_KEY".into(), Need::Required),
+            ]
+        );
+        assert!(reads(text).iter().any(|r| r.name == "APP_API_KEY" && r.marked_secret));
+    }
+
+    #[test]
+    fn dynaconf_validators() {
+        let text = "settings = Dynaconf(envvar_prefix=\"MYAPP\", validators=[\n    Validator(\"DATABASE_URL\", must_exist=True),\n    Validator(\"mail.password\", default=\"\"),\n])\n";
+        assert_eq!(
+            found(text),
+            [("MYAPP_DATABASE_URL".into(), Need::Required), ("MYAPP_MAIL__PASSWORD".into(), Need::Optional)]
+        );
+    }
+}

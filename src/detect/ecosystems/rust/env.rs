@@ -1,0 +1,359 @@
+//! How Rust code reads the environment: `std::env::var("X")` (required when unwrapped or
+//! `?`-propagated, optional with a fallback), `env!`/`option_env!`; clap arguments with
+//! `env = "X"` or a bare `env` (the field's name, upper-cased), required unless optional,
+//! defaulted or a flag; `#[envconfig(from = "X")]` fields; and serde structs filled from the
+//! environment by `envy` (`envy::prefixed("APP_").from_env::<Config>()`) or the `config`
+//! crate (`Environment::with_prefix("APP")`). Inline test modules (`#[cfg(test)] mod tests`)
+//! are left out: their literals are fixtures, not reads.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+const QUOTES: &[char] = &['"'];
+
+pub fn reads(text: &str) -> Vec<EnvRead> {
+    let tests = test_modules(text);
+    let mut found = var_reads(text);
+    found.extend(clap_reads(text));
+    found.extend(envconfig_reads(text));
+    found.extend(serde_struct_reads(text));
+    found.retain(|r| !tests.iter().any(|t| t.contains(&r.at)));
+    found
+}
+
+/// `env::var("X")`, `env::var_os("X")`, `dotenvy::var("X")`, `env!("X")`, `option_env!("X")`.
+fn var_reads(text: &str) -> Vec<EnvRead> {
+    static READ: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?:\b(?:env|dotenvy|dotenv)::var(?:_os)?\(|\b(env!|option_env!)\()\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#,
+        )
+        .expect("the Rust environment-read pattern is valid")
+    });
+    READ.captures_iter(text)
+        .filter_map(|c| {
+            let (whole, name) = (c.get(0)?, c.get(2)?);
+            let after = &text[whole.end()..];
+            let need = match c.get(1).map(|m| m.as_str()) {
+                Some("env!") => Need::Required,
+                Some(_) => Need::Optional,
+                None if code::followed_by(
+                    after,
+                    &[".unwrap_or", ".ok()", ".is_ok()", ".is_err()", ".map_or", ".unwrap_or_default"],
+                ) =>
+                {
+                    Need::Optional
+                }
+                None if code::followed_by(after, &["?", ".unwrap()", ".expect("]) => Need::Required,
+                None => Need::Unstated,
+            };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "std::env::var"))
+        })
+        .collect()
+}
+
+/// A field declaration right after an attribute: `pub name: Type,` (other attributes and doc
+/// comments in between skipped).
+static FIELD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^\]\s*(?:(?:#\[[^\n]*\]|///[^\n]*|//[^\n]*)\s*)*(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)",
+    )
+    .expect("the field pattern is valid")
+});
+
+/// Whether a field type needs no value: `Option<…>`, `Vec<…>`, `bool`.
+fn optional_type(ty: &str) -> bool {
+    let ty = ty.trim();
+    ty.starts_with("Option<") || ty.starts_with("Vec<") || ty == "bool" || ty.starts_with("std::option::Option<")
+}
+
+/// `#[arg(long, env = "X")]`, `#[clap(env)]`, `#[arg(env = "X", default_value = "…")]`.
+fn clap_reads(text: &str) -> Vec<EnvRead> {
+    static ATTRIBUTE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"#\[(?:arg|clap)\(").expect("the clap attribute pattern is valid"));
+    static ENV: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?:^|[,(\s])env\s*(?:=\s*"([A-Za-z_][A-Za-z0-9_]*)")?\s*(?:,|$)"#)
+            .expect("the clap env pattern is valid")
+    });
+    let mut found = Vec::new();
+    for attribute in ATTRIBUTE.find_iter(text) {
+        let open = attribute.end() - 1;
+        let Some(arguments) = code::block(&text[open..], QUOTES) else { continue };
+        let Some(env) = ENV.captures(arguments) else { continue };
+        let after = &text[open + 1 + arguments.len() + 1..];
+        let field = FIELD_AFTER.captures(after);
+        let (name, at) = match (env.get(1), &field) {
+            (Some(name), _) => (name.as_str().to_string(), open + 1 + name.start()),
+            (None, Some(field)) => match field.get(1) {
+                Some(f) => (f.as_str().to_ascii_uppercase(), open + 1 + env.get(0).map_or(0, |m| m.start())),
+                None => continue,
+            },
+            (None, None) => continue,
+        };
+        let ty = field.as_ref().and_then(|f| f.get(2)).map_or("", |t| t.as_str());
+        let defaulted =
+            ["default_value", "default_values", "default_missing_value"].iter().any(|k| arguments.contains(k));
+        let need = if arguments.contains("required = true") {
+            Need::Required
+        } else if defaulted || optional_type(ty) || arguments.contains("action") {
+            Need::Optional
+        } else {
+            Need::Required
+        };
+        found.push(EnvRead::new(name, at, need, "clap env"));
+    }
+    found
+}
+
+/// `#[envconfig(from = "X")]` (the `envconfig` crate): optional with a default or an
+/// `Option` field.
+fn envconfig_reads(text: &str) -> Vec<EnvRead> {
+    static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"#\[envconfig\(([^\]]*?)from\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)"([^\]]*)\)"#)
+            .expect("the envconfig pattern is valid")
+    });
+    ATTRIBUTE
+        .captures_iter(text)
+        .filter_map(|c| {
+            let (whole, name) = (c.get(0)?, c.get(2)?);
+            let options = format!("{}{}", c.get(1).map_or("", |m| m.as_str()), c.get(3).map_or("", |m| m.as_str()));
+            let ty = FIELD_AFTER.captures(&text[whole.end() - 1..]).and_then(|f| f.get(2)).map_or("", |t| t.as_str());
+            let need = if options.contains("default") || optional_type(ty) { Need::Optional } else { Need::Required };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "envconfig field"))
+        })
+        .collect()
+}
+
+/// The fields of a serde struct filled from the environment, each the upper-cased field
+/// name after the prefix: `envy::prefixed("APP_").from_env::<Config>()`,
+/// `envy::from_env::<Config>()`, or a `config` crate builder with
+/// `Environment::with_prefix("APP")` deserialized into `Settings`.
+fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
+    static ENVY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"envy::(?:prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)\s*\.)?from_env(?:::<\s*([A-Za-z_]\w*)\s*>)?\("#)
+            .expect("the envy pattern is valid")
+    });
+    static CONFIG_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"Environment::with_prefix\(\s*"([A-Za-z0-9_]*)"\s*\)"#)
+            .expect("the config prefix pattern is valid")
+    });
+    static DESERIALIZE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:try_deserialize|try_into|deserialize)::<\s*([A-Za-z_]\w*)\s*>").expect("valid")
+    });
+    static ANNOTATED: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"let\s+\w+\s*:\s*([A-Z]\w*)\s*=").expect("the annotated let pattern is valid"));
+    let mut found = Vec::new();
+    let annotated = || ANNOTATED.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str());
+    for c in ENVY.captures_iter(text) {
+        let prefix = c.get(1).map_or(String::new(), |p| p.as_str().to_string());
+        let Some(ty) = c.get(2).map(|m| m.as_str()).or_else(annotated) else { continue };
+        found.extend(struct_fields(text, ty, &prefix, "envy field"));
+    }
+    if let Some(prefix) = CONFIG_PREFIX.captures(text).and_then(|c| c.get(1))
+        && let Some(ty) = DESERIALIZE.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str()).or_else(annotated)
+    {
+        let prefix = format!("{}_", prefix.as_str().to_ascii_uppercase());
+        found.extend(struct_fields(text, ty, &prefix, "config crate field"));
+    }
+    found
+}
+
+/// The fields of `struct ty { … }` in `text` as environment reads `PREFIX` + `FIELD`:
+/// required unless an `Option` or `#[serde(default…)]`.
+fn struct_fields(text: &str, ty: &str, prefix: &str, via: &'static str) -> Vec<EnvRead> {
+    static FIELD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\s*((?:#\[[^\n]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)")
+            .expect("the struct field pattern is valid")
+    });
+    let Some(start) = text.find(&format!("struct {ty} {{")).or_else(|| text.find(&format!("struct {ty}{{"))) else {
+        return Vec::new();
+    };
+    let open = start + text[start..].find('{').unwrap_or(0);
+    let Some(body) = code::block(&text[open..], QUOTES) else { return Vec::new() };
+    FIELD
+        .captures_iter(body)
+        .filter_map(|f| {
+            let (attributes, field, field_type) = (f.get(1)?.as_str(), f.get(2)?, f.get(3)?.as_str());
+            let need = if optional_type(field_type) || attributes.contains("default") {
+                Need::Optional
+            } else {
+                Need::Required
+            };
+            let name = format!("{prefix}{}", field.as_str()).to_ascii_uppercase();
+            Some(EnvRead::new(name, open + 1 + field.start(), need, via))
+        })
+        .collect()
+}
+
+/// The byte ranges of inline test modules: a `#[cfg(test)]` attribute followed by
+/// `mod name {`, up to its closing brace (found past strings, raw strings, characters and
+/// comments, which hold anything in tests).
+fn test_modules(text: &str) -> Vec<std::ops::Range<usize>> {
+    static TEST_MOD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"#\[cfg\((?:test|all\(test[^\n]*)\)\]\s*(?:#\[[^\n]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{")
+            .expect("the test module pattern is valid")
+    });
+    TEST_MOD.find_iter(text).map(|m| m.start()..m.end() + closing_brace(&text[m.end()..])).collect()
+}
+
+/// The length of Rust code up to and including the `}` that closes a block already opened
+/// (the whole text when it never closes).
+fn closing_brace(code: &str) -> usize {
+    let bytes = code.as_bytes();
+    let mut depth = 1usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = code[i..].find('\n').map_or(bytes.len(), |n| i + n);
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = code[i + 2..].find("*/").map_or(bytes.len(), |n| i + 2 + n + 1);
+            }
+            b'r' if matches!(bytes.get(i + 1), Some(b'"' | b'#')) && (i == 0 || !is_ident(bytes[i - 1])) => {
+                let hashes = bytes[i + 1..].iter().take_while(|b| **b == b'#').count();
+                if bytes.get(i + 1 + hashes) == Some(&b'"') {
+                    let end = format!("\"{}", "#".repeat(hashes));
+                    let from = i + 2 + hashes;
+                    i = code[from..].find(&end).map_or(bytes.len(), |n| from + n + end.len() - 1);
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' => {
+                // A character literal ('x', '\n', 'é'), not a lifetime ('a).
+                if bytes.get(i + 1) == Some(&b'\\') {
+                    i = code[i + 2..].find('\'').map_or(bytes.len(), |n| i + 2 + n);
+                } else if let Some(c) = code[i + 1..].chars().next()
+                    && code[i + 1 + c.len_utf8()..].starts_with('\'')
+                {
+                    i += c.len_utf8() + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    bytes.len()
+}
+
+fn is_ident(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(text: &str) -> Vec<(String, Need)> {
+        reads(text).into_iter().map(|r| (r.name, r.need)).collect()
+    }
+
+    #[test]
+    fn std_env_reads_and_what_follows_them() {
+        let text = "let a = std::env::var(\"API_TOKEN\")?;\nlet b = env::var(\"DB_PASSWORD\").unwrap_or_default();\nlet c = env::var(\"X_KEY\");\nlet d = option_env!(\"OPT\");\n";
+        assert_eq!(
+            found(text),
+            [
+                ("API_TOKEN".into(), Need::Required),
+                ("DB_PASSWORD".into(), Need::Optional),
+                ("X_KEY".into(), Need::Unstated),
+                ("OPT".into(), Need::Optional)
+            ]
+        );
+    }
+
+    #[test]
+    fn clap_arguments_with_env() {
+        let text = r#"
+#[derive(Parser)]
+struct Args {
+    /// The database.
+    #[arg(long, env = "DATABASE_URL")]
+    database_url: String,
+    #[clap(long, env)]
+    pub hmac_key: String,
+    #[arg(long, env = "SMTP_PASSWORD")]
+    smtp_password: Option<String>,
+    #[arg(long, env = "PORT", default_value_t = 8080)]
+    port: u16,
+    #[arg(long, value_parser = ["a", "b"], env = "MODE_TOKEN")]
+    #[serde(skip)]
+    mode: String,
+}
+"#;
+        assert_eq!(
+            found(text),
+            [
+                ("DATABASE_URL".into(), Need::Required),
+                ("HMAC_KEY".into(), Need::Required),
+                ("SMTP_PASSWORD".into(), Need::Optional),
+                ("PORT".into(), Need::Optional),
+                ("MODE_TOKEN".into(), Need::Required),
+            ]
+        );
+    }
+
+    #[test]
+    fn envy_config_crate_and_envconfig() {
+        let text = r#"
+#[derive(Deserialize)]
+struct Config {
+    database_url: String,
+    #[serde(default)]
+    api_key: String,
+    smtp_pass: Option<String>,
+}
+let c = envy::prefixed("APP_").from_env::<Config>()?;
+#[derive(Envconfig)]
+struct Other {
+    #[envconfig(from = "SECRET_KEY")]
+    pub secret_key: String,
+    #[envconfig(from = "REDIS_PASSWORD", default = "x")]
+    pub redis: String,
+}
+"#;
+        assert_eq!(
+            found(text),
+            [
+                ("SECRET_KEY".into(), Need::Required),
+                ("REDIS_PASSWORD".into(), Need::Optional),
+                ("APP_DATABASE_URL".into(), Need::Required),
+                ("APP_API_KEY".into(), Need::Optional),
+                ("APP_SMTP_PASS".into(), Need::Optional),
+            ]
+        );
+        let text = "struct Settings { jwt_secret: String }\nlet s = Config::builder().add_source(Environment::with_prefix(\"app\")).build()?.try_deserialize::<Settings>()?;\n";
+        assert_eq!(found(text), [("APP_JWT_SECRET".into(), Need::Required)]);
+    }
+
+    #[test]
+    fn test_modules_end_at_their_own_brace() {
+        let text = "#[cfg(test)]\nmod tests {\n    const A: &str = r#\"\n}\n\"#;\n    const B: char = '}';\n    // }\n    fn f<'a>(x: &'a str) -> &'a str { \"}\\\"\" ; x }\n}\nfn after() {}\n";
+        let modules = test_modules(text);
+        assert_eq!(modules.len(), 1);
+        assert_eq!(&text[modules[0].end..], "\nfn after() {}\n");
+        assert_eq!(closing_brace("never closed {"), 14);
+    }
+
+    #[test]
+    fn inline_test_modules_are_not_reads() {
+        let text = "fn main() { env::var(\"REAL_TOKEN\"); }\n\n#[cfg(test)]\nmod tests {\n    fn t() {\n        let _ = env::var(\"FIXTURE_TOKEN\");\n    }\n}\n\nfn after() { env::var(\"LATER_TOKEN\"); }\n";
+        let names: Vec<String> = found(text).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["REAL_TOKEN", "LATER_TOKEN"]);
+    }
+}
