@@ -223,26 +223,29 @@ fn take<T: PartialEq>(items: &mut Vec<T>, item: &T) -> bool {
 }
 
 fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
-    // Each detected line with the evidence of its step.
-    let mut expected: Vec<(String, String)> = detection
+    // Each detected line with the evidence of its step, and the step's index.
+    let mut expected: Vec<(String, String, usize)> = detection
         .steps
         .iter()
-        .flat_map(|s| meaningful_lines(&s.command).into_iter().map(move |l| (l, s.source.clone())))
+        .enumerate()
+        .flat_map(|(i, s)| meaningful_lines(&s.command).into_iter().map(move |l| (l, s.source.clone(), i)))
         .collect();
     if detection.steps.is_empty() {
-        expected = meaningful_lines(&detection.install).into_iter().map(|l| (l, String::new())).collect();
+        expected = meaningful_lines(&detection.install).into_iter().map(|l| (l, String::new(), 0)).collect();
     }
+    let step_lines = |step: usize| expected.iter().filter(|(_, _, i)| *i == step).count();
+    let step_lines: Vec<usize> = (0..detection.steps.len().max(1)).map(step_lines).collect();
     let recorded = meaningful_lines(&baseline.install);
-    let mut added: Vec<(String, String)> = Vec::new();
+    let mut added: Vec<(String, String, usize)> = Vec::new();
     let mut removed = recorded.clone();
-    for (line, source) in expected {
+    for (line, source, step) in expected {
         if !take(&mut removed, &line) {
-            added.push((line, source));
+            added.push((line, source, step));
         }
     }
     let evidence = |source: &str| if source.is_empty() { vec![] } else { vec![source.to_string()] };
     // A line that differs only in its version numbers is a pin that moved.
-    added.retain(|(line, source)| {
+    added.retain(|(line, source, _)| {
         let mask = version_mask(line);
         let Some(i) = removed.iter().position(|r| version_mask(r) == mask) else { return true };
         let old = removed.remove(i);
@@ -258,13 +261,27 @@ fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<
         false
     });
     let recorded_tools: Vec<&str> = recorded.iter().filter_map(|l| tool_of(l).0).collect();
-    for (line, source) in &added {
+    // A step of several lines the record lacks entirely is one drift, not one per line.
+    let mut reported_steps: Vec<usize> = Vec::new();
+    for (line, source, step) in &added {
         let (kind, message) = match tool_of(line) {
             (Some(tool), _) if !recorded_tools.contains(&tool) => {
                 (Kind::PackageManagerAdded, format!("new package manager `{tool}`: install lacks `{line}`"))
             }
             (Some(_), Some(dir)) => (Kind::WorkspaceAdded, format!("new workspace in `{dir}`: install lacks `{line}`")),
-            _ => (Kind::InstallLine, format!("install would gain `{line}`")),
+            _ => {
+                let missing = added.iter().filter(|(_, _, i)| i == step).count();
+                let whole_step = step_lines[*step] > 1 && missing == step_lines[*step];
+                if whole_step && reported_steps.contains(step) {
+                    continue;
+                }
+                if whole_step {
+                    reported_steps.push(*step);
+                    (Kind::InstallLine, format!("install would gain a step of {missing} lines, from `{line}`"))
+                } else {
+                    (Kind::InstallLine, format!("install would gain `{line}`"))
+                }
+            }
         };
         drifts.push(Drift::new(kind, Severity::Drift, message, evidence(source)));
     }
@@ -301,7 +318,7 @@ fn compare_start(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Dr
     let source_of = |command: &str| -> Vec<String> {
         detection.starts.iter().filter(|s| s.command.trim() == command).map(|s| s.source.clone()).collect()
     };
-    let expected: Vec<(String, Vec<String>, Vec<String>)> = export::split_commands(&detection.start)
+    let expected: Vec<(String, Vec<String>, Vec<String>)> = export::start_commands(&detection.start)
         .into_iter()
         .map(|c| {
             let (shape, services) = start_shape(&c);
@@ -310,7 +327,7 @@ fn compare_start(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Dr
         })
         .collect();
     let recorded: Vec<(String, Vec<String>)> =
-        export::split_commands(&baseline.start).iter().map(|c| start_shape(c)).collect();
+        export::start_commands(&baseline.start).iter().map(|c| start_shape(c)).collect();
 
     let recorded_services: Vec<&String> = recorded.iter().flat_map(|(_, s)| s).collect();
     let expected_services: Vec<&String> = expected.iter().flat_map(|(_, s, _)| s).collect();
@@ -553,6 +570,7 @@ mod tests {
             source: "compose.yaml".into(),
             origin: crate::detect::findings::StartOrigin::RootCompose,
             compose: None,
+            containers: Vec::new(),
         });
         f.secret("DATABASE_URL", ".env.example:1");
         f
@@ -607,6 +625,37 @@ mod tests {
         assert_eq!(drifts[0].line(), "drift: service `cache` added: start does not bring it up (compose.yaml)");
         let drifts = compare(&d, &recorded(INSTALL, "docker compose up -d db cache mail", &["DATABASE_URL"]));
         assert_eq!(kinds(&drifts), [(Kind::ServiceRemoved, Severity::Drift)]);
+    }
+
+    #[test]
+    fn a_missing_step_of_several_lines_is_one_drift_and_a_partly_missing_one_a_drift_per_line() {
+        let mut f = base();
+        f.step(Phase::System, "if ! docker info; then\n  apt-get install -y redis-server\nfi", "compose.yaml");
+        let d = detection(f);
+        let drifts = compare(&d, &recorded(INSTALL, "docker compose up -d db cache", &["DATABASE_URL"]));
+        assert_eq!(kinds(&drifts), [(Kind::InstallLine, Severity::Drift)]);
+        assert_eq!(
+            drifts[0].line(),
+            "drift: install would gain a step of 3 lines, from `if ! docker info; then` (compose.yaml)"
+        );
+        let partly = format!("{INSTALL}if ! docker info; then\nfi\n");
+        let drifts = compare(&d, &recorded(&partly, "docker compose up -d db cache", &["DATABASE_URL"]));
+        assert_eq!(drifts.len(), 1);
+        assert_eq!(drifts[0].line(), "drift: install would gain `apt-get install -y redis-server` (compose.yaml)");
+    }
+
+    #[test]
+    fn a_services_script_is_compared_by_its_docker_commands() {
+        let files = [("compose.yaml", "services:\n  db:\n    image: postgres\n  cache:\n    image: redis\n")];
+        let d = crate::detect::testing::detection(&files);
+        assert!(crate::detect::sources::products::is_services_script(&d.start), "{}", d.start);
+        let drifts = compare(&d, &recorded(&d.install, "docker compose up -d db cache", &[]));
+        assert_eq!(drifts, vec![]);
+        let drifts = compare(&d, &recorded(&d.install, "docker compose up -d db", &[]));
+        assert_eq!(drifts[0].line(), "drift: service `cache` added: start does not bring it up (compose.yaml)");
+        let edited = d.start.replace("up -d db cache", "up -d db");
+        let drifts = compare(&d, &recorded(&d.install, &edited, &[]));
+        assert_eq!(kinds(&drifts), [(Kind::ServiceAdded, Severity::Drift)]);
     }
 
     #[test]
