@@ -325,7 +325,7 @@ fn compare_start(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Dr
     let source_of = |command: &str| -> Vec<String> {
         detection.starts.iter().filter(|s| s.command.trim() == command).map(|s| s.source.clone()).collect()
     };
-    let expected: Vec<(String, Vec<String>, Vec<String>)> = export::split_commands(&detection.start)
+    let expected: Vec<(String, Vec<String>, Vec<String>)> = export::start_commands(&detection.start)
         .into_iter()
         .map(|c| {
             let (shape, services) = start_shape(&c);
@@ -334,7 +334,7 @@ fn compare_start(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Dr
         })
         .collect();
     let recorded: Vec<(String, Vec<String>)> =
-        export::split_commands(&baseline.start).iter().map(|c| start_shape(c)).collect();
+        export::start_commands(&baseline.start).iter().map(|c| start_shape(c)).collect();
 
     let recorded_services: Vec<&String> = recorded.iter().flat_map(|(_, s)| s).collect();
     let expected_services: Vec<&String> = expected.iter().flat_map(|(_, s, _)| s).collect();
@@ -577,6 +577,7 @@ mod tests {
             source: "compose.yaml".into(),
             origin: crate::detect::findings::StartOrigin::RootCompose,
             compose: None,
+            containers: Vec::new(),
         });
         f.secret("DATABASE_URL", ".env.example:1", crate::detect::findings::Need::Unstated, "listed in .env.example");
         f
@@ -631,6 +632,42 @@ mod tests {
         assert_eq!(drifts[0].line(), "drift: service `cache` added: start does not bring it up (compose.yaml)");
         let drifts = compare(&d, &recorded(INSTALL, "docker compose up -d db cache mail", &["DATABASE_URL"]));
         assert_eq!(kinds(&drifts), [(Kind::ServiceRemoved, Severity::Drift)]);
+    }
+
+    #[test]
+    fn a_missing_step_of_several_lines_is_one_drift_even_when_some_of_its_lines_are_recorded() {
+        let mut f = base();
+        f.step(Phase::System, "if ! docker info; then\n  apt-get install -y redis-server\nfi", "compose.yaml");
+        let d = detection(f);
+        let drifts = compare(&d, &recorded(INSTALL, "docker compose up -d db cache", &["DATABASE_URL"]));
+        assert_eq!(kinds(&drifts), [(Kind::InstallLine, Severity::Drift)]);
+        assert_eq!(
+            drifts[0].line(),
+            "drift: install would gain `if ! docker info; then` and 2 more lines (compose.yaml)"
+        );
+        // Some of its lines recorded do not make the step present; they are kept as reviewed.
+        let partly = format!("{INSTALL}if ! docker info; then\nfi\n");
+        let drifts = compare(&d, &recorded(&partly, "docker compose up -d db cache", &["DATABASE_URL"]));
+        let drifts: Vec<&Drift> = drifts.iter().filter(|d| d.severity == Severity::Drift).collect();
+        assert_eq!(drifts.len(), 1, "{drifts:?}");
+        assert_eq!(
+            drifts[0].line(),
+            "drift: install would gain `if ! docker info; then` and 2 more lines (compose.yaml)"
+        );
+    }
+
+    #[test]
+    fn a_services_script_is_compared_by_its_docker_commands() {
+        let files = [("compose.yaml", "services:\n  db:\n    image: postgres\n  cache:\n    image: redis\n")];
+        let d = crate::detect::testing::detection(&files);
+        assert!(crate::detect::sources::products::is_services_script(&d.start), "{}", d.start);
+        let drifts = compare(&d, &recorded(&d.install, "docker compose up -d db cache", &[]));
+        assert_eq!(drifts, vec![]);
+        let drifts = compare(&d, &recorded(&d.install, "docker compose up -d db", &[]));
+        assert_eq!(drifts[0].line(), "drift: service `cache` added: start does not bring it up (compose.yaml)");
+        let edited = d.start.replace("up -d db cache", "up -d db");
+        let drifts = compare(&d, &recorded(&d.install, &edited, &[]));
+        assert_eq!(kinds(&drifts), [(Kind::ServiceAdded, Severity::Drift)]);
     }
 
     #[test]

@@ -207,9 +207,17 @@ fn line_of_env_key(text: &str, key: &str) -> Option<usize> {
 
 /// A TOML string for `s`: a multi-line basic string (`"""`, as DESIGN.md §3 writes scripts)
 /// when `s` has several lines, else a one-line basic string; escaped only where TOML needs it.
+/// A script with backslashes and nothing a literal string cannot hold is written as a
+/// multi-line literal string (`'''`), so its shell reads as it runs, with no doubled `\\`.
 pub fn toml_string(s: &str) -> String {
     if !s.contains('\n') {
         return toml_edit::Value::from(s).to_string().trim().to_string();
+    }
+    let literal_holds =
+        !s.contains("'''") && !s.ends_with('\'') && !s.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
+    if s.contains('\\') && literal_holds {
+        // The newline right after the opening quotes is not part of the value.
+        return format!("'''\n{s}'''");
     }
     // The newline right after the opening quotes is not part of the value.
     let mut out = String::from("\"\"\"\n");
@@ -326,6 +334,18 @@ mod tests {
     fn scripts_are_multi_line_basic_strings() {
         let p = Proposal { install: "npm ci\necho \"done\"\n".into(), ..Proposal::default() };
         assert!(p.render().contains("install = \"\"\"\nnpm ci\necho \"done\"\n\"\"\"\n"), "{}", p.render());
+    }
+
+    #[test]
+    fn scripts_with_backslashes_are_literal_strings_when_they_can_be() {
+        let script = "sed -i 's/\\s$//' x\nf() { local u=${1//\\'/\\'\\'}; }\necho ''\n";
+        let p = Proposal { start: script.into(), ..Proposal::default() };
+        assert!(p.render().contains(&format!("start = '''\n{script}'''\n")), "{}", p.render());
+        for awkward in ["a\\\n'''b", "a\\\nb'", "a\\\r\nb", "a\\\n\u{7}"] {
+            let p = Proposal { start: awkward.into(), ..Proposal::default() };
+            assert!(p.render().contains("start = \"\"\"\n"), "{awkward:?}: {}", p.render());
+            assert_eq!(Proposal::parse(&p.render()).unwrap().start, awkward);
+        }
     }
 
     #[test]

@@ -3,7 +3,10 @@
 
 use serde::Serialize;
 
+use crate::detect::sources::images::canonical_service;
+
 use crate::detect::sources::compose::{ComposeStart, StartedService};
+use crate::detect::sources::workflows::{EnvValue, JobService};
 
 /// Where a finding's evidence comes from, strongest first: merge orders toolchains and
 /// services by it before folding duplicates, so a version manager's pin is named before a
@@ -71,6 +74,10 @@ pub struct Service {
     /// database name), sorted by key.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub env: std::collections::BTreeMap<String, String>,
+    /// The distribution package `start` runs it from where Docker cannot (set by merge);
+    /// absent when only Docker brings it up, or nothing does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
     #[serde(skip)]
     pub origin: Origin,
 }
@@ -139,6 +146,28 @@ impl Service {
             source: format!("{}#services.{}", started.file, service.name),
             ports: service.ports.clone(),
             env: service.env.clone(),
+            package: None,
+            origin,
+        }
+    }
+
+    /// A CI job's service container running `image` (one of its images), cited at its
+    /// definition: its published ports, and its literal `env` (a secret's value is not known).
+    pub fn ci_container(service: &JobService, image: &str, origin: Origin) -> Service {
+        Service {
+            name: canonical_service(image),
+            image: Some(image.to_string()),
+            source: service.source.clone(),
+            ports: service.published_ports(),
+            env: service
+                .env
+                .iter()
+                .filter_map(|(k, v)| match v {
+                    EnvValue::Literal(value) => Some((k.clone(), value.clone())),
+                    EnvValue::Secret(_) | EnvValue::Unknown => None,
+                })
+                .collect(),
+            package: None,
             origin,
         }
     }
@@ -152,6 +181,8 @@ pub struct Start {
     pub origin: StartOrigin,
     /// What the command brings up, when it is a `docker compose … up`.
     pub compose: Option<ComposeStart>,
+    /// The CI service containers it brings up, when it is `docker run`s of them.
+    pub containers: Vec<Service>,
 }
 
 /// Where a start candidate comes from, in the order merge considers them: the agent setup
@@ -219,6 +250,7 @@ impl Findings {
             source: source.into(),
             ports: Vec::new(),
             env: Default::default(),
+            package: None,
             origin: Origin::Manifest,
         });
     }

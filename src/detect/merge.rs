@@ -27,11 +27,14 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 use crate::detect::ecosystems;
-use crate::detect::findings::{Findings, Need, Origin, PackageManager, Secret, Service, Start, Step, TestCommand, Toolchain};
 #[cfg(doc)]
-use crate::detect::findings::{Phase, StartOrigin};
+use crate::detect::findings::StartOrigin;
+use crate::detect::findings::{
+    Findings, Need, Origin, PackageManager, Phase, Secret, Service, Start, Step, TestCommand, Toolchain,
+};
 use crate::detect::repo::Repo;
 use crate::detect::sources::compose::ComposeStart;
+use crate::detect::sources::products::{self, Definition, DockerUp, NativeStart};
 
 /// The result of `detect`, as `--json` prints it (keys and meanings are a contract).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -55,6 +58,9 @@ pub struct Detection {
     /// The start commands behind `start`, with their evidence.
     #[serde(skip)]
     pub starts: Vec<Start>,
+    /// The services `start` runs from their distribution packages where Docker cannot.
+    #[serde(skip)]
+    pub native_starts: Vec<NativeStart>,
     /// How long each detector took (`-vv`).
     #[serde(skip)]
     pub timings: Vec<(&'static str, std::time::Duration)>,
@@ -66,11 +72,15 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     let mut warnings = repo.warnings();
     warnings.extend(found);
 
+    let starts = merge_starts(starts);
+    let services_start = ServicesStart::of(&starts);
+    warnings.extend(services_start.warnings.iter().cloned());
+    let mut steps = steps;
+    steps.extend(services_start.step.clone());
     let steps = merge_steps(steps);
     warnings.extend(agent_setup_disagreements(&toolchains, &package_managers));
     let package_managers = merge_package_managers(package_managers);
     let tests = merge_tests(tests, &package_managers);
-    let starts = merge_starts(starts);
     let (secret_details, rejected) = merge_secrets(secrets);
     warnings.extend(rejected);
     let mut seen_warnings = HashSet::new();
@@ -79,20 +89,21 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     let mut detection = Detection {
         repo: crate::checkout::default_repo_name(repo.root()),
         install: install_script(&steps),
-        start: starts.iter().map(|s| s.command.as_str()).collect::<Vec<_>>().join(" && "),
+        start: services_start.script.clone(),
         secrets: secret_details.iter().map(|s| s.name.clone()).collect(),
         secret_details,
         note: String::new(),
         toolchains: merge_toolchains(toolchains),
         package_managers,
-        services: merge_services(services),
+        services: services_start.mark(merge_services(services)),
         tests,
         warnings,
         steps,
         starts,
+        native_starts: services_start.native.clone(),
         timings: Vec::new(),
     };
-    detection.note = note(&detection, &notes);
+    detection.note = note(&detection, &notes, &services_start);
     for (key, script) in [("install", &detection.install), ("start", &detection.start)] {
         if script.len() > crate::names::MAX_SCRIPT_BYTES {
             detection.warnings.push(format!(
@@ -176,6 +187,130 @@ fn add_compose_start(kept: &mut Vec<Start>, start: Start, new: ComposeStart) {
     }
     kept.retain(|k| !k.compose.as_ref().is_some_and(|old| covers(new, old)));
     kept.push(start);
+}
+
+/// `start` and the install step that lets it run where Docker cannot: every service the
+/// folded starts bring up is started from its distribution package when one provides it
+/// ([`products`]), once per product (per port for products that run several servers), and
+/// installed in one step. Starts that say nothing of their services are joined as they are.
+struct ServicesStart {
+    script: String,
+    step: Option<Step>,
+    /// How Docker brings the services up, for the note.
+    docker: Option<DockerUp>,
+    native: Vec<NativeStart>,
+    /// Products started only by Docker.
+    docker_only: Vec<String>,
+    warnings: Vec<String>,
+}
+
+impl ServicesStart {
+    fn of(starts: &[Start]) -> ServicesStart {
+        let commands: Vec<String> = starts.iter().map(|s| s.command.clone()).collect();
+        let mut plan = ServicesStart {
+            script: commands.join(" && "),
+            step: None,
+            docker: None,
+            native: Vec::new(),
+            docker_only: Vec::new(),
+            warnings: Vec::new(),
+        };
+        if starts.is_empty() || starts.iter().any(|s| s.compose.is_none() && s.containers.is_empty()) {
+            return plan;
+        }
+        for service in starts.iter().flat_map(|start| match &start.compose {
+            Some(compose) => compose.services.iter().map(|s| Service::started(s, Origin::ComposeFile)).collect(),
+            None => start.containers.clone(),
+        }) {
+            let Some(product) = products::native(&service.name) else {
+                if !plan.docker_only.contains(&service.name) {
+                    plan.docker_only.push(service.name);
+                }
+                continue;
+            };
+            let definition = Definition {
+                product: &service.name,
+                image: service.image.as_deref(),
+                ports: &service.ports,
+                env: &service.env,
+                source: &service.source,
+            };
+            let start = product.start(&definition, &mut plan.warnings);
+            let started = plan
+                .native
+                .iter()
+                .any(|n| std::ptr::eq(n.product, product) && (product.single || n.port == start.port));
+            if !started {
+                plan.native.push(start);
+            }
+        }
+        let docker = if starts.iter().any(|s| s.compose.is_some()) {
+            DockerUp::Compose(commands)
+        } else {
+            DockerUp::Run(commands)
+        };
+        if !plan.native.is_empty() {
+            let packages = dedup_by_key(plan.native.iter().map(|n| n.product.package).collect(), |p| *p);
+            plan.step = Some(Step {
+                phase: Phase::System,
+                command: products::install_command(&docker, &packages),
+                source: plan.native.iter().map(|n| n.source.as_str()).collect::<Vec<_>>().join(", "),
+            });
+        }
+        if !plan.native.is_empty() || matches!(docker, DockerUp::Compose(_)) {
+            let docker_only: Vec<&str> = plan.docker_only.iter().map(String::as_str).collect();
+            plan.script = products::start_script(&docker, &plan.native, &docker_only);
+        }
+        plan.docker = Some(docker);
+        plan
+    }
+
+    /// `services` with the package each is started from without Docker.
+    fn mark(&self, mut services: Vec<Service>) -> Vec<Service> {
+        for service in &mut services {
+            service.package =
+                self.native.iter().find(|n| n.service == service.name).map(|n| n.product.package.to_string());
+        }
+        services
+    }
+
+    /// The services of the note, each with the way `start` brings it up.
+    fn note(&self, services: &[Service]) -> String {
+        let path = match &self.docker {
+            Some(DockerUp::Compose(_)) => "docker compose, else docker-compose",
+            Some(DockerUp::Run(_)) => "docker run",
+            None => "",
+        };
+        let mut items: Vec<String> = Vec::new();
+        let mut native_names: Vec<&str> = Vec::new();
+        let mut packages: Vec<&str> = Vec::new();
+        for start in &self.native {
+            if !native_names.contains(&start.service.as_str()) {
+                native_names.push(&start.service);
+            }
+            if !packages.contains(&start.product.package) {
+                packages.push(start.product.package);
+            }
+        }
+        if !native_names.is_empty() {
+            let noun = if packages.len() == 1 { "package" } else { "packages" };
+            items.push(format!(
+                "{} ({path}, else the Debian/Ubuntu {noun} {})",
+                native_names.join(", "),
+                packages.join(", ")
+            ));
+        }
+        if !self.docker_only.is_empty() {
+            items.push(format!("{} (Docker only: no distribution package)", self.docker_only.join(", ")));
+        }
+        for service in services {
+            let mentioned = native_names.contains(&service.name.as_str()) || self.docker_only.contains(&service.name);
+            if !mentioned {
+                items.push(service.name.clone());
+            }
+        }
+        format!("services: {}", items.join(", "))
+    }
 }
 
 fn merge_steps(steps: Vec<Step>) -> Vec<Step> {
@@ -513,7 +648,7 @@ pub fn is_ci_path(path: &str) -> bool {
 
 /// The `note`: toolchains with versions and where from, package managers, the detectors'
 /// own facts (workspaces, …), services and test commands.
-fn note(d: &Detection, notes: &[String]) -> String {
+fn note(d: &Detection, notes: &[String], services_start: &ServicesStart) -> String {
     let mut parts: Vec<String> = Vec::new();
     if !d.toolchains.is_empty() {
         let items: Vec<String> = d
@@ -546,8 +681,7 @@ fn note(d: &Detection, notes: &[String]) -> String {
     let mut seen = HashSet::new();
     parts.extend(notes.iter().filter(|n| seen.insert(n.as_str())).cloned());
     if !d.services.is_empty() {
-        let names: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
-        parts.push(format!("services: {}", names.join(", ")));
+        parts.push(services_start.note(&d.services));
     }
     if !d.tests.is_empty() {
         // The best few: the full list, with evidence, is in `tests`.
@@ -685,7 +819,10 @@ mod tests {
             ("docker/variants/docker-compose.mariadb.yml", "services:\n  m:\n    image: mariadb\n"),
             ("docker/variants/docker-compose.postgres.yml", "services:\n  p:\n    image: postgres\n"),
         ]);
-        assert_eq!(d.start, "docker compose -f backend/dev/docker-compose.yml up -d db cache");
+        assert_eq!(
+            products::docker_commands(&d.start).unwrap(),
+            ["docker compose -f backend/dev/docker-compose.yml up -d db cache"]
+        );
         let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(services, ["postgres", "redis"]);
         assert!(d.note.contains("docker/variants/docker-compose.mariadb.yml"), "{}", d.note);
@@ -706,6 +843,109 @@ mod tests {
         let found = starts(&[(".github/workflows/test.yml", workflow)]);
         let commands: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
         assert_eq!(commands, ["docker run -d --name pg postgres"]);
+    }
+
+    const SERVICES: &str = "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_USER: app\n      POSTGRES_PASSWORD: \"it's\"\n    ports: ['5433:5432']\n  cache:\n    image: redis:7\n  mongo:\n    image: mongo:7\n  test-db:\n    image: postgres:16\n    ports: ['5434:5432']\n  mysql:\n    image: mysql:8\n  mysql-replica:\n    image: mysql:8\n    ports: ['3307:3306']\n";
+
+    #[test]
+    fn services_start_with_docker_else_from_their_packages_each_installed_and_started_once() {
+        let d = crate::detect::testing::detection(&[("compose.yaml", SERVICES)]);
+        assert_eq!(
+            products::docker_commands(&d.start).unwrap(),
+            ["docker compose up -d db cache mongo test-db mysql mysql-replica"]
+        );
+        let calls: Vec<&str> = d.native_starts.iter().map(|n| n.call.as_str()).collect();
+        assert_eq!(
+            calls,
+            [
+                r"hanzo_postgres 5433 app 'it'\''s' app",
+                "hanzo_redis 6379 ''",
+                "hanzo_postgres 5434 postgres '' postgres",
+                "hanzo_mysql 3306 '' '' '' ''",
+            ],
+            "a second postgres on its own port; one MariaDB server"
+        );
+        for call in &calls {
+            assert!(d.start.contains(&format!("\n  {call} || hanzo_status=1\n")), "{}", d.start);
+        }
+        assert!(
+            d.start.contains("not started (no distribution package): mongodb\" >&2; hanzo_status=1\n"),
+            "{}",
+            d.start
+        );
+        assert_eq!(d.start.matches("hanzo_postgres() {").count(), 1, "each function defined once");
+        let services: Vec<&Step> = d.steps.iter().filter(|s| s.phase == Phase::System).collect();
+        assert_eq!(services.len(), 1);
+        assert!(
+            services[0].command.contains("for p in postgresql redis-server mariadb-server; do"),
+            "{}",
+            services[0].command
+        );
+        assert!(
+            services[0]
+                .command
+                .contains("if ! { docker info && { docker compose version || command -v docker-compose; }; }")
+        );
+        assert_eq!(
+            services[0].source,
+            "compose.yaml#services.db, compose.yaml#services.cache, compose.yaml#services.test-db, compose.yaml#services.mysql"
+        );
+        let packages: Vec<(&str, Option<&str>)> =
+            d.services.iter().map(|s| (s.name.as_str(), s.package.as_deref())).collect();
+        assert_eq!(
+            packages,
+            [
+                ("postgres", Some("postgresql")),
+                ("redis", Some("redis-server")),
+                ("mongodb", None),
+                ("mysql", Some("mariadb-server"))
+            ]
+        );
+        assert!(
+            d.note.contains(
+                "services: postgres, redis, mysql (docker compose, else docker-compose, else the Debian/Ubuntu packages \
+                 postgresql, redis-server, mariadb-server), mongodb (Docker only: no distribution package)"
+            ),
+            "{}",
+            d.note
+        );
+    }
+
+    #[test]
+    fn ci_service_containers_start_with_docker_run_else_from_their_packages() {
+        let workflow = "jobs:\n  t:\n    services:\n      db:\n        image: mysql:8.0\n        env:\n          MYSQL_USER: app\n          MYSQL_PASSWORD: \"p@ss w'rd\"\n          MYSQL_DATABASE: app_test\n          MYSQL_ROOT_PASSWORD: ${{ secrets.ROOT }}\n        ports: ['33306:3306']\n    steps:\n      - run: go test ./...\n";
+        let d = crate::detect::testing::detection(&[(".github/workflows/ci.yml", workflow)]);
+        assert!(d.start.starts_with("# services: docker run, else the distribution's packages\n"), "{}", d.start);
+        assert!(
+            d.start.ends_with(&format!(
+                "if docker info >/dev/null 2>&1; then\n  docker run -d --name db -p 33306:3306 -e MYSQL_USER=app -e MYSQL_PASSWORD='p@ss w'\\''rd' -e MYSQL_DATABASE=app_test -e MYSQL_ROOT_PASSWORD=\"$ROOT\" mysql:8.0\nelse\n  {}\nfi",
+                r"hanzo_mysql 33306 app_test app 'p@ss w'\''rd' ''"
+            )),
+            "{}",
+            d.start
+        );
+        assert!(d.install.contains("if ! docker info >/dev/null 2>&1; then\n"), "{}", d.install);
+        assert!(
+            d.note.contains("services: mysql (docker run, else the Debian/Ubuntu package mariadb-server)"),
+            "{}",
+            d.note
+        );
+    }
+
+    #[test]
+    fn services_no_distribution_packages_stay_with_docker() {
+        let workflow = "jobs:\n  t:\n    services:\n      kafka:\n        image: apache/kafka\n    steps:\n      - run: go test ./...\n";
+        let d = crate::detect::testing::detection(&[(".github/workflows/ci.yml", workflow)]);
+        assert_eq!(d.start, "docker run -d --name kafka apache/kafka");
+        assert_eq!(d.install, "");
+        let d = crate::detect::testing::detection(&[("compose.yaml", "services:\n  m:\n    image: mongo:7\n")]);
+        assert_eq!(
+            d.start,
+            "# services: docker compose, else docker-compose\nif docker compose version >/dev/null 2>&1; then\n  \
+             docker compose up -d m\nelse\n  docker-compose up -d m\nfi"
+        );
+        assert_eq!(d.install, "");
+        assert!(d.note.contains("services: mongodb (Docker only: no distribution package)"), "{}", d.note);
     }
 
     #[test]

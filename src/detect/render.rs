@@ -70,6 +70,14 @@ pub fn explain(d: &Detection) -> String {
     for start in &d.starts {
         out.push_str(&format!("  {}\n      ← {}\n", start.command, one_line(&start.source)));
     }
+    for native in &d.native_starts {
+        out.push_str(&format!(
+            "  without Docker, from the {} package: {}\n      ← {}\n",
+            native.product.package,
+            native.call,
+            one_line(&native.source)
+        ));
+    }
     if !d.secret_details.is_empty() {
         out.push_str("secrets:\n");
         for secret in &d.secret_details {
@@ -133,7 +141,13 @@ mod tests {
     use crate::detect::repo::Repo;
 
     fn start(command: &str, source: &str) -> Start {
-        Start { command: command.into(), source: source.into(), origin: StartOrigin::Task, compose: None }
+        Start {
+            command: command.into(),
+            source: source.into(),
+            origin: StartOrigin::Task,
+            compose: None,
+            containers: Vec::new(),
+        }
     }
     use crate::proposal::Proposal;
 

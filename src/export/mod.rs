@@ -20,6 +20,7 @@ pub mod cursor;
 pub mod devcontainer;
 pub mod yaml;
 
+use crate::detect::sources::products;
 use crate::detect::{Detection, PackageManager, Service, TestCommand, Toolchain};
 use crate::proposal::Proposal;
 
@@ -97,13 +98,21 @@ impl Setup {
             Some(p) => (Origin::Reviewed, p.install.clone(), p.start.clone(), p.secrets.clone()),
             None => (Origin::Detected, detection.install.clone(), detection.start.clone(), detection.secrets.clone()),
         };
-        let starts = split_commands(&start)
-            .into_iter()
-            .map(|command| {
-                let source = detection.starts.iter().find(|s| s.command.trim() == command).map(|s| s.source.clone());
-                StartCommand { command, source }
-            })
-            .collect();
+        let starts = if products::is_services_script(&start) {
+            // One script that tries Docker, then the distribution's packages: kept whole.
+            let sources: Vec<&str> = detection.starts.iter().map(|s| s.source.as_str()).collect();
+            let source = (start == detection.start && !sources.is_empty()).then(|| sources.join(", "));
+            vec![StartCommand { command: start.trim().to_string(), source }]
+        } else {
+            split_commands(&start)
+                .into_iter()
+                .map(|command| {
+                    let source =
+                        detection.starts.iter().find(|s| s.command.trim() == command).map(|s| s.source.clone());
+                    StartCommand { command, source }
+                })
+                .collect()
+        };
         let secrets = secret_names
             .into_iter()
             .map(|name| {
@@ -229,6 +238,15 @@ pub fn split_commands(script: &str) -> Vec<String> {
     parts.into_iter().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()
 }
 
+/// The service starts of `start`: the Docker commands of a services script (see
+/// [`products::start_script`]), else its top-level `&&` parts.
+pub fn start_commands(start: &str) -> Vec<String> {
+    match products::docker_commands(start) {
+        Some(lines) => lines.iter().flat_map(|line| split_commands(line)).collect(),
+        None => split_commands(start),
+    }
+}
+
 /// How a start command behaves: it brings up containers and returns, or it keeps running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StartKind {
@@ -239,6 +257,9 @@ pub enum StartKind {
 }
 
 pub fn start_kind(command: &str) -> StartKind {
+    if products::is_services_script(command) {
+        return StartKind::Services;
+    }
     let words: Vec<&str> = command.split_whitespace().collect();
     let detached = words.iter().any(|w| matches!(*w, "-d" | "--detach" | "--wait") || is_short_flags_with_d(w));
     let is_compose_up = match words.as_slice() {
@@ -309,6 +330,7 @@ pub(crate) mod tests {
             source: "compose.yaml#services.db".into(),
             ports: vec!["5432:5432".into()],
             env: Default::default(),
+            package: None,
             origin: Default::default(),
         };
         postgres.env.insert("POSTGRES_PASSWORD".into(), "shop".into());
@@ -319,6 +341,7 @@ pub(crate) mod tests {
             source: "compose.yaml#services.cache".into(),
             ports: vec!["6379:6379".into()],
             env: Default::default(),
+            package: None,
             origin: Default::default(),
         };
         Detection {
@@ -356,8 +379,8 @@ pub(crate) mod tests {
                 Step { phase: crate::detect::Phase::Install, command: "(cd api && uv sync --frozen)".into(), source: "api/uv.lock".into() },
             ],
             starts: vec![
-                Start { command: "docker compose up -d db cache".into(), source: "compose.yaml".into(), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None },
-                Start { command: "pnpm dev".into(), source: "package.json#scripts.dev".into(), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None },
+                Start { command: "docker compose up -d db cache".into(), source: "compose.yaml".into(), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new() },
+                Start { command: "pnpm dev".into(), source: "package.json#scripts.dev".into(), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new() },
             ],
             secret_details: vec![
                 SecretDetail { name: "DATABASE_URL".into(), required: true, source: ".env.example:1".into(), why: "listed in .env.example".into() },

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{counted};
+use crate::detect::ecosystems::project::counted;
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_within, join, too_deep_for_a_project};
 use crate::detect::sources::Sources;

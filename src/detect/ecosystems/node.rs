@@ -570,6 +570,7 @@ fn package_scripts(repo: &Repo, out: &mut Findings) {
                 source: format!("{rel}#scripts.{name}"),
                 origin: StartOrigin::Script,
                 compose: Some(start),
+                containers: Vec::new(),
             });
         }
     }

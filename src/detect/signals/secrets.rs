@@ -323,8 +323,9 @@ fn code_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Eviden
     }
     let scanned: Vec<&str> = positions.iter().map(|&i| repo.file(i as usize)).collect();
     let root = repo.root();
-    let scans: Vec<(&str, FileScan)> =
-        in_chunks(scanned.len(), |range| scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project))).collect());
+    let scans: Vec<(&str, FileScan)> = in_chunks(scanned.len(), |range| {
+        scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project))).collect()
+    });
     // Packages that walk the whole environment key their parsers by the names.
     let walking: HashSet<&str> =
         scans.iter().filter(|(_, scan)| scan.walks_environment).map(|(rel, _)| parent_dir(rel)).collect();

@@ -3,14 +3,12 @@
 //! files, the project's compose files, CI service containers, and the compose services CI
 //! jobs and task recipes bring up. Merge keeps one per product, ranked by origin.
 
-use std::collections::BTreeMap;
-
 use crate::detect::findings::{Findings, Origin, Service};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
 use crate::detect::sources::images::{canonical_service, is_backing_service};
-use crate::detect::sources::workflows::{EnvValue, JobKind, JobService};
+use crate::detect::sources::workflows::{JobKind, JobService};
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
     for start in sources.devcontainers().iter().filter_map(|config| config.start(sources.repo())) {
@@ -57,23 +55,8 @@ fn ci_service(service: &JobService, origin: Origin, products: &mut Vec<String>, 
         if !is_backing_service(&product) || products.contains(&product) {
             continue;
         }
-        products.push(product.clone());
-        let env: BTreeMap<String, String> = service
-            .env
-            .iter()
-            .filter_map(|(k, v)| match v {
-                EnvValue::Literal(value) => Some((k.clone(), value.clone())),
-                EnvValue::Secret(_) | EnvValue::Unknown => None,
-            })
-            .collect();
-        out.add_service(Service {
-            name: product,
-            image: Some(image.clone()),
-            source: service.source.clone(),
-            ports: service.published_ports(),
-            env,
-            origin,
-        });
+        products.push(product);
+        out.add_service(Service::ci_container(service, image, origin));
     }
 }
 

@@ -11,7 +11,7 @@
 //!   `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` (a `secrets.X` value is
 //!   passed from the sandbox's `$X`).
 
-use crate::detect::findings::{Findings, Start, StartOrigin};
+use crate::detect::findings::{Findings, Origin, Service, Start, StartOrigin};
 use crate::detect::repo::parent_dir;
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
@@ -51,11 +51,18 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     if !ci_compose && compose.files.is_empty() {
         let first =
             sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)).find_map(|job| {
-                let runs: Vec<String> = job.services.iter().filter_map(docker_run).collect();
+                let runs: Vec<(String, Service)> = job.services.iter().filter_map(docker_run).collect();
                 (!runs.is_empty()).then(|| (runs, format!("{}.services", job.source)))
             });
         if let Some((runs, source)) = first {
-            out.start(Start { command: runs.join(" && "), source, origin: StartOrigin::Ci, compose: None });
+            let (commands, containers): (Vec<String>, Vec<Service>) = runs.into_iter().unzip();
+            out.start(Start {
+                command: commands.join(" && "),
+                source,
+                origin: StartOrigin::Ci,
+                compose: None,
+                containers,
+            });
         }
     }
     for file in sources.tasks() {
@@ -79,14 +86,14 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
 }
 
 fn add(out: &mut Findings, start: ComposeStart, source: String, origin: StartOrigin) {
-    out.start(Start { command: start.command(), source, origin, compose: Some(start) });
+    out.start(Start { command: start.command(), source, origin, compose: Some(start), containers: Vec::new() });
 }
 
 /// `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` for a job's service container
 /// when its (first) image is a backing service: its ports published on the same host ports
 /// (what a local config expects), its `env` as written, a `secrets.X` value passed from the
-/// sandbox's `$X`, other expressions left out.
-fn docker_run(service: &JobService) -> Option<String> {
+/// sandbox's `$X`, other expressions left out. With the service it brings up.
+fn docker_run(service: &JobService) -> Option<(String, Service)> {
     let image = service.images.first().filter(|i| is_backing_service(&canonical_service(i)))?;
     let mut command = format!("docker run -d --name {}", quote(&service.name));
     for port in service.published_ports() {
@@ -101,7 +108,7 @@ fn docker_run(service: &JobService) -> Option<String> {
     }
     command.push(' ');
     command.push_str(&quote(image));
-    Some(command)
+    Some((command, Service::ci_container(service, image, Origin::Ci)))
 }
 
 /// The first three of `items`, and how many more.

@@ -159,12 +159,23 @@ fn environment(value: &Yaml) -> BTreeMap<String, String> {
     env
 }
 
-/// `${TAG:-16}` → `16`, `${TAG-16}` → `16`, `${TAG}` → `` (what compose substitutes when unset).
+/// `${TAG:-16}` → `16`, `${TAG-16}` → `16`, `${TAG}` → `` (what compose substitutes when unset);
+/// `$$` → `$` (compose's escape).
 pub fn interpolate_defaults(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(start) = rest.find("${") {
+    while let Some(start) = rest.find('$') {
         out.push_str(&rest[..start]);
+        if rest[start..].starts_with("$$") {
+            out.push('$');
+            rest = &rest[start + 2..];
+            continue;
+        }
+        if !rest[start..].starts_with("${") {
+            out.push('$');
+            rest = &rest[start + 1..];
+            continue;
+        }
         let after = &rest[start + 2..];
         let Some(end) = after.find('}') else {
             out.push_str(&rest[start..]);
@@ -398,6 +409,7 @@ mod tests {
         assert_eq!(interpolate_defaults("${REGISTRY}redis"), "redis");
         assert_eq!(interpolate_defaults("x:${A-1}"), "x:1");
         assert_eq!(interpolate_defaults("broken ${"), "broken ${");
+        assert_eq!(interpolate_defaults("pa$$word $x"), "pa$word $x");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod devshells;
 pub mod env_files;
 pub mod images;
 pub mod pins;
+pub mod products;
 pub mod shell;
 pub mod tasks;
 pub mod version;

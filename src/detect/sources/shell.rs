@@ -2,16 +2,22 @@
 //! commands of a line, repo-relative paths as a command names them, and the one reader of
 //! `docker compose … up …` invocations.
 
-/// A word for `sh`: bare when it is plainly safe, else single-quoted. `KEY=value` keeps its
-/// key bare (`-e POSTGRES_USER=app`), quoting only the value when it needs it.
+/// A word for `sh` and `bash`: bare when it is plainly safe, else single-quoted. `KEY=value`
+/// keeps its key bare (`-e POSTGRES_USER=app`), quoting only the value when it needs it.
+/// Braces are quoted too: bash expands a bare `{a,b}` (the `shell-words` crate leaves it bare).
 pub fn quote(word: &str) -> String {
     if let Some((key, value)) = word.split_once('=')
         && !key.is_empty()
         && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     {
-        return format!("{key}={}", shell_words::quote(value));
+        return format!("{key}={}", quote_word(value));
     }
-    shell_words::quote(word).into_owned()
+    quote_word(word)
+}
+
+fn quote_word(word: &str) -> String {
+    let bare = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:@%+,".contains(c));
+    if bare { word.to_string() } else { format!("'{}'", word.replace('\'', r"'\''")) }
 }
 
 /// `command` run in the repo-relative `dir`: as is at the root, else `(cd dir && command)`,
@@ -173,6 +179,10 @@ mod tests {
         assert_eq!(quote("it's"), r"'it'\''s'");
         assert_eq!(quote("POSTGRES_USER=netbox"), "POSTGRES_USER=netbox");
         assert_eq!(quote("POSTGRES_DB=my db"), "POSTGRES_DB='my db'");
+        assert_eq!(quote("{a,b}"), "'{a,b}'");
+        assert_eq!(quote("~root"), "'~root'");
+        assert_eq!(quote(""), "''");
+        assert_eq!(quote("K={a,b}"), "K='{a,b}'");
         assert_eq!(in_dir("", "npm ci"), "npm ci");
         assert_eq!(in_dir("web", "npm ci"), "(cd web && npm ci)");
         assert_eq!(in_dir("my app", "npm ci"), "(cd 'my app' && npm ci)");
