@@ -13,6 +13,7 @@ pub mod dotenv;
 pub mod envfile;
 pub mod error;
 pub mod fsutil;
+pub mod ignore_files;
 pub mod names;
 pub mod proposal;
 pub mod secret;

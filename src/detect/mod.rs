@@ -6,6 +6,7 @@ pub mod findings;
 pub mod merge;
 pub mod render;
 pub mod repo;
+pub mod yaml;
 
 use std::path::Path;
 

@@ -29,7 +29,10 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
     // TMPDIR=./tmp: never copy it into itself.
     let scratch = to.parent().unwrap_or(to);
     let scratch = std::fs::canonicalize(scratch).unwrap_or_else(|_| scratch.to_path_buf());
-    let walk = ignore::WalkBuilder::new(from)
+    // Ignore files come from the checkout: read only as regular files of bounded size.
+    let (mut builder, ignores) = crate::ignore_files::IgnoreFiles::walk_builder(from);
+    let keep = std::sync::Arc::clone(&ignores);
+    let walk = builder
         .hidden(false)
         .require_git(false)
         .follow_links(false)
@@ -37,7 +40,7 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
             let never = is_dir && entry.depth() > 0 && NEVER_COPIED.iter().any(|n| entry.file_name() == *n);
             let is_scratch = is_dir && entry.path() == scratch;
-            !(never || is_scratch)
+            !(never || is_scratch) && keep.keep(entry)
         })
         .build();
     let mut files = 0;
