@@ -3,7 +3,7 @@ use serde::Serialize;
 use crate::cli::GlobalArgs;
 use crate::commands::remote;
 use crate::error::Exit;
-use crate::ui::Ui;
+use crate::ui::{Ui, printable_line};
 
 #[derive(Serialize)]
 struct Names<'a> {
@@ -19,7 +19,7 @@ pub fn run(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {
     } else if env.secrets.is_empty() {
         ui.info(&format!("no secrets set on {repo}"));
     } else {
-        ui.out(&env.secrets.iter().map(|n| format!("{n}\n")).collect::<String>());
+        ui.out(&env.secrets.iter().map(|n| format!("{}\n", printable_line(n))).collect::<String>());
     }
     Ok(Exit::Ok)
 }
