@@ -201,6 +201,10 @@ pub fn one_line(text: &str) -> String {
     text.replace(['\n', '\r'], " ")
 }
 
+/// At most this many secret names in a proposal: far more than an app reads, and a bound on
+/// what a checkout of generated code can put in the file.
+pub const MAX_SECRET_NAMES: usize = 500;
+
 fn merge_secrets(secrets: Vec<Secret>) -> (Vec<Secret>, Vec<String>) {
     let mut rejected = Vec::new();
     let mut kept: Vec<Secret> = dedup_by_key(secrets, |s| s.name.clone())
@@ -215,6 +219,16 @@ fn merge_secrets(secrets: Vec<Secret>) -> (Vec<Secret>, Vec<String>) {
             }
         })
         .collect();
+    if kept.len() > MAX_SECRET_NAMES {
+        // The first found stay: dotenv files and CI come before the code scan.
+        rejected.push(format!(
+            "{} secret names found, more than a proposal holds: the first {MAX_SECRET_NAMES} kept, \
+             the rest (from {} on) left out",
+            kept.len(),
+            kept[MAX_SECRET_NAMES].source
+        ));
+        kept.truncate(MAX_SECRET_NAMES);
+    }
     kept.sort_by(|a, b| a.name.cmp(&b.name));
     (kept, rejected)
 }
@@ -445,6 +459,22 @@ mod tests {
         assert_eq!(d.secrets, ["DATABASE_URL", "STRIPE_KEY"]);
         assert!(d.warnings.iter().any(|w| w.contains("bad-name")), "{:?}", d.warnings);
         assert!(!d.warnings.iter().any(|w| w.contains("PATH")));
+    }
+
+    #[test]
+    fn secret_names_are_capped_with_a_warning() {
+        let mut f = Findings::default();
+        for i in 0..MAX_SECRET_NAMES + 7 {
+            f.secret(format!("K{i:04}_TOKEN"), format!("src/m{i}.js:1"));
+        }
+        let d = merge(&repo(), f);
+        assert_eq!(d.secrets.len(), MAX_SECRET_NAMES);
+        assert_eq!(d.secrets.last().map(String::as_str), Some("K0499_TOKEN"), "the first found are kept");
+        assert!(
+            d.warnings.iter().any(|w| w.starts_with("507 secret names found") && w.contains("from src/m500.js:1 on")),
+            "{:?}",
+            d.warnings
+        );
     }
 
     #[test]

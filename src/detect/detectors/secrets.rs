@@ -379,6 +379,9 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
 pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
+/// At most this many names are taken from one file: more is generated code, not a list of
+/// the project's secrets, and the bound keeps the scan small whatever the files hold.
+pub const MAX_NAMES_PER_FILE: usize = 100;
 
 fn is_spring_config(name: &str) -> bool {
     name.starts_with("application") && [".yml", ".yaml", ".properties"].iter().any(|e| name.ends_with(e))
@@ -449,7 +452,21 @@ pub fn detect(repo: &Repo, out: &mut Findings) {
         sources.sort_unstable();
     }
     let root = repo.root();
-    found.extend(in_chunks(&sources, |part| part.iter().flat_map(|rel| scan_file(root, rel)).collect()));
+    let scans = in_chunks(&sources, |part| part.iter().map(|rel| (*rel, scan_file(root, rel))).collect());
+    let crowded: Vec<&str> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
+    if let Some(first) = crowded.first() {
+        out.warn(format!(
+            "{first}{}: more than {MAX_NAMES_PER_FILE} secret names read from the environment; \
+             only the first {MAX_NAMES_PER_FILE} of each file kept",
+            match crowded.len() {
+                1 => String::new(),
+                n => format!(" and {} other files", n - 1),
+            }
+        ));
+    }
+    for (rel, scan) in scans {
+        found.extend(scan.names.into_iter().map(|(name, line)| (name, format!("{rel}:{line}"))));
+    }
     // One entry per name, from its first source in a deterministic order.
     let mut seen = std::collections::HashSet::new();
     for (name, source) in found {
@@ -470,45 +487,109 @@ fn in_chunks<'a, T: Sync, R: Send>(items: &'a [T], work: impl Fn(&'a [T]) -> Vec
     })
 }
 
-fn scan_file(root: &Path, rel: &str) -> Vec<(String, String)> {
-    let Ok(file) = std::fs::File::open(root.join(rel)) else { return Vec::new() };
+/// The secret names one file reads, each with the line of its first read.
+#[derive(Default)]
+struct Scan {
+    names: Vec<(String, usize)>,
+    /// More than [`MAX_NAMES_PER_FILE`] names: the rest were not taken.
+    capped: bool,
+}
+
+fn scan_file(root: &Path, rel: &str) -> Scan {
+    // Listed as a file, but it may have been swapped for a FIFO since: never block on one.
+    let Ok(file) = crate::fsutil::open_regular(&root.join(rel)) else { return Scan::default() };
     let mut bytes = Vec::new();
     if file.take(MAX_SOURCE_BYTES).read_to_end(&mut bytes).is_err() || bytes.contains(&0) {
-        return Vec::new();
+        return Scan::default();
     }
     let text = String::from_utf8_lossy(&bytes);
-    let mut found = Vec::new();
+    let mut scan = Scan::default();
+    let mut taken = std::collections::HashSet::new();
     let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
     let placeholders = is_spring_config(file_name(rel)).then(|| PLACEHOLDER.captures_iter(&text)).into_iter().flatten();
+    let mut lines = Lines::new(&text);
     for c in ENV_READ.captures_iter(&text).chain(placeholders) {
         let Some(name) = c.get(1).or_else(|| c.get(2)) else { continue };
-        if looks_like_secret(name.as_str())
-            && !in_comment(&text, name.start())
-            && !(is_yaml && in_production_section(&text, name.start()))
-        {
-            let line = text[..name.start()].matches('\n').count() + 1;
-            found.push((name.as_str().to_string(), format!("{rel}:{line}")));
+        if name.len() > crate::names::MAX_NAME_LEN || taken.contains(name.as_str()) {
+            continue;
+        }
+        lines.seek(name.start());
+        if looks_like_secret(name.as_str()) && !lines.in_comment() && !(is_yaml && lines.in_production_section()) {
+            if taken.len() == MAX_NAMES_PER_FILE {
+                scan.capped = true;
+                break;
+            }
+            taken.insert(name.as_str());
+            scan.names.push((name.as_str().to_string(), lines.number));
         }
     }
-    found
+    scan
 }
 
-/// Whether the text at `at` is on a comment line (`//`, `#`, `*`, `--`): documentation that
-/// shows an environment read (a linter's rule docs) is no read of the project's.
-fn in_comment(text: &str, at: usize) -> bool {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line = text[line_start..at].trim_start();
-    ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c)) && !line.starts_with("#{")
+/// Where in a file a read lies, found by moving on from the previous read (reads come in
+/// order), so that a file costs one pass however many reads it holds — a count of the lines
+/// before each read took minutes on a file of thousands of reads.
+struct Lines<'a> {
+    text: &'a str,
+    at: usize,
+    /// The line of `at`, from 1, and where it starts.
+    number: usize,
+    start: usize,
+    /// The last complete top-level `key:` line before the line of `at` (YAML).
+    top_level: Option<&'a str>,
+    /// Where the first `:` of the line of `at` is, if it has one.
+    colon: Option<usize>,
 }
 
-/// Whether `at` lies under a top-level `production:`/`staging:` key of a YAML file (Rails'
-/// `secrets.yml`, `database.yml`): values only a deployment provides.
-fn in_production_section(text: &str, at: usize) -> bool {
-    let top_level = text[..at]
-        .lines()
-        .rev()
-        .find(|l| l.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && l.contains(':'));
-    top_level.is_some_and(|l| matches!(l.split(':').next().unwrap_or_default().trim(), "production" | "staging"))
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Lines { text, at: 0, number: 1, start: 0, top_level: None, colon: first_colon(text, 0) }
+    }
+
+    fn seek(&mut self, at: usize) {
+        if at < self.at {
+            // Placeholders come after the reads: start over once.
+            *self = Lines::new(self.text);
+        }
+        for (i, _) in self.text[self.at..at].match_indices('\n') {
+            let end = self.at + i;
+            let line = &self.text[self.start..end];
+            if is_top_level_key(line) {
+                self.top_level = Some(line);
+            }
+            self.number += 1;
+            self.start = end + 1;
+            self.colon = first_colon(self.text, self.start);
+        }
+        self.at = at;
+    }
+
+    /// Whether the read is on a comment line (`//`, `#`, `*`, `--`): documentation that shows
+    /// an environment read (a linter's rule docs) is no read of the project's.
+    fn in_comment(&self) -> bool {
+        let line = self.text[self.start..self.at].trim_start();
+        ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c)) && !line.starts_with("#{")
+    }
+
+    /// Whether the read lies under a top-level `production:`/`staging:` key of a YAML file
+    /// (Rails' `secrets.yml`, `database.yml`): values only a deployment provides.
+    fn in_production_section(&self) -> bool {
+        let current = &self.text[self.start..self.at];
+        let key_line = current.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            && self.colon.is_some_and(|colon| colon < self.at);
+        let top_level = if key_line { Some(current) } else { self.top_level };
+        top_level.is_some_and(|l| matches!(l.split(':').next().unwrap_or_default().trim(), "production" | "staging"))
+    }
+}
+
+/// The first `:` of the line starting at `start`.
+fn first_colon(text: &str, start: usize) -> Option<usize> {
+    let line = text[start..].split('\n').next().unwrap_or_default();
+    line.find(':').map(|i| start + i)
+}
+
+fn is_top_level_key(line: &str) -> bool {
+    line.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && line.contains(':')
 }
 
 #[cfg(test)]
@@ -628,7 +709,11 @@ mod tests {
         let names: Vec<_> = ENV_READ
             .captures_iter(text)
             .filter_map(|c| c.get(2))
-            .filter(|m| !in_comment(text, m.start()))
+            .filter(|m| {
+                let mut lines = Lines::new(text);
+                lines.seek(m.start());
+                !lines.in_comment()
+            })
             .map(|m| m.as_str())
             .collect();
         assert_eq!(names, ["API_TOKEN"]);
@@ -653,8 +738,14 @@ mod tests {
     #[test]
     fn production_sections_of_yaml_config() {
         let text = "development:\n  key: <%= ENV[\"DEV_TOKEN\"] %>\nproduction:\n  secret_key_base: <%= ENV[\"SECRET_KEY_BASE\"] %>\n";
-        assert!(!in_production_section(text, text.find("DEV_TOKEN").unwrap()));
-        assert!(in_production_section(text, text.find("SECRET_KEY_BASE").unwrap()));
+        let at = |name: &str| {
+            let mut lines = Lines::new(text);
+            lines.seek(text.find(name).unwrap());
+            lines
+        };
+        assert!(!at("DEV_TOKEN").in_production_section());
+        assert!(at("SECRET_KEY_BASE").in_production_section());
+        assert_eq!(at("SECRET_KEY_BASE").number, 4);
         assert!(!is_scanned_source("src/app/database/revisions/tenant/versions/2021_x.py"));
     }
 
@@ -770,5 +861,27 @@ mod tests {
         detect(&repo, &mut out);
         assert_eq!(out.secrets.len(), 1);
         assert!(out.notes.iter().any(|n| n.contains(&format!("first {MAX_SCANNED_FILES} of"))));
+    }
+
+    #[test]
+    fn files_of_generated_reads_give_a_bounded_few_quickly() {
+        // One line of unique reads, past the scanned size: a count of the lines before each
+        // read made this quadratic.
+        let reads: String = (0..20_000).map(|i| format!("process.env.K{i}_TOKEN;")).collect();
+        let config = format!("production:\n  k: {reads}\n");
+        let (_dir, repo) = repo_with(&[("src/a.js", &reads), ("src/b.js", &reads), ("config/secrets.yml", &config)]);
+        let started = std::time::Instant::now();
+        let mut out = Findings::default();
+        detect(&repo, &mut out);
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+        assert_eq!(out.secrets.len(), MAX_NAMES_PER_FILE, "the same first names from both files");
+        assert_eq!(out.secrets[0].source, "src/a.js:1");
+        assert_eq!(
+            out.warnings,
+            [format!(
+                "src/a.js and 1 other files: more than {MAX_NAMES_PER_FILE} secret names read from the environment; \
+                 only the first {MAX_NAMES_PER_FILE} of each file kept"
+            )]
+        );
     }
 }
