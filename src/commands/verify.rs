@@ -43,6 +43,15 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
     let mut progress = Spinners { ui, active: HashMap::new() };
     let report = verify::verify(&root, &plan, &env, &options, &mut progress)?;
     progress.clear();
+    for warning in &report.warnings {
+        ui.warn(warning);
+    }
+    for leftover in &report.stopped {
+        ui.warn(&format!(
+            "{} left a process running outside its step: `{}` (pid {}); verify stopped it",
+            leftover.after, leftover.command, leftover.pid
+        ));
+    }
     if ui.json() {
         ui.out_json(&report)?;
     } else {

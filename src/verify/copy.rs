@@ -16,9 +16,16 @@ pub struct CopyError {
     pub source: std::io::Error,
 }
 
-/// Copy `from` into `to` (created), keeping permissions and symlinks. Returns the number of
-/// files copied.
-pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
+/// What a copy did.
+#[derive(Debug, Default)]
+pub struct Copied {
+    pub files: u64,
+    /// Ignore files of the checkout that were not read (see [`crate::ignore_files`]).
+    pub warnings: Vec<String>,
+}
+
+/// Copy `from` into `to` (created), keeping permissions and symlinks.
+pub fn copy_checkout(from: &Path, to: &Path) -> Result<Copied, CopyError> {
     let fail = |from: &Path, to: &Path, source: std::io::Error| CopyError {
         from: from.to_path_buf(),
         to: to.to_path_buf(),
@@ -68,7 +75,7 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
         }
         // Sockets, fifos and devices are not part of a checkout.
     }
-    Ok(files)
+    Ok(Copied { files, warnings: ignores.warnings() })
 }
 
 #[cfg(test)]
@@ -83,7 +90,7 @@ mod tests {
         let root = std::fs::canonicalize(src.path()).unwrap();
         std::fs::write(root.join("a.txt"), "a").unwrap();
         let copy = root.join("tmp/hanzo-verify-x/checkout");
-        assert_eq!(copy_checkout(&root, &copy).unwrap(), 1);
+        assert_eq!(copy_checkout(&root, &copy).unwrap().files, 1);
         assert!(copy.join("a.txt").exists());
         assert!(!copy.join("tmp/hanzo-verify-x").exists());
     }
