@@ -175,7 +175,8 @@ fn ignore_files_that_are_not_regular_files_are_skipped_by_detect_and_verify() {
 fn a_proposal_file_that_is_no_bounded_regular_file_in_the_checkout_is_refused_by_every_command() {
     let outside = tempfile::tempdir().unwrap();
     write(outside.path(), "environment.toml", "install = \"make\"\n");
-    let kinds: [(&str, &dyn Fn(&Path), &str); 5] = [
+    type Make<'a> = &'a dyn Fn(&Path);
+    let kinds: [(&str, Make, &str); 5] = [
         ("a link to /dev/zero", &|p| symlink("/dev/zero", p), "resolves to /dev/zero, outside the checkout"),
         ("a FIFO", &|p| mkfifo(p), "not a regular file but a FIFO"),
         (
