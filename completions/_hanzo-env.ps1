@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'hanzo-env' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('detect', 'detect', [CompletionResultType]::ParameterValue, 'Draft .hanzo/environment.toml from what the checkout shows (offline)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the environment as another agent''s file: Copilot, Cursor, a dev container, AGENTS.md')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the local file with the copy saved on the server')
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Show the diff, confirm, and save install/start to the server')
             [CompletionResult]::new('pull', 'pull', [CompletionResultType]::ParameterValue, 'Write the server''s copy (or its pending proposal) into the local file')
@@ -56,6 +57,7 @@ Register-ArgumentCompleter -Native -CommandName 'hanzo-env' -ScriptBlock {
             break
         }
         'hanzo-env;detect' {
+            [CompletionResult]::new('--against', '--against', [CompletionResultType]::ParameterName, 'What --check compares with')
             [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]')
             [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]')
             [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repo name inside the org [default: the file''s `repo`, the git remote''s name, the folder name]')
@@ -64,14 +66,36 @@ Register-ArgumentCompleter -Native -CommandName 'hanzo-env' -ScriptBlock {
             [CompletionResult]::new('--stdout', '--stdout', [CompletionResultType]::ParameterName, 'Print the TOML on stdout instead of writing the file')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite a file that differs from what detect would write')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Show every install/start line with the file (and key or line) that justifies it')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Detect again and compare with the recorded environment and the exported agent files instead of writing; exit 1 when anything drifted')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout')
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less (only errors and data)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less (only errors and data)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more; repeat for more detail')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more; repeat for more detail')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'hanzo-env;export' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Which agent''s file to write')
+            [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]')
+            [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]')
+            [CompletionResult]::new('--repo', '--repo', [CompletionResultType]::ParameterName, 'Repo name inside the org [default: the file''s `repo`, the git remote''s name, the folder name]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Extra CA certificate (PEM) to trust for the API')
+            [CompletionResult]::new('--stdout', '--stdout', [CompletionResultType]::ParameterName, 'Print the file(s) on stdout instead of writing them')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Overwrite a file that differs from what export would write')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout')
+            [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less (only errors and data)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print less (only errors and data)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more; repeat for more detail')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more; repeat for more detail')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
@@ -507,6 +531,7 @@ Register-ArgumentCompleter -Native -CommandName 'hanzo-env' -ScriptBlock {
         }
         'hanzo-env;help' {
             [CompletionResult]::new('detect', 'detect', [CompletionResultType]::ParameterValue, 'Draft .hanzo/environment.toml from what the checkout shows (offline)')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Write the environment as another agent''s file: Copilot, Cursor, a dev container, AGENTS.md')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the local file with the copy saved on the server')
             [CompletionResult]::new('save', 'save', [CompletionResultType]::ParameterValue, 'Show the diff, confirm, and save install/start to the server')
             [CompletionResult]::new('pull', 'pull', [CompletionResultType]::ParameterValue, 'Write the server''s copy (or its pending proposal) into the local file')
@@ -526,6 +551,9 @@ Register-ArgumentCompleter -Native -CommandName 'hanzo-env' -ScriptBlock {
             break
         }
         'hanzo-env;help;detect' {
+            break
+        }
+        'hanzo-env;help;export' {
             break
         }
         'hanzo-env;help;diff' {

@@ -34,6 +34,9 @@ _hanzo__env() {
             hanzo__env,env-file)
                 cmd="hanzo__env__subcmd__env__subcmd__file"
                 ;;
+            hanzo__env,export)
+                cmd="hanzo__env__subcmd__export"
+                ;;
             hanzo__env,help)
                 cmd="hanzo__env__subcmd__help"
                 ;;
@@ -96,6 +99,9 @@ _hanzo__env() {
                 ;;
             hanzo__env__subcmd__help,env-file)
                 cmd="hanzo__env__subcmd__help__subcmd__env__subcmd__file"
+                ;;
+            hanzo__env__subcmd__help,export)
+                cmd="hanzo__env__subcmd__help__subcmd__export"
                 ;;
             hanzo__env__subcmd__help,help)
                 cmd="hanzo__env__subcmd__help__subcmd__help"
@@ -182,7 +188,7 @@ _hanzo__env() {
 
     case "${cmd}" in
         hanzo__env)
-            opts="-q -v -h -V --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version detect diff save pull list show delete secret login logout auth run env-file verify serve completions help"
+            opts="-q -v -h -V --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -394,12 +400,16 @@ _hanzo__env() {
             return 0
             ;;
         hanzo__subcmd__env__subcmd__detect)
-            opts="-q -v -h -V --stdout --force --explain --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
+            opts="-q -v -h -V --stdout --force --explain --check --against --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --against)
+                    COMPREPLY=($(compgen -W "file saved" -- "${cur}"))
+                    return 0
+                    ;;
                 --api-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -503,8 +513,46 @@ _hanzo__env() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        hanzo__subcmd__env__subcmd__export)
+            opts="-q -v -h -V --to --stdout --force --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -W "copilot cursor devcontainer agents-md" -- "${cur}"))
+                    return 0
+                    ;;
+                --api-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --org)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         hanzo__subcmd__env__subcmd__help)
-            opts="detect diff save pull list show delete secret login logout auth run env-file verify serve completions help"
+            opts="detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -602,6 +650,20 @@ _hanzo__env() {
             return 0
             ;;
         hanzo__subcmd__env__subcmd__help__subcmd__env__subcmd__file)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        hanzo__subcmd__env__subcmd__help__subcmd__export)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

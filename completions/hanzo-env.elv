@@ -34,6 +34,7 @@ set edit:completion:arg-completer[hanzo-env] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand detect 'Draft .hanzo/environment.toml from what the checkout shows (offline)'
+            cand export 'Write the environment as another agent''s file: Copilot, Cursor, a dev container, AGENTS.md'
             cand diff 'Compare the local file with the copy saved on the server'
             cand save 'Show the diff, confirm, and save install/start to the server'
             cand pull 'Write the server''s copy (or its pending proposal) into the local file'
@@ -52,6 +53,7 @@ set edit:completion:arg-completer[hanzo-env] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hanzo-env;detect'= {
+            cand --against 'What --check compares with'
             cand --api-url 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]'
             cand --org 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]'
             cand --repo 'Repo name inside the org [default: the file''s `repo`, the git remote''s name, the folder name]'
@@ -60,14 +62,35 @@ set edit:completion:arg-completer[hanzo-env] = {|@words|
             cand --stdout 'Print the TOML on stdout instead of writing the file'
             cand --force 'Overwrite a file that differs from what detect would write'
             cand --explain 'Show every install/start line with the file (and key or line) that justifies it'
+            cand --check 'Detect again and compare with the recorded environment and the exported agent files instead of writing; exit 1 when anything drifted'
             cand --json 'Print machine-readable JSON on stdout'
             cand --no-input 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
             cand -q 'Print less (only errors and data)'
             cand --quiet 'Print less (only errors and data)'
             cand -v 'Print more; repeat for more detail'
             cand --verbose 'Print more; repeat for more detail'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'hanzo-env;export'= {
+            cand --to 'Which agent''s file to write'
+            cand --api-url 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]'
+            cand --org 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]'
+            cand --repo 'Repo name inside the org [default: the file''s `repo`, the git remote''s name, the folder name]'
+            cand --color 'When to use colour'
+            cand --ca-cert 'Extra CA certificate (PEM) to trust for the API'
+            cand --stdout 'Print the file(s) on stdout instead of writing them'
+            cand --force 'Overwrite a file that differs from what export would write'
+            cand --json 'Print machine-readable JSON on stdout'
+            cand --no-input 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
+            cand -q 'Print less (only errors and data)'
+            cand --quiet 'Print less (only errors and data)'
+            cand -v 'Print more; repeat for more detail'
+            cand --verbose 'Print more; repeat for more detail'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -473,6 +496,7 @@ set edit:completion:arg-completer[hanzo-env] = {|@words|
         }
         &'hanzo-env;help'= {
             cand detect 'Draft .hanzo/environment.toml from what the checkout shows (offline)'
+            cand export 'Write the environment as another agent''s file: Copilot, Cursor, a dev container, AGENTS.md'
             cand diff 'Compare the local file with the copy saved on the server'
             cand save 'Show the diff, confirm, and save install/start to the server'
             cand pull 'Write the server''s copy (or its pending proposal) into the local file'
@@ -491,6 +515,8 @@ set edit:completion:arg-completer[hanzo-env] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'hanzo-env;help;detect'= {
+        }
+        &'hanzo-env;help;export'= {
         }
         &'hanzo-env;help;diff'= {
         }

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 const EXIT_CODES: &str = "\
 Exit codes:
   0    ok
-  1    differences found (diff --exit-code); a step failed (verify)
+  1    differences found (diff --exit-code); drift found (detect --check); a step failed (verify)
   2    usage, bad input or any other local error
   3    error from the server or the network, after retries
   4    authentication needed
@@ -80,8 +80,27 @@ pub enum Command {
   hanzo-env detect                 write .hanzo/environment.toml, summary on stderr
   hanzo-env detect --stdout        print the TOML instead
   hanzo-env detect --json ../api   machine-readable result for another checkout
-  hanzo-env detect --explain       every line with the file that justifies it")]
+  hanzo-env detect --explain       every line with the file that justifies it
+  hanzo-env detect --check         exit 1 when the checkout drifted from .hanzo/environment.toml
+  hanzo-env detect --check --against saved --json")]
     Detect(DetectArgs),
+
+    /// Write the environment as another agent's file: Copilot, Cursor, a dev container, AGENTS.md
+    #[command(after_help = "Files (from .hanzo/environment.toml when it exists, else from detection):
+  copilot       .github/workflows/copilot-setup-steps.yml
+  cursor        .cursor/environment.json (+ .cursor/install.sh for a multi-line install)
+  devcontainer  .devcontainer/devcontainer.json (+ compose.yaml with services, install.sh)
+  agents-md     the Setup section of AGENTS.md, between hanzo-env marker comments
+
+A file that differs from what export would write is left alone unless you pass --force
+(AGENTS.md: the section between the markers). `hanzo-env detect --check` reports exports
+that no longer match.
+
+Examples:
+  hanzo-env export --to copilot
+  hanzo-env export --to devcontainer --stdout
+  hanzo-env export --to agents-md --force ../api")]
+    Export(ExportArgs),
 
     /// Compare the local file with the copy saved on the server
     #[command(after_help = "Examples:
@@ -212,6 +231,49 @@ pub struct DetectArgs {
     /// Show every install/start line with the file (and key or line) that justifies it
     #[arg(long)]
     pub explain: bool,
+    /// Detect again and compare with the recorded environment and the exported agent files
+    /// instead of writing; exit 1 when anything drifted
+    #[arg(long, conflicts_with_all = ["stdout", "force", "explain"])]
+    pub check: bool,
+    /// What --check compares with
+    #[arg(long, value_enum, default_value_t = CheckAgainst::File, requires = "check", value_name = "WHAT")]
+    pub against: CheckAgainst,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckAgainst {
+    /// The committed .hanzo/environment.toml
+    File,
+    /// The environment saved on the server
+    Saved,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    /// Which agent's file to write
+    #[arg(long = "to", value_enum, value_name = "TARGET")]
+    pub to: ExportTarget,
+    /// The checkout to export
+    #[arg(default_value = ".", value_name = "PATH")]
+    pub path: PathBuf,
+    /// Print the file(s) on stdout instead of writing them
+    #[arg(long, conflicts_with = "json")]
+    pub stdout: bool,
+    /// Overwrite a file that differs from what export would write
+    #[arg(long)]
+    pub force: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportTarget {
+    /// GitHub Copilot coding agent: .github/workflows/copilot-setup-steps.yml
+    Copilot,
+    /// Cursor cloud agents: .cursor/environment.json
+    Cursor,
+    /// Dev containers and Codespaces: .devcontainer/devcontainer.json
+    Devcontainer,
+    /// Codex, Jules and others: the Setup section of AGENTS.md
+    AgentsMd,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

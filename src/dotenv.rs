@@ -37,7 +37,7 @@ impl DotenvError {
     }
 }
 
-impl crate::error::Diagnostic for DotenvError {
+impl crate::diagnostic::Diagnostic for DotenvError {
     fn hint(&self) -> Option<String> {
         Some(match self {
             DotenvError::NoEquals { .. } | DotenvError::NoName { .. } => {

@@ -15,7 +15,7 @@ pub struct WriteError {
     pub source: std::io::Error,
 }
 
-impl crate::error::Diagnostic for WriteError {
+impl crate::diagnostic::Diagnostic for WriteError {
     fn hint(&self) -> Option<String> {
         Some("check that the directory exists and is writable".into())
     }

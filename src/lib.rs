@@ -1,7 +1,8 @@
 //! `hanzo-env`: draft, review, save and apply the environment coding agents run in.
 //!
 //! Layers, one direction: [`cli`] (clap types) → [`commands`] (one file per command)
-//! → domain modules ([`detect`], [`proposal`], [`api`], [`secret`], [`envfile`], [`serve`])
+//! → domain modules ([`detect`], [`export`], [`drift`], [`proposal`], [`api`], [`secret`], [`envfile`],
+//! [`serve`])
 //! that know nothing of clap or the terminal.
 
 pub mod api;
@@ -9,13 +10,16 @@ pub mod checkout;
 pub mod cli;
 pub mod commands;
 pub mod detect;
+pub mod diagnostic;
 pub mod dotenv;
+pub mod drift;
 pub mod envfile;
-pub mod error;
+pub mod export;
 pub mod fsutil;
 pub mod ignore_files;
 pub mod names;
 pub mod proposal;
+pub mod report;
 pub mod secret;
 pub mod serve;
 pub mod ui;
@@ -36,7 +40,7 @@ where
         Ok(cli) => cli,
         Err(err) => {
             // clap prints help/version to stdout and usage errors to stderr itself.
-            let code = if err.use_stderr() { error::Exit::Local } else { error::Exit::Ok };
+            let code = if err.use_stderr() { diagnostic::Exit::Local } else { diagnostic::Exit::Ok };
             let _ = err.print();
             return code.into();
         }
@@ -45,7 +49,7 @@ where
     match commands::dispatch(cli, &ui) {
         Ok(code) => code.into(),
         Err(err) => {
-            let report = error::Report::of(&err);
+            let report = report::Report::of(&err);
             ui.error(&report);
             report.exit.into()
         }

@@ -24,7 +24,7 @@ pub enum NameError {
     ValueOnArgv(String),
 }
 
-impl crate::error::Diagnostic for NameError {
+impl crate::diagnostic::Diagnostic for NameError {
     fn hint(&self) -> Option<String> {
         Some(match self {
             NameError::Reserved(_) => {
@@ -105,7 +105,7 @@ mod tests {
             &format!("API_KEY sk_live_MARKER{}", "x".repeat(200)),
         ] {
             let err = validate_secret_name(argument).unwrap_err();
-            let shown = format!("{err} {err:?} {}", crate::error::Diagnostic::hint(&err).unwrap_or_default());
+            let shown = format!("{err} {err:?} {}", crate::diagnostic::Diagnostic::hint(&err).unwrap_or_default());
             assert!(!shown.contains("MARKER"), "{shown}");
             assert!(shown.contains("API_KEY"), "{shown}");
         }
@@ -120,7 +120,7 @@ mod tests {
         let err = validate_secret_name("TOKEN=hunter2").unwrap_err();
         assert!(matches!(err, NameError::ValueOnArgv(_)));
         assert!(!err.to_string().contains("hunter2"));
-        let hint = crate::error::Diagnostic::hint(&err).unwrap();
+        let hint = crate::diagnostic::Diagnostic::hint(&err).unwrap();
         assert!(!hint.contains("hunter2"));
     }
 }

@@ -39,7 +39,7 @@ pub enum ProposalError {
     Invalid { path: PathBuf, detail: String },
 }
 
-impl crate::error::Diagnostic for ProposalError {
+impl crate::diagnostic::Diagnostic for ProposalError {
     fn hint(&self) -> Option<String> {
         Some(match self {
             ProposalError::Missing { .. } => {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use secrecy::{ExposeSecret, SecretBox, SecretString};
 use zeroize::{Zeroize, Zeroizing};
 
-use crate::error::{Diagnostic, Exit};
+use crate::diagnostic::{Diagnostic, Exit};
 use crate::names::MAX_VALUE_BYTES;
 
 /// A value as read, before it is known to be text.

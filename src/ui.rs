@@ -8,7 +8,8 @@ use console::Style;
 use secrecy::SecretString;
 
 use crate::cli::{ColorChoice, GlobalArgs};
-use crate::error::{Failure, Report};
+use crate::diagnostic::Failure;
+use crate::report::Report;
 
 #[derive(Clone)]
 pub struct Ui {

@@ -5,67 +5,20 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use common::{Run, run};
+use common::{Run, Serve, run};
 use expectrl::Expect;
 use hanzo_env::proposal::Proposal;
 
 mod common;
 
-/// A running `hanzo-env serve` with its own data, key, token and logs.
-struct Serve {
-    child: Child,
-    url: String,
-    token: String,
-    dir: tempfile::TempDir,
-}
-
 impl Serve {
-    fn start() -> Serve {
-        let dir = tempfile::tempdir().unwrap();
-        let token = format!("tok-{}", std::process::id());
-        std::fs::write(dir.path().join("token"), format!("{token}\n")).unwrap();
-        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", dir.path())
-            .arg("serve")
-            .args(["--listen", "127.0.0.1:0", "--data"])
-            .arg(dir.path().join("data"))
-            .arg("--token-file")
-            .arg(dir.path().join("token"))
-            .stdin(Stdio::null())
-            .stdout(std::fs::File::create(dir.path().join("serve.out")).unwrap())
-            .stderr(std::fs::File::create(dir.path().join("serve.err")).unwrap())
-            .spawn()
-            .unwrap();
-        // Owned (and so killed and reaped on drop) before anything can fail.
-        let mut serve = Serve { child, url: String::new(), token, dir };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let out = std::fs::read_to_string(serve.dir.path().join("serve.out")).unwrap_or_default();
-            if let Some(at) = out.find("http://127.0.0.1:") {
-                serve.url = out[at..].chars().take_while(|c| !c.is_whitespace()).collect();
-                return serve;
-            }
-            assert!(Instant::now() < deadline, "serve printed no URL: {out}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
     /// The server's stdout, stderr and data files, as bytes.
     fn traces(&self) -> Vec<(PathBuf, Vec<u8>)> {
         files_under(self.dir.path())
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -1,33 +1,15 @@
 //! `hanzo-env detect` as a command: writing the file, refusing to clobber, the output modes,
 //! and bad input that must become warnings (each case builds its tree in a tempdir).
 
+mod common;
+
 use std::path::Path;
 
-use assert_cmd::Command;
+use common::Run;
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
+/// `hanzo-env ARGS DIR`, run from the temporary HOME.
 fn hanzo(home: &Path, args: &[&str], dir: &Path) -> Run {
-    let output = Command::cargo_bin("hanzo-env")
-        .expect("the hanzo-env binary")
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("NO_COLOR", "1")
-        .current_dir(home)
-        .args(args)
-        .arg(dir)
-        .output()
-        .expect("run hanzo-env");
-    Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    common::run(common::hanzo_env(home, home).args(args).arg(dir))
 }
 
 fn write(root: &Path, rel: &str, text: &str) {
@@ -288,16 +270,7 @@ fn run_in_a_subdirectory_it_detects_the_whole_checkout() {
     let repo = node_repo();
     std::fs::create_dir_all(repo.path().join(".git")).unwrap();
     std::fs::create_dir_all(repo.path().join("src/deep")).unwrap();
-    let output = Command::cargo_bin("hanzo-env")
-        .unwrap()
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.path())
-        .current_dir(repo.path().join("src/deep"))
-        .args(["detect", "--stdout"])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let text = String::from_utf8(output.stdout).unwrap();
-    assert!(text.contains("install = \"npm ci\""), "{text}");
+    let run = common::run(common::hanzo_env(home.path(), &repo.path().join("src/deep")).args(["detect", "--stdout"]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("install = \"npm ci\""), "{}", run.stdout);
 }

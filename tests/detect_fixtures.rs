@@ -3,35 +3,19 @@
 //! Adding a fixture is adding a directory; new snapshots are accepted with `cargo insta review`
 //! (or `INSTA_UPDATE=always`).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
-
 fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/detect")
+    common::fixture("detect")
 }
 
 fn detect(dir: &Path, mode: &str) -> String {
     let home = tempfile::tempdir().expect("temp HOME");
-    let output = Command::cargo_bin("hanzo-env")
-        .expect("the hanzo-env binary")
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home.path())
-        .env("NO_COLOR", "1")
-        .current_dir(home.path())
-        .args(["detect", mode])
-        .arg(dir)
-        .output()
-        .expect("run hanzo-env");
-    assert!(
-        output.status.success(),
-        "detect {mode} {} failed: {}\n{}",
-        dir.display(),
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).expect("UTF-8 output")
+    let run = common::run(common::hanzo_env(home.path(), home.path()).args(["detect", mode]).arg(dir));
+    assert_eq!(run.code, 0, "detect {mode} {} failed: {}", dir.display(), run.stderr);
+    run.stdout
 }
 
 #[test]

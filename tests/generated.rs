@@ -2,6 +2,8 @@
 //! this fails when the committed copies are stale. Refresh them with
 //! `UPDATE_GENERATED=1 cargo test --test generated`.
 
+mod common;
+
 use std::path::Path;
 
 use clap_complete::Shell;
@@ -49,14 +51,8 @@ fn committed_completions_and_man_page_are_current() {
 
 #[test]
 fn completions_command_prints_what_is_committed() {
-    let out = assert_cmd::Command::cargo_bin("hanzo-env")
-        .unwrap()
-        .args(["completions", "bash"])
-        .env_clear()
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert_eq!(out, hanzo_env::cli::render_completions(Shell::Bash));
+    let home = tempfile::tempdir().unwrap();
+    let run = common::run(common::hanzo_env(home.path(), home.path()).args(["completions", "bash"]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.as_bytes(), hanzo_env::cli::render_completions(Shell::Bash));
 }

@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use zeroize::Zeroizing;
 
 use super::{Environment, EnvironmentList, Problem, Scripts};
-use crate::error::{Diagnostic, Exit};
+use crate::diagnostic::{Diagnostic, Exit};
 
 /// Where the platform answers when nothing else is configured.
 pub const DEFAULT_BASE_URL: &str = "https://api.hanzo.ai";

@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::remote;
 use crate::api::client::ApiError;
 use crate::cli::{AuthCommand, GlobalArgs};
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::ui::Ui;
 
 #[derive(Serialize)]

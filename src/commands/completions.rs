@@ -1,5 +1,5 @@
 use crate::cli::{CompletionsArgs, render_completions};
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::ui::Ui;
 
 pub fn run(args: &CompletionsArgs, ui: &Ui) -> anyhow::Result<Exit> {

@@ -2,7 +2,7 @@
 
 use super::remote;
 use crate::cli::{DeleteArgs, GlobalArgs};
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, args: &DeleteArgs, ui: &Ui) -> anyhow::Result<Exit> {

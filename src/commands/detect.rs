@@ -6,26 +6,15 @@ use anyhow::Context;
 
 use crate::cli::{DetectArgs, GlobalArgs};
 use crate::detect::{Detection, Repo, WalkOptions, render};
-use crate::error::{Exit, Failure};
+use crate::diagnostic::{Exit, Failure};
 use crate::proposal::ProposalError;
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let root = checkout_root(&args.path);
-    let spinner = ui.spinner(&format!("Looking at {}", root.display()));
-    let started = std::time::Instant::now();
-    let walked = Repo::walk(&root, &WalkOptions::default());
-    let walk_time = started.elapsed();
-    let detected = walked.map(|repo| (repo.files().len(), crate::detect::detect_in(&repo)));
-    spinner.finish_and_clear();
-    let (files, mut detection) =
-        detected.with_context(|| format!("detecting the environment of {}", root.display()))?;
-    ui.debug(1, &format!("walked {files} files in {walk_time:.0?}, detected in {:.0?}", started.elapsed() - walk_time));
-    for (name, took) in &detection.timings {
-        ui.debug(2, &format!("detector {name}: {took:.1?}"));
-    }
-    if let Some(repo) = &global.repo {
-        detection.repo = repo.clone();
+    let detection = detect_checkout(global, ui, &root)?;
+    if args.check {
+        return super::drift_check::run(global, args.against, ui, &root, &detection);
     }
 
     if global.json {
@@ -79,13 +68,33 @@ pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Ex
     Ok(Exit::Ok)
 }
 
+/// Detect `root` with a spinner on stderr; `--repo` names the repo.
+pub fn detect_checkout(global: &GlobalArgs, ui: &Ui, root: &Path) -> anyhow::Result<Detection> {
+    let spinner = ui.spinner(&format!("Looking at {}", root.display()));
+    let started = std::time::Instant::now();
+    let walked = Repo::walk(root, &WalkOptions::default());
+    let walk_time = started.elapsed();
+    let detected = walked.map(|repo| (repo.files().len(), crate::detect::detect_in(&repo)));
+    spinner.finish_and_clear();
+    let (files, mut detection) =
+        detected.with_context(|| format!("detecting the environment of {}", root.display()))?;
+    ui.debug(1, &format!("walked {files} files in {walk_time:.0?}, detected in {:.0?}", started.elapsed() - walk_time));
+    for (name, took) in &detection.timings {
+        ui.debug(2, &format!("detector {name}: {took:.1?}"));
+    }
+    if let Some(repo) = &global.repo {
+        detection.repo = repo.clone();
+    }
+    Ok(detection)
+}
+
 /// An explicit PATH is the checkout; the default `.` means "the checkout I am in", so a run
 /// from a subdirectory finds the root.
-fn checkout_root(path: &Path) -> PathBuf {
+pub fn checkout_root(path: &Path) -> PathBuf {
     if path == Path::new(".") { crate::checkout::find_root(path) } else { path.to_path_buf() }
 }
 
-fn show_warnings(ui: &Ui, detection: &Detection) {
+pub fn show_warnings(ui: &Ui, detection: &Detection) {
     for warning in &detection.warnings {
         ui.warn(warning);
     }
@@ -98,7 +107,7 @@ fn eprint_block(ui: &Ui, text: &str) {
 }
 
 /// The path relative to the working directory when it is inside it.
-fn display_path(path: &Path) -> String {
+pub fn display_path(path: &Path) -> String {
     std::env::current_dir()
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::remote::{self, Checkout};
 use crate::api::Environment;
 use crate::cli::{Against, DiffArgs, GlobalArgs};
-use crate::error::{Exit, Failure};
+use crate::diagnostic::{Exit, Failure};
 use crate::proposal::Proposal;
 use crate::ui::{Ui, printable_line};
 

@@ -3,8 +3,8 @@
 use anyhow::Context;
 
 use crate::cli::{EnvFileArgs, GlobalArgs};
+use crate::diagnostic::{Exit, Failure};
 use crate::envfile::write::{GitVerdict, git_verdict, is_ours, render};
-use crate::error::{Exit, Failure};
 use crate::fsutil::write_atomic;
 use crate::ui::Ui;
 

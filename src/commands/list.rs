@@ -3,7 +3,7 @@
 use super::remote;
 use crate::api::State;
 use crate::cli::GlobalArgs;
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::ui::{Ui, printable_line};
 
 pub fn run(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {

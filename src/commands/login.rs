@@ -5,7 +5,7 @@ use secrecy::{ExposeSecret, SecretString};
 use super::remote;
 use crate::api::client::ApiError;
 use crate::cli::{GlobalArgs, LoginArgs};
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::secret::{self, TokenStore};
 use crate::ui::Ui;
 

@@ -2,7 +2,7 @@
 
 use super::remote;
 use crate::cli::GlobalArgs;
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::secret::TokenStore;
 use crate::ui::Ui;
 

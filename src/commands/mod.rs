@@ -5,7 +5,9 @@ pub mod completions;
 pub mod delete;
 pub mod detect;
 pub mod diff;
+pub mod drift_check;
 pub mod env_file;
+pub mod export;
 pub mod list;
 pub mod login;
 pub mod logout;
@@ -19,13 +21,14 @@ pub mod show;
 pub mod verify;
 
 use crate::cli::{Cli, Command};
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::ui::Ui;
 
 pub fn dispatch(cli: Cli, ui: &Ui) -> anyhow::Result<Exit> {
     let global = &cli.global;
     match cli.command {
         Command::Detect(args) => detect::run(global, &args, ui),
+        Command::Export(args) => export::run(global, &args, ui),
         Command::Diff(args) => diff::run(global, &args, ui),
         Command::Save(args) => save::run(global, &args, ui),
         Command::Pull(args) => pull::run(global, &args, ui),

@@ -4,7 +4,7 @@
 use super::remote::{self, Checkout};
 use crate::api::{Environment, State};
 use crate::cli::{GlobalArgs, PullArgs};
-use crate::error::{Exit, Failure};
+use crate::diagnostic::{Exit, Failure};
 use crate::proposal::Proposal;
 use crate::ui::Ui;
 

@@ -11,7 +11,7 @@ use secrecy::SecretString;
 use crate::api::client::{self, Client, RetryPolicy, Settings};
 use crate::checkout;
 use crate::cli::GlobalArgs;
-use crate::error::Failure;
+use crate::diagnostic::Failure;
 use crate::proposal::{Proposal, ProposalError};
 use crate::secret::{self, TokenError, TokenSource, TokenStore};
 use crate::ui::{Ui, printable};
@@ -204,7 +204,7 @@ mod tests {
         assert!(check_repo_name("site").is_ok());
         assert!(check_repo_name("my site.v2").is_ok());
         let err = check_repo_name("acme/site").unwrap_err();
-        assert_eq!(crate::error::Report::of(&err).hint.as_deref(), Some("pass --repo site (and --org for the org)"));
+        assert_eq!(crate::report::Report::of(&err).hint.as_deref(), Some("pass --repo site (and --org for the org)"));
         assert!(check_repo_name("").is_err());
         assert!(check_repo_name("..").is_err(), "would climb out of /v1/environment/");
     }
@@ -216,7 +216,7 @@ mod tests {
         let local = Proposal { repo: Some("acme/site".into()), ..Proposal::default() };
         let checkout = Checkout { root: "/r".into(), file: "/r/.hanzo/environment.toml".into(), local: Some(local) };
         let err = checkout.repo(&global(&["hanzo-env", "list"])).unwrap_err();
-        let report = crate::error::Report::of(&err);
+        let report = crate::report::Report::of(&err);
         assert!(report.messages[0].contains("`repo` in /r/.hanzo/environment.toml"), "{:?}", report.messages);
         assert_eq!(report.hint.as_deref(), Some("pass --repo site (and --org for the org)"));
         assert_eq!(checkout.repo(&global(&["hanzo-env", "--repo", "web", "list"])).unwrap(), "web");

@@ -14,10 +14,11 @@ use secrecy::SecretString;
 
 use crate::checkout::{find_root, proposal_path};
 use crate::cli::{GlobalArgs, RunArgs};
+use crate::diagnostic::{Exit, Failure};
 use crate::envfile::child::{exit_code, signals};
 use crate::envfile::{ChildEnv, Prompter, Resolved, resolve};
-use crate::error::{Exit, Failure, Report};
 use crate::proposal::Proposal;
+use crate::report::Report;
 use crate::ui::Ui;
 
 /// Shells' code for "command not found".

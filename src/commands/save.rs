@@ -7,7 +7,7 @@ use crate::api::Environment;
 use crate::api::Scripts;
 use crate::api::client::{ApiError, Client, Fetched};
 use crate::cli::{Against, GlobalArgs, SaveArgs};
-use crate::error::{Exit, Failure};
+use crate::diagnostic::{Exit, Failure};
 use crate::names::MAX_SCRIPT_BYTES;
 use crate::ui::Ui;
 

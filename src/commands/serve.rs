@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::cli::{GlobalArgs, ServeArgs};
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::serve::routes::LogKind;
 use crate::serve::{Config, KeyOrigin, Started, TokenOrigin};
 use crate::ui::Ui;
@@ -13,7 +13,7 @@ pub fn run(_global: &GlobalArgs, args: &ServeArgs, ui: &Ui) -> anyhow::Result<Ex
     let data_dir = match &args.data {
         Some(dir) => dir.clone(),
         None => dirs::data_dir().map(|dir| dir.join("hanzo-env").join("serve")).ok_or_else(|| {
-            crate::error::Failure::new("no platform data dir to keep the server's data in").hint("pass --data DIR")
+            crate::diagnostic::Failure::new("no platform data dir to keep the server's data in").hint("pass --data DIR")
         })?,
     };
     let env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty()).map(zeroize::Zeroizing::new);

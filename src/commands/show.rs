@@ -4,7 +4,7 @@ use super::list::state_name;
 use super::remote::{self, Checkout};
 use crate::api::Environment;
 use crate::cli::{GlobalArgs, ShowArgs};
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::ui::{Ui, printable, printable_line};
 
 pub fn run(global: &GlobalArgs, args: &ShowArgs, ui: &Ui) -> anyhow::Result<Exit> {

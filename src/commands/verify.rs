@@ -11,9 +11,9 @@ use anyhow::Context;
 
 use crate::checkout::{find_root, proposal_path};
 use crate::cli::{GlobalArgs, VerifyArgs};
+use crate::diagnostic::{Exit, Failure};
 use crate::envfile::ChildEnv;
 use crate::envfile::child::{PLUMBING_VARS, signals};
-use crate::error::{Exit, Failure};
 use crate::proposal::Proposal;
 use crate::ui::{Ui, printable_line};
 use crate::verify::{self, Kept, Options, Plan, Progress, Report, Status, StepReport, short_duration};

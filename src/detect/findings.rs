@@ -3,6 +3,30 @@
 
 use serde::Serialize;
 
+use crate::detect::sources::compose::{ComposeStart, StartedService};
+
+/// Where a finding's evidence comes from, strongest first: merge orders toolchains and
+/// services by it before folding duplicates, so a version manager's pin is named before a
+/// manifest's and a CI image's, and a dev container's database before a compose file's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Origin {
+    /// `.tool-versions`, `mise.toml`.
+    VersionManager,
+    /// A Nix flake, shell or devbox.
+    DevShell,
+    /// A dev container configuration.
+    DevContainer,
+    /// The ecosystem's own manifests and version files.
+    #[default]
+    Manifest,
+    /// A compose file of the project.
+    ComposeFile,
+    /// CI configuration.
+    Ci,
+    /// Task files (Makefile, justfile, Taskfile) and package scripts.
+    Task,
+}
+
 /// A language toolchain. `name` is one of: node python rust go java kotlin ruby php elixir
 /// erlang dotnet deno bun swift dart flutter zig cpp haskell scala clojure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -11,6 +35,8 @@ pub struct Toolchain {
     /// A pinned version as the repo states it (`20`, `3.12`, `1.96`), `None` when not pinned.
     pub version: Option<String>,
     pub source: String,
+    #[serde(skip)]
+    pub origin: Origin,
 }
 
 /// A package manager. `name` is one of: npm yarn pnpm bun pip uv poetry pdm pipenv hatch
@@ -26,7 +52,7 @@ pub struct PackageManager {
 }
 
 /// A background service the tests need. `name` is the canonical product
-/// (see [`crate::detect::detectors::services::canonical_service`]).
+/// (see [`crate::detect::sources::images::canonical_service`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Service {
     pub name: String,
@@ -40,6 +66,8 @@ pub struct Service {
     /// database name), sorted by key.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub env: std::collections::BTreeMap<String, String>,
+    #[serde(skip)]
+    pub origin: Origin,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -74,11 +102,42 @@ pub struct Step {
     pub source: String,
 }
 
+impl Service {
+    /// A backing service a compose start brings up, cited at its definition.
+    pub fn started(started: &StartedService, origin: Origin) -> Service {
+        let service = &started.service;
+        Service {
+            name: started.product.clone(),
+            image: service.image.clone(),
+            source: format!("{}#services.{}", started.file, service.name),
+            ports: service.ports.clone(),
+            env: service.env.clone(),
+            origin,
+        }
+    }
+}
+
 /// A candidate for the background `start` command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Start {
     pub command: String,
     pub source: String,
+    pub origin: StartOrigin,
+    /// What the command brings up, when it is a `docker compose … up`.
+    pub compose: Option<ComposeStart>,
+}
+
+/// Where a start candidate comes from, in the order merge considers them: the root's
+/// default compose file (what people run), the dev container's services, CI test jobs,
+/// task files, package scripts, then the project's other compose files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum StartOrigin {
+    RootCompose,
+    DevContainer,
+    Ci,
+    Task,
+    Script,
+    ComposeFile,
 }
 
 /// Everything the detectors found, in the order they found it.
@@ -97,11 +156,12 @@ pub struct Findings {
 }
 
 impl Findings {
-    /// A Python version that is only a major (`3`, `3.x`) pins nothing: every Python is 3.
+    /// A toolchain an ecosystem's manifests name.
     pub fn toolchain(&mut self, name: &str, version: Option<String>, source: impl Into<String>) {
-        let version = version
-            .filter(|v| name != "python" || v.trim_end_matches(['x', 'X', '*']).trim_end_matches('.').contains('.'));
-        self.toolchains.push(Toolchain { name: name.into(), version, source: source.into() });
+        self.toolchain_from(Origin::Manifest, name, version, source);
+    }
+    pub fn toolchain_from(&mut self, origin: Origin, name: &str, version: Option<String>, source: impl Into<String>) {
+        self.toolchains.push(Toolchain { name: name.into(), version, source: source.into(), origin });
     }
     pub fn package_manager(&mut self, name: &str, version: Option<String>, path: &str, source: impl Into<String>) {
         self.package_managers.push(PackageManager {
@@ -111,6 +171,7 @@ impl Findings {
             source: source.into(),
         });
     }
+    /// A service an ecosystem's manifests name (a Rails `database.yml` adapter).
     pub fn service(&mut self, name: &str, image: Option<String>, source: impl Into<String>) {
         self.services.push(Service {
             name: name.into(),
@@ -118,7 +179,11 @@ impl Findings {
             source: source.into(),
             ports: Vec::new(),
             env: Default::default(),
+            origin: Origin::Manifest,
         });
+    }
+    pub fn add_service(&mut self, service: Service) {
+        self.services.push(service);
     }
     pub fn test(&mut self, command: impl Into<String>, source: impl Into<String>) {
         self.tests.push(TestCommand { command: command.into(), source: source.into() });
@@ -129,8 +194,8 @@ impl Findings {
     pub fn step(&mut self, phase: Phase, command: impl Into<String>, source: impl Into<String>) {
         self.steps.push(Step { phase, command: command.into(), source: source.into() });
     }
-    pub fn start(&mut self, command: impl Into<String>, source: impl Into<String>) {
-        self.starts.push(Start { command: command.into(), source: source.into() });
+    pub fn start(&mut self, start: Start) {
+        self.starts.push(start);
     }
     pub fn note(&mut self, note: impl Into<String>) {
         self.notes.push(note.into());
@@ -154,21 +219,5 @@ impl Findings {
         self.starts.append(&mut other.starts);
         self.notes.append(&mut other.notes);
         self.warnings.append(&mut other.warnings);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_bare_python_major_is_not_a_pin() {
-        let mut out = Findings::default();
-        for v in ["3", "3.x", "3.*", "3.12", "3.x"] {
-            out.toolchain("python", Some(v.into()), "ci.yml");
-        }
-        out.toolchain("node", Some("24".into()), "ci.yml");
-        let versions: Vec<_> = out.toolchains.iter().map(|t| t.version.as_deref()).collect();
-        assert_eq!(versions, [None, None, None, Some("3.12"), None, Some("24")]);
     }
 }

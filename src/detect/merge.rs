@@ -1,16 +1,22 @@
-//! Merge the findings of every detector into one deterministic [`Detection`].
+//! Merge the findings of every ecosystem and signal into one deterministic [`Detection`].
+//! The only place that ranks and folds.
 //!
 //! Rules (all stable: the same tree always gives the same bytes):
 //! - install steps: deduplicated by command (first wins), ordered by [`Phase`], then by the
-//!   order the detectors ran in (the order of `detectors::ALL`), then by finding order;
-//! - start: the deduplicated `starts`, joined with ` && `; a `docker compose … up` whose
-//!   services an earlier one already starts is dropped, and one that starts a superset of
-//!   an earlier one's services (same compose files) takes its place;
-//! - toolchains: one entry per (name, version); for each name a pinned version comes before
-//!   an unpinned one, otherwise the first detector wins;
+//!   order the units ran in (see [`crate::detect::detect_in`]), then by finding order;
+//! - start: candidates ordered by their [`StartOrigin`], each product started once: a
+//!   compose start drops the services whose product an earlier start of other files brings
+//!   up, is left out when an earlier one of the same files covers it, replaces earlier ones
+//!   of the same files it covers, and is left out when an earlier one names all its
+//!   services; `docker run` service containers only when nothing else starts anything;
+//!   joined with ` && `;
+//! - toolchains: ordered by [`Origin`]; a version the toolchain's ecosystem says pins
+//!   nothing is dropped; one entry per (name, version); for each name a pinned version
+//!   comes before an unpinned one, otherwise the strongest origin wins;
 //! - package managers: one per (name, path), the first one seen, with a version filled in
 //!   from a later duplicate when the first had none;
-//! - services: one per name, the first one seen, with an image filled in the same way;
+//! - services: ordered by [`Origin`]; one per name, the first one seen, with an image filled
+//!   in the same way;
 //! - secrets: deduplicated, checked with [`crate::names::validate_secret_name`], sorted;
 //! - tests: deduplicated by command and ordered by [`test_rank`] of their source.
 
@@ -18,7 +24,12 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 
-use crate::detect::{Findings, PackageManager, Repo, Secret, Service, Start, Step, TestCommand, Toolchain};
+use crate::detect::ecosystems;
+use crate::detect::findings::{Findings, PackageManager, Secret, Service, Start, Step, TestCommand, Toolchain};
+#[cfg(doc)]
+use crate::detect::findings::{Origin, Phase};
+use crate::detect::repo::Repo;
+use crate::detect::sources::compose::ComposeStart;
 
 /// The result of `detect`, as `--json` prints it (keys and meanings are a contract).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -54,7 +65,7 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     warnings.extend(found);
 
     let steps = merge_steps(steps);
-    let starts = merge_starts(dedup_by_key(starts, |s| s.command.trim().to_string()));
+    let starts = merge_starts(starts);
     let (secret_sources, rejected) = merge_secrets(secrets);
     warnings.extend(rejected);
     let mut seen_warnings = HashSet::new();
@@ -94,76 +105,72 @@ fn dedup_by_key<T, K: std::hash::Hash + Eq>(items: Vec<T>, key: impl Fn(&T) -> K
     items.into_iter().filter(|item| seen.insert(key(item))).collect()
 }
 
-/// A `docker compose [-f FILE]… up [flags] [SERVICE…]` start, parsed.
-struct ComposeUp {
-    files: Vec<String>,
-    /// Empty: every service of the files.
-    services: Vec<String>,
-}
-
-fn compose_up(command: &str) -> Option<ComposeUp> {
-    if command.contains("&&") || command.contains(';') || command.contains('|') {
-        return None;
-    }
-    let words: Vec<&str> = command.split_whitespace().collect();
-    let rest = match words.as_slice() {
-        ["docker", "compose", rest @ ..] => rest,
-        ["docker-compose", rest @ ..] => rest,
-        _ => return None,
-    };
-    let mut files = Vec::new();
-    let mut words = rest.iter();
-    loop {
-        match *words.next()? {
-            "-f" | "--file" => files.push(words.next()?.to_string()),
-            "-p" | "--project-name" | "--env-file" | "--profile" => {
-                words.next()?;
+fn merge_starts(mut starts: Vec<Start>) -> Vec<Start> {
+    starts.sort_by_key(|s| s.origin);
+    let mut kept: Vec<Start> = Vec::new();
+    for start in starts {
+        match &start.compose {
+            None if kept.is_empty() => kept.push(start),
+            None => {}
+            Some(compose) => {
+                let compose = compose.clone();
+                add_compose_start(&mut kept, start, compose);
             }
-            "up" => break,
-            flag if flag.starts_with('-') => {}
-            _ => return None,
         }
     }
-    // After `up`: flags (none of `up`'s used here take a separate value) and service names.
-    let services = words.filter(|w| !w.starts_with('-')).map(|w| w.to_string()).collect();
-    Some(ComposeUp { files, services })
-}
-
-fn merge_starts(starts: Vec<Start>) -> Vec<Start> {
-    let mut kept: Vec<(Start, Option<ComposeUp>)> = Vec::new();
-    for start in starts {
-        let Some(up) = compose_up(&start.command) else {
-            kept.push((start, None));
-            continue;
-        };
-        let covered = kept.iter().any(|(_, k)| {
-            k.as_ref().is_some_and(|k| {
-                if k.services.is_empty() {
-                    k.files == up.files
-                } else {
-                    !up.services.is_empty() && up.services.iter().all(|s| k.services.contains(s))
-                }
+    // A start whose services an earlier one names already (from other files) adds nothing.
+    let mut merged: Vec<Start> = Vec::new();
+    for start in kept {
+        let names = start.compose.as_ref().map(ComposeStart::names);
+        let covered = names.as_ref().is_some_and(|names| {
+            merged.iter().filter_map(|k| k.compose.as_ref()).any(|k| {
+                let earlier = k.names();
+                names.iter().all(|n| earlier.contains(n))
             })
         });
-        if covered {
-            continue;
-        }
-        // A wider start on the same files replaces the narrower ones, in the first one's place.
-        let narrower = |k: &ComposeUp| {
-            k.files == up.files
-                && (up.services.is_empty()
-                    || (!k.services.is_empty() && k.services.iter().all(|s| up.services.contains(s))))
-        };
-        match kept.iter().position(|(_, k)| k.as_ref().is_some_and(narrower)) {
-            Some(first) => {
-                kept.retain(|(_, k)| !k.as_ref().is_some_and(narrower));
-                let at = first.min(kept.len());
-                kept.insert(at, (start, Some(up)));
-            }
-            None => kept.push((start, Some(up))),
+        if !covered {
+            merged.push(start);
         }
     }
-    kept.into_iter().map(|(start, _)| start).collect()
+    merged
+}
+
+/// Add a compose start, keeping every product started once: services whose product an
+/// earlier start of other files brings up are dropped (two postgres containers would fight
+/// over the port), a start an earlier one of the same files covers is left out, and earlier
+/// ones of the same files it covers are replaced.
+fn add_compose_start(kept: &mut Vec<Start>, start: Start, new: ComposeStart) {
+    let started: Vec<&str> = kept
+        .iter()
+        .filter_map(|k| k.compose.as_ref())
+        .filter(|old| old.files != new.files)
+        .flat_map(|old| old.services.iter().map(|s| s.product.as_str()))
+        .collect();
+    let fresh: Vec<String> = new
+        .services
+        .iter()
+        .filter(|s| !started.contains(&s.product.as_str()))
+        .map(|s| s.service.name.clone())
+        .collect();
+    if fresh.is_empty() {
+        return;
+    }
+    let start = if fresh.len() == new.services.len() {
+        start
+    } else {
+        let reduced = new.only(&fresh);
+        Start { command: reduced.command(), compose: Some(reduced), ..start }
+    };
+    let Some(new) = start.compose.as_ref() else { return };
+    let covers = |wide: &ComposeStart, narrow: &ComposeStart| {
+        let names = wide.names();
+        wide.files == narrow.files && narrow.names().iter().all(|n| names.contains(n))
+    };
+    if kept.iter().filter_map(|k| k.compose.as_ref()).any(|old| covers(old, new)) {
+        return;
+    }
+    kept.retain(|k| !k.compose.as_ref().is_some_and(|old| covers(new, old)));
+    kept.push(start);
 }
 
 fn merge_steps(steps: Vec<Step>) -> Vec<Step> {
@@ -233,7 +240,13 @@ fn merge_secrets(secrets: Vec<Secret>) -> (Vec<Secret>, Vec<String>) {
     (kept, rejected)
 }
 
-fn merge_toolchains(toolchains: Vec<Toolchain>) -> Vec<Toolchain> {
+fn merge_toolchains(mut toolchains: Vec<Toolchain>) -> Vec<Toolchain> {
+    toolchains.sort_by_key(|t| t.origin);
+    for t in &mut toolchains {
+        if t.version.as_deref().is_some_and(|v| !ecosystems::pins(&t.name, v)) {
+            t.version = None;
+        }
+    }
     let toolchains = dedup_by_key(toolchains, |t| (t.name.clone(), t.version.clone()));
     // Group by name in order of first appearance; pinned versions first within a name.
     let mut names: Vec<&str> = Vec::new();
@@ -269,7 +282,8 @@ fn merge_package_managers(pms: Vec<PackageManager>) -> Vec<PackageManager> {
     merged
 }
 
-fn merge_services(services: Vec<Service>) -> Vec<Service> {
+fn merge_services(mut services: Vec<Service>) -> Vec<Service> {
+    services.sort_by_key(|s| s.origin);
     let mut merged: Vec<Service> = Vec::new();
     for service in services {
         match merged.iter_mut().find(|m| m.name == service.name) {
@@ -292,8 +306,8 @@ fn merge_tests(tests: Vec<TestCommand>) -> Vec<TestCommand> {
 
 /// How much a test command's source says about what the project really runs:
 /// 0 — CI configuration (the commands the project's own checks run);
-/// 1 — the project's scripts and task files (package.json/composer.json `scripts`, Makefile,
-///     justfile, Taskfile, tox.ini, noxfile.py);
+/// 1 — the project's scripts and task files (package.json/composer.json/devbox `scripts`,
+///     Makefile, justfile, Taskfile, tox.ini, noxfile.py);
 /// 2 — everything else: an ecosystem's default (`cargo test` from Cargo.toml, …).
 pub fn test_rank(source: &str) -> u8 {
     let path = source.split(['#', ':']).next().unwrap_or(source);
@@ -301,6 +315,7 @@ pub fn test_rank(source: &str) -> u8 {
     if is_ci_path(path) {
         0
     } else if source.contains("#scripts")
+        || source.contains("#shell.scripts")
         || matches!(
             name,
             "Makefile"
@@ -354,8 +369,8 @@ fn note(d: &Detection, notes: &[String]) -> String {
             .toolchains
             .iter()
             .map(|t| match &t.version {
-                Some(v) => format!("{} {v} ({})", display_name(&t.name), t.source),
-                None => format!("{} ({})", display_name(&t.name), t.source),
+                Some(v) => format!("{} {v} ({})", ecosystems::display_name(&t.name), t.source),
+                None => format!("{} ({})", ecosystems::display_name(&t.name), t.source),
             })
             .collect();
         parts.push(items.join(", "));
@@ -394,37 +409,10 @@ fn note(d: &Detection, notes: &[String]) -> String {
     one_line(&parts.join("; "))
 }
 
-fn display_name(toolchain: &str) -> String {
-    match toolchain {
-        "node" => "Node".into(),
-        "python" => "Python".into(),
-        "rust" => "Rust".into(),
-        "go" => "Go".into(),
-        "java" => "Java".into(),
-        "kotlin" => "Kotlin".into(),
-        "ruby" => "Ruby".into(),
-        "php" => "PHP".into(),
-        "elixir" => "Elixir".into(),
-        "erlang" => "Erlang".into(),
-        "dotnet" => ".NET".into(),
-        "deno" => "Deno".into(),
-        "bun" => "Bun".into(),
-        "swift" => "Swift".into(),
-        "dart" => "Dart".into(),
-        "flutter" => "Flutter".into(),
-        "zig" => "Zig".into(),
-        "cpp" => "C/C++".into(),
-        "haskell" => "Haskell".into(),
-        "scala" => "Scala".into(),
-        "clojure" => "Clojure".into(),
-        other => other.into(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::Phase;
+    use crate::detect::findings::Phase;
 
     fn repo() -> Repo {
         Repo::from_files(std::path::Path::new("/nonexistent/site"), vec![], vec![], 1 << 20)
@@ -446,20 +434,23 @@ mod tests {
     }
 
     #[test]
-    fn starts_join_and_secrets_are_checked_and_sorted() {
+    fn secrets_are_checked_and_sorted() {
         let mut f = Findings::default();
-        f.start("docker compose up -d postgres", "compose.yaml");
-        f.start("docker compose up -d postgres", "compose.yaml");
-        f.start("redis-server --daemonize yes", "Makefile:3");
         for name in ["STRIPE_KEY", "DATABASE_URL", "PATH", "HANZO_TOKEN", "bad-name", "DATABASE_URL"] {
             f.secret(name, ".env.example");
         }
         let d = merge(&repo(), f);
-        assert_eq!(d.start, "docker compose up -d postgres && redis-server --daemonize yes");
         assert_eq!(d.secrets, ["DATABASE_URL", "STRIPE_KEY"]);
         assert!(d.warnings.iter().any(|w| w.contains("bad-name")), "{:?}", d.warnings);
         assert!(!d.warnings.iter().any(|w| w.contains("PATH")));
     }
+
+    fn starts(files: &[(&str, &str)]) -> Vec<(String, String)> {
+        let d = crate::detect::testing::detection(files);
+        d.starts.iter().map(|s| (s.command.clone(), s.source.clone())).collect()
+    }
+
+    const APP_AND_DB: &str = "services:\n  app:\n    build: .\n    depends_on: [db]\n  db:\n    image: postgres:${PG:-16}\n  cache:\n    image: bitnami/redis:7\n  proxy:\n    image: nginx\n";
 
     #[test]
     fn secret_names_are_capped_with_a_warning() {
@@ -478,19 +469,85 @@ mod tests {
     }
 
     #[test]
-    fn compose_starts_that_add_nothing_are_dropped() {
-        let mut f = Findings::default();
-        f.start("docker compose up -d db", ".github/workflows/test.yml");
-        f.start("docker compose up -d db mailpit", "compose.yml");
-        f.start("docker compose -f compose.yml -f compose.deploy.yml up -d db", "deploy.yml");
-        f.start("docker compose -f tests/compose.yml up -d redis", "tests/compose.yml");
-        f.start("make services", "Makefile:3");
-        let d = merge(&repo(), f);
+    fn starts_of_every_source_are_ordered_and_each_product_started_once() {
+        let workflow = "jobs:\n  t:\n    services:\n      pg:\n        image: postgres\n    steps:\n      - run: docker compose -f ci/compose.yml up -d\n      - run: pytest\n";
+        let found = starts(&[
+            (
+                "ci/compose.yml",
+                "services:\n  db:\n    image: postgres\n  search:\n    image: opensearchproject/opensearch\n",
+            ),
+            (".github/workflows/test.yml", workflow),
+            ("Makefile", "up:\n\tdocker compose -f docker/dev.yml up -d\n"),
+            ("docker/dev.yml", "services:\n  cache:\n    image: redis\n  db:\n    image: postgres\n"),
+            (".devcontainer/devcontainer.json", r#"{"dockerComposeFile": "compose.yml", "service": "app"}"#),
+            (".devcontainer/compose.yml", "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n"),
+        ]);
+        let found: Vec<(&str, &str)> = found.iter().map(|(c, s)| (c.as_str(), s.as_str())).collect();
         assert_eq!(
-            d.start,
-            "docker compose up -d db mailpit && docker compose -f tests/compose.yml up -d redis && make services"
+            found,
+            [
+                (
+                    "docker compose -f .devcontainer/compose.yml up -d db",
+                    ".devcontainer/devcontainer.json#dockerComposeFile"
+                ),
+                ("docker compose -f ci/compose.yml up -d search", ".github/workflows/test.yml#jobs.t.steps[0]"),
+                ("docker compose -f docker/dev.yml up -d cache", "Makefile:2"),
+            ]
         );
-        assert_eq!(d.starts[0].source, "compose.yml");
+    }
+
+    #[test]
+    fn each_product_is_started_once_and_wider_starts_replace_narrower_ones() {
+        let found = starts(&[
+            ("cypress/docker-compose.yml", "services:\n  db:\n    image: postgres:15\n"),
+            ("docker-compose.yml", "services:\n  db:\n    image: postgres:16\n"),
+            ("e2e/compose.yml", "services:\n  pg:\n    image: postgres\n  cache:\n    image: redis\n"),
+            (
+                "Makefile",
+                "db:\n\tdocker compose -f e2e/compose.yml up -d cache\nall:\n\tdocker compose -f e2e/compose.yml up -d cache pg\n",
+            ),
+        ]);
+        let commands: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+        assert_eq!(commands, ["docker compose up -d db", "docker compose -f e2e/compose.yml up -d cache"]);
+    }
+
+    #[test]
+    fn root_file_with_override_nested_files_and_skipped_ones() {
+        let found = starts(&[
+            ("compose.yaml", "services:\n  db:\n    image: mysql:8\n"),
+            ("compose.override.yaml", "services:\n  mail:\n    image: axllent/mailpit\n"),
+        ]);
+        assert_eq!(found, [("docker compose up -d db mail".to_string(), "compose.yaml".to_string())]);
+        let d = crate::detect::testing::detection(&[
+            ("backend/dev/docker-compose.yml", APP_AND_DB),
+            ("examples/demo/compose.yaml", "services:\n  m:\n    image: mongo\n"),
+            ("Demo/compose.yaml", "services:\n  m:\n    image: mongo\n"),
+            ("deploy/docker-compose.prod.yml", "services:\n  m:\n    image: mysql\n"),
+            ("compose.deploy.yml", "services:\n  m:\n    image: mysql\n"),
+            ("docker/variants/docker-compose.mariadb.yml", "services:\n  m:\n    image: mariadb\n"),
+            ("docker/variants/docker-compose.postgres.yml", "services:\n  p:\n    image: postgres\n"),
+        ]);
+        assert_eq!(d.start, "docker compose -f backend/dev/docker-compose.yml up -d db cache");
+        let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(services, ["postgres", "redis"]);
+        assert!(d.note.contains("docker/variants/docker-compose.mariadb.yml"), "{}", d.note);
+        assert!(d.note.contains("deploy/docker-compose.prod.yml"), "{}", d.note);
+    }
+
+    #[test]
+    fn ci_service_containers_only_without_any_compose_start() {
+        let workflow =
+            "jobs:\n  t:\n    services:\n      pg:\n        image: postgres\n    steps:\n      - run: go test ./...\n";
+        let found = starts(&[
+            (".github/workflows/test.yml", workflow),
+            (".devcontainer/devcontainer.json", r#"{"dockerComposeFile": "compose.yml", "service": "app"}"#),
+            (".devcontainer/compose.yml", "services:\n  db:\n    image: postgres\n"),
+        ]);
+        let commands: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+        assert_eq!(commands, ["docker compose -f .devcontainer/compose.yml up -d db"]);
+        let found = starts(&[(".github/workflows/test.yml", workflow)]);
+        let commands: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+        assert_eq!(commands, ["docker run -d --name pg postgres"]);
     }
 
     #[test]

@@ -1,18 +1,30 @@
-//! Offline detection (DESIGN.md §6): one walk of the checkout into a [`Repo`] view, every
-//! detector in [`detectors::ALL`] run over it, their [`Findings`] merged into a [`Detection`].
+//! Offline detection (DESIGN.md §6, §10): one walk of the checkout into a [`Repo`] view,
+//! [`Sources`] parsed from it once, every ecosystem and every signal run over them, and
+//! their [`Findings`] merged into a [`Detection`]:
+//!
+//! ```text
+//! walk → Sources → ecosystems::ALL + signals → merge (the only place that ranks and folds)
+//! ```
 
-pub mod detectors;
+pub mod ecosystems;
 pub mod findings;
 pub mod merge;
 pub mod render;
 pub mod repo;
+pub mod signals;
+pub mod sources;
+#[cfg(test)]
+pub mod testing;
 pub mod yaml;
 
 use std::path::Path;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 pub use findings::{Findings, PackageManager, Phase, Secret, Service, Start, Step, TestCommand, Toolchain};
 pub use merge::Detection;
 pub use repo::{Repo, WalkOptions};
+pub use sources::Sources;
 
 /// Walk `root` and draft its environment. Never fails on the repo's contents: problems with
 /// single files become `warnings`; only an unreadable `root` is an error.
@@ -21,27 +33,54 @@ pub fn detect(root: &Path, options: &WalkOptions) -> Result<Detection, repo::Wal
     Ok(detect_in(&repo))
 }
 
-/// Run every detector over an already walked [`Repo`] and merge their findings.
+/// One unit of detection work: an ecosystem or a signal.
+enum Unit {
+    Signal(&'static str, signals::Signal),
+    Ecosystem(&'static dyn ecosystems::ecosystem::Ecosystem),
+}
+
+impl Unit {
+    fn name(&self) -> &'static str {
+        match self {
+            Unit::Signal(name, _) => name,
+            Unit::Ecosystem(eco) => eco.id(),
+        }
+    }
+    fn run(&self, sources: &Sources, out: &mut Findings) {
+        match self {
+            Unit::Signal(_, signal) => signal(sources, out),
+            Unit::Ecosystem(eco) => eco.detect(sources, out),
+        }
+    }
+}
+
+/// Run every ecosystem and signal over an already walked [`Repo`] and merge their findings.
 ///
-/// Detectors run in parallel (they are pure over the shared, read-only `Repo`), each into its
-/// own [`Findings`]; the results are then concatenated in the order of [`detectors::ALL`], so
-/// the output is the same as a sequential run.
+/// Units run in parallel (they are pure over the shared, read-only sources), each into its
+/// own [`Findings`]; the results are then concatenated in a fixed order — the signals that
+/// lead, the ecosystems of [`ecosystems::ALL`], the other signals — so the output is the same
+/// as a sequential run.
 pub fn detect_in(repo: &Repo) -> Detection {
-    let slots: Vec<std::sync::Mutex<Option<(Findings, std::time::Duration)>>> =
-        detectors::ALL.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let sources = Sources::new(repo);
+    let units: Vec<Unit> = signals::BEFORE_ECOSYSTEMS
+        .iter()
+        .map(|&(name, signal)| Unit::Signal(name, signal))
+        .chain(ecosystems::ALL.iter().map(|&eco| Unit::Ecosystem(eco)))
+        .chain(signals::AFTER_ECOSYSTEMS.iter().map(|&(name, signal)| Unit::Signal(name, signal)))
+        .collect();
+    let slots: Vec<Mutex<Option<(Findings, Duration)>>> = units.iter().map(|_| Mutex::new(None)).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(detectors::ALL.len());
-    // Longest first, so the slowest detector is not the last one started.
-    let mut order: Vec<usize> = (0..detectors::ALL.len()).collect();
-    order.sort_by_key(|&i| !detectors::SCANS_MANY_FILES.contains(&detectors::ALL[i].0));
+    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(units.len());
+    // The code scan reads the most files: started first, so it is not the last one started.
+    let mut order: Vec<usize> = (0..units.len()).collect();
+    order.sort_by_key(|&i| units[i].name() != "secrets");
     let work = || {
         loop {
             let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(&i) = order.get(n) else { break };
-            let (_name, detector) = detectors::ALL[i];
             let mut found = Findings::default();
-            let started = std::time::Instant::now();
-            detector(repo, &mut found);
+            let started = Instant::now();
+            units[i].run(&sources, &mut found);
             *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some((found, started.elapsed()));
         }
     };
@@ -53,10 +92,10 @@ pub fn detect_in(repo: &Repo) -> Detection {
     });
     let mut findings = Findings::default();
     let mut timings = Vec::with_capacity(slots.len());
-    for ((name, _), slot) in detectors::ALL.iter().zip(slots) {
+    for (unit, slot) in units.iter().zip(slots) {
         if let Some((found, took)) = slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
             findings.append(found);
-            timings.push((*name, took));
+            timings.push((unit.name(), took));
         }
     }
     let mut detection = merge::merge(repo, findings);

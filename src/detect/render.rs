@@ -100,7 +100,12 @@ pub fn summary(d: &Detection) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::{Findings, Phase, Repo};
+    use crate::detect::findings::{Findings, Phase, Start, StartOrigin};
+    use crate::detect::repo::Repo;
+
+    fn start(command: &str, source: &str) -> Start {
+        Start { command: command.into(), source: source.into(), origin: StartOrigin::Task, compose: None }
+    }
     use crate::proposal::Proposal;
 
     fn detection(f: Findings) -> Detection {
@@ -113,7 +118,7 @@ mod tests {
         let mut f = Findings::default();
         f.step(Phase::Toolchain, "corepack enable", "package.json#packageManager");
         f.step(Phase::Install, "pnpm install --frozen-lockfile", "pnpm-lock.yaml");
-        f.start("docker compose -f docker/compose.yaml up -d postgres", "docker/compose.yaml#services");
+        f.start(start("docker compose -f docker/compose.yaml up -d postgres", "docker/compose.yaml#services"));
         f.secret("DATABASE_URL", ".env.example:3");
         f.secret("STRIPE_SECRET_KEY", "src/pay.ts:10");
         f.note("pnpm workspace of 4 packages");
@@ -133,7 +138,7 @@ mod tests {
     fn odd_sources_cannot_break_the_file() {
         let mut f = Findings::default();
         f.step(Phase::Install, "npm ci", "we\nird'''\"/package-lock.json");
-        f.start("make up", "Make\nfile");
+        f.start(start("make up", "Make\nfile"));
         f.secret("TOKEN", "a\nb");
         let d = detection(f);
         let parsed = Proposal::parse(&toml(&d)).unwrap();
@@ -145,7 +150,7 @@ mod tests {
     fn explain_names_the_evidence_of_every_line() {
         let mut f = Findings::default();
         f.step(Phase::Install, "uv sync --frozen", "uv.lock");
-        f.start("docker compose up -d redis", "compose.yaml#services.redis");
+        f.start(start("docker compose up -d redis", "compose.yaml#services.redis"));
         let text = explain(&detection(f));
         assert!(text.contains("  uv sync --frozen\n      ← uv.lock\n"), "{text}");
         assert!(text.contains("  docker compose up -d redis\n      ← compose.yaml#services.redis\n"), "{text}");

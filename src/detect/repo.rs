@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Directories never descended into, wherever they are: dependencies, build output, VCS.
 pub const SKIPPED_DIRS: &[&str] = &[
@@ -77,7 +77,7 @@ pub enum WalkError {
     NotADirectory { path: PathBuf },
 }
 
-impl crate::error::Diagnostic for WalkError {
+impl crate::diagnostic::Diagnostic for WalkError {
     fn hint(&self) -> Option<String> {
         Some("pass the path of a checkout: `hanzo-env detect path/to/repo`".into())
     }
@@ -87,13 +87,25 @@ impl crate::error::Diagnostic for WalkError {
 pub struct Repo {
     root: PathBuf,
     /// Repo-relative paths with `/` separators, sorted.
-    files: Vec<String>,
+    files: PathList,
     /// Indices into `files`, ordered by file name (then path): a lookup by name is a binary
     /// search, and the index costs no allocation per file.
     by_name: Vec<u32>,
     max_file_bytes: u64,
     cache: Mutex<HashMap<String, Option<Arc<str>>>>,
+    parsed: Parsed,
     warnings: Mutex<Vec<String>>,
+}
+
+/// One parse per file and format: a cell per path, filled by the first reader.
+type ParseCache<T> = Mutex<HashMap<String, Arc<OnceLock<Option<Arc<T>>>>>>;
+
+#[derive(Default)]
+struct Parsed {
+    json: ParseCache<serde_json::Value>,
+    jsonc: ParseCache<serde_json::Value>,
+    toml: ParseCache<toml::Table>,
+    yaml: ParseCache<Vec<yaml_rust2::Yaml>>,
 }
 
 impl Repo {
@@ -123,24 +135,31 @@ impl Repo {
             .build_parallel();
         walker.visit(&mut VisitorBuilder { root, collected: &collected });
         let Collected { files, warnings } = collected;
-        let files = files.into_inner().unwrap_or_else(|e| e.into_inner());
+        let files = PathList::merge(files.into_inner().unwrap_or_else(|e| e.into_inner()));
         let mut warnings = warnings.into_inner().unwrap_or_else(|e| e.into_inner());
         warnings.extend(ignores.warnings());
-        Ok(Repo::from_files(root, files, warnings, options.max_file_bytes))
+        Ok(Repo::from_list(root, files, warnings, options.max_file_bytes))
     }
 
     /// A view over an explicit list of files (tests, and callers that walked already).
-    pub fn from_files(root: &Path, mut files: Vec<String>, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
-        files.sort_unstable();
-        files.dedup();
-        let mut by_name: Vec<u32> = (0..files.len().min(u32::MAX as usize) as u32).collect();
-        by_name.sort_by(|&a, &b| file_name(&files[a as usize]).cmp(file_name(&files[b as usize])));
+    pub fn from_files(root: &Path, files: Vec<String>, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
+        let mut list = PathList::default();
+        for file in &files {
+            list.push(file);
+        }
+        Repo::from_list(root, PathList::merge(vec![list]), warnings, max_file_bytes)
+    }
+
+    fn from_list(root: &Path, files: PathList, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
+        let mut by_name: Vec<u32> = (0..files.len() as u32).collect();
+        by_name.sort_by(|&a, &b| files.name(a as usize).cmp(files.name(b as usize)));
         Repo {
             root: root.to_path_buf(),
             files,
             by_name,
             max_file_bytes,
             cache: Mutex::new(HashMap::new()),
+            parsed: Parsed::default(),
             warnings: Mutex::new(warnings),
         }
     }
@@ -150,8 +169,26 @@ impl Repo {
     }
 
     /// Every file, repo-relative, sorted.
-    pub fn files(&self) -> &[String] {
-        &self.files
+    pub fn files(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone + '_ {
+        self.files_in(0..self.files.len())
+    }
+
+    /// The files with sorted positions in `range` (to split a scan of every file).
+    pub fn files_in(
+        &self,
+        range: std::ops::Range<usize>,
+    ) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone + '_ {
+        range.map(|i| self.files.path(i))
+    }
+
+    /// The file at sorted position `i` (`i < file_count()`).
+    pub fn file(&self, i: usize) -> &str {
+        self.files.path(i)
+    }
+
+    /// How many files the walk found.
+    pub fn file_count(&self) -> usize {
+        self.files.len()
     }
 
     /// Directories holding a file called `manifest` that are projects rather than samples
@@ -166,16 +203,17 @@ impl Repo {
     }
 
     pub fn exists(&self, rel: &str) -> bool {
-        self.files.binary_search_by(|f| f.as_str().cmp(rel)).is_ok()
+        let at = self.files.partition_point(|f| f < rel);
+        at < self.files.len() && self.files.path(at) == rel
     }
 
     /// Files called `name` anywhere in the tree, shallowest first, then by path.
     pub fn named(&self, name: &str) -> Vec<&str> {
-        let mut found: Vec<&str> = self.by_name
-            [self.by_name.partition_point(|&i| file_name(&self.files[i as usize]) < name)..]
+        let first = self.by_name.partition_point(|&i| self.files.name(i as usize) < name);
+        let mut found: Vec<&str> = self.by_name[first..]
             .iter()
-            .map(|&i| self.files[i as usize].as_str())
-            .take_while(|f| file_name(f) == name)
+            .take_while(|&&i| self.files.name(i as usize) == name)
+            .map(|&i| self.files.path(i as usize))
             .collect();
         found.sort_by_key(|p| (p.matches('/').count(), *p));
         found
@@ -184,8 +222,8 @@ impl Repo {
     /// Files under `dir` (repo-relative, no trailing slash; "" for all).
     pub fn under<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a str> + 'a {
         let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
-        let start = self.files.partition_point(|f| f.as_str() < prefix.as_str());
-        self.files[start..].iter().take_while(move |f| f.starts_with(&prefix)).map(String::as_str)
+        let start = self.files.partition_point(|f| f < prefix.as_str());
+        self.files_in(start..self.files.len()).take_while(move |f| f.starts_with(&prefix))
     }
 
     /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
@@ -197,6 +235,15 @@ impl Repo {
         let text = self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok();
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(rel.to_string(), text.clone());
         text
+    }
+
+    /// The text of `rel` like [`Repo::read`], without keeping it: for the many files one
+    /// ecosystem scans once (every build script of a Gradle build, every `.csproj`).
+    pub fn read_once(&self, rel: &str) -> Option<Arc<str>> {
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
+            return hit.clone();
+        }
+        self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
     }
 
     fn read_uncached(&self, rel: &str) -> Result<Arc<str>, String> {
@@ -222,34 +269,51 @@ impl Repo {
     }
 
     /// `rel` parsed as JSON (comments and trailing commas are not JSON: a warning says so).
-    pub fn read_json(&self, rel: &str) -> Option<serde_json::Value> {
-        let text = self.read(rel)?;
-        serde_json::from_str(&text).map_err(|e| self.warn(format!("{rel}: invalid JSON: {e}"))).ok()
+    pub fn read_json(&self, rel: &str) -> Option<Arc<serde_json::Value>> {
+        self.parsed(&self.parsed.json, rel, |text| serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")))
     }
 
     /// `rel` parsed as JSON with comments and trailing commas allowed (`deno.jsonc`,
     /// `tsconfig.json`, `devcontainer.json`).
-    pub fn read_jsonc(&self, rel: &str) -> Option<serde_json::Value> {
-        let text = self.read(rel)?;
-        serde_json::from_str(&strip_json_comments(&text))
-            .map_err(|e| self.warn(format!("{rel}: invalid JSON: {e}")))
-            .ok()
+    pub fn read_jsonc(&self, rel: &str) -> Option<Arc<serde_json::Value>> {
+        self.parsed(&self.parsed.jsonc, rel, |text| {
+            jsonc_parser::parse_to_serde_value(text, &Default::default()).map_err(|e| format!("invalid JSON: {e}"))
+        })
     }
 
     /// `rel` parsed as a TOML table.
-    pub fn read_toml(&self, rel: &str) -> Option<toml::Table> {
-        let text = self.read(rel)?;
-        text.parse::<toml::Table>()
-            .map_err(|e| {
-                self.warn(format!("{rel}: invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
-            })
-            .ok()
+    pub fn read_toml(&self, rel: &str) -> Option<Arc<toml::Table>> {
+        self.parsed(&self.parsed.toml, rel, |text| {
+            text.parse::<toml::Table>()
+                .map_err(|e| format!("invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
+        })
     }
 
     /// `rel` parsed as YAML (every document in the file), its aliases' expansion bounded.
-    pub fn read_yaml(&self, rel: &str) -> Option<Vec<yaml_rust2::Yaml>> {
-        let text = self.read(rel)?;
-        super::yaml::load(&text).map_err(|e| self.warn(format!("{rel}: {e}"))).ok()
+    pub fn read_yaml(&self, rel: &str) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
+        self.parsed(&self.parsed.yaml, rel, |text| super::yaml::load(text).map_err(|e| e.to_string()))
+    }
+
+    /// `rel` parsed once per run, however many ecosystems and signals ask: the first asker
+    /// parses (the others wait for that one file, not for each other); a file that does not
+    /// parse is one warning.
+    fn parsed<T>(
+        &self,
+        cache: &ParseCache<T>,
+        rel: &str,
+        parse: impl FnOnce(&str) -> Result<T, String>,
+    ) -> Option<Arc<T>> {
+        let cell = cache.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
+        cell.get_or_init(|| {
+            // The text is not cached for a file that is parsed: the parsed value is.
+            let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel).cloned();
+            let text = match cached {
+                Some(text) => text?,
+                None => self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()?,
+            };
+            parse(&text).map(Arc::new).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
+        })
+        .clone()
     }
 
     /// Record a problem that did not stop detection.
@@ -268,7 +332,7 @@ impl Repo {
 
 #[derive(Default)]
 struct Collected {
-    files: Mutex<Vec<String>>,
+    files: Mutex<Vec<PathList>>,
     warnings: Mutex<Vec<String>>,
 }
 
@@ -279,7 +343,12 @@ struct VisitorBuilder<'a> {
 
 impl<'s> ignore::ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
     fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
-        Box::new(Visitor { root: self.root, collected: self.collected, files: Vec::new(), warnings: Vec::new() })
+        Box::new(Visitor {
+            root: self.root,
+            collected: self.collected,
+            files: PathList::default(),
+            warnings: Vec::new(),
+        })
     }
 }
 
@@ -287,7 +356,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
 struct Visitor<'a> {
     root: &'a Path,
     collected: &'a Collected,
-    files: Vec<String>,
+    files: PathList,
     warnings: Vec<String>,
 }
 
@@ -318,8 +387,8 @@ impl Visitor<'_> {
 
     fn add(&mut self, path: &Path) {
         match path.strip_prefix(self.root).ok().and_then(Path::to_str) {
-            Some(rel) if std::path::MAIN_SEPARATOR == '/' => self.files.push(rel.to_owned()),
-            Some(rel) => self.files.push(rel.replace(std::path::MAIN_SEPARATOR, "/")),
+            Some(rel) if std::path::MAIN_SEPARATOR == '/' => self.files.push(rel),
+            Some(rel) => self.files.push(&rel.replace(std::path::MAIN_SEPARATOR, "/")),
             None => self.warnings.push(format!("{}: skipped, the file name is not valid UTF-8", self.relative(path))),
         }
     }
@@ -393,14 +462,103 @@ fn problem(err: &ignore::Error) -> String {
 
 impl Drop for Visitor<'_> {
     fn drop(&mut self) {
-        self.collected.files.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.files);
+        self.collected.files.lock().unwrap_or_else(|e| e.into_inner()).push(std::mem::take(&mut self.files));
         self.collected.warnings.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.warnings);
     }
 }
 
-/// Directory names whose manifests are samples, fixtures, templates or documentation: real
-/// repos are full of them, and none is a project to install.
-pub const SAMPLE_DIRS: &[&str] = &[
+/// Repo-relative paths, stored compactly: their bytes in 64 KiB chunks that are never moved
+/// once written, each path an 8-byte [`Span`]. A large checkout lists hundreds of thousands
+/// of files: a `String` each would cost an allocation and 24 bytes more per path.
+#[derive(Default)]
+struct PathList {
+    chunks: Vec<String>,
+    spans: Vec<Span>,
+}
+
+#[derive(Clone, Copy)]
+struct Span {
+    /// The chunk (high 16 bits) and the offset in it (low 16 bits).
+    at: u32,
+    len: u16,
+    /// Where the file name starts within the path.
+    name: u16,
+}
+
+const CHUNK_BYTES: usize = 1 << 16;
+/// The longest path kept: PATH_MAX on Linux; a longer one comes from no real file system.
+const MAX_PATH_BYTES: usize = 4096;
+
+impl PathList {
+    fn push(&mut self, path: &str) {
+        if path.len() > MAX_PATH_BYTES || self.chunks.len() > u16::MAX as usize {
+            return;
+        }
+        if self.chunks.last().is_none_or(|c| c.len() + path.len() > CHUNK_BYTES) {
+            self.chunks.push(String::with_capacity(CHUNK_BYTES));
+        }
+        let chunk = self.chunks.len() - 1;
+        let text = &mut self.chunks[chunk];
+        let at = ((chunk as u32) << 16) | text.len() as u32;
+        text.push_str(path);
+        let name = (path.len() - file_name(path).len()) as u16;
+        self.spans.push(Span { at, len: path.len() as u16, name });
+    }
+
+    /// One sorted list, without duplicates, of the paths of every part.
+    fn merge(parts: Vec<PathList>) -> PathList {
+        let mut merged = PathList {
+            chunks: Vec::with_capacity(parts.iter().map(|p| p.chunks.len()).sum()),
+            spans: Vec::with_capacity(parts.iter().map(|p| p.spans.len()).sum()),
+        };
+        for part in parts {
+            if merged.chunks.len() + part.chunks.len() > u16::MAX as usize + 1 {
+                break; // over 4 GiB of paths: no machine detection runs on has this
+            }
+            let offset = (merged.chunks.len() as u32) << 16;
+            merged.spans.extend(part.spans.into_iter().map(|s| Span { at: s.at + offset, ..s }));
+            merged.chunks.extend(part.chunks);
+        }
+        let PathList { chunks, mut spans } = merged;
+        let text = |s: &Span| Self::text(&chunks, s);
+        spans.sort_unstable_by(|a, b| text(a).cmp(text(b)));
+        spans.dedup_by(|a, b| text(a) == text(b));
+        PathList { chunks, spans }
+    }
+
+    fn text<'a>(chunks: &'a [String], s: &Span) -> &'a str {
+        let start = (s.at & 0xFFFF) as usize;
+        &chunks[(s.at >> 16) as usize][start..start + s.len as usize]
+    }
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn path(&self, i: usize) -> &str {
+        Self::text(&self.chunks, &self.spans[i])
+    }
+
+    fn name(&self, i: usize) -> &str {
+        &self.path(i)[self.spans[i].name as usize..]
+    }
+
+    /// The first position whose path is not `before` it.
+    fn partition_point(&self, before: impl Fn(&str) -> bool) -> usize {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            if before(self.path(mid)) { low = mid + 1 } else { high = mid }
+        }
+        low
+    }
+}
+
+/// Folder names whose contents are not the project's own, in any letter case: samples,
+/// fixtures, templates, snapshots, documentation and doc sites, demos and snippets, and
+/// vendored third-party code. Real repos are full of them, and none holds a project to
+/// install, services to start or secrets to set.
+const NOT_OWN_DIRS: &[&str] = &[
     "fixtures",
     "fixture",
     "__fixtures__",
@@ -411,20 +569,41 @@ pub const SAMPLE_DIRS: &[&str] = &[
     "example",
     "samples",
     "sample",
+    "templates",
+    "template",
+    "archetype-resources",
+    "snapshots",
+    "__snapshots__",
+    "mocks",
+    "__mocks__",
     "docs",
     "doc",
     "documentation",
-    "__mocks__",
-    "mocks",
-    "templates",
-    "template",
-    "snapshots",
-    "__snapshots__",
+    "website",
+    "demo",
+    "demos",
+    "snippets",
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "3rdparty",
+    "external",
+    "extern",
 ];
 
-/// True when a directory component of `rel` (not the file name) is one of [`SAMPLE_DIRS`].
-pub fn is_sample_path(rel: &str) -> bool {
-    parent_dir(rel).split('/').any(|part| SAMPLE_DIRS.contains(&part))
+/// The mark `hanzo-env export` puts at the top of every file it writes.
+pub const GENERATED_BY: &str = "Generated by `hanzo-env export";
+
+/// Whether `text` is a file `hanzo-env export` wrote: an echo of an earlier detection, not
+/// evidence of what the owners run.
+pub fn is_generated(text: &str) -> bool {
+    text.lines().take(3).any(|line| line.contains(GENERATED_BY))
+}
+
+/// Whether `rel` is the project's own file: no folder of its path (the file name aside) is
+/// one of [`NOT_OWN_DIRS`], in any letter case. The one rule every ecosystem and signal uses.
+pub fn is_own_path(rel: &str) -> bool {
+    !parent_dir(rel).split('/').any(|part| NOT_OWN_DIRS.iter().any(|d| part.eq_ignore_ascii_case(d)))
 }
 
 /// How deep a project that is not a workspace member may sit: `web/`, `apps/web/`,
@@ -437,11 +616,17 @@ pub fn too_deep_for_a_project(dir: &str) -> bool {
     !dir.is_empty() && dir.split('/').count() > MAX_PROJECT_DEPTH
 }
 
-/// True when the manifest `rel` may belong to a project: not under a sample directory, nor
-/// under a hidden one (`.github/requirements.txt` serves CI tooling, `.devcontainer/…` the
-/// container, not the project).
+/// True when the manifest `rel` may belong to a project: one of the project's own files
+/// ([`is_own_path`]), not under a hidden folder (`.github/requirements.txt` serves CI
+/// tooling, `.devcontainer/…` the container), and not in a JVM source set's tests or
+/// resources (`src/it/simple/pom.xml` is a Maven plugin's test project, `src/main/resources`
+/// holds files the build copies).
 pub fn is_project_path(rel: &str) -> bool {
-    !is_sample_path(rel) && !parent_dir(rel).split('/').any(|part| part.starts_with('.'))
+    let dirs: Vec<&str> = parent_dir(rel).split('/').collect();
+    is_own_path(rel)
+        && !dirs.iter().any(|part| part.starts_with('.'))
+        && !dirs.windows(2).any(|w| w[0] == "src" && (w[1] == "test" || w[1] == "it"))
+        && !dirs.windows(3).any(|w| w[0] == "src" && w[2] == "resources")
 }
 
 /// True when `path` is `dir` or inside it (`dir` "" is the root, which holds everything).
@@ -464,86 +649,65 @@ pub fn parent_dir(rel: &str) -> &str {
     rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
 }
 
-/// JSONC to JSON: drop `//` and `/* */` comments outside strings, and trailing commas.
-/// Line and column numbers are kept (comments become spaces) so errors still point right.
-pub fn strip_json_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    let mut in_string = false;
-    while let Some(c) = chars.next() {
-        if in_string {
-            out.push(c);
-            if c == '\\' {
-                if let Some(next) = chars.next() {
-                    out.push(next);
-                }
-            } else if c == '"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match (c, chars.peek()) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
-            ('/', Some('*')) => {
-                chars.next();
-                let mut prev = ' ';
-                for c in chars.by_ref() {
-                    out.push(if c == '\n' { '\n' } else { ' ' });
-                    if prev == '*' && c == '/' {
-                        break;
-                    }
-                    prev = c;
-                }
-            }
-            (',', _) => {
-                // A trailing comma: the next significant character closes the container.
-                let rest: String = chars.clone().take_while(|c| c.is_whitespace()).collect();
-                let after = chars.clone().nth(rest.chars().count());
-                if !matches!(after, Some('}') | Some(']')) {
-                    out.push(',');
-                } else {
-                    out.push(' ');
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn jsonc_comments_and_trailing_commas() {
+    fn parsed_once_with_jsonc_comments_and_trailing_commas() {
+        let dir = tempfile::tempdir().unwrap();
         let text = "{\n  // a comment\n  \"a\": \"x // not a comment\", /* block */ \"b\": [1, 2,],\n}";
-        let value: serde_json::Value = serde_json::from_str(&strip_json_comments(text)).unwrap();
+        std::fs::write(dir.path().join("devcontainer.json"), text).unwrap();
+        std::fs::write(dir.path().join("package.json"), "{ broken").unwrap();
+        let repo = Repo::walk(dir.path(), &WalkOptions::default()).unwrap();
+        let value = repo.read_jsonc("devcontainer.json").unwrap();
         assert_eq!(value["a"], "x // not a comment");
         assert_eq!(value["b"], serde_json::json!([1, 2]));
-        let text = "{\"a\": \"http://x/*y*/\", /* block\n */ \"b\": \"q\\\"//\",}";
-        let value: serde_json::Value = serde_json::from_str(&strip_json_comments(text)).unwrap();
-        assert_eq!(value["a"], "http://x/*y*/");
-        assert_eq!(value["b"], "q\"//");
+        assert!(Arc::ptr_eq(&value, &repo.read_jsonc("devcontainer.json").unwrap()), "parsed once");
+        assert!(repo.read_json("package.json").is_none() && repo.read_json("package.json").is_none());
+        let warnings = repo.warnings();
+        assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
+        assert!(warnings[0].starts_with("package.json: invalid JSON"), "{warnings:?}");
     }
 
     #[test]
-    fn sample_paths() {
-        assert!(is_sample_path("tests/fixtures/detect/node/package.json"));
-        assert!(is_sample_path("examples/basic/go.mod"));
-        assert!(!is_sample_path("web/package.json"));
-        assert!(!is_sample_path("package.json"));
+    fn paths_in_many_chunks_sort_and_answer_lookups() {
+        // 8,000 paths of ~40 bytes: several 64 KiB chunks, pushed out of order, one twice.
+        let mut files: Vec<String> =
+            (0..8000).rev().map(|i| format!("pkg{:04}/src/module_{i:05}/file.rs", i % 97)).collect();
+        files.push("pkg0000/src/module_00000/file.rs".into());
+        files.push("package.json".into());
+        files.push("web/package.json".into());
+        let repo = Repo::from_files(Path::new("/x"), files, vec![], 1 << 20);
+        assert_eq!(repo.file_count(), 8002);
+        let all: Vec<&str> = repo.files().collect();
+        assert!(all.windows(2).all(|w| w[0] < w[1]), "sorted and without duplicates");
+        assert!(repo.exists("pkg0012/src/module_00012/file.rs") && repo.exists("web/package.json"));
+        assert!(!repo.exists("pkg0012/src/module_00012") && !repo.exists("zzz"));
+        assert_eq!(repo.named("package.json"), ["package.json", "web/package.json"]);
+        assert_eq!(repo.named("file.rs").len(), 8000);
+        assert_eq!(repo.under("pkg0001").count(), 8000 / 97 + 1);
+        assert!(repo.has_dir("web") && !repo.has_dir("we"));
+    }
+
+    #[test]
+    fn own_paths_in_any_letter_case() {
+        for rel in [
+            "tests/fixtures/detect/node/package.json",
+            "examples/basic/go.mod",
+            "Examples/demo/pom.xml",
+            "third_party/lib/mix.exs",
+            "demo/compose.yml",
+            "website/package.json",
+            "Docs/x/.env.example",
+        ] {
+            assert!(!is_own_path(rel), "{rel}");
+        }
+        for rel in ["web/package.json", "package.json", "exampleapp/go.mod", "src/demo.rs", "docs.md"] {
+            assert!(is_own_path(rel), "{rel}");
+        }
+        assert!(!is_project_path("module/src/it/simple/pom.xml"));
+        assert!(!is_project_path("src/main/resources/static/package.json"));
         assert!(!is_project_path(".github/requirements.txt"));
         assert!(is_project_path("web/package.json") && is_project_path("package.json"));
         assert!(is_within("web/src", "web") && is_within("web", "web") && !is_within("website", "web"));

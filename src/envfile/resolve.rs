@@ -93,7 +93,7 @@ impl fmt::Display for ResolveError {
     }
 }
 
-impl crate::error::Diagnostic for ResolveError {
+impl crate::diagnostic::Diagnostic for ResolveError {
     fn hint(&self) -> Option<String> {
         let first = self.problems.first().map(|(_, p)| p);
         Some(match first {
@@ -106,7 +106,7 @@ impl crate::error::Diagnostic for ResolveError {
             Some(Problem::BadReference { .. }) => {
                 "write ${VAR} or ${VAR:-default} to interpolate, and $$ for a literal $".into()
             }
-            Some(Problem::BadName(e)) => crate::error::Diagnostic::hint(e)?,
+            Some(Problem::BadName(e)) => crate::diagnostic::Diagnostic::hint(e)?,
             _ => "fix the entries in the [env] table of .hanzo/environment.toml".into(),
         })
     }
@@ -487,7 +487,7 @@ mod tests {
             &mut no_terminal(),
         )
         .unwrap_err();
-        let shown = format!("{err} {err:?} {:?}", crate::error::Diagnostic::hint(&err));
+        let shown = format!("{err} {err:?} {:?}", crate::diagnostic::Diagnostic::hint(&err));
         assert!(!shown.contains("hunter2"), "{shown}");
     }
 

@@ -27,7 +27,7 @@ pub struct UnquotableError {
     pub name: String,
 }
 
-impl crate::error::Diagnostic for UnquotableError {
+impl crate::diagnostic::Diagnostic for UnquotableError {
     fn hint(&self) -> Option<String> {
         Some(format!("use `hanzo-env run` for {}, which passes values through the environment unchanged", self.name))
     }

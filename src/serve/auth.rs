@@ -30,7 +30,7 @@ pub enum TokenError {
     Random(#[from] super::seal::SealError),
 }
 
-impl crate::error::Diagnostic for TokenError {
+impl crate::diagnostic::Diagnostic for TokenError {
     fn hint(&self) -> Option<String> {
         Some(match self {
             TokenError::Read { .. } => "check the --token-file path".into(),

@@ -90,7 +90,7 @@ pub enum ServeError {
     Store(#[from] store::StoreError),
 }
 
-impl crate::error::Diagnostic for ServeError {
+impl crate::diagnostic::Diagnostic for ServeError {
     fn hint(&self) -> Option<String> {
         match self {
             ServeError::Address(_) => {

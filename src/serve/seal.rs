@@ -59,7 +59,7 @@ pub enum KeyError {
     Seal(#[from] SealError),
 }
 
-impl crate::error::Diagnostic for KeyError {
+impl crate::diagnostic::Diagnostic for KeyError {
     fn hint(&self) -> Option<String> {
         Some(match self {
             KeyError::Read { .. } => "check the --key-file path".into(),

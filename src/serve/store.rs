@@ -61,7 +61,7 @@ pub enum StoreError {
     WriterGone,
 }
 
-impl crate::error::Diagnostic for StoreError {
+impl crate::diagnostic::Diagnostic for StoreError {
     fn hint(&self) -> Option<String> {
         match self {
             StoreError::InUse { .. } => Some("stop the other server, or pass another --data DIR".into()),

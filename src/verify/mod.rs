@@ -159,7 +159,7 @@ pub enum VerifyError {
     Prepare { step: String, path: PathBuf, source: std::io::Error },
 }
 
-impl crate::error::Diagnostic for VerifyError {
+impl crate::diagnostic::Diagnostic for VerifyError {
     fn hint(&self) -> Option<String> {
         Some("check free space and permissions in the temporary directory (TMPDIR)".into())
     }

@@ -3,7 +3,7 @@ use anyhow::Context;
 use crate::api::client::ApiError;
 use crate::cli::{GlobalArgs, SecretDeleteArgs};
 use crate::commands::remote;
-use crate::error::{Exit, Failure};
+use crate::diagnostic::{Exit, Failure};
 use crate::names::validate_secret_name;
 use crate::ui::Ui;
 

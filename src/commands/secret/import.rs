@@ -10,8 +10,8 @@ use zeroize::Zeroizing;
 use crate::api::client::ApiError;
 use crate::cli::{GlobalArgs, SecretImportArgs};
 use crate::commands::remote;
+use crate::diagnostic::{Diagnostic, Exit, Failure};
 use crate::dotenv::{self, Entry};
-use crate::error::{Diagnostic, Exit, Failure};
 use crate::names::{MAX_VALUE_BYTES, validate_secret_name};
 use crate::ui::Ui;
 

@@ -2,7 +2,7 @@ use serde::Serialize;
 
 use crate::cli::GlobalArgs;
 use crate::commands::remote;
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::ui::{Ui, printable_line};
 
 #[derive(Serialize)]

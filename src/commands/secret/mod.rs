@@ -6,7 +6,7 @@ mod list;
 mod set;
 
 use crate::cli::{GlobalArgs, SecretCommand};
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, command: SecretCommand, ui: &Ui) -> anyhow::Result<Exit> {

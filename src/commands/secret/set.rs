@@ -5,7 +5,7 @@ use secrecy::{ExposeSecret, SecretBox, SecretString};
 
 use crate::cli::{GlobalArgs, SecretSetArgs};
 use crate::commands::remote;
-use crate::error::Exit;
+use crate::diagnostic::Exit;
 use crate::names::validate_secret_name;
 use crate::secret::{self, ValueError};
 use crate::ui::Ui;

@@ -1,0 +1,210 @@
+//! .NET (`global.json`, `*.sln`/`*.slnx`, `*.csproj`/`*.fsproj`/`*.vbproj`):
+//! one `dotnet restore` per root solution (or per project outside any solution), NuGet.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{captured_names, outermost, pm_path};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{Repo, file_name, is_own_path, is_project_path, is_within, join, parent_dir};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::quote;
+use crate::detect::sources::version;
+
+pub struct Dotnet;
+
+impl Ecosystem for Dotnet {
+    fn id(&self) -> &'static str {
+        "dotnet"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("dotnet", ".NET")];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["nuget"]
+    }
+    /// `global.json`, or any solution or project file.
+    fn has_manifest(&self, sources: &Sources) -> bool {
+        let repo = sources.repo();
+        repo.exists("global.json")
+            || repo.files().any(|f| [".csproj", ".fsproj", ".sln"].iter().any(|e| f.ends_with(e)))
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            Alias::action("actions/setup-dotnet", "dotnet", &["dotnet-version"]),
+            Alias::devcontainer_image("dotnet", "dotnet"),
+            Alias::feature("dotnet", "dotnet"),
+            Alias::nix("dotnet-sdk", "dotnet"),
+            Alias::tool("dotnet", "dotnet"),
+            Alias::tool("dotnet-core", "dotnet"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[r"dotnet\s+test\b"]
+    }
+    fn install_commands(&self) -> &'static [&'static str] {
+        &[r"dotnet\s+tool"]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["cs", "fs"]
+    }
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"\bGetEnvironmentVariable\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+                .expect("the .NET environment-read pattern is valid")
+        });
+        captured_names(&READ, text)
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        detect(sources.repo(), out);
+    }
+}
+
+static TARGET_FRAMEWORKS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"<TargetFrameworks?>([^<]+)</TargetFrameworks?>").expect("regex"));
+/// `net8.0`, `net8.0-windows`, `netcoreapp3.1` (not `netstandard2.0` or `net48`).
+static MODERN_TFM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^net(?:coreapp)?(\d+\.\d+)(?:-|$)").expect("regex"));
+
+const PROJECT_EXTENSIONS: &[&str] = &[".csproj", ".fsproj", ".vbproj"];
+
+fn detect(repo: &Repo, out: &mut Findings) {
+    let mut solutions: Vec<&str> =
+        repo.files().filter(|f| (f.ends_with(".sln") || f.ends_with(".slnx")) && is_project_path(f)).collect();
+    // Shallowest first; of several solutions in one folder the shortest name is the main one
+    // (`App.sln` over `App.Tests.sln`).
+    solutions.sort_by_key(|p| (p.matches('/').count(), file_name(p).len(), *p));
+    let solutions = outermost(solutions);
+
+    let mut project_files: Vec<&str> =
+        repo.files().filter(|f| PROJECT_EXTENSIONS.iter().any(|e| f.ends_with(e)) && is_project_path(f)).collect();
+    if solutions.is_empty() && project_files.is_empty() {
+        return;
+    }
+    project_files.sort_by_key(|p| (p.matches('/').count(), *p));
+    let loose: Vec<&str> = outermost(project_files.iter().copied())
+        .into_iter()
+        .filter(|p| !solutions.iter().any(|s| is_within(parent_dir(p), parent_dir(s))))
+        .collect();
+
+    let first = solutions.first().or(loose.first()).copied().unwrap_or_default();
+    let root_dir = parent_dir(first);
+    match sdk_version(repo, root_dir).or_else(|| framework_version(repo, &project_files)) {
+        Some((v, source)) => out.toolchain("dotnet", Some(v), source),
+        None => out.toolchain("dotnet", None, first),
+    }
+
+    for tools in repo
+        .named("dotnet-tools.json")
+        .into_iter()
+        .filter(|p| p.ends_with(".config/dotnet-tools.json") && is_own_path(p))
+    {
+        let dir = parent_dir(parent_dir(tools));
+        let cmd = if dir.is_empty() {
+            "dotnet tool restore".to_string()
+        } else {
+            format!("(cd {} && dotnet tool restore)", quote(dir))
+        };
+        out.step(Phase::Install, cmd, tools);
+    }
+    for target in solutions.iter().chain(&loose) {
+        out.package_manager("nuget", None, pm_path(parent_dir(target)), *target);
+        out.step(Phase::Install, format!("dotnet restore {}", quote(target)), *target);
+    }
+    for solution in &solutions {
+        out.test(format!("dotnet test {}", quote(solution)), *solution);
+    }
+    for project in loose.iter().filter(|p| is_test_project(repo, p)) {
+        out.test(format!("dotnet test {}", quote(project)), *project);
+    }
+    if !solutions.is_empty() {
+        out.note(format!("{} .NET project(s) in solution {}", project_files.len(), solutions.join(", ")));
+    }
+}
+
+/// `global.json` `sdk.version`, next to the solution or at the root.
+fn sdk_version(repo: &Repo, dir: &str) -> Option<(String, String)> {
+    let mut candidates = vec![join(dir, "global.json")];
+    if !dir.is_empty() {
+        candidates.push("global.json".into());
+    }
+    candidates.into_iter().filter(|p| repo.exists(p)).find_map(|path| {
+        let json = repo.read_json(&path)?;
+        let version = json.pointer("/sdk/version")?.as_str()?.to_string();
+        Some((version, format!("{path}#sdk.version")))
+    })
+}
+
+/// The newest target framework the projects build for (`net8.0` → 8.0).
+fn framework_version(repo: &Repo, projects: &[&str]) -> Option<(String, String)> {
+    let props = repo.named("Directory.Build.props");
+    let mut best: Option<(String, String)> = None;
+    for path in props.iter().copied().chain(projects.iter().copied()).take(300) {
+        let Some(text) = repo.read_once(path) else { continue };
+        for caps in TARGET_FRAMEWORKS.captures_iter(&text) {
+            for tfm in caps[1].split(';').map(str::trim) {
+                let Some(v) = MODERN_TFM.captures(tfm).map(|c| c[1].to_string()) else { continue };
+                if best.as_ref().is_none_or(|(b, _)| version::cmp(&v, b).is_gt()) {
+                    best = Some((v, format!("{path}#TargetFramework")));
+                }
+            }
+        }
+    }
+    best
+}
+
+fn is_test_project(repo: &Repo, project: &str) -> bool {
+    file_name(project).contains("Test")
+        || repo.read(project).is_some_and(|t| {
+            ["Microsoft.NET.Test.Sdk", "xunit", "NUnit", "MSTest"].iter().any(|needle| t.contains(needle))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::scan;
+
+    #[test]
+    fn solution_at_the_root_is_one_restore() {
+        let s = scan(
+            &Dotnet,
+            &[
+                ("App.sln", ""),
+                ("App.Tests.sln", ""),
+                ("global.json", r#"{"sdk":{"version":"8.0.100","rollForward":"latestFeature"}}"#),
+                (
+                    "src/App/App.csproj",
+                    "<Project><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>",
+                ),
+                ("tests/App.Tests/App.Tests.csproj", "<PackageReference Include=\"xunit\" />"),
+                (".config/dotnet-tools.json", r#"{"tools":{}}"#),
+                ("samples/Demo/Demo.csproj", ""),
+            ],
+        );
+        assert_eq!(s.toolchain("dotnet"), Some((Some("8.0.100"), "global.json#sdk.version")));
+        assert_eq!(s.managers(), vec![("nuget", ".")]);
+        assert_eq!(s.steps(), vec!["dotnet tool restore", "dotnet restore App.sln"]);
+        assert_eq!(s.tests(), vec!["dotnet test App.sln"]);
+    }
+
+    #[test]
+    fn projects_without_a_solution() {
+        let s = scan(
+            &Dotnet,
+            &[
+                ("src/Lib/Lib.fsproj", "<TargetFrameworks>netstandard2.0;net6.0;net9.0</TargetFrameworks>"),
+                ("test/Lib.Tests/Lib.Tests.fsproj", "<TargetFramework>net9.0</TargetFramework>"),
+            ],
+        );
+        assert_eq!(s.toolchain("dotnet"), Some((Some("9.0"), "src/Lib/Lib.fsproj#TargetFramework")));
+        assert_eq!(
+            s.steps(),
+            vec!["dotnet restore src/Lib/Lib.fsproj", "dotnet restore test/Lib.Tests/Lib.Tests.fsproj"]
+        );
+        assert_eq!(s.tests(), vec!["dotnet test test/Lib.Tests/Lib.Tests.fsproj"]);
+    }
+}

@@ -1,0 +1,116 @@
+//! Gleam (`gleam.toml`, `manifest.toml`): one `gleam deps download` per project, `gleam test`;
+//! the compiler version from the `gleam` constraint of `gleam.toml`, and the runtime its
+//! `target` compiles for (Erlang/OTP by default, Node for `javascript`).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{captured_names, pm_path, projects};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{join, parent_dir};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::in_dir;
+use crate::detect::sources::version;
+
+pub struct Gleam;
+
+impl Ecosystem for Gleam {
+    fn id(&self) -> &'static str {
+        "gleam"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("gleam", "Gleam")];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["gleam"]
+    }
+    fn manifests(&self) -> &'static [&'static str] {
+        &["gleam.toml"]
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            Alias::action("erlef/setup-beam", "gleam", &["gleam-version"]),
+            Alias::image("gleam", "gleam"),
+            Alias::nix("gleam", "gleam"),
+            Alias::tool("gleam", "gleam"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[r"gleam\s+test\b"]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["gleam"]
+    }
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+        // The `envoy` package is how Gleam code reads the environment.
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"\benvoy\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+                .expect("the Gleam environment-read pattern is valid")
+        });
+        captured_names(&READ, text)
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        let repo = sources.repo();
+        for manifest in projects(repo, &["gleam.toml"]) {
+            let dir = parent_dir(manifest);
+            let config = repo.read_toml(manifest);
+            let constraint = config.as_ref().and_then(|c| c.get("gleam")?.as_str().map(str::to_string));
+            match constraint.as_deref().and_then(version::floor) {
+                Some(v) => out.toolchain("gleam", Some(v), format!("{manifest}#gleam")),
+                None => out.toolchain("gleam", None, manifest),
+            }
+            // The runtime the code compiles for: Erlang unless the target is JavaScript.
+            let target = config.as_ref().and_then(|c| c.get("target")?.as_str().map(str::to_string));
+            match target.as_deref() {
+                Some("javascript") => out.toolchain("node", None, format!("{manifest}#target")),
+                _ => out.toolchain("erlang", None, manifest),
+            }
+            let lock = join(dir, "manifest.toml");
+            let evidence = if repo.exists(&lock) { lock } else { manifest.to_string() };
+            out.package_manager("gleam", None, pm_path(dir), evidence.as_str());
+            out.step(Phase::Install, in_dir(dir, "gleam deps download"), evidence.as_str());
+            if repo.under(&join(dir, "test")).next().is_some() {
+                out.test(in_dir(dir, "gleam test"), join(dir, "test"));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::scan;
+
+    #[test]
+    fn gleam_project() {
+        let s = scan(
+            &Gleam,
+            &[
+                (
+                    "gleam.toml",
+                    "name = \"app\"\nversion = \"1.0.0\"\ngleam = \">= 1.4.0\"\n\n[dependencies]\ngleam_stdlib = \">= 0.34.0 and < 2.0.0\"\n",
+                ),
+                ("manifest.toml", "packages = []\n"),
+                ("test/app_test.gleam", "pub fn main() { Nil }\n"),
+                ("src/app.gleam", "pub fn main() { Nil }\n"),
+            ],
+        );
+        assert_eq!(s.toolchain("gleam"), Some((Some("1.4.0"), "gleam.toml#gleam")));
+        assert!(s.toolchain("erlang").is_some());
+        assert_eq!(s.steps(), ["gleam deps download"]);
+        assert_eq!(s.tests(), ["gleam test"]);
+        assert_eq!(s.managers(), [("gleam", ".")]);
+    }
+
+    #[test]
+    fn javascript_target_needs_node() {
+        let s = scan(&Gleam, &[("web/gleam.toml", "name = \"web\"\ntarget = \"javascript\"\n")]);
+        assert_eq!(s.toolchain("gleam"), Some((None, "web/gleam.toml")));
+        assert_eq!(s.toolchain("node"), Some((None, "web/gleam.toml#target")));
+        assert_eq!(s.steps(), ["(cd web && gleam deps download)"]);
+    }
+}

@@ -1,0 +1,161 @@
+//! Go (`go.mod` `go`/`toolchain` lines, `go.work`).
+//!
+//! A `go.work` makes its `use` modules one project, downloaded from the workspace root.
+//! Every other `go.mod` of the project's own is a module of its own (Go excludes nested
+//! modules from their parent), so each gets its own `go mod download`.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{captured_names, counted, pm_path};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{Repo, join, too_deep_for_a_project};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::in_dir;
+use crate::detect::sources::version;
+
+pub struct Go;
+
+impl Ecosystem for Go {
+    fn id(&self) -> &'static str {
+        "go"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("go", "Go")];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["go"]
+    }
+    fn manifests(&self) -> &'static [&'static str] {
+        &["go.mod"]
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            Alias::action_with_files("actions/setup-go", "go", &["go-version"], &["go-version-file"]),
+            Alias::image("golang", "go"),
+            Alias::image("go", "go"),
+            Alias::devcontainer_image("go", "go"),
+            Alias::feature("go", "go"),
+            Alias::feature("golang", "go"),
+            Alias::nix("go", "go"),
+            Alias::tool("go", "go"),
+            Alias::tool("golang", "go"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[r"go\s+test\b", r"gotestsum\b"]
+    }
+    fn install_commands(&self) -> &'static [&'static str] {
+        &["go"]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["go"]
+    }
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"\bos\.(?:Getenv|LookupEnv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+                .expect("the Go environment-read pattern is valid")
+        });
+        captured_names(&READ, text)
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        detect(sources.repo(), out);
+    }
+}
+
+fn detect(repo: &Repo, out: &mut Findings) {
+    let mut covered: Vec<String> = Vec::new();
+    for dir in repo.project_dirs("go.work") {
+        let path = join(dir, "go.work");
+        let Some(text) = repo.read(&path) else { continue };
+        let uses = work_uses(&text);
+        for used in &uses {
+            let member = join(dir, used.trim_start_matches("./").trim_end_matches('/'));
+            covered.push(if used == "." || used == "./" { dir.to_string() } else { member });
+        }
+        covered.push(dir.to_string());
+        version(&text, &path, out);
+        out.package_manager("go", None, pm_path(dir), path.clone());
+        out.note(format!(
+            "go.work of {}{}",
+            counted(uses.len(), "module"),
+            if dir.is_empty() { String::new() } else { format!(" in {dir}") }
+        ));
+        out.step(Phase::Install, in_dir(dir, "go mod download"), path.clone());
+        out.test(in_dir(dir, "go test ./..."), path);
+    }
+    for dir in repo.project_dirs("go.mod") {
+        if covered.iter().any(|c| c == dir) || too_deep_for_a_project(dir) {
+            continue;
+        }
+        let path = join(dir, "go.mod");
+        let Some(text) = repo.read(&path) else { continue };
+        version(&text, &path, out);
+        out.package_manager("go", None, pm_path(dir), path.clone());
+        let source = if repo.exists(&join(dir, "go.sum")) { join(dir, "go.sum") } else { path.clone() };
+        out.step(Phase::Install, in_dir(dir, "go mod download"), source);
+        out.test(in_dir(dir, "go test ./..."), path);
+    }
+}
+
+/// The `toolchain go1.22.3` line pins the exact toolchain; else the `go 1.22.0` line.
+fn version(text: &str, path: &str, out: &mut Findings) {
+    let directive = |name: &str| {
+        text.lines().enumerate().find_map(|(i, line)| {
+            let rest = line.trim().strip_prefix(name)?;
+            rest.starts_with([' ', '\t'])
+                .then(|| (i + 1, rest.trim().split("//").next().unwrap_or("").trim().to_string()))
+        })
+    };
+    if let Some((line, v)) = directive("toolchain")
+        && let Some(v) = version::numeric_pin(v.trim_start_matches("go"))
+    {
+        out.toolchain("go", Some(v), format!("{path}:{line}"));
+        return;
+    }
+    match directive("go") {
+        Some((line, v)) => out.toolchain("go", version::numeric_pin(&v), format!("{path}:{line}")),
+        None => out.toolchain("go", None, path.to_string()),
+    }
+}
+
+/// The directories of `use` directives, single or in a block.
+fn work_uses(text: &str) -> Vec<String> {
+    let mut uses = Vec::new();
+    let mut in_block = false;
+    for line in text.lines() {
+        let line = line.split("//").next().unwrap_or("").trim();
+        if in_block {
+            if line == ")" {
+                in_block = false;
+            } else if !line.is_empty() {
+                uses.push(line.trim_matches('"').to_string());
+            }
+        } else if let Some(rest) = line.strip_prefix("use") {
+            let rest = rest.trim();
+            if rest == "(" {
+                in_block = true;
+            } else if !rest.is_empty() {
+                uses.push(rest.trim_matches('"').to_string());
+            }
+        }
+    }
+    uses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn work_files() {
+        assert_eq!(
+            work_uses("go 1.22\n\nuse (\n\t./api\n\t./lib // shared\n)\nuse ./tools\n"),
+            ["./api", "./lib", "./tools"]
+        );
+    }
+}

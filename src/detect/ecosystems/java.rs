@@ -1,0 +1,653 @@
+//! Java and Kotlin builds with Maven (`pom.xml`, `./mvnw`) and Gradle
+//! (`build.gradle(.kts)`, `settings.gradle(.kts)`, `./gradlew`). A multi-module build is one
+//! install at its root; the Java version is the JDK the build needs, not the bytecode target.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{
+    captured_names, native_shell_of, pm_path, projects, read_existing, source_at, version_file,
+};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::in_dir;
+use crate::detect::sources::version;
+use crate::detect::sources::xml::{Element, parse_xml};
+
+pub struct Java;
+
+impl Ecosystem for Java {
+    fn id(&self) -> &'static str {
+        "java"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("java", "Java"), Toolchain::new("kotlin", "Kotlin")];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["maven", "gradle"]
+    }
+    fn manifests(&self) -> &'static [&'static str] {
+        &["pom.xml", "build.gradle", "build.gradle.kts"]
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            Alias::action_with_files("actions/setup-java", "java", &["java-version"], &["java-version-file"]),
+            Alias::image("openjdk", "java"),
+            Alias::image("eclipse-temurin", "java"),
+            Alias::image("amazoncorretto", "java"),
+            Alias::devcontainer_image("java", "java"),
+            Alias::feature("java", "java"),
+            Alias::feature("kotlin", "kotlin"),
+            Alias::nix("jdk", "java"),
+            Alias::nix("openjdk", "java"),
+            Alias::nix("temurin-bin", "java"),
+            Alias::nix("zulu", "java"),
+            Alias::nix("kotlin", "kotlin"),
+            Alias::tool("java", "java"),
+            Alias::tool("kotlin", "kotlin"),
+            Alias::package_manager_tool("maven", "maven"),
+            Alias::package_manager_tool("gradle", "gradle"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[
+            r"(?:\./)?mvnw?\b[^;&|]*?\s(?:test|verify|integration-test|package|install)\b",
+            r"(?:\./)?gradlew?\b[^;&|]*?\s(?:[\w:\-]*[Tt]est\w*|check|build)\b",
+        ]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["java", "kt", "kts", "groovy"]
+    }
+    fn is_settings_file(&self, rel: &str) -> bool {
+        is_spring_config(file_name(rel))
+    }
+    fn env_reads(&self, rel: &str, text: &str) -> Vec<(String, usize)> {
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"\bSystem\.getenv\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+                .expect("the JVM environment-read pattern is valid")
+        });
+        /// `${NAME}` in a Spring configuration file. One with a default (`${MYSQL_PASS:petclinic}`)
+        /// runs as is: nothing the sandbox must supply.
+        static PLACEHOLDER: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}").expect("the placeholder pattern is valid"));
+        let mut found = captured_names(&READ, text);
+        if is_spring_config(file_name(rel)) {
+            found.extend(captured_names(&PLACEHOLDER, text));
+        }
+        found
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        detect(sources.repo(), out);
+    }
+}
+
+/// Spring Boot's `application*.yml|yaml|properties`.
+fn is_spring_config(name: &str) -> bool {
+    name.starts_with("application") && [".yml", ".yaml", ".properties"].iter().any(|e| name.ends_with(e))
+}
+
+fn detect(repo: &Repo, out: &mut Findings) {
+    // Maven and Gradle builds together: a build inside another JVM build's directory is part
+    // of it or an auxiliary one (a Gradle repo's `maven-tests/` consumer check), not a project.
+    for build in
+        projects(repo, &["pom.xml", "settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"])
+    {
+        let dir = parent_dir(build);
+        let has_pom = repo.exists(&join(dir, "pom.xml"));
+        let has_gradle = ["settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"]
+            .iter()
+            .find(|n| repo.exists(&join(dir, n)))
+            .map(|n| join(dir, n));
+        // Both in one folder: Maven, unless only Gradle comes with its wrapper.
+        let gradle_wins = repo.exists(&join(dir, "gradlew")) && !has_maven_wrapper(repo, dir);
+        // Clojure and Scala libraries keep a pom.xml for publishing; their own tool builds them.
+        let has_pom = has_pom && !["deps.edn", "project.clj", "build.sbt"].iter().any(|n| repo.exists(&join(dir, n)));
+        match (has_pom, has_gradle) {
+            (true, Some(gradle_build)) if gradle_wins => gradle(repo, out, &gradle_build),
+            (true, _) => maven(repo, out, &join(dir, "pom.xml")),
+            (false, Some(gradle_build)) => gradle(repo, out, &gradle_build),
+            (false, None) => {}
+        }
+    }
+}
+
+/// The JDK pinned by `.java-version` or `.sdkmanrc` (`java=17.0.9-tem`).
+fn java_version_file(repo: &Repo, dir: &str) -> Option<(String, String)> {
+    if let Some(found) = version_file(repo, dir, ".java-version") {
+        return Some((normalize_java(&found.0), found.1));
+    }
+    for path in [join(dir, ".sdkmanrc"), ".sdkmanrc".to_string()] {
+        if let Some(text) = read_existing(repo, &path) {
+            let line = text.lines().find_map(|l| l.trim().strip_prefix("java="));
+            if let Some(v) = line.and_then(version::first) {
+                return Some((normalize_java(&v), format!("{path}#java")));
+            }
+        }
+    }
+    None
+}
+
+/// `1.8` → `8` (the old naming); anything else as is.
+fn normalize_java(v: &str) -> String {
+    match v.strip_prefix("1.") {
+        Some(rest) if !rest.is_empty() && !v.starts_with("1.0") => rest.to_string(),
+        _ => v.to_string(),
+    }
+}
+
+fn has_maven_wrapper(repo: &Repo, dir: &str) -> bool {
+    repo.exists(&join(dir, "mvnw")) && repo.under(&join(dir, ".mvn/wrapper")).next().is_some()
+}
+
+// ---------------------------------------------------------------------------------- Maven
+
+fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
+    let dir = parent_dir(pom);
+    let project = repo.read(pom).and_then(|text| {
+        parse_xml(&text).map_err(|e| repo.warn(format!("{pom}: invalid XML, {e}; assuming a plain Maven build"))).ok()
+    });
+    let project = project.unwrap_or_default();
+
+    let wrapper = has_maven_wrapper(repo, dir);
+    let wrapper_props = join(dir, ".mvn/wrapper/maven-wrapper.properties");
+    let maven_version = wrapper.then(|| read_existing(repo, &wrapper_props)).flatten().and_then(|text| {
+        static DIST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"apache-maven/(\d+(?:\.\d+)*)/").expect("regex"));
+        DIST.captures(&text).map(|c| c[1].to_string())
+    });
+
+    let java = java_version_file(repo, dir).or_else(|| {
+        maven_java_version(&project, pom).or_else(|| {
+            // A parent POM that pins nothing: the modules may.
+            module_poms(repo, pom)
+                .into_iter()
+                .take(200)
+                .filter_map(|p| {
+                    repo.read_once(p).and_then(|t| parse_xml(&t).ok()).and_then(|m| maven_java_version(&m, p))
+                })
+                .max_by(|a, b| version::cmp(&a.0, &b.0))
+        })
+    });
+    match java {
+        Some((version, source)) => out.toolchain("java", Some(version), source),
+        None => out.toolchain("java", None, pom),
+    }
+    if let Some(kotlin) = find_plugin(&project, "kotlin-maven-plugin") {
+        let props = Properties(&project);
+        let version = kotlin.text_at(&["version"]).map(|v| props.resolve(v)).or_else(|| props.get("kotlin.version"));
+        out.toolchain("kotlin", version.filter(|v| !v.contains("${")), format!("{pom}#kotlin-maven-plugin"));
+    }
+
+    out.package_manager("maven", maven_version.clone(), pm_path(dir), if wrapper { wrapper_props } else { pom.into() });
+    // `-ntp` (no transfer progress) needs Maven 3.6.1.
+    let quiet = match &maven_version {
+        Some(v) if version::cmp(v, "3.6.1").is_lt() => "-B",
+        _ => "-B -ntp",
+    };
+    let mvn = if wrapper { "./mvnw" } else { "mvn" };
+    // `install` rather than `dependency:go-offline`: in a reactor, go-offline tries to download
+    // the sibling modules and fails; install builds them into ~/.m2 so any module can be tested alone.
+    out.step(Phase::Install, in_dir(dir, &format!("{mvn} {quiet} install -DskipTests")), pom);
+    out.test(in_dir(dir, &format!("{mvn} {quiet} test")), pom);
+    let modules = module_poms(repo, pom).len();
+    if modules > 0 {
+        out.note(format!("Maven multi-module build at {} ({modules} modules, one install at the root)", pm_path(dir)));
+    }
+}
+
+/// The POMs below `pom`'s folder: its modules (and theirs).
+fn module_poms<'r>(repo: &'r Repo, pom: &str) -> Vec<&'r str> {
+    let dir = parent_dir(pom);
+    repo.named("pom.xml")
+        .into_iter()
+        .filter(|p| *p != pom && is_within(parent_dir(p), dir) && is_project_path(p))
+        .collect()
+}
+
+/// The JDK a POM needs: the enforcer's `requireJavaVersion` floor, the toolchains plugin,
+/// then the compiler level (`maven.compiler.release`, `java.version`, …), then the Spring Boot
+/// parent's baseline. The compiler level is only a target, so the enforcer range wins.
+fn maven_java_version(project: &Element, pom: &str) -> Option<(String, String)> {
+    let props = Properties(project);
+    let floor = |raw: &str| version::floor(&props.resolve(raw)).map(|v| normalize_java(&v));
+    if let Some(v) = find_plugin(project, "maven-enforcer-plugin")
+        .into_iter()
+        .flat_map(|p| p.descendants("requireJavaVersion"))
+        .find_map(|rule| rule.text_at(&["version"]).and_then(floor))
+    {
+        return Some((v, format!("{pom}#maven-enforcer-plugin.requireJavaVersion")));
+    }
+    if let Some(v) = find_plugin(project, "maven-toolchains-plugin")
+        .into_iter()
+        .flat_map(|p| p.descendants("jdk"))
+        .find_map(|jdk| jdk.text_at(&["version"]).and_then(floor))
+    {
+        return Some((v, format!("{pom}#maven-toolchains-plugin.jdk")));
+    }
+    for key in ["maven.compiler.release", "java.version", "maven.compiler.source", "maven.compiler.target"] {
+        if let Some(v) = props.get(key).as_deref().and_then(floor) {
+            return Some((v, format!("{pom}#properties.{key}")));
+        }
+    }
+    if let Some(config) = find_plugin(project, "maven-compiler-plugin").and_then(|p| p.child("configuration")) {
+        for key in ["release", "source"] {
+            if let Some(v) = config.text_at(&[key]).and_then(floor) {
+                return Some((v, format!("{pom}#maven-compiler-plugin.{key}")));
+            }
+        }
+    }
+    let parent = project.child("parent")?;
+    if parent.text_at(&["artifactId"]) == Some("spring-boot-starter-parent") {
+        let boot = parent.text_at(&["version"])?;
+        let java = if version::cmp(boot, "3").is_ge() { "17" } else { "8" };
+        return Some((java.into(), format!("{pom}#parent.spring-boot-starter-parent")));
+    }
+    None
+}
+
+/// The plugin with `artifact_id` in `<build><plugins>` or `<build><pluginManagement>`
+/// (profiles are left out: they are variations, not the build).
+fn find_plugin<'a>(project: &'a Element, artifact_id: &str) -> Option<&'a Element> {
+    let build = project.child("build")?;
+    let managed = build.at(&["pluginManagement", "plugins"]);
+    [build.child("plugins"), managed]
+        .into_iter()
+        .flatten()
+        .flat_map(|plugins| plugins.children_named("plugin"))
+        .find(|p| p.text_at(&["artifactId"]) == Some(artifact_id))
+}
+
+/// A POM's `<properties>`, with `${…}` references resolved among themselves.
+struct Properties<'a>(&'a Element);
+
+impl Properties<'_> {
+    fn get(&self, key: &str) -> Option<String> {
+        let raw = self.0.at(&["properties", key]).map(|e| e.text.as_str()).filter(|t| !t.is_empty())?;
+        Some(self.resolve(raw))
+    }
+
+    fn resolve(&self, raw: &str) -> String {
+        let mut text = raw.to_string();
+        for _ in 0..5 {
+            let Some(start) = text.find("${") else { break };
+            let Some(len) = text[start..].find('}') else { break };
+            let key = &text[start + 2..start + len];
+            let Some(value) = self.0.at(&["properties", key]).map(|e| e.text.clone()).filter(|t| !t.is_empty()) else {
+                break;
+            };
+            text.replace_range(start..start + len + 1, &value);
+        }
+        text
+    }
+}
+
+// ---------------------------------------------------------------------------------- Gradle
+
+static TOOLCHAIN_OF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"JavaLanguageVersion\s*\.\s*of\(\s*["']?(\d+)|jvmToolchain\(\s*(\d+)\s*\)|(?m)^\s*toolchainVersion\s*=\s*(\d+)"#)
+        .expect("regex")
+});
+static COMPATIBILITY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?:source|target)Compatibility\s*=\s*(?:JavaVersion\s*\.\s*VERSION_|JavaVersion\.toVersion\(\s*)?["']?(1[._]8|\d+)|JvmTarget\.JVM_(1_8|\d+)|jvmTarget\s*=\s*["'](1\.8|\d+)["']"#,
+    )
+    .expect("regex")
+});
+/// `java = "17"`, `jdk = "21"`, `javaVersion=17` in a version catalog or gradle.properties.
+static JAVA_SETTING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?m)^\s*(?:java|jdk|jvm)(?:[._-]?[Vv]ersion)?\s*=\s*["']?(\d+)["']?\s*$"#).expect("regex")
+});
+static KOTLIN_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"kotlin\(\s*"(?:jvm|android|multiplatform|js)"\s*\)|org\.jetbrains\.kotlin\.(?:jvm|android|multiplatform|js)|["']kotlin-android["']|id\s*\(?\s*["']kotlin["']|apply\s+plugin:\s*["']kotlin|libs\.plugins\.kotlin"#,
+    )
+    .expect("regex")
+});
+static KOTLIN_VERSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?:kotlin\(\s*"[a-z.]+"\s*\)|org\.jetbrains\.kotlin\.[a-z.]+["']\s*\)?)\s*version\s*["'](\d+\.\d+[\w.-]*)["']|(?m)^\s*(?:ext\.)?kotlin[_-]?[Vv]ersion\s*=\s*["']?(\d+\.\d+[\w.-]*)|(?m)^\s*kotlin\s*=\s*["'](\d+\.\d+[\w.-]*)["']"#,
+    )
+    .expect("regex")
+});
+static ANDROID_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"com\.android\.(?:application|library|test|dynamic-feature)|libs\.plugins\.android\.(?:application|library)"#,
+    )
+    .expect("regex")
+});
+/// A plain JVM module (it has a `testClasses` task): the java/application plugins, Kotlin/JVM,
+/// Spring Boot.
+static JVM_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"id\s*\(?\s*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm|org\.springframework\.boot)["']|apply\s*\(?\s*plugin\s*[:=]\s*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm)["']|`java-library`|kotlin\(\s*"jvm"\s*\)|libs\.plugins\.kotlin\.jvm|(?m)^\s*(?:java|application)\s*$"#,
+    )
+    .expect("regex")
+});
+/// The Kotlin Multiplatform plugin (by id, not any mention: a BOM lists `-kotlinMultiplatform`
+/// artifacts).
+static MULTIPLATFORM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|["']org\.jetbrains\.kotlin\.multiplatform["']|libs\.plugins\.kotlin[.-]?[Mm]ultiplatform"#).expect("regex")
+});
+
+fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
+    let dir = parent_dir(build);
+    // Built by the Flutter/React Native app it belongs to.
+    if native_shell_of(repo, build).is_some() {
+        return;
+    }
+
+    let wrapper = repo.exists(&join(dir, "gradlew"));
+    // Real Gradle projects carry their wrapper; a bare build script in a sub-folder of some
+    // other project (a C++ library's `support/build.gradle`) is an extra, not the project.
+    if !wrapper && !dir.is_empty() {
+        out.note(format!("{build}: a Gradle build without a wrapper in a sub-folder, left out of install"));
+        return;
+    }
+    let wrapper_props = join(dir, "gradle/wrapper/gradle-wrapper.properties");
+    let gradle_version = read_existing(repo, &wrapper_props).and_then(|text| {
+        static DIST: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"gradle-(\d+(?:\.\d+)*)-(?:bin|all)\.zip").expect("regex"));
+        DIST.captures(&text).map(|c| c[1].to_string())
+    });
+
+    // Every build script of the build (modules, buildSrc, included convention builds) and the
+    // places versions are kept.
+    let mut scripts: Vec<&str> = repo
+        .under(dir)
+        .filter(|p| {
+            let name = file_name(p);
+            (name.ends_with(".gradle") || name.ends_with(".gradle.kts")) && is_project_path(p)
+        })
+        .take(400)
+        .collect();
+    let settings_files = [join(dir, "gradle.properties"), join(dir, "gradle/libs.versions.toml")];
+    let daemon_jvm = join(dir, "gradle/gradle-daemon-jvm.properties");
+    scripts.sort_by_key(|p| (p.matches('/').count(), *p));
+
+    let mut toolchain: Option<(String, String)> = None;
+    let mut compatibility: Option<(String, String)> = None;
+    let mut kotlin: Option<String> = None;
+    let mut kotlin_version: Option<(String, String)> = None;
+    let mut android = false;
+    let mut multiplatform = false;
+    let mut jvm_modules = false;
+    let keep_max = |slot: &mut Option<(String, String)>, version: String, source: String| {
+        if slot.as_ref().is_none_or(|(v, _)| version::cmp(&version, v).is_gt()) {
+            *slot = Some((version, source));
+        }
+    };
+    for path in scripts.iter().copied().chain([daemon_jvm.as_str()]) {
+        let Some(text) = repo.exists(path).then(|| repo.read_once(path)).flatten() else { continue };
+        for caps in TOOLCHAIN_OF.captures_iter(&text) {
+            // `javaToolchains.launcherFor { … }` picks a JDK for one task (a GraalVM native
+            // image, a test matrix), not the one the build runs on.
+            let start = caps.get(0).map_or(0, |m| m.start());
+            let before = &text[text.floor_char_boundary(start.saturating_sub(160))..start];
+            if ["launcherFor", "compilerFor", "javadocToolFor"].iter().any(|t| before.contains(t)) {
+                continue;
+            }
+            if let Some(m) = caps.iter().skip(1).flatten().next() {
+                keep_max(&mut toolchain, m.as_str().to_string(), source_at(path, &text, caps[0].trim()));
+            }
+        }
+        for caps in COMPATIBILITY.captures_iter(&text) {
+            if let Some(m) = caps.iter().skip(1).flatten().next() {
+                let v = normalize_java(&m.as_str().replace('_', "."));
+                keep_max(&mut compatibility, v, source_at(path, &text, caps[0].trim()));
+            }
+        }
+        if kotlin.is_none() && KOTLIN_PLUGIN.is_match(&text) {
+            kotlin = Some(path.to_string());
+        }
+        if kotlin_version.is_none()
+            && let Some(v) = KOTLIN_VERSION.captures(&text).and_then(|c| c.iter().skip(1).flatten().next())
+        {
+            kotlin_version = Some((v.as_str().to_string(), path.to_string()));
+        }
+        android |= ANDROID_PLUGIN.is_match(&text);
+        multiplatform |= MULTIPLATFORM.is_match(&text);
+        jvm_modules |= JVM_PLUGIN.is_match(&text);
+    }
+    for path in &settings_files {
+        let Some(text) = read_existing(repo, path) else { continue };
+        if toolchain.is_none()
+            && let Some(c) = JAVA_SETTING.captures(&text)
+        {
+            toolchain = Some((c[1].to_string(), source_at(path, &text, c[0].trim())));
+        }
+        if kotlin_version.is_none()
+            && let Some(v) = KOTLIN_VERSION.captures(&text).and_then(|c| c.iter().skip(1).flatten().next())
+        {
+            kotlin_version = Some((v.as_str().to_string(), source_at(path, &text, v.as_str())));
+        }
+    }
+
+    let java = java_version_file(repo, dir).or(toolchain).or(compatibility);
+    match java {
+        Some((version, source)) => out.toolchain("java", Some(version), source),
+        None => out.toolchain("java", None, build),
+    }
+    if let Some(script) = kotlin {
+        match kotlin_version {
+            Some((version, source)) => out.toolchain("kotlin", Some(version), source),
+            None => out.toolchain("kotlin", None, script),
+        }
+    }
+    out.package_manager(
+        "gradle",
+        gradle_version,
+        pm_path(dir),
+        if repo.exists(&wrapper_props) { wrapper_props.clone() } else { build.to_string() },
+    );
+
+    let gradle = if wrapper { "./gradlew" } else { "gradle" };
+    // `testClasses` compiles main and test code of JVM modules, fetching everything their tests
+    // need; Android modules have `assembleDebug` (release builds may want a signing key), Kotlin
+    // Multiplatform ones `assemble`. Gradle runs a named task in every module that has it.
+    let task = match (android, jvm_modules, multiplatform) {
+        (true, true, _) => "assembleDebug testClasses",
+        (true, false, _) => "assembleDebug",
+        (false, _, true) => "assemble",
+        (false, _, false) => "testClasses",
+    };
+    let mut install = format!("{gradle} --no-daemon {task}");
+    if wrapper && !is_executable(repo, &join(dir, "gradlew")) {
+        install = format!("chmod +x gradlew && {install}");
+    }
+    out.step(Phase::Install, in_dir(dir, &install), build);
+    out.test(in_dir(dir, &format!("{gradle} test")), build);
+    if android {
+        out.note(format!("Android build at {}: needs the Android SDK (ANDROID_HOME)", pm_path(dir)));
+    }
+}
+
+fn is_executable(repo: &Repo, rel: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(repo.root().join(rel)).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::scan;
+
+    const ENFORCED_POM: &str = r#"<?xml version="1.0"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modules><module>core</module><module>extras</module></modules>
+  <properties>
+    <maven.compiler.release>8</maven.compiler.release>
+    <jdk.floor>17</jdk.floor>
+  </properties>
+  <build><plugins>
+    <plugin><artifactId>maven-enforcer-plugin</artifactId>
+      <executions><execution><configuration><rules>
+        <requireMavenVersion><version>[3.3.1,)</version></requireMavenVersion>
+        <requireJavaVersion><version>[${jdk.floor},22)</version></requireJavaVersion>
+      </rules></configuration></execution></executions>
+    </plugin>
+  </plugins></build>
+</project>"#;
+
+    #[test]
+    fn maven_reactor_is_one_install_and_the_enforcer_floor_wins_over_the_release_target() {
+        let s = scan(
+            &Java,
+            &[
+                ("pom.xml", ENFORCED_POM),
+                (
+                    "core/pom.xml",
+                    "<project><properties><maven.compiler.release>11</maven.compiler.release></properties></project>",
+                ),
+                ("extras/pom.xml", "<project/>"),
+                ("core/src/it/smoke/pom.xml", "<project/>"),
+                (".mvn/jvm.config", "-Xmx1g"),
+            ],
+        );
+        assert_eq!(s.toolchain("java"), Some((Some("17"), "pom.xml#maven-enforcer-plugin.requireJavaVersion")));
+        assert_eq!(s.managers(), vec![("maven", ".")]);
+        assert_eq!(s.steps(), vec!["mvn -B -ntp install -DskipTests"]);
+        assert_eq!(s.tests(), vec!["mvn -B -ntp test"]);
+        assert!(s.findings.notes.iter().any(|n| n.contains("2 modules")), "{:?}", s.findings.notes);
+    }
+
+    #[test]
+    fn maven_wrapper_and_compiler_release() {
+        let s = scan(
+            &Java,
+            &[
+                ("svc/pom.xml", "<project><properties><java.version>21</java.version></properties></project>"),
+                ("svc/mvnw", "#!/bin/sh"),
+                (
+                    "svc/.mvn/wrapper/maven-wrapper.properties",
+                    "distributionUrl=https://repo.maven.apache.org/maven2/org/apache/maven/apache-maven/3.9.6/apache-maven-3.9.6-bin.zip",
+                ),
+            ],
+        );
+        assert_eq!(s.toolchain("java"), Some((Some("21"), "svc/pom.xml#properties.java.version")));
+        assert_eq!(s.findings.package_managers[0].version.as_deref(), Some("3.9.6"));
+        assert_eq!(s.steps(), vec!["(cd svc && ./mvnw -B -ntp install -DskipTests)"]);
+    }
+
+    #[test]
+    fn malformed_pom_is_a_warning_and_still_a_maven_build() {
+        let s = scan(&Java, &[("pom.xml", "<project><build></project>")]);
+        assert!(s.warnings.iter().any(|w| w.starts_with("pom.xml: invalid XML")), "{:?}", s.warnings);
+        assert_eq!(s.steps(), vec!["mvn -B -ntp install -DskipTests"]);
+        assert_eq!(s.toolchain("java"), Some((None, "pom.xml")));
+    }
+
+    #[test]
+    fn gradle_kotlin_multi_project_with_toolchain() {
+        let s = scan(
+            &Java,
+            &[
+                ("settings.gradle.kts", "rootProject.name = \"x\"\ninclude(\"app\", \"lib\")"),
+                ("gradlew", "#!/bin/sh"),
+                (
+                    "gradle/wrapper/gradle-wrapper.properties",
+                    "distributionUrl=https\\://services.gradle.org/distributions/gradle-8.7-bin.zip",
+                ),
+                ("app/build.gradle.kts", "plugins { kotlin(\"jvm\") version \"1.9.23\" }\nkotlin { jvmToolchain(17) }"),
+                (
+                    "lib/build.gradle.kts",
+                    "java {\n  toolchain {\n    languageVersion = JavaLanguageVersion.of(21)\n  }\n}",
+                ),
+                ("samples/demo/build.gradle", "apply plugin: 'java'"),
+            ],
+        );
+        assert_eq!(s.toolchain("java"), Some((Some("21"), "lib/build.gradle.kts:3")));
+        assert_eq!(s.toolchain("kotlin"), Some((Some("1.9.23"), "app/build.gradle.kts")));
+        assert_eq!(s.managers(), vec![("gradle", ".")]);
+        assert_eq!(s.findings.package_managers[0].version.as_deref(), Some("8.7"));
+        assert_eq!(s.steps(), vec!["chmod +x gradlew && ./gradlew --no-daemon testClasses"]);
+        assert_eq!(s.tests(), vec!["./gradlew test"]);
+    }
+
+    #[test]
+    fn gradle_android_subdir_and_flutter_shell() {
+        let s = scan(
+            &Java,
+            &[
+                ("android/settings.gradle", "include ':app'"),
+                ("android/gradlew", "#!/bin/sh"),
+                (
+                    "android/app/build.gradle",
+                    "apply plugin: 'com.android.application'\nsourceCompatibility = JavaVersion.VERSION_1_8",
+                ),
+            ],
+        );
+        assert_eq!(s.steps(), vec!["(cd android && chmod +x gradlew && ./gradlew --no-daemon assembleDebug)"]);
+        assert_eq!(s.toolchain("java"), Some((Some("8"), "android/app/build.gradle:2")));
+
+        let flutter = scan(
+            &Java,
+            &[("pubspec.yaml", "name: app"), ("android/settings.gradle", ""), ("android/app/build.gradle", "")],
+        );
+        assert!(flutter.steps().is_empty());
+        assert!(flutter.findings.toolchains.is_empty());
+
+        // A Gradle backend beside a tooling package.json is a project.
+        let backend = scan(&Java, &[("package.json", "{}"), ("backend/build.gradle", ""), ("backend/gradlew", "")]);
+        assert_eq!(backend.managers(), vec![("gradle", "backend")]);
+    }
+
+    #[test]
+    fn one_jvm_build_per_tree() {
+        // Both builds with wrappers in one folder: Maven; a Maven check inside a Gradle build
+        // and a wrapper-less Gradle script in a sub-folder are not projects.
+        let both = scan(
+            &Java,
+            &[
+                ("pom.xml", "<project/>"),
+                ("mvnw", ""),
+                (".mvn/wrapper/maven-wrapper.properties", ""),
+                ("build.gradle", ""),
+                ("gradlew", ""),
+            ],
+        );
+        assert_eq!(both.managers(), vec![("maven", ".")]);
+        let nested = scan(
+            &Java,
+            &[
+                ("settings.gradle.kts", ""),
+                ("gradlew", ""),
+                ("maven-tests/pom.xml", "<project/>"),
+                (
+                    "cli/build.gradle.kts",
+                    "kotlin { jvmToolchain(21) }\nnativeImage { javaLauncher.set(javaToolchains.launcherFor {\n  languageVersion.set(JavaLanguageVersion.of(25))\n}) }",
+                ),
+            ],
+        );
+        assert_eq!(nested.managers(), vec![("gradle", ".")]);
+        assert_eq!(nested.toolchain("java"), Some((Some("21"), "cli/build.gradle.kts:1")));
+        let mixed = scan(
+            &Java,
+            &[
+                ("settings.gradle.kts", ""),
+                ("gradlew", ""),
+                ("app/build.gradle.kts", "plugins {\n  id(\"com.android.application\")\n}"),
+                ("core/build.gradle.kts", "plugins {\n  `java-library`\n}"),
+            ],
+        );
+        assert_eq!(mixed.steps(), vec!["chmod +x gradlew && ./gradlew --no-daemon assembleDebug testClasses"]);
+        let clojure = scan(&Java, &[("deps.edn", "{}"), ("pom.xml", "<project/>")]);
+        assert!(clojure.managers().is_empty());
+        let extra = scan(&Java, &[("CMakeLists.txt", ""), ("support/build.gradle", "apply plugin: 'java'")]);
+        assert!(extra.steps().is_empty() && extra.findings.toolchains.is_empty());
+    }
+
+    #[test]
+    fn version_files_pin_the_jdk() {
+        let s = scan(
+            &Java,
+            &[("build.gradle", "sourceCompatibility = '11'"), (".sdkmanrc", "# sdkman\njava=17.0.9-tem\n")],
+        );
+        assert_eq!(s.toolchain("java"), Some((Some("17.0.9"), ".sdkmanrc#java")));
+        let s = scan(&Java, &[("pom.xml", "<project/>"), (".java-version", "1.8\n")]);
+        assert_eq!(s.toolchain("java"), Some((Some("8"), ".java-version")));
+    }
+}

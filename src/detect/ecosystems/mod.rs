@@ -1,0 +1,316 @@
+//! The registry of ecosystems ([`ALL`], one line each) and the questions the signals and
+//! merge ask of them all: which toolchain a setup action, image, feature, Nix package or
+//! version-manager tool names; whether a shell line runs tests; how a toolchain is called in
+//! prose; which ecosystem reads which source file's environment reads.
+//!
+//! Adding an ecosystem is one file implementing [`Ecosystem`] and one line in [`ALL`].
+
+pub mod clojure;
+pub mod cpp;
+pub mod dart;
+pub mod deno;
+pub mod dotnet;
+pub mod ecosystem;
+pub mod elixir;
+pub mod gleam;
+pub mod go;
+pub mod haskell;
+pub mod java;
+pub mod node;
+pub mod php;
+pub mod project;
+pub mod python;
+pub mod ruby;
+pub mod rust;
+pub mod scala;
+pub mod swift;
+pub mod zig;
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use self::ecosystem::{Alias, AliasKind, Ecosystem, Toolchain};
+use crate::detect::sources::Sources;
+
+/// Every ecosystem, in the order their findings are merged.
+pub static ALL: &[&dyn Ecosystem] = &[
+    &node::Node,
+    &deno::Deno,
+    &python::Python,
+    &rust::Rust,
+    &go::Go,
+    &java::Java,
+    &ruby::Ruby,
+    &php::Php,
+    &elixir::Elixir,
+    &gleam::Gleam,
+    &dotnet::Dotnet,
+    &swift::Swift,
+    &dart::Dart,
+    &zig::Zig,
+    &cpp::Cpp,
+    &haskell::Haskell,
+    &scala::Scala,
+    &clojure::Clojure,
+];
+
+/// The declaration of toolchain `id` and the ecosystem that owns it.
+pub fn toolchain(id: &str) -> Option<(&'static dyn Ecosystem, &'static Toolchain)> {
+    ALL.iter().find_map(|eco| eco.toolchains().iter().find(|t| t.id == id).map(|t| (*eco, t)))
+}
+
+/// How a toolchain is called in prose (`Node`, `.NET`); the id for an unknown one.
+pub fn display_name(id: &str) -> &str {
+    toolchain(id).map_or(id, |(_, t)| t.display)
+}
+
+/// Whether `version` pins toolchain `id` (Python needs a minor: `3` and `3.x` pin nothing).
+pub fn pins(id: &str, version: &str) -> bool {
+    let parts = toolchain(id).map_or(1, |(_, t)| t.pin_parts);
+    let dotted = version.trim_end_matches(['x', 'X', '*']).trim_end_matches('.');
+    dotted.split('.').filter(|p| !p.is_empty()).count() >= parts
+}
+
+/// Every alias of `kind`'s sort (compared without its data) named `name`, in registry order.
+pub fn aliases<'n>(kind: fn(&AliasKind) -> bool, name: &'n str) -> impl Iterator<Item = &'static Alias> + 'n {
+    ALL.iter().flat_map(|eco| eco.aliases().iter()).filter(move |a| kind(&a.kind) && a.name == name)
+}
+
+/// The toolchain an alias of `kind` named `name` stands for.
+pub fn toolchain_named(kind: fn(&AliasKind) -> bool, name: &str) -> Option<&'static str> {
+    aliases(kind, name).next().map(|a| a.target)
+}
+
+pub fn is_action(kind: &AliasKind) -> bool {
+    matches!(kind, AliasKind::SetupAction { .. })
+}
+pub fn is_image(kind: &AliasKind) -> bool {
+    *kind == AliasKind::Image
+}
+pub fn is_devcontainer_image(kind: &AliasKind) -> bool {
+    *kind == AliasKind::DevcontainerImage
+}
+pub fn is_feature(kind: &AliasKind) -> bool {
+    *kind == AliasKind::Feature
+}
+pub fn is_nix(kind: &AliasKind) -> bool {
+    matches!(kind, AliasKind::Nix { .. })
+}
+pub fn is_tool(kind: &AliasKind) -> bool {
+    *kind == AliasKind::Tool
+}
+pub fn is_package_manager_tool(kind: &AliasKind) -> bool {
+    *kind == AliasKind::PackageManagerTool
+}
+
+/// Whether the repo has a manifest of the ecosystem owning `toolchain`: dev shells and dev
+/// containers often carry tools (a Node for editor extensions, a Python for scripts) that
+/// are not the project's toolchains.
+pub fn has_manifest_for(sources: &Sources, toolchain_id: &str) -> bool {
+    toolchain(toolchain_id).is_some_and(|(eco, _)| eco.has_manifest(sources))
+}
+
+/// Test runners of no one ecosystem: task files and test scripts.
+const SHARED_TEST_COMMANDS: &[&str] = &[
+    r"(?:make|gmake)\b[^;&|]*?\s(?:test|tests|check|test-[\w\-]+|unit|unittest)(?:\s|$)",
+    r"just\s+(?:\S+\s+)*?test[\w\-]*\b",
+    r"task\s+test[\w:\-]*\b",
+    r"(?:\S*/)?(?:run[-_])?tests?(?:[-_][\w\-]*)?\.sh\b",
+    r"(?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][\w\-]*)?(?:\.\w+)?(?:\s|$)",
+];
+/// System package managers.
+const SHARED_INSTALL_COMMANDS: &[&str] = &[r"apt|apt-get|brew"];
+
+/// Build flags that leave the tests out of a build that would run them.
+const SKIP_TEST_FLAGS: &[&str] = &["-DskipTests", "-DskipTests=true", "-Dmaven.test.skip", "-Dmaven.test.skip=true"];
+
+/// A command that runs tests, in any ecosystem.
+static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    let alternatives: Vec<&str> = ALL
+        .iter()
+        .flat_map(|eco| eco.test_commands().iter().copied())
+        .chain(SHARED_TEST_COMMANDS.iter().copied())
+        .collect();
+    Regex::new(&format!(r"(?:^|[\s;&|(])(?:{})", alternatives.join("|"))).expect("the test-command patterns are valid")
+});
+/// A command that installs packages: `uv pip install pytest-cov` names a test tool but runs none.
+static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    let tools: Vec<&str> = ALL
+        .iter()
+        .flat_map(|eco| eco.install_commands().iter().copied())
+        .chain(SHARED_INSTALL_COMMANDS.iter().copied())
+        .collect();
+    Regex::new(&format!(r"^\s*(?:sudo\s+)?(?:{})\s+(?:install|uninstall|add|remove|require|i|get)\b", tools.join("|")))
+        .expect("the install-command patterns are valid")
+});
+
+/// True when `line` runs tests (`pnpm run test-unit`, `cargo test --workspace`, `make test`,
+/// `vendor/bin/phpunit`, `mvn -B verify`, `bundle exec rspec`, …).
+pub fn is_test_command(line: &str) -> bool {
+    let line = line.trim();
+    // `mvn verify -DskipTests`, `gradle build -x test`: builds that leave the tests out.
+    let skips_tests = line.split_whitespace().any(|w| SKIP_TEST_FLAGS.contains(&w))
+        || line.contains(" -x test")
+        || line.contains("--exclude-task test");
+    !line.starts_with('#')
+        && !line.starts_with("echo ")
+        && !skips_tests
+        && line
+            .split("&&")
+            .flat_map(|part| part.split("||"))
+            .flat_map(|part| part.split(';'))
+            .any(|part| !INSTALL_COMMAND.is_match(part) && TEST_COMMAND.is_match(part))
+}
+
+/// The ecosystems whose source or settings files `rel` is.
+pub fn reading_env_in(rel: &str) -> impl Iterator<Item = &'static dyn Ecosystem> + '_ {
+    /// Extension → the ecosystems whose sources have it (asked for every file of the tree).
+    static BY_EXTENSION: LazyLock<std::collections::HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| {
+        let mut map: std::collections::HashMap<&'static str, Vec<usize>> = std::collections::HashMap::new();
+        for (i, eco) in ALL.iter().enumerate() {
+            for extension in eco.source_extensions() {
+                map.entry(extension).or_default().push(i);
+            }
+        }
+        map
+    });
+    let extension = rel.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+    let by_source = BY_EXTENSION.get(extension);
+    ALL.iter()
+        .enumerate()
+        .filter(move |(i, eco)| by_source.is_some_and(|found| found.contains(i)) || eco.is_settings_file(rel))
+        .map(|(_, eco)| *eco)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_every_alias_names_a_declared_toolchain() {
+        let mut ids: Vec<&str> = ALL.iter().map(|e| e.id()).collect();
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), before, "ecosystem ids are unique");
+        let mut toolchains: Vec<&str> = ALL.iter().flat_map(|e| e.toolchains().iter().map(|t| t.id)).collect();
+        toolchains.sort_unstable();
+        let before = toolchains.len();
+        toolchains.dedup();
+        assert_eq!(toolchains.len(), before, "each toolchain has one owner");
+        for eco in ALL {
+            for alias in eco.aliases() {
+                if alias.kind == AliasKind::PackageManagerTool {
+                    assert!(
+                        eco.package_managers().contains(&alias.target),
+                        "{}: the tool `{}` names `{}`, which is not one of its package managers",
+                        eco.id(),
+                        alias.name,
+                        alias.target
+                    );
+                } else {
+                    assert!(
+                        eco.toolchains().iter().any(|t| t.id == alias.target),
+                        "{}: the alias `{}` names `{}`, which is not one of its toolchains",
+                        eco.id(),
+                        alias.name,
+                        alias.target
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pins_need_the_parts_a_toolchain_asks_for() {
+        for v in ["3", "3.x", "3.*"] {
+            assert!(!pins("python", v), "{v}");
+        }
+        assert!(pins("python", "3.12"));
+        assert!(pins("node", "24"));
+        assert_eq!(display_name("dotnet"), ".NET");
+        assert_eq!(display_name("unknown"), "unknown");
+    }
+
+    #[test]
+    fn recognises_test_commands() {
+        for line in [
+            "pnpm test",
+            "pnpm run test-unit",
+            "npm run test:ci",
+            "yarn test --coverage",
+            "pnpm -r --filter ./packages test",
+            "npx vitest run",
+            "cargo test --workspace",
+            "cargo +nightly test",
+            "go test -race ./...",
+            "make test",
+            "make -C backend test",
+            "vendor/bin/phpunit --no-coverage",
+            "./mvnw -B verify",
+            "mvn clean test --projects gson",
+            "./gradlew check",
+            "./gradlew :app:testDebugUnitTest",
+            "uv run pytest -q",
+            "python -m pytest tests",
+            "python manage.py test",
+            "python netbox/manage.py test netbox/ --parallel",
+            "coverage run -m pytest tests/",
+            "uv run bash scripts/tests-start.sh",
+            "./run_tests.sh",
+            "bundle exec rspec",
+            "bin/rails test",
+            "mix test --cover",
+            "gleam test",
+            "dotnet test",
+            "swift test",
+            "flutter test",
+            "zig build test",
+            "ctest --output-on-failure",
+            "stack test",
+            "sbt +test",
+            "lein test",
+            "clojure -M:test",
+            "cd api && go test ./...",
+            "tox -e py312",
+            "deno test -A",
+            "./gradlew build --scan",
+            "mvn -B install",
+            "npx turbo run test --filter=web",
+            "php artisan test --parallel",
+            "bundle exec rake",
+            "scripts/test",
+            "./script/test --fast",
+            "bin/test-unit",
+        ] {
+            assert!(is_test_command(line), "{line}");
+        }
+        for line in [
+            "pnpm install",
+            "cargo build --workspace",
+            "echo go test",
+            "# make test",
+            "npm run lint",
+            "mvn -B package -DskipTests",
+            "mvn dependency:go-offline",
+            "bundle exec rake db:migrate",
+            "./gradlew assemble",
+            "mvn clean verify -Dmaven.test.skip --projects x",
+            "./gradlew build -x test",
+            "go vet ./...",
+            "pnpm run check",
+            "make build",
+            "latest-version",
+            "scripts/testdata.sh",
+            "./contest.sh",
+            "uv pip install pytest-cov",
+            "python -m pip install pytest pytest-xdist",
+            "npm install --save-dev jest",
+            "uv pip uninstall pytest-speed",
+            "yarn remove jest",
+        ] {
+            assert!(!is_test_command(line), "{line}");
+        }
+    }
+}

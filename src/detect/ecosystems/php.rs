@@ -1,0 +1,189 @@
+//! PHP with Composer (`composer.json`, `composer.lock`), the PHP version it needs
+//! and the test runner (composer `test` script, Pest, `php artisan test`, PHPUnit).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{captured_names, pm_path, projects, version_file};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{Repo, join, parent_dir};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::in_dir;
+use crate::detect::sources::version;
+
+pub struct Php;
+
+impl Ecosystem for Php {
+    fn id(&self) -> &'static str {
+        "php"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("php", "PHP")];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["composer"]
+    }
+    fn manifests(&self) -> &'static [&'static str] {
+        &["composer.json"]
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            Alias::action_with_files("shivammathur/setup-php", "php", &["php-version"], &["php-version-file"]),
+            Alias::image("php", "php"),
+            Alias::devcontainer_image("php", "php"),
+            Alias::feature("php", "php"),
+            Alias::nix_compact("php", "php"),
+            Alias::tool("php", "php"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[
+            r"(?:php\s+)?artisan\s+test\b",
+            r"(?:vendor/bin/|\./vendor/bin/)?(?:phpunit|pest|paratest)\b",
+            r"composer\s+(?:run(?:-script)?\s+)?test\b",
+        ]
+    }
+    fn install_commands(&self) -> &'static [&'static str] {
+        &["composer"]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["php"]
+    }
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"(?:\bgetenv\(|\benv\(|\$_ENV\[|\$_SERVER\[|\bEnv::get\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+                .expect("the PHP environment-read pattern is valid")
+        });
+        captured_names(&READ, text)
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        detect(sources.repo(), out);
+    }
+}
+
+fn detect(repo: &Repo, out: &mut Findings) {
+    for manifest in projects(repo, &["composer.json"]) {
+        composer(repo, out, manifest);
+    }
+}
+
+fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
+    let dir = parent_dir(manifest);
+    let json = repo.read_json(manifest).unwrap_or_default();
+    let str_at = |pointer: &str| json.pointer(pointer).and_then(|v| v.as_str());
+
+    let version = version_file(repo, dir, ".php-version")
+        .or_else(|| str_at("/config/platform/php").map(|v| (v.to_string(), format!("{manifest}#config.platform.php"))))
+        .or_else(|| {
+            let floor = version::floor(str_at("/require/php")?)?;
+            Some((floor, format!("{manifest}#require.php")))
+        });
+    match version {
+        Some((v, source)) => out.toolchain("php", Some(v), source),
+        None => out.toolchain("php", None, manifest),
+    }
+
+    let lock = join(dir, "composer.lock");
+    let locked = repo.exists(&lock);
+    out.package_manager("composer", None, pm_path(dir), if locked { lock.as_str() } else { manifest });
+    // Without a lockfile (a library), resolve as CI does; with one, install exactly it.
+    let verb = if locked { "install" } else { "update" };
+    let install = format!("composer {verb} --no-interaction --prefer-dist --no-progress");
+    out.step(Phase::Install, in_dir(dir, &install), if locked { lock.as_str() } else { manifest });
+
+    let requires = |package: &str| {
+        ["/require", "/require-dev"].iter().any(|k| json.pointer(k).and_then(|r| r.get(package)).is_some())
+    };
+    let phpunit_config =
+        ["phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p));
+    if json.pointer("/scripts/test").is_some() {
+        out.test(in_dir(dir, "composer test"), format!("{manifest}#scripts.test"));
+    } else if requires("pestphp/pest") {
+        out.test(in_dir(dir, "vendor/bin/pest"), format!("{manifest}#require-dev.pestphp/pest"));
+    } else if repo.exists(&join(dir, "artisan")) && requires("laravel/framework") {
+        out.test(in_dir(dir, "php artisan test"), join(dir, "artisan"));
+    } else if let Some(config) = phpunit_config {
+        out.test(in_dir(dir, "vendor/bin/phpunit"), config);
+    } else if requires("phpunit/phpunit") {
+        out.test(in_dir(dir, "vendor/bin/phpunit"), format!("{manifest}#require-dev.phpunit/phpunit"));
+    }
+
+    // A Laravel app boots only with a `.env` holding an APP_KEY; its CI makes one from the
+    // example. Guarded, so a second run keeps the key.
+    let env_example = join(dir, ".env.example");
+    if requires("laravel/framework") && repo.exists(&join(dir, "artisan")) && repo.exists(&env_example) {
+        let setup = "[ -f .env ] || { cp .env.example .env && php artisan key:generate --no-interaction; }";
+        out.step(Phase::Build, in_dir(dir, setup), env_example.as_str());
+    }
+
+    let extensions: Vec<&str> = json
+        .get("require")
+        .and_then(|r| r.as_object())
+        .map(|r| r.keys().filter_map(|k| k.strip_prefix("ext-")).collect())
+        .unwrap_or_default();
+    if !extensions.is_empty() {
+        out.note(format!("PHP extensions required by {manifest}: {}", extensions.join(", ")));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::scan;
+
+    #[test]
+    fn library_without_lockfile_resolves_with_update() {
+        let s = scan(
+            &Php,
+            &[
+                (
+                    "composer.json",
+                    r#"{"require":{"php":"^8.3","ext-mbstring":"*"},"require-dev":{"phpunit/phpunit":"^11"}}"#,
+                ),
+                ("phpunit.xml.dist", "<phpunit/>"),
+                ("src/Illuminate/Support/composer.json", r#"{"require":{"php":"^8.2"}}"#),
+            ],
+        );
+        assert_eq!(s.toolchain("php"), Some((Some("8.3"), "composer.json#require.php")));
+        assert_eq!(s.managers(), vec![("composer", ".")]);
+        assert_eq!(s.steps(), vec!["composer update --no-interaction --prefer-dist --no-progress"]);
+        assert_eq!(s.tests(), vec!["vendor/bin/phpunit"]);
+        assert!(s.findings.notes[0].contains("mbstring"));
+    }
+
+    #[test]
+    fn app_with_lockfile_and_test_script() {
+        let s = scan(
+            &Php,
+            &[
+                (
+                    "app/composer.json",
+                    r#"{"require":{"php":"^7.4|^8.1","laravel/framework":"^11"},"scripts":{"test":"pest"}}"#,
+                ),
+                ("app/composer.lock", "{}"),
+                ("app/artisan", ""),
+                ("app/.env.example", "APP_KEY=\n"),
+            ],
+        );
+        assert_eq!(s.toolchain("php"), Some((Some("8.1"), "app/composer.json#require.php")));
+        assert_eq!(
+            s.steps(),
+            vec![
+                "(cd app && composer install --no-interaction --prefer-dist --no-progress)",
+                "(cd app && [ -f .env ] || { cp .env.example .env && php artisan key:generate --no-interaction; })"
+            ]
+        );
+        assert_eq!(s.tests(), vec!["(cd app && composer test)"]);
+    }
+
+    #[test]
+    fn malformed_composer_json_warns() {
+        let s = scan(&Php, &[("composer.json", "{\"require\": ")]);
+        assert!(s.warnings.iter().any(|w| w.starts_with("composer.json: invalid JSON")), "{:?}", s.warnings);
+        assert_eq!(s.toolchain("php"), Some((None, "composer.json")));
+    }
+}

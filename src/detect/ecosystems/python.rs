@@ -1,0 +1,462 @@
+//! Python (uv, poetry, pdm, pipenv, hatch, pip with requirements files).
+//!
+//! A directory is a Python project when it holds `pyproject.toml`, `setup.py`, `setup.cfg`,
+//! `Pipfile` or `requirements*.txt` among the project's own files. A nested one inside
+//! another project counts only when it has its own lockfile and is not a uv workspace member.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{Members, captured_names, pm_path, toml_workspace};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir, too_deep_for_a_project};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::{in_dir, quote};
+use crate::detect::sources::version;
+
+pub struct Python;
+
+impl Ecosystem for Python {
+    fn id(&self) -> &'static str {
+        "python"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        // Every Python is 3: a version pins something only with its minor.
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("python", "Python").pinned_with(2)];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["pip", "uv", "poetry", "pdm", "pipenv", "hatch"]
+    }
+    fn manifests(&self) -> &'static [&'static str] {
+        &["pyproject.toml", "requirements.txt", "setup.py", "setup.cfg", "Pipfile"]
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            Alias::action_with_files("actions/setup-python", "python", &["python-version"], &["python-version-file"]),
+            Alias::action("astral-sh/setup-uv", "python", &["python-version"]),
+            Alias::action_with_files("pdm-project/setup-pdm", "python", &["python-version"], &["python-version-file"]),
+            Alias::image("python", "python"),
+            Alias::devcontainer_image("python", "python"),
+            Alias::feature("python", "python"),
+            Alias::nix_compact("python", "python"),
+            Alias::tool("python", "python"),
+            Alias::package_manager_tool("poetry", "poetry"),
+            Alias::package_manager_tool("uv", "uv"),
+            Alias::package_manager_tool("pdm", "pdm"),
+            Alias::package_manager_tool("pipenv", "pipenv"),
+            Alias::package_manager_tool("hatch", "hatch"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[
+            r"(?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest\b",
+            r"(?:\S*/)?manage\.py\s+test\b",
+            r"python3?\s+-m\s+unittest\b",
+            r"(?:tox|nox)(?:\s|$)",
+            r"hatch\s+(?:run\s+)?test\b",
+        ]
+    }
+    fn install_commands(&self) -> &'static [&'static str] {
+        &[r"(?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv|poetry|pipx|pdm"]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["py"]
+    }
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(
+                r#"(?x)
+                (?:
+                    \bos\.environ\[ | \bos\.environ\.get\( | \bos\.getenv\( | \benviron\.get\( | \bos\.environ\.setdefault\(
+                  | \benv\.(?:str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path)\(
+                  | \bconfig\(
+                )\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]
+                "#,
+            )
+            .expect("the Python environment-read pattern is valid")
+        });
+        captured_names(&READ, text)
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        detect(sources.repo(), out);
+    }
+}
+
+const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
+const LOCKFILES: &[&str] = &["uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    Uv,
+    Poetry,
+    Pdm,
+    Pipenv,
+    Hatch,
+    Pip,
+}
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Uv => "uv",
+            Tool::Poetry => "poetry",
+            Tool::Pdm => "pdm",
+            Tool::Pipenv => "pipenv",
+            Tool::Hatch => "hatch",
+            Tool::Pip => "pip",
+        }
+    }
+}
+
+fn detect(repo: &Repo, out: &mut Findings) {
+    let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
+    let requirements = requirement_files(repo);
+    dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
+    dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
+    dirs.dedup();
+
+    let mut projects: Vec<(String, Option<Members>)> = Vec::new();
+    for dir in dirs {
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
+            let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
+            let member = members.as_ref().is_some_and(|m| m.contains(relative));
+            let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(&join(dir, l)));
+            if member || !own_lockfile {
+                continue;
+            }
+        }
+        if too_deep_for_a_project(dir) {
+            continue;
+        }
+        let own_requirements: Vec<&str> =
+            requirements.iter().copied().filter(|f| requirements_project_dir(f) == dir).collect();
+        let members = project(repo, dir, &own_requirements, out);
+        projects.push((dir.to_string(), members));
+    }
+}
+
+/// `requirements.txt`, `requirements-dev.txt`, `requirements/test.txt`, … outside samples.
+fn requirement_files(repo: &Repo) -> Vec<&str> {
+    let mut found: Vec<&str> = repo
+        .files()
+        .filter(|f| f.ends_with(".txt"))
+        .filter(|f| {
+            let name = file_name(f);
+            name.starts_with("requirements") || file_name(parent_dir(f)) == "requirements"
+        })
+        .filter(|f| is_project_path(f))
+        .collect();
+    found.sort_by_key(|f| (f.matches('/').count(), *f));
+    found
+}
+
+/// The project a requirements file belongs to: its directory, or the parent of `requirements/`.
+fn requirements_project_dir(file: &str) -> &str {
+    let dir = parent_dir(file);
+    if file_name(dir) == "requirements" { parent_dir(dir) } else { dir }
+}
+
+/// One project at `dir`; `requirements` are its own requirements files.
+fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) -> Option<Members> {
+    let pyproject_path = join(dir, "pyproject.toml");
+    let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
+    let tool_table = |name: &str| pyproject.as_deref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
+    let has = |file: &str| repo.exists(&join(dir, file));
+
+    let (tool, source) = if has("uv.lock") {
+        (Tool::Uv, join(dir, "uv.lock"))
+    } else if has("poetry.lock") {
+        (Tool::Poetry, join(dir, "poetry.lock"))
+    } else if has("pdm.lock") {
+        (Tool::Pdm, join(dir, "pdm.lock"))
+    } else if has("Pipfile") {
+        (Tool::Pipenv, join(dir, "Pipfile"))
+    } else if tool_table("poetry").is_some_and(|p| p.get("dependencies").is_some() || p.get("name").is_some()) {
+        (Tool::Poetry, format!("{pyproject_path}#tool.poetry"))
+    } else if tool_table("uv").is_some() {
+        (Tool::Uv, format!("{pyproject_path}#tool.uv"))
+    } else if tool_table("pdm").is_some() {
+        (Tool::Pdm, format!("{pyproject_path}#tool.pdm"))
+    } else if tool_table("hatch").and_then(|h| h.get("envs")).is_some() {
+        (Tool::Hatch, format!("{pyproject_path}#tool.hatch.envs"))
+    } else {
+        let first = requirements.first();
+        (Tool::Pip, first.map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
+    };
+
+    python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
+    out.package_manager(tool.name(), None, pm_path(dir), source.clone());
+
+    let members = uv_workspace(repo, dir, pyproject.as_deref(), &pyproject_path, out);
+    let mut pytest_installed = false;
+    let run_prefix = match tool {
+        Tool::Uv => {
+            let mut cmd = String::from(if has("uv.lock") { "uv sync --frozen" } else { "uv sync" });
+            if members.is_some() {
+                cmd.push_str(" --all-packages");
+            }
+            out.step(Phase::Install, in_dir(dir, &cmd), source);
+            "uv run "
+        }
+        Tool::Poetry => {
+            out.step(Phase::Install, in_dir(dir, "poetry install --no-interaction"), source);
+            "poetry run "
+        }
+        Tool::Pdm => {
+            let cmd = if has("pdm.lock") { "pdm install --frozen-lockfile" } else { "pdm install" };
+            out.step(Phase::Install, in_dir(dir, cmd), source);
+            "pdm run "
+        }
+        Tool::Pipenv => {
+            let cmd = if has("Pipfile.lock") { "pipenv install --dev --deploy" } else { "pipenv install --dev" };
+            out.step(Phase::Install, in_dir(dir, cmd), source);
+            "pipenv run "
+        }
+        Tool::Hatch => {
+            out.step(Phase::Install, in_dir(dir, "hatch env create"), source);
+            "hatch run "
+        }
+        Tool::Pip => {
+            pytest_installed = pip_install(repo, dir, requirements, pyproject.as_deref(), out);
+            ".venv/bin/python -m "
+        }
+    };
+    let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
+    if tool == Tool::Pip
+        && !pytest_installed
+        && let Some(source) = &pytest
+    {
+        // Configured for pytest, but nothing installed names it: the venv needs it to run them.
+        out.step(Phase::Install, in_dir(dir, ".venv/bin/python -m pip install pytest"), source.clone());
+    }
+    tests(repo, dir, pytest, tool, run_prefix, out);
+    // Workspace members keep their own tests: run them from the member, in the shared env.
+    if let Some(members) = &members {
+        for member in repo.project_dirs("pyproject.toml").into_iter().filter(|d| is_within(d, dir) && *d != dir) {
+            if !members.contains(member.strip_prefix(dir).unwrap_or(member).trim_start_matches('/')) {
+                continue;
+            }
+            let member_path = join(member, "pyproject.toml");
+            let member_pyproject = repo.read_toml(&member_path);
+            let pytest = pytest_evidence(repo, member, &[], member_pyproject.as_deref(), &member_path);
+            tests(repo, member, pytest, tool, run_prefix, out);
+        }
+    }
+    members
+}
+
+fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
+    MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| join(dir, "pyproject.toml"))
+}
+
+/// pip into a virtualenv at `<dir>/.venv`: the requirements files (runtime first, then the
+/// dev/test ones), else the project itself, editable, with a `dev`/`test` extra when declared.
+/// Returns whether what it installs names pytest.
+fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) -> bool {
+    // Runtime requirements first, then the ones for development and tests; docs and the
+    // like stay out.
+    let rank = |f: &str| {
+        let name = file_name(f).to_ascii_lowercase();
+        let stem = name.trim_end_matches(".txt").to_string();
+        if ["requirements", "base", "main", "prod"].contains(&stem.as_str()) {
+            Some(0)
+        } else if ["dev", "test", "tests", "testing", "ci"].iter().any(|k| stem.contains(k)) {
+            Some(1)
+        } else {
+            None
+        }
+    };
+    let mut chosen: Vec<&str> = files.iter().copied().filter(|f| rank(f).is_some()).collect();
+    chosen.sort_by_key(|f| rank(f));
+    let chosen = if chosen.is_empty() { files.iter().copied().take(1).collect() } else { chosen };
+    let venv_source = chosen.first().map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir));
+    out.step(Phase::Install, in_dir(dir, "python3 -m venv .venv"), venv_source.clone());
+    for file in &chosen {
+        let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
+        out.step(
+            Phase::Install,
+            in_dir(dir, &format!(".venv/bin/python -m pip install -r {}", quote(relative))),
+            file.to_string(),
+        );
+    }
+    let installable = pyproject.is_some_and(|p| p.get("project").is_some() || p.get("build-system").is_some())
+        || repo.exists(&join(dir, "setup.py"));
+    if chosen.is_empty() && installable {
+        let extras: Vec<String> = pyproject
+            .and_then(|p| p.get("project"))
+            .and_then(|p| p.get("optional-dependencies"))
+            .and_then(|o| o.as_table())
+            .map(|t| t.keys().filter(|k| ["dev", "test", "tests", "testing"].contains(&k.as_str())).cloned().collect())
+            .unwrap_or_default();
+        let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
+        out.step(Phase::Install, in_dir(dir, &format!(".venv/bin/python -m pip install {target}")), venv_source);
+        let pyproject_path = join(dir, "pyproject.toml");
+        return !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
+    }
+    chosen.iter().any(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)))
+}
+
+/// `.python-version` (here or in a parent), `runtime.txt`, Pipfile `python_version`, then a
+/// `requires-python` that pins (`==3.12.*`, `~=3.12.1`); floors pin nothing.
+fn python_version(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>, pyproject_path: &str, out: &mut Findings) {
+    let mut current = Some(dir);
+    while let Some(d) = current {
+        let path = join(d, ".python-version");
+        if repo.exists(&path) {
+            let text = repo.read(&path).unwrap_or_default();
+            let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
+            let version = version::numeric_pin(first.trim_start_matches("python").trim_start_matches('-'));
+            if version.is_some() {
+                out.toolchain("python", version, path);
+                return;
+            }
+        }
+        current = (!d.is_empty()).then(|| parent_dir(d));
+    }
+    let runtime = join(dir, "runtime.txt");
+    if repo.exists(&runtime)
+        && let Some(v) = repo.read(&runtime).and_then(|t| version::numeric_pin(t.trim().trim_start_matches("python-")))
+    {
+        out.toolchain("python", Some(v), runtime);
+        return;
+    }
+    let pipfile = join(dir, "Pipfile");
+    if repo.exists(&pipfile)
+        && let Some(v) = repo
+            .read_toml(&pipfile)
+            .and_then(|t| t.get("requires")?.get("python_version")?.as_str().and_then(version::numeric_pin))
+    {
+        out.toolchain("python", Some(v), format!("{pipfile}#requires.python_version"));
+        return;
+    }
+    if let Some(range) =
+        pyproject.and_then(|p| p.get("project")).and_then(|p| p.get("requires-python")).and_then(|r| r.as_str())
+    {
+        out.toolchain("python", pinned_python(range), format!("{pyproject_path}#project.requires-python"));
+        return;
+    }
+    if let Some(range) = pyproject
+        .and_then(|p| p.get("tool"))
+        .and_then(|t| t.get("poetry"))
+        .and_then(|p| p.get("dependencies"))
+        .and_then(|d| d.get("python"))
+        .and_then(|r| r.as_str())
+    {
+        out.toolchain("python", pinned_python(range), format!("{pyproject_path}#tool.poetry.dependencies.python"));
+        return;
+    }
+    out.toolchain("python", None, pyproject_or_setup(repo, dir));
+}
+
+/// A Python version range that pins a minor version: `==3.12.*`, `==3.12.4`, `~=3.12.1`,
+/// poetry's `~3.12`, or `>=3.12,<3.13`. Floors (`>=3.11`, `^3.11`) pin nothing.
+fn pinned_python(range: &str) -> Option<String> {
+    let clauses: Vec<&str> = range.split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
+    if let [single] = clauses.as_slice() {
+        if let Some(v) = single.strip_prefix("~=") {
+            // `~=3.11.4` is `>=3.11.4, ==3.11.*`; `~=3.11` only pins the major.
+            let parts: Vec<&str> = v.trim().split('.').collect();
+            return (parts.len() >= 3).then(|| version::numeric_pin(&parts[..parts.len() - 1].join("."))).flatten();
+        }
+        if let Some(v) = single.strip_prefix("==").or_else(|| single.strip_prefix('~')) {
+            return version::numeric_pin(v.trim());
+        }
+        return None;
+    }
+    // `>=3.12,<3.13`: a floor and a ceiling one minor apart.
+    let floor = clauses.iter().find_map(|c| c.strip_prefix(">=")).and_then(|v| version::numeric_pin(v.trim()))?;
+    let ceiling = clauses.iter().find_map(|c| c.strip_prefix('<').filter(|v| !v.starts_with('='))).map(str::trim)?;
+    let mut parts = floor.split('.');
+    let (major, minor) = (parts.next()?, parts.next()?.parse::<u32>().ok()?);
+    let next = format!("{major}.{}", minor + 1);
+    (ceiling == next || ceiling == format!("{next}.0")).then(|| format!("{major}.{minor}"))
+}
+
+/// `[tool.uv.workspace] members/exclude`: one `uv sync --all-packages` at the root.
+fn uv_workspace(
+    repo: &Repo,
+    dir: &str,
+    pyproject: Option<&toml::Table>,
+    pyproject_path: &str,
+    out: &mut Findings,
+) -> Option<Members> {
+    let workspace = pyproject?.get("tool")?.get("uv")?.get("workspace")?;
+    Some(toml_workspace(repo, dir, workspace, pyproject_path, ("uv", "member"), out))
+}
+
+/// pytest when the project shows it (config, conftest, a dependency), else tox/nox, else
+/// Django's runner for a `manage.py` project.
+fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix: &str, out: &mut Findings) {
+    if let Some(source) = pytest {
+        let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
+        out.test(in_dir(dir, &command), source);
+    }
+    for (file, command) in [("tox.ini", "tox"), ("noxfile.py", "nox")] {
+        let path = join(dir, file);
+        if repo.exists(&path) {
+            out.test(in_dir(dir, command), path);
+        }
+    }
+    let manage = join(dir, "manage.py");
+    if repo.exists(&manage) {
+        let python = if tool == Tool::Pip { ".venv/bin/python".to_string() } else { format!("{run_prefix}python") };
+        out.test(in_dir(dir, &format!("{python} manage.py test")), manage);
+    }
+}
+
+fn pytest_evidence(
+    repo: &Repo,
+    dir: &str,
+    requirements: &[&str],
+    pyproject: Option<&toml::Table>,
+    pyproject_path: &str,
+) -> Option<String> {
+    if pyproject.and_then(|p| p.get("tool")).and_then(|t| t.get("pytest")).is_some() {
+        return Some(format!("{pyproject_path}#tool.pytest"));
+    }
+    for file in ["pytest.ini", "conftest.py", "tests/conftest.py", "test/conftest.py"] {
+        let path = join(dir, file);
+        if repo.exists(&path) {
+            return Some(path);
+        }
+    }
+    for file in ["setup.cfg", "tox.ini"] {
+        let path = join(dir, file);
+        if repo.exists(&path) && repo.read(&path).is_some_and(|t| t.contains("[tool:pytest]") || t.contains("[pytest]"))
+        {
+            return Some(path);
+        }
+    }
+    // pytest named as a dependency: in pyproject (any table) or a requirements file.
+    if repo.exists(pyproject_path) && repo.read(pyproject_path).is_some_and(|t| mentions_pytest(&t)) {
+        return Some(pyproject_path.to_string());
+    }
+    requirements.iter().find(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t))).map(|f| f.to_string())
+}
+
+fn mentions_pytest(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim().trim_start_matches(['"', '\'']);
+        l.starts_with("pytest") && !l.starts_with("pytest-") || l.contains("\"pytest") && !l.contains("\"pytest-")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_pins() {
+        assert_eq!(pinned_python("==3.12.*").as_deref(), Some("3.12"));
+        assert_eq!(pinned_python("~=3.11.4").as_deref(), Some("3.11"));
+        assert_eq!(pinned_python("~3.10").as_deref(), Some("3.10"));
+        assert_eq!(pinned_python(">=3.12, <3.13").as_deref(), Some("3.12"));
+        for floor in [">=3.11", "^3.11", ">=3.9,<4", "~=3.11"] {
+            assert_eq!(pinned_python(floor), None, "{floor}");
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! Ruby with Bundler (`Gemfile`, `Gemfile.lock`, `.ruby-version`), Rails apps and
+//! their database, and the test runner (RSpec, `bin/rails test`, rake).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{
+    captured_names, file_on_disk, native_shell_of, pm_path, projects, read_existing, source_at, version_file,
+};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{Repo, join, parent_dir};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::{in_dir, quote};
+use crate::detect::sources::version;
+
+pub struct Ruby;
+
+impl Ecosystem for Ruby {
+    fn id(&self) -> &'static str {
+        "ruby"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("ruby", "Ruby")];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["bundler"]
+    }
+    fn manifests(&self) -> &'static [&'static str] {
+        &["Gemfile"]
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            Alias::action("ruby/setup-ruby", "ruby", &["ruby-version"]),
+            Alias::image("ruby", "ruby"),
+            Alias::devcontainer_image("ruby", "ruby"),
+            Alias::feature("ruby", "ruby"),
+            Alias::nix("ruby", "ruby"),
+            Alias::tool("ruby", "ruby"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[
+            r"(?:bundle\s+exec\s+)?(?:rspec|rake\s+(?:test|spec)|rails\s+test|bin/rails\s+test|bin/rspec)\b",
+            r"bundle\s+exec\s+rake\s*$",
+        ]
+    }
+    fn install_commands(&self) -> &'static [&'static str] {
+        &["gem"]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["rb"]
+    }
+    /// YAML and ERB configuration in a `config` folder (Rails' `database.yml` with
+    /// `<%= ENV["…"] %>`).
+    fn is_settings_file(&self, rel: &str) -> bool {
+        let extension = rel.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+        ["yml", "yaml", "erb"].contains(&extension)
+            && parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("config"))
+    }
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"(?:\bENV\[|\bENV\.fetch\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+                .expect("the Ruby environment-read pattern is valid")
+        });
+        captured_names(&READ, text)
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        detect(sources.repo(), out);
+    }
+}
+
+static GEMFILE_RUBY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?m)^\s*ruby\s*\(?\s*["']([^"']+)["']"#).expect("regex"));
+static REQUIRED_RUBY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"required_ruby_version\s*=\s*\[?\s*["']([^"']+)["']"#).expect("regex"));
+static RAILS_GEM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?m)^\s*gem\s*\(?\s*["'](?:rails|railties)["']"#).expect("regex"));
+static ADAPTER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?m)^\s*adapter:\s*["']?([A-Za-z0-9_]+)"#).expect("regex"));
+
+fn detect(repo: &Repo, out: &mut Findings) {
+    // An app's `ios/Gemfile` (fastlane, CocoaPods) is release tooling of its native shell.
+    for gemfile in projects(repo, &["Gemfile", "gems.rb"]).into_iter().filter(|g| native_shell_of(repo, g).is_none()) {
+        bundle(repo, out, gemfile);
+    }
+}
+
+fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
+    let dir = parent_dir(gemfile);
+    let text = repo.read(gemfile).unwrap_or_default();
+    let lock_path = join(dir, if gemfile.ends_with("gems.rb") { "gems.locked" } else { "Gemfile.lock" });
+    let lock = read_existing(repo, &lock_path);
+
+    let version = version_file(repo, dir, ".ruby-version")
+        .or_else(|| {
+            let caps = GEMFILE_RUBY.captures(&text)?;
+            Some((version::floor(&caps[1])?, source_at(gemfile, &text, caps[0].trim())))
+        })
+        .or_else(|| {
+            let lock = lock.as_deref()?;
+            let line = section(lock, "RUBY VERSION").into_iter().next()?;
+            Some((version::first(line)?, format!("{lock_path}#RUBY VERSION")))
+        })
+        .or_else(|| {
+            // A gem: the oldest Ruby its gemspec supports.
+            let gemspec = repo.under(dir).find(|f| parent_dir(f) == dir && f.ends_with(".gemspec"))?;
+            let text = repo.read(gemspec)?;
+            let caps = REQUIRED_RUBY.captures(&text)?;
+            Some((version::floor(&caps[1])?, source_at(gemspec, &text, caps[0].trim())))
+        });
+    match version {
+        Some((v, source)) => out.toolchain("ruby", Some(v), source),
+        None => out.toolchain("ruby", None, gemfile),
+    }
+    let bundler = lock.as_deref().and_then(|l| section(l, "BUNDLED WITH").into_iter().next().and_then(version::first));
+    out.package_manager("bundler", bundler, pm_path(dir), if lock.is_some() { lock_path.as_str() } else { gemfile });
+    // Plain `bundle install`: it keeps the lockfile's versions, and unlike frozen/deployment
+    // mode it can add the Linux platform to a lockfile written on a Mac.
+    out.step(Phase::Install, in_dir(dir, "bundle install"), if lock.is_some() { lock_path.as_str() } else { gemfile });
+
+    let gems = format!("{text}\n{}", lock.as_deref().unwrap_or_default());
+    let rails = RAILS_GEM.is_match(&text) || lock.as_deref().is_some_and(|l| l.contains("\n    rails ("));
+    let has_dir = |name: &str| repo.under(&join(dir, name)).next().is_some();
+    if has_dir("spec") && gems.contains("rspec") {
+        out.test(in_dir(dir, "bundle exec rspec"), join(dir, "spec"));
+    } else if rails && file_on_disk(repo, &join(dir, "bin/rails")) && has_dir("test") {
+        out.test(in_dir(dir, "bin/rails test"), join(dir, "bin/rails"));
+    } else if let Some(rakefile) =
+        ["Rakefile", "rakefile", "Rakefile.rb"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p))
+    {
+        let rake = read_existing(repo, &rakefile).unwrap_or_default();
+        let test_task = rake.contains("TestTask") || rake.contains("task :test") || rake.contains("task test:");
+        let cmd = if test_task { "bundle exec rake test" } else { "bundle exec rake" };
+        out.test(in_dir(dir, cmd), rakefile);
+    }
+
+    if rails {
+        out.note(format!("Rails app at {}", pm_path(dir)));
+        database(repo, out, dir);
+    }
+}
+
+/// The services a Rails app's `config/database.yml` adapters need. Apps that keep only a
+/// `database.yml.sample` (`.example`, `example.database.yml`, …) get it copied into place,
+/// as their CI does.
+fn database(repo: &Repo, out: &mut Findings, dir: &str) {
+    let config = join(dir, "config/database.yml");
+    let path = if repo.exists(&config) {
+        config
+    } else {
+        let samples = ["database.yml.sample", "database.yml.example", "database.yml.dist", "database.yml.template"]
+            .into_iter()
+            .chain(["example.database.yml", "sample.database.yml"]);
+        let Some(sample) = samples.map(|name| join(dir, &format!("config/{name}"))).find(|p| repo.exists(p)) else {
+            return;
+        };
+        let (from, to) = (quote(&sample), quote(&config));
+        out.step(Phase::Build, format!("[ -f {to} ] || cp {from} {to}"), sample.as_str());
+        sample
+    };
+    let Some(text) = read_existing(repo, &path) else { return };
+    let mut seen = Vec::new();
+    for caps in ADAPTER.captures_iter(&text) {
+        let service = match &caps[1] {
+            "postgresql" | "postgis" => "postgres",
+            "mysql2" | "trilogy" | "mysql" => "mysql",
+            _ => continue,
+        };
+        if !seen.contains(&service) {
+            seen.push(service);
+            out.service(service, None, source_at(&path, &text, caps[0].trim()));
+        }
+    }
+}
+
+/// The indented lines of a Gemfile.lock section (`RUBY VERSION`, `BUNDLED WITH`).
+fn section<'a>(lock: &'a str, header: &str) -> Vec<&'a str> {
+    lock.lines()
+        .skip_while(|l| l.trim_end() != header)
+        .skip(1)
+        .take_while(|l| l.starts_with(' '))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::scan;
+
+    const LOCK: &str = "GEM\n  remote: https://rubygems.org/\n  specs:\n    rails (7.1.3)\n    rspec-rails (6.1.0)\n\nRUBY VERSION\n   ruby 3.2.2p53\n\nBUNDLED WITH\n   2.5.3\n";
+
+    #[test]
+    fn rails_app_with_rspec_and_postgres() {
+        let s = scan(
+            &Ruby,
+            &[
+                ("Gemfile", "source 'https://rubygems.org'\nruby '~> 3.2.0'\ngem 'rails', '~> 7.1'\ngem 'pg'\n"),
+                ("Gemfile.lock", LOCK),
+                ("bin/rails", "#!/usr/bin/env ruby"),
+                ("spec/models/user_spec.rb", ""),
+                (
+                    "config/database.yml",
+                    "default: &default\n  adapter: postgresql\n  pool: <%= ENV.fetch(\"RAILS_MAX_THREADS\") { 5 } %>\n",
+                ),
+                ("spec/fixtures/files/Gemfile", "gem 'x'"),
+            ],
+        );
+        assert_eq!(s.toolchain("ruby"), Some((Some("3.2.0"), "Gemfile:2")));
+        assert_eq!(s.findings.package_managers[0].version.as_deref(), Some("2.5.3"));
+        assert_eq!(s.steps(), vec!["bundle install"]);
+        assert_eq!(s.tests(), vec!["bundle exec rspec"]);
+        assert_eq!(s.findings.services[0].name, "postgres");
+        assert_eq!(s.findings.services[0].source, "config/database.yml:2");
+    }
+
+    #[test]
+    fn ruby_version_file_minitest_rails_and_nested_gem() {
+        let s = scan(
+            &Ruby,
+            &[
+                ("web/Gemfile", "gem \"rails\"\n"),
+                ("web/.ruby-version", "ruby-3.3.0\n"),
+                ("web/bin/rails", ""),
+                ("web/test/test_helper.rb", ""),
+                ("web/config/database.yml", "test:\n  adapter: sqlite3\n"),
+                ("gem/Gemfile", "gemspec\n"),
+                ("gem/Rakefile", "Rake::TestTask.new(:test)\n"),
+            ],
+        );
+        assert_eq!(s.steps(), vec!["(cd gem && bundle install)", "(cd web && bundle install)"]);
+        assert_eq!(s.tests(), vec!["(cd gem && bundle exec rake test)", "(cd web && bin/rails test)"]);
+        assert_eq!(s.findings.toolchains[1].version.as_deref(), Some("3.3.0"));
+        assert!(s.findings.services.is_empty());
+    }
+
+    #[test]
+    fn database_yml_sample_is_copied_into_place() {
+        let s = scan(
+            &Ruby,
+            &[("Gemfile", "gem \"rails\"\n"), ("config/database.yml.sample", "test:\n  adapter: postgresql\n")],
+        );
+        assert_eq!(
+            s.steps(),
+            vec!["bundle install", "[ -f config/database.yml ] || cp config/database.yml.sample config/database.yml"]
+        );
+        assert_eq!(s.findings.services[0].source, "config/database.yml.sample:2");
+
+        let s = scan(&Ruby, &[("Gemfile", "gem 'rails'\n"), ("config/example.database.yml", "adapter: postgresql\n")]);
+        assert_eq!(s.steps()[1], "[ -f config/database.yml ] || cp config/example.database.yml config/database.yml");
+    }
+
+    #[test]
+    fn gem_ruby_from_its_gemspec() {
+        let s = scan(
+            &Ruby,
+            &[
+                ("Gemfile", "gemspec\n"),
+                ("lib/x.rb", ""),
+                ("x.gemspec", "Gem::Specification.new do |gem|\n  gem.required_ruby_version = \">= 3.2.0\"\nend\n"),
+            ],
+        );
+        assert_eq!(s.toolchain("ruby"), Some((Some("3.2.0"), "x.gemspec:2")));
+    }
+
+    #[test]
+    fn ruby_from_the_lockfile() {
+        let s = scan(&Ruby, &[("Gemfile", "gem 'rake'"), ("Gemfile.lock", LOCK)]);
+        assert_eq!(s.toolchain("ruby"), Some((Some("3.2.2"), "Gemfile.lock#RUBY VERSION")));
+    }
+}

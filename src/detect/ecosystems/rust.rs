@@ -1,0 +1,236 @@
+//! Rust (cargo, workspaces, `rust-toolchain(.toml)`, `rust-version`).
+//!
+//! A `Cargo.toml` of the project's own is a project unless it lies inside another one:
+//! workspace members are built by the workspace, and a nested crate is a project of its own
+//! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{Members, captured_names, pm_path, toml_workspace};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{Repo, is_within, join, parent_dir, too_deep_for_a_project};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::in_dir;
+use crate::detect::sources::version;
+
+pub struct Rust;
+
+impl Ecosystem for Rust {
+    fn id(&self) -> &'static str {
+        "rust"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("rust", "Rust")];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["cargo"]
+    }
+    fn manifests(&self) -> &'static [&'static str] {
+        &["Cargo.toml"]
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            // `dtolnay/rust-toolchain@1.70` names the toolchain in its reference.
+            Alias::action_with_reference("dtolnay/rust-toolchain", "rust", &["toolchain"]),
+            Alias::action("actions-rs/toolchain", "rust", &["toolchain"]),
+            Alias::image("rust", "rust"),
+            Alias::devcontainer_image("rust", "rust"),
+            Alias::feature("rust", "rust"),
+            Alias::nix("rustc", "rust"),
+            Alias::nix("cargo", "rust"),
+            Alias::nix("rustup", "rust"),
+            Alias::nix("rust-bin", "rust"),
+            Alias::tool("rust", "rust"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[r"cargo\s+(?:\+\S+\s+)?(?:test|nextest)\b"]
+    }
+    fn install_commands(&self) -> &'static [&'static str] {
+        &["cargo"]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["rs"]
+    }
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"(?:\benv(?:::var|::var_os)\(|\benv!\(|\boption_env!\()\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+                .expect("the Rust environment-read pattern is valid")
+        });
+        captured_names(&READ, text)
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        detect(sources.repo(), out);
+    }
+}
+
+fn detect(repo: &Repo, out: &mut Findings) {
+    let mut projects: Vec<(String, Option<Members>)> = Vec::new();
+    for dir in repo.project_dirs("Cargo.toml") {
+        let manifest_path = join(dir, "Cargo.toml");
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
+            let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
+            let member = members.as_ref().is_some_and(|m| m.contains(relative));
+            if member || !repo.exists(&join(dir, "Cargo.lock")) {
+                continue;
+            }
+        }
+        if too_deep_for_a_project(dir) {
+            continue;
+        }
+        let Some(manifest) = repo.read_toml(&manifest_path) else { continue };
+        let is_fuzz = manifest
+            .get("package")
+            .and_then(|p| p.get("metadata"))
+            .and_then(|m| m.get("cargo-fuzz"))
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        if is_fuzz {
+            continue;
+        }
+        let members = project(repo, dir, &manifest, &manifest_path, out);
+        projects.push((dir.to_string(), members));
+    }
+}
+
+fn project(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, out: &mut Findings) -> Option<Members> {
+    rust_version(repo, dir, manifest, manifest_path, out);
+    let lock = join(dir, "Cargo.lock");
+    let locked = repo.exists(&lock);
+    out.package_manager("cargo", None, pm_path(dir), manifest_path.to_string());
+    let (fetch, source) =
+        if locked { ("cargo fetch --locked", lock) } else { ("cargo fetch", manifest_path.to_string()) };
+    out.step(Phase::Install, in_dir(dir, fetch), source);
+
+    let workspace = manifest.get("workspace");
+    let members = workspace.map(|ws| toml_workspace(repo, dir, ws, manifest_path, ("cargo", "member crate"), out));
+    let test = if members.is_some() { "cargo test --workspace" } else { "cargo test" };
+    out.test(in_dir(dir, test), manifest_path.to_string());
+    members
+}
+
+/// `rust-toolchain.toml`/`rust-toolchain` (here or in a parent) names the toolchain the repo
+/// builds with; when it names a moving channel (`stable`), `rust-version` (the MSRV, resolved from `[workspace.package]` when the
+/// package says `rust-version.workspace = true`). `stable`/`nightly` pin nothing.
+fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, out: &mut Findings) {
+    let mut current = Some(dir);
+    while let Some(d) = current {
+        let toml_file = join(d, "rust-toolchain.toml");
+        let plain_file = join(d, "rust-toolchain");
+        if repo.exists(&toml_file) {
+            let channel = repo.read_toml(&toml_file).and_then(|t| {
+                t.get("toolchain").and_then(|tc| tc.get("channel")).and_then(|c| c.as_str()).map(str::to_string)
+            });
+            if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
+                let source = format!("{toml_file}#toolchain.channel");
+                install_pinned_toolchain(&pin, &source, out);
+                out.toolchain("rust", Some(pin), source);
+                return;
+            }
+            break;
+        }
+        if repo.exists(&plain_file) {
+            let text = repo.read(&plain_file).unwrap_or_default();
+            // The legacy file holds a bare channel; newer ones may hold TOML.
+            let channel = if text.contains("[toolchain]") {
+                text.parse::<toml::Table>()
+                    .ok()
+                    .and_then(|t| t.get("toolchain")?.get("channel")?.as_str().map(str::to_string))
+            } else {
+                text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string)
+            };
+            if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
+                install_pinned_toolchain(&pin, &plain_file, out);
+                out.toolchain("rust", Some(pin), plain_file);
+                return;
+            }
+            break;
+        }
+        current = (!d.is_empty()).then(|| parent_dir(d));
+    }
+    let package = manifest.get("package");
+    let rust_version = package.and_then(|p| p.get("rust-version"));
+    let inherited = rust_version.and_then(|v| v.get("workspace")).and_then(|w| w.as_bool()).unwrap_or(false);
+    let (version, source) = if inherited {
+        match workspace_rust_version(repo, dir, manifest) {
+            Some((v, source)) => (Some(v), source),
+            None => (None, format!("{manifest_path}#package.rust-version")),
+        }
+    } else if let Some(v) = rust_version.and_then(|v| v.as_str()) {
+        (version::numeric_pin(v), format!("{manifest_path}#package.rust-version"))
+    } else if let Some(v) = manifest
+        .get("workspace")
+        .and_then(|w| w.get("package"))
+        .and_then(|p| p.get("rust-version"))
+        .and_then(|v| v.as_str())
+    {
+        (version::numeric_pin(v), format!("{manifest_path}#workspace.package.rust-version"))
+    } else {
+        (None, manifest_path.to_string())
+    };
+    if let Some(msrv) = &version {
+        install_minimum_toolchain(msrv, &source, out);
+    }
+    out.toolchain("rust", version, source);
+}
+
+/// The toolchain a `rust-toolchain(.toml)` file pins, installed up front (rustup would fetch
+/// it on the first `cargo` call, with every component; this makes the install step do it,
+/// once: `rustup toolchain install` leaves an installed toolchain unchanged).
+fn install_pinned_toolchain(pin: &str, source: &str, out: &mut Findings) {
+    out.step(
+        Phase::Toolchain,
+        format!("if command -v rustup >/dev/null 2>&1; then rustup toolchain install {pin} --profile minimal; fi"),
+        source.to_string(),
+    );
+}
+
+/// `rust-version` is a minimum: when the default `rustc` is older (or absent), rustup's
+/// stable becomes the default; a new enough one is left alone.
+fn install_minimum_toolchain(msrv: &str, source: &str, out: &mut Findings) {
+    out.step(
+        Phase::Toolchain,
+        format!(
+            "if command -v rustup >/dev/null 2>&1 && ! printf '%s\\n' {msrv} \"$(rustc --version 2>/dev/null | cut -d' ' -f2)\" | sort -V -C; then rustup toolchain install stable --profile minimal && rustup default stable; fi"
+        ),
+        source.to_string(),
+    );
+}
+
+/// The `[workspace.package] rust-version` of this manifest, or of the nearest ancestor
+/// manifest that has a `[workspace]`.
+fn workspace_rust_version(repo: &Repo, dir: &str, manifest: &toml::Table) -> Option<(String, String)> {
+    let own = |table: &toml::Table| -> Option<String> {
+        table.get("workspace")?.get("package")?.get("rust-version")?.as_str().and_then(version::numeric_pin)
+    };
+    if let Some(v) = own(manifest) {
+        return Some((v, format!("{}#workspace.package.rust-version", join(dir, "Cargo.toml"))));
+    }
+    let mut current = (!dir.is_empty()).then(|| parent_dir(dir));
+    while let Some(d) = current {
+        let path = join(d, "Cargo.toml");
+        if repo.exists(&path)
+            && let Some(table) = repo.read_toml(&path)
+            && table.get("workspace").is_some()
+        {
+            return own(&table).map(|v| (v, format!("{path}#workspace.package.rust-version")));
+        }
+        current = (!d.is_empty()).then(|| parent_dir(d));
+    }
+    None
+}
+
+/// `1.96.0`, `1.96` → pinned; `nightly-2025-01-01` → pinned as written; `stable`, `beta`,
+/// `nightly` follow a moving channel.
+fn toolchain_pin(channel: &str) -> Option<String> {
+    let channel = channel.trim();
+    if channel.starts_with("nightly-") || channel.starts_with("beta-") {
+        return Some(channel.to_string());
+    }
+    version::numeric_pin(channel)
+}

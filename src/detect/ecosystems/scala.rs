@@ -1,0 +1,164 @@
+//! Scala with sbt (`build.sbt`, `project/build.properties` `sbt.version`,
+//! `scalaVersion`); Mill builds are noted.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{captured_names, file_on_disk, pm_path, projects, read_existing, source_at};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{Repo, join, parent_dir};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::in_dir;
+
+pub struct Scala;
+
+impl Ecosystem for Scala {
+    fn id(&self) -> &'static str {
+        "scala"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("scala", "Scala")];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["sbt"]
+    }
+    fn manifests(&self) -> &'static [&'static str] {
+        &["build.sbt", "build.sc"]
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            Alias::feature("scala", "scala"),
+            Alias::nix("scala", "scala"),
+            Alias::tool("scala", "scala"),
+            Alias::package_manager_tool("sbt", "sbt"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[r"sbt\b[^;&|]*?\btest\b"]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["scala"]
+    }
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"\b(?:System\.getenv|sys\.env\.get)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+                .expect("the Scala environment-read pattern is valid")
+        });
+        captured_names(&READ, text)
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        detect(sources.repo(), out);
+    }
+}
+
+static SCALA_VERSION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"scalaVersion\s*:=\s*(?:"([^"]+)"|([A-Za-z_][\w.]*))"#).expect("regex"));
+
+fn detect(repo: &Repo, out: &mut Findings) {
+    // One build per folder; with both, Mill (a repo moved to it keeps build.sbt for a while).
+    for build in projects(repo, &["build.mill", "build.sc", "build.sbt"]) {
+        if build.ends_with("build.sbt") {
+            sbt(repo, out, build);
+        } else {
+            mill(repo, out, build);
+        }
+    }
+}
+
+/// Mill has no package-manager name in the schema: the toolchain, the steps and the tests.
+fn mill(repo: &Repo, out: &mut Findings, build: &str) {
+    let dir = parent_dir(build);
+    out.toolchain("scala", None, build);
+    let mill = if file_on_disk(repo, &join(dir, "mill")) { "./mill" } else { "mill" };
+    out.step(Phase::Install, in_dir(dir, &format!("{mill} -i __.compile")), build);
+    out.test(in_dir(dir, &format!("{mill} -i __.test")), build);
+}
+
+fn sbt(repo: &Repo, out: &mut Findings, build: &str) {
+    let dir = parent_dir(build);
+    let text = repo.read(build).unwrap_or_default();
+    let props_path = join(dir, "project/build.properties");
+    let sbt_version = read_existing(repo, &props_path).and_then(|t| {
+        t.lines().find_map(|l| {
+            l.trim().strip_prefix("sbt.version").map(|v| v.trim_start_matches([' ', '=']).trim().to_string())
+        })
+    });
+
+    match scala_version(repo, dir, build, &text) {
+        Some((v, source)) => out.toolchain("scala", Some(v), source),
+        None => out.toolchain("scala", None, build),
+    }
+    let legacy = sbt_version.as_deref().is_some_and(|v| v.starts_with("0."));
+    out.package_manager(
+        "sbt",
+        sbt_version,
+        pm_path(dir),
+        if repo.exists(&props_path) { props_path.as_str() } else { build },
+    );
+    // Compiling the tests fetches every dependency and the compiler bridge, like Gradle's
+    // testClasses; sbt 0.13 spells the task `test:compile`.
+    let compile = if legacy { "sbt -batch test:compile" } else { "sbt -batch Test/compile" };
+    out.step(Phase::Install, in_dir(dir, compile), build);
+    out.test(in_dir(dir, "sbt test"), build);
+}
+
+/// `scalaVersion := "3.3.1"`, or a name defined as a string in build.sbt or project/*.scala.
+fn scala_version(repo: &Repo, dir: &str, build: &str, text: &str) -> Option<(String, String)> {
+    let caps = SCALA_VERSION.captures(text)?;
+    if let Some(v) = caps.get(1) {
+        return Some((v.as_str().to_string(), source_at(build, text, caps[0].trim())));
+    }
+    let name = caps.get(2)?.as_str().rsplit('.').next()?;
+    let definition =
+        Regex::new(&format!(r#"\b(?:val|def|lazy val)\s+{}\s*(?::\s*String\s*)?=\s*"([^"]+)""#, regex::escape(name)))
+            .ok()?;
+    let project_dir = join(dir, "project");
+    let sources = std::iter::once(build.to_string())
+        .chain(repo.under(&project_dir).filter(|f| f.ends_with(".scala") || f.ends_with(".sbt")).map(String::from));
+    sources.take(50).find_map(|path| {
+        let t = repo.read(&path)?;
+        let c = definition.captures(&t)?;
+        Some((c[1].to_string(), source_at(&path, &t, c[0].trim())))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::scan;
+
+    #[test]
+    fn sbt_build_with_versions() {
+        let s = scan(
+            &Scala,
+            &[
+                ("build.sbt", "ThisBuild / scalaVersion := Dependencies.scala3\nlazy val root = project\n"),
+                ("project/build.properties", "sbt.version=1.9.9\n"),
+                ("project/Dependencies.scala", "object Dependencies {\n  val scala3 = \"3.3.3\"\n}\n"),
+                ("modules/core/build.sbt", ""),
+            ],
+        );
+        assert_eq!(s.toolchain("scala"), Some((Some("3.3.3"), "project/Dependencies.scala:2")));
+        assert_eq!(s.findings.package_managers[0].version.as_deref(), Some("1.9.9"));
+        assert_eq!(s.managers(), vec![("sbt", ".")]);
+        assert_eq!(s.steps(), vec!["sbt -batch Test/compile"]);
+        assert_eq!(s.tests(), vec!["sbt test"]);
+
+        let old = scan(
+            &Scala,
+            &[("build.sbt", "scalaVersion := \"2.12.18\""), ("project/build.properties", "sbt.version = 0.13.18")],
+        );
+        assert_eq!(old.toolchain("scala"), Some((Some("2.12.18"), "build.sbt:1")));
+        assert_eq!(old.steps(), vec!["sbt -batch test:compile"]);
+
+        let mill =
+            scan(&Scala, &[("build.sbt", ""), ("build.sc", "object core extends ScalaModule"), ("mill", "#!/bin/sh")]);
+        assert_eq!(mill.steps(), vec!["./mill -i __.compile"]);
+        assert_eq!(mill.tests(), vec!["./mill -i __.test"]);
+        assert!(mill.managers().is_empty());
+    }
+}

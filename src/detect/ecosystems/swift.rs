@@ -1,0 +1,133 @@
+//! Swift packages (`Package.swift`, `// swift-tools-version:`, `.swift-version`);
+//! Xcode projects are noted: they build on macOS only.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::project::{captured_names, native_shell_of, pm_path, projects, version_file};
+use crate::detect::findings::{Findings, Phase};
+use crate::detect::repo::{Repo, is_project_path, join, parent_dir};
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::in_dir;
+use crate::detect::sources::version;
+
+pub struct Swift;
+
+impl Ecosystem for Swift {
+    fn id(&self) -> &'static str {
+        "swift"
+    }
+    fn toolchains(&self) -> &'static [Toolchain] {
+        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("swift", "Swift")];
+        TOOLCHAINS
+    }
+    fn package_managers(&self) -> &'static [&'static str] {
+        &["swiftpm"]
+    }
+    fn manifests(&self) -> &'static [&'static str] {
+        &["Package.swift"]
+    }
+    fn aliases(&self) -> &'static [Alias] {
+        const ALIASES: &[Alias] = &[
+            Alias::action("swift-actions/setup-swift", "swift", &["swift-version"]),
+            Alias::image("swift", "swift"),
+            Alias::nix("swift", "swift"),
+            Alias::tool("swift", "swift"),
+        ];
+        ALIASES
+    }
+    fn test_commands(&self) -> &'static [&'static str] {
+        &[r"swift\s+test\b"]
+    }
+    fn source_extensions(&self) -> &'static [&'static str] {
+        &["swift"]
+    }
+    fn env_reads(&self, _rel: &str, text: &str) -> Vec<(String, usize)> {
+        static READ: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"\bProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+                .expect("the Swift environment-read pattern is valid")
+        });
+        captured_names(&READ, text)
+    }
+    fn detect(&self, sources: &Sources, out: &mut Findings) {
+        detect(sources.repo(), out);
+    }
+}
+
+fn detect(repo: &Repo, out: &mut Findings) {
+    let manifests = projects(repo, &["Package.swift"]);
+    for manifest in &manifests {
+        package(repo, out, manifest);
+    }
+    // An app's Xcode project builds on macOS only, even when its modules are Swift packages.
+    let xcode =
+        repo.files().find(|f| f.contains(".xcodeproj/") && is_project_path(f) && native_shell_of(repo, f).is_none());
+    let swift_sources = || repo.files().any(|f| f.ends_with(".swift") && is_project_path(f));
+    if let Some(project) = xcode
+        && swift_sources()
+    {
+        let project = parent_dir(project);
+        if manifests.is_empty() {
+            out.toolchain("swift", None, project);
+        }
+        out.note(format!("Xcode project {project}: builds with Xcode on macOS only"));
+    }
+}
+
+fn package(repo: &Repo, out: &mut Findings, manifest: &str) {
+    let dir = parent_dir(manifest);
+    let text = repo.read(manifest).unwrap_or_default();
+    // The first line: `// swift-tools-version:5.9` (or `// swift-tools-version: 6.0`).
+    let tools = text
+        .lines()
+        .next()
+        .and_then(|l| l.split_once("swift-tools-version"))
+        .and_then(|(_, v)| version::first(v))
+        .map(|v| (v, format!("{manifest}:1")));
+    match version_file(repo, dir, ".swift-version").or(tools) {
+        Some((v, source)) => out.toolchain("swift", Some(v), source),
+        None => out.toolchain("swift", None, manifest),
+    }
+    let resolved = join(dir, "Package.resolved");
+    let evidence = if repo.exists(&resolved) { resolved.as_str() } else { manifest };
+    out.package_manager("swiftpm", None, pm_path(dir), evidence);
+    out.step(Phase::Install, in_dir(dir, "swift package resolve"), evidence);
+    out.test(in_dir(dir, "swift test"), manifest);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::scan;
+
+    #[test]
+    fn package_with_tools_version() {
+        let s = scan(
+            &Swift,
+            &[
+                ("Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\n"),
+                ("Package.resolved", "{}"),
+                ("Examples/Demo/Package.swift", "// swift-tools-version:5.5\n"),
+            ],
+        );
+        assert_eq!(s.toolchain("swift"), Some((Some("5.9"), "Package.swift:1")));
+        assert_eq!(s.managers(), vec![("swiftpm", ".")]);
+        assert_eq!(s.steps(), vec!["swift package resolve"]);
+        assert_eq!(s.tests(), vec!["swift test"]);
+    }
+
+    #[test]
+    fn xcode_only_is_a_note() {
+        let s = scan(&Swift, &[("App.xcodeproj/project.pbxproj", "x"), ("App/ContentView.swift", "")]);
+        assert_eq!(s.toolchain("swift"), Some((None, "App.xcodeproj")));
+        assert!(s.steps().is_empty());
+
+        let flutter = scan(
+            &Swift,
+            &[("pubspec.yaml", ""), ("ios/Runner.xcodeproj/project.pbxproj", ""), ("ios/Runner/AppDelegate.swift", "")],
+        );
+        assert!(flutter.findings.toolchains.is_empty());
+    }
+}

@@ -1,0 +1,50 @@
+//! Which CI jobs speak for the project: a GitHub Actions job counts when it runs the tests or
+//! brings up services for them, in a workflow that does not ship releases. A lint job's Node,
+//! an asset build's toolchain or a deploy job's credentials are not the project's own.
+
+use crate::detect::ecosystems::is_test_command;
+use crate::detect::sources::Sources;
+use crate::detect::sources::compose::ComposeStart;
+use crate::detect::sources::workflows::{Job, JobKind, RunLine};
+
+/// A GitHub job that tests the project (see the module documentation). Jobs of other CI
+/// systems and unused composite actions are not scoped this way: see [`counts`].
+pub fn tests_the_project(sources: &Sources, job: &Job) -> bool {
+    match job.kind {
+        JobKind::Github { release } => !release && runs_tests(sources, job),
+        JobKind::UnusedAction | JobKind::Other => false,
+    }
+}
+
+/// Whether a job's toolchains count: a GitHub job that tests the project, or any job of
+/// GitLab CI, CircleCI or an unused composite action.
+pub fn counts(sources: &Sources, job: &Job) -> bool {
+    match job.kind {
+        JobKind::Github { .. } => tests_the_project(sources, job),
+        JobKind::UnusedAction | JobKind::Other => true,
+    }
+}
+
+/// Whether the job runs tests: it has service containers, or a line runs tests (outside
+/// another repository's checkout), or a line brings up the project's compose services
+/// (outside release workflows).
+fn runs_tests(sources: &Sources, job: &Job) -> bool {
+    !job.services.is_empty()
+        || job.lines.iter().any(|line| runs_tests_line(line) || compose_start(sources, job, line).is_some())
+}
+
+/// A line that runs the project's tests.
+pub fn runs_tests_line(line: &RunLine) -> bool {
+    is_test_command(&line.text) && !line.in_foreign_checkout
+}
+
+/// The compose services a job line brings up, unless the job ships releases (its `docker
+/// compose up` is production) or the line tests another repository.
+pub fn compose_start(sources: &Sources, job: &Job, line: &RunLine) -> Option<ComposeStart> {
+    let release = matches!(job.kind, JobKind::Github { release: true });
+    let foreign_test = line.in_foreign_checkout && is_test_command(&line.text);
+    if release || foreign_test {
+        return None;
+    }
+    ComposeStart::of_line(sources.repo(), &line.dir, &line.text)
+}

@@ -1,0 +1,124 @@
+//! The services the tests run against: the backing services (databases, brokers, caches —
+//! not the app's own `build:` services, proxies or admin UIs) of the dev container's compose
+//! files, the project's compose files, CI service containers, and the compose services CI
+//! jobs and task recipes bring up. Merge keeps one per product, ranked by origin.
+
+use std::collections::BTreeMap;
+
+use crate::detect::findings::{Findings, Origin, Service};
+use crate::detect::signals::relevance;
+use crate::detect::sources::Sources;
+use crate::detect::sources::compose::ComposeStart;
+use crate::detect::sources::images::{canonical_service, is_backing_service};
+use crate::detect::sources::workflows::{EnvValue, JobService};
+
+pub fn detect(sources: &Sources, out: &mut Findings) {
+    for start in sources.devcontainers().iter().filter_map(|config| config.start(sources.repo())) {
+        report(&start, Origin::DevContainer, out);
+    }
+    for start in &sources.compose().starts {
+        report(start, Origin::ComposeFile, out);
+    }
+    let mut products: Vec<String> = Vec::new();
+    for job in &sources.workflows().jobs {
+        for service in &job.services {
+            ci_service(service, &mut products, out);
+        }
+        for line in &job.lines {
+            if let Some(start) = relevance::compose_start(sources, job, line).filter(|s| s.named) {
+                report(&start, Origin::Ci, out);
+            }
+        }
+    }
+    for file in sources.tasks() {
+        for target in &file.targets {
+            for (_, command) in &target.recipe {
+                let dir = crate::detect::repo::parent_dir(&file.path);
+                if let Some(start) = ComposeStart::of_line(sources.repo(), dir, command).filter(|s| s.named) {
+                    report(&start, Origin::Task, out);
+                }
+            }
+        }
+    }
+}
+
+fn report(start: &ComposeStart, origin: Origin, out: &mut Findings) {
+    for started in &start.services {
+        out.add_service(Service::started(started, origin));
+    }
+}
+
+/// A CI service container, once per product: each image of it (one per matrix value) that is
+/// a backing service.
+fn ci_service(service: &JobService, products: &mut Vec<String>, out: &mut Findings) {
+    for image in &service.images {
+        let product = canonical_service(image);
+        if !is_backing_service(&product) || products.contains(&product) {
+            continue;
+        }
+        products.push(product.clone());
+        let env: BTreeMap<String, String> = service
+            .env
+            .iter()
+            .filter_map(|(k, v)| match v {
+                EnvValue::Literal(value) => Some((k.clone(), value.clone())),
+                EnvValue::Secret(_) | EnvValue::Unknown => None,
+            })
+            .collect();
+        out.add_service(Service {
+            name: product,
+            image: Some(image.clone()),
+            source: service.source.clone(),
+            ports: service.published_ports(),
+            env,
+            origin: Origin::Ci,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::run_signal;
+
+    const APP_AND_DB: &str = "services:\n  app:\n    build: .\n    depends_on: [db]\n  db:\n    image: postgres:${PG:-16}\n  cache:\n    image: bitnami/redis:7\n  proxy:\n    image: nginx\n";
+
+    #[test]
+    fn backing_services_of_every_source() {
+        let workflow = "jobs:\n  t:\n    services:\n      memcached:\n        image: memcached:1.6-alpine\n        ports: [11211]\n        env:\n          A: b\n          P: ${{ secrets.P }}\n      mysql:\n        image: mysql:${{ matrix.v }}\n    strategy:\n      matrix:\n        v: ['8.0', '9.0']\n    steps:\n      - run: docker compose -f ci/compose.yml up -d search\n";
+        let s = run_signal(
+            detect,
+            &[
+                ("docker-compose.yml", APP_AND_DB),
+                (".github/workflows/ci.yml", workflow),
+                ("ci/compose.yml", "services:\n  search:\n    image: opensearchproject/opensearch\n"),
+                ("examples/compose.yml", "services:\n  m:\n    image: mongo\n"),
+            ],
+        );
+        let services: Vec<_> = s.findings.services.iter().map(|s| (s.name.as_str(), s.source.as_str())).collect();
+        assert_eq!(
+            services,
+            [
+                ("postgres", "docker-compose.yml#services.db"),
+                ("redis", "docker-compose.yml#services.cache"),
+                ("opensearch", "ci/compose.yml#services.search"),
+                ("memcached", ".github/workflows/ci.yml#jobs.t.services.memcached"),
+                ("mysql", ".github/workflows/ci.yml#jobs.t.services.mysql"),
+                ("opensearch", "ci/compose.yml#services.search"),
+            ]
+        );
+        let memcached = &s.findings.services[3];
+        assert_eq!(memcached.ports, ["11211:11211"]);
+        assert_eq!(memcached.env.iter().collect::<Vec<_>>(), [(&"A".to_string(), &"b".to_string())]);
+        assert_eq!(s.findings.services[4].image.as_deref(), Some("mysql:8.0"));
+    }
+
+    #[test]
+    fn the_dev_container_own_service_is_not_a_backing_service() {
+        let config =
+            r#"{"dockerComposeFile": ["../docker-compose.yml"], "service": "db", "runServices": ["db", "cache"]}"#;
+        let s = run_signal(detect, &[(".devcontainer/devcontainer.json", config), ("docker-compose.yml", APP_AND_DB)]);
+        assert_eq!(s.findings.services[0].source, "docker-compose.yml#services.cache");
+        assert_eq!(s.findings.services[0].origin, Origin::DevContainer);
+    }
+}

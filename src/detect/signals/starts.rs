@@ -1,0 +1,177 @@
+//! Start candidates: the compose services a developer brings up before the tests, from the
+//! root's default compose file, the dev container, CI test jobs, task recipes and the
+//! project's other compose files (package scripts are the Node ecosystem's). Each is typed
+//! with its origin and what it brings up; merge orders them and starts each product once.
+//!
+//! Decisions:
+//! - Deployment compose files are never started, and of a folder of alternative compose
+//!   files only the one a script names.
+//! - With no compose file anywhere and no compose start in CI, the service containers of the
+//!   first CI job that tests the project become the start, as
+//!   `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` (a `secrets.X` value is
+//!   passed from the sandbox's `$X`).
+
+use crate::detect::findings::{Findings, Start, StartOrigin};
+use crate::detect::repo::parent_dir;
+use crate::detect::signals::relevance;
+use crate::detect::sources::Sources;
+use crate::detect::sources::compose::{ComposeStart, DEFAULT_FILES};
+use crate::detect::sources::images::{canonical_service, is_backing_service};
+use crate::detect::sources::shell::quote;
+use crate::detect::sources::workflows::{EnvValue, JobService};
+
+pub fn detect(sources: &Sources, out: &mut Findings) {
+    let compose = sources.compose();
+    for start in &compose.starts {
+        let file = &start.files[0];
+        let origin =
+            if DEFAULT_FILES.contains(&file.as_str()) { StartOrigin::RootCompose } else { StartOrigin::ComposeFile };
+        add(out, start.clone(), file.clone(), origin);
+    }
+    for config in sources.devcontainers() {
+        if let Some(start) = config.start(sources.repo()) {
+            add(out, start, format!("{}#dockerComposeFile", config.path), StartOrigin::DevContainer);
+        }
+    }
+    let mut ci_compose = false;
+    for job in &sources.workflows().jobs {
+        for line in &job.lines {
+            if let Some(start) = relevance::compose_start(sources, job, line) {
+                ci_compose = true;
+                add(out, start, line.source.clone(), StartOrigin::Ci);
+            }
+        }
+    }
+    if !ci_compose && compose.files.is_empty() {
+        let first =
+            sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)).find_map(|job| {
+                let runs: Vec<String> = job.services.iter().filter_map(docker_run).collect();
+                (!runs.is_empty()).then(|| (runs, format!("{}.services", job.source)))
+            });
+        if let Some((runs, source)) = first {
+            out.start(Start { command: runs.join(" && "), source, origin: StartOrigin::Ci, compose: None });
+        }
+    }
+    for file in sources.tasks() {
+        for target in &file.targets {
+            for (at, command) in &target.recipe {
+                if let Some(start) = ComposeStart::of_line(sources.repo(), parent_dir(&file.path), command) {
+                    add(out, start, format!("{}{at}", file.path), StartOrigin::Task);
+                }
+            }
+        }
+    }
+    if !compose.production.is_empty() {
+        out.note(format!("not started (deployment compose files): {}", few(&compose.production)));
+    }
+    if !compose.alternatives.is_empty() {
+        out.note(format!(
+            "not started unless a script names them (alternative compose files): {}",
+            few(&compose.alternatives)
+        ));
+    }
+}
+
+fn add(out: &mut Findings, start: ComposeStart, source: String, origin: StartOrigin) {
+    out.start(Start { command: start.command(), source, origin, compose: Some(start) });
+}
+
+/// `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` for a job's service container
+/// when its (first) image is a backing service: its ports published on the same host ports
+/// (what a local config expects), its `env` as written, a `secrets.X` value passed from the
+/// sandbox's `$X`, other expressions left out.
+fn docker_run(service: &JobService) -> Option<String> {
+    let image = service.images.first().filter(|i| is_backing_service(&canonical_service(i)))?;
+    let mut command = format!("docker run -d --name {}", quote(&service.name));
+    for port in service.published_ports() {
+        command.push_str(&format!(" -p {}", quote(&port)));
+    }
+    for (key, value) in &service.env {
+        match value {
+            EnvValue::Secret(secret) => command.push_str(&format!(" -e {key}=\"${secret}\"")),
+            EnvValue::Literal(value) => command.push_str(&format!(" -e {}", quote(&format!("{key}={value}")))),
+            EnvValue::Unknown => {}
+        }
+    }
+    command.push(' ');
+    command.push_str(&quote(image));
+    Some(command)
+}
+
+/// The first three of `items`, and how many more.
+fn few(items: &[String]) -> String {
+    match items {
+        [a, b, c, rest @ ..] if !rest.is_empty() => format!("{a}, {b}, {c} (and {} more)", rest.len()),
+        _ => items.join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::run_signal;
+
+    const APP_AND_DB: &str =
+        "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n  cache:\n    image: bitnami/redis:7\n";
+
+    #[test]
+    fn every_source_gives_a_typed_candidate() {
+        let workflow = "jobs:\n  t:\n    services:\n      pg:\n        image: postgres\n    steps:\n      - run: docker compose -f ci/compose.yml up -d\n      - run: pytest\n";
+        let s = run_signal(
+            detect,
+            &[
+                ("docker-compose.yml", APP_AND_DB),
+                (
+                    "ci/compose.yml",
+                    "services:\n  db:\n    image: postgres\n  search:\n    image: opensearchproject/opensearch\n",
+                ),
+                (".github/workflows/test.yml", workflow),
+                ("Makefile", "up:\n\tdocker compose -f docker/dev.yml up -d\n"),
+                ("docker/dev.yml", "services:\n  cache:\n    image: redis\n"),
+                ("deploy/docker-compose.prod.yml", "services:\n  m:\n    image: mysql\n"),
+                (".devcontainer/devcontainer.json", r#"{"dockerComposeFile": "compose.yml", "service": "app"}"#),
+                (".devcontainer/compose.yml", "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n"),
+            ],
+        );
+        let starts: Vec<_> =
+            s.findings.starts.iter().map(|s| (s.command.as_str(), s.source.as_str(), s.origin)).collect();
+        assert_eq!(
+            starts,
+            [
+                ("docker compose up -d db cache", "docker-compose.yml", StartOrigin::RootCompose),
+                ("docker compose -f ci/compose.yml up -d db search", "ci/compose.yml", StartOrigin::ComposeFile),
+                (
+                    "docker compose -f .devcontainer/compose.yml up -d db",
+                    ".devcontainer/devcontainer.json#dockerComposeFile",
+                    StartOrigin::DevContainer
+                ),
+                (
+                    "docker compose -f ci/compose.yml up -d db search",
+                    ".github/workflows/test.yml#jobs.t.steps[0]",
+                    StartOrigin::Ci
+                ),
+                ("docker compose -f docker/dev.yml up -d cache", "Makefile:2", StartOrigin::Task),
+            ]
+        );
+        assert!(s.findings.notes.iter().any(|n| n.contains("deploy/docker-compose.prod.yml")));
+    }
+
+    #[test]
+    fn service_containers_of_the_first_test_job_without_any_compose() {
+        let workflow = "jobs:\n  test:\n    services:\n      postgres:\n        image: postgres:13\n        env:\n          POSTGRES_USER: netbox\n          POSTGRES_PASSWORD: ${{ secrets.PG_PASSWORD }}\n          POSTGRES_DB: ${{ matrix.db }}\n        ports:\n          - 5432:5432\n      redis:\n        image: redis\n        ports: [6379]\n      web:\n        image: nginx\n    steps:\n      - run: python manage.py test\n";
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow)]);
+        let starts: Vec<_> = s.findings.starts.iter().map(|s| (s.command.as_str(), s.source.as_str())).collect();
+        assert_eq!(
+            starts,
+            [(
+                "docker run -d --name postgres -p 5432:5432 -e POSTGRES_USER=netbox -e POSTGRES_PASSWORD=\"$PG_PASSWORD\" postgres:13 && docker run -d --name redis -p 6379:6379 redis",
+                ".github/workflows/ci.yml#jobs.test.services"
+            )]
+        );
+        let s = run_signal(
+            detect,
+            &[(".github/workflows/ci.yml", workflow), ("docker/compose.yml", "services:\n  db:\n    image: mysql\n")],
+        );
+        assert!(s.findings.starts.iter().all(|s| s.compose.is_some()), "a compose file anywhere: no docker run");
+    }
+}

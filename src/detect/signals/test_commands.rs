@@ -1,0 +1,166 @@
+//! Test commands from CI (the lines of its jobs that run tests), task files (the best
+//! `test` target) and dev shells (a devbox `test` script); the ecosystems add their own
+//! defaults and package scripts. Task-file targets that prepare a development environment
+//! are noted. Merge ranks them: CI first, then scripts and task files, then defaults.
+
+use crate::detect::ecosystems::is_test_command;
+use crate::detect::findings::Findings;
+use crate::detect::repo::parent_dir;
+use crate::detect::signals::relevance::runs_tests_line;
+use crate::detect::sources::Sources;
+use crate::detect::sources::devshells::ShellKind;
+use crate::detect::sources::workflows::SHELL_VARIABLE;
+
+/// Target names that run the test suite, best first.
+const TEST_TARGETS: &[&str] =
+    &["test", "tests", "test-all", "test-unit", "unit-test", "unit-tests", "unittest", "spec"];
+/// Target names that prepare a development environment.
+const SETUP_TARGETS: &[&str] =
+    &["setup", "install", "bootstrap", "deps", "dependencies", "init", "dev-setup", "setup-dev", "install-deps"];
+
+pub fn detect(sources: &Sources, out: &mut Findings) {
+    for job in &sources.workflows().jobs {
+        for line in job.lines.iter().filter(|line| runs_tests_line(line)) {
+            if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
+                let command = if line.dir.is_empty() { test } else { format!("cd {} && {test}", line.dir) };
+                out.test(command, line.source.clone());
+            }
+        }
+    }
+    for file in sources.tasks() {
+        let best = TEST_TARGETS.iter().find_map(|want| file.targets.iter().find(|t| t.name == *want));
+        if let Some(target) = best {
+            out.test(file.invoke(&target.name), format!("{}{}", file.path, target.at));
+        }
+        for target in file.targets.iter().filter(|t| SETUP_TARGETS.contains(&t.name.as_str())) {
+            out.note(format!(
+                "`{}` prepares a development environment ({}{})",
+                file.invoke(&target.name),
+                file.path,
+                target.at
+            ));
+        }
+    }
+    for shell in sources.devshells().iter().filter(|s| s.kind == ShellKind::Devbox && s.test_script) {
+        let command = match parent_dir(&shell.path) {
+            "" => "devbox run test".to_string(),
+            dir => format!("cd {dir} && devbox run test"),
+        };
+        out.test(command, format!("{}#shell.scripts.test", shell.path));
+    }
+}
+
+/// A test line of a script as a command that runs on its own: the shell's control words
+/// around it (`if …; then`, `… || failed=1`, `… || true`) removed; `None` when it reads a
+/// loop variable of the script, or only runs on Windows.
+fn standalone_test(line: &str, loop_variables: &[String]) -> Option<String> {
+    let mut command = line.trim();
+    for word in ["if ", "elif ", "while ", "then ", "do ", "! "] {
+        command = command.strip_prefix(word).unwrap_or(command).trim_start();
+    }
+    for control in ["; then", "; do"] {
+        command = command.strip_suffix(control).unwrap_or(command).trim_end();
+    }
+    // `cmd || failed=1`: what follows the last `||` only handles the failure.
+    while let Some((run, fallback)) = command.rsplit_once("||") {
+        if is_test_command(fallback) {
+            break;
+        }
+        command = run.trim_end();
+    }
+    // `… && cd ..` only returns; a Windows batch or PowerShell script does not run here.
+    command = command.strip_suffix("&& cd ..").unwrap_or(command).trim_end();
+    let windows_only = command.starts_with("call ")
+        || command.split_whitespace().next().is_some_and(|program| {
+            let program = program.to_ascii_lowercase();
+            [".bat", ".cmd", ".ps1", ".exe"].iter().any(|e| program.ends_with(e))
+        });
+    if windows_only {
+        return None;
+    }
+    let reads_loop_variable = SHELL_VARIABLE.captures_iter(command).any(|c| {
+        let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
+        loop_variables.iter().any(|v| v == name)
+    });
+    (!command.is_empty() && !reads_loop_variable).then(|| command.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::run_signal;
+
+    #[test]
+    fn test_lines_lose_their_shell_control() {
+        let loops = ["proj".to_string()];
+        assert_eq!(standalone_test("if cargo test --all; then", &loops).as_deref(), Some("cargo test --all"));
+        assert_eq!(standalone_test("cargo test -p a || true", &loops).as_deref(), Some("cargo test -p a"));
+        assert_eq!(
+            standalone_test("make test || make test-verbose", &loops).as_deref(),
+            Some("make test || make test-verbose")
+        );
+        assert_eq!(standalone_test(r#"dotnet test "$proj" || failed=1"#, &loops), None);
+        assert_eq!(standalone_test("call script/test.bat :windows", &loops), None);
+        assert_eq!(standalone_test(r".\scripts\test.ps1", &loops), None);
+        assert_eq!(standalone_test("cd hex && mix test && cd ..", &loops).as_deref(), Some("cd hex && mix test"));
+        assert_eq!(
+            standalone_test("go test ./... -count=$COUNT", &loops).as_deref(),
+            Some("go test ./... -count=$COUNT")
+        );
+    }
+
+    #[test]
+    fn ci_lines_task_targets_and_devbox_scripts() {
+        let workflow = "jobs:\n  e2e:\n    defaults:\n      run:\n        working-directory: backend\n    steps:\n      - run: |\n          go test ./...\n          for p in a b; do\n            go test \"$p\"\n          done\n  downstream:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: org/plugin\n          path: plugin\n      - run: cd plugin && pytest\n      - run: |\n          cd plugin\n          pytest\n";
+        let s = run_signal(
+            detect,
+            &[
+                (".github/workflows/e2e.yml", workflow),
+                ("Makefile", "COMPOSE=docker compose\ninstall:\n\tnpm ci\ntest:\n\tgo test ./...\n"),
+                ("api/justfile", "test *ARGS:\n    cargo test {{ARGS}}\n"),
+                ("worker/Taskfile.yml", "version: '3'\ntasks:\n  test:\n    cmds:\n      - pytest\n"),
+                ("a/b/c/Makefile", "test:\n\ttrue\n"),
+                ("web/devbox.json", r#"{"shell": {"scripts": {"test": "npm test"}}}"#),
+            ],
+        );
+        let tests: Vec<_> = s.findings.tests.iter().map(|t| (t.command.as_str(), t.source.as_str())).collect();
+        assert_eq!(
+            tests,
+            [
+                ("cd backend && go test ./...", ".github/workflows/e2e.yml#jobs.e2e.steps[0]"),
+                ("cd plugin && pytest", ".github/workflows/e2e.yml#jobs.downstream.steps[1]"),
+                ("make test", "Makefile:4"),
+                ("cd api && just test", "api/justfile:1"),
+                ("task -d worker test", "worker/Taskfile.yml#tasks.test"),
+                ("cd web && devbox run test", "web/devbox.json#shell.scripts.test"),
+            ]
+        );
+        assert!(s.findings.notes.iter().any(|n| n.contains("`make install`")));
+    }
+
+    #[test]
+    fn main_test_workflows_come_first() {
+        let nightly = "jobs:\n  n:\n    steps:\n      - run: pytest tests/slow\n";
+        let main = "jobs:\n  t:\n    steps:\n      - run: pytest\n";
+        let s = run_signal(
+            detect,
+            &[(".github/workflows/a-nightly.yml", nightly), (".github/workflows/z-tests.yml", main)],
+        );
+        assert_eq!(s.tests(), ["pytest", "pytest tests/slow"]);
+    }
+
+    #[test]
+    fn matrix_values_and_env_variables_resolve() {
+        let workflow = "env:\n  CARGO: cargo\njobs:\n  t:\n    strategy:\n      matrix:\n        tests:\n          - name: unit\n            command: test\n          - name: system\n            command: test:system\n        java: [17, 21]\n        include:\n          - java: 11\n            extra: -Dx=1\n    env:\n      TEST_COMMAND: ${{ matrix.tests.command }}\n    steps:\n      - run: bin/rails $TEST_COMMAND\n      - run: mvn verify ${{ matrix.extra || '' }}\n      - run: $CARGO test --workspace\n";
+        let s = run_signal(detect, &[(".github/workflows/test.yml", workflow)]);
+        assert_eq!(s.tests(), ["bin/rails test", "mvn verify", "cargo test --workspace"]);
+    }
+
+    #[test]
+    fn gitlab_and_circleci() {
+        let gitlab = "image: python:3.12-slim\nvariables:\n  PYTEST: pytest -q\ntest:\n  script:\n    - pip install -r requirements.txt\n    - $PYTEST\n";
+        let circle = "version: 2.1\njobs:\n  build:\n    docker:\n      - image: cimg/ruby:3.3.1\n    steps:\n      - checkout\n      - run: bundle exec rspec\n      - run:\n          command: bin/rails test\n";
+        let s = run_signal(detect, &[(".gitlab-ci.yml", gitlab), (".circleci/config.yml", circle)]);
+        assert_eq!(s.tests(), ["pytest -q", "bundle exec rspec", "bin/rails test"]);
+    }
+}

@@ -1,0 +1,412 @@
+//! Docker Compose files: which files are the project's own and which of those are for
+//! deployments or alternatives, their services (image, `build:`, published ports,
+//! environment), and what a `docker compose … up …` line run from a directory brings up.
+
+use std::collections::BTreeMap;
+
+use yaml_rust2::Yaml;
+
+use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
+use crate::detect::sources::images::{canonical_service, is_backing_service};
+use crate::detect::sources::shell::{ComposeUp, join_path, quote};
+use crate::detect::sources::workflows::scalar;
+
+/// The files `docker compose` reads by default, in its order of preference.
+pub const DEFAULT_FILES: &[&str] = &["compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"];
+pub const OVERRIDE_FILES: &[&str] =
+    &["compose.override.yaml", "compose.override.yml", "docker-compose.override.yaml", "docker-compose.override.yml"];
+
+/// `compose.yaml`, `docker-compose.yml`, `docker-compose.test.yml`, `ci.compose.yaml`,
+/// `compose.dev.yml`, …
+pub fn is_compose_file(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    let Some(stem) = name.strip_suffix(".yml").or_else(|| name.strip_suffix(".yaml")) else {
+        return false;
+    };
+    stem == "compose"
+        || stem == "docker-compose"
+        || stem.starts_with("docker-compose.")
+        || stem.starts_with("docker-compose-")
+        || stem.starts_with("compose.")
+        || stem.ends_with(".compose")
+}
+
+/// Compose files meant for deployments: their services are managed elsewhere.
+pub fn is_production_file(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.split(['.', '-', '_'])
+        .any(|part| matches!(part, "prod" | "production" | "deploy" | "deployment" | "staging" | "release"))
+}
+
+/// The compose files of the project itself: its own paths (see [`is_own_path`]), not the
+/// dev container's (its compose file is read through its configuration).
+pub fn project_files(repo: &Repo) -> Vec<&str> {
+    repo.files()
+        .filter(|rel| {
+            let name = file_name(rel);
+            // `contains` first: this runs for every file of the tree.
+            name.contains("ompose") && is_compose_file(name) && is_own_path(rel) && !rel.starts_with(".devcontainer/")
+        })
+        .collect()
+}
+
+/// The root's default compose file, when there is one.
+pub fn root_default(repo: &Repo) -> Option<&'static str> {
+    DEFAULT_FILES.iter().copied().find(|f| repo.exists(f))
+}
+
+/// The root's override file, when there is one.
+pub fn root_override(repo: &Repo) -> Option<&'static str> {
+    OVERRIDE_FILES.iter().copied().find(|f| repo.exists(f))
+}
+
+/// One service of a compose file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComposeService {
+    pub name: String,
+    pub image: Option<String>,
+    /// Built from the repo (`build:`): the app itself, not a service to start for it.
+    pub build: bool,
+    /// Published ports as `HOST:CONTAINER`.
+    pub ports: Vec<String>,
+    pub env: BTreeMap<String, String>,
+}
+
+impl ComposeService {
+    /// The canonical product when this is a backing service the tests need.
+    pub fn backing(&self) -> Option<String> {
+        if self.build {
+            return None;
+        }
+        let product = canonical_service(self.image.as_deref()?);
+        is_backing_service(&product).then_some(product)
+    }
+}
+
+/// The services of a compose file, or `None` (with a warning) when it cannot be read.
+pub fn services(repo: &Repo, rel: &str) -> Option<Vec<ComposeService>> {
+    let docs = repo.read_yaml(rel)?;
+    let services = docs.first().map(|d| &d["services"]).and_then(Yaml::as_hash)?;
+    let mut out = Vec::new();
+    for (name, def) in services {
+        let Some(name) = scalar(name) else { continue };
+        // `<<: *anchor` merge keys are not expanded by the YAML reader: look through them.
+        let field = |key: &str| {
+            let own = &def[key];
+            if own.is_badvalue() { &def["<<"][key] } else { own }
+        };
+        let image = scalar(field("image")).map(|i| interpolate_defaults(&i)).filter(|i| !i.is_empty());
+        let build = !field("build").is_badvalue() && !field("build").is_null();
+        out.push(ComposeService {
+            name,
+            image,
+            build,
+            ports: ports(field("ports")),
+            env: environment(field("environment")),
+        });
+    }
+    Some(out)
+}
+
+/// `ports:` as `HOST:CONTAINER` (short syntax with or without a host address, or the long
+/// syntax); ports only the container sees are left out.
+fn ports(value: &Yaml) -> Vec<String> {
+    let mut found = Vec::new();
+    for port in value.as_vec().into_iter().flatten() {
+        let mapping = match scalar(port) {
+            Some(short) => {
+                let short = interpolate_defaults(&short);
+                let short = short.split('/').next().unwrap_or_default().to_string();
+                let parts: Vec<&str> = short.rsplitn(3, ':').collect();
+                match parts.as_slice() {
+                    [container, host, ..] => format!("{host}:{container}"),
+                    _ => continue,
+                }
+            }
+            None => match (scalar(&port["published"]), scalar(&port["target"])) {
+                (Some(host), Some(container)) => format!("{}:{container}", interpolate_defaults(&host)),
+                _ => continue,
+            },
+        };
+        let numeric = mapping.split(':').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+        if numeric && !found.contains(&mapping) {
+            found.push(mapping);
+        }
+    }
+    found
+}
+
+/// `environment:` as a map (`KEY: value` or `- KEY=value`); values interpolated with their
+/// defaults, keys without a value left out.
+fn environment(value: &Yaml) -> BTreeMap<String, String> {
+    let mut env = BTreeMap::new();
+    if let Some(hash) = value.as_hash() {
+        for (k, v) in hash {
+            if let (Some(k), Some(v)) = (scalar(k), scalar(v)) {
+                env.insert(k, interpolate_defaults(&v));
+            }
+        }
+    }
+    for item in value.as_vec().into_iter().flatten().filter_map(scalar) {
+        if let Some((k, v)) = item.split_once('=') {
+            env.insert(k.trim().to_string(), interpolate_defaults(v.trim()));
+        }
+    }
+    env
+}
+
+/// `${TAG:-16}` → `16`, `${TAG-16}` → `16`, `${TAG}` → `` (what compose substitutes when unset).
+pub fn interpolate_defaults(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        let inner = &after[..end];
+        if let Some((_, default)) = inner.split_once(":-").or_else(|| inner.split_once('-')) {
+            out.push_str(default);
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The start command for `files` (repo-relative) and the services to bring up. `-f` is
+/// omitted for the root's default file, which compose picks (with its override) by itself.
+pub fn up_command(files: &[String], services: &[String]) -> String {
+    let mut command = String::from("docker compose");
+    let default_only = files.len() == 1 && DEFAULT_FILES.contains(&files[0].as_str());
+    if !default_only {
+        for file in files {
+            command.push_str(" -f ");
+            command.push_str(&quote(file));
+        }
+    }
+    command.push_str(" up -d");
+    for service in services {
+        command.push(' ');
+        command.push_str(&quote(service));
+    }
+    command
+}
+
+/// What a compose start brings up: its files and the backing services it names, each with
+/// its product and definition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComposeStart {
+    pub files: Vec<String>,
+    pub services: Vec<StartedService>,
+    /// The command line named its services (rather than bringing up all of its files').
+    pub named: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StartedService {
+    pub file: String,
+    pub product: String,
+    pub service: ComposeService,
+}
+
+impl ComposeStart {
+    /// The backing services of `files` named in `wanted` (all of them when `wanted` is None),
+    /// each once; `None` when a file cannot be read.
+    pub fn of(repo: &Repo, files: Vec<String>, wanted: Option<&[String]>) -> Option<ComposeStart> {
+        let mut services: Vec<StartedService> = Vec::new();
+        for file in &files {
+            for service in self::services(repo, file)? {
+                let named = wanted.is_none_or(|w| w.contains(&service.name));
+                if named
+                    && let Some(product) = service.backing()
+                    && !services.iter().any(|s| s.service.name == service.name)
+                {
+                    services.push(StartedService { file: file.clone(), product, service });
+                }
+            }
+        }
+        Some(ComposeStart { files, services, named: wanted.is_some() })
+    }
+
+    /// The start for a `docker compose … up …` line run from `cwd` (repo-relative), restricted
+    /// to the backing services of the files it names (or the default file of `cwd`); `None`
+    /// when it names none or a file the repo lacks.
+    pub fn of_line(repo: &Repo, cwd: &str, line: &str) -> Option<ComposeStart> {
+        let up = ComposeUp::parse(line)?;
+        let base = match &up.project_dir {
+            Some(dir) => join_path(cwd, dir)?,
+            None => cwd.to_string(),
+        };
+        let files: Vec<String> = if up.files.is_empty() {
+            let default = DEFAULT_FILES
+                .iter()
+                .map(|f| join_path(&base, f))
+                .find(|f| f.as_deref().is_some_and(|f| repo.exists(f)));
+            vec![default??]
+        } else {
+            up.files.iter().map(|f| join_path(cwd, f)).collect::<Option<Vec<_>>>()?
+        };
+        if files.iter().any(|f| !repo.exists(f)) {
+            return None;
+        }
+        let wanted = (!up.services.is_empty()).then_some(up.services.as_slice());
+        let start = ComposeStart::of(repo, files, wanted)?;
+        (!start.services.is_empty()).then_some(start)
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.services.iter().map(|s| s.service.name.clone()).collect()
+    }
+
+    pub fn command(&self) -> String {
+        up_command(&self.files, &self.names())
+    }
+
+    /// The same files with only the named services.
+    pub fn only(&self, names: &[String]) -> ComposeStart {
+        let services = self.services.iter().filter(|s| names.contains(&s.service.name)).cloned().collect();
+        ComposeStart { files: self.files.clone(), services, named: true }
+    }
+}
+
+/// The project's compose files sorted by what they are for.
+#[derive(Debug, Clone, Default)]
+pub struct ProjectCompose {
+    /// Every compose file of the project.
+    pub files: Vec<String>,
+    /// What each file that is started brings up, the root's default file first (with its
+    /// override), then the shallowest: files without backing services are left out.
+    pub starts: Vec<ComposeStart>,
+    /// Files for deployments (`docker-compose.prod.yml`): their services are managed elsewhere.
+    pub production: Vec<String>,
+    /// Files in a folder of alternatives (`docker-compose.postgres.yml` beside
+    /// `docker-compose.mariadb.yml`), started only when a script names them.
+    pub alternatives: Vec<String>,
+}
+
+impl ProjectCompose {
+    pub fn read(repo: &Repo) -> ProjectCompose {
+        let default = root_default(repo);
+        let over = root_override(repo);
+        let mut files = project_files(repo);
+        let alternatives = alternative_files(&files);
+        files.sort_by_key(|rel| (default != Some(*rel), rel.matches('/').count(), *rel));
+        let mut found =
+            ProjectCompose { files: files.iter().map(|f| f.to_string()).collect(), ..ProjectCompose::default() };
+        for rel in files {
+            if over == Some(rel) && default.is_some() {
+                continue; // read together with the default file
+            }
+            if is_production_file(file_name(rel)) {
+                found.production.push(rel.to_string());
+                continue;
+            }
+            if alternatives.contains(&rel) {
+                found.alternatives.push(rel.to_string());
+                continue;
+            }
+            let Some(mut start) = ComposeStart::of(repo, vec![rel.to_string()], None) else { continue };
+            if default == Some(rel)
+                && let Some(over) = over
+                && let Some(extra) = ComposeStart::of(repo, vec![over.to_string()], None)
+            {
+                let known: Vec<String> = start.names();
+                start.services.extend(extra.services.into_iter().filter(|s| !known.contains(&s.service.name)));
+            }
+            if !start.services.is_empty() {
+                found.starts.push(start);
+            }
+        }
+        found
+    }
+}
+
+/// The compose files among `files` that lie in a folder of alternatives: several compose
+/// files beside each other (`docker-compose.postgres.yml`, `docker-compose.mariadb.yml`)
+/// where this one is not the folder's default.
+fn alternative_files<'a>(files: &[&'a str]) -> Vec<&'a str> {
+    let mut per_dir: BTreeMap<&str, usize> = BTreeMap::new();
+    for rel in
+        files.iter().filter(|rel| !OVERRIDE_FILES.contains(&file_name(rel)) && !is_production_file(file_name(rel)))
+    {
+        *per_dir.entry(parent_dir(rel)).or_default() += 1;
+    }
+    files
+        .iter()
+        .copied()
+        .filter(|rel| {
+            per_dir.get(parent_dir(rel)).is_some_and(|n| *n > 1)
+                && !DEFAULT_FILES.contains(&file_name(rel))
+                && !OVERRIDE_FILES.contains(&file_name(rel))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::repo_with;
+
+    const APP_AND_DB: &str = "services:\n  app:\n    build: .\n    depends_on: [db]\n  db:\n    image: postgres:${PG:-16}\n    environment:\n      POSTGRES_PASSWORD: ${DB_PASSWORD:-secret}\n      POSTGRES_DB: app\n    ports:\n      - \"127.0.0.1:5433:5432\"\n  cache:\n    image: bitnami/redis:7\n    environment:\n      - ALLOW_EMPTY_PASSWORD=yes\n    ports: [6379, {target: 6380, published: 16380}]\n  proxy:\n    image: nginx\n";
+
+    #[test]
+    fn recognises_compose_file_names() {
+        for name in
+            ["compose.yaml", "docker-compose.yml", "docker-compose.test.yml", "ci.compose.yaml", "compose.dev.yml"]
+        {
+            assert!(is_compose_file(name), "{name}");
+        }
+        for name in ["compose.json", "docker.yml", "composer.yml", "composer.json", "decompose.txt"] {
+            assert!(!is_compose_file(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn services_with_ports_and_environment() {
+        let (_dir, repo) = repo_with(&[("docker-compose.yml", APP_AND_DB)]);
+        let services = services(&repo, "docker-compose.yml").unwrap();
+        let db = &services[1];
+        assert_eq!((db.image.as_deref(), db.backing().as_deref()), (Some("postgres:16"), Some("postgres")));
+        assert_eq!(db.ports, ["5433:5432"]);
+        assert_eq!(db.env["POSTGRES_PASSWORD"], "secret");
+        assert_eq!(services[2].ports, ["16380:6380"]);
+        assert_eq!(services[2].env["ALLOW_EMPTY_PASSWORD"], "yes");
+        assert!(services[0].backing().is_none() && services[3].backing().is_none());
+    }
+
+    #[test]
+    fn starts_from_lines_resolve_files_from_the_working_directory() {
+        let (_dir, repo) = repo_with(&[("tests/docker/compose.yml", APP_AND_DB), ("compose.yaml", APP_AND_DB)]);
+        let start = ComposeStart::of_line(&repo, "tests", "docker compose -f ./docker/compose.yml up app db").unwrap();
+        assert_eq!(start.command(), "docker compose -f tests/docker/compose.yml up -d db");
+        let start = ComposeStart::of_line(&repo, "", "docker-compose up -d").unwrap();
+        assert_eq!(start.command(), "docker compose up -d db cache");
+        assert!(ComposeStart::of_line(&repo, "", "docker compose -f missing.yml up").is_none());
+        assert!(ComposeStart::of_line(&repo, "", "docker compose -f ../x.yml up").is_none());
+    }
+
+    #[test]
+    fn interpolates_defaults() {
+        assert_eq!(interpolate_defaults("postgres:${PG_VERSION:-16}-alpine"), "postgres:16-alpine");
+        assert_eq!(interpolate_defaults("${REGISTRY}redis"), "redis");
+        assert_eq!(interpolate_defaults("x:${A-1}"), "x:1");
+        assert_eq!(interpolate_defaults("broken ${"), "broken ${");
+    }
+
+    #[test]
+    fn odd_compose_shapes_are_ignored() {
+        for text in [
+            "services: [db]\n",
+            "services:\n  db: 3\n",
+            "services:\n  db:\n    image: [x]\n    ports: 3\n",
+            "- a\n",
+            "",
+        ] {
+            let (_dir, repo) = repo_with(&[("compose.yaml", text)]);
+            let _ = services(&repo, "compose.yaml");
+        }
+    }
+}

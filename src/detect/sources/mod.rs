@@ -1,0 +1,84 @@
+//! What detection reads, parsed once per run and shared by the ecosystems and the signals:
+//! CI workflows as jobs, compose files, dev containers, task files, version-manager pins,
+//! dev shells and env files — plus the one shell reader, the one version reader, image
+//! names and XML. Nothing here names an ecosystem or reports a finding.
+//!
+//! Each model is built on first use (by whichever thread asks first; the others wait for it),
+//! so a run that needs no CI model never reads a workflow.
+
+pub mod compose;
+pub mod devcontainer;
+pub mod devshells;
+pub mod env_files;
+pub mod images;
+pub mod pins;
+pub mod shell;
+pub mod tasks;
+pub mod version;
+pub mod workflows;
+pub mod xml;
+
+use std::sync::OnceLock;
+
+use crate::detect::repo::Repo;
+
+/// The parsed sources of one checkout.
+pub struct Sources<'r> {
+    repo: &'r Repo,
+    workflows: OnceLock<workflows::Workflows>,
+    compose: OnceLock<compose::ProjectCompose>,
+    devcontainers: OnceLock<Vec<devcontainer::Devcontainer>>,
+    tasks: OnceLock<Vec<tasks::TaskFile>>,
+    pins: OnceLock<Vec<pins::Pin>>,
+    devshells: OnceLock<Vec<devshells::DevShell>>,
+    env_files: OnceLock<Vec<env_files::EnvFile>>,
+}
+
+impl<'r> Sources<'r> {
+    pub fn new(repo: &'r Repo) -> Sources<'r> {
+        Sources {
+            repo,
+            workflows: OnceLock::new(),
+            compose: OnceLock::new(),
+            devcontainers: OnceLock::new(),
+            tasks: OnceLock::new(),
+            pins: OnceLock::new(),
+            devshells: OnceLock::new(),
+            env_files: OnceLock::new(),
+        }
+    }
+
+    pub fn repo(&self) -> &'r Repo {
+        self.repo
+    }
+
+    /// Every CI job (GitHub Actions, GitLab CI, CircleCI).
+    pub fn workflows(&self) -> &workflows::Workflows {
+        self.workflows.get_or_init(|| workflows::Workflows::read(self.repo))
+    }
+
+    /// The project's own compose files (not the dev container's, not samples'), by purpose.
+    pub fn compose(&self) -> &compose::ProjectCompose {
+        self.compose.get_or_init(|| compose::ProjectCompose::read(self.repo))
+    }
+
+    pub fn devcontainers(&self) -> &[devcontainer::Devcontainer] {
+        self.devcontainers.get_or_init(|| devcontainer::read_all(self.repo))
+    }
+
+    pub fn tasks(&self) -> &[tasks::TaskFile] {
+        self.tasks.get_or_init(|| tasks::read_all(self.repo))
+    }
+
+    pub fn pins(&self) -> &[pins::Pin] {
+        self.pins.get_or_init(|| pins::read_all(self.repo))
+    }
+
+    pub fn devshells(&self) -> &[devshells::DevShell] {
+        self.devshells.get_or_init(|| devshells::read_all(self.repo))
+    }
+
+    pub fn env_files(&self) -> &[env_files::EnvFile] {
+        self.env_files.get_or_init(|| env_files::read_all(self.repo))
+    }
+}

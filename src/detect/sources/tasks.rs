@@ -1,0 +1,230 @@
+//! Task files — Makefile, justfile, Taskfile.yml — read as targets with the shell lines of
+//! their recipes. Task files deeper than [`MAX_DEPTH`] are helpers of sub-components, not
+//! entry points.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use yaml_rust2::Yaml;
+
+use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
+use crate::detect::sources::workflows::scalar;
+
+/// Task files deeper than this (root = 0) are helpers of sub-components, not entry points.
+pub const MAX_DEPTH: usize = 2;
+
+/// A task file and its targets.
+#[derive(Debug, Clone)]
+pub struct TaskFile {
+    pub path: String,
+    /// The program that runs its targets: `make`, `just` or `task`.
+    pub tool: &'static str,
+    pub targets: Vec<Target>,
+}
+
+impl TaskFile {
+    /// The command that runs `target` from the repo root (`make -C api test`, `task -d worker test`).
+    pub fn invoke(&self, target: &str) -> String {
+        match (self.tool, parent_dir(&self.path)) {
+            (tool, "") => format!("{tool} {target}"),
+            ("make", dir) => format!("make -C {dir} {target}"),
+            ("task", dir) => format!("task -d {dir} {target}"),
+            (tool, dir) => format!("cd {dir} && {tool} {target}"),
+        }
+    }
+}
+
+/// A target (or recipe, or task) and the shell lines it runs, each with where it is in its
+/// file (`:12` or `#tasks.test`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    pub name: String,
+    pub at: String,
+    pub recipe: Vec<(String, String)>,
+}
+
+/// The project's task files, by path.
+pub fn read_all(repo: &Repo) -> Vec<TaskFile> {
+    let names = ["Makefile", "makefile", "GNUmakefile", "justfile", "Justfile", ".justfile"].into_iter().chain([
+        "Taskfile.yml",
+        "Taskfile.yaml",
+        "taskfile.yml",
+        "taskfile.yaml",
+    ]);
+    let mut files: Vec<&str> = names.flat_map(|name| repo.named(name)).collect();
+    files.sort_unstable();
+    let mut found = Vec::new();
+    for rel in files {
+        if rel.matches('/').count() > MAX_DEPTH || !is_own_path(rel) {
+            continue;
+        }
+        let (tool, targets) = match file_name(rel) {
+            "Makefile" | "makefile" | "GNUmakefile" => ("make", repo.read(rel).map(|t| make_targets(&t))),
+            "justfile" | "Justfile" | ".justfile" => ("just", repo.read(rel).map(|t| just_recipes(&t))),
+            _ => ("task", repo.read_yaml(rel).map(|docs| docs.first().map(taskfile_tasks).unwrap_or_default())),
+        };
+        if let Some(targets) = targets {
+            found.push(TaskFile { path: rel.to_string(), tool, targets });
+        }
+    }
+    found
+}
+
+static MAKE_RULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^([A-Za-z0-9_][A-Za-z0-9_.\-/ ]*?)\s*::?(?:[^=]|$)").expect("the make-rule pattern is valid")
+});
+static MAKE_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::=|::=|\?=|\+=|=)\s*(.*)$")
+        .expect("the make-variable pattern is valid")
+});
+static MAKE_REFERENCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]").expect("the make-reference pattern is valid"));
+
+/// The rules of a Makefile with their recipes; `$(VAR)` references to simple variables of the
+/// same file are substituted, continuation lines joined, `@`/`-`/`+` prefixes dropped.
+fn make_targets(text: &str) -> Vec<Target> {
+    let mut variables: HashMap<String, String> = HashMap::new();
+    let mut targets: Vec<Target> = Vec::new();
+    let mut in_recipe = false;
+    let lines = logical_lines(text);
+    for (line_no, line) in &lines {
+        if let Some(command) = line.strip_prefix('\t') {
+            if in_recipe && let Some(target) = targets.last_mut() {
+                let command = command.trim().trim_start_matches(['@', '-', '+']).trim();
+                target.recipe.push((format!(":{line_no}"), command.to_string()));
+            }
+            continue;
+        }
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        in_recipe = false;
+        if let Some(var) = MAKE_VARIABLE.captures(line) {
+            variables.insert(var[1].to_string(), var[2].trim().to_string());
+        } else if let Some(rule) = MAKE_RULE.captures(line) {
+            in_recipe = true;
+            for name in rule[1].split_whitespace().filter(|n| !n.starts_with('.')) {
+                targets.push(Target { name: name.to_string(), at: format!(":{line_no}"), recipe: Vec::new() });
+            }
+            if rule[1].split_whitespace().all(|n| n.starts_with('.')) {
+                in_recipe = false;
+            }
+        }
+    }
+    for target in &mut targets {
+        for (_, command) in &mut target.recipe {
+            *command = MAKE_REFERENCE
+                .replace_all(command, |c: &regex::Captures| {
+                    variables.get(&c[1]).cloned().unwrap_or_else(|| c[0].to_string())
+                })
+                .into_owned();
+        }
+    }
+    targets
+}
+
+/// Lines with `\` continuations joined, each with the number of its first physical line.
+fn logical_lines(text: &str) -> Vec<(usize, String)> {
+    let mut out: Vec<(usize, String)> = Vec::new();
+    let mut pending: Option<(usize, String)> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let (start, mut line) = match pending.take() {
+            Some((start, mut acc)) => {
+                acc.push(' ');
+                acc.push_str(raw.trim());
+                (start, acc)
+            }
+            None => (i + 1, raw.to_string()),
+        };
+        if line.ends_with('\\') {
+            line.pop();
+            pending = Some((start, line));
+        } else {
+            out.push((start, line));
+        }
+    }
+    out.extend(pending);
+    out
+}
+
+static JUST_RECIPE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?:\s+[^:=]*)?:(?:[^=]|$)").expect("the just-recipe pattern is valid")
+});
+
+/// The recipes of a justfile and their bodies (indented lines).
+fn just_recipes(text: &str) -> Vec<Target> {
+    let mut targets: Vec<Target> = Vec::new();
+    let mut in_recipe = false;
+    for (line_no, line) in logical_lines(text) {
+        if line.starts_with([' ', '\t']) {
+            if in_recipe
+                && let Some(target) = targets.last_mut()
+                && !line.trim().is_empty()
+            {
+                target.recipe.push((format!(":{line_no}"), line.trim().trim_start_matches(['@', '-']).to_string()));
+            }
+            continue;
+        }
+        if line.trim().is_empty() || line.starts_with('#') || line.starts_with('[') {
+            continue;
+        }
+        in_recipe = false;
+        if let Some(recipe) = JUST_RECIPE.captures(&line) {
+            in_recipe = true;
+            targets.push(Target { name: recipe[1].to_string(), at: format!(":{line_no}"), recipe: Vec::new() });
+        }
+    }
+    targets
+}
+
+/// The tasks of a Taskfile (`tasks: {name: {cmds: [...]}}`, or a bare list of commands).
+fn taskfile_tasks(doc: &Yaml) -> Vec<Target> {
+    let Some(tasks) = doc["tasks"].as_hash() else { return Vec::new() };
+    let mut targets = Vec::new();
+    for (name, task) in tasks {
+        let Some(name) = scalar(name) else { continue };
+        let commands = match task {
+            Yaml::Array(list) => list.clone(),
+            _ => task["cmds"].as_vec().cloned().unwrap_or_default(),
+        };
+        let at = format!("#tasks.{name}");
+        let recipe = commands
+            .iter()
+            .filter_map(|c| scalar(c).or_else(|| scalar(&c["cmd"])))
+            .map(|c| (at.clone(), c))
+            .collect::<Vec<_>>();
+        targets.push(Target { name, at, recipe });
+    }
+    targets
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn make_targets_and_recipes() {
+        let text = "COMPOSE := docker compose -f docker/dev.yml\n.PHONY: test\n\ntest: deps\n\t@go test ./... \\\n\t  -race\nup:\n\t$(COMPOSE) up -d\nx = 1 # a:b\nsetup install:\n\tgo mod download\n";
+        let targets = make_targets(text);
+        let names: Vec<_> = targets.iter().map(|t| (t.name.as_str(), t.at.as_str())).collect();
+        assert_eq!(names, [("test", ":4"), ("up", ":7"), ("setup", ":10"), ("install", ":10")]);
+        assert_eq!(targets[0].recipe, [(":5".to_string(), "go test ./...  -race".to_string())]);
+        assert_eq!(targets[1].recipe, [(":8".to_string(), "docker compose -f docker/dev.yml up -d".to_string())]);
+    }
+
+    #[test]
+    fn justfile_and_taskfile() {
+        let recipes =
+            just_recipes("set shell := [\"bash\"]\n\n# run the tests\ntest *ARGS:\n    cargo test {{ARGS}}\n");
+        assert_eq!(recipes[0].name, "test");
+        assert_eq!(recipes[0].recipe, [(":5".to_string(), "cargo test {{ARGS}}".to_string())]);
+        let doc = yaml_rust2::YamlLoader::load_from_str(
+            "version: '3'\ntasks:\n  test:\n    cmds:\n      - pytest\n  up: [docker compose up]\n",
+        )
+        .unwrap();
+        let tasks = taskfile_tasks(&doc[0]);
+        assert_eq!((tasks[0].name.as_str(), tasks[0].at.as_str()), ("test", "#tasks.test"));
+        assert_eq!(tasks[1].recipe[0].1, "docker compose up");
+    }
+}

@@ -1,0 +1,792 @@
+//! CI configuration read as jobs: GitHub Actions workflows (and the local composite actions
+//! their steps use), GitLab CI and CircleCI. Each [`Job`] lists what the signals need, with
+//! expressions resolved where the file says: the actions it uses and their inputs, the shell
+//! lines it runs (with the directory each runs in), its service containers, the images it
+//! runs in and the `secrets.X` it reads. Nothing here knows an ecosystem: which action sets
+//! up which toolchain, or which line runs tests, is for the signals to ask.
+//!
+//! Decisions:
+//! - Workflows are read main ones first (`test*`, `ci*`, `build*`, …), scheduled/nightly last,
+//!   so the first test command is the one a developer runs.
+//! - A job whose workspace is another repository (`actions/checkout` with a `repository:` and
+//!   no `path:`) tests that project, not this one: it is left out.
+//! - A matrix value (`${{ matrix.php }}`) is kept as the key's own list of values (a signal
+//!   takes the floor); `include:` entries count only for keys without a list of their own.
+//! - `${{ env.X }}`, `${{ matrix.X }}`, `${{ inputs.X }}` and `a || 'b'` are resolved; other
+//!   expressions are dropped from commands, with a quoted argument or option built around
+//!   one. `$VAR` is substituted when the workflow, job or step `env` sets it.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use yaml_rust2::Yaml;
+
+use crate::detect::repo::{Repo, file_name, parent_dir};
+use crate::detect::sources::shell::join_path;
+use crate::detect::sources::version;
+
+/// Every CI job of the repository, in reading order (see the module documentation).
+#[derive(Debug, Default)]
+pub struct Workflows {
+    pub jobs: Vec<Job>,
+}
+
+/// What kind of configuration a job comes from, which decides how much it speaks for the
+/// project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobKind {
+    /// A GitHub Actions job; `release` when its workflow ships rather than tests (by file
+    /// name or `name:`).
+    Github { release: bool },
+    /// A local composite action no workflow uses, read with its own defaults.
+    UnusedAction,
+    /// GitLab CI or CircleCI (and GitLab's global `image`/`services`).
+    Other,
+}
+
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// `path#jobs.name` (GitLab: `path#name`).
+    pub source: String,
+    pub kind: JobKind,
+    /// The images the job's own commands run in (`container:`, GitLab `image:`, CircleCI's
+    /// first `docker:` image), resolved, with their evidence.
+    pub images: Vec<(String, String)>,
+    pub services: Vec<JobService>,
+    /// Actions the job uses (composite actions' own steps inlined), in step order.
+    pub actions: Vec<ActionUse>,
+    /// Shell lines the job runs, in order, `cd` lines already applied to the ones after them.
+    pub lines: Vec<RunLine>,
+    /// `secrets.X` names anywhere in the job's own definition, in order of appearance.
+    pub secrets: Vec<String>,
+}
+
+/// A service container of a job.
+#[derive(Debug, Clone)]
+pub struct JobService {
+    pub name: String,
+    /// The image, once per matrix value when its tag uses one.
+    pub images: Vec<String>,
+    pub source: String,
+    /// `ports:` as written, without the ones an expression gives.
+    pub ports: Vec<String>,
+    pub env: Vec<(String, EnvValue)>,
+}
+
+impl JobService {
+    /// Its ports as `HOST:CONTAINER` (`5432` is published on the same port).
+    pub fn published_ports(&self) -> Vec<String> {
+        self.ports.iter().map(|p| if p.contains(':') { p.clone() } else { format!("{p}:{p}") }).collect()
+    }
+}
+
+/// A value of a service container's `env`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvValue {
+    Literal(String),
+    /// `${{ secrets.X }}`: a secret of the repository.
+    Secret(String),
+    /// Any other expression: not knowable here.
+    Unknown,
+}
+
+/// A `uses:` step that is not a local composite action.
+#[derive(Debug, Clone)]
+pub struct ActionUse {
+    /// `owner/name` (lower-cased), without the `@reference`.
+    pub action: String,
+    /// What follows `@` (`v4`, `1.70`, `master`).
+    pub reference: String,
+    pub inputs: HashMap<String, Input>,
+    pub source: String,
+}
+
+/// One `with:` input of an action, resolved in its step's context.
+#[derive(Debug, Clone, Default)]
+pub struct Input {
+    /// The resolved text of its last line (several versions, one a line: the last one is the
+    /// default on PATH).
+    pub text: String,
+    /// When the input is one matrix key: the key's values (its own list first).
+    pub matrix: Option<Vec<String>>,
+}
+
+/// A shell line of a job.
+#[derive(Debug, Clone)]
+pub struct RunLine {
+    /// Resolved, continuation lines joined, whitespace collapsed.
+    pub text: String,
+    /// The repo-relative directory it runs in ("" for the root).
+    pub dir: String,
+    /// Inside a directory where the job checks out another repository.
+    pub in_foreign_checkout: bool,
+    /// Variables of `for NAME in …` loops of the script the line belongs to.
+    pub loop_variables: Vec<String>,
+    pub source: String,
+}
+
+impl Workflows {
+    pub fn read(repo: &Repo) -> Workflows {
+        let mut reader = Reader { repo, jobs: Vec::new(), composites_used: Vec::new() };
+        let mut workflows: Vec<&str> = repo
+            .under(".github/workflows")
+            .filter(|rel| parent_dir(rel) == ".github/workflows" && is_yaml(rel))
+            .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
+            .collect();
+        workflows.sort_by_key(|rel| (workflow_rank(rel), *rel));
+        for rel in workflows {
+            reader.github_workflow(rel);
+        }
+        for rel in repo.under(".github/actions") {
+            let name = file_name(rel);
+            if (name == "action.yml" || name == "action.yaml") && !reader.composites_used.iter().any(|u| u == rel) {
+                let mut job = Job::new(format!("{rel}#runs"), JobKind::UnusedAction);
+                reader.composite_action(rel, &HashMap::new(), &Context::default(), &[], &mut job);
+                reader.jobs.push(job);
+            }
+        }
+        if repo.exists(".gitlab-ci.yml") {
+            reader.gitlab(".gitlab-ci.yml");
+        }
+        if repo.exists(".circleci/config.yml") {
+            reader.circleci(".circleci/config.yml");
+        }
+        Workflows { jobs: reader.jobs }
+    }
+}
+
+impl Job {
+    fn new(source: String, kind: JobKind) -> Job {
+        Job {
+            source,
+            kind,
+            images: Vec::new(),
+            services: Vec::new(),
+            actions: Vec::new(),
+            lines: Vec::new(),
+            secrets: Vec::new(),
+        }
+    }
+}
+
+/// The project's main test workflows first (their commands are the ones to run), then the
+/// rest, then scheduled and nightly ones.
+fn workflow_rank(rel: &str) -> u8 {
+    let name = file_name(rel).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or_default();
+    if ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w)) {
+        2
+    } else if ["test", "ci", "build", "check", "main"]
+        .iter()
+        .any(|w| stem == *w || stem.starts_with(w) || stem.ends_with(w))
+    {
+        0
+    } else {
+        1
+    }
+}
+
+fn is_yaml(rel: &str) -> bool {
+    rel.ends_with(".yml") || rel.ends_with(".yaml")
+}
+
+/// Workflows about shipping rather than testing (by file name or `name:`).
+fn is_release_workflow(rel: &str, doc: &Yaml) -> bool {
+    const WORDS: &[&str] = &["release", "publish", "deploy", "docs", "pages", "nightly-build", "snapshot"];
+    let name = format!("{} {}", file_name(rel), scalar(&doc["name"]).unwrap_or_default()).to_ascii_lowercase();
+    WORDS.iter().any(|w| name.contains(w))
+}
+
+/// A YAML scalar as text (`3.10` stays `3.10`; `true` becomes `true`).
+pub fn scalar(value: &Yaml) -> Option<String> {
+    match value {
+        Yaml::String(s) | Yaml::Real(s) => Some(s.clone()),
+        Yaml::Integer(i) => Some(i.to_string()),
+        Yaml::Boolean(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+struct Reader<'r> {
+    repo: &'r Repo,
+    jobs: Vec<Job>,
+    composites_used: Vec<String>,
+}
+
+impl Reader<'_> {
+    fn github_workflow(&mut self, rel: &str) {
+        let Some(docs) = self.repo.read_yaml(rel) else { return };
+        let Some(doc) = docs.first() else { return };
+        let release = is_release_workflow(rel, doc);
+        let workflow_ctx = Context::default().with_env(&doc["env"]);
+        let Some(jobs) = doc["jobs"].as_hash() else { return };
+        for (job_name, def) in jobs {
+            let Some(job_name) = scalar(job_name) else { continue };
+            let foreign_dirs = foreign_checkouts(def);
+            if foreign_dirs.iter().any(String::is_empty) {
+                continue;
+            }
+            let mut job = Job::new(format!("{rel}#jobs.{job_name}"), JobKind::Github { release });
+            let ctx = workflow_ctx.with_matrix(&def["strategy"]["matrix"]).with_env(&def["env"]);
+            for (name, service) in def["services"].as_hash().into_iter().flatten() {
+                let Some(name) = scalar(name) else { continue };
+                let image = scalar(&service["image"]).or_else(|| scalar(service)).unwrap_or_default();
+                job.services.push(JobService {
+                    images: expand_matrix(&image, &ctx),
+                    source: format!("{}.services.{name}", job.source),
+                    ports: service["ports"]
+                        .as_vec()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(scalar)
+                        .filter(|p| !p.contains("${{"))
+                        .collect(),
+                    env: service_env(&service["env"]),
+                    name,
+                });
+            }
+            if let Some(image) = scalar(&def["container"]["image"]).or_else(|| scalar(&def["container"])) {
+                job.images.push((ctx.resolve(&image), format!("{}.container", job.source)));
+            }
+            let default_dir = scalar(&def["defaults"]["run"]["working-directory"])
+                .or_else(|| scalar(&doc["defaults"]["run"]["working-directory"]));
+            for (i, step) in def["steps"].as_vec().into_iter().flatten().enumerate() {
+                let source = format!("{}.steps[{i}]", job.source);
+                let step_ctx = ctx.with_env(&step["env"]);
+                if let Some(uses) = scalar(&step["uses"]) {
+                    if let Some(local) = uses.strip_prefix("./") {
+                        let inputs = action_inputs(&step["with"], &step_ctx);
+                        for file in ["action.yml", "action.yaml"] {
+                            let path = format!("{}/{file}", local.trim_end_matches('/'));
+                            if self.repo.exists(&path) {
+                                if !self.composites_used.contains(&path) {
+                                    self.composites_used.push(path.clone());
+                                }
+                                self.composite_action(&path, &inputs, &step_ctx, &foreign_dirs, &mut job);
+                            }
+                        }
+                    } else {
+                        job.actions.push(action_use(&uses, &step["with"], &step_ctx, source.clone()));
+                    }
+                }
+                if let Some(script) = scalar(&step["run"]) {
+                    let dir = scalar(&step["working-directory"]).or_else(|| default_dir.clone()).unwrap_or_default();
+                    job.lines.extend(run_lines(&script, &dir, &step_ctx, &foreign_dirs, &source));
+                }
+            }
+            let mut found = Vec::new();
+            strings(def, &mut found);
+            job.secrets = found.into_iter().flat_map(secret_references).collect();
+            self.jobs.push(job);
+        }
+    }
+
+    /// A local composite action's steps, added to `job` in the caller's context, with inputs
+    /// from the caller's `with:` or the action's defaults.
+    fn composite_action(
+        &self,
+        rel: &str,
+        given: &HashMap<String, String>,
+        caller: &Context,
+        foreign_dirs: &[String],
+        job: &mut Job,
+    ) {
+        let Some(docs) = self.repo.read_yaml(rel) else { return };
+        let Some(doc) = docs.first() else { return };
+        let mut ctx = caller.clone();
+        ctx.inputs.clear();
+        for (name, input) in doc["inputs"].as_hash().into_iter().flatten() {
+            if let Some(name) = scalar(name)
+                && let Some(default) = scalar(&input["default"])
+            {
+                ctx.inputs.insert(name, default);
+            }
+        }
+        for (name, value) in given {
+            ctx.inputs.insert(name.clone(), value.clone());
+        }
+        for (i, step) in doc["runs"]["steps"].as_vec().into_iter().flatten().enumerate() {
+            let source = format!("{rel}#runs.steps[{i}]");
+            let step_ctx = ctx.with_env(&step["env"]);
+            if let Some(uses) = scalar(&step["uses"]) {
+                // An input that forwards a matrix reference resolves through the caller's matrix.
+                let mut with = step["with"].clone();
+                if let Yaml::Hash(hash) = &mut with {
+                    for value in hash.values_mut() {
+                        if let Some(text) = scalar(value) {
+                            let forwarded = EXPRESSION.replace_all(&text, |c: &regex::Captures| {
+                                match c[1].trim().strip_prefix("inputs.").and_then(|k| step_ctx.inputs.get(k)) {
+                                    Some(v) => v.clone(),
+                                    None => c[0].to_string(),
+                                }
+                            });
+                            *value = Yaml::String(forwarded.into_owned());
+                        }
+                    }
+                }
+                job.actions.push(action_use(&uses, &with, &step_ctx, source.clone()));
+            }
+            if let Some(script) = scalar(&step["run"]) {
+                let dir = scalar(&step["working-directory"]).unwrap_or_default();
+                job.lines.extend(run_lines(&script, &dir, &step_ctx, foreign_dirs, &source));
+            }
+        }
+    }
+
+    /// GitLab CI: global and per-job `services:` and `image:`, `script:` lines.
+    fn gitlab(&mut self, rel: &str) {
+        let Some(docs) = self.repo.read_yaml(rel) else { return };
+        let Some(doc) = docs.first() else { return };
+        let ctx = Context::default().with_env(&doc["variables"]);
+        let service_image = |s: &Yaml| scalar(s).or_else(|| scalar(&s["name"]));
+        let gitlab_service = |image: String, source: String| JobService {
+            name: String::new(),
+            images: vec![image],
+            source,
+            ports: Vec::new(),
+            env: Vec::new(),
+        };
+        let mut global = Job::new(rel.to_string(), JobKind::Other);
+        for service in doc["services"].as_vec().into_iter().flatten() {
+            if let Some(image) = service_image(service) {
+                global.services.push(gitlab_service(ctx.resolve(&image), format!("{rel}#services")));
+            }
+        }
+        if let Some(image) = scalar(&doc["image"]).or_else(|| scalar(&doc["image"]["name"])) {
+            global.images.push((ctx.resolve(&image), format!("{rel}#image")));
+        }
+        self.jobs.push(global);
+        for (name, def) in doc.as_hash().into_iter().flatten() {
+            let Some(name) = scalar(name) else { continue };
+            if def["script"].is_badvalue() {
+                continue;
+            }
+            let job_ctx = ctx.with_env(&def["variables"]);
+            let mut job = Job::new(format!("{rel}#{name}"), JobKind::Other);
+            for service in def["services"].as_vec().into_iter().flatten() {
+                if let Some(image) = service_image(service) {
+                    job.services.push(gitlab_service(job_ctx.resolve(&image), format!("{}.services", job.source)));
+                }
+            }
+            if let Some(image) = scalar(&def["image"]).or_else(|| scalar(&def["image"]["name"])) {
+                job.images.push((job_ctx.resolve(&image), format!("{}.image", job.source)));
+            }
+            let script: Vec<String> = match &def["script"] {
+                Yaml::Array(lines) => lines.iter().filter_map(scalar).collect(),
+                other => scalar(other).into_iter().collect(),
+            };
+            let source = format!("{}.script", job.source);
+            job.lines.extend(run_lines(&script.join("\n"), "", &job_ctx, &[], &source));
+            self.jobs.push(job);
+        }
+    }
+
+    /// CircleCI: `jobs.X.docker` (the first image is the job's own, the rest are services)
+    /// and `run` steps.
+    fn circleci(&mut self, rel: &str) {
+        let Some(docs) = self.repo.read_yaml(rel) else { return };
+        let Some(doc) = docs.first() else { return };
+        for (name, def) in doc["jobs"].as_hash().into_iter().flatten() {
+            let Some(name) = scalar(name) else { continue };
+            let mut job = Job::new(format!("{rel}#jobs.{name}"), JobKind::Other);
+            let ctx = Context::default().with_env(&def["environment"]);
+            let images = def["docker"].as_vec().into_iter().flatten().filter_map(|d| scalar(&d["image"]));
+            for (i, image) in images.enumerate() {
+                if i == 0 {
+                    job.images.push((image, format!("{}.docker", job.source)));
+                } else {
+                    job.services.push(JobService {
+                        name: String::new(),
+                        images: vec![image],
+                        source: format!("{}.docker[{i}]", job.source),
+                        ports: Vec::new(),
+                        env: Vec::new(),
+                    });
+                }
+            }
+            for (i, step) in def["steps"].as_vec().into_iter().flatten().enumerate() {
+                let run = &step["run"];
+                if let Some(script) = scalar(run).or_else(|| scalar(&run["command"])) {
+                    let dir = scalar(&run["working_directory"]).unwrap_or_default();
+                    let source = format!("{}.steps[{i}]", job.source);
+                    job.lines.extend(run_lines(&script, &dir, &ctx, &[], &source));
+                }
+            }
+            self.jobs.push(job);
+        }
+    }
+}
+
+/// A service container's `env`: literals, `secrets.X` references, unknown expressions.
+fn service_env(env: &Yaml) -> Vec<(String, EnvValue)> {
+    let mut found = Vec::new();
+    for (key, value) in env.as_hash().into_iter().flatten() {
+        let (Some(key), Some(value)) = (scalar(key), scalar(value)) else { continue };
+        let secret = EXPRESSION
+            .captures(&value)
+            .filter(|c| c[0].len() == value.trim().len())
+            .and_then(|c| c[1].trim().strip_prefix("secrets.").map(str::to_string));
+        let value = match secret {
+            Some(secret) => EnvValue::Secret(secret),
+            None if value.contains("${{") => EnvValue::Unknown,
+            None => EnvValue::Literal(value),
+        };
+        found.push((key, value));
+    }
+    found
+}
+
+fn action_use(uses: &str, with: &Yaml, ctx: &Context, source: String) -> ActionUse {
+    let (action, reference) = uses.split_once('@').unwrap_or((uses, ""));
+    let mut inputs = HashMap::new();
+    for (key, value) in with.as_hash().into_iter().flatten() {
+        let (Some(key), Some(raw)) = (scalar(key), scalar(value)) else { continue };
+        let last = raw.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or_default();
+        let matrix = EXPRESSION
+            .captures(last)
+            .and_then(|c| c[1].trim().strip_prefix("matrix.").map(|key| ctx.matrix_values_own_first(key)));
+        let text = if matrix.is_some() { String::new() } else { ctx.resolve(last) };
+        inputs.insert(key, Input { text, matrix });
+    }
+    ActionUse { action: action.to_ascii_lowercase(), reference: reference.to_string(), inputs, source }
+}
+
+/// The directories (`""` for the workspace root) where a job checks out another repository.
+fn foreign_checkouts(job: &Yaml) -> Vec<String> {
+    job["steps"]
+        .as_vec()
+        .into_iter()
+        .flatten()
+        .filter(|step| {
+            let checkout =
+                scalar(&step["uses"]).is_some_and(|u| u.to_ascii_lowercase().starts_with("actions/checkout@"));
+            let repository = scalar(&step["with"]["repository"]).unwrap_or_default();
+            checkout && !repository.is_empty() && !repository.contains("github.repository")
+        })
+        .filter_map(|step| join_path("", &scalar(&step["with"]["path"]).unwrap_or_default()))
+        .collect()
+}
+
+/// The lines of a script run from `dir`: continuations joined, resolved, `cd DIR` lines applied
+/// to the lines after them.
+fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], source: &str) -> Vec<RunLine> {
+    let mut dir = join_path("", &ctx.resolve(dir)).unwrap_or_default();
+    let loop_variables: Vec<String> =
+        LOOP_VARIABLE.captures_iter(script).filter_map(|c| c.get(1)).map(|m| m.as_str().to_string()).collect();
+    let mut lines = Vec::new();
+    let mut pending = String::new();
+    for raw in script.lines() {
+        let line = raw.trim();
+        if let Some(continued) = line.strip_suffix('\\') {
+            pending.push_str(continued);
+            pending.push(' ');
+            continue;
+        }
+        let line = std::mem::take(&mut pending) + line;
+        let resolved = ctx.resolve(&line);
+        if resolved.is_empty() {
+            continue;
+        }
+        // `cd web` on a line of its own: the lines after it run there.
+        if let Some(target) = resolved.strip_prefix("cd ").filter(|t| !t.contains(char::is_whitespace)) {
+            dir = join_path(&dir, target.trim_matches(['"', '\''])).unwrap_or(dir);
+            continue;
+        }
+        let in_foreign_checkout = foreign_dirs.iter().any(|f| !f.is_empty() && crate::detect::repo::is_within(&dir, f));
+        lines.push(RunLine {
+            text: resolved,
+            dir: dir.clone(),
+            in_foreign_checkout,
+            loop_variables: loop_variables.clone(),
+            source: source.to_string(),
+        });
+    }
+    lines
+}
+
+/// The `secrets.X` names a workflow string reads. GitHub substitutes secrets only inside
+/// `${{ … }}`, so a script that writes `conf/secrets.json` names no secret.
+pub fn secret_references(text: &str) -> Vec<String> {
+    EXPRESSION
+        .captures_iter(text)
+        .flat_map(|expr| {
+            SECRET_REFERENCE
+                .captures_iter(&expr[1])
+                .filter_map(|c| c.get(1).or_else(|| c.get(2)).map(|m| m.as_str().to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Every string in a YAML tree.
+fn strings<'a>(node: &'a Yaml, found: &mut Vec<&'a str>) {
+    match node {
+        Yaml::String(s) => found.push(s),
+        Yaml::Array(items) => items.iter().for_each(|i| strings(i, found)),
+        Yaml::Hash(hash) => hash.iter().for_each(|(k, v)| {
+            strings(k, found);
+            strings(v, found);
+        }),
+        _ => {}
+    }
+}
+
+/// An image whose tag may use matrix values, once per value.
+fn expand_matrix(image: &str, ctx: &Context) -> Vec<String> {
+    if let Some(c) = EXPRESSION.captures(image)
+        && let Some(key) = c[1].trim().strip_prefix("matrix.")
+    {
+        let values = ctx.matrix_values(key);
+        if !values.is_empty() {
+            return values.iter().map(|v| image.replacen(&c[0], v, 1)).collect();
+        }
+    }
+    vec![ctx.resolve(image)]
+}
+
+/// The `with:` inputs of a step, resolved in the caller's context.
+fn action_inputs(with: &Yaml, ctx: &Context) -> HashMap<String, String> {
+    let mut inputs = HashMap::new();
+    for (k, v) in with.as_hash().into_iter().flatten() {
+        if let (Some(k), Some(v)) = (scalar(k), scalar(v)) {
+            // Keep a bare matrix reference as is: the composite resolves it with the matrix.
+            inputs.insert(k, if v.contains("matrix.") { v } else { ctx.resolve(&v) });
+        }
+    }
+    inputs
+}
+
+/// Where an expression is evaluated: the env, matrix and inputs in scope.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    env: HashMap<String, String>,
+    /// Matrix key → its own list of values, then values only `include:` entries give.
+    matrix: HashMap<String, (Vec<String>, Vec<String>)>,
+    inputs: HashMap<String, String>,
+}
+
+impl Context {
+    pub fn with_env(&self, env: &Yaml) -> Context {
+        let mut ctx = self.clone();
+        if let Some(env) = env.as_hash() {
+            for (k, v) in env {
+                if let Some(k) = scalar(k) {
+                    let v = scalar(v).map(|v| self.resolve(&v)).unwrap_or_default();
+                    ctx.env.insert(k, v);
+                }
+            }
+        }
+        ctx
+    }
+
+    fn with_matrix(&self, matrix: &Yaml) -> Context {
+        let mut ctx = self.clone();
+        let Some(hash) = matrix.as_hash() else { return ctx };
+        for (k, v) in hash {
+            let Some(k) = scalar(k) else { continue };
+            if k == "include" || k == "exclude" {
+                continue;
+            }
+            let values: Vec<Yaml> = v.as_vec().cloned().unwrap_or_default();
+            // A list of objects (`tests: [{name: unit, command: test}]`) is read as `tests.command`.
+            for (field, value) in values.iter().filter_map(Yaml::as_hash).flatten() {
+                if let (Some(field), Some(value)) = (scalar(field), scalar(value)) {
+                    ctx.matrix.entry(format!("{k}.{field}")).or_default().0.push(value);
+                }
+            }
+            ctx.matrix.entry(k).or_default().0 = values.iter().filter_map(scalar).collect();
+        }
+        for entry in matrix["include"].as_vec().into_iter().flatten() {
+            for (k, v) in entry.as_hash().into_iter().flatten() {
+                if let (Some(k), Some(v)) = (scalar(k), scalar(v)) {
+                    ctx.matrix.entry(k).or_default().1.push(v);
+                }
+            }
+        }
+        ctx
+    }
+
+    /// Every value a matrix key takes, its own list first.
+    fn matrix_values(&self, key: &str) -> Vec<String> {
+        self.matrix.get(key).map(|(own, extra)| own.iter().chain(extra).cloned().collect()).unwrap_or_default()
+    }
+
+    /// A matrix key's own list when it has one, else what `include:` entries give.
+    fn matrix_values_own_first(&self, key: &str) -> Vec<String> {
+        match self.matrix.get(key) {
+            Some((own, _)) if !own.is_empty() => own.clone(),
+            _ => self.matrix_values(key),
+        }
+    }
+
+    /// The value of one expression (the text inside `${{ }}`), `None` when not knowable.
+    fn value(&self, expr: &str) -> Option<String> {
+        let expr = expr.trim();
+        if let Some((left, right)) = expr.split_once("||") {
+            return self.value(left).filter(|v| !v.is_empty()).or_else(|| self.value(right));
+        }
+        if let Some(literal) = expr.strip_prefix('\'').and_then(|e| e.strip_suffix('\'')) {
+            return Some(literal.to_string());
+        }
+        if let Some(key) = expr.strip_prefix("env.") {
+            return self.env.get(key).cloned();
+        }
+        if let Some(key) = expr.strip_prefix("inputs.") {
+            return self.inputs.get(key).cloned();
+        }
+        if let Some(key) = expr.strip_prefix("matrix.") {
+            let (own, extra) = self.matrix.get(key)?;
+            if !own.is_empty() {
+                return version::lowest(own).or_else(|| own.first().cloned());
+            }
+            // A key only `include:` entries set is absent from the main combinations, unless
+            // the whole matrix is a list of includes.
+            let include_only = self.matrix.values().all(|(own, _)| own.is_empty());
+            return include_only.then(|| extra.first().cloned()).flatten();
+        }
+        None
+    }
+
+    /// `text` with `${{ … }}` expressions resolved (unknown ones dropped) and `$VAR`s that the
+    /// env in scope sets substituted, whitespace collapsed.
+    pub fn resolve(&self, text: &str) -> String {
+        // A quoted argument built around an unknown expression (`"Coverage for ${{ github.sha }}"`)
+        // would keep only its fragment: it is emptied, and removed with its option below.
+        let unknown_quoted = QUOTED_EXPRESSION.replace_all(text, |c: &regex::Captures| {
+            let unknown = EXPRESSION.captures_iter(&c[0]).any(|e| self.value(&e[1]).is_none());
+            if unknown { "\"\"".to_string() } else { c[0].to_string() }
+        });
+        let resolved =
+            EXPRESSION.replace_all(&unknown_quoted, |c: &regex::Captures| self.value(&c[1]).unwrap_or_default());
+        let substituted = SHELL_VARIABLE.replace_all(&resolved, |c: &regex::Captures| {
+            let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
+            self.env.get(name).cloned().unwrap_or_else(|| c[0].to_string())
+        });
+        // An option whose value was an unknown expression goes with it: `--python ""`.
+        let emptied = EMPTY_ARGUMENT.replace_all(&substituted, " ");
+        emptied.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+}
+
+static EXPRESSION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));
+/// A double-quoted argument, or a single-quoted one without quotes in its expressions, that
+/// holds an expression.
+static QUOTED_EXPRESSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""[^"]*\$\{\{[^"]*"|'[^']*\$\{\{[^'}]*\}\}[^']*'"#).expect("the quoted-expression pattern is valid")
+});
+static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][\w-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
+        .expect("the empty-argument pattern is valid")
+});
+/// `$NAME` and `${NAME}` in a shell line.
+pub static SHELL_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)").expect("the variable pattern is valid")
+});
+static SECRET_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"\bsecrets(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
+        .expect("the secret-reference pattern is valid")
+});
+/// `for NAME in …` in a script: `$NAME` means nothing outside the loop.
+static LOOP_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)(?:^|[;&|]\s*|\bdo\s+)for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b").expect("the loop pattern is valid")
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::repo_with;
+
+    fn yaml(text: &str) -> Yaml {
+        yaml_rust2::YamlLoader::load_from_str(text).unwrap().remove(0)
+    }
+
+    #[test]
+    fn quoted_arguments_around_unknown_expressions_go_whole() {
+        let ctx = Context::default().with_env(&yaml("V: '3.12'"));
+        assert_eq!(
+            ctx.resolve(r#"bash tests-start.sh "Coverage for ${{ github.sha }}" --x"#),
+            "bash tests-start.sh --x"
+        );
+        assert_eq!(ctx.resolve(r#"pytest -m 'not ${{ github.ref }}' tests"#), "pytest tests");
+        assert_eq!(ctx.resolve(r#"tox -e "py${{ env.V }}""#), r#"tox -e "py3.12""#);
+        assert_eq!(ctx.resolve(r#"run --label "${{ matrix.none || 'a b' }}""#), r#"run --label "a b""#);
+        let ctx = Context::default();
+        assert_eq!(ctx.resolve("uv run --python \"${{ steps.py.outputs.v }}\" pytest ''"), "uv run pytest");
+        assert_eq!(ctx.resolve("pytest --x=\"${{ github.sha }}\" -q"), "pytest -q");
+    }
+
+    #[test]
+    fn secrets_are_read_only_inside_expressions() {
+        let script = "echo '${{ secrets.DB_KEY }}' > conf/secrets.json && cp secrets.json x\n${{ secrets['API_TOKEN'] || secrets.OTHER }}";
+        assert_eq!(secret_references(script), ["DB_KEY", "API_TOKEN", "OTHER"]);
+    }
+
+    #[test]
+    fn jobs_with_their_actions_lines_services_and_secrets() {
+        let workflow = "name: tests\nenv:\n  CARGO: cargo\njobs:\n  linux:\n    services:\n      db:\n        image: postgres:${{ matrix.pg }}\n        env:\n          POSTGRES_PASSWORD: ${{ secrets.PG_PASSWORD }}\n          POSTGRES_DB: app\n        ports: ['5432:5432', '${{ env.P }}:1']\n    strategy:\n      matrix:\n        php: [8.4, 8.3]\n        pg: [15, 16]\n    defaults:\n      run:\n        working-directory: api\n    steps:\n      - uses: shivammathur/setup-php@v2\n        with:\n          php-version: ${{ matrix.php }}\n      - run: |\n          cd sub\n          $CARGO test \\\n            --workspace\n          for p in a b; do echo $p; done\n        env:\n          K: ${{ secrets.API_KEY }}\n";
+        let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+        let jobs = Workflows::read(&repo).jobs;
+        let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
+        assert_eq!(job.source, ".github/workflows/ci.yml#jobs.linux");
+        assert_eq!(job.kind, JobKind::Github { release: false });
+        assert_eq!(job.services[0].images, ["postgres:15", "postgres:16"]);
+        assert_eq!(job.services[0].ports, ["5432:5432"]);
+        assert_eq!(job.services[0].env[0], ("POSTGRES_PASSWORD".into(), EnvValue::Secret("PG_PASSWORD".into())));
+        assert_eq!(job.actions[0].action, "shivammathur/setup-php");
+        assert_eq!(job.actions[0].inputs["php-version"].matrix.as_deref(), Some(&["8.4".into(), "8.3".into()][..]));
+        let lines: Vec<_> = job.lines.iter().map(|l| (l.text.as_str(), l.dir.as_str())).collect();
+        assert_eq!(lines, [("cargo test --workspace", "api/sub"), ("for p in a b; do echo $p; done", "api/sub")]);
+        assert_eq!(job.lines[0].loop_variables, ["p"]);
+        assert_eq!(job.secrets, ["PG_PASSWORD", "API_KEY"]);
+    }
+
+    #[test]
+    fn composite_actions_inline_into_their_callers() {
+        let action = "inputs:\n  php-version:\n    default: '8.2'\nruns:\n  using: composite\n  steps:\n    - uses: shivammathur/setup-php@v2\n      with:\n        php-version: ${{ inputs.php-version }}\n    - run: vendor/bin/pest\n      shell: bash\n";
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        php: ['8.4', '8.3']\n    steps:\n      - uses: ./.github/actions/setup\n        with:\n          php-version: ${{ matrix.php }}\n";
+        let (_dir, repo) =
+            repo_with(&[(".github/actions/setup/action.yml", action), (".github/workflows/ci.yml", workflow)]);
+        let jobs = Workflows::read(&repo).jobs;
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(jobs[0].actions[0].inputs["php-version"].matrix.as_deref(), Some(&["8.4".into(), "8.3".into()][..]));
+        assert_eq!(jobs[0].lines[0].source, ".github/actions/setup/action.yml#runs.steps[1]");
+        let (_dir, repo) = repo_with(&[(".github/actions/setup/action.yml", action)]);
+        let jobs = Workflows::read(&repo).jobs;
+        assert_eq!(
+            (jobs[0].kind, jobs[0].actions[0].inputs["php-version"].text.as_str()),
+            (JobKind::UnusedAction, "8.2")
+        );
+    }
+
+    #[test]
+    fn jobs_testing_another_checkout_are_left_out() {
+        let workflow = "jobs:\n  downstream:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: other/app\n      - run: pytest\n  own:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: org/plugin\n          path: plugin\n      - run: |\n          npm test\n          cd plugin\n          pytest\n";
+        let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+        let jobs = Workflows::read(&repo).jobs;
+        let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
+        let lines: Vec<_> = job.lines.iter().map(|l| (l.text.as_str(), l.in_foreign_checkout)).collect();
+        assert_eq!(lines, [("npm test", false), ("pytest", true)]);
+    }
+
+    #[test]
+    fn odd_shapes_are_ignored_not_fatal() {
+        for workflow in [
+            "jobs: [a, b]\n",
+            "jobs:\n  a: 3\n",
+            "jobs:\n  a:\n    steps: run\n    services: [postgres]\n    strategy: {matrix: [1, 2]}\n",
+            "jobs:\n  a:\n    steps:\n      - uses: actions/setup-node@v4\n        with: 20\n      - run: [pytest]\n      - uses: ./missing\n",
+            "jobs:\n  a:\n    env: [X]\n    steps:\n      - run: ${{ matrix.x }} ${{ \n",
+            "",
+            "[unclosed",
+        ] {
+            let (_dir, repo) = repo_with(&[
+                (".github/workflows/x.yml", workflow),
+                (".gitlab-ci.yml", "test: [1]\nservices: {a: b}\nimage: {name: 3}\n"),
+                (".circleci/config.yml", "jobs:\n  a:\n    docker: postgres\n    steps: [checkout, {run: 3}]\n"),
+            ]);
+            let _ = Workflows::read(&repo);
+        }
+    }
+}

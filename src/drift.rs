@@ -1,0 +1,700 @@
+//! `detect --check`: has the checkout drifted from its recorded environment? A fresh
+//! [`Detection`] is compared, by meaning and not by text, with the committed
+//! `.hanzo/environment.toml` (or the server's saved copy), and every exported agent file in
+//! the checkout with what `export` would write now.
+//!
+//! "By meaning": comment lines, blank lines, runs of blanks and `set -euo pipefail` are
+//! ignored; a line that differs only in its version numbers is a moved pin; the services a
+//! start brings up are compared as a set; a secret the code reads that the record lacks is
+//! drift, one the record lists that nothing reads any more is only information.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::detect::Detection;
+use crate::export::{self, Setup, StartKind, Target};
+
+/// The recorded environment a detection is checked against.
+#[derive(Debug, Clone)]
+pub struct Baseline {
+    pub install: String,
+    pub start: String,
+    pub secrets: Vec<String>,
+    /// The file it was read from (repo-relative) and its text, for line numbers; `None`
+    /// for the server's copy.
+    pub file: Option<(String, String)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    PinMoved,
+    ServiceAdded,
+    ServiceRemoved,
+    PackageManagerAdded,
+    WorkspaceAdded,
+    InstallLine,
+    StartLine,
+    SecretMissing,
+    SecretUnused,
+    ExportStale,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The record no longer matches the checkout: `--check` fails.
+    Drift,
+    /// Worth knowing, not a failure.
+    Info,
+}
+
+/// One difference, with the evidence behind it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Drift {
+    pub kind: Kind,
+    pub severity: Severity,
+    pub message: String,
+    /// The files (with `#key` or `:line`) that justify it.
+    pub evidence: Vec<String>,
+    /// Where an annotation should point: a repo-relative file and, when known, a line.
+    pub file: Option<String>,
+    pub line: Option<usize>,
+}
+
+impl Drift {
+    fn new(kind: Kind, severity: Severity, message: String, evidence: Vec<String>) -> Drift {
+        let (file, line) = evidence.first().map(|e| locate(e)).unwrap_or((None, None));
+        Drift { kind, severity, message, evidence, file, line }
+    }
+
+    fn at(mut self, file: Option<(String, Option<usize>)>) -> Drift {
+        if let Some((file, line)) = file {
+            self.file = Some(file);
+            self.line = line;
+        }
+        self
+    }
+
+    /// One line for a terminal: the message and its evidence.
+    pub fn line(&self) -> String {
+        let label = match self.severity {
+            Severity::Drift => "drift",
+            Severity::Info => "info",
+        };
+        if self.evidence.is_empty() {
+            format!("{label}: {}", self.message)
+        } else {
+            format!("{label}: {} ({})", self.message, self.evidence.join(", "))
+        }
+    }
+
+    /// A GitHub Actions workflow command: `::error` for drift, `::warning` for information.
+    pub fn annotation(&self) -> String {
+        let command = match self.severity {
+            Severity::Drift => "error",
+            Severity::Info => "warning",
+        };
+        let mut properties = Vec::new();
+        if let Some(file) = &self.file {
+            properties.push(format!("file={}", escape_property(file)));
+            if let Some(line) = self.line {
+                properties.push(format!("line={line}"));
+            }
+        }
+        properties.push("title=hanzo-env detect --check".to_string());
+        let mut message = self.message.clone();
+        if !self.evidence.is_empty() {
+            message.push_str(&format!(" ({})", self.evidence.join(", ")));
+        }
+        format!("::{command} {}::{}", properties.join(","), escape_data(&message))
+    }
+}
+
+/// Workflow-command escaping (the runner's `escapeData` and `escapeProperty`).
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// `package.json#packageManager` → (`package.json`, none); `Makefile:12` → (`Makefile`, 12).
+fn locate(evidence: &str) -> (Option<String>, Option<usize>) {
+    let path = evidence.split('#').next().unwrap_or(evidence);
+    match path.rsplit_once(':') {
+        Some((file, line)) if line.parse::<usize>().is_ok() => (Some(file.to_string()), line.parse().ok()),
+        _ => (Some(path.to_string()), None),
+    }
+}
+
+/// Compare a fresh detection with the recorded environment.
+pub fn compare(detection: &Detection, baseline: &Baseline) -> Vec<Drift> {
+    let mut drifts = Vec::new();
+    compare_install(detection, baseline, &mut drifts);
+    compare_start(detection, baseline, &mut drifts);
+    compare_secrets(detection, baseline, &mut drifts);
+    drifts
+}
+
+/// A script's lines as they matter: no comments, no blank lines, no strict-mode line, and
+/// runs of blanks made one.
+pub fn meaningful_lines(script: &str) -> Vec<String> {
+    script
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !is_strict_mode(l))
+        .collect()
+}
+
+fn is_strict_mode(line: &str) -> bool {
+    let words: Vec<&str> = line.split(' ').collect();
+    matches!(words.as_slice(), ["set", flags] | ["set", flags, "pipefail"] if flags.starts_with('-') && flags[1..].chars().all(|c| "euxo".contains(c)))
+        || line == "set -o pipefail"
+}
+
+/// The line with every version number (`20`, `1.1.30`) replaced by `#`.
+fn version_mask(line: &str) -> String {
+    static NUMBER: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"\d+(?:\.\d+)*").expect("valid regex"));
+    NUMBER.replace_all(line, "#").into_owned()
+}
+
+/// Tools whose install line says which package manager (or toolchain) a project uses.
+const PACKAGE_MANAGERS: &[&str] = &[
+    "./gradlew",
+    "./mvnw",
+    "bun",
+    "bundle",
+    "cabal",
+    "cargo",
+    "clojure",
+    "composer",
+    "corepack",
+    "dart",
+    "deno",
+    "dotnet",
+    "flutter",
+    "go",
+    "gradle",
+    "hatch",
+    "lein",
+    "mix",
+    "mvn",
+    "npm",
+    "pdm",
+    "pip",
+    "pipenv",
+    "pnpm",
+    "poetry",
+    "sbt",
+    "stack",
+    "swift",
+    "uv",
+    "yarn",
+];
+
+/// The tool a line runs, and the directory it runs in: `(cd api && uv sync)` → (`uv`, `api`).
+fn tool_of(line: &str) -> (Option<&str>, Option<&str>) {
+    let inner = line.trim_start_matches('(').trim_end_matches(')').trim();
+    let (dir, rest) = match inner.strip_prefix("cd ").and_then(|r| r.split_once("&&")) {
+        Some((dir, rest)) => (Some(dir.trim()), rest.trim()),
+        None => (None, inner),
+    };
+    // `command -v bun >/dev/null 2>&1 || npm install -g bun@1` installs with the tool after `||`.
+    let rest = rest.rsplit("||").next().unwrap_or(rest).trim();
+    let mut words = rest.split_whitespace().skip_while(|w| w.contains('=') && !w.starts_with('-'));
+    let tool = words.next().map(|w| w.rsplit('/').next().filter(|_| !w.starts_with("./")).unwrap_or(w));
+    let tool = tool.filter(|t| PACKAGE_MANAGERS.contains(t) || t.starts_with("python"));
+    (tool, dir)
+}
+
+/// Removes and returns the first item of `items` equal to `item`.
+fn take<T: PartialEq>(items: &mut Vec<T>, item: &T) -> bool {
+    match items.iter().position(|i| i == item) {
+        Some(i) => {
+            items.remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
+    // Each detected line with the evidence of its step.
+    let mut expected: Vec<(String, String)> = detection
+        .steps
+        .iter()
+        .flat_map(|s| meaningful_lines(&s.command).into_iter().map(move |l| (l, s.source.clone())))
+        .collect();
+    if detection.steps.is_empty() {
+        expected = meaningful_lines(&detection.install).into_iter().map(|l| (l, String::new())).collect();
+    }
+    let recorded = meaningful_lines(&baseline.install);
+    let mut added: Vec<(String, String)> = Vec::new();
+    let mut removed = recorded.clone();
+    for (line, source) in expected {
+        if !take(&mut removed, &line) {
+            added.push((line, source));
+        }
+    }
+    let evidence = |source: &str| if source.is_empty() { vec![] } else { vec![source.to_string()] };
+    // A line that differs only in its version numbers is a pin that moved.
+    added.retain(|(line, source)| {
+        let mask = version_mask(line);
+        let Some(i) = removed.iter().position(|r| version_mask(r) == mask) else { return true };
+        let old = removed.remove(i);
+        drifts.push(
+            Drift::new(
+                Kind::PinMoved,
+                Severity::Drift,
+                format!("toolchain pin moved: `{old}` → `{line}`"),
+                evidence(source),
+            )
+            .at(baseline_location(baseline, &old).or_else(|| Some(locate_owned(source)))),
+        );
+        false
+    });
+    let recorded_tools: Vec<&str> = recorded.iter().filter_map(|l| tool_of(l).0).collect();
+    for (line, source) in &added {
+        let (kind, message) = match tool_of(line) {
+            (Some(tool), _) if !recorded_tools.contains(&tool) => {
+                (Kind::PackageManagerAdded, format!("new package manager `{tool}`: install lacks `{line}`"))
+            }
+            (Some(_), Some(dir)) => (Kind::WorkspaceAdded, format!("new workspace in `{dir}`: install lacks `{line}`")),
+            _ => (Kind::InstallLine, format!("install would gain `{line}`")),
+        };
+        drifts.push(Drift::new(kind, Severity::Drift, message, evidence(source)));
+    }
+    for line in &removed {
+        // A package manager line nothing produces any more is stale; a hand-written line
+        // (`cp .env.example .env`) is the reviewer's and only worth a note.
+        let severity = if tool_of(line).0.is_some() { Severity::Drift } else { Severity::Info };
+        let message = match severity {
+            Severity::Drift => format!("install has `{line}`, which nothing in the checkout calls for any more"),
+            Severity::Info => format!("install has `{line}`, which detection does not produce (kept as reviewed)"),
+        };
+        drifts.push(Drift::new(Kind::InstallLine, severity, message, vec![]).at(baseline_location(baseline, line)));
+    }
+}
+
+/// `docker compose … up -d db cache` → (the command without its service names, the names).
+fn start_shape(command: &str) -> (String, Vec<String>) {
+    if export::start_kind(command) != StartKind::Services {
+        return (command.split_whitespace().collect::<Vec<_>>().join(" "), vec![]);
+    }
+    let words: Vec<&str> = command.split_whitespace().collect();
+    if let Some(up) = words.iter().position(|w| *w == "up") {
+        let (head, tail) = words.split_at(up + 1);
+        let flags: Vec<&str> = tail.iter().copied().filter(|w| w.starts_with('-')).collect();
+        let services = tail.iter().filter(|w| !w.starts_with('-')).map(|w| w.to_string()).collect();
+        return ([head, &flags].concat().join(" "), services);
+    }
+    // `docker run … --name NAME IMAGE`: the service is the container's name.
+    let name = words.windows(2).find(|w| w[0] == "--name").map(|w| w[1].to_string());
+    (words.join(" "), name.into_iter().collect())
+}
+
+fn compare_start(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
+    let source_of = |command: &str| -> Vec<String> {
+        detection.starts.iter().filter(|s| s.command.trim() == command).map(|s| s.source.clone()).collect()
+    };
+    let expected: Vec<(String, Vec<String>, Vec<String>)> = export::split_commands(&detection.start)
+        .into_iter()
+        .map(|c| {
+            let (shape, services) = start_shape(&c);
+            let sources = source_of(&c);
+            (shape, services, sources)
+        })
+        .collect();
+    let recorded: Vec<(String, Vec<String>)> =
+        export::split_commands(&baseline.start).iter().map(|c| start_shape(c)).collect();
+
+    let recorded_services: Vec<&String> = recorded.iter().flat_map(|(_, s)| s).collect();
+    let expected_services: Vec<&String> = expected.iter().flat_map(|(_, s, _)| s).collect();
+    for (_, services, sources) in &expected {
+        for service in services.iter().filter(|s| !recorded_services.contains(s)) {
+            drifts.push(Drift::new(
+                Kind::ServiceAdded,
+                Severity::Drift,
+                format!("service `{service}` added: start does not bring it up"),
+                sources.clone(),
+            ));
+        }
+    }
+    for service in recorded_services.iter().filter(|s| !expected_services.contains(s)) {
+        drifts.push(
+            Drift::new(
+                Kind::ServiceRemoved,
+                Severity::Drift,
+                format!("service `{service}` removed: start brings it up, but nothing in the checkout defines it"),
+                vec![],
+            )
+            .at(baseline_location(baseline, service)),
+        );
+    }
+    let mut unmatched: Vec<&String> = recorded.iter().map(|(shape, _)| shape).collect();
+    for (shape, _, sources) in &expected {
+        if !take(&mut unmatched, &shape) {
+            drifts.push(Drift::new(
+                Kind::StartLine,
+                Severity::Drift,
+                format!("start would gain `{shape}`"),
+                sources.clone(),
+            ));
+        }
+    }
+    for shape in unmatched {
+        drifts.push(
+            Drift::new(
+                Kind::StartLine,
+                Severity::Drift,
+                format!("start has `{shape}`, which detection no longer finds"),
+                vec![],
+            )
+            .at(baseline_location(baseline, shape)),
+        );
+    }
+}
+
+fn compare_secrets(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
+    for secret in detection.secret_sources.iter().filter(|s| !baseline.secrets.contains(&s.name)) {
+        drifts.push(Drift::new(
+            Kind::SecretMissing,
+            Severity::Drift,
+            format!("the code reads secret `{}`, which the environment does not list", secret.name),
+            vec![secret.source.clone()],
+        ));
+    }
+    for name in baseline.secrets.iter().filter(|n| !detection.secrets.contains(n)) {
+        drifts.push(
+            Drift::new(
+                Kind::SecretUnused,
+                Severity::Info,
+                format!("secret `{name}` is listed, but nothing in the checkout reads it any more"),
+                vec![],
+            )
+            .at(baseline_location(baseline, &format!("\"{name}\""))),
+        );
+    }
+}
+
+/// The baseline file and the first line holding `needle`, when the baseline is a file.
+fn baseline_location(baseline: &Baseline, needle: &str) -> Option<(String, Option<usize>)> {
+    let (path, text) = baseline.file.as_ref()?;
+    let squeezed = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
+    let line = text.lines().position(|l| squeezed(l).contains(needle)).map(|i| i + 1);
+    Some((path.clone(), line))
+}
+
+fn locate_owned(evidence: &str) -> (String, Option<usize>) {
+    let (file, line) = locate(evidence);
+    (file.unwrap_or_default(), line)
+}
+
+/// Every exported agent file in the checkout against what `export` would write now. Files
+/// without `export`'s header were written by hand and are not checked; `AGENTS.md` is
+/// checked between its markers only.
+pub fn compare_exports(root: &Path, setup: &Setup) -> Vec<Drift> {
+    let mut drifts = Vec::new();
+    for target in Target::ALL {
+        let primary = target.primary_path();
+        let Some(text) = checkout_text(&root.join(primary)) else { continue };
+        let stale = |detail: String, file: &str| {
+            Drift::new(
+                Kind::ExportStale,
+                Severity::Drift,
+                format!("{file} {detail}; run `hanzo-env export --to {} --force`", target.name()),
+                vec![],
+            )
+            .at(Some((file.to_string(), None)))
+        };
+        if target == Target::AgentsMd {
+            match export::agents_md::find_section(&text) {
+                Ok(Some((start, end))) => {
+                    let now = export::agents_md::section(setup);
+                    if meaningful_lines(&text[start..end]) != meaningful_lines(&now) {
+                        let line = text[..start].lines().count() + 1;
+                        drifts.push(
+                            stale("setup section differs from what export would write now".into(), primary)
+                                .at(Some((primary.to_string(), Some(line)))),
+                        );
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => drifts.push(stale(format!("cannot be checked: {e}"), primary)),
+            }
+            continue;
+        }
+        if !text.contains(export::GENERATED_BY) {
+            continue;
+        }
+        // Rendering a target other than AGENTS.md cannot fail.
+        let Ok(exported) = export::render(target, setup, None) else { continue };
+        for file in &exported.files {
+            match checkout_text(&root.join(&file.path)) {
+                Some(current) => {
+                    if let Some(detail) = differs(&file.path, &current, &file.contents) {
+                        drifts.push(stale(detail, &file.path));
+                    }
+                }
+                None => drifts.push(stale("is missing".into(), &file.path)),
+            }
+        }
+    }
+    drifts
+}
+
+/// The largest exported file read back: export writes a few KiB.
+const MAX_EXPORTED_BYTES: u64 = 1 << 20;
+
+/// The text of an exported file as the checkout has it: only a regular file of bounded size
+/// (a checkout may hold a FIFO or a link to `/dev/zero` there); `None` when there is no such.
+fn checkout_text(path: &Path) -> Option<String> {
+    crate::fsutil::read_regular(path, MAX_EXPORTED_BYTES).ok().map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// How `current` differs in meaning from what export writes now, or `None`.
+fn differs(path: &str, current: &str, fresh: &str) -> Option<String> {
+    let parsed = |text: &str| -> Option<serde_json::Value> {
+        if path.ends_with(".json") {
+            jsonc_parser::parse_to_serde_value(text, &Default::default()).ok()
+        } else if path.ends_with(".yml") || path.ends_with(".yaml") {
+            crate::detect::yaml::load(text).ok()?.first().map(yaml_to_json)
+        } else {
+            Some(serde_json::Value::from(meaningful_lines(text)))
+        }
+    };
+    match (parsed(current), parsed(fresh)) {
+        (Some(a), Some(b)) if a == b => None,
+        (Some(a), Some(b)) => {
+            let at = first_difference(&a, &b, String::new()).unwrap_or_default();
+            Some(if at.is_empty() {
+                "differs from what export would write now".into()
+            } else {
+                format!("differs from what export would write now at `{at}`")
+            })
+        }
+        (None, _) => Some("cannot be parsed".into()),
+        (Some(_), None) => None,
+    }
+}
+
+fn yaml_to_json(yaml: &yaml_rust2::Yaml) -> serde_json::Value {
+    use serde_json::Value;
+    use yaml_rust2::Yaml;
+    match yaml {
+        Yaml::Real(r) => Value::String(r.clone()),
+        Yaml::Integer(i) => Value::from(*i),
+        Yaml::String(s) => Value::String(s.clone()),
+        Yaml::Boolean(b) => Value::Bool(*b),
+        Yaml::Array(items) => Value::Array(items.iter().map(yaml_to_json).collect()),
+        Yaml::Hash(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        Yaml::String(s) | Yaml::Real(s) => s.clone(),
+                        Yaml::Integer(i) => i.to_string(),
+                        Yaml::Boolean(b) => b.to_string(),
+                        _ => String::from("?"),
+                    };
+                    (key, yaml_to_json(v))
+                })
+                .collect(),
+        ),
+        _ => Value::Null,
+    }
+}
+
+/// The path (`jobs.x.steps[2].with`) of the first place two values differ.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: String) -> Option<String> {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (key, value) in y {
+                let path = if at.is_empty() { key.clone() } else { format!("{at}.{key}") };
+                match x.get(key) {
+                    Some(other) => {
+                        if let Some(found) = first_difference(other, value, path) {
+                            return Some(found);
+                        }
+                    }
+                    None => return Some(path),
+                }
+            }
+            x.keys().find(|k| !y.contains_key(*k)).map(|k| if at.is_empty() { k.clone() } else { format!("{at}.{k}") })
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                if let Some(found) = first_difference(p, q, format!("{at}[{i}]")) {
+                    return Some(found);
+                }
+            }
+            (x.len() != y.len()).then(|| format!("{at}[{}]", x.len().min(y.len())))
+        }
+        (x, y) if x == y => None,
+        _ => Some(at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::{Findings, Phase, Repo};
+
+    fn detection(f: Findings) -> Detection {
+        let repo = Repo::from_files(Path::new("/x/site"), vec![], vec![], 1 << 20);
+        crate::detect::merge::merge(&repo, f)
+    }
+
+    fn base() -> Findings {
+        let mut f = Findings::default();
+        f.step(
+            Phase::Toolchain,
+            "command -v bun >/dev/null 2>&1 || npm install -g bun@1.1.30",
+            "web/package.json#packageManager",
+        );
+        f.step(Phase::Install, "(cd web && bun install --frozen-lockfile)", "web/bun.lock");
+        f.start(crate::detect::Start {
+            command: "docker compose up -d db cache".into(),
+            source: "compose.yaml".into(),
+            origin: crate::detect::findings::StartOrigin::RootCompose,
+            compose: None,
+        });
+        f.secret("DATABASE_URL", ".env.example:1");
+        f
+    }
+
+    fn recorded(install: &str, start: &str, secrets: &[&str]) -> Baseline {
+        let text = format!("install = \"\"\"\n{install}\"\"\"\nstart = \"{start}\"\nsecrets = {secrets:?}\n");
+        Baseline {
+            install: install.into(),
+            start: start.into(),
+            secrets: secrets.iter().map(|s| s.to_string()).collect(),
+            file: Some((".hanzo/environment.toml".into(), text)),
+        }
+    }
+
+    fn kinds(drifts: &[Drift]) -> Vec<(Kind, Severity)> {
+        drifts.iter().map(|d| (d.kind, d.severity)).collect()
+    }
+
+    const INSTALL: &str = "set -euo pipefail\n# web/package.json#packageManager\ncommand -v bun >/dev/null 2>&1 || npm install -g bun@1.1.30\n# web/bun.lock\n(cd web  && bun install --frozen-lockfile)\n";
+
+    #[test]
+    fn same_meaning_is_no_drift() {
+        let d = detection(base());
+        // Other comments, blank lines, spacing and no strict mode: the same environment.
+        let install = "# reviewed by ana\ncommand -v bun >/dev/null 2>&1 || npm install -g bun@1.1.30\n\n(cd web && bun install --frozen-lockfile)\n";
+        assert_eq!(compare(&d, &recorded(install, "docker compose up -d db cache", &["DATABASE_URL"])), vec![]);
+        assert_eq!(compare(&d, &recorded(INSTALL, "docker compose up -d cache db", &["DATABASE_URL"])), vec![]);
+    }
+
+    #[test]
+    fn a_moved_pin_names_both_lines_and_the_evidence() {
+        let d = detection(base());
+        let drifts = compare(
+            &d,
+            &recorded(&INSTALL.replace("1.1.30", "1.1.20"), "docker compose up -d db cache", &["DATABASE_URL"]),
+        );
+        assert_eq!(kinds(&drifts), [(Kind::PinMoved, Severity::Drift)]);
+        assert_eq!(
+            drifts[0].line(),
+            "drift: toolchain pin moved: `command -v bun >/dev/null 2>&1 || npm install -g bun@1.1.20` → \
+             `command -v bun >/dev/null 2>&1 || npm install -g bun@1.1.30` (web/package.json#packageManager)"
+        );
+        assert_eq!((drifts[0].file.as_deref(), drifts[0].line), (Some(".hanzo/environment.toml"), Some(4)));
+    }
+
+    #[test]
+    fn services_added_and_removed() {
+        let d = detection(base());
+        let drifts = compare(&d, &recorded(INSTALL, "docker compose up -d db", &["DATABASE_URL"]));
+        assert_eq!(kinds(&drifts), [(Kind::ServiceAdded, Severity::Drift)]);
+        assert_eq!(drifts[0].line(), "drift: service `cache` added: start does not bring it up (compose.yaml)");
+        let drifts = compare(&d, &recorded(INSTALL, "docker compose up -d db cache mail", &["DATABASE_URL"]));
+        assert_eq!(kinds(&drifts), [(Kind::ServiceRemoved, Severity::Drift)]);
+    }
+
+    #[test]
+    fn new_package_manager_and_workspace() {
+        let mut f = base();
+        f.step(Phase::Install, "(cd api && uv sync --frozen)", "api/uv.lock");
+        f.step(Phase::Install, "(cd admin && bun install --frozen-lockfile)", "admin/bun.lock");
+        let drifts = compare(&detection(f), &recorded(INSTALL, "docker compose up -d db cache", &["DATABASE_URL"]));
+        assert_eq!(
+            kinds(&drifts),
+            [(Kind::PackageManagerAdded, Severity::Drift), (Kind::WorkspaceAdded, Severity::Drift)]
+        );
+        assert_eq!(
+            drifts[0].line(),
+            "drift: new package manager `uv`: install lacks `(cd api && uv sync --frozen)` (api/uv.lock)"
+        );
+        assert_eq!(drifts[1].file.as_deref(), Some("admin/bun.lock"));
+    }
+
+    #[test]
+    fn secrets_missing_are_drift_and_unused_are_info() {
+        let mut f = base();
+        f.secret("STRIPE_KEY", "src/pay.ts:3");
+        let drifts =
+            compare(&detection(f), &recorded(INSTALL, "docker compose up -d db cache", &["DATABASE_URL", "OLD_TOKEN"]));
+        assert_eq!(kinds(&drifts), [(Kind::SecretMissing, Severity::Drift), (Kind::SecretUnused, Severity::Info)]);
+        assert_eq!((drifts[0].file.as_deref(), drifts[0].line), (Some("src/pay.ts"), Some(3)));
+        assert_eq!(
+            drifts[1].annotation(),
+            "::warning file=.hanzo/environment.toml,line=9,title=hanzo-env detect --check::secret `OLD_TOKEN` is listed, but nothing in the checkout reads it any more"
+        );
+    }
+
+    #[test]
+    fn other_lines_and_hand_written_ones() {
+        let d = detection(base());
+        let install = format!("{INSTALL}cp .env.example .env\nyarn install\n");
+        let drifts =
+            compare(&d, &recorded(&install, "docker compose up -d db cache && make worker", &["DATABASE_URL"]));
+        assert_eq!(
+            kinds(&drifts),
+            [
+                (Kind::InstallLine, Severity::Info),
+                (Kind::InstallLine, Severity::Drift),
+                (Kind::StartLine, Severity::Drift)
+            ]
+        );
+        assert!(drifts[2].message.contains("`make worker`"), "{}", drifts[2].message);
+    }
+
+    #[test]
+    fn annotations_escape_what_the_runner_would_read() {
+        let d =
+            Drift::new(Kind::InstallLine, Severity::Drift, "50% done\nnext".into(), vec!["a:b,c/file.txt:7".into()]);
+        assert_eq!(
+            d.annotation(),
+            "::error file=a%3Ab%2Cc/file.txt,line=7,title=hanzo-env detect --check::50%25 done%0Anext (a:b,c/file.txt:7)"
+        );
+    }
+
+    #[test]
+    fn tools_of_lines() {
+        assert_eq!(tool_of("(cd api && uv sync --frozen)"), (Some("uv"), Some("api")));
+        assert_eq!(tool_of("command -v bun >/dev/null 2>&1 || npm install -g bun@1"), (Some("npm"), None));
+        assert_eq!(tool_of("CI=1 pnpm install"), (Some("pnpm"), None));
+        assert_eq!(tool_of(".venv/bin/python -m pip install -r r.txt"), (Some("python"), None));
+        assert_eq!(tool_of("./gradlew build"), (Some("./gradlew"), None));
+        assert_eq!(tool_of("cp .env.example .env"), (None, None));
+    }
+
+    #[test]
+    fn structured_files_differ_by_meaning() {
+        assert_eq!(differs("a.json", "// c\n{\"a\": [1, 2]}", "{\"a\":[1,2]}"), None);
+        assert_eq!(differs("a.yml", "# c\na:   x\n", "a: \"x\"\n"), None);
+        assert_eq!(
+            differs("a.yml", "a:\n  b: [1, 3]\n", "a:\n  b: [1, 2]\n").as_deref(),
+            Some("differs from what export would write now at `a.b[1]`")
+        );
+        assert_eq!(differs("x.sh", "#!/bin/sh\nset -euo pipefail\nnpm ci\n", "# other header\nnpm ci\n"), None);
+        assert_eq!(differs("a.json", "{", "{}").as_deref(), Some("cannot be parsed"));
+    }
+}

@@ -1,0 +1,188 @@
+//! The "Setup" section of `AGENTS.md` (read by Codex, Jules and others): install, start,
+//! the primary test command and the secret names to set, between two marker comments.
+//! A later export replaces only what lies between the markers; every other byte of the file
+//! stays as it was. A file without markers gets the section appended.
+
+use super::{ExportError, ExportFile, Exported, Setup, Target};
+
+pub const PATH: &str = "AGENTS.md";
+pub const START_MARKER: &str = "<!-- hanzo-env:setup:start -->";
+pub const END_MARKER: &str = "<!-- hanzo-env:setup:end -->";
+
+pub fn render(setup: &Setup, existing: Option<&str>) -> Result<Exported, ExportError> {
+    let found = existing.map(find_section).transpose()?.flatten();
+    // The section keeps the line ending its start marker has, else the file's first line's.
+    let first_line = match (existing, found) {
+        (Some(text), Some((start, _))) => text[start..].split_inclusive('\n').next(),
+        (Some(text), None) => text.split_inclusive('\n').next(),
+        (None, _) => None,
+    };
+    let newline = if first_line.is_some_and(|l| l.ends_with("\r\n")) { "\r\n" } else { "\n" };
+    let section = section(setup).replace('\n', newline);
+    let contents = match existing {
+        None => section,
+        Some(text) => match found {
+            Some((start, end)) => format!("{}{section}{}", &text[..start], &text[end..]),
+            None if text.is_empty() => section,
+            None => {
+                // Append after one blank line, adding the final newline the file may lack.
+                let mut out = text.to_string();
+                if !out.ends_with('\n') {
+                    out.push_str(newline);
+                }
+                out.push_str(newline);
+                out.push_str(&section);
+                out
+            }
+        },
+    };
+    Ok(Exported { files: vec![ExportFile { path: PATH.into(), contents }], notes: Vec::new() })
+}
+
+/// The byte range of the current section, from the start of its start-marker line to the
+/// end of its end-marker line (newline included); `None` when the file has no markers.
+pub fn find_section(text: &str) -> Result<Option<(usize, usize)>, ExportError> {
+    let mut starts = Vec::new();
+    let mut ends = Vec::new();
+    let mut offset = 0;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        match line.trim() {
+            START_MARKER => starts.push((index + 1, offset)),
+            END_MARKER => ends.push((index + 1, offset + line.len())),
+            _ => {}
+        }
+        offset += line.len();
+    }
+    let malformed = |detail: String| Err(ExportError::Markers { path: PATH.into(), detail });
+    let lines = |found: &[(usize, usize)]| found.iter().map(|(l, _)| l.to_string()).collect::<Vec<_>>().join(", ");
+    match (starts.as_slice(), ends.as_slice()) {
+        ([], []) => Ok(None),
+        ([(_, start)], [(_, end)]) if start < end => Ok(Some((*start, *end))),
+        ([(start_line, _)], [(end_line, _)]) => {
+            malformed(format!("the end marker (line {end_line}) comes before the start marker (line {start_line})"))
+        }
+        ([(line, _)], []) => malformed(format!("the start marker on line {line} has no end marker after it")),
+        ([], [(line, _)]) => malformed(format!("the end marker on line {line} has no start marker before it")),
+        _ => malformed(format!(
+            "{} start markers (lines {}) and {} end markers (lines {}); there must be one of each",
+            starts.len(),
+            lines(&starts),
+            ends.len(),
+            lines(&ends)
+        )),
+    }
+}
+
+/// The section, markers included, ending with a newline.
+pub fn section(setup: &Setup) -> String {
+    let mut out = format!("{START_MARKER}\n## Setup\n\n<!-- {} -->\n\n", super::header(Target::AgentsMd, setup));
+    let pins: Vec<String> =
+        setup.toolchains.iter().filter_map(|t| t.version.as_ref().map(|v| format!("{} {v}", t.name))).collect();
+    if !pins.is_empty() {
+        out.push_str(&format!("Toolchains: {}.\n\n", pins.join(", ")));
+    }
+    if setup.install.trim().is_empty() {
+        out.push_str("Nothing to install.\n\n");
+    } else {
+        out.push_str("Install, from the repository root:\n\n");
+        out.push_str(&code_block(&setup.install));
+    }
+    if !setup.start.trim().is_empty() {
+        out.push_str("Start in the background before working:\n\n");
+        out.push_str(&code_block(&setup.start));
+    }
+    let services: Vec<String> = setup
+        .services
+        .iter()
+        .map(|s| match &s.image {
+            Some(image) => format!("{} (`{image}`)", s.name),
+            None => s.name.clone(),
+        })
+        .collect();
+    if !services.is_empty() {
+        out.push_str(&format!("Services the tests need: {}.\n\n", services.join(", ")));
+    }
+    if let Some(test) = setup.tests.first() {
+        out.push_str("Run the tests:\n\n");
+        out.push_str(&code_block(&test.command));
+    }
+    if !setup.secrets.is_empty() {
+        let names: Vec<String> = setup.secrets.iter().map(|(n, _)| format!("`{n}`")).collect();
+        out.push_str(&format!(
+            "Secrets to set as environment variables (ask a maintainer for the values; never commit them): {}.\n\n",
+            names.join(", ")
+        ));
+    }
+    out.push_str(END_MARKER);
+    out.push('\n');
+    out
+}
+
+/// A fenced `sh` block that no backtick run inside `text` can close early.
+fn code_block(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat((longest + 1).max(3));
+    format!("{fence}sh\n{}\n{fence}\n\n", text.trim_end_matches('\n'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn export(existing: Option<&str>) -> Result<String, ExportError> {
+        render(&super::super::tests::setup(), existing).map(|e| e.files[0].contents.clone())
+    }
+
+    #[test]
+    fn the_section_says_install_start_test_and_secrets() {
+        let text = export(None).unwrap();
+        assert!(text.starts_with(START_MARKER) && text.ends_with(&format!("{END_MARKER}\n")), "{text}");
+        assert!(text.contains("```sh\nset -euo pipefail\n"), "{text}");
+        assert!(text.contains("```sh\ndocker compose up -d db cache && pnpm dev\n```"), "{text}");
+        assert!(text.contains("Run the tests:\n\n```sh\npnpm test\n```"), "{text}");
+        assert!(text.contains("`DATABASE_URL`, `STRIPE_SECRET_KEY`"), "{text}");
+        assert!(text.contains("Toolchains: node 20, python 3.12."), "{text}");
+    }
+
+    #[test]
+    fn appends_once_then_replaces_only_between_the_markers() {
+        let original = "# Shop\n\nNotes for agents.";
+        let first = export(Some(original)).unwrap();
+        assert!(first.starts_with("# Shop\n\nNotes for agents.\n\n<!-- hanzo-env:setup:start -->"), "{first}");
+        assert_eq!(export(Some(&first)).unwrap(), first, "a second export changes nothing");
+        // Edits around the section survive; a stale section is replaced.
+        let edited = format!("Top line\n{}\n## More\ntext without newline", first.replace("pnpm test", "old"));
+        let again = export(Some(&edited)).unwrap();
+        assert!(again.starts_with("Top line\n# Shop\n\nNotes for agents.\n\n<!--"), "{again}");
+        assert!(again.ends_with(&format!("{END_MARKER}\n\n## More\ntext without newline")), "{again}");
+        assert!(again.contains("pnpm test") && !again.contains("old"), "{again}");
+    }
+
+    #[test]
+    fn crlf_files_stay_crlf() {
+        let text = export(Some("# Shop\r\n")).unwrap();
+        assert!(text.starts_with("# Shop\r\n\r\n<!-- hanzo-env:setup:start -->\r\n## Setup\r\n"), "{text:?}");
+        assert!(!text.replace("\r\n", "").contains('\n'), "{text:?}");
+        assert_eq!(export(Some(&text)).unwrap(), text);
+    }
+
+    #[test]
+    fn malformed_markers_are_errors_with_lines() {
+        let cases = [
+            (format!("a\n{START_MARKER}\nb\n"), "start marker on line 2 has no end marker"),
+            (format!("{END_MARKER}\n"), "end marker on line 1 has no start marker"),
+            (format!("{END_MARKER}\n{START_MARKER}\n"), "end marker (line 1) comes before the start marker (line 2)"),
+            (format!("{START_MARKER}\n{END_MARKER}\n{START_MARKER}\n{END_MARKER}\n"), "2 start markers (lines 1, 3)"),
+        ];
+        for (text, want) in cases {
+            let err = export(Some(&text)).unwrap_err().to_string();
+            assert!(err.starts_with("AGENTS.md: ") && err.contains(want), "{err}");
+        }
+    }
+
+    #[test]
+    fn fences_outgrow_backticks_in_the_script() {
+        assert_eq!(code_block("echo ```"), "````sh\necho ```\n````\n\n");
+        assert_eq!(code_block("make"), "```sh\nmake\n```\n\n");
+    }
+}
