@@ -425,7 +425,7 @@ pub fn compare_exports(root: &Path, setup: &Setup) -> Vec<Drift> {
     let mut drifts = Vec::new();
     for target in Target::ALL {
         let primary = target.primary_path();
-        let Ok(text) = std::fs::read_to_string(root.join(primary)) else { continue };
+        let Some(text) = checkout_text(&root.join(primary)) else { continue };
         let stale = |detail: String, file: &str| {
             Drift::new(
                 Kind::ExportStale,
@@ -458,17 +458,26 @@ pub fn compare_exports(root: &Path, setup: &Setup) -> Vec<Drift> {
         // Rendering a target other than AGENTS.md cannot fail.
         let Ok(exported) = export::render(target, setup, None) else { continue };
         for file in &exported.files {
-            match std::fs::read_to_string(root.join(&file.path)) {
-                Ok(current) => {
+            match checkout_text(&root.join(&file.path)) {
+                Some(current) => {
                     if let Some(detail) = differs(&file.path, &current, &file.contents) {
                         drifts.push(stale(detail, &file.path));
                     }
                 }
-                Err(_) => drifts.push(stale("is missing".into(), &file.path)),
+                None => drifts.push(stale("is missing".into(), &file.path)),
             }
         }
     }
     drifts
+}
+
+/// The largest exported file read back: export writes a few KiB.
+const MAX_EXPORTED_BYTES: u64 = 1 << 20;
+
+/// The text of an exported file as the checkout has it: only a regular file of bounded size
+/// (a checkout may hold a FIFO or a link to `/dev/zero` there); `None` when there is no such.
+fn checkout_text(path: &Path) -> Option<String> {
+    crate::fsutil::read_regular(path, MAX_EXPORTED_BYTES).ok().map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// How `current` differs in meaning from what export writes now, or `None`.
@@ -477,7 +486,7 @@ fn differs(path: &str, current: &str, fresh: &str) -> Option<String> {
         if path.ends_with(".json") {
             jsonc_parser::parse_to_serde_value(text, &Default::default()).ok()
         } else if path.ends_with(".yml") || path.ends_with(".yaml") {
-            yaml_rust2::YamlLoader::load_from_str(text).ok()?.first().map(yaml_to_json)
+            crate::detect::yaml::load(text).ok()?.first().map(yaml_to_json)
         } else {
             Some(serde_json::Value::from(meaningful_lines(text)))
         }

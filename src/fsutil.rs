@@ -1,7 +1,10 @@
 //! Atomic file writes: a temporary file in the same directory, fsync, then rename.
 //! A reader sees the old file or the new one, never a partial one.
+//!
+//! And capped reads of files a checkout supplies: only a regular file is opened for reading
+//! (a FIFO would block forever, `/dev/zero` never ends), and never more than a cap.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -50,9 +53,122 @@ pub fn write_atomic(path: &Path, contents: &[u8], private: bool) -> Result<(), W
     Ok(())
 }
 
+/// Why a file was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error("it does not exist")]
+    Missing,
+    #[error("it is not a regular file but {0}")]
+    NotRegular(&'static str),
+    #[error("it is over the {cap} byte limit")]
+    TooLarge { cap: u64 },
+    #[error("{0}")]
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for Refusal {
+    fn from(err: std::io::Error) -> Self {
+        if err.kind() == std::io::ErrorKind::NotFound { Refusal::Missing } else { Refusal::Io(err) }
+    }
+}
+
+/// Open `path` (following symlinks) for reading, when it is a regular file. Nothing else is
+/// opened: the type is checked before the open, and again on the open file in case it was
+/// swapped in between (the open never blocks and never takes a terminal).
+pub fn open_regular(path: &Path) -> Result<std::fs::File, Refusal> {
+    regular(&std::fs::metadata(path)?)?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    regular(&file.metadata()?)?;
+    Ok(file)
+}
+
+/// The bytes of the regular file at `path`, at most `cap` of them (a larger file is refused,
+/// never cut short).
+pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
+    let file = open_regular(path)?;
+    let len = file.metadata()?.len();
+    if len > cap {
+        return Err(Refusal::TooLarge { cap });
+    }
+    // The length may be wrong (a file in /proc, one still growing): the cap holds regardless.
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(Refusal::TooLarge { cap });
+    }
+    Ok(bytes)
+}
+
+fn regular(meta: &std::fs::Metadata) -> Result<(), Refusal> {
+    let kind = meta.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    Err(Refusal::NotRegular(describe_kind(kind)))
+}
+
+/// "a FIFO", "a character device", …: what a file that is not a regular file is.
+pub fn describe_kind(kind: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_symlink() {
+        "a symlink"
+    } else if kind.is_file() {
+        "a regular file"
+    } else {
+        "a special file"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn only_bounded_regular_files_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.toml");
+        std::fs::write(&file, "0123456789").unwrap();
+        assert_eq!(read_regular(&file, 10).unwrap(), b"0123456789");
+        assert!(matches!(read_regular(&file, 9), Err(Refusal::TooLarge { cap: 9 })));
+        let link = dir.path().join("zero");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let err = read_regular(&link, 1 << 20).unwrap_err();
+        assert_eq!(err.to_string(), "it is not a regular file but a character device");
+        let fifo = dir.path().join("fifo");
+        let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        let started = std::time::Instant::now();
+        assert_eq!(read_regular(&fifo, 1 << 20).unwrap_err().to_string(), "it is not a regular file but a FIFO");
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "a FIFO never blocks the read");
+        assert!(matches!(read_regular(dir.path(), 1), Err(Refusal::NotRegular("a directory"))));
+        assert!(matches!(read_regular(&dir.path().join("nope"), 1), Err(Refusal::Missing)));
+    }
 
     #[test]
     fn writes_and_replaces() {

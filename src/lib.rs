@@ -16,6 +16,7 @@ pub mod drift;
 pub mod envfile;
 pub mod export;
 pub mod fsutil;
+pub mod ignore_files;
 pub mod names;
 pub mod proposal;
 pub mod report;

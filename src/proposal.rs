@@ -27,12 +27,22 @@ pub struct Proposal {
 /// declared in the one array and a reader sees at once what must be set.
 pub const OPTIONAL_MARKER: &str = "# optional:";
 
+/// The largest proposal file read: two 16 KiB scripts, a note, secret names and `[env]`
+/// fit many times over; anything bigger is not a proposal.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ProposalError {
     #[error("{} does not exist", path.display())]
     Missing { path: PathBuf },
     #[error("could not read {}: {source}", path.display())]
     Read { path: PathBuf, source: std::io::Error },
+    /// A FIFO, a device, a directory, a file over [`MAX_FILE_BYTES`].
+    #[error("refusing to read {}: {reason}", path.display())]
+    Refused { path: PathBuf, reason: String },
+    /// `.hanzo` or the file is a symlink that leads out of the checkout.
+    #[error("refusing to {action} {}: it resolves to {}, outside the checkout {}", path.display(), target.display(), checkout.display())]
+    Outside { action: &'static str, path: PathBuf, target: PathBuf, checkout: PathBuf },
     /// `detail` is the TOML library's message, which names the line, column and key.
     #[error("{} is not a valid environment file: {detail}", path.display())]
     Invalid { path: PathBuf, detail: String },
@@ -45,6 +55,13 @@ impl crate::diagnostic::Diagnostic for ProposalError {
                 "run `hanzo-env detect` to draft one, or `hanzo-env pull` to fetch the saved copy".into()
             }
             ProposalError::Read { .. } => "check the file's permissions".into(),
+            ProposalError::Refused { .. } => "the proposal is a small text file: remove what is there and draft \
+                                               a new one with `hanzo-env detect --force` (or `hanzo-env pull`)"
+                .into(),
+            ProposalError::Outside { .. } => "keep .hanzo/environment.toml inside the checkout: replace the symlink \
+                                              with a folder and file of its own, or print the proposal with \
+                                              `hanzo-env detect --stdout`"
+                .into(),
             ProposalError::Invalid { .. } => "fix the file at the line shown; it holds repo, install, start and note \
                                               (strings), secrets (a list of names) and an [env] table of string values"
                 .into(),
@@ -69,15 +86,9 @@ struct RawProposal {
 }
 
 impl Proposal {
-    /// Read and parse the file at `path`.
+    /// Read and parse the file at `path` (`<checkout>/.hanzo/environment.toml`; see [`read_text`]).
     pub fn load(path: &Path) -> Result<Proposal, ProposalError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(ProposalError::Missing { path: path.to_path_buf() });
-            }
-            Err(source) => return Err(ProposalError::Read { path: path.to_path_buf(), source }),
-        };
+        let text = read_text(path)?;
         Proposal::parse(&text).map_err(|detail| ProposalError::Invalid { path: path.to_path_buf(), detail })
     }
 
@@ -181,6 +192,53 @@ fn optional_secrets(text: &str) -> Vec<String> {
     found
 }
 
+/// The text of the proposal file at `path` (`<checkout>/.hanzo/environment.toml`): only a
+/// regular file of at most [`MAX_FILE_BYTES`], and through symlinks only when it stays inside
+/// the checkout. A checkout may come from anyone; `/dev/zero` or a FIFO in its place must not
+/// exhaust memory or hang every command.
+pub fn read_text(path: &Path) -> Result<String, ProposalError> {
+    let refused = |reason: String| ProposalError::Refused { path: path.to_path_buf(), reason };
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ProposalError::Missing { path: path.to_path_buf() });
+        }
+        Err(source) => return Err(ProposalError::Read { path: path.to_path_buf(), source }),
+        Ok(_) => {}
+    }
+    check_inside(path, "read", path)?;
+    let bytes = crate::fsutil::read_regular(path, MAX_FILE_BYTES).map_err(|refusal| match refusal {
+        crate::fsutil::Refusal::Missing => ProposalError::Missing { path: path.to_path_buf() },
+        crate::fsutil::Refusal::Io(source) => ProposalError::Read { path: path.to_path_buf(), source },
+        other => refused(other.to_string()),
+    })?;
+    String::from_utf8(bytes).map_err(|_| refused("it is not UTF-8 text".into()))
+}
+
+/// Refuse to write the proposal file at `path` when its folder (`.hanzo`) resolves outside the
+/// checkout: the write would land wherever the link points. (A symlink in the file's own
+/// place is harmless: the atomic write replaces the link, not what it points to.)
+pub fn check_destination(path: &Path) -> Result<(), ProposalError> {
+    match path.parent() {
+        Some(dir) if dir.exists() => check_inside(dir, "write", path),
+        _ => Ok(()),
+    }
+}
+
+/// `Outside` when `resolved` (the proposal file or its folder) leads out of the checkout that
+/// holds `.hanzo`.
+fn check_inside(resolved: &Path, action: &'static str, path: &Path) -> Result<(), ProposalError> {
+    let Some(checkout) = path.parent().and_then(Path::parent) else { return Ok(()) };
+    let checkout = if checkout.as_os_str().is_empty() { Path::new(".") } else { checkout };
+    let (Ok(checkout), Ok(target)) = (std::fs::canonicalize(checkout), std::fs::canonicalize(resolved)) else {
+        // A dangling link: the read or write that follows says what is wrong.
+        return Ok(());
+    };
+    if target.starts_with(&checkout) {
+        return Ok(());
+    }
+    Err(ProposalError::Outside { action, path: path.to_path_buf(), target, checkout })
+}
+
 /// The line of `"name"` in the `secrets = [...]` list (which may span lines).
 fn line_of_secret(text: &str, name: &str) -> Option<usize> {
     let quoted = toml_string(name);
@@ -276,6 +334,42 @@ mod tests {
             note: "Node 20".into(),
             env: vec![("NODE_ENV".into(), "test".into()), ("TOKEN".into(), "?prompt".into())],
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_a_bounded_regular_file_inside_the_checkout_is_read() {
+        let checkout = tempfile::tempdir().unwrap();
+        let dir = checkout.path().join(".hanzo");
+        std::fs::create_dir(&dir).unwrap();
+        let path = dir.join("environment.toml");
+        assert!(matches!(read_text(&path), Err(ProposalError::Missing { .. })));
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let err = read_text(&path).unwrap_err().to_string();
+        assert!(err.contains("outside the checkout"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(dir.join("real.toml"), "install = \"make\"\n").unwrap();
+        std::os::unix::fs::symlink("real.toml", &path).unwrap();
+        assert_eq!(Proposal::load(&path).unwrap().install, "make", "a link inside the checkout is fine");
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, "#".repeat(MAX_FILE_BYTES as usize + 1)).unwrap();
+        let err = read_text(&path).unwrap_err().to_string();
+        assert!(err.contains("over the 1048576 byte limit"), "{err}");
+        std::fs::remove_file(&path).unwrap();
+        std::fs::create_dir(&path).unwrap();
+        assert!(read_text(&path).unwrap_err().to_string().contains("not a regular file but a directory"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_hanzo_folder_linked_out_of_the_checkout_is_refused() {
+        let checkout = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), checkout.path().join(".hanzo")).unwrap();
+        let path = checkout.path().join(".hanzo/environment.toml");
+        let err = check_destination(&path).unwrap_err().to_string();
+        assert!(err.starts_with("refusing to write") && err.contains("outside the checkout"), "{err}");
+        assert!(check_destination(&tempfile::tempdir().unwrap().path().join(".hanzo/environment.toml")).is_ok());
     }
 
     #[test]

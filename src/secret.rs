@@ -46,8 +46,10 @@ impl Diagnostic for ValueError {
 }
 
 /// Read everything from `reader` as raw bytes, refusing more than 64 KiB without keeping it.
+/// Room is left for the one trailing `\r\n` that [`strip_one_newline`] may take off: the
+/// size rule holds for the value, and [`into_text`] checks it once the newline is gone.
 pub fn read_value(mut reader: impl Read, source_name: &str) -> Result<SecretBytes, ValueError> {
-    let mut buf = Zeroizing::new(vec![0u8; MAX_VALUE_BYTES + 1]);
+    let mut buf = Zeroizing::new(vec![0u8; MAX_VALUE_BYTES + NEWLINE_ROOM + 1]);
     let mut len = 0;
     loop {
         if len == buf.len() {
@@ -62,6 +64,9 @@ pub fn read_value(mut reader: impl Read, source_name: &str) -> Result<SecretByte
     }
     Ok(SecretBox::new(Box::new(buf[..len].to_vec())))
 }
+
+/// The longest trailing newline stripped from a piped value: `\r\n`.
+const NEWLINE_ROOM: usize = 2;
 
 /// Read a file verbatim (a value file is never trimmed).
 pub fn read_value_file(path: &Path) -> Result<SecretBytes, ValueError> {
@@ -491,7 +496,16 @@ mod tests {
         let value = read_value(&exact[..], "stdin").unwrap();
         assert_eq!(into_text(value, "stdin").unwrap().expose_secret().len(), MAX_VALUE_BYTES);
         let over = vec![b'a'; MAX_VALUE_BYTES + 1];
-        assert!(matches!(read_value(&over[..], "stdin"), Err(ValueError::TooLarge { .. })));
+        let value = read_value(&over[..], "stdin").unwrap();
+        assert!(matches!(into_text(value, "stdin"), Err(ValueError::TooLarge { .. })));
+        let far_over = vec![b'a'; MAX_VALUE_BYTES + 3];
+        assert!(matches!(read_value(&far_over[..], "stdin"), Err(ValueError::TooLarge { .. })));
+        // The cap is on the value: its one trailing newline is stripped first.
+        for newline in [&b"\n"[..], b"\r\n"] {
+            let mut piped = read_value(&[exact.as_slice(), newline].concat()[..], "stdin").unwrap();
+            assert!(strip_one_newline(&mut piped));
+            assert_eq!(into_text(piped, "stdin").unwrap().expose_secret().len(), MAX_VALUE_BYTES);
+        }
         let empty = read_value(&b""[..], "stdin").unwrap();
         assert!(matches!(into_text(empty, "stdin"), Err(ValueError::Empty { .. })));
         let binary = read_value(&[0xff, 0xfe][..], "stdin").unwrap();

@@ -2,8 +2,14 @@
 //! for 429/5xx, the three refusal shapes read, and every status mapped to a typed error.
 //!
 //! Secret values only ever travel in a PUT body built at the last moment from the secret;
-//! nothing here logs a body or a header.
+//! nothing here logs a body or a header, and a refusal that quotes the value sent has the
+//! value cut out before anyone sees it.
+//!
+//! A server is not trusted to be small or quick: bodies are read to a cap and a deadline,
+//! whatever `Content-Length` says. Loopback traffic never goes through a proxy (plain http to
+//! a proxy would hand it the token); https goes through one only as a CONNECT tunnel.
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Once;
 use std::time::{Duration, Instant};
@@ -169,7 +175,13 @@ impl Client {
             }
             certs.extend(found);
         }
-        let http = Http::builder()
+        let mut http = Http::builder();
+        if is_loopback(&base) {
+            // HTTP_PROXY/ALL_PROXY would otherwise receive the token and the values in the
+            // clear: the API on this machine is reached directly.
+            http = http.no_proxy();
+        }
+        let http = http
             .user_agent(concat!("hanzo-env/", env!("CARGO_PKG_VERSION")))
             .timeout(settings.timeout)
             .connect_timeout(settings.timeout.min(Duration::from_secs(10)))
@@ -202,17 +214,17 @@ impl Client {
     /// `GET /v1/environment`.
     pub fn list(&self) -> Result<Vec<Environment>, ApiError> {
         let path = "/v1/environment".to_string();
-        let resp = self.send(Method::GET, &path, Idempotent::Yes, |r| r)?;
-        let list: EnvironmentList = read_json("GET", &path, resp)?;
+        let resp = self.send(Method::GET, &path, Idempotent::Yes, None, |r| r)?;
+        let list: EnvironmentList = self.read_json("GET", &path, resp, None)?;
         Ok(list.data)
     }
 
     /// `GET /v1/environment/{repo}`.
     pub fn get(&self, repo: &str) -> Result<Fetched, ApiError> {
         let path = env_path(repo);
-        let resp = self.send(Method::GET, &path, Idempotent::Yes, |r| r)?;
+        let resp = self.send(Method::GET, &path, Idempotent::Yes, None, |r| r)?;
         let etag = etag_of(resp.headers());
-        let env = read_json("GET", &path, resp)?;
+        let env = self.read_json("GET", &path, resp, None)?;
         Ok(Fetched { env, etag })
     }
 
@@ -220,7 +232,7 @@ impl Client {
     pub fn put_scripts(&self, repo: &str, scripts: &Scripts, if_match: Option<&str>) -> Result<Fetched, ApiError> {
         let path = env_path(repo);
         let body = serde_json::to_vec(scripts).map_err(|e| ApiError::Setup(e.to_string()))?;
-        let resp = self.send(Method::PUT, &path, Idempotent::Yes, |r| {
+        let resp = self.send(Method::PUT, &path, Idempotent::Yes, None, |r| {
             let r = r.header(header::CONTENT_TYPE, "application/json").body(body.clone());
             match if_match {
                 Some(tag) => r.header(header::IF_MATCH, tag),
@@ -228,14 +240,14 @@ impl Client {
             }
         })?;
         let etag = etag_of(resp.headers());
-        let env = read_json("PUT", &path, resp)?;
+        let env = self.read_json("PUT", &path, resp, None)?;
         Ok(Fetched { env, etag })
     }
 
     /// `DELETE /v1/environment/{repo}`. Only a 429 is retried: after a 5xx the delete may
     /// have happened, and a second one would answer a misleading 404.
     pub fn delete(&self, repo: &str) -> Result<(), ApiError> {
-        self.send(Method::DELETE, &env_path(repo), Idempotent::No, |r| r).map(drop)
+        self.send(Method::DELETE, &env_path(repo), Idempotent::No, None, |r| r).map(drop)
     }
 
     /// `PUT /v1/environment/{repo}/secrets/{name}` with `{"value": …}`. The body is built
@@ -251,25 +263,28 @@ impl Client {
             serde_json::to_vec(&Body { value: value.expose_secret() }).map_err(|e| ApiError::Setup(e.to_string()))?,
         );
         // Setting the same value again is harmless: 429 and 5xx are retried.
-        let resp = self.send(Method::PUT, &path, Idempotent::Yes, |r| {
+        let sent = Some(value.expose_secret());
+        let resp = self.send(Method::PUT, &path, Idempotent::Yes, sent, |r| {
             r.header(header::CONTENT_TYPE, "application/json").body(body.to_vec())
         })?;
-        read_json("PUT", &path, resp)
+        self.read_json("PUT", &path, resp, sent)
     }
 
     /// `DELETE /v1/environment/{repo}/secrets/{name}`.
     pub fn delete_secret(&self, repo: &str, name: &str) -> Result<Environment, ApiError> {
         let path = secret_path(repo, name);
-        let resp = self.send(Method::DELETE, &path, Idempotent::No, |r| r)?;
-        read_json("DELETE", &path, resp)
+        let resp = self.send(Method::DELETE, &path, Idempotent::No, None, |r| r)?;
+        self.read_json("DELETE", &path, resp, None)
     }
 
     /// Send one request, retrying 429 (always) and 5xx (idempotent calls) with backoff.
+    /// `sent` is a secret value the request carries: a refusal never quotes it.
     fn send(
         &self,
         method: Method,
         path: &str,
         idempotent: Idempotent,
+        sent: Option<&str>,
         build: impl Fn(RequestBuilder) -> RequestBuilder,
     ) -> Result<Response, ApiError> {
         let url = self.url(path);
@@ -316,7 +331,57 @@ impl Client {
                 std::thread::sleep(wait);
                 continue;
             }
-            return Err(status_error(method.as_str(), path, resp, attempt));
+            return Err(self.status_error(method.as_str(), path, resp, attempt, sent));
+        }
+    }
+
+    /// Read a success body as `T`; anything else is a clear "not understood" error.
+    fn read_json<T: DeserializeOwned>(
+        &self,
+        method: &str,
+        path: &str,
+        resp: Response,
+        sent: Option<&str>,
+    ) -> Result<T, ApiError> {
+        let status = resp.status().as_u16();
+        let malformed = |reason: String| ApiError::Malformed {
+            method: method.into(),
+            path: path.into(),
+            status,
+            reason: shown(&reason, sent).unwrap_or_default(),
+        };
+        let bytes = read_capped(resp, MAX_BODY, self.timeout).map_err(malformed)?;
+        // serde quotes a string it did not expect: the server may have echoed the value there.
+        serde_json::from_slice(&bytes).map_err(|e| malformed(format!("expected JSON of the environment API: {e}")))
+    }
+
+    /// Turn a refusal into its typed error, reading problem+json, `{error:{message}}` or `{msg}`.
+    fn status_error(&self, method: &str, path: &str, resp: Response, attempts: u32, sent: Option<&str>) -> ApiError {
+        let status = resp.status().as_u16();
+        // A refusal's message is a line or two: a body too big, too slow or cut off has none.
+        let bytes = read_capped(resp, MAX_REFUSAL_BODY, self.timeout).unwrap_or_default();
+        let message = refusal_text(&bytes).and_then(|text| shown(&text, sent)).unwrap_or_else(|| {
+            StatusCode::from_u16(status)
+                .ok()
+                .and_then(|s| s.canonical_reason())
+                .unwrap_or("no reason given")
+                .to_string()
+        });
+        match status {
+            401 => ApiError::Unauthorized { message },
+            402 => ApiError::PlanLimit { message },
+            403 => ApiError::Forbidden { message },
+            404 => ApiError::NotFound { message },
+            409 | 412 => ApiError::Conflict { status, message },
+            429 => ApiError::RateLimited { attempts, message },
+            500..=599 => ApiError::ServerError { status, attempts, message },
+            300..=399 => ApiError::Malformed {
+                method: method.into(),
+                path: path.into(),
+                status,
+                reason: "a redirect; the API never redirects".into(),
+            },
+            _ => ApiError::Refused { status, message },
         }
     }
 
@@ -433,46 +498,91 @@ fn httpdate(value: &str) -> Option<std::time::SystemTime> {
     humantime::parse_rfc3339(&format!("{year}-{month:02}-{day:0>2}T{time}Z")).ok()
 }
 
-const MAX_BODY: usize = 8 << 20;
+/// The largest answer read: a list of every environment of a big org fits many times over.
+const MAX_BODY: u64 = 8 << 20;
+/// The largest refusal read: its message is a line or two.
+const MAX_REFUSAL_BODY: u64 = 64 << 10;
 
-/// Read a success body as `T`; anything else is a clear "not understood" error.
-fn read_json<T: DeserializeOwned>(method: &str, path: &str, resp: Response) -> Result<T, ApiError> {
-    let status = resp.status().as_u16();
-    let malformed = |reason: String| ApiError::Malformed { method: method.into(), path: path.into(), status, reason };
-    let bytes = resp.bytes().map_err(|e| malformed(format!("reading the body failed: {}", error_chain(&e))))?;
-    if bytes.len() > MAX_BODY {
-        return Err(malformed(format!("the body is {} bytes", bytes.len())));
+/// The body of `resp`, at most `cap` bytes of it and within `timeout` (each read has the
+/// client's timeout too): a larger `Content-Length` is refused before a byte is read, and a
+/// body that keeps coming is cut off at the cap, never kept whole.
+fn read_capped(resp: Response, cap: u64, timeout: Duration) -> Result<Vec<u8>, String> {
+    if let Some(announced) = resp.content_length()
+        && announced > cap
+    {
+        return Err(format!("the body announces {announced} bytes, over the {cap} byte limit"));
     }
-    serde_json::from_slice(&bytes).map_err(|e| malformed(format!("expected JSON of the environment API: {e}")))
+    let started = Instant::now();
+    let mut body = resp.take(cap + 1);
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 16 << 10];
+    loop {
+        match body.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("reading the body failed: {}", error_chain(&e))),
+        }
+        if bytes.len() as u64 > cap {
+            return Err(format!("the body is over the {cap} byte limit"));
+        }
+        if started.elapsed() > timeout {
+            return Err(format!("the body was still coming after {}s", timeout.as_secs()));
+        }
+    }
+    Ok(bytes)
 }
 
-/// Turn a refusal into its typed error, reading problem+json, `{error:{message}}` or `{msg}`.
-fn status_error(method: &str, path: &str, resp: Response, attempts: u32) -> ApiError {
-    let status = resp.status().as_u16();
-    let bytes = resp.bytes().unwrap_or_default();
-    let message = refusal_message(&bytes).unwrap_or_else(|| {
-        StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("no reason given").to_string()
-    });
-    match status {
-        401 => ApiError::Unauthorized { message },
-        402 => ApiError::PlanLimit { message },
-        403 => ApiError::Forbidden { message },
-        404 => ApiError::NotFound { message },
-        409 | 412 => ApiError::Conflict { status, message },
-        429 => ApiError::RateLimited { attempts, message },
-        500..=599 => ApiError::ServerError { status, attempts, message },
-        300..=399 => ApiError::Malformed {
-            method: method.into(),
-            path: path.into(),
-            status,
-            reason: "a redirect; the API never redirects".into(),
-        },
-        _ => ApiError::Refused { status, message },
+/// What of a server's text is shown: one clipped line, and never a secret value the request
+/// carried, even when the server echoes the request. Every copy of `sent` (as sent, or
+/// JSON-escaped as in a quoted body) is cut out, then, in the clipped line, every run of
+/// [`ECHO_WINDOW`] or more of its bytes (an echo the server shortened, or the clip cut).
+fn shown(text: &str, sent: Option<&str>) -> Option<String> {
+    let Some(value) = sent.filter(|v| !v.is_empty()) else { return clip(text.to_string()) };
+    let escaped = serde_json::to_string(value).unwrap_or_default();
+    let escaped = escaped.get(1..escaped.len().saturating_sub(1)).unwrap_or_default();
+    let forms: Vec<&str> = [value, escaped].into_iter().filter(|f| !f.is_empty()).collect();
+    let mut text = text.to_string();
+    for form in &forms {
+        text = text.replace(form, REDACTED);
     }
+    let line = clip(text)?;
+    if value.len() <= ECHO_WINDOW {
+        return Some(line);
+    }
+    let runs: std::collections::HashSet<&[u8]> = forms.iter().flat_map(|f| f.as_bytes().windows(ECHO_WINDOW)).collect();
+    let bytes = line.as_bytes();
+    let mut secret = vec![false; bytes.len()];
+    for start in (0..bytes.len().saturating_sub(ECHO_WINDOW - 1)).filter(|&i| line.is_char_boundary(i)) {
+        if runs.contains(&bytes[start..start + ECHO_WINDOW]) {
+            secret[start..start + ECHO_WINDOW].iter_mut().for_each(|b| *b = true);
+        }
+    }
+    let mut cut = String::with_capacity(line.len());
+    let mut in_secret = false;
+    for (i, c) in line.char_indices() {
+        match (secret[i], in_secret) {
+            (true, false) => cut.push_str(REDACTED),
+            (false, _) => cut.push(c),
+            (true, true) => {}
+        }
+        in_secret = secret[i];
+    }
+    Some(cut)
 }
+
+/// What stands in for a value cut out of a server's message.
+const REDACTED: &str = "[the value sent]";
+/// The shortest run of a value's bytes cut out of a server's message on its own.
+const ECHO_WINDOW: usize = 12;
 
 /// The human message of a refusal body, in any of the three shapes; `None` when unreadable.
 pub fn refusal_message(body: &[u8]) -> Option<String> {
+    refusal_text(body).and_then(clip)
+}
+
+/// The message of a refusal body as the server wrote it.
+fn refusal_text(body: &[u8]) -> Option<String> {
     #[derive(serde::Deserialize)]
     struct Legacy {
         error: Option<LegacyError>,
@@ -482,25 +592,26 @@ pub fn refusal_message(body: &[u8]) -> Option<String> {
     struct LegacyError {
         message: Option<String>,
     }
-    let clip = |s: String| -> Option<String> {
-        let s = s.trim().replace(['\n', '\r'], " ");
-        if s.is_empty() {
-            return None;
-        }
-        Some(if s.chars().count() > 300 { s.chars().take(300).collect::<String>() + "…" } else { s })
-    };
     if let Ok(problem) = serde_json::from_slice::<Problem>(body)
         && (!problem.detail.is_empty() || !problem.title.is_empty())
     {
-        let text = match (problem.title.is_empty(), problem.detail.is_empty()) {
+        return Some(match (problem.title.is_empty(), problem.detail.is_empty()) {
             (false, false) => format!("{}: {}", problem.title, problem.detail),
             (true, _) => problem.detail,
             (_, true) => problem.title,
-        };
-        return clip(text);
+        });
     }
     let legacy: Legacy = serde_json::from_slice(body).ok()?;
-    legacy.error.and_then(|e| e.message).or(legacy.msg).and_then(clip)
+    legacy.error.and_then(|e| e.message).or(legacy.msg)
+}
+
+/// One line of at most 300 characters; `None` when nothing is left.
+fn clip(text: String) -> Option<String> {
+    let text = text.trim().replace(['\n', '\r'], " ");
+    if text.is_empty() {
+        return None;
+    }
+    Some(if text.chars().count() > 300 { text.chars().take(300).collect::<String>() + "…" } else { text })
 }
 
 fn transport_summary(err: &reqwest::Error) -> &'static str {

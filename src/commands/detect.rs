@@ -7,6 +7,7 @@ use anyhow::Context;
 use crate::cli::{DetectArgs, GlobalArgs};
 use crate::detect::{Detection, Repo, WalkOptions, render};
 use crate::diagnostic::{Exit, Failure};
+use crate::proposal::ProposalError;
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Exit> {
@@ -37,8 +38,9 @@ pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Ex
 
     let path = crate::checkout::proposal_path(&root);
     let shown = display_path(&path);
-    match std::fs::read(&path) {
-        Ok(existing) if existing == text.as_bytes() => {
+    crate::proposal::check_destination(&path)?;
+    match crate::proposal::read_text(&path) {
+        Ok(existing) if existing == text => {
             show_warnings(ui, &detection);
             ui.success(&format!("{shown} is up to date"));
             return Ok(Exit::Ok);
@@ -51,9 +53,11 @@ pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Ex
                 )
                 .into());
         }
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e).with_context(|| format!("reading {shown}")),
+        Ok(_) | Err(ProposalError::Missing { .. }) => {}
+        // What stands there is no proposal (a FIFO, a device, a link out of the checkout):
+        // --force replaces it (the atomic write replaces a link, never writes through it).
+        Err(ProposalError::Refused { .. } | ProposalError::Outside { .. }) if args.force => {}
+        Err(e) => return Err(e.into()),
     }
     crate::fsutil::write_atomic(&path, text.as_bytes(), false)?;
     for line in render::summary(&detection) {

@@ -7,7 +7,7 @@ use crate::api::Environment;
 use crate::cli::{Against, DiffArgs, GlobalArgs};
 use crate::diagnostic::{Exit, Failure};
 use crate::proposal::Proposal;
-use crate::ui::Ui;
+use crate::ui::{Ui, printable_line};
 
 /// The local file compared with one server copy.
 #[derive(Debug, Serialize)]
@@ -77,14 +77,14 @@ impl Comparison {
         out
     }
 
-    /// Lines about secret names, shown after the diff.
+    /// Lines about secret names, shown after the diff (the server's names shown escaped).
     pub fn secret_notes(&self) -> Vec<String> {
         let mut notes = Vec::new();
+        let repo = printable_line(&self.repo);
         if !self.required_missing_on_server.is_empty() {
             notes.push(format!(
-                "required secrets not set on {}: {} (set them with `hanzo-env secret set NAME`)",
-                self.repo,
-                self.required_missing_on_server.join(", ")
+                "required secrets not set on {repo}: {} (set them with `hanzo-env secret set NAME`)",
+                printable_line(&self.required_missing_on_server.join(", "))
             ));
         }
         let optional: Vec<&str> = self
@@ -94,13 +94,12 @@ impl Comparison {
             .map(String::as_str)
             .collect();
         if !optional.is_empty() {
-            notes.push(format!("optional secrets not set on {}: {}", self.repo, optional.join(", ")));
+            notes.push(format!("optional secrets not set on {repo}: {}", printable_line(&optional.join(", "))));
         }
         if !self.not_declared.is_empty() {
             notes.push(format!(
-                "secrets set on {} but not declared in the file: {}",
-                self.repo,
-                self.not_declared.join(", ")
+                "secrets set on {repo} but not declared in the file: {}",
+                printable_line(&self.not_declared.join(", "))
             ));
         }
         notes

@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use anyhow::Context;
 use serde::Serialize;
 
 use super::remote::{self, Checkout};
@@ -35,7 +34,7 @@ pub fn run(
             let Some(p) = &local else {
                 return Err(ProposalError::Missing { path: file }.into());
             };
-            let text = std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
+            let text = crate::proposal::read_text(&file)?;
             let baseline = Baseline {
                 install: p.install.clone(),
                 start: p.start.clone(),

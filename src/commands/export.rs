@@ -9,6 +9,7 @@ use super::detect::{checkout_root, detect_checkout, display_path, show_warnings}
 use crate::cli::{ExportArgs, ExportTarget, GlobalArgs};
 use crate::diagnostic::{Exit, Failure};
 use crate::export::{self, ExportFile, Origin, Setup, Target};
+use crate::fsutil::Refusal;
 use crate::proposal::{Proposal, ProposalError};
 use crate::ui::Ui;
 
@@ -68,7 +69,7 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs, ui: &Ui) -> anyhow::Result<Ex
         let path = root.join(&file.path);
         let shown = display_path(&path);
         ensure_inside(&root, &path, &shown)?;
-        match std::fs::read(&path) {
+        match crate::fsutil::read_regular(&path, MAX_EXISTING_BYTES) {
             Ok(existing) if existing == file.contents.as_bytes() => {
                 ui.success(&format!("{shown} is up to date"));
                 continue;
@@ -86,9 +87,11 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs, ui: &Ui) -> anyhow::Result<Ex
                     ))
                     .into());
             }
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e).with_context(|| format!("reading {shown}")),
+            Ok(_) | Err(Refusal::Missing) => {}
+            // No file of ours stands there (a FIFO, a device, something huge): --force replaces
+            // it (the atomic write replaces a link, never writes through it).
+            Err(Refusal::NotRegular(_) | Refusal::TooLarge { .. }) if args.force => {}
+            Err(refusal) => return Err(refused(&shown, refusal)),
         }
         to_write.push((path, file));
     }
@@ -110,16 +113,27 @@ fn reviewed_file(root: &Path) -> anyhow::Result<Option<Proposal>> {
     }
 }
 
+/// The largest existing file read before it is replaced: export writes a few KiB, AGENTS.md
+/// is prose.
+const MAX_EXISTING_BYTES: u64 = 1 << 20;
+
 fn read_text(path: &Path) -> anyhow::Result<Option<String>> {
-    match std::fs::read(path) {
+    match crate::fsutil::read_regular(path, MAX_EXISTING_BYTES) {
         Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
             Failure::new(format!("{} is not UTF-8 text", display_path(path)))
                 .hint("export edits AGENTS.md in place: convert it to UTF-8 first")
                 .into()
         }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("reading {}", display_path(path))),
+        Err(Refusal::Missing) => Ok(None),
+        Err(refusal) => Err(refused(&display_path(path), refusal)),
     }
+}
+
+/// A file of the checkout that is not read (see [`crate::fsutil::read_regular`]).
+fn refused(shown: &str, refusal: Refusal) -> anyhow::Error {
+    Failure::new(format!("refusing to read {shown}: {refusal}"))
+        .hint("remove it (export writes a small text file there), or replace it with --force")
+        .into()
 }
 
 fn has_section(text: &str) -> bool {

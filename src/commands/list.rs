@@ -4,7 +4,7 @@ use super::remote;
 use crate::api::State;
 use crate::cli::GlobalArgs;
 use crate::diagnostic::Exit;
-use crate::ui::Ui;
+use crate::ui::{Ui, printable_line};
 
 pub fn run(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let client = remote::connect(global, ui)?;
@@ -18,15 +18,17 @@ pub fn run(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {
         ui.info("no environments saved or proposed in this org yet");
         return Ok(Exit::Ok);
     }
-    let width = envs.iter().map(|e| e.repo.chars().count()).max().unwrap_or(0).max(4);
+    // What the server says is shown escaped: a name cannot forge a row or drive the terminal.
+    let repos: Vec<_> = envs.iter().map(|e| printable_line(&e.repo)).collect();
+    let width = repos.iter().map(|r| r.chars().count()).max().unwrap_or(0).max(4);
     let mut out = format!("{:width$}  {:8}  {:>7}  UPDATED\n", "REPO", "STATE", "SECRETS");
-    for env in &envs {
+    for (env, repo) in envs.iter().zip(&repos) {
         out.push_str(&format!(
             "{:width$}  {:8}  {:>7}  {}\n",
-            env.repo,
+            repo,
             state_name(env.state),
             env.secrets.len(),
-            env.updated_at.as_deref().unwrap_or("-")
+            printable_line(env.updated_at.as_deref().unwrap_or("-"))
         ));
     }
     ui.out(&out);

@@ -10,6 +10,8 @@ use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, args: &PullArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let checkout = Checkout::open()?;
+    // Before the server is asked: a write through a `.hanzo` link out of the checkout is refused.
+    crate::proposal::check_destination(&checkout.file)?;
     let repo = checkout.repo(global)?;
     let client = remote::connect(global, ui)?;
     let env = client.get(&repo)?.env;
@@ -19,7 +21,7 @@ pub fn run(global: &GlobalArgs, args: &PullArgs, ui: &Ui) -> anyhow::Result<Exit
         ui.info(&format!("{} already matches the {} copy of {repo}", checkout.shown(), label(args.proposal)));
         return Ok(Exit::Ok);
     }
-    let old_text = std::fs::read_to_string(&checkout.file).unwrap_or_default();
+    let old_text = crate::proposal::read_text(&checkout.file).unwrap_or_default();
     let new_text = pulled.render();
     let shown = checkout.shown();
     if let Some(diff) = remote::unified(Some(ui), &shown, &format!("{shown} (pulled)"), &old_text, &new_text) {

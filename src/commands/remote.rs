@@ -14,7 +14,7 @@ use crate::cli::GlobalArgs;
 use crate::diagnostic::Failure;
 use crate::proposal::{Proposal, ProposalError};
 use crate::secret::{self, TokenError, TokenSource, TokenStore};
-use crate::ui::Ui;
+use crate::ui::{Ui, printable};
 
 /// Every call gives up after this long (the retries of 429/5xx come on top, bounded).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -166,12 +166,14 @@ pub fn check_repo_name(repo: &str) -> anyhow::Result<()> {
 
 /// A unified diff of `old` → `new`, `None` when they are equal. Coloured only when `painter`
 /// is given and colour is on: pass `None` when the text goes to a file, a pipe or JSON.
+/// One side is the server's: control characters are shown escaped (see [`printable`]).
 pub fn unified(painter: Option<&Ui>, old_label: &str, new_label: &str, old: &str, new: &str) -> Option<String> {
     if old == new {
         return None;
     }
     let diff = similar::TextDiff::from_lines(old, new);
-    let text = diff.unified_diff().context_radius(3).header(old_label, new_label).to_string();
+    let raw = diff.unified_diff().context_radius(3).header(old_label, new_label).to_string();
+    let text = raw.lines().map(|line| printable(line) + "\n").collect::<String>();
     let Some(ui) = painter.filter(|ui| ui.color()) else {
         return Some(text);
     };

@@ -26,6 +26,7 @@ pub fn run(_global: &GlobalArgs, args: &ServeArgs, ui: &Ui) -> anyhow::Result<Ex
         tokens_env: env("HANZO_ENV_SERVE_TOKENS"),
         key_file: args.key_file.clone(),
         key_env: env("HANZO_ENV_SERVE_KEY"),
+        limits: crate::serve::Limits::default(),
     };
     // The log is conversation: stderr; -q hides the request lines, never the errors.
     let quiet = ui.quiet();

@@ -15,7 +15,7 @@ use crate::diagnostic::{Exit, Failure};
 use crate::envfile::ChildEnv;
 use crate::envfile::child::{PLUMBING_VARS, signals};
 use crate::proposal::Proposal;
-use crate::ui::Ui;
+use crate::ui::{Ui, printable_line};
 use crate::verify::{self, Kept, Options, Plan, Progress, Report, Status, StepReport, short_duration};
 
 /// Between SIGTERM and SIGKILL when a step's process group is stopped.
@@ -52,6 +52,15 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
     let mut progress = Spinners { ui, active: HashMap::new() };
     let report = verify::verify(&root, &plan, &env, &options, &mut progress)?;
     progress.clear();
+    for warning in &report.warnings {
+        ui.warn(warning);
+    }
+    for leftover in &report.stopped {
+        ui.warn(&format!(
+            "{} left a process running outside its step: `{}` (pid {}); verify stopped it",
+            leftover.after, leftover.command, leftover.pid
+        ));
+    }
     if ui.json() {
         ui.out_json(&report)?;
     } else {
@@ -221,13 +230,18 @@ fn render_table(report: &Report, ui: &Ui) -> String {
         out.push('\n');
         let exit = step.exit_code.map(|c| format!(", exit {c}")).unwrap_or_default();
         let command = step.command.trim();
-        let command = if command.contains('\n') { String::new() } else { format!(": {}", truncate(command, 80)) };
+        let command = if command.contains('\n') {
+            String::new()
+        } else {
+            format!(": {}", printable_line(&truncate(command, 80)))
+        };
         out.push_str(&format!("{} {}{exit}{command}\n", step.step, step.status.as_str()));
+        // What the steps printed is shown escaped: it comes from the checkout's scripts.
         if let Some(failed) = &step.failed_line {
-            out.push_str(&format!("  failed at {failed}\n"));
+            out.push_str(&format!("  failed at {}\n", printable_line(failed)));
         }
         for tail in &step.tail {
-            out.push_str(&format!("  │ {tail}\n"));
+            out.push_str(&format!("  │ {}\n", printable_line(tail)));
         }
     }
     let passed = report.steps.iter().filter(|s| s.status.ok()).count();

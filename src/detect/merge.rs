@@ -348,6 +348,10 @@ pub fn one_line(text: &str) -> String {
     text.replace(['\n', '\r'], " ")
 }
 
+/// At most this many secret names in a proposal: far more than an app reads, and a bound on
+/// what a checkout of generated code can put in the file.
+pub const MAX_SECRET_NAMES: usize = 500;
+
 /// One secret name of the detection: whether the project needs it set, and the evidence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SecretDetail {
@@ -394,6 +398,16 @@ fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<String>) {
         .filter(|s| crate::names::validate_secret_name(&s.name).is_ok())
         .map(|s| SecretDetail { required: s.need == Need::Required, name: s.name, source: s.source, why: s.why })
         .collect();
+    if kept.len() > MAX_SECRET_NAMES {
+        // The first found stay: dotenv files and CI come before the code scan.
+        rejected.push(format!(
+            "{} secret names found, more than a proposal holds: the first {MAX_SECRET_NAMES} kept, \
+             the rest (from {} on) left out",
+            kept.len(),
+            kept[MAX_SECRET_NAMES].source
+        ));
+        kept.truncate(MAX_SECRET_NAMES);
+    }
     kept.sort_by(|a, b| (!a.required, &a.name).cmp(&(!b.required, &b.name)));
     (kept, rejected)
 }
@@ -759,6 +773,22 @@ mod tests {
     }
 
     const APP_AND_DB: &str = "services:\n  app:\n    build: .\n    depends_on: [db]\n  db:\n    image: postgres:${PG:-16}\n  cache:\n    image: bitnami/redis:7\n  proxy:\n    image: nginx\n";
+
+    #[test]
+    fn secret_names_are_capped_with_a_warning() {
+        let mut f = Findings::default();
+        for i in 0..MAX_SECRET_NAMES + 7 {
+            f.secret(format!("K{i:04}_TOKEN"), format!("src/m{i}.js:1"), Need::Unstated, "process.env");
+        }
+        let d = merge(&repo(), f);
+        assert_eq!(d.secrets.len(), MAX_SECRET_NAMES);
+        assert_eq!(d.secrets.last().map(String::as_str), Some("K0499_TOKEN"), "the first found are kept");
+        assert!(
+            d.warnings.iter().any(|w| w.starts_with("507 secret names found") && w.contains("from src/m500.js:1 on")),
+            "{:?}",
+            d.warnings
+        );
+    }
 
     #[test]
     fn starts_of_every_source_are_ordered_and_each_product_started_once() {

@@ -15,6 +15,7 @@ pub mod signals;
 pub mod sources;
 #[cfg(test)]
 pub mod testing;
+pub mod yaml;
 
 use std::path::Path;
 use std::sync::Mutex;

@@ -118,22 +118,26 @@ impl Repo {
         std::fs::read_dir(root).map_err(|source| WalkError::Root { path: root.to_path_buf(), source })?;
 
         let collected = Collected::default();
-        let walker = ignore::WalkBuilder::new(root)
+        // Ignore files come from the checkout: read only as regular files of bounded size.
+        let (mut builder, ignores) = crate::ignore_files::IgnoreFiles::walk_builder(root);
+        let keep = std::sync::Arc::clone(&ignores);
+        let walker = builder
             .hidden(false)
-            .parents(false)
             .require_git(false)
             .follow_links(false)
             .threads(options.threads)
-            .filter_entry(|entry| {
+            .filter_entry(move |entry| {
                 !(entry.file_type().is_some_and(|t| t.is_dir())
                     && entry.depth() > 0
                     && entry.file_name().to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+                    && keep.keep(entry)
             })
             .build_parallel();
         walker.visit(&mut VisitorBuilder { root, collected: &collected });
         let Collected { files, warnings } = collected;
         let files = PathList::merge(files.into_inner().unwrap_or_else(|e| e.into_inner()));
-        let warnings = warnings.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut warnings = warnings.into_inner().unwrap_or_else(|e| e.into_inner());
+        warnings.extend(ignores.warnings());
         Ok(Repo::from_list(root, files, warnings, options.max_file_bytes))
     }
 
@@ -244,7 +248,11 @@ impl Repo {
 
     fn read_uncached(&self, rel: &str) -> Result<Arc<str>, String> {
         let path = self.root.join(rel);
-        let file = std::fs::File::open(&path).map_err(|e| format!("cannot read: {e}"))?;
+        // Listed as a file, but it may have been swapped for a FIFO or a device since.
+        let file = crate::fsutil::open_regular(&path).map_err(|refusal| match refusal {
+            crate::fsutil::Refusal::Io(e) => format!("cannot read: {e}"),
+            other => format!("skipped, {other}"),
+        })?;
         let len = file.metadata().map_err(|e| format!("cannot read: {e}"))?.len();
         if len > self.max_file_bytes {
             return Err(format!("skipped, {} bytes is over the {} byte limit for manifests", len, self.max_file_bytes));
@@ -281,11 +289,9 @@ impl Repo {
         })
     }
 
-    /// `rel` parsed as YAML (every document in the file).
+    /// `rel` parsed as YAML (every document in the file), its aliases' expansion bounded.
     pub fn read_yaml(&self, rel: &str) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
-        self.parsed(&self.parsed.yaml, rel, |text| {
-            yaml_rust2::YamlLoader::load_from_str(text).map_err(|e| format!("invalid YAML: {e}"))
-        })
+        self.parsed(&self.parsed.yaml, rel, |text| super::yaml::load(text).map_err(|e| e.to_string()))
     }
 
     /// `rel` parsed once per run, however many ecosystems and signals ask: the first asker
@@ -363,6 +369,8 @@ impl ignore::ParallelVisitor for Visitor<'_> {
                     self.add(entry.path());
                 } else if file_type.is_symlink() {
                     self.symlink(entry.path());
+                } else if !file_type.is_dir() {
+                    self.special(entry.path(), file_type);
                 }
             }
             Err(err) => self.warnings.push(self.describe(&err)),
@@ -383,6 +391,13 @@ impl Visitor<'_> {
             Some(rel) => self.files.push(&rel.replace(std::path::MAIN_SEPARATOR, "/")),
             None => self.warnings.push(format!("{}: skipped, the file name is not valid UTF-8", self.relative(path))),
         }
+    }
+
+    /// A FIFO, socket or device: never read (a FIFO would block, a device never ends), but
+    /// named, so that a `package.json` that is one does not vanish silently.
+    fn special(&mut self, path: &Path, file_type: std::fs::FileType) {
+        let kind = crate::fsutil::describe_kind(file_type);
+        self.warnings.push(format!("{}: skipped, it is not a regular file but {kind}", self.relative(path)));
     }
 
     /// Links are not followed (they may leave the checkout or loop): a link to a file is
@@ -409,7 +424,7 @@ impl Visitor<'_> {
                     ));
                 }
             }
-            Ok(_) => {}
+            Ok(meta) => self.special(path, meta.file_type()),
             Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
                 self.warnings.push(format!("{}: symlink loop, not followed", self.relative(path)));
             }

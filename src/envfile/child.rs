@@ -140,13 +140,53 @@ impl ChildEnv {
     /// `text` with every sensitive value replaced by `[NAME]`.
     pub fn mask(&self, text: &str) -> String {
         let mut out = text.to_string();
-        for entry in self.resolved.iter().filter(|r| r.sensitive) {
+        for entry in self.masked() {
             let value = entry.value.expose_secret();
-            if value.len() >= MIN_MASKED_LEN && out.contains(value) {
+            if out.contains(value) {
                 out = out.replace(value, &format!("[{}]", entry.name));
             }
         }
         out
+    }
+
+    /// The longest value [`ChildEnv::mask`] hides, in bytes (0 when none): how far one can
+    /// reach across a cut made in a log.
+    pub fn longest_masked(&self) -> usize {
+        self.masked().map(|entry| entry.value.expose_secret().len()).max().unwrap_or(0)
+    }
+
+    /// `bytes[window]` with every sensitive value that overlaps the window replaced by
+    /// `[NAME]`, whole: a value the window's edge cuts through is hidden too, as long as
+    /// `bytes` holds all of it.
+    pub fn mask_bytes(&self, bytes: &[u8], window: std::ops::Range<usize>) -> Vec<u8> {
+        // Where each value lies, longest values first where two overlap.
+        let mut hits: Vec<(usize, usize, &str)> = Vec::new();
+        for entry in self.masked() {
+            let value = entry.value.expose_secret().as_bytes();
+            for at in memchr::memmem::find_iter(bytes, value) {
+                hits.push((at, at + value.len(), entry.name.as_str()));
+            }
+        }
+        hits.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+        let mut out = Vec::with_capacity(window.len());
+        let mut at = window.start;
+        for (start, end, name) in hits {
+            if end <= at || start >= window.end {
+                continue;
+            }
+            out.extend_from_slice(&bytes[at..start.max(at)]);
+            out.extend_from_slice(format!("[{name}]").as_bytes());
+            at = end.min(window.end);
+        }
+        if at < window.end {
+            out.extend_from_slice(&bytes[at..window.end]);
+        }
+        out
+    }
+
+    /// The entries whose values are hidden in what is shown or kept.
+    fn masked(&self) -> impl Iterator<Item = &Resolved> {
+        self.resolved.iter().filter(|r| r.sensitive && r.value.expose_secret().len() >= MIN_MASKED_LEN)
     }
 }
 
@@ -316,6 +356,13 @@ mod tests {
         )
         .unwrap();
         assert_eq!(child.mask("auth s3cr3t-value in test 42"), "auth [TOKEN] in test 42");
+        assert_eq!(child.longest_masked(), "s3cr3t-value".len());
+        let log = b"a s3cr3t-value b s3cr3t-value";
+        assert_eq!(child.mask_bytes(log, 0..log.len()), b"a [TOKEN] b [TOKEN]");
+        // A window cutting through a value hides all of it.
+        assert_eq!(child.mask_bytes(log, 0..5), b"a [TOKEN]");
+        assert_eq!(child.mask_bytes(log, 20..log.len()), b"[TOKEN]");
+        assert_eq!(child.mask_bytes(log, 10..16), b"[TOKEN] b");
     }
 
     #[test]

@@ -25,6 +25,7 @@
 //! nothing saved is a 204 too (deleting is idempotent).
 
 pub mod auth;
+pub mod conn;
 pub mod problem;
 pub mod routes;
 pub mod seal;
@@ -36,6 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use auth::TokenOrigin;
+pub use conn::Limits;
 pub use seal::KeyOrigin;
 
 /// How long requests in flight may take to finish once a shutdown is asked for.
@@ -54,6 +56,8 @@ pub struct Config {
     pub key_file: Option<PathBuf>,
     /// `HANZO_ENV_SERVE_KEY`, base64.
     pub key_env: Option<zeroize::Zeroizing<String>>,
+    /// Timeouts and the connection limit.
+    pub limits: Limits,
 }
 
 /// What the server tells its operator once it listens.
@@ -132,7 +136,14 @@ pub fn run(
     )?;
     let store = Arc::new(store::Store::open(&config.data_dir, &key)?);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let state = routes::AppState { store: Arc::clone(&store), key: Arc::new(key), tokens: Arc::new(tokens), log };
+    let limits = config.limits;
+    let state = routes::AppState {
+        store: Arc::clone(&store),
+        key: Arc::new(key),
+        tokens: Arc::new(tokens),
+        log,
+        body_timeout: limits.body_timeout,
+    };
     let served = runtime.block_on(async move {
         let listener =
             tokio::net::TcpListener::bind(address).await.map_err(|source| ServeError::Bind { address, source })?;
@@ -160,7 +171,7 @@ pub fn run(
         let stopped = |mut stop: tokio::sync::watch::Receiver<bool>| async move {
             let _ = stop.wait_for(|stopping| *stopping).await;
         };
-        let server = axum::serve(listener, routes::router(state)).with_graceful_shutdown(stopped(stop.clone()));
+        let server = conn::serve(listener, routes::router(state), limits, stop.clone());
         // Requests in flight get a grace period; a client that never finishes does not hold
         // the server open (what it sent is either committed or was never acknowledged).
         let grace = async {
@@ -280,6 +291,7 @@ mod tests {
             tokens_env: Some(zeroize::Zeroizing::new("t".into())),
             key_file: None,
             key_env: Some(zeroize::Zeroizing::new("QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=".into())),
+            limits: Limits::default(),
         };
         let polled = Arc::new(AtomicBool::new(false));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -297,6 +309,161 @@ mod tests {
         };
         run(config, Arc::new(|_, _| {}), on_start, shutdown).unwrap();
         assert_eq!(polled_at_start, Some(true), "the shutdown future was not polled before on_start");
+    }
+
+    /// A server on a free loopback port with `limits`, token `t`, stopped when dropped.
+    struct Running {
+        address: SocketAddr,
+        stop: Option<tokio::sync::oneshot::Sender<()>>,
+        thread: Option<std::thread::JoinHandle<()>>,
+        _data: tempfile::TempDir,
+    }
+
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let _ = self.stop.take().map(|stop| stop.send(()));
+            let _ = self.thread.take().map(std::thread::JoinHandle::join);
+        }
+    }
+
+    fn start(limits: Limits) -> Running {
+        let data = tempfile::tempdir().unwrap();
+        let config = Config {
+            listen: "127.0.0.1:0".into(),
+            allow_remote: false,
+            data_dir: data.path().join("data"),
+            config_dir: None,
+            token_file: None,
+            tokens_env: Some(zeroize::Zeroizing::new("t".into())),
+            key_file: None,
+            key_env: Some(zeroize::Zeroizing::new("QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=".into())),
+            limits,
+        };
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (tell, told) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let shutdown = async move {
+                let _ = stopped.await;
+            };
+            run(config, Arc::new(|_, _| {}), |started| tell.send(started.address).unwrap(), shutdown).unwrap();
+        });
+        let address = told.recv_timeout(std::time::Duration::from_secs(20)).unwrap();
+        Running { address, stop: Some(stop), thread: Some(thread), _data: data }
+    }
+
+    fn connect(server: &Running) -> std::net::TcpStream {
+        let stream = std::net::TcpStream::connect(server.address).unwrap();
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        stream
+    }
+
+    /// How long until the server closes `stream` (reading what it answers first).
+    fn closed_after(mut stream: std::net::TcpStream, started: std::time::Instant) -> (std::time::Duration, String) {
+        use std::io::Read;
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        (started.elapsed(), String::from_utf8_lossy(&answer).into_owned())
+    }
+
+    const GET: &[u8] = b"GET /v1/environment HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\r\n";
+
+    fn limits(header: u64, body: u64, idle: u64) -> Limits {
+        let ms = std::time::Duration::from_millis;
+        Limits { header_timeout: ms(header), body_timeout: ms(body), idle_timeout: ms(idle), max_connections: 64 }
+    }
+
+    #[test]
+    fn a_connection_that_sends_nothing_is_closed_when_idle() {
+        let server = start(limits(30_000, 30_000, 300));
+        let (waited, _) = closed_after(connect(&server), std::time::Instant::now());
+        assert!(waited < std::time::Duration::from_secs(3), "{waited:?}");
+        // Nor does an idle timer cut a client that keeps talking.
+        use std::io::Write;
+        let mut stream = connect(&server);
+        stream.write_all(GET).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        stream
+            .write_all(
+                b"GET /v1/environment HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\nConnection: close\r\n\r\n",
+            )
+            .unwrap();
+        let (_, answer) = closed_after(stream, std::time::Instant::now());
+        assert_eq!(answer.matches("HTTP/1.1 200").count(), 2, "{answer}");
+    }
+
+    #[test]
+    fn a_head_sent_drop_by_drop_is_cut_off() {
+        use std::io::Write;
+        let server = start(limits(700, 30_000, 30_000));
+        let mut stream = connect(&server);
+        let started = std::time::Instant::now();
+        stream.write_all(b"GET /v1/environment HTTP/1.1\r\n").unwrap();
+        // A header byte every 100 ms keeps the connection from ever being idle.
+        for _ in 0..40 {
+            if stream.write_all(b"X").is_err() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let (waited, answer) = closed_after(stream, started);
+        assert!(waited < std::time::Duration::from_secs(4), "{waited:?}");
+        assert!(!answer.contains("200 OK"), "{answer}");
+    }
+
+    #[test]
+    fn a_body_that_trickles_in_gets_a_408_and_the_connection_closed() {
+        use std::io::Write;
+        let server = start(limits(30_000, 700, 30_000));
+        let mut stream = connect(&server);
+        let started = std::time::Instant::now();
+        stream
+            .write_all(
+                b"PUT /v1/environment/site HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer t\r\n\
+                  Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+            )
+            .unwrap();
+        for _ in 0..40 {
+            if stream.write_all(b" ").is_err() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        let (waited, answer) = closed_after(stream, started);
+        assert!(waited < std::time::Duration::from_secs(4), "{waited:?}");
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+        assert!(answer.contains("request_timeout"), "{answer}");
+    }
+
+    #[test]
+    fn a_request_still_gets_through_when_every_slot_is_taken_by_a_stalled_client() {
+        use std::io::{Read, Write};
+        let ms = std::time::Duration::from_millis;
+        let server = start(Limits {
+            header_timeout: ms(60_000),
+            body_timeout: ms(60_000),
+            idle_timeout: ms(60_000),
+            max_connections: 8,
+        });
+        let stalled: Vec<std::net::TcpStream> = (0..8)
+            .map(|i| {
+                let mut stream = connect(&server);
+                if i % 2 == 1 {
+                    stream.write_all(b"GET /v1/env").unwrap();
+                }
+                stream
+            })
+            .collect();
+        std::thread::sleep(ms(200));
+        let started = std::time::Instant::now();
+        let mut stream = connect(&server);
+        stream.write_all(GET).unwrap();
+        let mut answer = [0u8; 12];
+        stream.read_exact(&mut answer).unwrap();
+        assert_eq!(&answer, b"HTTP/1.1 200");
+        assert!(started.elapsed() < std::time::Duration::from_secs(3));
+        // The oldest stalled client made room.
+        let (waited, _) = closed_after(stalled.into_iter().next().unwrap(), std::time::Instant::now());
+        assert!(waited < std::time::Duration::from_secs(3), "{waited:?}");
     }
 
     #[test]

@@ -55,6 +55,8 @@ pub struct AppState {
     pub key: Arc<MasterKey>,
     pub tokens: Arc<Tokens>,
     pub log: LogSink,
+    /// How long a request body may take to arrive.
+    pub body_timeout: std::time::Duration,
 }
 
 pub fn router(state: AppState) -> Router {
@@ -72,6 +74,7 @@ pub fn router(state: AppState) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state((state.body_timeout, MAX_BODY_BYTES), super::conn::read_body_in_time))
         .layer(middleware::from_fn(refuse_announced_oversize))
         .layer(middleware::from_fn_with_state(state.clone(), require_token))
         .layer(middleware::from_fn_with_state(state.clone(), log_request))

@@ -16,9 +16,16 @@ pub struct CopyError {
     pub source: std::io::Error,
 }
 
-/// Copy `from` into `to` (created), keeping permissions and symlinks. Returns the number of
-/// files copied.
-pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
+/// What a copy did.
+#[derive(Debug, Default)]
+pub struct Copied {
+    pub files: u64,
+    /// Ignore files of the checkout that were not read (see [`crate::ignore_files`]).
+    pub warnings: Vec<String>,
+}
+
+/// Copy `from` into `to` (created), keeping permissions and symlinks.
+pub fn copy_checkout(from: &Path, to: &Path) -> Result<Copied, CopyError> {
     let fail = |from: &Path, to: &Path, source: std::io::Error| CopyError {
         from: from.to_path_buf(),
         to: to.to_path_buf(),
@@ -29,7 +36,10 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
     // TMPDIR=./tmp: never copy it into itself.
     let scratch = to.parent().unwrap_or(to);
     let scratch = std::fs::canonicalize(scratch).unwrap_or_else(|_| scratch.to_path_buf());
-    let walk = ignore::WalkBuilder::new(from)
+    // Ignore files come from the checkout: read only as regular files of bounded size.
+    let (mut builder, ignores) = crate::ignore_files::IgnoreFiles::walk_builder(from);
+    let keep = std::sync::Arc::clone(&ignores);
+    let walk = builder
         .hidden(false)
         .require_git(false)
         .follow_links(false)
@@ -37,7 +47,7 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
             let never = is_dir && entry.depth() > 0 && NEVER_COPIED.iter().any(|n| entry.file_name() == *n);
             let is_scratch = is_dir && entry.path() == scratch;
-            !(never || is_scratch)
+            !(never || is_scratch) && keep.keep(entry)
         })
         .build();
     let mut files = 0;
@@ -65,7 +75,7 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<u64, CopyError> {
         }
         // Sockets, fifos and devices are not part of a checkout.
     }
-    Ok(files)
+    Ok(Copied { files, warnings: ignores.warnings() })
 }
 
 #[cfg(test)]
@@ -80,7 +90,7 @@ mod tests {
         let root = std::fs::canonicalize(src.path()).unwrap();
         std::fs::write(root.join("a.txt"), "a").unwrap();
         let copy = root.join("tmp/hanzo-verify-x/checkout");
-        assert_eq!(copy_checkout(&root, &copy).unwrap(), 1);
+        assert_eq!(copy_checkout(&root, &copy).unwrap().files, 1);
         assert!(copy.join("a.txt").exists());
         assert!(!copy.join("tmp/hanzo-verify-x").exists());
     }

@@ -3,15 +3,20 @@
 //! Steps, in order: `install` (`bash -euo pipefail`), `start` in the background, a bounded
 //! wait for the ports of known services, then each test command (`bash -eo pipefail`).
 //! Every step runs from the copy's root in its own process group with the [`ChildEnv`] (and
-//! stdin from /dev/null), writes stdout and stderr to its own log file, and is stopped as a
-//! whole group when it times out. A failed `install` skips everything after it; a failed
-//! test does not stop the others. `start` is stopped (its whole group) at the end.
+//! stdin from /dev/null), writes stdout and stderr through a pipe into its own bounded log
+//! ([`log`]), and is stopped as a whole group when it times out. A failed `install` skips
+//! everything after it; a failed test does not stop the others. `start` is stopped (its whole
+//! group) at the end. What a step left running outside its group is stopped too ([`reap`]):
+//! after `install`, and at the end of the run. Logs are private (0600 in a 0700 directory)
+//! and hold no sensitive value.
 
 pub mod copy;
+pub mod log;
 pub mod process;
+pub mod reap;
 
-use std::io::{BufRead, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -21,6 +26,7 @@ use serde::Serialize;
 
 use crate::envfile::ChildEnv;
 use crate::envfile::child::{exit_code, signals};
+use log::StepLog;
 use process::{Group, POLL};
 
 /// How long to wait for the services' ports at most (and never past the step timeout).
@@ -31,6 +37,8 @@ const START_SETTLE: Duration = Duration::from_millis(500);
 pub const TAIL_LINES: usize = 15;
 /// The marker our ERR trap prints before the failing line.
 const TRAP_MARKER: &str = "hanzo-env: ";
+/// How long a finished step's output may take to drain from its pipe.
+const DRAIN: Duration = Duration::from_millis(500);
 
 /// What to run.
 #[derive(Debug, Clone, Default)]
@@ -129,6 +137,10 @@ pub struct Report {
     pub steps: Vec<StepReport>,
     /// The signal that interrupted the run, if any.
     pub interrupted_by: Option<i32>,
+    /// Processes the steps left running, which verify stopped.
+    pub stopped: Vec<reap::Leftover>,
+    /// Problems that did not stop the run (an ignore file of the checkout not read).
+    pub warnings: Vec<String>,
 }
 
 /// Told about each step as it starts and ends (spinners, plain lines).
@@ -162,18 +174,19 @@ pub fn verify(
     progress: &mut dyn Progress,
 ) -> Result<Report, VerifyError> {
     let began = Instant::now();
+    // Orphans of the steps become ours, so that none outlives the run.
+    reap::become_subreaper();
     let scratch = tempfile::Builder::new().prefix("hanzo-verify-").tempdir().map_err(VerifyError::Scratch)?;
     let checkout = scratch.path().join("checkout");
     let logs = scratch.path().join("logs");
     let scripts = scratch.path().join("steps");
+    let setup_error = |path: &Path, source| VerifyError::Prepare { step: "setup".into(), path: path.into(), source };
+    std::fs::set_permissions(scratch.path(), std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .map_err(|e| setup_error(scratch.path(), e))?;
     for dir in [&logs, &scripts] {
-        std::fs::create_dir_all(dir).map_err(|source| VerifyError::Prepare {
-            step: "setup".into(),
-            path: dir.clone(),
-            source,
-        })?;
+        std::fs::DirBuilder::new().mode(0o700).create(dir).map_err(|e| setup_error(dir, e))?;
     }
-    let files_copied = copy::copy_checkout(root, &checkout)?;
+    let copied = copy::copy_checkout(root, &checkout)?;
     let mut runner = Runner {
         checkout,
         logs,
@@ -184,11 +197,20 @@ pub fn verify(
         deadline: began + options.timeout,
         steps: Vec::new(),
         start_command: plan.start.clone(),
+        kept_logs: Vec::new(),
+        stopped: Vec::new(),
     };
-    runner.run(plan)?;
+    let ran = runner.run(plan);
+    runner.stop_leftovers("start or a test");
+    ran?;
     let mut steps = runner.steps;
     let interrupted_by = signals::received();
     let ok = interrupted_by.is_none() && steps.iter().all(|s| s.status.ok());
+    if options.keep || !ok {
+        for (path, log) in &runner.kept_logs {
+            write_log(path, log, env).map_err(|e| setup_error(path, e))?;
+        }
+    }
     let scratch_path = scratch.path().to_path_buf();
     let kept = if options.keep {
         let _ = scratch.keep();
@@ -205,7 +227,23 @@ pub fn verify(
         }
         Kept::None
     };
-    Ok(Report { ok, scratch: scratch_path, kept, files_copied, steps, interrupted_by })
+    Ok(Report {
+        ok,
+        scratch: scratch_path,
+        kept,
+        files_copied: copied.files,
+        steps,
+        interrupted_by,
+        stopped: runner.stopped,
+        warnings: copied.warnings,
+    })
+}
+
+/// The log as kept (masked) in a file only its owner can read.
+fn write_log(path: &Path, log: &StepLog, env: &ChildEnv) -> std::io::Result<()> {
+    log.settle(DRAIN);
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)?;
+    std::io::Write::write_all(&mut file, &log.render(env))
 }
 
 struct Runner<'a> {
@@ -219,6 +257,9 @@ struct Runner<'a> {
     deadline: Instant,
     steps: Vec<StepReport>,
     start_command: String,
+    /// Each step's log and where it goes when logs are kept.
+    kept_logs: Vec<(PathBuf, StepLog)>,
+    stopped: Vec<reap::Leftover>,
 }
 
 /// Shell flags per kind of step.
@@ -242,6 +283,8 @@ impl Runner<'_> {
             let report = self.foreground("install", &plan.install, INSTALL_FLAGS)?;
             let failed = !report.status.ok();
             self.record(report);
+            // Nothing else runs yet: whatever is left is install's.
+            self.stop_leftovers("install");
             if failed {
                 if has_start {
                     self.skip("start", &plan.start);
@@ -280,10 +323,21 @@ impl Runner<'_> {
                 self.record(report);
             }
         }
-        if let Some((group, began)) = start {
-            self.finish_start(group, began);
+        if let Some((group, output, began)) = start {
+            self.finish_start(group, output, began);
         }
         Ok(())
+    }
+
+    /// Stop what the steps left running outside their groups, and remember it.
+    fn stop_leftovers(&mut self, after: &str) {
+        let env = self.env;
+        let describe = |command: &str| {
+            let masked = env.mask(command);
+            if masked.chars().count() > 120 { masked.chars().take(119).collect::<String>() + "…" } else { masked }
+        };
+        let stopped = reap::stop_descendants(self.options.grace, after, &describe);
+        self.stopped.extend(stopped);
     }
 
     /// Whether the run must stop: the total timeout passed or a signal came.
@@ -309,8 +363,8 @@ impl Runner<'_> {
         });
     }
 
-    /// Write the step's script (our ERR trap first) and open its log.
-    fn prepare(&self, name: &str, command: &str) -> Result<(PathBuf, PathBuf, std::fs::File), VerifyError> {
+    /// Write the step's script (our ERR trap first); where its log goes.
+    fn prepare(&self, name: &str, command: &str) -> Result<(PathBuf, PathBuf), VerifyError> {
         let slug = name.replace(' ', "-");
         let script = self.scripts.join(format!("{slug}.sh"));
         let log = self.logs.join(format!("{slug}.log"));
@@ -322,30 +376,40 @@ impl Runner<'_> {
             "trap 'hanzo_status=$?; printf \"{TRAP_MARKER}line %s: %s (exit %s)\\n\" \"$LINENO\" \"$BASH_COMMAND\" \"$hanzo_status\" >&2' ERR; {command}\n"
         );
         std::fs::write(&script, text).map_err(|e| prepare_error(&script, e))?;
-        let file =
-            std::fs::OpenOptions::new().create(true).append(true).open(&log).map_err(|e| prepare_error(&log, e))?;
-        Ok((script, log, file))
+        Ok((script, log))
     }
 
-    fn spawn(&self, name: &str, flags: &[&str], script: &Path, log: &std::fs::File) -> Result<Group, VerifyError> {
+    /// Start the step, its stdout and stderr going through one pipe into a new log.
+    fn spawn(
+        &mut self,
+        name: &str,
+        flags: &[&str],
+        script: &Path,
+        log: &Path,
+    ) -> Result<(Group, StepLog), VerifyError> {
         let prepare_error = |source| VerifyError::Prepare { step: name.into(), path: script.into(), source };
-        let stdout = log.try_clone().map_err(prepare_error)?;
-        let stderr = log.try_clone().map_err(prepare_error)?;
+        let (reader, writer) = std::io::pipe().map_err(prepare_error)?;
+        let stderr = writer.try_clone().map_err(prepare_error)?;
         let mut cmd = Command::new("bash");
         cmd.args(flags).arg(script).current_dir(&self.checkout);
         self.env.apply(&mut cmd);
-        cmd.stdin(Stdio::null()).stdout(stdout).stderr(stderr).process_group(0);
-        let child = cmd.spawn().map_err(prepare_error)?;
-        Ok(Group::new(child))
+        cmd.stdin(Stdio::null()).stdout(writer).stderr(stderr).process_group(0);
+        let child = cmd.spawn().map_err(prepare_error);
+        // Our copies of the pipe's writing end go now: the log ends when the step's do.
+        drop(cmd);
+        let child = child?;
+        let output = StepLog::pump(reader, self.env.longest_masked());
+        self.kept_logs.push((log.to_path_buf(), output.clone()));
+        Ok((Group::new(child), output))
     }
 
     /// Run a step to its end, its timeout, or an interruption.
     fn foreground(&mut self, name: &str, command: &str, flags: &[&str]) -> Result<StepReport, VerifyError> {
         self.progress.started(name, command);
-        let (script, log, file) = self.prepare(name, command)?;
+        let (script, log) = self.prepare(name, command)?;
         let began = Instant::now();
         let step_deadline = (began + self.options.step_timeout).min(self.deadline);
-        let mut group = self.spawn(name, flags, &script, &file)?;
+        let (mut group, output) = self.spawn(name, flags, &script, &log)?;
         let status = loop {
             if let Some(status) = group.try_wait() {
                 // Whatever the step left running in its group goes with it.
@@ -358,21 +422,21 @@ impl Runner<'_> {
             }
             if Instant::now() >= step_deadline {
                 group.stop(self.options.grace);
-                append_line(&file, &format!("{TRAP_MARKER}stopped after {}: timeout", short_duration(began.elapsed())));
+                output.append_line(&format!("{TRAP_MARKER}stopped after {}: timeout", short_duration(began.elapsed())));
                 break Status::Timeout;
             }
             std::thread::sleep(POLL);
         };
         let exit = group.try_wait().map(exit_code);
-        Ok(self.report(name, command, status, began.elapsed(), exit, log))
+        Ok(self.report(name, command, status, began.elapsed(), exit, log, &output))
     }
 
     /// Start a step in the background and give it a moment to fail fast.
-    fn background(&mut self, name: &str, command: &str) -> Result<(Group, Instant), VerifyError> {
+    fn background(&mut self, name: &str, command: &str) -> Result<(Group, StepLog, Instant), VerifyError> {
         self.progress.started(name, command);
-        let (script, log, file) = self.prepare(name, command)?;
+        let (script, log) = self.prepare(name, command)?;
         let began = Instant::now();
-        let mut group = self.spawn(name, COMMAND_FLAGS, &script, &file)?;
+        let (mut group, output) = self.spawn(name, COMMAND_FLAGS, &script, &log)?;
         let settle = began + START_SETTLE;
         while Instant::now() < settle && group.try_wait().is_none() {
             std::thread::sleep(POLL);
@@ -381,16 +445,17 @@ impl Runner<'_> {
             && !status.success()
         {
             group.stop(self.options.grace);
-            let report = self.report(name, command, Status::Failed, began.elapsed(), Some(exit_code(status)), log);
+            let exit = Some(exit_code(status));
+            let report = self.report(name, command, Status::Failed, began.elapsed(), exit, log, &output);
             self.record(report);
             // The group is already stopped; finish_start sees a recorded failure.
-            return Ok((group, began));
+            return Ok((group, output, began));
         }
-        Ok((group, began))
+        Ok((group, output, began))
     }
 
     /// Stop `start`'s group and record how it fared.
-    fn finish_start(&mut self, mut group: Group, began: Instant) {
+    fn finish_start(&mut self, mut group: Group, output: StepLog, began: Instant) {
         let already_recorded = self.steps.iter().any(|s| s.step == "start");
         let exited = group.try_wait();
         group.stop(self.options.grace);
@@ -404,7 +469,7 @@ impl Runner<'_> {
             Some(s) => (Status::Failed, Some(exit_code(s))),
         };
         let log = self.logs.join("start.log");
-        let report = self.report("start", &command, status, began.elapsed(), exit, log);
+        let report = self.report("start", &command, status, began.elapsed(), exit, log, &output);
         // Keep the table in run order: start goes before the steps that ran after it.
         self.progress.finished(&report);
         let at = self
@@ -419,7 +484,9 @@ impl Runner<'_> {
         let command = describe_services(services);
         self.progress.started("services", &command);
         let log = self.logs.join("services.log");
-        let file = std::fs::OpenOptions::new().create(true).append(true).open(&log).ok();
+        let output = StepLog::new(0);
+        output.finish();
+        self.kept_logs.push((log.clone(), output.clone()));
         let began = Instant::now();
         let deadline = (began + SERVICE_WAIT.min(self.options.step_timeout)).min(self.deadline);
         let mut status = Status::Passed;
@@ -432,13 +499,12 @@ impl Runner<'_> {
                     format!("{name}: 127.0.0.1:{port} still closed after {}", short_duration(waited))
                 }
             };
-            if let Some(file) = &file {
-                append_line(file, &line);
-            }
+            output.append_line(&line);
         }
-        self.report("services", &command, status, began.elapsed(), None, log)
+        self.report("services", &command, status, began.elapsed(), None, log, &output)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn report(
         &self,
         name: &str,
@@ -447,8 +513,16 @@ impl Runner<'_> {
         duration: Duration,
         exit_code: Option<i32>,
         log: PathBuf,
+        output: &StepLog,
     ) -> StepReport {
-        let (failed_line, tail) = if status.ok() { (None, Vec::new()) } else { self.failure_details(&log) };
+        let (failed_line, tail) = if status.ok() {
+            (None, Vec::new())
+        } else {
+            output.settle(DRAIN);
+            let trap_line = format!("{TRAP_MARKER}line ");
+            let (tail, failed) = log::last_lines(&output.render(self.env), TAIL_LINES, &trap_line);
+            (failed.map(|line| line[TRAP_MARKER.len()..].to_string()), tail)
+        };
         StepReport {
             step: name.to_string(),
             command: command.to_string(),
@@ -460,55 +534,6 @@ impl Runner<'_> {
             tail,
         }
     }
-
-    /// The last line our trap printed and the last lines of the log (runs of one repeated
-    /// line collapsed into one, `(×N)`), masked.
-    fn failure_details(&self, log: &Path) -> (Option<String>, Vec<String>) {
-        let Ok(file) = std::fs::File::open(log) else {
-            return (None, Vec::new());
-        };
-        let mut failed_line = None;
-        let mut tail: std::collections::VecDeque<(String, usize)> = std::collections::VecDeque::new();
-        for line in std::io::BufReader::new(file).split(b'\n').map_while(Result::ok) {
-            let line = strip_terminal_codes(&String::from_utf8_lossy(&line)).trim_end().to_string();
-            // A tool may leave the cursor mid-line, so the marker need not start the line.
-            if let Some(at) = line.find(&format!("{TRAP_MARKER}line ")) {
-                failed_line = Some(self.env.mask(&line[at + TRAP_MARKER.len()..]));
-            }
-            match tail.back_mut() {
-                Some((last, count)) if *last == line => *count += 1,
-                _ => {
-                    if tail.len() == TAIL_LINES {
-                        tail.pop_front();
-                    }
-                    tail.push_back((line, 1));
-                }
-            }
-        }
-        let tail = tail
-            .iter()
-            .map(|(line, count)| {
-                let line = self.env.mask(line);
-                if *count > 1 { format!("{line} (×{count})") } else { line }
-            })
-            .collect();
-        (failed_line, tail)
-    }
-}
-
-/// `text` without ANSI escape sequences (colours, cursor moves) and carriage-return
-/// overwrites: what a terminal would finally show on the line.
-fn strip_terminal_codes(text: &str) -> String {
-    static ESCAPES: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|[@-Z\\-_])").expect("a valid pattern")
-    });
-    let text = ESCAPES.replace_all(text, "");
-    let last = text.trim_end_matches(['\r', '\n']).rsplit('\r').next().unwrap_or_default();
-    last.to_string()
-}
-
-fn append_line(mut file: &std::fs::File, line: &str) {
-    let _ = writeln!(file, "{line}");
 }
 
 /// `postgres:5432 redis:6379`.
@@ -601,13 +626,6 @@ mod tests {
         assert_eq!(default_port("redis"), Some(6379));
         assert_eq!(default_port("mysql"), Some(3306));
         assert_eq!(default_port("some-app"), None);
-    }
-
-    #[test]
-    fn terminal_codes_are_stripped() {
-        assert_eq!(strip_terminal_codes("\x1b[0m\x1b[1;31merror\x1b[0m: x"), "error: x");
-        assert_eq!(strip_terminal_codes("50%\r100% done\r\n"), "100% done");
-        assert_eq!(strip_terminal_codes("\x1b]0;title\x07plain"), "plain");
     }
 
     #[test]

@@ -3,7 +3,7 @@ use serde::Serialize;
 use crate::cli::GlobalArgs;
 use crate::commands::remote::{self, Checkout};
 use crate::diagnostic::Exit;
-use crate::ui::Ui;
+use crate::ui::{Ui, printable_line};
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -32,7 +32,7 @@ pub fn run(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {
     if env.secrets.is_empty() {
         ui.info(&format!("no secrets set on {repo}"));
     } else {
-        ui.out(&env.secrets.iter().map(|n| format!("{n}\n")).collect::<String>());
+        ui.out(&env.secrets.iter().map(|n| format!("{}\n", printable_line(n))).collect::<String>());
     }
     if !required_missing.is_empty() {
         ui.warn(&format!(

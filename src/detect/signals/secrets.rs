@@ -86,6 +86,9 @@ const TEST_FILE_WORDS: &[&str] =
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
 pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
+/// At most this many names are taken from one file: more is generated code, not a list of
+/// the project's secrets, and the bound keeps the scan small whatever the files hold.
+pub const MAX_NAMES_PER_FILE: usize = 100;
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
     let mut evidence = Evidence::default();
@@ -326,6 +329,17 @@ fn code_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Eviden
     let scans: Vec<(&str, FileScan)> = in_chunks(scanned.len(), |range| {
         scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project))).collect()
     });
+    let crowded: Vec<&str> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
+    if let Some(first) = crowded.first() {
+        out.warn(format!(
+            "{first}{}: more than {MAX_NAMES_PER_FILE} secret names read from the environment; \
+             only the first {MAX_NAMES_PER_FILE} of each file kept",
+            match crowded.len() {
+                1 => String::new(),
+                n => format!(" and {} other files", n - 1),
+            }
+        ));
+    }
     // Packages that walk the whole environment key their parsers by the names.
     let walking: HashSet<&str> =
         scans.iter().filter(|(_, scan)| scan.walks_environment).map(|(rel, _)| parent_dir(rel)).collect();
@@ -344,6 +358,8 @@ struct FileScan {
     /// Secrets named by a parser's keys ([`EnvRead::derived`]) the project spells nowhere
     /// else: reads when a file of the same package walks the whole environment.
     keyed: Vec<Secret>,
+    /// More than [`MAX_NAMES_PER_FILE`] names: the rest were not taken.
+    capped: bool,
     walks_environment: bool,
 }
 
@@ -402,9 +418,11 @@ fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R
 }
 
 /// The secrets `rel` reads, each with `path:line` and the evidence. In a `scripts/` folder
-/// only names a sandbox would set count (not `GITHUB_TOKEN`, `NPM_TOKEN`, …).
+/// only names a sandbox would set count (not `GITHUB_TOKEN`, `NPM_TOKEN`, …). At most
+/// [`MAX_NAMES_PER_FILE`] names: a file of generated reads must not fill the proposal.
 fn scan_file(root: &Path, rel: &str, project: &ProjectNames) -> FileScan {
-    let Ok(file) = std::fs::File::open(root.join(rel)) else { return FileScan::default() };
+    // Listed as a file, but it may have been swapped for a FIFO since: never block on one.
+    let Ok(file) = crate::fsutil::open_regular(&root.join(rel)) else { return FileScan::default() };
     let mut bytes = Vec::new();
     if file.take(MAX_SOURCE_BYTES).read_to_end(&mut bytes).is_err() || bytes.contains(&0) {
         return FileScan::default();
@@ -414,27 +432,44 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames) -> FileScan {
     // A project's scripts: what they read counts, but not what CI and publishing use there.
     let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
     let mut scan = FileScan::default();
+    let mut reads = Vec::new();
     for eco in ecosystems::reading_env_in(rel) {
         scan.walks_environment |= eco.walks_environment(&text);
-        for read in eco.env_reads(rel, &text) {
-            if read.at > text.len() || in_comment(&text, read.at) || is_yaml && in_production_section(&text, read.at) {
-                continue;
-            }
-            if automation && !is_sandbox_secret(&read.name) {
-                continue;
-            }
-            let line = text[..read.at].matches('\n').count() + 1;
-            let secret =
-                |name: String, why: String| Secret { name, source: format!("{rel}:{line}"), need: read.need, why };
-            if let Some(name) = accepted_name(&read, project) {
-                scan.secrets.push(secret(name, describe(&read)));
-            } else if read.derived && project.is_secret(&read.name, read.marked_secret) {
-                scan.keyed.push(secret(
-                    read.name.clone(),
-                    format!("{}, in a package that reads the whole environment", read.via),
-                ));
-            }
+        reads.extend(eco.env_reads(rel, &text).into_iter().filter(|read| read.at <= text.len()));
+    }
+    // In order, so that the lines are counted in one pass.
+    reads.sort_by_key(|read| read.at);
+    let mut lines = Lines::new(&text);
+    let mut names = HashSet::new();
+    let mut told = HashSet::new();
+    for read in reads {
+        lines.seek(read.at);
+        if lines.in_comment() || is_yaml && lines.in_production_section() {
+            continue;
         }
+        if automation && !is_sandbox_secret(&read.name) {
+            continue;
+        }
+        let (name, why, keyed) = if let Some(name) = accepted_name(&read, project) {
+            let why = describe(&read);
+            (name, why, false)
+        } else if read.derived && project.is_secret(&read.name, read.marked_secret) {
+            (read.name.clone(), format!("{}, in a package that reads the whole environment", read.via), true)
+        } else {
+            continue;
+        };
+        if name.len() > crate::names::MAX_NAME_LEN || !told.insert((name.clone(), read.need, keyed)) {
+            continue;
+        }
+        if !names.contains(&name) {
+            if names.len() == MAX_NAMES_PER_FILE {
+                scan.capped = true;
+                break;
+            }
+            names.insert(name.clone());
+        }
+        let secret = Secret { name, source: format!("{rel}:{}", lines.number), need: read.need, why };
+        if keyed { scan.keyed.push(secret) } else { scan.secrets.push(secret) }
     }
     scan
 }
@@ -456,24 +491,72 @@ fn describe(read: &EnvRead) -> String {
     }
 }
 
-/// Whether the text at `at` is on a comment line (`//`, `#`, `*`, `--`): documentation that
-/// shows an environment read (a linter's rule docs) is no read of the project's.
-fn in_comment(text: &str, at: usize) -> bool {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let line = text[line_start..at].trim_start();
-    ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c))
-        && !line.starts_with("#{")
-        && !line.starts_with("#[")
+/// Where in a file a read lies, found by moving on from the previous read (reads come in
+/// order), so that a file costs one pass however many reads it holds — a count of the lines
+/// before each read took minutes on a file of thousands of reads.
+struct Lines<'a> {
+    text: &'a str,
+    at: usize,
+    /// The line of `at`, from 1, and where it starts.
+    number: usize,
+    start: usize,
+    /// The last complete top-level `key:` line before the line of `at` (YAML).
+    top_level: Option<&'a str>,
+    /// Where the first `:` of the line of `at` is, if it has one.
+    colon: Option<usize>,
 }
 
-/// Whether `at` lies under a top-level `production:`/`staging:` key of a YAML file (Rails'
-/// `secrets.yml`, `database.yml`): values only a deployment provides.
-fn in_production_section(text: &str, at: usize) -> bool {
-    let top_level = text[..at]
-        .lines()
-        .rev()
-        .find(|l| l.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && l.contains(':'));
-    top_level.is_some_and(|l| matches!(l.split(':').next().unwrap_or_default().trim(), "production" | "staging"))
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        Lines { text, at: 0, number: 1, start: 0, top_level: None, colon: first_colon(text, 0) }
+    }
+
+    fn seek(&mut self, at: usize) {
+        if at < self.at {
+            // Reads come in order; one that does not starts over.
+            *self = Lines::new(self.text);
+        }
+        for (i, _) in self.text[self.at..at].match_indices('\n') {
+            let end = self.at + i;
+            let line = &self.text[self.start..end];
+            if is_top_level_key(line) {
+                self.top_level = Some(line);
+            }
+            self.number += 1;
+            self.start = end + 1;
+            self.colon = first_colon(self.text, self.start);
+        }
+        self.at = at;
+    }
+
+    /// Whether the read is on a comment line (`//`, `#`, `*`, `--`): documentation that shows
+    /// an environment read (a linter's rule docs) is no read of the project's.
+    fn in_comment(&self) -> bool {
+        let line = self.text[self.start..self.at].trim_start();
+        ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c))
+            && !line.starts_with("#{")
+            && !line.starts_with("#[")
+    }
+
+    /// Whether the read lies under a top-level `production:`/`staging:` key of a YAML file
+    /// (Rails' `secrets.yml`, `database.yml`): values only a deployment provides.
+    fn in_production_section(&self) -> bool {
+        let current = &self.text[self.start..self.at];
+        let key_line = current.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            && self.colon.is_some_and(|colon| colon < self.at);
+        let top_level = if key_line { Some(current) } else { self.top_level };
+        top_level.is_some_and(|l| matches!(l.split(':').next().unwrap_or_default().trim(), "production" | "staging"))
+    }
+}
+
+/// The first `:` of the line starting at `start`.
+fn first_colon(text: &str, start: usize) -> Option<usize> {
+    let line = text[start..].split('\n').next().unwrap_or_default();
+    line.find(':').map(|i| start + i)
+}
+
+fn is_top_level_key(line: &str) -> bool {
+    line.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && line.contains(':')
 }
 
 #[cfg(test)]
@@ -500,11 +583,17 @@ mod tests {
             "/// SECRET_KEY = os.environ[\"SECRET_KEY\"]\n  # os.getenv('DB_PASSWORD')\nkey = os.getenv('API_TOKEN')\n";
         let names: Vec<_> = ecosystems::reading_env_in("app.py")
             .flat_map(|eco| eco.env_reads("app.py", text))
-            .filter(|read| !in_comment(text, read.at))
+            .filter(|read| {
+                let mut lines = Lines::new(text);
+                lines.seek(read.at);
+                !lines.in_comment()
+            })
             .map(|read| read.name)
             .collect();
         assert_eq!(names, ["API_TOKEN"]);
-        assert!(!in_comment("#[arg(long, env = \"X\")]", 18));
+        let mut attribute = Lines::new("#[arg(long, env = \"X\")]");
+        attribute.seek(18);
+        assert!(!attribute.in_comment());
     }
 
     #[test]
@@ -534,8 +623,14 @@ mod tests {
     #[test]
     fn production_sections_of_yaml_config() {
         let text = "development:\n  key: <%= ENV[\"DEV_TOKEN\"] %>\nproduction:\n  secret_key_base: <%= ENV[\"SECRET_KEY_BASE\"] %>\n";
-        assert!(!in_production_section(text, text.find("DEV_TOKEN").unwrap()));
-        assert!(in_production_section(text, text.find("SECRET_KEY_BASE").unwrap()));
+        let at = |name: &str| {
+            let mut lines = Lines::new(text);
+            lines.seek(text.find(name).unwrap());
+            lines
+        };
+        assert!(!at("DEV_TOKEN").in_production_section());
+        assert!(at("SECRET_KEY_BASE").in_production_section());
+        assert_eq!(at("SECRET_KEY_BASE").number, 4);
         assert!(!is_scanned_source("src/app/database/revisions/tenant/versions/2021_x.py"));
     }
 
@@ -764,6 +859,27 @@ mod tests {
         let out = &s.findings;
         assert_eq!(out.secrets.len(), 1);
         assert!(out.notes.iter().any(|n| n.contains(&format!("first {MAX_SCANNED_FILES} of"))));
+    }
+
+    #[test]
+    fn files_of_generated_reads_give_a_bounded_few_quickly() {
+        // One line of unique reads, past the scanned size: a count of the lines before each
+        // read made this quadratic.
+        let reads: String = (0..20_000).map(|i| format!("process.env.K{i}_TOKEN;")).collect();
+        let config = format!("production:\n  k: <%= ENV[\"K_TOKEN\"] %> {reads}\n");
+        let started = std::time::Instant::now();
+        let s = run_signal(detect, &[("src/a.js", &reads), ("src/b.js", &reads), ("config/secrets.yml", &config)]);
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+        let out = &s.findings;
+        assert_eq!(out.secrets.len(), MAX_NAMES_PER_FILE, "the same first names from both files");
+        assert_eq!(out.secrets[0].source, "src/a.js:1");
+        assert_eq!(
+            out.warnings,
+            [format!(
+                "src/a.js and 1 other files: more than {MAX_NAMES_PER_FILE} secret names read from the environment; \
+                 only the first {MAX_NAMES_PER_FILE} of each file kept"
+            )]
+        );
     }
 
     #[test]

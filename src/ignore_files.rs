@@ -1,0 +1,287 @@
+//! The ignore files a walk of a checkout honours — `.gitignore` and `.ignore` in every
+//! directory, `.git/info/exclude` of every repository in it — read by us instead of by the
+//! `ignore` crate, which opens them without looking: a `.gitignore` symlinked to `/dev/zero`
+//! (`git clone` recreates the link) grows the walk without end, and a FIFO hangs it.
+//!
+//! Here an ignore file is read only when it is a regular file of at most
+//! [`MAX_IGNORE_FILE_BYTES`]; any other is skipped with a warning naming it. The rules are
+//! the crate's with `require_git(false)`: a path is decided by the deepest `.ignore` that
+//! matches it, else the deepest `.gitignore`, else `info/exclude`; the user's global
+//! excludes file stays with the crate (it is not the checkout's).
+//!
+//! Use: build the walk with [`IgnoreFiles::walk_builder`] and pass every entry through
+//! [`IgnoreFiles::keep`] in `filter_entry`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+
+/// The largest ignore file read. Real ones are a few KiB; this leaves room for generated ones.
+pub const MAX_IGNORE_FILE_BYTES: u64 = 256 << 10;
+/// `.git` files (worktrees, submodules) and `commondir` hold one short line.
+const MAX_POINTER_BYTES: u64 = 4 << 10;
+
+/// The rules in force in one directory: its own ignore files' matchers first, then those of
+/// its ancestors, deepest first. A directory without ignore files shares its parent's.
+#[derive(Default)]
+struct Rules {
+    ignore: Vec<Arc<Gitignore>>,
+    gitignore: Vec<Arc<Gitignore>>,
+    exclude: Vec<Arc<Gitignore>>,
+}
+
+pub struct IgnoreFiles {
+    root: PathBuf,
+    /// By directory, as the walk spells its paths.
+    rules: RwLock<HashMap<PathBuf, Arc<Rules>>>,
+    warnings: Mutex<Vec<String>>,
+}
+
+impl IgnoreFiles {
+    /// A walk of `root` in which the crate reads no ignore file of the checkout, and the
+    /// rules that stand in for them (their root level read now).
+    pub fn walk_builder(root: &Path) -> (ignore::WalkBuilder, Arc<IgnoreFiles>) {
+        let mut builder = ignore::WalkBuilder::new(root);
+        builder.ignore(false).git_ignore(false).git_exclude(false).parents(false);
+        let files = IgnoreFiles { root: root.to_path_buf(), rules: RwLock::default(), warnings: Mutex::default() };
+        let top = files.read_dir_rules(root, &Arc::default());
+        files.rules.write().unwrap_or_else(|e| e.into_inner()).insert(root.to_path_buf(), top);
+        (builder, Arc::new(files))
+    }
+
+    /// Whether the walk keeps `entry`: false when an ignore file excludes it. A kept
+    /// directory's own ignore files are read here, before the walk lists it.
+    pub fn keep(&self, entry: &ignore::DirEntry) -> bool {
+        let path = entry.path();
+        let Some(parent) = path.parent().filter(|_| entry.depth() > 0) else { return true };
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        let rules = self.rules_of(parent);
+        if ignored(&rules, path, is_dir) {
+            return false;
+        }
+        if is_dir {
+            let own = self.read_dir_rules(path, &rules);
+            self.rules.write().unwrap_or_else(|e| e.into_inner()).insert(path.to_path_buf(), own);
+        }
+        true
+    }
+
+    /// The ignore files skipped, one warning each (`path: why`).
+    pub fn warnings(&self) -> Vec<String> {
+        self.warnings.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The rules of `dir`; read now if the walk reached it some other way.
+    fn rules_of(&self, dir: &Path) -> Arc<Rules> {
+        if let Some(rules) = self.rules.read().unwrap_or_else(|e| e.into_inner()).get(dir) {
+            return Arc::clone(rules);
+        }
+        let parent = match dir.parent() {
+            Some(parent) if dir != self.root && dir.starts_with(&self.root) => self.rules_of(parent),
+            _ => Arc::new(Rules::default()),
+        };
+        let rules = self.read_dir_rules(dir, &parent);
+        self.rules.write().unwrap_or_else(|e| e.into_inner()).insert(dir.to_path_buf(), Arc::clone(&rules));
+        rules
+    }
+
+    /// `dir`'s rules: `parent`'s, with the matchers of `dir`'s own ignore files in front.
+    fn read_dir_rules(&self, dir: &Path, parent: &Arc<Rules>) -> Arc<Rules> {
+        let ignore = self.matcher(dir, &dir.join(".ignore"));
+        let gitignore = self.matcher(dir, &dir.join(".gitignore"));
+        let exclude = self.git_dir(dir).and_then(|git| self.matcher(dir, &git.join("info").join("exclude")));
+        if ignore.is_none() && gitignore.is_none() && exclude.is_none() {
+            return Arc::clone(parent);
+        }
+        let stack = |own: Option<Gitignore>, inherited: &[Arc<Gitignore>]| {
+            own.map(Arc::new).into_iter().chain(inherited.iter().cloned()).collect::<Vec<_>>()
+        };
+        Arc::new(Rules {
+            ignore: stack(ignore, &parent.ignore),
+            gitignore: stack(gitignore, &parent.gitignore),
+            exclude: stack(exclude, &parent.exclude),
+        })
+    }
+
+    /// The matcher of the ignore file `file` for paths under `dir`; `None` when there is no
+    /// such file, or it was skipped (with a warning).
+    fn matcher(&self, dir: &Path, file: &Path) -> Option<Gitignore> {
+        // Most directories have no ignore file: one lstat says so.
+        std::fs::symlink_metadata(file).ok()?;
+        let text = match crate::fsutil::read_regular(file, MAX_IGNORE_FILE_BYTES) {
+            Ok(bytes) => bytes,
+            Err(crate::fsutil::Refusal::Missing) => return None, // a dangling link names nothing
+            Err(refusal) => {
+                self.warn(file, &format!("ignore file not read ({refusal}); its patterns are not applied"));
+                return None;
+            }
+        };
+        let text = String::from_utf8_lossy(&text);
+        let mut builder = GitignoreBuilder::new(dir);
+        let mut first_error = None;
+        for (index, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
+            if let Err(err) = builder.add_line(Some(file.to_path_buf()), line) {
+                first_error.get_or_insert((index + 1, err));
+            }
+        }
+        if let Some((line, err)) = first_error {
+            self.warn(file, &format!("line {line}: {err}; that pattern is not applied"));
+        }
+        match builder.build() {
+            Ok(matcher) => Some(matcher),
+            Err(err) => {
+                self.warn(file, &format!("{err}; its patterns are not applied"));
+                None
+            }
+        }
+    }
+
+    /// The git directory of a repository whose work tree is `dir`: `.git` itself, or where a
+    /// `.git` file (worktree, submodule) points (its `commondir` for a worktree).
+    fn git_dir(&self, dir: &Path) -> Option<PathBuf> {
+        let dot_git = dir.join(".git");
+        let meta = std::fs::symlink_metadata(&dot_git).ok()?;
+        if meta.is_dir() {
+            return Some(dot_git);
+        }
+        let gitdir = dir.join(self.first_line(&dot_git)?.strip_prefix("gitdir:")?.trim());
+        match self.first_line(&gitdir.join("commondir")) {
+            Some(common) => Some(gitdir.join(common.trim())),
+            None => Some(gitdir),
+        }
+    }
+
+    /// The first line of a short pointer file, when it is a regular file.
+    fn first_line(&self, file: &Path) -> Option<String> {
+        match crate::fsutil::read_regular(file, MAX_POINTER_BYTES) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).lines().next().map(str::to_string),
+            Err(crate::fsutil::Refusal::Missing) => None,
+            Err(refusal) => {
+                self.warn(file, &format!("not read ({refusal})"));
+                None
+            }
+        }
+    }
+
+    fn warn(&self, file: &Path, problem: &str) {
+        let shown = file.strip_prefix(&self.root).unwrap_or(file).to_string_lossy().into_owned();
+        self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{shown}: {problem}"));
+    }
+}
+
+/// The crate's precedence: `.ignore` files, then `.gitignore` files, then `info/exclude`; in
+/// each, the deepest file with a matching pattern decides (a `!` pattern keeps the path).
+fn ignored(rules: &Rules, path: &Path, is_dir: bool) -> bool {
+    for kind in [&rules.ignore, &rules.gitignore, &rules.exclude] {
+        for matcher in kind {
+            let decision = matcher.matched(path, is_dir);
+            if decision.is_ignore() {
+                return true;
+            }
+            if decision.is_whitelist() {
+                return false;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The files a walk with [`IgnoreFiles`] lists, and its warnings.
+    fn walk(root: &Path) -> (Vec<String>, Vec<String>) {
+        let (mut builder, ignores) = IgnoreFiles::walk_builder(root);
+        let keep = Arc::clone(&ignores);
+        builder.hidden(false).filter_entry(move |e| keep.keep(e) && e.file_name() != ".git");
+        let mut files: Vec<String> = builder
+            .build()
+            .flatten()
+            .filter(|e| e.file_type().is_some_and(|t| !t.is_dir()))
+            .map(|e| e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut warnings = ignores.warnings();
+        warnings.sort();
+        (files, warnings)
+    }
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn the_crates_rules_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, ".gitignore", "*.log\nbuild/\n");
+        write(root, ".git/info/exclude", "secret.txt\n");
+        write(root, "a.log", "");
+        write(root, "keep.txt", "");
+        write(root, "secret.txt", "");
+        write(root, "build/out.js", "");
+        write(root, "sub/.gitignore", "!important.log\n");
+        write(root, "sub/important.log", "");
+        write(root, "sub/other.log", "");
+        write(root, "sub/.ignore", "*.txt\n!keep.txt\n");
+        write(root, "sub/x.txt", "");
+        write(root, "sub/keep.txt", "");
+        let (files, warnings) = walk(root);
+        assert_eq!(
+            files,
+            [".gitignore", "keep.txt", "sub/.gitignore", "sub/.ignore", "sub/important.log", "sub/keep.txt"]
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn ignore_files_that_are_not_regular_files_are_skipped_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "a.txt", "");
+        write(root, "sub/b.txt", "");
+        write(root, "deep/er/c.txt", "");
+        std::fs::create_dir_all(root.join(".git/info")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.join(".gitignore")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", root.join(".git/info/exclude")).unwrap();
+        std::os::unix::fs::symlink("/dev/urandom", root.join("sub/.ignore")).unwrap();
+        let fifo = std::ffi::CString::new(root.join("deep/er/.gitignore").as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo(3) with a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        write(root, "big/.gitignore", &"x\n".repeat(MAX_IGNORE_FILE_BYTES as usize));
+        write(root, "big/x", "");
+        let started = std::time::Instant::now();
+        let (files, warnings) = walk(root);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        assert!(files.contains(&"a.txt".to_string()) && files.contains(&"big/x".to_string()), "{files:?}");
+        assert_eq!(warnings.len(), 5, "{warnings:?}");
+        for (warning, start) in warnings.iter().zip([
+            ".git/info/exclude: ignore file not read (it is not a regular file but a character device)",
+            ".gitignore: ignore file not read (it is not a regular file but a character device)",
+            "big/.gitignore: ignore file not read (it is over the 262144 byte limit)",
+            "deep/er/.gitignore: ignore file not read (it is not a regular file but a FIFO)",
+            "sub/.ignore: ignore file not read (it is not a regular file but a character device)",
+        ]) {
+            assert!(warning.starts_with(start), "{warning}");
+        }
+    }
+
+    #[test]
+    fn a_worktree_finds_its_exclude_file_through_commondir() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main");
+        write(&main, ".git/info/exclude", "*.tmp\n");
+        write(&main, ".git/worktrees/wt/commondir", "../..\n");
+        let wt = dir.path().join("wt");
+        write(&wt, ".git", &format!("gitdir: {}\n", main.join(".git/worktrees/wt").display()));
+        write(&wt, "a.tmp", "");
+        write(&wt, "a.rs", "");
+        assert_eq!(walk(&wt).0, ["a.rs"]);
+    }
+}
