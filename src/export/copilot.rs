@@ -103,7 +103,9 @@ type ActionStep = (&'static ecosystems::ecosystem::SetupStep, Vec<(String, Node)
 fn toolchain_steps(setup: &Setup, used: &mut Vec<&'static str>, notes: &mut Vec<String>) -> Vec<Node> {
     let mut actions: Vec<ActionStep> = Vec::new();
     for toolchain in &setup.toolchains {
-        let version = toolchain.version.as_deref();
+        // A runtime that is its own package manager (bun) is pinned by either.
+        let as_manager = setup.package_managers.iter().find(|m| m.name == toolchain.name);
+        let version = toolchain.version.as_deref().or_else(|| as_manager.and_then(|m| m.version.as_deref()));
         let Some(action) = ecosystems::setup_step(&toolchain.name) else {
             if !matches!(toolchain.name.as_str(), "cpp" | "kotlin" | "scala" | "clojure") {
                 notes.push(format!(
