@@ -34,7 +34,8 @@ struct Rules {
 
 pub struct IgnoreFiles {
     root: PathBuf,
-    /// By directory, as the walk spells its paths.
+    /// By directory, as the walk spells its paths: the root and every directory with ignore
+    /// files of its own.
     rules: RwLock<HashMap<PathBuf, Arc<Rules>>>,
     warnings: Mutex<Vec<String>>,
 }
@@ -63,7 +64,11 @@ impl IgnoreFiles {
         }
         if is_dir {
             let own = self.read_dir_rules(path, &rules);
-            self.rules.write().unwrap_or_else(|e| e.into_inner()).insert(path.to_path_buf(), own);
+            // Only directories with ignore files of their own are kept: the others have
+            // their nearest ancestor's rules (a tree has tens of thousands of directories).
+            if !Arc::ptr_eq(&own, &rules) {
+                self.rules.write().unwrap_or_else(|e| e.into_inner()).insert(path.to_path_buf(), own);
+            }
         }
         true
     }
@@ -73,18 +78,15 @@ impl IgnoreFiles {
         self.warnings.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// The rules of `dir`; read now if the walk reached it some other way.
+    /// The rules of `dir`, which the walk has passed through [`IgnoreFiles::keep`] (a
+    /// directory comes before its entries): those of the nearest directory, itself or an
+    /// ancestor up to the root, with ignore files of its own.
     fn rules_of(&self, dir: &Path) -> Arc<Rules> {
-        if let Some(rules) = self.rules.read().unwrap_or_else(|e| e.into_inner()).get(dir) {
-            return Arc::clone(rules);
-        }
-        let parent = match dir.parent() {
-            Some(parent) if dir != self.root && dir.starts_with(&self.root) => self.rules_of(parent),
-            _ => Arc::new(Rules::default()),
-        };
-        let rules = self.read_dir_rules(dir, &parent);
-        self.rules.write().unwrap_or_else(|e| e.into_inner()).insert(dir.to_path_buf(), Arc::clone(&rules));
-        rules
+        let rules = self.rules.read().unwrap_or_else(|e| e.into_inner());
+        dir.ancestors()
+            .take_while(|ancestor| ancestor.starts_with(&self.root))
+            .find_map(|ancestor| rules.get(ancestor))
+            .map_or_else(Arc::default, Arc::clone)
     }
 
     /// `dir`'s rules: `parent`'s, with the matchers of `dir`'s own ignore files in front.

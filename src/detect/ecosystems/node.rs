@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
-use crate::detect::ecosystems::project::{Members, pm_path, read_existing, workspace_note};
+use crate::detect::ecosystems::project::{Members, pm_path, workspace_note};
 use crate::detect::findings::{Findings, Origin, Phase, Service, Start, StartOrigin};
 use crate::detect::repo::{Repo, is_own_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
@@ -271,7 +271,8 @@ const INSTALL_DOWNLOADS: &[InstallDownload] = &[
 
 /// The packages of [`INSTALL_DOWNLOADS`] a lockfile resolves.
 fn downloads_at_install(repo: &Repo, lockfile: &str) -> Vec<&'static InstallDownload> {
-    let Some(text) = read_existing(repo, lockfile) else { return Vec::new() };
+    // Lockfiles run to megabytes and are read once: not kept.
+    let Some(text) = repo.exists(lockfile).then(|| repo.read_once(lockfile)).flatten() else { return Vec::new() };
     INSTALL_DOWNLOADS
         .iter()
         .filter(|d| {
@@ -325,7 +326,8 @@ fn lockfile_version_hint(repo: &Repo, dir: &str, pm: Pm) -> Option<String> {
     if pm != Pm::Pnpm {
         return None;
     }
-    let text = read_existing(repo, &join(dir, "pnpm-lock.yaml"))?;
+    let lock = join(dir, "pnpm-lock.yaml");
+    let text = repo.exists(&lock).then(|| repo.read_once(&lock))??;
     let line = text.lines().find_map(|l| l.strip_prefix("lockfileVersion:"))?;
     let major: u32 = line.trim().trim_matches(['\'', '"']).split('.').next()?.parse().ok()?;
     Some(
@@ -485,7 +487,7 @@ fn is_yarn_berry(repo: &Repo, dir: &str, declared: Option<&str>) -> bool {
         return true;
     }
     let lock = join(dir, "yarn.lock");
-    repo.exists(&lock) && repo.read(&lock).is_some_and(|text| text.contains("\n__metadata:"))
+    repo.exists(&lock) && repo.read_once(&lock).is_some_and(|text| text.contains("\n__metadata:"))
 }
 
 /// The test command: the `test` script (unless it is npm's placeholder), else the first
