@@ -119,6 +119,17 @@ fn yaml_alias_bombs_in_every_yaml_file_detect_reads_are_refused_within_bounds() 
         );
         assert!(took < Duration::from_secs(20), "{rel}: {took:?}");
     }
+    // Spring settings are scanned for the variables they name: through the same loader.
+    for rel in ["src/main/resources/application.yml", "bootstrap.yaml", "app/src/main/resources/shared/svc.yml"] {
+        let home = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "pom.xml", "<project><artifactId>app</artifactId></project>\n");
+        write(dir.path(), rel, &format!("{}spring:\n  datasource:\n    password: ${{DB_PASSWORD}}\n", alias_bomb()));
+        let (r, took) = timed(&mut capped(home.path(), dir.path(), &["detect", "--json", "."]));
+        assert_eq!(r.code, 0, "{rel}: {}", r.stderr);
+        assert!(r.stdout.contains("DB_PASSWORD"), "{rel}: the placeholder is still read: {}", r.stdout);
+        assert!(took < Duration::from_secs(20), "{rel}: {took:?}");
+    }
 }
 
 // --- 2. Ignore files that are not regular files ---------------------------------------------
@@ -169,6 +180,43 @@ fn ignore_files_that_are_not_regular_files_are_skipped_by_detect_and_verify() {
     }
 }
 
+#[test]
+fn a_global_excludes_file_that_is_not_a_regular_file_is_skipped_and_a_regular_one_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "package.json", "{}");
+    write(dir.path(), "src/a.js", "process.env.KEPT_API_TOKEN;");
+    write(dir.path(), "vendored/b.js", "process.env.VENDORED_API_TOKEN;");
+    // Global excludes apply inside a git repository.
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    // The default place ($HOME/.config/git/ignore), and core.excludesFile of ~/.gitconfig.
+    type Make<'a> = &'a dyn Fn(&Path);
+    let kinds: [(&str, Make); 4] = [
+        ("a FIFO at the default place", &|home| mkfifo(&home.join(".config/git/ignore"))),
+        ("a link to /dev/zero at the default place", &|home| symlink("/dev/zero", &home.join(".config/git/ignore"))),
+        ("core.excludesFile naming /dev/zero", &|home| {
+            write(home, ".gitconfig", "[core]\n\texcludesFile = /dev/zero\n")
+        }),
+        ("core.excludesFile naming a FIFO", &|home| {
+            mkfifo(&home.join("global-ignore"));
+            write(home, ".gitconfig", "[core]\n\texcludesFile = ~/global-ignore\n")
+        }),
+    ];
+    for (kind, make) in kinds {
+        let home = tempfile::tempdir().unwrap();
+        make(home.path());
+        let (r, took) = timed(&mut capped(home.path(), dir.path(), &["detect", "--json", "."]));
+        assert_eq!(r.code, 0, "{kind}: {}", r.stderr);
+        assert!(took < Duration::from_secs(20), "{kind}: {took:?}");
+        assert!(r.stdout.contains("KEPT_API_TOKEN") && r.stdout.contains("VENDORED_API_TOKEN"), "{kind}: {}", r.stdout);
+    }
+    // A regular one is the user's choice, and honoured.
+    let home = tempfile::tempdir().unwrap();
+    write(home.path(), ".config/git/ignore", "vendored/\n");
+    let (r, _) = timed(&mut capped(home.path(), dir.path(), &["detect", "--json", "."]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("KEPT_API_TOKEN") && !r.stdout.contains("VENDORED_API_TOKEN"), "{}", r.stdout);
+}
+
 // --- 3. The proposal file -------------------------------------------------------------------
 
 #[test]
@@ -196,8 +244,12 @@ fn a_proposal_file_that_is_no_bounded_regular_file_in_the_checkout_is_refused_by
     ];
     let env_out = tempfile::tempdir().unwrap();
     let env_file = env_out.path().join("run.env");
-    let commands: [&[&str]; 8] = [
+    let commands: [&[&str]; 12] = [
         &["run", "--", "true"],
+        &["export", "--to", "cursor"],
+        &["detect", "--check"],
+        &["detect", "--check", "--against", "saved"],
+        &["secret", "list"],
         &["env-file", "--out", env_file.to_str().unwrap()],
         &["verify", "--test", "true"],
         &["diff"],

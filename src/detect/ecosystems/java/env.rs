@@ -10,7 +10,7 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
-use yaml_rust2::{Yaml, YamlLoader};
+use yaml_rust2::Yaml;
 
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
@@ -138,7 +138,8 @@ fn property_keys(rel: &str, text: &str) -> Vec<EnvRead> {
             }
             offset += line.len();
         }
-    } else if let Ok(docs) = YamlLoader::load_from_str(text) {
+    } else if let Ok(docs) = crate::detect::yaml::load(text) {
+        // Through the bounded loader: a settings file of a checkout may be an alias bomb.
         for doc in &docs {
             flatten(doc, String::new(), &mut keys, text);
         }
