@@ -700,8 +700,14 @@ mod tests {
     #[test]
     fn a_url_an_example_shows_with_credentials_is_a_secret_where_the_code_reads_it() {
         let files = [
-            (".env.example", "QUEUE_BUS_URL=amqp://guest:guest@localhost:5672/\nSTATUS_PAGE=https://status.example.com\n"),
-            ("config/config.go", "type C struct {\n\tURL string `env:\"QUEUE_BUS_URL,required\"`\n\tPage string `env:\"STATUS_PAGE\"`\n}\n"),
+            (
+                ".env.example",
+                "QUEUE_BUS_URL=amqp://guest:guest@localhost:5672/\nSTATUS_PAGE=https://status.example.com\n",
+            ),
+            (
+                "config/config.go",
+                "type C struct {\n\tURL string `env:\"QUEUE_BUS_URL,required\"`\n\tPage string `env:\"STATUS_PAGE\"`\n}\n",
+            ),
         ];
         let found = evidence(&files);
         assert!(found.contains(&("QUEUE_BUS_URL".into(), "config/config.go:2".into(), Need::Required)), "{found:?}");
