@@ -273,7 +273,11 @@ fn given_at_construction(text: &str, class: &str) -> Vec<String> {
         let mut rest = arguments;
         while !rest.trim().is_empty() {
             let argument = code::expression(rest, QUOTES);
-            let trimmed = argument.trim();
+            // Comments between arguments (`_env_file=f,  # type: ignore`) lead the next one.
+            let code_lines: Vec<&str> =
+                argument.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+            let joined = code_lines.join(" ");
+            let trimmed = joined.as_str();
             if let Some(unpacked) = trimmed.strip_prefix("**").filter(|v| is_identifier(v)) {
                 let literal = Regex::new(&format!(r"(?m)^\s*{}\s*(?::[^=\n]*)?=\s*\{{", regex::escape(unpacked)));
                 if let Some(open) = literal.ok().and_then(|l| l.find(text)).map(|m| m.end() - 1)
@@ -522,7 +526,12 @@ def build(data_dir) -> AppSettings:
         "SECRET": determine_secrets(data_dir, ".secret"),
         "SESSION_SECRET": determine_secrets(data_dir, ".session_secret"),
     }
-    return AppSettings(_env_file=".env", API_TOKEN=load_token(data_dir), **secret_settings)
+    return AppSettings(
+        _env_file=".env",  # type: ignore
+        # the token comes from the data directory
+        API_TOKEN=load_token(data_dir),
+        **secret_settings,
+    )
 "#;
         assert_eq!(found(text), [("DB_PASSWORD".into(), Need::Required)]);
     }
