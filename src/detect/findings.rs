@@ -29,6 +29,9 @@ pub enum Origin {
     ComposeFile,
     /// CI configuration.
     Ci,
+    /// The lowest version a manifest's constraint accepts (`elixir: "~> 1.18"`, `"php":
+    /// "^8.2"`): what a version file or CI pins exactly says more.
+    ManifestFloor,
     /// Task files (Makefile, justfile, Taskfile) and package scripts.
     Task,
 }
@@ -219,6 +222,10 @@ impl Findings {
     /// A toolchain an ecosystem's manifests name.
     pub fn toolchain(&mut self, name: &str, version: Option<String>, source: impl Into<String>) {
         self.toolchain_from(Origin::Manifest, name, version, source);
+    }
+    /// A toolchain whose version is the floor of a manifest's constraint ([`Origin::ManifestFloor`]).
+    pub fn toolchain_floor(&mut self, name: &str, version: String, source: impl Into<String>) {
+        self.toolchain_from(Origin::ManifestFloor, name, Some(version), source);
     }
     pub fn toolchain_from(&mut self, origin: Origin, name: &str, version: Option<String>, source: impl Into<String>) {
         self.toolchains.push(Toolchain { name: name.into(), version, source: source.into(), origin });

@@ -22,7 +22,7 @@
 //!   for that shown before a plain read); the required ones first, each group sorted;
 //! - tests: deduplicated by command and ordered by [`test_rank`] of their source.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -373,24 +373,30 @@ fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<String>) {
     };
     let mut rejected = Vec::new();
     let mut chosen: Vec<Secret> = Vec::new();
+    // Where each name is in `chosen`: a checkout of generated code reads thousands.
+    let mut index: HashMap<String, usize> = HashMap::new();
     for secret in secrets {
         match crate::names::validate_secret_name(&secret.name) {
             Ok(()) => {}
             // Reserved names are the sandbox's own variables: simply not secrets.
             Err(crate::names::NameError::Reserved(_)) => continue,
             Err(e) => {
-                if !chosen.iter().any(|c| c.name == secret.name) {
+                if !index.contains_key(&secret.name) {
                     rejected.push(format!("{}: {e}; left out of secrets", secret.source));
                     // Remembered (never shown) so that the name is reported once.
+                    index.insert(secret.name.clone(), chosen.len());
                     chosen.push(Secret { need: Need::Unstated, ..secret });
                 }
                 continue;
             }
         }
-        match chosen.iter_mut().find(|c| c.name == secret.name) {
+        match index.get(&secret.name).map(|&i| &mut chosen[i]) {
             Some(existing) if rank(secret.need) < rank(existing.need) => *existing = secret,
             Some(_) => {}
-            None => chosen.push(secret),
+            None => {
+                index.insert(secret.name.clone(), chosen.len());
+                chosen.push(secret);
+            }
         }
     }
     let mut kept: Vec<SecretDetail> = chosen
@@ -413,24 +419,27 @@ fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<String>) {
 }
 
 fn merge_toolchains(mut toolchains: Vec<Toolchain>) -> Vec<Toolchain> {
-    toolchains.sort_by_key(|t| t.origin);
+    // A manifest's floor orders the names like any manifest (the project's language first);
+    // within a name it comes after every exact pin.
+    let name_rank = |t: &Toolchain| if t.origin == Origin::ManifestFloor { Origin::Manifest } else { t.origin };
+    toolchains.sort_by_key(name_rank);
     for t in &mut toolchains {
         if t.version.as_deref().is_some_and(|v| !ecosystems::pins(&t.name, v)) {
             t.version = None;
         }
     }
-    let toolchains = dedup_by_key(toolchains, |t| (t.name.clone(), t.version.clone()));
-    // Group by name in order of first appearance; pinned versions first within a name.
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     for t in &toolchains {
-        if !names.contains(&t.name.as_str()) {
-            names.push(&t.name);
+        if !names.contains(&t.name) {
+            names.push(t.name.clone());
         }
     }
+    toolchains.sort_by_key(|t| t.origin);
+    let toolchains = dedup_by_key(toolchains, |t| (t.name.clone(), t.version.clone()));
     let mut merged = Vec::with_capacity(toolchains.len());
-    for name in names {
+    for name in &names {
         let (pinned, unpinned): (Vec<&Toolchain>, Vec<&Toolchain>) =
-            toolchains.iter().filter(|t| t.name == name).partition(|t| t.version.is_some());
+            toolchains.iter().filter(|t| t.name == *name).partition(|t| t.version.is_some());
         merged.extend(pinned.into_iter().chain(unpinned.into_iter().take(1)).cloned());
     }
     // An unpinned entry says nothing a pinned one of the same name does not.

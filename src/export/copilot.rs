@@ -18,8 +18,9 @@ const TIMEOUT_MINUTES: u64 = 30;
 pub fn render(setup: &Setup) -> Exported {
     let mut notes = Vec::new();
     let mut steps = vec![step("Check out the repository", CHECKOUT, vec![])];
-    steps.extend(toolchain_steps(setup, &mut notes));
-    steps.extend(manager_steps(setup, &mut notes));
+    let mut used = Vec::new();
+    steps.extend(toolchain_steps(setup, &mut used, &mut notes));
+    steps.extend(manager_steps(setup, &used, &mut notes));
 
     let services = services(setup, &mut notes);
     if !setup.install.trim().is_empty() {
@@ -97,11 +98,14 @@ fn step(name: &str, uses: &str, with: Vec<(String, Node)>) -> Node {
 type ActionStep = (&'static ecosystems::ecosystem::SetupStep, Vec<(String, Node)>, Vec<String>);
 
 /// One step per setup action (each ecosystem declares its official one): toolchains that
-/// share an action (Erlang and Elixir in setup-beam) go in one step with both inputs.
-fn toolchain_steps(setup: &Setup, notes: &mut Vec<String>) -> Vec<Node> {
+/// share an action (Erlang and Elixir in setup-beam) go in one step with both inputs. The
+/// actions used are added to `used`.
+fn toolchain_steps(setup: &Setup, used: &mut Vec<&'static str>, notes: &mut Vec<String>) -> Vec<Node> {
     let mut actions: Vec<ActionStep> = Vec::new();
     for toolchain in &setup.toolchains {
-        let version = toolchain.version.as_deref();
+        // A runtime that is its own package manager (bun) is pinned by either.
+        let as_manager = setup.package_managers.iter().find(|m| m.name == toolchain.name);
+        let version = toolchain.version.as_deref().or_else(|| as_manager.and_then(|m| m.version.as_deref()));
         let Some(action) = ecosystems::setup_step(&toolchain.name) else {
             if !matches!(toolchain.name.as_str(), "cpp" | "kotlin" | "scala" | "clojure") {
                 notes.push(format!(
@@ -141,12 +145,15 @@ fn toolchain_steps(setup: &Setup, notes: &mut Vec<String>) -> Vec<Node> {
             ));
             continue;
         }
+        used.push(action.uses);
         steps.push(step(&format!("Set up {}", parts.join(" and ")), action.uses, with));
     }
     steps
 }
 
-fn manager_steps(setup: &Setup, notes: &mut Vec<String>) -> Vec<Node> {
+/// One step per package manager with a setup action, unless a toolchain step already runs
+/// that action (bun is both a runtime and a package manager).
+fn manager_steps(setup: &Setup, used: &[&'static str], notes: &mut Vec<String>) -> Vec<Node> {
     let mut steps = Vec::new();
     let mut seen: Vec<&str> = Vec::new();
     for manager in &setup.package_managers {
@@ -154,7 +161,9 @@ fn manager_steps(setup: &Setup, notes: &mut Vec<String>) -> Vec<Node> {
             continue;
         }
         seen.push(&manager.name);
-        let Some(action) = ecosystems::setup_step(&manager.name) else { continue };
+        let Some(action) = ecosystems::setup_step(&manager.name).filter(|a| !used.contains(&a.uses)) else {
+            continue;
+        };
         let (uses, input) = (action.uses, action.version_input);
         // pnpm/action-setup reads `packageManager` itself and fails when told a version too.
         let from_package_json = manager.source.ends_with("#packageManager");
@@ -254,6 +263,29 @@ mod tests {
         let last = steps.as_vec().unwrap().last().unwrap();
         assert_eq!(last["run"].as_str(), Some("nohup bash -c 'pnpm dev' > \"$RUNNER_TEMP/hanzo-start.log\" 2>&1 &\n"));
         assert_eq!(steps.as_vec().unwrap().len(), 7);
+    }
+
+    #[test]
+    fn bun_as_runtime_and_package_manager_is_set_up_once() {
+        let mut setup = super::super::tests::setup();
+        setup.toolchains = vec![crate::detect::Toolchain {
+            name: "bun".into(),
+            version: Some("1.3.12".into()),
+            source: "package.json#packageManager".into(),
+            origin: Default::default(),
+        }];
+        setup.package_managers.retain(|m| m.name == "bun" || m.name == "pnpm");
+        setup.package_managers.push(crate::detect::PackageManager {
+            name: "bun".into(),
+            version: None,
+            path: "frontend".into(),
+            source: "frontend/bun.lock".into(),
+            origin: Default::default(),
+        });
+        let (yaml, _) = parsed(&setup);
+        let steps = &yaml["jobs"]["copilot-setup-steps"]["steps"];
+        assert_eq!(uses(steps), ["actions/checkout@v4", "oven-sh/setup-bun@v2", "pnpm/action-setup@v4"]);
+        assert_eq!(steps[1]["with"]["bun-version"].as_str(), Some("1.3.12"));
     }
 
     #[test]

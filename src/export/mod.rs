@@ -92,6 +92,18 @@ pub struct Setup {
     pub tests: Vec<TestCommand>,
 }
 
+/// One toolchain per name, the strongest: detection lists a name's pins strongest first (CI's
+/// exact `1.20.3` before a manifest's floor `1.18`), and a setup action takes one version.
+fn strongest_per_name(toolchains: &[Toolchain]) -> Vec<Toolchain> {
+    let mut kept: Vec<Toolchain> = Vec::new();
+    for toolchain in toolchains {
+        if !kept.iter().any(|k| k.name == toolchain.name) {
+            kept.push(toolchain.clone());
+        }
+    }
+    kept
+}
+
 impl Setup {
     pub fn new(detection: &Detection, reviewed: Option<&Proposal>) -> Setup {
         let (origin, install, start, secret_names) = match reviewed {
@@ -127,7 +139,7 @@ impl Setup {
             start,
             starts,
             secrets,
-            toolchains: detection.toolchains.clone(),
+            toolchains: strongest_per_name(&detection.toolchains),
             package_managers: detection.package_managers.clone(),
             services: detection.services.clone(),
             tests: detection.tests.clone(),
@@ -421,6 +433,28 @@ pub(crate) mod tests {
             detected.starts[1],
             StartCommand { command: "pnpm dev".into(), source: Some("package.json#scripts.dev".into()) }
         );
+    }
+
+    #[test]
+    fn one_pin_per_toolchain_the_strongest() {
+        let pin = |name: &str, version: &str, source: &str| Toolchain {
+            name: name.into(),
+            version: Some(version.into()),
+            source: source.into(),
+            origin: Default::default(),
+        };
+        let detection = Detection {
+            toolchains: vec![
+                pin("elixir", "1.20.3", ".github/workflows/main.yml#jobs.test.steps[1]"),
+                pin("elixir", "1.18", "mix.exs:8"),
+                pin("erlang", "28.1", ".github/workflows/main.yml#jobs.test.steps[1]"),
+            ],
+            ..Detection::default()
+        };
+        let setup = Setup::new(&detection, None);
+        let kept: Vec<(&str, Option<&str>)> =
+            setup.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
+        assert_eq!(kept, [("elixir", Some("1.20.3")), ("erlang", Some("28.1"))]);
     }
 
     #[test]

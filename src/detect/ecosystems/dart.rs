@@ -162,7 +162,7 @@ fn toolchains(repo: &Repo, out: &mut Findings, packages: &[Package]) {
         Some((floor, format!("{}#environment.sdk", p.manifest)))
     }));
     match sdk {
-        Some((v, source)) => out.toolchain("dart", Some(v), source),
+        Some((v, source)) => out.toolchain_floor("dart", v, source),
         None => out.toolchain("dart", None, packages[0].manifest),
     }
 }

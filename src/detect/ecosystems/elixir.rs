@@ -141,7 +141,7 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
         Some((version::floor(line.trim().trim_start_matches(&attribute))?, source_at(path, text, &attribute)))
     });
     match version {
-        Some((v, source)) => out.toolchain("elixir", Some(v), source),
+        Some((v, source)) => out.toolchain_floor("elixir", v, source),
         None => out.toolchain("elixir", None, manifest),
     }
     out.toolchain("erlang", None, manifest);

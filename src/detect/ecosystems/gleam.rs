@@ -61,7 +61,7 @@ impl Ecosystem for Gleam {
             let config = repo.read_toml(manifest);
             let constraint = config.as_ref().and_then(|c| c.get("gleam")?.as_str().map(str::to_string));
             match constraint.as_deref().and_then(version::floor) {
-                Some(v) => out.toolchain("gleam", Some(v), format!("{manifest}#gleam")),
+                Some(v) => out.toolchain_floor("gleam", v, format!("{manifest}#gleam")),
                 None => out.toolchain("gleam", None, manifest),
             }
             // The runtime the code compiles for: Erlang unless the target is JavaScript.

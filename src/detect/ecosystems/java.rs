@@ -100,7 +100,17 @@ fn detect(repo: &Repo, out: &mut Findings) {
         let has_pom = has_pom && !["deps.edn", "project.clj", "build.sbt"].iter().any(|n| repo.exists(&join(dir, n)));
         match (has_pom, has_gradle) {
             (true, Some(gradle_build)) if gradle_wins => gradle(repo, out, &gradle_build),
-            (true, _) => maven(repo, out, &join(dir, "pom.xml")),
+            (true, gradle_build) => {
+                maven(repo, out, &join(dir, "pom.xml"));
+                // Both wrappers: the project keeps both builds working; Maven installs, and
+                // Gradle is named for the commands that use it.
+                if gradle_build.is_some() && repo.exists(&join(dir, "gradlew")) {
+                    let version = gradle_wrapper_version(repo, dir);
+                    let source =
+                        if version.is_some() { join(dir, GRADLE_WRAPPER_PROPERTIES) } else { join(dir, "gradlew") };
+                    out.package_manager("gradle", version, pm_path(dir), source);
+                }
+            }
             (false, Some(gradle_build)) => gradle(repo, out, &gradle_build),
             (false, None) => {}
         }
@@ -324,6 +334,16 @@ static MULTIPLATFORM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|["']org\.jetbrains\.kotlin\.multiplatform["']|libs\.plugins\.kotlin[.-]?[Mm]ultiplatform"#).expect("regex")
 });
 
+const GRADLE_WRAPPER_PROPERTIES: &str = "gradle/wrapper/gradle-wrapper.properties";
+
+/// The Gradle version the wrapper of `dir` downloads.
+fn gradle_wrapper_version(repo: &Repo, dir: &str) -> Option<String> {
+    static DIST: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"gradle-(\d+(?:\.\d+)*)-(?:bin|all)\.zip").expect("regex"));
+    let text = read_existing(repo, &join(dir, GRADLE_WRAPPER_PROPERTIES))?;
+    DIST.captures(&text).map(|c| c[1].to_string())
+}
+
 fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     let dir = parent_dir(build);
     // Built by the Flutter/React Native app it belongs to.
@@ -338,12 +358,8 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
         out.note(format!("{build}: a Gradle build without a wrapper in a sub-folder, left out of install"));
         return;
     }
-    let wrapper_props = join(dir, "gradle/wrapper/gradle-wrapper.properties");
-    let gradle_version = read_existing(repo, &wrapper_props).and_then(|text| {
-        static DIST: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"gradle-(\d+(?:\.\d+)*)-(?:bin|all)\.zip").expect("regex"));
-        DIST.captures(&text).map(|c| c[1].to_string())
-    });
+    let wrapper_props = join(dir, GRADLE_WRAPPER_PROPERTIES);
+    let gradle_version = gradle_wrapper_version(repo, dir);
 
     // Every build script of the build (modules, buildSrc, included convention builds) and the
     // places versions are kept.
@@ -588,7 +604,7 @@ mod tests {
 
     #[test]
     fn one_jvm_build_per_tree() {
-        // Both builds with wrappers in one folder: Maven; a Maven check inside a Gradle build
+        // Both builds with wrappers in one folder: Maven installs; a Maven check inside a Gradle build
         // and a wrapper-less Gradle script in a sub-folder are not projects.
         let both = scan(
             &Java,
@@ -600,7 +616,8 @@ mod tests {
                 ("gradlew", ""),
             ],
         );
-        assert_eq!(both.managers(), vec![("maven", ".")]);
+        // Gradle is named beside Maven: the project keeps both builds working.
+        assert_eq!(both.managers(), vec![("maven", "."), ("gradle", ".")]);
         let nested = scan(
             &Java,
             &[

@@ -106,15 +106,13 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     let json = repo.read_json(manifest).unwrap_or_default();
     let str_at = |pointer: &str| json.pointer(pointer).and_then(|v| v.as_str());
 
-    let version = version_file(repo, dir, ".php-version")
-        .or_else(|| str_at("/config/platform/php").map(|v| (v.to_string(), format!("{manifest}#config.platform.php"))))
-        .or_else(|| {
-            let floor = version::floor(str_at("/require/php")?)?;
-            Some((floor, format!("{manifest}#require.php")))
-        });
-    match version {
-        Some((v, source)) => out.toolchain("php", Some(v), source),
-        None => out.toolchain("php", None, manifest),
+    let pinned = version_file(repo, dir, ".php-version")
+        .or_else(|| str_at("/config/platform/php").map(|v| (v.to_string(), format!("{manifest}#config.platform.php"))));
+    let floor = || Some((version::floor(str_at("/require/php")?)?, format!("{manifest}#require.php")));
+    match (pinned, floor()) {
+        (Some((v, source)), _) => out.toolchain("php", Some(v), source),
+        (None, Some((v, source))) => out.toolchain_floor("php", v, source),
+        (None, None) => out.toolchain("php", None, manifest),
     }
 
     let lock = join(dir, "composer.lock");

@@ -140,25 +140,29 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
     let lock_path = join(dir, if gemfile.ends_with("gems.rb") { "gems.locked" } else { "Gemfile.lock" });
     let lock = read_existing(repo, &lock_path);
 
+    // (version, source, whether the version is only a constraint's floor)
     let version = version_file(repo, dir, ".ruby-version")
+        .map(|(v, source)| (v, source, false))
         .or_else(|| {
             let caps = GEMFILE_RUBY.captures(&text)?;
-            Some((version::floor(&caps[1])?, source_at(gemfile, &text, caps[0].trim())))
+            let exact = caps[1].trim().starts_with(|c: char| c.is_ascii_digit());
+            Some((version::floor(&caps[1])?, source_at(gemfile, &text, caps[0].trim()), !exact))
         })
         .or_else(|| {
             let lock = lock.as_deref()?;
             let line = section(lock, "RUBY VERSION").into_iter().next()?;
-            Some((version::first(line)?, format!("{lock_path}#RUBY VERSION")))
+            Some((version::first(line)?, format!("{lock_path}#RUBY VERSION"), false))
         })
         .or_else(|| {
             // A gem: the oldest Ruby its gemspec supports.
             let gemspec = repo.under(dir).find(|f| parent_dir(f) == dir && f.ends_with(".gemspec"))?;
             let text = repo.read(gemspec)?;
             let caps = REQUIRED_RUBY.captures(&text)?;
-            Some((version::floor(&caps[1])?, source_at(gemspec, &text, caps[0].trim())))
+            Some((version::floor(&caps[1])?, source_at(gemspec, &text, caps[0].trim()), true))
         });
     match version {
-        Some((v, source)) => out.toolchain("ruby", Some(v), source),
+        Some((v, source, true)) => out.toolchain_floor("ruby", v, source),
+        Some((v, source, false)) => out.toolchain("ruby", Some(v), source),
         None => out.toolchain("ruby", None, gemfile),
     }
     let bundler = lock.as_deref().and_then(|l| section(l, "BUNDLED WITH").into_iter().next().and_then(version::first));

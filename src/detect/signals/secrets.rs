@@ -433,46 +433,77 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames) -> FileScan {
     // A project's scripts: what they read counts, but not what CI and publishing use there.
     let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
     let mut scan = FileScan::default();
-    let mut reads = Vec::new();
-    for eco in ecosystems::reading_env_in(rel) {
-        scan.walks_environment |= eco.walks_environment(&text);
-        reads.extend(eco.env_reads(rel, &text).into_iter().filter(|read| read.at <= text.len()));
-    }
-    // In order, so that the lines are counted in one pass.
-    reads.sort_by_key(|read| read.at);
+    let readers: Vec<_> = ecosystems::reading_env_in(rel).collect();
+    scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
     let mut lines = Lines::new(&text);
     let mut names = HashSet::new();
     let mut told = HashSet::new();
-    for read in reads {
-        lines.seek(read.at);
-        if lines.in_comment() || is_yaml && lines.in_production_section() {
-            continue;
-        }
-        if automation && !is_sandbox_secret(&read.name) {
-            continue;
-        }
-        let (name, why, keyed) = if let Some(name) = accepted_name(&read, project) {
-            let why = describe(&read);
-            (name, why, false)
-        } else if read.derived && project.is_secret(&read.name, read.marked_secret) {
-            (read.name.clone(), format!("{}, in a package that reads the whole environment", read.via), true)
-        } else {
-            continue;
-        };
-        if name.len() > crate::names::MAX_NAME_LEN || !told.insert((name.clone(), read.need, keyed)) {
-            continue;
-        }
-        if !names.contains(&name) {
-            if names.len() == MAX_NAMES_PER_FILE {
-                scan.capped = true;
-                break;
+    for piece in pieces(&text) {
+        let mut reads: Vec<EnvRead> = readers
+            .iter()
+            .flat_map(|eco| eco.env_reads(rel, &text[piece.clone()]))
+            .filter(|read| read.at <= piece.len())
+            .map(|read| EnvRead { at: piece.start + read.at, ..read })
+            .collect();
+        // In order, so that the lines are counted in one pass.
+        reads.sort_by_key(|read| read.at);
+        for read in reads {
+            lines.seek(read.at);
+            if lines.in_comment() || is_yaml && lines.in_production_section() {
+                continue;
             }
-            names.insert(name.clone());
+            if automation && !is_sandbox_secret(&read.name) {
+                continue;
+            }
+            let (name, why, keyed) = if let Some(name) = accepted_name(&read, project) {
+                let why = describe(&read);
+                (name, why, false)
+            } else if read.derived && project.is_secret(&read.name, read.marked_secret) {
+                (read.name.clone(), format!("{}, in a package that reads the whole environment", read.via), true)
+            } else {
+                continue;
+            };
+            if name.len() > crate::names::MAX_NAME_LEN || !told.insert((name.clone(), read.need, keyed)) {
+                continue;
+            }
+            if !names.contains(&name) {
+                if names.len() == MAX_NAMES_PER_FILE {
+                    scan.capped = true;
+                    return scan;
+                }
+                names.insert(name.clone());
+            }
+            let secret = Secret { name, source: format!("{rel}:{}", lines.number), need: read.need, why };
+            if keyed { scan.keyed.push(secret) } else { scan.secrets.push(secret) }
         }
-        let secret = Secret { name, source: format!("{rel}:{}", lines.number), need: read.need, why };
-        if keyed { scan.keyed.push(secret) } else { scan.secrets.push(secret) }
     }
     scan
+}
+
+/// Files up to this size are read for settings in one piece: a schema or settings class is
+/// seen whole.
+const WHOLE_FILE_BYTES: usize = 128 << 10;
+/// Larger files (generated code, bundles) in pieces of about this size, so that one of
+/// generated reads stops costing once it has given its [`MAX_NAMES_PER_FILE`].
+const PIECE_BYTES: usize = 64 << 10;
+
+/// The byte ranges `text` is read in: the whole of a small file; a large one in pieces that
+/// end after a `\n` or `;` (minified code has long lines, but semicolons).
+fn pieces(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut found = Vec::new();
+    if text.len() <= WHOLE_FILE_BYTES {
+        found.push(0..text.len());
+        return found;
+    }
+    let mut start = 0;
+    while start < text.len() {
+        let from = (start + PIECE_BYTES).min(text.len());
+        let end =
+            text.as_bytes()[from..].iter().position(|&b| b == b'\n' || b == b';').map_or(text.len(), |i| from + i + 1);
+        found.push(start..end);
+        start = end;
+    }
+    found
 }
 
 /// The name a read reports, when it is a secret: a derived name only as the project spells
@@ -576,6 +607,17 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         names
+    }
+
+    #[test]
+    fn large_files_are_read_in_pieces_that_end_at_a_line_or_statement() {
+        assert_eq!(pieces("a = 1\n").iter().map(|r| (r.start, r.end)).collect::<Vec<_>>(), [(0, 6)]);
+        let text = format!("{};{}\n{}", "x".repeat(100 << 10), "y".repeat(60 << 10), "z".repeat(10));
+        let found = pieces(&text);
+        assert_eq!(found.first().map(|r| r.start), Some(0));
+        assert_eq!(found.last().map(|r| r.end), Some(text.len()));
+        assert!(found.windows(2).all(|w| w[0].end == w[1].start), "{found:?}");
+        assert!(found.iter().take(found.len() - 1).all(|r| matches!(text.as_bytes()[r.end - 1], b';' | b'\n')));
     }
 
     #[test]
