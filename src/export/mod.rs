@@ -317,7 +317,7 @@ fn shell_quote(s: &str) -> String {
 /// An install script as a file for `bash`: a shebang, the header, strict mode unless the
 /// script already sets it, then the script.
 fn install_script_file(target: Target, setup: &Setup) -> String {
-    let mut out = format!("#!/usr/bin/env bash\n# {}\n", header(target, setup));
+    let mut out = script_header(target, setup);
     let first_command = setup.install.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'));
     if first_command != Some("set -euo pipefail") {
         out.push_str("set -euo pipefail\n");
@@ -325,6 +325,15 @@ fn install_script_file(target: Target, setup: &Setup) -> String {
     out.push_str(setup.install.trim_end_matches('\n'));
     out.push('\n');
     out
+}
+
+/// A script file the exported configuration runs (`bash .cursor/start.sh`), as the script is.
+fn script_file(target: Target, setup: &Setup, script: &str) -> String {
+    format!("{}{}\n", script_header(target, setup), script.trim_end_matches('\n'))
+}
+
+fn script_header(target: Target, setup: &Setup) -> String {
+    format!("#!/usr/bin/env bash\n# {}\n", header(target, setup))
 }
 
 #[cfg(test)]

@@ -278,21 +278,26 @@ fn resolve(path: &Path) -> PathBuf {
 mod tests {
     use super::*;
 
-    #[test]
-    fn signal_handlers_are_in_place_before_the_url_is_told() {
-        use std::sync::atomic::{AtomicBool, Ordering};
-        let data = tempfile::tempdir().unwrap();
-        let config = Config {
+    /// A loopback server's configuration: data under `data`, token `t`, a fixed key.
+    fn loopback_config(data: &std::path::Path, limits: Limits) -> Config {
+        Config {
             listen: "127.0.0.1:0".into(),
             allow_remote: false,
-            data_dir: data.path().join("data"),
+            data_dir: data.join("data"),
             config_dir: None,
             token_file: None,
             tokens_env: Some(zeroize::Zeroizing::new("t".into())),
             key_file: None,
             key_env: Some(zeroize::Zeroizing::new("QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=".into())),
-            limits: Limits::default(),
-        };
+            limits,
+        }
+    }
+
+    #[test]
+    fn signal_handlers_are_in_place_before_the_url_is_told() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let data = tempfile::tempdir().unwrap();
+        let config = loopback_config(data.path(), Limits::default());
         let polled = Arc::new(AtomicBool::new(false));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let shutdown = {
@@ -328,17 +333,7 @@ mod tests {
 
     fn start(limits: Limits) -> Running {
         let data = tempfile::tempdir().unwrap();
-        let config = Config {
-            listen: "127.0.0.1:0".into(),
-            allow_remote: false,
-            data_dir: data.path().join("data"),
-            config_dir: None,
-            token_file: None,
-            tokens_env: Some(zeroize::Zeroizing::new("t".into())),
-            key_file: None,
-            key_env: Some(zeroize::Zeroizing::new("QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=".into())),
-            limits,
-        };
+        let config = loopback_config(data.path(), limits);
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (tell, told) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {

@@ -78,6 +78,18 @@ pub fn is_upper_snake(name: &str) -> bool {
         && name.chars().any(|c| c.is_ascii_uppercase())
 }
 
+/// What JavaScript/TypeScript code right after a read says: `?? "d"`, `|| "d"` (optional),
+/// a non-null `!` (required).
+pub fn script_need_after(after: &str) -> Need {
+    if followed_by(after, &["??", "||"]) {
+        Need::Optional
+    } else if followed_by(after, &["!"]) && !followed_by(after, &["!="]) {
+        Need::Required
+    } else {
+        Need::Unstated
+    }
+}
+
 /// Whether the code right after a read (`after`, past its closing bracket) starts with one
 /// of `fallbacks` (`??`, `||`, `.unwrap_or`): the read has a default.
 pub fn followed_by(after: &str, fallbacks: &[&str]) -> bool {

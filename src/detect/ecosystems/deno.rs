@@ -6,7 +6,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::counted;
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_within, join, too_deep_for_a_project};
@@ -52,15 +52,7 @@ impl Ecosystem for Deno {
             Regex::new(r#"\bDeno\.env\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#)
                 .expect("the Deno environment-read pattern is valid")
         });
-        code::reads_of(&READ, text, "Deno.env.get", |after| {
-            if code::followed_by(after, &["??", "||"]) {
-                Need::Optional
-            } else if code::followed_by(after, &["!"]) && !code::followed_by(after, &["!="]) {
-                Need::Required
-            } else {
-                Need::Unstated
-            }
-        })
+        code::reads_of(&READ, text, "Deno.env.get", code::script_need_after)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

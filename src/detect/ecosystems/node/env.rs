@@ -34,17 +34,6 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     found
 }
 
-/// What the code right after a read says: `?? "d"`, `|| "d"` (optional), `!` (required).
-fn need_after(after: &str) -> Need {
-    if code::followed_by(after, &["??", "||"]) {
-        Need::Optional
-    } else if code::followed_by(after, &["!"]) && !code::followed_by(after, &["!="]) {
-        Need::Required
-    } else {
-        Need::Unstated
-    }
-}
-
 /// `process.env.X`, `import.meta.env.X`, `Bun.env.X`, `process.env["X"]`, `env("X")`.
 fn member_reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
@@ -70,10 +59,10 @@ fn member_reads(text: &str) -> Vec<EnvRead> {
                 if code::has_another_argument(rest) {
                     Need::Optional
                 } else {
-                    need_after(after[rest.len()..].get(1..).unwrap_or_default())
+                    code::script_need_after(after[rest.len()..].get(1..).unwrap_or_default())
                 }
             } else {
-                need_after(after)
+                code::script_need_after(after)
             };
             Some(EnvRead::new(name.as_str(), name.start(), need, "process.env"))
         })
@@ -360,7 +349,7 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
             } else if required {
                 Need::Required
             } else {
-                need_after(after[rest.len()..].get(1..).unwrap_or_default())
+                code::script_need_after(after[rest.len()..].get(1..).unwrap_or_default())
             }
         }));
     }
