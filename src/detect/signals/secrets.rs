@@ -164,11 +164,13 @@ impl ProjectNames {
     }
 
     /// Whether `name` is a secret here: by its name (or because the code says so), and not a
-    /// URL every example shows without credentials.
+    /// URL every example shows without credentials; or a URL an example shows with them.
     fn is_secret(&self, name: &str, marked: bool) -> bool {
+        let values = self.values_of(name);
         let by_name =
             looks_like_secret(name) || marked && !is_public(name) && crate::names::validate_secret_name(name).is_ok();
-        by_name && !is_url_setting(name, &self.values_of(name))
+        let by_value = values.iter().any(|v| has_credentials(v)) && crate::names::validate_secret_name(name).is_ok();
+        by_name && !is_url_setting(name, &values) || by_value && !is_public(name)
     }
 }
 
@@ -240,8 +242,7 @@ fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence: &mut Evide
         let supplied = !file.example
             && !stand_in.contains(entry.key.as_str())
             && !interpolated(&entry.value).any(|name| stand_in.contains(name));
-        let credentials = has_credentials(&entry.value) && crate::names::validate_secret_name(&entry.key).is_ok();
-        if supplied || !(project.is_secret(&entry.key, false) || credentials) {
+        if supplied || !project.is_secret(&entry.key, false) {
             continue;
         }
         let (need, why) = if entry.commented {
@@ -736,6 +737,23 @@ mod tests {
             ("src/config.ts", "process.env.REDIS_URL; process.env.AMQP_URL; process.env.DATABASE_URL\n"),
         ];
         assert_eq!(names(&files), ["AMQP_URL", "CACHE_URL", "DATABASE_URL"]);
+    }
+
+    #[test]
+    fn a_url_an_example_shows_with_credentials_is_a_secret_where_the_code_reads_it() {
+        let files = [
+            (
+                ".env.example",
+                "QUEUE_BUS_URL=amqp://guest:guest@localhost:5672/\nSTATUS_PAGE=https://status.example.com\n",
+            ),
+            (
+                "config/config.go",
+                "type C struct {\n\tURL string `env:\"QUEUE_BUS_URL,required\"`\n\tPage string `env:\"STATUS_PAGE\"`\n}\n",
+            ),
+        ];
+        let found = evidence(&files);
+        assert!(found.contains(&("QUEUE_BUS_URL".into(), "config/config.go:2".into(), Need::Required)), "{found:?}");
+        assert_eq!(names(&files), ["QUEUE_BUS_URL"]);
     }
 
     #[test]

@@ -42,9 +42,14 @@ fn member_reads(text: &str) -> Vec<EnvRead> {
         )
         .expect("the Node environment-read pattern is valid")
     });
+    let strings = string_text(text);
     READ.captures_iter(text)
         .filter_map(|c| {
             let (whole, name) = (c.get(0)?, c.get(1).or(c.get(2)).or(c.get(3))?);
+            // `process.env.X` written inside a string is a snippet shown to users, not a read.
+            if strings.iter().any(|s| s.contains(&whole.start())) {
+                return None;
+            }
             let after = &text[whole.end()..];
             if c.get(3).is_none() && code::assigns(after) {
                 return None;
@@ -62,6 +67,79 @@ fn member_reads(text: &str) -> Vec<EnvRead> {
             Some(EnvRead::new(name.as_str(), name.start(), need, "process.env"))
         })
         .collect()
+}
+
+/// The byte ranges of string text: quoted strings and the literal parts of template strings
+/// (not their `${…}` expressions, which are code), past comments. A quote left open at the
+/// end of a line closes there, so one misread character (a quote in a regex literal) costs a
+/// line, not the file.
+fn string_text(text: &str) -> Vec<std::ops::Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut spans = Vec::new();
+    // Open template strings, each with the `{` depth its current `${…}` started at.
+    let mut templates: Vec<usize> = Vec::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    let mut in_template_text = false;
+    let mut start = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_template_text {
+            match b {
+                b'\\' => i += 1,
+                b'`' => {
+                    spans.push(start..i);
+                    in_template_text = false;
+                    templates.pop();
+                }
+                b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                    spans.push(start..i);
+                    in_template_text = false;
+                    depth += 1;
+                    if let Some(open) = templates.last_mut() {
+                        *open = depth;
+                    }
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match b {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = text[i..].find('\n').map_or(bytes.len(), |n| i + n),
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = text[i + 2..].find("*/").map_or(bytes.len(), |n| i + 2 + n + 1);
+            }
+            b'\'' | b'"' => {
+                let open = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                spans.push(open + 1..i.min(bytes.len()));
+            }
+            b'`' => {
+                templates.push(0);
+                in_template_text = true;
+                start = i + 1;
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                if templates.last().is_some_and(|open| *open == depth && depth > 0) {
+                    in_template_text = true;
+                    start = i + 1;
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if in_template_text {
+        spans.push(start..bytes.len());
+    }
+    spans
 }
 
 /// `const { A, B: b, C = "d" } = process.env` (also `import.meta.env`, `Bun.env`).
@@ -315,6 +393,20 @@ mod tests {
 
     fn found(rel: &str, text: &str) -> Vec<(String, Need)> {
         reads(rel, text).into_iter().map(|r| (r.name, r.need)).collect()
+    }
+
+    #[test]
+    fn reads_written_inside_strings_are_snippets() {
+        let text = "export const SNIPPET = `\nconst client = require('sdk')(\n  process.env.SNIPPET_API_KEY,\n  {host: \"${window.location.origin}\"}\n);\n`;\nconst url = `${process.env.REAL_TOKEN}/x`;\nconst doc = \"set process.env.DOC_TOKEN\";\n// process.env.COMMENT_TOKEN isn't one\nconst key = process.env.SERVER_KEY;\nconst nested = `a ${f({ b: `c ${process.env.NESTED_SECRET}` })} process.env.TEXT_SECRET`;\n";
+        assert_eq!(
+            found("a.ts", text),
+            [
+                ("REAL_TOKEN".into(), Need::Unstated),
+                ("COMMENT_TOKEN".into(), Need::Unstated),
+                ("SERVER_KEY".into(), Need::Unstated),
+                ("NESTED_SECRET".into(), Need::Unstated),
+            ]
+        );
     }
 
     #[test]

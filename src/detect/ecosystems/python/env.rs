@@ -248,9 +248,52 @@ fn settings_classes(text: &str) -> Vec<EnvRead> {
     let mut found = Vec::new();
     for class in &classes {
         let Some((_, prefix)) = settings.iter().find(|(n, _)| *n == class.name) else { continue };
-        found.extend(fields(text, class.body.clone(), prefix));
+        let given: Vec<String> = given_at_construction(text, class.name)
+            .iter()
+            .map(|field| format!("{prefix}{field}").to_ascii_uppercase())
+            .collect();
+        found.extend(fields(text, class.body.clone(), prefix).into_iter().filter(|read| !given.contains(&read.name)));
     }
     found
+}
+
+/// The fields the file passes to a settings class's constructor: `Settings(SECRET=…)`, or the
+/// keys of a dict literal it unpacks there (`Settings(**values)` after `values = {"SECRET": …}`).
+/// Values given at construction win over the environment, so those fields are not read from it.
+fn given_at_construction(text: &str, class: &str) -> Vec<String> {
+    static KEY: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*:"#).expect("the dict key pattern is valid"));
+    let Ok(call) = Regex::new(&format!(r"\b{}\(", regex::escape(class))) else { return Vec::new() };
+    let mut given = Vec::new();
+    for found in call.find_iter(text) {
+        if text[..found.start()].trim_end().ends_with("class") {
+            continue;
+        }
+        let Some(arguments) = code::block(&text[found.end() - 1..], QUOTES) else { continue };
+        let mut rest = arguments;
+        while !rest.trim().is_empty() {
+            let argument = code::expression(rest, QUOTES);
+            // Comments between arguments (`_env_file=f,  # type: ignore`) lead the next one.
+            let code_lines: Vec<&str> =
+                argument.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+            let joined = code_lines.join(" ");
+            let trimmed = joined.as_str();
+            if let Some(unpacked) = trimmed.strip_prefix("**").filter(|v| is_identifier(v)) {
+                let literal = Regex::new(&format!(r"(?m)^\s*{}\s*(?::[^=\n]*)?=\s*\{{", regex::escape(unpacked)));
+                if let Some(open) = literal.ok().and_then(|l| l.find(text)).map(|m| m.end() - 1)
+                    && let Some(dict) = code::block(&text[open..], QUOTES)
+                {
+                    given.extend(KEY.captures_iter(dict).filter_map(|k| k.get(1)).map(|k| k.as_str().to_string()));
+                }
+            } else if let Some((key, _)) =
+                trimmed.split_once('=').filter(|(k, v)| is_identifier(k.trim()) && !v.starts_with('='))
+            {
+                given.push(key.trim().to_string());
+            }
+            rest = rest[argument.len()..].strip_prefix([',', ';']).unwrap_or_default();
+        }
+    }
+    given
 }
 
 /// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`.
@@ -467,6 +510,30 @@ class NotSettings(BaseModel):
             ]
         );
         assert!(reads(text).iter().any(|r| r.name == "APP_API_KEY" && r.marked_secret));
+    }
+
+    #[test]
+    fn fields_the_code_gives_the_constructor_are_not_read_from_the_environment() {
+        let text = r#"
+class AppSettings(BaseSettings):
+    SECRET: str
+    SESSION_SECRET: str
+    DB_PASSWORD: str
+    API_TOKEN: str
+
+def build(data_dir) -> AppSettings:
+    secret_settings = {
+        "SECRET": determine_secrets(data_dir, ".secret"),
+        "SESSION_SECRET": determine_secrets(data_dir, ".session_secret"),
+    }
+    return AppSettings(
+        _env_file=".env",  # type: ignore
+        # the token comes from the data directory
+        API_TOKEN=load_token(data_dir),
+        **secret_settings,
+    )
+"#;
+        assert_eq!(found(text), [("DB_PASSWORD".into(), Need::Required)]);
     }
 
     #[test]

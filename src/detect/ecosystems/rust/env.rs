@@ -2,8 +2,9 @@
 //! `?`-propagated, optional with a fallback), `env!`/`option_env!`; clap arguments with
 //! `env = "X"` or a bare `env` (the field's name, upper-cased), required unless optional,
 //! defaulted or a flag; `#[envconfig(from = "X")]` fields; and serde structs filled from the
-//! environment by `envy` (`envy::prefixed("APP_").from_env::<Config>()`) or the `config`
-//! crate (`Environment::with_prefix("APP")`). Inline test modules (`#[cfg(test)] mod tests`)
+//! environment by `envy` (`envy::prefixed("APP_").from_env::<Config>()`), the `config`
+//! crate (`Environment::with_prefix("APP")`) or figment (`Env::prefixed("APP_")`, then
+//! `extract::<Config>()` or `let config: Config = figment.extract()?`). Inline test modules (`#[cfg(test)] mod tests`)
 //! are left out: their literals are fixtures, not reads.
 
 use std::sync::LazyLock;
@@ -140,11 +141,15 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
         Regex::new(r#"Environment::with_prefix\(\s*"([A-Za-z0-9_]*)"\s*\)"#)
             .expect("the config prefix pattern is valid")
     });
-    static DESERIALIZE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:try_deserialize|try_into|deserialize)::<\s*([A-Za-z_]\w*)\s*>").expect("valid")
+    static FIGMENT_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\bEnv::prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the figment prefix pattern is valid")
     });
-    static ANNOTATED: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"let\s+\w+\s*:\s*([A-Z]\w*)\s*=").expect("the annotated let pattern is valid"));
+    static DESERIALIZE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:try_deserialize|try_into|deserialize|extract)::<\s*([A-Za-z_]\w*)\s*>").expect("valid")
+    });
+    static ANNOTATED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"let\s+(?:mut\s+)?\w+\s*:\s*([A-Z]\w*)\s*=").expect("the annotated let pattern is valid")
+    });
     let mut found = Vec::new();
     let annotated = || ANNOTATED.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str());
     for c in ENVY.captures_iter(text) {
@@ -157,6 +162,12 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
     {
         let prefix = format!("{}_", prefix.as_str().to_ascii_uppercase());
         found.extend(struct_fields(text, ty, &prefix, "config crate field"));
+    }
+    // figment's `Env::prefixed("APP_")` keeps the prefix as written, `_` included.
+    if let Some(prefix) = FIGMENT_PREFIX.captures(text).and_then(|c| c.get(1))
+        && let Some(ty) = DESERIALIZE.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str()).or_else(annotated)
+    {
+        found.extend(struct_fields(text, ty, &prefix.as_str().to_ascii_uppercase(), "figment field"));
     }
     found
 }
@@ -339,6 +350,25 @@ struct Other {
         );
         let text = "struct Settings { jwt_secret: String }\nlet s = Config::builder().add_source(Environment::with_prefix(\"app\")).build()?.try_deserialize::<Settings>()?;\n";
         assert_eq!(found(text), [("APP_JWT_SECRET".into(), Need::Required)]);
+    }
+
+    #[test]
+    fn figment_env_prefixed_into_a_struct() {
+        let text = r#"
+pub struct Configuration {
+    #[builder(default)]
+    pub jwt_secret: Option<SecUtf8>,
+    pub key_seed: String,
+}
+let env = || Env::prefixed("LLDAP_").split("__");
+let mut config: Configuration = Figment::new().merge(env()).extract()?;
+"#;
+        assert_eq!(
+            found(text),
+            [("LLDAP_JWT_SECRET".into(), Need::Optional), ("LLDAP_KEY_SEED".into(), Need::Required)]
+        );
+        let text = "struct App { token: String }\nlet a = Figment::from(Env::prefixed(\"APP_\")).extract::<App>()?;\n";
+        assert_eq!(found(text), [("APP_TOKEN".into(), Need::Required)]);
     }
 
     #[test]

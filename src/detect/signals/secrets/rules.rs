@@ -15,7 +15,9 @@
 //!   (REDIS_URL) — the latter only while no example the repo gives shows it without
 //!   credentials (see [`is_url_setting`]);
 //! - or it is the encoded contents of one of the above (`*_CREDENTIALS_JSON`,
-//!   `*_PRIVATE_KEY_BASE64`, `*_KEY_FILE_CONTENTS`).
+//!   `*_PRIVATE_KEY_BASE64`, `*_KEY_FILE_CONTENTS`), a PEM or a file's contents given in
+//!   place of its path (`GITHUB_APP_PEM`, `SIGNING_FILE_CONTENTS`) that is no certificate or
+//!   public key, or the seed a key is derived from (`KEY_SEED`).
 //!
 //! Never a secret: a name [`crate::names::validate_secret_name`] refuses; a value bundled for
 //! the browser (`NEXT_PUBLIC_*`, `VITE_*`, `PUBLIC_*`, `EXPO_PUBLIC_*`, `REACT_APP_*`, …); a
@@ -78,6 +80,7 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "CSRF",
     // Keys their products publish in browser code: a PostHog project key, a Segment write key.
     "POSTHOG",
+    "SEGMENT",
     "WRITE",
 ];
 /// Last words that make a name a setting about something, never the secret itself.
@@ -192,9 +195,10 @@ const SETTING_WORDS: &[&str] = &[
     "ENCODING",
 ];
 /// Words that, before the last, make a name a switch or a setting about a credential
-/// (`AUTH_PROVIDER_USE_ID_TOKEN`, `SKIP_AUTH`, `ALLOWED_TOKEN_ORIGINS`, `DEBUG_TOKEN_X`).
+/// (`AUTH_PROVIDER_USE_ID_TOKEN`, `SKIP_AUTH`, `ALLOWED_TOKEN_ORIGINS`, `DEBUG_TOKEN_X`,
+/// `FORCE_UPDATE_PRIVATE_KEY`).
 const SWITCH_WORDS: &[&str] =
-    &["USE", "ENABLE", "DISABLE", "ALLOW", "ALLOWED", "REQUIRE", "SKIP", "VERIFY", "VALIDATE", "DEBUG"];
+    &["USE", "ENABLE", "DISABLE", "ALLOW", "ALLOWED", "REQUIRE", "SKIP", "VERIFY", "VALIDATE", "DEBUG", "FORCE"];
 /// Words that make a name a stand-in, not a credential anyone sets (`DUMMY_ENCRYPTION_KEY`).
 const STAND_IN_WORDS: &[&str] = &["DUMMY", "FAKE", "MOCK", "EXAMPLE", "SAMPLE"];
 /// What a `*_URL`/`*_URI` is about when it always carries credentials: a database, a webhook.
@@ -237,9 +241,14 @@ const SERVICE_WORDS: &[&str] = &[
     "MAIL",
     "MQTT",
     "NATS",
+    "RMQ",
 ];
+/// Words between a service word and its `URL` that qualify the connection (`REDIS_TLS_URL`).
+const URL_QUALIFIERS: &[&str] = &["TLS", "SSL", "PRIVATE", "INTERNAL"];
 /// Last words that say a name holds another credential's encoded contents.
 const ENCODING_WORDS: &[&str] = &["CONTENTS", "CONTENT", "BASE64", "B64", "JSON", "PEM"];
+/// Words that make a key file's contents public: a certificate, its chain, a public key.
+const CERTIFICATE_WORDS: &[&str] = &["PUBLIC", "CRT", "CERT", "CERTS", "CERTIFICATE", "CERTIFICATES", "CHAIN", "CA"];
 /// Leading words of values bundled into browser code by a front-end toolchain.
 const PUBLIC_PREFIXES: &[&[&str]] = &[
     &["NEXT", "PUBLIC"],
@@ -355,8 +364,14 @@ pub fn looks_like_secret(name: &str) -> bool {
     match words.split_last() {
         // `*_CREDENTIALS_JSON`, `*_PRIVATE_KEY_BASE64`, `*_KEY_FILE_CONTENTS`: what the rest names, encoded.
         Some((last, rest)) if ENCODING_WORDS.contains(&last.as_str()) && !rest.is_empty() => {
+            // A PEM, or a file's contents given in place of its path (`SIGNING_FILE_CONTENTS`),
+            // is key material unless it says it is a certificate or a public key.
+            let key_file = last == "PEM" || last.starts_with("CONTENT") && rest.ends_with_str(&["FILE"]);
             let rest = if rest.ends_with_str(&["FILE"]) { &rest[..rest.len() - 1] } else { rest };
-            rest.ends_with_str(&["SERVICE", "ACCOUNT"]) || names_a_credential(rest, false)
+            let certificate = rest.iter().any(|w| CERTIFICATE_WORDS.contains(&w.as_str()));
+            rest.ends_with_str(&["SERVICE", "ACCOUNT"])
+                || names_a_credential(rest, false)
+                || key_file && !certificate && !rest.iter().any(|w| STAND_IN_WORDS.contains(&w.as_str()))
         }
         _ => names_a_credential(&words, true),
     }
@@ -377,7 +392,8 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
         return false;
     }
     if matches!(last.as_str(), "URL" | "URI" | "URLS" | "URIS") {
-        return before.iter().any(|w| is(DATABASE_WORDS, w)) || before.last().is_some_and(|w| is(SERVICE_WORDS, w));
+        let service = before.iter().rev().find(|w| !is(URL_QUALIFIERS, w));
+        return before.iter().any(|w| is(DATABASE_WORDS, w)) || service.is_some_and(|w| is(SERVICE_WORDS, w));
     }
     // `DATABASE_URL_UNPOOLED`, `POSTGRES_URL_NON_POOLING`: a database URL with a qualifier.
     if let Some(url) = before.iter().position(|w| matches!(w.as_str(), "URL" | "URI"))
@@ -390,6 +406,10 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
         return false;
     }
     if is_glued_password(last) {
+        return true;
+    }
+    // The seed a private key is derived from is that key (`KEY_SEED`, `SERVER_KEY_SEED`).
+    if last == "SEED" && before.last().is_some_and(|w| matches!(w.as_str(), "KEY" | "SECRET")) {
         return true;
     }
     if is(CREDENTIAL_WORDS, last) {
@@ -567,6 +587,13 @@ mod tests {
             "POSTGRES_URL_NON_POOLING",
             "NEXT_PRIVATE_DATABASE_REPLICA_URLS",
             "SMTPPASSWORD",
+            "GITHUB_APP_PEM",
+            "PRIVATE_KEY_PEM",
+            "NEXT_PRIVATE_SIGNING_LOCAL_FILE_CONTENTS",
+            "REDIS_TLS_URL",
+            "RMQ_URL",
+            "LLDAP_KEY_SEED",
+            "SERVER_KEY_SEED",
         ] {
             assert!(looks_like_secret(name), "{name}");
         }
@@ -626,6 +653,7 @@ mod tests {
             "NEXT_PRIVATE_GOOGLE_CLIENT_ID",
             "POSTHOG_KEY",
             "SEGMENT_WRITE_KEY",
+            "SEGMENT_KEY",
             // Settings about a credential.
             "NEXT_PRIVATE_SMTP_TRANSPORT",
             "NEXT_PRIVATE_SMTP_SECURE",
@@ -662,7 +690,17 @@ mod tests {
             "NORTH_COMPASS",
             // Contents of something that is not a credential.
             "NEXT_PRIVATE_SIGNING_GCLOUD_HSM_PUBLIC_CRT_FILE_CONTENTS",
+            "NEXT_PRIVATE_SIGNING_GCLOUD_HSM_CERT_CHAIN_CONTENTS",
             "AI_OPENAI_COMPATIBLE_HEADERS_JSON",
+            "TLS_CERT_PEM",
+            "CA_PEM",
+            "PAGE_CONTENT",
+            "BANNER_CONTENTS",
+            // Switches and seeds that are not key material.
+            "LLDAP_FORCE_UPDATE_PRIVATE_KEY",
+            "RANDOM_SEED",
+            "FAKER_SEED",
+            "REDIS_TLS_ENABLED",
         ] {
             assert!(!looks_like_secret(name), "{name}");
         }
