@@ -10,7 +10,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::{Run, run};
+use common::{Run, Serve, run};
 use serde_json::Value;
 
 mod common;
@@ -655,51 +655,6 @@ impl RecordingProxy {
     }
 }
 
-/// `hanzo-env serve` on a free loopback port, with token `tok`.
-struct Serve {
-    child: std::process::Child,
-    url: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Serve {
-    fn start() -> Serve {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("serve.out");
-        let child = std::process::Command::new(bin())
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", dir.path())
-            .env("HANZO_ENV_SERVE_TOKENS", "tok")
-            .env("HANZO_ENV_SERVE_KEY", "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=")
-            .args(["serve", "--listen", "127.0.0.1:0", "--data"])
-            .arg(dir.path().join("data"))
-            .stdin(Stdio::null())
-            .stdout(std::fs::File::create(&out).unwrap())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut serve = Serve { child, url: String::new(), _dir: dir };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let text = std::fs::read_to_string(&out).unwrap_or_default();
-            if let Some(at) = text.find("http://") {
-                serve.url = text[at..].split_whitespace().next().unwrap().to_string();
-                return serve;
-            }
-            assert!(Instant::now() < deadline, "serve printed no URL");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn no_proxy_ever_sees_loopback_traffic_or_the_token() {
     let serve = Serve::start();
@@ -708,7 +663,10 @@ fn no_proxy_ever_sees_loopback_traffic_or_the_token() {
         let proxy = RecordingProxy::start();
         let home = tempfile::tempdir().unwrap();
         let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", "API_KEY"]);
-        cmd.env("HANZO_BASE_URL", &serve.url).env("HANZO_API_KEY", "tok").env(var, &proxy.url).write_stdin(value);
+        cmd.env("HANZO_BASE_URL", &serve.url)
+            .env("HANZO_API_KEY", &serve.token)
+            .env(var, &proxy.url)
+            .write_stdin(value);
         let (r, _) = timed(&mut cmd);
         assert_eq!(r.code, 0, "{var}: {}", r.stderr);
         assert!(proxy.seen().is_empty(), "{var}: the proxy got {:?}", String::from_utf8_lossy(&proxy.seen()));
@@ -865,7 +823,7 @@ fn a_piped_value_of_64_kib_with_its_trailing_newline_is_accepted() {
         (format!("{full}\n\n"), 2, "over 64 KiB"),
     ] {
         let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", "API_KEY"]);
-        cmd.env("HANZO_BASE_URL", &serve.url).env("HANZO_API_KEY", "tok").write_stdin(input);
+        cmd.env("HANZO_BASE_URL", &serve.url).env("HANZO_API_KEY", &serve.token).write_stdin(input);
         let (r, _) = timed(&mut cmd);
         assert_eq!(r.code, code, "{expected}: {}", r.stderr);
         assert!(r.stderr.contains(expected), "{}", r.stderr);

@@ -3,13 +3,15 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
 use reqwest::blocking::{Client, RequestBuilder, Response};
 use serde_json::{Value, json};
+
+mod common;
 
 const TOKEN: &str = "tok-test-0123456789";
 const SECOND_TOKEN: &str = "tok-other-abcdef";
@@ -51,28 +53,9 @@ impl World {
     }
     fn start_with(&self, mut cmd: Command) -> Server {
         let n = std::fs::read_dir(self.dir.path()).unwrap().count();
-        let out = self.path(&format!("out{n}.log"));
-        let err = self.path(&format!("err{n}.log"));
-        let child = cmd
-            .stdin(Stdio::null())
-            .stdout(std::fs::File::create(&out).unwrap())
-            .stderr(std::fs::File::create(&err).unwrap())
-            .spawn()
-            .unwrap();
-        // Owned by a Server at once, so that a failed start still kills and reaps it.
-        let mut server = Server { child, url: String::new(), err, client: client() };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let text = std::fs::read_to_string(&out).unwrap_or_default();
-            if let Some(at) = text.find("http://127.0.0.1:") {
-                let scheme = "http://127.0.0.1:".len();
-                let port: String = text[at + scheme..].chars().take_while(char::is_ascii_digit).collect();
-                server.url = format!("http://127.0.0.1:{port}");
-                return server;
-            }
-            assert!(Instant::now() < deadline, "no URL on stdout; stderr: {}", server.stderr());
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let (out, err) = (self.path(&format!("out{n}.log")), self.path(&format!("err{n}.log")));
+        let process = common::ServeProcess::spawn(&mut cmd, out, err);
+        Server { url: process.url.clone(), process, client: client() }
     }
     /// Every byte the server could have left behind: its output and every file of the world.
     fn all_files(&self) -> Vec<(PathBuf, Vec<u8>)> {
@@ -100,9 +83,8 @@ fn client() -> Client {
 }
 
 struct Server {
-    child: Child,
+    process: common::ServeProcess,
     url: String,
-    err: PathBuf,
     client: Client,
 }
 
@@ -120,22 +102,15 @@ impl Server {
         self.req(reqwest::Method::DELETE, path).send().unwrap()
     }
     fn stderr(&self) -> String {
-        std::fs::read_to_string(&self.err).unwrap()
+        self.process.stderr()
     }
     fn kill9(&mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
+        self.process.child.kill().unwrap();
+        self.process.child.wait().unwrap();
     }
     fn terminate(&mut self) -> std::process::ExitStatus {
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
-        self.child.wait().unwrap()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        unsafe { libc::kill(self.process.child.id() as i32, libc::SIGTERM) };
+        self.process.child.wait().unwrap()
     }
 }
 

@@ -3,6 +3,7 @@
 use assert_cmd::Command;
 
 /// What one run of the binary left behind.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
 pub struct Run {
     pub code: i32,
     pub stdout: String,
@@ -10,6 +11,7 @@ pub struct Run {
 }
 
 /// Run `cmd` to the end; whatever its exit code, it must not have panicked.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
 pub fn run(cmd: &mut Command) -> Run {
     let out = cmd.output().unwrap();
     let run = Run {
@@ -55,10 +57,68 @@ pub fn fixture(rel: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
 }
 
+/// `hanzo-env serve` on a free loopback port with a cleared environment (PATH and `home` as
+/// HOME); the caller adds the rest of the arguments.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn serve_command(home: &std::path::Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"));
+    cmd.env_clear().env("PATH", std::env::var_os("PATH").unwrap_or_default()).env("HOME", home).args([
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    cmd
+}
+
+/// A `serve` process, killed and reaped when dropped, and the URL it printed.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub struct ServeProcess {
+    pub child: std::process::Child,
+    pub url: String,
+    pub err: std::path::PathBuf,
+}
+
+#[allow(dead_code)]
+impl ServeProcess {
+    /// Start `cmd` with stdout into `out` and stderr into `err`, and wait (20 s at most) for
+    /// the URL it prints.
+    pub fn spawn(cmd: &mut std::process::Command, out: std::path::PathBuf, err: std::path::PathBuf) -> ServeProcess {
+        let child = cmd
+            .stdin(std::process::Stdio::null())
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(&err).unwrap())
+            .spawn()
+            .unwrap();
+        // Owned (and so killed and reaped on drop) before anything can fail.
+        let mut serve = ServeProcess { child, url: String::new(), err };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let text = std::fs::read_to_string(&out).unwrap_or_default();
+            if let Some(at) = text.find("http://127.0.0.1:") {
+                serve.url = text[at..].chars().take_while(|c| !c.is_whitespace() && !matches!(c, '"' | ',')).collect();
+                return serve;
+            }
+            assert!(std::time::Instant::now() < deadline, "serve printed no URL; stderr: {}", serve.stderr());
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.err).unwrap_or_default()
+    }
+}
+
+impl Drop for ServeProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// A running `hanzo-env serve` with its own data, key, token and logs.
 #[allow(dead_code)] // each test crate compiles this module; not all use every helper
 pub struct Serve {
-    child: std::process::Child,
+    process: ServeProcess,
     pub url: String,
     pub token: String,
     pub dir: tempfile::TempDir,
@@ -70,38 +130,9 @@ impl Serve {
         let dir = tempfile::tempdir().unwrap();
         let token = format!("tok-{}", std::process::id());
         std::fs::write(dir.path().join("token"), format!("{token}\n")).unwrap();
-        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", dir.path())
-            .arg("serve")
-            .args(["--listen", "127.0.0.1:0", "--data"])
-            .arg(dir.path().join("data"))
-            .arg("--token-file")
-            .arg(dir.path().join("token"))
-            .stdin(std::process::Stdio::null())
-            .stdout(std::fs::File::create(dir.path().join("serve.out")).unwrap())
-            .stderr(std::fs::File::create(dir.path().join("serve.err")).unwrap())
-            .spawn()
-            .unwrap();
-        // Owned (and so killed and reaped on drop) before anything can fail.
-        let mut serve = Serve { child, url: String::new(), token, dir };
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        loop {
-            let out = std::fs::read_to_string(serve.dir.path().join("serve.out")).unwrap_or_default();
-            if let Some(at) = out.find("http://127.0.0.1:") {
-                serve.url = out[at..].chars().take_while(|c| !c.is_whitespace()).collect();
-                return serve;
-            }
-            assert!(std::time::Instant::now() < deadline, "serve printed no URL: {out}");
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let mut cmd = serve_command(dir.path());
+        cmd.arg("--data").arg(dir.path().join("data")).arg("--token-file").arg(dir.path().join("token"));
+        let process = ServeProcess::spawn(&mut cmd, dir.path().join("serve.out"), dir.path().join("serve.err"));
+        Serve { url: process.url.clone(), process, token, dir }
     }
 }
