@@ -435,11 +435,8 @@ fn a_terminal_on_stdin_is_never_read_with_echo_nor_waited_on() {
         (&["login", "--with-token"], "would be echoed", "hidden prompt"),
     ];
     for (args, message, hint) in cases {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"));
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", home.path())
-            .env("HANZO_BASE_URL", dead_url())
+        let mut cmd = common::process(home.path());
+        cmd.env("HANZO_BASE_URL", dead_url())
             .env("HANZO_API_KEY", "t")
             .env("HANZO_ENV_TOKEN_STORE", format!("file:{}", home.path().join("token").display()))
             .current_dir(home.path())

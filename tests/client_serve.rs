@@ -69,11 +69,8 @@ impl Desk {
 
     /// The binary on a pseudo-terminal, with `env` on top of HOME, PATH, TERM and the API.
     fn pty_with(&self, args: &[&str], env: &[(&str, &str)]) -> expectrl::session::OsSession {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"));
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("TERM", "xterm")
+        let mut cmd = common::process(self.home.path());
+        cmd.env("TERM", "xterm")
             .env("HANZO_BASE_URL", &self.url)
             .envs(env.iter().copied())
             .current_dir(self.checkout())
@@ -473,10 +470,7 @@ fn secret_values_never_leak_through_any_path() {
         .write_stdin(format!("export VIA_IMPORT_STDIN=\"{}\"\n", marker("VIA_IMPORT_STDIN")))));
 
     // While `secret set` holds the value and waits for EOF, no process's argv carries it.
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"))
-        .env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", desk.home.path())
+    let mut child = common::process(desk.home.path())
         .env("HANZO_BASE_URL", &desk.url)
         .env("HANZO_API_KEY", &desk.token)
         .current_dir(desk.checkout())

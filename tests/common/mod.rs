@@ -57,16 +57,21 @@ pub fn fixture(rel: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
 }
 
-/// `hanzo-env serve` on a free loopback port with a cleared environment (PATH and `home` as
-/// HOME); the caller adds the rest of the arguments.
+/// The built binary as a `std::process::Command` (to spawn it, or hand it to a
+/// pseudo-terminal) with a cleared environment: PATH and `home` as HOME.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn process(home: &std::path::Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"));
+    cmd.env_clear().env("PATH", std::env::var_os("PATH").unwrap_or_default()).env("HOME", home);
+    cmd
+}
+
+/// `hanzo-env serve` on a free loopback port (see [`process`]); the caller adds the rest of
+/// the arguments.
 #[allow(dead_code)] // each test crate compiles this module; not all use every helper
 pub fn serve_command(home: &std::path::Path) -> std::process::Command {
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hanzo-env"));
-    cmd.env_clear().env("PATH", std::env::var_os("PATH").unwrap_or_default()).env("HOME", home).args([
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-    ]);
+    let mut cmd = process(home);
+    cmd.args(["serve", "--listen", "127.0.0.1:0"]);
     cmd
 }
 
