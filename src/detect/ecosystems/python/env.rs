@@ -167,13 +167,23 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
             names.push(name);
         }
     }
-    let names: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
-    let Ok(read) = Regex::new(&format!(
-        r#"(?:^|[^\w.])(?:{})(?:\.(?:{TYPED}))?\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
-        names.join("|")
-    )) else {
-        return Vec::new();
+    let pattern = |names: &[String]| {
+        let names: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
+        Regex::new(&format!(
+            r#"(?:^|[^\w.])(?:{})(?:\.(?:{TYPED}))?\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+            names.join("|")
+        ))
     };
+    // Most files bind no reader of their own: the common names' pattern is built once.
+    static USUAL_READ: std::sync::OnceLock<Option<Regex>> = std::sync::OnceLock::new();
+    let own;
+    let read = if names.len() == 2 {
+        USUAL_READ.get_or_init(|| pattern(&names).ok()).as_ref()
+    } else {
+        own = pattern(&names).ok();
+        own.as_ref()
+    };
+    let Some(read) = read else { return Vec::new() };
     read.captures_iter(text)
         .filter_map(|c| {
             let (whole, name) = (c.get(0)?, c.get(1)?);
