@@ -225,15 +225,21 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     let mut pytest_installed = false;
     let run_prefix = match tool {
         Tool::Uv => {
-            let mut cmd = String::from(if has("uv.lock") { "uv sync --frozen" } else { "uv sync" });
+            // `uv sync` fills a private `.venv` that only `uv run` sees; the locked set (the
+            // project, editable, and its default groups) goes through pip into the
+            // interpreter on PATH instead, so that a new shell's `python3 -m pytest` sees it.
+            let mut cmd = String::from(if has("uv.lock") { "uv export --frozen" } else { "uv export" });
             if members.is_some() {
                 cmd.push_str(" --all-packages");
             }
-            out.step(Phase::Install, in_dir(dir, &cmd), source);
+            cmd.push_str(" --no-hashes --quiet | python3 -m pip install -r /dev/stdin");
+            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), &cmd)), source);
             "uv run "
         }
         Tool::Poetry => {
-            out.step(Phase::Install, in_dir(dir, "poetry install --no-interaction"), source);
+            // Into the interpreter on PATH (or the active virtualenv), not a private one.
+            let cmd = "POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction";
+            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), cmd)), source);
             "poetry run "
         }
         Tool::Pdm => {
@@ -368,16 +374,7 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
             .map(|t| t.keys().filter(|k| TEST_SETS.contains(&k.as_str())).cloned().collect())
             .unwrap_or_default();
         let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
-        // A version from git metadata (setuptools-scm, hatch-vcs) needs the repository; a copy
-        // without `.git` builds as version 0.0.0 instead of failing.
-        let scm = build_requires(pyproject).iter().any(|r| is_scm_version_plugin(r));
-        let command = if scm {
-            format!(
-                "{{ [ -e .git ] || export SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0; python3 -m pip install {target}; }}"
-            )
-        } else {
-            format!("python3 -m pip install {target}")
-        };
+        let command = without_git_metadata(pyproject, &format!("python3 -m pip install {target}"));
         out.step(Phase::Install, in_dir(dir, &command), manifest.as_str());
         let pyproject_path = join(dir, "pyproject.toml");
         names_pytest |= !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
@@ -393,6 +390,16 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
         names_pytest |= groups.iter().any(|r| mentions_pytest(r));
     }
     names_pytest
+}
+
+/// `command`, which builds the project, made to work in a copy without `.git` when the
+/// version comes from git metadata (setuptools-scm, hatch-vcs): it builds as version 0.0.0.
+fn without_git_metadata(pyproject: Option<&toml::Table>, command: &str) -> String {
+    if build_requires(pyproject).iter().any(|r| is_scm_version_plugin(r)) {
+        format!("{{ [ -e .git ] || export SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0; {command}; }}")
+    } else {
+        command.to_string()
+    }
 }
 
 /// `[build-system] requires` of a pyproject.
