@@ -66,7 +66,10 @@ impl Ecosystem for Python {
             r"(?:\S*/)?manage\.py\s+test\b",
             r"python3?\s+-m\s+unittest\b",
             r"(?:tox|nox)(?:\s|$)",
-            r"hatch\s+(?:run\s+)?test\b",
+            // `hatch test`, a `test` script, or a test script of an environment (`test:cov`);
+            // `hatch run test:python -m pip …` runs setup in the environment named test.
+            r"hatch\s+(?:run\s+)?test(?:\s|$)",
+            r"hatch\s+run\s+[\w.-]+:(?:test|tests|cov|pytest)(?:\s|$)",
         ]
     }
     fn install_commands(&self) -> &'static [&'static str] {
