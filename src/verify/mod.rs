@@ -16,10 +16,10 @@ pub mod process;
 pub mod reap;
 pub mod sandbox;
 
+use std::ffi::OsString;
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::os::unix::process::CommandExt;
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -598,16 +598,17 @@ fn missing_command_hint(tail: &[String]) -> String {
 /// found`, dash's `sh: 1: jest: not found`, env's `env: 'node': No such file or directory`.
 fn missing_command(line: &str) -> Option<&str> {
     let line = line.trim_end();
-    let name = if let Some(before) = line.strip_suffix(": command not found").or_else(|| line.strip_suffix(": not found")) {
-        before.rsplit(": ").next()?
-    } else {
-        let before = line.strip_suffix(": No such file or directory")?;
-        let (program, name) = before.rsplit_once(": ")?;
-        if !program.ends_with("env") {
-            return None;
-        }
-        name.trim_matches(['\'', '‘', '’', '"'])
-    };
+    let name =
+        if let Some(before) = line.strip_suffix(": command not found").or_else(|| line.strip_suffix(": not found")) {
+            before.rsplit(": ").next()?
+        } else {
+            let before = line.strip_suffix(": No such file or directory")?;
+            let (program, name) = before.rsplit_once(": ")?;
+            if !program.ends_with("env") {
+                return None;
+            }
+            name.trim_matches(['\'', '‘', '’', '"'])
+        };
     let name = name.trim();
     (!name.is_empty() && !name.contains(char::is_whitespace)).then_some(name)
 }
