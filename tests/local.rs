@@ -725,3 +725,14 @@ fn verify_runs_the_primary_test_unless_asked_for_all() {
     let out = sandbox.output(&["verify", "--all-tests", "--test", "true"], &vars);
     assert_eq!(out.status.code(), Some(2), "--all-tests and --test conflict");
 }
+
+#[test]
+fn verify_names_the_ca_variables_when_a_certificate_is_not_trusted() {
+    let sandbox = Sandbox::new("repo = \"x\"\ninstall = \"\"\nstart = \"\"\nsecrets = []\n");
+    let test = "echo 'error: Failed to fetch: https://files.pythonhosted.org/x.whl' >&2; \
+                echo '  cause: invalid peer certificate: UnknownIssuer' >&2; exit 2";
+    let (code, json, _) = verify_json(&sandbox, &["--test", test], &[]);
+    assert_eq!(code, Some(1));
+    let hint = json["steps"][0]["hint"].as_str().expect("a hint for an untrusted certificate");
+    assert!(hint.contains("--pass SSL_CERT_FILE"), "{hint}");
+}

@@ -554,7 +554,11 @@ impl Runner<'_> {
             duration,
             exit_code,
             log: Some(log),
-            hint: (exit_code == Some(127)).then(|| missing_command_hint(&tail)),
+            hint: if exit_code == Some(127) {
+                Some(missing_command_hint(&tail))
+            } else {
+                untrusted_certificate_hint(&tail)
+            },
             failed_line,
             tail,
             blocked_by: Vec::new(),
@@ -592,6 +596,29 @@ fn missing_command_hint(tail: &[String]) -> String {
         ),
         None => "a command was not found (exit 127): make `install` install it, or install it on this machine".into(),
     }
+}
+
+/// Messages of TLS clients that met a certificate they do not trust (Python, Node, Rust,
+/// curl, git): a network that re-signs TLS with its own CA.
+const UNTRUSTED_CERTIFICATE: &[&str] = &[
+    "CERTIFICATE_VERIFY_FAILED",
+    "UnknownIssuer",
+    "SELF_SIGNED_CERT_IN_CHAIN",
+    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+    "unable to get local issuer certificate",
+    "self-signed certificate in certificate chain",
+    "self signed certificate in certificate chain",
+    "server certificate verification failed",
+];
+
+/// For a step whose log shows an untrusted certificate: the variables that would carry the
+/// CA, which verify does not pass unless asked.
+fn untrusted_certificate_hint(tail: &[String]) -> Option<String> {
+    tail.iter().any(|line| UNTRUSTED_CERTIFICATE.iter().any(|m| line.contains(m))).then(|| {
+        "a TLS certificate was not trusted: if your network re-signs TLS with its own CA, pass where it is \
+         (--pass SSL_CERT_FILE, and --pass NODE_EXTRA_CA_CERTS or PIP_CERT for npm and pip)"
+            .to_string()
+    })
 }
 
 /// The command a shell's "not found" message names: bash's `…: line 3: poetry: command not
@@ -720,6 +747,15 @@ mod tests {
         assert_eq!(missing_command("all good"), None);
         let hint = missing_command_hint(&["noise".into(), "bash: line 1: uv: command not found".into()]);
         assert!(hint.starts_with("`uv` is not installed here"), "{hint}");
+    }
+
+    #[test]
+    fn untrusted_certificates_name_the_variables_that_carry_a_ca() {
+        let uv = ["  cause: invalid peer certificate: UnknownIssuer".to_string()];
+        assert!(untrusted_certificate_hint(&uv).is_some_and(|h| h.contains("--pass SSL_CERT_FILE")));
+        let npm = ["npm error code SELF_SIGNED_CERT_IN_CHAIN".to_string()];
+        assert!(untrusted_certificate_hint(&npm).is_some());
+        assert_eq!(untrusted_certificate_hint(&["FAILED tests/test_x.py::test_y".to_string()]), None);
     }
 
     #[test]
