@@ -337,7 +337,8 @@ fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
     MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| join(dir, "pyproject.toml"))
 }
 
-/// Names of extras, dependency groups and requirements files that hold what the tests need.
+/// Names of extras, dependency groups and requirements files that hold what the tests need
+/// (the ones for tests first, then `dev`).
 const TEST_SETS: &[&str] = &["test", "tests", "testing", "dev"];
 
 /// pip into the interpreter on PATH (see [`PIP_TO_THE_INTERPRETER_ON_PATH`]): the runtime
@@ -428,7 +429,15 @@ fn dependency_groups(pyproject: Option<&toml::Table>) -> Vec<String> {
     };
     let mut found: Vec<String> = Vec::new();
     let mut visited: Vec<&str> = Vec::new();
-    let mut pending: Vec<&str> = groups.keys().map(String::as_str).filter(|k| TEST_SETS.contains(k)).collect();
+    // A test group says what the tests need; a dev group then mostly adds docs, linters and
+    // release tools, which may not even install on the Python here. Dev only without one.
+    let named = |sets: &[&str]| -> Vec<&str> {
+        groups.keys().map(String::as_str).filter(|k| sets.contains(k)).collect::<Vec<_>>()
+    };
+    let mut pending = named(&TEST_SETS[..3]);
+    if pending.is_empty() {
+        pending = named(TEST_SETS);
+    }
     while let Some(group) = pending.pop() {
         if visited.contains(&group) {
             continue;
