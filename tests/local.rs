@@ -660,6 +660,12 @@ fn verify_names_the_command_a_step_did_not_find() {
     assert!(stdout.contains("test failed, exit 127"), "{stdout}");
     assert!(stdout.contains("hint: `no-such-runner-77` is not installed here"), "{stdout}");
 
+    // make reports a recipe's missing command as its own exit 2.
+    std::fs::write(sandbox.repo.join("Makefile"), "test:\n\tno-such-runner-78 run tests\n").unwrap();
+    let (_, json, _) = verify_json(&sandbox, &["--test", "make test"], &[]);
+    let hint = json["steps"][0]["hint"].as_str().expect("a hint for make's Error 127");
+    assert!(hint.starts_with("`no-such-runner-78` is not installed here"), "{hint}");
+
     // Other failures get no such hint.
     let (_, json, _) = verify_json(&sandbox, &["--test", "exit 3"], &[]);
     assert!(json["steps"][0].get("hint").is_none(), "{json:#}");

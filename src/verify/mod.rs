@@ -554,7 +554,8 @@ impl Runner<'_> {
             duration,
             exit_code,
             log: Some(log),
-            hint: if exit_code == Some(127) {
+            // make reports a recipe's 127 as its own exit 2, with `Error 127`.
+            hint: if exit_code == Some(127) || tail.iter().any(|l| l.contains("] Error 127")) {
                 Some(missing_command_hint(&tail))
             } else {
                 untrusted_certificate_hint(&tail)
@@ -631,7 +632,8 @@ fn missing_command(line: &str) -> Option<&str> {
         } else {
             let before = line.strip_suffix(": No such file or directory")?;
             let (program, name) = before.rsplit_once(": ")?;
-            if !program.ends_with("env") {
+            // env's and make's own words: `make: uv: No such file or directory`.
+            if !(program.ends_with("env") || program.starts_with("make")) {
                 return None;
             }
             name.trim_matches(['\'', '‘', '’', '"'])
@@ -743,6 +745,7 @@ mod tests {
         assert_eq!(missing_command("sh: 1: jest: not found"), Some("jest"));
         assert_eq!(missing_command("/usr/bin/env: ‘node’: No such file or directory"), Some("node"));
         assert_eq!(missing_command("env: 'python': No such file or directory"), Some("python"));
+        assert_eq!(missing_command("make: uv: No such file or directory"), Some("uv"));
         assert_eq!(missing_command("cat: input.txt: No such file or directory"), None);
         assert_eq!(missing_command("all good"), None);
         let hint = missing_command_hint(&["noise".into(), "bash: line 1: uv: command not found".into()]);
