@@ -624,7 +624,10 @@ mod tests {
         let pyproject: toml::Table = "[dependency-groups]\ntest = ['pytest>=8', {include-group = 'coverage'}]\ncoverage = ['coverage[toml]']\ndocs = ['sphinx']\ndev = [{include-group = 'test'}, 'ruff']\n".parse().unwrap();
         let mut found = dependency_groups(Some(&pyproject));
         found.sort();
-        assert_eq!(found, ["coverage[toml]", "pytest>=8", "ruff"]);
+        // The test group says what the tests need; dev (docs, linters) stays out beside it.
+        assert_eq!(found, ["coverage[toml]", "pytest>=8"]);
+        let only_dev: toml::Table = "[dependency-groups]\ndev = ['pytest>=8', 'ruff']\n".parse().unwrap();
+        assert_eq!(dependency_groups(Some(&only_dev)), ["pytest>=8", "ruff"]);
         assert!(is_scm_version_plugin("setuptools_scm[toml]>=8"));
         assert!(is_scm_version_plugin("hatch-vcs"));
         assert!(!is_scm_version_plugin("setuptools>=61"));
