@@ -468,7 +468,7 @@ Register-ArgumentCompleter -Native -CommandName 'hanzo-env' -ScriptBlock {
         'hanzo-env;verify' {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Limit for the whole run')
             [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Limit for each step')
-            [CompletionResult]::new('--test', '--test', [CompletionResultType]::ParameterName, 'Run this test command instead of the detected ones (repeatable)')
+            [CompletionResult]::new('--test', '--test', [CompletionResultType]::ParameterName, 'Run this test command instead of the detected one (repeatable)')
             [CompletionResult]::new('--pass', '--pass', [CompletionResultType]::ParameterName, 'Pass this variable of the caller''s environment through (repeatable)')
             [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]')
             [CompletionResult]::new('--org', '--org', [CompletionResultType]::ParameterName, 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]')
@@ -476,6 +476,7 @@ Register-ArgumentCompleter -Native -CommandName 'hanzo-env' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour')
             [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Extra CA certificate (PEM) to trust for the API')
             [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'Keep the scratch copy afterwards')
+            [CompletionResult]::new('--all-tests', '--all-tests', [CompletionResultType]::ParameterName, 'Run every detected test command, not only the primary one')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout')
             [CompletionResult]::new('--no-input', '--no-input', [CompletionResultType]::ParameterName, 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print less (only errors and data)')

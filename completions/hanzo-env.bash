@@ -1446,7 +1446,7 @@ _hanzo__env() {
             return 0
             ;;
         hanzo__subcmd__env__subcmd__verify)
-            opts="-q -v -h -V --keep --timeout --step-timeout --test --pass --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
+            opts="-q -v -h -V --keep --timeout --step-timeout --test --all-tests --pass --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

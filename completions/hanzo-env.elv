@@ -436,7 +436,7 @@ set edit:completion:arg-completer[hanzo-env] = {|@words|
         &'hanzo-env;verify'= {
             cand --timeout 'Limit for the whole run'
             cand --step-timeout 'Limit for each step'
-            cand --test 'Run this test command instead of the detected ones (repeatable)'
+            cand --test 'Run this test command instead of the detected one (repeatable)'
             cand --pass 'Pass this variable of the caller''s environment through (repeatable)'
             cand --api-url 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]'
             cand --org 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]'
@@ -444,6 +444,7 @@ set edit:completion:arg-completer[hanzo-env] = {|@words|
             cand --color 'When to use colour'
             cand --ca-cert 'Extra CA certificate (PEM) to trust for the API'
             cand --keep 'Keep the scratch copy afterwards'
+            cand --all-tests 'Run every detected test command, not only the primary one'
             cand --json 'Print machine-readable JSON on stdout'
             cand --no-input 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
             cand -q 'Print less (only errors and data)'

@@ -345,7 +345,7 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -s h -l he
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l timeout -d 'Limit for the whole run' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l step-timeout -d 'Limit for each step' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l test -d 'Run this test command instead of the detected ones (repeatable)' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l test -d 'Run this test command instead of the detected one (repeatable)' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l pass -d 'Pass this variable of the caller\'s environment through (repeatable)' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
@@ -355,6 +355,7 @@ always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l keep -d 'Keep the scratch copy afterwards'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l all-tests -d 'Run every detected test command, not only the primary one'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l json -d 'Print machine-readable JSON on stdout'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -s q -l quiet -d 'Print less (only errors and data)'

@@ -192,14 +192,19 @@ Example:
     /// Try the environment in a scratch copy: install, start, then the tests
     #[command(after_help = "Steps, in a scratch copy of the checkout (.gitignore honoured, no .git, node_modules or
 target): install (bash -euo pipefail), start in the background, a wait for the ports of
-the detected services, then each detected test command (--test replaces them). Each step
-runs in its own process group with the run environment plus CI=true, logs to a file, and
-is stopped as a whole on --step-timeout or --timeout. Exit: 0 every step passed, 1 a step
-failed or timed out, 2 verify could not run, 130 interrupted.
+the detected services, then the primary test command (the one a developer runs before
+pushing; --all-tests runs every detected one, --test replaces them). Installs stay in the
+scratch directory: a virtualenv first on PATH (VIRTUAL_ENV) when install runs Python tools,
+and an npm prefix (NPM_CONFIG_PREFIX). Each step runs in its own process group with the run
+environment plus CI=true, logs to a file, and is stopped as a whole on --step-timeout or
+--timeout. A test that fails while a detected service is not answering is reported as
+blocked by it. Exit: 0 every step passed, 1 a step failed, was blocked or timed out, 2
+verify could not run, 130 interrupted.
 
 Examples:
   hanzo-env verify
   hanzo-env verify --test 'cargo test --locked'
+  hanzo-env verify --all-tests
   hanzo-env verify --keep --timeout 20m --json")]
     Verify(VerifyArgs),
 
@@ -427,9 +432,12 @@ pub struct VerifyArgs {
     /// Limit for each step
     #[arg(long, value_parser = humantime::parse_duration, default_value = "15m", value_name = "DURATION")]
     pub step_timeout: Duration,
-    /// Run this test command instead of the detected ones (repeatable)
+    /// Run this test command instead of the detected one (repeatable)
     #[arg(long = "test", value_name = "CMD")]
     pub tests: Vec<String>,
+    /// Run every detected test command, not only the primary one
+    #[arg(long, conflicts_with = "tests")]
+    pub all_tests: bool,
     /// Pass this variable of the caller's environment through (repeatable)
     #[arg(long, value_name = "VAR")]
     pub pass: Vec<String>,

@@ -109,14 +109,18 @@ fn a_missing_uv_is_installed_with_pip_once() {
     assert_eq!(first.code, 0, "{}", first.stderr);
     let calls = machine.calls();
     assert!(calls.contains("python3 -m pip install --quiet uv\n"), "{calls}");
-    assert!(calls.contains("uv sync --frozen --all-packages"), "{calls}");
+    // The locked set goes through pip into the interpreter on PATH, not a private .venv.
+    assert!(calls.contains("uv export --frozen --all-packages --no-hashes --quiet"), "{calls}");
+    assert!(calls.contains("python3 -m pip install -r /dev/stdin"), "{calls}");
 
     machine.forget_calls();
     let second = machine.run(&install, &checkout);
     assert_eq!(second.code, 0, "{}", second.stderr);
     let calls = machine.calls();
     assert!(!calls.contains("pip install --quiet uv"), "the second run finds uv: {calls}");
-    assert!(calls.contains("uv sync --frozen --all-packages"), "{calls}");
+    // The locked set goes through pip into the interpreter on PATH, not a private .venv.
+    assert!(calls.contains("uv export --frozen --all-packages --no-hashes --quiet"), "{calls}");
+    assert!(calls.contains("python3 -m pip install -r /dev/stdin"), "{calls}");
 }
 
 #[test]
@@ -150,7 +154,7 @@ fn a_pinned_python_goes_through_pyenv_or_is_named_in_a_warning() {
         "{}",
         run.stderr
     );
-    assert!(machine.calls().contains("uv sync --frozen"), "{}", machine.calls());
+    assert!(machine.calls().contains("uv export --frozen"), "{}", machine.calls());
     // With pyenv: it installs the pin.
     machine.tool("bin", "pyenv", "");
     machine.forget_calls();

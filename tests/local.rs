@@ -583,3 +583,162 @@ fn verify_waits_for_the_ports_of_detected_services() {
     assert!(tail.contains("redis: 127.0.0.1:6379 still closed"), "{tail}");
     assert_eq!(processes_inside(&scratch_of(&json)), Vec::<String>::new());
 }
+
+/// Whether `python3 -m venv` works here (Debian splits it into python3-venv).
+fn has_python_venv() -> bool {
+    Command::new("python3")
+        .args(["-c", "import venv, ensurepip"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn verify_keeps_python_and_npm_installs_inside_the_scratch_directory() {
+    if !has_python_venv() {
+        eprintln!("python3 with venv and ensurepip is not installed here; skipping");
+        return;
+    }
+    let sandbox = Sandbox::new(
+        r#"repo = "py"
+install = """
+python3 -m pip --version >/dev/null
+python3 -c 'import sys; assert sys.prefix != sys.base_prefix, sys.prefix'
+printf '%s\n' "$VIRTUAL_ENV" "$NPM_CONFIG_PREFIX" > where.txt
+"""
+start = ""
+secrets = []
+"#,
+    );
+    // The step after install sees the same environment: the scratch venv first, then npm's bin.
+    let test = r#"[ "$(command -v python3)" = "$VIRTUAL_ENV/bin/python3" ] && [ "$(sed -n 1p where.txt)" = "$VIRTUAL_ENV" ] \
+        && case "$PATH" in "$VIRTUAL_ENV/bin:$NPM_CONFIG_PREFIX/bin:"*) true;; *) false;; esac"#;
+    let (code, json, stderr) = verify_json(&sandbox, &["--keep", "--test", test], &[]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("install", "passed"), ("test", "passed")]));
+    let scratch = scratch_of(&json);
+    let recorded = std::fs::read_to_string(scratch.join("checkout/where.txt")).unwrap();
+    let lines: Vec<&str> = recorded.lines().collect();
+    assert_eq!(lines.len(), 2, "{recorded}");
+    for dir in lines {
+        assert!(Path::new(dir).starts_with(&scratch), "{dir} is outside {}", scratch.display());
+        assert!(Path::new(dir).is_dir(), "{dir}");
+    }
+    assert!(scratch.join("env/venv/bin/python3").exists());
+    for written in [".local", ".profile", ".bashrc"] {
+        assert!(!sandbox.home.join(written).exists(), "verify wrote ~/{written}");
+    }
+    std::fs::remove_dir_all(&scratch).unwrap();
+}
+
+#[test]
+fn verify_makes_no_virtualenv_when_install_runs_no_python() {
+    let sandbox = Sandbox::new("repo = \"x\"\ninstall = \"mkdir -p build\"\nstart = \"\"\nsecrets = []\n");
+    let test = r#"[ -z "${VIRTUAL_ENV:-}" ] && [ -d "$NPM_CONFIG_PREFIX/bin" ] && [ "${PATH%%:*}" = "$NPM_CONFIG_PREFIX/bin" ]"#;
+    let (code, json, stderr) = verify_json(&sandbox, &["--test", test], &[]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+}
+
+#[test]
+fn verify_names_the_command_a_step_did_not_find() {
+    let sandbox = Sandbox::new(
+        "repo = \"x\"\ninstall = \"\"\"\nset -euo pipefail\nno-such-tool-4411 install --frozen\n\"\"\"\nstart = \"\"\nsecrets = []\n",
+    );
+    let (code, json, _) = verify_json(&sandbox, &["--test", "true"], &[]);
+    assert_eq!(code, Some(1));
+    assert_eq!(steps(&json), pairs(&[("install", "failed"), ("test", "skipped")]));
+    assert_eq!(json["steps"][0]["exit_code"], 127);
+    let hint = json["steps"][0]["hint"].as_str().expect("a hint for exit 127");
+    assert!(hint.starts_with("`no-such-tool-4411` is not installed here"), "{hint}");
+
+    // dash's message (`sh: 1: name: not found`), in the text report.
+    let sandbox = Sandbox::new("repo = \"x\"\ninstall = \"\"\nstart = \"\"\nsecrets = []\n");
+    let out = sandbox.output(&["verify", "--test", "sh -c 'no-such-runner-77 --ci'"], &[("NO_COLOR", "1")]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("test failed, exit 127"), "{stdout}");
+    assert!(stdout.contains("hint: `no-such-runner-77` is not installed here"), "{stdout}");
+
+    // make reports a recipe's missing command as its own exit 2.
+    std::fs::write(sandbox.repo.join("Makefile"), "test:\n\tno-such-runner-78 run tests\n").unwrap();
+    let (_, json, _) = verify_json(&sandbox, &["--test", "make test"], &[]);
+    let hint = json["steps"][0]["hint"].as_str().expect("a hint for make's Error 127");
+    assert!(hint.starts_with("`no-such-runner-78` is not installed here"), "{hint}");
+
+    // Other failures get no such hint.
+    let (_, json, _) = verify_json(&sandbox, &["--test", "exit 3"], &[]);
+    assert!(json["steps"][0].get("hint").is_none(), "{json:#}");
+}
+
+#[test]
+fn verify_reports_a_test_failing_while_a_service_is_down_as_blocked() {
+    // compose.yaml publishes postgres on 55439; the test plays it where the port is free.
+    let Ok(listener) = std::net::TcpListener::bind(("127.0.0.1", 55439)) else {
+        eprintln!("127.0.0.1:55439 is in use here; skipping");
+        return;
+    };
+    drop(listener);
+    let sandbox = Sandbox::fixture("blocked");
+    let (code, json, stderr) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "exit 1"], &[]);
+    assert_eq!(code, Some(1), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("start", "running"), ("services", "failed"), ("test", "blocked")]));
+    assert_eq!(json["steps"][1]["command"], "postgres:55439");
+    assert_eq!(json["steps"][2]["blocked_by"], serde_json::json!(["postgres"]));
+    let hint = json["steps"][2]["hint"].as_str().unwrap();
+    assert!(hint.starts_with("blocked by postgres (127.0.0.1:55439)"), "{hint}");
+
+    // With the service answering, a failing test is the test's own failure.
+    let Ok(listener) = std::net::TcpListener::bind(("127.0.0.1", 55439)) else {
+        eprintln!("127.0.0.1:55439 was taken meanwhile; skipping the answering half");
+        return;
+    };
+    let (code, json, _) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "exit 1"], &[]);
+    drop(listener);
+    assert_eq!(code, Some(1));
+    assert_eq!(steps(&json), pairs(&[("start", "running"), ("services", "passed"), ("test", "failed")]));
+    assert!(json["steps"][2].get("blocked_by").is_none(), "{json:#}");
+}
+
+#[test]
+fn verify_runs_the_primary_test_unless_asked_for_all() {
+    let sandbox = Sandbox::fixture("primary");
+    // Fake npm and make record that they ran, outside the scratch copy.
+    let bin = sandbox.home.join("fake-bin");
+    let ran = sandbox.home.join("ran.txt");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in ["npm", "make"] {
+        let script = bin.join(tool);
+        std::fs::write(&script, format!("#!/bin/sh\necho \"{tool} $*\" >> '{}'\n", ran.display())).unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let vars = [("PATH", path.as_str())];
+
+    let (code, json, stderr) = verify_json(&sandbox, &[], &vars);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("test", "passed")]));
+    assert_eq!(json["steps"][0]["command"], "npm test");
+    assert!(stderr.contains("--all-tests runs all 2 detected"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&ran).unwrap(), "npm test\n");
+
+    std::fs::remove_file(&ran).unwrap();
+    let (code, json, stderr) = verify_json(&sandbox, &["--all-tests"], &vars);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("test 1", "passed"), ("test 2", "passed")]));
+    assert_eq!(std::fs::read_to_string(&ran).unwrap(), "npm test\nmake test\n");
+
+    let out = sandbox.output(&["verify", "--all-tests", "--test", "true"], &vars);
+    assert_eq!(out.status.code(), Some(2), "--all-tests and --test conflict");
+}
+
+#[test]
+fn verify_names_the_ca_variables_when_a_certificate_is_not_trusted() {
+    let sandbox = Sandbox::new("repo = \"x\"\ninstall = \"\"\nstart = \"\"\nsecrets = []\n");
+    let test = "echo 'error: Failed to fetch: https://files.pythonhosted.org/x.whl' >&2; \
+                echo '  cause: invalid peer certificate: UnknownIssuer' >&2; exit 2";
+    let (code, json, _) = verify_json(&sandbox, &["--test", test], &[]);
+    assert_eq!(code, Some(1));
+    let hint = json["steps"][0]["hint"].as_str().expect("a hint for an untrusted certificate");
+    assert!(hint.contains("--pass SSL_CERT_FILE"), "{hint}");
+}

@@ -108,18 +108,28 @@ fn plan(root: &std::path::Path, proposal: &Proposal, args: &VerifyArgs, ui: &Ui)
     if tests.is_empty()
         && let Some(detection) = &detection
     {
-        for test in &detection.tests {
+        // The primary test is the one a developer runs before pushing; the others on request.
+        let primary = detection.tests.iter().find(|t| t.primary).or(detection.tests.first());
+        let chosen: Vec<&crate::detect::TestCommand> =
+            if args.all_tests { detection.tests.iter().collect() } else { primary.into_iter().collect() };
+        for test in chosen {
             if !tests.contains(&test.command) {
                 tests.push(test.command.clone());
             }
         }
         if tests.is_empty() {
             ui.warn("no test command detected; pass --test CMD to run one");
+        } else if !args.all_tests && detection.tests.len() > 1 {
+            ui.info(&format!(
+                "running the primary test ({}); --all-tests runs all {} detected",
+                tests[0],
+                detection.tests.len()
+            ));
         }
     }
     let mut services: Vec<(String, u16)> = Vec::new();
     for service in detection.iter().flat_map(|d| &d.services) {
-        match verify::default_port(&service.name) {
+        match verify::service_port(&service.name, &service.ports) {
             Some(port) if !services.iter().any(|(_, p)| *p == port) => services.push((service.name.clone(), port)),
             Some(_) => {}
             None => ui.debug(1, &format!("no known port for service {}; not waited for", service.name)),
@@ -224,8 +234,10 @@ fn render_table(report: &Report, ui: &Ui) -> String {
             _ => ui.red(text.trim_end()) + "\n",
         });
     }
-    for step in
-        report.steps.iter().filter(|s| matches!(s.status, Status::Failed | Status::Timeout | Status::Interrupted))
+    for step in report
+        .steps
+        .iter()
+        .filter(|s| matches!(s.status, Status::Failed | Status::Timeout | Status::Interrupted | Status::Blocked))
     {
         out.push('\n');
         let exit = step.exit_code.map(|c| format!(", exit {c}")).unwrap_or_default();
@@ -242,6 +254,9 @@ fn render_table(report: &Report, ui: &Ui) -> String {
         }
         for tail in &step.tail {
             out.push_str(&format!("  │ {}\n", printable_line(tail)));
+        }
+        if let Some(hint) = &step.hint {
+            out.push_str(&format!("  {} {}\n", ui.bold("hint:"), printable_line(hint)));
         }
     }
     let passed = report.steps.iter().filter(|s| s.status.ok()).count();

@@ -118,6 +118,13 @@ impl ChildEnv {
         }
     }
 
+    /// The value of a variable copied from the caller or fixed by us (PATH, HOME, a `--pass`
+    /// name); never one of the resolved entries, which may be secrets.
+    pub fn plain(&self, name: &str) -> Option<&std::ffi::OsStr> {
+        let fixed = self.fixed.iter().rev().find(|(n, _)| n == name).map(|(_, v)| std::ffi::OsStr::new(v.as_str()));
+        fixed.or_else(|| self.inherited.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_os_str()))
+    }
+
     /// Whether the child receives `name`.
     pub fn has(&self, name: &str) -> bool {
         self.names().contains(&name)

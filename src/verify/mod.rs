@@ -14,7 +14,9 @@ pub mod copy;
 pub mod log;
 pub mod process;
 pub mod reap;
+pub mod sandbox;
 
+use std::ffi::OsString;
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::os::unix::process::CommandExt;
@@ -78,6 +80,9 @@ pub enum Status {
     Interrupted,
     /// `start` was still running when the tests ended (then stopped): a pass.
     Running,
+    /// A test failed while a service `start` should bring up was not answering: the failure
+    /// says nothing about the test.
+    Blocked,
 }
 
 impl Status {
@@ -92,6 +97,7 @@ impl Status {
             Status::Skipped => "skipped",
             Status::Interrupted => "interrupted",
             Status::Running => "running",
+            Status::Blocked => "blocked",
         }
     }
 }
@@ -110,6 +116,12 @@ pub struct StepReport {
     pub failed_line: Option<String>,
     /// For a failed step: the last lines of its log, sensitive values masked.
     pub tail: Vec<String>,
+    /// For a failed step, what probably went wrong and how to fix it, in one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// For a blocked test: the services that were not answering.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocked_by: Vec<String>,
 }
 
 fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -187,6 +199,8 @@ pub fn verify(
         std::fs::DirBuilder::new().mode(0o700).create(dir).map_err(|e| setup_error(dir, e))?;
     }
     let copied = copy::copy_checkout(root, &checkout)?;
+    let environment = scratch.path().join("env");
+    let sandbox = sandbox::prepare(&environment, &plan.install, env).map_err(|e| setup_error(&environment, e))?;
     let mut runner = Runner {
         checkout,
         logs,
@@ -197,6 +211,7 @@ pub fn verify(
         deadline: began + options.timeout,
         steps: Vec::new(),
         start_command: plan.start.clone(),
+        sandbox_vars: sandbox.vars,
         kept_logs: Vec::new(),
         stopped: Vec::new(),
     };
@@ -217,6 +232,7 @@ pub fn verify(
         Kept::All
     } else if !ok {
         let _ = std::fs::remove_dir_all(scratch_path.join("checkout"));
+        let _ = std::fs::remove_dir_all(&environment);
         let _ = scratch.keep();
         Kept::Logs
     } else {
@@ -235,7 +251,7 @@ pub fn verify(
         steps,
         interrupted_by,
         stopped: runner.stopped,
-        warnings: copied.warnings,
+        warnings: copied.warnings.into_iter().chain(sandbox.warnings).collect(),
     })
 }
 
@@ -257,6 +273,8 @@ struct Runner<'a> {
     deadline: Instant,
     steps: Vec<StepReport>,
     start_command: String,
+    /// Set for every step over the run environment: the scratch installs ([`sandbox`]).
+    sandbox_vars: Vec<(String, OsString)>,
     /// Each step's log and where it goes when logs are kept.
     kept_logs: Vec<(PathBuf, StepLog)>,
     stopped: Vec<reap::Leftover>,
@@ -319,7 +337,10 @@ impl Runner<'_> {
             if self.stopping() {
                 self.skip(name, command);
             } else {
-                let report = self.foreground(name, command, COMMAND_FLAGS)?;
+                let mut report = self.foreground(name, command, COMMAND_FLAGS)?;
+                if waits_for_services && report.status == Status::Failed {
+                    blame_services(&mut report, &plan.services);
+                }
                 self.record(report);
             }
         }
@@ -360,6 +381,8 @@ impl Runner<'_> {
             log: None,
             failed_line: None,
             tail: Vec::new(),
+            hint: None,
+            blocked_by: Vec::new(),
         });
     }
 
@@ -393,6 +416,7 @@ impl Runner<'_> {
         let mut cmd = Command::new("bash");
         cmd.args(flags).arg(script).current_dir(&self.checkout);
         self.env.apply(&mut cmd);
+        cmd.envs(self.sandbox_vars.iter().map(|(name, value)| (name, value)));
         cmd.stdin(Stdio::null()).stdout(writer).stderr(stderr).process_group(0);
         let child = cmd.spawn().map_err(prepare_error);
         // Our copies of the pipe's writing end go now: the log ends when the step's do.
@@ -530,10 +554,92 @@ impl Runner<'_> {
             duration,
             exit_code,
             log: Some(log),
+            // make reports a recipe's 127 as its own exit 2, with `Error 127`.
+            hint: if exit_code == Some(127) || tail.iter().any(|l| l.contains("] Error 127")) {
+                Some(missing_command_hint(&tail))
+            } else {
+                untrusted_certificate_hint(&tail)
+            },
             failed_line,
             tail,
+            blocked_by: Vec::new(),
         }
     }
+}
+
+/// A failed test while services are down is blocked by them, not failed.
+fn blame_services(report: &mut StepReport, services: &[(String, u16)]) {
+    let down: Vec<&(String, u16)> = services.iter().filter(|(_, port)| !answers(*port)).collect();
+    if down.is_empty() {
+        return;
+    }
+    report.status = Status::Blocked;
+    report.blocked_by = down.iter().map(|(name, _)| name.clone()).collect();
+    report.hint = Some(format!(
+        "blocked by {}: not answering when the test failed, so the failure says nothing about the test; \
+         see the start and services steps",
+        down.iter().map(|(name, port)| format!("{name} (127.0.0.1:{port})")).collect::<Vec<_>>().join(", ")
+    ));
+}
+
+/// Whether something accepts connections on the loopback `port` right now.
+fn answers(port: u16) -> bool {
+    TcpStream::connect_timeout(&SocketAddr::from((Ipv4Addr::LOCALHOST, port)), Duration::from_millis(500)).is_ok()
+}
+
+/// For a step that exited 127: the command the shell could not find, from the last lines
+/// of its log, and what to do about it.
+fn missing_command_hint(tail: &[String]) -> String {
+    match tail.iter().rev().find_map(|line| missing_command(line)) {
+        Some(name) => format!(
+            "`{name}` is not installed here (exit 127: command not found): make `install` install it, \
+             or install it on this machine; if it is installed elsewhere, pass what finds it (e.g. --pass NVM_DIR)"
+        ),
+        None => "a command was not found (exit 127): make `install` install it, or install it on this machine".into(),
+    }
+}
+
+/// Messages of TLS clients that met a certificate they do not trust (Python, Node, Rust,
+/// curl, git): a network that re-signs TLS with its own CA.
+const UNTRUSTED_CERTIFICATE: &[&str] = &[
+    "CERTIFICATE_VERIFY_FAILED",
+    "UnknownIssuer",
+    "SELF_SIGNED_CERT_IN_CHAIN",
+    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+    "unable to get local issuer certificate",
+    "self-signed certificate in certificate chain",
+    "self signed certificate in certificate chain",
+    "server certificate verification failed",
+];
+
+/// For a step whose log shows an untrusted certificate: the variables that would carry the
+/// CA, which verify does not pass unless asked.
+fn untrusted_certificate_hint(tail: &[String]) -> Option<String> {
+    tail.iter().any(|line| UNTRUSTED_CERTIFICATE.iter().any(|m| line.contains(m))).then(|| {
+        "a TLS certificate was not trusted: if your network re-signs TLS with its own CA, pass where it is \
+         (--pass SSL_CERT_FILE, and --pass NODE_EXTRA_CA_CERTS or PIP_CERT for npm and pip)"
+            .to_string()
+    })
+}
+
+/// The command a shell's "not found" message names: bash's `…: line 3: poetry: command not
+/// found`, dash's `sh: 1: jest: not found`, env's `env: 'node': No such file or directory`.
+fn missing_command(line: &str) -> Option<&str> {
+    let line = line.trim_end();
+    let name =
+        if let Some(before) = line.strip_suffix(": command not found").or_else(|| line.strip_suffix(": not found")) {
+            before.rsplit(": ").next()?
+        } else {
+            let before = line.strip_suffix(": No such file or directory")?;
+            let (program, name) = before.rsplit_once(": ")?;
+            // env's and make's own words: `make: uv: No such file or directory`.
+            if !(program.ends_with("env") || program.starts_with("make")) {
+                return None;
+            }
+            name.trim_matches(['\'', '‘', '’', '"'])
+        };
+    let name = name.trim();
+    (!name.is_empty() && !name.contains(char::is_whitespace)).then_some(name)
 }
 
 /// `postgres:5432 redis:6379`.
@@ -555,6 +661,19 @@ pub fn wait_for_port(port: u16, deadline: Instant) -> Result<Duration, Duration>
         }
         std::thread::sleep(Duration::from_millis(200));
     }
+}
+
+/// The loopback port to wait for: the host port the compose file or CI job publishes for the
+/// service's own port (`5433:5432` for postgres), else its default port.
+pub fn service_port(service: &str, published: &[String]) -> Option<u16> {
+    let default = default_port(service);
+    let mapped = published.iter().find_map(|mapping| {
+        let (host, container) = mapping.rsplit_once(':')?;
+        let container = container.split('/').next()?.parse::<u16>().ok()?;
+        let host = host.parse::<u16>().ok()?;
+        (Some(container) == default || published.len() == 1).then_some(host)
+    });
+    mapped.or(default)
 }
 
 /// The port a service listens on by default, for the canonical names detection uses.
@@ -621,11 +740,42 @@ mod tests {
     }
 
     #[test]
+    fn missing_commands_are_read_from_each_shells_message() {
+        assert_eq!(missing_command("/tmp/x/steps/install.sh: line 3: poetry: command not found"), Some("poetry"));
+        assert_eq!(missing_command("sh: 1: jest: not found"), Some("jest"));
+        assert_eq!(missing_command("/usr/bin/env: ‘node’: No such file or directory"), Some("node"));
+        assert_eq!(missing_command("env: 'python': No such file or directory"), Some("python"));
+        assert_eq!(missing_command("make: uv: No such file or directory"), Some("uv"));
+        assert_eq!(missing_command("cat: input.txt: No such file or directory"), None);
+        assert_eq!(missing_command("all good"), None);
+        let hint = missing_command_hint(&["noise".into(), "bash: line 1: uv: command not found".into()]);
+        assert!(hint.starts_with("`uv` is not installed here"), "{hint}");
+    }
+
+    #[test]
+    fn untrusted_certificates_name_the_variables_that_carry_a_ca() {
+        let uv = ["  cause: invalid peer certificate: UnknownIssuer".to_string()];
+        assert!(untrusted_certificate_hint(&uv).is_some_and(|h| h.contains("--pass SSL_CERT_FILE")));
+        let npm = ["npm error code SELF_SIGNED_CERT_IN_CHAIN".to_string()];
+        assert!(untrusted_certificate_hint(&npm).is_some());
+        assert_eq!(untrusted_certificate_hint(&["FAILED tests/test_x.py::test_y".to_string()]), None);
+    }
+
+    #[test]
     fn known_services_have_ports() {
         assert_eq!(default_port("postgres"), Some(5432));
         assert_eq!(default_port("redis"), Some(6379));
         assert_eq!(default_port("mysql"), Some(3306));
         assert_eq!(default_port("some-app"), None);
+    }
+
+    #[test]
+    fn published_ports_win_over_defaults() {
+        assert_eq!(service_port("postgres", &["5433:5432".into()]), Some(5433));
+        assert_eq!(service_port("redis", &["16379:6379".into(), "8001:8001".into()]), Some(16379));
+        assert_eq!(service_port("redis", &[]), Some(6379));
+        assert_eq!(service_port("some-app", &["8080:80".into()]), Some(8080));
+        assert_eq!(service_port("some-app", &[]), None);
     }
 
     #[test]

@@ -66,7 +66,10 @@ impl Ecosystem for Python {
             r"(?:\S*/)?manage\.py\s+test\b",
             r"python3?\s+-m\s+unittest\b",
             r"(?:tox|nox)(?:\s|$)",
-            r"hatch\s+(?:run\s+)?test\b",
+            // `hatch test`, a `test` script, or a test script of an environment (`test:cov`);
+            // `hatch run test:python -m pip …` runs setup in the environment named test.
+            r"hatch\s+(?:run\s+)?test(?:\s|$)",
+            r"hatch\s+run\s+[\w.-]+:(?:test|tests|cov|pytest)(?:\s|$)",
         ]
     }
     fn install_commands(&self) -> &'static [&'static str] {
@@ -225,15 +228,21 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     let mut pytest_installed = false;
     let run_prefix = match tool {
         Tool::Uv => {
-            let mut cmd = String::from(if has("uv.lock") { "uv sync --frozen" } else { "uv sync" });
+            // `uv sync` fills a private `.venv` that only `uv run` sees; the locked set (the
+            // project, editable, and its default groups) goes through pip into the
+            // interpreter on PATH instead, so that a new shell's `python3 -m pytest` sees it.
+            let mut cmd = String::from(if has("uv.lock") { "uv export --frozen" } else { "uv export" });
             if members.is_some() {
                 cmd.push_str(" --all-packages");
             }
-            out.step(Phase::Install, in_dir(dir, &cmd), source);
+            cmd.push_str(" --no-hashes --quiet | python3 -m pip install -r /dev/stdin");
+            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), &cmd)), source);
             "uv run "
         }
         Tool::Poetry => {
-            out.step(Phase::Install, in_dir(dir, "poetry install --no-interaction"), source);
+            // Into the interpreter on PATH (or the active virtualenv), not a private one.
+            let cmd = "POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction";
+            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), cmd)), source);
             "poetry run "
         }
         Tool::Pdm => {
@@ -328,7 +337,8 @@ fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
     MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| join(dir, "pyproject.toml"))
 }
 
-/// Names of extras, dependency groups and requirements files that hold what the tests need.
+/// Names of extras, dependency groups and requirements files that hold what the tests need
+/// (the ones for tests first, then `dev`).
 const TEST_SETS: &[&str] = &["test", "tests", "testing", "dev"];
 
 /// pip into the interpreter on PATH (see [`PIP_TO_THE_INTERPRETER_ON_PATH`]): the runtime
@@ -368,16 +378,7 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
             .map(|t| t.keys().filter(|k| TEST_SETS.contains(&k.as_str())).cloned().collect())
             .unwrap_or_default();
         let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
-        // A version from git metadata (setuptools-scm, hatch-vcs) needs the repository; a copy
-        // without `.git` builds as version 0.0.0 instead of failing.
-        let scm = build_requires(pyproject).iter().any(|r| is_scm_version_plugin(r));
-        let command = if scm {
-            format!(
-                "{{ [ -e .git ] || export SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0; python3 -m pip install {target}; }}"
-            )
-        } else {
-            format!("python3 -m pip install {target}")
-        };
+        let command = without_git_metadata(pyproject, &format!("python3 -m pip install {target}"));
         out.step(Phase::Install, in_dir(dir, &command), manifest.as_str());
         let pyproject_path = join(dir, "pyproject.toml");
         names_pytest |= !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
@@ -393,6 +394,16 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
         names_pytest |= groups.iter().any(|r| mentions_pytest(r));
     }
     names_pytest
+}
+
+/// `command`, which builds the project, made to work in a copy without `.git` when the
+/// version comes from git metadata (setuptools-scm, hatch-vcs): it builds as version 0.0.0.
+fn without_git_metadata(pyproject: Option<&toml::Table>, command: &str) -> String {
+    if build_requires(pyproject).iter().any(|r| is_scm_version_plugin(r)) {
+        format!("{{ [ -e .git ] || export SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0; {command}; }}")
+    } else {
+        command.to_string()
+    }
 }
 
 /// `[build-system] requires` of a pyproject.
@@ -418,7 +429,15 @@ fn dependency_groups(pyproject: Option<&toml::Table>) -> Vec<String> {
     };
     let mut found: Vec<String> = Vec::new();
     let mut visited: Vec<&str> = Vec::new();
-    let mut pending: Vec<&str> = groups.keys().map(String::as_str).filter(|k| TEST_SETS.contains(k)).collect();
+    // A test group says what the tests need; a dev group then mostly adds docs, linters and
+    // release tools, which may not even install on the Python here. Dev only without one.
+    let named = |sets: &[&str]| -> Vec<&str> {
+        groups.keys().map(String::as_str).filter(|k| sets.contains(k)).collect::<Vec<_>>()
+    };
+    let mut pending = named(&TEST_SETS[..3]);
+    if pending.is_empty() {
+        pending = named(TEST_SETS);
+    }
     while let Some(group) = pending.pop() {
         if visited.contains(&group) {
             continue;
@@ -605,7 +624,10 @@ mod tests {
         let pyproject: toml::Table = "[dependency-groups]\ntest = ['pytest>=8', {include-group = 'coverage'}]\ncoverage = ['coverage[toml]']\ndocs = ['sphinx']\ndev = [{include-group = 'test'}, 'ruff']\n".parse().unwrap();
         let mut found = dependency_groups(Some(&pyproject));
         found.sort();
-        assert_eq!(found, ["coverage[toml]", "pytest>=8", "ruff"]);
+        // The test group says what the tests need; dev (docs, linters) stays out beside it.
+        assert_eq!(found, ["coverage[toml]", "pytest>=8"]);
+        let only_dev: toml::Table = "[dependency-groups]\ndev = ['pytest>=8', 'ruff']\n".parse().unwrap();
+        assert_eq!(dependency_groups(Some(&only_dev)), ["pytest>=8", "ruff"]);
         assert!(is_scm_version_plugin("setuptools_scm[toml]>=8"));
         assert!(is_scm_version_plugin("hatch-vcs"));
         assert!(!is_scm_version_plugin("setuptools>=61"));

@@ -12,7 +12,7 @@
 
 use crate::detect::ecosystems::ecosystem::AliasKind;
 use crate::detect::ecosystems::{self, has_manifest_for};
-use crate::detect::findings::{Findings, Origin};
+use crate::detect::findings::{Findings, Origin, Phase};
 use crate::detect::repo::file_name;
 use crate::detect::signals::relevance;
 use crate::detect::sources::agent_files::Purpose;
@@ -23,11 +23,26 @@ use crate::detect::sources::workflows::{ActionUse, JobKind};
 use crate::detect::sources::{Sources, version};
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
+    submodules(sources, out);
     agent_files(sources, out);
     version_managers(sources, out);
     dev_shells(sources, out);
     dev_containers(sources, out);
     ci(sources, out);
+}
+
+/// A clone without `--recursive` leaves the submodules empty, and tests that read them fail
+/// (a test-suite submodule is common). Fetched first, where there is a git checkout; a
+/// network that cannot reach their host costs a warning, not the install.
+fn submodules(sources: &Sources, out: &mut Findings) {
+    if sources.repo().exists(".gitmodules") {
+        out.step(
+            Phase::Toolchain,
+            "[ ! -e .git ] || git submodule update --init --recursive || \
+             echo \"hanzo-env: warning: could not fetch the git submodules (.gitmodules); what reads them will fail\" >&2",
+            ".gitmodules",
+        );
+    }
 }
 
 /// The package managers the hand-written agent files run (`pnpm install` in Cursor's

@@ -1,0 +1,94 @@
+//! Where a verify run's installs go: inside the scratch directory, so that a developer's own
+//! Python and npm are never touched. A virtualenv (when the install script runs Python tools)
+//! whose `bin` comes first on PATH — the draft's pip lines and bootstraps honour
+//! `VIRTUAL_ENV` and install there — and an npm prefix (`npm install -g`) and corepack home
+//! whose `bin` follows. Every step gets the same variables, so `start` and the tests find what
+//! `install` put there.
+
+use std::ffi::OsString;
+use std::os::unix::fs::DirBuilderExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::envfile::ChildEnv;
+
+/// Words of an install script that install Python packages (besides `python…` itself).
+const PYTHON_TOOLS: &[&str] = &["pip", "pip3", "pipx", "uv", "poetry", "pdm", "pipenv", "hatch", "tox", "nox"];
+
+/// The variables every step gets on top of the run environment.
+#[derive(Debug, Default)]
+pub struct Sandbox {
+    pub vars: Vec<(String, OsString)>,
+    /// The scratch virtualenv, when one was made.
+    pub virtual_env: Option<PathBuf>,
+    pub warnings: Vec<String>,
+}
+
+/// Whether `script` runs Python tooling, word by word (`.venv/bin/python` and `python3.12`
+/// count; a `python` inside a longer word does not).
+pub fn runs_python(script: &str) -> bool {
+    script
+        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .any(|word| word.starts_with("python") || PYTHON_TOOLS.contains(&word))
+}
+
+/// Make the scratch environment under `dir` for a run whose install script is `install`.
+pub fn prepare(dir: &Path, install: &str, env: &ChildEnv) -> std::io::Result<Sandbox> {
+    std::fs::DirBuilder::new().mode(0o700).recursive(true).create(dir)?;
+    let mut sandbox = Sandbox::default();
+    let mut path_first: Vec<PathBuf> = Vec::new();
+    if runs_python(install) {
+        let venv = dir.join("venv");
+        match make_venv(&venv, env) {
+            Ok(()) => {
+                path_first.push(venv.join("bin"));
+                sandbox.vars.push(("VIRTUAL_ENV".into(), venv.clone().into()));
+                sandbox.virtual_env = Some(venv);
+            }
+            Err(why) => sandbox.warnings.push(format!(
+                "could not make a scratch virtualenv ({why}), so pip installs where the install script \
+                 puts it; install python3's venv module (Debian: apt-get install python3-venv)"
+            )),
+        }
+    }
+    let npm_prefix = dir.join("npm");
+    std::fs::DirBuilder::new().mode(0o700).recursive(true).create(npm_prefix.join("bin"))?;
+    path_first.push(npm_prefix.join("bin"));
+    sandbox.vars.push(("NPM_CONFIG_PREFIX".into(), npm_prefix.into()));
+    sandbox.vars.push(("COREPACK_HOME".into(), dir.join("corepack").into()));
+    let inherited = env.plain("PATH").map(std::env::split_paths).into_iter().flatten();
+    let path = std::env::join_paths(path_first.into_iter().chain(inherited))
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    sandbox.vars.push(("PATH".into(), path));
+    Ok(sandbox)
+}
+
+/// `python3 -m venv <dir>` with the run's PATH; the reason in a few words when it fails.
+fn make_venv(dir: &Path, env: &ChildEnv) -> Result<(), String> {
+    let mut cmd = Command::new("python3");
+    env.apply(&mut cmd);
+    cmd.args(["-m", "venv"]).arg(dir).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
+    let output = cmd.output().map_err(|e| format!("python3: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last = stderr.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("no message");
+    let shown: String = last.chars().filter(|c| !c.is_control()).take(200).collect();
+    Err(format!("python3 -m venv: {shown}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_tooling_is_recognised_by_word() {
+        assert!(runs_python("set -euo pipefail\npython3 -m pip install -e ."));
+        assert!(runs_python("command -v uv >/dev/null 2>&1 || python3.12 -m pip install uv\nuv sync"));
+        assert!(runs_python(".venv/bin/python -m pytest"));
+        assert!(runs_python("poetry install --no-interaction"));
+        assert!(!runs_python("npm ci\ncargo build --locked"));
+        assert!(!runs_python("echo mypython-is-not && ./uvicorn-ish"));
+    }
+}
