@@ -161,6 +161,20 @@ fn a_pinned_python_goes_through_pyenv_or_is_named_in_a_warning() {
     let run = machine.run(&install, &checkout);
     assert!(!run.stderr.contains("warning: Python"), "{}", run.stderr);
     assert!(machine.calls().contains("pyenv install --skip-existing 3.12\n"), "{}", machine.calls());
+    // A pyenv that cannot download the pin: one warning, and the install goes on.
+    machine.tool("bin", "pyenv", "exit 1");
+    machine.forget_calls();
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr
+            .matches("warning: Python 3.12 is pinned (backend/.python-version) but could not be installed")
+            .count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(machine.calls().contains("uv export --frozen"), "{}", machine.calls());
     // A Python of the pinned minor: nothing to do.
     std::fs::write(machine.path("python-mismatch"), "0").unwrap();
     machine.forget_calls();
@@ -244,4 +258,22 @@ fn a_node_too_old_for_the_package_manager_is_replaced_from_the_npm_registry_once
     machine.forget_calls();
     machine.run(&install, checkout.path());
     assert!(!machine.calls().contains("node@22"), "Node 22 is there: {}", machine.calls());
+}
+
+#[test]
+fn a_version_manager_that_cannot_download_the_pinned_node_is_a_warning() {
+    let machine = Machine::new();
+    fake_node(&machine, "v18.19.0", true);
+    machine.tool("bin", "volta", "exit 1");
+    let install = drafted_install("detect/version-v-prefix");
+    let run = machine.run(&install, &common::fixture("detect/version-v-prefix"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("volta install node@20.11.0\n"), "{}", machine.calls());
+    assert_eq!(
+        run.stderr.matches("warning: Node 20.11.0 is pinned (.nvmrc) but could not be installed").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(machine.calls().contains("npm ci"), "the install goes on: {}", machine.calls());
 }

@@ -365,7 +365,7 @@ fn node_floor(pm: Pm, version: &str) -> Option<&'static str> {
 /// already fits is left alone.
 fn ensure_node(need: NodeNeed, evidence: &str) -> String {
     let evidence = evidence.replace(['"', '$', '`', '\\'], "");
-    let (fits, version, fallback) = match need {
+    let (fits, version, fallback, failed) = match need {
         NodeNeed::Pinned(v) => {
             let fits = if v.contains('.') {
                 format!(r#"[ "$(node --version 2>/dev/null)" = v{v} ]"#)
@@ -375,21 +375,26 @@ fn ensure_node(need: NodeNeed, evidence: &str) -> String {
             let warn = format!(
                 r#"echo "hanzo-env: warning: Node {v} is pinned ({evidence}) but no nvm/fnm/volta is here to install it; going on with $(node --version 2>&1)" >&2"#
             );
-            (fits, v, warn)
+            let failed = format!(
+                r#"echo "hanzo-env: warning: Node {v} is pinned ({evidence}) but could not be installed; going on with $(node --version 2>&1)" >&2"#
+            );
+            (fits, v, warn, failed)
         }
         NodeNeed::AtLeast(v) => {
             let major = v.split('.').next().unwrap_or(v);
             let install = format!(
                 r#"echo "hanzo-env: Node {v} or later is needed ({evidence}): installing Node {major} from the npm registry" >&2; npm install -g node@{major} && hash -r"#
             );
-            (format!(r#"printf '%s\n' {v} "$(node --version 2>/dev/null | tr -d v)" | sort -V -C"#), major, install)
+            let fits = format!(r#"printf '%s\n' {v} "$(node --version 2>/dev/null | tr -d v)" | sort -V -C"#);
+            (fits, major, install.clone(), install)
         }
     };
+    // A manager that cannot download (no route to nodejs.org) is no manager at all.
     format!(
         r#"if ! {{ {fits}; }}; then
-  if [ -s "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" ]; then . "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" && nvm install {version}
-  elif command -v fnm >/dev/null 2>&1; then fnm install {version} && eval "$(fnm env)" && fnm use {version}
-  elif command -v volta >/dev/null 2>&1; then volta install node@{version}
+  if [ -s "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" ]; then {{ . "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" && nvm install {version}; }} || {{ {failed}; }}
+  elif command -v fnm >/dev/null 2>&1; then {{ fnm install {version} && eval "$(fnm env)" && fnm use {version}; }} || {{ {failed}; }}
+  elif command -v volta >/dev/null 2>&1; then volta install node@{version} || {{ {failed}; }}
   else {fallback}
   fi
 fi"#

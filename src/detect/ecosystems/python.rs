@@ -321,15 +321,20 @@ fn is_version_file(evidence: &str) -> bool {
 fn ensure_python(version: &str, evidence: &str) -> String {
     let minor: Vec<&str> = version.split('.').take(2).collect();
     let (major, minor) = (minor[0], minor.get(1).copied().unwrap_or("0"));
+    let evidence = evidence.replace(['"', '$', '`', '\\'], "");
+    // A manager that cannot download the pin (no route to python.org) costs a warning, like
+    // no manager at all: an agent with a close version beats none.
+    let failed = format!(
+        r#"echo "hanzo-env: warning: Python {version} is pinned ({evidence}) but could not be installed; going on with $(python3 --version 2>&1)" >&2"#
+    );
     format!(
         r#"if ! python3 -c 'import sys; sys.exit(sys.version_info[:2] != ({major}, {minor}))' 2>/dev/null; then
-  if command -v pyenv >/dev/null 2>&1; then pyenv install --skip-existing {version}
-  elif command -v asdf >/dev/null 2>&1; then asdf install python {version}
-  elif command -v mise >/dev/null 2>&1; then mise install python@{version}
+  if command -v pyenv >/dev/null 2>&1; then pyenv install --skip-existing {version} || {failed}
+  elif command -v asdf >/dev/null 2>&1; then asdf install python {version} || {failed}
+  elif command -v mise >/dev/null 2>&1; then mise install python@{version} || {failed}
   else echo "hanzo-env: warning: Python {version} is pinned ({evidence}) but no pyenv/asdf/mise is here to install it; going on with $(python3 --version 2>&1)" >&2
   fi
-fi"#,
-        evidence = evidence.replace(['"', '$', '`', '\\'], "")
+fi"#
     )
 }
 
