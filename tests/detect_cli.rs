@@ -282,7 +282,7 @@ fn malformed_toml_manifests() {
     assert_warned(&json, "svc/pyproject.toml", "invalid TOML");
     assert!(
         install(&json)
-            .contains("(cd svc && uv export --frozen --no-hashes --quiet | python3 -m pip install -r /dev/stdin)"),
+            .contains("(cd svc && uv export --frozen --no-hashes --quiet --no-emit-workspace | python3 -m pip install -r /dev/stdin)"),
         "{json}"
     );
 }

@@ -13,7 +13,7 @@ struct Machine {
 }
 
 const SYSTEM_TOOLS: &[&str] =
-    &["bash", "sh", "grep", "id", "sort", "tr", "cat", "mkdir", "rm", "cp", "head", "env", "chmod"];
+    &["bash", "sh", "grep", "sed", "id", "sort", "tr", "cat", "mkdir", "rm", "cp", "head", "env", "chmod"];
 
 impl Machine {
     fn new() -> Machine {
@@ -109,9 +109,12 @@ fn a_missing_uv_is_installed_with_pip_once() {
     assert_eq!(first.code, 0, "{}", first.stderr);
     let calls = machine.calls();
     assert!(calls.contains("python3 -m pip install --quiet uv\n"), "{calls}");
-    // The locked set goes through pip into the interpreter on PATH, not a private .venv.
-    assert!(calls.contains("uv export --frozen --all-packages --no-hashes --quiet"), "{calls}");
+    // The locked set goes through pip into the interpreter on PATH, not a private .venv:
+    // the dependencies, then the workspace's own packages without theirs.
+    assert!(calls.contains("uv export --frozen --all-packages --no-hashes --quiet --no-emit-workspace\n"), "{calls}");
+    assert!(calls.contains("uv export --frozen --all-packages --no-hashes --quiet\n"), "{calls}");
     assert!(calls.contains("python3 -m pip install -r /dev/stdin"), "{calls}");
+    assert!(calls.contains("python3 -m pip install --no-deps -r /dev/stdin"), "{calls}");
 
     machine.forget_calls();
     let second = machine.run(&install, &checkout);

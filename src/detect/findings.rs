@@ -85,13 +85,16 @@ pub struct Service {
     pub origin: Origin,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct TestCommand {
     pub command: String,
     pub source: String,
     /// The one a developer runs before pushing (the first of the list; see merge).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub primary: bool,
+    /// The lines it runs when it names a task-file target (the target's recipe).
+    #[serde(skip)]
+    pub runs: Vec<String>,
 }
 
 /// What a piece of evidence (a read in code, an env file, CI) says about whether the
@@ -265,7 +268,11 @@ impl Findings {
         self.services.push(service);
     }
     pub fn test(&mut self, command: impl Into<String>, source: impl Into<String>) {
-        self.tests.push(TestCommand { command: command.into(), source: source.into(), primary: false });
+        self.test_running(command, source, Vec::new());
+    }
+    /// A test command that runs the lines `runs` (a task-file target and its recipe).
+    pub fn test_running(&mut self, command: impl Into<String>, source: impl Into<String>, runs: Vec<String>) {
+        self.tests.push(TestCommand { command: command.into(), source: source.into(), primary: false, runs });
     }
     pub fn secret(&mut self, name: impl Into<String>, source: impl Into<String>, need: Need, why: impl Into<String>) {
         self.secrets.push(Secret { name: name.into(), source: source.into(), need, why: why.into() });

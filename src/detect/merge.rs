@@ -35,6 +35,7 @@ use crate::detect::findings::{
 use crate::detect::repo::Repo;
 use crate::detect::sources::compose::ComposeStart;
 use crate::detect::sources::products::{self, Definition, DockerUp, NativeStart};
+use crate::detect::sources::shell;
 
 /// The result of `detect`, as `--json` prints it (keys and meanings are a contract).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -516,12 +517,16 @@ fn merge_services(mut services: Vec<Service>) -> Vec<Service> {
     merged
 }
 
-fn merge_tests(tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<TestCommand> {
+fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<TestCommand> {
+    let names: Vec<&str> = managers.iter().map(|m| m.name.as_str()).collect();
+    for test in &mut tests {
+        test.command = ecosystems::in_installed_environment(&test.command, &names);
+    }
     let mut tests = dedup_by_key(tests, |t| t.command.trim().to_string());
     tests.sort_by_key(|t| test_rank(&t.source));
     // The primary: the first that runs the suite as a developer would before pushing, in
     // rank order; the others keep theirs.
-    if let Some(best) = (0..tests.len()).min_by_key(|&i| (reasons_not_primary(&tests[i].command, managers), i)) {
+    if let Some(best) = (0..tests.len()).min_by_key(|&i| (reasons_not_primary(&tests[i], managers), i)) {
         let mut primary = tests.remove(best);
         primary.primary = true;
         tests.insert(0, primary);
@@ -569,12 +574,15 @@ const NOT_THE_SUITE: &[&str] = &[
     "system",
 ];
 
-/// How many reasons keep `command` from being the test command a developer runs before
+/// How many reasons keep `test` from being the test command a developer runs before
 /// pushing: it runs something else than the suite (docs, lint, type checks, end-to-end or
-/// benchmarks), needs an interpreter of its own (`-e pypy311`, `--python 3.10`), tests a
-/// built package (`--installpkg dist/…`, `--notest`), runs through a tool the project does
-/// not install (`pipx`, `uvx`, `uv` in a pip project), or fans out over interpreters.
-fn reasons_not_primary(command: &str, managers: &[PackageManager]) -> usize {
+/// benchmarks; coverage alone, not the suite with coverage), needs an interpreter of its own
+/// (`-e pypy311`, `--python 3.10`), tests a built package (`--installpkg dist/…`,
+/// `--notest`), runs through a tool the project does not install (`pipx`, `uvx`, `uv` in a
+/// pip project) or in a container (`docker run …`), itself or in the recipe of its target,
+/// or fans out over interpreters.
+fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize {
+    let command = test.command.as_str();
     let words: Vec<&str> = command.split_whitespace().collect();
     // The names a command runs: its words but options (`--no-coverage` is the suite).
     let names: Vec<String> = words
@@ -583,7 +591,18 @@ fn reasons_not_primary(command: &str, managers: &[PackageManager]) -> usize {
         .flat_map(|w| w.trim_matches(['"', '\'']).split([',', '-', ':', '_', '=', '/']))
         .map(str::to_ascii_lowercase)
         .collect();
-    let other_work = names.iter().any(|n| NOT_THE_SUITE.contains(&n.as_str()));
+    let names_the_suite = names.iter().any(|n| ["test", "tests", "pytest", "unit", "spec"].contains(&n.as_str()));
+    // A target whose recipe runs no tests (`make check` running linters) is other work too.
+    let recipe_tests = test.runs.is_empty()
+        || test.runs.iter().any(|line| {
+            let line = line.trim_start_matches(['@', '-', '+']);
+            ecosystems::is_test_command(line) || line.to_ascii_lowercase().contains("make")
+        });
+    let other_work = !recipe_tests
+        || names.iter().any(|n| match n.as_str() {
+            "coverage" | "cov" => !names_the_suite,
+            n => NOT_THE_SUITE.contains(&n),
+        });
     let interpreter = words.windows(2).any(|w| {
         let value = w[1].trim_start_matches('-');
         (["-e", "--env", "--python", "-p"].contains(&w[0]) && value.starts_with(|c: char| c.is_ascii_digit()))
@@ -593,14 +612,12 @@ fn reasons_not_primary(command: &str, managers: &[PackageManager]) -> usize {
         .iter()
         .any(|flag| command.contains(flag));
     let has = |pm: &str| managers.iter().any(|m| m.name == pm);
-    let foreign_tool = match words.first().copied() {
-        Some("pipx" | "uvx") => true,
-        Some("uv") => !has("uv"),
-        Some("poetry") => !has("poetry"),
-        Some("pdm") => !has("pdm"),
-        Some("hatch") => !has("hatch"),
+    let elsewhere = |line: &str| match shell::split_prefix(line).1.split_whitespace().next() {
+        Some("pipx" | "uvx" | "docker" | "docker-compose" | "podman") => true,
+        Some(tool @ ("uv" | "poetry" | "pdm" | "hatch")) => !has(tool),
         _ => false,
     };
+    let foreign_tool = elsewhere(command) || test.runs.iter().any(|line| elsewhere(line));
     [other_work, interpreter, package, foreign_tool, ecosystems::fans_out(command)].iter().filter(|r| **r).count()
 }
 
@@ -1016,12 +1033,31 @@ mod tests {
         }
         let d = merge(&repo(), f);
         let commands: Vec<(&str, bool)> = d.tests.iter().map(|t| (t.command.as_str(), t.primary)).collect();
-        assert_eq!(commands[0], ("uv run pytest", true), "{commands:?}");
+        // Install filled the interpreter: `uv run pytest` runs there as `python3 -m pytest`.
+        assert_eq!(commands[0], ("python3 -m pytest", true), "{commands:?}");
         assert!(commands[1..].iter().all(|(_, primary)| !primary));
         assert_eq!(commands[1].0, "uv run --only-group tox tox run -e docset", "the others keep their order");
-        assert_eq!(reasons_not_primary("uv run tox run -e py", &d.package_managers), 0);
-        assert_eq!(reasons_not_primary("tox run", &d.package_managers), 1);
-        assert_eq!(reasons_not_primary("cargo test --workspace", &d.package_managers), 0);
+        let reasons = |command: &str, runs: &[&str]| {
+            let test = TestCommand {
+                command: command.to_string(),
+                runs: runs.iter().map(|r| r.to_string()).collect(),
+                ..Default::default()
+            };
+            reasons_not_primary(&test, &d.package_managers)
+        };
+        assert_eq!(reasons("uv run tox run -e py", &[]), 0);
+        assert_eq!(reasons("tox run", &[]), 1);
+        assert_eq!(reasons("cargo test --workspace", &[]), 0);
+        // Coverage alone is other work; the suite with coverage is the suite.
+        assert_eq!(reasons("make coverage", &[]), 1);
+        assert_eq!(reasons("RUN_SLOW=1 hatch run test:cov --durations=5", &[]), 1, "hatch is not installed here");
+        assert_eq!(reasons("npm run test:coverage", &[]), 0);
+        // A target whose recipe runs in a container or through a tool the project lacks.
+        assert_eq!(reasons("make test", &["docker build -t t .", "docker run t pytest"]), 1, "in a container");
+        assert_eq!(reasons("make test", &["uv pip install -e .", "pytest tests/"]), 0, "uv is installed here");
+        assert_eq!(reasons("make test", &["poetry install", "pytest tests/"]), 1);
+        assert_eq!(reasons("make requirements check", &["pip install -e .", "ruff check ."]), 1, "no tests");
+        assert_eq!(reasons("make test", &["@python -m unittest -v"]), 0);
     }
 
     #[test]

@@ -392,8 +392,8 @@ pub(crate) mod tests {
             ],
             services: vec![postgres, redis],
             tests: vec![
-                TestCommand { command: "pnpm test".into(), source: "package.json#scripts.test".into(), primary: true },
-                TestCommand { command: "(cd api && uv run pytest)".into(), source: "api/pyproject.toml".into(), primary: false },
+                TestCommand { command: "pnpm test".into(), source: "package.json#scripts.test".into(), primary: true, ..Default::default() },
+                TestCommand { command: "(cd api && uv run pytest)".into(), source: "api/pyproject.toml".into(), ..Default::default() },
             ],
             steps: vec![
                 Step { phase: crate::detect::Phase::Install, command: "pnpm install --frozen-lockfile".into(), source: "pnpm-lock.yaml".into() },

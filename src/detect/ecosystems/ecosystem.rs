@@ -199,6 +199,13 @@ pub trait Ecosystem: Sync {
         &[]
     }
 
+    /// `command` (a test command from CI or a task file) as it runs in the environment this
+    /// ecosystem's install leaves on PATH, given the package managers found; `None` when it
+    /// runs there as it is.
+    fn in_installed_environment(&self, _command: &str, _package_managers: &[&str]) -> Option<String> {
+        None
+    }
+
     /// Alternatives matching a command that installs its packages (`pnpm\s+(?:add|install)`):
     /// such a command runs no tests even when it names a test tool.
     fn install_commands(&self) -> &'static [&'static str] {

@@ -32,7 +32,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use self::ecosystem::{Alias, AliasKind, Ecosystem, SetupStep, Toolchain};
-use crate::detect::sources::Sources;
+use crate::detect::sources::{Sources, shell};
 
 /// Every ecosystem, in the order their findings are merged.
 pub static ALL: &[&dyn Ecosystem] = &[
@@ -182,6 +182,16 @@ pub fn is_test_command(line: &str) -> bool {
             .flat_map(|part| part.split("||"))
             .flat_map(|part| part.split(';'))
             .any(|part| !INSTALL_COMMAND.is_match(part) && TEST_COMMAND.is_match(part))
+}
+
+/// `command` as it runs in the environment the install leaves on PATH (see
+/// [`Ecosystem::in_installed_environment`]).
+pub fn in_installed_environment(command: &str, package_managers: &[&str]) -> String {
+    let (prefix, program) = shell::split_prefix(command);
+    match ALL.iter().find_map(|eco| eco.in_installed_environment(program, package_managers)) {
+        Some(program) => format!("{prefix}{program}"),
+        None => command.to_string(),
+    }
 }
 
 /// Whether `command` runs a fan-out test runner (`tox`, `nox`) without selecting the

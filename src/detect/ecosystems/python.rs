@@ -81,6 +81,9 @@ impl Ecosystem for Python {
     fn current_environment(&self) -> &'static [&'static str] {
         &["py", "py3"]
     }
+    fn in_installed_environment(&self, command: &str, package_managers: &[&str]) -> Option<String> {
+        in_the_interpreter(command, package_managers)
+    }
     fn source_extensions(&self) -> &'static [&'static str] {
         &["py"]
     }
@@ -119,6 +122,12 @@ impl Tool {
         };
         let constraint = constraint.map(str::trim).filter(|c| c.starts_with(['=', '>', '<', '~', '!']));
         Some(format!("{}{}", self.name(), constraint.unwrap_or_default()))
+    }
+
+    /// Whether its install goes into the interpreter on PATH (see [`PIP_TO_THE_INTERPRETER_ON_PATH`])
+    /// rather than an environment of its own that only its `run` sees.
+    fn fills_interpreter(self) -> bool {
+        matches!(self, Tool::Pip | Tool::Uv | Tool::Poetry)
     }
 
     fn name(self) -> &'static str {
@@ -231,19 +240,28 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
             // `uv sync` fills a private `.venv` that only `uv run` sees; the locked set (the
             // project, editable, and its default groups) goes through pip into the
             // interpreter on PATH instead, so that a new shell's `python3 -m pytest` sees it.
-            let mut cmd = String::from(if has("uv.lock") { "uv export --frozen" } else { "uv export" });
+            // The locked dependencies first, then the workspace's own packages (`-e` lines)
+            // without theirs: built from a copy or a shallow clone they get a made-up version
+            // that a locked dependency on them (pytest on pluggy) would refuse.
+            let mut export = String::from(if has("uv.lock") { "uv export --frozen" } else { "uv export" });
             if members.is_some() {
-                cmd.push_str(" --all-packages");
+                export.push_str(" --all-packages");
             }
-            cmd.push_str(" --no-hashes --quiet | python3 -m pip install -r /dev/stdin");
-            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), &cmd)), source);
-            "uv run "
+            export.push_str(" --no-hashes --quiet");
+            out.step(
+                Phase::Install,
+                in_dir(dir, &format!("{export} --no-emit-workspace | python3 -m pip install -r /dev/stdin")),
+                source.clone(),
+            );
+            let own = format!("{export} | sed -n '/^-e /p' | python3 -m pip install --no-deps -r /dev/stdin");
+            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), &own)), source);
+            "python3 -m "
         }
         Tool::Poetry => {
             // Into the interpreter on PATH (or the active virtualenv), not a private one.
             let cmd = "POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction";
             out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), cmd)), source);
-            "poetry run "
+            "python3 -m "
         }
         Tool::Pdm => {
             let cmd = if has("pdm.lock") { "pdm install --frozen-lockfile" } else { "pdm install" };
@@ -347,9 +365,9 @@ fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
 const TEST_SETS: &[&str] = &["test", "tests", "testing", "dev"];
 
 /// pip into the interpreter on PATH (see [`PIP_TO_THE_INTERPRETER_ON_PATH`]): the runtime
-/// requirements files, then the ones for development and tests; the project itself, editable,
-/// with its test extras; its test and dev dependency groups (PEP 735). Returns whether what it
-/// installs names pytest.
+/// requirements files, then the ones for development and tests; its test and dev dependency
+/// groups (PEP 735); last the project itself, editable, with its test extras. Returns whether
+/// what it installs names pytest.
 fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) -> bool {
     // Runtime requirements first, then the ones for development and tests; docs, linters and
     // type checkers stay out.
@@ -372,6 +390,18 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
         out.step(Phase::Install, in_dir(dir, &format!("python3 -m pip install -r {}", quote(relative))), *file);
     }
     let mut names_pytest = chosen.iter().any(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)));
+    let groups = dependency_groups(pyproject);
+    if !groups.is_empty() {
+        let requirements: Vec<String> = groups.iter().map(|r| quote(r)).collect();
+        out.step(
+            Phase::Install,
+            in_dir(dir, &format!("python3 -m pip install {}", requirements.join(" "))),
+            format!("{}#dependency-groups", join(dir, "pyproject.toml")),
+        );
+        names_pytest |= groups.iter().any(|r| mentions_pytest(r));
+    }
+    // The project last: a test dependency that depends on it (pytest on pluggy, virtualenv
+    // on filelock) would otherwise replace the editable checkout with the release from PyPI.
     let installable = pyproject.is_some_and(|p| p.get("project").is_some() || p.get("build-system").is_some())
         || ["setup.py", "setup.cfg"].iter().any(|f| repo.exists(&join(dir, f)));
     let manifest = pyproject_or_setup(repo, dir);
@@ -382,21 +412,28 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
             .and_then(|o| o.as_table())
             .map(|t| t.keys().filter(|k| TEST_SETS.contains(&k.as_str())).cloned().collect())
             .unwrap_or_default();
-        let target = if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
-        let command = without_git_metadata(pyproject, &format!("python3 -m pip install {target}"));
+        let made_up_version = build_requires(pyproject).iter().any(|r| is_scm_version_plugin(r));
+        let command = match static_requirements(pyproject, &extras).filter(|_| made_up_version) {
+            // Built from a copy or a shallow clone, the version is made up (0.0.0, 0.1.dev1):
+            // a test dependency that depends on the project would refuse it in the same
+            // resolve, so the requirements go first and the project without them.
+            Some(requirements) => {
+                if !requirements.is_empty() {
+                    let quoted: Vec<String> = requirements.iter().map(|r| quote(r)).collect();
+                    let command = format!("python3 -m pip install {}", quoted.join(" "));
+                    out.step(Phase::Install, in_dir(dir, &command), format!("{}#project", join(dir, "pyproject.toml")));
+                }
+                without_git_metadata(pyproject, "python3 -m pip install --no-deps -e .")
+            }
+            None => {
+                let target =
+                    if extras.is_empty() { "-e .".to_string() } else { format!("-e '.[{}]'", extras.join(",")) };
+                without_git_metadata(pyproject, &format!("python3 -m pip install {target}"))
+            }
+        };
         out.step(Phase::Install, in_dir(dir, &command), manifest.as_str());
         let pyproject_path = join(dir, "pyproject.toml");
         names_pytest |= !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
-    }
-    let groups = dependency_groups(pyproject);
-    if !groups.is_empty() {
-        let requirements: Vec<String> = groups.iter().map(|r| quote(r)).collect();
-        out.step(
-            Phase::Install,
-            in_dir(dir, &format!("python3 -m pip install {}", requirements.join(" "))),
-            format!("{}#dependency-groups", join(dir, "pyproject.toml")),
-        );
-        names_pytest |= groups.iter().any(|r| mentions_pytest(r));
     }
     names_pytest
 }
@@ -411,6 +448,49 @@ fn without_git_metadata(pyproject: Option<&toml::Table>, command: &str) -> Strin
     }
 }
 
+/// The requirements `pip install '.[extras]'` would resolve besides the project: its
+/// `[project] dependencies` and those of the `extras`, an extra that names the project itself
+/// (`pkg[tests]` inside `dev`) followed; `None` when pip would have to build the project to
+/// know them (`dynamic`).
+fn static_requirements(pyproject: Option<&toml::Table>, extras: &[String]) -> Option<Vec<String>> {
+    let project = pyproject?.get("project")?.as_table()?;
+    let dynamic = |key: &str| {
+        project.get("dynamic").and_then(|d| d.as_array()).is_some_and(|d| d.iter().any(|v| v.as_str() == Some(key)))
+    };
+    if dynamic("dependencies") || (!extras.is_empty() && dynamic("optional-dependencies")) {
+        return None;
+    }
+    let own_name = requirement_name(project.get("name")?.as_str()?);
+    let list = |value: Option<&toml::Value>| -> Vec<String> {
+        value.and_then(|v| v.as_array()).into_iter().flatten().filter_map(|r| r.as_str()).map(str::to_string).collect()
+    };
+    let optional = project.get("optional-dependencies").and_then(|o| o.as_table());
+    let mut found = list(project.get("dependencies"));
+    let mut pending: Vec<String> = extras.to_vec();
+    let mut visited: Vec<String> = Vec::new();
+    while let Some(extra) = pending.pop() {
+        if visited.contains(&extra) {
+            continue;
+        }
+        for requirement in list(optional.and_then(|o| o.get(&extra))) {
+            if requirement_name(&requirement) == own_name {
+                let named = requirement.split_once('[').and_then(|(_, rest)| rest.split_once(']')).map(|(e, _)| e);
+                pending.extend(named.into_iter().flat_map(|e| e.split(',')).map(|e| e.trim().to_string()));
+            } else if !found.contains(&requirement) {
+                found.push(requirement);
+            }
+        }
+        visited.push(extra);
+    }
+    Some(found)
+}
+
+/// A requirement's distribution name, normalized (PEP 503): `Foo_Bar[x]>=1` → `foo-bar`.
+fn requirement_name(requirement: &str) -> String {
+    let name = requirement.trim().split(|c: char| !(c.is_ascii_alphanumeric() || "-_.".contains(c))).next();
+    name.unwrap_or_default().to_ascii_lowercase().replace(['_', '.'], "-")
+}
+
 /// `[build-system] requires` of a pyproject.
 fn build_requires(pyproject: Option<&toml::Table>) -> Vec<&str> {
     pyproject
@@ -421,8 +501,7 @@ fn build_requires(pyproject: Option<&toml::Table>) -> Vec<&str> {
 
 /// Build plugins that take the version from git metadata.
 fn is_scm_version_plugin(requirement: &str) -> bool {
-    let name = requirement.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_')).next().unwrap_or("");
-    let name = name.to_ascii_lowercase().replace('_', "-");
+    let name = requirement_name(requirement);
     ["setuptools-scm", "hatch-vcs", "setuptools-git-versioning", "versioningit", "dunamai"].contains(&name.as_str())
 }
 
@@ -565,6 +644,37 @@ fn uv_workspace(
 
 /// pytest when the project shows it (config, conftest, a dependency), else tox/nox, else
 /// Django's runner for a `manage.py` project.
+/// `uv run …` and `poetry run …` (CI's way to run in the environment they sync) as the same
+/// command in the interpreter on PATH, where install put that environment (a `run` in a new
+/// shell would build a private one again, from nothing). Options that ask for another
+/// environment (`--only-group tox`, `--with x`, `--isolated`) keep the command as it is.
+fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String> {
+    let mut words = command.split_whitespace();
+    let tool = words.next()?;
+    let fills = match tool {
+        "uv" => Tool::Uv,
+        "poetry" => Tool::Poetry,
+        _ => return None,
+    };
+    if words.next() != Some("run") || !package_managers.contains(&fills.name()) || !fills.fills_interpreter() {
+        return None;
+    }
+    let mut rest: Vec<&str> = words.collect();
+    let options = rest.iter().take_while(|w| w.starts_with('-')).count();
+    if !rest[..options].iter().all(|o| ["--frozen", "--locked", "--no-sync", "--offline", "-q", "--quiet"].contains(o))
+    {
+        return None;
+    }
+    rest.drain(..options);
+    let program = match *rest.first()? {
+        "pytest" | "py.test" => "python3 -m pytest",
+        "coverage" => "python3 -m coverage",
+        "python" | "python3" => "python3",
+        other => other,
+    };
+    Some(std::iter::once(program).chain(rest[1..].iter().copied()).collect::<Vec<_>>().join(" "))
+}
+
 fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix: &str, out: &mut Findings) {
     if let Some(source) = pytest {
         let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
@@ -578,7 +688,7 @@ fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix:
     }
     let manage = join(dir, "manage.py");
     if repo.exists(&manage) {
-        let python = if tool == Tool::Pip { "python3".to_string() } else { format!("{run_prefix}python") };
+        let python = if tool.fills_interpreter() { "python3".to_string() } else { format!("{run_prefix}python") };
         out.test(in_dir(dir, &format!("{python} manage.py test")), manage);
     }
 }
@@ -623,6 +733,48 @@ fn mentions_pytest(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detect::testing::scan;
+
+    #[test]
+    fn scm_versioned_projects_install_their_requirements_first() {
+        let pyproject = "[build-system]\nrequires = ['setuptools>=64', 'setuptools_scm>=8']\n[project]\nname = 'Plug_Gy'\ndependencies = ['attrs>=23']\n[project.optional-dependencies]\ntesting = ['pytest>=8', 'plug-gy[extra]']\nextra = ['rich']\ndocs = ['sphinx']\n";
+        let s = scan(&Python, &[("pyproject.toml", pyproject)]);
+        let installs: Vec<&str> =
+            s.steps().into_iter().filter(|c| c.contains("pip install") && !c.contains("PIP_")).collect();
+        // The project would be 0.0.0 (no .git) and pytest needs a real pluggy: its
+        // requirements (the self-reference followed) first, then the project on its own.
+        assert_eq!(
+            installs,
+            [
+                "python3 -m pip install 'attrs>=23' 'pytest>=8' rich",
+                "{ [ -e .git ] || export SETUPTOOLS_SCM_PRETEND_VERSION=0.0.0; python3 -m pip install --no-deps -e .; }",
+            ]
+        );
+        // Dynamic dependencies are known only to the build: pip resolves them as usual.
+        let dynamic = pyproject.replace("[project]\n", "[project]\ndynamic = ['dependencies']\n");
+        let s = scan(&Python, &[("pyproject.toml", &dynamic)]);
+        assert!(s.steps().iter().any(|c| c.contains("python3 -m pip install -e '.[testing]'")), "{:?}", s.steps());
+    }
+
+    #[test]
+    fn uv_and_poetry_runs_go_to_the_interpreter() {
+        let with = |command: &str, managers: &[&str]| in_the_interpreter(command, managers);
+        assert_eq!(with("uv run pytest -x", &["uv"]).as_deref(), Some("python3 -m pytest -x"));
+        assert_eq!(
+            with("uv run --frozen coverage run -m pytest", &["uv"]).as_deref(),
+            Some("python3 -m coverage run -m pytest")
+        );
+        assert_eq!(with("poetry run python -m unittest", &["poetry"]).as_deref(), Some("python3 -m unittest"));
+        assert_eq!(with("uv run bash scripts/test.sh", &["uv"]).as_deref(), Some("bash scripts/test.sh"));
+        // Another environment than the one installed, or a project that does not use uv.
+        assert_eq!(with("uv run --only-group tox tox run -e py", &["uv"]), None);
+        assert_eq!(with("uv run pytest", &["pip"]), None);
+        assert_eq!(with("pdm run pytest", &["pdm"]), None);
+        assert_eq!(
+            crate::detect::ecosystems::in_installed_environment("cd api && X='a b' uv run pytest", &["uv"]),
+            "cd api && X='a b' python3 -m pytest"
+        );
+    }
 
     #[test]
     fn dependency_groups_with_includes() {

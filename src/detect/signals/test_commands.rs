@@ -9,6 +9,7 @@ use crate::detect::repo::parent_dir;
 use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
 use crate::detect::sources::devshells::ShellKind;
+use crate::detect::sources::shell::{commands, join_path, quote};
 use crate::detect::sources::workflows::SHELL_VARIABLE;
 
 /// Target names that run the test suite, best first.
@@ -27,15 +28,20 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     for job in &sources.workflows().jobs {
         for line in job.lines.iter().filter(|line| runs_tests_line(line)) {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
+                let runs = make_recipes(sources, &line.dir, &test);
+                // What the step sets goes with the command (`PGUSER=postgres yarn test`).
+                let env = line.env.iter().map(|(name, value)| format!("{} ", quote(&format!("{name}={value}"))));
+                let test = env.collect::<String>() + &test;
                 let command = if line.dir.is_empty() { test } else { format!("cd {} && {test}", line.dir) };
-                out.test(command, line.source.clone());
+                out.test_running(command, line.source.clone(), runs);
             }
         }
     }
     for file in sources.tasks() {
         let best = TEST_TARGETS.iter().find_map(|want| file.targets.iter().find(|t| t.name == *want));
         if let Some(target) = best {
-            out.test(file.invoke(&target.name), format!("{}{}", file.path, target.at));
+            let recipe = target.recipe.iter().map(|(_, line)| line.clone()).collect();
+            out.test_running(file.invoke(&target.name), format!("{}{}", file.path, target.at), recipe);
         }
         for target in file.targets.iter().filter(|t| SETUP_TARGETS.contains(&t.name.as_str())) {
             out.note(format!(
@@ -53,6 +59,29 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         };
         out.test(command, format!("{}#shell.scripts.test", shell.path));
     }
+}
+
+/// The recipe lines of the Makefile targets `command` runs with `make` from `dir`, so merge
+/// can tell `make test` from `make requirements check` (lint only).
+fn make_recipes(sources: &Sources, dir: &str, command: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for words in commands(command).into_iter().filter(|w| w.first().is_some_and(|p| p == "make")) {
+        let mut make_dir = dir.to_string();
+        let mut targets = Vec::new();
+        let mut args = words[1..].iter();
+        while let Some(arg) = args.next() {
+            if arg == "-C" {
+                make_dir = args.next().and_then(|d| join_path(&make_dir, d)).unwrap_or_default();
+            } else if !arg.starts_with('-') && !arg.contains('=') {
+                targets.push(arg.as_str());
+            }
+        }
+        let file = sources.tasks().iter().find(|f| f.tool == "make" && parent_dir(&f.path) == make_dir);
+        for target in file.iter().flat_map(|f| &f.targets).filter(|t| targets.contains(&t.name.as_str())) {
+            lines.extend(target.recipe.iter().map(|(_, line)| line.clone()));
+        }
+    }
+    lines
 }
 
 /// A test line of a script as a command that runs on its own: the shell's control words
@@ -141,6 +170,26 @@ mod tests {
             ]
         );
         assert!(s.findings.notes.iter().any(|n| n.contains("`make install`")));
+    }
+
+    #[test]
+    fn ci_env_goes_with_the_test_and_make_targets_bring_their_recipes() {
+        let workflow = "env:\n  CARGO_TERM_COLOR: always\njobs:\n  db:\n    services:\n      pg:\n        image: postgres:16\n    env:\n      PGUSER: postgres\n      TOKEN: ${{ secrets.TOKEN }}\n    steps:\n      - run: make requirements check\n      - run: yarn test\n        env:\n          URLS: |\n            a,\n            b\n          FORCE_COLOR: 1\n  lint:\n    env:\n      LINT: 1\n    steps:\n      - run: cargo test\n";
+        let makefile = "requirements:\n\tpip install -e .\ncheck:\n\truff check .\n";
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow), ("Makefile", makefile)]);
+        let tests: Vec<(&str, &[String])> =
+            s.findings.tests.iter().map(|t| (t.command.as_str(), t.runs.as_slice())).collect();
+        // The job's env reaches its tests only beside services (how they connect); the step's
+        // always; secrets, expressions and colour settings never.
+        assert_eq!(
+            tests[0],
+            (
+                "PGUSER=postgres make requirements check",
+                ["pip install -e .".to_string(), "ruff check .".to_string()].as_slice()
+            )
+        );
+        assert_eq!(tests[1].0, "PGUSER=postgres URLS='a,\nb' yarn test");
+        assert_eq!(tests[2].0, "cargo test");
     }
 
     #[test]

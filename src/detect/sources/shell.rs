@@ -26,6 +26,45 @@ pub fn in_dir(dir: &str, command: &str) -> String {
     if dir.is_empty() || dir == "." { command.to_string() } else { format!("(cd {} && {command})", quote(dir)) }
 }
 
+/// `command` split where its program starts: a leading `cd DIR && ` and `NAME=value `
+/// assignments (values bare or quoted) are the first part.
+pub fn split_prefix(command: &str) -> (&str, &str) {
+    let mut at = 0;
+    loop {
+        let rest = &command[at..];
+        let word_end = |text: &str| {
+            let mut quote = None;
+            for (i, c) in text.char_indices() {
+                match (quote, c) {
+                    (None, '\'' | '"') => quote = Some(c),
+                    (Some(q), c) if c == q => quote = None,
+                    (None, c) if c.is_whitespace() => return i,
+                    _ => {}
+                }
+            }
+            text.len()
+        };
+        let skip = if let Some(dir) = rest.strip_prefix("cd ") {
+            let dir_end = word_end(dir);
+            dir[dir_end..].strip_prefix(" && ").map(|_| 3 + dir_end + 4)
+        } else {
+            let name_end = rest.find('=').unwrap_or(0);
+            let name = &rest[..name_end];
+            let assignment = !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            assignment.then(|| name_end + 1 + word_end(&rest[name_end + 1..]))
+        };
+        match skip {
+            Some(skip) if skip < rest.len() => {
+                at += skip;
+                at += command[at..].len() - command[at..].trim_start().len();
+            }
+            _ => return command.split_at(at),
+        }
+    }
+}
+
 /// The simple commands of a shell line, split at `&&`, `||`, `;`, `|`, `&` and parentheses
 /// outside quotes, each as its words (quotes removed). Redirections end a command's words.
 /// Good enough for reading commands, not for running them.
@@ -171,6 +210,21 @@ impl ComposeUp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prefixes_before_the_program() {
+        assert_eq!(split_prefix("pytest -q"), ("", "pytest -q"));
+        assert_eq!(split_prefix("cd api && uv run pytest"), ("cd api && ", "uv run pytest"));
+        assert_eq!(
+            split_prefix("PGUSER=postgres URLS='a, b\nc' cd x && yarn test"),
+            ("PGUSER=postgres URLS='a, b\nc' cd x && ", "yarn test")
+        );
+        assert_eq!(split_prefix("X=\"a b\" make test"), ("X=\"a b\" ", "make test"));
+        // Not an assignment, or nothing after it: no prefix.
+        assert_eq!(split_prefix("make A=1"), ("", "make A=1"));
+        assert_eq!(split_prefix("X=1"), ("", "X=1"));
+        assert_eq!(split_prefix("cd api"), ("", "cd api"));
+    }
 
     #[test]
     fn quoting() {

@@ -126,6 +126,10 @@ pub struct RunLine {
     pub in_foreign_checkout: bool,
     /// Variables of `for NAME in …` loops of the script the line belongs to.
     pub loop_variables: Vec<String>,
+    /// What the line needs set to run as in CI: its step's `env:` and, when the job runs
+    /// service containers, the job's own `env:` (how the tests reach them). Values known
+    /// here only: a secret or an unresolved expression is left to the environment.
+    pub env: Vec<(String, String)>,
     pub source: String,
 }
 
@@ -254,6 +258,7 @@ impl Reader<'_> {
             if let Some(image) = scalar(&def["container"]["image"]).or_else(|| scalar(&def["container"])) {
                 job.images.push((ctx.resolve(&image), format!("{}.container", job.source)));
             }
+            let job_env = if job.services.is_empty() { Vec::new() } else { literal_env(&def["env"], &ctx) };
             let default_dir = scalar(&def["defaults"]["run"]["working-directory"])
                 .or_else(|| scalar(&doc["defaults"]["run"]["working-directory"]));
             for (i, step) in def["steps"].as_vec().into_iter().flatten().enumerate() {
@@ -277,7 +282,14 @@ impl Reader<'_> {
                 }
                 if let Some(script) = scalar(&step["run"]) {
                     let dir = scalar(&step["working-directory"]).or_else(|| default_dir.clone()).unwrap_or_default();
-                    job.lines.extend(run_lines(&script, &dir, &step_ctx, &foreign_dirs, &source));
+                    let mut env = job_env.clone();
+                    for (name, value) in literal_env(&step["env"], &ctx) {
+                        env.retain(|(set, _)| *set != name);
+                        env.push((name, value));
+                    }
+                    let mut lines = run_lines(&script, &dir, &step_ctx, &foreign_dirs, &source);
+                    lines.iter_mut().for_each(|line| line.env.clone_from(&env));
+                    job.lines.extend(lines);
                 }
             }
             let mut found = Vec::new();
@@ -423,6 +435,23 @@ impl Reader<'_> {
     }
 }
 
+/// Variables only for how CI prints (colour, width): nothing a test needs.
+const DISPLAY_VARIABLES: &[&str] = &["FORCE_COLOR", "PY_COLORS", "NO_COLOR", "CLICOLOR_FORCE", "TERM", "COLUMNS"];
+
+/// The entries of an `env:` map whose values are known here (expressions resolved in `ctx`):
+/// no secret, no expression left, no display setting.
+fn literal_env(env: &Yaml, ctx: &Context) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (key, value) in env.as_hash().into_iter().flatten() {
+        let (Some(key), Some(value)) = (scalar(key), scalar(value)) else { continue };
+        let value = ctx.resolve_value(&value);
+        if !value.contains("${{") && !DISPLAY_VARIABLES.contains(&key.as_str()) {
+            found.push((key, value.trim_end_matches('\n').to_string()));
+        }
+    }
+    found
+}
+
 /// A service container's `env`: literals, `secrets.X` references, unknown expressions.
 fn service_env(env: &Yaml) -> Vec<(String, EnvValue)> {
     let mut found = Vec::new();
@@ -504,6 +533,7 @@ fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], so
             dir: dir.clone(),
             in_foreign_checkout,
             loop_variables: loop_variables.clone(),
+            env: Vec::new(),
             source: source.to_string(),
         });
     }
@@ -655,6 +685,14 @@ impl Context {
 
     /// `text` with `${{ … }}` expressions resolved (unknown ones dropped) and `$VAR`s that the
     /// env in scope sets substituted, whitespace collapsed.
+    /// An `env:` value as the runner sets it: its known expressions replaced, the rest (an
+    /// unknown expression, `$VAR`, line breaks) as written.
+    fn resolve_value(&self, text: &str) -> String {
+        let resolved =
+            EXPRESSION.replace_all(text, |c: &regex::Captures| self.value(&c[1]).unwrap_or(c[0].to_string()));
+        resolved.into_owned()
+    }
+
     pub fn resolve(&self, text: &str) -> String {
         // A quoted argument built around an unknown expression (`"Coverage for ${{ github.sha }}"`)
         // would keep only its fragment: it is emptied, and removed with its option below.
