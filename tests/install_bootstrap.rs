@@ -13,7 +13,7 @@ struct Machine {
 }
 
 const SYSTEM_TOOLS: &[&str] =
-    &["bash", "sh", "grep", "sed", "id", "sort", "tr", "cat", "mkdir", "rm", "cp", "head", "env", "chmod"];
+    &["bash", "sh", "grep", "sed", "ln", "id", "sort", "tr", "cat", "mkdir", "rm", "cp", "head", "env", "chmod"];
 
 impl Machine {
     fn new() -> Machine {
@@ -124,6 +124,22 @@ fn a_missing_uv_is_installed_with_pip_once() {
     // The locked set goes through pip into the interpreter on PATH, not a private .venv.
     assert!(calls.contains("uv export --frozen --all-packages --no-hashes --quiet"), "{calls}");
     assert!(calls.contains("python3 -m pip install -r /dev/stdin"), "{calls}");
+}
+
+#[test]
+fn python_is_linked_to_python3_when_the_machine_has_none() {
+    let machine = Machine::new();
+    fake_python(&machine);
+    let install = drafted_install("detect/poetry");
+    let checkout = common::fixture("detect/poetry");
+    let python = machine.path("bin").join("python");
+    assert!(!python.exists());
+    let first = machine.run(&install, &checkout);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // Beside python3 (its folder is writable here), as Debian's python-is-python3 does.
+    assert_eq!(std::fs::read_link(&python).unwrap(), Path::new("python3"));
+    let second = machine.run(&install, &checkout);
+    assert_eq!(second.code, 0, "the second run finds python: {}", second.stderr);
 }
 
 #[test]

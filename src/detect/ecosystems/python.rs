@@ -322,10 +322,15 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
 /// system's site-packages (scripts in /usr/local/bin); for another user pip falls back to the
 /// user site (`~/.local`, put on PATH for login and interactive shells); `verify` runs with
 /// a scratch virtualenv on PATH, so a developer's own Python is never touched. PEP 668's
-/// "externally managed" refusal is for shared machines, not throw-away sandboxes.
+/// "externally managed" refusal is for shared machines, not throw-away sandboxes. Makefiles
+/// and scripts call `python`, which Debian and Ubuntu leave out: it is linked to `python3`
+/// beside it when missing (what their `python-is-python3` package does), else in `~/.local/bin`.
 const PIP_TO_THE_INTERPRETER_ON_PATH: &str = r#"export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_BREAK_SYSTEM_PACKAGES=1 PATH="$HOME/.local/bin:$PATH"
 if [ "$(id -u)" != 0 ] && [ -z "${VIRTUAL_ENV:-}" ]; then
   for rc in "$HOME/.profile" "$HOME/.bashrc"; do grep -qs '.local/bin' "$rc" || echo 'export PATH="$HOME/.local/bin:$PATH"' >> "$rc"; done
+fi
+if ! command -v python >/dev/null 2>&1 && hanzo_python3=$(command -v python3); then
+  if [ -w "${hanzo_python3%/*}" ]; then ln -s python3 "${hanzo_python3%/*}/python"; else mkdir -p "$HOME/.local/bin" && ln -sf "$hanzo_python3" "$HOME/.local/bin/python"; fi
 fi"#;
 
 /// Whether a Python pin comes from a file that names the version to run (not a range).
