@@ -74,7 +74,7 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     warnings.extend(found);
 
     let starts = merge_starts(starts);
-    let services_start = ServicesStart::of(&starts);
+    let services_start = ServicesStart::of(&starts, &services);
     warnings.extend(services_start.warnings.iter().cloned());
     let mut steps = steps;
     steps.extend(services_start.step.clone());
@@ -205,8 +205,19 @@ struct ServicesStart {
     warnings: Vec<String>,
 }
 
+/// A service as the product tables read its definition.
+fn definition(service: &Service) -> Definition<'_> {
+    Definition {
+        product: &service.name,
+        image: service.image.as_deref(),
+        ports: &service.ports,
+        env: &service.env,
+        source: &service.source,
+    }
+}
+
 impl ServicesStart {
-    fn of(starts: &[Start]) -> ServicesStart {
+    fn of(starts: &[Start], defined: &[Service]) -> ServicesStart {
         let commands: Vec<String> = starts.iter().map(|s| s.command.clone()).collect();
         let mut plan = ServicesStart {
             script: commands.join(" && "),
@@ -229,19 +240,22 @@ impl ServicesStart {
                 }
                 continue;
             };
-            let definition = Definition {
-                product: &service.name,
-                image: service.image.as_deref(),
-                ports: &service.ports,
-                env: &service.env,
-                source: &service.source,
-            };
-            let start = product.start(&definition, &mut plan.warnings);
+            let start = product.start(&definition(&service), &mut plan.warnings);
             let started = plan
                 .native
                 .iter()
                 .any(|n| std::ptr::eq(n.product, product) && (product.single || n.port == start.port));
             if !started {
+                plan.native.push(start);
+            }
+        }
+        // CI's own definition of a server started here (its test command carries CI's user
+        // and database): its account is added to the same server.
+        for service in defined.iter().filter(|s| s.origin == Origin::Ci) {
+            let Some(product) = products::native(&service.name).filter(|p| p.accounts) else { continue };
+            let start = product.start(&definition(service), &mut plan.warnings);
+            let same_server = plan.native.iter().any(|n| std::ptr::eq(n.product, product) && n.port == start.port);
+            if same_server && !plan.native.iter().any(|n| n.call == start.call) {
                 plan.native.push(start);
             }
         }
@@ -899,6 +913,20 @@ mod tests {
         let found = starts(&[(".github/workflows/test.yml", workflow)]);
         let commands: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
         assert_eq!(commands, ["docker run -d --name pg postgres"]);
+    }
+
+    #[test]
+    fn a_ci_services_account_joins_the_server_the_compose_file_starts() {
+        let compose = "services:\n  db:\n    image: postgres:14\n    ports: ['5432:5432']\n    environment:\n      POSTGRES_USER: user\n      POSTGRES_PASSWORD: pass\n      POSTGRES_DB: data\n  cache:\n    image: redis:7\n";
+        let workflow = "jobs:\n  t:\n    services:\n      pg:\n        image: postgres:16\n        env:\n          POSTGRES_USER: postgres\n          POSTGRES_PASSWORD: postgres\n          POSTGRES_DB: ci\n        ports: ['5432:5432']\n      other:\n        image: postgres:16\n        ports: ['6543:5432']\n      redis:\n        image: redis:7\n        options: --requirepass x\n    env:\n      PGUSER: postgres\n    steps:\n      - run: npm test\n";
+        let d = crate::detect::testing::detection(&[("compose.yaml", compose), (".github/workflows/ci.yml", workflow)]);
+        let calls: Vec<&str> = d.native_starts.iter().map(|n| n.call.as_str()).collect();
+        // The test command carries CI's PGUSER: CI's role and database join the compose
+        // file's server; a server on another port, or a product without accounts, does not.
+        assert_eq!(
+            calls,
+            ["hanzo_postgres 5432 user pass data", "hanzo_redis 6379 ''", "hanzo_postgres 5432 postgres postgres ci"]
+        );
     }
 
     const SERVICES: &str = "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_USER: app\n      POSTGRES_PASSWORD: \"it's\"\n    ports: ['5433:5432']\n  cache:\n    image: redis:7\n  mongo:\n    image: mongo:7\n  test-db:\n    image: postgres:16\n    ports: ['5434:5432']\n  mysql:\n    image: mysql:8\n  mysql-replica:\n    image: mysql:8\n    ports: ['3307:3306']\n";

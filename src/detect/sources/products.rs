@@ -42,6 +42,9 @@ pub struct Product {
     /// One server per machine (it is configured through the package's own files): only the
     /// first definition of the product is started.
     pub single: bool,
+    /// Each definition's user and database can be added to a server already started on its
+    /// port (what a CI job's service says beside the compose file's).
+    pub accounts: bool,
     /// The shell function that starts and configures it, its definition, and the helpers it calls.
     function: &'static str,
     definition: &'static str,
@@ -173,6 +176,7 @@ const PRODUCTS: &[Product] = &[
         package: "postgresql",
         port: 5432,
         single: false,
+        accounts: true,
         function: "hanzo_postgres",
         definition: r#"hanzo_postgres() { # PORT USER PASSWORD DATABASE; no password: loopback is trusted
   hanzo_needs postgres pg_ctlcluster postgresql || return 1
@@ -202,6 +206,7 @@ const PRODUCTS: &[Product] = &[
         package: "mariadb-server",
         port: 3306,
         single: true,
+        accounts: false,
         function: "hanzo_mysql",
         definition: r#"hanzo_mysql() { # PORT DATABASE USER PASSWORD [ROOT_PASSWORD]
   hanzo_needs mysql mariadb mariadb-server || return 1
@@ -227,6 +232,7 @@ const PRODUCTS: &[Product] = &[
         package: "redis-server",
         port: 6379,
         single: false,
+        accounts: false,
         function: "hanzo_redis",
         definition: r#"hanzo_redis() { # PORT PASSWORD
   hanzo_needs redis redis-server redis-server || return 1
@@ -244,6 +250,7 @@ const PRODUCTS: &[Product] = &[
         package: "memcached",
         port: 11211,
         single: false,
+        accounts: false,
         function: "hanzo_memcached",
         definition: r#"hanzo_memcached() { # PORT
   hanzo_needs memcached memcached memcached || return 1
@@ -259,6 +266,7 @@ const PRODUCTS: &[Product] = &[
         package: "rabbitmq-server",
         port: 5672,
         single: true,
+        accounts: false,
         function: "hanzo_rabbitmq",
         definition: r#"hanzo_rabbitmq() { # PORT USER PASSWORD VHOST MANAGEMENT_PORT; the user is made at the node's first boot
   hanzo_needs rabbitmq rabbitmqctl rabbitmq-server || return 1
