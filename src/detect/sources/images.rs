@@ -34,8 +34,43 @@ pub fn canonical_service(image: &str) -> String {
     if let Some(&(_, product)) = BY_NAME_PREFIX.iter().find(|(prefix, _)| last.starts_with(prefix)) {
         return product.into();
     }
+    // A product's own build with a variant suffix (`postgres-ssl`, `redis-alpine`), not a
+    // tool around it (`postgres-exporter`, `redis-commander`).
+    if let Some((product, variant)) = last.split_once('-')
+        && is_backing_service(product)
+        && !variant.split('-').any(|w| TOOLS_AROUND_A_PRODUCT.contains(&w))
+    {
+        return product.into();
+    }
     last.to_string()
 }
+
+/// Words that make `<product>-<word>` a tool beside the product rather than the product.
+const TOOLS_AROUND_A_PRODUCT: &[&str] = &[
+    "exporter",
+    "backup",
+    "backups",
+    "operator",
+    "admin",
+    "ui",
+    "web",
+    "commander",
+    "insight",
+    "proxy",
+    "bouncer",
+    "client",
+    "cli",
+    "dashboard",
+    "monitor",
+    "migrate",
+    "migrations",
+    "init",
+    "setup",
+    "sidecar",
+    "connector",
+    "browser",
+    "manager",
+];
 
 /// Images published under a generic repository name, matched on the full path.
 const BY_PATH: &[(&str, &str)] = &[
@@ -201,6 +236,11 @@ mod tests {
             ("mysql@sha256:0123abcd", "mysql"),
             ("MySQL:8", "mysql"),
             ("quay.io/minio/minio:RELEASE.2024", "minio"),
+            // A variant build is the product; a tool named after it is not.
+            ("ghcr.io/railwayapp-templates/postgres-ssl:18", "postgres"),
+            ("acme/redis-alpine", "redis"),
+            ("prometheuscommunity/postgres-exporter", "postgres-exporter"),
+            ("rediscommander/redis-commander", "redis-commander"),
         ] {
             assert_eq!(canonical_service(image), want, "{image}");
         }
