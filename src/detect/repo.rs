@@ -151,8 +151,14 @@ impl Repo {
     }
 
     fn from_list(root: &Path, files: PathList, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
-        let mut by_name: Vec<u32> = (0..files.len() as u32).collect();
-        by_name.sort_by(|&a, &b| files.name(a as usize).cmp(files.name(b as usize)));
+        // By name, then path. The first 8 bytes of a name, as a number, decide most comparisons
+        // without looking names up: sorting 200k files by looked-up names took 0.15 s.
+        let mut keyed: Vec<(u64, u32)> =
+            (0..files.len() as u32).map(|i| (name_prefix(files.name(i as usize)), i)).collect();
+        keyed.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| files.name(a.1 as usize).cmp(files.name(b.1 as usize))).then(a.1.cmp(&b.1))
+        });
+        let by_name: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
         Repo {
             root: root.to_path_buf(),
             files,
@@ -552,6 +558,15 @@ impl PathList {
         }
         low
     }
+}
+
+/// The first 8 bytes of `name`, zero-padded, as a big-endian number: it orders names as
+/// their bytes do wherever the first 8 bytes differ (a file name holds no NUL byte).
+fn name_prefix(name: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    let head = &name.as_bytes()[..name.len().min(8)];
+    bytes[..head.len()].copy_from_slice(head);
+    u64::from_be_bytes(bytes)
 }
 
 /// Folder names whose contents are not the project's own, in any letter case: samples,

@@ -306,25 +306,29 @@ fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, evidence: &m
 fn code_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Evidence, out: &mut Findings) {
     let repo = sources.repo();
     // Filtering every path of a large tree costs as much as reading the files: split it too.
-    // Positions, not paths: a large tree has a hundred thousand source files.
-    let mut positions: Vec<u32> = in_chunks(repo.file_count(), |range| {
+    // Positions, not paths: a large tree has a hundred thousand source files. Each with its
+    // priority, worked out once: a position orders like its path (the files are sorted).
+    let mut ranked: Vec<(u8, u16, u32)> = in_chunks(repo.file_count(), |range| {
         let start = range.start;
         repo.files_in(range)
             .enumerate()
             .filter(|(_, f)| is_scanned_source(f))
-            .map(|(i, _)| (start + i) as u32)
+            .map(|(i, f)| {
+                let (config, depth) = scan_priority(f);
+                (config, depth, (start + i) as u32)
+            })
             .collect()
     });
-    if positions.len() > MAX_SCANNED_FILES {
+    if ranked.len() > MAX_SCANNED_FILES {
         out.note(format!(
             "secret names read from the first {MAX_SCANNED_FILES} of {} source files (configuration first)",
-            positions.len()
+            ranked.len()
         ));
-        let path = |i: u32| repo.file(i as usize);
-        positions.select_nth_unstable_by_key(MAX_SCANNED_FILES, |&i| (scan_priority(path(i)), path(i)));
-        positions.truncate(MAX_SCANNED_FILES);
-        positions.sort_unstable();
+        ranked.select_nth_unstable(MAX_SCANNED_FILES);
+        ranked.truncate(MAX_SCANNED_FILES);
     }
+    let mut positions: Vec<u32> = ranked.into_iter().map(|(_, _, i)| i).collect();
+    positions.sort_unstable();
     let scanned: Vec<&str> = positions.iter().map(|&i| repo.file(i as usize)).collect();
     let root = repo.root();
     let scans: Vec<(&str, FileScan)> = in_chunks(scanned.len(), |range| {
@@ -397,13 +401,14 @@ fn is_scanned_source(rel: &str) -> bool {
 }
 
 /// Configuration code first (`config/`, `settings.py`, `env.ts`), then shallowest, then by path.
-fn scan_priority(rel: &str) -> (u8, usize) {
+fn scan_priority(rel: &str) -> (u8, u16) {
     const CONFIG_NAMES: &[&str] =
         &["config", "configs", "conf", "settings", "env", "environment", "environments", "secrets"];
     let is_config = |name: &str| CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c));
     let stem = file_name(rel).split('.').next().unwrap_or_default();
     let config = is_config(stem) || parent_dir(rel).split('/').any(is_config);
-    (u8::from(!config), rel.matches('/').count())
+    // A path has at most 4096 bytes: its depth fits.
+    (u8::from(!config), u16::try_from(rel.matches('/').count()).unwrap_or(u16::MAX))
 }
 
 /// `work` over consecutive ranges of `0..len` on a few threads; results in order.
