@@ -623,7 +623,12 @@ pub fn is_generated(text: &str) -> bool {
 /// Whether `rel` is the project's own file: no folder of its path (the file name aside) is
 /// one of [`NOT_OWN_DIRS`], in any letter case. The one rule every ecosystem and signal uses.
 pub fn is_own_path(rel: &str) -> bool {
-    !parent_dir(rel).split('/').any(|part| NOT_OWN_DIRS.iter().any(|d| part.eq_ignore_ascii_case(d)))
+    is_own_dir(parent_dir(rel))
+}
+
+/// Whether the files of folder `dir` are the project's own (see [`is_own_path`]).
+pub fn is_own_dir(dir: &str) -> bool {
+    !dir.split('/').any(|part| NOT_OWN_DIRS.iter().any(|d| part.eq_ignore_ascii_case(d)))
 }
 
 /// How deep a project that is not a workspace member may sit: `web/`, `apps/web/`,

@@ -34,7 +34,7 @@ use self::rules::{has_credentials, is_placeholder, is_public, is_sandbox_secret,
 pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems::{self, ecosystem::EnvRead};
 use crate::detect::findings::{Findings, Need, Secret};
-use crate::detect::repo::{file_name, is_own_path, parent_dir};
+use crate::detect::repo::{file_name, is_own_dir, parent_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose;
@@ -310,14 +310,28 @@ fn code_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Eviden
     // priority, worked out once: a position orders like its path (the files are sorted).
     let mut ranked: Vec<(u8, u16, u32)> = in_chunks(repo.file_count(), |range| {
         let start = range.start;
-        repo.files_in(range)
-            .enumerate()
-            .filter(|(_, f)| is_scanned_source(f))
-            .map(|(i, f)| {
-                let (config, depth) = scan_priority(f);
-                (config, depth, (start + i) as u32)
-            })
-            .collect()
+        // Sorted paths come folder by folder: each folder's verdict is worked out once.
+        let mut folder: Option<(&str, bool, bool)> = None;
+        let mut found = Vec::new();
+        for (i, rel) in repo.files_in(range).enumerate() {
+            if !is_scanned_file(rel) {
+                continue;
+            }
+            let dir = parent_dir(rel);
+            let (scanned, config) = match folder {
+                Some((last, scanned, config)) if last == dir => (scanned, config),
+                _ => {
+                    let (scanned, config) = (is_scanned_dir(dir), is_config_dir(dir));
+                    folder = Some((dir, scanned, config));
+                    (scanned, config)
+                }
+            };
+            if scanned {
+                let (config, depth) = scan_priority(rel, config);
+                found.push((config, depth, (start + i) as u32));
+            }
+        }
+        found
     });
     if ranked.len() > MAX_SCANNED_FILES {
         out.note(format!(
@@ -370,11 +384,17 @@ struct FileScan {
 
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
 /// reads, of the project's own, not tests, release automation or generated code.
+#[cfg(test)]
 fn is_scanned_source(rel: &str) -> bool {
+    is_scanned_file(rel) && is_scanned_dir(parent_dir(rel))
+}
+
+/// The half of [`is_scanned_source`] that looks at the file's name (this runs for every file
+/// of the tree).
+fn is_scanned_file(rel: &str) -> bool {
     let name = file_name(rel);
     let Some((stem, ext)) = name.rsplit_once('.') else { return false };
-    // The cheap test first: this runs for every file of the tree.
-    if ecosystems::reading_env_in(rel).next().is_none() || !is_own_path(rel) {
+    if ecosystems::reading_env_in(rel).next().is_none() {
         return false;
     }
     // `get`, not indexing: a name may have multi-byte characters where the suffix would start.
@@ -397,18 +417,33 @@ fn is_scanned_source(rel: &str) -> bool {
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || TEST_FILE_WORDS.iter().any(|w| first_word.eq_ignore_ascii_case(w))
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
-    !is_test_file && !parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
+    !is_test_file
 }
 
-/// Configuration code first (`config/`, `settings.py`, `env.ts`), then shallowest, then by path.
-fn scan_priority(rel: &str) -> (u8, u16) {
-    const CONFIG_NAMES: &[&str] =
-        &["config", "configs", "conf", "settings", "env", "environment", "environments", "secrets"];
-    let is_config = |name: &str| CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c));
+/// The half of [`is_scanned_source`] that looks at the folder `dir`: the project's own, not
+/// tests, fixtures, CI or generated code.
+fn is_scanned_dir(dir: &str) -> bool {
+    is_own_dir(dir) && !dir.split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
+}
+
+/// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
+/// [`is_config_dir`] of its folder), then shallowest, then by path.
+fn scan_priority(rel: &str, in_config_dir: bool) -> (u8, u16) {
     let stem = file_name(rel).split('.').next().unwrap_or_default();
-    let config = is_config(stem) || parent_dir(rel).split('/').any(is_config);
+    let config = in_config_dir || is_config_name(stem);
     // A path has at most 4096 bytes: its depth fits.
     (u8::from(!config), u16::try_from(rel.matches('/').count()).unwrap_or(u16::MAX))
+}
+
+/// Whether a folder of `dir` is named for configuration (`config/`, `settings/`).
+fn is_config_dir(dir: &str) -> bool {
+    dir.split('/').any(is_config_name)
+}
+
+fn is_config_name(name: &str) -> bool {
+    const CONFIG_NAMES: &[&str] =
+        &["config", "configs", "conf", "settings", "env", "environment", "environments", "secrets"];
+    CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c))
 }
 
 /// `work` over consecutive ranges of `0..len` on a few threads; results in order.
@@ -686,7 +721,7 @@ mod tests {
     fn source_file_rules_survive_any_name() {
         for rel in ["src/é.py", "src/日本語_test.py", "src/x.tést.js", "é", "a/b/ñ.go", "t/ü.spec.ts"] {
             let _ = is_scanned_source(rel);
-            let _ = scan_priority(rel);
+            let _ = scan_priority(rel, is_config_dir(parent_dir(rel)));
         }
         assert!(!is_scanned_source("src/日本語_test.py"));
         assert!(is_scanned_source("src/é.py"));
