@@ -91,19 +91,27 @@ pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
 pub const MAX_NAMES_PER_FILE: usize = 100;
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
-    let mut evidence = Evidence::default();
-    for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
-        for name in job.secrets.iter().filter(|name| is_sandbox_secret(name)) {
-            evidence.add(name, &job.source, Need::Required, "set for the CI test job");
+    // Which source files to scan depends on their paths alone: chosen (over every file of the
+    // tree) while the CI, compose and env files are read.
+    let (chosen, (mut evidence, project)) = std::thread::scope(|scope| {
+        let choosing = scope.spawn(|| chosen_sources(sources.repo()));
+        let mut evidence = Evidence::default();
+        for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
+            for name in job.secrets.iter().filter(|name| is_sandbox_secret(name)) {
+                evidence.add(name, &job.source, Need::Required, "set for the CI test job");
+            }
         }
-    }
-    let services = compose_services(sources);
-    let project = ProjectNames::of(sources, &services);
-    for file in sources.env_files() {
-        env_file_secrets(file, &project, &mut evidence);
-    }
-    compose_secrets(&services, &project, &mut evidence);
-    code_secrets(sources, &project, &mut evidence, out);
+        let services = compose_services(sources);
+        let project = ProjectNames::of(sources, &services);
+        for file in sources.env_files() {
+            env_file_secrets(file, &project, &mut evidence);
+        }
+        compose_secrets(&services, &project, &mut evidence);
+        // The thread only ranks paths: it cannot panic but on a bug, which it passes on.
+        let chosen = choosing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (chosen, (evidence, project))
+    });
+    code_secrets(sources, chosen, &project, &mut evidence, out);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
     out.secrets.extend(evidence.found.into_iter().filter(|s| !public.contains(&s.name)));
@@ -302,9 +310,15 @@ fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, evidence: &m
     }
 }
 
-/// The secrets the project's code reads, bounded (see the module documentation).
-fn code_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Evidence, out: &mut Findings) {
-    let repo = sources.repo();
+/// The source files the code scan reads, as sorted positions in the repo's files, and how
+/// many there were when that is more than [`MAX_SCANNED_FILES`].
+struct Chosen {
+    positions: Vec<u32>,
+    capped_from: Option<usize>,
+}
+
+/// The source files to scan for secrets, bounded (see the module documentation).
+fn chosen_sources(repo: &crate::detect::Repo) -> Chosen {
     // Filtering every path of a large tree costs as much as reading the files: split it too.
     // Positions, not paths: a large tree has a hundred thousand source files. Each with its
     // priority, worked out once: a position orders like its path (the files are sorted).
@@ -333,16 +347,32 @@ fn code_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Eviden
         }
         found
     });
+    let mut capped_from = None;
     if ranked.len() > MAX_SCANNED_FILES {
-        out.note(format!(
-            "secret names read from the first {MAX_SCANNED_FILES} of {} source files (configuration first)",
-            ranked.len()
-        ));
+        capped_from = Some(ranked.len());
         ranked.select_nth_unstable(MAX_SCANNED_FILES);
         ranked.truncate(MAX_SCANNED_FILES);
     }
     let mut positions: Vec<u32> = ranked.into_iter().map(|(_, _, i)| i).collect();
     positions.sort_unstable();
+    Chosen { positions, capped_from }
+}
+
+/// The secrets the project's code reads in the `chosen` files.
+fn code_secrets(
+    sources: &Sources,
+    chosen: Chosen,
+    project: &ProjectNames,
+    evidence: &mut Evidence,
+    out: &mut Findings,
+) {
+    let repo = sources.repo();
+    let Chosen { positions, capped_from } = chosen;
+    if let Some(total) = capped_from {
+        out.note(format!(
+            "secret names read from the first {MAX_SCANNED_FILES} of {total} source files (configuration first)"
+        ));
+    }
     let scanned: Vec<&str> = positions.iter().map(|&i| repo.file(i as usize)).collect();
     let root = repo.root();
     let scans: Vec<(&str, FileScan)> = in_chunks(scanned.len(), |range| {
