@@ -10,7 +10,9 @@
 # the projects' own .gitignore, never walked by detect), makes the folder a git repository
 # (so rg honours the .gitignore files), and then, in the same run:
 #   - runs `hanzo-env detect --json` and `rg --files` alternately, RUNS times each, and
-#     reports the median wall time of each and their ratio (target: detect <= 1.0x rg);
+#     reports the median wall time of each and their ratio (target: detect <= 1.0x rg), the
+#     median CPU time (user + sys) of each, and the load average before and after: on a busy
+#     machine wall times are noisy, CPU time much less;
 #   - measures detect's peak RSS with /usr/bin/time -v (target: <= 32 MiB);
 #   - checks that detect still finds every copied project (one package manager per copy of
 #     each checkout that has one).
@@ -18,6 +20,9 @@
 # Needs: cargo, python3, rg (Debian: ripgrep), GNU time (Debian: time).
 # Usage: scripts/bench-detect-real.sh [--keep] CHECKOUT...
 #        COPIES=8 RUNS=15 scripts/bench-detect-real.sh ~/src/*
+#        TREE=/tmp/hanzo-bench-real.XXXXXX scripts/bench-detect-real.sh NAME...
+#          (again on a tree an earlier --keep run left; the NAMEs are the checkouts' folder names)
+#        BIN=/tmp/hanzo-env-old ... (time another build of hanzo-env instead of this one)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -29,12 +34,19 @@ for tool in rg python3; do
 done
 [ -x /usr/bin/time ] || { echo "bench-detect-real: GNU time is missing: apt-get install time" >&2; exit 2; }
 
-cargo build --release --locked --quiet
-bin="$PWD/target/release/hanzo-env"
-tree="$(mktemp -d "${TMPDIR:-/tmp}/hanzo-bench-real.XXXXXX")"
-[ -n "$keep" ] || trap 'rm -rf "$tree"' EXIT
-
-python3 - "$tree" "${COPIES:-8}" "$@" <<'PY'
+if [ -n "${BIN:-}" ]; then
+    bin="$BIN"
+else
+    cargo build --release --locked --quiet
+    bin="$PWD/target/release/hanzo-env"
+fi
+if [ -n "${TREE:-}" ]; then
+    tree="$TREE"
+    [ -d "$tree/.git" ] || { echo "bench-detect-real: $tree is not a tree left by --keep" >&2; exit 2; }
+else
+    tree="$(mktemp -d "${TMPDIR:-/tmp}/hanzo-bench-real.XXXXXX")"
+    [ -n "$keep" ] || trap 'rm -rf "$tree"' EXIT
+    python3 - "$tree" "${COPIES:-8}" "$@" <<'PY'
 import os, shutil, sys
 root, copies, checkouts = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 def ignore(_dir, names):
@@ -56,8 +68,9 @@ for checkout in checkouts:
         if os.path.exists(os.path.join(dest, "Cargo.toml")):
             filler(os.path.join(dest, "target", "debug", "deps"), 1500, 100, "lib{}.rlib")
 PY
-git -C "$tree" init -q
-printf 'node_modules/\ntarget/\n' > "$tree/.gitignore"
+    git -C "$tree" init -q
+    printf 'node_modules/\ntarget/\n' > "$tree/.gitignore"
+fi
 total=$(find "$tree" -type f -not -path '*/.git/*' | wc -l)
 listed=$(rg --files "$tree" | wc -l)
 echo "files in the tree: $total ($listed outside ignored folders)"
@@ -71,21 +84,32 @@ checkouts = sys.argv[6:]
 detect = [bin, "detect", "--json", tree]
 rg = ["rg", "--files", tree]
 def timed(cmd):
+    """Wall and CPU (user + sys) seconds of one run."""
     start = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - start
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        sys.exit(f"bench-detect-real: {' '.join(cmd)} failed with exit code {child.returncode}")
+    return wall, usage.ru_utime + usage.ru_stime
+def load():
+    return open("/proc/loadavg").read().split()[0]
 for _ in range(2):  # warm the page cache for both
     timed(detect); timed(rg)
-d_times, r_times = [], []
+load_before = load()
+d_runs, r_runs = [], []
 for i in range(runs):  # alternate, so load changes hit both alike
     if i % 2:
-        r_times.append(timed(rg)); d_times.append(timed(detect))
+        r_runs.append(timed(rg)); d_runs.append(timed(detect))
     else:
-        d_times.append(timed(detect)); r_times.append(timed(rg))
-d, r = statistics.median(d_times), statistics.median(r_times)
-print(f"detect {d*1000:.0f} ms (min {min(d_times)*1000:.0f}), rg --files {r*1000:.0f} ms (min {min(r_times)*1000:.0f}), "
-      f"median ratio {d / r:.2f} (target <= 1.0)")
-print(f"machine load average: {open('/proc/loadavg').read().split()[0]}")
+        d_runs.append(timed(detect)); r_runs.append(timed(rg))
+d, r = statistics.median(w for w, _ in d_runs), statistics.median(w for w, _ in r_runs)
+print(f"detect {d*1000:.0f} ms (min {min(w for w, _ in d_runs)*1000:.0f}), "
+      f"rg --files {r*1000:.0f} ms (min {min(w for w, _ in r_runs)*1000:.0f}), median ratio {d / r:.2f} (target <= 1.0)")
+print(f"CPU time (user + sys), median: detect {statistics.median(c for _, c in d_runs):.2f} s, "
+      f"rg --files {statistics.median(c for _, c in r_runs):.2f} s")
+print(f"machine load average: {load_before} before the runs, {load()} after")
 rss_mib = rss_kib / 1024
 print(f"detect peak RSS {rss_mib:.1f} MiB (target <= 32)")
 # Every copied project still found: each copy of a checkout with a package manager at its

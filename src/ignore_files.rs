@@ -34,9 +34,12 @@ struct Rules {
 
 pub struct IgnoreFiles {
     root: PathBuf,
-    /// By directory, as the walk spells its paths: the root and every directory with ignore
-    /// files of its own.
-    rules: RwLock<HashMap<PathBuf, Arc<Rules>>>,
+    /// The root's rules.
+    top: Arc<Rules>,
+    /// Every directory below the root with ignore files of its own, by the bytes of its path
+    /// as the walk spells it: a lookup hashes bytes, not path components (the walk asks for
+    /// every entry of a tree of hundreds of thousands).
+    rules: RwLock<HashMap<Vec<u8>, Arc<Rules>>>,
     warnings: Mutex<Vec<String>>,
 }
 
@@ -46,19 +49,25 @@ impl IgnoreFiles {
     pub fn walk_builder(root: &Path) -> (ignore::WalkBuilder, Arc<IgnoreFiles>) {
         let mut builder = ignore::WalkBuilder::new(root);
         builder.ignore(false).git_ignore(false).git_exclude(false).parents(false);
-        let files = IgnoreFiles { root: root.to_path_buf(), rules: RwLock::default(), warnings: Mutex::default() };
-        let top = files.read_dir_rules(root, &Arc::default());
-        files.rules.write().unwrap_or_else(|e| e.into_inner()).insert(root.to_path_buf(), top);
+        let mut files = IgnoreFiles {
+            root: root.to_path_buf(),
+            top: Arc::default(),
+            rules: RwLock::default(),
+            warnings: Mutex::default(),
+        };
+        files.top = files.read_dir_rules(root, &Arc::default());
         (builder, Arc::new(files))
     }
 
     /// Whether the walk keeps `entry`: false when an ignore file excludes it. A kept
     /// directory's own ignore files are read here, before the walk lists it.
     pub fn keep(&self, entry: &ignore::DirEntry) -> bool {
+        if entry.depth() == 0 {
+            return true;
+        }
         let path = entry.path();
-        let Some(parent) = path.parent().filter(|_| entry.depth() > 0) else { return true };
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-        let rules = self.rules_of(parent);
+        let rules = self.rules_of_parent(path);
         if ignored(&rules, path, is_dir) {
             return false;
         }
@@ -67,7 +76,8 @@ impl IgnoreFiles {
             // Only directories with ignore files of their own are kept: the others have
             // their nearest ancestor's rules (a tree has tens of thousands of directories).
             if !Arc::ptr_eq(&own, &rules) {
-                self.rules.write().unwrap_or_else(|e| e.into_inner()).insert(path.to_path_buf(), own);
+                let key = path.as_os_str().as_encoded_bytes().to_vec();
+                self.rules.write().unwrap_or_else(|e| e.into_inner()).insert(key, own);
             }
         }
         true
@@ -78,15 +88,26 @@ impl IgnoreFiles {
         self.warnings.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// The rules of `dir`, which the walk has passed through [`IgnoreFiles::keep`] (a
-    /// directory comes before its entries): those of the nearest directory, itself or an
-    /// ancestor up to the root, with ignore files of its own.
-    fn rules_of(&self, dir: &Path) -> Arc<Rules> {
+    /// The rules of the directory holding `path`, which the walk has passed through
+    /// [`IgnoreFiles::keep`] (a directory comes before its entries): those of the nearest
+    /// directory, that one or an ancestor up to the root, with ignore files of its own.
+    fn rules_of_parent(&self, path: &Path) -> Arc<Rules> {
+        // Ancestors by bytes: the walk spells an entry's path as its parent's, a separator and
+        // its name, so cutting at the last separator gives the parent as the walk spelled it;
+        // at the root's length or shorter, that is the root (however it is spelled).
+        let root_len = self.root.as_os_str().len();
         let rules = self.rules.read().unwrap_or_else(|e| e.into_inner());
-        dir.ancestors()
-            .take_while(|ancestor| ancestor.starts_with(&self.root))
-            .find_map(|ancestor| rules.get(ancestor))
-            .map_or_else(Arc::default, Arc::clone)
+        let mut dir = path.as_os_str().as_encoded_bytes();
+        while let Some(cut) = dir.iter().rposition(|&b| b.is_ascii() && std::path::is_separator(b.into())) {
+            dir = &dir[..cut];
+            if dir.len() <= root_len {
+                break;
+            }
+            if let Some(found) = rules.get(dir) {
+                return Arc::clone(found);
+            }
+        }
+        Arc::clone(&self.top)
     }
 
     /// `dir`'s rules: `parent`'s, with the matchers of `dir`'s own ignore files in front.
@@ -239,6 +260,24 @@ mod tests {
             [".gitignore", "keep.txt", "sub/.gitignore", "sub/.ignore", "sub/important.log", "sub/keep.txt"]
         );
         assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn rules_reach_deep_entries_however_the_root_is_spelled() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, ".gitignore", "*.log\n");
+        write(root, "a/b/c/x.log", "");
+        write(root, "a/b/c/x.rs", "");
+        write(root, "a/.gitignore", "*.tmp\n");
+        write(root, "a/b/c/y.tmp", "");
+        write(root, "a/b/.ignore", "!y.tmp\n");
+        write(root, "a/b/c/d/z.tmp", ""); // not whitelisted by a/b/.ignore: a/.gitignore rules
+        write(root, "ab/w.tmp", "");
+        let expected = [".gitignore", "a/.gitignore", "a/b/.ignore", "a/b/c/x.rs", "a/b/c/y.tmp", "ab/w.tmp"];
+        assert_eq!(walk(root).0, expected);
+        let slashed = PathBuf::from(format!("{}/", root.display()));
+        assert_eq!(walk(&slashed).0, expected);
     }
 
     #[cfg(unix)]

@@ -151,8 +151,14 @@ impl Repo {
     }
 
     fn from_list(root: &Path, files: PathList, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
-        let mut by_name: Vec<u32> = (0..files.len() as u32).collect();
-        by_name.sort_by(|&a, &b| files.name(a as usize).cmp(files.name(b as usize)));
+        // By name, then path. The first 8 bytes of a name, as a number, decide most comparisons
+        // without looking names up: sorting 200k files by looked-up names took 0.15 s.
+        let mut keyed: Vec<(u64, u32)> =
+            (0..files.len() as u32).map(|i| (name_prefix(files.name(i as usize)), i)).collect();
+        sort_on_two_threads(&mut keyed, |a, b| {
+            a.0.cmp(&b.0).then_with(|| files.name(a.1 as usize).cmp(files.name(b.1 as usize))).then(a.1.cmp(&b.1))
+        });
+        let by_name: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
         Repo {
             root: root.to_path_buf(),
             files,
@@ -215,7 +221,8 @@ impl Repo {
             .take_while(|&&i| self.files.name(i as usize) == name)
             .map(|&i| self.files.path(i as usize))
             .collect();
-        found.sort_by_key(|p| (p.matches('/').count(), *p));
+        // Keys worked out once: a name like `package.json` is thousands of files in a large tree.
+        found.sort_by_cached_key(|p| (p.matches('/').count(), *p));
         found
     }
 
@@ -521,7 +528,7 @@ impl PathList {
         }
         let PathList { chunks, mut spans } = merged;
         let text = |s: &Span| Self::text(&chunks, s);
-        spans.sort_unstable_by(|a, b| text(a).cmp(text(b)));
+        sort_on_two_threads(&mut spans, |a, b| text(a).cmp(text(b)));
         spans.dedup_by(|a, b| text(a) == text(b));
         PathList { chunks, spans }
     }
@@ -552,6 +559,47 @@ impl PathList {
         }
         low
     }
+}
+
+/// `items` sorted by `order` (a total order) on two threads: each half on its own, then one
+/// merge. The walk's two sorts of 200k entries run after it, alone on detect's critical path.
+/// (Not rayon: its pool would keep more threads, each with its malloc arena, for the whole run.)
+fn sort_on_two_threads<T: Copy + Send>(items: &mut Vec<T>, order: impl Fn(&T, &T) -> std::cmp::Ordering + Sync) {
+    if items.len() < 1 << 12 {
+        items.sort_unstable_by(order);
+        return;
+    }
+    let middle = items.len() / 2;
+    let order = &order;
+    let (left, right) = items.split_at_mut(middle);
+    std::thread::scope(|scope| {
+        scope.spawn(move || left.sort_unstable_by(order));
+        right.sort_unstable_by(order);
+    });
+    let (left, right) = items.split_at(middle);
+    let mut merged = Vec::with_capacity(items.len());
+    let (mut l, mut r) = (0, 0);
+    while l < left.len() && r < right.len() {
+        if order(&right[r], &left[l]).is_lt() {
+            merged.push(right[r]);
+            r += 1;
+        } else {
+            merged.push(left[l]);
+            l += 1;
+        }
+    }
+    merged.extend_from_slice(&left[l..]);
+    merged.extend_from_slice(&right[r..]);
+    *items = merged;
+}
+
+/// The first 8 bytes of `name`, zero-padded, as a big-endian number: it orders names as
+/// their bytes do wherever the first 8 bytes differ (a file name holds no NUL byte).
+fn name_prefix(name: &str) -> u64 {
+    let mut bytes = [0u8; 8];
+    let head = &name.as_bytes()[..name.len().min(8)];
+    bytes[..head.len()].copy_from_slice(head);
+    u64::from_be_bytes(bytes)
 }
 
 /// Folder names whose contents are not the project's own, in any letter case: samples,
@@ -608,7 +656,12 @@ pub fn is_generated(text: &str) -> bool {
 /// Whether `rel` is the project's own file: no folder of its path (the file name aside) is
 /// one of [`NOT_OWN_DIRS`], in any letter case. The one rule every ecosystem and signal uses.
 pub fn is_own_path(rel: &str) -> bool {
-    !parent_dir(rel).split('/').any(|part| NOT_OWN_DIRS.iter().any(|d| part.eq_ignore_ascii_case(d)))
+    is_own_dir(parent_dir(rel))
+}
+
+/// Whether the files of folder `dir` are the project's own (see [`is_own_path`]).
+pub fn is_own_dir(dir: &str) -> bool {
+    !dir.split('/').any(|part| NOT_OWN_DIRS.iter().any(|d| part.eq_ignore_ascii_case(d)))
 }
 
 /// How deep a project that is not a workspace member may sit: `web/`, `apps/web/`,

@@ -34,7 +34,7 @@ use self::rules::{has_credentials, is_placeholder, is_public, is_sandbox_secret,
 pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems::{self, ecosystem::EnvRead};
 use crate::detect::findings::{Findings, Need, Secret};
-use crate::detect::repo::{file_name, is_own_path, parent_dir};
+use crate::detect::repo::{file_name, is_own_dir, parent_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose;
@@ -91,19 +91,27 @@ pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
 pub const MAX_NAMES_PER_FILE: usize = 100;
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
-    let mut evidence = Evidence::default();
-    for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
-        for name in job.secrets.iter().filter(|name| is_sandbox_secret(name)) {
-            evidence.add(name, &job.source, Need::Required, "set for the CI test job");
+    // Which source files to scan depends on their paths alone: chosen (over every file of the
+    // tree) while the CI, compose and env files are read.
+    let (chosen, (mut evidence, project)) = std::thread::scope(|scope| {
+        let choosing = scope.spawn(|| chosen_sources(sources.repo()));
+        let mut evidence = Evidence::default();
+        for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
+            for name in job.secrets.iter().filter(|name| is_sandbox_secret(name)) {
+                evidence.add(name, &job.source, Need::Required, "set for the CI test job");
+            }
         }
-    }
-    let services = compose_services(sources);
-    let project = ProjectNames::of(sources, &services);
-    for file in sources.env_files() {
-        env_file_secrets(file, &project, &mut evidence);
-    }
-    compose_secrets(&services, &project, &mut evidence);
-    code_secrets(sources, &project, &mut evidence, out);
+        let services = compose_services(sources);
+        let project = ProjectNames::of(sources, &services);
+        for file in sources.env_files() {
+            env_file_secrets(file, &project, &mut evidence);
+        }
+        compose_secrets(&services, &project, &mut evidence);
+        // The thread only ranks paths: it cannot panic but on a bug, which it passes on.
+        let chosen = choosing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (chosen, (evidence, project))
+    });
+    code_secrets(sources, chosen, &project, &mut evidence, out);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
     out.secrets.extend(evidence.found.into_iter().filter(|s| !public.contains(&s.name)));
@@ -302,28 +310,68 @@ fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, evidence: &m
     }
 }
 
-/// The secrets the project's code reads, bounded (see the module documentation).
-fn code_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Evidence, out: &mut Findings) {
-    let repo = sources.repo();
+/// The source files the code scan reads, as sorted positions in the repo's files, and how
+/// many there were when that is more than [`MAX_SCANNED_FILES`].
+struct Chosen {
+    positions: Vec<u32>,
+    capped_from: Option<usize>,
+}
+
+/// The source files to scan for secrets, bounded (see the module documentation).
+fn chosen_sources(repo: &crate::detect::Repo) -> Chosen {
     // Filtering every path of a large tree costs as much as reading the files: split it too.
-    // Positions, not paths: a large tree has a hundred thousand source files.
-    let mut positions: Vec<u32> = in_chunks(repo.file_count(), |range| {
+    // Positions, not paths: a large tree has a hundred thousand source files. Each with its
+    // priority, worked out once: a position orders like its path (the files are sorted).
+    let mut ranked: Vec<(u8, u16, u32)> = in_chunks(repo.file_count(), |range| {
         let start = range.start;
-        repo.files_in(range)
-            .enumerate()
-            .filter(|(_, f)| is_scanned_source(f))
-            .map(|(i, _)| (start + i) as u32)
-            .collect()
+        // Sorted paths come folder by folder: each folder's verdict is worked out once.
+        let mut folder: Option<(&str, bool, bool)> = None;
+        let mut found = Vec::new();
+        for (i, rel) in repo.files_in(range).enumerate() {
+            if !is_scanned_file(rel) {
+                continue;
+            }
+            let dir = parent_dir(rel);
+            let (scanned, config) = match folder {
+                Some((last, scanned, config)) if last == dir => (scanned, config),
+                _ => {
+                    let (scanned, config) = (is_scanned_dir(dir), is_config_dir(dir));
+                    folder = Some((dir, scanned, config));
+                    (scanned, config)
+                }
+            };
+            if scanned {
+                let (config, depth) = scan_priority(rel, config);
+                found.push((config, depth, (start + i) as u32));
+            }
+        }
+        found
     });
-    if positions.len() > MAX_SCANNED_FILES {
+    let mut capped_from = None;
+    if ranked.len() > MAX_SCANNED_FILES {
+        capped_from = Some(ranked.len());
+        ranked.select_nth_unstable(MAX_SCANNED_FILES);
+        ranked.truncate(MAX_SCANNED_FILES);
+    }
+    let mut positions: Vec<u32> = ranked.into_iter().map(|(_, _, i)| i).collect();
+    positions.sort_unstable();
+    Chosen { positions, capped_from }
+}
+
+/// The secrets the project's code reads in the `chosen` files.
+fn code_secrets(
+    sources: &Sources,
+    chosen: Chosen,
+    project: &ProjectNames,
+    evidence: &mut Evidence,
+    out: &mut Findings,
+) {
+    let repo = sources.repo();
+    let Chosen { positions, capped_from } = chosen;
+    if let Some(total) = capped_from {
         out.note(format!(
-            "secret names read from the first {MAX_SCANNED_FILES} of {} source files (configuration first)",
-            positions.len()
+            "secret names read from the first {MAX_SCANNED_FILES} of {total} source files (configuration first)"
         ));
-        let path = |i: u32| repo.file(i as usize);
-        positions.select_nth_unstable_by_key(MAX_SCANNED_FILES, |&i| (scan_priority(path(i)), path(i)));
-        positions.truncate(MAX_SCANNED_FILES);
-        positions.sort_unstable();
     }
     let scanned: Vec<&str> = positions.iter().map(|&i| repo.file(i as usize)).collect();
     let root = repo.root();
@@ -366,11 +414,17 @@ struct FileScan {
 
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
 /// reads, of the project's own, not tests, release automation or generated code.
+#[cfg(test)]
 fn is_scanned_source(rel: &str) -> bool {
+    is_scanned_file(rel) && is_scanned_dir(parent_dir(rel))
+}
+
+/// The half of [`is_scanned_source`] that looks at the file's name (this runs for every file
+/// of the tree).
+fn is_scanned_file(rel: &str) -> bool {
     let name = file_name(rel);
     let Some((stem, ext)) = name.rsplit_once('.') else { return false };
-    // The cheap test first: this runs for every file of the tree.
-    if ecosystems::reading_env_in(rel).next().is_none() || !is_own_path(rel) {
+    if ecosystems::reading_env_in(rel).next().is_none() {
         return false;
     }
     // `get`, not indexing: a name may have multi-byte characters where the suffix would start.
@@ -393,17 +447,33 @@ fn is_scanned_source(rel: &str) -> bool {
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || TEST_FILE_WORDS.iter().any(|w| first_word.eq_ignore_ascii_case(w))
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
-    !is_test_file && !parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
+    !is_test_file
 }
 
-/// Configuration code first (`config/`, `settings.py`, `env.ts`), then shallowest, then by path.
-fn scan_priority(rel: &str) -> (u8, usize) {
+/// The half of [`is_scanned_source`] that looks at the folder `dir`: the project's own, not
+/// tests, fixtures, CI or generated code.
+fn is_scanned_dir(dir: &str) -> bool {
+    is_own_dir(dir) && !dir.split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
+}
+
+/// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
+/// [`is_config_dir`] of its folder), then shallowest, then by path.
+fn scan_priority(rel: &str, in_config_dir: bool) -> (u8, u16) {
+    let stem = file_name(rel).split('.').next().unwrap_or_default();
+    let config = in_config_dir || is_config_name(stem);
+    // A path has at most 4096 bytes: its depth fits.
+    (u8::from(!config), u16::try_from(rel.matches('/').count()).unwrap_or(u16::MAX))
+}
+
+/// Whether a folder of `dir` is named for configuration (`config/`, `settings/`).
+fn is_config_dir(dir: &str) -> bool {
+    dir.split('/').any(is_config_name)
+}
+
+fn is_config_name(name: &str) -> bool {
     const CONFIG_NAMES: &[&str] =
         &["config", "configs", "conf", "settings", "env", "environment", "environments", "secrets"];
-    let is_config = |name: &str| CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c));
-    let stem = file_name(rel).split('.').next().unwrap_or_default();
-    let config = is_config(stem) || parent_dir(rel).split('/').any(is_config);
-    (u8::from(!config), rel.matches('/').count())
+    CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c))
 }
 
 /// `work` over consecutive ranges of `0..len` on a few threads; results in order.
@@ -681,7 +751,7 @@ mod tests {
     fn source_file_rules_survive_any_name() {
         for rel in ["src/é.py", "src/日本語_test.py", "src/x.tést.js", "é", "a/b/ñ.go", "t/ü.spec.ts"] {
             let _ = is_scanned_source(rel);
-            let _ = scan_priority(rel);
+            let _ = scan_priority(rel, is_config_dir(parent_dir(rel)));
         }
         assert!(!is_scanned_source("src/日本語_test.py"));
         assert!(is_scanned_source("src/é.py"));
