@@ -34,7 +34,7 @@ use self::rules::{has_credentials, is_placeholder, is_public, is_sandbox_secret,
 pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems::{self, ecosystem::EnvRead};
 use crate::detect::findings::{Findings, Need, Secret};
-use crate::detect::repo::{file_name, is_own_dir, parent_dir};
+use crate::detect::repo::{Repo, file_name, is_own_dir, parent_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose;
@@ -318,7 +318,7 @@ struct Chosen {
 }
 
 /// The source files to scan for secrets, bounded (see the module documentation).
-fn chosen_sources(repo: &crate::detect::Repo) -> Chosen {
+fn chosen_sources(repo: &Repo) -> Chosen {
     // Filtering every path of a large tree costs as much as reading the files: split it too.
     // Positions, not paths: a large tree has a hundred thousand source files. Each with its
     // priority, worked out once: a position orders like its path (the files are sorted).
