@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 
 use expectrl::{Eof, Expect, Session};
 
+mod common;
+
 const BIN: &str = env!("CARGO_BIN_EXE_hanzo-env");
 
 /// A temporary checkout (with `.hanzo/environment.toml`), HOME and TMPDIR.
@@ -34,7 +36,7 @@ impl Sandbox {
     /// A copy of `tests/fixtures/verify/<name>`.
     fn fixture(name: &str) -> Sandbox {
         let sandbox = Sandbox::new("");
-        copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/verify").join(name), &sandbox.repo);
+        common::copy_tree(&common::fixture(&format!("verify/{name}")), &sandbox.repo);
         sandbox
     }
 
@@ -44,12 +46,8 @@ impl Sandbox {
     }
 
     fn cmd(&self) -> Command {
-        let mut cmd = Command::new(BIN);
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", &self.home)
-            .env("TMPDIR", &self.tmp)
-            .current_dir(&self.repo);
+        let mut cmd = common::process(&self.home);
+        cmd.env("TMPDIR", &self.tmp).current_dir(&self.repo);
         cmd
     }
 
@@ -60,19 +58,6 @@ impl Sandbox {
             cmd.env(k, v);
         }
         cmd.stdin(Stdio::null()).output().unwrap()
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
     }
 }
 
