@@ -216,6 +216,9 @@ pub struct Findings {
     pub secrets: Vec<Secret>,
     pub steps: Vec<Step>,
     pub starts: Vec<Start>,
+    /// Commands that prepare the started services (CI's `psql -c "CREATE ROLE …"` before
+    /// its tests), with their evidence; start runs them once the services answer.
+    pub seeds: Vec<(String, String)>,
     /// Short facts for the `note` ("pnpm workspace of 4 packages").
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
@@ -303,6 +306,7 @@ impl Findings {
         self.secrets.append(&mut other.secrets);
         self.steps.append(&mut other.steps);
         self.starts.append(&mut other.starts);
+        self.seeds.append(&mut other.seeds);
         self.notes.append(&mut other.notes);
         self.warnings.append(&mut other.warnings);
     }

@@ -68,8 +68,18 @@ pub struct Detection {
 }
 
 pub fn merge(repo: &Repo, findings: Findings) -> Detection {
-    let Findings { toolchains, package_managers, services, tests, secrets, steps, starts, notes, warnings: found } =
-        findings;
+    let Findings {
+        toolchains,
+        package_managers,
+        services,
+        tests,
+        secrets,
+        steps,
+        starts,
+        seeds,
+        notes,
+        warnings: found,
+    } = findings;
     let mut warnings = repo.warnings();
     warnings.extend(found);
 
@@ -90,7 +100,7 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     let mut detection = Detection {
         repo: crate::checkout::default_repo_name(repo.root()),
         install: install_script(&steps),
-        start: services_start.script.clone(),
+        start: with_seeds(&services_start.script, &seeds),
         secrets: secret_details.iter().map(|s| s.name.clone()).collect(),
         secret_details,
         note: String::new(),
@@ -203,6 +213,22 @@ struct ServicesStart {
     /// Products started only by Docker.
     docker_only: Vec<String>,
     warnings: Vec<String>,
+}
+
+/// `start` followed by the commands that prepare its services, each allowed to fail (a second
+/// start finds the role already made) with a warning.
+fn with_seeds(start: &str, seeds: &[(String, String)]) -> String {
+    if start.is_empty() || seeds.is_empty() {
+        return start.to_string();
+    }
+    let mut script = start.to_string();
+    for (seed, source) in seeds {
+        script.push_str(&format!(
+            "\n# {source}\n{seed} || echo \"hanzo-env: warning: preparing the services as CI does failed ({})\" >&2",
+            source.replace(['"', '$', '`', '\\'], "")
+        ));
+    }
+    script
 }
 
 /// A service as the product tables read its definition.
@@ -927,6 +953,26 @@ mod tests {
             calls,
             ["hanzo_postgres 5432 user pass data", "hanzo_redis 6379 ''", "hanzo_postgres 5432 postgres postgres ci"]
         );
+    }
+
+    #[test]
+    fn ci_steps_that_prepare_a_service_follow_the_start() {
+        let workflow = "jobs:\n  t:\n    services:\n      pg:\n        image: postgres:16\n        env:\n          POSTGRES_PASSWORD: postgres\n        ports: ['5432:5432']\n    env:\n      PGUSER: postgres\n    steps:\n      - run: psql -c \"CREATE ROLE app LOGIN\"\n      - run: npm test\n      - run: psql -c 'DROP ROLE app'\n  lint:\n    steps:\n      - run: psql --version\n";
+        let d = crate::detect::testing::detection(&[(".github/workflows/ci.yml", workflow), ("package.json", "{}")]);
+        let seeds: Vec<&str> = d.start.lines().skip_while(|l| !l.starts_with("# .github")).collect();
+        // Before the job's first test, with the job's env; not after it, not in a job
+        // without services; allowed to fail on a second start (the role exists).
+        assert_eq!(
+            seeds,
+            [
+                "# .github/workflows/ci.yml#jobs.t.steps[0]",
+                "PGUSER=postgres psql -c \"CREATE ROLE app LOGIN\" || echo \"hanzo-env: warning: preparing the services as CI does failed (.github/workflows/ci.yml#jobs.t.steps[0])\" >&2",
+            ],
+            "{}",
+            d.start
+        );
+        let without_services = crate::detect::testing::detection(&[("package.json", "{}")]);
+        assert_eq!(without_services.start, "");
     }
 
     const SERVICES: &str = "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_USER: app\n      POSTGRES_PASSWORD: \"it's\"\n    ports: ['5433:5432']\n  cache:\n    image: redis:7\n  mongo:\n    image: mongo:7\n  test-db:\n    image: postgres:16\n    ports: ['5434:5432']\n  mysql:\n    image: mysql:8\n  mysql-replica:\n    image: mysql:8\n    ports: ['3307:3306']\n";

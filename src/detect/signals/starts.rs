@@ -18,10 +18,36 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::agent_files::Purpose;
 use crate::detect::sources::compose::{ComposeStart, DEFAULT_FILES};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
+use crate::detect::sources::products;
 use crate::detect::sources::shell::quote;
 use crate::detect::sources::workflows::{EnvValue, JobService};
 
+/// The lines of CI test jobs with service containers that run a service's client before the
+/// job's first test (`psql -c "CREATE ROLE scram_test …"`), with the job's env for the
+/// services (`PGUSER=postgres psql …`).
+fn seeds(sources: &Sources, out: &mut Findings) {
+    for job in sources.workflows().jobs.iter().filter(|j| !j.services.is_empty()) {
+        for line in job.lines.iter().take_while(|l| !relevance::runs_tests_line(l)) {
+            let program = line.text.split_whitespace().next().unwrap_or_default();
+            if line.in_foreign_checkout || !products::is_client(program) {
+                continue;
+            }
+            let env: String =
+                line.env.iter().map(|(name, value)| format!("{} ", quote(&format!("{name}={value}")))).collect();
+            let seed = if line.dir.is_empty() {
+                format!("{env}{}", line.text)
+            } else {
+                format!("(cd {} && {env}{})", quote(&line.dir), line.text)
+            };
+            if !out.seeds.iter().any(|(known, _)| *known == seed) {
+                out.seeds.push((seed, line.source.clone()));
+            }
+        }
+    }
+}
+
 pub fn detect(sources: &Sources, out: &mut Findings) {
+    seeds(sources, out);
     for command in sources.agent_commands().iter().filter(|c| c.purpose != Purpose::Install) {
         if let Some(start) = ComposeStart::of_line(sources.repo(), "", &command.command) {
             add(out, start, command.source.clone(), StartOrigin::AgentSetup);

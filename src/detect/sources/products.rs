@@ -45,6 +45,9 @@ pub struct Product {
     /// Each definition's user and database can be added to a server already started on its
     /// port (what a CI job's service says beside the compose file's).
     pub accounts: bool,
+    /// Its command-line clients: a CI step that runs one before the tests prepares the
+    /// server (roles, schemas), so start runs it too.
+    clients: &'static [&'static str],
     /// The shell function that starts and configures it, its definition, and the helpers it calls.
     function: &'static str,
     definition: &'static str,
@@ -101,6 +104,11 @@ pub struct NativeStart {
     pub call: String,
     /// Where the service is defined.
     pub source: String,
+}
+
+/// Whether `program` is the command-line client of a product served here (`psql`).
+pub fn is_client(program: &str) -> bool {
+    PRODUCTS.iter().any(|p| p.clients.contains(&program))
 }
 
 /// The product that serves `product` from a distribution package, if any.
@@ -177,6 +185,7 @@ const PRODUCTS: &[Product] = &[
         port: 5432,
         single: false,
         accounts: true,
+        clients: &["psql"],
         function: "hanzo_postgres",
         definition: r#"hanzo_postgres() { # PORT USER PASSWORD DATABASE; no password: loopback is trusted
   hanzo_needs postgres pg_ctlcluster postgresql || return 1
@@ -207,6 +216,7 @@ const PRODUCTS: &[Product] = &[
         port: 3306,
         single: true,
         accounts: false,
+        clients: &["mysql", "mariadb"],
         function: "hanzo_mysql",
         definition: r#"hanzo_mysql() { # PORT DATABASE USER PASSWORD [ROOT_PASSWORD]
   hanzo_needs mysql mariadb mariadb-server || return 1
@@ -233,6 +243,7 @@ const PRODUCTS: &[Product] = &[
         port: 6379,
         single: false,
         accounts: false,
+        clients: &["redis-cli", "valkey-cli"],
         function: "hanzo_redis",
         definition: r#"hanzo_redis() { # PORT PASSWORD
   hanzo_needs redis redis-server redis-server || return 1
@@ -251,6 +262,7 @@ const PRODUCTS: &[Product] = &[
         port: 11211,
         single: false,
         accounts: false,
+        clients: &[],
         function: "hanzo_memcached",
         definition: r#"hanzo_memcached() { # PORT
   hanzo_needs memcached memcached memcached || return 1
@@ -267,6 +279,7 @@ const PRODUCTS: &[Product] = &[
         port: 5672,
         single: true,
         accounts: false,
+        clients: &[],
         function: "hanzo_rabbitmq",
         definition: r#"hanzo_rabbitmq() { # PORT USER PASSWORD VHOST MANAGEMENT_PORT; the user is made at the node's first boot
   hanzo_needs rabbitmq rabbitmqctl rabbitmq-server || return 1
