@@ -9,7 +9,7 @@ use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
-use crate::detect::sources::shell::{in_dir, quote};
+use crate::detect::sources::shell::{in_dir, join_path, quote};
 use crate::detect::sources::version;
 
 mod env;
@@ -234,6 +234,12 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     }
 
     let members = uv_workspace(repo, dir, pyproject.as_deref(), &pyproject_path, out);
+    for (name, path) in sources_outside_the_checkout(pyproject.as_deref(), dir) {
+        out.warn(format!(
+            "{pyproject_path}: tool.uv.sources.{name} is the path `{path}`, outside the checkout: install fails in a \
+             sandbox that lacks it (publish it to an index the sandbox reaches, or vendor it into the repository)"
+        ));
+    }
     let mut pytest_installed = false;
     let run_prefix = match tool {
         Tool::Uv => {
@@ -494,6 +500,21 @@ fn static_requirements(pyproject: Option<&toml::Table>, extras: &[String]) -> Op
 fn requirement_name(requirement: &str) -> String {
     let name = requirement.trim().split(|c: char| !(c.is_ascii_alphanumeric() || "-_.".contains(c))).next();
     name.unwrap_or_default().to_ascii_lowercase().replace(['_', '.'], "-")
+}
+
+/// `[tool.uv.sources]` entries whose `path` leaves the checkout (`../plugins`): a sibling
+/// checkout the developer has and a sandbox does not.
+fn sources_outside_the_checkout(pyproject: Option<&toml::Table>, dir: &str) -> Vec<(String, String)> {
+    let sources = pyproject.and_then(|p| p.get("tool")?.get("uv")?.get("sources")?.as_table());
+    let mut found = Vec::new();
+    for (name, source) in sources.into_iter().flatten() {
+        if let Some(path) = source.get("path").and_then(|p| p.as_str())
+            && join_path(dir, path).is_none()
+        {
+            found.push((name.clone(), path.to_string()));
+        }
+    }
+    found
 }
 
 /// `[build-system] requires` of a pyproject.
@@ -759,6 +780,19 @@ mod tests {
         let dynamic = pyproject.replace("[project]\n", "[project]\ndynamic = ['dependencies']\n");
         let s = scan(&Python, &[("pyproject.toml", &dynamic)]);
         assert!(s.steps().iter().any(|c| c.contains("python3 -m pip install -e '.[testing]'")), "{:?}", s.steps());
+    }
+
+    #[test]
+    fn uv_path_sources_outside_the_checkout_are_warned_about() {
+        let pyproject = "[project]\nname = 'app'\n[tool.uv.sources]\nplugins = { path = '../plugins', editable = true }\nlocal = { path = 'libs/local' }\nweb = { git = 'https://example.com/web' }\n";
+        let s = scan(&Python, &[("pyproject.toml", pyproject), ("uv.lock", "version = 1\n")]);
+        let warnings: Vec<&str> = s.findings.warnings.iter().map(String::as_str).collect();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0]
+                .starts_with("pyproject.toml: tool.uv.sources.plugins is the path `../plugins`, outside the checkout")
+        );
+        assert!(warnings[0].ends_with("or vendor it into the repository)"));
     }
 
     #[test]
