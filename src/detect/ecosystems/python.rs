@@ -682,7 +682,7 @@ fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String
         "poetry" => Tool::Poetry,
         _ => return None,
     };
-    if words.next() != Some("run") || !package_managers.contains(&fills.name()) || !fills.fills_interpreter() {
+    if words.next() != Some("run") || !package_managers.contains(&fills.name()) {
         return None;
     }
     let mut rest: Vec<&str> = words.collect();

@@ -32,8 +32,7 @@ fn seeds(sources: &Sources, out: &mut Findings) {
             if line.in_foreign_checkout || !products::is_client(program) {
                 continue;
             }
-            let env: String =
-                line.env.iter().map(|(name, value)| format!("{} ", quote(&format!("{name}={value}")))).collect();
+            let env = line.env_words();
             let seed = if line.dir.is_empty() {
                 format!("{env}{}", line.text)
             } else {

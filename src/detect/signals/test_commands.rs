@@ -9,7 +9,7 @@ use crate::detect::repo::parent_dir;
 use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
 use crate::detect::sources::devshells::ShellKind;
-use crate::detect::sources::shell::{commands, join_path, quote};
+use crate::detect::sources::shell::{commands, join_path};
 use crate::detect::sources::workflows::SHELL_VARIABLE;
 
 /// Target names that run the test suite, best first.
@@ -30,8 +30,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
                 let runs = make_recipes(sources, &line.dir, &test);
                 // What the step sets goes with the command (`PGUSER=postgres yarn test`).
-                let env = line.env.iter().map(|(name, value)| format!("{} ", quote(&format!("{name}={value}"))));
-                let test = env.collect::<String>() + &test;
+                let test = line.env_words() + &test;
                 let command = if line.dir.is_empty() { test } else { format!("cd {} && {test}", line.dir) };
                 out.test_running(command, line.source.clone(), runs);
             }

@@ -23,7 +23,7 @@ use regex::Regex;
 use yaml_rust2::Yaml;
 
 use crate::detect::repo::{Repo, file_name, parent_dir};
-use crate::detect::sources::shell::join_path;
+use crate::detect::sources::shell::{join_path, quote};
 use crate::detect::sources::version;
 
 /// Every CI job of the repository, in reading order (see the module documentation).
@@ -131,6 +131,13 @@ pub struct RunLine {
     /// here only: a secret or an unresolved expression is left to the environment.
     pub env: Vec<(String, String)>,
     pub source: String,
+}
+
+impl RunLine {
+    /// Its [`RunLine::env`] as `NAME=value ` words to put before a command, values quoted.
+    pub fn env_words(&self) -> String {
+        self.env.iter().map(|(name, value)| format!("{} ", quote(&format!("{name}={value}")))).collect()
+    }
 }
 
 impl Workflows {
