@@ -40,7 +40,7 @@ impl Ecosystem for Clojure {
         ALIASES
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"lein\s+test\b", r"clojure\s+-[MX]:test\b", r"clj\s+-[MX]:test\b"]
+        &[r"lein\s+test(?-u:\b)", r"clojure\s+-[MX]:test(?-u:\b)", r"clj\s+-[MX]:test(?-u:\b)"]
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

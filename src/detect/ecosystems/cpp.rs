@@ -39,7 +39,7 @@ impl Ecosystem for Cpp {
         ALIASES
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"ctest\b"]
+        &[r"ctest(?-u:\b)"]
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
@@ -62,18 +62,21 @@ const DRIVERS: &[&str] = &[
 ];
 
 static CMAKE_MINIMUM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)cmake_minimum_required\s*\(\s*VERSION\s+(\d+(?:\.\d+)*)").expect("regex"));
+    LazyLock::new(|| Regex::new(r"(?i)cmake_minimum_required\s*\(\s*VERSION\s+([0-9]+(?:\.[0-9]+)*)").expect("regex"));
 static CMAKE_TESTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\benable_testing\s*\(|\badd_test\s*\(|include\s*\(\s*CTest\b|gtest_discover_tests").expect("regex")
+    Regex::new(
+        r"(?i)(?-u:\b)enable_testing\s*\(|(?-u:\b)add_test\s*\(|include\s*\(\s*CTest(?-u:\b)|gtest_discover_tests",
+    )
+    .expect("regex")
 });
 static CXX_STANDARD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"CMAKE_CXX_STANDARD\s+(\d+)|cxx_std_(\d+)|cpp_std\s*=\s*(?:c|gnu)\+\+(\d+)").expect("regex")
+    Regex::new(r"CMAKE_CXX_STANDARD\s+([0-9]+)|cxx_std_([0-9]+)|cpp_std\s*=\s*(?:c|gnu)\+\+([0-9]+)").expect("regex")
 });
 static MESON_VERSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"meson_version\s*:\s*'([^']+)'"#).expect("regex"));
 /// A Makefile that compiles C or C++.
 static MAKE_COMPILES_C: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$[({]CC[)}]|\$[({]CXX[)}]|\bCFLAGS\b|\bCXXFLAGS\b|\bgcc\b|\bg\+\+|\bclang(\+\+)?\b|%\.o\b|\.o\s*:")
+    Regex::new(r"\$[({]CC[)}]|\$[({]CXX[)}]|(?-u:\b)CFLAGS(?-u:\b)|(?-u:\b)CXXFLAGS(?-u:\b)|(?-u:\b)gcc(?-u:\b)|(?-u:\b)g\+\+|(?-u:\b)clang(\+\+)?(?-u:\b)|%\.o(?-u:\b)|\.o\s*:")
         .expect("regex")
 });
 

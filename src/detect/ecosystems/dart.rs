@@ -53,14 +53,14 @@ impl Ecosystem for Dart {
         STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"(?:dart|flutter)\s+test\b"]
+        &[r"(?:dart|flutter)\s+test(?-u:\b)"]
     }
     fn source_extensions(&self) -> &'static [&'static str] {
         &["dart"]
     }
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bPlatform\.environment\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\]"#)
+            Regex::new(r#"(?-u:\b)Platform\.environment\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\]"#)
                 .expect("the Dart environment-read pattern is valid")
         });
         code::reads_of(&READ, text, "Platform.environment", |after| {

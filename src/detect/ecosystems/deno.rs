@@ -42,14 +42,14 @@ impl Ecosystem for Deno {
         STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"deno\s+test\b"]
+        &[r"deno\s+test(?-u:\b)"]
     }
     fn source_extensions(&self) -> &'static [&'static str] {
         &["ts", "tsx", "js", "jsx", "mjs"]
     }
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bDeno\.env\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#)
+            Regex::new(r#"(?-u:\b)Deno\.env\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#)
                 .expect("the Deno environment-read pattern is valid")
         });
         code::reads_of(&READ, text, "Deno.env.get", code::script_need_after)

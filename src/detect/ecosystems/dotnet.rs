@@ -52,7 +52,7 @@ impl Ecosystem for Dotnet {
         &[("dotnet", "ghcr.io/devcontainers/features/dotnet:2")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"dotnet\s+test\b"]
+        &[r"dotnet\s+test(?-u:\b)"]
     }
     fn install_commands(&self) -> &'static [&'static str] {
         &[r"dotnet\s+tool"]
@@ -72,11 +72,11 @@ impl Ecosystem for Dotnet {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(
                 r#"(?x)
-                \bGetEnvironmentVariable\(\s*"(?P<env>[A-Za-z_][A-Za-z0-9_]*)"
-                | \b[A-Za-z_.]*[Cc]onfig(?:uration)?\[\s*"(?P<index>[A-Za-z_][A-Za-z0-9_:]*)"\s*\]
+                (?-u:\b)GetEnvironmentVariable\(\s*"(?P<env>[A-Za-z_][A-Za-z0-9_]*)"
+                | (?-u:\b)[A-Za-z_.]*[Cc]onfig(?:uration)?\[\s*"(?P<index>[A-Za-z_][A-Za-z0-9_:]*)"\s*\]
                 | \.(?P<call>GetValue|GetRequiredValue|GetConnectionString|GetRequiredConnectionString)
                   (?:<[^>()]{1,60}>)?\(\s*"(?P<key>[A-Za-z_][A-Za-z0-9_:]*)"
-                | \bAddParameter\(\s*"(?P<parameter>[A-Za-z_][A-Za-z0-9_\-]*)"
+                | (?-u:\b)AddParameter\(\s*"(?P<parameter>[A-Za-z_][A-Za-z0-9_\-]*)"
                 "#,
             )
             .expect("the .NET environment-read pattern is valid")
@@ -139,7 +139,8 @@ impl Ecosystem for Dotnet {
 static TARGET_FRAMEWORKS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"<TargetFrameworks?>([^<]+)</TargetFrameworks?>").expect("regex"));
 /// `net8.0`, `net8.0-windows`, `netcoreapp3.1` (not `netstandard2.0` or `net48`).
-static MODERN_TFM: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^net(?:coreapp)?(\d+\.\d+)(?:-|$)").expect("regex"));
+static MODERN_TFM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^net(?:coreapp)?([0-9]+\.[0-9]+)(?:-|$)").expect("regex"));
 
 const PROJECT_EXTENSIONS: &[&str] = &[".csproj", ".fsproj", ".vbproj"];
 

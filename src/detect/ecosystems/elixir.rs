@@ -53,7 +53,7 @@ impl Ecosystem for Elixir {
         STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"mix\s+test\b"]
+        &[r"mix\s+test(?-u:\b)"]
     }
     fn install_commands(&self) -> &'static [&'static str] {
         &[r"mix\s+archive"]
@@ -67,7 +67,7 @@ impl Ecosystem for Elixir {
     /// of a config file (`if config_env() == :prod do`) or in `config/prod.exs` are optional.
     fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\b(?:[A-Z]\w*\.)+(get_env|fetch_env!?)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            Regex::new(r#"(?-u:\b)(?:[A-Z][[:word:]]*\.)+(get_env|fetch_env!?)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
                 .expect("the Elixir environment-read pattern is valid")
         });
         let production = production_blocks(rel, text);
@@ -104,7 +104,8 @@ impl Ecosystem for Elixir {
 }
 
 /// `elixir: "~> 1.15"` or `elixir: @elixir_requirement` (a module attribute).
-static ELIXIR_REQ: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"elixir:\s*(?:"([^"]+)"|@(\w+))"#).expect("regex"));
+static ELIXIR_REQ: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"elixir:\s*(?:"([^"]+)"|@([[:word:]]+))"#).expect("regex"));
 
 fn detect(repo: &Repo, out: &mut Findings) {
     let manifests = projects(repo, &["mix.exs"]);

@@ -41,7 +41,7 @@ impl Ecosystem for Gleam {
         ALIASES
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"gleam\s+test\b"]
+        &[r"gleam\s+test(?-u:\b)"]
     }
     fn source_extensions(&self) -> &'static [&'static str] {
         &["gleam"]
@@ -49,7 +49,7 @@ impl Ecosystem for Gleam {
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         // The `envoy` package is how Gleam code reads the environment.
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\benvoy\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            Regex::new(r#"(?-u:\b)envoy\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
                 .expect("the Gleam environment-read pattern is valid")
         });
         code::reads_of(&READ, text, "envoy.get", |_| Need::Unstated)

@@ -52,7 +52,7 @@ impl Ecosystem for Go {
         &[("go", "ghcr.io/devcontainers/features/go:1")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"go\s+test\b", r"gotestsum\b"]
+        &[r"go\s+test(?-u:\b)", r"gotestsum(?-u:\b)"]
     }
     fn install_commands(&self) -> &'static [&'static str] {
         &["go"]

@@ -48,7 +48,7 @@ impl Ecosystem for Haskell {
         STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"(?:stack|cabal)\s+test\b"]
+        &[r"(?:stack|cabal)\s+test(?-u:\b)"]
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
@@ -73,9 +73,9 @@ const LTS_GHC: &[(u32, &str)] = &[
 ];
 
 static RESOLVER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^(?:resolver|snapshot):\s*([\w.-]+)").expect("regex"));
+    LazyLock::new(|| Regex::new(r"(?m)^(?:resolver|snapshot):\s*([[:word:].-]+)").expect("regex"));
 static WITH_COMPILER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^with-compiler:\s*ghc-?(\d+(?:\.\d+)*)").expect("regex"));
+    LazyLock::new(|| Regex::new(r"(?m)^with-compiler:\s*ghc-?([0-9]+(?:\.[0-9]+)*)").expect("regex"));
 /// A `tested-with:` field and its indented continuation lines.
 static TESTED_WITH: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?mi)^\s*tested-with:(.*(?:\n[ \t]+[^:\n]*$)*)").expect("regex"));

@@ -64,8 +64,8 @@ impl Ecosystem for Java {
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[
-            r"(?:\./)?mvnw?\b[^;&|]*?\s(?:test|verify|integration-test|package|install)\b",
-            r"(?:\./)?gradlew?\b[^;&|]*?\s(?:[\w:\-]*[Tt]est\w*|check|build)\b",
+            r"(?:\./)?mvnw?(?-u:\b)[^;&|]*?\s(?:test|verify|integration-test|package|install)(?-u:\b)",
+            r"(?:\./)?gradlew?(?-u:\b)[^;&|]*?\s(?:[[:word:]:\-]*[Tt]est[[:word:]]*|check|build)(?-u:\b)",
         ]
     }
     fn source_extensions(&self) -> &'static [&'static str] {
@@ -157,7 +157,8 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     let wrapper = has_maven_wrapper(repo, dir);
     let wrapper_props = join(dir, ".mvn/wrapper/maven-wrapper.properties");
     let maven_version = wrapper.then(|| read_existing(repo, &wrapper_props)).flatten().and_then(|text| {
-        static DIST: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"apache-maven/(\d+(?:\.\d+)*)/").expect("regex"));
+        static DIST: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"apache-maven/([0-9]+(?:\.[0-9]+)*)/").expect("regex"));
         DIST.captures(&text).map(|c| c[1].to_string())
     });
 
@@ -289,18 +290,18 @@ impl Properties<'_> {
 // ---------------------------------------------------------------------------------- Gradle
 
 static TOOLCHAIN_OF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"JavaLanguageVersion\s*\.\s*of\(\s*["']?(\d+)|jvmToolchain\(\s*(\d+)\s*\)|(?m)^\s*toolchainVersion\s*=\s*(\d+)"#)
+    Regex::new(r#"JavaLanguageVersion\s*\.\s*of\(\s*["']?([0-9]+)|jvmToolchain\(\s*([0-9]+)\s*\)|(?m)^\s*toolchainVersion\s*=\s*([0-9]+)"#)
         .expect("regex")
 });
 static COMPATIBILITY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?:source|target)Compatibility\s*=\s*(?:JavaVersion\s*\.\s*VERSION_|JavaVersion\.toVersion\(\s*)?["']?(1[._]8|\d+)|JvmTarget\.JVM_(1_8|\d+)|jvmTarget\s*=\s*["'](1\.8|\d+)["']"#,
+        r#"(?:source|target)Compatibility\s*=\s*(?:JavaVersion\s*\.\s*VERSION_|JavaVersion\.toVersion\(\s*)?["']?(1[._]8|[0-9]+)|JvmTarget\.JVM_(1_8|[0-9]+)|jvmTarget\s*=\s*["'](1\.8|[0-9]+)["']"#,
     )
     .expect("regex")
 });
 /// `java = "17"`, `jdk = "21"`, `javaVersion=17` in a version catalog or gradle.properties.
 static JAVA_SETTING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^\s*(?:java|jdk|jvm)(?:[._-]?[Vv]ersion)?\s*=\s*["']?(\d+)["']?\s*$"#).expect("regex")
+    Regex::new(r#"(?m)^\s*(?:java|jdk|jvm)(?:[._-]?[Vv]ersion)?\s*=\s*["']?([0-9]+)["']?\s*$"#).expect("regex")
 });
 static KOTLIN_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -310,7 +311,7 @@ static KOTLIN_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
 });
 static KOTLIN_VERSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?:kotlin\(\s*"[a-z.]+"\s*\)|org\.jetbrains\.kotlin\.[a-z.]+["']\s*\)?)\s*version\s*["'](\d+\.\d+[\w.-]*)["']|(?m)^\s*(?:ext\.)?kotlin[_-]?[Vv]ersion\s*=\s*["']?(\d+\.\d+[\w.-]*)|(?m)^\s*kotlin\s*=\s*["'](\d+\.\d+[\w.-]*)["']"#,
+        r#"(?:kotlin\(\s*"[a-z.]+"\s*\)|org\.jetbrains\.kotlin\.[a-z.]+["']\s*\)?)\s*version\s*["']([0-9]+\.[0-9]+[[:word:].-]*)["']|(?m)^\s*(?:ext\.)?kotlin[_-]?[Vv]ersion\s*=\s*["']?([0-9]+\.[0-9]+[[:word:].-]*)|(?m)^\s*kotlin\s*=\s*["']([0-9]+\.[0-9]+[[:word:].-]*)["']"#,
     )
     .expect("regex")
 });
@@ -339,7 +340,7 @@ const GRADLE_WRAPPER_PROPERTIES: &str = "gradle/wrapper/gradle-wrapper.propertie
 /// The Gradle version the wrapper of `dir` downloads.
 fn gradle_wrapper_version(repo: &Repo, dir: &str) -> Option<String> {
     static DIST: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"gradle-(\d+(?:\.\d+)*)-(?:bin|all)\.zip").expect("regex"));
+        LazyLock::new(|| Regex::new(r"gradle-([0-9]+(?:\.[0-9]+)*)-(?:bin|all)\.zip").expect("regex"));
     let text = read_existing(repo, &join(dir, GRADLE_WRAPPER_PROPERTIES))?;
     DIST.captures(&text).map(|c| c[1].to_string())
 }

@@ -134,11 +134,11 @@ pub fn has_manifest_for(sources: &Sources, toolchain_id: &str) -> bool {
 
 /// Test runners of no one ecosystem: task files and test scripts.
 const SHARED_TEST_COMMANDS: &[&str] = &[
-    r"(?:make|gmake)\b[^;&|]*?\s(?:test|tests|check|test-[\w\-]+|unit|unittest)(?:\s|$)",
-    r"just\s+(?:\S+\s+)*?test[\w\-]*\b",
-    r"task\s+test[\w:\-]*\b",
-    r"(?:\S*/)?(?:run[-_])?tests?(?:[-_][\w\-]*)?\.sh\b",
-    r"(?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][\w\-]*)?(?:\.\w+)?(?:\s|$)",
+    r"(?:make|gmake)(?-u:\b)[^;&|]*?\s(?:test|tests|check|test-[[:word:]\-]+|unit|unittest)(?:\s|$)",
+    r"just\s+(?:\S+\s+)*?test[[:word:]\-]*(?-u:\b)",
+    r"task\s+test[[:word:]:\-]*(?-u:\b)",
+    r"(?:\S*/)?(?:run[-_])?tests?(?:[-_][[:word:]\-]*)?\.sh(?-u:\b)",
+    r"(?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][[:word:]\-]*)?(?:\.[[:word:]]+)?(?:\s|$)",
 ];
 /// System package managers.
 const SHARED_INSTALL_COMMANDS: &[&str] = &[r"apt|apt-get|brew"];
@@ -162,8 +162,11 @@ static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
         .flat_map(|eco| eco.install_commands().iter().copied())
         .chain(SHARED_INSTALL_COMMANDS.iter().copied())
         .collect();
-    Regex::new(&format!(r"^\s*(?:sudo\s+)?(?:{})\s+(?:install|uninstall|add|remove|require|i|get)\b", tools.join("|")))
-        .expect("the install-command patterns are valid")
+    Regex::new(&format!(
+        r"^\s*(?:sudo\s+)?(?:{})\s+(?:install|uninstall|add|remove|require|i|get)(?-u:\b)",
+        tools.join("|")
+    ))
+    .expect("the install-command patterns are valid")
 });
 
 /// True when `line` runs tests (`pnpm run test-unit`, `cargo test --workspace`, `make test`,

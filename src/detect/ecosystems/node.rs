@@ -71,11 +71,11 @@ impl Ecosystem for Node {
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[
-            r"(?:npm|pnpm|yarn|bun|nr|ni)\b[^;&|]*?\s(?:run\s+)?test(?:[:\-_][\w:\-]*)?(?:\s|$)",
+            r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?\s(?:run\s+)?test(?:[:\-_][[:word:]:\-]*)?(?:\s|$)",
             r"(?:npm|pnpm)\s+t(?:\s|$)",
-            r"(?:npx\s+|pnpm\s+exec\s+|yarn\s+|bunx\s+)?(?:vitest|jest|mocha|ava|playwright\s+test|cypress\s+run)\b",
-            r"bun\s+test\b",
-            r"(?:npx\s+)?(?:turbo|nx)\b[^;&|]*?\stest\b",
+            r"(?:npx\s+|pnpm\s+exec\s+|yarn\s+|bunx\s+)?(?:vitest|jest|mocha|ava|playwright\s+test|cypress\s+run)(?-u:\b)",
+            r"bun\s+test(?-u:\b)",
+            r"(?:npx\s+)?(?:turbo|nx)(?-u:\b)[^;&|]*?\stest(?-u:\b)",
         ]
     }
     fn install_commands(&self) -> &'static [&'static str] {

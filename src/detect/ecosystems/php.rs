@@ -50,9 +50,9 @@ impl Ecosystem for Php {
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[
-            r"(?:php\s+)?artisan\s+test\b",
-            r"(?:vendor/bin/|\./vendor/bin/)?(?:phpunit|pest|paratest)\b",
-            r"composer\s+(?:run(?:-script)?\s+)?test\b",
+            r"(?:php\s+)?artisan\s+test(?-u:\b)",
+            r"(?:vendor/bin/|\./vendor/bin/)?(?:phpunit|pest|paratest)(?-u:\b)",
+            r"composer\s+(?:run(?:-script)?\s+)?test(?-u:\b)",
         ]
     }
     fn install_commands(&self) -> &'static [&'static str] {
@@ -72,7 +72,7 @@ impl Ecosystem for Php {
     /// processors before the name) fails without it unless a parameter gives a default.
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?:\bgetenv\(|\benv\(|\$_ENV\[|\$_SERVER\[|\bEnv::get\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+            Regex::new(r#"(?:(?-u:\b)getenv\(|(?-u:\b)env\(|\$_ENV\[|\$_SERVER\[|(?-u:\b)Env::get\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
                 .expect("the PHP environment-read pattern is valid")
         });
         static SYMFONY: LazyLock<Regex> = LazyLock::new(|| {

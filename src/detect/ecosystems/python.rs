@@ -62,14 +62,14 @@ impl Ecosystem for Python {
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[
-            r"(?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest\b",
-            r"(?:\S*/)?manage\.py\s+test\b",
-            r"python3?\s+-m\s+unittest\b",
+            r"(?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest(?-u:\b)",
+            r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
+            r"python3?\s+-m\s+unittest(?-u:\b)",
             r"(?:tox|nox)(?:\s|$)",
             // `hatch test`, a `test` script, or a test script of an environment (`test:cov`);
             // `hatch run test:python -m pip …` runs setup in the environment named test.
             r"hatch\s+(?:run\s+)?test(?:\s|$)",
-            r"hatch\s+run\s+[\w.-]+:(?:test|tests|cov|pytest)(?:\s|$)",
+            r"hatch\s+run\s+[[:word:].-]+:(?:test|tests|cov|pytest)(?:\s|$)",
         ]
     }
     fn install_commands(&self) -> &'static [&'static str] {

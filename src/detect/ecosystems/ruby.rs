@@ -52,7 +52,7 @@ impl Ecosystem for Ruby {
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[
-            r"(?:bundle\s+exec\s+)?(?:rspec|rake\s+(?:test|spec)|rails\s+test|bin/rails\s+test|bin/rspec)\b",
+            r"(?:bundle\s+exec\s+)?(?:rspec|rake\s+(?:test|spec)|rails\s+test|bin/rails\s+test|bin/rspec)(?-u:\b)",
             r"bundle\s+exec\s+rake\s*$",
         ]
     }
@@ -74,7 +74,7 @@ impl Ecosystem for Ruby {
     /// the master key that decrypts them (`RAILS_MASTER_KEY`).
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bENV(?:\[|(\.fetch)\(?)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+            Regex::new(r#"(?-u:\b)ENV(?:\[|(\.fetch)\(?)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
                 .expect("the Ruby environment-read pattern is valid")
         });
         let mut reads: Vec<EnvRead> = READ

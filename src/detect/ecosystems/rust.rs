@@ -54,7 +54,7 @@ impl Ecosystem for Rust {
         &[("rust", "ghcr.io/devcontainers/features/rust:1")]
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"cargo\s+(?:\+\S+\s+)?(?:test|nextest)\b"]
+        &[r"cargo\s+(?:\+\S+\s+)?(?:test|nextest)(?-u:\b)"]
     }
     fn install_commands(&self) -> &'static [&'static str] {
         &["cargo"]

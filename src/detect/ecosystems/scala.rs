@@ -39,7 +39,7 @@ impl Ecosystem for Scala {
         ALIASES
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"sbt\b[^;&|]*?\btest\b"]
+        &[r"sbt(?-u:\b)[^;&|]*?(?-u:\b)test(?-u:\b)"]
     }
     fn source_extensions(&self) -> &'static [&'static str] {
         &["scala"]
@@ -48,7 +48,7 @@ impl Ecosystem for Scala {
     /// (optional with a `.getOrElse`).
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\b(?:System\.getenv|sys\.env\.get|(sys\.env))\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
+            Regex::new(r#"(?-u:\b)(?:System\.getenv|sys\.env\.get|(sys\.env))\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
                 .expect("the Scala environment-read pattern is valid")
         });
         READ.captures_iter(text)
@@ -71,7 +71,7 @@ impl Ecosystem for Scala {
 }
 
 static SCALA_VERSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"scalaVersion\s*:=\s*(?:"([^"]+)"|([A-Za-z_][\w.]*))"#).expect("regex"));
+    LazyLock::new(|| Regex::new(r#"scalaVersion\s*:=\s*(?:"([^"]+)"|([A-Za-z_][[:word:].]*))"#).expect("regex"));
 
 fn detect(repo: &Repo, out: &mut Findings) {
     // One build per folder; with both, Mill (a repo moved to it keeps build.sbt for a while).
@@ -128,9 +128,11 @@ fn scala_version(repo: &Repo, dir: &str, build: &str, text: &str) -> Option<(Str
         return Some((v.as_str().to_string(), source_at(build, text, caps[0].trim())));
     }
     let name = caps.get(2)?.as_str().rsplit('.').next()?;
-    let definition =
-        Regex::new(&format!(r#"\b(?:val|def|lazy val)\s+{}\s*(?::\s*String\s*)?=\s*"([^"]+)""#, regex::escape(name)))
-            .ok()?;
+    let definition = Regex::new(&format!(
+        r#"(?-u:\b)(?:val|def|lazy val)\s+{}\s*(?::\s*String\s*)?=\s*"([^"]+)""#,
+        regex::escape(name)
+    ))
+    .ok()?;
     let project_dir = join(dir, "project");
     let sources = std::iter::once(build.to_string())
         .chain(repo.under(&project_dir).filter(|f| f.ends_with(".scala") || f.ends_with(".sbt")).map(String::from));

@@ -44,14 +44,14 @@ impl Ecosystem for Swift {
         STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"swift\s+test\b"]
+        &[r"swift\s+test(?-u:\b)"]
     }
     fn source_extensions(&self) -> &'static [&'static str] {
         &["swift"]
     }
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\bProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]"#)
+            Regex::new(r#"(?-u:\b)ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]"#)
                 .expect("the Swift environment-read pattern is valid")
         });
         code::reads_of(&READ, text, "ProcessInfo environment", |after| {

@@ -39,7 +39,7 @@ impl Ecosystem for Zig {
         STEPS
     }
     fn test_commands(&self) -> &'static [&'static str] {
-        &[r"zig\s+build\s+test\b"]
+        &[r"zig\s+build\s+test(?-u:\b)"]
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

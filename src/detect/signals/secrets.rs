@@ -223,7 +223,7 @@ fn is_app(service: &compose::ComposeService) -> bool {
 /// required` and a condition (`Required if you use S3`, `required for Stripe`) are options.
 fn documented(entry: &EnvEntry) -> Option<Need> {
     static WORD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(not\s+required|optional|required(?:\s+(?:if|when|for|only|by|with|unless)\b)?)")
+        Regex::new(r"(?i)(?-u:\b)(not\s+required|optional|required(?:\s+(?:if|when|for|only|by|with|unless)(?-u:\b))?)")
             .expect("the doc pattern is valid")
     });
     let word = WORD.captures(&entry.doc)?.get(1)?.as_str().to_ascii_lowercase();

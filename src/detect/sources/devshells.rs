@@ -46,17 +46,19 @@ pub struct DevShell {
 
 /// Package lists: `packages = [ … ]`, `buildInputs = with pkgs; [ … ]`, `nativeBuildInputs`.
 static PACKAGE_LIST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:packages|buildInputs|nativeBuildInputs|propagatedBuildInputs)\s*=\s*(?:with\s+[\w.]+\s*;\s*)?\[([^\]]*)\]")
+    Regex::new(r"(?-u:\b)(?:packages|buildInputs|nativeBuildInputs|propagatedBuildInputs)\s*=\s*(?:with\s+[[:word:].]+\s*;\s*)?\[([^\]]*)\]")
         .expect("the package-list pattern is valid")
 });
 /// `pkgs.name` anywhere, and bare names inside a list.
-static ATTRIBUTE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:\bpkgs\.)?\b([A-Za-z][A-Za-z0-9_\-]*)").expect("the attribute pattern is valid"));
-static PKGS_ATTRIBUTE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\bpkgs\.([A-Za-z][A-Za-z0-9_\-]*)").expect("the pkgs-attribute pattern is valid"));
+static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:(?-u:\b)pkgs\.)?(?-u:\b)([A-Za-z][A-Za-z0-9_\-]*)").expect("the attribute pattern is valid")
+});
+static PKGS_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)pkgs\.([A-Za-z][A-Za-z0-9_\-]*)").expect("the pkgs-attribute pattern is valid")
+});
 /// devenv: `languages.python.enable = true;` and `languages.python.version = "3.11";`.
 static DEVENV_LANGUAGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\blanguages\.([a-z]+)\.(?:enable\s*=\s*true|version\s*=\s*"([^"]+)")"#)
+    Regex::new(r#"(?-u:\b)languages\.([a-z]+)\.(?:enable\s*=\s*true|version\s*=\s*"([^"]+)")"#)
         .expect("the devenv pattern is valid")
 });
 

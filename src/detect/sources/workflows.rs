@@ -727,7 +727,7 @@ static QUOTED_EXPRESSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#""[^"]*\$\{\{[^"]*"|'[^']*\$\{\{[^'}]*\}\}[^']*'"#).expect("the quoted-expression pattern is valid")
 });
 static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][\w-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
+    Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][[:word:]-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
         .expect("the empty-argument pattern is valid")
 });
 /// `$NAME` and `${NAME}` in a shell line.
@@ -735,12 +735,13 @@ pub static SHELL_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)").expect("the variable pattern is valid")
 });
 static SECRET_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"\bsecrets(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
+    Regex::new(r#"(?-u:\b)secrets(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
         .expect("the secret-reference pattern is valid")
 });
 /// `for NAME in …` in a script: `$NAME` means nothing outside the loop.
 static LOOP_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)(?:^|[;&|]\s*|\bdo\s+)for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b").expect("the loop pattern is valid")
+    Regex::new(r"(?m)(?:^|[;&|]\s*|(?-u:\b)do\s+)for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in(?-u:\b)")
+        .expect("the loop pattern is valid")
 });
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
         return template_reads(text);
     }
     static GETENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\bos\.(?:Getenv|LookupEnv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+        Regex::new(r#"(?-u:\b)os\.(?:Getenv|LookupEnv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
             .expect("the Go environment-read pattern is valid")
     });
     let mut found = code::reads_of(&GETENV, text, "os.Getenv", |_| Need::Unstated);
@@ -33,7 +33,7 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
 /// required:"true" default:"…"` (kelseyhightower/envconfig, when written as a variable name).
 fn tag_reads(text: &str) -> Vec<EnvRead> {
     static TAG: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"`([^`\n]*\b(?:env|envconfig):[^`\n]*)`").expect("the struct-tag pattern is valid")
+        Regex::new(r"`([^`\n]*(?-u:\b)(?:env|envconfig):[^`\n]*)`").expect("the struct-tag pattern is valid")
     });
     static PAIR: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid")
@@ -91,7 +91,7 @@ fn viper_reads(text: &str) -> Vec<EnvRead> {
     });
     static GET: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"\bviper\.Get(?:String|Int|Int64|Bool|Duration|StringSlice|Float64)?\(\s*"([A-Za-z0-9_.\-]+)"\s*\)"#,
+            r#"(?-u:\b)viper\.Get(?:String|Int|Int64|Bool|Duration|StringSlice|Float64)?\(\s*"([A-Za-z0-9_.\-]+)"\s*\)"#,
         )
         .expect("the viper Get pattern is valid")
     });
@@ -138,7 +138,7 @@ fn keyed_reads(text: &str) -> Vec<EnvRead> {
         Regex::new(r#"(?m)^\s*case\s+((?:"[A-Z][A-Z0-9_]*"\s*,\s*)*"[A-Z][A-Z0-9_]*")\s*:"#).expect("valid")
     });
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?m)^\s*"([A-Z][A-Z0-9_]*)"\s*:\s*[{&\w"]"#).expect("the map key pattern is valid")
+        Regex::new(r#"(?m)^\s*"([A-Z][A-Z0-9_]*)"\s*:\s*[{&[:word:]"]"#).expect("the map key pattern is valid")
     });
     static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#""([A-Z][A-Z0-9_]*)""#).expect("valid"));
     let walks_environment = text.contains("os.Environ()");

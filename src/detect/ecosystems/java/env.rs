@@ -30,7 +30,7 @@ pub fn is_spring_config(rel: &str) -> bool {
 
 pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     static GETENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\bSystem\.getenv\(\s*\)?\s*(?:\.(get|getOrDefault)\()?\(?\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+        Regex::new(r#"(?-u:\b)System\.getenv\(\s*\)?\s*(?:\.(get|getOrDefault)\()?\(?\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
             .expect("the JVM environment-read pattern is valid")
     });
     let mut found: Vec<EnvRead> = GETENV
@@ -100,7 +100,7 @@ fn configuration_properties(text: &str) -> Vec<EnvRead> {
     });
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?m)^\s*(?:private|protected|public)\s+(?:final\s+)?[A-Za-z_][\w<>,.? ]*\s+([a-z]\w*)\s*(?:=[^;]*)?;|\b(?:val|var)\s+([a-z]\w*)\s*:",
+            r"(?m)^\s*(?:private|protected|public)\s+(?:final\s+)?[A-Za-z_][[:word:]<>,.? ]*\s+([a-z][[:word:]]*)\s*(?:=[^;]*)?;|(?-u:\b)(?:val|var)\s+([a-z][[:word:]]*)\s*:",
         )
         .expect("the field pattern is valid")
     });

@@ -38,7 +38,7 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
 fn member_reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:\bprocess\.env|\bimport\.meta\.env|\bBun\.env)(?:\.([A-Za-z_][A-Za-z0-9_]*)\b|\[\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\])|\benv\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#,
+            r#"(?:(?-u:\b)process\.env|(?-u:\b)import\.meta\.env|(?-u:\b)Bun\.env)(?:\.([A-Za-z_][A-Za-z0-9_]*)(?-u:\b)|\[\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\])|(?-u:\b)env\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#,
         )
         .expect("the Node environment-read pattern is valid")
     });
@@ -145,11 +145,13 @@ fn string_text(text: &str) -> Vec<std::ops::Range<usize>> {
 /// `const { A, B: b, C = "d" } = process.env` (also `import.meta.env`, `Bun.env`).
 fn destructured(text: &str) -> Vec<EnvRead> {
     static DESTRUCTURE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*(?:process\.env|import\.meta\.env|Bun\.env)\b")
-            .expect("the destructuring pattern is valid")
+        Regex::new(
+            r"(?-u:\b)(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*(?:process\.env|import\.meta\.env|Bun\.env)(?-u:\b)",
+        )
+        .expect("the destructuring pattern is valid")
     });
     static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*[A-Za-z_$][\w$]*\s*)?(=)?")
+        Regex::new(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*[A-Za-z_$][[:word:]$]*\s*)?(=)?")
             .expect("the entry pattern is valid")
     });
     let mut found = Vec::new();
@@ -175,14 +177,14 @@ fn destructured(text: &str) -> Vec<EnvRead> {
 /// environment.
 fn schema_reads(text: &str) -> Vec<EnvRead> {
     static CREATE_ENV: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\bcreateEnv\(\s*\{").expect("the createEnv pattern is valid"));
+        LazyLock::new(|| Regex::new(r"(?-u:\b)createEnv\(\s*\{").expect("the createEnv pattern is valid"));
     static SECTION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\b(?:server|shared|client)\s*:\s*\{").expect("the t3-env section pattern is valid")
+        Regex::new(r"(?-u:\b)(?:server|shared|client)\s*:\s*\{").expect("the t3-env section pattern is valid")
     });
     static CLEAN_ENV: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\bcleanEnv\(").expect("the cleanEnv pattern is valid"));
+        LazyLock::new(|| Regex::new(r"(?-u:\b)cleanEnv\(").expect("the cleanEnv pattern is valid"));
     static ZOD_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\bz\.(?:object|strictObject|looseObject)\(\s*\{").expect("the z.object pattern is valid")
+        Regex::new(r"(?-u:\b)z\.(?:object|strictObject|looseObject)\(\s*\{").expect("the z.object pattern is valid")
     });
     let mut blocks: Vec<(usize, &'static str)> = Vec::new();
     for m in CREATE_ENV.find_iter(text) {
@@ -259,12 +261,12 @@ fn schema_entries(text: &str, open: usize, via: &'static str) -> Vec<EnvRead> {
 /// under the name it is imported as.
 fn env_var_reads(text: &str) -> Vec<EnvRead> {
     static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*require\(\s*['"]env-var['"]\s*\)|import\s+(?:\*\s+as\s+)?([A-Za-z_$][\w$]*)\s+from\s+['"]env-var['"])"#)
+        Regex::new(r#"(?:(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)\s*=\s*require\(\s*['"]env-var['"]\s*\)|import\s+(?:\*\s+as\s+)?([A-Za-z_$][[:word:]$]*)\s+from\s+['"]env-var['"])"#)
             .expect("the env-var import pattern is valid")
     });
     let Some(binding) = IMPORT.captures(text).and_then(|c| c.get(1).or(c.get(2))) else { return Vec::new() };
     let Ok(get) = Regex::new(&format!(
-        r#"\b{}\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#,
+        r#"(?-u:\b){}\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#,
         regex::escape(binding.as_str())
     )) else {
         return Vec::new();
@@ -285,7 +287,8 @@ fn env_var_reads(text: &str) -> Vec<EnvRead> {
 /// `interface ProcessEnv { X?: string; Y: string }` (optional with `?`), `ImportMetaEnv`.
 fn declared(text: &str) -> Vec<EnvRead> {
     static INTERFACE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\binterface\s+(?:ProcessEnv|ImportMetaEnv)\b[^{]*\{").expect("the env interface pattern is valid")
+        Regex::new(r"(?-u:\b)interface\s+(?:ProcessEnv|ImportMetaEnv)(?-u:\b)[^{]*\{")
+            .expect("the env interface pattern is valid")
     });
     static MEMBER: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^\s*(?:readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)(\?)?\s*:").expect("the member pattern is valid")
@@ -310,7 +313,7 @@ fn declared(text: &str) -> Vec<EnvRead> {
 fn wrapper_reads(text: &str) -> Vec<EnvRead> {
     static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?:\bfunction\s+([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\(\s*([A-Za-z_$][\w$]*)|\b(?:const|let)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:<[^>]*>)?\(\s*([A-Za-z_$][\w$]*))[^)]*\)[^{=;]*(?:=>\s*)?",
+            r"(?:(?-u:\b)function\s+([A-Za-z_$][[:word:]$]*)\s*(?:<[^>]*>)?\(\s*([A-Za-z_$][[:word:]$]*)|(?-u:\b)(?:const|let)\s+([A-Za-z_$][[:word:]$]*)\s*=\s*(?:<[^>]*>)?\(\s*([A-Za-z_$][[:word:]$]*))[^)]*\)[^{=;]*(?:=>\s*)?",
         )
         .expect("the function pattern is valid")
     });
@@ -336,7 +339,8 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
     }
     let mut found = Vec::new();
     for wrapper in wrappers {
-        let Ok(call) = Regex::new(&format!(r#"\b{}\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#, regex::escape(&wrapper)))
+        let Ok(call) =
+            Regex::new(&format!(r#"(?-u:\b){}\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#, regex::escape(&wrapper)))
         else {
             continue;
         };
@@ -382,7 +386,7 @@ fn turbo_reads(text: &str) -> Vec<EnvRead> {
 /// `env("DATABASE_URL")` in a Prisma schema: the client cannot connect without it.
 fn prisma_reads(text: &str) -> Vec<EnvRead> {
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\benv\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#).expect("the Prisma env pattern is valid")
+        Regex::new(r#"(?-u:\b)env\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#).expect("the Prisma env pattern is valid")
     });
     code::reads_of(&ENV, text, "Prisma schema", |_| Need::Required)
 }

@@ -55,8 +55,8 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r#"(?x)
-            (?: \b(?P<index>os\.environ|environ)\[
-              | \b(?P<call>os\.environ\.get|os\.getenv|environ\.get|getenv|os\.environ\.setdefault)\(
+            (?: (?-u:\b)(?P<index>os\.environ|environ)\[
+              | (?-u:\b)(?P<call>os\.environ\.get|os\.getenv|environ\.get|getenv|os\.environ\.setdefault)\(
             )\s*['"](?P<name>[A-Za-z_][A-Za-z0-9_]*)['"]
             "#,
         )
@@ -93,7 +93,8 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
 /// indexes `os.environ` or its name says so (`require_env`, `must_get`).
 fn wrapper_reads(text: &str) -> Vec<EnvRead> {
     static DEF: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^([ \t]*)def\s+([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*)").expect("the def pattern is valid")
+        Regex::new(r"(?m)^([ \t]*)def\s+([A-Za-z_][[:word:]]*)\s*\(\s*([A-Za-z_][[:word:]]*)")
+            .expect("the def pattern is valid")
     });
     let mut wrappers: Vec<(String, bool)> = Vec::new();
     for c in DEF.captures_iter(text) {
@@ -126,9 +127,10 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
     }
     let mut found = Vec::new();
     for (wrapper, required) in wrappers {
-        let Ok(call) =
-            Regex::new(&format!(r#"(?:^|[^\w.]){}\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#, regex::escape(&wrapper)))
-        else {
+        let Ok(call) = Regex::new(&format!(
+            r#"(?:^|[^[:word:].]){}\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+            regex::escape(&wrapper)
+        )) else {
             continue;
         };
         found.extend(code::reads_of(&call, text, "env helper", |after| {
@@ -155,7 +157,7 @@ fn sets_django_secret_key(text: &str, at: usize) -> bool {
 /// to in the file, and `env`/`config` as everyone names them. Required without a default.
 fn reader_reads(text: &str) -> Vec<EnvRead> {
     static BINDING: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^\s*([A-Za-z_]\w*)\s*=\s*(?:environ\.|environs\.|decouple\.|starlette\.config\.)?(Env|Config|AutoConfig)\(")
+        Regex::new(r"(?m)^\s*([A-Za-z_][[:word:]]*)\s*=\s*(?:environ\.|environs\.|decouple\.|starlette\.config\.)?(Env|Config|AutoConfig)\(")
             .expect("the reader binding pattern is valid")
     });
     const TYPED: &str = "str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path|decimal|datetime|date|time|timedelta|uuid|log_level|enum|tuple|NOTSET";
@@ -170,7 +172,7 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
     let pattern = |names: &[String]| {
         let names: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
         Regex::new(&format!(
-            r#"(?:^|[^\w.])(?:{})(?:\.(?:{TYPED}))?\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+            r#"(?:^|[^[:word:].])(?:{})(?:\.(?:{TYPED}))?\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
             names.join("|")
         ))
     };
@@ -273,7 +275,7 @@ fn settings_classes(text: &str) -> Vec<EnvRead> {
 fn given_at_construction(text: &str, class: &str) -> Vec<String> {
     static KEY: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r#"['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*:"#).expect("the dict key pattern is valid"));
-    let Ok(call) = Regex::new(&format!(r"\b{}\(", regex::escape(class))) else { return Vec::new() };
+    let Ok(call) = Regex::new(&format!(r"(?-u:\b){}\(", regex::escape(class))) else { return Vec::new() };
     let mut given = Vec::new();
     for found in call.find_iter(text) {
         if text[..found.start()].trim_end().ends_with("class") {
@@ -309,7 +311,7 @@ fn given_at_construction(text: &str, class: &str) -> Vec<String> {
 /// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`.
 fn env_prefix(body: &str) -> Option<String> {
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\benv_prefix\s*[=:]\s*['"]([A-Za-z0-9_]*)['"]"#).expect("the env_prefix pattern is valid")
+        Regex::new(r#"(?-u:\b)env_prefix\s*[=:]\s*['"]([A-Za-z0-9_]*)['"]"#).expect("the env_prefix pattern is valid")
     });
     PREFIX.captures(body).and_then(|c| c.get(1)).map(|m| m.as_str().to_ascii_uppercase())
 }
@@ -317,11 +319,13 @@ fn env_prefix(body: &str) -> Option<String> {
 /// The annotated fields at the first indentation of a class body.
 fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead> {
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^([A-Za-z_]\w*)\s*:\s*([^=\n#]+?)\s*(?:=\s*(.*))?$").expect("the field pattern is valid")
+        Regex::new(r"^([A-Za-z_][[:word:]]*)\s*:\s*([^=\n#]+?)\s*(?:=\s*(.*))?$").expect("the field pattern is valid")
     });
     static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\b(?:alias|validation_alias|env)\s*=\s*(?:AliasChoices\()?\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
-            .expect("the alias pattern is valid")
+        Regex::new(
+            r#"(?-u:\b)(?:alias|validation_alias|env)\s*=\s*(?:AliasChoices\()?\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+        )
+        .expect("the alias pattern is valid")
     });
     let mut found = Vec::new();
     let mut indent: Option<usize> = None;
@@ -392,13 +396,16 @@ fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead
 /// `envvar_prefix=False` reads bare names).
 fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
     static VALIDATOR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\bValidator\(\s*((?:['"][A-Za-z_][A-Za-z0-9_.]*['"]\s*,\s*)*['"][A-Za-z_][A-Za-z0-9_.]*['"])"#)
-            .expect("the dynaconf Validator pattern is valid")
+        Regex::new(
+            r#"(?-u:\b)Validator\(\s*((?:['"][A-Za-z_][A-Za-z0-9_.]*['"]\s*,\s*)*['"][A-Za-z_][A-Za-z0-9_.]*['"])"#,
+        )
+        .expect("the dynaconf Validator pattern is valid")
     });
     static NAME: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r#"['"]([A-Za-z_][A-Za-z0-9_.]*)['"]"#).expect("the name pattern is valid"));
-    static PREFIX: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r#"\benvvar_prefix\s*=\s*(?:['"]([A-Za-z0-9_]*)['"]|(False))"#).expect("valid"));
+    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)envvar_prefix\s*=\s*(?:['"]([A-Za-z0-9_]*)['"]|(False))"#).expect("valid")
+    });
     if !text.contains("Dynaconf") && !text.contains("dynaconf") {
         return Vec::new();
     }

@@ -30,7 +30,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
 fn var_reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:\b(?:env|dotenvy|dotenv)::var(?:_os)?\(|\b(env!|option_env!)\()\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#,
+            r#"(?:(?-u:\b)(?:env|dotenvy|dotenv)::var(?:_os)?\(|(?-u:\b)(env!|option_env!)\()\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#,
         )
         .expect("the Rust environment-read pattern is valid")
     });
@@ -134,21 +134,24 @@ fn envconfig_reads(text: &str) -> Vec<EnvRead> {
 /// `Environment::with_prefix("APP")` deserialized into `Settings`.
 fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
     static ENVY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"envy::(?:prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)\s*\.)?from_env(?:::<\s*([A-Za-z_]\w*)\s*>)?\("#)
-            .expect("the envy pattern is valid")
+        Regex::new(
+            r#"envy::(?:prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)\s*\.)?from_env(?:::<\s*([A-Za-z_][[:word:]]*)\s*>)?\("#,
+        )
+        .expect("the envy pattern is valid")
     });
     static CONFIG_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"Environment::with_prefix\(\s*"([A-Za-z0-9_]*)"\s*\)"#)
             .expect("the config prefix pattern is valid")
     });
     static FIGMENT_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\bEnv::prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the figment prefix pattern is valid")
+        Regex::new(r#"(?-u:\b)Env::prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the figment prefix pattern is valid")
     });
     static DESERIALIZE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:try_deserialize|try_into|deserialize|extract)::<\s*([A-Za-z_]\w*)\s*>").expect("valid")
+        Regex::new(r"(?:try_deserialize|try_into|deserialize|extract)::<\s*([A-Za-z_][[:word:]]*)\s*>").expect("valid")
     });
     static ANNOTATED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"let\s+(?:mut\s+)?\w+\s*:\s*([A-Z]\w*)\s*=").expect("the annotated let pattern is valid")
+        Regex::new(r"let\s+(?:mut\s+)?[[:word:]]+\s*:\s*([A-Z][[:word:]]*)\s*=")
+            .expect("the annotated let pattern is valid")
     });
     let mut found = Vec::new();
     let annotated = || ANNOTATED.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str());
@@ -204,7 +207,7 @@ fn struct_fields(text: &str, ty: &str, prefix: &str, via: &'static str) -> Vec<E
 /// comments, which hold anything in tests).
 fn test_modules(text: &str) -> Vec<std::ops::Range<usize>> {
     static TEST_MOD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"#\[cfg\((?:test|all\(test[^\n]*)\)\]\s*(?:#\[[^\n]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{")
+        Regex::new(r"#\[cfg\((?:test|all\(test[^\n]*)\)\]\s*(?:#\[[^\n]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+[[:word:]]+\s*\{")
             .expect("the test module pattern is valid")
     });
     TEST_MOD.find_iter(text).map(|m| m.start()..m.end() + closing_brace(&text[m.end()..])).collect()
