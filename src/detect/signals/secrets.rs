@@ -376,7 +376,9 @@ fn code_secrets(
     let scanned: Vec<&str> = positions.iter().map(|&i| repo.file(i as usize)).collect();
     let root = repo.root();
     let scans: Vec<(&str, FileScan)> = in_chunks(scanned.len(), |range| {
-        scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project))).collect()
+        // One buffer per thread for every file it reads, not one allocation per file.
+        let mut bytes = Vec::new();
+        scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project, &mut bytes))).collect()
     });
     let crowded: Vec<&str> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
     if let Some(first) = crowded.first() {
@@ -491,14 +493,14 @@ fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R
 /// The secrets `rel` reads, each with `path:line` and the evidence. In a `scripts/` folder
 /// only names a sandbox would set count (not `GITHUB_TOKEN`, `NPM_TOKEN`, …). At most
 /// [`MAX_NAMES_PER_FILE`] names: a file of generated reads must not fill the proposal.
-fn scan_file(root: &Path, rel: &str, project: &ProjectNames) -> FileScan {
+fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>) -> FileScan {
     // Listed as a file, but it may have been swapped for a FIFO since: never block on one.
     let Ok(file) = crate::fsutil::open_regular(&root.join(rel)) else { return FileScan::default() };
-    let mut bytes = Vec::new();
-    if file.take(MAX_SOURCE_BYTES).read_to_end(&mut bytes).is_err() || bytes.contains(&0) {
+    bytes.clear();
+    if file.take(MAX_SOURCE_BYTES).read_to_end(bytes).is_err() || bytes.contains(&0) {
         return FileScan::default();
     }
-    let text = String::from_utf8_lossy(&bytes);
+    let text = String::from_utf8_lossy(bytes);
     let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
     // A project's scripts: what they read counts, but not what CI and publishing use there.
     let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
