@@ -80,19 +80,21 @@ fn drafted_install(fixture: &str) -> String {
     detection["install"].as_str().unwrap().to_string()
 }
 
-/// A fake `python3` whose `-m pip install REQ` puts a fake REQ tool in the bin folder, and
-/// whose version check answers what the state file says.
+/// A fake `python3` whose `-m pip install REQ` puts a fake REQ tool in the bin folder, whose
+/// version check answers what the state file says, and whose site-packages is writable
+/// unless the `site-read-only` file exists.
 fn fake_python(machine: &Machine) {
     let bin = machine.path("bin");
     machine.tool(
         "bin",
         "python3",
         &format!(
-            r#"if [ "$1" = -c ]; then exit "$(cat '{state}' 2>/dev/null || echo 0)"; fi
+            r#"if [ "$1" = -c ]; then case "$2" in *purelib*) [ ! -e '{read_only}' ]; exit;; esac; exit "$(cat '{state}' 2>/dev/null || echo 0)"; fi
 if [ "$1 $2 $3" = "-m pip install" ]; then
   for req in "$@"; do case "$req" in uv*|poetry*|tox*) name="${{req%%[<>=!~]*}}"; printf '#!/bin/bash\necho "%s $*" >> "{log}"\n' "$name" > "{bin}/$name"; chmod +x "{bin}/$name";; esac; done
 fi"#,
             state = machine.path("python-mismatch").display(),
+            read_only = machine.path("site-read-only").display(),
             log = machine.path("calls.log").display(),
             bin = bin.display(),
         ),
@@ -124,6 +126,33 @@ fn a_missing_uv_is_installed_with_pip_once() {
     // The locked set goes through pip into the interpreter on PATH, not a private .venv.
     assert!(calls.contains("uv export --frozen --all-packages --no-hashes --quiet"), "{calls}");
     assert!(calls.contains("python3 -m pip install -r /dev/stdin"), "{calls}");
+}
+
+#[test]
+fn poetry_without_write_access_to_site_packages_installs_its_lock_through_pip() {
+    let machine = Machine::new();
+    fake_python(&machine);
+    std::fs::write(machine.path("site-read-only"), "").unwrap();
+    let install = drafted_install("detect/poetry");
+    let checkout = common::fixture("detect/poetry");
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let calls = machine.calls();
+    // Poetry cannot write the system's site-packages; pip falls back to the user site.
+    assert!(!calls.contains("poetry install"), "{calls}");
+    // The default groups (not the optional `docs`), then the project without its dependencies.
+    assert!(calls.contains("poetry export --without-hashes --with dev\n"), "{calls}");
+    assert!(calls.contains("python3 -m pip install -r /dev/stdin\n"), "{calls}");
+    assert!(calls.contains("python3 -m pip install --no-deps -e .\n"), "{calls}");
+
+    // With write access, poetry installs as it always does.
+    std::fs::remove_file(machine.path("site-read-only")).unwrap();
+    machine.forget_calls();
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let calls = machine.calls();
+    assert!(calls.contains("poetry install --no-interaction\n"), "{calls}");
+    assert!(!calls.contains("poetry export"), "{calls}");
 }
 
 #[test]

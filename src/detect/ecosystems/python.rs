@@ -264,9 +264,8 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
             "python3 -m "
         }
         Tool::Poetry => {
-            // Into the interpreter on PATH (or the active virtualenv), not a private one.
-            let cmd = "POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction";
-            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), cmd)), source);
+            let cmd = poetry_install(pyproject.as_deref());
+            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), &cmd)), source);
             "python3 -m "
         }
         Tool::Pdm => {
@@ -447,6 +446,45 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
         names_pytest |= !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
     }
     names_pytest
+}
+
+/// Poetry's install into the interpreter on PATH (or the active virtualenv), not a private
+/// one. Poetry installs only where it can write: for a user without write access to the
+/// system's site-packages (pip falls back to `~/.local` there, poetry does not) the locked
+/// set goes through `poetry export` and pip, with the groups `poetry install` takes by
+/// default (the non-optional ones), then the project itself without its dependencies.
+fn poetry_install(pyproject: Option<&toml::Table>) -> String {
+    const SITE_WRITABLE: &str =
+        r#"python3 -c 'import os, sys, sysconfig; sys.exit(not os.access(sysconfig.get_path("purelib"), os.W_OK))'"#;
+    let poetry = pyproject.and_then(|p| p.get("tool")).and_then(|t| t.get("poetry"));
+    let mut groups: Vec<&str> = poetry
+        .and_then(|p| p.get("group"))
+        .and_then(|g| g.as_table())
+        .map(|groups| {
+            groups
+                .iter()
+                .filter(|(_, group)| group.get("optional").and_then(|o| o.as_bool()) != Some(true))
+                .map(|(name, _)| name.as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    if poetry.and_then(|p| p.get("dev-dependencies")).is_some() && !groups.contains(&"dev") {
+        groups.push("dev");
+    }
+    let with = if groups.is_empty() { String::new() } else { format!(" --with {}", quote(&groups.join(","))) };
+    // pip builds the project through its `[build-system]`; without one it would guess setuptools.
+    let package = poetry.and_then(|p| p.get("package-mode")).and_then(|m| m.as_bool()) != Some(false)
+        && !build_requires(pyproject).is_empty();
+    let mut script = format!(
+        "if {SITE_WRITABLE}; then\n  POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction\nelse\n  \
+         poetry export --help >/dev/null 2>&1 || python3 -m pip install --quiet poetry-plugin-export\n  \
+         poetry export --without-hashes{with} | python3 -m pip install -r /dev/stdin\n"
+    );
+    if package {
+        script.push_str("  python3 -m pip install --no-deps -e .\n");
+    }
+    script.push_str("fi");
+    script
 }
 
 /// `command`, which builds the project, made to work in a copy without `.git` when the
