@@ -80,21 +80,19 @@ fn drafted_install(fixture: &str) -> String {
     detection["install"].as_str().unwrap().to_string()
 }
 
-/// A fake `python3` whose `-m pip install REQ` puts a fake REQ tool in the bin folder, whose
-/// version check answers what the state file says, and whose site-packages is writable
-/// unless the `site-read-only` file exists.
+/// A fake `python3` whose `-m pip install REQ` puts a fake REQ tool in the bin folder, and
+/// whose version check answers what the state file says.
 fn fake_python(machine: &Machine) {
     let bin = machine.path("bin");
     machine.tool(
         "bin",
         "python3",
         &format!(
-            r#"if [ "$1" = -c ]; then case "$2" in *purelib*) [ ! -e '{read_only}' ]; exit;; esac; exit "$(cat '{state}' 2>/dev/null || echo 0)"; fi
+            r#"if [ "$1" = -c ]; then exit "$(cat '{state}' 2>/dev/null || echo 0)"; fi
 if [ "$1 $2 $3" = "-m pip install" ]; then
   for req in "$@"; do case "$req" in uv*|poetry*|tox*) name="${{req%%[<>=!~]*}}"; printf '#!/bin/bash\necho "%s $*" >> "{log}"\n' "$name" > "{bin}/$name"; chmod +x "{bin}/$name";; esac; done
 fi"#,
             state = machine.path("python-mismatch").display(),
-            read_only = machine.path("site-read-only").display(),
             log = machine.path("calls.log").display(),
             bin = bin.display(),
         ),
@@ -129,30 +127,32 @@ fn a_missing_uv_is_installed_with_pip_once() {
 }
 
 #[test]
-fn poetry_without_write_access_to_site_packages_installs_its_lock_through_pip() {
+fn poetrys_lock_goes_through_pip_with_the_export_plugin_installed_once() {
     let machine = Machine::new();
     fake_python(&machine);
-    std::fs::write(machine.path("site-read-only"), "").unwrap();
+    // Poetry 2: no `export` command until its plugin is installed (pip makes the fake one).
+    let plugin = machine.path("bin").join("poetry-plugin-export");
+    machine.tool("bin", "poetry", &format!("[ \"$1\" != export ] || [ -e '{}' ]", plugin.display()));
     let install = drafted_install("detect/poetry");
     let checkout = common::fixture("detect/poetry");
-    let run = machine.run(&install, &checkout);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let first = machine.run(&install, &checkout);
+    assert_eq!(first.code, 0, "{}", first.stderr);
     let calls = machine.calls();
-    // Poetry cannot write the system's site-packages; pip falls back to the user site.
+    assert!(calls.contains("python3 -m pip install --quiet poetry-plugin-export\n"), "{calls}");
+    assert!(!calls.contains("poetry self add"), "pip's plugin reached poetry: {calls}");
+    // Poetry installs nothing itself: the default groups (not the optional `docs`) go through
+    // pip, then the project without its dependencies.
     assert!(!calls.contains("poetry install"), "{calls}");
-    // The default groups (not the optional `docs`), then the project without its dependencies.
     assert!(calls.contains("poetry export --without-hashes --with dev\n"), "{calls}");
     assert!(calls.contains("python3 -m pip install -r /dev/stdin\n"), "{calls}");
     assert!(calls.contains("python3 -m pip install --no-deps -e .\n"), "{calls}");
 
-    // With write access, poetry installs as it always does.
-    std::fs::remove_file(machine.path("site-read-only")).unwrap();
     machine.forget_calls();
-    let run = machine.run(&install, &checkout);
-    assert_eq!(run.code, 0, "{}", run.stderr);
+    let second = machine.run(&install, &checkout);
+    assert_eq!(second.code, 0, "{}", second.stderr);
     let calls = machine.calls();
-    assert!(calls.contains("poetry install --no-interaction\n"), "{calls}");
-    assert!(!calls.contains("poetry export"), "{calls}");
+    assert!(!calls.contains("poetry-plugin-export"), "the second run finds the plugin: {calls}");
+    assert!(calls.contains("poetry export --without-hashes --with dev\n"), "{calls}");
 }
 
 #[test]
@@ -179,7 +179,7 @@ fn a_missing_poetry_is_installed_with_pip_once() {
     let checkout = common::fixture("detect/poetry");
     assert_eq!(machine.run(&install, &checkout).code, 0);
     assert!(machine.calls().contains("python3 -m pip install --quiet poetry\n"), "{}", machine.calls());
-    assert!(machine.calls().contains("poetry install --no-interaction"), "{}", machine.calls());
+    assert!(machine.calls().contains("poetry export --without-hashes"), "{}", machine.calls());
     machine.forget_calls();
     assert_eq!(machine.run(&install, &checkout).code, 0);
     assert!(!machine.calls().contains("pip install --quiet poetry"), "{}", machine.calls());

@@ -448,14 +448,14 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
     names_pytest
 }
 
-/// Poetry's install into the interpreter on PATH (or the active virtualenv), not a private
-/// one. Poetry installs only where it can write: for a user without write access to the
-/// system's site-packages (pip falls back to `~/.local` there, poetry does not) the locked
-/// set goes through `poetry export` and pip, with the groups `poetry install` takes by
+/// Poetry's locked set, installed by pip into the interpreter on PATH (or the active
+/// virtualenv), not a private one: `poetry export` of the groups `poetry install` takes by
 /// default (the non-optional ones), then the project itself without its dependencies.
+/// Not `POETRY_VIRTUALENVS_CREATE=false poetry install`: in the environment poetry itself
+/// runs in, it replaces poetry's own dependencies while it installs (tomlkit's lock
+/// downgrades certifi, and poetry's next download fails), and as a user without write access
+/// to the system's site-packages it cannot install at all (pip falls back to `~/.local`).
 fn poetry_install(pyproject: Option<&toml::Table>) -> String {
-    const SITE_WRITABLE: &str =
-        r#"python3 -c 'import os, sys, sysconfig; sys.exit(not os.access(sysconfig.get_path("purelib"), os.W_OK))'"#;
     let poetry = pyproject.and_then(|p| p.get("tool")).and_then(|t| t.get("poetry"));
     let mut groups: Vec<&str> = poetry
         .and_then(|p| p.get("group"))
@@ -472,18 +472,20 @@ fn poetry_install(pyproject: Option<&toml::Table>) -> String {
         groups.push("dev");
     }
     let with = if groups.is_empty() { String::new() } else { format!(" --with {}", quote(&groups.join(","))) };
-    // pip builds the project through its `[build-system]`; without one it would guess setuptools.
+    // Poetry 2 has no `export` without its plugin: into poetry's environment when that is
+    // the interpreter on PATH, else through poetry (a pipx or installer-script poetry).
+    let mut script = String::from(
+        "poetry export --help >/dev/null 2>&1 || python3 -m pip install --quiet poetry-plugin-export\n\
+         poetry export --help >/dev/null 2>&1 || poetry self add poetry-plugin-export\n",
+    );
+    script.push_str(&format!("poetry export --without-hashes{with} | python3 -m pip install -r /dev/stdin"));
+    // pip builds the project through its `[build-system]`; without one it would guess
+    // setuptools (`python3 -m pytest` still imports a flat layout from the checkout).
     let package = poetry.and_then(|p| p.get("package-mode")).and_then(|m| m.as_bool()) != Some(false)
         && !build_requires(pyproject).is_empty();
-    let mut script = format!(
-        "if {SITE_WRITABLE}; then\n  POETRY_VIRTUALENVS_CREATE=false poetry install --no-interaction\nelse\n  \
-         poetry export --help >/dev/null 2>&1 || python3 -m pip install --quiet poetry-plugin-export\n  \
-         poetry export --without-hashes{with} | python3 -m pip install -r /dev/stdin\n"
-    );
     if package {
-        script.push_str("  python3 -m pip install --no-deps -e .\n");
+        script.push_str("\npython3 -m pip install --no-deps -e .");
     }
-    script.push_str("fi");
     script
 }
 
