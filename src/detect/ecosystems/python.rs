@@ -268,18 +268,23 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
             out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), &cmd)), source);
             "python3 -m "
         }
+        // These build the project too (editable, into their own environment).
         Tool::Pdm => {
             let cmd = if has("pdm.lock") { "pdm install --frozen-lockfile" } else { "pdm install" };
-            out.step(Phase::Install, in_dir(dir, cmd), source);
+            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), cmd)), source);
             "pdm run "
         }
         Tool::Pipenv => {
             let cmd = if has("Pipfile.lock") { "pipenv install --dev --deploy" } else { "pipenv install --dev" };
-            out.step(Phase::Install, in_dir(dir, cmd), source);
+            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), cmd)), source);
             "pipenv run "
         }
         Tool::Hatch => {
-            out.step(Phase::Install, in_dir(dir, "hatch env create"), source);
+            out.step(
+                Phase::Install,
+                in_dir(dir, &without_git_metadata(pyproject.as_deref(), "hatch env create")),
+                source,
+            );
             "hatch run "
         }
         Tool::Pip => {
