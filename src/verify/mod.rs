@@ -200,7 +200,7 @@ pub fn verify(
     }
     let copied = copy::copy_checkout(root, &checkout)?;
     let environment = scratch.path().join("env");
-    let sandbox = sandbox::prepare(&environment, &plan.install, env).map_err(|e| setup_error(&environment, e))?;
+    let sandbox = sandbox::prepare(&environment, &plan.install, env, root).map_err(|e| setup_error(&environment, e))?;
     let mut runner = Runner {
         checkout,
         logs,

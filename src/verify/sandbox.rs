@@ -33,7 +33,8 @@ pub fn runs_python(script: &str) -> bool {
 }
 
 /// Make the scratch environment under `dir` for a run whose install script is `install`.
-pub fn prepare(dir: &Path, install: &str, env: &ChildEnv) -> std::io::Result<Sandbox> {
+/// `checkout` is the developer's own, which the scratch copy came from.
+pub fn prepare(dir: &Path, install: &str, env: &ChildEnv, checkout: &Path) -> std::io::Result<Sandbox> {
     std::fs::DirBuilder::new().mode(0o700).recursive(true).create(dir)?;
     let mut sandbox = Sandbox::default();
     let mut path_first: Vec<PathBuf> = Vec::new();
@@ -51,6 +52,9 @@ pub fn prepare(dir: &Path, install: &str, env: &ChildEnv) -> std::io::Result<San
             )),
         }
     }
+    if runs_python(install) {
+        sandbox.vars.extend(scm_version_stand_in(env, checkout));
+    }
     let npm_prefix = dir.join("npm");
     std::fs::DirBuilder::new().mode(0o700).recursive(true).create(npm_prefix.join("bin"))?;
     path_first.push(npm_prefix.join("bin"));
@@ -61,6 +65,35 @@ pub fn prepare(dir: &Path, install: &str, env: &ChildEnv) -> std::io::Result<San
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
     sandbox.vars.push(("PATH".into(), path));
     Ok(sandbox)
+}
+
+/// The variable setuptools-scm (and hatch-vcs, which uses it) reads for a version it cannot
+/// work out.
+const SCM_PRETEND_VERSION: &str = "SETUPTOOLS_SCM_PRETEND_VERSION";
+
+/// A stand-in version for projects versioned from git metadata, unless the run sets one.
+/// verify's copy has no `.git` (see `copy::NEVER_COPIED`) while a sandbox's checkout has its
+/// history: without it, every step that builds the project fails, and `hatch test` or `tox`
+/// build it again after install did. The checkout's latest tag when it has one, because a
+/// test dependency may depend on the project itself (pytest needs iniconfig >= 2), else 0.0.0.
+fn scm_version_stand_in(env: &ChildEnv, checkout: &Path) -> Option<(String, OsString)> {
+    if env.has(SCM_PRETEND_VERSION) {
+        return None;
+    }
+    Some((SCM_PRETEND_VERSION.to_string(), latest_tag_version(env, checkout).unwrap_or("0.0.0".into()).into()))
+}
+
+/// The version the checkout's latest tag names (`v2.3.0` → `2.3.0`), if it looks like one.
+fn latest_tag_version(env: &ChildEnv, checkout: &Path) -> Option<String> {
+    let mut cmd = Command::new("git");
+    env.apply(&mut cmd);
+    cmd.arg("-C").arg(checkout).args(["describe", "--tags", "--abbrev=0"]);
+    let output = cmd.stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
+    let tag = String::from_utf8(output.stdout).ok()?;
+    let version = tag.trim().trim_start_matches(['v', 'V']);
+    let looks_like_one = version.starts_with(|c: char| c.is_ascii_digit())
+        && version.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+'));
+    (output.status.success() && looks_like_one).then(|| version.to_string())
 }
 
 /// `python3 -m venv <dir>` with the run's PATH; the reason in a few words when it fails.
@@ -90,5 +123,44 @@ mod tests {
         assert!(runs_python("poetry install --no-interaction"));
         assert!(!runs_python("npm ci\ncargo build --locked"));
         assert!(!runs_python("echo mypython-is-not && ./uvicorn-ish"));
+    }
+
+    #[test]
+    fn a_git_versioned_project_gets_its_latest_tag_as_a_stand_in_version_unless_the_run_sets_one() {
+        let (bare, _) = ChildEnv::build(Vec::new(), &[], &|name| std::env::var_os(name)).unwrap();
+        let checkout = tempfile::tempdir().unwrap();
+        let stand_in = |env: &ChildEnv| scm_version_stand_in(env, checkout.path()).map(|(_, v)| v);
+        assert_eq!(stand_in(&bare), Some("0.0.0".into()), "no git history");
+        let git = |args: &[&str]| {
+            let status = Command::new("git")
+                .arg("-C")
+                .arg(checkout.path())
+                .args([
+                    "-c",
+                    "user.name=t",
+                    "-c",
+                    "user.email=t@example.com",
+                    "-c",
+                    "commit.gpgsign=false",
+                    "-c",
+                    "tag.gpgsign=false",
+                ])
+                .args(args)
+                .stdout(Stdio::null())
+                .status()
+                .unwrap();
+            assert!(status.success(), "git {args:?}");
+        };
+        git(&["init", "-q"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "first"]);
+        git(&["tag", "v2.3.0"]);
+        git(&["commit", "-q", "--allow-empty", "-m", "second"]);
+        assert_eq!(stand_in(&bare), Some("2.3.0".into()));
+        git(&["tag", "release-candidate"]);
+        assert_eq!(stand_in(&bare), Some("0.0.0".into()), "a tag that names no version");
+
+        let host = |name: &str| (name == SCM_PRETEND_VERSION).then(|| OsString::from("4.2"));
+        let (passed, _) = ChildEnv::build(Vec::new(), &[SCM_PRETEND_VERSION.to_string()], &host).unwrap();
+        assert_eq!(stand_in(&passed), None, "the run's own value stands");
     }
 }
