@@ -66,10 +66,11 @@ impl Ecosystem for Python {
             r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
             r"python3?\s+-m\s+unittest(?-u:\b)",
             r"(?:tox|nox)(?:\s|$)",
-            // `hatch test`, a `test` script, or a test script of an environment (`test:cov`);
-            // `hatch run test:python -m pip …` runs setup in the environment named test.
+            // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
+            // the `default` script of the environment named test; matrix variants picked with
+            // `+py=3.12`. `hatch run test:python -m pip …` runs setup in the test environment.
             r"hatch\s+(?:run\s+)?test(?:\s|$)",
-            r"hatch\s+run\s+[[:word:].-]+:(?:test|tests|cov|pytest)(?:\s|$)",
+            r"hatch\s+run\s+(?:[+-][[:word:]]+=\S+\s+)*(?:[[:word:].-]+:(?:test|tests|cov|pytest)|tests?:default)(?:\s|$)",
         ]
     }
     fn install_commands(&self) -> &'static [&'static str] {
@@ -720,6 +721,9 @@ fn uv_workspace(
 /// shell would build a private one again, from nothing). Options that ask for another
 /// environment (`--only-group tox`, `--with x`, `--isolated`) keep the command as it is.
 fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String> {
+    if let Some(hatch) = on_the_python_on_path(command) {
+        return Some(hatch);
+    }
     let mut words = command.split_whitespace();
     let tool = words.next()?;
     let fills = match tool {
@@ -744,6 +748,29 @@ fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String
         other => other,
     };
     Some(std::iter::once(program).chain(rest[1..].iter().copied()).collect::<Vec<_>>().join(" "))
+}
+
+/// `hatch run +py=3.8 test:default`, CI's pick of one matrix variant, as the variant of the
+/// Python on PATH: a sandbox has that one, and hatch would download any other (from
+/// github.com, which a sandbox may not reach).
+fn on_the_python_on_path(command: &str) -> Option<String> {
+    const PYTHON_ON_PATH: &str = r#""$(python3 -c 'import sys; print(*sys.version_info[:2], sep=".")')""#;
+    let rest = command.strip_prefix("hatch run ")?;
+    let mut changed = false;
+    let words: Vec<String> = rest
+        .split_whitespace()
+        .scan(true, |options, word| {
+            *options = *options && word.starts_with(['+', '-']) && word.contains('=');
+            Some(match word.split_once('=') {
+                Some((key @ ("+py" | "+python"), _)) if *options => {
+                    changed = true;
+                    format!("{key}={PYTHON_ON_PATH}")
+                }
+                _ => word.to_string(),
+            })
+        })
+        .collect();
+    changed.then(|| format!("hatch run {}", words.join(" ")))
 }
 
 fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix: &str, out: &mut Findings) {
@@ -858,6 +885,22 @@ mod tests {
             crate::detect::ecosystems::in_installed_environment("cd api && X='a b' uv run pytest", &["uv"]),
             "cd api && X='a b' python3 -m pytest"
         );
+    }
+
+    #[test]
+    fn a_hatch_matrix_variant_is_the_python_on_path() {
+        let on_path = r#"+py="$(python3 -c 'import sys; print(*sys.version_info[:2], sep=".")')""#;
+        assert_eq!(
+            in_the_interpreter("hatch run +py=3.8 test:default --color=yes", &["hatch"]),
+            Some(format!("hatch run {on_path} test:default --color=yes"))
+        );
+        // Options after the script are the script's own; no variant picked, nothing to change.
+        assert_eq!(on_the_python_on_path("hatch run test:default +py=3.8"), None);
+        assert_eq!(on_the_python_on_path("hatch run test:cov"), None);
+        use crate::detect::ecosystems::is_test_command;
+        assert!(is_test_command("hatch run +py=3.12 test:default --color=yes"));
+        assert!(is_test_command("hatch run +py=3.12 -version=2 all:test"));
+        assert!(!is_test_command("hatch run test:python -m pip list"));
     }
 
     #[test]
