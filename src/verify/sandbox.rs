@@ -51,8 +51,6 @@ pub fn prepare(dir: &Path, install: &str, env: &ChildEnv, checkout: &Path) -> st
                  puts it; install python3's venv module (Debian: apt-get install python3-venv)"
             )),
         }
-    }
-    if runs_python(install) {
         sandbox.vars.extend(scm_version_stand_in(env, checkout));
     }
     let npm_prefix = dir.join("npm");
@@ -85,8 +83,15 @@ fn scm_version_stand_in(env: &ChildEnv, checkout: &Path) -> Option<(String, OsSt
 
 /// The version the checkout's latest tag names (`v2.3.0` → `2.3.0`), if it looks like one.
 fn latest_tag_version(env: &ChildEnv, checkout: &Path) -> Option<String> {
+    // Only what finds git and its configuration: the run's [env] values (secrets among them)
+    // have no business in a read of the tags.
     let mut cmd = Command::new("git");
-    env.apply(&mut cmd);
+    cmd.env_clear();
+    for name in ["PATH", "HOME"] {
+        if let Some(value) = env.plain(name) {
+            cmd.env(name, value);
+        }
+    }
     cmd.arg("-C").arg(checkout).args(["describe", "--tags", "--abbrev=0"]);
     let output = cmd.stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
     let tag = String::from_utf8(output.stdout).ok()?;
