@@ -6,6 +6,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+mod paths;
+use paths::{Paths, Walked};
+
 /// Directories never descended into, wherever they are: dependencies, build output, VCS.
 pub const SKIPPED_DIRS: &[&str] = &[
     ".git",
@@ -87,10 +90,10 @@ impl crate::diagnostic::Diagnostic for WalkError {
 pub struct Repo {
     root: PathBuf,
     /// Repo-relative paths with `/` separators, sorted.
-    files: PathList,
-    /// Indices into `files`, ordered by file name (then path): a lookup by name is a binary
-    /// search, and the index costs no allocation per file.
-    by_name: Vec<u32>,
+    files: Paths,
+    /// The paths built for callers that keep them (`named`, `RepoFile::path`), by position:
+    /// built once each, and only for the few files asked for by path.
+    built: elsa::sync::FrozenMap<u32, Box<str>>,
     max_file_bytes: u64,
     cache: Mutex<HashMap<String, Option<Arc<str>>>>,
     parsed: Parsed,
@@ -141,35 +144,26 @@ impl Repo {
         // them go before the paths are sorted, which is when a run needs the most memory.
         drop((builder, ignores));
         release_freed_memory();
-        let files = PathList::merge(files.into_inner().unwrap_or_else(|e| e.into_inner()));
-        Ok(Repo::from_list(root, files, warnings, options.max_file_bytes))
+        let files = Paths::from_walk(files.into_inner().unwrap_or_else(|e| e.into_inner()));
+        // The walkers' full paths, freed by the line above, were the largest part of memory.
+        release_freed_memory();
+        Ok(Repo::from_paths(root, files, warnings, options.max_file_bytes))
     }
 
     /// A view over an explicit list of files (tests, and callers that walked already).
     pub fn from_files(root: &Path, files: Vec<String>, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
-        let mut list = PathList::default();
+        let mut list = Walked::default();
         for file in &files {
             list.push(file);
         }
-        Repo::from_list(root, PathList::merge(vec![list]), warnings, max_file_bytes)
+        Repo::from_paths(root, Paths::from_walk(vec![list]), warnings, max_file_bytes)
     }
 
-    fn from_list(root: &Path, files: PathList, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
-        // By name, then path. The first 8 bytes of a name, as a number, decide most comparisons
-        // without looking names up: sorting 200k files by looked-up names took 0.15 s.
-        let keyed: Vec<(u64, u32)> =
-            (0..files.len() as u32).map(|i| (name_prefix(files.name(i as usize)), i)).collect();
-        let by_name = sorted_on_two_threads(
-            keyed,
-            |a, b| {
-                a.0.cmp(&b.0).then_with(|| files.name(a.1 as usize).cmp(files.name(b.1 as usize))).then(a.1.cmp(&b.1))
-            },
-            |(_, i)| i,
-        );
+    fn from_paths(root: &Path, files: Paths, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
         Repo {
             root: root.to_path_buf(),
             files,
-            by_name,
+            built: elsa::sync::FrozenMap::new(),
             max_file_bytes,
             cache: Mutex::new(HashMap::new()),
             parsed: Parsed::default(),
@@ -181,8 +175,8 @@ impl Repo {
         &self.root
     }
 
-    /// Every file, repo-relative, sorted.
-    pub fn files(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone + '_ {
+    /// Every file, in the order of their paths.
+    pub fn files(&self) -> impl ExactSizeIterator<Item = RepoFile<'_>> + DoubleEndedIterator + Clone + '_ {
         self.files_in(0..self.files.len())
     }
 
@@ -190,13 +184,16 @@ impl Repo {
     pub fn files_in(
         &self,
         range: std::ops::Range<usize>,
-    ) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator + Clone + '_ {
-        range.map(|i| self.files.path(i))
+    ) -> impl ExactSizeIterator<Item = RepoFile<'_>> + DoubleEndedIterator + Clone + '_ {
+        range.map(|i| RepoFile { repo: self, at: i as u32 })
     }
 
-    /// The file at sorted position `i` (`i < file_count()`).
+    /// The path of the file at sorted position `i` (`i < file_count()`).
     pub fn file(&self, i: usize) -> &str {
-        self.files.path(i)
+        if let Some(path) = self.built.get(&(i as u32)) {
+            return path;
+        }
+        self.built.insert_with(i as u32, || self.files.path(i).into_boxed_str())
     }
 
     /// How many files the walk found.
@@ -207,7 +204,18 @@ impl Repo {
     /// Directories holding a file called `manifest` that are projects rather than samples
     /// (see [`is_project_path`]): "" for the root, shallowest first.
     pub fn project_dirs(&self, manifest: &str) -> Vec<&str> {
-        self.named(manifest).into_iter().filter(|p| is_project_path(p)).map(parent_dir).collect()
+        let mut dirs: Vec<&str> = self
+            .files
+            .named(manifest)
+            .iter()
+            .map(|&i| self.files.dir(i as usize))
+            .filter(|dir| is_project_dir(dir))
+            .collect();
+        dirs.sort_by_cached_key(|dir| {
+            let path = join(dir, manifest);
+            (depth(&path), path)
+        });
+        dirs
     }
 
     /// Whether any file lies under `dir` ("" for the whole tree).
@@ -216,28 +224,22 @@ impl Repo {
     }
 
     pub fn exists(&self, rel: &str) -> bool {
-        let at = self.files.partition_point(|f| f < rel);
-        at < self.files.len() && self.files.path(at) == rel
+        self.files.is_at(self.files.first_not_before(rel), rel)
     }
 
     /// Files called `name` anywhere in the tree, shallowest first, then by path.
     pub fn named(&self, name: &str) -> Vec<&str> {
-        let first = self.by_name.partition_point(|&i| self.files.name(i as usize) < name);
-        let mut found: Vec<&str> = self.by_name[first..]
-            .iter()
-            .take_while(|&&i| self.files.name(i as usize) == name)
-            .map(|&i| self.files.path(i as usize))
-            .collect();
+        let mut found: Vec<&str> = self.files.named(name).iter().map(|&i| self.file(i as usize)).collect();
         // Keys worked out once: a name like `package.json` is thousands of files in a large tree.
-        found.sort_by_cached_key(|p| (p.matches('/').count(), *p));
+        found.sort_by_cached_key(|p| (depth(p), *p));
         found
     }
 
     /// Files under `dir` (repo-relative, no trailing slash; "" for all).
-    pub fn under<'a>(&'a self, dir: &str) -> impl Iterator<Item = &'a str> + 'a {
-        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
-        let start = self.files.partition_point(|f| f < prefix.as_str());
-        self.files_in(start..self.files.len()).take_while(move |f| f.starts_with(&prefix))
+    pub fn under<'a>(&'a self, dir: &str) -> impl Iterator<Item = RepoFile<'a>> + 'a {
+        let dir = dir.to_string();
+        let start = if dir.is_empty() { 0 } else { self.files.first_not_before(&format!("{dir}/")) };
+        self.files_in(start..self.files.len()).take_while(move |f| is_within(f.dir(), &dir))
     }
 
     /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
@@ -344,9 +346,42 @@ impl Repo {
     }
 }
 
+/// One file of the walk: its folder and name, and its path built only when asked for.
+#[derive(Clone, Copy)]
+pub struct RepoFile<'r> {
+    repo: &'r Repo,
+    at: u32,
+}
+
+impl<'r> RepoFile<'r> {
+    /// The folder holding the file, "" at the root.
+    pub fn dir(&self) -> &'r str {
+        self.repo.files.dir(self.at as usize)
+    }
+
+    pub fn name(&self) -> &'r str {
+        self.repo.files.name(self.at as usize)
+    }
+
+    /// The repo-relative path, built once.
+    pub fn path(&self) -> &'r str {
+        self.repo.file(self.at as usize)
+    }
+
+    /// See [`is_project_path`].
+    pub fn is_project_path(&self) -> bool {
+        is_project_dir(self.dir())
+    }
+
+    /// See [`is_own_path`].
+    pub fn is_own(&self) -> bool {
+        is_own_dir(self.dir())
+    }
+}
+
 #[derive(Default)]
 struct Collected {
-    files: Mutex<Vec<PathList>>,
+    files: Mutex<Vec<Walked>>,
     warnings: Mutex<Vec<String>>,
 }
 
@@ -357,12 +392,7 @@ struct VisitorBuilder<'a> {
 
 impl<'s> ignore::ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
     fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
-        Box::new(Visitor {
-            root: self.root,
-            collected: self.collected,
-            files: PathList::default(),
-            warnings: Vec::new(),
-        })
+        Box::new(Visitor { root: self.root, collected: self.collected, files: Walked::default(), warnings: Vec::new() })
     }
 }
 
@@ -370,7 +400,7 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
 struct Visitor<'a> {
     root: &'a Path,
     collected: &'a Collected,
-    files: PathList,
+    files: Walked,
     warnings: Vec<String>,
 }
 
@@ -481,93 +511,6 @@ impl Drop for Visitor<'_> {
     }
 }
 
-/// Repo-relative paths, stored compactly: their bytes in 64 KiB chunks that are never moved
-/// once written, each path an 8-byte [`Span`]. A large checkout lists hundreds of thousands
-/// of files: a `String` each would cost an allocation and 24 bytes more per path.
-#[derive(Default)]
-struct PathList {
-    chunks: Vec<String>,
-    spans: Vec<Span>,
-}
-
-#[derive(Clone, Copy)]
-struct Span {
-    /// The chunk (high 16 bits) and the offset in it (low 16 bits).
-    at: u32,
-    len: u16,
-    /// Where the file name starts within the path.
-    name: u16,
-}
-
-const CHUNK_BYTES: usize = 1 << 16;
-/// The longest path kept: PATH_MAX on Linux; a longer one comes from no real file system.
-const MAX_PATH_BYTES: usize = 4096;
-
-impl PathList {
-    fn push(&mut self, path: &str) {
-        if path.len() > MAX_PATH_BYTES || self.chunks.len() > u16::MAX as usize {
-            return;
-        }
-        if self.chunks.last().is_none_or(|c| c.len() + path.len() > CHUNK_BYTES) {
-            self.chunks.push(String::with_capacity(CHUNK_BYTES));
-        }
-        let chunk = self.chunks.len() - 1;
-        let text = &mut self.chunks[chunk];
-        let at = ((chunk as u32) << 16) | text.len() as u32;
-        text.push_str(path);
-        let name = (path.len() - file_name(path).len()) as u16;
-        self.spans.push(Span { at, len: path.len() as u16, name });
-    }
-
-    /// One sorted list, without duplicates, of the paths of every part.
-    fn merge(parts: Vec<PathList>) -> PathList {
-        let mut merged = PathList {
-            chunks: Vec::with_capacity(parts.iter().map(|p| p.chunks.len()).sum()),
-            spans: Vec::with_capacity(parts.iter().map(|p| p.spans.len()).sum()),
-        };
-        for part in parts {
-            if merged.chunks.len() + part.chunks.len() > u16::MAX as usize + 1 {
-                break; // over 4 GiB of paths: no machine detection runs on has this
-            }
-            let offset = (merged.chunks.len() as u32) << 16;
-            merged.spans.extend(part.spans.into_iter().map(|s| Span { at: s.at + offset, ..s }));
-            merged.chunks.extend(part.chunks);
-        }
-        let PathList { chunks, spans } = merged;
-        let text = |s: &Span| Self::text(&chunks, s);
-        let mut spans = sorted_on_two_threads(spans, |a, b| text(a).cmp(text(b)), |s| s);
-        spans.dedup_by(|a, b| text(a) == text(b));
-        PathList { chunks, spans }
-    }
-
-    fn text<'a>(chunks: &'a [String], s: &Span) -> &'a str {
-        let start = (s.at & 0xFFFF) as usize;
-        &chunks[(s.at >> 16) as usize][start..start + s.len as usize]
-    }
-
-    fn len(&self) -> usize {
-        self.spans.len()
-    }
-
-    fn path(&self, i: usize) -> &str {
-        Self::text(&self.chunks, &self.spans[i])
-    }
-
-    fn name(&self, i: usize) -> &str {
-        &self.path(i)[self.spans[i].name as usize..]
-    }
-
-    /// The first position whose path is not `before` it.
-    fn partition_point(&self, before: impl Fn(&str) -> bool) -> usize {
-        let (mut low, mut high) = (0, self.len());
-        while low < high {
-            let mid = low + (high - low) / 2;
-            if before(self.path(mid)) { low = mid + 1 } else { high = mid }
-        }
-        low
-    }
-}
-
 /// Hand the pages of freed memory back to the system. glibc keeps what a thread freed in
 /// that thread's arena, where the threads that detect do not reuse it: after the walk, the
 /// ignore files' matchers are about 5 MiB of a large tree that the run's peak would carry.
@@ -577,52 +520,6 @@ fn release_freed_memory() {
     unsafe {
         libc::malloc_trim(0);
     }
-}
-
-/// `items` sorted by `order` (a total order) on two threads, each as `keep` makes it: each
-/// half sorted on its own, then one merge that writes the kept form. The walk's two sorts of
-/// 200k entries run after it, alone on detect's critical path; keeping only what is needed
-/// while merging spares a second copy of the keyed entries at the run's peak of memory.
-/// (Not rayon: its pool would keep more threads, each with its malloc arena, for the whole run.)
-fn sorted_on_two_threads<T: Copy + Send, U>(
-    mut items: Vec<T>,
-    order: impl Fn(&T, &T) -> std::cmp::Ordering + Sync,
-    keep: impl Fn(T) -> U,
-) -> Vec<U> {
-    if items.len() < 1 << 12 {
-        items.sort_unstable_by(order);
-        return items.into_iter().map(keep).collect();
-    }
-    let middle = items.len() / 2;
-    let order = &order;
-    let (left, right) = items.split_at_mut(middle);
-    std::thread::scope(|scope| {
-        scope.spawn(move || left.sort_unstable_by(order));
-        right.sort_unstable_by(order);
-    });
-    let (left, right) = items.split_at(middle);
-    let mut merged = Vec::with_capacity(items.len());
-    let (mut l, mut r) = (0, 0);
-    while l < left.len() && r < right.len() {
-        if order(&right[r], &left[l]).is_lt() {
-            merged.push(keep(right[r]));
-            r += 1;
-        } else {
-            merged.push(keep(left[l]));
-            l += 1;
-        }
-    }
-    merged.extend(left[l..].iter().chain(&right[r..]).map(|&item| keep(item)));
-    merged
-}
-
-/// The first 8 bytes of `name`, zero-padded, as a big-endian number: it orders names as
-/// their bytes do wherever the first 8 bytes differ (a file name holds no NUL byte).
-fn name_prefix(name: &str) -> u64 {
-    let mut bytes = [0u8; 8];
-    let head = &name.as_bytes()[..name.len().min(8)];
-    bytes[..head.len()].copy_from_slice(head);
-    u64::from_be_bytes(bytes)
 }
 
 /// Folder names whose contents are not the project's own, in any letter case: samples,
@@ -703,8 +600,13 @@ pub fn too_deep_for_a_project(dir: &str) -> bool {
 /// resources (`src/it/simple/pom.xml` is a Maven plugin's test project, `src/main/resources`
 /// holds files the build copies).
 pub fn is_project_path(rel: &str) -> bool {
-    let dirs: Vec<&str> = parent_dir(rel).split('/').collect();
-    is_own_path(rel)
+    is_project_dir(parent_dir(rel))
+}
+
+/// Whether a manifest in folder `dir` may belong to a project (see [`is_project_path`]).
+pub fn is_project_dir(dir: &str) -> bool {
+    let dirs: Vec<&str> = dir.split('/').collect();
+    is_own_dir(dir)
         && !dirs.iter().any(|part| part.starts_with('.'))
         && !dirs.windows(2).any(|w| w[0] == "src" && (w[1] == "test" || w[1] == "it"))
         && !dirs.windows(3).any(|w| w[0] == "src" && w[2] == "resources")
@@ -713,6 +615,11 @@ pub fn is_project_path(rel: &str) -> bool {
 /// True when `path` is `dir` or inside it (`dir` "" is the root, which holds everything).
 pub fn is_within(path: &str, dir: &str) -> bool {
     dir.is_empty() || path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// How many folders deep `rel` is (0 at the root).
+fn depth(rel: &str) -> usize {
+    rel.matches('/').count()
 }
 
 /// `dir/name`, or `name` at the root.
@@ -761,7 +668,7 @@ mod tests {
         files.push("web/package.json".into());
         let repo = Repo::from_files(Path::new("/x"), files, vec![], 1 << 20);
         assert_eq!(repo.file_count(), 8002);
-        let all: Vec<&str> = repo.files().collect();
+        let all: Vec<&str> = repo.files().map(|f| f.path()).collect();
         assert!(all.windows(2).all(|w| w[0] < w[1]), "sorted and without duplicates");
         assert!(repo.exists("pkg0012/src/module_00012/file.rs") && repo.exists("web/package.json"));
         assert!(!repo.exists("pkg0012/src/module_00012") && !repo.exists("zzz"));

@@ -108,7 +108,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
 }
 
 fn has_c_sources(repo: &Repo, dir: &str) -> bool {
-    repo.under(dir).any(|f| C_EXTENSIONS.iter().any(|e| f.ends_with(e)) && is_project_path(f))
+    repo.under(dir).any(|f| C_EXTENSIONS.iter().any(|e| f.name().ends_with(e)) && f.is_project_path())
 }
 
 /// The manifest of the tool that builds the C code in `dir`, if one does.

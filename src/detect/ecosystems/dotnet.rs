@@ -9,7 +9,7 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{outermost, pm_path};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, file_name, is_own_path, is_project_path, is_within, join, parent_dir};
+use crate::detect::repo::{Repo, file_name, is_own_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::quote;
 use crate::detect::sources::version;
@@ -31,7 +31,7 @@ impl Ecosystem for Dotnet {
     fn has_manifest(&self, sources: &Sources) -> bool {
         let repo = sources.repo();
         repo.exists("global.json")
-            || repo.files().any(|f| [".csproj", ".fsproj", ".sln"].iter().any(|e| f.ends_with(e)))
+            || repo.files().any(|f| [".csproj", ".fsproj", ".sln"].iter().any(|e| f.name().ends_with(e)))
     }
     fn aliases(&self) -> &'static [Alias] {
         const ALIASES: &[Alias] = &[
@@ -145,15 +145,21 @@ static MODERN_TFM: LazyLock<Regex> =
 const PROJECT_EXTENSIONS: &[&str] = &[".csproj", ".fsproj", ".vbproj"];
 
 fn detect(repo: &Repo, out: &mut Findings) {
-    let mut solutions: Vec<&str> =
-        repo.files().filter(|f| (f.ends_with(".sln") || f.ends_with(".slnx")) && is_project_path(f)).collect();
+    let mut solutions: Vec<&str> = repo
+        .files()
+        .filter(|f| (f.name().ends_with(".sln") || f.name().ends_with(".slnx")) && f.is_project_path())
+        .map(|f| f.path())
+        .collect();
     // Shallowest first; of several solutions in one folder the shortest name is the main one
     // (`App.sln` over `App.Tests.sln`).
     solutions.sort_by_key(|p| (p.matches('/').count(), file_name(p).len(), *p));
     let solutions = outermost(solutions);
 
-    let mut project_files: Vec<&str> =
-        repo.files().filter(|f| PROJECT_EXTENSIONS.iter().any(|e| f.ends_with(e)) && is_project_path(f)).collect();
+    let mut project_files: Vec<&str> = repo
+        .files()
+        .filter(|f| PROJECT_EXTENSIONS.iter().any(|e| f.name().ends_with(e)) && f.is_project_path())
+        .map(|f| f.path())
+        .collect();
     if solutions.is_empty() && project_files.is_empty() {
         return;
     }

@@ -217,9 +217,10 @@ pub trait Ecosystem: Sync {
         &[]
     }
 
-    /// Whether `rel` is a configuration file of this ecosystem that reads the environment
-    /// (`config/database.yml` with ERB for Rails, `application.yml` for Spring).
-    fn is_settings_file(&self, _rel: &str) -> bool {
+    /// Whether the file `name` in folder `dir` is a configuration file of this ecosystem that
+    /// reads the environment (`config/database.yml` with ERB for Rails, `application.yml`
+    /// for Spring).
+    fn is_settings_file(&self, _dir: &str, _name: &str) -> bool {
         false
     }
 

@@ -62,8 +62,7 @@ impl Ecosystem for Go {
     }
     /// Go templates that render configuration (`config.yaml.tmpl`, dockerize's and
     /// gomplate's `{{ .Env.X }}`).
-    fn is_settings_file(&self, rel: &str) -> bool {
-        let name = crate::detect::repo::file_name(rel);
+    fn is_settings_file(&self, _dir: &str, name: &str) -> bool {
         name.split('.').skip(1).any(|part| matches!(part, "tmpl" | "gotmpl" | "tpl"))
     }
     fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {

@@ -8,7 +8,7 @@ use regex::Regex;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{outermost, pm_path, projects, read_existing};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
+use crate::detect::repo::{Repo, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
@@ -87,10 +87,9 @@ fn detect(repo: &Repo, out: &mut Findings) {
     }
     let mut cabal: Vec<&str> = repo
         .files()
-        .filter(|f| {
-            (f.ends_with(".cabal") || f.ends_with("/cabal.project") || *f == "cabal.project") && is_project_path(f)
-        })
-        .filter(|f| !stack.iter().any(|s| is_within(parent_dir(f), parent_dir(s))))
+        .filter(|f| (f.name().ends_with(".cabal") || f.name() == "cabal.project") && f.is_project_path())
+        .filter(|f| !stack.iter().any(|s| is_within(f.dir(), parent_dir(s))))
+        .map(|f| f.path())
         .collect();
     // `cabal.project` before a `.cabal` file of the same folder.
     cabal.sort_by_key(|p| (p.matches('/').count(), !p.ends_with("cabal.project"), *p));
@@ -129,8 +128,12 @@ fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &str) {
         .and_then(|t| WITH_COMPILER.captures(&t).map(|c| (c[1].to_string(), format!("{project}#with-compiler"))));
     // The shallowest package that states `tested-with` (the main one), its newest GHC.
     let tested = || {
-        let mut files: Vec<&str> =
-            repo.under(dir).filter(|f| f.ends_with(".cabal") && is_project_path(f)).take(100).collect();
+        let mut files: Vec<&str> = repo
+            .under(dir)
+            .filter(|f| f.name().ends_with(".cabal") && f.is_project_path())
+            .take(100)
+            .map(|f| f.path())
+            .collect();
         files.sort_by_key(|f| (f.matches('/').count(), *f));
         files.into_iter().find_map(|f| {
             let text = repo.read_once(f)?;

@@ -9,7 +9,7 @@ use regex::Regex;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, read_existing, source_at, version_file};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir};
+use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
@@ -71,8 +71,8 @@ impl Ecosystem for Java {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["java", "kt", "kts", "groovy"]
     }
-    fn is_settings_file(&self, rel: &str) -> bool {
-        env::is_spring_config(rel)
+    fn is_settings_file(&self, dir: &str, name: &str) -> bool {
+        env::is_spring_config(dir, name)
     }
     fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)
@@ -366,11 +366,9 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     // places versions are kept.
     let mut scripts: Vec<&str> = repo
         .under(dir)
-        .filter(|p| {
-            let name = file_name(p);
-            (name.ends_with(".gradle") || name.ends_with(".gradle.kts")) && is_project_path(p)
-        })
+        .filter(|f| (f.name().ends_with(".gradle") || f.name().ends_with(".gradle.kts")) && f.is_project_path())
         .take(400)
+        .map(|f| f.path())
         .collect();
     let settings_files = [join(dir, "gradle.properties"), join(dir, "gradle/libs.versions.toml")];
     let daemon_jvm = join(dir, "gradle/gradle-daemon-jvm.properties");

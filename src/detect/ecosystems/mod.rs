@@ -211,7 +211,7 @@ pub fn fans_out(command: &str) -> bool {
 }
 
 /// The ecosystems whose source or settings files `rel` is.
-pub fn reading_env_in(rel: &str) -> impl Iterator<Item = &'static dyn Ecosystem> + '_ {
+pub fn reading_env_in<'a>(dir: &'a str, name: &'a str) -> impl Iterator<Item = &'static dyn Ecosystem> + 'a {
     /// Extension → the ecosystems whose sources have it (asked for every file of the tree).
     static BY_EXTENSION: LazyLock<std::collections::HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| {
         let mut map: std::collections::HashMap<&'static str, Vec<usize>> = std::collections::HashMap::new();
@@ -222,11 +222,11 @@ pub fn reading_env_in(rel: &str) -> impl Iterator<Item = &'static dyn Ecosystem>
         }
         map
     });
-    let extension = rel.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+    let extension = name.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
     let by_source = BY_EXTENSION.get(extension);
     ALL.iter()
         .enumerate()
-        .filter(move |(i, eco)| by_source.is_some_and(|found| found.contains(i)) || eco.is_settings_file(rel))
+        .filter(move |(i, eco)| by_source.is_some_and(|found| found.contains(i)) || eco.is_settings_file(dir, name))
         .map(|(_, eco)| *eco)
 }
 

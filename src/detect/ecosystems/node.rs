@@ -86,8 +86,8 @@ impl Ecosystem for Node {
     }
     /// Prisma schemas name their database URL with `env("DATABASE_URL")`; a `turbo.json`
     /// lists the variables its tasks depend on.
-    fn is_settings_file(&self, rel: &str) -> bool {
-        rel.ends_with(".prisma") || crate::detect::repo::file_name(rel) == "turbo.json"
+    fn is_settings_file(&self, _dir: &str, name: &str) -> bool {
+        name.ends_with(".prisma") || name == "turbo.json"
     }
     fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)

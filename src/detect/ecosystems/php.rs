@@ -63,9 +63,9 @@ impl Ecosystem for Php {
     }
     /// Symfony's configuration (`config/packages/*.yaml`) reads the environment through
     /// `%env(…)%` parameters.
-    fn is_settings_file(&self, rel: &str) -> bool {
-        let extension = rel.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
-        ["yml", "yaml", "xml"].contains(&extension) && parent_dir(rel).split('/').any(|d| d == "config")
+    fn is_settings_file(&self, dir: &str, name: &str) -> bool {
+        let extension = name.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+        ["yml", "yaml", "xml"].contains(&extension) && dir.split('/').any(|d| d == "config")
     }
     /// `getenv('X')`, `env('X')` (Laravel), `$_ENV['X']`, `$_SERVER['X']`, `Env::get('X')`:
     /// optional with a default argument or a `??` fallback. Symfony's `%env(X)%` (any

@@ -7,7 +7,7 @@
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir, too_deep_for_a_project};
+use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{in_dir, join_path, quote};
 use crate::detect::sources::version;
@@ -174,12 +174,10 @@ fn detect(repo: &Repo, out: &mut Findings) {
 fn requirement_files(repo: &Repo) -> Vec<&str> {
     let mut found: Vec<&str> = repo
         .files()
-        .filter(|f| f.ends_with(".txt"))
-        .filter(|f| {
-            let name = file_name(f);
-            name.starts_with("requirements") || file_name(parent_dir(f)) == "requirements"
-        })
-        .filter(|f| is_project_path(f))
+        .filter(|f| f.name().ends_with(".txt"))
+        .filter(|f| f.name().starts_with("requirements") || file_name(f.dir()) == "requirements")
+        .filter(|f| f.is_project_path())
+        .map(|f| f.path())
         .collect();
     found.sort_by_key(|f| (f.matches('/').count(), *f));
     found

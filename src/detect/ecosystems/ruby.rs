@@ -64,10 +64,9 @@ impl Ecosystem for Ruby {
     }
     /// YAML and ERB configuration in a `config` folder (Rails' `database.yml` with
     /// `<%= ENV["…"] %>`).
-    fn is_settings_file(&self, rel: &str) -> bool {
-        let extension = rel.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
-        ["yml", "yaml", "erb"].contains(&extension)
-            && parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("config"))
+    fn is_settings_file(&self, dir: &str, name: &str) -> bool {
+        let extension = name.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+        ["yml", "yaml", "erb"].contains(&extension) && dir.split('/').any(|d| d.eq_ignore_ascii_case("config"))
     }
     /// `ENV.fetch("X")` (raises without it; optional with a default or a block), `ENV["X"]`
     /// (optional with an `||` fallback), and `Rails.application.credentials`, which needs
@@ -155,7 +154,7 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
         })
         .or_else(|| {
             // A gem: the oldest Ruby its gemspec supports.
-            let gemspec = repo.under(dir).find(|f| parent_dir(f) == dir && f.ends_with(".gemspec"))?;
+            let gemspec = repo.under(dir).find(|f| f.dir() == dir && f.name().ends_with(".gemspec"))?.path();
             let text = repo.read(gemspec)?;
             let caps = REQUIRED_RUBY.captures(&text)?;
             Some((version::floor(&caps[1])?, source_at(gemspec, &text, caps[0].trim()), true))

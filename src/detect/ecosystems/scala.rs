@@ -134,8 +134,11 @@ fn scala_version(repo: &Repo, dir: &str, build: &str, text: &str) -> Option<(Str
     ))
     .ok()?;
     let project_dir = join(dir, "project");
-    let sources = std::iter::once(build.to_string())
-        .chain(repo.under(&project_dir).filter(|f| f.ends_with(".scala") || f.ends_with(".sbt")).map(String::from));
+    let sources = std::iter::once(build.to_string()).chain(
+        repo.under(&project_dir)
+            .filter(|f| f.name().ends_with(".scala") || f.name().ends_with(".sbt"))
+            .map(|f| f.path().to_string()),
+    );
     sources.take(50).find_map(|path| {
         let t = repo.read(&path)?;
         let c = definition.captures(&t)?;

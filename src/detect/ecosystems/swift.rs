@@ -9,7 +9,7 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_project_path, join, parent_dir};
+use crate::detect::repo::{Repo, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
@@ -69,13 +69,16 @@ fn detect(repo: &Repo, out: &mut Findings) {
         package(repo, out, manifest);
     }
     // An app's Xcode project builds on macOS only, even when its modules are Swift packages.
-    let xcode =
-        repo.files().find(|f| f.contains(".xcodeproj/") && is_project_path(f) && native_shell_of(repo, f).is_none());
-    let swift_sources = || repo.files().any(|f| f.ends_with(".swift") && is_project_path(f));
+    let xcode = repo.files().find(|f| {
+        f.dir().split('/').any(|d| d.ends_with(".xcodeproj"))
+            && f.is_project_path()
+            && native_shell_of(repo, f.path()).is_none()
+    });
+    let swift_sources = || repo.files().any(|f| f.name().ends_with(".swift") && f.is_project_path());
     if let Some(project) = xcode
         && swift_sources()
     {
-        let project = parent_dir(project);
+        let project = project.dir();
         if manifests.is_empty() {
             out.toolchain("swift", None, project);
         }

@@ -327,11 +327,11 @@ fn chosen_sources(repo: &Repo) -> Chosen {
         // Sorted paths come folder by folder: each folder's verdict is worked out once.
         let mut folder: Option<(&str, bool, bool)> = None;
         let mut found = Vec::new();
-        for (i, rel) in repo.files_in(range).enumerate() {
-            if !is_scanned_file(rel) {
+        for (i, file) in repo.files_in(range).enumerate() {
+            let dir = file.dir();
+            if !is_scanned_file(dir, file.name()) {
                 continue;
             }
-            let dir = parent_dir(rel);
             let (scanned, config) = match folder {
                 Some((last, scanned, config)) if last == dir => (scanned, config),
                 _ => {
@@ -341,7 +341,7 @@ fn chosen_sources(repo: &Repo) -> Chosen {
                 }
             };
             if scanned {
-                let (config, depth) = scan_priority(rel, config);
+                let (config, depth) = scan_priority(dir, file.name(), config);
                 found.push((config, depth, (start + i) as u32));
             }
         }
@@ -418,15 +418,14 @@ struct FileScan {
 /// reads, of the project's own, not tests, release automation or generated code.
 #[cfg(test)]
 fn is_scanned_source(rel: &str) -> bool {
-    is_scanned_file(rel) && is_scanned_dir(parent_dir(rel))
+    is_scanned_file(parent_dir(rel), file_name(rel)) && is_scanned_dir(parent_dir(rel))
 }
 
 /// The half of [`is_scanned_source`] that looks at the file's name (this runs for every file
 /// of the tree).
-fn is_scanned_file(rel: &str) -> bool {
-    let name = file_name(rel);
+fn is_scanned_file(dir: &str, name: &str) -> bool {
     let Some((stem, ext)) = name.rsplit_once('.') else { return false };
-    if ecosystems::reading_env_in(rel).next().is_none() {
+    if ecosystems::reading_env_in(dir, name).next().is_none() {
         return false;
     }
     // `get`, not indexing: a name may have multi-byte characters where the suffix would start.
@@ -460,11 +459,12 @@ fn is_scanned_dir(dir: &str) -> bool {
 
 /// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
 /// [`is_config_dir`] of its folder), then shallowest, then by path.
-fn scan_priority(rel: &str, in_config_dir: bool) -> (u8, u16) {
-    let stem = file_name(rel).split('.').next().unwrap_or_default();
+fn scan_priority(dir: &str, name: &str, in_config_dir: bool) -> (u8, u16) {
+    let stem = name.split('.').next().unwrap_or_default();
     let config = in_config_dir || is_config_name(stem);
+    let depth = if dir.is_empty() { 0 } else { dir.matches('/').count() + 1 };
     // A path has at most 4096 bytes: its depth fits.
-    (u8::from(!config), u16::try_from(rel.matches('/').count()).unwrap_or(u16::MAX))
+    (u8::from(!config), u16::try_from(depth).unwrap_or(u16::MAX))
 }
 
 /// Whether a folder of `dir` is named for configuration (`config/`, `settings/`).
@@ -505,7 +505,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
     // A project's scripts: what they read counts, but not what CI and publishing use there.
     let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
     let mut scan = FileScan::default();
-    let readers: Vec<_> = ecosystems::reading_env_in(rel).collect();
+    let readers: Vec<_> = ecosystems::reading_env_in(parent_dir(rel), file_name(rel)).collect();
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
     let mut lines = Lines::new(&text);
     let mut names = HashSet::new();
@@ -696,7 +696,7 @@ mod tests {
     fn reads_shown_in_comments_do_not_count() {
         let text =
             "/// SECRET_KEY = os.environ[\"SECRET_KEY\"]\n  # os.getenv('DB_PASSWORD')\nkey = os.getenv('API_TOKEN')\n";
-        let names: Vec<_> = ecosystems::reading_env_in("app.py")
+        let names: Vec<_> = ecosystems::reading_env_in("", "app.py")
             .flat_map(|eco| eco.env_reads("app.py", text))
             .filter(|read| {
                 let mut lines = Lines::new(text);
@@ -753,7 +753,7 @@ mod tests {
     fn source_file_rules_survive_any_name() {
         for rel in ["src/é.py", "src/日本語_test.py", "src/x.tést.js", "é", "a/b/ñ.go", "t/ü.spec.ts"] {
             let _ = is_scanned_source(rel);
-            let _ = scan_priority(rel, is_config_dir(parent_dir(rel)));
+            let _ = scan_priority(parent_dir(rel), file_name(rel), is_config_dir(parent_dir(rel)));
         }
         assert!(!is_scanned_source("src/日本語_test.py"));
         assert!(is_scanned_source("src/é.py"));

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use yaml_rust2::Yaml;
 
-use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
+use crate::detect::repo::{Repo, file_name, is_within, parent_dir};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
 use crate::detect::sources::shell::{ComposeUp, join_path, quote};
 use crate::detect::sources::workflows::scalar;
@@ -42,11 +42,12 @@ pub fn is_production_file(name: &str) -> bool {
 /// dev container's (its compose file is read through its configuration).
 pub fn project_files(repo: &Repo) -> Vec<&str> {
     repo.files()
-        .filter(|rel| {
-            let name = file_name(rel);
+        .filter(|f| {
+            let name = f.name();
             // `contains` first: this runs for every file of the tree.
-            name.contains("ompose") && is_compose_file(name) && is_own_path(rel) && !rel.starts_with(".devcontainer/")
+            name.contains("ompose") && is_compose_file(name) && f.is_own() && !is_within(f.dir(), ".devcontainer")
         })
+        .map(|f| f.path())
         .collect()
 }
 

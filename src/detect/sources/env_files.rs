@@ -2,7 +2,7 @@
 //! project's own folders, and a committed `.env`/`.env.test` outside test folders. Keys,
 //! values and line numbers; which keys are secrets is the secrets signal's to say.
 
-use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
+use crate::detect::repo::{Repo, file_name, is_own_dir};
 
 #[derive(Debug, Clone)]
 pub struct EnvFile {
@@ -57,13 +57,13 @@ const TEST_DIRS: &[&str] = &["test", "tests", "__tests__", "spec", "specs", "e2e
 
 /// Whether an env file states what the project needs: example-style anywhere, a committed
 /// `.env`/`.env.test` only outside test directories (a monorepo's test apps).
-pub fn is_project_env_file(rel: &str) -> bool {
+pub fn is_project_env_file(dir: &str, name: &str) -> bool {
     // The name first: this runs for every file of the tree.
-    if !is_env_file(file_name(rel)) || !is_own_path(rel) {
+    if !is_env_file(name) || !is_own_dir(dir) {
         return false;
     }
-    let in_tests = parent_dir(rel).split('/').any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)));
-    !in_tests || is_example(file_name(rel))
+    let in_tests = dir.split('/').any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)));
+    !in_tests || is_example(name)
 }
 
 /// The keys of a dotenv-style text, with their values, line numbers and documentation
@@ -138,8 +138,9 @@ fn split_trailing_comment(value: &str) -> (&str, Option<&str>) {
 /// The project's env files, by path.
 pub fn read_all(repo: &Repo) -> Vec<EnvFile> {
     repo.files()
-        .filter(|rel| is_project_env_file(rel))
-        .filter_map(|rel| {
+        .filter(|f| is_project_env_file(f.dir(), f.name()))
+        .filter_map(|f| {
+            let rel = f.path();
             let text = repo.read(rel)?;
             Some(EnvFile { path: rel.to_string(), example: is_example(file_name(rel)), entries: entries(&text) })
         })
@@ -149,6 +150,7 @@ pub fn read_all(repo: &Repo) -> Vec<EnvFile> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detect::repo::parent_dir;
 
     #[test]
     fn env_file_names() {
@@ -176,10 +178,10 @@ mod tests {
     #[test]
     fn test_apps_env_files_are_not_the_projects() {
         for rel in [".env.example", "backend/.env", "packages/kit/.env.example", "packages/kit/test/.env.example"] {
-            assert!(is_project_env_file(rel), "{rel}");
+            assert!(is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
         }
         for rel in ["packages/kit/test/apps/basics/.env", "tests/.env.test", "e2e/app/.env", "examples/.env.example"] {
-            assert!(!is_project_env_file(rel), "{rel}");
+            assert!(!is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
         }
     }
 
@@ -209,7 +211,7 @@ mod tests {
     #[test]
     fn names_survive_any_text() {
         for rel in ["src/é.env", "日本語/.env.example", "é"] {
-            let _ = is_project_env_file(rel);
+            let _ = is_project_env_file(parent_dir(rel), file_name(rel));
         }
     }
 }

@@ -22,7 +22,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::repo::{Repo, file_name, parent_dir};
+use crate::detect::repo::{Repo, file_name};
 use crate::detect::sources::shell::{join_path, quote};
 use crate::detect::sources::version;
 
@@ -145,15 +145,16 @@ impl Workflows {
         let mut reader = Reader { repo, jobs: Vec::new(), composites_used: Vec::new() };
         let mut workflows: Vec<&str> = repo
             .under(".github/workflows")
-            .filter(|rel| parent_dir(rel) == ".github/workflows" && is_yaml(rel))
+            .filter(|f| f.dir() == ".github/workflows" && is_yaml(f.name()))
+            .map(|f| f.path())
             .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
             .collect();
         workflows.sort_by_key(|rel| (workflow_rank(rel), *rel));
         for rel in workflows {
             reader.github_workflow(rel);
         }
-        for rel in repo.under(".github/actions") {
-            let name = file_name(rel);
+        for file in repo.under(".github/actions") {
+            let (rel, name) = (file.path(), file.name());
             if (name == "action.yml" || name == "action.yaml") && !reader.composites_used.iter().any(|u| u == rel) {
                 let mut job = Job::new(format!("{rel}#runs"), JobKind::UnusedAction);
                 reader.composite_action(rel, &HashMap::new(), &Context::default(), &[], &mut job);

@@ -19,13 +19,12 @@ use crate::detect::repo::{file_name, parent_dir};
 /// Spring configuration: `application*.yml|yaml|properties` and `bootstrap*` anywhere, and
 /// any YAML or properties file among a module's resources (`src/main/resources/shared/
 /// account-service.yml` that a Spring Cloud Config server serves).
-pub fn is_spring_config(rel: &str) -> bool {
-    let name = file_name(rel);
+pub fn is_spring_config(dir: &str, name: &str) -> bool {
     let extension = [".yml", ".yaml", ".properties"].iter().any(|e| name.ends_with(e));
     extension
         && (name.starts_with("application")
             || name.starts_with("bootstrap")
-            || parent_dir(rel).split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]))
+            || dir.split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]))
 }
 
 pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
@@ -42,7 +41,7 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
             Some(EnvRead::new(name.as_str(), name.start(), need, "System.getenv"))
         })
         .collect();
-    if is_spring_config(rel) {
+    if is_spring_config(parent_dir(rel), file_name(rel)) {
         found.extend(placeholders(text, "Spring placeholder"));
         found.extend(property_keys(rel, text));
     } else {
@@ -213,9 +212,9 @@ mod tests {
         assert!(names.contains(&("JDBC_URL".into(), Need::Optional, false)), "{names:?}");
         assert!(names.contains(&("SPRING_DATASOURCE_PASSWORD".into(), Need::Optional, true)), "{names:?}");
         assert!(!names.iter().any(|(n, _, _)| n == "APP_USER"), "{names:?}");
-        assert!(is_spring_config("config/src/main/resources/shared/account-service.yml"));
-        assert!(is_spring_config("bootstrap.yml"));
-        assert!(!is_spring_config("src/test/resources/data.yml"));
+        assert!(is_spring_config("config/src/main/resources/shared", "account-service.yml"));
+        assert!(is_spring_config("", "bootstrap.yml"));
+        assert!(!is_spring_config("src/test/resources", "data.yml"));
     }
 
     #[test]
