@@ -10,7 +10,7 @@ use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
 use crate::detect::sources::devshells::ShellKind;
 use crate::detect::sources::shell::{commands, join_path};
-use crate::detect::sources::workflows::SHELL_VARIABLE;
+use crate::detect::sources::workflows::{RUNNER_VARIABLES, RunLine, SHELL_VARIABLE};
 
 /// Target names that run the test suite, best first.
 const TEST_TARGETS: &[&str] =
@@ -29,8 +29,9 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         for line in job.lines.iter().filter(|line| runs_tests_line(line)) {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
                 let runs = make_recipes(sources, &line.dir, &test);
-                // What the step sets goes with the command (`PGUSER=postgres yarn test`).
-                let test = line.env_words() + &test;
+                // What the step sets goes with the command (`PGUSER=postgres yarn test`), and
+                // what the runner sets when the repo's own script reads it.
+                let test = line.env_words() + &runner_words(sources, line, &test) + &test;
                 let command = if line.dir.is_empty() { test } else { format!("cd {} && {test}", line.dir) };
                 out.test_running(command, line.source.clone(), runs);
             }
@@ -58,6 +59,36 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         };
         out.test(command, format!("{}#shell.scripts.test", shell.path));
     }
+}
+
+/// `NAME=value ` words for the [`RUNNER_VARIABLES`] the repo script `test` starts with
+/// reads (`scripts/test`, `sh ./ci/test.sh`) and its step does not set: outside CI the
+/// script would run more than CI's test step does.
+fn runner_words(sources: &Sources, line: &RunLine, test: &str) -> String {
+    let Some(words) = commands(test).into_iter().next() else { return String::new() };
+    let script = match words.first().map(String::as_str) {
+        Some("sh" | "bash") => words.get(1),
+        _ => words.first(),
+    };
+    let repo = sources.repo();
+    let Some(path) = script.filter(|s| s.contains('/')).and_then(|s| join_path(&line.dir, s)) else {
+        return String::new();
+    };
+    let Some(text) = repo.exists(&path).then(|| repo.read(&path)).flatten() else { return String::new() };
+    RUNNER_VARIABLES
+        .iter()
+        .filter(|(name, _)| !line.env.iter().any(|(set, _)| set == name) && reads_variable(&text, name))
+        .map(|(name, value)| format!("{name}={value} "))
+        .collect()
+}
+
+/// Whether shell `text` reads `$name` or `${name…}`.
+fn reads_variable(text: &str, name: &str) -> bool {
+    text.match_indices('$').any(|(at, _)| {
+        let rest = &text[at + 1..];
+        let rest = rest.strip_prefix('{').unwrap_or(rest);
+        rest.strip_prefix(name).is_some_and(|after| !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    })
 }
 
 /// The recipe lines of the Makefile targets `command` runs with `make` from `dir`, so merge
@@ -189,6 +220,18 @@ mod tests {
         );
         assert_eq!(tests[1].0, "PGUSER=postgres URLS='a,\nb' yarn test");
         assert_eq!(tests[2].0, "cargo test");
+    }
+
+    #[test]
+    fn a_test_script_that_reads_the_runners_variables_gets_them() {
+        let workflow = "jobs:\n  t:\n    steps:\n      - run: scripts/test\n      - run: sh ./ci/test.sh unit\n        env:\n          CI: 1\n      - run: pytest\n";
+        let test = "#!/bin/sh\nif [ -z $GITHUB_ACTIONS ]; then\n  scripts/check\nfi\ncoverage run -m pytest $@\n";
+        let run = "#!/bin/sh\n# on GITHUB_ACTIONS and CI alike\n[ -n \"${CI:-}\" ] && echo ci\necho $GITHUB_ACTIONS_X $CIRCLECI\npytest \"$@\"\n";
+        let s =
+            run_signal(detect, &[(".github/workflows/ci.yml", workflow), ("scripts/test", test), ("ci/test.sh", run)]);
+        let tests: Vec<&str> = s.findings.tests.iter().map(|t| t.command.as_str()).collect();
+        // Only what the script reads, and never over what the step sets.
+        assert_eq!(tests, ["GITHUB_ACTIONS=true scripts/test", "CI=1 sh ./ci/test.sh unit", "pytest"]);
     }
 
     #[test]

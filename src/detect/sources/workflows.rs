@@ -443,6 +443,11 @@ impl Reader<'_> {
     }
 }
 
+/// Variables the GitHub Actions runner sets for every step. A repo's test script may read
+/// them to leave out what CI runs as steps of their own (encode's `scripts/test` runs
+/// `scripts/check` and a coverage gate only when `$GITHUB_ACTIONS` is empty).
+pub const RUNNER_VARIABLES: &[(&str, &str)] = &[("GITHUB_ACTIONS", "true"), ("CI", "true")];
+
 /// Variables only for how CI prints (colour, width): nothing a test needs.
 const DISPLAY_VARIABLES: &[&str] = &["FORCE_COLOR", "PY_COLORS", "NO_COLOR", "CLICOLOR_FORCE", "TERM", "COLUMNS"];
 
