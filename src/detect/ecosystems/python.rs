@@ -65,6 +65,10 @@ impl Ecosystem for Python {
             r"(?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest(?-u:\b)",
             r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
             r"python3?\s+-m\s+unittest(?-u:\b)",
+            // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
+            // and many libraries'), run by the interpreter (after its options), by coverage,
+            // or as an executable.
+            r"(?:python3?(?:\.[0-9]+)?\s+(?:-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+)*)?|coverage\s+run\s+(?:-\S+\s+)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
             r"(?:tox|nox)(?:\s|$)",
             // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
             // the `default` script of the environment named test; matrix variants picked with
@@ -788,7 +792,25 @@ fn on_the_python_on_path(command: &str) -> Option<String> {
     changed.then(|| format!("hatch run {}", words.join(" ")))
 }
 
+/// Where projects keep a script that runs their suite (Django's `tests/runtests.py`, a
+/// library's `runtests.py`), relative to the project; the first found is run from there.
+const TEST_SCRIPTS: &[&str] = &[
+    "runtests.py",
+    "run_tests.py",
+    "tests/runtests.py",
+    "tests/run_tests.py",
+    "test/runtests.py",
+    "test/run_tests.py",
+];
+
 fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix: &str, out: &mut Findings) {
+    let python = if tool.fills_interpreter() { "python3".to_string() } else { format!("{run_prefix}python") };
+    // The project's own runner comes before a runner inferred from its configuration: it
+    // sets up what the suite needs (settings, paths, the database to test against).
+    if let Some(script) = TEST_SCRIPTS.iter().map(|s| join(dir, s)).find(|path| repo.exists(path)) {
+        let relative = script.strip_prefix(dir).unwrap_or(&script).trim_start_matches('/');
+        out.test(in_dir(dir, &format!("{python} {relative}")), script.clone());
+    }
     if let Some(source) = pytest {
         let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
         out.test(in_dir(dir, &command), source);
@@ -802,7 +824,6 @@ fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix:
     }
     let manage = join(dir, "manage.py");
     if repo.exists(&manage) {
-        let python = if tool.fills_interpreter() { "python3".to_string() } else { format!("{run_prefix}python") };
         out.test(in_dir(dir, &format!("{python} manage.py test")), manage);
     }
 }
@@ -966,6 +987,40 @@ mod tests {
         );
         assert_eq!(tox_test_deps("[testenv:lint]\ndeps = ruff\n"), Vec::<String>::new());
         assert_eq!(ini_value("[testenv]\ncommands = pytest\n[other]\ndeps = x\n", "testenv", "deps"), None);
+    }
+
+    #[test]
+    fn test_runner_scripts_run_the_suite() {
+        use crate::detect::ecosystems::is_test_command;
+        for line in [
+            "python runtests.py --mysql-user=root -s -v2",
+            "python3 ./runtests.py",
+            "python -Wall tests/runtests.py --settings=test_sqlite",
+            "python3.12 -u run_tests.py",
+            "./tests/runtests.py --verbosity 2",
+            "coverage run --source=app runtests.py",
+            "python -m coverage run runtests.py",
+            "cd tests && python runtests.py",
+            "PYTHONPATH=. python run-tests.py",
+        ] {
+            assert!(is_test_command(line), "{line}");
+        }
+        for line in
+            ["python setup.py build_ext -i", "flake8 runtests.py", "python runtests_helper.py", "cat runtests.py"]
+        {
+            assert!(!is_test_command(line), "{line}");
+        }
+        // Without CI, the script is offered before what the configuration implies.
+        let setup = "from setuptools import setup\nsetup(name='lib')\n";
+        let s = scan(&Python, &[("setup.py", setup), ("runtests.py", "import unittest\n"), ("tests/conftest.py", "")]);
+        assert_eq!(s.tests(), ["python3 runtests.py", "python3 -m pytest"]);
+        let s = scan(&Python, &[("setup.py", setup), ("tests/runtests.py", ""), ("tests/test_a.py", "")]);
+        assert_eq!(s.tests(), ["python3 tests/runtests.py"]);
+        let pdm = "[project]\nname = 'lib'\n[tool.pdm]\n";
+        let s = scan(&Python, &[("api/pyproject.toml", pdm), ("api/run_tests.py", "")]);
+        assert_eq!(s.tests(), ["(cd api && pdm run python run_tests.py)"]);
+        let s = scan(&Python, &[("setup.py", setup), ("scripts/runtests.py", "")]);
+        assert_eq!(s.tests(), Vec::<&str>::new());
     }
 
     #[test]
