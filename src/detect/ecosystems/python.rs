@@ -13,6 +13,7 @@ use crate::detect::sources::shell::{in_dir, join_path, quote};
 use crate::detect::sources::version;
 
 mod env;
+mod tox;
 
 pub struct Python;
 
@@ -299,9 +300,9 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     };
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
     let tox = tox_config(repo, dir);
-    let tox_deps = match (tool, &tox) {
-        (Tool::Pip, Some(path)) => repo.read(path).map(|text| tox_test_deps(&text)).unwrap_or_default(),
-        _ => Vec::new(),
+    let tox::TestDeps { deps: tox_deps, variant: tox_variant } = match (tool, &tox) {
+        (Tool::Pip, Some(path)) => repo.read(path).map(|text| tox::test_deps(&text)).unwrap_or_default(),
+        _ => tox::TestDeps::default(),
     };
     if tool == Tool::Pip
         && !pytest_installed
@@ -330,6 +331,9 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
             in_dir(dir, &format!("python3 -m pip install {}", deps.join(" "))),
             format!("{path}#testenv.deps"),
         );
+        if let Some((env, section)) = &tox_variant {
+            out.note(format!("tox deps of `{env}`, the first variant of the envlist ({path}#{section}.envlist)"));
+        }
     }
     tests(repo, dir, pytest, tool, run_prefix, out);
     // Workspace members keep their own tests: run them from the member, in the shared env.
@@ -839,49 +843,6 @@ fn tox_config(repo: &Repo, dir: &str) -> Option<String> {
     (repo.exists(&setup_cfg) && repo.read(&setup_cfg).is_some_and(|t| has_tox(&t))).then_some(setup_cfg)
 }
 
-/// The `deps` of tox's `[testenv]` that every environment gets: a line with a factor
-/// condition (`dj42: Django>=4.2,<5.0`) is one variant's, and a line tox substitutes
-/// (`{[base]deps}`) is left out; `{toxinidir}/` is the project folder.
-fn tox_test_deps(ini: &str) -> Vec<String> {
-    let is_condition = |head: &str| head.chars().all(|c| c.is_ascii_alphanumeric() || ",{}._!-".contains(c));
-    ini_value(ini, "testenv", "deps")
-        .unwrap_or_default()
-        .lines()
-        .map(|line| line.split(" #").next().unwrap_or_default().trim().replace("{toxinidir}/", ""))
-        .filter(|line| !line.is_empty() && !line.starts_with('#') && !line.contains(['{', '}']))
-        .filter(|line| !line.split_once(':').is_some_and(|(head, tail)| tail.starts_with(' ') && is_condition(head)))
-        .collect()
-}
-
-/// The value of `key` in `[section]` of an ini file, as Python's configparser (which tox
-/// uses) reads it: the first line and the indented lines that continue it, one per line.
-fn ini_value(ini: &str, section: &str, key: &str) -> Option<String> {
-    let mut lines = ini.lines().skip_while(|l| l.trim() != format!("[{section}]")).skip(1);
-    let mut value = Vec::new();
-    for line in lines.by_ref() {
-        if line.trim_start().starts_with('[') {
-            return None;
-        }
-        if let Some((name, first)) = line.split_once('=')
-            && !line.starts_with(char::is_whitespace)
-            && name.trim() == key
-        {
-            value.push(first.trim().to_string());
-            break;
-        }
-    }
-    if value.is_empty() {
-        return None;
-    }
-    for line in lines {
-        if !line.starts_with(char::is_whitespace) && !line.trim().is_empty() {
-            break;
-        }
-        value.push(line.trim().to_string());
-    }
-    Some(value.join("\n"))
-}
-
 fn pytest_evidence(
     repo: &Repo,
     dir: &str,
@@ -976,17 +937,6 @@ mod tests {
             crate::detect::ecosystems::in_installed_environment("cd api && X='a b' uv run pytest", &["uv"]),
             "cd api && X='a b' python3 -m pytest"
         );
-    }
-
-    #[test]
-    fn tox_test_deps_are_those_every_environment_gets() {
-        let ini = "[tox:tox]\nenvlist = py{39,310}-dj{42,52}\n\n[testenv]\npassenv = CI\ncommands =\n  {envpython} -m pytest -n 4\n\ndeps =\n    dj42: Django>=4.2,<5.0\n    msgpack>=0.6.0\n    pytest  # the runner\n    # a comment\n    pytest-xdist\n    {[base]deps}\n    -r{toxinidir}/requirements/test.txt\n    redismaster: https://github.com/redis/redis-py/archive/master.tar.gz\n\n[testenv:lint]\ndeps = ruff\n";
-        assert_eq!(
-            tox_test_deps(ini),
-            ["msgpack>=0.6.0", "pytest", "pytest-xdist", "-rrequirements/test.txt"].map(String::from)
-        );
-        assert_eq!(tox_test_deps("[testenv:lint]\ndeps = ruff\n"), Vec::<String>::new());
-        assert_eq!(ini_value("[testenv]\ncommands = pytest\n[other]\ndeps = x\n", "testenv", "deps"), None);
     }
 
     #[test]
