@@ -67,9 +67,9 @@ impl Ecosystem for Python {
             r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
             r"python3?\s+-m\s+unittest(?-u:\b)",
             // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
-            // and many libraries'), run by the interpreter (after its options), by coverage,
-            // or as an executable.
-            r"(?:python3?(?:\.[0-9]+)?\s+(?:-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+)*)?|coverage\s+run\s+(?:-\S+\s+)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
+            // and many libraries'), run by the interpreter (after its options, `-W error::X`
+            // included), by coverage, or as an executable.
+            r"(?:python3?(?:\.[0-9]+)?\s+(?:-[WX]\s+\S+\s+|-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+)*)?|coverage\s+run\s+(?:-\S+\s+)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
             r"(?:tox|nox)(?:\s|$)",
             // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
             // the `default` script of the environment named test; matrix variants picked with
@@ -946,6 +946,7 @@ mod tests {
             "python runtests.py --mysql-user=root -s -v2",
             "python3 ./runtests.py",
             "python -Wall tests/runtests.py --settings=test_sqlite",
+            "python -W error::DeprecationWarning -X dev runtests.py --fast",
             "python3.12 -u run_tests.py",
             "./tests/runtests.py --verbosity 2",
             "coverage run --source=app runtests.py",
