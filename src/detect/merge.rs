@@ -631,7 +631,10 @@ fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize
         .flat_map(|w| w.trim_matches(['"', '\'']).split([',', '-', ':', '_', '=', '/']))
         .map(str::to_ascii_lowercase)
         .collect();
-    let names_the_suite = names.iter().any(|n| ["test", "tests", "pytest", "unit", "spec"].contains(&n.as_str()));
+    // A test-runner script names the suite too (`coverage run runtests.py`).
+    let names_the_suite = names
+        .iter()
+        .any(|n| ["test", "tests", "pytest", "unit", "spec", "runtests"].contains(&n.trim_end_matches(".py")));
     // A target whose recipe runs no tests (`make check` running linters) is other work too.
     let recipe_tests = test.runs.is_empty()
         || test.runs.iter().any(|line| {
@@ -1126,6 +1129,9 @@ mod tests {
         assert_eq!(reasons("make coverage", &[]), 1);
         assert_eq!(reasons("RUN_SLOW=1 hatch run test:cov --durations=5", &[]), 1, "hatch is not installed here");
         assert_eq!(reasons("npm run test:coverage", &[]), 0);
+        assert_eq!(reasons("coverage run runtests.py", &[]), 0, "the suite, with coverage");
+        assert_eq!(reasons("python -m coverage run tests/run_tests.py", &[]), 0);
+        assert_eq!(reasons("coverage run -m mypy.stubtest", &[]), 1, "coverage alone");
         // A target whose recipe runs in a container or through a tool the project lacks.
         assert_eq!(reasons("make test", &["docker build -t t .", "docker run t pytest"]), 1, "in a container");
         assert_eq!(reasons("make test", &["uv pip install -e .", "pytest tests/"]), 0, "uv is installed here");

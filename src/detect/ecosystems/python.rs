@@ -13,6 +13,7 @@ use crate::detect::sources::shell::{in_dir, join_path, quote};
 use crate::detect::sources::version;
 
 mod env;
+mod tox;
 
 pub struct Python;
 
@@ -65,6 +66,10 @@ impl Ecosystem for Python {
             r"(?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest(?-u:\b)",
             r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
             r"python3?\s+-m\s+unittest(?-u:\b)",
+            // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
+            // and many libraries'), run by the interpreter (after its options, `-W error::X`
+            // included), by coverage, or as an executable.
+            r"(?:python3?(?:\.[0-9]+)?\s+(?:-[WX]\s+\S+\s+|-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+)*)?|coverage\s+run\s+(?:-\S+\s+)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
             r"(?:tox|nox)(?:\s|$)",
             // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
             // the `default` script of the environment named test; matrix variants picked with
@@ -293,9 +298,9 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
     };
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
     let tox = tox_config(repo, dir);
-    let tox_deps = match (tool, &tox) {
-        (Tool::Pip, Some(path)) => repo.read(path).map(|text| tox_test_deps(&text)).unwrap_or_default(),
-        _ => Vec::new(),
+    let tox::TestDeps { deps: tox_deps, variant: tox_variant } = match (tool, &tox) {
+        (Tool::Pip, Some(path)) => repo.read(path).map(|text| tox::test_deps(&text)).unwrap_or_default(),
+        _ => tox::TestDeps::default(),
     };
     if tool == Tool::Pip
         && !pytest_installed
@@ -324,6 +329,9 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
             in_dir(dir, &format!("python3 -m pip install {}", deps.join(" "))),
             format!("{path}#testenv.deps"),
         );
+        if let Some((env, section)) = &tox_variant {
+            out.note(format!("tox deps of `{env}`, the first variant of the envlist ({path}#{section}.envlist)"));
+        }
     }
     tests(repo, dir, pytest, tool, run_prefix, out);
     // Workspace members keep their own tests: run them from the member, in the shared env.
@@ -786,7 +794,25 @@ fn on_the_python_on_path(command: &str) -> Option<String> {
     changed.then(|| format!("hatch run {}", words.join(" ")))
 }
 
+/// Where projects keep a script that runs their suite (Django's `tests/runtests.py`, a
+/// library's `runtests.py`), relative to the project; the first found is run from there.
+const TEST_SCRIPTS: &[&str] = &[
+    "runtests.py",
+    "run_tests.py",
+    "tests/runtests.py",
+    "tests/run_tests.py",
+    "test/runtests.py",
+    "test/run_tests.py",
+];
+
 fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix: &str, out: &mut Findings) {
+    let python = if tool.fills_interpreter() { "python3".to_string() } else { format!("{run_prefix}python") };
+    // The project's own runner comes before a runner inferred from its configuration: it
+    // sets up what the suite needs (settings, paths, the database to test against).
+    if let Some(script) = TEST_SCRIPTS.iter().map(|s| join(dir, s)).find(|path| repo.exists(path)) {
+        let relative = script.strip_prefix(dir).unwrap_or(&script).trim_start_matches('/');
+        out.test(in_dir(dir, &format!("{python} {relative}")), script.clone());
+    }
     if let Some(source) = pytest {
         let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
         out.test(in_dir(dir, &command), source);
@@ -800,7 +826,6 @@ fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix:
     }
     let manage = join(dir, "manage.py");
     if repo.exists(&manage) {
-        let python = if tool.fills_interpreter() { "python3".to_string() } else { format!("{run_prefix}python") };
         out.test(in_dir(dir, &format!("{python} manage.py test")), manage);
     }
 }
@@ -814,49 +839,6 @@ fn tox_config(repo: &Repo, dir: &str) -> Option<String> {
     let setup_cfg = join(dir, "setup.cfg");
     let has_tox = |text: &str| text.lines().any(|l| l.trim() == "[tox:tox]");
     (repo.exists(&setup_cfg) && repo.read(&setup_cfg).is_some_and(|t| has_tox(&t))).then_some(setup_cfg)
-}
-
-/// The `deps` of tox's `[testenv]` that every environment gets: a line with a factor
-/// condition (`dj42: Django>=4.2,<5.0`) is one variant's, and a line tox substitutes
-/// (`{[base]deps}`) is left out; `{toxinidir}/` is the project folder.
-fn tox_test_deps(ini: &str) -> Vec<String> {
-    let is_condition = |head: &str| head.chars().all(|c| c.is_ascii_alphanumeric() || ",{}._!-".contains(c));
-    ini_value(ini, "testenv", "deps")
-        .unwrap_or_default()
-        .lines()
-        .map(|line| line.split(" #").next().unwrap_or_default().trim().replace("{toxinidir}/", ""))
-        .filter(|line| !line.is_empty() && !line.starts_with('#') && !line.contains(['{', '}']))
-        .filter(|line| !line.split_once(':').is_some_and(|(head, tail)| tail.starts_with(' ') && is_condition(head)))
-        .collect()
-}
-
-/// The value of `key` in `[section]` of an ini file, as Python's configparser (which tox
-/// uses) reads it: the first line and the indented lines that continue it, one per line.
-fn ini_value(ini: &str, section: &str, key: &str) -> Option<String> {
-    let mut lines = ini.lines().skip_while(|l| l.trim() != format!("[{section}]")).skip(1);
-    let mut value = Vec::new();
-    for line in lines.by_ref() {
-        if line.trim_start().starts_with('[') {
-            return None;
-        }
-        if let Some((name, first)) = line.split_once('=')
-            && !line.starts_with(char::is_whitespace)
-            && name.trim() == key
-        {
-            value.push(first.trim().to_string());
-            break;
-        }
-    }
-    if value.is_empty() {
-        return None;
-    }
-    for line in lines {
-        if !line.starts_with(char::is_whitespace) && !line.trim().is_empty() {
-            break;
-        }
-        value.push(line.trim().to_string());
-    }
-    Some(value.join("\n"))
 }
 
 fn pytest_evidence(
@@ -956,14 +938,38 @@ mod tests {
     }
 
     #[test]
-    fn tox_test_deps_are_those_every_environment_gets() {
-        let ini = "[tox:tox]\nenvlist = py{39,310}-dj{42,52}\n\n[testenv]\npassenv = CI\ncommands =\n  {envpython} -m pytest -n 4\n\ndeps =\n    dj42: Django>=4.2,<5.0\n    msgpack>=0.6.0\n    pytest  # the runner\n    # a comment\n    pytest-xdist\n    {[base]deps}\n    -r{toxinidir}/requirements/test.txt\n    redismaster: https://github.com/redis/redis-py/archive/master.tar.gz\n\n[testenv:lint]\ndeps = ruff\n";
-        assert_eq!(
-            tox_test_deps(ini),
-            ["msgpack>=0.6.0", "pytest", "pytest-xdist", "-rrequirements/test.txt"].map(String::from)
-        );
-        assert_eq!(tox_test_deps("[testenv:lint]\ndeps = ruff\n"), Vec::<String>::new());
-        assert_eq!(ini_value("[testenv]\ncommands = pytest\n[other]\ndeps = x\n", "testenv", "deps"), None);
+    fn test_runner_scripts_run_the_suite() {
+        use crate::detect::ecosystems::is_test_command;
+        for line in [
+            "python runtests.py --mysql-user=root -s -v2",
+            "python3 ./runtests.py",
+            "python -Wall tests/runtests.py --settings=test_sqlite",
+            "python -W error::DeprecationWarning -X dev runtests.py --fast",
+            "python3.12 -u run_tests.py",
+            "./tests/runtests.py --verbosity 2",
+            "coverage run --source=app runtests.py",
+            "python -m coverage run runtests.py",
+            "cd tests && python runtests.py",
+            "PYTHONPATH=. python run-tests.py",
+        ] {
+            assert!(is_test_command(line), "{line}");
+        }
+        for line in
+            ["python setup.py build_ext -i", "flake8 runtests.py", "python runtests_helper.py", "cat runtests.py"]
+        {
+            assert!(!is_test_command(line), "{line}");
+        }
+        // Without CI, the script is offered before what the configuration implies.
+        let setup = "from setuptools import setup\nsetup(name='lib')\n";
+        let s = scan(&Python, &[("setup.py", setup), ("runtests.py", "import unittest\n"), ("tests/conftest.py", "")]);
+        assert_eq!(s.tests(), ["python3 runtests.py", "python3 -m pytest"]);
+        let s = scan(&Python, &[("setup.py", setup), ("tests/runtests.py", ""), ("tests/test_a.py", "")]);
+        assert_eq!(s.tests(), ["python3 tests/runtests.py"]);
+        let pdm = "[project]\nname = 'lib'\n[tool.pdm]\n";
+        let s = scan(&Python, &[("api/pyproject.toml", pdm), ("api/run_tests.py", "")]);
+        assert_eq!(s.tests(), ["(cd api && pdm run python run_tests.py)"]);
+        let s = scan(&Python, &[("setup.py", setup), ("scripts/runtests.py", "")]);
+        assert_eq!(s.tests(), Vec::<&str>::new());
     }
 
     #[test]

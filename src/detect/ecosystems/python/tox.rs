@@ -1,0 +1,347 @@
+//! What tox's `[testenv]` installs, so that the tests also run without tox: its `deps`, for
+//! one environment of the `envlist`, as a CI matrix picks one cell (its first).
+//!
+//! tox's factor syntax (tox.wiki, "Factors and factor-conditional settings"): an environment
+//! name is factors joined by `-` (`py310-dj42`); `envlist` expands braces into every
+//! combination (`py{39,310}-dj{42,50}` is `py39-dj42, py39-dj50, py310-dj42, py310-dj50`); a
+//! settings line `COND: value` applies when the environment's factors satisfy `COND`: `a,b`
+//! either, `a-b` both, `!a` not `a`, with braces expanded the same way.
+
+use std::collections::HashSet;
+
+/// Beyond this many names, a brace expression is not expanded further (`{a,b}` twenty times
+/// over is a million names; no real `envlist` comes close).
+const MAX_EXPANSION: usize = 128;
+/// A term longer than this names no environment (tox names are a few factors long).
+const MAX_NAME: usize = 128;
+
+/// The `deps` of `[testenv]` for the picked environment.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct TestDeps {
+    pub deps: Vec<String>,
+    /// The environment whose factor-conditional lines were taken (`py39-dj42`) and the
+    /// section holding its `envlist` (`tox`, or `tox:tox` in setup.cfg); `None` when no
+    /// such line was taken.
+    pub variant: Option<(String, &'static str)>,
+}
+
+/// The `deps` of tox's `[testenv]` for one environment: the first of `envlist` whose section
+/// does not set deps of its own (`[testenv:lint]` is special-purpose) and whose factors the
+/// deps' conditions name (`ruff` before `py39-dj42` selects no variant), else the first
+/// that takes `[testenv]`'s deps. Python factors (`py310`, `pypy3`) pick an interpreter, not
+/// dependencies: the sandbox has one Python, whichever it is (see [`applies`]). A line tox
+/// substitutes (`{[base]deps}`) is left out; `{toxinidir}/` is the project folder.
+pub fn test_deps(ini: &str) -> TestDeps {
+    let lines: Vec<(Option<Vec<Group>>, String)> = ini_value(ini, "testenv", "deps")
+        .unwrap_or_default()
+        .lines()
+        .map(|line| line.split(" #").next().unwrap_or_default().trim())
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| match condition(line) {
+            Some((groups, content)) => (Some(groups), content.to_string()),
+            None => (None, line.to_string()),
+        })
+        .map(|(groups, content)| (groups, content.replace("{toxinidir}/", "")))
+        .filter(|(_, content)| !content.is_empty() && !content.contains(['{', '}']))
+        .collect();
+    let named: HashSet<&str> = lines
+        .iter()
+        .flat_map(|(groups, _)| groups.iter().flatten().flatten())
+        .map(|factor| factor.name.as_str())
+        .filter(|name| !is_python_factor(name))
+        .collect();
+    let (section, envlist) = [("tox", "tox"), ("tox:tox", "tox:tox")]
+        .into_iter()
+        .find_map(|(section, name)| ini_value(ini, section, "envlist").map(|v| (name, v)))
+        .unwrap_or(("tox", String::new()));
+    let own_deps = own_deps(ini);
+    let candidates: Vec<String> = envlist_names(&envlist).into_iter().filter(|e| !own_deps.contains(e)).collect();
+    let picked = candidates
+        .iter()
+        .find(|env| env.split('-').any(|factor| named.contains(factor)))
+        .or_else(|| candidates.first());
+    let factors: HashSet<&str> =
+        picked.map(|env| env.split('-').filter(|f| !is_python_factor(f)).collect()).unwrap_or_default();
+    let mut deps: Vec<String> = Vec::new();
+    let mut conditional = false;
+    for (groups, content) in &lines {
+        let applies = match groups {
+            None => true,
+            Some(groups) => groups.iter().any(|group| applies(group, &factors)),
+        };
+        if applies && !deps.contains(content) {
+            conditional |= groups.is_some();
+            deps.push(content.clone());
+        }
+    }
+    let variant = picked.filter(|_| conditional).map(|env| (env.clone(), section));
+    TestDeps { deps, variant }
+}
+
+/// Whether a condition's group holds for an environment with `factors` (its Python factors
+/// left out). Beside other factors a Python one only says which interpreters the matrix pairs
+/// them with (`py{38,39}-dj42: Django<5`), and holds; alone it is about the interpreter the
+/// sandbox has, and counts as absent (`py38: backports.zoneinfo` no, `!py38: x` yes).
+fn applies(group: &Group, factors: &HashSet<&str>) -> bool {
+    let variant_factors = group.iter().any(|f| !is_python_factor(&f.name));
+    group.iter().all(|factor| {
+        if variant_factors && is_python_factor(&factor.name) {
+            return true;
+        }
+        factors.contains(factor.name.as_str()) != factor.negated
+    })
+}
+
+/// One factor of a condition (`!py38` is `py38`, negated).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Factor {
+    name: String,
+    negated: bool,
+}
+
+/// Factors that must all hold (`a-!b`).
+type Group = Vec<Factor>;
+
+/// `COND: value` as tox reads it: the condition is word characters, `{}.!,-` before a colon
+/// and whitespace (a URL's `https://` is no condition). Any one of the groups must hold.
+fn condition(line: &str) -> Option<(Vec<Group>, &str)> {
+    let (head, rest) = line.split_once(':')?;
+    let is_condition = !head.is_empty()
+        && head.chars().all(|c| c.is_alphanumeric() || "_{}.!,-".contains(c))
+        && rest.starts_with(char::is_whitespace);
+    if !is_condition {
+        return None;
+    }
+    let groups = expand(head)
+        .into_iter()
+        .map(|variant| {
+            variant
+                .split('-')
+                .map(|f| match f.strip_prefix('!') {
+                    Some(name) => Factor { name: name.to_string(), negated: true },
+                    None => Factor { name: f.to_string(), negated: false },
+                })
+                .collect()
+        })
+        .collect();
+    Some((groups, rest.trim()))
+}
+
+/// Every name a tox expression stands for, in order: commas outside braces separate terms,
+/// and each term is the product of its brace alternatives (`py{39,310}-dj{42,50},lint`).
+/// Whitespace is not part of a name.
+fn expand(expression: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for term in split_outside_braces(expression) {
+        let term: String = term.chars().filter(|c| !c.is_whitespace()).collect();
+        if term.is_empty() || term.len() > MAX_NAME {
+            continue;
+        }
+        // The term as parts, each a list of alternatives (a literal has one).
+        let mut parts: Vec<Vec<&str>> = Vec::new();
+        let mut rest = term.as_str();
+        while !rest.is_empty() {
+            match rest.split_once('{').and_then(|(literal, tail)| Some((literal, tail.split_once('}')?))) {
+                Some((literal, (inside, after))) => {
+                    parts.push(vec![literal]);
+                    parts.push(inside.split(',').collect());
+                    rest = after;
+                }
+                // No brace, or an unclosed one: text.
+                None => {
+                    parts.push(vec![rest]);
+                    rest = "";
+                }
+            }
+        }
+        // The combinations in order, the last part varying fastest, one name at a time: the
+        // work is bounded by the names kept, however many the term stands for.
+        let mut at = vec![0usize; parts.len()];
+        loop {
+            if names.len() >= MAX_EXPANSION {
+                return names;
+            }
+            names.push(parts.iter().zip(&at).map(|(alternatives, &i)| alternatives[i]).collect());
+            let Some(turn) = (0..parts.len()).rev().find(|&p| at[p] + 1 < parts[p].len()) else { break };
+            at[turn] += 1;
+            at[turn + 1..].iter_mut().for_each(|i| *i = 0);
+        }
+    }
+    names
+}
+
+fn split_outside_braces(expression: &str) -> Vec<&str> {
+    let mut terms = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (at, c) in expression.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                terms.push(&expression[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    terms.push(&expression[start..]);
+    terms
+}
+
+/// The environments `envlist` names, in order, once each: one expression per line or
+/// separated by commas; `#` starts a comment.
+fn envlist_names(envlist: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for line in envlist.lines() {
+        let line = line.split('#').next().unwrap_or_default();
+        for name in expand(line) {
+            if names.len() >= MAX_EXPANSION {
+                return names;
+            }
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// The environments whose own section sets `deps` (`[testenv:{docs,lint}]`): those of
+/// `[testenv]` are not theirs. A section that only adds settings (`setenv`) keeps them.
+fn own_deps(ini: &str) -> HashSet<String> {
+    // One pass: the section each line is in, and whether it starts a `deps` key.
+    let mut found = HashSet::new();
+    let mut section: Option<&str> = None;
+    for line in ini.lines() {
+        if let Some(header) = line.trim().strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+            section = header.strip_prefix("testenv:");
+        } else if let Some(name) = section
+            && !line.starts_with(char::is_whitespace)
+            && line.split_once('=').is_some_and(|(key, _)| key.trim() == "deps")
+        {
+            found.extend(expand(name));
+            section = None;
+        }
+    }
+    found
+}
+
+/// A factor that names an interpreter (`py`, `py310`, `py3.12`, `pypy3`, `py313t`).
+fn is_python_factor(factor: &str) -> bool {
+    ["py", "pypy", "cpython", "python", "jython", "graalpy", "ironpython", "rustpython"].iter().any(|prefix| {
+        factor.strip_prefix(prefix).is_some_and(|version| {
+            let version = version.strip_suffix('t').unwrap_or(version);
+            version.chars().all(|c| c.is_ascii_digit() || c == '.') && !version.starts_with('.')
+        })
+    })
+}
+
+/// The value of `key` in `[section]` of an ini file, as Python's configparser (which tox
+/// uses) reads it: the first line and the indented lines that continue it, one per line.
+pub fn ini_value(ini: &str, section: &str, key: &str) -> Option<String> {
+    let mut lines = ini.lines().skip_while(|l| l.trim() != format!("[{section}]")).skip(1);
+    let mut value = Vec::new();
+    for line in lines.by_ref() {
+        if line.trim_start().starts_with('[') {
+            return None;
+        }
+        if let Some((name, first)) = line.split_once('=')
+            && !line.starts_with(char::is_whitespace)
+            && name.trim() == key
+        {
+            value.push(first.trim().to_string());
+            break;
+        }
+    }
+    if value.is_empty() {
+        return None;
+    }
+    for line in lines {
+        if !line.starts_with(char::is_whitespace) && !line.trim().is_empty() {
+            break;
+        }
+        value.push(line.trim().to_string());
+    }
+    Some(value.join("\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deps(ini: &str) -> (Vec<String>, Option<String>) {
+        let found = test_deps(ini);
+        (found.deps, found.variant.map(|(env, section)| format!("{section}: {env}")))
+    }
+
+    #[test]
+    fn the_first_variant_of_the_envlist_is_installed() {
+        let ini = "[tox:tox]\nenvlist =\n    ruff\n    mypy\n    # released versions\n    py39-dj{42}-redislatest\n    py{310,311}-dj{42,50}-redislatest\n\n[testenv]\npassenv = CI\ncommands =\n  {envpython} -m pytest -n 4\n\ndeps =\n    dj42: Django>=4.2,<5.0\n    dj50: Django>=5.0,<5.1\n    msgpack>=0.6.0\n    pytest  # the runner\n    # a comment\n    pytest-xdist\n    {[base]deps}\n    -r{toxinidir}/requirements/test.txt\n    redismaster: https://github.com/redis/redis-py/archive/master.tar.gz\n    https://example.com/pkg.tar.gz\n\n[testenv:{pre-commit,mypy}]\ndeps = mypy\n[testenv:py39-dj42-redislatest]\nsetenv = X=1\n";
+        // `ruff` names no factor of the deps, `mypy` has deps of its own; a section that only
+        // sets the environment keeps `[testenv]`'s.
+        assert_eq!(
+            deps(ini),
+            (
+                [
+                    "Django>=4.2,<5.0",
+                    "msgpack>=0.6.0",
+                    "pytest",
+                    "pytest-xdist",
+                    "-rrequirements/test.txt",
+                    "https://example.com/pkg.tar.gz"
+                ]
+                .map(String::from)
+                .to_vec(),
+                Some("tox:tox: py39-dj42-redislatest".to_string())
+            )
+        );
+        assert_eq!(deps("[testenv:lint]\ndeps = ruff\n"), (vec![], None));
+        assert_eq!(ini_value("[testenv]\ncommands = pytest\n[other]\ndeps = x\n", "testenv", "deps"), None);
+    }
+
+    #[test]
+    fn factor_conditions_combine_as_tox_documents() {
+        let ini = "[tox]\nenvlist = py{38,312}-django{42,50}{,-postgres}, docs\n[testenv]\ndeps =\n    django42,django50: asgiref\n    django42-postgres: psycopg2<2.9\n    django{42,50}-!postgres: pysqlite3\n    !django50: typing-extensions\n    py38: backports.zoneinfo\n    !py312: tomli\n    py{38,312}-django42: Django>=4.2,<5.0\n    py312-django50: Django>=5.0,<5.1\n";
+        let (found, variant) = deps(ini);
+        assert_eq!(variant.as_deref(), Some("tox: py38-django42"));
+        // Alone, a Python factor is absent (`py38:` is not installed, `!py312:` is); beside
+        // the variant's factors it holds, whatever the Python.
+        assert_eq!(found, ["asgiref", "pysqlite3", "typing-extensions", "tomli", "Django>=4.2,<5.0"]);
+        let pg = ini.replace("{,-postgres}", "-postgres");
+        assert_eq!(deps(&pg).0, ["asgiref", "psycopg2<2.9", "typing-extensions", "tomli", "Django>=4.2,<5.0"]);
+        // Not a condition (a space before the colon, a URL): the line as it is.
+        let plain = "[testenv]\ndeps =\n    django42 : x\n    git+https://example.com/x.git\n";
+        assert_eq!(deps(plain).0, ["django42 : x", "git+https://example.com/x.git"]);
+    }
+
+    #[test]
+    fn without_a_variant_only_the_unconditional_and_negated_lines() {
+        // No envlist: tox runs `py`, which has no factor the deps select on.
+        let ini = "[testenv]\ndeps =\n    pytest\n    dj42: Django<5\n    !dj42: Django\n";
+        assert_eq!(deps(ini), (["pytest", "Django"].map(String::from).to_vec(), None));
+    }
+
+    #[test]
+    fn expansion_is_bounded_and_total() {
+        assert_eq!(expand("py{39,310}-dj{42,50}"), ["py39-dj42", "py39-dj50", "py310-dj42", "py310-dj50"]);
+        assert_eq!(
+            expand("{py,!pi}-{a,b}{,-dev},c"),
+            ["py-a", "py-a-dev", "py-b", "py-b-dev", "!pi-a", "!pi-a-dev", "!pi-b", "!pi-b-dev", "c"]
+        );
+        assert_eq!(expand("py{39"), ["py{39"]);
+        assert_eq!(expand("{a,b}{}c{d}"), ["acd", "bcd"]);
+        assert_eq!(expand("a}b,,{}"), ["a}b", ""]);
+        let bomb = "{a,b}".repeat(20);
+        assert_eq!(expand(&bomb).len(), MAX_EXPANSION);
+        assert_eq!(envlist_names(&format!("{bomb}\n{bomb}")).len(), MAX_EXPANSION);
+        assert_eq!(expand(&"{a}".repeat(100_000)), Vec::<String>::new());
+        let many_sections = "[testenv:x]\ndeps = y\n".repeat(50_000);
+        assert_eq!(own_deps(&many_sections), HashSet::from(["x".to_string()]));
+        for factor in ["py", "py310", "py3.12", "pypy3", "py313t", "cpython3"] {
+            assert!(is_python_factor(factor), "{factor}");
+        }
+        for factor in ["pytest", "py.", "dj42", "python-dev"] {
+            assert!(!is_python_factor(factor), "{factor}");
+        }
+    }
+}
