@@ -1,8 +1,9 @@
-//! The install and start `detect` drafts for a compose file with postgres and redis, run for
-//! real where Docker cannot run them: install finds the distribution's packages, start brings
-//! both servers up as daemons configured from the compose file, and a client connects as the
-//! tests would (psql with the compose password over TCP on the published port, `redis-cli
-//! ping`); a second start does nearly nothing; no password is ever in a process's argv.
+//! The install and start `detect` drafts for compose files with postgres and redis, and with
+//! mysql and mariadb, run for real where Docker cannot run them: install finds the
+//! distribution's packages, start brings the servers up as daemons configured from the
+//! compose file, and a client connects as the tests would (psql or mariadb with the compose
+//! password over TCP on the published port, `redis-cli ping`); a second start does nearly
+//! nothing; no password is ever in a process's argv.
 //!
 //! Needs a Debian or Ubuntu machine where it may start servers (root or passwordless sudo)
 //! and the packages installed beforehand (`.ci/run` installs them): nothing is downloaded.
@@ -208,4 +209,94 @@ fn postgres_and_redis_start_from_the_distribution_packages_without_docker() {
     assert!(out.status.success(), "second start:\n{}", text(&out));
     assert!(took < Duration::from_secs(10), "a second start should do almost nothing, took {took:?}");
     assert!(psql(PASSWORD).status.success());
+}
+
+const MYSQL_FIXTURE: &str = "detect/compose-mysql-mariadb";
+const MYSQL_PORT: u16 = 53306;
+const MARIADB_PORT: u16 = 53307;
+/// What the draft's start writes for MariaDB (removed again when the test ends).
+const MARIADB_CONFIG: &str = "/etc/mysql/mariadb.conf.d/99-hanzo-env.cnf";
+
+/// Why this machine cannot run the MySQL test, if it cannot.
+fn unable_mysql() -> Option<String> {
+    if !cfg!(target_os = "linux") || !on_path("apt-get") {
+        return Some("not Debian or Ubuntu on Linux".into());
+    }
+    if !as_root(&["true"]).output().is_ok_and(|o| o.status.success()) {
+        return Some("neither root nor passwordless sudo".into());
+    }
+    if !on_path("mariadb") || !Path::new("/etc/init.d/mariadb").exists() {
+        return Some("mariadb-server is not installed (.ci/run installs it)".into());
+    }
+    None
+}
+
+/// Stops the MariaDB server the start brought up and removes its configuration.
+struct StopMariadb;
+
+impl Drop for StopMariadb {
+    fn drop(&mut self) {
+        let _ = as_root(&["/etc/init.d/mariadb", "stop"]).output();
+        let _ = as_root(&["rm", "-f", MARIADB_CONFIG]).output();
+    }
+}
+
+/// `user@host port database` as the server sees a TCP login on `port`.
+fn mariadb(port: u16, user: &str, password: &str, database: &str) -> Output {
+    Command::new("mariadb")
+        .args(["-h", "127.0.0.1", "-P", &port.to_string(), "-u", user, "-D", database, "--connect-timeout=5"])
+        .args(["-N", "-B", "-e", "SELECT CURRENT_USER(), @@port, DATABASE()"])
+        .env("MYSQL_PWD", password)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn mysql_and_mariadb_share_one_server_on_two_ports_without_docker() {
+    if let Some(reason) = unable_mysql() {
+        let message = format!("cannot run MariaDB without Docker here: {reason}");
+        assert!(std::env::var_os("CI").is_none_or(|v| v.is_empty()), "{message}");
+        eprintln!("skipped: {message}");
+        return;
+    }
+    let running = as_root(&["mariadb", "-e", ""]).output().is_ok_and(|o| o.status.success());
+    assert!(!running, "a MariaDB server already runs here: stop it (the test would reconfigure it) and run again");
+    for port in [MYSQL_PORT, MARIADB_PORT] {
+        assert!(!port_answers(port), "port {port} is taken: stop what listens there and run again");
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let checkout = scratch.path().join("checkout");
+    copy_tree(&fixture(MYSQL_FIXTURE), &checkout);
+    let home = tempfile::tempdir().unwrap();
+    let detected = run(hanzo_env(home.path(), &checkout).args(["detect", "--json", "."]));
+    assert_eq!(detected.code, 0, "{}", detected.stderr);
+    let draft: serde_json::Value = serde_json::from_str(&detected.stdout).unwrap();
+    let (install, start) = (draft["install"].as_str().unwrap(), draft["start"].as_str().unwrap());
+    let bin = without_docker(scratch.path());
+
+    let _stop = StopMariadb;
+    let (out, _) = bash(&["-euo", "pipefail"], install, &checkout, &bin, Duration::from_secs(300));
+    assert!(out.status.success(), "install failed:\n{}", text(&out));
+    let (out, took) = bash(&["-eo", "pipefail"], start, &checkout, &bin, Duration::from_secs(180));
+    assert!(out.status.success(), "start failed after {took:?}:\n{}", text(&out));
+
+    // Each service's own account and database, each on its published port.
+    let out = mariadb(MYSQL_PORT, "orm", "it's a m$rker", "orm_test");
+    assert!(out.status.success(), "the mysql service's user:\n{}", text(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "orm@%\t53306\torm_test");
+    // `@@port` is the server's main port: the second one is its `extra_port`.
+    let out = mariadb(MARIADB_PORT, "maria", "maria's pw", "orm_maria");
+    assert!(out.status.success(), "the mariadb service's user on its own port:\n{}", text(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "maria@%\t53306\torm_maria");
+    assert!(mariadb(MARIADB_PORT, "root", "root's pw", "orm_test").status.success(), "root over TCP");
+    assert!(!mariadb(MYSQL_PORT, "orm", "wrong", "orm_test").status.success(), "a wrong password is refused");
+
+    let exposed: Vec<String> = command_lines().into_iter().filter(|line| line.contains("m$rker")).collect();
+    assert!(exposed.is_empty(), "the password is in a process's argv: {exposed:?}");
+
+    // A second start finds both ports answering and leaves the server be.
+    let (out, took) = bash(&[], start, &checkout, &bin, Duration::from_secs(60));
+    assert!(out.status.success(), "second start:\n{}", text(&out));
+    assert!(took < Duration::from_secs(10), "a second start should do almost nothing, took {took:?}");
+    assert!(mariadb(MARIADB_PORT, "maria", "maria's pw", "orm_maria").status.success());
 }

@@ -267,12 +267,19 @@ impl ServicesStart {
                 continue;
             };
             let start = product.start(&definition(&service), &mut plan.warnings);
-            let started = plan
-                .native
-                .iter()
-                .any(|n| std::ptr::eq(n.product, product) && (product.single || n.port == start.port));
-            if !started {
-                plan.native.push(start);
+            let same_product = plan.native.iter().filter(|n| std::ptr::eq(n.product, product));
+            let (ports, started) =
+                same_product.fold((0, false), |(ports, started), n| (ports + 1, started || n.port == start.port));
+            match product.ports_per_machine {
+                _ if started => {}
+                Some(most) if ports >= most => plan.warnings.push(format!(
+                    "{}: without Docker, one {} server answers {most} port{} at most: port {} needs Docker",
+                    start.source,
+                    product.package,
+                    if most == 1 { "" } else { "s" },
+                    start.port
+                )),
+                _ => plan.native.push(start),
             }
         }
         // CI's own definition of a server started here (its test command carries CI's user
@@ -978,14 +985,14 @@ mod tests {
         assert_eq!(without_services.start, "");
     }
 
-    const SERVICES: &str = "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_USER: app\n      POSTGRES_PASSWORD: \"it's\"\n    ports: ['5433:5432']\n  cache:\n    image: redis:7\n  mongo:\n    image: mongo:7\n  test-db:\n    image: postgres:16\n    ports: ['5434:5432']\n  mysql:\n    image: mysql:8\n  mysql-replica:\n    image: mysql:8\n    ports: ['3307:3306']\n";
+    const SERVICES: &str = "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_USER: app\n      POSTGRES_PASSWORD: \"it's\"\n    ports: ['5433:5432']\n  cache:\n    image: redis:7\n  mongo:\n    image: mongo:7\n  test-db:\n    image: postgres:16\n    ports: ['5434:5432']\n  mysql:\n    image: mysql:8\n  mysql-replica:\n    image: mysql:8\n    ports: ['3307:3306']\n  mariadb:\n    image: mariadb:11\n    ports: ['3308:3306']\n";
 
     #[test]
     fn services_start_with_docker_else_from_their_packages_each_installed_and_started_once() {
         let d = crate::detect::testing::detection(&[("compose.yaml", SERVICES)]);
         assert_eq!(
             products::docker_commands(&d.start).unwrap(),
-            ["docker compose up -d db cache mongo test-db mysql mysql-replica"]
+            ["docker compose up -d db cache mongo test-db mysql mysql-replica mariadb"]
         );
         let calls: Vec<&str> = d.native_starts.iter().map(|n| n.call.as_str()).collect();
         assert_eq!(
@@ -995,8 +1002,18 @@ mod tests {
                 "hanzo_redis 6379 ''",
                 "hanzo_postgres 5434 postgres '' postgres",
                 "hanzo_mysql 3306 '' '' '' ''",
+                "hanzo_mysql 3307 '' '' '' ''",
             ],
-            "a second postgres on its own port; one MariaDB server"
+            "a second postgres on its own port; one MariaDB server answering two"
+        );
+        assert!(
+            d.warnings.contains(
+                &"compose.yaml#services.mariadb: without Docker, one mariadb-server server answers 2 ports at most: \
+                  port 3308 needs Docker"
+                    .to_string()
+            ),
+            "{:?}",
+            d.warnings
         );
         for call in &calls {
             assert!(d.start.contains(&format!("\n  {call} || hanzo_status=1\n")), "{}", d.start);
@@ -1021,7 +1038,8 @@ mod tests {
         );
         assert_eq!(
             services[0].source,
-            "compose.yaml#services.db, compose.yaml#services.cache, compose.yaml#services.test-db, compose.yaml#services.mysql"
+            "compose.yaml#services.db, compose.yaml#services.cache, compose.yaml#services.test-db, \
+             compose.yaml#services.mysql, compose.yaml#services.mysql-replica"
         );
         let packages: Vec<(&str, Option<&str>)> =
             d.services.iter().map(|s| (s.name.as_str(), s.package.as_deref())).collect();
@@ -1031,7 +1049,8 @@ mod tests {
                 ("postgres", Some("postgresql")),
                 ("redis", Some("redis-server")),
                 ("mongodb", None),
-                ("mysql", Some("mariadb-server"))
+                ("mysql", Some("mariadb-server")),
+                ("mariadb", None)
             ]
         );
         assert!(

@@ -13,7 +13,8 @@
 //!   with no password known (none given, or a CI secret), loopback connections are trusted,
 //!   so whatever password the tests send is accepted.
 //! - mysql, mariadb → `mariadb-server` (Debian has no MySQL; MariaDB speaks its protocol),
-//!   one server per machine; root keeps its socket login and gets the password the image
+//!   one server per machine, answering a second service's port too (its `extra_port`: CI
+//!   jobs that test against MySQL and MariaDB at once); root keeps its socket login and gets the password the image
 //!   would give it. redis, valkey → `redis-server` (Valkey is not packaged in Debian 12 or
 //!   Ubuntu 24.04; it speaks Redis' protocol), without persistence. memcached → `memcached`.
 //!   rabbitmq → `rabbitmq-server`, one node per machine, its user set at its first boot.
@@ -39,9 +40,10 @@ pub struct Product {
     pub package: &'static str,
     /// The port its image listens on: the container side of a `ports:` mapping.
     pub port: u16,
-    /// One server per machine (it is configured through the package's own files): only the
-    /// first definition of the product is started.
-    pub single: bool,
+    /// One server per machine (it is configured through the package's own files), answering
+    /// at most this many ports: definitions on further ports are left to Docker. `None`: one
+    /// server per port.
+    pub ports_per_machine: Option<usize>,
     /// Each definition's user and database can be added to a server already started on its
     /// port (what a CI job's service says beside the compose file's).
     pub accounts: bool,
@@ -183,7 +185,7 @@ const PRODUCTS: &[Product] = &[
         names: &["postgres"],
         package: "postgresql",
         port: 5432,
-        single: false,
+        ports_per_machine: None,
         accounts: true,
         clients: &["psql"],
         function: "hanzo_postgres",
@@ -214,7 +216,7 @@ const PRODUCTS: &[Product] = &[
         names: &["mysql", "mariadb"],
         package: "mariadb-server",
         port: 3306,
-        single: true,
+        ports_per_machine: Some(2),
         accounts: false,
         clients: &["mysql", "mariadb"],
         function: "hanzo_mysql",
@@ -222,10 +224,17 @@ const PRODUCTS: &[Product] = &[
   hanzo_needs mysql mariadb mariadb-server || return 1
   local d=${2//\`/\`\`} u=${3//\\/\\\\} p=${4//\\/\\\\} r=${5//\\/\\\\}
   u=${u//\'/\'\'}; p=${p//\'/\'\'}; r=${r//\'/\'\'}
+  local cnf=/etc/mysql/mariadb.conf.d/99-hanzo-env.cnf
   if ! hanzo_answers "$1"; then
-    printf '[mysqld]\nport = %s\nbind-address = 127.0.0.1\n' "$1" | hanzo_root tee /etc/mysql/mariadb.conf.d/99-hanzo-env.cnf >/dev/null || return 1
-    if [ -x /etc/init.d/mariadb ]; then hanzo_root /etc/init.d/mariadb start >/dev/null || return 1
-    else hanzo_root setsid mysqld_safe >/dev/null 2>&1 & fi
+    if hanzo_root mariadb -e '' >/dev/null 2>&1; then # running on another port: its second one
+      hanzo_root grep -qs '^extra_port' "$cnf" && { echo "hanzo-env: mysql answers two ports at most; port $1 needs Docker" >&2; return 1; }
+      printf 'extra_port = %s\n' "$1" | hanzo_root tee -a "$cnf" >/dev/null || return 1
+      hanzo_root /etc/init.d/mariadb restart >/dev/null || return 1
+    else
+      printf '[mysqld]\nport = %s\nbind-address = 127.0.0.1\n' "$1" | hanzo_root tee "$cnf" >/dev/null || return 1
+      if [ -x /etc/init.d/mariadb ]; then hanzo_root /etc/init.d/mariadb start >/dev/null || return 1
+      else hanzo_root setsid mysqld_safe >/dev/null 2>&1 & fi
+    fi
     hanzo_wait mysql "$1" || return 1
   fi
   { [ -z "$2" ] || echo "CREATE DATABASE IF NOT EXISTS \`$d\`;"
@@ -241,7 +250,7 @@ const PRODUCTS: &[Product] = &[
         names: &["redis", "valkey"],
         package: "redis-server",
         port: 6379,
-        single: false,
+        ports_per_machine: None,
         accounts: false,
         clients: &["redis-cli", "valkey-cli"],
         function: "hanzo_redis",
@@ -260,7 +269,7 @@ const PRODUCTS: &[Product] = &[
         names: &["memcached"],
         package: "memcached",
         port: 11211,
-        single: false,
+        ports_per_machine: None,
         accounts: false,
         clients: &[],
         function: "hanzo_memcached",
@@ -277,7 +286,7 @@ const PRODUCTS: &[Product] = &[
         names: &["rabbitmq"],
         package: "rabbitmq-server",
         port: 5672,
-        single: true,
+        ports_per_machine: Some(1),
         accounts: false,
         clients: &[],
         function: "hanzo_rabbitmq",
@@ -658,6 +667,26 @@ mod tests {
         let product = PRODUCTS.iter().find(|p| p.function == function).unwrap();
         // Stubs write what they are fed to fd 3, this run's stdout (the functions silence theirs).
         bash(&format!("exec 3>&1\n{}\n{stubs}\n{call}", product.definition))
+    }
+
+    #[test]
+    fn a_second_mysql_port_is_the_running_servers_extra_port() {
+        // The server runs (its socket answers) but not on 3307: the port is added, once.
+        let stubs = r#"hanzo_needs() { :; }; hanzo_answers() { return 1; }; hanzo_wait() { echo "wait $2" >&3; }
+hanzo_root() { case "$1" in mariadb) [ "$2" = -e ] || cat >/dev/null;; grep) return "$HAS_EXTRA";;
+  tee) echo "tee $2 $3" >&3; cat >&3;; *) echo "$*" >&3;; esac; }"#;
+        let run = |has_extra: &str| {
+            with_stubs(
+                "hanzo_mysql",
+                &format!("HAS_EXTRA={has_extra}\n{stubs}"),
+                "hanzo_mysql 3307 app '' '' x 2>&3 || true",
+            )
+        };
+        assert_eq!(
+            run("1"),
+            "tee -a /etc/mysql/mariadb.conf.d/99-hanzo-env.cnf\nextra_port = 3307\n/etc/init.d/mariadb restart\nwait 3307\n"
+        );
+        assert_eq!(run("0"), "hanzo-env: mysql answers two ports at most; port 3307 needs Docker\n");
     }
 
     #[test]
