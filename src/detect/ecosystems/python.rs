@@ -9,7 +9,7 @@ use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
-use crate::detect::sources::shell::{in_dir, join_path, quote};
+use crate::detect::sources::shell::{commands, in_dir, join_path, quote};
 use crate::detect::sources::version;
 
 mod env;
@@ -97,8 +97,37 @@ impl Ecosystem for Python {
         env::reads(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
-        detect(sources.repo(), out);
+        detect(sources.repo(), &uv_extras(sources), out);
     }
+}
+
+/// The extras the repo's own `uv run` and `uv sync` lines (CI steps, task recipes) ask for:
+/// `--all-extras`, `--extra X`. A library's tests often import its optional backends.
+fn uv_extras(sources: &Sources) -> Vec<String> {
+    let ci = sources.workflows().jobs.iter().flat_map(|job| &job.lines).map(|line| line.text.as_str());
+    let recipes =
+        sources.tasks().iter().flat_map(|file| &file.targets).flat_map(|t| &t.recipe).map(|(_, l)| l.as_str());
+    let mut found: Vec<String> = Vec::new();
+    for words in ci.chain(recipes).flat_map(commands) {
+        if !(words.first().is_some_and(|w| w == "uv") && words.get(1).is_some_and(|w| w == "run" || w == "sync")) {
+            continue;
+        }
+        let mut args = words[2..].iter();
+        while let Some(arg) = args.next() {
+            let flag = match arg.as_str() {
+                "--all-extras" => Some("--all-extras".to_string()),
+                "--extra" => args.next().map(|name| format!("--extra {}", quote(name))),
+                other => other.strip_prefix("--extra=").map(|name| format!("--extra {}", quote(name))),
+            };
+            if let Some(flag) = flag.filter(|f| !found.contains(f)) {
+                found.push(flag);
+            }
+        }
+    }
+    if found.iter().any(|f| f == "--all-extras") {
+        found.retain(|f| f == "--all-extras");
+    }
+    found
 }
 
 const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
@@ -148,7 +177,7 @@ impl Tool {
     }
 }
 
-fn detect(repo: &Repo, out: &mut Findings) {
+fn detect(repo: &Repo, uv_extras: &[String], out: &mut Findings) {
     let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
     let requirements = requirement_files(repo);
     dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
@@ -170,7 +199,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
         }
         let own_requirements: Vec<&str> =
             requirements.iter().copied().filter(|f| requirements_project_dir(f) == dir).collect();
-        let members = project(repo, dir, &own_requirements, out);
+        let members = project(repo, dir, &own_requirements, uv_extras, out);
         projects.push((dir.to_string(), members));
     }
 }
@@ -194,8 +223,9 @@ fn requirements_project_dir(file: &str) -> &str {
     if file_name(dir) == "requirements" { parent_dir(dir) } else { dir }
 }
 
-/// One project at `dir`; `requirements` are its own requirements files.
-fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) -> Option<Members> {
+/// One project at `dir`; `requirements` are its own requirements files; `uv_extras` the
+/// extras its uv commands ask for (see [`uv_extras`]).
+fn project(repo: &Repo, dir: &str, requirements: &[&str], uv_extras: &[String], out: &mut Findings) -> Option<Members> {
     let pyproject_path = join(dir, "pyproject.toml");
     let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
     let tool_table = |name: &str| pyproject.as_deref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
@@ -256,6 +286,15 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], out: &mut Findings) ->
             let mut export = String::from(if has("uv.lock") { "uv export --frozen" } else { "uv export" });
             if members.is_some() {
                 export.push_str(" --all-packages");
+            }
+            // uv's default groups are `dev` only (or `tool.uv.default-groups`): a test group
+            // beside it is what the tests need.
+            for group in test_groups(pyproject.as_deref()) {
+                export.push_str(&format!(" --group {}", quote(group)));
+            }
+            for extra in uv_extras {
+                export.push(' ');
+                export.push_str(extra);
             }
             export.push_str(" --no-hashes --quiet");
             out.step(
@@ -598,6 +637,12 @@ fn is_scm_version_plugin(requirement: &str) -> bool {
     ["setuptools-scm", "hatch-vcs", "setuptools-git-versioning", "versioningit", "dunamai"].contains(&name.as_str())
 }
 
+/// The names of the `[dependency-groups]` (PEP 735) named like test sets (not `dev`).
+fn test_groups(pyproject: Option<&toml::Table>) -> Vec<&str> {
+    let groups = pyproject.and_then(|p| p.get("dependency-groups")).and_then(|g| g.as_table());
+    groups.into_iter().flat_map(|g| g.keys()).map(String::as_str).filter(|k| TEST_SETS[..3].contains(k)).collect()
+}
+
 /// The requirements of the `[dependency-groups]` (PEP 735) named like test or dev sets,
 /// `{include-group = "…"}` entries followed (once each).
 fn dependency_groups(pyproject: Option<&toml::Table>) -> Vec<String> {
@@ -608,12 +653,9 @@ fn dependency_groups(pyproject: Option<&toml::Table>) -> Vec<String> {
     let mut visited: Vec<&str> = Vec::new();
     // A test group says what the tests need; a dev group then mostly adds docs, linters and
     // release tools, which may not even install on the Python here. Dev only without one.
-    let named = |sets: &[&str]| -> Vec<&str> {
-        groups.keys().map(String::as_str).filter(|k| sets.contains(k)).collect::<Vec<_>>()
-    };
-    let mut pending = named(&TEST_SETS[..3]);
+    let mut pending = test_groups(pyproject);
     if pending.is_empty() {
-        pending = named(TEST_SETS);
+        pending = groups.keys().map(String::as_str).filter(|k| TEST_SETS.contains(k)).collect();
     }
     while let Some(group) = pending.pop() {
         if visited.contains(&group) {
