@@ -325,3 +325,47 @@ fn a_version_manager_that_cannot_download_the_pinned_node_is_a_warning() {
     );
     assert!(machine.calls().contains("npm ci"), "the install goes on: {}", machine.calls());
 }
+
+#[test]
+fn just_runs_the_tests_and_comes_from_pip_else_npm_once() {
+    let install = drafted_install("detect/cargo-ci-variable");
+    let checkout = common::fixture("detect/cargo-ci-variable");
+    let makes_just = |machine: &Machine| {
+        format!(
+            "printf '#!/bin/bash\\necho \"just $*\" >> \"{}\"\\n' > '{}'; chmod +x '{}'",
+            machine.path("calls.log").display(),
+            machine.path("bin/just").display(),
+            machine.path("bin/just").display()
+        )
+    };
+    // pip first: PyPI serves just as `rust-just`.
+    let machine = Machine::new();
+    machine.tool("bin", "cargo", "");
+    let pip = makes_just(&machine);
+    machine.tool("bin", "python3", &format!(r#"[ "$1 $2 $3 $5" = "-m pip install rust-just" ] && {pip}"#));
+    let first = machine.run(&install, &checkout);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(machine.calls().contains("python3 -m pip install --quiet rust-just\n"), "{}", machine.calls());
+    machine.forget_calls();
+    let second = machine.run(&install, &checkout);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(!machine.calls().contains("rust-just"), "the second run finds just: {}", machine.calls());
+
+    // No Python: npm.
+    let machine = Machine::new();
+    machine.tool("bin", "cargo", "");
+    let npm = makes_just(&machine);
+    machine.tool("bin", "npm", &format!(r#"[ "$*" = "install -g rust-just" ] && {npm}"#));
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("npm install -g rust-just\n"), "{}", machine.calls());
+    assert!(machine.path("bin/just").exists());
+
+    // Neither: one warning, and the rest of the install goes on.
+    let machine = Machine::new();
+    machine.tool("bin", "cargo", "");
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("hanzo-env: warning: could not install just"), "{}", run.stderr);
+    assert!(machine.calls().contains("cargo fetch"), "{}", machine.calls());
+}

@@ -4,7 +4,7 @@
 //! are noted. Merge ranks them: CI first, then scripts and task files, then defaults.
 
 use crate::detect::ecosystems::is_test_command;
-use crate::detect::findings::Findings;
+use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::parent_dir;
 use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
@@ -15,6 +15,11 @@ use crate::detect::sources::workflows::{RUNNER_VARIABLES, RunLine, SHELL_VARIABL
 /// Target names that run the test suite, best first.
 const TEST_TARGETS: &[&str] =
     &["test", "tests", "test-all", "test-unit", "unit-test", "unit-tests", "unittest", "spec"];
+/// `just` where it is missing: a single binary that PyPI (`rust-just`, listed among just's
+/// own install routes) and npm both serve, so either registry will do.
+/// Without either, one warning: the tests need it, the rest of the install does not.
+const JUST_WHEN_MISSING: &str = "command -v just >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet rust-just || npm install -g rust-just || echo \"hanzo-env: warning: could not install just (pip or npm: rust-just), which runs the tests\" >&2";
+
 /// Target names that prepare a development environment.
 const SETUP_TARGETS: &[&str] =
     &["setup", "install", "bootstrap", "deps", "dependencies", "init", "dev-setup", "setup-dev", "install-deps"];
@@ -42,6 +47,9 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         if let Some(target) = best {
             let recipe = target.recipe.iter().map(|(_, line)| line.clone()).collect();
             out.test_running(file.invoke(&target.name), format!("{}{}", file.path, target.at), recipe);
+            if file.tool == "just" {
+                out.step(Phase::Toolchain, JUST_WHEN_MISSING, file.path.clone());
+            }
         }
         for target in file.targets.iter().filter(|t| SETUP_TARGETS.contains(&t.name.as_str())) {
             out.note(format!(

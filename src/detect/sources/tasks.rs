@@ -149,7 +149,12 @@ fn logical_lines(text: &str) -> Vec<(usize, String)> {
 }
 
 static JUST_RECIPE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?:\s+[^:=]*)?:(?:[^=]|$)").expect("the just-recipe pattern is valid")
+    // A name, its parameters (`version=""`, `*args="-x tests"`, `+FILES`, `$VAR`), one colon
+    // (`:=` assigns a variable).
+    Regex::new(
+        r#"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?:\s+[*+$]?[A-Za-z_][A-Za-z0-9_\-]*(?:=(?:"[^"]*"|'[^']*'|[^\s:'"]+))?)*\s*:(?:[^=]|$)"#,
+    )
+    .expect("the just-recipe pattern is valid")
 });
 
 /// The recipes of a justfile and their bodies (indented lines).
@@ -219,6 +224,9 @@ mod tests {
             just_recipes("set shell := [\"bash\"]\n\n# run the tests\ntest *ARGS:\n    cargo test {{ARGS}}\n");
         assert_eq!(recipes[0].name, "test");
         assert_eq!(recipes[0].recipe, [(":5".to_string(), "cargo test {{ARGS}}".to_string())]);
+        let text = "python := \"\"\nsync version=\"\":\n    uv sync\ntest *args=\"-x --ff tests\" $CI='1': sync\n    uv run pytest {{args}}\n";
+        let names: Vec<String> = just_recipes(text).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["sync", "test"], "parameters with defaults; a variable is no recipe");
         let doc = yaml_rust2::YamlLoader::load_from_str(
             "version: '3'\ntasks:\n  test:\n    cmds:\n      - pytest\n  up: [docker compose up]\n",
         )
