@@ -162,26 +162,48 @@ fn command_lines() -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn postgres_and_redis_start_from_the_distribution_packages_without_docker() {
-    if let Some(reason) = unable() {
-        let message = format!("cannot run the services without Docker here: {reason}");
-        assert!(std::env::var_os("CI").is_none_or(|v| v.is_empty()), "{message}");
-        eprintln!("skipped: {message}");
-        return;
-    }
-    for port in [PG_PORT, REDIS_PORT] {
-        assert!(!port_answers(port), "port {port} is taken: stop what listens there and run again");
+/// Whether the test must skip: `reason` says why the machine cannot run it. Under `CI` that
+/// fails instead (CI must never skip silently).
+fn skipped(reason: Option<String>) -> bool {
+    let Some(reason) = reason else { return false };
+    let message = format!("cannot run the services without Docker here: {reason}");
+    assert!(std::env::var_os("CI").is_none_or(|v| v.is_empty()), "{message}");
+    eprintln!("skipped: {message}");
+    true
+}
+
+/// The draft detect makes for a copy of `fixture`, with a PATH whose Docker cannot run.
+struct Draft {
+    scratch: tempfile::TempDir,
+    checkout: PathBuf,
+    install: String,
+    start: String,
+    bin: PathBuf,
+}
+
+fn draft_without_docker(fixture_name: &str, ports: &[u16]) -> Draft {
+    for port in ports {
+        assert!(!port_answers(*port), "port {port} is taken: stop what listens there and run again");
     }
     let scratch = tempfile::tempdir().unwrap();
     let checkout = scratch.path().join("checkout");
-    copy_tree(&fixture(FIXTURE), &checkout);
+    copy_tree(&fixture(fixture_name), &checkout);
     let home = tempfile::tempdir().unwrap();
     let detected = run(hanzo_env(home.path(), &checkout).args(["detect", "--json", "."]));
     assert_eq!(detected.code, 0, "{}", detected.stderr);
     let draft: serde_json::Value = serde_json::from_str(&detected.stdout).unwrap();
-    let (install, start) = (draft["install"].as_str().unwrap(), draft["start"].as_str().unwrap());
+    let text = |key: &str| draft[key].as_str().unwrap().to_string();
     let bin = without_docker(scratch.path());
+    Draft { install: text("install"), start: text("start"), bin, checkout, scratch }
+}
+
+#[test]
+fn postgres_and_redis_start_from_the_distribution_packages_without_docker() {
+    if skipped(unable()) {
+        return;
+    }
+    let Draft { scratch, checkout, install, start, bin } = draft_without_docker(FIXTURE, &[PG_PORT, REDIS_PORT]);
+    let (install, start) = (install.as_str(), start.as_str());
 
     let _stop = StopServers;
     let (out, _) = bash(&["-euo", "pipefail"], install, &checkout, &bin, Duration::from_secs(300));
@@ -253,26 +275,14 @@ fn mariadb(port: u16, user: &str, password: &str, database: &str) -> Output {
 
 #[test]
 fn mysql_and_mariadb_share_one_server_on_two_ports_without_docker() {
-    if let Some(reason) = unable_mysql() {
-        let message = format!("cannot run MariaDB without Docker here: {reason}");
-        assert!(std::env::var_os("CI").is_none_or(|v| v.is_empty()), "{message}");
-        eprintln!("skipped: {message}");
+    if skipped(unable_mysql()) {
         return;
     }
     let running = as_root(&["mariadb", "-e", ""]).output().is_ok_and(|o| o.status.success());
     assert!(!running, "a MariaDB server already runs here: stop it (the test would reconfigure it) and run again");
-    for port in [MYSQL_PORT, MARIADB_PORT] {
-        assert!(!port_answers(port), "port {port} is taken: stop what listens there and run again");
-    }
-    let scratch = tempfile::tempdir().unwrap();
-    let checkout = scratch.path().join("checkout");
-    copy_tree(&fixture(MYSQL_FIXTURE), &checkout);
-    let home = tempfile::tempdir().unwrap();
-    let detected = run(hanzo_env(home.path(), &checkout).args(["detect", "--json", "."]));
-    assert_eq!(detected.code, 0, "{}", detected.stderr);
-    let draft: serde_json::Value = serde_json::from_str(&detected.stdout).unwrap();
-    let (install, start) = (draft["install"].as_str().unwrap(), draft["start"].as_str().unwrap());
-    let bin = without_docker(scratch.path());
+    let Draft { scratch: _scratch, checkout, install, start, bin } =
+        draft_without_docker(MYSQL_FIXTURE, &[MYSQL_PORT, MARIADB_PORT]);
+    let (install, start) = (install.as_str(), start.as_str());
 
     let _stop = StopMariadb;
     let (out, _) = bash(&["-euo", "pipefail"], install, &checkout, &bin, Duration::from_secs(300));
