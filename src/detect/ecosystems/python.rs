@@ -101,31 +101,54 @@ impl Ecosystem for Python {
     }
 }
 
-/// The extras the repo's own `uv run` and `uv sync` lines (CI steps, task recipes) ask for:
-/// `--all-extras`, `--extra X`. A library's tests often import its optional backends.
-fn uv_extras(sources: &Sources) -> Vec<String> {
+/// The extras the repo's own `uv run` and `uv sync` lines (CI steps, task recipes) ask for.
+/// A library's tests often import its optional backends.
+#[derive(Default)]
+struct UvExtras {
+    /// `--all-extras`.
+    all: bool,
+    /// `--extra X`: each project exports the ones it declares (uv refuses an unknown extra).
+    named: Vec<String>,
+}
+
+impl UvExtras {
+    /// The `uv export` flags for the project whose `pyproject.toml` is `pyproject`.
+    fn flags(&self, pyproject: Option<&toml::Table>) -> String {
+        if self.all {
+            return " --all-extras".to_string();
+        }
+        let declared = pyproject
+            .and_then(|p| p.get("project"))
+            .and_then(|p| p.get("optional-dependencies"))
+            .and_then(|o| o.as_table());
+        let declared = |name: &String| declared.is_some_and(|d| d.contains_key(name));
+        self.named.iter().filter(|name| declared(name)).map(|name| format!(" --extra {}", quote(name))).collect()
+    }
+}
+
+fn uv_extras(sources: &Sources) -> UvExtras {
     let ci = sources.workflows().jobs.iter().flat_map(|job| &job.lines).map(|line| line.text.as_str());
     let recipes =
         sources.tasks().iter().flat_map(|file| &file.targets).flat_map(|t| &t.recipe).map(|(_, l)| l.as_str());
-    let mut found: Vec<String> = Vec::new();
+    let mut found = UvExtras::default();
     for words in ci.chain(recipes).flat_map(commands) {
         if !(words.first().is_some_and(|w| w == "uv") && words.get(1).is_some_and(|w| w == "run" || w == "sync")) {
             continue;
         }
         let mut args = words[2..].iter();
         while let Some(arg) = args.next() {
-            let flag = match arg.as_str() {
-                "--all-extras" => Some("--all-extras".to_string()),
-                "--extra" => args.next().map(|name| format!("--extra {}", quote(name))),
-                other => other.strip_prefix("--extra=").map(|name| format!("--extra {}", quote(name))),
+            let name = match arg.as_str() {
+                "--all-extras" => {
+                    found.all = true;
+                    continue;
+                }
+                "--extra" => args.next().cloned(),
+                other => other.strip_prefix("--extra=").map(str::to_string),
             };
-            if let Some(flag) = flag.filter(|f| !found.contains(f)) {
-                found.push(flag);
+            if let Some(name) = name.filter(|n| !found.named.contains(n)) {
+                found.named.push(name);
             }
         }
-    }
-    if found.iter().any(|f| f == "--all-extras") {
-        found.retain(|f| f == "--all-extras");
     }
     found
 }
@@ -177,7 +200,7 @@ impl Tool {
     }
 }
 
-fn detect(repo: &Repo, uv_extras: &[String], out: &mut Findings) {
+fn detect(repo: &Repo, uv_extras: &UvExtras, out: &mut Findings) {
     let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
     let requirements = requirement_files(repo);
     dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
@@ -225,7 +248,7 @@ fn requirements_project_dir(file: &str) -> &str {
 
 /// One project at `dir`; `requirements` are its own requirements files; `uv_extras` the
 /// extras its uv commands ask for (see [`uv_extras`]).
-fn project(repo: &Repo, dir: &str, requirements: &[&str], uv_extras: &[String], out: &mut Findings) -> Option<Members> {
+fn project(repo: &Repo, dir: &str, requirements: &[&str], uv_extras: &UvExtras, out: &mut Findings) -> Option<Members> {
     let pyproject_path = join(dir, "pyproject.toml");
     let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
     let tool_table = |name: &str| pyproject.as_deref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
@@ -292,10 +315,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], uv_extras: &[String], 
             for group in test_groups(pyproject.as_deref()) {
                 export.push_str(&format!(" --group {}", quote(group)));
             }
-            for extra in uv_extras {
-                export.push(' ');
-                export.push_str(extra);
-            }
+            export.push_str(&uv_extras.flags(pyproject.as_deref()));
             export.push_str(" --no-hashes --quiet");
             out.step(
                 Phase::Install,
@@ -976,6 +996,38 @@ mod tests {
         assert_eq!(
             crate::detect::ecosystems::in_installed_environment("cd api && X='a b' uv run pytest", &["uv"]),
             "cd api && X='a b' python3 -m pytest"
+        );
+    }
+
+    #[test]
+    fn uv_exports_the_extras_the_repos_uv_commands_ask_for_that_each_project_declares() {
+        let workflow = "jobs:\n  t:\n    steps:\n      - run: uv run --extra yaml --extra=msgpack pytest\n";
+        let app = "[project]\nname = 'app'\n[project.optional-dependencies]\nyaml = ['pyyaml']\n";
+        let tool = "[project]\nname = 'tool'\n";
+        let s = scan(
+            &Python,
+            &[
+                (".github/workflows/ci.yml", workflow),
+                ("pyproject.toml", app),
+                ("uv.lock", ""),
+                ("tool/pyproject.toml", tool),
+                ("tool/uv.lock", ""),
+            ],
+        );
+        let exports: Vec<&str> = s.steps().into_iter().filter(|c| c.contains("--no-emit-workspace")).collect();
+        assert_eq!(exports.len(), 2, "{exports:?}");
+        assert!(exports[0].starts_with("uv export --frozen --extra yaml --no-hashes"), "{}", exports[0]);
+        assert!(
+            exports[1].contains("uv export --frozen --no-hashes"),
+            "an extra it lacks is not asked: {}",
+            exports[1]
+        );
+        let all = "jobs:\n  t:\n    steps:\n      - run: uv sync --all-extras --extra yaml\n";
+        let s = scan(&Python, &[(".github/workflows/ci.yml", all), ("pyproject.toml", app), ("uv.lock", "")]);
+        assert!(
+            s.steps().iter().any(|c| c.starts_with("uv export --frozen --all-extras --no-hashes")),
+            "{:?}",
+            s.steps()
         );
     }
 
