@@ -803,34 +803,53 @@ fn uv_workspace(
 /// command in the interpreter on PATH, where install put that environment (a `run` in a new
 /// shell would build a private one again, from nothing). Options that ask for another
 /// environment (`--only-group tox`, `--with x`, `--isolated`) keep the command as it is.
+/// A bare Python runner (`pytest`, `tox`) runs as the interpreter's module: for a user other
+/// than root pip puts its script in `~/.local/bin`, which a new non-login `bash -c` does not
+/// have on PATH, while `python3` is on every PATH.
 fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String> {
     if let Some(hatch) = on_the_python_on_path(command) {
         return Some(hatch);
     }
+    let fills_interpreter = |tool: Tool| package_managers.contains(&tool.name());
     let mut words = command.split_whitespace();
-    let tool = words.next()?;
-    let fills = match tool {
-        "uv" => Tool::Uv,
-        "poetry" => Tool::Poetry,
+    let first = words.next()?;
+    let mut rest: Vec<&str> = match first {
+        "uv" | "poetry" => {
+            let tool = if first == "uv" { Tool::Uv } else { Tool::Poetry };
+            if words.next() != Some("run") || !fills_interpreter(tool) {
+                return None;
+            }
+            let rest: Vec<&str> = words.collect();
+            let options = rest.iter().take_while(|w| w.starts_with('-')).count();
+            let same_environment = ["--frozen", "--locked", "--no-sync", "--offline", "-q", "--quiet"];
+            if !rest[..options].iter().all(|o| same_environment.contains(o)) {
+                return None;
+            }
+            rest[options..].to_vec()
+        }
+        _ if as_module(first).is_some() && [Tool::Pip, Tool::Uv, Tool::Poetry].into_iter().any(fills_interpreter) => {
+            command.split_whitespace().collect()
+        }
         _ => return None,
     };
-    if words.next() != Some("run") || !package_managers.contains(&fills.name()) {
-        return None;
-    }
-    let mut rest: Vec<&str> = words.collect();
-    let options = rest.iter().take_while(|w| w.starts_with('-')).count();
-    if !rest[..options].iter().all(|o| ["--frozen", "--locked", "--no-sync", "--offline", "-q", "--quiet"].contains(o))
-    {
-        return None;
-    }
-    rest.drain(..options);
-    let program = match *rest.first()? {
-        "pytest" | "py.test" => "python3 -m pytest",
-        "coverage" => "python3 -m coverage",
-        "python" | "python3" => "python3",
-        other => other,
+    let program = rest.first()?;
+    let program = match *program {
+        "python" | "python3" => "python3".to_string(),
+        other => as_module(other).map_or(other.to_string(), |module| format!("python3 -m {module}")),
     };
-    Some(std::iter::once(program).chain(rest[1..].iter().copied()).collect::<Vec<_>>().join(" "))
+    rest.remove(0);
+    Some(std::iter::once(program.as_str()).chain(rest).collect::<Vec<_>>().join(" "))
+}
+
+/// The module a Python runner's console script starts (`python3 -m <module>` runs the same).
+fn as_module(program: &str) -> Option<&'static str> {
+    Some(match program {
+        "pytest" | "py.test" => "pytest",
+        "coverage" => "coverage",
+        "tox" => "tox",
+        "nox" => "nox",
+        _ => return None,
+    })
 }
 
 /// `hatch run +py=3.8 test:default`, CI's pick of one matrix variant, as the variant of the
@@ -993,6 +1012,14 @@ mod tests {
         assert_eq!(with("uv run --only-group tox tox run -e py", &["uv"]), None);
         assert_eq!(with("uv run pytest", &["pip"]), None);
         assert_eq!(with("pdm run pytest", &["pdm"]), None);
+        // A bare runner goes through the interpreter that install filled, found on any PATH.
+        assert_eq!(with("pytest tests --cov", &["pip"]).as_deref(), Some("python3 -m pytest tests --cov"));
+        assert_eq!(with("py.test -x", &["poetry"]).as_deref(), Some("python3 -m pytest -x"));
+        assert_eq!(with("tox -e py", &["uv", "npm"]).as_deref(), Some("python3 -m tox -e py"));
+        assert_eq!(with("coverage run -m pytest", &["pip"]).as_deref(), Some("python3 -m coverage run -m pytest"));
+        assert_eq!(with("pytest", &["pipenv"]), None, "pipenv's environment is its own");
+        assert_eq!(with("pytest", &["npm"]), None);
+        assert_eq!(with("pytest-watch", &["pip"]), None);
         assert_eq!(
             crate::detect::ecosystems::in_installed_environment("cd api && X='a b' uv run pytest", &["uv"]),
             "cd api && X='a b' python3 -m pytest"
