@@ -12,6 +12,7 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{commands, in_dir, join_path, quote};
 use crate::detect::sources::version;
 
+mod ci;
 mod env;
 mod tox;
 
@@ -97,8 +98,15 @@ impl Ecosystem for Python {
         env::reads(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
-        detect(sources.repo(), &uv_extras(sources), out);
+        let from_ci = FromCi { uv_extras: uv_extras(sources), test_packages: ci::test_packages(sources) };
+        detect(sources.repo(), &from_ci, out);
     }
+}
+
+/// What the repo's CI and task files ask of its Python projects' environments.
+struct FromCi {
+    uv_extras: UvExtras,
+    test_packages: Vec<ci::CiPackages>,
 }
 
 /// The extras the repo's own `uv run` and `uv sync` lines (CI steps, task recipes) ask for.
@@ -200,7 +208,7 @@ impl Tool {
     }
 }
 
-fn detect(repo: &Repo, uv_extras: &UvExtras, out: &mut Findings) {
+fn detect(repo: &Repo, from_ci: &FromCi, out: &mut Findings) {
     let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
     let requirements = requirement_files(repo);
     dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
@@ -222,7 +230,7 @@ fn detect(repo: &Repo, uv_extras: &UvExtras, out: &mut Findings) {
         }
         let own_requirements: Vec<&str> =
             requirements.iter().copied().filter(|f| requirements_project_dir(f) == dir).collect();
-        let members = project(repo, dir, &own_requirements, uv_extras, out);
+        let members = project(repo, dir, &own_requirements, from_ci, out);
         projects.push((dir.to_string(), members));
     }
 }
@@ -248,7 +256,7 @@ fn requirements_project_dir(file: &str) -> &str {
 
 /// One project at `dir`; `requirements` are its own requirements files; `uv_extras` the
 /// extras its uv commands ask for (see [`uv_extras`]).
-fn project(repo: &Repo, dir: &str, requirements: &[&str], uv_extras: &UvExtras, out: &mut Findings) -> Option<Members> {
+fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out: &mut Findings) -> Option<Members> {
     let pyproject_path = join(dir, "pyproject.toml");
     let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
     let tool_table = |name: &str| pyproject.as_deref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
@@ -279,7 +287,9 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], uv_extras: &UvExtras, 
     if let Some((version, evidence)) = pin.filter(|(_, evidence)| is_version_file(evidence)) {
         out.step(Phase::Toolchain, ensure_python(&version, &evidence), evidence);
     }
-    out.step(Phase::Toolchain, PIP_TO_THE_INTERPRETER_ON_PATH, pyproject_or_setup(repo, dir));
+    // A project of requirements files alone has no manifest: the tool's evidence names the file.
+    let manifest = MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| source.clone());
+    out.step(Phase::Toolchain, PIP_TO_THE_INTERPRETER_ON_PATH, manifest);
     out.package_manager(tool.name(), None, pm_path(dir), source.clone());
     if let Some(requirement) = tool.requirement(pyproject.as_deref()) {
         let command = tool.name();
@@ -315,7 +325,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], uv_extras: &UvExtras, 
             for group in test_groups(pyproject.as_deref()) {
                 export.push_str(&format!(" --group {}", quote(group)));
             }
-            export.push_str(&uv_extras.flags(pyproject.as_deref()));
+            export.push_str(&from_ci.uv_extras.flags(pyproject.as_deref()));
             export.push_str(" --no-hashes --quiet");
             out.step(
                 Phase::Install,
@@ -352,6 +362,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], uv_extras: &UvExtras, 
         }
         Tool::Pip => {
             pytest_installed = pip_install(repo, dir, requirements, pyproject.as_deref(), out);
+            pytest_installed |= install_ci_test_packages(&from_ci.test_packages, dir, out);
             "python3 -m "
         }
     };
@@ -406,6 +417,32 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], uv_extras: &UvExtras, 
         }
     }
     members
+}
+
+/// The packages CI's test jobs install by name from `dir`, best effort: one that needs what
+/// the sandbox lacks (a C library, a private index) is reported and the rest go in. Whether
+/// pytest is among them.
+fn install_ci_test_packages(found: &[ci::CiPackages], dir: &str, out: &mut Findings) -> bool {
+    let mut packages: Vec<&str> = Vec::new();
+    for package in found.iter().filter(|f| f.dir == dir).flat_map(|f| &f.packages) {
+        if !packages.contains(&package.as_str()) {
+            packages.push(package);
+        }
+    }
+    let Some(first) = found.iter().find(|f| f.dir == dir) else {
+        return false;
+    };
+    let quoted: Vec<String> = packages.iter().map(|p| quote(p)).collect();
+    let quoted = quoted.join(" ");
+    out.step(
+        Phase::Install,
+        format!(
+            "python3 -m pip install {quoted} || for p in {quoted}; do python3 -m pip install \"$p\" || \
+             echo \"hanzo-env: warning: $p (installed by CI's test job) did not install; tests that import it fail\" >&2; done"
+        ),
+        first.source.clone(),
+    );
+    packages.iter().any(|p| requirement_name(p) == "pytest")
 }
 
 /// Where Python packages go: the interpreter on PATH, so that every shell an agent opens

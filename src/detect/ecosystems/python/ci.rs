@@ -1,0 +1,130 @@
+//! The packages a CI test job installs by name (`pip install pytest pytest-cov`) before it
+//! runs the tests: often the only place a project names its test tools and plugins, and
+//! CI's own test command (`pytest --cov`) fails without them.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::commands;
+use crate::detect::sources::workflows::JobKind;
+
+/// Packages one CI line installs, from the directory it runs in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CiPackages {
+    pub dir: String,
+    pub packages: Vec<String>,
+    pub source: String,
+}
+
+/// A Python test command (the ecosystem's own patterns), to tell a test job from the rest.
+static PYTHON_TEST: LazyLock<Regex> = LazyLock::new(|| {
+    use crate::detect::ecosystems::ecosystem::Ecosystem;
+    let patterns = super::Python.test_commands().join("|");
+    Regex::new(&format!(r"(?:^|[\s;&|(])(?:{patterns})")).expect("the Python test patterns are valid")
+});
+
+/// pip's options that take a value (the value is not a package).
+const OPTIONS_WITH_A_VALUE: &[&str] = &[
+    "-r",
+    "--requirement",
+    "-c",
+    "--constraint",
+    "-e",
+    "--editable",
+    "-i",
+    "--index-url",
+    "--extra-index-url",
+    "-f",
+    "--find-links",
+    "-t",
+    "--target",
+    "--prefix",
+    "--root",
+    "--python",
+    "--python-version",
+    "--platform",
+    "--only-binary",
+    "--no-binary",
+    "--cache-dir",
+    "--log",
+    "--group",
+];
+
+/// What CI installs to build or ship rather than to test: install already sees to these.
+const NOT_TEST_PACKAGES: &[&str] = &["pip", "setuptools", "wheel", "build", "twine", "virtualenv", "uv", "poetry"];
+
+/// The packages named on `pip install` lines of CI jobs that run Python tests, in job order.
+pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
+    let mut found = Vec::new();
+    for job in &sources.workflows().jobs {
+        let testing = matches!(job.kind, JobKind::Github { release: false } | JobKind::AgentSetup | JobKind::Other);
+        if !testing || !job.lines.iter().any(|line| PYTHON_TEST.is_match(&line.text)) {
+            continue;
+        }
+        for line in job.lines.iter().filter(|line| !line.in_foreign_checkout) {
+            let packages: Vec<String> = commands(&line.text).iter().flat_map(|words| named_packages(words)).collect();
+            if !packages.is_empty() {
+                found.push(CiPackages { dir: line.dir.clone(), packages, source: line.source.clone() });
+            }
+        }
+    }
+    found
+}
+
+/// The packages a `pip install` command names: not files, paths, URLs, the project itself,
+/// values CI fills in at run time or build tooling.
+fn named_packages(words: &[String]) -> Vec<String> {
+    let args = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["pip" | "pip3", "install", ..] => &words[2..],
+        ["uv", "pip", "install", ..] => &words[3..],
+        ["python" | "python3", "-m", "pip", "install", ..] => &words[4..],
+        _ => return Vec::new(),
+    };
+    let mut packages = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg.starts_with('-') {
+            if OPTIONS_WITH_A_VALUE.contains(&arg.as_str()) {
+                args.next();
+            }
+            continue;
+        }
+        let is_a_name = arg.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && !arg.contains(['/', '$', '@', '*'])
+            && !arg.ends_with(".whl")
+            && !arg.ends_with(".tar.gz");
+        if is_a_name && !NOT_TEST_PACKAGES.contains(&super::requirement_name(arg).as_str()) {
+            packages.push(arg.clone());
+        }
+    }
+    packages
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(line: &str) -> Vec<String> {
+        commands(line).iter().flat_map(|w| named_packages(w)).collect()
+    }
+
+    #[test]
+    fn the_packages_a_pip_line_names() {
+        assert_eq!(
+            named("pip install pytest pytest-cov 'coverage[toml]>=7'"),
+            ["pytest", "pytest-cov", "coverage[toml]>=7"]
+        );
+        assert_eq!(
+            named("python -m pip install -U pip setuptools wheel && pip install tox tox-gh-actions"),
+            ["tox", "tox-gh-actions"]
+        );
+        assert_eq!(named("uv pip install --system -r requirements.txt mock==5.1"), ["mock==5.1"]);
+        // The project, files, URLs and values CI fills in are not packages.
+        assert!(named("pip install -e .[test] ./vendor/x.whl git+https://h/x.git dist/*.tar.gz").is_empty());
+        assert!(named("pip install \"django~=${DJANGO}\" -c constraints.txt").is_empty());
+        assert!(named("npm install pytest").is_empty());
+        assert!(named("pip download pytest").is_empty());
+    }
+}
