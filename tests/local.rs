@@ -399,6 +399,53 @@ fn verify_passes_in_a_scratch_copy_that_honours_gitignore() {
     assert!(!sandbox.repo.join("build").exists(), "the checkout itself is untouched");
 }
 
+/// git in `dir` as a test author, without the user's configuration or signing.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+        .args(["-c", "tag.gpgsign=false"])
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+#[test]
+fn verify_copies_the_git_history_without_touching_the_checkouts() {
+    let sandbox = Sandbox::fixture("passes");
+    git(&sandbox.repo, &["init", "-q"]);
+    git(&sandbox.repo, &["add", "input.txt"]);
+    git(&sandbox.repo, &["commit", "-q", "-m", "first"]);
+    git(&sandbox.repo, &["tag", "v1.2.3"]);
+    std::fs::write(sandbox.repo.join("input.txt"), "changed\n").unwrap();
+    let before = [git(&sandbox.repo, &["status", "--porcelain"]), git(&sandbox.repo, &["show-ref"])];
+
+    // As a sandbox's checkout: the tags (a version from git), the uncommitted change as one,
+    // and no stand-in version over what git says.
+    let test = "[ \"$(git describe --tags)\" = v1.2.3 ] && git status --porcelain | grep -qx ' M input.txt' \
+                && [ -z \"${SETUPTOOLS_SCM_PRETEND_VERSION:-}\" ] && git -c user.name=t -c user.email=t@example.com commit -qam changed";
+    let (code, json, stderr) = verify_json(&sandbox, &["--test", test], &[("WHO", "world")]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(json["warnings"], serde_json::json!([]), "{json:#}");
+    let after = [git(&sandbox.repo, &["status", "--porcelain"]), git(&sandbox.repo, &["show-ref"])];
+    assert_eq!(before, after, "a commit in the copy leaves the checkout's repository as it was");
+}
+
+#[test]
+fn verify_says_when_the_copy_could_not_get_the_git_history() {
+    let sandbox = Sandbox::fixture("passes");
+    std::fs::create_dir_all(sandbox.repo.join(".git")).unwrap();
+    let (code, json, stderr) = verify_json(&sandbox, &["--test", "[ ! -e .git ]"], &[("WHO", "world")]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    let warning = json["warnings"][0].as_str().unwrap_or_default();
+    assert!(warning.starts_with("the copy has no git history (git clone: "), "{json:#}");
+}
+
 #[test]
 fn verify_reports_the_failing_install_line_and_skips_the_rest() {
     let sandbox = Sandbox::fixture("install-fails");

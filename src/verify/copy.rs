@@ -1,7 +1,11 @@
 //! The scratch copy of a checkout: what `git status` would show (tracked and untracked files,
-//! minus what `.gitignore`/`.ignore` exclude), never `.git`, `node_modules` or `target`.
+//! minus what `.gitignore`/`.ignore` exclude), never `node_modules` or `target`; its git
+//! history comes from a clone, never from the checkout's own `.git`.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::process::run_quietly;
 
 /// Directory names never copied, wherever they are, ignored or not: VCS data, installed
 /// dependencies and build output that `install` recreates.
@@ -76,6 +80,32 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<Copied, CopyError> {
         // Sockets, fifos and devices are not part of a checkout.
     }
     Ok(Copied { files, warnings: ignores.warnings() })
+}
+
+/// Give the copy at `to` the git history of the checkout at `from`, as a sandbox's checkout
+/// has its own: setuptools-scm and hatch-vcs read the version from it, check-manifest and
+/// tests call git. A bare clone that borrows the checkout's objects (`--shared`: nothing is
+/// copied, and nothing is written to the checkout's repository) becomes the copy's `.git`,
+/// its index read from HEAD, so that the copy's uncommitted changes show as the checkout's.
+/// `git` makes the command to run (the run's PATH and HOME). Whether the checkout had one.
+pub fn clone_git_history(from: &Path, to: &Path, git: impl Fn() -> Command) -> Result<bool, String> {
+    if !from.join(".git").exists() {
+        return Ok(false);
+    }
+    let target = to.join(".git");
+    let mut clone = git();
+    clone.args(["clone", "--bare", "--shared", "--quiet", "--"]).arg(from).arg(&target);
+    let mut unbare = git();
+    unbare.arg("-C").arg(to).args(["config", "core.bare", "false"]);
+    let mut index = git();
+    index.arg("-C").arg(to).args(["reset", "--quiet"]);
+    let cloned = run_quietly(clone, "git clone")
+        .and_then(|()| run_quietly(unbare, "git config"))
+        .and_then(|()| run_quietly(index, "git reset"));
+    if cloned.is_err() {
+        let _ = std::fs::remove_dir_all(&target);
+    }
+    cloned.map(|()| true)
 }
 
 #[cfg(test)]

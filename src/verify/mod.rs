@@ -198,9 +198,20 @@ pub fn verify(
     for dir in [&logs, &scripts] {
         std::fs::DirBuilder::new().mode(0o700).create(dir).map_err(|e| setup_error(dir, e))?;
     }
-    let copied = copy::copy_checkout(root, &checkout)?;
+    let mut copied = copy::copy_checkout(root, &checkout)?;
+    let has_history = match copy::clone_git_history(root, &checkout, || sandbox::git(env)) {
+        Ok(cloned) => cloned,
+        Err(why) => {
+            copied.warnings.push(format!(
+                "the copy has no git history ({why}): a step that reads it (a version from tags, \
+                 check-manifest) sees none, unlike a sandbox's checkout"
+            ));
+            false
+        }
+    };
     let environment = scratch.path().join("env");
-    let sandbox = sandbox::prepare(&environment, &plan.install, env, root).map_err(|e| setup_error(&environment, e))?;
+    let sandbox = sandbox::prepare(&environment, &plan.install, env, root, has_history)
+        .map_err(|e| setup_error(&environment, e))?;
     let mut runner = Runner {
         checkout,
         logs,

@@ -1,7 +1,7 @@
 //! Children in their own process group, stopped as a whole: SIGTERM to the group, a grace
 //! period, then SIGKILL, so that nothing a step started outlives it.
 
-use std::process::{Child, ExitStatus};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// How often running children are polled.
@@ -9,6 +9,20 @@ pub const POLL: Duration = Duration::from_millis(50);
 
 /// How long killed processes get to disappear after SIGKILL.
 const KILL_WAIT: Duration = Duration::from_secs(5);
+
+/// Run a set-up command (no input, output dropped) to the end; when it fails, the reason in
+/// a few words: `what`, then the last line it wrote to stderr.
+pub fn run_quietly(mut cmd: Command, what: &str) -> Result<(), String> {
+    cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
+    let output = cmd.output().map_err(|e| format!("{what}: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last = stderr.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("no message");
+    let shown: String = last.chars().filter(|c| !c.is_control()).take(200).collect();
+    Err(format!("{what}: {shown}"))
+}
 
 /// A child that leads its own process group (spawned with `process_group(0)`).
 pub struct Group {

@@ -10,6 +10,7 @@ use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use super::process::run_quietly;
 use crate::envfile::ChildEnv;
 
 /// Words of an install script that install Python packages (besides `python…` itself).
@@ -34,7 +35,14 @@ pub fn runs_python(script: &str) -> bool {
 
 /// Make the scratch environment under `dir` for a run whose install script is `install`.
 /// `checkout` is the developer's own, which the scratch copy came from.
-pub fn prepare(dir: &Path, install: &str, env: &ChildEnv, checkout: &Path) -> std::io::Result<Sandbox> {
+/// `has_history`: the copy has the checkout's git history (see `copy::clone_git_history`).
+pub fn prepare(
+    dir: &Path,
+    install: &str,
+    env: &ChildEnv,
+    checkout: &Path,
+    has_history: bool,
+) -> std::io::Result<Sandbox> {
     std::fs::DirBuilder::new().mode(0o700).recursive(true).create(dir)?;
     let mut sandbox = Sandbox::default();
     let mut path_first: Vec<PathBuf> = Vec::new();
@@ -51,7 +59,9 @@ pub fn prepare(dir: &Path, install: &str, env: &ChildEnv, checkout: &Path) -> st
                  puts it; install python3's venv module (Debian: apt-get install python3-venv)"
             )),
         }
-        sandbox.vars.extend(scm_version_stand_in(env, checkout));
+        if !has_history {
+            sandbox.vars.extend(scm_version_stand_in(env, checkout));
+        }
     }
     let npm_prefix = dir.join("npm");
     std::fs::DirBuilder::new().mode(0o700).recursive(true).create(npm_prefix.join("bin"))?;
@@ -69,9 +79,8 @@ pub fn prepare(dir: &Path, install: &str, env: &ChildEnv, checkout: &Path) -> st
 /// work out.
 const SCM_PRETEND_VERSION: &str = "SETUPTOOLS_SCM_PRETEND_VERSION";
 
-/// A stand-in version for projects versioned from git metadata, unless the run sets one.
-/// verify's copy has no `.git` (see `copy::NEVER_COPIED`) while a sandbox's checkout has its
-/// history: without it, every step that builds the project fails, and `hatch test` or `tox`
+/// A stand-in version for projects versioned from git metadata, unless the run sets one,
+/// when verify's copy has no git history while a sandbox's checkout has: without it, every step that builds the project fails, and `hatch test` or `tox`
 /// build it again after install did. The checkout's latest tag when it has one, because a
 /// test dependency may depend on the project itself (pytest needs iniconfig >= 2), else 0.0.0.
 fn scm_version_stand_in(env: &ChildEnv, checkout: &Path) -> Option<(String, OsString)> {
@@ -83,15 +92,7 @@ fn scm_version_stand_in(env: &ChildEnv, checkout: &Path) -> Option<(String, OsSt
 
 /// The version the checkout's latest tag names (`v2.3.0` → `2.3.0`), if it looks like one.
 fn latest_tag_version(env: &ChildEnv, checkout: &Path) -> Option<String> {
-    // Only what finds git and its configuration: the run's [env] values (secrets among them)
-    // have no business in a read of the tags.
-    let mut cmd = Command::new("git");
-    cmd.env_clear();
-    for name in ["PATH", "HOME"] {
-        if let Some(value) = env.plain(name) {
-            cmd.env(name, value);
-        }
-    }
+    let mut cmd = git(env);
     cmd.arg("-C").arg(checkout).args(["describe", "--tags", "--abbrev=0"]);
     let output = cmd.stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
     let tag = String::from_utf8(output.stdout).ok()?;
@@ -101,19 +102,25 @@ fn latest_tag_version(env: &ChildEnv, checkout: &Path) -> Option<String> {
     (output.status.success() && looks_like_one).then(|| version.to_string())
 }
 
+/// git with only what finds it and its configuration: the run's [env] values (secrets among
+/// them) have no business in a read of the repository.
+pub fn git(env: &ChildEnv) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.env_clear();
+    for name in ["PATH", "HOME"] {
+        if let Some(value) = env.plain(name) {
+            cmd.env(name, value);
+        }
+    }
+    cmd
+}
+
 /// `python3 -m venv <dir>` with the run's PATH; the reason in a few words when it fails.
 fn make_venv(dir: &Path, env: &ChildEnv) -> Result<(), String> {
     let mut cmd = Command::new("python3");
     env.apply(&mut cmd);
-    cmd.args(["-m", "venv"]).arg(dir).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
-    let output = cmd.output().map_err(|e| format!("python3: {e}"))?;
-    if output.status.success() {
-        return Ok(());
-    }
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let last = stderr.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or("no message");
-    let shown: String = last.chars().filter(|c| !c.is_control()).take(200).collect();
-    Err(format!("python3 -m venv: {shown}"))
+    cmd.args(["-m", "venv"]).arg(dir);
+    run_quietly(cmd, "python3 -m venv")
 }
 
 #[cfg(test)]
