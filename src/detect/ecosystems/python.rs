@@ -117,20 +117,26 @@ struct UvExtras {
     all: bool,
     /// `--extra X`: each project exports the ones it declares (uv refuses an unknown extra).
     named: Vec<String>,
+    /// `--group X`: the same for dependency groups.
+    groups: Vec<String>,
 }
 
 impl UvExtras {
     /// The `uv export` flags for the project whose `pyproject.toml` is `pyproject`.
-    fn flags(&self, pyproject: Option<&toml::Table>) -> String {
+    /// `exported` are the groups the export already names.
+    fn flags(&self, pyproject: Option<&toml::Table>, exported: &[&str]) -> String {
+        let table = |path: &[&str]| path.iter().try_fold(pyproject?, |table, key| table.get(*key)?.as_table());
+        let (extras, groups) = (table(&["project", "optional-dependencies"]), table(&["dependency-groups"]));
+        let declared = |table: Option<&toml::Table>, name: &String| table.is_some_and(|t| t.contains_key(name));
+        let groups = self.groups.iter().filter(|g| declared(groups, g) && !exported.contains(&g.as_str()));
+        let mut flags: String = groups.map(|group| format!(" --group {}", quote(group))).collect();
         if self.all {
-            return " --all-extras".to_string();
+            flags.push_str(" --all-extras");
+        } else {
+            let named = self.named.iter().filter(|name| declared(extras, name));
+            flags.extend(named.map(|name| format!(" --extra {}", quote(name))));
         }
-        let declared = pyproject
-            .and_then(|p| p.get("project"))
-            .and_then(|p| p.get("optional-dependencies"))
-            .and_then(|o| o.as_table());
-        let declared = |name: &String| declared.is_some_and(|d| d.contains_key(name));
-        self.named.iter().filter(|name| declared(name)).map(|name| format!(" --extra {}", quote(name))).collect()
+        flags
     }
 }
 
@@ -145,16 +151,20 @@ fn uv_extras(sources: &Sources) -> UvExtras {
         }
         let mut args = words[2..].iter();
         while let Some(arg) = args.next() {
-            let name = match arg.as_str() {
+            let (list, name) = match arg.as_str() {
                 "--all-extras" => {
                     found.all = true;
                     continue;
                 }
-                "--extra" => args.next().cloned(),
-                other => other.strip_prefix("--extra=").map(str::to_string),
+                "--extra" => (&mut found.named, args.next().cloned()),
+                "--group" => (&mut found.groups, args.next().cloned()),
+                other => match other.strip_prefix("--extra=") {
+                    Some(name) => (&mut found.named, Some(name.to_string())),
+                    None => (&mut found.groups, other.strip_prefix("--group=").map(str::to_string)),
+                },
             };
-            if let Some(name) = name.filter(|n| !found.named.contains(n)) {
-                found.named.push(name);
+            if let Some(name) = name.filter(|n| !list.contains(n)) {
+                list.push(name);
             }
         }
     }
@@ -322,10 +332,11 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             }
             // uv's default groups are `dev` only (or `tool.uv.default-groups`): a test group
             // beside it is what the tests need.
-            for group in test_groups(pyproject.as_deref()) {
+            let test_groups = test_groups(pyproject.as_deref());
+            for group in &test_groups {
                 export.push_str(&format!(" --group {}", quote(group)));
             }
-            export.push_str(&from_ci.uv_extras.flags(pyproject.as_deref()));
+            export.push_str(&from_ci.uv_extras.flags(pyproject.as_deref(), &test_groups));
             export.push_str(" --no-hashes --quiet");
             out.step(
                 Phase::Install,
@@ -362,7 +373,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         }
         Tool::Pip => {
             pytest_installed = pip_install(repo, dir, requirements, pyproject.as_deref(), out);
-            pytest_installed |= install_ci_test_packages(&from_ci.test_packages, dir, out);
+            pytest_installed |= install_ci_test_packages(repo, &from_ci.test_packages, dir, requirements, out);
             "python3 -m "
         }
     };
@@ -393,7 +404,12 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         }
     }
     if let (false, Some(path)) = (tox_deps.is_empty(), &tox) {
-        let deps: Vec<String> = tox_deps.iter().map(|d| quote(d)).collect();
+        // A deps line is a requirement or pip's option with its value (`-r test_requirements.txt`).
+        let as_args = |dep: &String| match dep.split_once(char::is_whitespace).filter(|_| dep.starts_with('-')) {
+            Some((option, value)) => format!("{} {}", quote(option), quote(value.trim())),
+            None => quote(dep),
+        };
+        let deps: Vec<String> = tox_deps.iter().map(as_args).collect();
         out.step(
             Phase::Install,
             in_dir(dir, &format!("python3 -m pip install {}", deps.join(" "))),
@@ -419,30 +435,53 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     members
 }
 
-/// The packages CI's test jobs install by name from `dir`, best effort: one that needs what
-/// the sandbox lacks (a C library, a private index) is reported and the rest go in. Whether
-/// pytest is among them.
-fn install_ci_test_packages(found: &[ci::CiPackages], dir: &str, out: &mut Findings) -> bool {
+/// What CI's test jobs install from `dir` besides the project's own requirements files
+/// (`installed`): their requirements files, then the packages they name, best effort: a
+/// package that needs what the sandbox lacks (a C library, a private index) is reported and
+/// the rest go in. Whether pytest is among the packages.
+fn install_ci_test_packages(
+    repo: &Repo,
+    found: &[ci::CiPackages],
+    dir: &str,
+    installed: &[&str],
+    out: &mut Findings,
+) -> bool {
+    let mut files: Vec<(&str, &str)> = Vec::new();
     let mut packages: Vec<&str> = Vec::new();
-    for package in found.iter().filter(|f| f.dir == dir).flat_map(|f| &f.packages) {
-        if !packages.contains(&package.as_str()) {
-            packages.push(package);
+    let mut source = None;
+    for line in found.iter().filter(|f| f.dir == dir) {
+        for file in &line.files {
+            if !installed.contains(&file.as_str()) && !files.iter().any(|(f, _)| f == file) {
+                files.push((file, &line.source));
+            }
+        }
+        for package in &line.packages {
+            if !packages.contains(&package.as_str()) {
+                packages.push(package);
+                source.get_or_insert(&line.source);
+            }
         }
     }
-    let Some(first) = found.iter().find(|f| f.dir == dir) else {
-        return false;
-    };
-    let quoted: Vec<String> = packages.iter().map(|p| quote(p)).collect();
-    let quoted = quoted.join(" ");
-    out.step(
-        Phase::Install,
-        format!(
-            "python3 -m pip install {quoted} || for p in {quoted}; do python3 -m pip install \"$p\" || \
-             echo \"hanzo-env: warning: $p (installed by CI's test job) did not install; tests that import it fail\" >&2; done"
-        ),
-        first.source.clone(),
-    );
-    packages.iter().any(|p| requirement_name(p) == "pytest")
+    let mut names_pytest = false;
+    for (file, source) in files {
+        let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
+        out.step(Phase::Install, in_dir(dir, &format!("python3 -m pip install -r {}", quote(relative))), source);
+        names_pytest |= repo.read(file).is_some_and(|text| mentions_pytest(&text));
+    }
+    if let Some(source) = source {
+        let quoted: Vec<String> = packages.iter().map(|p| quote(p)).collect();
+        let quoted = quoted.join(" ");
+        out.step(
+            Phase::Install,
+            format!(
+                "python3 -m pip install {quoted} || for p in {quoted}; do python3 -m pip install \"$p\" || \
+                 echo \"hanzo-env: warning: $p (installed by CI's test job) did not install; tests that import it fail\" >&2; done"
+            ),
+            source.clone(),
+        );
+        names_pytest |= packages.iter().any(|p| requirement_name(p) == "pytest");
+    }
+    names_pytest
 }
 
 /// Where Python packages go: the interpreter on PATH, so that every shell an agent opens
@@ -856,15 +895,27 @@ fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String
             if words.next() != Some("run") || !fills_interpreter(tool) {
                 return None;
             }
-            let rest: Vec<&str> = words.collect();
-            let options = rest.iter().take_while(|w| w.starts_with('-')).count();
-            let same_environment = ["--frozen", "--locked", "--no-sync", "--offline", "-q", "--quiet"];
-            if !rest[..options].iter().all(|o| same_environment.contains(o)) {
-                return None;
+            // What the export installed: the lock as it is, its test groups and the extras
+            // and groups the repo's uv commands ask for (see `UvExtras`).
+            let same_environment = ["--frozen", "--locked", "--no-sync", "--offline", "-q", "--quiet", "--all-extras"];
+            let with_a_value = ["--group", "--extra"];
+            let mut rest: Vec<&str> = words.collect();
+            let mut options = 0;
+            while let Some(word) = rest.get(options).filter(|w| w.starts_with('-')) {
+                let named = with_a_value.iter().any(|o| word.strip_prefix(o).is_some_and(|v| v.starts_with('=')));
+                options += match () {
+                    _ if same_environment.contains(word) || named => 1,
+                    _ if with_a_value.contains(word) => 2,
+                    _ => return None,
+                };
             }
-            rest[options..].to_vec()
+            rest.drain(..options.min(rest.len()));
+            rest
         }
-        _ if as_module(first).is_some() && [Tool::Pip, Tool::Uv, Tool::Poetry].into_iter().any(fills_interpreter) => {
+        // `python` too: for a user other than root its link is in `~/.local/bin` as well.
+        _ if (first == "python" || as_module(first).is_some())
+            && [Tool::Pip, Tool::Uv, Tool::Poetry].into_iter().any(fills_interpreter) =>
+        {
             command.split_whitespace().collect()
         }
         _ => return None,
@@ -1002,6 +1053,40 @@ mod tests {
     use crate::detect::testing::scan;
 
     #[test]
+    fn what_ci_test_jobs_and_tox_install_goes_in_once_as_pip_arguments() {
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: pip install -r requirements.txt -r tests/requirements.txt\n      - run: pip install pytest-cov\n      - run: pytest --cov\n  lint:\n    steps:\n      - run: pip install ruff && ruff check .\n";
+        let tox = "[testenv]\ndeps =\n    -r test_requirements.txt\n    mock\ncommands = pytest\n";
+        let s = scan(
+            &Python,
+            &[
+                ("requirements.txt", "attrs\n"),
+                ("tests/requirements.txt", "pytest\n"),
+                ("test_requirements.txt", "whatever\n"),
+                ("setup.py", ""),
+                ("tox.ini", tox),
+                (".github/workflows/ci.yml", workflow),
+            ],
+        );
+        let installs: Vec<&str> =
+            s.steps().into_iter().filter(|c| c.contains("pip install") && !c.contains("PIP_")).collect();
+        assert_eq!(
+            installs[..3],
+            [
+                "python3 -m pip install -r requirements.txt",
+                "python3 -m pip install -e .",
+                "python3 -m pip install -r tests/requirements.txt"
+            ]
+        );
+        assert!(
+            installs[3].starts_with("python3 -m pip install pytest-cov || for p in pytest-cov; do"),
+            "{installs:?}"
+        );
+        assert!(installs.contains(&"python3 -m pip install -r test_requirements.txt mock"), "{installs:?}");
+        assert!(!installs.iter().any(|c| c.contains("ruff")), "a lint job's tools: {installs:?}");
+        assert!(!installs.contains(&"python3 -m pip install pytest"), "tests/requirements.txt names it: {installs:?}");
+    }
+
+    #[test]
     fn scm_versioned_projects_install_their_requirements_first() {
         let pyproject = "[build-system]\nrequires = ['setuptools>=64', 'setuptools_scm>=8']\n[project]\nname = 'Plug_Gy'\ndependencies = ['attrs>=23']\n[project.optional-dependencies]\ntesting = ['pytest>=8', 'plug-gy[extra]']\nextra = ['rich']\ndocs = ['sphinx']\n";
         let s = scan(&Python, &[("pyproject.toml", pyproject)]);
@@ -1047,6 +1132,13 @@ mod tests {
         assert_eq!(with("uv run bash scripts/test.sh", &["uv"]).as_deref(), Some("bash scripts/test.sh"));
         // Another environment than the one installed, or a project that does not use uv.
         assert_eq!(with("uv run --only-group tox tox run -e py", &["uv"]), None);
+        // The groups and extras the export installed (see `UvExtras`).
+        assert_eq!(
+            with("uv run --locked --group test --extra=yaml --all-extras pytest --cov", &["uv"]).as_deref(),
+            Some("python3 -m pytest --cov")
+        );
+        assert_eq!(with("uv run --group", &["uv"]), None);
+        assert_eq!(with("uv run --with x pytest", &["uv"]), None);
         assert_eq!(with("uv run pytest", &["pip"]), None);
         assert_eq!(with("pdm run pytest", &["pdm"]), None);
         // A bare runner goes through the interpreter that install filled, found on any PATH.
@@ -1057,6 +1149,8 @@ mod tests {
         assert_eq!(with("pytest", &["pipenv"]), None, "pipenv's environment is its own");
         assert_eq!(with("pytest", &["npm"]), None);
         assert_eq!(with("pytest-watch", &["pip"]), None);
+        assert_eq!(with("python -m pytest", &["pip"]).as_deref(), Some("python3 -m pytest"));
+        assert_eq!(with("python2 -m pytest", &["pip"]), None);
         assert_eq!(
             crate::detect::ecosystems::in_installed_environment("cd api && X='a b' uv run pytest", &["uv"]),
             "cd api && X='a b' python3 -m pytest"
@@ -1065,8 +1159,8 @@ mod tests {
 
     #[test]
     fn uv_exports_the_extras_the_repos_uv_commands_ask_for_that_each_project_declares() {
-        let workflow = "jobs:\n  t:\n    steps:\n      - run: uv run --extra yaml --extra=msgpack pytest\n";
-        let app = "[project]\nname = 'app'\n[project.optional-dependencies]\nyaml = ['pyyaml']\n";
+        let workflow = "jobs:\n  t:\n    steps:\n      - run: uv run --extra yaml --extra=msgpack --group test --group lint pytest\n";
+        let app = "[project]\nname = 'app'\n[project.optional-dependencies]\nyaml = ['pyyaml']\n[dependency-groups]\ntest = ['pytest']\nlint = ['ruff']\n";
         let tool = "[project]\nname = 'tool'\n";
         let s = scan(
             &Python,
@@ -1080,7 +1174,12 @@ mod tests {
         );
         let exports: Vec<&str> = s.steps().into_iter().filter(|c| c.contains("--no-emit-workspace")).collect();
         assert_eq!(exports.len(), 2, "{exports:?}");
-        assert!(exports[0].starts_with("uv export --frozen --extra yaml --no-hashes"), "{}", exports[0]);
+        // The test group once (it is exported anyway), then the group and extra it declares.
+        assert!(
+            exports[0].starts_with("uv export --frozen --group test --group lint --extra yaml --no-hashes"),
+            "{}",
+            exports[0]
+        );
         assert!(
             exports[1].contains("uv export --frozen --no-hashes"),
             "an extra it lacks is not asked: {}",
@@ -1089,7 +1188,7 @@ mod tests {
         let all = "jobs:\n  t:\n    steps:\n      - run: uv sync --all-extras --extra yaml\n";
         let s = scan(&Python, &[(".github/workflows/ci.yml", all), ("pyproject.toml", app), ("uv.lock", "")]);
         assert!(
-            s.steps().iter().any(|c| c.starts_with("uv export --frozen --all-extras --no-hashes")),
+            s.steps().iter().any(|c| c.starts_with("uv export --frozen --group test --all-extras --no-hashes")),
             "{:?}",
             s.steps()
         );

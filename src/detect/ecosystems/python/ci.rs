@@ -7,14 +7,16 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::sources::Sources;
-use crate::detect::sources::shell::commands;
+use crate::detect::sources::shell::{commands, join_path};
 use crate::detect::sources::workflows::JobKind;
 
-/// Packages one CI line installs, from the directory it runs in.
+/// What one CI line installs, from the directory it runs in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CiPackages {
     pub dir: String,
     pub packages: Vec<String>,
+    /// Requirements files (`-r tests/requirements.txt`), repo-relative, that exist.
+    pub files: Vec<String>,
     pub source: String,
 }
 
@@ -27,8 +29,6 @@ static PYTHON_TEST: LazyLock<Regex> = LazyLock::new(|| {
 
 /// pip's options that take a value (the value is not a package).
 const OPTIONS_WITH_A_VALUE: &[&str] = &[
-    "-r",
-    "--requirement",
     "-c",
     "--constraint",
     "-e",
@@ -64,30 +64,60 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
             continue;
         }
         for line in job.lines.iter().filter(|line| !line.in_foreign_checkout) {
-            let packages: Vec<String> = commands(&line.text).iter().flat_map(|words| named_packages(words)).collect();
-            if !packages.is_empty() {
-                found.push(CiPackages { dir: line.dir.clone(), packages, source: line.source.clone() });
+            let mut installs = CiPackages {
+                dir: line.dir.clone(),
+                packages: Vec::new(),
+                files: Vec::new(),
+                source: line.source.clone(),
+            };
+            for words in commands(&line.text) {
+                let Some(Installed { packages, files }) = pip_install(&words) else {
+                    continue;
+                };
+                installs.packages.extend(packages);
+                let files = files.iter().filter_map(|f| join_path(&line.dir, f)).filter(|f| sources.repo().exists(f));
+                installs.files.extend(files);
+            }
+            if !installs.packages.is_empty() || !installs.files.is_empty() {
+                found.push(installs);
             }
         }
     }
     found
 }
 
-/// The packages a `pip install` command names: not files, paths, URLs, the project itself,
-/// values CI fills in at run time or build tooling.
-fn named_packages(words: &[String]) -> Vec<String> {
+/// What a `pip install` command names.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Installed {
+    /// Packages by name: not files, paths, URLs, the project itself, values CI fills in at
+    /// run time or build tooling.
+    packages: Vec<String>,
+    /// Requirements files, as written.
+    files: Vec<String>,
+}
+
+fn pip_install(words: &[String]) -> Option<Installed> {
     let args = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["pip" | "pip3", "install", ..] => &words[2..],
         ["uv", "pip", "install", ..] => &words[3..],
         ["python" | "python3", "-m", "pip", "install", ..] => &words[4..],
-        _ => return Vec::new(),
+        _ => return None,
     };
-    let mut packages = Vec::new();
+    let mut installed = Installed::default();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
-        if arg.starts_with('-') {
-            if OPTIONS_WITH_A_VALUE.contains(&arg.as_str()) {
-                args.next();
+        if let Some(option) = arg.strip_prefix('-') {
+            let file = match option {
+                "r" | "-requirement" => args.next().cloned(),
+                _ => option.strip_prefix("-requirement=").or_else(|| option.strip_prefix('r')).map(str::to_string),
+            };
+            match file {
+                Some(file) if !file.contains('$') => installed.files.push(file),
+                Some(_) => {}
+                None if OPTIONS_WITH_A_VALUE.contains(&arg.as_str()) => {
+                    args.next();
+                }
+                None => {}
             }
             continue;
         }
@@ -96,10 +126,10 @@ fn named_packages(words: &[String]) -> Vec<String> {
             && !arg.ends_with(".whl")
             && !arg.ends_with(".tar.gz");
         if is_a_name && !NOT_TEST_PACKAGES.contains(&super::requirement_name(arg).as_str()) {
-            packages.push(arg.clone());
+            installed.packages.push(arg.clone());
         }
     }
-    packages
+    Some(installed)
 }
 
 #[cfg(test)]
@@ -107,7 +137,11 @@ mod tests {
     use super::*;
 
     fn named(line: &str) -> Vec<String> {
-        commands(line).iter().flat_map(|w| named_packages(w)).collect()
+        commands(line).iter().filter_map(|w| pip_install(w)).flat_map(|i| i.packages).collect()
+    }
+
+    fn files(line: &str) -> Vec<String> {
+        commands(line).iter().filter_map(|w| pip_install(w)).flat_map(|i| i.files).collect()
     }
 
     #[test]
@@ -126,5 +160,15 @@ mod tests {
         assert!(named("pip install \"django~=${DJANGO}\" -c constraints.txt").is_empty());
         assert!(named("npm install pytest").is_empty());
         assert!(named("pip download pytest").is_empty());
+    }
+
+    #[test]
+    fn the_requirements_files_a_pip_line_names() {
+        assert_eq!(files("pip install -r tests/requirements.txt --editable ."), ["tests/requirements.txt"]);
+        assert_eq!(
+            files("pip install -rdev.txt --requirement=ci.txt --requirement docs.txt -c c.txt"),
+            ["dev.txt", "ci.txt", "docs.txt"]
+        );
+        assert!(files("pip install -r requirements/$DEPS.txt").is_empty());
     }
 }
