@@ -380,7 +380,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
     let tox = tox_config(repo, dir);
     let tox::TestDeps { deps: tox_deps, variant: tox_variant } = match (tool, &tox) {
-        (Tool::Pip, Some(path)) => repo.read(path).map(|text| tox::test_deps(&text)).unwrap_or_default(),
+        (Tool::Pip, Some(config)) => tox_test_deps(repo, config),
         _ => tox::TestDeps::default(),
     };
     if tool == Tool::Pip
@@ -413,10 +413,14 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         out.step(
             Phase::Install,
             in_dir(dir, &format!("python3 -m pip install {}", deps.join(" "))),
-            format!("{path}#testenv.deps"),
+            key_of(
+                path,
+                if path.ends_with(".toml") || path.contains('#') { "env_run_base.deps" } else { "testenv.deps" },
+            ),
         );
         if let Some((env, section)) = &tox_variant {
-            out.note(format!("tox deps of `{env}`, the first variant of the envlist ({path}#{section}.envlist)"));
+            let envlist = key_of(path, &format!("{section}.envlist"));
+            out.note(format!("tox deps of `{env}`, the first variant of the envlist ({envlist})"));
         }
     }
     tests(repo, dir, pytest, tool, run_prefix, out);
@@ -999,7 +1003,8 @@ fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix:
     }
 }
 
-/// Where tox is configured: `tox.ini`, else `setup.cfg` with a `[tox:tox]` section.
+/// Where tox is configured, in tox's own order: `tox.ini`, `setup.cfg` with a `[tox:tox]`
+/// section, `[tool.tox]` of `pyproject.toml` (`pyproject.toml#tool.tox`), `tox.toml`.
 fn tox_config(repo: &Repo, dir: &str) -> Option<String> {
     let tox_ini = join(dir, "tox.ini");
     if repo.exists(&tox_ini) {
@@ -1007,7 +1012,33 @@ fn tox_config(repo: &Repo, dir: &str) -> Option<String> {
     }
     let setup_cfg = join(dir, "setup.cfg");
     let has_tox = |text: &str| text.lines().any(|l| l.trim() == "[tox:tox]");
-    (repo.exists(&setup_cfg) && repo.read(&setup_cfg).is_some_and(|t| has_tox(&t))).then_some(setup_cfg)
+    if repo.exists(&setup_cfg) && repo.read(&setup_cfg).is_some_and(|t| has_tox(&t)) {
+        return Some(setup_cfg);
+    }
+    let pyproject = join(dir, "pyproject.toml");
+    if repo.exists(&pyproject) && repo.read_toml(&pyproject).is_some_and(|p| tool_tox(&p).is_some()) {
+        return Some(format!("{pyproject}#tool.tox"));
+    }
+    Some(join(dir, "tox.toml")).filter(|path| repo.exists(path))
+}
+
+/// Evidence for `key` of the configuration at `config` (a file, or a table of one).
+fn key_of(config: &str, key: &str) -> String {
+    if config.contains('#') { format!("{config}.{key}") } else { format!("{config}#{key}") }
+}
+
+fn tool_tox(pyproject: &toml::Table) -> Option<&toml::Table> {
+    pyproject.get("tool")?.get("tox")?.as_table()
+}
+
+/// The deps of the tox configuration `config` (see [`tox_config`]).
+fn tox_test_deps(repo: &Repo, config: &str) -> tox::TestDeps {
+    let deps = match config.split_once('#') {
+        Some((pyproject, _)) => repo.read_toml(pyproject).and_then(|p| tool_tox(&p).map(tox::toml_test_deps)),
+        None if config.ends_with(".toml") => repo.read_toml(config).map(|t| tox::toml_test_deps(&t)),
+        None => repo.read(config).map(|text| tox::test_deps(&text)),
+    };
+    deps.unwrap_or_default()
 }
 
 fn pytest_evidence(

@@ -1,5 +1,7 @@
 //! What tox's `[testenv]` installs, so that the tests also run without tox: its `deps`, for
 //! one environment of the `envlist`, as a CI matrix picks one cell (its first).
+//! tox 4's TOML configuration (`tox.toml`, `[tool.tox]`) has no factors: its
+//! `[env_run_base]` deps are every environment's.
 //!
 //! tox's factor syntax (tox.wiki, "Factors and factor-conditional settings"): an environment
 //! name is factors joined by `-` (`py310-dj42`); `envlist` expands braces into every
@@ -23,6 +25,21 @@ pub struct TestDeps {
     /// section holding its `envlist` (`tox`, or `tox:tox` in setup.cfg); `None` when no
     /// such line was taken.
     pub variant: Option<(String, &'static str)>,
+}
+
+/// The deps of tox's TOML configuration (`tox.toml`, or `[tool.tox]` of `pyproject.toml`): the
+/// ini text of `legacy_tox_ini` read as a `tox.ini`, else `[env_run_base]` deps. Entries
+/// tox substitutes (`{tox_root}`) or builds (`{ replace = … }`) are left out.
+pub fn toml_test_deps(tox: &toml::Table) -> TestDeps {
+    if let Some(ini) = tox.get("legacy_tox_ini").and_then(|v| v.as_str()) {
+        return test_deps(ini);
+    }
+    let deps = tox.get("env_run_base").and_then(|base| base.get("deps")).and_then(|d| d.as_array());
+    let deps = deps.into_iter().flatten().filter_map(|d| d.as_str()).map(str::trim);
+    TestDeps {
+        deps: deps.filter(|d| !d.is_empty() && !d.contains(['{', '}'])).map(str::to_string).collect(),
+        variant: None,
+    }
 }
 
 /// The `deps` of tox's `[testenv]` for one environment: the first of `envlist` whose section
@@ -268,6 +285,22 @@ pub fn ini_value(ini: &str, section: &str, key: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn toml_configurations_give_the_base_deps_or_read_the_legacy_ini() {
+        let native: toml::Table =
+            "env_list = ['3.13', 'lint']\n[env_run_base]\ndeps = ['pytest>=8', '-r requirements-test.txt', '{[base]deps}', { replace = 'ref', of = ['x'] }]\n[env.lint]\ndeps = ['ruff']\n".parse().unwrap();
+        assert_eq!(
+            toml_test_deps(&native),
+            TestDeps { deps: vec!["pytest>=8".into(), "-r requirements-test.txt".into()], variant: None }
+        );
+        let legacy: toml::Table =
+            "legacy_tox_ini = \"\"\"\n[tox]\nenvlist = py\n[testenv]\ndeps =\n    pytest\n    mock\n\"\"\"\n"
+                .parse()
+                .unwrap();
+        assert_eq!(toml_test_deps(&legacy).deps, ["pytest", "mock"]);
+        assert_eq!(toml_test_deps(&toml::Table::new()), TestDeps::default());
+    }
 
     fn deps(ini: &str) -> (Vec<String>, Option<String>) {
         let found = test_deps(ini);
