@@ -372,8 +372,11 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             "hatch run "
         }
         Tool::Pip => {
-            pytest_installed = pip_install(repo, dir, requirements, pyproject.as_deref(), out);
-            pytest_installed |= install_ci_test_packages(repo, &from_ci.test_packages, dir, requirements, out);
+            let theirs = tox_special_files(repo, dir);
+            let requirements: Vec<&str> =
+                requirements.iter().copied().filter(|f| !theirs.iter().any(|t| t == f)).collect();
+            pytest_installed = pip_install(repo, dir, &requirements, pyproject.as_deref(), out);
+            pytest_installed |= install_ci_test_packages(repo, &from_ci.test_packages, dir, &requirements, out);
             "python3 -m "
         }
     };
@@ -1020,6 +1023,14 @@ fn tox_config(repo: &Repo, dir: &str) -> Option<String> {
         return Some(format!("{pyproject}#tool.tox"));
     }
     Some(join(dir, "tox.toml")).filter(|path| repo.exists(path))
+}
+
+/// The requirements files (repo-relative) that tox gives only to its docs or lint
+/// environments: theirs, not the tests' (see [`tox::files_of_special_envs`]).
+fn tox_special_files(repo: &Repo, dir: &str) -> Vec<String> {
+    let ini = tox_config(repo, dir).filter(|config| !config.contains('#') && !config.ends_with(".toml"));
+    let files = ini.and_then(|ini| repo.read(&ini)).map(|text| tox::files_of_special_envs(&text));
+    files.unwrap_or_default().iter().filter_map(|file| join_path(dir, file)).collect()
 }
 
 /// Evidence for `key` of the configuration at `config` (a file, or a table of one).

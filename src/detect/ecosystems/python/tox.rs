@@ -223,6 +223,34 @@ fn envlist_names(envlist: &str) -> Vec<String> {
     names
 }
 
+/// The requirements files (`-r FILE`, relative to the tox configuration) that only
+/// special-purpose environments' deps name (`[testenv:docs] deps = -rrequirements-dev.txt`)
+/// and `[testenv]`'s do not: they hold what docs and linters need, not the tests.
+pub fn files_of_special_envs(ini: &str) -> Vec<String> {
+    let files = |section: &str| -> Vec<String> {
+        let deps = ini_value(ini, section, "deps").unwrap_or_default();
+        let named = deps.lines().filter_map(|line| {
+            let line = line.trim();
+            let file = line.strip_prefix("--requirement").or_else(|| line.strip_prefix("-r"))?;
+            let file = file.trim_start_matches(['=', ' ']).trim();
+            Some(file.strip_prefix("{toxinidir}/").unwrap_or(file).to_string())
+        });
+        named.filter(|f| !f.is_empty() && !f.contains(['{', '}'])).collect()
+    };
+    let tests = files("testenv");
+    let mut special: Vec<String> = Vec::new();
+    for header in ini.lines().filter_map(|l| l.trim().strip_prefix('[')?.strip_suffix(']')) {
+        if header.starts_with("testenv:") {
+            for file in files(header) {
+                if !tests.contains(&file) && !special.contains(&file) {
+                    special.push(file);
+                }
+            }
+        }
+    }
+    special
+}
+
 /// The environments whose own section sets `deps` (`[testenv:{docs,lint}]`): those of
 /// `[testenv]` are not theirs. A section that only adds settings (`setenv`) keeps them.
 fn own_deps(ini: &str) -> HashSet<String> {
@@ -285,6 +313,13 @@ pub fn ini_value(ini: &str, section: &str, key: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn requirements_files_only_special_environments_name() {
+        let ini = "[testenv]\ndeps =\n    -r requirements-test.txt\n    pytest\n[testenv:docs]\ndeps = -rrequirements-dev.txt\n[testenv:lint]\ndeps =\n    --requirement={toxinidir}/requirements-dev.txt\n    -r requirements-test.txt\n    -r {env:REQS}\n";
+        assert_eq!(files_of_special_envs(ini), ["requirements-dev.txt"]);
+        assert!(files_of_special_envs("[testenv]\ndeps = pytest\n").is_empty());
+    }
 
     #[test]
     fn toml_configurations_give_the_base_deps_or_read_the_legacy_ini() {
