@@ -300,6 +300,8 @@ impl Reader<'_> {
                     job.lines.extend(lines);
                 }
             }
+            let started: Vec<JobService> = job.actions.iter().filter_map(service_started_by).collect();
+            job.services.extend(started);
             let mut found = Vec::new();
             strings(def, &mut found);
             job.secrets = found.into_iter().flat_map(secret_references).collect();
@@ -482,6 +484,151 @@ fn service_env(env: &Yaml) -> Vec<(String, EnvValue)> {
         found.push((key, value));
     }
     found
+}
+
+/// An action that starts a service on the runner, as a service container of `image` would.
+struct ServiceAction {
+    action: &'static str,
+    image: &'static str,
+    /// The input naming the version (the image's tag).
+    version: &'static str,
+    /// The input naming the port on the runner, and the port the service listens on.
+    port: (Option<&'static str>, u16),
+    /// Inputs that become the image's variables (`database` → `POSTGRES_DB`).
+    env: &'static [(&'static str, &'static str)],
+    /// Variables the action's set-up amounts to (a root without a password).
+    fixed_env: &'static [(&'static str, &'static str)],
+}
+
+/// The inputs of each, read from its `action.yml`.
+const SERVICE_ACTIONS: &[ServiceAction] = &[
+    ServiceAction {
+        action: "supercharge/redis-github-action",
+        image: "redis",
+        version: "redis-version",
+        port: (Some("redis-port"), 6379),
+        env: &[],
+        fixed_env: &[],
+    },
+    ServiceAction {
+        action: "shogo82148/actions-setup-redis",
+        image: "redis",
+        version: "redis-version",
+        port: (Some("redis-port"), 6379),
+        env: &[],
+        fixed_env: &[],
+    },
+    ServiceAction {
+        action: "supercharge/mongodb-github-action",
+        image: "mongo",
+        version: "mongodb-version",
+        port: (Some("mongodb-port"), 27017),
+        env: &[],
+        fixed_env: &[],
+    },
+    ServiceAction {
+        action: "ikalnytskyi/action-setup-postgres",
+        image: "postgres",
+        version: "postgres-version",
+        port: (Some("port"), 5432),
+        env: &[("username", "POSTGRES_USER"), ("password", "POSTGRES_PASSWORD"), ("database", "POSTGRES_DB")],
+        fixed_env: &[("POSTGRES_USER", "postgres"), ("POSTGRES_PASSWORD", "postgres")],
+    },
+    ServiceAction {
+        action: "mirromutth/mysql-action",
+        image: "mysql",
+        version: "mysql version",
+        port: (Some("host port"), 3306),
+        env: &[
+            ("mysql root password", "MYSQL_ROOT_PASSWORD"),
+            ("mysql database", "MYSQL_DATABASE"),
+            ("mysql user", "MYSQL_USER"),
+            ("mysql password", "MYSQL_PASSWORD"),
+        ],
+        fixed_env: &[],
+    },
+    ServiceAction {
+        action: "ankane/setup-postgres",
+        image: "postgres",
+        version: "postgres-version",
+        port: (None, 5432),
+        env: &[("database", "POSTGRES_DB")],
+        fixed_env: &[("POSTGRES_HOST_AUTH_METHOD", "trust")],
+    },
+    ServiceAction {
+        action: "ankane/setup-mysql",
+        image: "mysql",
+        version: "mysql-version",
+        port: (None, 3306),
+        env: &[("database", "MYSQL_DATABASE")],
+        fixed_env: &[("MYSQL_ALLOW_EMPTY_PASSWORD", "yes")],
+    },
+    ServiceAction {
+        action: "ankane/setup-mariadb",
+        image: "mariadb",
+        version: "mariadb-version",
+        port: (None, 3306),
+        env: &[("database", "MARIADB_DATABASE")],
+        fixed_env: &[("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "yes")],
+    },
+    ServiceAction {
+        action: "ankane/setup-mongodb",
+        image: "mongo",
+        version: "mongodb-version",
+        port: (None, 27017),
+        env: &[],
+        fixed_env: &[],
+    },
+    ServiceAction {
+        action: "ankane/setup-elasticsearch",
+        image: "elasticsearch",
+        version: "elasticsearch-version",
+        port: (None, 9200),
+        env: &[],
+        fixed_env: &[],
+    },
+    ServiceAction {
+        action: "ankane/setup-opensearch",
+        image: "opensearchproject/opensearch",
+        version: "opensearch-version",
+        port: (None, 9200),
+        env: &[],
+        fixed_env: &[],
+    },
+];
+
+/// The service an action starts on the runner (see [`SERVICE_ACTIONS`]), as the service
+/// container it amounts to: an image per version (matrix values included), its port, the
+/// variables its inputs set.
+fn service_started_by(action: &ActionUse) -> Option<JobService> {
+    let known = SERVICE_ACTIONS.iter().find(|s| s.action == action.action)?;
+    let input = |name: &str| action.inputs.get(name);
+    let versions = match input(known.version) {
+        Some(Input { matrix: Some(values), .. }) => values.clone(),
+        Some(Input { text, .. }) if !text.is_empty() => vec![text.clone()],
+        _ => Vec::new(),
+    };
+    let images = if versions.is_empty() {
+        vec![known.image.to_string()]
+    } else {
+        versions.iter().map(|v| format!("{}:{v}", known.image)).collect()
+    };
+    let (port_input, listens) = known.port;
+    let host = port_input.and_then(input).map(|i| i.text.clone()).filter(|p| p.parse::<u16>().is_ok());
+    let mut env: Vec<(String, EnvValue)> =
+        known.fixed_env.iter().map(|(k, v)| (k.to_string(), EnvValue::Literal(v.to_string()))).collect();
+    for (name, variable) in known.env {
+        let Some(value) = input(name).map(|i| i.text.clone()).filter(|v| !v.is_empty()) else { continue };
+        env.retain(|(set, _)| set != variable);
+        env.push((variable.to_string(), EnvValue::Literal(value)));
+    }
+    Some(JobService {
+        name: known.image.rsplit('/').next().unwrap_or(known.image).to_string(),
+        images,
+        source: action.source.clone(),
+        ports: vec![format!("{}:{listens}", host.unwrap_or_else(|| listens.to_string()))],
+        env,
+    })
 }
 
 fn action_use(uses: &str, with: &Yaml, ctx: &Context, source: String) -> ActionUse {
@@ -772,6 +919,28 @@ mod tests {
         let ctx = Context::default();
         assert_eq!(ctx.resolve("uv run --python \"${{ steps.py.outputs.v }}\" pytest ''"), "uv run pytest");
         assert_eq!(ctx.resolve("pytest --x=\"${{ github.sha }}\" -q"), "pytest -q");
+    }
+
+    #[test]
+    fn actions_that_start_a_service_are_service_containers() {
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        pg: ['15', '14']\n    steps:\n      - uses: ikalnytskyi/action-setup-postgres@v6\n        with:\n          postgres-version: ${{ matrix.pg }}\n          password: secret\n          port: 5433\n      - uses: mirromutth/mysql-action@v1.1\n      - uses: actions/setup-node@v4\n";
+        let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+        let services = Workflows::read(&repo).jobs.remove(0).services;
+        assert_eq!(services.len(), 2, "{services:?}");
+        let postgres = &services[0];
+        assert_eq!(
+            (postgres.name.as_str(), postgres.images.as_slice()),
+            ("postgres", ["postgres:15", "postgres:14"].map(String::from).as_slice())
+        );
+        assert_eq!(postgres.ports, ["5433:5432"]);
+        let env = |s: &JobService| s.env.iter().map(|(k, v)| format!("{k}={v:?}")).collect::<Vec<_>>();
+        // The action's defaults, then what the step gives.
+        assert_eq!(env(postgres), ["POSTGRES_USER=Literal(\"postgres\")", "POSTGRES_PASSWORD=Literal(\"secret\")"]);
+        assert_eq!(postgres.source, ".github/workflows/ci.yml#jobs.t.steps[0]");
+        assert_eq!(
+            (services[1].images.as_slice(), services[1].ports.as_slice()),
+            (["mysql".to_string()].as_slice(), ["3306:3306".to_string()].as_slice())
+        );
     }
 
     #[test]
