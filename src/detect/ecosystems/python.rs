@@ -4,6 +4,10 @@
 //! `Pipfile` or `requirements*.txt` among the project's own files. A nested one inside
 //! another project counts only when it has its own lockfile and is not a uv workspace member.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
@@ -585,12 +589,17 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
         || ["setup.py", "setup.cfg"].iter().any(|f| repo.exists(&join(dir, f)));
     let manifest = pyproject_or_setup(repo, dir);
     if installable {
-        let extras: Vec<String> = pyproject
+        let mut extras: Vec<String> = pyproject
             .and_then(|p| p.get("project"))
             .and_then(|p| p.get("optional-dependencies"))
             .and_then(|o| o.as_table())
             .map(|t| t.keys().filter(|k| TEST_SETS.contains(&k.as_str())).cloned().collect())
             .unwrap_or_default();
+        for extra in setuptools_test_extras(repo, dir) {
+            if !extras.contains(&extra) {
+                extras.push(extra);
+            }
+        }
         let made_up_version = build_requires(pyproject).iter().any(|r| is_scm_version_plugin(r));
         let command = match static_requirements(pyproject, &extras).filter(|_| made_up_version) {
             // Built from a copy or a shallow clone, the version is made up (0.0.0, 0.1.dev1):
@@ -1033,6 +1042,37 @@ fn tox_special_files(repo: &Repo, dir: &str) -> Vec<String> {
     files.unwrap_or_default().iter().filter_map(|file| join_path(dir, file)).collect()
 }
 
+/// The test extras setuptools declares outside `pyproject.toml`: `[options.extras_require]`
+/// of `setup.cfg`, and the keys of `setup.py`'s `extras_require` (`{"tests": [...]}` or
+/// `dict(tests=[...])`), read as text: the names in `TEST_SETS` only.
+fn setuptools_test_extras(repo: &Repo, dir: &str) -> Vec<String> {
+    static KEY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"["']([[:word:].-]+)["']\s*:|(?-u:\b)([[:word:]]+)\s*=\s*[\[(]"#)
+            .expect("the extras key pattern is valid")
+    });
+    let read = |name: &str| Some(join(dir, name)).filter(|path| repo.exists(path)).and_then(|path| repo.read(&path));
+    let mut found: Vec<String> = Vec::new();
+    if let Some(text) = read("setup.py")
+        && let Some((_, declared)) = text.split_once("extras_require")
+    {
+        let keys = KEY.captures_iter(declared).filter_map(|c| c.get(1).or_else(|| c.get(2)));
+        found.extend(keys.map(|k| k.as_str().to_string()));
+    }
+    if let Some(text) = read("setup.cfg") {
+        let section = text.lines().skip_while(|l| l.trim() != "[options.extras_require]").skip(1);
+        let keys =
+            section.take_while(|l| !l.trim_start().starts_with('[')).filter(|l| !l.starts_with(char::is_whitespace));
+        found.extend(keys.filter_map(|l| l.split_once('=')).map(|(key, _)| key.trim().to_string()));
+    }
+    let mut extras: Vec<String> = Vec::new();
+    for extra in found.into_iter().filter(|e| TEST_SETS.contains(&e.as_str())) {
+        if !extras.contains(&extra) {
+            extras.push(extra);
+        }
+    }
+    extras
+}
+
 /// Evidence for `key` of the configuration at `config` (a file, or a table of one).
 fn key_of(config: &str, key: &str) -> String {
     if config.contains('#') { format!("{config}.{key}") } else { format!("{config}#{key}") }
@@ -1126,6 +1166,21 @@ mod tests {
         assert!(installs.contains(&"python3 -m pip install -r test_requirements.txt mock"), "{installs:?}");
         assert!(!installs.iter().any(|c| c.contains("ruff")), "a lint job's tools: {installs:?}");
         assert!(!installs.contains(&"python3 -m pip install pytest"), "tests/requirements.txt names it: {installs:?}");
+    }
+
+    #[test]
+    fn setuptools_test_extras_outside_pyproject() {
+        let extras = |files: &[(&str, &str)]| {
+            let (_dir, repo) = crate::detect::testing::repo_with(files);
+            setuptools_test_extras(&repo, "")
+        };
+        let setup_py = "tests_require = ['pytest']\nextras_require = {\"tests\": tests_require, 'docs': ['sphinx']}\nsetup(name='x', extras_require=extras_require)\n";
+        assert_eq!(extras(&[("setup.py", setup_py)]), ["tests"]);
+        assert_eq!(extras(&[("setup.py", "setup(extras_require=dict(testing=['pytest'], docs=['x']))")]), ["testing"]);
+        let setup_cfg =
+            "[options.extras_require]\ndocs = sphinx\ntest =\n    pytest\n    dev = not-a-key\n[flake8]\ndev = x\n";
+        assert_eq!(extras(&[("setup.py", "setup()"), ("setup.cfg", setup_cfg)]), ["test"]);
+        assert!(extras(&[("setup.py", "setup(name='tests')")]).is_empty());
     }
 
     #[test]
