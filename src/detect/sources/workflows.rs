@@ -500,101 +500,52 @@ struct ServiceAction {
     fixed_env: &'static [(&'static str, &'static str)],
 }
 
+impl ServiceAction {
+    const fn new(
+        action: &'static str,
+        image: &'static str,
+        version: &'static str,
+        port: (Option<&'static str>, u16),
+    ) -> Self {
+        ServiceAction { action, image, version, port, env: &[], fixed_env: &[] }
+    }
+
+    const fn env(
+        self,
+        env: &'static [(&'static str, &'static str)],
+        fixed_env: &'static [(&'static str, &'static str)],
+    ) -> Self {
+        ServiceAction { env, fixed_env, ..self }
+    }
+}
+
 /// The inputs of each, read from its `action.yml`.
 const SERVICE_ACTIONS: &[ServiceAction] = &[
-    ServiceAction {
-        action: "supercharge/redis-github-action",
-        image: "redis",
-        version: "redis-version",
-        port: (Some("redis-port"), 6379),
-        env: &[],
-        fixed_env: &[],
-    },
-    ServiceAction {
-        action: "shogo82148/actions-setup-redis",
-        image: "redis",
-        version: "redis-version",
-        port: (Some("redis-port"), 6379),
-        env: &[],
-        fixed_env: &[],
-    },
-    ServiceAction {
-        action: "supercharge/mongodb-github-action",
-        image: "mongo",
-        version: "mongodb-version",
-        port: (Some("mongodb-port"), 27017),
-        env: &[],
-        fixed_env: &[],
-    },
-    ServiceAction {
-        action: "ikalnytskyi/action-setup-postgres",
-        image: "postgres",
-        version: "postgres-version",
-        port: (Some("port"), 5432),
-        env: &[("username", "POSTGRES_USER"), ("password", "POSTGRES_PASSWORD"), ("database", "POSTGRES_DB")],
-        fixed_env: &[("POSTGRES_USER", "postgres"), ("POSTGRES_PASSWORD", "postgres")],
-    },
-    ServiceAction {
-        action: "mirromutth/mysql-action",
-        image: "mysql",
-        version: "mysql version",
-        port: (Some("host port"), 3306),
-        env: &[
+    ServiceAction::new("supercharge/redis-github-action", "redis", "redis-version", (Some("redis-port"), 6379)),
+    ServiceAction::new("shogo82148/actions-setup-redis", "redis", "redis-version", (Some("redis-port"), 6379)),
+    ServiceAction::new("supercharge/mongodb-github-action", "mongo", "mongodb-version", (Some("mongodb-port"), 27017)),
+    ServiceAction::new("ikalnytskyi/action-setup-postgres", "postgres", "postgres-version", (Some("port"), 5432)).env(
+        &[("username", "POSTGRES_USER"), ("password", "POSTGRES_PASSWORD"), ("database", "POSTGRES_DB")],
+        &[("POSTGRES_USER", "postgres"), ("POSTGRES_PASSWORD", "postgres")],
+    ),
+    ServiceAction::new("mirromutth/mysql-action", "mysql", "mysql version", (Some("host port"), 3306)).env(
+        &[
             ("mysql root password", "MYSQL_ROOT_PASSWORD"),
             ("mysql database", "MYSQL_DATABASE"),
             ("mysql user", "MYSQL_USER"),
             ("mysql password", "MYSQL_PASSWORD"),
         ],
-        fixed_env: &[],
-    },
-    ServiceAction {
-        action: "ankane/setup-postgres",
-        image: "postgres",
-        version: "postgres-version",
-        port: (None, 5432),
-        env: &[("database", "POSTGRES_DB")],
-        fixed_env: &[("POSTGRES_HOST_AUTH_METHOD", "trust")],
-    },
-    ServiceAction {
-        action: "ankane/setup-mysql",
-        image: "mysql",
-        version: "mysql-version",
-        port: (None, 3306),
-        env: &[("database", "MYSQL_DATABASE")],
-        fixed_env: &[("MYSQL_ALLOW_EMPTY_PASSWORD", "yes")],
-    },
-    ServiceAction {
-        action: "ankane/setup-mariadb",
-        image: "mariadb",
-        version: "mariadb-version",
-        port: (None, 3306),
-        env: &[("database", "MARIADB_DATABASE")],
-        fixed_env: &[("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "yes")],
-    },
-    ServiceAction {
-        action: "ankane/setup-mongodb",
-        image: "mongo",
-        version: "mongodb-version",
-        port: (None, 27017),
-        env: &[],
-        fixed_env: &[],
-    },
-    ServiceAction {
-        action: "ankane/setup-elasticsearch",
-        image: "elasticsearch",
-        version: "elasticsearch-version",
-        port: (None, 9200),
-        env: &[],
-        fixed_env: &[],
-    },
-    ServiceAction {
-        action: "ankane/setup-opensearch",
-        image: "opensearchproject/opensearch",
-        version: "opensearch-version",
-        port: (None, 9200),
-        env: &[],
-        fixed_env: &[],
-    },
+        &[],
+    ),
+    ServiceAction::new("ankane/setup-postgres", "postgres", "postgres-version", (None, 5432))
+        .env(&[("database", "POSTGRES_DB")], &[("POSTGRES_HOST_AUTH_METHOD", "trust")]),
+    ServiceAction::new("ankane/setup-mysql", "mysql", "mysql-version", (None, 3306))
+        .env(&[("database", "MYSQL_DATABASE")], &[("MYSQL_ALLOW_EMPTY_PASSWORD", "yes")]),
+    ServiceAction::new("ankane/setup-mariadb", "mariadb", "mariadb-version", (None, 3306))
+        .env(&[("database", "MARIADB_DATABASE")], &[("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "yes")]),
+    ServiceAction::new("ankane/setup-mongodb", "mongo", "mongodb-version", (None, 27017)),
+    ServiceAction::new("ankane/setup-elasticsearch", "elasticsearch", "elasticsearch-version", (None, 9200)),
+    ServiceAction::new("ankane/setup-opensearch", "opensearchproject/opensearch", "opensearch-version", (None, 9200)),
 ];
 
 /// The service an action starts on the runner (see [`SERVICE_ACTIONS`]), as the service
