@@ -353,6 +353,7 @@ mod tests {
             "php artisan test --parallel",
             "bundle exec rake",
             "scripts/test",
+            "cd tests/ && py.test --cov jmespath",
             "./script/test --fast",
             "bin/test-unit",
         ] {

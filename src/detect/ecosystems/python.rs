@@ -68,7 +68,7 @@ impl Ecosystem for Python {
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[
-            r"(?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?pytest(?-u:\b)",
+            r"(?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?(?:pytest|py\.test)(?-u:\b)",
             r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
             r"python3?\s+-m\s+unittest(?-u:\b)",
             // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
