@@ -380,10 +380,14 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             let requirements: Vec<&str> =
                 requirements.iter().copied().filter(|f| !theirs.iter().any(|t| t == f)).collect();
             pytest_installed = pip_install(repo, dir, &requirements, pyproject.as_deref(), out);
-            pytest_installed |= install_ci_test_packages(repo, &from_ci.test_packages, dir, &requirements, out);
             "python3 -m "
         }
     };
+    // What CI's test jobs add with pip goes where the project went (not into hatch's, pdm's
+    // or pipenv's own environments, which their runs would not see).
+    if tool.fills_interpreter() {
+        pytest_installed |= install_ci_test_packages(repo, &from_ci.test_packages, dir, requirements, out);
+    }
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
     let tox = tox_config(repo, dir);
     let tox::TestDeps { deps: tox_deps, variant: tox_variant } = match (tool, &tox) {
@@ -1166,6 +1170,20 @@ mod tests {
         assert!(installs.contains(&"python3 -m pip install -r test_requirements.txt mock"), "{installs:?}");
         assert!(!installs.iter().any(|c| c.contains("ruff")), "a lint job's tools: {installs:?}");
         assert!(!installs.contains(&"python3 -m pip install pytest"), "tests/requirements.txt names it: {installs:?}");
+
+        // uv's and poetry's projects go to the interpreter too, and CI's additions with them;
+        // hatch keeps its own environment, which pip's would not reach.
+        let ci = ".github/workflows/ci.yml";
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: pip install pytest-timeout\n      - run: pytest\n";
+        let uv = scan(&Python, &[("pyproject.toml", "[project]\nname = 'x'\n"), ("uv.lock", ""), (ci, workflow)]);
+        assert!(
+            uv.steps().iter().any(|c| c.starts_with("python3 -m pip install pytest-timeout ||")),
+            "{:?}",
+            uv.steps()
+        );
+        let hatch =
+            scan(&Python, &[("pyproject.toml", "[project]\nname = 'x'\n[tool.hatch.envs.test]\n"), (ci, workflow)]);
+        assert!(!hatch.steps().iter().any(|c| c.contains("pytest-timeout")), "{:?}", hatch.steps());
     }
 
     #[test]
