@@ -379,7 +379,13 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             let theirs = tox_special_files(repo, dir);
             let requirements: Vec<&str> =
                 requirements.iter().copied().filter(|f| !theirs.iter().any(|t| t == f)).collect();
-            pytest_installed = pip_install(repo, dir, &requirements, pyproject.as_deref(), out);
+            let ci_extras: Vec<&str> = from_ci
+                .test_packages
+                .iter()
+                .filter(|f| f.dir == dir)
+                .flat_map(|f| f.extras.iter().map(String::as_str))
+                .collect();
+            pytest_installed = pip_install(repo, dir, &requirements, &ci_extras, pyproject.as_deref(), out);
             "python3 -m "
         }
     };
@@ -555,7 +561,15 @@ const TEST_SETS: &[&str] = &["test", "tests", "testing", "dev"];
 /// requirements files, then the ones for development and tests; its test and dev dependency
 /// groups (PEP 735); last the project itself, editable, with its test extras. Returns whether
 /// what it installs names pytest.
-fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::Table>, out: &mut Findings) -> bool {
+/// `ci_extras` are the extras CI's test jobs install the project with.
+fn pip_install(
+    repo: &Repo,
+    dir: &str,
+    files: &[&str],
+    ci_extras: &[&str],
+    pyproject: Option<&toml::Table>,
+    out: &mut Findings,
+) -> bool {
     // Runtime requirements first, then the ones for development and tests; docs, linters and
     // type checkers stay out.
     let rank = |f: &str| {
@@ -599,7 +613,8 @@ fn pip_install(repo: &Repo, dir: &str, files: &[&str], pyproject: Option<&toml::
             .and_then(|o| o.as_table())
             .map(|t| t.keys().filter(|k| TEST_SETS.contains(&k.as_str())).cloned().collect())
             .unwrap_or_default();
-        for extra in setuptools_test_extras(repo, dir) {
+        let more = setuptools_test_extras(repo, dir).into_iter().chain(ci_extras.iter().map(|e| e.to_string()));
+        for extra in more {
             if !extras.contains(&extra) {
                 extras.push(extra);
             }
@@ -1140,7 +1155,7 @@ mod tests {
 
     #[test]
     fn what_ci_test_jobs_and_tox_install_goes_in_once_as_pip_arguments() {
-        let workflow = "jobs:\n  test:\n    steps:\n      - run: pip install -r requirements.txt -r tests/requirements.txt\n      - run: pip install pytest-cov\n      - run: pytest --cov\n  lint:\n    steps:\n      - run: pip install ruff && ruff check .\n";
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: pip install -r requirements.txt -r tests/requirements.txt\n      - run: pip install pytest-cov -e .[redis]\n      - run: pytest --cov\n  lint:\n    steps:\n      - run: pip install ruff && ruff check .\n";
         let tox = "[testenv]\ndeps =\n    -r test_requirements.txt\n    mock\ncommands = pytest\n";
         let s = scan(
             &Python,
@@ -1159,7 +1174,7 @@ mod tests {
             installs[..3],
             [
                 "python3 -m pip install -r requirements.txt",
-                "python3 -m pip install -e .",
+                "python3 -m pip install -e '.[redis]'",
                 "python3 -m pip install -r tests/requirements.txt"
             ]
         );

@@ -17,6 +17,8 @@ pub struct CiPackages {
     pub packages: Vec<String>,
     /// Requirements files (`-r tests/requirements.txt`), repo-relative, that exist.
     pub files: Vec<String>,
+    /// Extras of the project in that directory (`pip install -e '.[tests,redis]'`).
+    pub extras: Vec<String>,
     pub source: String,
 }
 
@@ -68,17 +70,19 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
                 dir: line.dir.clone(),
                 packages: Vec::new(),
                 files: Vec::new(),
+                extras: Vec::new(),
                 source: line.source.clone(),
             };
             for words in commands(&line.text) {
-                let Some(Installed { packages, files }) = pip_install(&words) else {
+                let Some(Installed { packages, files, extras }) = pip_install(&words) else {
                     continue;
                 };
                 installs.packages.extend(packages);
+                installs.extras.extend(extras);
                 let files = files.iter().filter_map(|f| join_path(&line.dir, f)).filter(|f| sources.repo().exists(f));
                 installs.files.extend(files);
             }
-            if !installs.packages.is_empty() || !installs.files.is_empty() {
+            if !installs.packages.is_empty() || !installs.files.is_empty() || !installs.extras.is_empty() {
                 found.push(installs);
             }
         }
@@ -94,6 +98,8 @@ struct Installed {
     packages: Vec<String>,
     /// Requirements files, as written.
     files: Vec<String>,
+    /// Extras of the project where the command runs (`.[tests]`, `-e .[a,b]`).
+    extras: Vec<String>,
 }
 
 fn pip_install(words: &[String]) -> Option<Installed> {
@@ -114,6 +120,9 @@ fn pip_install(words: &[String]) -> Option<Installed> {
             match file {
                 Some(file) if !file.contains('$') => installed.files.push(file),
                 Some(_) => {}
+                None if ["-e", "--editable"].contains(&arg.as_str()) => {
+                    installed.extras.extend(args.next().map(|a| project_extras(a)).unwrap_or_default());
+                }
                 None if OPTIONS_WITH_A_VALUE.contains(&arg.as_str()) => {
                     args.next();
                 }
@@ -121,6 +130,7 @@ fn pip_install(words: &[String]) -> Option<Installed> {
             }
             continue;
         }
+        installed.extras.extend(project_extras(arg));
         let is_a_name = arg.starts_with(|c: char| c.is_ascii_alphanumeric())
             && !arg.contains(['/', '$', '@', '*'])
             && !arg.ends_with(".whl")
@@ -132,12 +142,36 @@ fn pip_install(words: &[String]) -> Option<Installed> {
     Some(installed)
 }
 
+/// The extras a pip argument asks of the project in the current directory: `.[a,b]` (or
+/// `./[a]`) gives `a` and `b`; `.` and anything else give none.
+fn project_extras(arg: &str) -> Vec<String> {
+    let Some(extras) = arg.strip_prefix("./").or_else(|| arg.strip_prefix('.')).and_then(|rest| rest.strip_prefix('['))
+    else {
+        return Vec::new();
+    };
+    let Some((extras, _)) = extras.split_once(']') else {
+        return Vec::new();
+    };
+    extras.split(',').map(str::trim).filter(|e| !e.is_empty() && !e.contains('$')).map(str::to_string).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn named(line: &str) -> Vec<String> {
         commands(line).iter().filter_map(|w| pip_install(w)).flat_map(|i| i.packages).collect()
+    }
+
+    fn extras(line: &str) -> Vec<String> {
+        commands(line).iter().filter_map(|w| pip_install(w)).flat_map(|i| i.extras).collect()
+    }
+
+    #[test]
+    fn the_extras_a_pip_line_asks_of_the_project() {
+        assert_eq!(extras("pip install -e '.[tests,redis]' pytest-cov"), ["tests", "redis"]);
+        assert_eq!(extras("python -m pip install .[dev] && pip install ./[all]"), ["dev", "all"]);
+        assert!(extras("pip install -e . ../other[x] 'pkg[extra]' .[${EXTRA}]").is_empty());
     }
 
     fn files(line: &str) -> Vec<String> {
