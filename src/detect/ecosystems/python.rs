@@ -102,77 +102,122 @@ impl Ecosystem for Python {
         env::reads(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
-        let from_ci = FromCi { uv_extras: uv_extras(sources), test_packages: ci::test_packages(sources) };
+        let from_ci = FromCi {
+            uv: Requested::by(sources, &UV_OPTIONS),
+            poetry: Requested::by(sources, &POETRY_OPTIONS),
+            test_packages: ci::test_packages(sources),
+        };
         detect(sources.repo(), &from_ci, out);
     }
 }
 
 /// What the repo's CI and task files ask of its Python projects' environments.
 struct FromCi {
-    uv_extras: UvExtras,
+    uv: Requested,
+    poetry: Requested,
     test_packages: Vec<ci::CiPackages>,
 }
 
-/// The extras the repo's own `uv run` and `uv sync` lines (CI steps, task recipes) ask for.
+/// How a tool's commands ask for extras and groups.
+struct ExtrasOptions {
+    tool: &'static str,
+    /// The subcommands that take them (`uv run`, `uv sync`, `poetry install`).
+    subcommands: &'static [&'static str],
+    extra: &'static [&'static str],
+    group: &'static [&'static str],
+}
+
+const UV_OPTIONS: ExtrasOptions =
+    ExtrasOptions { tool: "uv", subcommands: &["run", "sync"], extra: &["--extra"], group: &["--group"] };
+const POETRY_OPTIONS: ExtrasOptions =
+    ExtrasOptions { tool: "poetry", subcommands: &["install"], extra: &["--extras", "-E"], group: &["--with"] };
+
+/// The extras and groups the repo's own uv or poetry lines (CI steps, task recipes) ask for.
 /// A library's tests often import its optional backends.
 #[derive(Default)]
-struct UvExtras {
+struct Requested {
     /// `--all-extras`.
-    all: bool,
-    /// `--extra X`: each project exports the ones it declares (uv refuses an unknown extra).
-    named: Vec<String>,
-    /// `--group X`: the same for dependency groups.
+    all_extras: bool,
+    /// Each project exports the ones it declares (uv refuses an unknown extra).
+    extras: Vec<String>,
     groups: Vec<String>,
 }
 
-impl UvExtras {
+impl Requested {
+    fn by(sources: &Sources, options: &ExtrasOptions) -> Requested {
+        let ci = sources.workflows().jobs.iter().flat_map(|job| &job.lines).map(|line| line.text.as_str());
+        let recipes =
+            sources.tasks().iter().flat_map(|file| &file.targets).flat_map(|t| &t.recipe).map(|(_, l)| l.as_str());
+        let mut found = Requested::default();
+        for words in ci.chain(recipes).flat_map(commands) {
+            let runs = words.first().is_some_and(|w| w == options.tool)
+                && words.get(1).is_some_and(|w| options.subcommands.contains(&w.as_str()));
+            if !runs {
+                continue;
+            }
+            let mut args = words[2..].iter();
+            while let Some(arg) = args.next() {
+                if arg == "--all-extras" {
+                    found.all_extras = true;
+                    continue;
+                }
+                let (option, inline) = match arg.split_once('=') {
+                    Some((option, value)) => (option, Some(value.to_string())),
+                    None => (arg.as_str(), None),
+                };
+                let list = if options.extra.contains(&option) {
+                    &mut found.extras
+                } else if options.group.contains(&option) {
+                    &mut found.groups
+                } else {
+                    continue;
+                };
+                // poetry takes `--extras "a b"` and `--with a,b`.
+                let value = inline.or_else(|| args.next().cloned()).unwrap_or_default();
+                for name in value.split([',', ' ']).filter(|n| !n.is_empty()) {
+                    if !list.iter().any(|known| known == name) {
+                        list.push(name.to_string());
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// The extras (of `extras`) and groups (of `groups`) asked for that the project declares.
+    fn declared<'a>(
+        &'a self,
+        extras: Option<&'a toml::Table>,
+        groups: Option<&'a toml::Table>,
+    ) -> (Vec<&'a str>, Vec<&'a str>) {
+        let declared = |table: Option<&toml::Table>, name: &str| table.is_some_and(|t| t.contains_key(name));
+        (
+            self.extras.iter().map(String::as_str).filter(|e| declared(extras, e)).collect(),
+            self.groups.iter().map(String::as_str).filter(|g| declared(groups, g)).collect(),
+        )
+    }
+
     /// The `uv export` flags for the project whose `pyproject.toml` is `pyproject`.
     /// `exported` are the groups the export already names.
-    fn flags(&self, pyproject: Option<&toml::Table>, exported: &[&str]) -> String {
-        let table = |path: &[&str]| path.iter().try_fold(pyproject?, |table, key| table.get(*key)?.as_table());
-        let (extras, groups) = (table(&["project", "optional-dependencies"]), table(&["dependency-groups"]));
-        let declared = |table: Option<&toml::Table>, name: &String| table.is_some_and(|t| t.contains_key(name));
-        let groups = self.groups.iter().filter(|g| declared(groups, g) && !exported.contains(&g.as_str()));
+    fn uv_flags(&self, pyproject: Option<&toml::Table>, exported: &[&str]) -> String {
+        let (extras, groups) = self.declared(
+            toml_table(pyproject, &["project", "optional-dependencies"]),
+            toml_table(pyproject, &["dependency-groups"]),
+        );
+        let groups = groups.into_iter().filter(|g| !exported.contains(g));
         let mut flags: String = groups.map(|group| format!(" --group {}", quote(group))).collect();
-        if self.all {
+        if self.all_extras {
             flags.push_str(" --all-extras");
         } else {
-            let named = self.named.iter().filter(|name| declared(extras, name));
-            flags.extend(named.map(|name| format!(" --extra {}", quote(name))));
+            flags.extend(extras.iter().map(|name| format!(" --extra {}", quote(name))));
         }
         flags
     }
 }
 
-fn uv_extras(sources: &Sources) -> UvExtras {
-    let ci = sources.workflows().jobs.iter().flat_map(|job| &job.lines).map(|line| line.text.as_str());
-    let recipes =
-        sources.tasks().iter().flat_map(|file| &file.targets).flat_map(|t| &t.recipe).map(|(_, l)| l.as_str());
-    let mut found = UvExtras::default();
-    for words in ci.chain(recipes).flat_map(commands) {
-        if !(words.first().is_some_and(|w| w == "uv") && words.get(1).is_some_and(|w| w == "run" || w == "sync")) {
-            continue;
-        }
-        let mut args = words[2..].iter();
-        while let Some(arg) = args.next() {
-            let (list, name) = match arg.as_str() {
-                "--all-extras" => {
-                    found.all = true;
-                    continue;
-                }
-                "--extra" => (&mut found.named, args.next().cloned()),
-                "--group" => (&mut found.groups, args.next().cloned()),
-                other => match other.strip_prefix("--extra=") {
-                    Some(name) => (&mut found.named, Some(name.to_string())),
-                    None => (&mut found.groups, other.strip_prefix("--group=").map(str::to_string)),
-                },
-            };
-            if let Some(name) = name.filter(|n| !list.contains(n)) {
-                list.push(name);
-            }
-        }
-    }
-    found
+/// The table at `path` of `pyproject`.
+fn toml_table<'a>(pyproject: Option<&'a toml::Table>, path: &[&str]) -> Option<&'a toml::Table> {
+    path.iter().try_fold(pyproject?, |table, key| table.get(*key)?.as_table())
 }
 
 const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
@@ -268,8 +313,8 @@ fn requirements_project_dir(file: &str) -> &str {
     if file_name(dir) == "requirements" { parent_dir(dir) } else { dir }
 }
 
-/// One project at `dir`; `requirements` are its own requirements files; `uv_extras` the
-/// extras its uv commands ask for (see [`uv_extras`]).
+/// One project at `dir`; `requirements` are its own requirements files; `from_ci` what the
+/// repo's CI and task files ask of its environment.
 fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out: &mut Findings) -> Option<Members> {
     let pyproject_path = join(dir, "pyproject.toml");
     let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
@@ -340,7 +385,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             for group in &test_groups {
                 export.push_str(&format!(" --group {}", quote(group)));
             }
-            export.push_str(&from_ci.uv_extras.flags(pyproject.as_deref(), &test_groups));
+            export.push_str(&from_ci.uv.uv_flags(pyproject.as_deref(), &test_groups));
             export.push_str(" --no-hashes --quiet");
             out.step(
                 Phase::Install,
@@ -352,7 +397,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             "python3 -m "
         }
         Tool::Poetry => {
-            let cmd = poetry_install(pyproject.as_deref());
+            let cmd = poetry_install(pyproject.as_deref(), &from_ci.poetry);
             out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), &cmd)), source);
             "python3 -m "
         }
@@ -652,8 +697,12 @@ fn pip_install(
 /// runs in, it replaces poetry's own dependencies while it installs (tomlkit's lock
 /// downgrades certifi, and poetry's next download fails), and as a user without write access
 /// to the system's site-packages it cannot install at all (pip falls back to `~/.local`).
-fn poetry_install(pyproject: Option<&toml::Table>) -> String {
+fn poetry_install(pyproject: Option<&toml::Table>, requested: &Requested) -> String {
     let poetry = pyproject.and_then(|p| p.get("tool")).and_then(|t| t.get("poetry"));
+    // Extras: `[tool.poetry.extras]`, or poetry 2's `[project.optional-dependencies]`.
+    let extras_table = toml_table(pyproject, &["tool", "poetry", "extras"])
+        .or(toml_table(pyproject, &["project", "optional-dependencies"]));
+    let (extras, asked_groups) = requested.declared(extras_table, toml_table(pyproject, &["tool", "poetry", "group"]));
     let mut groups: Vec<&str> = poetry
         .and_then(|p| p.get("group"))
         .and_then(|g| g.as_table())
@@ -668,7 +717,17 @@ fn poetry_install(pyproject: Option<&toml::Table>) -> String {
     if poetry.and_then(|p| p.get("dev-dependencies")).is_some() && !groups.contains(&"dev") {
         groups.push("dev");
     }
-    let with = if groups.is_empty() { String::new() } else { format!(" --with {}", quote(&groups.join(","))) };
+    for group in asked_groups {
+        if !groups.contains(&group) {
+            groups.push(group);
+        }
+    }
+    let mut with = if groups.is_empty() { String::new() } else { format!(" --with {}", quote(&groups.join(","))) };
+    if requested.all_extras {
+        with.push_str(" --all-extras");
+    } else {
+        with.extend(extras.iter().map(|extra| format!(" --extras {}", quote(extra))));
+    }
     // Poetry 2 has no `export` without its plugin: into poetry's environment when that is
     // the interpreter on PATH, else through poetry (a pipx or installer-script poetry).
     let mut script = String::from(
@@ -931,7 +990,7 @@ fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String
                 return None;
             }
             // What the export installed: the lock as it is, its test groups and the extras
-            // and groups the repo's uv commands ask for (see `UvExtras`).
+            // and groups the repo's uv commands ask for (see `Requested`).
             let same_environment = ["--frozen", "--locked", "--no-sync", "--offline", "-q", "--quiet", "--all-extras"];
             let with_a_value = ["--group", "--extra"];
             let mut rest: Vec<&str> = words.collect();
@@ -1262,7 +1321,7 @@ mod tests {
         assert_eq!(with("uv run bash scripts/test.sh", &["uv"]).as_deref(), Some("bash scripts/test.sh"));
         // Another environment than the one installed, or a project that does not use uv.
         assert_eq!(with("uv run --only-group tox tox run -e py", &["uv"]), None);
-        // The groups and extras the export installed (see `UvExtras`).
+        // The groups and extras the export installed (see `Requested`).
         assert_eq!(
             with("uv run --locked --group test --extra=yaml --all-extras pytest --cov", &["uv"]).as_deref(),
             Some("python3 -m pytest --cov")
@@ -1322,6 +1381,26 @@ mod tests {
             "{:?}",
             s.steps()
         );
+    }
+
+    #[test]
+    fn poetry_exports_the_extras_and_groups_the_repos_poetry_install_asks_for() {
+        let workflow = "jobs:\n  t:\n    steps:\n      - run: poetry install -E redis --extras 'msgpack yaml' --with docs,typing\n      - run: poetry run pytest\n";
+        let pyproject = "[tool.poetry]\nname = 'x'\n[tool.poetry.dependencies]\npython = '^3.9'\n[tool.poetry.extras]\nredis = ['redis']\nyaml = ['pyyaml']\n[tool.poetry.group.docs]\noptional = true\n[tool.poetry.group.test.dependencies]\npytest = '*'\n";
+        let s = scan(
+            &Python,
+            &[(".github/workflows/ci.yml", workflow), ("pyproject.toml", pyproject), ("poetry.lock", "")],
+        );
+        let export = s.steps().into_iter().find(|c| c.contains("poetry export --without-hashes")).unwrap_or_default();
+        // The default group, the optional group asked for, and the declared extras asked for:
+        // `typing` and `msgpack` are not the project's.
+        assert!(
+            export.contains("poetry export --without-hashes --with test,docs --extras redis --extras yaml |"),
+            "{export}"
+        );
+        let all = "jobs:\n  t:\n    steps:\n      - run: poetry install --all-extras\n";
+        let s = scan(&Python, &[(".github/workflows/ci.yml", all), ("pyproject.toml", pyproject), ("poetry.lock", "")]);
+        assert!(s.steps().iter().any(|c| c.contains("--with test --all-extras |")), "{:?}", s.steps());
     }
 
     #[test]
