@@ -1276,6 +1276,15 @@ mod tests {
     }
 
     #[test]
+    fn a_release_workflow_that_runs_the_tests_is_read_unless_its_line_ships() {
+        let build_release = "name: build\njobs:\n  tests:\n    steps:\n      - run: pip install tox\n      - run: tox -e py\n  release:\n    steps:\n      - run: pip install keyring\n      - run: pytest && twine upload dist/*\n";
+        let s = scan(&Python, &[("setup.py", ""), (".github/workflows/build-release.yml", build_release)]);
+        let steps = s.steps();
+        assert!(steps.iter().any(|c| c.starts_with("python3 -m pip install tox ||")), "{steps:?}");
+        assert!(!steps.iter().any(|c| c.contains("keyring")), "{steps:?}");
+    }
+
+    #[test]
     fn scm_versioned_projects_install_their_requirements_first() {
         let pyproject = "[build-system]\nrequires = ['setuptools>=64', 'setuptools_scm>=8']\n[project]\nname = 'Plug_Gy'\ndependencies = ['attrs>=23']\n[project.optional-dependencies]\ntesting = ['pytest>=8', 'plug-gy[extra]']\nextra = ['rich']\ndocs = ['sphinx']\n";
         let s = scan(&Python, &[("pyproject.toml", pyproject)]);

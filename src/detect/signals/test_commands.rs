@@ -10,7 +10,7 @@ use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
 use crate::detect::sources::devshells::ShellKind;
 use crate::detect::sources::shell::{commands, join_path};
-use crate::detect::sources::workflows::{Job, JobKind, RUNNER_VARIABLES, RunLine, SHELL_VARIABLE};
+use crate::detect::sources::workflows::{RUNNER_VARIABLES, RunLine, SHELL_VARIABLE, ships};
 
 /// Target names that run the test suite, best first.
 const TEST_TARGETS: &[&str] =
@@ -30,10 +30,9 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             out.test(command.command.clone(), command.source.clone());
         }
     }
-    // A release job's test line ships too (`pytest && twine upload dist/*`): not one to run.
-    let tests = |job: &&Job| !matches!(job.kind, JobKind::Github { release: true });
-    for job in sources.workflows().jobs.iter().filter(tests) {
-        for line in job.lines.iter().filter(|line| runs_tests_line(line)) {
+    for job in &sources.workflows().jobs {
+        // A line that also ships (`pytest && twine upload dist/*`) is not one to run.
+        for line in job.lines.iter().filter(|line| runs_tests_line(line) && !ships(&line.text)) {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
                 let runs = make_recipes(sources, &line.dir, &test);
                 // What the step sets goes with the command (`PGUSER=postgres yarn test`), and

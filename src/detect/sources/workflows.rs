@@ -23,7 +23,7 @@ use regex::Regex;
 use yaml_rust2::Yaml;
 
 use crate::detect::repo::{Repo, file_name};
-use crate::detect::sources::shell::{join_path, quote};
+use crate::detect::sources::shell::{commands, join_path, quote};
 use crate::detect::sources::version;
 
 /// Every CI job of the repository, in reading order (see the module documentation).
@@ -486,6 +486,33 @@ fn service_env(env: &Yaml) -> Vec<(String, EnvValue)> {
     found
 }
 
+/// Commands that publish a release or an image: a line running one is not a test to rerun.
+const SHIPPING: &[(&str, &str)] = &[
+    ("twine", "upload"),
+    ("npm", "publish"),
+    ("yarn", "publish"),
+    ("pnpm", "publish"),
+    ("cargo", "publish"),
+    ("poetry", "publish"),
+    ("uv", "publish"),
+    ("hatch", "publish"),
+    ("flit", "publish"),
+    ("gem", "push"),
+    ("docker", "push"),
+    ("gh", "release"),
+    ("mvn", "deploy"),
+];
+
+pub fn ships(line: &str) -> bool {
+    commands(line).iter().any(|words| {
+        let (program, rest) = match words.split_first() {
+            Some((program, rest)) => (program.rsplit('/').next().unwrap_or(program), rest),
+            None => return false,
+        };
+        SHIPPING.iter().any(|(tool, sub)| program == *tool && rest.iter().any(|w| w == sub))
+    })
+}
+
 /// An action that starts a service on the runner, as a service container of `image` would.
 struct ServiceAction {
     action: &'static str,
@@ -892,6 +919,14 @@ mod tests {
             (services[1].images.as_slice(), services[1].ports.as_slice()),
             (["mysql".to_string()].as_slice(), ["3306:3306".to_string()].as_slice())
         );
+    }
+
+    #[test]
+    fn lines_that_ship_are_not_tests() {
+        assert!(ships("python -m build && pytest -q && twine upload dist/*"));
+        assert!(ships("npm test && npm publish --access public"));
+        assert!(!ships("pytest -q && echo publish"));
+        assert!(!ships("npm test"));
     }
 
     #[test]

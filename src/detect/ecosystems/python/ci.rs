@@ -8,7 +8,7 @@ use regex::Regex;
 
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{commands, join_path};
-use crate::detect::sources::workflows::JobKind;
+use crate::detect::sources::workflows::{JobKind, RunLine, ships};
 
 /// What one CI line installs, from the directory it runs in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,8 +61,9 @@ const NOT_TEST_PACKAGES: &[&str] = &["pip", "setuptools", "wheel", "build", "twi
 pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
     let mut found = Vec::new();
     for job in &sources.workflows().jobs {
-        let testing = matches!(job.kind, JobKind::Github { release: false } | JobKind::AgentSetup | JobKind::Other);
-        if !testing || !job.lines.iter().any(|line| PYTHON_TEST.is_match(&line.text)) {
+        // A workflow named for releases often runs the tests too (marshmallow's `build-release`).
+        let tests = |line: &RunLine| PYTHON_TEST.is_match(&line.text) && !ships(&line.text);
+        if job.kind == JobKind::UnusedAction || !job.lines.iter().any(tests) {
             continue;
         }
         for line in job.lines.iter().filter(|line| !line.in_foreign_checkout) {
