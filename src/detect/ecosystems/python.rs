@@ -294,17 +294,28 @@ fn detect(repo: &Repo, from_ci: &FromCi, out: &mut Findings) {
     }
 }
 
-/// `requirements.txt`, `requirements-dev.txt`, `requirements/test.txt`, … outside samples.
+/// `requirements.txt`, `requirements-dev.txt`, `requirements/test.txt`, `test_requirements.txt`,
+/// … outside samples.
 fn requirement_files(repo: &Repo) -> Vec<&str> {
     let mut found: Vec<&str> = repo
         .files()
         .filter(|f| f.name().ends_with(".txt"))
-        .filter(|f| f.name().starts_with("requirements") || file_name(f.dir()) == "requirements")
+        .filter(|f| {
+            f.name().starts_with("requirements")
+                || file_name(f.dir()) == "requirements"
+                || is_test_requirements(f.name())
+        })
         .filter(|f| f.is_project_path())
         .map(|f| f.path())
         .collect();
     found.sort_by_key(|f| (f.matches('/').count(), *f));
     found
+}
+
+/// `test_requirements.txt`, `dev-requirements.txt`: a test set's name before `requirements`.
+fn is_test_requirements(name: &str) -> bool {
+    let stem = name.strip_suffix("requirements.txt").unwrap_or_default();
+    TEST_SETS.iter().any(|set| stem.strip_prefix(set).is_some_and(|sep| sep == "-" || sep == "_"))
 }
 
 /// The project a requirements file belongs to: its directory, or the parent of `requirements/`.
@@ -1282,6 +1293,24 @@ mod tests {
         let steps = s.steps();
         assert!(steps.iter().any(|c| c.starts_with("python3 -m pip install tox ||")), "{steps:?}");
         assert!(!steps.iter().any(|c| c.contains("keyring")), "{steps:?}");
+    }
+
+    #[test]
+    fn test_requirements_named_before_the_word() {
+        for name in
+            ["test_requirements.txt", "dev-requirements.txt", "tests-requirements.txt", "testing_requirements.txt"]
+        {
+            assert!(is_test_requirements(name), "{name}");
+        }
+        for name in ["docs-requirements.txt", "requirements.txt", "latest_requirements.txt", "test.txt"] {
+            assert!(!is_test_requirements(name), "{name}");
+        }
+        let s = scan(
+            &Python,
+            &[("setup.py", ""), ("test_requirements.txt", "pytest\n"), ("docs-requirements.txt", "sphinx\n")],
+        );
+        let installs: Vec<&str> = s.steps().into_iter().filter(|c| c.contains("pip install -")).collect();
+        assert_eq!(installs, ["python3 -m pip install -r test_requirements.txt", "python3 -m pip install -e ."]);
     }
 
     #[test]
