@@ -1241,15 +1241,16 @@ mod tests {
         let installs: Vec<&str> =
             s.steps().into_iter().filter(|c| c.contains("pip install") && !c.contains("PIP_")).collect();
         assert_eq!(
-            installs[..3],
+            installs[..4],
             [
                 "python3 -m pip install -r requirements.txt",
+                "python3 -m pip install -r test_requirements.txt",
                 "python3 -m pip install -e '.[redis]'",
                 "python3 -m pip install -r tests/requirements.txt"
             ]
         );
         assert!(
-            installs[3].starts_with("python3 -m pip install pytest-cov || for p in pytest-cov; do"),
+            installs[4].starts_with("python3 -m pip install pytest-cov || for p in pytest-cov; do"),
             "{installs:?}"
         );
         assert!(installs.contains(&"python3 -m pip install -r test_requirements.txt mock"), "{installs:?}");

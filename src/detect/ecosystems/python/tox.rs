@@ -73,10 +73,15 @@ pub fn test_deps(ini: &str) -> TestDeps {
         .unwrap_or(("tox", String::new()));
     let own_deps = own_deps(ini);
     let candidates: Vec<String> = envlist_names(&envlist).into_iter().filter(|e| !own_deps.contains(e)).collect();
-    let picked = candidates
+    // The test matrix is the environments that name an interpreter (`py310`, `py39-dj42`);
+    // one that does not (`pytest6` pinning an old pytest) is a special case beside it.
+    let matrix: Vec<&String> = candidates.iter().filter(|env| env.split('-').any(is_python_factor)).collect();
+    let pool: Vec<&String> = if matrix.is_empty() { candidates.iter().collect() } else { matrix };
+    let picked = pool
         .iter()
+        .copied()
         .find(|env| env.split('-').any(|factor| named.contains(factor)))
-        .or_else(|| candidates.first());
+        .or_else(|| pool.first().copied());
     let factors: HashSet<&str> =
         picked.map(|env| env.split('-').filter(|f| !is_python_factor(f)).collect()).unwrap_or_default();
     let mut deps: Vec<String> = Vec::new();
@@ -313,6 +318,15 @@ pub fn ini_value(ini: &str, section: &str, key: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_special_environment_beside_the_matrix_is_not_picked() {
+        let ini = "[tox]\nenvlist = py{310,311}, norewrite, pytest6\n[testenv]\ndeps =\n    mock\n    pytest6: pytest==6.2.5\n";
+        assert_eq!(test_deps(ini), TestDeps { deps: vec!["mock".into()], variant: None });
+        // Without an interpreter factor anywhere, the first environment a condition names.
+        let ini = "[tox]\nenvlist = lint, dj42\n[testenv]\ndeps =\n    dj42: Django<5\n";
+        assert_eq!(test_deps(ini).deps, ["Django<5"]);
+    }
 
     #[test]
     fn requirements_files_only_special_environments_name() {
