@@ -203,9 +203,9 @@ pub fn fans_out(command: &str) -> bool {
     let words: Vec<&str> = command.split_whitespace().collect();
     ALL.iter().any(|eco| {
         let runs = words.iter().any(|w| eco.fan_out_test_runners().contains(w));
-        let current = words.windows(2).any(|w| {
-            ["-e", "--env"].contains(&w[0]) && w[1].split(',').all(|e| eco.current_environment().contains(&e))
-        });
+        // `-e py` or a matrix environment of the current interpreter (`-e py-unit`).
+        let current_env = |env: &str| env.split('-').any(|factor| eco.current_environment().contains(&factor));
+        let current = words.windows(2).any(|w| ["-e", "--env"].contains(&w[0]) && w[1].split(',').all(current_env));
         runs && !current
     })
 }
@@ -303,6 +303,15 @@ mod tests {
         assert!(pins("node", "24"));
         assert_eq!(display_name("dotnet"), ".NET");
         assert_eq!(display_name("unknown"), "unknown");
+    }
+
+    #[test]
+    fn fan_out_runners_unless_they_name_the_current_interpreter() {
+        assert!(fans_out("python3 -m tox"));
+        assert!(fans_out("tox -e py39-unit"));
+        assert!(!fans_out("tox -e py"));
+        assert!(!fans_out("python3 -m tox -e py-unit,py3-nose"));
+        assert!(!fans_out("python3 -m pytest"));
     }
 
     #[test]

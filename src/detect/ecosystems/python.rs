@@ -452,10 +452,11 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     }
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
     let tox = tox_config(repo, dir);
-    let tox::TestDeps { deps: tox_deps, variant: tox_variant } = match (tool, &tox) {
-        (Tool::Pip, Some(config)) => tox_test_deps(repo, config),
-        _ => tox::TestDeps::default(),
-    };
+    let tox::TestDeps { deps: tox_deps, variant: tox_variant, current: tox_env } =
+        tox.as_deref().map(|config| tox_test_deps(repo, config)).unwrap_or_default();
+    // Only pip's projects take tox's deps: the others' locks say what their environment holds.
+    let tox_deps = if tool == Tool::Pip { tox_deps } else { Vec::new() };
+    let tox_variant = tox_variant.filter(|_| !tox_deps.is_empty());
     if tool == Tool::Pip
         && !pytest_installed
         && !tox_deps.iter().any(|dep| requirement_name(dep) == "pytest")
@@ -496,7 +497,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             out.note(format!("tox deps of `{env}`, the first variant of the envlist ({envlist})"));
         }
     }
-    tests(repo, dir, pytest, tool, run_prefix, out);
+    tests(repo, dir, pytest, tool, run_prefix, tox_env.as_deref(), out);
     // Workspace members keep their own tests: run them from the member, in the shared env.
     if let Some(members) = &members {
         for member in repo.project_dirs("pyproject.toml").into_iter().filter(|d| is_within(d, dir) && *d != dir) {
@@ -506,7 +507,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             let member_path = join(member, "pyproject.toml");
             let member_pyproject = repo.read_toml(&member_path);
             let pytest = pytest_evidence(repo, member, &[], member_pyproject.as_deref(), &member_path);
-            tests(repo, member, pytest, tool, run_prefix, out);
+            tests(repo, member, pytest, tool, run_prefix, None, out);
         }
     }
     members
@@ -1079,7 +1080,16 @@ const TEST_SCRIPTS: &[&str] = &[
     "test/run_tests.py",
 ];
 
-fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix: &str, out: &mut Findings) {
+/// `tox_env`: tox's matrix environment for the interpreter on PATH (`py-unit`), if any.
+fn tests(
+    repo: &Repo,
+    dir: &str,
+    pytest: Option<String>,
+    tool: Tool,
+    run_prefix: &str,
+    tox_env: Option<&str>,
+    out: &mut Findings,
+) {
     let python = if tool.fills_interpreter() { "python3".to_string() } else { format!("{run_prefix}python") };
     // The project's own runner comes before a runner inferred from its configuration: it
     // sets up what the suite needs (settings, paths, the database to test against).
@@ -1087,12 +1097,19 @@ fn tests(repo: &Repo, dir: &str, pytest: Option<String>, tool: Tool, run_prefix:
         let relative = script.strip_prefix(dir).unwrap_or(&script).trim_start_matches('/');
         out.test(in_dir(dir, &format!("{python} {relative}")), script.clone());
     }
+    let runs_pytest = pytest.is_some();
     if let Some(source) = pytest {
         let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
         out.test(in_dir(dir, &command), source);
     }
     if let Some(path) = tox_config(repo, dir) {
-        out.test(in_dir(dir, "tox"), path);
+        // pytest in the installed interpreter is the quicker check; without it, tox's matrix
+        // once, for the Python here (a bare `tox` runs every interpreter it lists).
+        let tox = match tox_env.filter(|_| !runs_pytest) {
+            Some(env) => format!("tox -e {}", quote(env)),
+            None => "tox".to_string(),
+        };
+        out.test(in_dir(dir, &tox), path);
     }
     let noxfile = join(dir, "noxfile.py");
     if repo.exists(&noxfile) {
@@ -1312,6 +1329,16 @@ mod tests {
         );
         let installs: Vec<&str> = s.steps().into_iter().filter(|c| c.contains("pip install -")).collect();
         assert_eq!(installs, ["python3 -m pip install -r test_requirements.txt", "python3 -m pip install -e ."]);
+    }
+
+    #[test]
+    fn tox_runs_its_matrix_once_for_the_python_here_when_pytest_is_not_the_runner() {
+        let tox = "[tox]\nenvlist = py{39,310}-{unit,nose}\n[testenv]\ndeps =\n    nose: nose\ncommands =\n    unit: python -m unittest\n";
+        let s = scan(&Python, &[("setup.py", ""), ("tox.ini", tox)]);
+        // The first matrix variant whose factor the deps name, as for its deps.
+        assert_eq!(s.tests(), ["tox -e py-nose"]);
+        let with_pytest = scan(&Python, &[("setup.py", ""), ("tox.ini", tox), ("conftest.py", "")]);
+        assert_eq!(with_pytest.tests(), ["python3 -m pytest", "tox"], "pytest in the interpreter is the quicker check");
     }
 
     #[test]

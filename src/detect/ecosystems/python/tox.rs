@@ -25,6 +25,9 @@ pub struct TestDeps {
     /// section holding its `envlist` (`tox`, or `tox:tox` in setup.cfg); `None` when no
     /// such line was taken.
     pub variant: Option<(String, &'static str)>,
+    /// The picked matrix environment for the interpreter tox runs with: its interpreter
+    /// factor as `py` (`py39-unit` → `py-unit`), so `tox -e` runs the suite once, here.
+    pub current: Option<String>,
 }
 
 /// The deps of tox's TOML configuration (`tox.toml`, or `[tool.tox]` of `pyproject.toml`): the
@@ -39,6 +42,7 @@ pub fn toml_test_deps(tox: &toml::Table) -> TestDeps {
     TestDeps {
         deps: deps.filter(|d| !d.is_empty() && !d.contains(['{', '}'])).map(str::to_string).collect(),
         variant: None,
+        current: None,
     }
 }
 
@@ -97,7 +101,10 @@ pub fn test_deps(ini: &str) -> TestDeps {
         }
     }
     let variant = picked.filter(|_| conditional).map(|env| (env.clone(), section));
-    TestDeps { deps, variant }
+    let current = picked.filter(|env| env.split('-').any(is_python_factor)).map(|env| {
+        env.split('-').map(|factor| if is_python_factor(factor) { "py" } else { factor }).collect::<Vec<_>>().join("-")
+    });
+    TestDeps { deps, variant, current }
 }
 
 /// Whether a condition's group holds for an environment with `factors` (its Python factors
@@ -322,10 +329,13 @@ mod tests {
     #[test]
     fn a_special_environment_beside_the_matrix_is_not_picked() {
         let ini = "[tox]\nenvlist = py{310,311}, norewrite, pytest6\n[testenv]\ndeps =\n    mock\n    pytest6: pytest==6.2.5\n";
-        assert_eq!(test_deps(ini), TestDeps { deps: vec!["mock".into()], variant: None });
-        // Without an interpreter factor anywhere, the first environment a condition names.
+        assert_eq!(test_deps(ini), TestDeps { deps: vec!["mock".into()], variant: None, current: Some("py".into()) });
+        // Without an interpreter factor anywhere, the first environment a condition names,
+        // and no environment of the current interpreter to name.
         let ini = "[tox]\nenvlist = lint, dj42\n[testenv]\ndeps =\n    dj42: Django<5\n";
-        assert_eq!(test_deps(ini).deps, ["Django<5"]);
+        assert_eq!((test_deps(ini).deps, test_deps(ini).current), (vec!["Django<5".to_string()], None));
+        let ini = "[tox]\nenvlist = py{39,310}-{nose,unit}\n[testenv]\ndeps =\n    nose: nose\n";
+        assert_eq!(test_deps(ini).current.as_deref(), Some("py-nose"));
     }
 
     #[test]
@@ -341,7 +351,11 @@ mod tests {
             "env_list = ['3.13', 'lint']\n[env_run_base]\ndeps = ['pytest>=8', '-r requirements-test.txt', '{[base]deps}', { replace = 'ref', of = ['x'] }]\n[env.lint]\ndeps = ['ruff']\n".parse().unwrap();
         assert_eq!(
             toml_test_deps(&native),
-            TestDeps { deps: vec!["pytest>=8".into(), "-r requirements-test.txt".into()], variant: None }
+            TestDeps {
+                deps: vec!["pytest>=8".into(), "-r requirements-test.txt".into()],
+                variant: None,
+                current: None
+            }
         );
         let legacy: toml::Table =
             "legacy_tox_ini = \"\"\"\n[tox]\nenvlist = py\n[testenv]\ndeps =\n    pytest\n    mock\n\"\"\"\n"
