@@ -675,8 +675,9 @@ fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize
 /// 0 — the agent setup the owners wrote (AGENTS.md, Cursor's environment, Copilot's steps);
 /// 1 — CI configuration (the commands the project's own checks run);
 /// 2 — the project's scripts and task files (package.json/composer.json/devbox `scripts`,
-///     Makefile, justfile, Taskfile, tox.ini, noxfile.py);
-/// 3 — everything else: an ecosystem's default (`cargo test` from Cargo.toml, …).
+///     Makefile, justfile, Taskfile);
+/// 3 — everything else: an ecosystem's default (`cargo test` from Cargo.toml, `tox -e py`
+///     from tox.ini, …), which a target the project named `test` outranks.
 pub fn test_rank(source: &str) -> u8 {
     let path = source.split(['#', ':']).next().unwrap_or(source);
     let name = crate::detect::repo::file_name(path);
@@ -698,8 +699,6 @@ pub fn test_rank(source: &str) -> u8 {
                 | "Taskfile.yaml"
                 | "taskfile.yml"
                 | "taskfile.yaml"
-                | "tox.ini"
-                | "noxfile.py"
         )
     {
         2
