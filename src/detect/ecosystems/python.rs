@@ -378,6 +378,8 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         ));
     }
     let mut pytest_installed = false;
+    // The requirements files the install below takes (pip's only; the locks hold the rest).
+    let mut installed_files: Vec<&str> = Vec::new();
     let run_prefix = match tool {
         Tool::Uv => {
             // `uv sync` fills a private `.venv` that only `uv run` sees; the locked set (the
@@ -442,13 +444,14 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
                 .flat_map(|f| f.extras.iter().map(String::as_str))
                 .collect();
             pytest_installed = pip_install(repo, dir, &requirements, &ci_extras, pyproject.as_deref(), out);
+            installed_files = installed_requirements(&requirements);
             "python3 -m "
         }
     };
     // What CI's test jobs add with pip goes where the project went (not into hatch's, pdm's
     // or pipenv's own environments, which their runs would not see).
     if tool.fills_interpreter() {
-        pytest_installed |= install_ci_test_packages(repo, &from_ci.test_packages, dir, requirements, out);
+        pytest_installed |= install_ci_test_packages(repo, &from_ci.test_packages, dir, &installed_files, out);
     }
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
     let tox = tox_config(repo, dir);
@@ -487,10 +490,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         out.step(
             Phase::Install,
             in_dir(dir, &format!("python3 -m pip install {}", deps.join(" "))),
-            key_of(
-                path,
-                if path.ends_with(".toml") || path.contains('#') { "env_run_base.deps" } else { "testenv.deps" },
-            ),
+            key_of(path, if is_toml_config(path) { "env_run_base.deps" } else { "testenv.deps" }),
         );
         if let Some((env, section)) = &tox_variant {
             let envlist = key_of(path, &format!("{section}.envlist"));
@@ -618,17 +618,9 @@ const TEST_SETS: &[&str] = &["test", "tests", "testing", "dev"];
 /// requirements files, then the ones for development and tests; its test and dev dependency
 /// groups (PEP 735); last the project itself, editable, with its test extras. Returns whether
 /// what it installs names pytest.
-/// `ci_extras` are the extras CI's test jobs install the project with.
-fn pip_install(
-    repo: &Repo,
-    dir: &str,
-    files: &[&str],
-    ci_extras: &[&str],
-    pyproject: Option<&toml::Table>,
-    out: &mut Findings,
-) -> bool {
-    // Runtime requirements first, then the ones for development and tests; docs, linters and
-    // type checkers stay out.
+/// The requirements files pip's install takes, in order: runtime requirements first, then the
+/// ones for development and tests; docs, linters and type checkers stay out.
+fn installed_requirements<'a>(files: &[&'a str]) -> Vec<&'a str> {
     let rank = |f: &str| {
         let name = file_name(f).to_ascii_lowercase();
         let stem = name.trim_end_matches(".txt");
@@ -643,6 +635,19 @@ fn pip_install(
     };
     let mut chosen: Vec<&str> = files.iter().copied().filter(|f| rank(f).is_some()).collect();
     chosen.sort_by_key(|f| rank(f));
+    chosen
+}
+
+/// `ci_extras` are the extras CI's test jobs install the project with.
+fn pip_install(
+    repo: &Repo,
+    dir: &str,
+    files: &[&str],
+    ci_extras: &[&str],
+    pyproject: Option<&toml::Table>,
+    out: &mut Findings,
+) -> bool {
+    let chosen = installed_requirements(files);
     for file in &chosen {
         let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
         out.step(Phase::Install, in_dir(dir, &format!("python3 -m pip install -r {}", quote(relative))), *file);
@@ -1143,7 +1148,7 @@ fn tox_config(repo: &Repo, dir: &str) -> Option<String> {
 /// The requirements files (repo-relative) that tox gives only to its docs or lint
 /// environments: theirs, not the tests' (see [`tox::files_of_special_envs`]).
 fn tox_special_files(repo: &Repo, dir: &str) -> Vec<String> {
-    let ini = tox_config(repo, dir).filter(|config| !config.contains('#') && !config.ends_with(".toml"));
+    let ini = tox_config(repo, dir).filter(|config| !is_toml_config(config));
     let files = ini.and_then(|ini| repo.read(&ini)).map(|text| tox::files_of_special_envs(&text));
     files.unwrap_or_default().iter().filter_map(|file| join_path(dir, file)).collect()
 }
@@ -1177,6 +1182,11 @@ fn setuptools_test_extras(repo: &Repo, dir: &str) -> Vec<String> {
         }
     }
     extras
+}
+
+/// Whether a tox configuration (see [`tox_config`]) is TOML: `tox.toml` or `[tool.tox]`.
+fn is_toml_config(config: &str) -> bool {
+    config.ends_with(".toml") || config.contains('#')
 }
 
 /// Evidence for `key` of the configuration at `config` (a file, or a table of one).
@@ -1277,13 +1287,21 @@ mod tests {
         // uv's and poetry's projects go to the interpreter too, and CI's additions with them;
         // hatch keeps its own environment, which pip's would not reach.
         let ci = ".github/workflows/ci.yml";
-        let workflow = "jobs:\n  test:\n    steps:\n      - run: pip install pytest-timeout\n      - run: pytest\n";
-        let uv = scan(&Python, &[("pyproject.toml", "[project]\nname = 'x'\n"), ("uv.lock", ""), (ci, workflow)]);
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: pip install pytest-timeout -r requirements/tests.txt\n      - run: pytest\n";
+        let files = [
+            ("pyproject.toml", "[project]\nname = 'x'\n"),
+            ("uv.lock", ""),
+            ("requirements/tests.txt", "x\n"),
+            (ci, workflow),
+        ];
+        let uv = scan(&Python, &files);
         assert!(
             uv.steps().iter().any(|c| c.starts_with("python3 -m pip install pytest-timeout ||")),
             "{:?}",
             uv.steps()
         );
+        // uv's install takes no requirements file, so the one CI names is not taken for done.
+        assert!(uv.steps().contains(&"python3 -m pip install -r requirements/tests.txt"), "{:?}", uv.steps());
         let hatch =
             scan(&Python, &[("pyproject.toml", "[project]\nname = 'x'\n[tool.hatch.envs.test]\n"), (ci, workflow)]);
         assert!(!hatch.steps().iter().any(|c| c.contains("pytest-timeout")), "{:?}", hatch.steps());
