@@ -572,8 +572,11 @@ fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<
     let mut tests = dedup_by_key(tests, |t| t.command.trim().to_string());
     tests.sort_by_key(|t| test_rank(&t.source));
     // The primary: the first that runs the suite as a developer would before pushing, in
-    // rank order; the others keep theirs.
-    if let Some(best) = (0..tests.len()).min_by_key(|&i| (reasons_not_primary(&tests[i], managers), i)) {
+    // rank order, CI's plain test job before its variants; the others keep their places.
+    if let Some(best) = (0..tests.len()).min_by_key(|&i| {
+        let source = &tests[i].source;
+        (reasons_not_primary(&tests[i], managers), test_rank(source), !in_plain_test_job(source), i)
+    }) {
         let mut primary = tests.remove(best);
         primary.primary = true;
         tests.insert(0, primary);
@@ -669,6 +672,20 @@ fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize
     };
     let foreign_tool = elsewhere(command) || test.runs.iter().any(|line| elsewhere(line));
     [other_work, interpreter, package, foreign_tool, ecosystems::fans_out(command)].iter().filter(|r| **r).count()
+}
+
+/// Whether a CI test command runs in a job named for the test suite alone (`test`,
+/// `unit-tests`, `pytest`), not for a variant of it (`valkey-test`, `test-windows`,
+/// `integration`): where CI has both, the plain one is the check every change must pass.
+fn in_plain_test_job(source: &str) -> bool {
+    let Some((path, job)) = source.split_once('#') else { return false };
+    if !is_ci_path(path) {
+        return false;
+    }
+    let job = job.strip_prefix("jobs.").unwrap_or(job);
+    let job = job.split('.').next().unwrap_or(job).to_ascii_lowercase();
+    job.split(['-', '_', ' '])
+        .all(|word| matches!(word, "test" | "tests" | "testing" | "unit" | "unittest" | "unittests" | "pytest" | "ci"))
 }
 
 /// How much a test command's source says about what the project really runs:
@@ -1109,6 +1126,27 @@ mod tests {
         let d = merge(&repo(), f);
         let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(commands, ["cargo test --workspace", "make test", "pnpm test", "cargo test"]);
+    }
+
+    #[test]
+    fn the_primary_is_ci_plain_test_job_before_its_variants() {
+        let mut f = Findings::default();
+        f.package_manager("hatch", None, ".", "pyproject.toml");
+        f.test("make test", "Makefile:7");
+        f.test("VALKEY_PORT=6379 hatch run test:cov", ".github/workflows/valkey.yml#jobs.valkey-test.steps[3]");
+        f.test("hatch run test:cov", ".github/workflows/workflow.yml#jobs.test.steps[4]");
+        f.test("pytest -m windows", ".github/workflows/workflow.yml#jobs.test-windows.steps[2]");
+        let d = merge(&repo(), f);
+        let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(
+            commands,
+            ["hatch run test:cov", "VALKEY_PORT=6379 hatch run test:cov", "pytest -m windows", "make test"],
+            "the plain job comes first, the others keep their order"
+        );
+        assert!(d.tests[0].primary);
+        // Not CI: a task named `test` does not jump its rank.
+        assert!(!in_plain_test_job("Taskfile.yml#test"));
+        assert!(in_plain_test_job(".gitlab-ci.yml#unit-tests.script"));
     }
 
     #[test]
