@@ -6,8 +6,10 @@
 /// keeps its key bare (`-e POSTGRES_USER=app`), quoting only the value when it needs it.
 /// Braces are quoted too: bash expands a bare `{a,b}` (the `shell-words` crate leaves it bare).
 pub fn quote(word: &str) -> String {
+    // `NAME=value` keeps its name bare; a requirement (`django==4.2`) is one quoted word.
     if let Some((key, value)) = word.split_once('=')
         && !key.is_empty()
+        && !value.starts_with('=')
         && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     {
         return format!("{key}={}", quote_word(value));
@@ -237,6 +239,7 @@ mod tests {
         assert_eq!(quote("~root"), "'~root'");
         assert_eq!(quote(""), "''");
         assert_eq!(quote("K={a,b}"), "K='{a,b}'");
+        assert_eq!(quote("django==4.2"), "'django==4.2'");
         assert_eq!(in_dir("", "npm ci"), "npm ci");
         assert_eq!(in_dir("web", "npm ci"), "(cd web && npm ci)");
         assert_eq!(in_dir("my app", "npm ci"), "(cd 'my app' && npm ci)");
