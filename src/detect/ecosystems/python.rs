@@ -70,6 +70,9 @@ impl Ecosystem for Python {
         &[
             r"(?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?(?:pytest|py\.test)(?-u:\b)",
             r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
+            // Django's own runner for a library without a `manage.py` (also as `` `which
+            // django-admin` `` in CI, to hand its path to coverage).
+            r"(?:\S*/)?django-admin(?:\.py)?[`)]?\s+test(?-u:\b)",
             r"python3?\s+-m\s+unittest(?-u:\b)",
             // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
             // and many libraries'), run by the interpreter (after its options, `-W error::X`
@@ -994,6 +997,12 @@ fn uv_workspace(
 /// than root pip puts its script in `~/.local/bin`, which a new non-login `bash -c` does not
 /// have on PATH, while `python3` is on every PATH.
 fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String> {
+    // `` `which django-admin` test `` (CI's way to give coverage a console script's path)
+    // runs the script.
+    static BY_PATH: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^(?:`|\$\()which\s+([[:word:].-]+)(?:`|\))").expect("the pattern is valid"));
+    let unwrapped = BY_PATH.replace_all(command, "$1");
+    let command = unwrapped.as_ref();
     if let Some(hatch) = on_the_python_on_path(command) {
         return Some(hatch);
     }
@@ -1047,6 +1056,7 @@ fn as_module(program: &str) -> Option<&'static str> {
         "coverage" => "coverage",
         "tox" => "tox",
         "nox" => "nox",
+        "django-admin" | "django-admin.py" => "django",
         _ => return None,
     })
 }
@@ -1424,6 +1434,20 @@ mod tests {
         assert_eq!(with("pytest-watch", &["pip"]), None);
         assert_eq!(with("python -m pytest", &["pip"]).as_deref(), Some("python3 -m pytest"));
         assert_eq!(with("python2 -m pytest", &["pip"]), None);
+        // Django's runner, also by the path CI's `which` gives.
+        assert_eq!(
+            with("`which django-admin` test tests --settings=tests.settings", &["pip"]).as_deref(),
+            Some("python3 -m django test tests --settings=tests.settings")
+        );
+        assert_eq!(with("$(which django-admin.py) test", &["pip"]).as_deref(), Some("python3 -m django test"));
+        assert_eq!(
+            with("coverage run `which django-admin` test", &["pip"]).as_deref(),
+            Some("python3 -m coverage run `which django-admin` test"),
+            "coverage runs a file: its path stays"
+        );
+        assert!(crate::detect::ecosystems::is_test_command("coverage run `which django-admin.py` test tests"));
+        assert!(crate::detect::ecosystems::is_test_command("django-admin test --settings=tests.settings"));
+        assert!(!crate::detect::ecosystems::is_test_command("django-admin testserver"));
         assert_eq!(
             crate::detect::ecosystems::in_installed_environment("cd api && X='a b' uv run pytest", &["uv"]),
             "cd api && X='a b' python3 -m pytest"
