@@ -302,7 +302,7 @@ impl ServicesStart {
             plan.step = Some(Step {
                 phase: Phase::System,
                 command: products::install_command(&docker, &packages),
-                source: plan.native.iter().map(|n| n.source.as_str()).collect::<Vec<_>>().join(", "),
+                source: dedup_by_key(plan.native.iter().map(|n| n.source.as_str()).collect(), |s| *s).join(", "),
             });
         }
         if !plan.native.is_empty() || matches!(docker, DockerUp::Compose(_)) {
@@ -569,14 +569,13 @@ fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<
     for test in &mut tests {
         test.command = ecosystems::in_installed_environment(&test.command, &names);
     }
+    // In rank order, CI's plain test job before its variants; a command found twice keeps
+    // its best source.
+    tests.sort_by_key(|t| (test_rank(&t.source), !in_plain_test_job(&t.source)));
     let mut tests = dedup_by_key(tests, |t| t.command.trim().to_string());
-    tests.sort_by_key(|t| test_rank(&t.source));
-    // The primary: the first that runs the suite as a developer would before pushing, in
-    // rank order, CI's plain test job before its variants; the others keep their places.
-    if let Some(best) = (0..tests.len()).min_by_key(|&i| {
-        let source = &tests[i].source;
-        (reasons_not_primary(&tests[i], managers), test_rank(source), !in_plain_test_job(source), i)
-    }) {
+    // The primary: the first that runs the suite as a developer would before pushing; the
+    // others keep their places.
+    if let Some(best) = (0..tests.len()).min_by_key(|&i| (reasons_not_primary(&tests[i], managers), i)) {
         let mut primary = tests.remove(best);
         primary.primary = true;
         tests.insert(0, primary);
@@ -1143,6 +1142,13 @@ mod tests {
             ["hatch run test:cov", "VALKEY_PORT=6379 hatch run test:cov", "pytest -m windows", "make test"],
             "the plain job comes first, the others keep their order"
         );
+        // A command CI runs in a variant job and in the plain one keeps the plain one's source.
+        let mut f = Findings::default();
+        f.test("pytest -n auto", ".github/workflows/deploy.yml#jobs.deploy.steps[3]");
+        f.test("pytest -n auto", ".github/workflows/test.yml#jobs.test.steps[4]");
+        let d = merge(&repo(), f);
+        let tests: Vec<(&str, &str)> = d.tests.iter().map(|t| (t.command.as_str(), t.source.as_str())).collect();
+        assert_eq!(tests, [("pytest -n auto", ".github/workflows/test.yml#jobs.test.steps[4]")]);
         assert!(d.tests[0].primary);
         // Not CI: a task named `test` does not jump its rank.
         assert!(!in_plain_test_job("Taskfile.yml#test"));
@@ -1169,7 +1175,11 @@ mod tests {
         // Install filled the interpreter: `uv run pytest` runs there as `python3 -m pytest`.
         assert_eq!(commands[0], ("python3 -m pytest", true), "{commands:?}");
         assert!(commands[1..].iter().all(|(_, primary)| !primary));
-        assert_eq!(commands[1].0, "uv run --only-group tox tox run -e docset", "the others keep their order");
+        assert_eq!(
+            commands[1].0, "python3 -m tox run --installpkg dist/*.whl -e -tests",
+            "CI's plain `tests` job first"
+        );
+        assert_eq!(commands[4].0, "uv run --only-group tox tox run -e docset", "then the others in their order");
         let reasons = |command: &str, runs: &[&str]| {
             let test = TestCommand {
                 command: command.to_string(),

@@ -12,6 +12,7 @@ use crate::detect::sources::workflows::{Job, JobKind, RunLine};
 pub fn tests_the_project(sources: &Sources, job: &Job) -> bool {
     match job.kind {
         JobKind::Github { release } => !release && runs_tests(sources, job),
+        JobKind::Travis => runs_tests(sources, job),
         // What the owners set up for agents is what the project needs, tests or not.
         JobKind::AgentSetup => true,
         JobKind::UnusedAction | JobKind::Other => false,
@@ -19,11 +20,11 @@ pub fn tests_the_project(sources: &Sources, job: &Job) -> bool {
 }
 
 /// Whether a job's toolchains count: a GitHub job that tests the project, or any job of
-/// GitLab CI, CircleCI or an unused composite action.
+/// GitLab CI, CircleCI, Travis CI or an unused composite action.
 pub fn counts(sources: &Sources, job: &Job) -> bool {
     match job.kind {
         JobKind::Github { .. } => tests_the_project(sources, job),
-        JobKind::AgentSetup | JobKind::UnusedAction | JobKind::Other => true,
+        JobKind::AgentSetup | JobKind::UnusedAction | JobKind::Travis | JobKind::Other => true,
     }
 }
 

@@ -1,5 +1,5 @@
 //! CI configuration read as jobs: GitHub Actions workflows (and the local composite actions
-//! their steps use), GitLab CI and CircleCI. Each [`Job`] lists what the signals need, with
+//! their steps use), GitLab CI, CircleCI and, where it is the only one, Travis CI. Each [`Job`] lists what the signals need, with
 //! expressions resolved where the file says: the actions it uses and their inputs, the shell
 //! lines it runs (with the directory each runs in), its service containers, the images it
 //! runs in and the `secrets.X` it reads. Nothing here knows an ecosystem: which action sets
@@ -44,6 +44,9 @@ pub enum JobKind {
     AgentSetup,
     /// A local composite action no workflow uses, read with its own defaults.
     UnusedAction,
+    /// Travis CI, whose services run on the build machine and answer on localhost, as
+    /// GitHub's service containers publish their ports.
+    Travis,
     /// GitLab CI or CircleCI (and GitLab's global `image`/`services`).
     Other,
 }
@@ -167,6 +170,11 @@ impl Workflows {
         if repo.exists(".circleci/config.yml") {
             reader.circleci(".circleci/config.yml");
         }
+        // Repos that moved to another CI often leave `.travis.yml` behind, stale: it speaks
+        // for the project only when it is the only CI configuration.
+        if reader.jobs.is_empty() && repo.exists(".travis.yml") {
+            reader.travis(".travis.yml");
+        }
         Workflows { jobs: reader.jobs }
     }
 }
@@ -190,15 +198,16 @@ impl Job {
 fn workflow_rank(rel: &str) -> u8 {
     let name = file_name(rel).to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or_default();
+    let main = ["test", "tests", "ci", "build", "check", "checks", "main"];
     if ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w)) {
-        2
-    } else if ["test", "ci", "build", "check", "main"]
-        .iter()
-        .any(|w| stem == *w || stem.starts_with(w) || stem.ends_with(w))
-    {
+        3
+    } else if main.contains(&stem) {
+        // `test.yml` before `test-coverage.yml`: the variant runs the same suite another way.
         0
-    } else {
+    } else if main.iter().any(|w| stem.starts_with(w) || stem.ends_with(w)) {
         1
+    } else {
+        2
     }
 }
 
@@ -443,6 +452,111 @@ impl Reader<'_> {
             self.jobs.push(job);
         }
     }
+
+    /// Travis CI: the `services:` it starts on the build machine (and the database versions
+    /// `addons:` picks), as the service containers they amount to, and the lines of its
+    /// `before_install`, `install`, `before_script` and `script` phases, in that order.
+    fn travis(&mut self, rel: &str) {
+        let Some(docs) = self.repo.read_yaml(rel) else { return };
+        let Some(doc) = docs.first() else { return };
+        let mut job = Job::new(rel.to_string(), JobKind::Travis);
+        let included =
+            ["jobs", "matrix"].into_iter().flat_map(|key| doc[key]["include"].as_vec().into_iter().flatten());
+        let mut names: Vec<String> = Vec::new();
+        for build in std::iter::once(doc).chain(included) {
+            let listed = match &build["services"] {
+                Yaml::Array(items) => items.iter().filter_map(scalar).collect(),
+                other => scalar(other).into_iter().collect::<Vec<_>>(),
+            };
+            // `addons: {mariadb: '10.6'}` installs MariaDB in place of the MySQL service.
+            let addons = ["postgresql", "mariadb"].into_iter().filter(|a| !build["addons"][*a].is_badvalue());
+            for name in listed.into_iter().chain(addons.map(str::to_string)) {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        let addon_version = |name: &str| scalar(&doc["addons"][name]).filter(|v| !v.is_empty());
+        for name in &names {
+            let Some(known) = TRAVIS_SERVICES.iter().find(|t| t.name == name) else { continue };
+            let version = known.version_addon.and_then(addon_version);
+            job.services.push(JobService {
+                name: known.image.to_string(),
+                images: vec![version.map_or_else(|| known.image.to_string(), |v| format!("{}:{v}", known.image))],
+                source: format!("{rel}#services"),
+                ports: vec![known.port.to_string()],
+                env: known.env.iter().map(|(k, v)| (k.to_string(), EnvValue::Literal(v.to_string()))).collect(),
+            });
+        }
+        for phase in ["before_install", "install", "before_script", "script"] {
+            let script: Vec<String> = match &doc[phase] {
+                Yaml::Array(lines) => lines.iter().filter_map(scalar).collect(),
+                other => scalar(other).into_iter().collect(),
+            };
+            // `travis_retry` and `travis_wait N` wrap a command in Travis's own retry and
+            // timeout: the command is what runs.
+            let script: Vec<String> = script.iter().map(|line| without_travis_wrapper(line).to_string()).collect();
+            let source = format!("{rel}#{phase}");
+            job.lines.extend(run_lines(&script.join("\n"), "", &Context::default(), &[], &source));
+        }
+        self.jobs.push(job);
+    }
+}
+
+/// A service Travis CI starts on its build machine, and the official image that amounts to.
+struct TravisService {
+    name: &'static str,
+    image: &'static str,
+    port: u16,
+    /// The `addons:` key that picks its version (`addons: {postgresql: "13"}`).
+    version_addon: Option<&'static str>,
+    /// What Travis's set-up amounts to in the image's variables: its MySQL and MariaDB have a
+    /// `root` without a password, its PostgreSQL trusts local connections as `postgres`.
+    env: &'static [(&'static str, &'static str)],
+}
+
+/// Travis's service names, from its documentation of databases and services.
+const TRAVIS_SERVICES: &[TravisService] = &[
+    TravisService {
+        name: "postgresql",
+        image: "postgres",
+        port: 5432,
+        version_addon: Some("postgresql"),
+        env: &[("POSTGRES_HOST_AUTH_METHOD", "trust")],
+    },
+    TravisService {
+        name: "mysql",
+        image: "mysql",
+        port: 3306,
+        version_addon: None,
+        env: &[("MYSQL_ALLOW_EMPTY_PASSWORD", "yes")],
+    },
+    TravisService {
+        name: "mariadb",
+        image: "mariadb",
+        port: 3306,
+        version_addon: Some("mariadb"),
+        env: &[("MARIADB_ALLOW_EMPTY_ROOT_PASSWORD", "yes")],
+    },
+    TravisService { name: "redis-server", image: "redis", port: 6379, version_addon: None, env: &[] },
+    TravisService { name: "redis", image: "redis", port: 6379, version_addon: None, env: &[] },
+    TravisService { name: "mongodb", image: "mongo", port: 27017, version_addon: None, env: &[] },
+    TravisService { name: "memcached", image: "memcached", port: 11211, version_addon: None, env: &[] },
+    TravisService { name: "rabbitmq", image: "rabbitmq", port: 5672, version_addon: None, env: &[] },
+    TravisService { name: "elasticsearch", image: "elasticsearch", port: 9200, version_addon: None, env: &[] },
+];
+
+fn without_travis_wrapper(line: &str) -> &str {
+    let line = line.trim_start();
+    if let Some(rest) = line.strip_prefix("travis_retry ") {
+        return rest.trim_start();
+    }
+    if let Some(rest) = line.strip_prefix("travis_wait ") {
+        let rest = rest.trim_start();
+        let minutes = rest.split_whitespace().next().filter(|w| w.parse::<u32>().is_ok());
+        return minutes.map_or(rest, |m| rest[m.len()..].trim_start());
+    }
+    line
 }
 
 /// Variables the GitHub Actions runner sets for every step. A repo's test script may read
@@ -919,6 +1033,41 @@ mod tests {
             (services[1].images.as_slice(), services[1].ports.as_slice()),
             (["mysql".to_string()].as_slice(), ["3306:3306".to_string()].as_slice())
         );
+    }
+
+    #[test]
+    fn travis_services_and_phases_are_a_job_where_travis_is_the_only_ci() {
+        let travis = "language: node_js\nservices:\n  - redis-server\n  - xvfb\naddons:\n  postgresql: \"13\"\n\
+                      jobs:\n  include:\n    - services: [mysql]\nbefore_script:\n  - psql -c 'create database t;' -U postgres\n\
+                      script:\n  - npm run lint\n  - travis_retry npm run test\n  - travis_wait 30 make slow\n";
+        let (_dir, repo) = repo_with(&[(".travis.yml", travis)]);
+        let job = Workflows::read(&repo).jobs.remove(0);
+        let services: Vec<(&str, &str, &str)> =
+            job.services.iter().map(|s| (s.name.as_str(), s.images[0].as_str(), s.ports[0].as_str())).collect();
+        assert_eq!(
+            services,
+            [("redis", "redis", "6379"), ("postgres", "postgres:13", "5432"), ("mysql", "mysql", "3306")],
+            "xvfb is not a service container"
+        );
+        assert_eq!(job.services[1].env, [("POSTGRES_HOST_AUTH_METHOD".to_string(), EnvValue::Literal("trust".into()))]);
+        let lines: Vec<(&str, &str)> = job.lines.iter().map(|l| (l.text.as_str(), l.source.as_str())).collect();
+        assert_eq!(
+            lines,
+            [
+                ("psql -c 'create database t;' -U postgres", ".travis.yml#before_script"),
+                ("npm run lint", ".travis.yml#script"),
+                ("npm run test", ".travis.yml#script"),
+                ("make slow", ".travis.yml#script"),
+            ]
+        );
+        // Beside a GitHub workflow, `.travis.yml` is a leftover.
+        let (_dir, repo) = repo_with(&[
+            (".travis.yml", travis),
+            (".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: npm test\n"),
+        ]);
+        let jobs = Workflows::read(&repo).jobs;
+        assert_eq!(jobs.len(), 1);
+        assert!(jobs[0].services.is_empty());
     }
 
     #[test]
