@@ -982,7 +982,7 @@ mod tests {
 
     #[test]
     fn ci_steps_that_prepare_a_service_follow_the_start() {
-        let workflow = "jobs:\n  t:\n    services:\n      pg:\n        image: postgres:16\n        env:\n          POSTGRES_PASSWORD: postgres\n        ports: ['5432:5432']\n    env:\n      PGUSER: postgres\n    steps:\n      - run: psql -c \"CREATE ROLE app LOGIN\"\n      - run: npm test\n      - run: psql -c 'DROP ROLE app'\n  lint:\n    steps:\n      - run: psql --version\n";
+        let workflow = "jobs:\n  t:\n    services:\n      pg:\n        image: postgres:16\n        env:\n          POSTGRES_PASSWORD: postgres\n        ports: ['5432:5432']\n    env:\n      PGUSER: postgres\n    steps:\n      - run: psql -c \"CREATE ROLE app LOGIN\"\n      - run: npm run test:init\n      - run: npm test\n      - run: psql -c 'DROP ROLE app'\n  lint:\n    steps:\n      - run: psql --version\n";
         let d = crate::detect::testing::detection(&[(".github/workflows/ci.yml", workflow), ("package.json", "{}")]);
         let seeds: Vec<&str> = d.start.lines().skip_while(|l| !l.starts_with("# .github")).collect();
         // Before the job's first test, with the job's env; not after it, not in a job
@@ -992,6 +992,8 @@ mod tests {
             [
                 "# .github/workflows/ci.yml#jobs.t.steps[0]",
                 "PGUSER=postgres psql -c \"CREATE ROLE app LOGIN\" || echo \"hanzo-env: warning: preparing the services as CI does failed (.github/workflows/ci.yml#jobs.t.steps[0])\" >&2",
+                "# .github/workflows/ci.yml#jobs.t.steps[1]",
+                "PGUSER=postgres npm run test:init || echo \"hanzo-env: warning: preparing the services as CI does failed (.github/workflows/ci.yml#jobs.t.steps[1])\" >&2",
             ],
             "{}",
             d.start

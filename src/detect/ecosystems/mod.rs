@@ -169,10 +169,30 @@ static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the install-command patterns are valid")
 });
 
+/// A script, target or task named for preparing what the tests need, not for running them
+/// (`npm run test:init`, `make test-setup`, `yarn db:migrate`): CI runs it once the services
+/// are up and before the tests.
+static PREPARES_TESTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:^|[\s;&|(])(?:npm|pnpm|yarn|bun|make|just|task)\s(?:[^;&|]*?\s)?(?:run\s+)?(?:test|tests|db)[:\-_](?:init|setup|prepare|seed|migrate|create|schema|reset|db)(?:[\s:\-_]|$)",
+    )
+    .expect("the preparation pattern is valid")
+});
+
+/// Whether `line` runs a script or target that prepares what the tests need (see
+/// [`PREPARES_TESTS`]).
+pub fn prepares_tests(line: &str) -> bool {
+    PREPARES_TESTS.is_match(line.trim())
+}
+
 /// True when `line` runs tests (`pnpm run test-unit`, `cargo test --workspace`, `make test`,
-/// `vendor/bin/phpunit`, `mvn -B verify`, `bundle exec rspec`, …).
+/// `vendor/bin/phpunit`, `mvn -B verify`, `bundle exec rspec`, …), not a preparation of them
+/// (`npm run test:init`).
 pub fn is_test_command(line: &str) -> bool {
     let line = line.trim();
+    if prepares_tests(line) {
+        return false;
+    }
     // `mvn verify -DskipTests`, `gradle build -x test`: builds that leave the tests out.
     let skips_tests = line.split_whitespace().any(|w| SKIP_TEST_FLAGS.contains(&w))
         || line.contains(" -x test")
@@ -391,8 +411,15 @@ mod tests {
             "npm install --save-dev jest",
             "uv pip uninstall pytest-speed",
             "yarn remove jest",
+            // Preparations of the tests, run before them.
+            "npm run test:init",
+            "make test-setup",
+            "yarn db:migrate",
+            "pnpm run test:db:reset",
         ] {
             assert!(!is_test_command(line), "{line}");
         }
+        assert!(prepares_tests("npm run test:init") && prepares_tests("cd api && yarn db:seed"));
+        assert!(!prepares_tests("npm run test:initial") && !prepares_tests("npm run dbsetup"));
     }
 }

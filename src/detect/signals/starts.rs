@@ -11,6 +11,7 @@
 //!   `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` (a `secrets.X` value is
 //!   passed from the sandbox's `$X`).
 
+use crate::detect::ecosystems;
 use crate::detect::findings::{Findings, Origin, Service, Start, StartOrigin};
 use crate::detect::repo::parent_dir;
 use crate::detect::signals::relevance;
@@ -22,14 +23,15 @@ use crate::detect::sources::products;
 use crate::detect::sources::shell::quote;
 use crate::detect::sources::workflows::{EnvValue, JobService};
 
-/// The lines of CI test jobs with service containers that run a service's client before the
-/// job's first test (`psql -c "CREATE ROLE scram_test …"`), with the job's env for the
-/// services (`PGUSER=postgres psql …`).
+/// The lines of CI test jobs with service containers that prepare the services before the
+/// job's first test — a service's client (`psql -c "CREATE ROLE scram_test …"`) or a script
+/// named for it (`npm run test:init`) — with the job's env for the services
+/// (`PGUSER=postgres psql …`).
 fn seeds(sources: &Sources, out: &mut Findings) {
     for job in sources.workflows().jobs.iter().filter(|j| !j.services.is_empty()) {
         for line in job.lines.iter().take_while(|l| !relevance::runs_tests_line(l)) {
             let program = line.text.split_whitespace().next().unwrap_or_default();
-            if line.in_foreign_checkout || !products::is_client(program) {
+            if line.in_foreign_checkout || !(products::is_client(program) || ecosystems::prepares_tests(&line.text)) {
                 continue;
             }
             let env = line.env_words();
