@@ -419,15 +419,22 @@ fn git(dir: &Path, args: &[&str]) -> String {
 fn verify_copies_the_git_history_without_touching_the_checkouts() {
     let sandbox = Sandbox::fixture("passes");
     git(&sandbox.repo, &["init", "-q"]);
-    git(&sandbox.repo, &["add", "input.txt"]);
+    // A committed fixture that an ignore pattern also matches: git tracks it all the same.
+    std::fs::create_dir_all(sandbox.repo.join("tests")).unwrap();
+    std::fs::write(sandbox.repo.join("tests/fixture.db"), "rows").unwrap();
+    std::fs::write(sandbox.repo.join(".gitignore"), "*.db\n").unwrap();
+    git(&sandbox.repo, &["add", "input.txt", ".gitignore"]);
+    git(&sandbox.repo, &["add", "-f", "tests/fixture.db"]);
     git(&sandbox.repo, &["commit", "-q", "-m", "first"]);
     git(&sandbox.repo, &["tag", "v1.2.3"]);
     std::fs::write(sandbox.repo.join("input.txt"), "changed\n").unwrap();
+    std::fs::write(sandbox.repo.join("local.db"), "untracked and ignored").unwrap();
     let before = [git(&sandbox.repo, &["status", "--porcelain"]), git(&sandbox.repo, &["show-ref"])];
 
     // As a sandbox's checkout: the tags (a version from git), the uncommitted change as one,
     // and no stand-in version over what git says.
     let test = "[ \"$(git describe --tags)\" = v1.2.3 ] && git status --porcelain | grep -qx ' M input.txt' \
+                && [ \"$(cat tests/fixture.db)\" = rows ] && [ ! -e local.db ] \
                 && [ -z \"${SETUPTOOLS_SCM_PRETEND_VERSION:-}\" ] && git -c user.name=t -c user.email=t@example.com commit -qam changed";
     let (code, json, stderr) = verify_json(&sandbox, &["--test", test], &[("WHO", "world")]);
     assert_eq!(code, Some(0), "{json:#}\n{stderr}");
@@ -614,6 +621,27 @@ fn verify_waits_for_the_ports_of_detected_services() {
     let tail = json["steps"][1]["tail"].to_string();
     assert!(tail.contains("redis: 127.0.0.1:6379 still closed"), "{tail}");
     assert_eq!(processes_inside(&scratch_of(&json)), Vec::<String>::new());
+}
+
+#[test]
+fn verify_lets_start_finish_setting_up_the_services_before_the_tests() {
+    // The test plays redis on 6379: it answers at once, before start has made what the tests
+    // need (a native postgres answers before start has created its role and database).
+    let Ok(_listener) = std::net::TcpListener::bind(("127.0.0.1", 6379)) else {
+        eprintln!("127.0.0.1:6379 is in use here; skipping");
+        return;
+    };
+    let sandbox = Sandbox::fixture("services");
+    std::fs::write(
+        sandbox.repo.join(".hanzo/environment.toml"),
+        "repo = \"services\"\ninstall = \"\"\nstart = \"sleep 1 && touch prepared\"\nsecrets = []\n",
+    )
+    .unwrap();
+    let (code, json, stderr) = verify_json(&sandbox, &["--test", "test -f prepared"], &[]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("start", "passed"), ("services", "passed"), ("test", "passed")]));
+    let tail = json["steps"][1]["tail"].to_string();
+    assert!(tail.contains("start: done setting up"), "{tail}");
 }
 
 /// Whether `python3 -m venv` works here (Debian splits it into python3-venv).

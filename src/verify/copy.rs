@@ -1,7 +1,8 @@
-//! The scratch copy of a checkout: what `git status` would show (tracked and untracked files,
-//! minus what `.gitignore`/`.ignore` exclude), never `node_modules` or `target`; its git
+//! The scratch copy of a checkout: what `git status` would show (tracked files, and untracked
+//! ones but what `.gitignore`/`.ignore` exclude), never `node_modules` or `target`; its git
 //! history comes from a clone, never from the checkout's own `.git`.
 
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -87,10 +88,13 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<Copied, CopyError> {
 /// tests call git. A bare clone that borrows the checkout's objects (`--shared`: nothing is
 /// copied, and nothing is written to the checkout's repository) becomes the copy's `.git`,
 /// its index read from HEAD, so that the copy's uncommitted changes show as the checkout's.
-/// `git` makes the command to run (the run's PATH and HOME). Whether the checkout had one.
-pub fn clone_git_history(from: &Path, to: &Path, git: impl Fn() -> Command) -> Result<bool, String> {
+/// Tracked files that an ignore pattern also matches (a committed `tests/fixture.db` beside
+/// `*.db`), which the walk left out, are copied then: git tracks them, so a checkout has them.
+/// `git` makes the command to run (the run's PATH and HOME). `None` when the checkout has no
+/// history, else how many tracked files were added.
+pub fn clone_git_history(from: &Path, to: &Path, git: impl Fn() -> Command) -> Result<Option<u64>, String> {
     if !from.join(".git").exists() {
-        return Ok(false);
+        return Ok(None);
     }
     let target = to.join(".git");
     let mut clone = git();
@@ -105,7 +109,30 @@ pub fn clone_git_history(from: &Path, to: &Path, git: impl Fn() -> Command) -> R
     if cloned.is_err() {
         let _ = std::fs::remove_dir_all(&target);
     }
-    cloned.map(|()| true)
+    cloned?;
+    let mut tracked = git();
+    tracked.arg("-C").arg(to).args(["ls-files", "-z"]);
+    let listed = tracked.output().map_err(|e| format!("git ls-files: {e}"))?;
+    if !listed.status.success() {
+        return Err(format!("git ls-files: {}", String::from_utf8_lossy(&listed.stderr).trim()));
+    }
+    let mut added = 0;
+    for path in listed.stdout.split(|b| *b == 0).filter(|p| !p.is_empty()) {
+        let relative = Path::new(std::ffi::OsStr::from_bytes(path));
+        let never = relative.components().any(|c| NEVER_COPIED.iter().any(|n| c.as_os_str() == *n));
+        let (source, target) = (from.join(relative), to.join(relative));
+        // Only what the checkout still has as a plain file: a deletion stays a deletion.
+        let is_file = std::fs::symlink_metadata(&source).is_ok_and(|m| m.is_file());
+        if never || !is_file || target.symlink_metadata().is_ok() {
+            continue;
+        }
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
+        std::fs::copy(&source, &target).map_err(|e| format!("{}: {e}", source.display()))?;
+        added += 1;
+    }
+    Ok(Some(added))
 }
 
 #[cfg(test)]

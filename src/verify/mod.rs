@@ -35,6 +35,10 @@ use process::{Group, POLL};
 pub const SERVICE_WAIT: Duration = Duration::from_secs(60);
 /// How long `start` gets to fail fast before the next step begins.
 const START_SETTLE: Duration = Duration::from_millis(500);
+/// How long, once the services answer, `start` may go on setting them up (roles, databases,
+/// CI's preparation lines) before the tests run anyway: a start that also runs a server of
+/// its own never ends.
+const SETUP_GRACE: Duration = Duration::from_secs(30);
 /// Lines of a failing step's log shown in the report.
 pub const TAIL_LINES: usize = 15;
 /// The marker our ERR trap prints before the failing line.
@@ -200,7 +204,10 @@ pub fn verify(
     }
     let mut copied = copy::copy_checkout(root, &checkout)?;
     let has_history = match copy::clone_git_history(root, &checkout, || sandbox::git(env)) {
-        Ok(cloned) => cloned,
+        Ok(tracked_but_ignored) => {
+            copied.files += tracked_but_ignored.unwrap_or(0);
+            tracked_but_ignored.is_some()
+        }
         Err(why) => {
             copied.warnings.push(format!(
                 "the copy has no git history ({why}): a step that reads it (a version from tags, \
@@ -340,7 +347,7 @@ impl Runner<'_> {
             if self.stopping() || start_failed {
                 self.skip("services", &describe_services(&plan.services));
             } else {
-                let report = self.wait_for_services(&plan.services);
+                let report = self.wait_for_services(&plan.services, start.as_mut().map(|(group, _, _)| group));
                 self.record(report);
             }
         }
@@ -515,7 +522,9 @@ impl Runner<'_> {
         self.steps.insert(at, report);
     }
 
-    fn wait_for_services(&mut self, services: &[(String, u16)]) -> StepReport {
+    /// Wait for the services' ports, then for `start` to finish setting them up: a server
+    /// answers before the script that started it has made its accounts and databases.
+    fn wait_for_services(&mut self, services: &[(String, u16)], start: Option<&mut Group>) -> StepReport {
         let command = describe_services(services);
         self.progress.started("services", &command);
         let log = self.logs.join("services.log");
@@ -535,6 +544,18 @@ impl Runner<'_> {
                 }
             };
             output.append_line(&line);
+        }
+        if let Some(start) = start.filter(|_| status == Status::Passed) {
+            let open = Instant::now();
+            let deadline = (open + SETUP_GRACE.min(self.options.step_timeout)).min(self.deadline);
+            while start.try_wait().is_none() && Instant::now() < deadline && !self.stopping() {
+                std::thread::sleep(POLL);
+            }
+            let waited = short_duration(open.elapsed());
+            output.append_line(&match start.try_wait() {
+                Some(_) => format!("start: done setting up {waited} later"),
+                None => format!("start: still running {waited} later (a server of its own, presumably); tests go on"),
+            });
         }
         self.report("services", &command, status, began.elapsed(), None, log, &output)
     }
