@@ -23,6 +23,7 @@ use regex::Regex;
 use yaml_rust2::Yaml;
 
 use crate::detect::repo::{Repo, file_name};
+use crate::detect::sources::images::{canonical_service, is_backing_service};
 use crate::detect::sources::shell::{commands, join_path, quote};
 use crate::detect::sources::version;
 
@@ -311,6 +312,8 @@ impl Reader<'_> {
             }
             let started: Vec<JobService> = job.actions.iter().filter_map(service_started_by).collect();
             job.services.extend(started);
+            let run: Vec<JobService> = job.lines.iter().filter_map(service_run_by).collect();
+            job.services.extend(run);
             let mut found = Vec::new();
             strings(def, &mut found);
             job.secrets = found.into_iter().flat_map(secret_references).collect();
@@ -499,6 +502,8 @@ impl Reader<'_> {
             let source = format!("{rel}#{phase}");
             job.lines.extend(run_lines(&script.join("\n"), "", &Context::default(), &[], &source));
         }
+        let run: Vec<JobService> = job.lines.iter().filter_map(service_run_by).collect();
+        job.services.extend(run);
         self.jobs.push(job);
     }
 }
@@ -723,6 +728,98 @@ fn service_started_by(action: &ActionUse) -> Option<JobService> {
     })
 }
 
+/// Options of `docker run` that take a value as the next word.
+const DOCKER_RUN_VALUES: &[&str] = &[
+    "-p",
+    "--publish",
+    "-e",
+    "--env",
+    "--name",
+    "-v",
+    "--volume",
+    "--network",
+    "--net",
+    "--mount",
+    "-w",
+    "--workdir",
+    "-u",
+    "--user",
+    "--entrypoint",
+    "--restart",
+    "--tmpfs",
+    "-l",
+    "--label",
+    "-h",
+    "--hostname",
+    "-m",
+    "--memory",
+    "--cpus",
+    "--shm-size",
+    "--ulimit",
+    "--add-host",
+    "--platform",
+    "--pull",
+    "--cap-add",
+    "--env-file",
+    "--health-cmd",
+    "--health-interval",
+    "--health-timeout",
+    "--health-retries",
+    "--log-driver",
+];
+
+/// The service container a CI line starts itself (`docker run -d --name db -p 5432:5432 -e
+/// POSTGRES_PASSWORD=x postgres:16`), as a `services:` entry would: detached, of a backing
+/// service's image. A port an unknown variable gives (`-p $PORT:3306`) is published on the
+/// container's own, where a client finds it by default; an `-e` value with a variable left
+/// is the environment's.
+fn service_run_by(line: &RunLine) -> Option<JobService> {
+    let words = shell_words::split(&line.text).ok()?;
+    let rest = match words.as_slice() {
+        [docker, run, rest @ ..] if docker == "docker" && run == "run" => rest,
+        [docker, container, run, rest @ ..] if docker == "docker" && container == "container" && run == "run" => rest,
+        _ => return None,
+    };
+    let (mut detached, mut name, mut ports, mut env, mut image) = (false, None, Vec::new(), Vec::new(), None);
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        let (option, inline) = match word.split_once('=').filter(|_| word.starts_with("--")) {
+            Some((option, value)) => (option, Some(value.to_string())),
+            None => (word.as_str(), None),
+        };
+        if !option.starts_with('-') {
+            image = Some(word.clone());
+            break;
+        }
+        if DOCKER_RUN_VALUES.contains(&option) {
+            let Some(value) = inline.or_else(|| words.next().cloned()) else { break };
+            match option {
+                "-p" | "--publish" => {
+                    let container = value.rsplit(':').next().unwrap_or(&value).to_string();
+                    let known = value.split(':').all(|part| !part.contains('$'));
+                    ports.push(if known { value } else { container });
+                }
+                "-e" | "--env" => match value.split_once('=') {
+                    Some((key, v)) if !v.contains('$') => env.push((key.to_string(), EnvValue::Literal(v.to_string()))),
+                    Some((key, _)) => env.push((key.to_string(), EnvValue::Unknown)),
+                    None => {}
+                },
+                "--name" => name = Some(value),
+                _ => {}
+            }
+        } else if option == "--detach" || (!option.starts_with("--") && option.contains('d')) {
+            // `-d`, and short flags bundled with it (`-dit`).
+            detached = true;
+        }
+    }
+    let image = image.filter(|i| detached && !i.contains('$'))?;
+    if !is_backing_service(&canonical_service(&image)) {
+        return None;
+    }
+    let name = name.unwrap_or_else(|| canonical_service(&image));
+    Some(JobService { name, images: vec![image], source: line.source.clone(), ports, env })
+}
+
 fn action_use(uses: &str, with: &Yaml, ctx: &Context, source: String) -> ActionUse {
     let (action, reference) = uses.split_once('@').unwrap_or((uses, ""));
     let mut inputs = HashMap::new();
@@ -844,12 +941,21 @@ fn action_inputs(with: &Yaml, ctx: &Context) -> HashMap<String, String> {
     inputs
 }
 
+/// The value of a matrix key's own list that stands for the matrix: the lowest version (the
+/// floor a project supports), else the first.
+fn picked_value(own: &[String]) -> Option<String> {
+    version::lowest(own).or_else(|| own.first().cloned())
+}
+
 /// Where an expression is evaluated: the env, matrix and inputs in scope.
 #[derive(Debug, Clone, Default)]
 pub struct Context {
     env: HashMap<String, String>,
     /// Matrix key → its own list of values, then values only `include:` entries give.
     matrix: HashMap<String, (Vec<String>, Vec<String>)>,
+    /// Keys that `include:` entries add to combinations of the main matrix (an entry whose
+    /// other keys match one), with those values in order.
+    extended: HashMap<String, Vec<String>>,
     inputs: HashMap<String, String>,
 }
 
@@ -885,10 +991,19 @@ impl Context {
             ctx.matrix.entry(k).or_default().0 = values.iter().filter_map(scalar).collect();
         }
         for entry in matrix["include"].as_vec().into_iter().flatten() {
-            for (k, v) in entry.as_hash().into_iter().flatten() {
-                if let (Some(k), Some(v)) = (scalar(k), scalar(v)) {
-                    ctx.matrix.entry(k).or_default().1.push(v);
+            let pairs: Vec<(String, String)> =
+                entry.as_hash().into_iter().flatten().filter_map(|(k, v)| Some((scalar(k)?, scalar(v)?))).collect();
+            // GitHub adds an entry's other keys to the combinations whose values it matches:
+            // here, the one combination read (each key's value as `value` picks it).
+            let picked = |k: &str| ctx.matrix.get(k).and_then(|(own, _)| picked_value(own));
+            let matched: Vec<bool> = pairs.iter().map(|(k, _)| picked(k).is_some()).collect();
+            let extends =
+                matched.iter().any(|m| *m) && pairs.iter().all(|(k, v)| picked(k).is_none_or(|picked| picked == *v));
+            for ((k, v), matched) in pairs.into_iter().zip(matched) {
+                if extends && !matched {
+                    ctx.extended.entry(k.clone()).or_default().push(v.clone());
                 }
+                ctx.matrix.entry(k).or_default().1.push(v);
             }
         }
         ctx
@@ -924,11 +1039,14 @@ impl Context {
         }
         if let Some(key) = expr.strip_prefix("matrix.") {
             let (own, extra) = self.matrix.get(key)?;
-            if !own.is_empty() {
-                return version::lowest(own).or_else(|| own.first().cloned());
+            if let Some(picked) = picked_value(own) {
+                return Some(picked);
+            }
+            if let Some(first) = self.extended.get(key).and_then(|values| values.first()) {
+                return Some(first.clone());
             }
             // A key only `include:` entries set is absent from the main combinations, unless
-            // the whole matrix is a list of includes.
+            // an entry extends one of them or the whole matrix is a list of includes.
             let include_only = self.matrix.values().all(|(own, _)| own.is_empty());
             return include_only.then(|| extra.first().cloned()).flatten();
         }
@@ -1068,6 +1186,31 @@ mod tests {
         let jobs = Workflows::read(&repo).jobs;
         assert_eq!(jobs.len(), 1);
         assert!(jobs[0].services.is_empty());
+    }
+
+    #[test]
+    fn services_that_ci_lines_start_with_docker_run_are_service_containers() {
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        name: [old, new]\n        include:\n          - name: old\n            db: mysql\n            db-version: '5.7'\n          - name: new\n            db: mariadb\n            db-version: '10.4'\n    steps:\n      - run: echo \"MYSQL_PORT=$(node free-port.js)\" >> \"$GITHUB_ENV\"\n      - run: docker run -d --name mysql -e MYSQL_ALLOW_EMPTY_PASSWORD=yes -e MYSQL_DATABASE=$MYSQL_DATABASE -p $MYSQL_PORT:3306 $DB:$DB_VERSION\n        env:\n          DB: ${{ matrix.db }}\n          DB_VERSION: ${{ matrix.db-version }}\n      - run: docker run --rm -v $PWD:/src postgres:16 pg_dump --version\n      - run: docker run -dit --name=cache -p 6380:6379 redis:7 redis-server --save ''\n      - run: docker run -d -p 8080:80 nginx\n";
+        let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+        let services = Workflows::read(&repo).jobs.remove(0).services;
+        let found: Vec<(&str, &str, &str)> =
+            services.iter().map(|s| (s.name.as_str(), s.images[0].as_str(), s.ports[0].as_str())).collect();
+        // The image the include gives the combination read; a port from `$GITHUB_ENV` on the
+        // container's own; not a one-off `--rm` run, not a proxy.
+        assert_eq!(found, [("mysql", "mysql:5.7", "3306"), ("cache", "redis:7", "6380:6379")]);
+        assert_eq!(
+            services[0].env,
+            [
+                ("MYSQL_ALLOW_EMPTY_PASSWORD".to_string(), EnvValue::Literal("yes".into())),
+                ("MYSQL_DATABASE".to_string(), EnvValue::Unknown)
+            ]
+        );
+        assert_eq!(services[0].source, ".github/workflows/ci.yml#jobs.t.steps[1]");
+        // An include that extends another combination leaves the one read as it is.
+        let ctx = Context::default().with_matrix(&yaml(
+            "py: ['3.9', 'pypy-3.9']\ninclude:\n  - py: pypy-3.9\n    toxenv: pypy39\n  - py: '3.9'\n    os: linux\n",
+        ));
+        assert_eq!((ctx.value("matrix.toxenv"), ctx.value("matrix.os")), (None, Some("linux".to_string())));
     }
 
     #[test]
