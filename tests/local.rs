@@ -637,11 +637,12 @@ fn verify_lets_start_finish_setting_up_the_services_before_the_tests() {
         "repo = \"services\"\ninstall = \"\"\nstart = \"sleep 1 && touch prepared\"\nsecrets = []\n",
     )
     .unwrap();
-    let (code, json, stderr) = verify_json(&sandbox, &["--test", "test -f prepared"], &[]);
+    let (code, json, stderr) = verify_json(&sandbox, &["--keep", "--test", "test -f prepared"], &[]);
     assert_eq!(code, Some(0), "{json:#}\n{stderr}");
     assert_eq!(steps(&json), pairs(&[("start", "passed"), ("services", "passed"), ("test", "passed")]));
-    let tail = json["steps"][1]["tail"].to_string();
-    assert!(tail.contains("start: done setting up"), "{tail}");
+    let log = std::fs::read_to_string(json["steps"][1]["log"].as_str().expect("the services log")).unwrap();
+    assert!(log.contains("start: done setting up"), "{log}");
+    std::fs::remove_dir_all(scratch_of(&json)).unwrap();
 }
 
 /// Whether `python3 -m venv` works here (Debian splits it into python3-venv).

@@ -1293,6 +1293,13 @@ mod tests {
         assert!(installs.contains(&"python3 -m pip install -r test_requirements.txt mock"), "{installs:?}");
         assert!(!installs.iter().any(|c| c.contains("ruff")), "a lint job's tools: {installs:?}");
         assert!(!installs.contains(&"python3 -m pip install pytest"), "tests/requirements.txt names it: {installs:?}");
+        // What a job installs after its tests ran is for a later step (plugins that would
+        // change what the tests see).
+        let later = "jobs:\n  test:\n    steps:\n      - run: pip install pytest-xdist && pytest -n auto\n      - run: pip install datasette-init\n      - run: tests/load-plugins.sh\n";
+        let s = scan(&Python, &[("setup.py", ""), (".github/workflows/ci.yml", later)]);
+        let steps = s.steps();
+        assert!(steps.iter().any(|c| c.starts_with("python3 -m pip install pytest-xdist ||")), "{steps:?}");
+        assert!(!steps.iter().any(|c| c.contains("datasette-init")), "{steps:?}");
 
         // uv's and poetry's projects go to the interpreter too, and CI's additions with them;
         // hatch keeps its own environment, which pip's would not reach.

@@ -57,16 +57,26 @@ const OPTIONS_WITH_A_VALUE: &[&str] = &[
 /// What CI installs to build or ship rather than to test: install already sees to these.
 const NOT_TEST_PACKAGES: &[&str] = &["pip", "setuptools", "wheel", "build", "twine", "virtualenv", "uv", "poetry"];
 
-/// The packages named on `pip install` lines of CI jobs that run Python tests, in job order.
+/// The packages named on `pip install` lines of CI jobs that run Python tests, in job order:
+/// the lines before the job's first test, the environment its tests ran in (a later line adds
+/// plugins for a later step, and would change what the first one sees).
 pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
     let mut found = Vec::new();
     for job in &sources.workflows().jobs {
         // A workflow named for releases often runs the tests too (marshmallow's `build-release`).
-        let tests = |line: &RunLine| PYTHON_TEST.is_match(&line.text) && !ships(&line.text);
-        if job.kind == JobKind::UnusedAction || !job.lines.iter().any(tests) {
+        // A command that runs Python tests, not one that installs a test tool (`pip install
+        // pytest-cov`).
+        let tests = |line: &RunLine| {
+            !ships(&line.text)
+                && commands(&line.text)
+                    .iter()
+                    .any(|words| pip_install(words).is_none() && PYTHON_TEST.is_match(&words.join(" ")))
+        };
+        let Some(first_test) = job.lines.iter().position(tests).filter(|_| job.kind != JobKind::UnusedAction) else {
             continue;
-        }
-        for line in job.lines.iter().filter(|line| !line.in_foreign_checkout) {
+        };
+        // Up to the first line that runs the tests, its own installs included.
+        for line in job.lines[..=first_test].iter().filter(|line| !line.in_foreign_checkout) {
             let mut installs = CiPackages {
                 dir: line.dir.clone(),
                 packages: Vec::new(),
