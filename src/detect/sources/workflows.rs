@@ -279,9 +279,11 @@ impl Reader<'_> {
             let job_env = if job.services.is_empty() { Vec::new() } else { literal_env(&def["env"], &ctx) };
             let default_dir = scalar(&def["defaults"]["run"]["working-directory"])
                 .or_else(|| scalar(&doc["defaults"]["run"]["working-directory"]));
+            // What earlier steps wrote to `$GITHUB_ENV`: the environment of the steps after them.
+            let mut exported: Vec<(String, String)> = Vec::new();
             for (i, step) in def["steps"].as_vec().into_iter().flatten().enumerate() {
                 let source = format!("{}.steps[{i}]", job.source);
-                let step_ctx = ctx.with_env(&step["env"]);
+                let step_ctx = ctx.with_pairs(&exported).with_env(&step["env"]);
                 if let Some(uses) = scalar(&step["uses"]) {
                     if let Some(local) = uses.strip_prefix("./") {
                         let inputs = action_inputs(&step["with"], &step_ctx);
@@ -301,12 +303,21 @@ impl Reader<'_> {
                 if let Some(script) = scalar(&step["run"]) {
                     let dir = scalar(&step["working-directory"]).or_else(|| default_dir.clone()).unwrap_or_default();
                     let mut env = job_env.clone();
-                    for (name, value) in literal_env(&step["env"], &ctx) {
+                    for (name, value) in exported.iter().cloned().chain(literal_env(&step["env"], &ctx)) {
                         env.retain(|(set, _)| *set != name);
                         env.push((name, value));
                     }
                     let mut lines = run_lines(&script, &dir, &step_ctx, &foreign_dirs, &source);
                     lines.iter_mut().for_each(|line| line.env.clone_from(&env));
+                    // A step that runs only in some cells (`if: matrix.target != ''`) exports
+                    // only there.
+                    let conditional = !step["if"].is_badvalue();
+                    for (name, value) in
+                        lines.iter().filter(|_| !conditional).filter_map(|line| exported_to_later_steps(&line.text))
+                    {
+                        exported.retain(|(set, _)| *set != name);
+                        exported.push((name, value));
+                    }
                     job.lines.extend(lines);
                 }
             }
@@ -584,6 +595,14 @@ fn literal_env(env: &Yaml, ctx: &Context) -> Vec<(String, String)> {
         }
     }
     found
+}
+
+/// `echo "NAME=value" >> "$GITHUB_ENV"`: a variable the steps after this one see, when its
+/// value is known here (no variable or command in it) and not one for how CI prints.
+fn exported_to_later_steps(line: &str) -> Option<(String, String)> {
+    let c = GITHUB_ENV_LINE.captures(line)?;
+    let (name, value) = (c[1].to_string(), c[2].to_string());
+    (!DISPLAY_VARIABLES.contains(&name.as_str())).then_some((name, value))
 }
 
 /// A service container's `env`: literals, `secrets.X` references, unknown expressions.
@@ -960,6 +979,13 @@ pub struct Context {
 }
 
 impl Context {
+    /// With `pairs` set as env (values as they are).
+    fn with_pairs(&self, pairs: &[(String, String)]) -> Context {
+        let mut ctx = self.clone();
+        ctx.env.extend(pairs.iter().cloned());
+        ctx
+    }
+
     pub fn with_env(&self, env: &Yaml) -> Context {
         let mut ctx = self.clone();
         if let Some(env) = env.as_hash() {
@@ -1082,6 +1108,10 @@ impl Context {
     }
 }
 
+static GITHUB_ENV_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^echo\s+["']?([A-Za-z_][A-Za-z0-9_]*)=([^"'$`\s]*)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"#)
+        .expect("the GITHUB_ENV pattern is valid")
+});
 static EXPRESSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));
 /// A double-quoted argument, or a single-quoted one without quotes in its expressions, that
@@ -1190,9 +1220,10 @@ mod tests {
 
     #[test]
     fn services_that_ci_lines_start_with_docker_run_are_service_containers() {
-        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        name: [old, new]\n        include:\n          - name: old\n            db: mysql\n            db-version: '5.7'\n          - name: new\n            db: mariadb\n            db-version: '10.4'\n    steps:\n      - run: echo \"MYSQL_PORT=$(node free-port.js)\" >> \"$GITHUB_ENV\"\n      - run: docker run -d --name mysql -e MYSQL_ALLOW_EMPTY_PASSWORD=yes -e MYSQL_DATABASE=$MYSQL_DATABASE -p $MYSQL_PORT:3306 $DB:$DB_VERSION\n        env:\n          DB: ${{ matrix.db }}\n          DB_VERSION: ${{ matrix.db-version }}\n      - run: docker run --rm -v $PWD:/src postgres:16 pg_dump --version\n      - run: docker run -dit --name=cache -p 6380:6379 redis:7 redis-server --save ''\n      - run: docker run -d -p 8080:80 nginx\n";
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        name: [old, new]\n        include:\n          - name: old\n            db: mysql\n            db-version: '5.7'\n          - name: new\n            db: mariadb\n            db-version: '10.4'\n    steps:\n      - run: echo CARGO=cross >> $GITHUB_ENV\n        if: matrix.target != ''\n      - run: |\n          echo \"MYSQL_PORT=$(node free-port.js)\" >> \"$GITHUB_ENV\"\n          echo \"MYSQL_DATABASE=node_mysql\" >> \"$GITHUB_ENV\"\n          echo 'FORCE_COLOR=1' >> $GITHUB_ENV\n      - run: docker run -d --name mysql -e MYSQL_ALLOW_EMPTY_PASSWORD=yes -e MYSQL_DATABASE=$MYSQL_DATABASE -p $MYSQL_PORT:3306 $DB:$DB_VERSION\n        env:\n          DB: ${{ matrix.db }}\n          DB_VERSION: ${{ matrix.db-version }}\n      - run: docker run --rm -v $PWD:/src postgres:16 pg_dump --version\n      - run: docker run -dit --name=cache -p 6380:6379 redis:7 redis-server --save ''\n      - run: docker run -d -p 8080:80 nginx\n      - run: npm test\n";
         let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
-        let services = Workflows::read(&repo).jobs.remove(0).services;
+        let job = Workflows::read(&repo).jobs.remove(0);
+        let services = job.services;
         let found: Vec<(&str, &str, &str)> =
             services.iter().map(|s| (s.name.as_str(), s.images[0].as_str(), s.ports[0].as_str())).collect();
         // The image the include gives the combination read; a port from `$GITHUB_ENV` on the
@@ -1202,10 +1233,15 @@ mod tests {
             services[0].env,
             [
                 ("MYSQL_ALLOW_EMPTY_PASSWORD".to_string(), EnvValue::Literal("yes".into())),
-                ("MYSQL_DATABASE".to_string(), EnvValue::Unknown)
-            ]
+                ("MYSQL_DATABASE".to_string(), EnvValue::Literal("node_mysql".into()))
+            ],
+            "a value an earlier step wrote to $GITHUB_ENV is known"
         );
-        assert_eq!(services[0].source, ".github/workflows/ci.yml#jobs.t.steps[1]");
+        assert_eq!(services[0].source, ".github/workflows/ci.yml#jobs.t.steps[2]");
+        // The later steps run with it; a value from a command, a display setting and what a
+        // conditional step exports stay out.
+        let test = job.lines.last().unwrap();
+        assert_eq!((test.text.as_str(), test.env_words()), ("npm test", "MYSQL_DATABASE=node_mysql ".to_string()));
         // An include that extends another combination leaves the one read as it is.
         let ctx = Context::default().with_matrix(&yaml(
             "py: ['3.9', 'pypy-3.9']\ninclude:\n  - py: pypy-3.9\n    toxenv: pypy39\n  - py: '3.9'\n    os: linux\n",
