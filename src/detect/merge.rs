@@ -628,8 +628,8 @@ const NOT_THE_SUITE: &[&str] = &[
 /// benchmarks; coverage alone, not the suite with coverage), needs an interpreter of its own
 /// (`-e pypy311`, `--python 3.10`), tests a built package (`--installpkg dist/…`,
 /// `--notest`), runs through a tool the project does not install (`pipx`, `uvx`, `uv` in a
-/// pip project) or in a container (`docker run …`), itself or in the recipe of its target,
-/// or fans out over interpreters.
+/// pip project) or in a container (`docker run …`), or fans out over interpreters (`tox -p
+/// all`), itself or in the recipe of its target.
 fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize {
     let command = test.command.as_str();
     let words: Vec<&str> = command.split_whitespace().collect();
@@ -670,7 +670,8 @@ fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize
         _ => false,
     };
     let foreign_tool = elsewhere(command) || test.runs.iter().any(|line| elsewhere(line));
-    [other_work, interpreter, package, foreign_tool, ecosystems::fans_out(command)].iter().filter(|r| **r).count()
+    let fans_out = ecosystems::fans_out(command) || test.runs.iter().any(|line| ecosystems::fans_out(line));
+    [other_work, interpreter, package, foreign_tool, fans_out].iter().filter(|r| **r).count()
 }
 
 /// Whether a CI test command runs in a job named for the test suite alone (`test`,

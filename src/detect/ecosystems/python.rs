@@ -472,10 +472,11 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         out.step(Phase::Install, in_dir(dir, "python3 -m pip install pytest"), source.clone());
     }
     // The runners the tests go through, when the project's own environment does not bring
-    // them, and what tox's test environment adds, so that the tests also run without tox.
+    // them (into the interpreter, where pip, uv and poetry put it), and what tox's test
+    // environment adds, so that the tests also run without tox.
     let nox = Some(join(dir, "noxfile.py")).filter(|path| repo.exists(path));
     for (config, runner) in [(&tox, "tox"), (&nox, "nox")] {
-        if let (Tool::Pip, Some(path)) = (tool, config) {
+        if let (true, Some(path)) = (tool.fills_interpreter(), config) {
             out.step(
                 Phase::Install,
                 format!("command -v {runner} >/dev/null 2>&1 || python3 -m pip install {runner}"),
@@ -1322,6 +1323,20 @@ mod tests {
         let hatch =
             scan(&Python, &[("pyproject.toml", "[project]\nname = 'x'\n[tool.hatch.envs.test]\n"), (ci, workflow)]);
         assert!(!hatch.steps().iter().any(|c| c.contains("pytest-timeout")), "{:?}", hatch.steps());
+    }
+
+    #[test]
+    fn runners_are_bootstrapped_into_the_interpreter_the_tests_use() {
+        let bootstrap =
+            |runner: &str| format!("command -v {runner} >/dev/null 2>&1 || python3 -m pip install {runner}");
+        let project = "[project]\nname = 'x'\n";
+        let uv = scan(&Python, &[("pyproject.toml", project), ("uv.lock", ""), ("noxfile.py", "import nox\n")]);
+        assert!(uv.steps().contains(&bootstrap("nox").as_str()), "{:?}", uv.steps());
+        let poetry = scan(&Python, &[("pyproject.toml", project), ("poetry.lock", ""), ("tox.ini", "[tox]\n")]);
+        assert!(poetry.steps().contains(&bootstrap("tox").as_str()), "{:?}", poetry.steps());
+        // pdm keeps its own environment: a runner installed into the interpreter is not its.
+        let pdm = scan(&Python, &[("pyproject.toml", project), ("pdm.lock", ""), ("noxfile.py", "")]);
+        assert!(!pdm.steps().contains(&bootstrap("nox").as_str()), "{:?}", pdm.steps());
     }
 
     #[test]
