@@ -490,10 +490,17 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             Some((option, value)) => format!("{} {}", quote(option), quote(value.trim())),
             None => quote(dep),
         };
-        let deps: Vec<String> = tox_deps.iter().map(as_args).collect();
+        let (options, packages): (Vec<&String>, Vec<&String>) = tox_deps.iter().partition(|dep| dep.starts_with('-'));
+        let options: Vec<String> = options.into_iter().map(as_args).collect();
+        let packages: Vec<String> = packages.into_iter().map(as_args).collect();
+        let command = if packages.is_empty() {
+            format!("python3 -m pip install {}", options.join(" "))
+        } else {
+            best_effort_pip(&options, &packages, "a dep of tox's test environment")
+        };
         out.step(
             Phase::Install,
-            in_dir(dir, &format!("python3 -m pip install {}", deps.join(" "))),
+            in_dir(dir, &command),
             key_of(path, if is_toml_config(path) { "env_run_base.deps" } else { "testenv.deps" }),
         );
         if let Some((env, section)) = &tox_variant {
@@ -551,19 +558,24 @@ fn install_ci_test_packages(
         names_pytest |= repo.read(file).is_some_and(|text| mentions_pytest(&text));
     }
     if let Some(source) = source {
-        let quoted: Vec<String> = packages.iter().map(|p| quote(p)).collect();
-        let quoted = quoted.join(" ");
-        out.step(
-            Phase::Install,
-            format!(
-                "python3 -m pip install {quoted} || for p in {quoted}; do python3 -m pip install \"$p\" || \
-                 echo \"hanzo-env: warning: $p (installed by CI's test job) did not install; tests that import it fail\" >&2; done"
-            ),
-            source.clone(),
-        );
+        let packages: Vec<String> = packages.iter().map(|p| quote(p)).collect();
+        out.step(Phase::Install, best_effort_pip(&[], &packages, "installed by CI's test job"), source.clone());
         names_pytest |= packages.iter().any(|p| requirement_name(p) == "pytest");
     }
     names_pytest
+}
+
+/// `pip install` of `packages` (shell words) with `options` (`-c constraints.txt`), all at
+/// once so that pip resolves them together, else one by one with a warning for each that
+/// does not install (a VCS URL without network, a pin with no wheel for this Python): the
+/// tests that need it fail, the others run.
+fn best_effort_pip(options: &[String], packages: &[String], why: &str) -> String {
+    let options: String = options.iter().map(|o| format!("{o} ")).collect();
+    let packages = packages.join(" ");
+    format!(
+        "python3 -m pip install {options}{packages} || for p in {packages}; do python3 -m pip install {options}\"$p\" || \
+         echo \"hanzo-env: warning: $p ({why}) did not install; tests that import it fail\" >&2; done"
+    )
 }
 
 /// Where Python packages go: the interpreter on PATH, so that every shell an agent opens
@@ -1050,6 +1062,15 @@ fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String
     Some(std::iter::once(program.as_str()).chain(rest).collect::<Vec<_>>().join(" "))
 }
 
+/// The name of a noxfile's session that runs the tests: a function `tests` or `test` under a
+/// `session` decorator.
+fn nox_test_session(noxfile: &str) -> Option<&str> {
+    static SESSION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^@[^\n]*session[^\n]*\n(?:@[^\n]*\n)*def (tests?)\(").expect("the pattern is valid")
+    });
+    SESSION.captures(noxfile).and_then(|c| c.get(1)).map(|m| m.as_str())
+}
+
 /// The module a Python runner's console script starts (`python3 -m <module>` runs the same).
 fn as_module(program: &str) -> Option<&'static str> {
     Some(match program {
@@ -1129,7 +1150,14 @@ fn tests(
     }
     let noxfile = join(dir, "noxfile.py");
     if repo.exists(&noxfile) {
-        out.test(in_dir(dir, "nox"), noxfile);
+        // The session of the tests, on the interpreters this machine has (nox fails on a
+        // missing one when `CI` is set, as in a sandbox); a bare `nox` runs every default
+        // session, docs and lint included.
+        let command = match repo.read(&noxfile).as_deref().and_then(nox_test_session) {
+            Some(session) => format!("nox -s {session} --no-error-on-missing-interpreters"),
+            None => "nox".to_string(),
+        };
+        out.test(in_dir(dir, &command), noxfile);
     }
     let manage = join(dir, "manage.py");
     if repo.exists(&manage) {
@@ -1291,7 +1319,13 @@ mod tests {
             installs[4].starts_with("python3 -m pip install pytest-cov || for p in pytest-cov; do"),
             "{installs:?}"
         );
-        assert!(installs.contains(&"python3 -m pip install -r test_requirements.txt mock"), "{installs:?}");
+        // tox's deps at once, else one by one with its options (a VCS dep without network).
+        assert!(
+            installs.iter().any(|c| c.starts_with(
+                "python3 -m pip install -r test_requirements.txt mock || for p in mock; do python3 -m pip install -r test_requirements.txt \"$p\" ||"
+            )),
+            "{installs:?}"
+        );
         assert!(!installs.iter().any(|c| c.contains("ruff")), "a lint job's tools: {installs:?}");
         assert!(!installs.contains(&"python3 -m pip install pytest"), "tests/requirements.txt names it: {installs:?}");
         // What a job installs after its tests ran is for a later step (plugins that would
@@ -1323,6 +1357,15 @@ mod tests {
         let hatch =
             scan(&Python, &[("pyproject.toml", "[project]\nname = 'x'\n[tool.hatch.envs.test]\n"), (ci, workflow)]);
         assert!(!hatch.steps().iter().any(|c| c.contains("pytest-timeout")), "{:?}", hatch.steps());
+    }
+
+    #[test]
+    fn nox_runs_the_session_of_the_tests() {
+        let noxfile = "import nox\n\n@nox.session(python=['3.10', '3.14'])\n@nox.parametrize('x', [1, 2])\ndef tests(session, x):\n    session.run('pytest')\n\n@nox.session\ndef docs(session):\n    pass\n";
+        assert_eq!(nox_test_session(noxfile), Some("tests"));
+        assert_eq!(nox_test_session("@nox.session\ndef lint(session):\n    pass\ndef test(x):\n    pass\n"), None);
+        let s = scan(&Python, &[("setup.py", ""), ("noxfile.py", noxfile)]);
+        assert!(s.tests().contains(&"nox -s tests --no-error-on-missing-interpreters"), "{:?}", s.tests());
     }
 
     #[test]

@@ -50,21 +50,22 @@ pub fn toml_test_deps(tox: &toml::Table) -> TestDeps {
 /// does not set deps of its own (`[testenv:lint]` is special-purpose) and whose factors the
 /// deps' conditions name (`ruff` before `py39-dj42` selects no variant), else the first
 /// that takes `[testenv]`'s deps. Python factors (`py310`, `pypy3`) pick an interpreter, not
-/// dependencies: the sandbox has one Python, whichever it is (see [`applies`]). A line tox
-/// substitutes (`{[base]deps}`) is left out; `{toxinidir}/` is the project folder.
+/// dependencies: the sandbox has one Python, whichever it is (see [`applies`]). A line that
+/// is another section's value (`{[base]deps}`) is that value, as tox substitutes it; other
+/// substitutions are left out; `{toxinidir}/` is the project folder.
 pub fn test_deps(ini: &str) -> TestDeps {
-    let lines: Vec<(Option<Vec<Group>>, String)> = ini_value(ini, "testenv", "deps")
-        .unwrap_or_default()
-        .lines()
-        .map(|line| line.split(" #").next().unwrap_or_default().trim())
-        .filter(|line| !line.is_empty() && !line.starts_with('#'))
-        .map(|line| match condition(line) {
-            Some((groups, content)) => (Some(groups), content.to_string()),
-            None => (None, line.to_string()),
-        })
-        .map(|(groups, content)| (groups, content.replace("{toxinidir}/", "")))
-        .filter(|(_, content)| !content.is_empty() && !content.contains(['{', '}']))
-        .collect();
+    let lines: Vec<(Option<Vec<Group>>, String)> =
+        substituted(ini, &ini_value(ini, "testenv", "deps").unwrap_or_default(), 0)
+            .iter()
+            .map(|line| line.split(" #").next().unwrap_or_default().trim())
+            .filter(|line| !line.is_empty() && !line.starts_with('#'))
+            .map(|line| match condition(line) {
+                Some((groups, content)) => (Some(groups), content.to_string()),
+                None => (None, line.to_string()),
+            })
+            .map(|(groups, content)| (groups, content.replace("{toxinidir}/", "")))
+            .filter(|(_, content)| !content.is_empty() && !content.contains(['{', '}']))
+            .collect();
     let named: HashSet<&str> = lines
         .iter()
         .flat_map(|(groups, _)| groups.iter().flatten().flatten())
@@ -293,6 +294,26 @@ fn is_python_factor(factor: &str) -> bool {
     })
 }
 
+/// The lines of `value`, a line `{[section]key}` replaced by that value's lines (nested a few
+/// levels at most: tox refuses a loop, and so does this, by depth).
+fn substituted(ini: &str, value: &str, depth: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    for line in value.lines() {
+        let reference = line
+            .trim()
+            .strip_prefix("{[")
+            .and_then(|rest| rest.strip_suffix('}'))
+            .and_then(|rest| rest.split_once(']'));
+        match reference {
+            Some((section, key)) if depth < 4 => {
+                lines.extend(substituted(ini, &ini_value(ini, section, key).unwrap_or_default(), depth + 1));
+            }
+            _ => lines.push(line.to_string()),
+        }
+    }
+    lines
+}
+
 /// The value of `key` in `[section]` of an ini file, as Python's configparser (which tox
 /// uses) reads it: the first line and the indented lines that continue it, one per line.
 pub fn ini_value(ini: &str, section: &str, key: &str) -> Option<String> {
@@ -393,6 +414,12 @@ mod tests {
         );
         assert_eq!(deps("[testenv:lint]\ndeps = ruff\n"), (vec![], None));
         assert_eq!(ini_value("[testenv]\ncommands = pytest\n[other]\ndeps = x\n", "testenv", "deps"), None);
+    }
+
+    #[test]
+    fn another_sections_deps_are_substituted() {
+        let ini = "[core]\ndeps =\n    pytest\n    pytest-asyncio\n    {[extra]deps}\n[extra]\ndeps = rich\n[loop]\ndeps = {[loop]deps}\n[testenv]\ndeps =\n    {[core]deps}\n    numpy\n    {[loop]deps}\n    {[missing]deps}\n";
+        assert_eq!(deps(ini).0, ["pytest", "pytest-asyncio", "rich", "numpy"]);
     }
 
     #[test]
