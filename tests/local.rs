@@ -597,13 +597,19 @@ fn verify_interrupted_stops_the_running_step_and_exits_130() {
     assert_eq!(processes_inside(&scratch_of(&json)), Vec::<String>::new(), "the step's group is gone");
 }
 
+/// A listener on redis's port, for a test that plays the redis the `services` fixture
+/// declares; `None` (the test skips) when something else holds the port.
+fn play_redis() -> Option<std::net::TcpListener> {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 6379)).ok();
+    if listener.is_none() {
+        eprintln!("127.0.0.1:6379 is in use here; skipping");
+    }
+    listener
+}
+
 #[test]
 fn verify_waits_for_the_ports_of_detected_services() {
-    // The test plays redis itself on 6379; when something else holds the port, it cannot.
-    let Ok(listener) = std::net::TcpListener::bind(("127.0.0.1", 6379)) else {
-        eprintln!("127.0.0.1:6379 is in use here; skipping");
-        return;
-    };
+    let Some(listener) = play_redis() else { return };
     let sandbox = Sandbox::fixture("services");
     let (code, json, stderr) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "true"], &[]);
     assert_eq!(code, Some(0), "{json:#}\n{stderr}");
@@ -625,12 +631,9 @@ fn verify_waits_for_the_ports_of_detected_services() {
 
 #[test]
 fn verify_lets_start_finish_setting_up_the_services_before_the_tests() {
-    // The test plays redis on 6379: it answers at once, before start has made what the tests
-    // need (a native postgres answers before start has created its role and database).
-    let Ok(_listener) = std::net::TcpListener::bind(("127.0.0.1", 6379)) else {
-        eprintln!("127.0.0.1:6379 is in use here; skipping");
-        return;
-    };
+    // The played redis answers at once, before start has made what the tests need (a native
+    // postgres answers before start has created its role and database).
+    let Some(_listener) = play_redis() else { return };
     let sandbox = Sandbox::fixture("services");
     std::fs::write(
         sandbox.repo.join(".hanzo/environment.toml"),
