@@ -128,7 +128,18 @@ fn plan(root: &std::path::Path, proposal: &Proposal, args: &VerifyArgs, ui: &Ui)
         }
     }
     let mut services: Vec<(String, u16)> = Vec::new();
+    // With the drafted start made only of service starts, what it brings up is all that is
+    // waited for; an edited start, or one that runs scripts, may bring up any detected service.
+    let drafted = detection.as_ref().filter(|d| {
+        d.start.trim() == proposal.start.trim()
+            && d.starts.iter().all(|s| s.compose.is_some() || !s.containers.is_empty())
+    });
+    let brought_up = drafted.map(|d| d.started_services());
     for service in detection.iter().flat_map(|d| &d.services) {
+        if brought_up.as_ref().is_some_and(|names| !names.contains(&service.name.as_str())) {
+            ui.debug(1, &format!("service {} is not one the drafted start brings up; not waited for", service.name));
+            continue;
+        }
         match verify::service_port(&service.name, &service.ports) {
             Some(port) if !services.iter().any(|(_, p)| *p == port) => services.push((service.name.clone(), port)),
             Some(_) => {}

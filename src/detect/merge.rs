@@ -127,6 +127,17 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     detection
 }
 
+impl Detection {
+    /// The services the drafted `start` brings up (its compose services and containers), by
+    /// product: a service CI defines in another job (a variant's database) is not among them.
+    pub fn started_services(&self) -> Vec<&str> {
+        let compose =
+            self.starts.iter().flat_map(|s| s.compose.iter().flat_map(|c| &c.services)).map(|s| s.product.as_str());
+        let containers = self.starts.iter().flat_map(|s| &s.containers).map(|s| s.name.as_str());
+        dedup_by_key(compose.chain(containers).collect(), |name| *name)
+    }
+}
+
 fn dedup_by_key<T, K: std::hash::Hash + Eq>(items: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
     let mut seen = HashSet::new();
     items.into_iter().filter(|item| seen.insert(key(item))).collect()
@@ -979,6 +990,17 @@ mod tests {
             calls,
             ["hanzo_postgres 5432 user pass data", "hanzo_redis 6379 ''", "hanzo_postgres 5432 postgres postgres ci"]
         );
+    }
+
+    #[test]
+    fn the_start_brings_up_the_first_test_jobs_services_and_says_which() {
+        let workflow = "jobs:\n  mysql:\n    services:\n      mariadb:\n        image: mariadb\n        ports: ['3306:3306']\n    steps:\n      - run: DB=mysql tox\n  postgres:\n    services:\n      postgres:\n        image: postgres:16\n        ports: ['5432:5432']\n    steps:\n      - run: DB=postgresql tox\n";
+        let d = crate::detect::testing::detection(&[(".github/workflows/ci.yml", workflow), ("tox.ini", "[tox]\n")]);
+        let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(services, ["mariadb", "postgres"]);
+        // verify waits only for what the drafted start brings up.
+        assert_eq!(d.started_services(), ["mariadb"]);
+        assert!(!d.start.contains("hanzo_postgres "), "{}", d.start);
     }
 
     #[test]
