@@ -254,7 +254,10 @@ impl Tool {
             Tool::Pdm | Tool::Pipenv | Tool::Hatch => None,
         };
         let constraint = constraint.map(|c| c.trim().to_string()).filter(|c| c.starts_with(['=', '>', '<', '~', '!']));
-        Some(format!("{}{}", self.name(), constraint.unwrap_or_default()))
+        // pdm's `locked` extra pins its own dependencies at the versions it was released with:
+        // a later release of one (hishel 2) breaks a pdm that only states a floor.
+        let name = if self == Tool::Pdm { "pdm[locked]" } else { self.name() };
+        Some(format!("{name}{}", constraint.unwrap_or_default()))
     }
 
     /// Whether its install goes into the interpreter on PATH (see [`PIP_TO_THE_INTERPRETER_ON_PATH`])
@@ -1385,6 +1388,7 @@ mod tests {
         let uv = pyproject("[tool.uv]\nrequired-version = '>=0.5'\n");
         assert_eq!(Tool::Uv.requirement(Some(&uv), None).as_deref(), Some("uv>=0.5"));
         assert_eq!(Tool::Pip.requirement(Some(&uv), None), None);
+        assert_eq!(Tool::Pdm.requirement(None, None).as_deref(), Some("pdm[locked]"));
     }
 
     #[test]
