@@ -121,9 +121,15 @@ pub fn clone_git_history(from: &Path, to: &Path, git: impl Fn() -> Command) -> R
         let relative = Path::new(std::ffi::OsStr::from_bytes(path));
         let never = relative.components().any(|c| NEVER_COPIED.iter().any(|n| c.as_os_str() == *n));
         let (source, target) = (from.join(relative), to.join(relative));
-        // Only what the checkout still has as a plain file: a deletion stays a deletion.
+        // Only what the checkout still has as a plain file (a deletion stays a deletion), and
+        // only through real folders on both sides: a folder replaced by a symlink would lead
+        // the copy, or its writes, out of the checkout and the scratch directory.
         let is_file = std::fs::symlink_metadata(&source).is_ok_and(|m| m.is_file());
-        if never || !is_file || target.symlink_metadata().is_ok() {
+        let through_folders = relative.ancestors().skip(1).filter(|a| !a.as_os_str().is_empty()).all(|a| {
+            let real_dir = |root: &Path| std::fs::symlink_metadata(root.join(a)).map(|m| m.is_dir());
+            real_dir(from).unwrap_or(false) && real_dir(to).unwrap_or(true)
+        });
+        if never || !is_file || !through_folders || target.symlink_metadata().is_ok() {
             continue;
         }
         if let Some(parent) = target.parent() {
@@ -140,6 +146,55 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;
+
+    fn git_in(dir: &Path, args: &[&str]) {
+        let status = Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+            .args(args)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", dir)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "git {args:?}");
+    }
+
+    #[test]
+    fn tracked_files_ignore_patterns_match_are_copied_but_never_through_a_symlink() {
+        let base = tempfile::tempdir().unwrap();
+        let root = base.path().join("checkout");
+        for dir in ["tests", "data"] {
+            std::fs::create_dir_all(root.join(dir)).unwrap();
+            std::fs::write(root.join(dir).join("fixture.db"), dir).unwrap();
+        }
+        std::fs::write(root.join(".gitignore"), "*.db\n").unwrap();
+        git_in(&root, &["init", "-q"]);
+        git_in(&root, &["add", "-f", ".gitignore", "tests/fixture.db", "data/fixture.db"]);
+        git_in(&root, &["commit", "-q", "-m", "first"]);
+        // The checkout's `data` folder is now a relative symlink out of it; in the copy the
+        // same link leads out of the scratch directory.
+        std::fs::create_dir_all(base.path().join("outside")).unwrap();
+        std::fs::write(base.path().join("outside/fixture.db"), "not the checkout's").unwrap();
+        std::fs::remove_dir_all(root.join("data")).unwrap();
+        std::os::unix::fs::symlink("../outside", root.join("data")).unwrap();
+        let scratch = base.path().join("scratch");
+        std::fs::create_dir_all(scratch.join("outside")).unwrap();
+
+        let copy = scratch.join("checkout");
+        copy_checkout(&root, &copy).unwrap();
+        let git = || {
+            let mut git = Command::new("git");
+            git.env("GIT_CONFIG_NOSYSTEM", "1").env("HOME", base.path());
+            git
+        };
+        assert_eq!(clone_git_history(&root, &copy, git), Ok(Some(1)));
+        assert_eq!(std::fs::read_to_string(copy.join("tests/fixture.db")).unwrap(), "tests");
+        // The symlink is copied as a symlink; nothing is read or written through it.
+        assert!(std::fs::symlink_metadata(copy.join("data")).unwrap().is_symlink());
+        assert_eq!(std::fs::read_dir(scratch.join("outside")).unwrap().count(), 0);
+    }
 
     #[test]
     fn a_scratch_directory_inside_the_checkout_is_not_copied() {
