@@ -372,7 +372,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     let manifest = MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| source.clone());
     out.step(Phase::Toolchain, PIP_TO_THE_INTERPRETER_ON_PATH, manifest);
     out.package_manager(tool.name(), None, pm_path(dir), source.clone());
-    let lock = (tool == Tool::Poetry).then(|| repo.read(&join(dir, "poetry.lock"))).flatten();
+    let lock = (tool == Tool::Poetry && has("poetry.lock")).then(|| repo.read(&source)).flatten();
     if let Some(requirement) = tool.requirement(pyproject.as_deref(), lock.as_deref()) {
         let command = tool.name();
         out.step(
@@ -1389,6 +1389,10 @@ mod tests {
         assert_eq!(Tool::Uv.requirement(Some(&uv), None).as_deref(), Some("uv>=0.5"));
         assert_eq!(Tool::Pip.requirement(Some(&uv), None), None);
         assert_eq!(Tool::Pdm.requirement(None, None).as_deref(), Some("pdm[locked]"));
+        // A poetry project without a lock is read without looking for one.
+        let s = scan(&Python, &[("pyproject.toml", "[tool.poetry]\nname = 'x'\n")]);
+        assert!(s.steps().contains(&"command -v poetry >/dev/null 2>&1 || python3 -m pip install --quiet poetry"));
+        assert_eq!(s.warnings, Vec::<String>::new());
     }
 
     #[test]

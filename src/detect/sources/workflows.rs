@@ -310,11 +310,11 @@ impl Reader<'_> {
                     let mut lines = run_lines(&script, &dir, &step_ctx, &foreign_dirs, &source);
                     lines.iter_mut().for_each(|line| line.env.clone_from(&env));
                     // A step that runs only in some cells (`if: matrix.target != ''`) exports
-                    // only there.
+                    // only there. Read as written: an expression (a secret) resolves to
+                    // nothing here, and `TOKEN=` would blank the sandbox's own value.
                     let conditional = !step["if"].is_badvalue();
-                    for (name, value) in
-                        lines.iter().filter(|_| !conditional).filter_map(|line| exported_to_later_steps(&line.text))
-                    {
+                    let literal = script.lines().filter(|line| !conditional && !line.contains("${{"));
+                    for (name, value) in literal.filter_map(|line| exported_to_later_steps(line.trim())) {
                         exported.retain(|(set, _)| *set != name);
                         exported.push((name, value));
                     }
@@ -1220,7 +1220,7 @@ mod tests {
 
     #[test]
     fn services_that_ci_lines_start_with_docker_run_are_service_containers() {
-        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        name: [old, new]\n        include:\n          - name: old\n            db: mysql\n            db-version: '5.7'\n          - name: new\n            db: mariadb\n            db-version: '10.4'\n    steps:\n      - run: echo CARGO=cross >> $GITHUB_ENV\n        if: matrix.target != ''\n      - run: |\n          echo \"MYSQL_PORT=$(node free-port.js)\" >> \"$GITHUB_ENV\"\n          echo \"MYSQL_DATABASE=node_mysql\" >> \"$GITHUB_ENV\"\n          echo 'FORCE_COLOR=1' >> $GITHUB_ENV\n      - run: docker run -d --name mysql -e MYSQL_ALLOW_EMPTY_PASSWORD=yes -e MYSQL_DATABASE=$MYSQL_DATABASE -p $MYSQL_PORT:3306 $DB:$DB_VERSION\n        env:\n          DB: ${{ matrix.db }}\n          DB_VERSION: ${{ matrix.db-version }}\n      - run: docker run --rm -v $PWD:/src postgres:16 pg_dump --version\n      - run: docker run -dit --name=cache -p 6380:6379 redis:7 redis-server --save ''\n      - run: docker run -d -p 8080:80 nginx\n      - run: npm test\n";
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        name: [old, new]\n        include:\n          - name: old\n            db: mysql\n            db-version: '5.7'\n          - name: new\n            db: mariadb\n            db-version: '10.4'\n    steps:\n      - run: echo CARGO=cross >> $GITHUB_ENV\n        if: matrix.target != ''\n      - run: |\n          echo \"MYSQL_PORT=$(node free-port.js)\" >> \"$GITHUB_ENV\"\n          echo \"MYSQL_DATABASE=node_mysql\" >> \"$GITHUB_ENV\"\n          echo 'FORCE_COLOR=1' >> $GITHUB_ENV\n          echo \"TOKEN=${{ secrets.TOKEN }}\" >> $GITHUB_ENV\n      - run: docker run -d --name mysql -e MYSQL_ALLOW_EMPTY_PASSWORD=yes -e MYSQL_DATABASE=$MYSQL_DATABASE -p $MYSQL_PORT:3306 $DB:$DB_VERSION\n        env:\n          DB: ${{ matrix.db }}\n          DB_VERSION: ${{ matrix.db-version }}\n      - run: docker run --rm -v $PWD:/src postgres:16 pg_dump --version\n      - run: docker run -dit --name=cache -p 6380:6379 redis:7 redis-server --save ''\n      - run: docker run -d -p 8080:80 nginx\n      - run: npm test\n";
         let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
         let job = Workflows::read(&repo).jobs.remove(0);
         let services = job.services;
@@ -1238,8 +1238,8 @@ mod tests {
             "a value an earlier step wrote to $GITHUB_ENV is known"
         );
         assert_eq!(services[0].source, ".github/workflows/ci.yml#jobs.t.steps[2]");
-        // The later steps run with it; a value from a command, a display setting and what a
-        // conditional step exports stay out.
+        // The later steps run with it; a value from a command or an expression (a secret), a
+        // display setting and what a conditional step exports stay out.
         let test = job.lines.last().unwrap();
         assert_eq!((test.text.as_str(), test.env_words()), ("npm test", "MYSQL_DATABASE=node_mysql ".to_string()));
         // An include that extends another combination leaves the one read as it is.
