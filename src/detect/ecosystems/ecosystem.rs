@@ -194,6 +194,13 @@ pub trait Ecosystem: Sync {
         &[]
     }
 
+    /// The lines a runner command runs when it runs one of this ecosystem's configured
+    /// environments (`tox -e lint` runs its `commands`), so a smoke check or a linter run
+    /// through the test runner is told from the suite; empty when it cannot tell.
+    fn lines_run_by(&self, _sources: &Sources, _dir: &str, _command: &str) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The environment names a fan-out runner uses for "the interpreter on PATH" (`py`).
     fn current_environment(&self) -> &'static [&'static str] {
         &[]

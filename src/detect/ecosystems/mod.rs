@@ -230,6 +230,12 @@ pub fn fans_out(command: &str) -> bool {
     })
 }
 
+/// The lines runner `command` runs from `dir` as the ecosystem configuring it declares them
+/// (see [`Ecosystem::lines_run_by`]).
+pub fn lines_run_by(sources: &Sources, dir: &str, command: &str) -> Vec<String> {
+    ALL.iter().map(|eco| eco.lines_run_by(sources, dir, command)).find(|lines| !lines.is_empty()).unwrap_or_default()
+}
+
 /// The ecosystems whose source or settings files `rel` is.
 pub fn reading_env_in<'a>(dir: &'a str, name: &'a str) -> impl Iterator<Item = &'static dyn Ecosystem> + 'a {
     /// Extension → the ecosystems whose sources have it (asked for every file of the tree).
@@ -383,6 +389,10 @@ mod tests {
             "bundle exec rake",
             "scripts/test",
             "cd tests/ && py.test --cov jmespath",
+            "python -mpytest --no-cov",
+            "python -m unittest discover",
+            "zope-testrunner --test-path=src",
+            "stestr run --slowest",
             "./script/test --fast",
             "bin/test-unit",
         ] {

@@ -13,7 +13,7 @@ use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
-use crate::detect::sources::shell::{commands, in_dir, join_path, quote};
+use crate::detect::sources::shell::{self, commands, in_dir, join_path, quote};
 use crate::detect::sources::version;
 
 mod ci;
@@ -68,12 +68,17 @@ impl Ecosystem for Python {
     }
     fn test_commands(&self) -> &'static [&'static str] {
         &[
-            r"(?:python3?\s+-m\s+|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?(?:pytest|py\.test)(?-u:\b)",
+            // `python -mpytest` as well: Python takes the module name attached to `-m`.
+            r"(?:python3?\s+-m\s*|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?(?:pytest|py\.test)(?-u:\b)",
             r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
             // Django's own runner for a library without a `manage.py` (also as `` `which
             // django-admin` `` in CI, to hand its path to coverage).
             r"(?:\S*/)?django-admin(?:\.py)?[`)]?\s+test(?-u:\b)",
-            r"python3?\s+-m\s+unittest(?-u:\b)",
+            r"python3?\s+-m\s*unittest(?-u:\b)",
+            // The other runners Python projects use: nose, zope's and OpenStack's (not
+            // `setup.py test`, which setuptools 72 removed).
+            r"(?:nosetests|nose2|zope-testrunner)(?-u:\b)",
+            r"stestr\s+run(?-u:\b)",
             // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
             // and many libraries'), run by the interpreter (after its options, `-W error::X`
             // included), by coverage, or as an executable.
@@ -94,6 +99,9 @@ impl Ecosystem for Python {
     }
     fn current_environment(&self) -> &'static [&'static str] {
         &["py", "py3"]
+    }
+    fn lines_run_by(&self, sources: &Sources, dir: &str, command: &str) -> Vec<String> {
+        tox_env_commands(sources.repo(), dir, command)
     }
     fn in_installed_environment(&self, command: &str, package_managers: &[&str]) -> Option<String> {
         in_the_interpreter(command, package_managers)
@@ -1252,6 +1260,31 @@ fn key_of(config: &str, key: &str) -> String {
 
 fn tool_tox(pyproject: &toml::Table) -> Option<&toml::Table> {
     pyproject.get("tool")?.get("tox")?.as_table()
+}
+
+/// The commands of the tox environments `command` runs (`tox -e lint`, `python3 -m tox run
+/// -e py,docs`) from `dir`, as its ini configuration declares them; empty for another
+/// command, a TOML configuration or no configuration.
+fn tox_env_commands(repo: &Repo, dir: &str, command: &str) -> Vec<String> {
+    let words: Vec<&str> = shell::split_prefix(command).1.split_whitespace().collect();
+    let runs_tox = match words.as_slice() {
+        ["tox", ..] => true,
+        [python, "-m", "tox", ..] => python.starts_with("python"),
+        _ => false,
+    };
+    let envs = words.windows(2).find(|w| ["-e", "--env"].contains(&w[0])).map(|w| w[1]);
+    let (Some(envs), true) = (envs, runs_tox) else { return Vec::new() };
+    let ini = match tox_config(repo, dir) {
+        Some(config) if config.ends_with("#tool.tox") => {
+            let pyproject = config.trim_end_matches("#tool.tox");
+            let table = repo.read_toml(pyproject);
+            table.and_then(|p| tool_tox(&p)?.get("legacy_tox_ini")?.as_str().map(str::to_string))
+        }
+        Some(config) if !is_toml_config(&config) => repo.read(&config).map(|text| text.to_string()),
+        _ => None,
+    };
+    let Some(ini) = ini else { return Vec::new() };
+    envs.split(',').flat_map(|env| tox::env_commands(&ini, env)).collect()
 }
 
 /// The deps of the tox configuration `config` (see [`tox_config`]).

@@ -3,7 +3,7 @@
 //! defaults and package scripts. Task-file targets that prepare a development environment
 //! are noted. Merge ranks them: CI first, then scripts and task files, then defaults.
 
-use crate::detect::ecosystems::is_test_command;
+use crate::detect::ecosystems::{self, is_test_command};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::parent_dir;
 use crate::detect::signals::relevance::runs_tests_line;
@@ -34,7 +34,10 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         // A line that also ships (`pytest && twine upload dist/*`) is not one to run.
         for line in job.lines.iter().filter(|line| runs_tests_line(line) && !ships(&line.text)) {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
-                let runs = make_recipes(sources, &line.dir, &test);
+                let mut runs = make_recipes(sources, &line.dir, &test);
+                if runs.is_empty() {
+                    runs = ecosystems::lines_run_by(sources, &line.dir, &test);
+                }
                 // What the step sets goes with the command (`PGUSER=postgres yarn test`), and
                 // what the runner sets when the repo's own script reads it.
                 let test = line.env_words() + &runner_words(sources, line, &test) + &test;

@@ -6,8 +6,9 @@
 //! up which toolchain, or which line runs tests, is for the signals to ask.
 //!
 //! Decisions:
-//! - Workflows are read main ones first (`test*`, `ci*`, `build*`, …), scheduled/nightly last,
-//!   so the first test command is the one a developer runs.
+//! - Workflows are read main ones first (`test*`, `ci*`, `build*`, …), scheduled/nightly ones
+//!   and those that check only some changes (`paths:` filters, manual runs) last, so the first
+//!   test command is the one a developer runs.
 //! - A job whose workspace is another repository (`actions/checkout` with a `repository:` and
 //!   no `path:`) tests that project, not this one: it is left out.
 //! - A matrix value (`${{ matrix.php }}`) is kept as the key's own list of values (a signal
@@ -153,7 +154,7 @@ impl Workflows {
             .map(|f| f.path())
             .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
             .collect();
-        workflows.sort_by_key(|rel| (workflow_rank(rel), *rel));
+        workflows.sort_by_key(|rel| (workflow_rank(repo, rel), *rel));
         for rel in workflows {
             reader.github_workflow(rel);
         }
@@ -195,12 +196,13 @@ impl Job {
 }
 
 /// The project's main test workflows first (their commands are the ones to run), then the
-/// rest, then scheduled and nightly ones.
-fn workflow_rank(rel: &str) -> u8 {
+/// rest, then scheduled and nightly ones and those that check only some changes.
+fn workflow_rank(repo: &Repo, rel: &str) -> u8 {
     let name = file_name(rel).to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or_default();
     let main = ["test", "tests", "ci", "build", "check", "checks", "main"];
-    if ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w)) {
+    let partial = repo.read_yaml(rel).and_then(|docs| docs.first().map(|doc| !checks_every_change(&doc["on"])));
+    if partial == Some(true) || ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w)) {
         3
     } else if main.contains(&stem) {
         // `test.yml` before `test-coverage.yml`: the variant runs the same suite another way.
@@ -209,6 +211,30 @@ fn workflow_rank(rel: &str) -> u8 {
         1
     } else {
         2
+    }
+}
+
+/// Whether a workflow with these `on:` triggers checks every change: it runs on a push, a
+/// pull request or a merge queue unless only named folders or files change, or is called
+/// by another workflow (which decides). One whose `paths:` all name places (a
+/// `docker-integration.yml` limited to `tests/docker/**`), or that runs by hand or on a
+/// schedule, checks a part; `paths: ['**.py', …]` is about every source file.
+fn checks_every_change(on: &Yaml) -> bool {
+    const EVERY_CHANGE: &[&str] = &["push", "pull_request", "pull_request_target", "merge_group", "workflow_call"];
+    let only_named_places = |paths: &Yaml| {
+        let patterns: Vec<String> = paths.as_vec().into_iter().flatten().filter_map(scalar).collect();
+        let included = patterns.iter().filter(|p| !p.starts_with('!'));
+        !patterns.is_empty()
+            && included.clone().all(|p| !p.split('/').next().unwrap_or_default().contains(['*', '?', '[']))
+    };
+    match on {
+        Yaml::String(event) => EVERY_CHANGE.contains(&event.as_str()),
+        Yaml::Array(events) => events.iter().filter_map(scalar).any(|e| EVERY_CHANGE.contains(&e.as_str())),
+        Yaml::Hash(events) => events.iter().any(|(event, filters)| {
+            scalar(event).is_some_and(|e| EVERY_CHANGE.contains(&e.as_str())) && !only_named_places(&filters["paths"])
+        }),
+        // No triggers read: nothing says it is partial.
+        _ => true,
     }
 }
 
@@ -1247,6 +1273,35 @@ mod tests {
             "py: ['3.9', 'pypy-3.9']\ninclude:\n  - py: pypy-3.9\n    toxenv: pypy39\n  - py: '3.9'\n    os: linux\n",
         ));
         assert_eq!((ctx.value("matrix.toxenv"), ctx.value("matrix.os")), (None, Some("linux".to_string())));
+    }
+
+    #[test]
+    fn workflows_that_check_every_change_are_read_first() {
+        let filtered = "on:\n  push:\n    paths: ['tests/docker/**']\n  pull_request:\n    paths: ['tests/docker/**']\njobs:\n  t:\n    steps:\n      - run: pytest tests/docker\n";
+        let manual = "on: [workflow_dispatch]\njobs:\n  t:\n    steps:\n      - run: pytest -m slow\n";
+        // A push filter alone leaves every pull request checked.
+        let every =
+            "on:\n  push:\n    paths: ['src/**']\n  pull_request:\njobs:\n  t:\n    steps:\n      - run: tox -e py\n";
+        let (_dir, repo) = repo_with(&[
+            (".github/workflows/docker.yml", filtered),
+            (".github/workflows/manual.yml", manual),
+            (".github/workflows/tox.yml", every),
+        ]);
+        let sources: Vec<String> = Workflows::read(&repo).jobs.into_iter().map(|j| j.source).collect();
+        assert_eq!(
+            sources,
+            [
+                ".github/workflows/tox.yml#jobs.t",
+                ".github/workflows/docker.yml#jobs.t",
+                ".github/workflows/manual.yml#jobs.t"
+            ]
+        );
+        assert!(checks_every_change(&yaml("push")));
+        assert!(checks_every_change(&yaml("[push, pull_request]")));
+        assert!(checks_every_change(&yaml("workflow_call:\n  inputs: {}")));
+        assert!(checks_every_change(&yaml("pull_request:\n  paths: ['**.py', tox.ini, '!docs/**']")));
+        assert!(!checks_every_change(&yaml("pull_request:\n  paths: ['packages/web/**', pnpm-lock.yaml]")));
+        assert!(!checks_every_change(&yaml("schedule:\n  - cron: '0 0 * * *'")));
     }
 
     #[test]

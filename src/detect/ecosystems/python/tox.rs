@@ -314,6 +314,30 @@ fn substituted(ini: &str, value: &str, depth: usize) -> Vec<String> {
     lines
 }
 
+/// The `commands` tox runs for environment `env` of an ini configuration: its own
+/// section's, else `[testenv]`'s (tox makes an undeclared `-e py` from it), substituted,
+/// their factor conditions dropped (any may run) and tox's own placeholders read as the
+/// shell would see them (`{envpython} -m pytest {posargs}` is `python -m pytest`).
+pub fn env_commands(ini: &str, env: &str) -> Vec<String> {
+    let value = ini_value(ini, &format!("testenv:{env}"), "commands").or_else(|| ini_value(ini, "testenv", "commands"));
+    // A line that ends in `\` goes on in the next, as tox reads it.
+    let joined = value.unwrap_or_default().replace("\\\n", " ");
+    substituted(ini, &joined, 0)
+        .iter()
+        .map(|line| condition(line).map_or(line.as_str(), |(_, content)| content).trim())
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            line.replace("{envpython}", "python")
+                .replace("{envbindir}/", "")
+                .replace("{toxinidir}/", "")
+                .replace("{posargs}", "")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
 /// The value of `key` in `[section]` of an ini file, as Python's configparser (which tox
 /// uses) reads it: the first line and the indented lines that continue it, one per line.
 pub fn ini_value(ini: &str, section: &str, key: &str) -> Option<String> {
@@ -346,6 +370,15 @@ pub fn ini_value(ini: &str, section: &str, key: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn environment_commands_as_the_shell_sees_them() {
+        let ini = "[base]\ncommands = coverage report\n[testenv]\ncommands =\n    {envpython} -m pytest \\\n      pypy: --no-cov \\\n      {posargs}\n    {[base]commands}\n[testenv:lint]\ncommands = ruff check .\n";
+        assert_eq!(env_commands(ini, "lint"), ["ruff check ."]);
+        // An environment without a section of its own runs `[testenv]`'s.
+        assert_eq!(env_commands(ini, "py312"), ["python -m pytest pypy: --no-cov", "coverage report"]);
+        assert!(env_commands("[tox]\nenvlist = py\n", "py").is_empty());
+    }
 
     #[test]
     fn a_special_environment_beside_the_matrix_is_not_picked() {
