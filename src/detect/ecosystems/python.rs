@@ -117,6 +117,7 @@ impl Ecosystem for Python {
             uv: Requested::by(sources, &UV_OPTIONS),
             poetry: Requested::by(sources, &POETRY_OPTIONS),
             test_packages: ci::test_packages(sources),
+            runners: ci::runners_used(sources),
         };
         detect(sources.repo(), &from_ci, out);
     }
@@ -127,6 +128,8 @@ struct FromCi {
     uv: Requested,
     poetry: Requested,
     test_packages: Vec<ci::CiPackages>,
+    /// The fan-out runners CI runs (see [`ci::runners_used`]).
+    runners: Vec<&'static str>,
 }
 
 /// How a tool's commands ask for extras and groups.
@@ -477,8 +480,11 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     let tox = tox_config(repo, dir);
     let tox::TestDeps { deps: tox_deps, variant: tox_variant, current: tox_env } =
         tox.as_deref().map(|config| tox_test_deps(repo, config)).unwrap_or_default();
-    // Only pip's projects take tox's deps: the others' locks say what their environment holds.
-    let tox_deps = if tool == Tool::Pip { tox_deps } else { Vec::new() };
+    // Only pip's projects take tox's deps: the others' locks say what their environment
+    // holds. Nor when CI runs the tests with nox and never tox: `tox.ini` is then a leftover
+    // (alembic's pins a pytest older than the one its project needs).
+    let ci_prefers_nox = from_ci.runners == ["nox"];
+    let tox_deps = if tool == Tool::Pip && !ci_prefers_nox { tox_deps } else { Vec::new() };
     let tox_variant = tox_variant.filter(|_| !tox_deps.is_empty());
     if tool == Tool::Pip
         && !pytest_installed

@@ -101,6 +101,26 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
     found
 }
 
+/// The fan-out runners (`tox`, `nox`) that CI's lines run, by name: where CI runs nox and
+/// never tox, a `tox.ini` beside the noxfile is a leftover whose deps may be stale.
+pub fn runners_used(sources: &Sources) -> Vec<&'static str> {
+    let mut used = Vec::new();
+    let lines = sources.workflows().jobs.iter().flat_map(|job| &job.lines);
+    for words in lines.flat_map(|line| commands(&line.text)) {
+        let program = match words.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+            [python, "-m", module, ..] if python.starts_with("python") => module.to_string(),
+            [program, ..] => program.rsplit('/').next().unwrap_or(program).to_string(),
+            [] => continue,
+        };
+        for runner in ["tox", "nox"] {
+            if program == runner && !used.contains(&runner) {
+                used.push(runner);
+            }
+        }
+    }
+    used
+}
+
 /// What a `pip install` command names.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Installed {
