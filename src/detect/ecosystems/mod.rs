@@ -217,6 +217,13 @@ pub fn in_installed_environment(command: &str, package_managers: &[&str]) -> Str
     }
 }
 
+/// `command` without the package manager's runner it goes through (`uv run bash
+/// scripts/test.sh` is `bash scripts/test.sh`), to find what it runs.
+pub fn without_runner(command: &str) -> String {
+    let managers: Vec<&str> = ALL.iter().flat_map(|eco| eco.package_managers().iter().copied()).collect();
+    in_installed_environment(command, &managers)
+}
+
 /// Whether `command` runs a fan-out test runner (`tox`, `nox`) without selecting the
 /// environment of the interpreter on PATH (`tox -e py`).
 pub fn fans_out(command: &str) -> bool {
@@ -338,6 +345,13 @@ mod tests {
         assert!(!fans_out("tox -e py"));
         assert!(!fans_out("python3 -m tox -e py-unit,py3-nose"));
         assert!(!fans_out("python3 -m pytest"));
+    }
+
+    #[test]
+    fn commands_without_the_runner_they_go_through() {
+        assert_eq!(without_runner("uv run bash scripts/test.sh"), "bash scripts/test.sh");
+        assert_eq!(without_runner("poetry run pytest -q"), "python3 -m pytest -q");
+        assert_eq!(without_runner("./scripts/test"), "./scripts/test");
     }
 
     #[test]

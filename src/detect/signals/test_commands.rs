@@ -34,9 +34,18 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         // A line that also ships (`pytest && twine upload dist/*`) is not one to run.
         for line in job.lines.iter().filter(|line| runs_tests_line(line) && !ships(&line.text)) {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
+                // What the command runs, where the repo says: a make target's recipe, a tox
+                // environment's commands, the lines of a script named for tests (`bash
+                // scripts/test-files.sh` may only grep the docs; `./mvnw` is a tool).
                 let mut runs = make_recipes(sources, &line.dir, &test);
                 if runs.is_empty() {
                     runs = ecosystems::lines_run_by(sources, &line.dir, &test);
+                }
+                let program = ecosystems::without_runner(&test);
+                if runs.is_empty() && runs_a_test_script(&program) {
+                    runs = repo_script(sources, &line.dir, &program)
+                        .map(|text| text.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_string).collect())
+                        .unwrap_or_default();
                 }
                 // What the step sets goes with the command (`PGUSER=postgres yarn test`), and
                 // what the runner sets when the repo's own script reads it.
@@ -77,21 +86,35 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
 /// reads (`scripts/test`, `sh ./ci/test.sh`) and its step does not set: outside CI the
 /// script would run more than CI's test step does.
 fn runner_words(sources: &Sources, line: &RunLine, test: &str) -> String {
-    let Some(words) = commands(test).into_iter().next() else { return String::new() };
-    let script = match words.first().map(String::as_str) {
-        Some("sh" | "bash") => words.get(1),
-        _ => words.first(),
-    };
-    let repo = sources.repo();
-    let Some(path) = script.filter(|s| s.contains('/')).and_then(|s| join_path(&line.dir, s)) else {
-        return String::new();
-    };
-    let Some(text) = repo.exists(&path).then(|| repo.read(&path)).flatten() else { return String::new() };
+    let Some(text) = repo_script(sources, &line.dir, test) else { return String::new() };
     RUNNER_VARIABLES
         .iter()
         .filter(|(name, _)| !line.env.iter().any(|(set, _)| set == name) && reads_variable(&text, name))
         .map(|(name, value)| format!("{name}={value} "))
         .collect()
+}
+
+/// The text of the repo's script that `command` (run from `dir`) starts with: `scripts/test`,
+/// `./ci/test.sh`, `bash scripts/test.sh`.
+fn repo_script(sources: &Sources, dir: &str, command: &str) -> Option<std::sync::Arc<str>> {
+    let words = commands(command).into_iter().next()?;
+    let script = match words.first().map(String::as_str) {
+        Some("sh" | "bash") => words.get(1),
+        _ => words.first(),
+    };
+    let path = script.filter(|s| s.contains('/')).and_then(|s| join_path(dir, s))?;
+    let repo = sources.repo();
+    repo.exists(&path).then(|| repo.read(&path)).flatten()
+}
+
+/// Whether `command` starts with a script (`sh X`, `bash X` or `X`) whose name says it tests.
+fn runs_a_test_script(command: &str) -> bool {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let script = match words.as_slice() {
+        ["sh" | "bash", script, ..] | [script, ..] => script,
+        [] => return false,
+    };
+    script.contains('/') && crate::detect::repo::file_name(script).to_ascii_lowercase().contains("test")
 }
 
 /// Whether shell `text` reads `$name` or `${name…}`.
