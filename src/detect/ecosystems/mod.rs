@@ -137,7 +137,8 @@ const SHARED_TEST_COMMANDS: &[&str] = &[
     r"(?:make|gmake)(?-u:\b)[^;&|]*?\s(?:test|tests|check|test-[[:word:]\-]+|unit|unittest)(?:\s|$)",
     r"just\s+(?:\S+\s+)*?test[[:word:]\-]*(?-u:\b)",
     r"task\s+test[[:word:]:\-]*(?-u:\b)",
-    r"(?:\S*/)?(?:run[-_])?tests?(?:[-_][[:word:]\-]*)?\.sh(?-u:\b)",
+    // `test.sh`, `run_tests.sh`, `test-unit.sh`, `ci_test.sh`: a script named for tests.
+    r"(?:\S*/)?(?:[[:alnum:]]+[-_])?tests?(?:[-_][[:word:]\-]*)?\.sh(?-u:\b)",
     r"(?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][[:word:]\-]*)?(?:\.[[:word:]]+)?(?:\s|$)",
 ];
 /// System package managers.
@@ -380,6 +381,7 @@ mod tests {
             "coverage run -m pytest tests/",
             "uv run bash scripts/tests-start.sh",
             "./run_tests.sh",
+            "./tools/ci/ci_test.sh",
             "bundle exec rspec",
             "bin/rails test",
             "mix test --cover",
