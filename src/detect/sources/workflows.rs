@@ -1087,11 +1087,23 @@ impl Context {
             return self.env.get(key).cloned();
         }
         if let Some(key) = expr.strip_prefix("inputs.") {
-            return self.inputs.get(key).cloned();
+            // A forwarded matrix reference (see `action_inputs`) is the caller's matrix value;
+            // unknown when the matrix does not say (nor another input: no loops).
+            let given = self.inputs.get(key)?;
+            let mut unknown = false;
+            let resolved = EXPRESSION.replace_all(given, |c: &regex::Captures| {
+                let value = Some(&c[1]).filter(|e| !e.trim().starts_with("inputs.")).and_then(|e| self.value(e));
+                unknown |= value.is_none();
+                value.unwrap_or_default()
+            });
+            return (!unknown).then(|| resolved.into_owned());
         }
         if let Some(key) = expr.strip_prefix("matrix.") {
             let (own, extra) = self.matrix.get(key)?;
-            if let Some(picked) = picked_value(own) {
+            // A field of a list of objects (`redis: [{tag, version}]`) comes from the first
+            // object, as its other fields do: one combination, not each field's floor.
+            let picked = if key.contains('.') { own.first().cloned() } else { picked_value(own) };
+            if let Some(picked) = picked {
                 return Some(picked);
             }
             if let Some(first) = self.extended.get(key).and_then(|values| values.first()) {
@@ -1335,6 +1347,17 @@ mod tests {
         assert_eq!(lines, [("cargo test --workspace", "api/sub"), ("for p in a b; do echo $p; done", "api/sub")]);
         assert_eq!(job.lines[0].loop_variables, ["p"]);
         assert_eq!(job.secrets, ["PG_PASSWORD", "API_KEY"]);
+    }
+
+    #[test]
+    fn inputs_forwarding_matrix_objects_resolve_in_the_composite() {
+        let action = "inputs:\n  redis-tag:\n    required: false\nruns:\n  using: composite\n  steps:\n    - run: npm test -- --redis-tag=${{ inputs.redis-tag }} --redis-version=${{ inputs.redis-version }} ${{ inputs.os }}\n      shell: bash\n";
+        let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        redis:\n          - tag: rs-7.4.0-v1\n            version: '7.4'\n          - tag: '8.2'\n            version: '8.2'\n    steps:\n      - uses: ./.github/actions/run-tests\n        with:\n          redis-tag: ${{ matrix.redis.tag }}\n          redis-version: ${{ matrix.redis.version }}\n          os: ${{ matrix.os }}\n";
+        let (_dir, repo) =
+            repo_with(&[(".github/actions/run-tests/action.yml", action), (".github/workflows/ci.yml", workflow)]);
+        let jobs = Workflows::read(&repo).jobs;
+        // One object's fields together; a reference the matrix cannot answer is dropped.
+        assert_eq!(jobs[0].lines[0].text, "npm test -- --redis-tag=rs-7.4.0-v1 --redis-version=7.4");
     }
 
     #[test]
