@@ -580,10 +580,16 @@ fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<
     for test in &mut tests {
         test.command = ecosystems::in_installed_environment(&test.command, &names);
     }
-    // In rank order, CI's plain test job before its variants; a command found twice keeps
-    // its best source.
-    tests.sort_by_key(|t| (test_rank(&t.source), !in_plain_test_job(&t.source)));
-    let mut tests = dedup_by_key(tests, |t| t.command.trim().to_string());
+    // In rank order; the repo's own project before a subproject's (`cd elixir && mix test`
+    // beside the root's `yarn test`), then CI's plain test job before its variants; a
+    // command found twice keeps its best source.
+    tests.sort_by_key(|t| (test_rank(&t.source), t.command.starts_with("cd "), !in_plain_test_job(&t.source)));
+    // `(cd elixir && mix test)` (an ecosystem's default) is CI's `cd elixir && mix test`.
+    let mut tests = dedup_by_key(tests, |t| {
+        let command = t.command.trim();
+        let unwrapped = command.strip_prefix("(cd ").and_then(|c| c.strip_suffix(')')).map(|c| format!("cd {c}"));
+        unwrapped.unwrap_or_else(|| command.to_string())
+    });
     // The primary: the first that runs the suite as a developer would before pushing; the
     // others keep their places.
     if let Some(best) = (0..tests.len()).min_by_key(|&i| (reasons_not_primary(&tests[i], managers), i)) {
@@ -618,6 +624,7 @@ const NOT_THE_SUITE: &[&str] = &[
     "cov",
     "bench",
     "benchmark",
+    "smoke",
     "benchmarks",
     "perf",
     "e2e",
