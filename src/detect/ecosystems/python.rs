@@ -507,6 +507,12 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             );
         }
     }
+    // A requirements file the project's install already took is not taken twice.
+    let already_installed = |dep: &String| {
+        let file = dep.strip_prefix("--requirement").or_else(|| dep.strip_prefix("-r")).map(str::trim);
+        file.and_then(|f| join_path(dir, f)).is_some_and(|f| installed_files.contains(&f.as_str()))
+    };
+    let tox_deps: Vec<String> = tox_deps.into_iter().filter(|dep| !already_installed(dep)).collect();
     if let (false, Some(path)) = (tox_deps.is_empty(), &tox) {
         // A deps line is a requirement or pip's option with its value (`-r test_requirements.txt`).
         let as_args = |dep: &String| match dep.split_once(char::is_whitespace).filter(|_| dep.starts_with('-')) {
@@ -516,8 +522,9 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         let (options, packages): (Vec<&String>, Vec<&String>) = tox_deps.iter().partition(|dep| dep.starts_with('-'));
         let options: Vec<String> = options.into_iter().map(as_args).collect();
         let packages: Vec<String> = packages.into_iter().map(as_args).collect();
+        // Requirements files alone: each on its own, as the packages are.
         let command = if packages.is_empty() {
-            format!("python3 -m pip install {}", options.join(" "))
+            best_effort_pip(&[], &options, "a requirements file of tox's test environment")
         } else {
             best_effort_pip(&options, &packages, "a dep of tox's test environment")
         };
@@ -677,6 +684,12 @@ fn installed_requirements<'a>(files: &[&'a str]) -> Vec<&'a str> {
     chosen
 }
 
+/// Whether a requirements file names a package by URL rather than from an index (an
+/// option line such as `--extra-index-url https://…` is not one).
+fn names_by_url(text: &str) -> bool {
+    text.lines().any(|line| !line.starts_with(['-', '#']) && line.split('#').next().is_some_and(|r| r.contains("://")))
+}
+
 /// `ci_extras` are the extras CI's test jobs install the project with.
 fn pip_install(
     repo: &Repo,
@@ -688,8 +701,16 @@ fn pip_install(
 ) -> bool {
     let chosen = installed_requirements(files);
     for file in &chosen {
-        let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
-        out.step(Phase::Install, in_dir(dir, &format!("python3 -m pip install -r {}", quote(relative))), *file);
+        let relative = quote(file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/'));
+        let mut command = format!("python3 -m pip install -r {relative}");
+        if repo.read(file).is_some_and(|text| names_by_url(&text)) {
+            // A package by URL (`https://github.com/…/zipball/main`, `git+https://…`) is
+            // the one a registry-only network cannot fetch: then the file's others still go in.
+            command.push_str(&format!(
+                " || {{ echo \"hanzo-env: warning: {relative} names packages by URL that did not install; installing its others\" >&2; sed '/^[^#-][^#]*:\\/\\//d' {relative} | python3 -m pip install -r /dev/stdin; }}"
+            ));
+        }
+        out.step(Phase::Install, in_dir(dir, &command), *file);
     }
     let mut names_pytest = chosen.iter().any(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)));
     let groups = dependency_groups(pyproject);
@@ -1375,11 +1396,13 @@ mod tests {
             installs[4].starts_with("python3 -m pip install pytest-cov || for p in pytest-cov; do"),
             "{installs:?}"
         );
-        // tox's deps at once, else one by one with its options (a VCS dep without network).
+        // tox's deps at once, else one by one (a VCS dep without network); the requirements
+        // file the project's install took is not taken again.
         assert!(
-            installs.iter().any(|c| c.starts_with(
-                "python3 -m pip install -r test_requirements.txt mock || for p in mock; do python3 -m pip install -r test_requirements.txt \"$p\" ||"
-            )),
+            installs
+                .iter()
+                .any(|c| c
+                    .starts_with("python3 -m pip install mock || for p in mock; do python3 -m pip install \"$p\" ||")),
             "{installs:?}"
         );
         assert!(!installs.iter().any(|c| c.contains("ruff")), "a lint job's tools: {installs:?}");

@@ -286,6 +286,11 @@ fn own_deps(ini: &str) -> HashSet<String> {
 
 /// A factor that names an interpreter (`py`, `py310`, `py3.12`, `pypy3`, `py313t`).
 fn is_python_factor(factor: &str) -> bool {
+    // tox 4 also reads a bare version (`3.12`, `3.14t`) as the interpreter.
+    let bare = factor.strip_suffix('t').unwrap_or(factor);
+    if bare.starts_with(['2', '3']) && bare.chars().all(|c| c.is_ascii_digit() || c == '.') && !bare.ends_with('.') {
+        return true;
+    }
     ["py", "pypy", "cpython", "python", "jython", "graalpy", "ironpython", "rustpython"].iter().any(|prefix| {
         factor.strip_prefix(prefix).is_some_and(|version| {
             let version = version.strip_suffix('t').unwrap_or(version);
@@ -388,6 +393,10 @@ mod tests {
         // and no environment of the current interpreter to name.
         let ini = "[tox]\nenvlist = lint, dj42\n[testenv]\ndeps =\n    dj42: Django<5\n";
         assert_eq!((test_deps(ini).deps, test_deps(ini).current), (vec!["Django<5".to_string()], None));
+        // tox 4's bare versions are interpreters too.
+        let ini =
+            "[tox]\nenvlist = {3.10,3.11}-unit, {3.10,3.11}-integration\n[testenv]\ndeps =\n    integration: redis\n";
+        assert_eq!(test_deps(ini).current.as_deref(), Some("py-integration"));
         let ini = "[tox]\nenvlist = py{39,310}-{nose,unit}\n[testenv]\ndeps =\n    nose: nose\n";
         assert_eq!(test_deps(ini).current.as_deref(), Some("py-nose"));
     }
