@@ -625,6 +625,7 @@ const NOT_THE_SUITE: &[&str] = &[
     "bench",
     "benchmark",
     "smoke",
+    "integration",
     "benchmarks",
     "perf",
     "e2e",
@@ -651,17 +652,17 @@ const NOT_THE_SUITE: &[&str] = &[
 fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize {
     let command = test.command.as_str();
     let words: Vec<&str> = command.split_whitespace().collect();
-    // The names a command runs: its words but options (`--no-coverage` is the suite).
+    // The names a command runs: its words but options (`--no-coverage` is the suite), split
+    // at punctuation (`scripts/test-integration.sh` names integration).
     let names: Vec<String> = words
         .iter()
         .filter(|w| !w.starts_with('-'))
-        .flat_map(|w| w.trim_matches(['"', '\'']).split([',', '-', ':', '_', '=', '/']))
+        .flat_map(|w| w.trim_matches(['"', '\'']).split([',', '-', ':', '_', '=', '/', '.']))
         .map(str::to_ascii_lowercase)
         .collect();
     // A test-runner script names the suite too (`coverage run runtests.py`).
-    let names_the_suite = names
-        .iter()
-        .any(|n| ["test", "tests", "pytest", "unit", "spec", "runtests"].contains(&n.trim_end_matches(".py")));
+    let names_the_suite =
+        names.iter().any(|n| ["test", "tests", "pytest", "unit", "spec", "runtests"].contains(&n.as_str()));
     // A target whose recipe runs no tests (`make check` running linters) is other work too.
     let recipe_tests = test.runs.is_empty()
         || test.runs.iter().any(|line| {
@@ -1236,6 +1237,10 @@ mod tests {
         assert_eq!(reasons("make test", &["poetry install", "pytest tests/"]), 1);
         assert_eq!(reasons("make requirements check", &["pip install -e .", "ruff check ."]), 1, "no tests");
         assert_eq!(reasons("make test", &["@python -m unittest -v"]), 0);
+        // A subset: smoke or integration runs beside the suite; a script named for its part.
+        assert_eq!(reasons("yarn test:smoke", &[]), 1);
+        assert_eq!(reasons("./scripts/test-integration.sh", &["python -m pytest -m integration"]), 1);
+        assert_eq!(reasons("./scripts/test-postgres.sh", &["python -m pytest"]), 0);
     }
 
     #[test]
