@@ -678,7 +678,10 @@ fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize
         let value = w[1].trim_start_matches('-');
         (["-e", "--env", "--python", "-p"].contains(&w[0]) && value.starts_with(|c: char| c.is_ascii_digit()))
             || (w[0] == "-e" && (value.starts_with("py3") || value.starts_with("py2")))
-    }) || names.iter().any(|n| n.starts_with("pypy"));
+    }) || names.iter().any(|n| n.starts_with("pypy"))
+        // A cross build (`cargo test --target i686-unknown-linux-gnu`) needs a target of its own.
+        || words.windows(2).any(|w| w[0] == "--target" && w[1].matches('-').count() >= 2)
+        || words.iter().any(|w| w.strip_prefix("--target=").is_some_and(|t| t.matches('-').count() >= 2));
     let package = ["--installpkg", "--notest", "--install-only", "--no-install", "dist/"]
         .iter()
         .any(|flag| command.contains(flag));
@@ -1241,6 +1244,7 @@ mod tests {
         assert_eq!(reasons("yarn test:smoke", &[]), 1);
         assert_eq!(reasons("./scripts/test-integration.sh", &["python -m pytest -m integration"]), 1);
         assert_eq!(reasons("./scripts/test-postgres.sh", &["python -m pytest"]), 0);
+        assert_eq!(reasons("cargo test --target i686-unknown-linux-gnu", &[]), 1, "a cross build");
     }
 
     #[test]
