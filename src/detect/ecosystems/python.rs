@@ -1367,6 +1367,25 @@ mod tests {
     use crate::detect::testing::scan;
 
     #[test]
+    fn ci_jobs_testing_through_a_script_install_what_it_needs() {
+        let workflow = "jobs:\n  postgres:\n    steps:\n      - run: pip install -r requirements/extras/postgres.txt\n      - run: ./scripts/test-postgres.sh\n  docs:\n    steps:\n      - run: pip install -r requirements/docs.txt\n      - run: ./scripts/build-docs.sh\n";
+        let s = scan(
+            &Python,
+            &[
+                ("setup.py", ""),
+                ("requirements/extras/postgres.txt", "asyncpg\n"),
+                ("requirements/docs.txt", "sphinx\n"),
+                ("scripts/test-postgres.sh", "#!/bin/bash\npython -m pytest -s $@\n"),
+                ("scripts/build-docs.sh", "#!/bin/bash\nsphinx-build docs out\n"),
+                (".github/workflows/ci.yml", workflow),
+            ],
+        );
+        let steps = s.steps();
+        assert!(steps.contains(&"python3 -m pip install -r requirements/extras/postgres.txt"), "{steps:?}");
+        assert!(!steps.iter().any(|c| c.contains("docs.txt")), "a job that runs no tests: {steps:?}");
+    }
+
+    #[test]
     fn what_ci_test_jobs_and_tox_install_goes_in_once_as_pip_arguments() {
         let workflow = "jobs:\n  test:\n    steps:\n      - run: pip install -r requirements.txt -r tests/requirements.txt\n      - run: pip install pytest-cov -e .[redis]\n      - run: pytest --cov\n  lint:\n    steps:\n      - run: pip install ruff && ruff check .\n";
         let tox = "[testenv]\ndeps =\n    -r test_requirements.txt\n    mock\ncommands = pytest\n";

@@ -68,9 +68,11 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
         // pytest-cov`).
         let tests = |line: &RunLine| {
             !ships(&line.text)
-                && commands(&line.text)
-                    .iter()
-                    .any(|words| pip_install(words).is_none() && PYTHON_TEST.is_match(&words.join(" ")))
+                && commands(&line.text).iter().any(|words| {
+                    pip_install(words).is_none()
+                        && (PYTHON_TEST.is_match(&words.join(" "))
+                            || runs_python_tests_script(sources, &line.dir, words))
+                })
         };
         let Some(first_test) = job.lines.iter().position(tests).filter(|_| job.kind != JobKind::UnusedAction) else {
             continue;
@@ -99,6 +101,18 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
         }
     }
     found
+}
+
+/// Whether `words` run a repo script (`./scripts/test-postgres.sh`, `bash ci/test.sh`)
+/// whose lines run Python tests.
+fn runs_python_tests_script(sources: &Sources, dir: &str, words: &[String]) -> bool {
+    let script = match words.first().map(String::as_str) {
+        Some("sh" | "bash") => words.get(1),
+        _ => words.first(),
+    };
+    let Some(path) = script.filter(|s| s.contains('/')).and_then(|s| join_path(dir, s)) else { return false };
+    let repo = sources.repo();
+    repo.exists(&path) && repo.read(&path).is_some_and(|text| text.lines().any(|l| PYTHON_TEST.is_match(l.trim())))
 }
 
 /// The fan-out runners (`tox`, `nox`) that CI's lines run, by name: where CI runs nox and
