@@ -54,8 +54,23 @@ const OPTIONS_WITH_A_VALUE: &[&str] = &[
     "--group",
 ];
 
-/// What CI installs to build or ship rather than to test: install already sees to these.
-const NOT_TEST_PACKAGES: &[&str] = &["pip", "setuptools", "wheel", "build", "twine", "virtualenv", "uv", "poetry"];
+/// What CI installs to build or ship rather than to test (install already sees to these),
+/// or to talk to the CI service itself: tox's GitHub Actions plugins pick environments from
+/// the runner's Python and do nothing elsewhere, and the coverage uploaders.
+const NOT_TEST_PACKAGES: &[&str] = &[
+    "pip",
+    "setuptools",
+    "wheel",
+    "build",
+    "twine",
+    "virtualenv",
+    "uv",
+    "poetry",
+    "tox-gh-actions",
+    "tox-gh",
+    "coveralls",
+    "codecov",
+];
 
 /// The packages named on `pip install` lines of CI jobs that run Python tests, in job order:
 /// the lines before the job's first test, the environment its tests ran in (a later line adds
@@ -229,9 +244,10 @@ mod tests {
             named("pip install pytest pytest-cov 'coverage[toml]>=7'"),
             ["pytest", "pytest-cov", "coverage[toml]>=7"]
         );
+        // Build tools and the CI service's own plugins and uploaders are not the tests'.
         assert_eq!(
-            named("python -m pip install -U pip setuptools wheel && pip install tox tox-gh-actions"),
-            ["tox", "tox-gh-actions"]
+            named("python -m pip install -U pip setuptools wheel && pip install tox tox-gh-actions coveralls"),
+            ["tox"]
         );
         assert_eq!(named("uv pip install --system -r requirements.txt mock==5.1"), ["mock==5.1"]);
         // The project, files, URLs and values CI fills in are not packages.
