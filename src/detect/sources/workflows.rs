@@ -334,7 +334,15 @@ impl Reader<'_> {
                         env.push((name, value));
                     }
                     let mut lines = run_lines(&script, &dir, &step_ctx, &foreign_dirs, &source);
-                    lines.iter_mut().for_each(|line| line.env.clone_from(&env));
+                    for line in &mut lines {
+                        // What the script itself exported before the line comes last.
+                        let mut line_env = env.clone();
+                        for (name, value) in std::mem::take(&mut line.env) {
+                            line_env.retain(|(set, _)| *set != name);
+                            line_env.push((name, value));
+                        }
+                        line.env = line_env;
+                    }
                     // A step that runs only in some cells (`if: matrix.target != ''`) exports
                     // only there. Read as written: an expression (a secret) resolves to
                     // nothing here, and `TOKEN=` would blank the sandbox's own value.
@@ -896,14 +904,15 @@ fn foreign_checkouts(job: &Yaml) -> Vec<String> {
         .collect()
 }
 
-/// The lines of a script run from `dir`: continuations joined, resolved, `cd DIR` lines applied
-/// to the lines after them.
+/// The lines of a script run from `dir`: continuations joined, resolved, `cd DIR` lines and
+/// literal `export`s applied to the lines after them.
 fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], source: &str) -> Vec<RunLine> {
     let mut dir = join_path("", &ctx.resolve(dir)).unwrap_or_default();
     let loop_variables: Vec<String> =
         LOOP_VARIABLE.captures_iter(script).filter_map(|c| c.get(1)).map(|m| m.as_str().to_string()).collect();
     let mut lines = Vec::new();
     let mut pending = String::new();
+    let mut exported: Vec<(String, String)> = Vec::new();
     for raw in script.lines() {
         let line = raw.trim();
         if let Some(continued) = line.strip_suffix('\\') {
@@ -922,16 +931,36 @@ fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], so
             continue;
         }
         let in_foreign_checkout = foreign_dirs.iter().any(|f| !f.is_empty() && crate::detect::repo::is_within(&dir, f));
+        let exports = exported_by(&resolved);
         lines.push(RunLine {
             text: resolved,
             dir: dir.clone(),
             in_foreign_checkout,
             loop_variables: loop_variables.clone(),
-            env: Vec::new(),
+            env: exported.clone(),
             source: source.to_string(),
         });
+        for (name, value) in exports {
+            exported.retain(|(set, _)| *set != name);
+            exported.push((name, value));
+        }
     }
     lines
+}
+
+/// `export PGPASSWORD=postgres`: what a script line sets for the lines after it, when the
+/// values are literals.
+fn exported_by(line: &str) -> Vec<(String, String)> {
+    let Some(rest) = line.strip_prefix("export ") else { return Vec::new() };
+    let words = shell_words::split(rest).unwrap_or_default();
+    words
+        .iter()
+        .filter_map(|word| word.split_once('='))
+        .filter(|(name, value)| {
+            name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !value.contains(['$', '`'])
+        })
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect()
 }
 
 /// The `secrets.X` names a workflow string reads. GitHub substitutes secrets only inside
@@ -1314,6 +1343,16 @@ mod tests {
         assert!(checks_every_change(&yaml("pull_request:\n  paths: ['**.py', tox.ini, '!docs/**']")));
         assert!(!checks_every_change(&yaml("pull_request:\n  paths: ['packages/web/**', pnpm-lock.yaml]")));
         assert!(!checks_every_change(&yaml("schedule:\n  - cron: '0 0 * * *'")));
+    }
+
+    #[test]
+    fn a_script_exports_to_its_later_lines() {
+        let workflow = "jobs:\n  t:\n    steps:\n      - run: |\n          psql -c 'SELECT 1'\n          export PGPASSWORD=postgres PGUSER=\"ci\" P=$HOME\n          psql -h localhost -c 'CREATE DATABASE app;'\n        env:\n          PGUSER: root\n";
+        let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+        let job = Workflows::read(&repo).jobs.remove(0);
+        let env: Vec<String> = job.lines.iter().map(RunLine::env_words).collect();
+        // The script's own export wins over the step's env; a value from a variable is not known.
+        assert_eq!(env, ["PGUSER=root ", "PGUSER=root ", "PGPASSWORD=postgres PGUSER=ci "]);
     }
 
     #[test]
