@@ -11,6 +11,8 @@ use super::process::run_quietly;
 /// Directory names never copied, wherever they are, ignored or not: VCS data, installed
 /// dependencies and build output that `install` recreates.
 pub const NEVER_COPIED: &[&str] = &[".git", ".hg", ".svn", "node_modules", "target", ".venv", "__pycache__"];
+/// Version control's own folders.
+const VERSION_CONTROL: &[&str] = &[".git", ".hg", ".svn"];
 
 #[derive(Debug, thiserror::Error)]
 #[error("could not copy {} to {}: {source}", from.display(), to.display())]
@@ -88,8 +90,10 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<Copied, CopyError> {
 /// tests call git. A bare clone that borrows the checkout's objects (`--shared`: nothing is
 /// copied, and nothing is written to the checkout's repository) becomes the copy's `.git`,
 /// its index read from HEAD, so that the copy's uncommitted changes show as the checkout's.
-/// Tracked files that an ignore pattern also matches (a committed `tests/fixture.db` beside
-/// `*.db`), which the walk left out, are copied then: git tracks them, so a checkout has them.
+/// Tracked files that the walk left out, which an ignore pattern also matches (a committed
+/// `tests/fixture.db` beside `*.db`) or that lie in a dependency folder (pino's
+/// `test/fixtures/eval/node_modules/*.js`), are copied then: git tracks them, so a checkout
+/// has them.
 /// `git` makes the command to run (the run's PATH and HOME). `None` when the checkout has no
 /// history, else how many tracked files were added.
 pub fn clone_git_history(from: &Path, to: &Path, git: impl Fn() -> Command) -> Result<Option<u64>, String> {
@@ -119,7 +123,9 @@ pub fn clone_git_history(from: &Path, to: &Path, git: impl Fn() -> Command) -> R
     let mut added = 0;
     for path in listed.stdout.split(|b| *b == 0).filter(|p| !p.is_empty()) {
         let relative = Path::new(std::ffi::OsStr::from_bytes(path));
-        let never = relative.components().any(|c| NEVER_COPIED.iter().any(|n| c.as_os_str() == *n));
+        // A dependency folder is left out of the walk for its installed packages; what git
+        // tracks under one (`test/fixtures/node_modules/x.js`) is the repo's own.
+        let never = relative.components().any(|c| VERSION_CONTROL.iter().any(|n| c.as_os_str() == *n));
         let (source, target) = (from.join(relative), to.join(relative));
         // Only what the checkout still has as a plain file (a deletion stays a deletion), and
         // only through real folders on both sides: a folder replaced by a symlink would lead
@@ -162,16 +168,19 @@ mod tests {
     }
 
     #[test]
-    fn tracked_files_ignore_patterns_match_are_copied_but_never_through_a_symlink() {
+    fn tracked_files_the_walk_left_out_are_copied_but_never_through_a_symlink() {
         let base = tempfile::tempdir().unwrap();
         let root = base.path().join("checkout");
         for dir in ["tests", "data"] {
             std::fs::create_dir_all(root.join(dir)).unwrap();
             std::fs::write(root.join(dir).join("fixture.db"), dir).unwrap();
         }
-        std::fs::write(root.join(".gitignore"), "*.db\n").unwrap();
+        std::fs::create_dir_all(root.join("tests/fixtures/node_modules")).unwrap();
+        std::fs::write(root.join("tests/fixtures/node_modules/stack.js"), "module.exports = 1\n").unwrap();
+        std::fs::write(root.join(".gitignore"), "*.db\nnode_modules\n").unwrap();
         git_in(&root, &["init", "-q"]);
-        git_in(&root, &["add", "-f", ".gitignore", "tests/fixture.db", "data/fixture.db"]);
+        let tracked = [".gitignore", "tests/fixture.db", "data/fixture.db", "tests/fixtures/node_modules/stack.js"];
+        git_in(&root, &[&["add", "-f"][..], &tracked[..]].concat());
         git_in(&root, &["commit", "-q", "-m", "first"]);
         // The checkout's `data` folder is now a relative symlink out of it; in the copy the
         // same link leads out of the scratch directory.
@@ -189,8 +198,9 @@ mod tests {
             git.env("GIT_CONFIG_NOSYSTEM", "1").env("HOME", base.path());
             git
         };
-        assert_eq!(clone_git_history(&root, &copy, git), Ok(Some(1)));
+        assert_eq!(clone_git_history(&root, &copy, git), Ok(Some(2)));
         assert_eq!(std::fs::read_to_string(copy.join("tests/fixture.db")).unwrap(), "tests");
+        assert!(copy.join("tests/fixtures/node_modules/stack.js").is_file());
         // The symlink is copied as a symlink; nothing is read or written through it.
         assert!(std::fs::symlink_metadata(copy.join("data")).unwrap().is_symlink());
         assert_eq!(std::fs::read_dir(scratch.join("outside")).unwrap().count(), 0);
