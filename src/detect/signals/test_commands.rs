@@ -5,11 +5,11 @@
 
 use crate::detect::ecosystems::{self, is_test_command};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::parent_dir;
+use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
 use crate::detect::sources::devshells::ShellKind;
-use crate::detect::sources::shell::{commands, join_path};
+use crate::detect::sources::shell::{commands, join_path, script_path};
 use crate::detect::sources::workflows::{RUNNER_VARIABLES, RunLine, SHELL_VARIABLE, ships};
 
 /// Target names that run the test suite, best first.
@@ -98,23 +98,15 @@ fn runner_words(sources: &Sources, line: &RunLine, test: &str) -> String {
 /// `./ci/test.sh`, `bash scripts/test.sh`.
 fn repo_script(sources: &Sources, dir: &str, command: &str) -> Option<std::sync::Arc<str>> {
     let words = commands(command).into_iter().next()?;
-    let script = match words.first().map(String::as_str) {
-        Some("sh" | "bash") => words.get(1),
-        _ => words.first(),
-    };
-    let path = script.filter(|s| s.contains('/')).and_then(|s| join_path(dir, s))?;
+    let path = script_path(dir, &words)?;
     let repo = sources.repo();
     repo.exists(&path).then(|| repo.read(&path)).flatten()
 }
 
 /// Whether `command` starts with a script (`sh X`, `bash X` or `X`) whose name says it tests.
 fn runs_a_test_script(command: &str) -> bool {
-    let words: Vec<&str> = command.split_whitespace().collect();
-    let script = match words.as_slice() {
-        ["sh" | "bash", script, ..] | [script, ..] => script,
-        [] => return false,
-    };
-    script.contains('/') && crate::detect::repo::file_name(script).to_ascii_lowercase().contains("test")
+    let words = commands(command).into_iter().next().unwrap_or_default();
+    script_path("", &words).is_some_and(|path| file_name(&path).to_ascii_lowercase().contains("test"))
 }
 
 /// Whether shell `text` reads `$name` or `${name…}`.

@@ -112,6 +112,16 @@ pub fn commands(line: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The repo-relative path of the script a command's `words` start with, run from `cwd`:
+/// `scripts/test`, `./ci/test.sh`, `bash scripts/test.sh` (a path, not a program on PATH).
+pub fn script_path(cwd: &str, words: &[String]) -> Option<String> {
+    let script = match words.first().map(String::as_str) {
+        Some("sh" | "bash") => words.get(1),
+        _ => words.first(),
+    };
+    script.filter(|s| s.contains('/')).and_then(|s| join_path(cwd, s))
+}
+
 /// Join `rel` (as written in a command run from `cwd`, both repo-relative) into a normalised
 /// repo-relative path; `None` when it leaves the repo, is absolute or uses a variable.
 pub fn join_path(cwd: &str, rel: &str) -> Option<String> {

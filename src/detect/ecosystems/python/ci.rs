@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::sources::Sources;
-use crate::detect::sources::shell::{commands, join_path};
+use crate::detect::sources::shell::{commands, join_path, script_path};
 use crate::detect::sources::workflows::{JobKind, RunLine, ships};
 
 /// What one CI line installs, from the directory it runs in.
@@ -121,11 +121,7 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
 /// Whether `words` run a repo script (`./scripts/test-postgres.sh`, `bash ci/test.sh`)
 /// whose lines run Python tests.
 fn runs_python_tests_script(sources: &Sources, dir: &str, words: &[String]) -> bool {
-    let script = match words.first().map(String::as_str) {
-        Some("sh" | "bash") => words.get(1),
-        _ => words.first(),
-    };
-    let Some(path) = script.filter(|s| s.contains('/')).and_then(|s| join_path(dir, s)) else { return false };
+    let Some(path) = script_path(dir, words) else { return false };
     let repo = sources.repo();
     repo.exists(&path) && repo.read(&path).is_some_and(|text| text.lines().any(|l| PYTHON_TEST.is_match(l.trim())))
 }
