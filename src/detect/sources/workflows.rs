@@ -1157,9 +1157,15 @@ impl Context {
     }
 
     pub fn resolve(&self, text: &str) -> String {
+        // An option whose value is an unknown expression (`tox run -e ${{ format(…) }}`) goes
+        // with it, rather than take the next word for its value.
+        let unknown_options = OPTION_EXPRESSION.replace_all(text, |c: &regex::Captures| {
+            // One expression only (not `--shard=${{ a }}/${{ b }}`, a value built of two).
+            if !c[2].contains("}}") && self.value(&c[2]).is_none() { c[1].to_string() } else { c[0].to_string() }
+        });
         // A quoted argument built around an unknown expression (`"Coverage for ${{ github.sha }}"`)
         // would keep only its fragment: it is emptied, and removed with its option below.
-        let unknown_quoted = QUOTED_EXPRESSION.replace_all(text, |c: &regex::Captures| {
+        let unknown_quoted = QUOTED_EXPRESSION.replace_all(&unknown_options, |c: &regex::Captures| {
             let unknown = EXPRESSION.captures_iter(&c[0]).any(|e| self.value(&e[1]).is_none());
             if unknown { "\"\"".to_string() } else { c[0].to_string() }
         });
@@ -1185,6 +1191,12 @@ static EXPRESSION: LazyLock<Regex> =
 /// holds an expression.
 static QUOTED_EXPRESSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#""[^"]*\$\{\{[^"]*"|'[^']*\$\{\{[^'}]*\}\}[^']*'"#).expect("the quoted-expression pattern is valid")
+});
+/// An option and an expression that is its whole value: `-e ${{ matrix.tox }}`,
+/// `--python=${{ matrix.py }}` (what comes before the option is the first group).
+static OPTION_EXPRESSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(^|\s)--?[A-Za-z][[:word:]-]*(?:=|\s+)\$\{\{\s*(.*?)\s*\}\}(?:$|\s)")
+        .expect("the option-expression pattern is valid")
 });
 static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][[:word:]-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
@@ -1397,6 +1409,11 @@ mod tests {
         let jobs = Workflows::read(&repo).jobs;
         // One object's fields together; a reference the matrix cannot answer is dropped.
         assert_eq!(jobs[0].lines[0].text, "npm test -- --redis-tag=rs-7.4.0-v1 --redis-version=7.4");
+        // An option whose whole value is unknown goes with it; a value built of two stays.
+        let ctx = Context::default();
+        assert_eq!(ctx.resolve("tox run -e ${{ format('py{0}', matrix.python) }} -- -x"), "tox run -- -x");
+        assert_eq!(ctx.resolve("pytest --python=${{ matrix.py }}"), "pytest");
+        assert_eq!(ctx.resolve("pw --shard=${{ matrix.i }}/${{ matrix.n }}"), "pw --shard=/");
     }
 
     #[test]
