@@ -175,7 +175,7 @@ static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 /// are up and before the tests.
 static PREPARES_TESTS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:^|[\s;&|(])(?:npm|pnpm|yarn|bun|make|just|task)\s(?:[^;&|]*?\s)?(?:run\s+)?(?:test|tests|db)[:\-_](?:init|setup|prepare|seed|migrate|create|schema|reset|db)(?:[\s:\-_]|$)",
+        r"(?:^|[\s;&|(])(?:npm|pnpm|yarn|bun|make|just|task)\s(?:[^;&|]*?\s)?(?:run\s+)?(?:test|tests|db)[:\-_](?:(?:init|setup|prepare|seed|migrate|create|reset)(?:db|database)?|schema|db)(?:[\s:\-_]|$)",
     )
     .expect("the preparation pattern is valid")
 });
@@ -442,6 +442,7 @@ mod tests {
             "make test-setup",
             "yarn db:migrate",
             "pnpm run test:db:reset",
+            "yarn test:setupdb",
         ] {
             assert!(!is_test_command(line), "{line}");
         }
