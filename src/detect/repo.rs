@@ -596,8 +596,8 @@ pub fn too_deep_for_a_project(dir: &str) -> bool {
 
 /// True when the manifest `rel` may belong to a project: one of the project's own files
 /// ([`is_own_path`]), not under a hidden folder (`.github/requirements.txt` serves CI
-/// tooling, `.devcontainer/…` the container), and not in a JVM source set's tests or
-/// resources (`src/it/simple/pom.xml` is a Maven plugin's test project, `src/main/resources`
+/// tooling, `.devcontainer/…` the container) or a benchmarks folder, and not in a JVM source
+/// set's tests or resources (`src/it/simple/pom.xml` is a Maven plugin's test project, `src/main/resources`
 /// holds files the build copies).
 pub fn is_project_path(rel: &str) -> bool {
     is_project_dir(parent_dir(rel))
@@ -610,7 +610,13 @@ pub fn is_project_dir(dir: &str) -> bool {
         && !dirs.iter().any(|part| part.starts_with('.'))
         && !dirs.windows(2).any(|w| w[0] == "src" && (w[1] == "test" || w[1] == "it"))
         && !dirs.windows(3).any(|w| w[0] == "src" && w[2] == "resources")
+        && !dirs.iter().any(|part| BENCHMARK_DIRS.iter().any(|b| part.eq_ignore_ascii_case(b)))
 }
+
+/// Folders of benchmarks: a harness beside the project with its own manifest (node-redis's
+/// `benchmark/package.json` compares it with other clients), which neither the tests nor an
+/// agent's work need installed.
+const BENCHMARK_DIRS: &[&str] = &["benchmark", "benchmarks"];
 
 /// True when `path` is `dir` or inside it (`dir` "" is the root, which holds everything).
 pub fn is_within(path: &str, dir: &str) -> bool {
@@ -697,6 +703,7 @@ mod tests {
         assert!(!is_project_path("module/src/it/simple/pom.xml"));
         assert!(!is_project_path("src/main/resources/static/package.json"));
         assert!(!is_project_path(".github/requirements.txt"));
+        assert!(!is_project_path("benchmark/package.json") && !is_project_path("Benchmarks/pyproject.toml"));
         assert!(is_project_path("web/package.json") && is_project_path("package.json"));
         assert!(is_within("web/src", "web") && is_within("web", "web") && !is_within("website", "web"));
         assert!(is_within("anything", ""));
