@@ -509,7 +509,8 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     }
     // A requirements file the project's install already took is not taken twice.
     let already_installed = |dep: &String| {
-        let file = dep.strip_prefix("--requirement").or_else(|| dep.strip_prefix("-r")).map(str::trim);
+        let file = dep.strip_prefix("--requirement").or_else(|| dep.strip_prefix("-r"));
+        let file = file.map(|f| f.trim_start_matches('=').trim());
         file.and_then(|f| join_path(dir, f)).is_some_and(|f| installed_files.contains(&f.as_str()))
     };
     let tox_deps: Vec<String> = tox_deps.into_iter().filter(|dep| !already_installed(dep)).collect();
@@ -1388,7 +1389,7 @@ mod tests {
     #[test]
     fn what_ci_test_jobs_and_tox_install_goes_in_once_as_pip_arguments() {
         let workflow = "jobs:\n  test:\n    steps:\n      - run: pip install -r requirements.txt -r tests/requirements.txt\n      - run: pip install pytest-cov -e .[redis]\n      - run: pytest --cov\n  lint:\n    steps:\n      - run: pip install ruff && ruff check .\n";
-        let tox = "[testenv]\ndeps =\n    -r test_requirements.txt\n    mock\ncommands = pytest\n";
+        let tox = "[testenv]\ndeps =\n    --requirement=test_requirements.txt\n    mock\ncommands = pytest\n";
         let s = scan(
             &Python,
             &[
