@@ -78,6 +78,16 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "HEADER",
     "COOKIE",
     "CSRF",
+    // The attribute a single sign-on response keeps a user's field under (`CAS_UID_KEY`).
+    "UID",
+    "NAME",
+    "EMAIL",
+    "IMAGE",
+    "NICKNAME",
+    "PHONE",
+    "LOCATION",
+    "ATTRIBUTE",
+    "ATTR",
     // Keys their products publish in browser code: a PostHog project key, a Segment write key.
     "POSTHOG",
     "SEGMENT",
@@ -190,6 +200,8 @@ const SETTING_WORDS: &[&str] = &[
     "AGE",
     "DELAY",
     "PERIOD",
+    "LEEWAY",
+    "SKEW",
     "SUBJECT",
     "TEMPLATE",
     "ENCODING",
@@ -416,7 +428,10 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
         // CACHE_KEY, PUBLIC_KEY, CSRF_TOKEN name things; COOKIE_SECRET is still a secret.
         let keyish = matches!(last.as_str(), "KEY" | "KEYS" | "TOKEN" | "TOKENS");
         let qualifier = before.last();
+        // ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY is the key a cipher uses first.
+        let cryptographic = before.iter().any(|w| matches!(w.as_str(), "ENCRYPTION" | "SIGNING" | "CIPHER" | "HMAC"));
         let names_a_thing = keyish
+            && !cryptographic
             && (qualifier.is_some_and(|w| is(IDENTIFIER_QUALIFIERS, w))
                 // PUSHER_APP_KEY is the public half of PUSHER_APP_SECRET; APP_KEY alone is Laravel's key.
                 || qualifier.is_some_and(|w| w == "APP") && before.len() >= 2);
@@ -557,6 +572,7 @@ mod tests {
             "SLACK_BOT_USER_OAUTH_TOKEN",
             "APP_PREVIOUS_KEYS",
             "SECRET_KEY_BASE",
+            "ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY",
             "DATABASE_URL",
             "REDIS_URL",
             "LOG_SLACK_WEBHOOK_URL",
@@ -626,6 +642,8 @@ mod tests {
             "AUTH_PASSWORD_TIMEOUT",
             "AUTH_GUARD",
             "SESSION_CACHE_KEY",
+            "CAS_UID_KEY",
+            "PB_ID_TOKEN_LEEWAY",
             "STRIPE_PUBLISHABLE_KEY",
             "RECAPTCHA_SITE_KEY",
             "PRIVATE_KEY_PATH",
