@@ -6,6 +6,7 @@
 use serde_json::Value;
 
 use crate::detect::repo::{AGENTS_MD_END, AGENTS_MD_START, Repo, is_generated};
+use crate::detect::sources::shell::{commands, join_path, quote, without_comment};
 
 /// One command an agent file runs, with its evidence (`path#key` or `path:line`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,13 +50,71 @@ pub fn read_all(repo: &Repo) -> Vec<AgentCommand> {
     if hand_written(AGENTS_MD)
         && let Some(text) = repo.read(AGENTS_MD)
     {
-        found.extend(setup_commands(&text).into_iter().map(|(line, command)| AgentCommand {
-            command,
-            source: format!("{AGENTS_MD}:{line}"),
+        let runnable = setup_commands(&text).into_iter().filter(|c| names_only_existing_paths(repo, c));
+        found.extend(runnable.map(|c| AgentCommand {
+            command: in_block_dir(&c),
+            source: format!("{AGENTS_MD}:{}", c.line),
             purpose: Purpose::Any,
         }));
     }
     found
+}
+
+/// A command of a code block, and the folder an earlier `cd` of the block moved to
+/// (repo-relative; `None` when the block left the checkout or used a variable).
+struct BlockCommand {
+    line: usize,
+    dir: Option<String>,
+    command: String,
+}
+
+fn in_block_dir(c: &BlockCommand) -> String {
+    match c.dir.as_deref() {
+        Some(dir) if !dir.is_empty() => format!("cd {} && {}", quote(dir), c.command),
+        _ => c.command.clone(),
+    }
+}
+
+/// Folders the walk never enters or that a build makes: a path under one is not checked.
+const MADE_BY_INSTALL_OR_BUILD: &[&str] =
+    &["node_modules", "vendor", "target", ".venv", "venv", "dist", "build", "out", "bin", "obj"];
+
+/// File extensions that make a word a path even without a `/`.
+const SOURCE_EXTENSIONS: &[&str] = &["py", "ts", "tsx", "js", "jsx", "mjs", "cjs", "sh", "rb", "go", "php", "rs"];
+
+/// Whether every path the command names exists in the checkout: prose's placeholders
+/// (`yarn test path/to/test.spec.ts`) and commands meant for another folder (`python
+/// manage.py test` where `manage.py` lives in `app/`) do not run as written.
+fn names_only_existing_paths(repo: &Repo, c: &BlockCommand) -> bool {
+    let Some(dir) = &c.dir else { return true };
+    commands(&c.command).iter().all(|words| {
+        let words = words.iter().skip_while(|w| w.split_once('=').is_some_and(|(name, _)| is_env_name(name)));
+        words.filter(|w| is_path_like(w)).all(|word| {
+            let word = word.split("::").next().unwrap_or(word).trim_end_matches('/');
+            match join_path(dir, word) {
+                Some(path) => {
+                    let top = path.split('/').next().unwrap_or_default();
+                    MADE_BY_INSTALL_OR_BUILD.contains(&top) || repo.exists(&path) || repo.has_dir(&path)
+                }
+                None => true,
+            }
+        })
+    })
+}
+
+fn is_env_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A relative path as written in a command: a `/` or a source file's extension, and no
+/// option, variable, URL, glob, package spec (`@scope/pkg`) or Go pattern (`./...`).
+fn is_path_like(word: &str) -> bool {
+    let plain = !word.starts_with(['-', '$', '~', '/', '@', '<', '{'])
+        && !word.contains("://")
+        && !word.contains("...")
+        && !word.contains(['*', '?', '[', '{', '=', '$', '`']);
+    let extension = word.rsplit_once('.').map(|(_, e)| e.split("::").next().unwrap_or(e));
+    plain && (word.contains('/') || extension.is_some_and(|e| SOURCE_EXTENSIONS.contains(&e)))
 }
 
 /// Headings whose sections tell an agent how to set up, build or test.
@@ -65,11 +124,12 @@ const SETUP_HEADINGS: &[&str] = &["setup", "set up", "install", "development", "
 /// under a setup-like heading, with their line numbers; `$ ` prompts removed, comments and
 /// output of `console` blocks left out. The section `hanzo-env export` keeps between its
 /// markers is an echo of an earlier detection and is skipped.
-fn setup_commands(text: &str) -> Vec<(usize, String)> {
+fn setup_commands(text: &str) -> Vec<BlockCommand> {
     let mut found = Vec::new();
     let mut in_setup = false;
     let mut in_export = false;
     let mut fence: Option<(String, bool)> = None;
+    let mut dir: Option<String> = Some(String::new());
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
         if trimmed == AGENTS_MD_START || trimmed == AGENTS_MD_END {
@@ -84,10 +144,16 @@ fn setup_commands(text: &str) -> Vec<(usize, String)> {
             if trimmed.starts_with(marker.as_str()) {
                 fence = None;
             } else if *shell && in_setup {
-                let command = trimmed.strip_prefix("$ ").unwrap_or(trimmed);
+                let command = without_comment(trimmed.strip_prefix("$ ").unwrap_or(trimmed));
                 let prompted = trimmed.starts_with("$ ");
-                if !command.is_empty() && !command.starts_with('#') && (prompted || !marker.contains('~')) {
-                    found.push((i + 1, command.to_string()));
+                // A `~~~` block's unprompted lines are output, not commands.
+                if command.is_empty() || command.starts_with('#') || !prompted && marker.contains('~') {
+                    continue;
+                }
+                // `cd app` on a line of its own moves the block's later lines.
+                match command.strip_prefix("cd ").map(|target| commands(target).concat()).as_deref() {
+                    Some([target]) => dir = dir.as_deref().and_then(|d| join_path(d, target)),
+                    _ => found.push(BlockCommand { line: i + 1, dir: dir.clone(), command: command.to_string() }),
                 }
             }
             continue;
@@ -99,6 +165,7 @@ fn setup_commands(text: &str) -> Vec<(usize, String)> {
         }
         for marker in ["```", "~~~"] {
             if let Some(info) = trimmed.strip_prefix(marker) {
+                dir = Some(String::new());
                 let language = info.split_whitespace().next().unwrap_or("");
                 let shell = matches!(language, "" | "sh" | "bash" | "shell" | "console" | "zsh");
                 fence = Some((marker.to_string(), shell));
@@ -130,6 +197,17 @@ mod tests {
                 ("cp .env.example .env", "AGENTS.md:10"),
                 ("pnpm test", "AGENTS.md:16"),
             ]
+        );
+    }
+
+    #[test]
+    fn placeholders_comments_and_a_block_s_cd() {
+        let agents = "## Setup\n\n```sh\ncd app/\npython manage.py migrate\n```\n\n## Testing\n\n```sh\nyarn test path/to/test.spec.ts\npython manage.py test\nyarn test:app   # the frontend\ngo test ./...\npytest tests/test_x.py::test_y\n```\n";
+        let (_dir, repo) = repo_with(&[(AGENTS_MD, agents), ("app/manage.py", ""), ("tests/test_x.py", "")]);
+        let found: Vec<String> = read_all(&repo).into_iter().map(|c| c.command).collect();
+        assert_eq!(
+            found,
+            ["cd app && python manage.py migrate", "yarn test:app", "go test ./...", "pytest tests/test_x.py::test_y"]
         );
     }
 

@@ -67,6 +67,23 @@ pub fn split_prefix(command: &str) -> (&str, &str) {
     }
 }
 
+/// A shell line without its trailing comment (`yarn test:app   # the frontend's`): a `#`
+/// that starts a word outside quotes.
+pub fn without_comment(line: &str) -> &str {
+    let mut quote = None;
+    let mut previous = ' ';
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '#') if previous.is_whitespace() => return line[..i].trim_end(),
+            _ => {}
+        }
+        previous = c;
+    }
+    line
+}
+
 /// The simple commands of a shell line, split at `&&`, `||`, `;`, `|`, `&` and parentheses
 /// outside quotes, each as its words (quotes removed). Redirections end a command's words.
 /// Good enough for reading commands, not for running them.
@@ -222,6 +239,16 @@ impl ComposeUp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_trailing_comment_goes() {
+        assert_eq!(without_comment("yarn test:app      # All frontend tests"), "yarn test:app");
+        assert_eq!(
+            without_comment("echo '# not a comment' \"#nor this\" x#y"),
+            "echo '# not a comment' \"#nor this\" x#y"
+        );
+        assert_eq!(without_comment("# all of it"), "");
+    }
 
     #[test]
     fn prefixes_before_the_program() {
