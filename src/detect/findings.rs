@@ -3,8 +3,6 @@
 
 use serde::Serialize;
 
-use crate::detect::sources::images::canonical_service;
-
 use crate::detect::sources::compose::{ComposeStart, StartedService};
 use crate::detect::sources::workflows::{EnvValue, JobService};
 
@@ -159,9 +157,9 @@ impl Service {
 
     /// A CI job's service container running `image` (one of its images), cited at its
     /// definition: its published ports, and its literal `env` (a secret's value is not known).
-    pub fn ci_container(service: &JobService, image: &str, origin: Origin) -> Service {
+    pub fn ci_container(service: &JobService, image: &str, product: String, origin: Origin) -> Service {
         Service {
-            name: canonical_service(image),
+            name: product,
             image: Some(image.to_string()),
             source: service.source.clone(),
             ports: service.published_ports(),

@@ -77,6 +77,9 @@ impl Ecosystem for Go {
 }
 
 fn detect(repo: &Repo, out: &mut Findings) {
+    // A module's `go` line is the oldest Go that builds it: the one Go that builds every
+    // module of the repo is the newest of them, so it comes first.
+    let mut versions: Vec<(Option<String>, String)> = Vec::new();
     let mut covered: Vec<String> = Vec::new();
     for dir in repo.project_dirs("go.work") {
         let path = join(dir, "go.work");
@@ -87,7 +90,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
             covered.push(if used == "." || used == "./" { dir.to_string() } else { member });
         }
         covered.push(dir.to_string());
-        version(&text, &path, out);
+        versions.push(version(&text, &path));
         out.package_manager("go", None, pm_path(dir), path.clone());
         out.note(format!(
             "go.work of {}{}",
@@ -103,16 +106,24 @@ fn detect(repo: &Repo, out: &mut Findings) {
         }
         let path = join(dir, "go.mod");
         let Some(text) = repo.read(&path) else { continue };
-        version(&text, &path, out);
+        versions.push(version(&text, &path));
         out.package_manager("go", None, pm_path(dir), path.clone());
         let source = if repo.exists(&join(dir, "go.sum")) { join(dir, "go.sum") } else { path.clone() };
         out.step(Phase::Install, in_dir(dir, "go mod download"), source);
         out.test(in_dir(dir, "go test ./..."), path);
     }
+    versions.sort_by(|(a, _), (b, _)| match (a, b) {
+        (Some(a), Some(b)) => version::cmp(b, a),
+        (a, b) => b.is_some().cmp(&a.is_some()),
+    });
+    for (version, source) in versions {
+        out.toolchain("go", version, source);
+    }
 }
 
-/// The `toolchain go1.22.3` line pins the exact toolchain; else the `go 1.22.0` line.
-fn version(text: &str, path: &str, out: &mut Findings) {
+/// The `toolchain go1.22.3` line pins the exact toolchain; else the `go 1.22.0` line. With
+/// the line it came from.
+fn version(text: &str, path: &str) -> (Option<String>, String) {
     let directive = |name: &str| {
         text.lines().enumerate().find_map(|(i, line)| {
             let rest = line.trim().strip_prefix(name)?;
@@ -123,12 +134,11 @@ fn version(text: &str, path: &str, out: &mut Findings) {
     if let Some((line, v)) = directive("toolchain")
         && let Some(v) = version::numeric_pin(v.trim_start_matches("go"))
     {
-        out.toolchain("go", Some(v), format!("{path}:{line}"));
-        return;
+        return (Some(v), format!("{path}:{line}"));
     }
     match directive("go") {
-        Some((line, v)) => out.toolchain("go", version::numeric_pin(&v), format!("{path}:{line}")),
-        None => out.toolchain("go", None, path.to_string()),
+        Some((line, v)) => (version::numeric_pin(&v), format!("{path}:{line}")),
+        None => (None, path.to_string()),
     }
 }
 

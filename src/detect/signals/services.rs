@@ -7,7 +7,7 @@ use crate::detect::findings::{Findings, Origin, Service};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
-use crate::detect::sources::images::{canonical_service, is_backing_service};
+use crate::detect::sources::images::backing_product;
 use crate::detect::sources::workflows::{JobKind, JobService};
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
@@ -51,12 +51,11 @@ fn report(start: &ComposeStart, origin: Origin, out: &mut Findings) {
 /// a backing service.
 fn ci_service(service: &JobService, origin: Origin, products: &mut Vec<String>, out: &mut Findings) {
     for image in &service.images {
-        let product = canonical_service(image);
-        if !is_backing_service(&product) || products.contains(&product) {
+        let Some(product) = backing_product(image, &service.name).filter(|p| !products.contains(p)) else {
             continue;
-        }
-        products.push(product);
-        out.add_service(Service::ci_container(service, image, origin));
+        };
+        products.push(product.clone());
+        out.add_service(Service::ci_container(service, image, product, origin));
     }
 }
 

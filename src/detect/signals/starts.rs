@@ -18,7 +18,7 @@ use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::agent_files::Purpose;
 use crate::detect::sources::compose::{ComposeStart, DEFAULT_FILES};
-use crate::detect::sources::images::{canonical_service, is_backing_service};
+use crate::detect::sources::images::backing_product;
 use crate::detect::sources::products;
 use crate::detect::sources::shell::quote;
 use crate::detect::sources::workflows::{EnvValue, JobService};
@@ -121,7 +121,8 @@ fn add(out: &mut Findings, start: ComposeStart, source: String, origin: StartOri
 /// (what a local config expects), its `env` as written, a `secrets.X` value passed from the
 /// sandbox's `$X`, other expressions left out. With the service it brings up.
 fn docker_run(service: &JobService) -> Option<(String, Service)> {
-    let image = service.images.first().filter(|i| is_backing_service(&canonical_service(i)))?;
+    let image = service.images.first()?;
+    let product = backing_product(image, &service.name)?;
     let mut command = format!("docker run -d --name {}", quote(&service.name));
     for port in service.published_ports() {
         command.push_str(&format!(" -p {}", quote(&port)));
@@ -135,7 +136,7 @@ fn docker_run(service: &JobService) -> Option<(String, Service)> {
     }
     command.push(' ');
     command.push_str(&quote(image));
-    Some((command, Service::ci_container(service, image, Origin::Ci)))
+    Some((command, Service::ci_container(service, image, product, Origin::Ci)))
 }
 
 /// The first three of `items`, and how many more.

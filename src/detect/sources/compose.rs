@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use yaml_rust2::Yaml;
 
 use crate::detect::repo::{Repo, file_name, is_within, parent_dir};
-use crate::detect::sources::images::{canonical_service, is_backing_service};
+use crate::detect::sources::images::backing_product;
 use crate::detect::sources::shell::{ComposeUp, join_path, quote};
 use crate::detect::sources::workflows::scalar;
 
@@ -81,8 +81,7 @@ impl ComposeService {
         if self.build {
             return None;
         }
-        let product = canonical_service(self.image.as_deref()?);
-        is_backing_service(&product).then_some(product)
+        backing_product(self.image.as_deref()?, &self.name)
     }
 }
 

@@ -45,6 +45,21 @@ pub fn canonical_service(image: &str) -> String {
     last.to_string()
 }
 
+/// The backing service a container runs: its image's product, or, for an image that names
+/// no product (`redislabs/client-libs-test`, a client library's own server build), the
+/// product its service is named for (`redis:`). An image that names a product and is not
+/// it (`redis-commander`) is a tool beside it, whatever its name.
+pub fn backing_product(image: &str, service_name: &str) -> Option<String> {
+    let product = canonical_service(image);
+    if is_backing_service(&product) {
+        return Some(product);
+    }
+    let path = image.split(['@', ':']).next().unwrap_or(image).to_ascii_lowercase();
+    let names_a_product = path.split(['/', '-', '_', '.']).any(is_backing_service);
+    let named_for = canonical_service(service_name);
+    (!names_a_product && is_backing_service(&named_for)).then_some(named_for)
+}
+
 /// Words that make `<product>-<word>` a tool beside the product rather than the product.
 const TOOLS_AROUND_A_PRODUCT: &[&str] = &[
     "exporter",
@@ -295,6 +310,15 @@ mod tests {
         {
             assert!(!is_backing_service(&canonical_service(image)), "{image}");
         }
+    }
+
+    #[test]
+    fn an_image_that_names_no_product_runs_what_its_service_is_named_for() {
+        assert_eq!(backing_product("redislabs/client-libs-test:8.2.0", "redis").as_deref(), Some("redis"));
+        assert_eq!(backing_product("postgres:17", "db").as_deref(), Some("postgres"));
+        // A tool around a product is not that product, whatever its service is called.
+        assert_eq!(backing_product("rediscommander/redis-commander", "redis"), None);
+        assert_eq!(backing_product("ghcr.io/acme/app:1", "api"), None);
     }
 
     #[test]
