@@ -642,6 +642,9 @@ const NOT_THE_SUITE: &[&str] = &[
     "system",
 ];
 
+/// Options whose value names a build configuration or profile, not what runs.
+const BUILD_CONFIGURATION_OPTIONS: &[&str] = &["--configuration", "-c", "--profile"];
+
 /// How many reasons keep `test` from being the test command a developer runs before
 /// pushing: it runs something else than the suite (docs, lint, type checks, end-to-end or
 /// benchmarks; coverage alone, not the suite with coverage), needs an interpreter of its own
@@ -656,7 +659,10 @@ fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize
     // at punctuation (`scripts/test-integration.sh` names integration).
     let names: Vec<String> = words
         .iter()
-        .filter(|w| !w.starts_with('-'))
+        .enumerate()
+        // Nor a build configuration's name (`dotnet test --configuration Release`).
+        .filter(|(i, w)| !(w.starts_with('-') || *i > 0 && BUILD_CONFIGURATION_OPTIONS.contains(&words[i - 1])))
+        .map(|(_, w)| w)
         .flat_map(|w| w.trim_matches(['"', '\'']).split([',', '-', ':', '_', '=', '/', '.']))
         .map(str::to_ascii_lowercase)
         .collect();

@@ -57,6 +57,15 @@ impl Ecosystem for Dotnet {
     fn install_commands(&self) -> &'static [&'static str] {
         &[r"dotnet\s+tool"]
     }
+    /// CI's `dotnet test --no-build` leans on its own `dotnet build` step before; install
+    /// restores only, so the tests build what they run.
+    fn in_installed_environment(&self, command: &str, _package_managers: &[&str]) -> Option<String> {
+        let rest = command.strip_prefix("dotnet test")?;
+        let words: Vec<&str> = rest.split(' ').collect();
+        (rest.starts_with(' ') && words.contains(&"--no-build")).then(|| {
+            format!("dotnet test{}", words.into_iter().filter(|w| *w != "--no-build").collect::<Vec<_>>().join(" "))
+        })
+    }
     fn source_extensions(&self) -> &'static [&'static str] {
         &["cs", "fs"]
     }
@@ -245,6 +254,17 @@ fn is_test_project(repo: &Repo, project: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tests_that_lean_on_ci_s_build_step_build_themselves() {
+        let run = |c: &str| Dotnet.in_installed_environment(c, &[]);
+        assert_eq!(
+            run("dotnet test --no-build --configuration Release").as_deref(),
+            Some("dotnet test --configuration Release")
+        );
+        assert_eq!(run("dotnet test --no-restore App.sln"), None);
+        assert_eq!(run("dotnet tests --no-build"), None);
+    }
 
     #[test]
     fn configuration_keys_bind_with_double_underscores() {

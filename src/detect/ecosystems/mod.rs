@@ -134,7 +134,7 @@ pub fn has_manifest_for(sources: &Sources, toolchain_id: &str) -> bool {
 
 /// Test runners of no one ecosystem: task files and test scripts.
 const SHARED_TEST_COMMANDS: &[&str] = &[
-    r"(?:make|gmake)(?-u:\b)[^;&|]*?\s(?:test|tests|check|test-[[:word:]\-]+|unit|unittest)(?:\s|$)",
+    r#"(?:make|gmake)(?-u:\b)[^;&|]*?\s["']?(?:test|tests|check|test[-.][[:word:]\-.]+|unit|unittest)["']?(?:\s|$)"#,
     r"just\s+(?:\S+\s+)*?test[[:word:]\-]*(?-u:\b)",
     r"task\s+test[[:word:]:\-]*(?-u:\b)",
     // `test.sh`, `run_tests.sh`, `test-unit.sh`, `ci_test.sh`: a script named for tests.
@@ -369,6 +369,7 @@ mod tests {
             "go test -race ./...",
             "make test",
             "make -C backend test",
+            "make -- \"test.ci\"",
             "vendor/bin/phpunit --no-coverage",
             "./mvnw -B verify",
             "mvn clean test --projects gson",

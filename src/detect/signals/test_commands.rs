@@ -32,7 +32,11 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     }
     for job in &sources.workflows().jobs {
         // A line that also ships (`pytest && twine upload dist/*`) is not one to run.
-        for line in job.lines.iter().filter(|line| runs_tests_line(line) && !ships(&line.text)) {
+        // Nor one in a folder an earlier step made (`dotnet new … --output generated`).
+        let in_checkout = |dir: &str| dir.is_empty() || sources.repo().has_dir(dir);
+        for line in
+            job.lines.iter().filter(|line| runs_tests_line(line) && !ships(&line.text) && in_checkout(&line.dir))
+        {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
                 // What the command runs, where the repo says: a make target's recipe, a tox
                 // environment's commands, the lines of a script named for tests (`bash
@@ -202,11 +206,13 @@ mod tests {
 
     #[test]
     fn ci_lines_task_targets_and_devbox_scripts() {
-        let workflow = "jobs:\n  e2e:\n    defaults:\n      run:\n        working-directory: backend\n    steps:\n      - run: |\n          go test ./...\n          for p in a b; do\n            go test \"$p\"\n          done\n  downstream:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: org/plugin\n          path: plugin\n      - run: cd plugin && pytest\n      - run: |\n          cd plugin\n          pytest\n";
+        let workflow = "jobs:\n  e2e:\n    defaults:\n      run:\n        working-directory: backend\n    steps:\n      - run: |\n          go test ./...\n          for p in a b; do\n            go test \"$p\"\n          done\n  downstream:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: org/plugin\n          path: plugin\n      - run: cd plugin && pytest\n      - run: |\n          cd plugin\n          pytest\n  template:\n    steps:\n      - run: dotnet new app --output generated\n      - run: dotnet test\n        working-directory: generated\n";
+        // `generated` is made by an earlier step: not a folder of the checkout.
         let s = run_signal(
             detect,
             &[
                 (".github/workflows/e2e.yml", workflow),
+                ("backend/go.mod", "module example.com/backend\n"),
                 ("Makefile", "COMPOSE=docker compose\ninstall:\n\tnpm ci\ntest:\n\tgo test ./...\n"),
                 ("api/justfile", "test *ARGS:\n    cargo test {{ARGS}}\n"),
                 ("worker/Taskfile.yml", "version: '3'\ntasks:\n  test:\n    cmds:\n      - pytest\n"),

@@ -275,7 +275,7 @@ impl Reader<'_> {
         for (job_name, def) in jobs {
             let Some(job_name) = scalar(job_name) else { continue };
             let foreign_dirs = foreign_checkouts(def);
-            if foreign_dirs.iter().any(String::is_empty) {
+            if foreign_dirs.iter().any(String::is_empty) || never_runs(&def["if"]) {
                 continue;
             }
             let agent_setup = file_name(rel).starts_with("copilot-setup-steps.") && job_name == "copilot-setup-steps";
@@ -302,7 +302,9 @@ impl Reader<'_> {
             if let Some(image) = scalar(&def["container"]["image"]).or_else(|| scalar(&def["container"])) {
                 job.images.push((ctx.resolve(&image), format!("{}.container", job.source)));
             }
-            let job_env = if job.services.is_empty() { Vec::new() } else { literal_env(&def["env"], &ctx) };
+            // The job's env reaches its tests only beside services: it says how they connect.
+            let declared_services = !job.services.is_empty();
+            let job_env = if declared_services { literal_env(&def["env"], &ctx) } else { Vec::new() };
             let default_dir = scalar(&def["defaults"]["run"]["working-directory"])
                 .or_else(|| scalar(&doc["defaults"]["run"]["working-directory"]));
             // What earlier steps wrote to `$GITHUB_ENV`: the environment of the steps after them.
@@ -359,6 +361,16 @@ impl Reader<'_> {
             job.services.extend(started);
             let run: Vec<JobService> = job.lines.iter().filter_map(service_run_by).collect();
             job.services.extend(run);
+            if !declared_services && !job.services.is_empty() {
+                // Services a step starts (`docker run -p 5432:5432 postgres`) count too.
+                let job_env = literal_env(&def["env"], &ctx);
+                for line in &mut job.lines {
+                    let own = std::mem::take(&mut line.env);
+                    line.env =
+                        job_env.iter().filter(|(name, _)| !own.iter().any(|(set, _)| set == name)).cloned().collect();
+                    line.env.extend(own);
+                }
+            }
             let mut found = Vec::new();
             strings(def, &mut found);
             job.secrets = found.into_iter().flat_map(secret_references).collect();
@@ -624,7 +636,11 @@ fn literal_env(env: &Yaml, ctx: &Context) -> Vec<(String, String)> {
     for (key, value) in env.as_hash().into_iter().flatten() {
         let (Some(key), Some(value)) = (scalar(key), scalar(value)) else { continue };
         let value = ctx.resolve_value(&value);
-        if !value.contains("${{") && !DISPLAY_VARIABLES.contains(&key.as_str()) {
+        // `node-version: lts/*` is the workflow's own setting (`${{ env.node-version }}`):
+        // no shell can read a name with a dash.
+        let shell_name = key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if shell_name && !value.contains("${{") && !DISPLAY_VARIABLES.contains(&key.as_str()) {
             found.push((key, value.trim_end_matches('\n').to_string()));
         }
     }
@@ -963,6 +979,19 @@ fn exported_by(line: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A job switched off (`if: false`, `if: ${{ false }}`).
+fn never_runs(condition: &Yaml) -> bool {
+    match condition {
+        Yaml::Boolean(value) => !value,
+        Yaml::String(text) => {
+            let text = text.trim();
+            let inner = text.strip_prefix("${{").and_then(|t| t.strip_suffix("}}")).unwrap_or(text);
+            inner.trim() == "false"
+        }
+        _ => false,
+    }
+}
+
 /// The `secrets.X` names a workflow string reads. GitHub substitutes secrets only inside
 /// `${{ … }}`, so a script that writes `conf/secrets.json` names no secret.
 pub fn secret_references(text: &str) -> Vec<String> {
@@ -1202,9 +1231,11 @@ static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][[:word:]-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
         .expect("the empty-argument pattern is valid")
 });
-/// `$NAME` and `${NAME}` in a shell line.
+/// `$NAME`, `${NAME}` and `${NAME:?message}` (or `:-`, `-`, `?` with a word) in a shell line:
+/// the name is group 1 or 2.
 pub static SHELL_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)").expect("the variable pattern is valid")
+    Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?[-?][^}]*)?\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+        .expect("the variable pattern is valid")
 });
 static SECRET_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?-u:\b)secrets(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
@@ -1219,6 +1250,14 @@ static LOOP_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_job_switched_off_is_not_read() {
+        let workflow = "jobs:\n  off:\n    if: false\n    steps:\n      - run: go test ./e2e\n  off2:\n    if: ${{ false }}\n    steps:\n      - run: go test ./x\n  on:\n    if: github.event_name == 'push'\n    steps:\n      - run: go test ./...\n";
+        let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+        let jobs: Vec<String> = Workflows::read(&repo).jobs.into_iter().map(|j| j.source).collect();
+        assert_eq!(jobs, [".github/workflows/ci.yml#jobs.on"]);
+    }
     use crate::detect::testing::repo_with;
 
     fn yaml(text: &str) -> Yaml {
