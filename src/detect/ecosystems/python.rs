@@ -302,7 +302,14 @@ fn detect(repo: &Repo, from_ci: &FromCi, out: &mut Findings) {
             let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
             let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(&join(dir, l)));
-            if member || !own_lockfile {
+            // A parent that is configuration only (pytest's, mypy's settings over `core/`
+            // and `pool/`) installs its folders' projects the way CI does, or not at all:
+            // then each is a project of its own.
+            let parent_installs = members.is_some()
+                || LOCKFILES.iter().any(|l| repo.exists(&join(parent, l)))
+                || is_installable(repo, parent)
+                || !local_projects(&from_ci.test_packages, parent).is_empty();
+            if (member || !own_lockfile) && parent_installs {
                 continue;
             }
         }
@@ -466,7 +473,8 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
                 .filter(|f| f.dir == dir)
                 .flat_map(|f| f.extras.iter().map(String::as_str))
                 .collect();
-            pytest_installed = pip_install(repo, dir, &requirements, &ci_extras, pyproject.as_deref(), out);
+            let ci = CiInstalls { extras: &ci_extras, projects: &local_projects(&from_ci.test_packages, dir) };
+            pytest_installed = pip_install(repo, dir, &requirements, &ci, pyproject.as_deref(), out);
             installed_files = installed_requirements(&requirements);
             "python3 -m "
         }
@@ -566,6 +574,9 @@ fn install_ci_test_packages(
     installed: &[&str],
     out: &mut Findings,
 ) -> bool {
+    // The repo's own distributions by name (`psycopg<3.3`) test a release from the index
+    // against the checkout's other parts: here they would replace the checkout's editable copy.
+    let own = own_distributions(repo);
     let mut files: Vec<(&str, &str)> = Vec::new();
     let mut packages: Vec<&str> = Vec::new();
     let mut source = None;
@@ -576,7 +587,7 @@ fn install_ci_test_packages(
             }
         }
         for package in &line.packages {
-            if !packages.contains(&package.as_str()) {
+            if !packages.contains(&package.as_str()) && !own.contains(&requirement_name(package)) {
                 packages.push(package);
                 source.get_or_insert(&line.source);
             }
@@ -594,6 +605,19 @@ fn install_ci_test_packages(
         names_pytest |= packages.iter().any(|p| requirement_name(p) == "pytest");
     }
     names_pytest
+}
+
+/// The names (normalized) of the distributions the repo's `pyproject.toml` files define.
+fn own_distributions(repo: &Repo) -> Vec<String> {
+    let manifests =
+        repo.project_dirs("pyproject.toml").into_iter().filter_map(|d| repo.read_toml(&join(d, "pyproject.toml")));
+    manifests
+        .filter_map(|p| {
+            let name = p.get("project").and_then(|p| p.get("name"));
+            let name = name.or_else(|| p.get("tool")?.get("poetry")?.get("name"));
+            name.and_then(|n| n.as_str()).map(requirement_name)
+        })
+        .collect()
 }
 
 /// `pip install` of `packages` (shell words) with `options` (`-c constraints.txt`), all at
@@ -691,12 +715,19 @@ fn names_by_url(text: &str) -> bool {
     text.lines().any(|line| !line.starts_with(['-', '#']) && line.split('#').next().is_some_and(|r| r.contains("://")))
 }
 
-/// `ci_extras` are the extras CI's test jobs install the project with.
+/// What CI's test jobs install of the repo's own code from a project's folder.
+struct CiInstalls<'a> {
+    /// The extras they install the project with.
+    extras: &'a [&'a str],
+    /// The projects in its subfolders they install by path, with where CI says so.
+    projects: &'a [(ci::LocalProject, &'a str)],
+}
+
 fn pip_install(
     repo: &Repo,
     dir: &str,
     files: &[&str],
-    ci_extras: &[&str],
+    ci: &CiInstalls,
     pyproject: Option<&toml::Table>,
     out: &mut Findings,
 ) -> bool {
@@ -726,17 +757,15 @@ fn pip_install(
     }
     // The project last: a test dependency that depends on it (pytest on pluggy, virtualenv
     // on filelock) would otherwise replace the editable checkout with the release from PyPI.
-    let installable = pyproject.is_some_and(|p| p.get("project").is_some() || p.get("build-system").is_some())
-        || ["setup.py", "setup.cfg"].iter().any(|f| repo.exists(&join(dir, f)));
     let manifest = pyproject_or_setup(repo, dir);
-    if installable {
+    if is_installable(repo, dir) {
         let mut extras: Vec<String> = pyproject
             .and_then(|p| p.get("project"))
             .and_then(|p| p.get("optional-dependencies"))
             .and_then(|o| o.as_table())
             .map(|t| t.keys().filter(|k| TEST_SETS.contains(&k.as_str())).cloned().collect())
             .unwrap_or_default();
-        let more = setuptools_test_extras(repo, dir).into_iter().chain(ci_extras.iter().map(|e| e.to_string()));
+        let more = setuptools_test_extras(repo, dir).into_iter().chain(ci.extras.iter().map(|e| e.to_string()));
         for extra in more {
             if !extras.contains(&extra) {
                 extras.push(extra);
@@ -765,7 +794,70 @@ fn pip_install(
         let pyproject_path = join(dir, "pyproject.toml");
         names_pytest |= !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
     }
+    // The repo's other projects that CI installs by path (`pip install ./core[test] ./pool`),
+    // editable, so that the tests run against the checkout.
+    if let Some((_, source)) = ci.projects.first() {
+        let targets: Vec<String> = ci
+            .projects
+            .iter()
+            .map(|(project, _)| {
+                let relative = project.dir.strip_prefix(dir).unwrap_or(&project.dir).trim_start_matches('/');
+                let extras =
+                    if project.extras.is_empty() { String::new() } else { format!("[{}]", project.extras.join(",")) };
+                format!("-e {}", quote(&format!("./{relative}{extras}")))
+            })
+            .collect();
+        // A project folder named as its package (`psycopg/psycopg/`) is a namespace package
+        // from the repo's root, where `python -m pytest` puts the working directory first on
+        // `sys.path`: setuptools' default editable finder loses to it, its path-based mode not.
+        let shadowed = ci.projects.iter().any(|(project, _)| {
+            let package = file_name(&project.dir).replace('-', "_");
+            repo.exists(&join(&project.dir, &format!("{package}/__init__.py")))
+        });
+        let mode = if shadowed { "--config-settings editable_mode=compat " } else { "" };
+        out.step(Phase::Install, in_dir(dir, &format!("python3 -m pip install {mode}{}", targets.join(" "))), *source);
+        names_pytest |= ci.projects.iter().any(|(project, _)| {
+            !project.extras.is_empty()
+                && repo.read(&join(&project.dir, "pyproject.toml")).is_some_and(|t| mentions_pytest(&t))
+        });
+    }
     names_pytest
+}
+
+/// The projects in `dir`'s subfolders that CI's test jobs install by path, each once with
+/// every extra asked of it, and the first line that asks.
+fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &str) -> Vec<(ci::LocalProject, &'a str)> {
+    let mut projects: Vec<(ci::LocalProject, &str)> = Vec::new();
+    for line in found {
+        for project in line.projects.iter().filter(|p| is_within(&p.dir, dir) && p.dir != dir) {
+            match projects.iter_mut().find(|(p, _)| p.dir == project.dir) {
+                Some((known, _)) => {
+                    for extra in &project.extras {
+                        if !known.extras.contains(extra) {
+                            known.extras.push(extra.clone());
+                        }
+                    }
+                }
+                None => projects.push((project.clone(), &line.source)),
+            }
+        }
+    }
+    projects
+}
+
+/// Whether pip can build the project in `dir`: it has metadata (`[project]`, `setup.py`,
+/// `setup.cfg`) or a build backend that keeps it elsewhere (poetry's `[tool.poetry]`,
+/// maturin's `Cargo.toml`). A `pyproject.toml` of tool settings alone, with setuptools named
+/// as its backend or none, is not a project: setuptools would guess its packages from the
+/// folders and refuse a tree of several.
+fn is_installable(repo: &Repo, dir: &str) -> bool {
+    if ["setup.py", "setup.cfg"].iter().any(|f| repo.exists(&join(dir, f))) {
+        return true;
+    }
+    let path = join(dir, "pyproject.toml");
+    let Some(pyproject) = repo.exists(&path).then(|| repo.read_toml(&path)).flatten() else { return false };
+    let backend = pyproject.get("build-system").and_then(|b| b.get("build-backend")).and_then(|b| b.as_str());
+    pyproject.get("project").is_some() || backend.is_some_and(|backend| !backend.starts_with("setuptools"))
 }
 
 /// Poetry's locked set, installed by pip into the interpreter on PATH (or the active

@@ -19,7 +19,17 @@ pub struct CiPackages {
     pub files: Vec<String>,
     /// Extras of the project in that directory (`pip install -e '.[tests,redis]'`).
     pub extras: Vec<String>,
+    /// The repo's projects in other folders it installs (`pip install ./core[test] ./pool`).
+    pub projects: Vec<LocalProject>,
     pub source: String,
+}
+
+/// A project of the repo installed by its path, with the extras asked of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalProject {
+    /// Repo-relative.
+    pub dir: String,
+    pub extras: Vec<String>,
 }
 
 /// A Python test command (the ecosystem's own patterns), to tell a test job from the rest.
@@ -99,18 +109,30 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
                 packages: Vec::new(),
                 files: Vec::new(),
                 extras: Vec::new(),
+                projects: Vec::new(),
                 source: line.source.clone(),
             };
+            let repo = sources.repo();
             for words in commands(&line.text) {
-                let Some(Installed { packages, files, extras }) = pip_install(&words) else {
+                let Some(Installed { packages, files, extras, paths }) = pip_install(&words) else {
                     continue;
                 };
                 installs.packages.extend(packages);
                 installs.extras.extend(extras);
-                let files = files.iter().filter_map(|f| join_path(&line.dir, f)).filter(|f| sources.repo().exists(f));
+                let files = files.iter().filter_map(|f| join_path(&line.dir, f)).filter(|f| repo.exists(f));
                 installs.files.extend(files);
+                let projects = paths.into_iter().filter_map(|(path, extras)| {
+                    let dir = join_path(&line.dir, &path).filter(|d| !d.is_empty() && *d != line.dir)?;
+                    let is_project = ["pyproject.toml", "setup.py"].iter().any(|m| repo.exists(&format!("{dir}/{m}")));
+                    is_project.then_some(LocalProject { dir, extras })
+                });
+                installs.projects.extend(projects);
             }
-            if !installs.packages.is_empty() || !installs.files.is_empty() || !installs.extras.is_empty() {
+            if !installs.packages.is_empty()
+                || !installs.files.is_empty()
+                || !installs.extras.is_empty()
+                || !installs.projects.is_empty()
+            {
                 found.push(installs);
             }
         }
@@ -156,6 +178,8 @@ struct Installed {
     files: Vec<String>,
     /// Extras of the project where the command runs (`.[tests]`, `-e .[a,b]`).
     extras: Vec<String>,
+    /// Folders given by path (`./core[test]`, `-e ../pool`), as written, with their extras.
+    paths: Vec<(String, Vec<String>)>,
 }
 
 fn pip_install(words: &[String]) -> Option<Installed> {
@@ -177,7 +201,10 @@ fn pip_install(words: &[String]) -> Option<Installed> {
                 Some(file) if !file.contains('$') => installed.files.push(file),
                 Some(_) => {}
                 None if ["-e", "--editable"].contains(&arg.as_str()) => {
-                    installed.extras.extend(args.next().map(|a| project_extras(a)).unwrap_or_default());
+                    if let Some(target) = args.next() {
+                        installed.extras.extend(project_extras(target));
+                        installed.paths.extend(local_path(target));
+                    }
                 }
                 None if OPTIONS_WITH_A_VALUE.contains(&arg.as_str()) => {
                     args.next();
@@ -187,6 +214,7 @@ fn pip_install(words: &[String]) -> Option<Installed> {
             continue;
         }
         installed.extras.extend(project_extras(arg));
+        installed.paths.extend(local_path(arg));
         let is_a_name = arg.starts_with(|c: char| c.is_ascii_alphanumeric())
             && !arg.contains(['/', '$', '@', '*'])
             && !arg.ends_with(".whl")
@@ -211,6 +239,24 @@ fn project_extras(arg: &str) -> Vec<String> {
     extras.split(',').map(str::trim).filter(|e| !e.is_empty() && !e.contains('$')).map(str::to_string).collect()
 }
 
+/// A folder other than the current one given by its path (`./core[test]`, `../pool`), with
+/// the extras asked of it; not `.`, an archive or a wheel.
+fn local_path(arg: &str) -> Option<(String, Vec<String>)> {
+    if !(arg.starts_with("./") || arg.starts_with("../")) || arg.contains('$') {
+        return None;
+    }
+    let (path, extras) = match arg.split_once('[') {
+        Some((path, rest)) => {
+            let extras = rest.split_once(']')?.0;
+            (path, extras.split(',').map(str::trim).filter(|e| !e.is_empty()).map(str::to_string).collect())
+        }
+        None => (arg, Vec::new()),
+    };
+    let path = path.trim_end_matches('/');
+    let is_a_folder = path != "." && !path.contains(['*', '`']) && !path.ends_with(".whl") && !path.ends_with(".gz");
+    is_a_folder.then(|| (path.to_string(), extras))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +274,23 @@ mod tests {
         assert_eq!(extras("pip install -e '.[tests,redis]' pytest-cov"), ["tests", "redis"]);
         assert_eq!(extras("python -m pip install .[dev] && pip install ./[all]"), ["dev", "all"]);
         assert!(extras("pip install -e . ../other[x] 'pkg[extra]' .[${EXTRA}]").is_empty());
+    }
+
+    fn paths(line: &str) -> Vec<(String, Vec<String>)> {
+        commands(line).iter().filter_map(|w| pip_install(w)).flat_map(|i| i.paths).collect()
+    }
+
+    #[test]
+    fn the_folders_a_pip_line_installs_by_path() {
+        assert_eq!(
+            paths("pip install ./core[test,dns] ./pool/ -e ../plugin"),
+            [
+                ("./core".to_string(), vec!["test".to_string(), "dns".to_string()]),
+                ("./pool".to_string(), vec![]),
+                ("../plugin".to_string(), vec![])
+            ]
+        );
+        assert!(paths("pip install . .[test] ./dist/x.whl ./dist/*.tar.gz ./$PKG pkg").is_empty());
     }
 
     fn files(line: &str) -> Vec<String> {
