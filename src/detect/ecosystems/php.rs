@@ -141,10 +141,11 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     }
 
     // A Laravel app boots only with a `.env` holding an APP_KEY; its CI makes one from the
-    // example. Guarded, so a second run keeps the key.
+    // example. The key is checked, not the file: composer's `post-install-cmd` often copies
+    // the example already (koel's does), without a key. Guarded, so a second run keeps it.
     let env_example = join(dir, ".env.example");
     if requires("laravel/framework") && repo.exists(&join(dir, "artisan")) && repo.exists(&env_example) {
-        let setup = "[ -f .env ] || { cp .env.example .env && php artisan key:generate --no-interaction; }";
+        let setup = "{ [ -f .env ] || cp .env.example .env; } && { grep -q '^APP_KEY=.' .env || php artisan key:generate --no-interaction; }";
         out.step(Phase::Build, in_dir(dir, setup), env_example.as_str());
     }
 
@@ -202,7 +203,7 @@ mod tests {
             s.steps(),
             vec![
                 "(cd app && composer install --no-interaction --prefer-dist --no-progress)",
-                "(cd app && [ -f .env ] || { cp .env.example .env && php artisan key:generate --no-interaction; })"
+                "(cd app && { [ -f .env ] || cp .env.example .env; } && { grep -q '^APP_KEY=.' .env || php artisan key:generate --no-interaction; })"
             ]
         );
         assert_eq!(s.tests(), vec!["(cd app && composer test)"]);
