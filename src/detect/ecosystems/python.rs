@@ -771,6 +771,27 @@ fn pip_install(
                 extras.push(extra);
             }
         }
+        let pyproject_path = join(dir, "pyproject.toml");
+        if let Some(missing) = missing_force_include(repo, dir, pyproject) {
+            // A wheel that bundles built output (`netbox/project-static/docs`) cannot be
+            // built from a checkout: what the extras need goes in, the project stays a
+            // folder its tests run from.
+            out.warn(format!(
+                "{pyproject_path}: hatch force-includes `{missing}`, which a checkout lacks until a build makes it: \
+                 the project itself is not installed, its tests run from the checkout"
+            ));
+            let requirements: Vec<String> = extra_requirements(pyproject, &extras).iter().map(|r| quote(r)).collect();
+            if !requirements.is_empty() {
+                let command = format!("python3 -m pip install {}", requirements.join(" "));
+                out.step(
+                    Phase::Install,
+                    in_dir(dir, &command),
+                    format!("{pyproject_path}#project.optional-dependencies"),
+                );
+                names_pytest |= requirements.iter().any(|r| mentions_pytest(r));
+            }
+            return names_pytest;
+        }
         let made_up_version = build_requires(pyproject).iter().any(|r| is_scm_version_plugin(r));
         let command = match static_requirements(pyproject, &extras).filter(|_| made_up_version) {
             // Built from a copy or a shallow clone, the version is made up (0.0.0, 0.1.dev1):
@@ -791,7 +812,6 @@ fn pip_install(
             }
         };
         out.step(Phase::Install, in_dir(dir, &command), manifest.as_str());
-        let pyproject_path = join(dir, "pyproject.toml");
         names_pytest |= !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
     }
     // The repo's other projects that CI installs by path (`pip install ./core[test] ./pool`),
@@ -937,12 +957,28 @@ fn static_requirements(pyproject: Option<&toml::Table>, extras: &[String]) -> Op
     if dynamic("dependencies") || (!extras.is_empty() && dynamic("optional-dependencies")) {
         return None;
     }
-    let own_name = requirement_name(project.get("name")?.as_str()?);
-    let list = |value: Option<&toml::Value>| -> Vec<String> {
-        value.and_then(|v| v.as_array()).into_iter().flatten().filter_map(|r| r.as_str()).map(str::to_string).collect()
-    };
-    let optional = project.get("optional-dependencies").and_then(|o| o.as_table());
-    let mut found = list(project.get("dependencies"));
+    project.get("name")?.as_str()?;
+    let mut found = requirements_list(project.get("dependencies"));
+    for requirement in extra_requirements(pyproject, extras) {
+        if !found.contains(&requirement) {
+            found.push(requirement);
+        }
+    }
+    Some(found)
+}
+
+fn requirements_list(value: Option<&toml::Value>) -> Vec<String> {
+    value.and_then(|v| v.as_array()).into_iter().flatten().filter_map(|r| r.as_str()).map(str::to_string).collect()
+}
+
+/// The requirements of the `extras` of `[project.optional-dependencies]`, an extra that names
+/// the project itself (`pkg[tests]` inside `dev`) followed.
+fn extra_requirements(pyproject: Option<&toml::Table>, extras: &[String]) -> Vec<String> {
+    let project = pyproject.and_then(|p| p.get("project")).and_then(|p| p.as_table());
+    let own_name = project.and_then(|p| p.get("name")).and_then(|n| n.as_str()).map(requirement_name);
+    let optional = project.and_then(|p| p.get("optional-dependencies")).and_then(|o| o.as_table());
+    let list = requirements_list;
+    let mut found: Vec<String> = Vec::new();
     let mut pending: Vec<String> = extras.to_vec();
     let mut visited: Vec<String> = Vec::new();
     while let Some(extra) = pending.pop() {
@@ -950,7 +986,7 @@ fn static_requirements(pyproject: Option<&toml::Table>, extras: &[String]) -> Op
             continue;
         }
         for requirement in list(optional.and_then(|o| o.get(&extra))) {
-            if requirement_name(&requirement) == own_name {
+            if Some(requirement_name(&requirement)) == own_name {
                 let named = requirement.split_once('[').and_then(|(_, rest)| rest.split_once(']')).map(|(e, _)| e);
                 pending.extend(named.into_iter().flat_map(|e| e.split(',')).map(|e| e.trim().to_string()));
             } else if !found.contains(&requirement) {
@@ -959,7 +995,20 @@ fn static_requirements(pyproject: Option<&toml::Table>, extras: &[String]) -> Op
         }
         visited.push(extra);
     }
-    Some(found)
+    found
+}
+
+/// The first path `[tool.hatch.build.targets.wheel.force-include]` bundles that the checkout
+/// lacks (built assets, rendered docs): hatch refuses to build the wheel without it.
+fn missing_force_include(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>) -> Option<String> {
+    let backend = pyproject?.get("build-system")?.get("build-backend")?.as_str()?;
+    if !backend.starts_with("hatchling") {
+        return None;
+    }
+    let included = toml_table(pyproject, &["tool", "hatch", "build", "targets", "wheel", "force-include"])?;
+    // On disk, not in the walk: it leaves out build output (`dist/`) that a repo may commit.
+    let on_disk = |source: &str| repo.root().join(join(dir, source.trim_end_matches('/'))).exists();
+    included.keys().find(|source| !source.starts_with(['/', '~']) && !source.contains('*') && !on_disk(source)).cloned()
 }
 
 /// A requirement's distribution name, normalized (PEP 503): `Foo_Bar[x]>=1` → `foo-bar`.
