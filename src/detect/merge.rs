@@ -590,6 +590,20 @@ fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<
         let unwrapped = command.strip_prefix("(cd ").and_then(|c| c.strip_suffix(')')).map(|c| format!("cd {c}"));
         unwrapped.unwrap_or_else(|| command.to_string())
     });
+    // One command CI runs in several jobs that differ in what they set (koel's workflows per
+    // database: `DB_CONNECTION=mysql-ci … composer test` beside `composer test`): the run
+    // that sets least comes first, the configuration the repo ships with and no service to
+    // bring up.
+    for i in 0..tests.len() {
+        let variant = |t: &TestCommand| (test_rank(&t.source), without_assignments(&t.command));
+        let key = variant(&tests[i]);
+        let fewest = (i..tests.len())
+            .filter(|&j| variant(&tests[j]) == key)
+            .min_by_key(|&j| (assignments(&tests[j].command), j))
+            .unwrap_or(i);
+        let least = tests.remove(fewest);
+        tests.insert(i, least);
+    }
     // The primary: the first that runs the suite as a developer would before pushing; the
     // others keep their places.
     if let Some(best) = (0..tests.len()).min_by_key(|&i| (reasons_not_primary(&tests[i], managers), i)) {
@@ -598,6 +612,22 @@ fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<
         tests.insert(0, primary);
     }
     tests
+}
+
+/// The `NAME=value` words before a command's program (after a leading `cd DIR && `).
+fn assignments(command: &str) -> usize {
+    let (prefix, _) = shell::split_prefix(command);
+    shell::commands(prefix).last().map_or(0, |words| words.iter().filter(|w| w.contains('=')).count())
+}
+
+/// The command without its `NAME=value` words: `cd DIR && ` and the program on.
+fn without_assignments(command: &str) -> String {
+    let (prefix, program) = shell::split_prefix(command);
+    let dir = prefix.strip_prefix("cd ").and_then(|rest| rest.split_once(" && ")).map(|(dir, _)| dir);
+    match dir {
+        Some(dir) => format!("cd {dir} && {program}"),
+        None => program.to_string(),
+    }
 }
 
 /// Environments, sessions and scripts that are not the test suite.
@@ -1195,6 +1225,32 @@ mod tests {
         // Not CI: a task named `test` does not jump its rank.
         assert!(!in_plain_test_job("Taskfile.yml#test"));
         assert!(in_plain_test_job(".gitlab-ci.yml#unit-tests.script"));
+    }
+
+    #[test]
+    fn of_one_command_in_several_jobs_the_run_that_sets_least_comes_first() {
+        let mut f = Findings::default();
+        f.test(
+            "DB_CONNECTION=mysql DB_HOST=127.0.0.1 composer test",
+            ".github/workflows/mariadb.yml#jobs.test.steps[4]",
+        );
+        f.test("DB_CONNECTION=pgsql DB_PORT=5432 composer test", ".github/workflows/pgsql.yml#jobs.test.steps[4]");
+        f.test("pnpm test", ".github/workflows/frontend.yml#jobs.test.steps[3]");
+        f.test("COMPOSER_PROCESS_TIMEOUT=600 composer test", ".github/workflows/sqlite.yml#jobs.test.steps[4]");
+        f.test("composer test", "composer.json#scripts.test");
+        let d = merge(&repo(), f);
+        let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(
+            commands,
+            [
+                "COMPOSER_PROCESS_TIMEOUT=600 composer test",
+                "DB_CONNECTION=mysql DB_HOST=127.0.0.1 composer test",
+                "DB_CONNECTION=pgsql DB_PORT=5432 composer test",
+                "pnpm test",
+                "composer test",
+            ],
+            "CI's variants of one command by what they set; another rank's stays in its place"
+        );
     }
 
     #[test]

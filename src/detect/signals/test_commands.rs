@@ -3,6 +3,10 @@
 //! defaults and package scripts. Task-file targets that prepare a development environment
 //! are noted. Merge ranks them: CI first, then scripts and task files, then defaults.
 
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use crate::detect::ecosystems::{self, is_test_command};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{file_name, parent_dir};
@@ -177,8 +181,15 @@ fn standalone_test(line: &str, loop_variables: &[String]) -> Option<String> {
         let name = c.get(1).or_else(|| c.get(2)).map(|m| m.as_str()).unwrap_or_default();
         loop_variables.iter().any(|v| v == name)
     });
-    (!command.is_empty() && !reads_loop_variable).then(|| command.to_string())
+    // A matrix splitting the suite across machines (`--shard=1/4`) ran a quarter of it in
+    // its first cell: here the suite runs whole.
+    let whole = SHARD.replace_all(command, " ");
+    (!command.is_empty() && !reads_loop_variable).then(|| whole.trim().to_string())
 }
+
+/// Jest's, Vitest's and Playwright's `--shard=I/N` (or `--shard I/N`).
+static SHARD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|\s)--shard[=\s]\d+/\d+(?:\s|$)").expect("the shard pattern is valid"));
 
 #[cfg(test)]
 mod tests {
@@ -189,6 +200,7 @@ mod tests {
     fn test_lines_lose_their_shell_control() {
         let loops = ["proj".to_string()];
         assert_eq!(standalone_test("if cargo test --all; then", &loops).as_deref(), Some("cargo test --all"));
+        assert_eq!(standalone_test("yarn test --shard=1/4 --ci", &loops).as_deref(), Some("yarn test --ci"));
         assert_eq!(standalone_test("cargo test -p a || true", &loops).as_deref(), Some("cargo test -p a"));
         assert_eq!(
             standalone_test("make test || make test-verbose", &loops).as_deref(),
