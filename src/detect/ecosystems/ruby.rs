@@ -8,10 +8,10 @@ use regex::Regex;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{
-    file_on_disk, native_shell_of, pm_path, projects, read_existing, source_at, version_file,
+    file_on_disk, native_shell_of, pm_path, read_existing, source_at, version_file,
 };
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, join, parent_dir};
+use crate::detect::repo::{Repo, is_project_path, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{in_dir, quote};
 use crate::detect::sources::version;
@@ -127,8 +127,16 @@ static ADAPTER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*adapter:\s*["']?([A-Za-z0-9_]+)"#).expect("regex"));
 
 fn detect(repo: &Repo, out: &mut Findings) {
+    // Bundler takes the Gemfile nearest the working directory: one in a subfolder is a bundle
+    // of its own (sinatra's rack-protection/ and sinatra-contrib/), not part of the root's.
+    let mut gemfiles: Vec<&str> = ["Gemfile", "gems.rb"]
+        .iter()
+        .flat_map(|name| repo.named(name))
+        .filter(|path| is_project_path(path) && !too_deep_for_a_project(parent_dir(path)))
+        .collect();
+    gemfiles.sort_by_key(|path| (path.matches('/').count(), *path));
     // An app's `ios/Gemfile` (fastlane, CocoaPods) is release tooling of its native shell.
-    for gemfile in projects(repo, &["Gemfile", "gems.rb"]).into_iter().filter(|g| native_shell_of(repo, g).is_none()) {
+    for gemfile in gemfiles.into_iter().filter(|g| native_shell_of(repo, g).is_none()) {
         bundle(repo, out, gemfile);
     }
 }
@@ -285,6 +293,19 @@ mod tests {
         assert_eq!(s.tests(), vec!["(cd gem && bundle exec rake test)", "(cd web && bin/rails test)"]);
         assert_eq!(s.findings.toolchains[1].version.as_deref(), Some("3.3.0"));
         assert!(s.findings.services.is_empty());
+        // A Gemfile inside another's folder is a bundle of its own: bundler takes the nearest.
+        let s = scan(
+            &Ruby,
+            &[
+                ("Gemfile", "gemspec\n"),
+                ("Rakefile", "task :test\n"),
+                ("contrib/Gemfile", "gemspec\ngem 'rspec'\n"),
+                ("contrib/spec/helper_spec.rb", ""),
+                ("examples/app/Gemfile", "gem 'sinatra'\n"),
+            ],
+        );
+        assert_eq!(s.steps(), vec!["bundle install", "(cd contrib && bundle install)"]);
+        assert_eq!(s.tests(), vec!["bundle exec rake test", "(cd contrib && bundle exec rspec)"]);
     }
 
     #[test]
