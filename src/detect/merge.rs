@@ -583,7 +583,20 @@ fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<
     // In rank order; the repo's own project before a subproject's (`cd elixir && mix test`
     // beside the root's `yarn test`), then CI's plain test job before its variants; a
     // command found twice keeps its best source.
-    tests.sort_by_key(|t| (test_rank(&t.source), t.command.starts_with("cd "), !in_plain_test_job(&t.source)));
+    // A root that another language manages besides Node is that language's app, and its
+    // package.json the browser front end's (a Rails or Laravel app's assets): of the same
+    // standing, the app's tests come before the front end's (`bin/rspec` before `yarn test:js`).
+    let ecosystem_of = |program: &str| ecosystems::owner_of_package_manager(program).map(|e| e.id());
+    let app_beside_node =
+        managers.iter().any(|m| m.path == "." && ecosystem_of(&m.name).is_some_and(|id| id != "node" && id != "cpp"))
+            && managers.iter().any(|m| m.path == "." && ecosystem_of(&m.name) == Some("node"));
+    let front_end = |t: &TestCommand| {
+        let program = shell::split_prefix(&t.command).1.split_whitespace().next().unwrap_or_default();
+        app_beside_node && (program == "npx" || ecosystem_of(program) == Some("node"))
+    };
+    tests.sort_by_key(|t| {
+        (test_rank(&t.source), t.command.starts_with("cd "), !in_plain_test_job(&t.source), front_end(t))
+    });
     // `(cd elixir && mix test)` (an ecosystem's default) is CI's `cd elixir && mix test`.
     let mut tests = dedup_by_key(tests, |t| {
         let command = t.command.trim();
@@ -1225,6 +1238,26 @@ mod tests {
         // Not CI: a task named `test` does not jump its rank.
         assert!(!in_plain_test_job("Taskfile.yml#test"));
         assert!(in_plain_test_job(".gitlab-ci.yml#unit-tests.script"));
+    }
+
+    #[test]
+    fn an_app_s_tests_come_before_its_front_end_s() {
+        let mut f = Findings::default();
+        f.package_manager("yarn", None, ".", "yarn.lock");
+        f.package_manager("bundler", None, ".", "Gemfile.lock");
+        f.test("yarn test:js", ".github/workflows/test-js.yml#jobs.test.steps[2]");
+        f.test("RAILS_ENV=test bin/rspec", ".github/workflows/test-ruby.yml#jobs.test.steps[6]");
+        let d = merge(&repo(), f);
+        let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(commands, ["RAILS_ENV=test bin/rspec", "yarn test:js"]);
+        // A Node project with a Makefile is still a Node project.
+        let mut f = Findings::default();
+        f.package_manager("npm", None, ".", "package-lock.json");
+        f.package_manager("make", None, ".", "Makefile");
+        f.test("npm test", ".github/workflows/ci.yml#jobs.test.steps[2]");
+        f.test("make check", ".github/workflows/ci.yml#jobs.test.steps[3]");
+        let d = merge(&repo(), f);
+        assert_eq!(d.tests[0].command, "npm test");
     }
 
     #[test]

@@ -58,6 +58,14 @@ impl Ecosystem for Php {
     fn install_commands(&self) -> &'static [&'static str] {
         &["composer"]
     }
+    /// CI images keep one binary per PHP (`php8.1`, from `php${{ matrix.php }}`); the
+    /// sandbox's PHP is `php`.
+    fn in_installed_environment(&self, command: &str, _package_managers: &[&str]) -> Option<String> {
+        let (program, rest) = command.split_once(' ').unwrap_or((command, ""));
+        let version = program.strip_prefix("php")?;
+        let versioned = !version.is_empty() && version.chars().all(|c| c.is_ascii_digit() || c == '.');
+        versioned.then(|| if rest.is_empty() { "php".to_string() } else { format!("php {rest}") })
+    }
     fn source_extensions(&self) -> &'static [&'static str] {
         &["php"]
     }
@@ -162,6 +170,16 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_php_binary_named_for_its_version_is_the_sandbox_s_php() {
+        assert_eq!(
+            Php.in_installed_environment("php8.1 ./vendor/bin/phpunit", &[]).as_deref(),
+            Some("php ./vendor/bin/phpunit")
+        );
+        assert_eq!(Php.in_installed_environment("php vendor/bin/phpunit", &[]), None);
+        assert_eq!(Php.in_installed_environment("phpunit", &[]), None);
+    }
     use crate::detect::testing::scan;
 
     #[test]
