@@ -184,6 +184,15 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
         out.toolchain("kotlin", version.filter(|v| !v.contains("${")), format!("{pom}#kotlin-maven-plugin"));
     }
 
+    // The frontend-maven-plugin downloads the Node it builds the web app with: a pin.
+    if let Some(frontend) = find_plugin(&project, "frontend-maven-plugin") {
+        let props = Properties(&project);
+        let pinned =
+            frontend.descendants("nodeVersion").into_iter().find_map(|v| v.text_at(&[]).map(|t| props.resolve(t)));
+        if let Some(v) = pinned.and_then(|v| version::numeric_pin(v.trim().trim_start_matches('v'))) {
+            out.toolchain("node", Some(v), format!("{pom}#frontend-maven-plugin.nodeVersion"));
+        }
+    }
     out.package_manager("maven", maven_version.clone(), pm_path(dir), if wrapper { wrapper_props } else { pom.into() });
     // `-ntp` (no transfer progress) needs Maven 3.6.1.
     let quiet = match &maven_version {
@@ -536,6 +545,15 @@ mod tests {
         assert_eq!(s.toolchain("java"), Some((Some("21"), "svc/pom.xml#properties.java.version")));
         assert_eq!(s.findings.package_managers[0].version.as_deref(), Some("3.9.6"));
         assert_eq!(s.steps(), vec!["(cd svc && ./mvnw -B -ntp install -DskipTests)"]);
+    }
+
+    #[test]
+    fn the_node_the_frontend_plugin_downloads_is_pinned() {
+        let pom = "<project><properties><node.version>v24.18.0</node.version></properties><build><plugins><plugin>\
+                   <groupId>com.github.eirslett</groupId><artifactId>frontend-maven-plugin</artifactId>\
+                   <configuration><nodeVersion>${node.version}</nodeVersion></configuration></plugin></plugins></build></project>";
+        let s = scan(&Java, &[("pom.xml", pom)]);
+        assert_eq!(s.toolchain("node"), Some((Some("24.18.0"), "pom.xml#frontend-maven-plugin.nodeVersion")));
     }
 
     #[test]

@@ -370,6 +370,7 @@ mod tests {
             "make test",
             "make -C backend test",
             "make -- \"test.ci\"",
+            "npm run ci:backend:test",
             "vendor/bin/phpunit --no-coverage",
             "./mvnw -B verify",
             "mvn clean test --projects gson",

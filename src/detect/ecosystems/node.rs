@@ -72,6 +72,8 @@ impl Ecosystem for Node {
     fn test_commands(&self) -> &'static [&'static str] {
         &[
             r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?\s(?:run\s+)?test(?:[:\-_][[:word:]:\-]*)?(?:\s|$)",
+            // A namespaced script whose last part says test (`ci:backend:test`).
+            r"(?:npm|pnpm|yarn|bun)(?-u:\b)[^;&|]*?\s(?:run\s+)?[[:word:]\-]+(?::[[:word:]\-]+)*:test(?:\s|$)",
             r"(?:npm|pnpm)\s+t(?:\s|$)",
             r"(?:npx\s+|pnpm\s+exec\s+|yarn\s+|bunx\s+)?(?:vitest|jest|mocha|ava|playwright\s+test|cypress\s+run)(?-u:\b)",
             r"bun\s+test(?-u:\b)",
