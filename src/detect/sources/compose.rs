@@ -172,8 +172,15 @@ pub fn interpolate_defaults(text: &str) -> String {
             continue;
         }
         if !rest[start..].starts_with("${") {
-            out.push('$');
-            rest = &rest[start + 1..];
+            // `$NAME` is `${NAME}`: compose fills in an unset one with nothing.
+            let name_len = rest[start + 1..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len() - start - 1);
+            let is_name = rest[start + 1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+            if !is_name {
+                out.push('$');
+            }
+            rest = &rest[start + 1 + if is_name { name_len } else { 0 }..];
             continue;
         }
         let after = &rest[start + 2..];
@@ -409,7 +416,8 @@ mod tests {
         assert_eq!(interpolate_defaults("${REGISTRY}redis"), "redis");
         assert_eq!(interpolate_defaults("x:${A-1}"), "x:1");
         assert_eq!(interpolate_defaults("broken ${"), "broken ${");
-        assert_eq!(interpolate_defaults("pa$$word $x"), "pa$word $x");
+        assert_eq!(interpolate_defaults("pa$$word $x"), "pa$word ");
+        assert_eq!(interpolate_defaults("$DB_NAME-$1 cost $"), "-$1 cost $");
     }
 
     #[test]

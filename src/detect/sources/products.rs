@@ -85,7 +85,8 @@ impl Definition<'_> {
     /// The first of `keys` the environment sets; a value with control characters is left out
     /// with a warning (it would break the line it is written on).
     fn setting(&self, keys: &[&str], warnings: &mut Vec<String>) -> Option<String> {
-        let (key, value) = keys.iter().find_map(|k| self.env.get(*k).map(|v| (*k, v)))?;
+        // Empty is unset: the images' entrypoints fall back to their defaults alike.
+        let (key, value) = keys.iter().find_map(|k| self.env.get(*k).filter(|v| !v.is_empty()).map(|v| (*k, v)))?;
         if value.chars().any(char::is_control) {
             warnings
                 .push(format!("{}: {key} holds control characters; left out of the start without Docker", self.source));
@@ -649,7 +650,9 @@ mod tests {
                 &[],
                 &[("POSTGRES_USER", value), ("POSTGRES_PASSWORD", value), ("POSTGRES_DB", "d")],
             );
-            assert_eq!(arguments(&pg.call), ["5432", value, value, "d"], "{}", pg.call);
+            // Empty is unset, as the image reads it: the default user.
+            let user = if value.is_empty() { "postgres" } else { value };
+            assert_eq!(arguments(&pg.call), ["5432", user, value, "d"], "{}", pg.call);
         }
     }
 
