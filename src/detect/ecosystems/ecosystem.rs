@@ -201,6 +201,12 @@ pub trait Ecosystem: Sync {
         Vec::new()
     }
 
+    /// What CI's runner sets that `command` (a CI test line run from `dir`) behaves by, for
+    /// the sandbox to set too: a test runner that watches for changes unless `CI` is set.
+    fn runner_env(&self, _sources: &Sources, _dir: &str, _command: &str) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+
     /// The environment names a fan-out runner uses for "the interpreter on PATH" (`py`).
     fn current_environment(&self) -> &'static [&'static str] {
         &[]

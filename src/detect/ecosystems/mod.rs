@@ -244,6 +244,11 @@ pub fn lines_run_by(sources: &Sources, dir: &str, command: &str) -> Vec<String> 
     ALL.iter().map(|eco| eco.lines_run_by(sources, dir, command)).find(|lines| !lines.is_empty()).unwrap_or_default()
 }
 
+/// What CI's runner sets that a CI test line behaves by (see [`Ecosystem::runner_env`]).
+pub fn runner_env(sources: &Sources, dir: &str, command: &str) -> Vec<(&'static str, &'static str)> {
+    ALL.iter().flat_map(|eco| eco.runner_env(sources, dir, command)).collect()
+}
+
 /// The ecosystems whose source or settings files `rel` is.
 pub fn reading_env_in<'a>(dir: &'a str, name: &'a str) -> impl Iterator<Item = &'static dyn Ecosystem> + 'a {
     /// Extension → the ecosystems whose sources have it (asked for every file of the tree).

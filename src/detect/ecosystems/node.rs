@@ -69,6 +69,22 @@ impl Ecosystem for Node {
     fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
         &[("node", "ghcr.io/devcontainers/features/node:1")]
     }
+    fn runner_env(&self, sources: &Sources, dir: &str, command: &str) -> Vec<(&'static str, &'static str)> {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let script = match words.as_slice() {
+            ["npm" | "pnpm" | "yarn" | "bun", "run", script, ..] => *script,
+            ["npm" | "pnpm" | "yarn", "test" | "t", ..] => "test",
+            ["yarn" | "pnpm", script, ..] => *script,
+            _ => return Vec::new(),
+        };
+        let manifest = sources.repo().read_json(&join(dir, "package.json"));
+        let body =
+            manifest.as_deref().and_then(|m| m.pointer(&format!("/scripts/{}", script.replace('/', "~1"))).cloned());
+        match body.as_ref().and_then(Value::as_str) {
+            Some(body) if watches_unless_ci(body) => vec![("CI", "true")],
+            _ => Vec::new(),
+        }
+    }
     fn test_commands(&self) -> &'static [&'static str] {
         &[
             r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?\s(?:run\s+)?test(?:[:\-_][[:word:]:\-]*)?(?:\s|$)",
@@ -521,7 +537,24 @@ fn tests(manifest: &Value, manifest_path: &str, dir: &str, pm: Pm, out: &mut Fin
         (_, "test") => format!("{} test", pm.name()),
         (_, _) => format!("{} run {script}", pm.name()),
     };
+    let body = scripts.get(script).and_then(Value::as_str).unwrap_or_default();
+    let command = if watches_unless_ci(body) { format!("CI=true {command}") } else { command };
     out.test(in_dir(dir, &command), format!("{manifest_path}#scripts.{script}"));
+}
+
+/// Whether a package script starts a runner that watches for changes unless `CI` is set:
+/// Create React App's `react-scripts test` (and craco's), or a bare `vitest` in a terminal.
+/// An agent's shell may be one; the run would never end.
+fn watches_unless_ci(script: &str) -> bool {
+    script.split("&&").any(|part| {
+        let words: Vec<&str> = part.split_whitespace().collect();
+        let once =
+            words.iter().any(|w| matches!(*w, "run" | "--run" | "--watch=false" | "--watchAll=false" | "--no-watch"));
+        let watcher =
+            words.windows(2).any(|w| matches!(w[0], "react-scripts" | "craco" | "rescripts") && w[1] == "test")
+                || words.first() == Some(&"vitest");
+        watcher && !once
+    })
 }
 
 /// Workspace members from package.json `workspaces` (a list, or `{packages: […]}`) and
@@ -588,6 +621,16 @@ fn package_scripts(repo: &Repo, out: &mut Findings) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runners_that_watch_outside_ci() {
+        assert!(watches_unless_ci("react-scripts test"));
+        assert!(watches_unless_ci("npm run build && vitest"));
+        assert!(!watches_unless_ci("react-scripts test --watchAll=false"));
+        assert!(!watches_unless_ci("vitest run"));
+        assert!(!watches_unless_ci("vitest --run"));
+        assert!(!watches_unless_ci("jest"));
+    }
 
     #[test]
     fn nvmrc_versions() {

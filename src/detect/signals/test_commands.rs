@@ -94,10 +94,19 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
 /// reads (`scripts/test`, `sh ./ci/test.sh`) and its step does not set: outside CI the
 /// script would run more than CI's test step does.
 fn runner_words(sources: &Sources, line: &RunLine, test: &str) -> String {
-    let Some(text) = repo_script(sources, &line.dir, test) else { return String::new() };
+    let unset = |name: &str| !line.env.iter().any(|(set, _)| set == name);
+    let Some(text) = repo_script(sources, &line.dir, test) else {
+        // What the ecosystem says its runner behaves by (`CI=true yarn test:app` for vitest).
+        let needed = ecosystems::runner_env(sources, &line.dir, test);
+        return needed
+            .into_iter()
+            .filter(|(name, _)| unset(name))
+            .map(|(name, value)| format!("{name}={value} "))
+            .collect();
+    };
     RUNNER_VARIABLES
         .iter()
-        .filter(|(name, _)| !line.env.iter().any(|(set, _)| set == name) && reads_variable(&text, name))
+        .filter(|(name, _)| unset(name) && reads_variable(&text, name))
         .map(|(name, value)| format!("{name}={value} "))
         .collect()
 }
@@ -245,6 +254,15 @@ mod tests {
             ]
         );
         assert!(s.findings.notes.iter().any(|n| n.contains("`make install`")));
+    }
+
+    #[test]
+    fn a_ci_test_that_watches_outside_ci_keeps_ci_set() {
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: yarn test:app\n      - run: yarn test:once\n";
+        let package = r#"{"scripts": {"test:app": "vitest", "test:once": "vitest run"}}"#;
+        let s = run_signal(detect, &[(".github/workflows/test.yml", workflow), ("package.json", package)]);
+        let tests: Vec<&str> = s.findings.tests.iter().map(|t| t.command.as_str()).collect();
+        assert_eq!(tests, ["CI=true yarn test:app", "yarn test:once"]);
     }
 
     #[test]
