@@ -8,6 +8,7 @@ pub mod relevance;
 pub mod secrets;
 pub mod services;
 pub mod starts;
+pub mod system_packages;
 pub mod test_commands;
 pub mod toolchains;
 
@@ -24,6 +25,7 @@ pub const BEFORE_ECOSYSTEMS: &[(&str, Signal)] = &[("toolchains", toolchains::de
 pub const AFTER_ECOSYSTEMS: &[(&str, Signal)] = &[
     ("services", services::detect),
     ("starts", starts::detect),
+    ("system packages", system_packages::detect),
     ("tests", test_commands::detect),
     ("secrets", secrets::detect),
 ];

@@ -399,22 +399,31 @@ impl DockerUp {
 /// up: nothing when they are installed; without `apt-get`, root or `sudo -n`, one warning line.
 /// A failed install is a warning too: the rest of the install still runs.
 pub fn install_command(docker: &DockerUp, packages: &[&str]) -> String {
-    let packages = packages.join(" ");
+    let install = apt_get_install(&packages.join(" "), "for the services", "no Docker and no apt-get", "(or Docker) ");
     format!(
-        r#"# without Docker, the services run from the distribution's packages
-if ! {usable}; then
-  hanzo_missing=$(for p in {packages}; do dpkg-query -W -f '${{db:Status-Status}}\n' "$p" 2>/dev/null | grep -qx installed || echo "$p"; done | xargs)
-  if [ -z "$hanzo_missing" ]; then :
-  elif ! command -v apt-get >/dev/null; then echo "hanzo-env: no Docker and no apt-get: install $hanzo_missing (or Docker) for the services" >&2
-  elif [ "$(id -u)" != 0 ] && ! sudo -n true 2>/dev/null; then echo "hanzo-env: no Docker; installing $hanzo_missing for the services needs root or passwordless sudo" >&2
-  else
-    hanzo_sudo=$([ "$(id -u)" = 0 ] || echo "sudo -n")
-    $hanzo_sudo env DEBIAN_FRONTEND=noninteractive apt-get -qq -o DPkg::Lock::Timeout=120 update &&
-      $hanzo_sudo env DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 apt-get -qq -o DPkg::Lock::Timeout=120 install -y --no-install-recommends $hanzo_missing >/dev/null ||
-      echo "hanzo-env: could not install $hanzo_missing for the services" >&2
-  fi
-fi"#,
+        "# without Docker, the services run from the distribution's packages\nif ! {usable}; then\n{body}\nfi",
         usable = docker.usable(),
+        body = install.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n"),
+    )
+}
+
+/// `apt-get install` of the Debian/Ubuntu `packages` (space-separated) not installed yet, as
+/// root or through `sudo -n`; `what_for` ends each warning, `no_apt` opens the one for a
+/// machine without apt-get (`alternative` is offered there). All at once, else one by one: a
+/// name another release of the distribution lacks costs a warning, not the rest.
+pub fn apt_get_install(packages: &str, what_for: &str, no_apt: &str, alternative: &str) -> String {
+    format!(
+        r#"hanzo_missing=$(for p in {packages}; do dpkg-query -W -f '${{db:Status-Status}}\n' "$p" 2>/dev/null | grep -qx installed || echo "$p"; done | xargs)
+if [ -z "$hanzo_missing" ]; then :
+elif ! command -v apt-get >/dev/null; then echo "hanzo-env: {no_apt}: install $hanzo_missing {alternative}{what_for}" >&2
+elif [ "$(id -u)" != 0 ] && ! sudo -n true 2>/dev/null; then echo "hanzo-env: installing $hanzo_missing {what_for} needs root or passwordless sudo" >&2
+else
+  hanzo_sudo=$([ "$(id -u)" = 0 ] || echo "sudo -n")
+  hanzo_apt="$hanzo_sudo env DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 apt-get -qq -o DPkg::Lock::Timeout=120"
+  $hanzo_apt update && {{ $hanzo_apt install -y --no-install-recommends $hanzo_missing >/dev/null ||
+    for p in $hanzo_missing; do $hanzo_apt install -y --no-install-recommends "$p" >/dev/null || echo "hanzo-env: could not install $p {what_for}" >&2; done; }} ||
+    echo "hanzo-env: could not install $hanzo_missing {what_for}" >&2
+fi"#
     )
 }
 
