@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::detect::repo::{AGENTS_MD_END, AGENTS_MD_START, Repo, is_generated};
-use crate::detect::sources::shell::{commands, join_path, quote, without_comment};
+use crate::detect::sources::shell::{commands, is_variable_name, join_path, quote, without_comment};
 
 /// One command an agent file runs, with its evidence (`path#key` or `path:line`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +88,7 @@ const SOURCE_EXTENSIONS: &[&str] = &["py", "ts", "tsx", "js", "jsx", "mjs", "cjs
 fn names_only_existing_paths(repo: &Repo, c: &BlockCommand) -> bool {
     let Some(dir) = &c.dir else { return true };
     commands(&c.command).iter().all(|words| {
-        let words = words.iter().skip_while(|w| w.split_once('=').is_some_and(|(name, _)| is_env_name(name)));
+        let words = words.iter().skip_while(|w| w.split_once('=').is_some_and(|(name, _)| is_variable_name(name)));
         words.filter(|w| is_path_like(w)).all(|word| {
             let word = word.split("::").next().unwrap_or(word).trim_end_matches('/');
             match join_path(dir, word) {
@@ -100,10 +100,6 @@ fn names_only_existing_paths(repo: &Repo, c: &BlockCommand) -> bool {
             }
         })
     })
-}
-
-fn is_env_name(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// A relative path as written in a command: a `/` or a source file's extension, and no

@@ -22,6 +22,12 @@ fn quote_word(word: &str) -> String {
     if bare { word.to_string() } else { format!("'{}'", word.replace('\'', r"'\''")) }
 }
 
+/// A name a shell can hold a variable under: `NODE_ENV`, not `node-version` or `1X`.
+pub fn is_variable_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// `command` run in the repo-relative `dir`: as is at the root, else `(cd dir && command)`,
 /// so the script's own working directory never changes.
 pub fn in_dir(dir: &str, command: &str) -> String {
@@ -52,10 +58,7 @@ pub fn split_prefix(command: &str) -> (&str, &str) {
         } else {
             let name_end = rest.find('=').unwrap_or(0);
             let name = &rest[..name_end];
-            let assignment = !name.is_empty()
-                && !name.starts_with(|c: char| c.is_ascii_digit())
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            assignment.then(|| name_end + 1 + word_end(&rest[name_end + 1..]))
+            is_variable_name(name).then(|| name_end + 1 + word_end(&rest[name_end + 1..]))
         };
         match skip {
             Some(skip) if skip < rest.len() => {

@@ -25,7 +25,7 @@ use yaml_rust2::Yaml;
 
 use crate::detect::repo::{Repo, file_name};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
-use crate::detect::sources::shell::{commands, join_path, quote};
+use crate::detect::sources::shell::{commands, is_variable_name, join_path, quote};
 use crate::detect::sources::version;
 
 /// Every CI job of the repository, in reading order (see the module documentation).
@@ -638,9 +638,7 @@ fn literal_env(env: &Yaml, ctx: &Context) -> Vec<(String, String)> {
         let value = ctx.resolve_value(&value);
         // `node-version: lts/*` is the workflow's own setting (`${{ env.node-version }}`):
         // no shell can read a name with a dash.
-        let shell_name = key.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if shell_name && !value.contains("${{") && !DISPLAY_VARIABLES.contains(&key.as_str()) {
+        if is_variable_name(&key) && !value.contains("${{") && !DISPLAY_VARIABLES.contains(&key.as_str()) {
             found.push((key, value.trim_end_matches('\n').to_string()));
         }
     }
@@ -972,9 +970,7 @@ fn exported_by(line: &str) -> Vec<(String, String)> {
     words
         .iter()
         .filter_map(|word| word.split_once('='))
-        .filter(|(name, value)| {
-            name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !value.contains(['$', '`'])
-        })
+        .filter(|(name, value)| is_variable_name(name) && !value.contains(['$', '`']))
         .map(|(name, value)| (name.to_string(), value.to_string()))
         .collect()
 }
