@@ -57,7 +57,7 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
     }
     for leftover in &report.stopped {
         ui.warn(&format!(
-            "{} left a process running outside its step: `{}` (pid {}); verify stopped it",
+            "{} left a process running: `{}` (pid {}); verify stopped it",
             leftover.after, leftover.command, leftover.pid
         ));
     }

@@ -370,13 +370,25 @@ impl Runner<'_> {
 
     /// Stop what the steps left running outside their groups, and remember it.
     fn stop_leftovers(&mut self, after: &str) {
-        let env = self.env;
-        let describe = |command: &str| {
-            let masked = env.mask(command);
-            if masked.chars().count() > 120 { masked.chars().take(119).collect::<String>() + "…" } else { masked }
-        };
-        let stopped = reap::stop_descendants(self.options.grace, after, &describe);
-        self.stopped.extend(stopped);
+        let stopped = reap::stop_descendants(self.options.grace, after, &|command| self.describe(command));
+        self.remember_stopped(stopped);
+    }
+
+    /// A process found twice (in its step's group, then outside it once it left) is one, named
+    /// as last seen: when first found it may not have exec'd its command yet.
+    fn remember_stopped(&mut self, stopped: Vec<reap::Leftover>) {
+        for leftover in stopped {
+            match self.stopped.iter_mut().find(|known| known.pid == leftover.pid) {
+                Some(known) => known.command = leftover.command,
+                None => self.stopped.push(leftover),
+            }
+        }
+    }
+
+    /// A command line as it may be shown: masked and cut short.
+    fn describe(&self, command: &str) -> String {
+        let masked = self.env.mask(command);
+        if masked.chars().count() > 120 { masked.chars().take(119).collect::<String>() + "…" } else { masked }
     }
 
     /// Whether the run must stop: the total timeout passed or a signal came.
@@ -454,8 +466,10 @@ impl Runner<'_> {
         let (mut group, output) = self.spawn(name, flags, &script, &log)?;
         let status = loop {
             if let Some(status) = group.try_wait() {
-                // Whatever the step left running in its group goes with it.
+                // Whatever the step left running in its group goes with it, named.
+                let left = reap::left_in_group(group.pgid(), name, &|command| self.describe(command));
                 group.stop(self.options.grace);
+                self.remember_stopped(left);
                 break if status.success() { Status::Passed } else { Status::Failed };
             }
             if signals::received().is_some() {

@@ -126,7 +126,7 @@ fn group_has_live_member(pgid: libc::pid_t) -> bool {
     })
 }
 
-/// Every live process whose process group is `pgid` (for tests and diagnostics).
+/// Every live process whose process group is `pgid`.
 pub fn members(pgid: libc::pid_t) -> Vec<libc::pid_t> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();

@@ -22,7 +22,7 @@ pub struct Leftover {
     pub pid: i32,
     /// Its command line, masked and cut short.
     pub command: String,
-    /// What left it: `install`, or `start or a test` (found at the end of the run).
+    /// What left it: the step, or `start or a test` when found outside any group at the end.
     pub after: String,
 }
 
@@ -66,6 +66,15 @@ pub fn stop_descendants(grace: Duration, after: &str, describe: &dyn Fn(&str) ->
     }
     reap_zombies(me);
     found
+}
+
+/// The processes still in a step's group once its shell has ended (`server &`), described
+/// before the group is stopped.
+pub fn left_in_group(pgid: libc::pid_t, after: &str, describe: &dyn Fn(&str) -> String) -> Vec<Leftover> {
+    super::process::members(pgid)
+        .into_iter()
+        .map(|pid| Leftover { pid, command: describe(&command_line(pid)), after: after.to_string() })
+        .collect()
 }
 
 /// Every live (not zombie) process below `root`, found through `/proc`.
