@@ -53,8 +53,14 @@ impl Machine {
 
     /// Run `script` from `checkout` with this machine's PATH and HOME.
     fn run(&self, script: &str, checkout: &Path) -> common::Run {
+        self.run_with_path_before(script, checkout, None)
+    }
+
+    /// [`Machine::run`] with `first` as the first folder on PATH.
+    fn run_with_path_before(&self, script: &str, checkout: &Path, first: Option<&Path>) -> common::Run {
         let path = format!(
-            "{}:{}:{}",
+            "{}{}:{}:{}",
+            first.map(|f| format!("{}:", f.display())).unwrap_or_default(),
             self.path("npm/bin").display(),
             self.path("bin").display(),
             self.path("system").display()
@@ -169,6 +175,70 @@ fn python_is_linked_to_python3_when_the_machine_has_none() {
     assert_eq!(std::fs::read_link(&python).unwrap(), Path::new("python3"));
     let second = machine.run(&install, &checkout);
     assert_eq!(second.code, 0, "the second run finds python: {}", second.stderr);
+}
+
+/// This machine's user is not root (`id -u` says 1000), and pip's user site holds `tox`
+/// and `pytest`.
+fn user_site_tools(machine: &Machine) {
+    machine.tool("bin", "id", r#"if [ "$1" = -u ]; then echo 1000; else exec /usr/bin/id "$@"; fi"#);
+    for tool in ["tox", "pytest"] {
+        machine.tool("home/.local/bin", tool, "");
+    }
+}
+
+#[test]
+fn a_non_root_users_tools_are_linked_where_every_shell_looks_once() {
+    let machine = Machine::new();
+    std::fs::create_dir_all(machine.path("home/.local/bin")).unwrap();
+    fake_python(&machine);
+    user_site_tools(&machine);
+    // The first PATH folder outside HOME (writable here) already has a pytest of its own.
+    machine.tool("npm/bin", "pytest", "");
+    let install = drafted_install("detect/poetry");
+    let checkout = common::fixture("detect/poetry");
+    let first = machine.run(&install, &checkout);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let tox = machine.path("npm/bin/tox");
+    assert_eq!(std::fs::read_link(&tox).unwrap(), machine.path("home/.local/bin/tox"));
+    assert!(std::fs::symlink_metadata(machine.path("npm/bin/pytest")).unwrap().is_file(), "never linked over");
+    assert!(!first.stderr.contains("warning: tools in ~/.local/bin"), "{}", first.stderr);
+    // Login and interactive shells get the folder on PATH as well.
+    let profile = std::fs::read_to_string(machine.path("home/.profile")).unwrap();
+    assert!(profile.contains(r#"export PATH="$HOME/.local/bin:$PATH""#), "{profile}");
+
+    let second = machine.run(&install, &checkout);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(std::fs::read_link(&tox).unwrap(), machine.path("home/.local/bin/tox"));
+    assert_eq!(std::fs::read_to_string(machine.path("home/.profile")).unwrap(), profile, "one PATH line, not two");
+}
+
+#[test]
+fn a_system_folder_not_writable_takes_sudo_without_a_password_else_a_warning() {
+    let machine = Machine::new();
+    std::fs::create_dir_all(machine.path("home/.local/bin")).unwrap();
+    fake_python(&machine);
+    user_site_tools(&machine);
+    let install = drafted_install("detect/poetry");
+    let checkout = common::fixture("detect/poetry");
+    // A folder that cannot be written (it does not exist) first on PATH, and no sudo.
+    let system = machine.path("usr-local-bin");
+    let without = machine.run_with_path_before(&install, &checkout, Some(&system));
+    assert_eq!(without.code, 0, "a link is a convenience, never a failed install: {}", without.stderr);
+    let warnings = without.stderr.matches("hanzo-env: warning: tools in ~/.local/bin are on PATH for login").count();
+    assert_eq!(warnings, 1, "{}", without.stderr);
+
+    // With sudo that asks for no password, the links go through it.
+    machine.tool("bin", "sudo", "");
+    machine.forget_calls();
+    let with = machine.run_with_path_before(&install, &checkout, Some(&system));
+    assert_eq!(with.code, 0, "{}", with.stderr);
+    let calls = machine.calls();
+    let home = machine.path("home");
+    for tool in ["tox", "pytest"] {
+        let link = format!("sudo -n ln -s {}/.local/bin/{tool} {}/\n", home.display(), system.display());
+        assert!(calls.contains(&link), "{link}: {calls}");
+    }
+    assert!(!with.stderr.contains("warning: tools in ~/.local/bin"), "{}", with.stderr);
 }
 
 #[test]

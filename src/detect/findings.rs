@@ -122,13 +122,15 @@ pub struct Secret {
 }
 
 /// Where a step goes in the install script: all toolchain steps first, then system
-/// packages, then dependency installs, then builds.
+/// packages, then dependency installs, then builds, and last what makes the tools installed
+/// visible to every shell an agent opens later.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Phase {
     Toolchain,
     System,
     Install,
     Build,
+    Expose,
 }
 
 /// One line (or a few) of the install script.

@@ -388,7 +388,8 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     }
     // A project of requirements files alone has no manifest: the tool's evidence names the file.
     let manifest = MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| source.clone());
-    out.step(Phase::Toolchain, PIP_TO_THE_INTERPRETER_ON_PATH, manifest);
+    out.step(Phase::Toolchain, PIP_TO_THE_INTERPRETER_ON_PATH, manifest.clone());
+    out.step(Phase::Expose, USER_TOOLS_TO_EVERY_SHELL, manifest);
     out.package_manager(tool.name(), None, pm_path(dir), source.clone());
     let lock = (tool == Tool::Poetry && has("poetry.lock")).then(|| repo.read(&source)).flatten();
     if let Some(requirement) = tool.requirement(pyproject.as_deref(), lock.as_deref()) {
@@ -647,6 +648,25 @@ if [ "$(id -u)" != 0 ] && [ -z "${VIRTUAL_ENV:-}" ]; then
 fi
 if ! command -v python >/dev/null 2>&1 && hanzo_python3=$(command -v python3); then
   if [ -w "${hanzo_python3%/*}" ]; then ln -s python3 "${hanzo_python3%/*}/python"; else mkdir -p "$HOME/.local/bin" && ln -sf "$hanzo_python3" "$HOME/.local/bin/python"; fi
+fi"#;
+
+/// For a user other than root, what pip put in `~/.local/bin` (console scripts, uv, tox, the
+/// `python` link) is on PATH only for shells that read `~/.profile` or `~/.bashrc`; an agent's
+/// `bash -c` reads neither. Each tool is linked into the first PATH folder outside HOME (a
+/// system one, `/usr/local/bin` on most images) when it is writable or `sudo` needs no
+/// password (devcontainer images), never over a command already there; else one warning says
+/// which shells see them. Skipped in a virtualenv, where `verify` installs.
+const USER_TOOLS_TO_EVERY_SHELL: &str = r#"if [ "$(id -u)" != 0 ] && [ -z "${VIRTUAL_ENV:-}" ] && [ -d "$HOME/.local/bin" ]; then
+  hanzo_shared_bin=""
+  IFS=: read -ra hanzo_path <<< "$PATH"
+  for hanzo_dir in "${hanzo_path[@]}"; do case "$hanzo_dir" in "$HOME"/* | "" | .*) ;; *) hanzo_shared_bin=$hanzo_dir; break ;; esac; done
+  hanzo_link=""
+  if [ -n "$hanzo_shared_bin" ] && [ -w "$hanzo_shared_bin" ]; then hanzo_link="ln -s"; elif [ -n "$hanzo_shared_bin" ] && sudo -n true 2>/dev/null; then hanzo_link="sudo -n ln -s"; fi
+  for hanzo_tool in "$HOME"/.local/bin/*; do
+    [ -x "$hanzo_tool" ] && [ ! -e "$hanzo_shared_bin/${hanzo_tool##*/}" ] || continue
+    if [ -z "$hanzo_link" ]; then echo "hanzo-env: warning: tools in ~/.local/bin are on PATH for login and interactive shells only; for bash -c, put ~/.local/bin on its PATH" >&2; break; fi
+    $hanzo_link "$hanzo_tool" "$hanzo_shared_bin/" || echo "hanzo-env: warning: could not link ${hanzo_tool##*/} into $hanzo_shared_bin" >&2
+  done
 fi"#;
 
 /// Whether a Python pin comes from a file that names the version to run (not a range).
