@@ -184,6 +184,8 @@ fn user_site_tools(machine: &Machine) {
     for tool in ["tox", "pytest"] {
         machine.tool("home/.local/bin", tool, "");
     }
+    // pip leaves byte code of its scripts beside them: a folder, no tool.
+    std::fs::create_dir_all(machine.path("home/.local/bin/__pycache__")).unwrap();
 }
 
 #[test]
@@ -202,6 +204,7 @@ fn a_non_root_users_tools_are_linked_where_every_shell_looks_once() {
     assert_eq!(std::fs::read_link(&tox).unwrap(), machine.path("home/.local/bin/tox"));
     assert!(std::fs::symlink_metadata(machine.path("npm/bin/pytest")).unwrap().is_file(), "never linked over");
     assert!(!first.stderr.contains("warning: tools in ~/.local/bin"), "{}", first.stderr);
+    assert!(!machine.path("npm/bin/__pycache__").exists());
     // Login and interactive shells get the folder on PATH as well.
     let profile = std::fs::read_to_string(machine.path("home/.profile")).unwrap();
     assert!(profile.contains(r#"export PATH="$HOME/.local/bin:$PATH""#), "{profile}");

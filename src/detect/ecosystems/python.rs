@@ -663,7 +663,7 @@ const USER_TOOLS_TO_EVERY_SHELL: &str = r#"if [ "$(id -u)" != 0 ] && [ -z "${VIR
   hanzo_link=""
   if [ -n "$hanzo_shared_bin" ] && [ -w "$hanzo_shared_bin" ]; then hanzo_link="ln -s"; elif [ -n "$hanzo_shared_bin" ] && sudo -n true 2>/dev/null; then hanzo_link="sudo -n ln -s"; fi
   for hanzo_tool in "$HOME"/.local/bin/*; do
-    [ -x "$hanzo_tool" ] && [ ! -e "$hanzo_shared_bin/${hanzo_tool##*/}" ] || continue
+    [ -f "$hanzo_tool" ] && [ -x "$hanzo_tool" ] && [ ! -e "$hanzo_shared_bin/${hanzo_tool##*/}" ] || continue
     if [ -z "$hanzo_link" ]; then echo "hanzo-env: warning: tools in ~/.local/bin are on PATH for login and interactive shells only; for bash -c, put ~/.local/bin on its PATH" >&2; break; fi
     $hanzo_link "$hanzo_tool" "$hanzo_shared_bin/" || echo "hanzo-env: warning: could not link ${hanzo_tool##*/} into $hanzo_shared_bin" >&2
   done
