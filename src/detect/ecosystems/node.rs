@@ -14,6 +14,7 @@ use crate::detect::findings::{Findings, Origin, Phase, Service, Start, StartOrig
 use crate::detect::repo::{Repo, is_own_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
+use crate::detect::sources::pins::Pin;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 
@@ -111,7 +112,7 @@ impl Ecosystem for Node {
         env::reads(rel, text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
-        detect(sources.repo(), out);
+        detect(sources, out);
         package_scripts(sources.repo(), out);
     }
 }
@@ -159,7 +160,8 @@ struct Project {
     members: Option<Members>,
 }
 
-fn detect(repo: &Repo, out: &mut Findings) {
+fn detect(sources: &Sources, out: &mut Findings) {
+    let repo = sources.repo();
     let mut projects: Vec<Project> = Vec::new();
     for dir in repo.project_dirs("package.json") {
         let enclosing = projects.iter().rev().find(|p| is_within(dir, &p.dir) && p.dir != dir);
@@ -174,13 +176,13 @@ fn detect(repo: &Repo, out: &mut Findings) {
         if too_deep_for_a_project(dir) {
             continue;
         }
-        let members = project(repo, dir, out);
+        let members = project(repo, sources.pins(), dir, out);
         projects.push(Project { dir: dir.to_string(), members });
     }
 }
 
 /// Report one Node project rooted at `dir`; returns its workspace members, if it has any.
-fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
+fn project(repo: &Repo, pins: &[Pin], dir: &str, out: &mut Findings) -> Option<Members> {
     let manifest_path = join(dir, "package.json");
     let manifest = repo.read_json(&manifest_path).map_or(Value::Null, |m| (*m).clone());
 
@@ -202,7 +204,8 @@ fn project(repo: &Repo, dir: &str, out: &mut Findings) -> Option<Members> {
     // A lockfile of another manager than the declared one is not ours to freeze.
     let frozen = lockfile.as_ref().filter(|(_, lock_pm)| *lock_pm == pm).map(|(path, _)| path.clone());
 
-    let pin = node_version(repo, dir, &manifest, &manifest_path, pm, out).filter(|(_, e)| !e.contains("#engines"));
+    let pin =
+        node_version(repo, pins, dir, &manifest, &manifest_path, pm, out).filter(|(_, e)| !e.contains("#engines"));
     match (&pin, pm_version.as_deref().and_then(|v| node_floor(pm, v))) {
         (Some((version, evidence)), _) => {
             out.step(Phase::Toolchain, ensure_node(NodeNeed::Pinned(version), evidence), evidence.as_str())
@@ -419,18 +422,21 @@ fi"#
     )
 }
 
-/// Node's version: `.nvmrc`/`.node-version` (here or in a parent), `volta.node`, then an
+/// Node's version: `.nvmrc`/`.node-version` or a version manager's pin (`.tool-versions`,
+/// `mise.toml`), here or in a parent, then `volta.node`, then an
 /// `engines.node` that pins rather than sets a floor. Bun projects report Bun, and Node only
 /// when something pins it. Returns Node's pin and its evidence.
 fn node_version(
     repo: &Repo,
+    pins: &[Pin],
     dir: &str,
     manifest: &Value,
     manifest_path: &str,
     pm: Pm,
     out: &mut Findings,
 ) -> Option<(String, String)> {
-    // `.nvmrc` before `.node-version` in each folder, the nearest folder first.
+    // `.nvmrc` before `.node-version` before a version manager's file in each folder, the
+    // nearest folder first.
     let mut found: Option<(Option<String>, String)> = None;
     let mut current = Some(dir);
     while let Some(d) = current
@@ -441,6 +447,12 @@ fn node_version(
                 let text = repo.read(&path).unwrap_or_default();
                 (version::first_line(&text).and_then(nvmrc_version), path)
             });
+        if found.is_none() {
+            found = pins
+                .iter()
+                .find(|pin| pin.dir == d && super::toolchain_named(super::is_tool, &pin.tool) == Some("node"))
+                .map(|pin| (pin.version.as_deref().and_then(version::numeric_pin), pin.source.clone()));
+        }
         current = (!d.is_empty()).then(|| parent_dir(d));
     }
     if found.as_ref().is_none_or(|(v, _)| v.is_none())
@@ -637,6 +649,23 @@ mod tests {
         assert_eq!(nvmrc_version("lts/*"), None);
         assert_eq!(nvmrc_version("lts/iron").as_deref(), Some("20"));
         assert_eq!(nvmrc_version("v22.3.0").as_deref(), Some("22.3.0"));
+    }
+
+    #[test]
+    fn a_version_managers_node_pin_is_ensured_before_the_package_managers_floor() {
+        let files = [
+            ("package.json", r#"{"packageManager": "yarn@4.6.0"}"#),
+            ("yarn.lock", ""),
+            (".tool-versions", "php 8.3.16\nnodejs 22.13.1\n"),
+        ];
+        let scan = crate::detect::testing::scan(&Node, &files);
+        let ensure = scan.steps().into_iter().find(|s| s.contains("node --version")).unwrap();
+        assert!(ensure.contains("nvm install 22.13.1"), "{ensure}");
+        assert!(!ensure.contains("18.12"), "the floor gives way to the pin: {ensure}");
+        assert_eq!(scan.toolchain("node"), Some((Some("22.13.1"), ".tool-versions:2")));
+        // A `.nvmrc` in the same folder speaks first.
+        let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "20\n")]);
+        assert_eq!(scan.toolchain("node"), Some((Some("20"), ".nvmrc")));
     }
 
     #[test]

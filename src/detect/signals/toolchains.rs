@@ -234,7 +234,7 @@ fn setup_action(sources: &Sources, action: &ActionUse) -> Vec<(&'static str, Str
             None => file_inputs
                 .iter()
                 .find_map(|key| action.inputs.get(*key))
-                .and_then(|file| version_file(sources, &file.text)),
+                .and_then(|file| version_file(sources, &file.text, alias.target)),
         };
         let version = version.or_else(|| reference.then(|| version::pin(&action.reference)).flatten());
         if let Some(version) = version {
@@ -244,13 +244,21 @@ fn setup_action(sources: &Sources, action: &ActionUse) -> Vec<(&'static str, Str
     found
 }
 
-/// The version a version file names (`.nvmrc`, `.python-version`, `.tool-versions`' last
-/// word); `None` for a manifest the ecosystems read themselves, or a file the repo lacks
-/// (another checkout or an earlier step provides it: no problem of this repo).
-fn version_file(sources: &Sources, path: &str) -> Option<String> {
+/// The version a version file names for `toolchain` (`.nvmrc`, `.python-version`; in a
+/// version manager's file, the toolchain's own line); `None` for a manifest the ecosystems
+/// read themselves, or a file the repo lacks (another checkout or an earlier step provides
+/// it: no problem of this repo).
+fn version_file(sources: &Sources, path: &str, toolchain: &str) -> Option<String> {
     let file = crate::detect::sources::shell::join_path("", path)?;
     if matches!(file_name(&file), "package.json" | "go.mod" | "pyproject.toml" | "global.json" | "composer.json") {
         return None;
+    }
+    let in_file = |pin: &&crate::detect::sources::pins::Pin| pin.source.split([':', '#']).next() == Some(file.as_str());
+    let mut pins = sources.pins().iter().filter(in_file).peekable();
+    if pins.peek().is_some() {
+        return pins
+            .find(|pin| ecosystems::toolchain_named(ecosystems::is_tool, &pin.tool) == Some(toolchain))
+            .and_then(|pin| pin.version.clone());
     }
     let repo = sources.repo();
     let text = repo.exists(&file).then(|| repo.read(&file)).flatten()?;
@@ -347,6 +355,20 @@ mod tests {
         assert!(
             s.findings.notes.iter().any(|n| n == "dev container: python 3.12 (.devcontainer/devcontainer.json#image)")
         );
+    }
+
+    #[test]
+    fn a_setup_action_reading_a_version_managers_file_takes_its_own_line() {
+        let workflow = "jobs:\n  test:\n    steps:\n      - uses: oven-sh/setup-bun@v2\n        with:\n          bun-version-file: .tool-versions\n      - uses: actions/setup-node@v4\n        with:\n          node-version-file: .tool-versions\n      - run: bun run test\n";
+        let pins = "nodejs 24.7.0\nbun 1.2.19\ndeno 2.4.5\n";
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow), (".tool-versions", pins)]);
+        let from_ci: Vec<_> = s
+            .toolchain_rows()
+            .into_iter()
+            .filter(|(_, _, source)| source.starts_with(".github"))
+            .map(|(t, v, _)| (t, v))
+            .collect();
+        assert_eq!(from_ci, [("bun", Some("1.2.19")), ("node", Some("24.7.0"))]);
     }
 
     #[test]
