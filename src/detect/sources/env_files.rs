@@ -27,7 +27,8 @@ pub struct EnvEntry {
 
 /// Dotenv files: `.env` and `.env.*` (a committed `.env`, `.env.test` or `.env.example`; a
 /// gitignored one is never walked), and example files under other names (`example.env`,
-/// `env.sample`, `sample.env`, `env.template`).
+/// `env.sample`, `sample.env`, `env.template`, `server.env.example`) — ending in `.env` or
+/// in the marker, so that `env.example.js` is code.
 pub fn is_env_file(name: &str) -> bool {
     if name == ".env" || name.starts_with(".env.") {
         return true;
@@ -38,17 +39,15 @@ pub fn is_env_file(name: &str) -> bool {
     }
     let lower = name.to_ascii_lowercase();
     let parts: Vec<&str> = lower.split('.').collect();
-    let has_env = parts
-        .iter()
-        .enumerate()
-        .any(|(i, p)| *p == "env" && (i == 0 || i + 1 == parts.len() || i == 1 && parts[0].is_empty()));
-    has_env && is_example(name)
+    let ends_right = parts.last().is_some_and(|last| *last == "env" || EXAMPLE_MARKERS.contains(last));
+    ends_right && parts.contains(&"env") && is_example(name)
 }
+
+const EXAMPLE_MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
 
 /// An env file that lists what to set (`.env.example`, `env.sample`) rather than values.
 pub fn is_example(name: &str) -> bool {
-    const MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
-    name.to_ascii_lowercase().split('.').any(|p| MARKERS.contains(&p))
+    name.to_ascii_lowercase().split('.').any(|p| EXAMPLE_MARKERS.contains(&p))
 }
 
 /// Directories of tests: a committed env file there configures a test app with its values,
@@ -164,13 +163,15 @@ mod tests {
             "example.env",
             "env.sample",
             "sample.env",
+            "gotify-server.env.example",
+            "docker.env.sample",
             ".env",
             ".env.test",
             ".env.local",
         ] {
             assert!(is_env_file(name), "{name}");
         }
-        for name in ["environment.ts", ".envrc", "example.txt", "env.ts", "env.go", "dotenv.js"] {
+        for name in ["environment.ts", ".envrc", "example.txt", "env.ts", "env.go", "dotenv.js", "env.example.js"] {
             assert!(!is_env_file(name), "{name}");
         }
     }

@@ -119,8 +119,12 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
                 .any(|(at, m)| body[at + m.len()..].trim_start().starts_with([',', ')', ']']))
         };
         let indexes = read_by("os.environ[") || read_by("environ[");
-        if indexes || ["os.getenv(", "os.environ.get(", "environ.get(", "getenv("].iter().any(|c| read_by(c)) {
-            let lower = function.as_str().to_ascii_lowercase();
+        let lower = function.as_str().to_ascii_lowercase();
+        // `get_bool_from_env("AWS_QUERYSTRING_AUTH")`: a flag or a number is no secret.
+        let scalar = lower.split('_').any(|part| SCALAR_TYPES.contains(&part));
+        if !scalar
+            && (indexes || ["os.getenv(", "os.environ.get(", "environ.get(", "getenv("].iter().any(|c| read_by(c)))
+        {
             wrappers
                 .push((function.as_str().to_string(), indexes || lower.contains("require") || lower.contains("must")));
         }
@@ -146,6 +150,9 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
     found
 }
 
+/// The types a reader converts a flag or a number to: what it reads is never a secret.
+const SCALAR_TYPES: &[&str] = &["bool", "int", "float", "integer", "number", "decimal", "timedelta"];
+
 /// Whether the read at `at` is the value of Django's `SECRET_KEY = …` setting.
 fn sets_django_secret_key(text: &str, at: usize) -> bool {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -161,6 +168,9 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
             .expect("the reader binding pattern is valid")
     });
     const TYPED: &str = "str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path|decimal|datetime|date|time|timedelta|uuid|log_level|enum|tuple|NOTSET";
+    static CAST: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[\s,(])cast\s*=\s*(bool|int|float|Decimal|timedelta)\b").expect("the cast pattern is valid")
+    });
     let mut names: Vec<String> = vec!["env".into(), "config".into()];
     for c in BINDING.captures_iter(text) {
         if let Some(name) = c.get(1).map(|m| m.as_str().to_string())
@@ -172,7 +182,7 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
     let pattern = |names: &[String]| {
         let names: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
         Regex::new(&format!(
-            r#"(?:^|[^[:word:].])(?:{})(?:\.(?:{TYPED}))?\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+            r#"(?:^|[^[:word:].])(?:{})(?:\.({TYPED}))?\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
             names.join("|")
         ))
     };
@@ -186,13 +196,72 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
         own.as_ref()
     };
     let Some(read) = read else { return Vec::new() };
-    read.captures_iter(text)
+    let mut found: Vec<EnvRead> = read
+        .captures_iter(text)
         .filter_map(|c| {
-            let (whole, name) = (c.get(0)?, c.get(1)?);
+            let (whole, name) = (c.get(0)?, c.get(2)?);
             let rest = arguments(&text[whole.end()..]);
+            // `env.bool("X")`, `config("X", cast=int)`: a flag or a number is no secret.
+            let typed = c.get(1).map(|t| t.as_str().to_ascii_lowercase());
+            if typed.as_deref().is_some_and(|t| SCALAR_TYPES.contains(&t)) || CAST.is_match(rest) {
+                return None;
+            }
             let need = if passes_default(rest) { Need::Optional } else { Need::Required };
             let secret = rest.contains("cast=Secret");
             Some(EnvRead::new(name.as_str(), name.start(), need, "settings reader").marked_secret(secret))
+        })
+        .collect();
+    found.extend(default_named_reads(text, &names));
+    found
+}
+
+/// The URL readers that read a variable of their own when given none: django-environ's
+/// `env.db()` reads `DATABASE_URL` and `env.email()` `EMAIL_URL`; dj-database-url's
+/// `config()` reads `DATABASE_URL`, or the literal its `env=` names. Required without a
+/// default (django-environ raises), optional with one.
+fn default_named_reads(text: &str, readers: &[String]) -> Vec<EnvRead> {
+    const READS: &[(&str, &str)] =
+        &[("db", "DATABASE_URL"), ("db_url", "DATABASE_URL"), ("email", "EMAIL_URL"), ("email_url", "EMAIL_URL")];
+    // Most files call none of them: no pattern is built for those.
+    if !text.contains("dj_database_url") && !READS.iter().any(|(method, _)| text.contains(&format!(".{method}("))) {
+        return Vec::new();
+    }
+    let readers: Vec<String> = readers.iter().map(|n| regex::escape(n)).collect();
+    let Ok(call) = Regex::new(&format!(
+        r"(?:^|[^[:word:].])(?:(?:{})\.(db|db_url|email|email_url)|(dj_database_url\.config))\(",
+        readers.join("|")
+    )) else {
+        return Vec::new();
+    };
+    call.captures_iter(text)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            let rest = arguments(&text[whole.end()..]);
+            let need = if code::has_keyword(rest, "default") { Need::Optional } else { Need::Required };
+            if c.get(2).is_some() {
+                // `env=` names another variable; a literal one is read as written.
+                static ENV: LazyLock<Regex> = LazyLock::new(|| {
+                    Regex::new(r#"(?:^|[\s,(])env\s*=\s*(?:['"]([A-Za-z_][A-Za-z0-9_]*)['"]|([[:word:].]+))"#)
+                        .expect("the env= pattern is valid")
+                });
+                let name = match ENV.captures(rest) {
+                    Some(env) => match (env.get(1), env.get(2)) {
+                        (Some(literal), _) => literal.as_str(),
+                        (None, Some(value)) if value.as_str().ends_with("DEFAULT_ENV") => "DATABASE_URL",
+                        _ => return None,
+                    },
+                    None => "DATABASE_URL",
+                };
+                let need = if need == Need::Required { Need::Unstated } else { need };
+                return Some(EnvRead::new(name, whole.start(), need, "dj_database_url.config()"));
+            }
+            // A quoted first argument names the variable: the readers' pattern has it.
+            if rest.trim_start().starts_with(['\'', '"']) {
+                return None;
+            }
+            let method = c.get(1)?.as_str();
+            let name = READS.iter().find(|(m, _)| *m == method)?.1;
+            Some(EnvRead::new(name, whole.start(), need, "settings reader's default variable"))
         })
         .collect()
 }
@@ -482,6 +551,30 @@ mod tests {
                 ("DATABASE_URL", Need::Optional, false),
                 ("JWT_SECRET", Need::Required, true),
                 ("MAIL_PASSWORD", Need::Optional, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn flags_and_numbers_are_read_but_never_secrets() {
+        let text = "def get_bool_from_env(name, default_value):\n    value = os.environ.get(name)\n    return value in ('1', 'true')\n\nA = get_bool_from_env('AWS_QUERYSTRING_AUTH', False)\nB = env.bool('SESSION_TOKEN_AUTH')\nC = config('JWT_AUTH', cast=bool)\nD = config('JWT_SECRET')\nE = env.int('MAX_TOKEN')\n";
+        let names: Vec<String> = reads(text).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["JWT_SECRET"]);
+    }
+
+    #[test]
+    fn url_readers_that_name_their_own_variable() {
+        let text = "import environ, dj_database_url\nenv = environ.Env()\nDATABASES = {'default': env.db()}\nEMAIL = env.email(default='smtp://localhost')\nOTHER = env.db('REPLICA_URL')\nD = dj_database_url.config(env=dj_database_url.DEFAULT_ENV, conn_max_age=600)\nE = dj_database_url.config(env='LEGACY_DB')\nF = dj_database_url.config(default='sqlite:///db.sqlite3')\n";
+        let rows: Vec<(String, Need)> = reads(text).into_iter().map(|r| (r.name, r.need)).collect();
+        assert_eq!(
+            rows,
+            [
+                ("REPLICA_URL".into(), Need::Required),
+                ("DATABASE_URL".into(), Need::Required),
+                ("EMAIL_URL".into(), Need::Optional),
+                ("DATABASE_URL".into(), Need::Unstated),
+                ("LEGACY_DB".into(), Need::Unstated),
+                ("DATABASE_URL".into(), Need::Optional),
             ]
         );
     }

@@ -88,6 +88,9 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "LOCATION",
     "ATTRIBUTE",
     "ATTR",
+    // The key file of a TLS pair, beside its `*_SSL_CERT` (`MYSQL_SSL_KEY`): a path.
+    "SSL",
+    "TLS",
     // Keys their products publish in browser code: a PostHog project key, a Segment write key.
     "POSTHOG",
     "SEGMENT",
@@ -201,6 +204,7 @@ const SETTING_WORDS: &[&str] = &[
     "DELAY",
     "PERIOD",
     "LEEWAY",
+    "THRESHOLD",
     "SKEW",
     "ITERATIONS",
     "HINT",
@@ -421,11 +425,12 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     if is(SETTING_WORDS, last) {
         return false;
     }
-    if is_glued_password(last) {
+    if is_glued_credential(last) {
         return true;
     }
-    // The seed a private key is derived from is that key (`KEY_SEED`, `SERVER_KEY_SEED`).
-    if last == "SEED" && before.last().is_some_and(|w| matches!(w.as_str(), "KEY" | "SECRET")) {
+    // The seed a private key is derived from is that key (`KEY_SEED`, `SERVER_KEY_SEED`,
+    // `SIGNING_SEED`).
+    if last == "SEED" && before.last().is_some_and(|w| matches!(w.as_str(), "KEY" | "SECRET") || is_cryptographic(w)) {
         return true;
     }
     if is(CREDENTIAL_WORDS, last) {
@@ -433,7 +438,7 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
         let keyish = matches!(last.as_str(), "KEY" | "KEYS" | "TOKEN" | "TOKENS");
         let qualifier = before.last();
         // ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY is the key a cipher uses first.
-        let cryptographic = before.iter().any(|w| matches!(w.as_str(), "ENCRYPTION" | "SIGNING" | "CIPHER" | "HMAC"));
+        let cryptographic = before.iter().any(|w| is_cryptographic(w));
         let names_a_thing = keyish
             && !cryptographic
             && (qualifier.is_some_and(|w| is(IDENTIFIER_QUALIFIERS, w))
@@ -444,22 +449,33 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     before.iter().any(|w| is(STRONG_WORDS, w)) || before.windows(2).any(|pair| pair[0] == "PRIVATE" && pair[1] == "KEY")
 }
 
-/// A password word glued to what it is for: `DBPASS` (`PAPERLESS_DBPASS`), `SMTPPASSWORD`,
-/// `ADMINPWD` — but not `BYPASS` or `COMPASS`.
-fn is_glued_password(word: &str) -> bool {
-    const FOR: &[&str] = &["DB", "SQL", "SMTP", "MAIL", "LDAP", "REDIS", "ADMIN", "ROOT", "USER", "API"];
+/// A credential word glued to what it is for: `DBPASS` (`PAPERLESS_DBPASS`), `SMTPPASSWORD`,
+/// `ADMINPWD`, `CLIENTSECRET` (`GOTIFY_OIDC_CLIENTSECRET`) — but not `BYPASS` or `COMPASS`.
+fn is_glued_credential(word: &str) -> bool {
+    const FOR: &[&str] =
+        &["DB", "SQL", "SMTP", "MAIL", "LDAP", "REDIS", "ADMIN", "ROOT", "USER", "API", "CLIENT", "APP", "OAUTH"];
     FOR.iter().any(|owner| {
-        word.strip_prefix(owner).is_some_and(|rest| matches!(rest, "PASS" | "PASSWORD" | "PASSWD" | "PWD"))
+        word.strip_prefix(owner)
+            .is_some_and(|rest| matches!(rest, "PASS" | "PASSWORD" | "PASSWD" | "PWD" | "SECRET" | "TOKEN"))
     })
+}
+
+/// Words that put a key to cryptographic use: the key signs or encrypts, it names nothing.
+fn is_cryptographic(word: &str) -> bool {
+    matches!(word, "ENCRYPTION" | "SIGNING" | "CIPHER" | "HMAC")
 }
 
 /// The `X_KEY` names that are the public half of an `X_KEY`/`X_SECRET` pair among `names`
 /// (Stripe's publishable `STRIPE_KEY` beside `STRIPE_SECRET`, an access key id `SES_KEY`
-/// beside `SES_SECRET`): the secret is the other half.
+/// beside `SES_SECRET`): the secret is the other half. A signing or encryption key is key
+/// material whatever sits beside it (`SIGNING_KEY` and `SIGNING_SECRET`: two ways to give one).
 pub fn public_halves<'n>(names: &'n [&'n str]) -> impl Iterator<Item = &'n str> + 'n {
     names.iter().copied().filter(move |name| {
-        name.strip_suffix("_KEY")
-            .is_some_and(|stem| !stem.is_empty() && names.contains(&format!("{stem}_SECRET").as_str()))
+        name.strip_suffix("_KEY").is_some_and(|stem| {
+            !stem.is_empty()
+                && names.contains(&format!("{stem}_SECRET").as_str())
+                && !words(stem).iter().any(|w| is_cryptographic(w))
+        })
     })
 }
 
@@ -614,6 +630,9 @@ mod tests {
             "RMQ_URL",
             "LLDAP_KEY_SEED",
             "SERVER_KEY_SEED",
+            "WEBAPP_SERVER_SIGNING_SEED",
+            "GOTIFY_OIDC_CLIENTSECRET",
+            "FB_APPSECRET",
         ] {
             assert!(looks_like_secret(name), "{name}");
         }
@@ -622,6 +641,11 @@ mod tests {
     #[test]
     fn not_secret_names() {
         for name in [
+            "UPTIME_KUMA_SSL_KEY",
+            "TOKEN_UPDATE_LAST_LOGIN_THRESHOLD",
+            "MYSQL_SSL_KEY",
+            "TLS_KEY",
+            "KEY_SEED_LENGTH",
             "SECRET_PROVIDER",
             "DISPATCH_AUTHENTICATION_PROVIDER_USE_ID_TOKEN",
             "SKIP_AUTH_TOKEN",
@@ -802,5 +826,8 @@ mod tests {
             ["STRIPE_KEY", "STRIPE_SECRET", "SES_KEY", "SES_SECRET", "APP_KEY", "MEILISEARCH_KEY", "_KEY", "_SECRET"];
         assert_eq!(public_halves(&names).collect::<Vec<_>>(), ["STRIPE_KEY", "SES_KEY"]);
         assert!(is_sandbox_secret("DB_PASSWORD"));
+        // Two ways to give one signing key: neither is public.
+        let signing = ["WEBAPP_SERVER_SIGNING_KEY", "WEBAPP_SERVER_SIGNING_SECRET"];
+        assert_eq!(public_halves(&signing).count(), 0);
     }
 }
