@@ -69,9 +69,10 @@ impl Ecosystem for Ruby {
         ["yml", "yaml", "erb"].contains(&extension) && dir.split('/').any(|d| d.eq_ignore_ascii_case("config"))
     }
     /// `ENV.fetch("X")` (raises without it; optional with a default or a block), `ENV["X"]`
-    /// (optional with an `||` fallback), and `Rails.application.credentials`, which needs
-    /// the master key that decrypts them (`RAILS_MASTER_KEY`).
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    /// (optional with an `||` fallback), `Rails.application.credentials`, which needs the
+    /// master key that decrypts them (`RAILS_MASTER_KEY`), and a Rails app's production
+    /// environment, which reads `SECRET_KEY_BASE`.
+    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)ENV(?:\[|(\.fetch)\(?)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
                 .expect("the Ruby environment-read pattern is valid")
@@ -109,6 +110,12 @@ impl Ecosystem for Ruby {
             .collect();
         if let Some(at) = text.find("Rails.application.credentials") {
             reads.push(EnvRead::new("RAILS_MASTER_KEY", at, Need::Unstated, "Rails.application.credentials"));
+        }
+        // A Rails app in production signs its cookies and sessions with the key base it reads
+        // from `SECRET_KEY_BASE` (before its encrypted credentials); tests make up their own.
+        if rel.ends_with("config/environments/production.rb") && text.contains("Rails.application.configure") {
+            let at = text.find("Rails.application.configure").unwrap_or_default();
+            reads.push(EnvRead::new("SECRET_KEY_BASE", at, Need::Optional, "Rails in production"));
         }
         reads
     }
@@ -250,6 +257,17 @@ mod tests {
     use crate::detect::testing::scan;
 
     const LOCK: &str = "GEM\n  remote: https://rubygems.org/\n  specs:\n    rails (7.1.3)\n    rspec-rails (6.1.0)\n\nRUBY VERSION\n   ruby 3.2.2p53\n\nBUNDLED WITH\n   2.5.3\n";
+
+    #[test]
+    fn a_rails_apps_production_environment_reads_its_key_base() {
+        let production = "require \"active_support/core_ext/integer/time\"\n\nRails.application.configure do\n  config.eager_load = true\nend\n";
+        let reads = Ruby.env_reads("config/environments/production.rb", production);
+        let rows: Vec<(&str, Need)> = reads.iter().map(|r| (r.name.as_str(), r.need)).collect();
+        assert_eq!(rows, [("SECRET_KEY_BASE", Need::Optional)]);
+        // An engine's dummy app or any other file says nothing of the kind.
+        assert!(Ruby.env_reads("config/environments/test.rb", production).is_empty());
+        assert!(Ruby.env_reads("config/environments/production.rb", "# empty\n").is_empty());
+    }
 
     #[test]
     fn rails_app_with_rspec_and_postgres() {
