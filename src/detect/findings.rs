@@ -192,15 +192,16 @@ pub struct Start {
 }
 
 /// Where a start candidate comes from, in the order merge considers them: the agent setup
-/// the owners wrote, the root's default compose file (what people run), the dev container's services, CI test jobs,
-/// task files, package scripts, then the project's other compose files.
+/// the owners wrote, the root's default compose file (what people run), what CI's jobs bring
+/// up for their tests (exactly what the tests need), the dev container's services, task
+/// files, package scripts, then the project's other compose files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum StartOrigin {
     /// What the owners start for agents (Cursor's `start`).
     AgentSetup,
     RootCompose,
-    DevContainer,
     Ci,
+    DevContainer,
     Task,
     Script,
     ComposeFile,

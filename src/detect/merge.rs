@@ -144,7 +144,8 @@ fn dedup_by_key<T, K: std::hash::Hash + Eq>(items: Vec<T>, key: impl Fn(&T) -> K
 }
 
 fn merge_starts(mut starts: Vec<Start>) -> Vec<Start> {
-    starts.sort_by_key(|s| s.origin);
+    // CI's service containers (`docker run`) only when nothing else starts anything.
+    starts.sort_by_key(|s| (s.compose.is_none() && !s.containers.is_empty(), s.origin));
     let mut kept: Vec<Start> = Vec::new();
     for start in starts {
         match &start.compose {
@@ -968,14 +969,11 @@ mod tests {
             (".devcontainer/compose.yml", "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n"),
         ]);
         let found: Vec<(&str, &str)> = found.iter().map(|(c, s)| (c.as_str(), s.as_str())).collect();
+        // What CI's test job brings up comes first: the dev container's postgres is its.
         assert_eq!(
             found,
             [
-                (
-                    "docker compose -f .devcontainer/compose.yml up -d db",
-                    ".devcontainer/devcontainer.json#dockerComposeFile"
-                ),
-                ("docker compose -f ci/compose.yml up -d search", ".github/workflows/test.yml#jobs.t.steps[0]"),
+                ("docker compose -f ci/compose.yml up -d db search", ".github/workflows/test.yml#jobs.t.steps[0]"),
                 ("docker compose -f docker/dev.yml up -d cache", "Makefile:2"),
             ]
         );
@@ -1036,6 +1034,53 @@ mod tests {
         let found = starts(&[(".github/workflows/test.yml", workflow)]);
         let commands: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
         assert_eq!(commands, ["docker run -d --name pg postgres"]);
+    }
+
+    #[test]
+    fn ci_tests_compose_file_comes_before_the_dev_containers_and_names_its_services() {
+        let devcontainer = r#"{"dockerComposeFile": "compose.yml", "service": "app"}"#;
+        let dev = "services:\n  app:\n    build: .\n  broker:\n    image: redis:7\n  tika:\n    image: apache/tika\n";
+        let ci = "services:\n  tika:\n    image: apache/tika\n  mail:\n    image: docker.io/greenmail/standalone:2.1\n    ports: ['3143:3143']\n";
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: docker compose --file docker/ci-test.yml up --detach\n      - run: pytest\n";
+        let d = crate::detect::testing::detection(&[
+            (".devcontainer/devcontainer.json", devcontainer),
+            (".devcontainer/compose.yml", dev),
+            ("docker/ci-test.yml", ci),
+            (".github/workflows/ci.yml", workflow),
+            ("pyproject.toml", "[project]\nname = 'x'\n"),
+        ]);
+        let commands: Vec<&str> = d.starts.iter().map(|s| s.command.as_str()).collect();
+        assert_eq!(
+            commands,
+            [
+                "docker compose -f docker/ci-test.yml up -d tika mail",
+                "docker compose -f .devcontainer/compose.yml up -d broker"
+            ]
+        );
+        let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
+        assert!(services.contains(&"greenmail") && services.contains(&"redis"), "{services:?}");
+    }
+
+    #[test]
+    fn a_ci_job_against_an_alternative_compose_file_is_a_variant_of_the_roots() {
+        let root = "services:\n  db:\n    image: postgres:16\n    ports: ['5432:5432']\n";
+        let other = "services:\n  cockroachdb:\n    image: cockroachdb/cockroach:v23.2.0\n";
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: npm test\n  test-cockroach:\n    steps:\n      - run: docker compose -f docker-compose.cockroach.yaml up -d\n      - run: npm test\n";
+        let files = [
+            ("docker-compose.yaml", root),
+            ("docker-compose.cockroach.yaml", other),
+            ("docker-compose.citus.yaml", root),
+            (".github/workflows/ci.yml", workflow),
+            ("package.json", r#"{"scripts": {"test": "vitest run"}}"#),
+        ];
+        let d = crate::detect::testing::detection(&files);
+        let commands: Vec<&str> = d.starts.iter().map(|s| s.command.as_str()).collect();
+        assert_eq!(commands, ["docker compose up -d db"]);
+        assert!(!d.services.iter().any(|s| s.name == "cockroachdb"));
+        // Without a root file to start, what CI brings up is the start.
+        let d = crate::detect::testing::detection(&files[1..]);
+        let commands: Vec<&str> = d.starts.iter().map(|s| s.command.as_str()).collect();
+        assert_eq!(commands, ["docker compose -f docker-compose.cockroach.yaml up -d cockroachdb"]);
     }
 
     #[test]

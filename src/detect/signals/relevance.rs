@@ -4,7 +4,7 @@
 
 use crate::detect::ecosystems::is_test_command;
 use crate::detect::sources::Sources;
-use crate::detect::sources::compose::ComposeStart;
+use crate::detect::sources::compose::{ComposeStart, DEFAULT_FILES};
 use crate::detect::sources::workflows::{Job, JobKind, RunLine};
 
 /// A GitHub job that tests the project (see the module documentation). Jobs of other CI
@@ -42,12 +42,19 @@ pub fn runs_tests_line(line: &RunLine) -> bool {
 }
 
 /// The compose services a job line brings up, unless the job ships releases (its `docker
-/// compose up` is production) or the line tests another repository.
+/// compose up` is production), the line tests another repository, or it brings up one of a
+/// folder of alternative compose files while the root's default file is started (a job
+/// against another database: `docker-compose.cockroach.yaml` beside `docker-compose.yaml`).
 pub fn compose_start(sources: &Sources, job: &Job, line: &RunLine) -> Option<ComposeStart> {
     let release = matches!(job.kind, JobKind::Github { release: true });
     let foreign_test = line.in_foreign_checkout && is_test_command(&line.text);
     if release || foreign_test {
         return None;
     }
-    ComposeStart::of_line(sources.repo(), &line.dir, &line.text)
+    let start = ComposeStart::of_line(sources.repo(), &line.dir, &line.text)?;
+    let compose = sources.compose();
+    let root_started =
+        compose.starts.iter().any(|s| s.files.first().is_some_and(|f| DEFAULT_FILES.contains(&f.as_str())));
+    let an_alternative = start.files.iter().all(|f| compose.alternatives.contains(f));
+    (!(root_started && an_alternative)).then_some(start)
 }

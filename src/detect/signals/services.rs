@@ -24,7 +24,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             ci_service(service, origin, &mut products, out);
         }
         for line in &job.lines {
-            if let Some(start) = relevance::compose_start(sources, job, line).filter(|s| s.named) {
+            if let Some(start) = relevance::compose_start(sources, job, line) {
                 report(&start, Origin::Ci, out);
             }
         }

@@ -42,6 +42,14 @@ pub fn canonical_service(image: &str) -> String {
     {
         return product.into();
     }
+    // The product's own namespace with a build named for how it runs (`greenmail/standalone`,
+    // `foo/server`): the namespace is the product.
+    if let [.., namespace, _] = parts.as_slice()
+        && ["standalone", "server", "local", "community", "oss"].contains(&last)
+        && is_backing_service(namespace)
+    {
+        return namespace.to_string();
+    }
     last.to_string()
 }
 
@@ -289,6 +297,7 @@ mod tests {
             ("mcr.microsoft.com/azure-storage/azurite", "azurite"),
             ("schickling/beanstalkd", "beanstalkd"),
             ("valkey/valkey:8", "valkey"),
+            ("docker.io/greenmail/standalone:2.1.11", "greenmail"),
         ] {
             assert_eq!(canonical_service(image), want, "{image}");
         }
