@@ -93,6 +93,9 @@ pub struct TestCommand {
     /// The lines it runs when it names a task-file target (the target's recipe).
     #[serde(skip)]
     pub runs: Vec<String>,
+    /// From a CI workflow that tests a variant of the suite (see `Job::partial`).
+    #[serde(skip)]
+    pub partial: bool,
 }
 
 /// What a piece of evidence (a read in code, an env file, CI) says about whether the
@@ -276,7 +279,11 @@ impl Findings {
     }
     /// A test command that runs the lines `runs` (a task-file target and its recipe).
     pub fn test_running(&mut self, command: impl Into<String>, source: impl Into<String>, runs: Vec<String>) {
-        self.tests.push(TestCommand { command: command.into(), source: source.into(), primary: false, runs });
+        self.tests.push(TestCommand { command: command.into(), source: source.into(), runs, ..TestCommand::default() });
+    }
+    /// A test command of a CI job; `partial` when its workflow tests a variant of the suite.
+    pub fn ci_test(&mut self, command: String, source: String, runs: Vec<String>, partial: bool) {
+        self.tests.push(TestCommand { command, source, runs, partial, primary: false });
     }
     pub fn secret(&mut self, name: impl Into<String>, source: impl Into<String>, need: Need, why: impl Into<String>) {
         self.secrets.push(Secret { name: name.into(), source: source.into(), need, why: why.into() });

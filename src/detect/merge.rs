@@ -596,7 +596,7 @@ fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<
         app_beside_node && (program == "npx" || ecosystem_of(program) == Some("node"))
     };
     tests.sort_by_key(|t| {
-        (test_rank(&t.source), t.command.starts_with("cd "), !in_plain_test_job(&t.source), front_end(t))
+        (test_rank(&t.source), t.partial, t.command.starts_with("cd "), !in_plain_test_job(&t.source), front_end(t))
     });
     // `(cd elixir && mix test)` (an ecosystem's default) is CI's `cd elixir && mix test`.
     let mut tests = dedup_by_key(tests, |t| {
@@ -699,11 +699,36 @@ const BUILD_CONFIGURATION_OPTIONS: &[&str] = &["--configuration", "-c", "--profi
 fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize {
     let command = test.command.as_str();
     let words: Vec<&str> = command.split_whitespace().collect();
+    // Words that name nothing the run does: what it sets before its program
+    // (`WAGTAIL_CHECK_TEMPLATE_NUMBER_FORMAT=1` configures the run) and a selection that
+    // leaves something out (pytest's `-m "not e2e"`).
+    let mut starts_a_command = true;
+    let mut in_exclusion: Option<char> = None;
+    let left_aside: Vec<bool> = words
+        .iter()
+        .map(|word| {
+            if let Some(quote) = in_exclusion {
+                in_exclusion = (!word.ends_with(quote)).then_some(quote);
+                return true;
+            }
+            if let Some(quote) = ['"', '\''].into_iter().find(|q| word.len() > 1 && word.starts_with(*q))
+                && word[1..].eq_ignore_ascii_case("not")
+            {
+                in_exclusion = Some(quote);
+                return true;
+            }
+            let assignment =
+                starts_a_command && word.split_once('=').is_some_and(|(name, _)| shell::is_variable_name(name));
+            starts_a_command = assignment || matches!(*word, "&&" | "||" | ";");
+            assignment
+        })
+        .collect();
     // The names a command runs: its words but options (`--no-coverage` is the suite), split
     // at punctuation (`scripts/test-integration.sh` names integration).
     let names: Vec<String> = words
         .iter()
         .enumerate()
+        .filter(|(i, _)| !left_aside[*i])
         // Nor a build configuration's name (`dotnet test --configuration Release`).
         .filter(|(i, w)| !(w.starts_with('-') || *i > 0 && BUILD_CONFIGURATION_OPTIONS.contains(&words[i - 1])))
         .map(|(_, w)| w)
@@ -1385,6 +1410,31 @@ mod tests {
         assert_eq!(reasons("./scripts/test-integration.sh", &["python -m pytest -m integration"]), 1);
         assert_eq!(reasons("./scripts/test-postgres.sh", &["python -m pytest"]), 0);
         assert_eq!(reasons("cargo test --target i686-unknown-linux-gnu", &[]), 1, "a cross build");
+        // What the run sets, and what it leaves out, name nothing it does.
+        assert_eq!(reasons("CHECK_NUMBER_FORMAT=1 python3 runtests.py", &[]), 0);
+        assert_eq!(reasons("python3 -m pytest -m \"not e2e\" -n logical", &[]), 0);
+        assert_eq!(reasons("python3 -m pytest -m \"e2e\"", &[]), 1);
+        assert_eq!(reasons("make test FORMAT=1 && make format", &[]), 1);
+    }
+
+    #[test]
+    fn a_workflow_that_tests_a_variant_comes_after_those_that_test_every_change() {
+        let mut f = Findings::default();
+        f.ci_test(
+            "python3 -m pytest -n 0 --reuse-db".into(),
+            ".github/workflows/migrations.yml#jobs.build.steps[7]".into(),
+            Vec::new(),
+            true,
+        );
+        f.ci_test(
+            "python3 -m pytest -n logical".into(),
+            ".github/workflows/tests.yml#jobs.unit-tests.steps[4]".into(),
+            Vec::new(),
+            false,
+        );
+        let d = merge(&repo(), f);
+        assert_eq!(d.tests[0].command, "python3 -m pytest -n logical");
+        assert!(d.tests[0].primary);
     }
 
     #[test]

@@ -82,7 +82,7 @@ impl Ecosystem for Python {
             // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
             // and many libraries'), run by the interpreter (after its options, `-W error::X`
             // included), by coverage, or as an executable.
-            r"(?:python3?(?:\.[0-9]+)?\s+(?:-[WX]\s+\S+\s+|-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+)*)?|coverage\s+run\s+(?:-\S+\s+)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
+            r"(?:python3?(?:\.[0-9]+)?\s+(?:-[WX]\s+\S+\s+|-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*)?|coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
             r"(?:tox|nox)(?:\s|$)",
             // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
             // the `default` script of the environment named test; matrix variants picked with
@@ -1866,6 +1866,7 @@ mod tests {
             "python3.12 -u run_tests.py",
             "./tests/runtests.py --verbosity 2",
             "coverage run --source=app runtests.py",
+            "coverage run --parallel-mode --source wagtail runtests.py",
             "python -m coverage run runtests.py",
             "cd tests && python runtests.py",
             "PYTHONPATH=. python run-tests.py",

@@ -59,7 +59,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 // what the runner sets when the repo's own script reads it.
                 let test = line.env_words() + &runner_words(sources, line, &test) + &test;
                 let command = if line.dir.is_empty() { test } else { format!("cd {} && {test}", line.dir) };
-                out.test_running(command, line.source.clone(), runs);
+                out.ci_test(command, line.source.clone(), runs, job.partial);
             }
         }
     }

@@ -68,6 +68,9 @@ pub struct Job {
     pub lines: Vec<RunLine>,
     /// `secrets.X` names anywhere in the job's own definition, in order of appearance.
     pub secrets: Vec<String>,
+    /// Its workflow runs on a schedule, by hand, or when only some places change: what it
+    /// tests is a variant of the suite (latest dependencies, migrations), not every change.
+    pub partial: bool,
 }
 
 /// A service container of a job.
@@ -191,6 +194,7 @@ impl Job {
             actions: Vec::new(),
             lines: Vec::new(),
             secrets: Vec::new(),
+            partial: false,
         }
     }
 }
@@ -201,8 +205,7 @@ fn workflow_rank(repo: &Repo, rel: &str) -> u8 {
     let name = file_name(rel).to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or_default();
     let main = ["test", "tests", "ci", "build", "check", "checks", "main"];
-    let partial = repo.read_yaml(rel).and_then(|docs| docs.first().map(|doc| !checks_every_change(&doc["on"])));
-    if partial == Some(true) || ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w)) {
+    if is_partial_workflow(repo, rel) {
         3
     } else if main.contains(&stem) {
         // `test.yml` before `test-coverage.yml`: the variant runs the same suite another way.
@@ -214,6 +217,15 @@ fn workflow_rank(repo: &Repo, rel: &str) -> u8 {
     }
 }
 
+/// A workflow that runs on a schedule, by hand, or when only some places change (see
+/// [`checks_every_change`]), or is named for a schedule.
+fn is_partial_workflow(repo: &Repo, rel: &str) -> bool {
+    let name = file_name(rel).to_ascii_lowercase();
+    let stem = name.split('.').next().unwrap_or_default();
+    let partial = repo.read_yaml(rel).and_then(|docs| docs.first().map(|doc| !checks_every_change(&doc["on"])));
+    partial == Some(true) || ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w))
+}
+
 /// Whether a workflow with these `on:` triggers checks every change: it runs on a push, a
 /// pull request or a merge queue unless only named folders or files change, or is called
 /// by another workflow (which decides). One whose `paths:` all name places (a
@@ -221,11 +233,17 @@ fn workflow_rank(repo: &Repo, rel: &str) -> u8 {
 /// schedule, checks a part; `paths: ['**.py', …]` is about every source file.
 fn checks_every_change(on: &Yaml) -> bool {
     const EVERY_CHANGE: &[&str] = &["push", "pull_request", "pull_request_target", "merge_group", "workflow_call"];
+    // A place: a literal first folder (`tests/docker/**`, `package.json`) or a literal
+    // folder at any depth (`**/migrations/**`); `**.py` and `**/*.py` are every source file.
+    let names_a_place = |pattern: &str| {
+        let segments: Vec<&str> = pattern.split('/').collect();
+        let literal = |segment: &&str| !segment.is_empty() && !segment.contains(['*', '?', '[']);
+        segments.first().is_some_and(literal) || segments[..segments.len() - 1].iter().any(literal)
+    };
     let only_named_places = |paths: &Yaml| {
         let patterns: Vec<String> = paths.as_vec().into_iter().flatten().filter_map(scalar).collect();
         let included = patterns.iter().filter(|p| !p.starts_with('!'));
-        !patterns.is_empty()
-            && included.clone().all(|p| !p.split('/').next().unwrap_or_default().contains(['*', '?', '[']))
+        !patterns.is_empty() && included.clone().all(|p| names_a_place(p))
     };
     match on {
         Yaml::String(event) => EVERY_CHANGE.contains(&event.as_str()),
@@ -270,6 +288,7 @@ impl Reader<'_> {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
         let release = is_release_workflow(rel, doc);
+        let partial = is_partial_workflow(self.repo, rel);
         let workflow_ctx = Context::default().with_env(&doc["env"]);
         let Some(jobs) = doc["jobs"].as_hash() else { return };
         for (job_name, def) in jobs {
@@ -280,7 +299,7 @@ impl Reader<'_> {
             }
             let agent_setup = file_name(rel).starts_with("copilot-setup-steps.") && job_name == "copilot-setup-steps";
             let kind = if agent_setup { JobKind::AgentSetup } else { JobKind::Github { release } };
-            let mut job = Job::new(format!("{rel}#jobs.{job_name}"), kind);
+            let mut job = Job { partial, ..Job::new(format!("{rel}#jobs.{job_name}"), kind) };
             let ctx = workflow_ctx.with_matrix(&def["strategy"]["matrix"]).with_env(&def["env"]);
             for (name, service) in def["services"].as_hash().into_iter().flatten() {
                 let Some(name) = scalar(name) else { continue };
@@ -1390,6 +1409,8 @@ mod tests {
         assert!(checks_every_change(&yaml("pull_request:\n  paths: ['**.py', tox.ini, '!docs/**']")));
         assert!(!checks_every_change(&yaml("pull_request:\n  paths: ['packages/web/**', pnpm-lock.yaml]")));
         assert!(!checks_every_change(&yaml("schedule:\n  - cron: '0 0 * * *'")));
+        assert!(!checks_every_change(&yaml("pull_request:\n  paths: ['**/migrations/**', .github/workflows/m.yml]")));
+        assert!(checks_every_change(&yaml("pull_request:\n  paths: ['**/*.py', 'src/**']")));
     }
 
     #[test]
