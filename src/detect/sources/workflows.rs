@@ -130,7 +130,8 @@ pub struct RunLine {
     pub text: String,
     /// The repo-relative directory it runs in ("" for the root).
     pub dir: String,
-    /// Inside a directory where the job checks out another repository.
+    /// Inside a directory where the job checks out another repository, or outside the
+    /// checkout (after `cd $RUNNER_TEMP/app`).
     pub in_foreign_checkout: bool,
     /// Variables of `for NAME in …` loops of the script the line belongs to.
     pub loop_variables: Vec<String>,
@@ -946,6 +947,7 @@ fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], so
     let mut lines = Vec::new();
     let mut pending = String::new();
     let mut exported: Vec<(String, String)> = Vec::new();
+    let mut outside = false;
     for raw in script.lines() {
         let line = raw.trim();
         if let Some(continued) = line.strip_suffix('\\') {
@@ -958,12 +960,29 @@ fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], so
         if resolved.is_empty() {
             continue;
         }
-        // `cd web` on a line of its own: the lines after it run there.
+        // `cd web` on a line of its own: the lines after it run there; after `cd
+        // $RUNNER_TEMP/app` (an app the job generates) or `cd /tmp/x`, outside the checkout.
         if let Some(target) = resolved.strip_prefix("cd ").filter(|t| !t.contains(char::is_whitespace)) {
-            dir = join_path(&dir, target.trim_matches(['"', '\''])).unwrap_or(dir);
+            let target = target.trim_matches(['"', '\'']);
+            let in_workspace = ["$GITHUB_WORKSPACE", "${GITHUB_WORKSPACE}"]
+                .iter()
+                .find_map(|root| target.strip_prefix(root))
+                .map(|rest| rest.trim_start_matches('/'));
+            match in_workspace {
+                Some(rest) => {
+                    dir = join_path("", rest).unwrap_or_default();
+                    outside = false;
+                }
+                None if target == "-" => {}
+                None => match join_path(&dir, target) {
+                    Some(joined) => dir = joined,
+                    None => outside = true,
+                },
+            }
             continue;
         }
-        let in_foreign_checkout = foreign_dirs.iter().any(|f| !f.is_empty() && crate::detect::repo::is_within(&dir, f));
+        let in_foreign_checkout =
+            outside || foreign_dirs.iter().any(|f| !f.is_empty() && crate::detect::repo::is_within(&dir, f));
         let exports = exported_by(&resolved);
         lines.push(RunLine {
             text: resolved,
@@ -1498,6 +1517,24 @@ mod tests {
         let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
         let lines: Vec<_> = job.lines.iter().map(|l| (l.text.as_str(), l.in_foreign_checkout)).collect();
         assert_eq!(lines, [("npm test", false), ("pytest", true)]);
+    }
+
+    #[test]
+    fn lines_after_a_cd_out_of_the_checkout_run_outside_it() {
+        let workflow = "jobs:\n  installer:\n    steps:\n      - run: |\n          rails new $RUNNER_TEMP/my_app\n          cd $RUNNER_TEMP/my_app\n          bundle exec rspec spec\n          cd $GITHUB_WORKSPACE/core\n          bundle exec rspec\n";
+        let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+        let jobs = Workflows::read(&repo).jobs;
+        let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
+        let lines: Vec<_> =
+            job.lines.iter().map(|l| (l.text.as_str(), l.dir.as_str(), l.in_foreign_checkout)).collect();
+        assert_eq!(
+            lines,
+            [
+                ("rails new $RUNNER_TEMP/my_app", "", false),
+                ("bundle exec rspec spec", "", true),
+                ("bundle exec rspec", "core", false)
+            ]
+        );
     }
 
     #[test]
