@@ -101,7 +101,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
         out.test(in_dir(dir, "go test ./..."), path);
     }
     for dir in repo.project_dirs("go.mod") {
-        if covered.iter().any(|c| c == dir) || too_deep_for_a_project(dir) {
+        if covered.iter().any(|c| c == dir) || too_deep_for_a_project(dir) || ignored_by_go(dir) {
             continue;
         }
         let path = join(dir, "go.mod");
@@ -119,6 +119,12 @@ fn detect(repo: &Repo, out: &mut Findings) {
     for (version, source) in versions {
         out.toolchain("go", version, source);
     }
+}
+
+/// Folders the go tool leaves out of `./...` (those starting with `_` or `.`, and
+/// `testdata`): a module there is an example or a test's input (`_examples/rest`).
+fn ignored_by_go(dir: &str) -> bool {
+    dir.split('/').any(|part| part.starts_with(['_', '.']) || part == "testdata")
 }
 
 /// The `toolchain go1.22.3` line pins the exact toolchain; else the `go 1.22.0` line. With
@@ -176,5 +182,33 @@ mod tests {
             work_uses("go 1.22\n\nuse (\n\t./api\n\t./lib // shared\n)\nuse ./tools\n"),
             ["./api", "./lib", "./tools"]
         );
+    }
+
+    #[test]
+    fn modules_the_go_tool_leaves_out_are_not_installed() {
+        let scan = crate::detect::testing::scan(
+            &Go,
+            &[
+                ("go.mod", "module example.com/chi
+
+go 1.23
+"),
+                ("_examples/rest/go.mod", "module example.com/rest
+
+go 1.16
+"),
+                ("internal/testdata/mod/go.mod", "module example.com/t
+
+go 1.14
+"),
+                ("tools/go.mod", "module example.com/tools
+
+go 1.24
+"),
+            ],
+        );
+        assert_eq!(scan.steps(), ["go mod download", "(cd tools && go mod download)"]);
+        let versions: Vec<_> = scan.toolchain_rows().into_iter().map(|(_, v, _)| v).collect();
+        assert_eq!(versions, [Some("1.24"), Some("1.23")]);
     }
 }
