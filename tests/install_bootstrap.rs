@@ -463,3 +463,29 @@ fn ci_test_packages_that_cannot_install_are_named_and_the_rest_go_in() {
     );
     assert!(!run.stderr.contains("warning: pytest "), "{}", run.stderr);
 }
+
+#[test]
+fn a_missing_deno_comes_from_npm_once() {
+    let install = drafted_install("detect/deno");
+    let checkout = common::fixture("detect/deno");
+    let machine = Machine::new();
+    let deno = machine.path("npm/bin/deno");
+    machine.tool(
+        "bin",
+        "npm",
+        &format!(
+            r#"case "$*" in "install -g deno"*) printf '#!/bin/bash\necho "deno $*" >> "{log}"\n' > '{deno}'; chmod +x '{deno}';; esac"#,
+            log = machine.path("calls.log").display(),
+            deno = deno.display()
+        ),
+    );
+    let first = machine.run(&install, &checkout);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let calls = machine.calls();
+    assert!(calls.lines().any(|l| l.starts_with("npm install -g deno")), "{calls}");
+    assert!(calls.contains("deno install"), "the project's install runs with it: {calls}");
+    machine.forget_calls();
+    let second = machine.run(&install, &checkout);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(!machine.calls().contains("npm install -g deno"), "the second run finds deno: {}", machine.calls());
+}

@@ -9,8 +9,9 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::counted;
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_within, join, too_deep_for_a_project};
+use crate::detect::repo::{Repo, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
+use crate::detect::sources::pins::Pin;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 
@@ -55,11 +56,28 @@ impl Ecosystem for Deno {
         code::reads_of(&READ, text, "Deno.env.get", code::script_need_after)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
-        detect(sources.repo(), out);
+        detect(sources.repo(), sources.pins(), out);
     }
 }
 
-fn detect(repo: &Repo, out: &mut Findings) {
+/// Deno's version for the project in `dir`: its `.dvmrc`, else a version manager's pin there
+/// or in a folder above; with its evidence.
+fn deno_version(repo: &Repo, pins: &[Pin], dir: &str) -> Option<(String, String)> {
+    let dvmrc = join(dir, ".dvmrc");
+    if let Some(version) = repo.read(&dvmrc).and_then(|t| version::numeric_pin(t.trim())) {
+        return Some((version, dvmrc));
+    }
+    let mut current = Some(dir);
+    while let Some(d) = current {
+        if let Some(pin) = super::folder_pin(pins, d, "deno") {
+            return pin.version.as_deref().and_then(version::numeric_pin).map(|v| (v, pin.source.clone()));
+        }
+        current = (!d.is_empty()).then(|| parent_dir(d));
+    }
+    None
+}
+
+fn detect(repo: &Repo, pins: &[Pin], out: &mut Findings) {
     let mut dirs: Vec<&str> = ["deno.json", "deno.jsonc"].iter().flat_map(|m| repo.project_dirs(m)).collect();
     dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
     dirs.dedup();
@@ -73,13 +91,14 @@ fn detect(repo: &Repo, out: &mut Findings) {
         let config_path =
             ["deno.json", "deno.jsonc"].iter().map(|f| join(dir, f)).find(|p| repo.exists(p)).unwrap_or_default();
         let config = repo.read_jsonc(&config_path).map_or(Value::Null, |c| (*c).clone());
-        let version_file = join(dir, ".dvmrc");
-        let version = if repo.exists(&version_file) {
-            repo.read(&version_file).and_then(|t| version::numeric_pin(t.trim()))
-        } else {
-            None
+        let (version, source) = deno_version(repo, pins, dir).unzip();
+        let source = source.unwrap_or_else(|| config_path.clone());
+        // Deno publishes itself on npm (`deno`): the registry a sandbox reaches anyway.
+        let bootstrap = match &version {
+            Some(v) => format!("command -v deno >/dev/null 2>&1 || npm install -g deno@{v}"),
+            None => "command -v deno >/dev/null 2>&1 || npm install -g deno".to_string(),
         };
-        let source = if version.is_some() { version_file } else { config_path.clone() };
+        out.step(Phase::Toolchain, bootstrap, source.clone());
         out.toolchain("deno", version, source);
         let lock = join(dir, "deno.lock");
         let (install, source) =
@@ -95,5 +114,34 @@ fn detect(repo: &Repo, out: &mut Findings) {
         if let Some(members) = config.get("workspace").and_then(Value::as_array) {
             out.note(format!("deno workspace of {}", counted(members.len(), "member")));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::testing::scan;
+
+    #[test]
+    fn deno_comes_from_npm_at_the_version_pinned_nearest() {
+        let files = [
+            ("runtime-tests/deno/deno.json", r#"{"tasks": {}}"#),
+            ("runtime-tests/deno/deno.lock", "{}"),
+            (".tool-versions", "nodejs 24.7.0\nbun 1.2.19\ndeno 2.4.5\n"),
+        ];
+        let s = scan(&Deno, &files);
+        assert_eq!(
+            s.steps(),
+            [
+                "command -v deno >/dev/null 2>&1 || npm install -g deno@2.4.5",
+                "(cd runtime-tests/deno && deno install --frozen)"
+            ]
+        );
+        assert_eq!(s.toolchain("deno"), Some((Some("2.4.5"), ".tool-versions:3")));
+        // A `.dvmrc` beside the config speaks first; nothing pinned installs the latest.
+        let s = scan(&Deno, &[files[0], files[1], files[2], ("runtime-tests/deno/.dvmrc", "2.1.0\n")]);
+        assert_eq!(s.toolchain("deno"), Some((Some("2.1.0"), "runtime-tests/deno/.dvmrc")));
+        let s = scan(&Deno, &[("deno.json", "{}")]);
+        assert_eq!(s.steps()[0], "command -v deno >/dev/null 2>&1 || npm install -g deno");
     }
 }

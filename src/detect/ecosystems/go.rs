@@ -189,22 +189,10 @@ mod tests {
         let scan = crate::detect::testing::scan(
             &Go,
             &[
-                ("go.mod", "module example.com/chi
-
-go 1.23
-"),
-                ("_examples/rest/go.mod", "module example.com/rest
-
-go 1.16
-"),
-                ("internal/testdata/mod/go.mod", "module example.com/t
-
-go 1.14
-"),
-                ("tools/go.mod", "module example.com/tools
-
-go 1.24
-"),
+                ("go.mod", "module example.com/chi\n\ngo 1.23\n"),
+                ("_examples/rest/go.mod", "module example.com/rest\n\ngo 1.16\n"),
+                ("internal/testdata/mod/go.mod", "module example.com/t\n\ngo 1.14\n"),
+                ("tools/go.mod", "module example.com/tools\n\ngo 1.24\n"),
             ],
         );
         assert_eq!(scan.steps(), ["go mod download", "(cd tools && go mod download)"]);

@@ -32,6 +32,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use self::ecosystem::{Alias, AliasKind, Ecosystem, SetupStep, Toolchain};
+use crate::detect::sources::pins::Pin;
 use crate::detect::sources::{Sources, shell};
 
 /// Every ecosystem, in the order their findings are merged.
@@ -81,6 +82,12 @@ pub fn aliases<'n>(kind: fn(&AliasKind) -> bool, name: &'n str) -> impl Iterator
 /// The toolchain an alias of `kind` named `name` stands for.
 pub fn toolchain_named(kind: fn(&AliasKind) -> bool, name: &str) -> Option<&'static str> {
     aliases(kind, name).next().map(|a| a.target)
+}
+
+/// The version manager's pin of `toolchain` (`.tool-versions`' `nodejs 22`, mise's
+/// `deno = "2.4"`) for the folder `dir` itself.
+pub fn folder_pin<'p>(pins: &'p [Pin], dir: &str, toolchain: &str) -> Option<&'p Pin> {
+    pins.iter().find(|pin| pin.dir == dir && toolchain_named(is_tool, &pin.tool) == Some(toolchain))
 }
 
 pub fn is_action(kind: &AliasKind) -> bool {

@@ -448,9 +448,7 @@ fn node_version(
                 (version::first_line(&text).and_then(nvmrc_version), path)
             });
         if found.is_none() {
-            found = pins
-                .iter()
-                .find(|pin| pin.dir == d && super::toolchain_named(super::is_tool, &pin.tool) == Some("node"))
+            found = super::folder_pin(pins, d, "node")
                 .map(|pin| (pin.version.as_deref().and_then(version::numeric_pin), pin.source.clone()));
         }
         current = (!d.is_empty()).then(|| parent_dir(d));
