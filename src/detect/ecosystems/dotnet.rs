@@ -4,6 +4,7 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
+use serde_json::Value;
 
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
@@ -11,7 +12,7 @@ use crate::detect::ecosystems::project::{outermost, pm_path};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_own_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
-use crate::detect::sources::shell::quote;
+use crate::detect::sources::shell::{join_path, quote};
 use crate::detect::sources::version;
 
 pub struct Dotnet;
@@ -141,7 +142,20 @@ impl Ecosystem for Dotnet {
             .collect()
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
-        detect(sources.repo(), out);
+        let named_by_ci: Vec<String> = sources
+            .workflows()
+            .jobs
+            .iter()
+            .flat_map(|job| &job.lines)
+            .flat_map(|line| {
+                line.text
+                    .split_whitespace()
+                    .filter(|word| word.ends_with(".slnf"))
+                    .filter_map(|word| join_path(&line.dir, word.trim_matches(['"', '\''])))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        detect(sources.repo(), &named_by_ci, out);
     }
 }
 
@@ -153,7 +167,18 @@ static MODERN_TFM: LazyLock<Regex> =
 
 const PROJECT_EXTENSIONS: &[&str] = &[".csproj", ".fsproj", ".vbproj"];
 
-fn detect(repo: &Repo, out: &mut Findings) {
+/// A solution filter (`.slnf`) of `solution` that CI builds instead of it: the projects
+/// that build on CI's machines (eShop's `eShop.Web.slnf` leaves out the MAUI apps, which
+/// cannot restore on Linux).
+fn ci_filter<'f>(repo: &Repo, solution: &str, named_by_ci: &'f [String]) -> Option<&'f str> {
+    named_by_ci.iter().map(String::as_str).find(|filter| {
+        let Some(json) = repo.read_jsonc(filter) else { return false };
+        let filtered = json.pointer("/solution/path").and_then(Value::as_str).unwrap_or_default().replace('\\', "/");
+        join_path(parent_dir(filter), &filtered).as_deref() == Some(solution)
+    })
+}
+
+fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
     let mut solutions: Vec<&str> = repo
         .files()
         .filter(|f| (f.name().ends_with(".sln") || f.name().ends_with(".slnx")) && f.is_project_path())
@@ -198,6 +223,8 @@ fn detect(repo: &Repo, out: &mut Findings) {
         };
         out.step(Phase::Install, cmd, tools);
     }
+    let solutions: Vec<&str> =
+        solutions.iter().map(|solution| ci_filter(repo, solution, named_by_ci).unwrap_or(solution)).collect();
     for target in solutions.iter().chain(&loose) {
         out.package_manager("nuget", None, pm_path(parent_dir(target)), *target);
         out.step(Phase::Install, format!("dotnet restore {}", quote(target)), *target);
@@ -286,6 +313,25 @@ mod tests {
         );
     }
     use crate::detect::testing::scan;
+
+    #[test]
+    fn the_solution_filter_ci_builds_is_what_install_restores() {
+        let workflow = "jobs:\n  validate:\n    steps:\n      - run: dotnet build eShop.Web.slnf\n      - run: dotnet test --solution eShop.Web.slnf --no-build\n";
+        let filter = r#"{"solution": {"path": "eShop.slnx", "projects": ["src\\WebApp\\WebApp.csproj"]}}"#;
+        let files = [
+            ("eShop.slnx", "<Solution />"),
+            ("eShop.Web.slnf", filter),
+            ("src/WebApp/WebApp.csproj", ""),
+            ("src/ClientApp/ClientApp.csproj", "<UseMaui>true</UseMaui>"),
+            (".github/workflows/pr.yml", workflow),
+        ];
+        let s = scan(&Dotnet, &files);
+        assert_eq!(s.steps(), ["dotnet restore eShop.Web.slnf"]);
+        assert_eq!(s.tests(), ["dotnet test eShop.Web.slnf"]);
+        // A filter CI never names leaves the solution as it is.
+        let s = scan(&Dotnet, &files[..4]);
+        assert_eq!(s.steps(), ["dotnet restore eShop.slnx"]);
+    }
 
     #[test]
     fn solution_at_the_root_is_one_restore() {
