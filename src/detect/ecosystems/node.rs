@@ -176,13 +176,14 @@ fn detect(sources: &Sources, out: &mut Findings) {
         if too_deep_for_a_project(dir) {
             continue;
         }
-        let members = project(repo, sources.pins(), dir, out);
+        let members = project(sources, dir, out);
         projects.push(Project { dir: dir.to_string(), members });
     }
 }
 
 /// Report one Node project rooted at `dir`; returns its workspace members, if it has any.
-fn project(repo: &Repo, pins: &[Pin], dir: &str, out: &mut Findings) -> Option<Members> {
+fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> {
+    let (repo, pins) = (sources.repo(), sources.pins());
     let manifest_path = join(dir, "package.json");
     let manifest = repo.read_json(&manifest_path).map_or(Value::Null, |m| (*m).clone());
 
@@ -220,8 +221,12 @@ fn project(repo: &Repo, pins: &[Pin], dir: &str, out: &mut Findings) -> Option<M
     let yarn_berry = pm == Pm::Yarn && is_yarn_berry(repo, dir, pm_version.as_deref());
     match pm {
         Pm::Pnpm | Pm::Yarn => {
-            let source = if declared.is_some() { pm_source.clone() } else { manifest_path.clone() };
-            let version = pm_version.clone().or_else(|| lockfile_version_hint(repo, dir, pm));
+            // Unless `packageManager` names it: the version CI sets up, else the lockfile's hint.
+            let (version, source) = match (&declared, ci_version(sources, pm)) {
+                (Some(_), _) => (pm_version.clone(), pm_source.clone()),
+                (None, Some((version, source))) => (Some(version), source),
+                (None, None) => (lockfile_version_hint(repo, dir, pm), manifest_path.clone()),
+            };
             out.step(Phase::Toolchain, package_manager_setup(pm, version.as_deref(), yarn_berry), source);
         }
         Pm::Bun => {
@@ -343,6 +348,17 @@ fi"#
 
 /// The pnpm major a lockfile was written by, when `packageManager` names none (corepack's
 /// default pnpm may not read an older lockfile).
+/// The version of `pm` CI's official setup step installs (`pnpm/action-setup` with
+/// `version: 10`: a lockfile format several majors write says less), with its evidence.
+fn ci_version(sources: &Sources, pm: Pm) -> Option<(String, String)> {
+    let step = super::setup_step(pm.name())?;
+    let action = step.uses.split('@').next()?;
+    sources.workflows().jobs.iter().flat_map(|job| &job.actions).filter(|used| used.action == action).find_map(|used| {
+        let version = used.inputs.get(step.version_input).and_then(|input| version::numeric_pin(&input.text))?;
+        Some((version, used.source.clone()))
+    })
+}
+
 fn lockfile_version_hint(repo: &Repo, dir: &str, pm: Pm) -> Option<String> {
     if pm != Pm::Pnpm {
         return None;
@@ -664,6 +680,23 @@ mod tests {
         // A `.nvmrc` in the same folder speaks first.
         let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "20\n")]);
         assert_eq!(scan.toolchain("node"), Some((Some("20"), ".nvmrc")));
+    }
+
+    #[test]
+    fn pnpm_is_the_major_ci_sets_up_when_package_json_names_none() {
+        let workflow = "jobs:\n  build:\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          version: 10\n      - run: pnpm test\n";
+        let files = [
+            ("package.json", r#"{"scripts": {"test": "vitest run"}}"#),
+            ("pnpm-lock.yaml", "lockfileVersion: '9.0'\n"),
+            (".github/workflows/ci.yml", workflow),
+        ];
+        let scan = crate::detect::testing::scan(&Node, &files);
+        let setup = scan.steps().into_iter().find(|s| s.contains("pnpm --version")).unwrap();
+        assert!(setup.contains("npm install -g --force pnpm@10"), "{setup}");
+        // Without CI's word, the lockfile's format says 9.
+        let scan = crate::detect::testing::scan(&Node, &files[..2]);
+        let setup = scan.steps().into_iter().find(|s| s.contains("pnpm --version")).unwrap();
+        assert!(setup.contains("pnpm@9"), "{setup}");
     }
 
     #[test]
