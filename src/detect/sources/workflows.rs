@@ -206,7 +206,10 @@ fn workflow_rank(repo: &Repo, rel: &str) -> u8 {
     let name = file_name(rel).to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or_default();
     let main = ["test", "tests", "ci", "build", "check", "checks", "main"];
-    if is_partial_workflow(repo, rel) {
+    // End-to-end suites drive a built app from outside (`e2e.yml`, `playwright.yml`):
+    // another harness, often in a folder of its own with its own toolchain.
+    let end_to_end = ["e2e", "end-to-end", "playwright", "cypress"].iter().any(|w| stem.contains(w));
+    if is_partial_workflow(repo, rel) || end_to_end {
         3
     } else if main.contains(&stem) {
         // `test.yml` before `test-coverage.yml`: the variant runs the same suite another way.
@@ -1517,6 +1520,21 @@ mod tests {
         let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
         let lines: Vec<_> = job.lines.iter().map(|l| (l.text.as_str(), l.in_foreign_checkout)).collect();
         assert_eq!(lines, [("npm test", false), ("pytest", true)]);
+    }
+
+    #[test]
+    fn end_to_end_workflows_are_read_after_the_others() {
+        let job = |dir: &str| {
+            format!(
+                "jobs:\n  t:\n    defaults:\n      run:\n        working-directory: {dir}\n    steps:\n      - run: yarn test\n"
+            )
+        };
+        let (_dir, repo) = repo_with(&[
+            (".github/workflows/e2e.yml", &job("tests/e2e")),
+            (".github/workflows/partial-frontend.yml", &job("frontend")),
+        ]);
+        let sources: Vec<String> = Workflows::read(&repo).jobs.into_iter().map(|j| j.source).collect();
+        assert_eq!(sources, [".github/workflows/partial-frontend.yml#jobs.t", ".github/workflows/e2e.yml#jobs.t"]);
     }
 
     #[test]
