@@ -143,7 +143,8 @@ pub fn has_manifest_for(sources: &Sources, toolchain_id: &str) -> bool {
 const SHARED_TEST_COMMANDS: &[&str] = &[
     r#"(?:make|gmake)(?-u:\b)[^;&|]*?\s["']?(?:test|tests|check|test[-.][[:word:]\-.]+|unit|unittest)["']?(?:\s|$)"#,
     r"just\s+(?:\S+\s+)*?test[[:word:]\-]*(?-u:\b)",
-    r"task\s+test[[:word:]:\-]*(?-u:\b)",
+    // go-task, a namespaced task too (`task py:test`, from an included Taskfile).
+    r"task\s+(?:[[:word:]\-]+:)*test[[:word:]:\-]*(?-u:\b)",
     // `test.sh`, `run_tests.sh`, `test-unit.sh`, `ci_test.sh`: a script named for tests.
     r"(?:\S*/)?(?:[[:alnum:]]+[-_])?tests?(?:[-_][[:word:]\-]*)?\.sh(?-u:\b)",
     r"(?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][[:word:]\-]*)?(?:\.[[:word:]]+)?(?:\s|$)",
@@ -383,6 +384,7 @@ mod tests {
             "make -C backend test",
             "make -- \"test.ci\"",
             "npm run ci:backend:test",
+            "task py:test",
             "vendor/bin/phpunit --no-coverage",
             "./mvnw -B verify",
             "mvn clean test --projects gson",

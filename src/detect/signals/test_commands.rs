@@ -24,6 +24,20 @@ const TEST_TARGETS: &[&str] =
 /// Without either, one warning: the tests need it, the rest of the install does not.
 const JUST_WHEN_MISSING: &str = "command -v just >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet rust-just || npm install -g rust-just || echo \"hanzo-env: warning: could not install just (pip or npm: rust-just), which runs the tests\" >&2";
 
+/// go-task where it is missing: its project publishes it on npm (`@go-task/cli`).
+const TASK_WHEN_MISSING: &str = "command -v task >/dev/null 2>&1 || npm install -g @go-task/cli || echo \"hanzo-env: warning: could not install task (npm: @go-task/cli), which runs the tests\" >&2";
+
+/// The step that makes present the task runner a test command calls (`just test`,
+/// `X=1 task py:test`), when it is one no package manager of the project brings.
+fn runner_when_missing(command: &str) -> Option<&'static str> {
+    let (_, program) = crate::detect::sources::shell::split_prefix(command);
+    match program.split_whitespace().next()? {
+        "just" => Some(JUST_WHEN_MISSING),
+        "task" => Some(TASK_WHEN_MISSING),
+        _ => None,
+    }
+}
+
 /// Target names that prepare a development environment.
 const SETUP_TARGETS: &[&str] =
     &["setup", "install", "bootstrap", "deps", "dependencies", "init", "dev-setup", "setup-dev", "install-deps"];
@@ -59,6 +73,9 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 // what the runner sets when the repo's own script reads it.
                 let test = line.env_words() + &runner_words(sources, line, &test) + &test;
                 let command = if line.dir.is_empty() { test } else { format!("cd {} && {test}", line.dir) };
+                if let Some(step) = runner_when_missing(&command) {
+                    out.step(Phase::Toolchain, step, line.source.clone());
+                }
                 out.ci_test(command, line.source.clone(), runs, job.partial);
             }
         }
@@ -67,10 +84,11 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         let best = TEST_TARGETS.iter().find_map(|want| file.targets.iter().find(|t| t.name == *want));
         if let Some(target) = best {
             let recipe = target.recipe.iter().map(|(_, line)| line.clone()).collect();
-            out.test_running(file.invoke(&target.name), format!("{}{}", file.path, target.at), recipe);
-            if file.tool == "just" {
-                out.step(Phase::Toolchain, JUST_WHEN_MISSING, file.path.clone());
+            let command = file.invoke(&target.name);
+            if let Some(step) = runner_when_missing(&command) {
+                out.step(Phase::Toolchain, step, file.path.clone());
             }
+            out.test_running(command, format!("{}{}", file.path, target.at), recipe);
         }
         for target in file.targets.iter().filter(|t| SETUP_TARGETS.contains(&t.name.as_str())) {
             out.note(format!(
@@ -254,6 +272,19 @@ mod tests {
             ]
         );
         assert!(s.findings.notes.iter().any(|n| n.contains("`make install`")));
+    }
+
+    #[test]
+    fn the_task_runner_a_test_calls_is_made_present() {
+        let workflow =
+            "jobs:\n  tests:\n    steps:\n      - run: task py:test\n        env:\n          DB_ENGINE: sqlite\n";
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow), ("Taskfile.yml", "version: '3'\n")]);
+        assert_eq!(s.tests(), ["DB_ENGINE=sqlite task py:test"]);
+        assert_eq!(s.steps(), [TASK_WHEN_MISSING]);
+        let s = run_signal(detect, &[("justfile", "test:\n  cargo test\n")]);
+        assert_eq!(s.steps(), [JUST_WHEN_MISSING]);
+        let s = run_signal(detect, &[("Makefile", "test:\n\tgo test ./...\n")]);
+        assert!(s.steps().is_empty());
     }
 
     #[test]
