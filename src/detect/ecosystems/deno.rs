@@ -60,6 +60,21 @@ impl Ecosystem for Deno {
     }
 }
 
+/// Deno publishes itself on npm (`deno`), the registry a sandbox reaches anyway, though not
+/// every release (2.4.5 is missing): the pinned one, else the newest of its minor line.
+fn deno_from_npm(version: Option<&str>) -> String {
+    let install = match version {
+        None => "npm install -g deno".to_string(),
+        Some(v) => match v.rsplit_once('.') {
+            Some((line, _)) if line.contains('.') => format!(
+                "npm install -g deno@{v} || {{ echo \"hanzo-env: warning: deno {v} is not on the npm registry; installing the newest {line}\" >&2; npm install -g 'deno@~{line}'; }}"
+            ),
+            _ => format!("npm install -g deno@{v}"),
+        },
+    };
+    format!("command -v deno >/dev/null 2>&1 || {install}")
+}
+
 /// Deno's version for the project in `dir`: its `.dvmrc`, else a version manager's pin there
 /// or in a folder above; with its evidence.
 fn deno_version(repo: &Repo, pins: &[Pin], dir: &str) -> Option<(String, String)> {
@@ -93,11 +108,7 @@ fn detect(repo: &Repo, pins: &[Pin], out: &mut Findings) {
         let config = repo.read_jsonc(&config_path).map_or(Value::Null, |c| (*c).clone());
         let (version, source) = deno_version(repo, pins, dir).unzip();
         let source = source.unwrap_or_else(|| config_path.clone());
-        // Deno publishes itself on npm (`deno`): the registry a sandbox reaches anyway.
-        let bootstrap = match &version {
-            Some(v) => format!("command -v deno >/dev/null 2>&1 || npm install -g deno@{v}"),
-            None => "command -v deno >/dev/null 2>&1 || npm install -g deno".to_string(),
-        };
+        let bootstrap = deno_from_npm(version.as_deref());
         out.step(Phase::Toolchain, bootstrap, source.clone());
         out.toolchain("deno", version, source);
         let lock = join(dir, "deno.lock");
@@ -133,10 +144,11 @@ mod tests {
         assert_eq!(
             s.steps(),
             [
-                "command -v deno >/dev/null 2>&1 || npm install -g deno@2.4.5",
+                "command -v deno >/dev/null 2>&1 || npm install -g deno@2.4.5 || { echo \"hanzo-env: warning: deno 2.4.5 is not on the npm registry; installing the newest 2.4\" >&2; npm install -g 'deno@~2.4'; }",
                 "(cd runtime-tests/deno && deno install --frozen)"
             ]
         );
+        assert_eq!(deno_from_npm(Some("2")), "command -v deno >/dev/null 2>&1 || npm install -g deno@2");
         assert_eq!(s.toolchain("deno"), Some((Some("2.4.5"), ".tool-versions:3")));
         // A `.dvmrc` beside the config speaks first; nothing pinned installs the latest.
         let s = scan(&Deno, &[files[0], files[1], files[2], ("runtime-tests/deno/.dvmrc", "2.1.0\n")]);
