@@ -62,6 +62,8 @@ impl Ecosystem for Deno {
 
 /// Deno publishes itself on npm (`deno`), the registry a sandbox reaches anyway, though not
 /// every release (2.4.5 is missing): the pinned one, else the newest of its minor line.
+/// Deno trusts only its own copy of Mozilla's roots; a sandbox behind a proxy with its own
+/// authority puts that in the system store, which pip, npm and curl read: Deno reads both.
 fn deno_from_npm(version: Option<&str>) -> String {
     let install = match version {
         None => "npm install -g deno".to_string(),
@@ -72,7 +74,9 @@ fn deno_from_npm(version: Option<&str>) -> String {
             _ => format!("npm install -g deno@{v}"),
         },
     };
-    format!("command -v deno >/dev/null 2>&1 || {install}")
+    format!(
+        "export DENO_TLS_CA_STORE=\"${{DENO_TLS_CA_STORE:-system,mozilla}}\"\ncommand -v deno >/dev/null 2>&1 || {install}"
+    )
 }
 
 /// Deno's version for the project in `dir`: its `.dvmrc`, else a version manager's pin there
@@ -144,16 +148,16 @@ mod tests {
         assert_eq!(
             s.steps(),
             [
-                "command -v deno >/dev/null 2>&1 || npm install -g deno@2.4.5 || { echo \"hanzo-env: warning: deno 2.4.5 is not on the npm registry; installing the newest 2.4\" >&2; npm install -g 'deno@~2.4'; }",
+                "export DENO_TLS_CA_STORE=\"${DENO_TLS_CA_STORE:-system,mozilla}\"\ncommand -v deno >/dev/null 2>&1 || npm install -g deno@2.4.5 || { echo \"hanzo-env: warning: deno 2.4.5 is not on the npm registry; installing the newest 2.4\" >&2; npm install -g 'deno@~2.4'; }",
                 "(cd runtime-tests/deno && deno install --frozen)"
             ]
         );
-        assert_eq!(deno_from_npm(Some("2")), "command -v deno >/dev/null 2>&1 || npm install -g deno@2");
+        assert!(deno_from_npm(Some("2")).ends_with("\ncommand -v deno >/dev/null 2>&1 || npm install -g deno@2"));
         assert_eq!(s.toolchain("deno"), Some((Some("2.4.5"), ".tool-versions:3")));
         // A `.dvmrc` beside the config speaks first; nothing pinned installs the latest.
         let s = scan(&Deno, &[files[0], files[1], files[2], ("runtime-tests/deno/.dvmrc", "2.1.0\n")]);
         assert_eq!(s.toolchain("deno"), Some((Some("2.1.0"), "runtime-tests/deno/.dvmrc")));
         let s = scan(&Deno, &[("deno.json", "{}")]);
-        assert_eq!(s.steps()[0], "command -v deno >/dev/null 2>&1 || npm install -g deno");
+        assert!(s.steps()[0].ends_with("\ncommand -v deno >/dev/null 2>&1 || npm install -g deno"));
     }
 }
