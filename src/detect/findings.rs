@@ -96,6 +96,14 @@ pub struct TestCommand {
     /// From a CI workflow that tests a variant of the suite (see `Job::partial`).
     #[serde(skip)]
     pub partial: bool,
+    /// What CI builds in another job for this one to test (`pnpm run compile`): run before
+    /// the command, every time, as a developer would after an edit.
+    #[serde(skip)]
+    pub built_first: Vec<String>,
+    /// Files its CI job makes from committed ones before the tests (`cp .env.example
+    /// .env`): install steps when this is the primary.
+    #[serde(skip)]
+    pub placed_first: Vec<Step>,
 }
 
 /// What a piece of evidence (a read in code, an env file, CI) says about whether the
@@ -281,9 +289,9 @@ impl Findings {
     pub fn test_running(&mut self, command: impl Into<String>, source: impl Into<String>, runs: Vec<String>) {
         self.tests.push(TestCommand { command: command.into(), source: source.into(), runs, ..TestCommand::default() });
     }
-    /// A test command of a CI job; `partial` when its workflow tests a variant of the suite.
-    pub fn ci_test(&mut self, command: String, source: String, runs: Vec<String>, partial: bool) {
-        self.tests.push(TestCommand { command, source, runs, partial, primary: false });
+    /// A test command of a CI job, with what the job does for it first.
+    pub fn ci_test(&mut self, test: TestCommand) {
+        self.tests.push(test);
     }
     pub fn secret(&mut self, name: impl Into<String>, source: impl Into<String>, need: Need, why: impl Into<String>) {
         self.secrets.push(Secret { name: name.into(), source: source.into(), need, why: why.into() });

@@ -88,10 +88,14 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     warnings.extend(services_start.warnings.iter().cloned());
     let mut steps = steps;
     steps.extend(services_start.step.clone());
-    let steps = merge_steps(steps);
     warnings.extend(agent_setup_disagreements(&toolchains, &package_managers));
     let package_managers = merge_package_managers(package_managers);
-    let tests = merge_tests(tests, &package_managers);
+    let mut tests = merge_tests(tests, &package_managers);
+    // The files the primary's CI job makes before its tests are made once, by install.
+    if let Some(primary) = tests.first_mut() {
+        steps.append(&mut primary.placed_first);
+    }
+    let steps = merge_steps(steps);
     let (secret_details, rejected) = merge_secrets(secrets);
     warnings.extend(rejected);
     let mut seen_warnings = HashSet::new();
@@ -624,6 +628,10 @@ fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<
         let mut primary = tests.remove(best);
         primary.primary = true;
         tests.insert(0, primary);
+    }
+    // What CI built in another job runs first: ranked above by what the test runs.
+    for test in tests.iter_mut().filter(|t| !t.built_first.is_empty()) {
+        test.command = format!("{} && {}", test.built_first.join(" && "), test.command);
     }
     tests
 }
@@ -1418,20 +1426,45 @@ mod tests {
     }
 
     #[test]
+    fn the_primarys_ci_job_places_its_files_by_install_and_builds_before_its_test() {
+        let placed =
+            |command: &str, source: &str| Step { phase: Phase::Build, command: command.into(), source: source.into() };
+        let mut f = Findings::default();
+        f.ci_test(TestCommand {
+            command: "pnpm run test:ci".into(),
+            source: ".github/workflows/tests.yml#jobs.sqlite.steps[3]".into(),
+            built_first: vec!["pnpm run compile".into()],
+            placed_first: vec![placed("[ -e orm.json ] || cp orm.sqlite.json orm.json", "ci.yml#jobs.sqlite.steps[2]")],
+            ..TestCommand::default()
+        });
+        f.ci_test(TestCommand {
+            command: "pnpm run test:e2e".into(),
+            source: ".github/workflows/tests.yml#jobs.e2e.steps[3]".into(),
+            placed_first: vec![placed("[ -e orm.json ] || cp orm.pg.json orm.json", "ci.yml#jobs.e2e.steps[2]")],
+            ..TestCommand::default()
+        });
+        let d = merge(&repo(), f);
+        assert_eq!(d.tests[0].command, "pnpm run compile && pnpm run test:ci");
+        let steps: Vec<(&str, &str)> = d.steps.iter().map(|s| (s.command.as_str(), s.source.as_str())).collect();
+        assert_eq!(steps, [("[ -e orm.json ] || cp orm.sqlite.json orm.json", "ci.yml#jobs.sqlite.steps[2]")]);
+        assert!(d.install.contains("cp orm.sqlite.json orm.json"), "{}", d.install);
+        assert!(!d.install.contains("orm.pg.json"), "{}", d.install);
+    }
+
+    #[test]
     fn a_workflow_that_tests_a_variant_comes_after_those_that_test_every_change() {
         let mut f = Findings::default();
-        f.ci_test(
-            "python3 -m pytest -n 0 --reuse-db".into(),
-            ".github/workflows/migrations.yml#jobs.build.steps[7]".into(),
-            Vec::new(),
-            true,
-        );
-        f.ci_test(
-            "python3 -m pytest -n logical".into(),
-            ".github/workflows/tests.yml#jobs.unit-tests.steps[4]".into(),
-            Vec::new(),
-            false,
-        );
+        f.ci_test(TestCommand {
+            command: "python3 -m pytest -n 0 --reuse-db".into(),
+            source: ".github/workflows/migrations.yml#jobs.build.steps[7]".into(),
+            partial: true,
+            ..TestCommand::default()
+        });
+        f.ci_test(TestCommand {
+            command: "python3 -m pytest -n logical".into(),
+            source: ".github/workflows/tests.yml#jobs.unit-tests.steps[4]".into(),
+            ..TestCommand::default()
+        });
         let d = merge(&repo(), f);
         assert_eq!(d.tests[0].command, "python3 -m pytest -n logical");
         assert!(d.tests[0].primary);

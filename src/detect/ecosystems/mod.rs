@@ -216,6 +216,11 @@ pub fn is_test_command(line: &str) -> bool {
             .any(|part| !INSTALL_COMMAND.is_match(part) && TEST_COMMAND.is_match(part))
 }
 
+/// Whether `line` installs packages (`pnpm install`, `pip install -e .`, `apt-get install`).
+pub fn is_install_command(line: &str) -> bool {
+    INSTALL_COMMAND.is_match(line)
+}
+
 /// `command` as it runs in the environment the install leaves on PATH (see
 /// [`Ecosystem::in_installed_environment`]).
 pub fn in_installed_environment(command: &str, package_managers: &[&str]) -> String {

@@ -8,13 +8,13 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::{self, is_test_command};
-use crate::detect::findings::{Findings, Phase};
+use crate::detect::findings::{Findings, Phase, Step, TestCommand};
 use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
 use crate::detect::sources::devshells::ShellKind;
-use crate::detect::sources::shell::{commands, join_path, script_path};
-use crate::detect::sources::workflows::{RUNNER_VARIABLES, RunLine, SHELL_VARIABLE, ships};
+use crate::detect::sources::shell::{commands, in_dir, join_path, quote, script_path};
+use crate::detect::sources::workflows::{Job, RUNNER_VARIABLES, RunLine, SHELL_VARIABLE, ships};
 
 /// Target names that run the test suite, best first.
 const TEST_TARGETS: &[&str] =
@@ -52,8 +52,12 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         // A line that also ships (`pytest && twine upload dist/*`) is not one to run.
         // Nor one in a folder an earlier step made (`dotnet new … --output generated`).
         let in_checkout = |dir: &str| dir.is_empty() || sources.repo().has_dir(dir);
-        for line in
-            job.lines.iter().filter(|line| runs_tests_line(line) && !ships(&line.text) && in_checkout(&line.dir))
+        let built_first = built_in_another_job(sources, job);
+        for (index, line) in job
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|(_, line)| runs_tests_line(line) && !ships(&line.text) && in_checkout(&line.dir))
         {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
                 // What the command runs, where the repo says: a make target's recipe, a tox
@@ -76,7 +80,25 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 if let Some(step) = runner_when_missing(&command) {
                     out.step(Phase::Toolchain, step, line.source.clone());
                 }
-                out.ci_test(command, line.source.clone(), runs, job.partial);
+                let placed_first = job.lines[..index]
+                    .iter()
+                    .flat_map(|before| {
+                        placed_files(sources, before).into_iter().map(|command| Step {
+                            phase: Phase::Build,
+                            command,
+                            source: before.source.clone(),
+                        })
+                    })
+                    .collect();
+                out.ci_test(TestCommand {
+                    command,
+                    source: line.source.clone(),
+                    runs,
+                    partial: job.partial,
+                    built_first: built_first.clone(),
+                    placed_first,
+                    primary: false,
+                });
             }
         }
     }
@@ -105,6 +127,103 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             dir => format!("cd {dir} && devbox run test"),
         };
         out.test(command, format!("{}#shell.scripts.test", shell.path));
+    }
+}
+
+/// The lines another CI job runs to build what `job` tests: `job` downloads an artifact
+/// (`actions/download-artifact`, `name: build`) that job uploads, and uses it in place. An
+/// artifact the job installs (`pip install dist/*.whl`) is a package of the checkout, which
+/// install already installs. The builder's lines that install, test, ship or also run in
+/// `job` are left out; a build of more than three lines is not inlined.
+fn built_in_another_job(sources: &Sources, job: &Job) -> Vec<String> {
+    let jobs = &sources.workflows().jobs;
+    let workflow = |source: &str| source.split('#').next().unwrap_or_default().to_string();
+    for (name, path) in job.downloads() {
+        let folder = path.trim_matches('/');
+        let installs_it = job.lines.iter().any(|line| {
+            ecosystems::is_install_command(&line.text)
+                && (if folder.is_empty() {
+                    PACKAGE_FILES.iter().any(|p| line.text.contains(p))
+                } else {
+                    line.text.contains(folder)
+                })
+        });
+        let builders = || jobs.iter().filter(|k| k.source != job.source && k.uploads().iter().any(|(n, _)| *n == name));
+        let builder = builders().find(|k| workflow(&k.source) == workflow(&job.source)).or_else(|| builders().next());
+        let Some(builder) = builder.filter(|_| !installs_it) else { continue };
+        let lines: Vec<String> = builder
+            .lines
+            .iter()
+            .filter(|l| !l.in_foreign_checkout && !ships(&l.text) && !ecosystems::is_install_command(&l.text))
+            .filter(|l| !is_test_command(&l.text) && !job.lines.iter().any(|own| own.text == l.text))
+            .map(|l| in_dir(&l.dir, &l.text))
+            .collect();
+        if (1..=3).contains(&lines.len()) {
+            return lines;
+        }
+    }
+    Vec::new()
+}
+
+/// What a built package's file name has: a wheel, an sdist, an npm tarball.
+const PACKAGE_FILES: &[&str] = &[".whl", ".tar.gz", ".tgz", "dist/"];
+
+/// The install steps for a file a CI line makes from one the repo commits where the
+/// checkout has none: `cp .env.example .env`, `mv config.sample.json config.json` (copied:
+/// the sample stays), `cp ci/config/* config/`, `jq … ormconfig.sample.json >
+/// ormconfig.json`, `envsubst < app.tmpl > app.conf`. A file already there is left alone,
+/// the repo's and the developer's alike.
+fn placed_files(sources: &Sources, line: &RunLine) -> Vec<String> {
+    let repo = sources.repo();
+    if line.in_foreign_checkout || commands(&line.text).len() != 1 {
+        return Vec::new();
+    }
+    let path = |rel: &str| join_path(&line.dir, rel).filter(|p| !p.is_empty());
+    // A folder the job makes first (`mkdir .cargo`) goes with other steps of a build.
+    let in_a_committed_folder = |target: &str| parent_dir(target).is_empty() || repo.has_dir(parent_dir(target));
+    let words = shell_words::split(&line.text).unwrap_or_default();
+    match words.first().map(String::as_str) {
+        Some("cp" | "mv") => {
+            let args: Vec<&str> = words[1..].iter().map(String::as_str).filter(|w| !w.starts_with('-')).collect();
+            let [from, to] = args[..] else { return Vec::new() };
+            let files: Vec<String> = match from.strip_suffix("/*") {
+                Some(folder) => path(folder)
+                    .map(|folder| {
+                        repo.under(&folder).filter(|f| f.dir() == folder).map(|f| f.path().to_string()).collect()
+                    })
+                    .unwrap_or_default(),
+                None => path(from).filter(|p| repo.exists(p)).into_iter().collect(),
+            };
+            let Some(to) = path(to) else { return Vec::new() };
+            let into_folder = files.len() > 1 || repo.has_dir(&to) || words.last().is_some_and(|w| w.ends_with('/'));
+            files
+                .iter()
+                .map(|file| (file, if into_folder { format!("{to}/{}", file_name(file)) } else { to.clone() }))
+                .filter(|(_, target)| !repo.exists(target) && in_a_committed_folder(target))
+                .map(|(file, target)| format!("[ -e {0} ] || cp {1} {0}", quote(&target), quote(file)))
+                .collect()
+        }
+        Some("jq" | "yq" | "sed" | "envsubst" | "cat") => {
+            let Some((made_by, target)) = line.text.rsplit_once('>') else { return Vec::new() };
+            let (made_by, target) = (made_by.trim_end(), target.trim());
+            let plain_target = !target.is_empty() && !target.contains(['\'', '"', ' ', '$', '`']);
+            let redirect_out = !made_by.ends_with(['>', '2', '&']);
+            let reads_committed = shell_words::split(made_by)
+                .unwrap_or_default()
+                .iter()
+                .skip(1)
+                .any(|w| path(w.trim_start_matches('<')).is_some_and(|p| repo.exists(&p)));
+            let placeable = path(target).is_some_and(|p| !repo.exists(&p) && in_a_committed_folder(&p));
+            if !(plain_target && redirect_out && reads_committed && placeable) {
+                return Vec::new();
+            }
+            let warning = format!("echo \"hanzo-env: warning: could not make {target} as CI does\" >&2");
+            vec![in_dir(
+                &line.dir,
+                &format!("[ -e {target} ] || {made_by} > {target} || {{ rm -f {target}; {warning}; }}"),
+            )]
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -294,6 +413,65 @@ mod tests {
         let s = run_signal(detect, &[(".github/workflows/test.yml", workflow), ("package.json", package)]);
         let tests: Vec<&str> = s.findings.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(tests, ["CI=true yarn test:app", "yarn test:once"]);
+    }
+
+    #[test]
+    fn files_a_test_job_makes_from_committed_ones_are_made_once_and_never_over_a_file() {
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: mv .env.example .env\n      - run: cp ci/conf/* config/\n      - run: cp ci/keep.yml config/keep.yml\n      - run: jq 'map(select(.type == \"sqlite\"))' orm.sample.json > orm.json\n      - run: |\n          mkdir .cargo\n          cp ci/vendor.toml .cargo/config.toml\n      - run: cp made-by-ci.txt x.txt\n      - run: jq . orm.sample.json > .cache/orm.json\n      - run: npm test\n      - run: cp .env.example .env.after\n";
+        let files = [
+            (".github/workflows/ci.yml", workflow),
+            (".env.example", "A=1\n"),
+            ("ci/conf/database.yml", "x"),
+            ("ci/conf/master.key", "x"),
+            ("ci/keep.yml", "x"),
+            ("ci/vendor.toml", "x"),
+            ("config/keep.yml", "mine"),
+            ("config/app.rb", "x"),
+            ("orm.sample.json", "[]"),
+        ];
+        let s = run_signal(detect, &files);
+        let test = s.findings.tests.iter().find(|t| t.command == "npm test").expect("CI's test");
+        let placed: Vec<&str> = test.placed_first.iter().map(|step| step.command.as_str()).collect();
+        // A sample moved into place is copied (it stays); a committed file is never replaced;
+        // a folder CI makes first (`.cargo`, `.cache`) belongs to a build, not a config file.
+        assert_eq!(
+            placed,
+            [
+                "[ -e .env ] || cp .env.example .env",
+                "[ -e config/database.yml ] || cp ci/conf/database.yml config/database.yml",
+                "[ -e config/master.key ] || cp ci/conf/master.key config/master.key",
+                "[ -e orm.json ] || jq 'map(select(.type == \"sqlite\"))' orm.sample.json > orm.json || { rm -f orm.json; echo \"hanzo-env: warning: could not make orm.json as CI does\" >&2; }",
+            ]
+        );
+        assert_eq!(test.placed_first[0].source, ".github/workflows/ci.yml#jobs.test.steps[0]");
+        assert!(test.placed_first.iter().all(|step| step.phase == Phase::Build));
+    }
+
+    #[test]
+    fn a_test_job_using_another_jobs_build_in_place_builds_first() {
+        let action = "inputs:\n  download-build:\n    default: \"false\"\nruns:\n  using: composite\n  steps:\n    - run: pnpm install --frozen-lockfile\n      shell: bash\n    - uses: actions/download-artifact@v4\n      if: inputs.download-build == 'true'\n      with:\n        name: build\n        path: build/\n";
+        let tests = "jobs:\n  build:\n    steps:\n      - uses: ./.github/actions/setup\n      - run: pnpm run compile\n      - uses: actions/upload-artifact@v4\n        with:\n          name: build\n          path: build/\n  sqlite:\n    needs: build\n    steps:\n      - uses: ./.github/actions/setup\n        with:\n          download-build: true\n      - run: pnpm run test:ci\n  plugin:\n    steps:\n      - uses: ./.github/actions/setup\n      - run: cd plugin && pnpm test\n";
+        // A wheel the test job installs is a package of the checkout: nothing to build first.
+        let wheels = "jobs:\n  wheel:\n    steps:\n      - run: python -m build\n      - uses: actions/upload-artifact@v4\n        with:\n          name: dist\n          path: dist/\n  test:\n    steps:\n      - uses: actions/download-artifact@v4\n        with:\n          name: dist\n          path: dist/\n      - run: pip install dist/*.whl\n      - run: pytest\n";
+        let s = run_signal(
+            detect,
+            &[
+                (".github/actions/setup/action.yml", action),
+                (".github/workflows/tests.yml", tests),
+                (".github/workflows/wheels.yml", wheels),
+                ("plugin/package.json", "{}"),
+            ],
+        );
+        let built: Vec<(&str, &[String])> =
+            s.findings.tests.iter().map(|t| (t.command.as_str(), t.built_first.as_slice())).collect();
+        assert_eq!(
+            built,
+            [
+                ("pnpm run test:ci", ["pnpm run compile".to_string()].as_slice()),
+                ("cd plugin && pnpm test", [].as_slice()),
+                ("pytest", [].as_slice()),
+            ]
+        );
     }
 
     #[test]

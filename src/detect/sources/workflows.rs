@@ -186,6 +186,29 @@ impl Workflows {
 }
 
 impl Job {
+    /// The artifacts it downloads (`actions/download-artifact` with a `name:`), each with
+    /// the folder it lands in (the checkout's root when no `path:`).
+    pub fn downloads(&self) -> Vec<(&str, &str)> {
+        self.artifacts("actions/download-artifact")
+    }
+
+    /// The artifacts it uploads (`actions/upload-artifact`), each with the path it uploads.
+    pub fn uploads(&self) -> Vec<(&str, &str)> {
+        self.artifacts("actions/upload-artifact")
+    }
+
+    fn artifacts(&self, action: &str) -> Vec<(&str, &str)> {
+        fn input<'a>(action: &'a ActionUse, key: &str) -> &'a str {
+            action.inputs.get(key).map(|i| i.text.as_str()).unwrap_or_default()
+        }
+        self.actions
+            .iter()
+            .filter(|a| a.action == action)
+            .map(|a| (input(a, "name"), input(a, "path")))
+            .filter(|(name, _)| !name.is_empty() && !name.contains("${{"))
+            .collect()
+    }
+
     fn new(source: String, kind: JobKind) -> Job {
         Job {
             source,
@@ -298,7 +321,7 @@ impl Reader<'_> {
         for (job_name, def) in jobs {
             let Some(job_name) = scalar(job_name) else { continue };
             let foreign_dirs = foreign_checkouts(def);
-            if foreign_dirs.iter().any(String::is_empty) || never_runs(&def["if"]) {
+            if foreign_dirs.iter().any(String::is_empty) || never_runs(&def["if"], &workflow_ctx) {
                 continue;
             }
             let agent_setup = file_name(rel).starts_with("copilot-setup-steps.") && job_name == "copilot-setup-steps";
@@ -335,6 +358,9 @@ impl Reader<'_> {
             for (i, step) in def["steps"].as_vec().into_iter().flatten().enumerate() {
                 let source = format!("{}.steps[{i}]", job.source);
                 let step_ctx = ctx.with_pairs(&exported).with_env(&step["env"]);
+                if never_runs(&step["if"], &step_ctx) {
+                    continue;
+                }
                 if let Some(uses) = scalar(&step["uses"]) {
                     if let Some(local) = uses.strip_prefix("./") {
                         let inputs = action_inputs(&step["with"], &step_ctx);
@@ -428,6 +454,9 @@ impl Reader<'_> {
         for (i, step) in doc["runs"]["steps"].as_vec().into_iter().flatten().enumerate() {
             let source = format!("{rel}#runs.steps[{i}]");
             let step_ctx = ctx.with_env(&step["env"]);
+            if never_runs(&step["if"], &step_ctx) {
+                continue;
+            }
             if let Some(uses) = scalar(&step["uses"]) {
                 // An input that forwards a matrix reference resolves through the caller's matrix.
                 let mut with = step["with"].clone();
@@ -1016,18 +1045,33 @@ fn exported_by(line: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// A job switched off (`if: false`, `if: ${{ false }}`).
-fn never_runs(condition: &Yaml) -> bool {
+/// Whether a job or step with this `if:` never runs: `false`, or a comparison of an input
+/// known here (`inputs.download-build == 'true'` in a composite action whose caller leaves
+/// the input at its default). Matrix values are one combination read, not every one, env
+/// values may come from other jobs' outputs, and anything else may hold: they run.
+fn never_runs(condition: &Yaml, ctx: &Context) -> bool {
     match condition {
         Yaml::Boolean(value) => !value,
         Yaml::String(text) => {
             let text = text.trim();
-            let inner = text.strip_prefix("${{").and_then(|t| t.strip_suffix("}}")).unwrap_or(text);
-            inner.trim() == "false"
+            let inner = text.strip_prefix("${{").and_then(|t| t.strip_suffix("}}")).unwrap_or(text).trim();
+            if inner == "false" {
+                return true;
+            }
+            let Some(c) = DEFINITE_COMPARISON.captures(inner) else { return false };
+            let (Some(left), Some(right)) = (ctx.value(&c[1]), ctx.value(&c[3])) else { return false };
+            // GitHub compares strings ignoring case.
+            left.eq_ignore_ascii_case(&right) == (&c[2] == "!=")
         }
         _ => false,
     }
 }
+
+/// `inputs.X == 'literal'` (or `!=`, either way round), one comparison alone.
+static DEFINITE_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
+    let operand = r"(inputs\.[A-Za-z0-9_-]+|'[^']*')";
+    Regex::new(&format!(r"^{operand}\s*(==|!=)\s*{operand}$")).expect("the comparison pattern is valid")
+});
 
 /// The `secrets.X` names a workflow string reads. GitHub substitutes secrets only inside
 /// `${{ … }}`, so a script that writes `conf/secrets.json` names no secret.
@@ -1075,7 +1119,9 @@ fn action_inputs(with: &Yaml, ctx: &Context) -> HashMap<String, String> {
     for (k, v) in with.as_hash().into_iter().flatten() {
         if let (Some(k), Some(v)) = (scalar(k), scalar(v)) {
             // Keep a bare matrix reference as is: the composite resolves it with the matrix.
-            inputs.insert(k, if v.contains("matrix.") { v } else { ctx.resolve(&v) });
+            // So is an expression not knowable here (`needs.x.outputs.y`): unknown, not empty.
+            let unknown = EXPRESSION.captures_iter(&v).any(|c| ctx.value(&c[1]).is_none());
+            inputs.insert(k, if v.contains("matrix.") || unknown { v } else { ctx.resolve(&v) });
         }
     }
     inputs
@@ -1492,6 +1538,22 @@ mod tests {
         assert_eq!(ctx.resolve("tox run -e ${{ format('py{0}', matrix.python) }} -- -x"), "tox run -- -x");
         assert_eq!(ctx.resolve("pytest --python=${{ matrix.py }}"), "pytest");
         assert_eq!(ctx.resolve("pw --shard=${{ matrix.i }}/${{ matrix.n }}"), "pw --shard=/");
+    }
+
+    #[test]
+    fn steps_an_input_known_here_switches_off_are_not_read() {
+        let action = "inputs:\n  build:\n    default: 'false'\nruns:\n  using: composite\n  steps:\n    - run: make build\n      if: inputs.build == 'true'\n      shell: bash\n    - run: make check\n      if: ${{ 'skip' != inputs.build }}\n      shell: bash\n";
+        let workflow = "jobs:\n  default:\n    steps:\n      - uses: ./.github/actions/setup\n  built:\n    steps:\n      - uses: ./.github/actions/setup\n        with:\n          build: TRUE\n  unknown:\n    steps:\n      - uses: ./.github/actions/setup\n        with:\n          build: ${{ needs.changes.outputs.build }}\n      - run: make lint\n        if: env.should_run == 'true'\n";
+        let (_dir, repo) =
+            repo_with(&[(".github/actions/setup/action.yml", action), (".github/workflows/ci.yml", workflow)]);
+        let lines: Vec<Vec<String>> =
+            Workflows::read(&repo).jobs.iter().map(|j| j.lines.iter().map(|l| l.text.clone()).collect()).collect();
+        // GitHub compares strings ignoring case; what other jobs decide (an output, an env
+        // value set from one) may hold, so those steps are read.
+        assert_eq!(
+            lines,
+            [vec!["make check"], vec!["make build", "make check"], vec!["make build", "make check", "make lint"]]
+        );
     }
 
     #[test]
