@@ -317,6 +317,7 @@ fn fake_node(machine: &Machine, node_version: &str, corepack_works: bool) {
 if [ "$1 $2" = "install -g" ]; then
   for spec in "$@"; do case "$spec" in
     pnpm@*) printf '#!/bin/bash\necho %s\n' "${{spec#pnpm@}}" > '{bin}/pnpm'; chmod +x '{bin}/pnpm';;
+    node@*.*.*) echo "v${{spec#node@}}" > '{version}';;
     node@*) echo "v${{spec#node@}}.99.0" > '{version}';;
   esac; done
 fi"#,
@@ -382,21 +383,59 @@ fn a_node_too_old_for_the_package_manager_is_replaced_from_the_npm_registry_once
 }
 
 #[test]
-fn a_version_manager_that_cannot_download_the_pinned_node_is_a_warning() {
-    let machine = Machine::new();
-    fake_node(&machine, "v18.19.0", true);
-    machine.tool("bin", "volta", "exit 1");
+fn a_pinned_node_no_manager_installs_is_a_warning_unless_the_one_here_is_an_older_major() {
     let install = drafted_install("detect/version-v-prefix");
-    let run = machine.run(&install, &common::fixture("detect/version-v-prefix"));
+    let checkout = common::fixture("detect/version-v-prefix");
+    // Node 20.9 for a pin of 20.11.0, and a volta that cannot download: close enough.
+    let machine = Machine::new();
+    fake_node(&machine, "v20.9.0", true);
+    machine.tool("bin", "volta", "exit 1");
+    let run = machine.run(&install, &checkout);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(machine.calls().contains("volta install node@20.11.0\n"), "{}", machine.calls());
     assert_eq!(
-        run.stderr.matches("warning: Node 20.11.0 is pinned (.nvmrc) but could not be installed").count(),
+        run.stderr
+            .matches("warning: Node 20.11.0 is pinned (.nvmrc) but no nvm, fnm or volta here installed it; going on with v20.9.0")
+            .count(),
         1,
         "{}",
         run.stderr
     );
+    assert!(!machine.calls().contains("npm install -g node@"), "{}", machine.calls());
     assert!(machine.calls().contains("npm ci"), "the install goes on: {}", machine.calls());
+
+    // Node 18 is an older major: dependencies' engines reject it, so npm brings the pin, once.
+    let machine = Machine::new();
+    fake_node(&machine, "v18.19.0", true);
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("npm install -g node@20.11.0\n"), "{}", machine.calls());
+    assert!(
+        run.stderr.contains("v18.19.0 is an older major: installing Node 20.11.0 from the npm registry"),
+        "{}",
+        run.stderr
+    );
+    machine.forget_calls();
+    assert_eq!(machine.run(&install, &checkout).code, 0);
+    assert!(!machine.calls().contains("node@"), "Node 20.11.0 is there: {}", machine.calls());
+
+    // A registry without that release: the newest of its major.
+    let machine = Machine::new();
+    fake_node(&machine, "v18.19.0", true);
+    let npm = machine.path("bin/npm");
+    let body = std::fs::read_to_string(&npm).unwrap();
+    std::fs::write(
+        &npm,
+        body.replacen(
+            "if [ \"$1 $2\" = \"install -g\" ]",
+            "[ \"$3\" = node@20.11.0 ] && exit 1\nif [ \"$1 $2\" = \"install -g\" ]",
+            1,
+        ),
+    )
+    .unwrap();
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("npm install -g node@20\n"), "{}", machine.calls());
 }
 
 #[test]

@@ -396,26 +396,38 @@ fn node_floor(pm: Pm, version: &str) -> Option<&'static str> {
 }
 
 /// Make the Node the project needs the one on PATH through nvm, fnm or volta when one is
-/// here. Without one, a pinned Node goes on with the Node on PATH (a close version beats no
-/// agent) and says so; a Node the package manager cannot run on at all is fetched from the
-/// npm registry (`npm install -g node@…`, first on PATH from `npm prefix -g`). A Node that
-/// already fits is left alone.
+/// here. Without one (or when it cannot download), a pinned Node goes on with the Node on
+/// PATH of the same or a newer major (a close version beats no agent) and says so; a Node of
+/// an older major, or one the package manager cannot run on at all, is fetched from the npm
+/// registry (`npm install -g node@…`, first on PATH from `npm prefix -g`): dependencies'
+/// `engines` reject it. A Node that already fits is left alone.
 fn ensure_node(need: NodeNeed, evidence: &str) -> String {
     let evidence = evidence.replace(['"', '$', '`', '\\'], "");
-    let (fits, version, fallback, failed) = match need {
+    let (fits, version, fallback) = match need {
         NodeNeed::Pinned(v) => {
             let fits = if v.contains('.') {
                 format!(r#"[ "$(node --version 2>/dev/null)" = v{v} ]"#)
             } else {
                 format!(r#"case "$(node --version 2>/dev/null)" in v{v}.*) true ;; *) false ;; esac"#)
             };
-            let warn = format!(
-                r#"echo "hanzo-env: warning: Node {v} is pinned ({evidence}) but no nvm/fnm/volta is here to install it; going on with $(node --version 2>&1)" >&2"#
+            // A Node of an older major than the pin is not close: the pin's major comes from
+            // the npm registry (`node@24.19.0`, else the newest `node@24`).
+            let major = v.split('.').next().unwrap_or(v);
+            let older =
+                format!(r#"[ "$(node --version 2>/dev/null | sed 's/^v\([0-9]*\).*/\1/')" -lt {major} ] 2>/dev/null"#);
+            let from_registry = if v == major {
+                format!("npm install -g node@{v}")
+            } else {
+                format!("{{ npm install -g node@{v} || npm install -g node@{major}; }}")
+            };
+            let fallback = format!(
+                r#"if {older}; then
+      echo "hanzo-env: Node {v} is pinned ({evidence}) and $(node --version) is an older major: installing Node {v} from the npm registry" >&2
+      {from_registry} && hash -r || echo "hanzo-env: warning: Node {v} could not be installed from the npm registry; going on with $(node --version 2>&1)" >&2
+    else echo "hanzo-env: warning: Node {v} is pinned ({evidence}) but no nvm, fnm or volta here installed it; going on with $(node --version 2>&1)" >&2
+    fi"#
             );
-            let failed = format!(
-                r#"echo "hanzo-env: warning: Node {v} is pinned ({evidence}) but could not be installed; going on with $(node --version 2>&1)" >&2"#
-            );
-            (fits, v, warn, failed)
+            (fits, v, fallback)
         }
         NodeNeed::AtLeast(v) => {
             let major = v.split('.').next().unwrap_or(v);
@@ -423,16 +435,18 @@ fn ensure_node(need: NodeNeed, evidence: &str) -> String {
                 r#"echo "hanzo-env: Node {v} or later is needed ({evidence}): installing Node {major} from the npm registry" >&2; npm install -g node@{major} && hash -r"#
             );
             let fits = format!(r#"printf '%s\n' {v} "$(node --version 2>/dev/null | tr -d v)" | sort -V -C"#);
-            (fits, major, install.clone(), install)
+            (fits, major, install)
         }
     };
     // A manager that cannot download (no route to nodejs.org) is no manager at all.
     format!(
         r#"if ! {{ {fits}; }}; then
-  if [ -s "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" ]; then {{ . "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" && nvm install {version}; }} || {{ {failed}; }}
-  elif command -v fnm >/dev/null 2>&1; then {{ fnm install {version} && eval "$(fnm env)" && fnm use {version}; }} || {{ {failed}; }}
-  elif command -v volta >/dev/null 2>&1; then volta install node@{version} || {{ {failed}; }}
-  else {fallback}
+  if [ -s "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" ]; then {{ . "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" && nvm install {version}; }} || true
+  elif command -v fnm >/dev/null 2>&1; then {{ fnm install {version} && eval "$(fnm env)" && fnm use {version}; }} || true
+  elif command -v volta >/dev/null 2>&1; then volta install node@{version} || true
+  fi
+  if ! {{ {fits}; }}; then
+    {fallback}
   fi
 fi"#
     )
