@@ -587,8 +587,12 @@ fn install_ci_test_packages(
                 files.push((file, &line.source));
             }
         }
+        // One spec per distribution, the first job's: jobs testing variants each install
+        // their own (`Django>=5.2,<5.3` in one, `Django>=6.1,<6.2` in the next), and pip
+        // cannot install both; one by one, the last would win.
         for package in &line.packages {
-            if !packages.contains(&package.as_str()) && !own.contains(&requirement_name(package)) {
+            let name = requirement_name(package);
+            if !packages.iter().any(|p| requirement_name(p) == name) && !own.contains(&name) {
                 packages.push(package);
                 source.get_or_insert(&line.source);
             }
@@ -1595,6 +1599,13 @@ mod tests {
         let steps = s.steps();
         assert!(steps.iter().any(|c| c.starts_with("python3 -m pip install pytest-xdist ||")), "{steps:?}");
         assert!(!steps.iter().any(|c| c.contains("datasette-init")), "{steps:?}");
+
+        // Jobs testing variants each pin their own Django: the first job's goes in, once.
+        let variants = "jobs:\n  sqlite:\n    steps:\n      - run: pip install 'Django>=5.2,<5.3' pytest\n      - run: pytest\n  postgres:\n    steps:\n      - run: pip install \"django>=6.1,<6.2\" psycopg2\n      - run: pytest\n";
+        let s = scan(&Python, &[("setup.py", ""), (".github/workflows/ci.yml", variants)]);
+        let steps = s.steps();
+        let ci_step = steps.iter().find(|c| c.contains("installed by CI's test job")).expect("CI's packages");
+        assert!(ci_step.starts_with("python3 -m pip install 'Django>=5.2,<5.3' pytest psycopg2 ||"), "{ci_step}");
 
         // uv's and poetry's projects go to the interpreter too, and CI's additions with them;
         // hatch keeps its own environment, which pip's would not reach.
