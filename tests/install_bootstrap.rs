@@ -528,3 +528,53 @@ fn a_missing_deno_comes_from_npm_once() {
     assert_eq!(second.code, 0, "{}", second.stderr);
     assert!(!machine.calls().contains("npm install -g deno"), "the second run finds deno: {}", machine.calls());
 }
+
+/// A checkout with a PHP app (whose tests CI runs) and a Node front end beside it.
+fn php_app_with_a_node_front_end(test: &str) -> (tempfile::TempDir, String) {
+    let checkout = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = checkout.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("composer.json", r#"{"name": "acme/app", "require": {"php": ">=8.2"}}"#);
+    write("composer.lock", r#"{"packages": []}"#);
+    write("package.json", r#"{"name": "front", "scripts": {"build": "vite build"}}"#);
+    write("package-lock.json", r#"{"lockfileVersion": 3}"#);
+    write(".github/workflows/ci.yml", &format!("jobs:\n  test:\n    steps:\n      - run: {test}\n"));
+    let home = tempfile::tempdir().unwrap();
+    let run = common::run(common::hanzo_env(home.path(), home.path()).args(["detect", "--json"]).arg(checkout.path()));
+    let install =
+        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap()["install"].as_str().unwrap().to_string();
+    (checkout, install)
+}
+
+#[test]
+fn another_toolchains_part_of_the_repo_is_skipped_with_a_warning_when_the_toolchain_is_missing() {
+    // The tests are PHP's; this machine has composer and no Node.
+    let (checkout, install) = php_app_with_a_node_front_end("vendor/bin/phpunit");
+    let machine = Machine::new();
+    machine.tool("bin", "composer", "true");
+    let run = machine.run(&install, checkout.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("composer install"), "{}", machine.calls());
+    assert_eq!(
+        run.stderr
+            .matches("warning: npm is not installed: skipped the step for package-lock.json; install Node for that part of the repo")
+            .count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    // With Node here, its part is installed.
+    fake_node(&machine, "v20.11.1", true);
+    let run = machine.run(&install, checkout.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("npm ci"), "{}", machine.calls());
+
+    // The tests' own toolchain missing fails the install, as it would without the guard.
+    let machine = Machine::new();
+    fake_node(&machine, "v20.11.1", true);
+    let run = machine.run(&install, checkout.path());
+    assert_eq!(run.code, 127, "composer is missing: {}", run.stderr);
+}

@@ -95,7 +95,10 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     if let Some(primary) = tests.first_mut() {
         steps.append(&mut primary.placed_first);
     }
-    let steps = merge_steps(steps);
+    let mut steps = merge_steps(steps);
+    if let Some(primary) = tests.first() {
+        skip_other_toolchains_when_missing(&mut steps, &primary.command);
+    }
     let (secret_details, rejected) = merge_secrets(secrets);
     warnings.extend(rejected);
     let mut seen_warnings = HashSet::new();
@@ -382,6 +385,33 @@ fn merge_steps(steps: Vec<Step>) -> Vec<Step> {
     // Stable: within a phase, detector order (the order findings arrived in) is kept.
     steps.sort_by_key(|s| s.phase);
     steps
+}
+
+/// The program a one-line command starts with, past `(cd DIR && `, `cd DIR && ` and
+/// `NAME=value` words.
+fn program_of(command: &str) -> Option<&str> {
+    let command = command.trim().strip_prefix('(').unwrap_or(command.trim());
+    shell::split_prefix(command).1.split_whitespace().next()
+}
+
+/// In a polyglot repo, the steps of ecosystems other than the primary test's run only where
+/// their toolchain is: a sandbox without PHP still gets the Node project whose tests the
+/// agent runs (bullmq's PHP, Elixir and .NET ports beside it), and says what it skipped. The
+/// primary's own ecosystem, and steps of no known toolchain, fail as they would.
+fn skip_other_toolchains_when_missing(steps: &mut [Step], primary_test: &str) {
+    let Some(primary) = ecosystems::owner_of_test(primary_test) else { return };
+    for step in steps.iter_mut().filter(|s| !s.command.trim().contains('\n')) {
+        let Some(program) = program_of(&step.command) else { continue };
+        let Some(owner) = ecosystems::owner_of_program(program).filter(|eco| eco.id() != primary.id()) else {
+            continue;
+        };
+        let toolchain = owner.toolchains().first().map_or(owner.id(), |t| t.display);
+        let source = one_line(&step.source).replace(['"', '$', '`', '\\'], "");
+        step.command = format!(
+            "if command -v {program} >/dev/null 2>&1; then\n  {}\nelse echo \"hanzo-env: warning: {program} is not installed: skipped the step for {source}; install {toolchain} for that part of the repo\" >&2\nfi",
+            step.command.trim()
+        );
+    }
 }
 
 /// The install script: `set -euo pipefail`, then each step preceded by `# <source>`

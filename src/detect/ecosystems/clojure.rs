@@ -25,6 +25,9 @@ impl Ecosystem for Clojure {
     fn package_managers(&self) -> &'static [&'static str] {
         &["lein", "clojure-cli"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["clojure", "clj", "lein"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["deps.edn", "project.clj"]
     }

@@ -28,6 +28,9 @@ impl Ecosystem for Dart {
     fn package_managers(&self) -> &'static [&'static str] {
         &["pub"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["dart", "flutter"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["pubspec.yaml"]
     }

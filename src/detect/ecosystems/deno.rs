@@ -25,6 +25,9 @@ impl Ecosystem for Deno {
         const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("deno", "Deno")];
         TOOLCHAINS
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["deno"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["deno.json", "deno.jsonc"]
     }

@@ -28,6 +28,9 @@ impl Ecosystem for Dotnet {
     fn package_managers(&self) -> &'static [&'static str] {
         &["nuget"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["dotnet"]
+    }
     /// `global.json`, or any solution or project file.
     fn has_manifest(&self, sources: &Sources) -> bool {
         let repo = sources.repo();

@@ -153,6 +153,12 @@ pub trait Ecosystem: Sync {
         &[]
     }
 
+    /// The programs of its toolchain that its install steps and tests start with
+    /// (`composer`, `mix`, `dotnet`): a step that starts with one needs the toolchain.
+    fn programs(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// File names whose presence anywhere makes a toolchain of this ecosystem the project's
     /// own, rather than a tool of a dev shell or dev container (`package.json`).
     fn manifests(&self) -> &'static [&'static str] {

@@ -27,6 +27,9 @@ impl Ecosystem for Elixir {
     fn package_managers(&self) -> &'static [&'static str] {
         &["mix"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["mix", "elixir"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["mix.exs", "rebar.config"]
     }

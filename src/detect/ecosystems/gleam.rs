@@ -28,6 +28,9 @@ impl Ecosystem for Gleam {
     fn package_managers(&self) -> &'static [&'static str] {
         &["gleam"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["gleam"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["gleam.toml"]
     }

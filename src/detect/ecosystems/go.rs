@@ -27,6 +27,9 @@ impl Ecosystem for Go {
     fn package_managers(&self) -> &'static [&'static str] {
         &["go"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["go"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["go.mod"]
     }

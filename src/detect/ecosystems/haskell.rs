@@ -26,6 +26,9 @@ impl Ecosystem for Haskell {
     fn package_managers(&self) -> &'static [&'static str] {
         &["stack", "cabal"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["stack", "cabal", "ghc"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["stack.yaml", "cabal.project", "package.yaml"]
     }

@@ -30,6 +30,9 @@ impl Ecosystem for Java {
     fn package_managers(&self) -> &'static [&'static str] {
         &["maven", "gradle"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["mvn", "gradle", "java"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["pom.xml", "build.gradle", "build.gradle.kts"]
     }

@@ -117,6 +117,31 @@ pub fn owner_of_package_manager(name: &str) -> Option<&'static dyn Ecosystem> {
     ALL.iter().copied().find(|eco| eco.package_managers().contains(&name))
 }
 
+/// The ecosystem whose toolchain `program` belongs to (see [`Ecosystem::programs`]).
+pub fn owner_of_program(program: &str) -> Option<&'static dyn Ecosystem> {
+    ALL.iter().copied().find(|eco| eco.programs().contains(&program))
+}
+
+/// Each ecosystem's test commands as one pattern, in [`ALL`]'s order.
+static TEST_COMMAND_OF: LazyLock<Vec<Regex>> = LazyLock::new(|| {
+    ALL.iter()
+        .map(|eco| {
+            let patterns = eco.test_commands().join("|");
+            let pattern = if patterns.is_empty() { "$^".to_string() } else { format!(r"(?:^|[\s;&|(])(?:{patterns})") };
+            Regex::new(&pattern).expect("the test-command patterns are valid")
+        })
+        .collect()
+});
+
+/// The ecosystem a test command belongs to: its program's (`yarn test`, `python3 -m
+/// pytest`), else the one whose test runner it names (`vendor/bin/pest`, `bin/rspec`).
+pub fn owner_of_test(command: &str) -> Option<&'static dyn Ecosystem> {
+    let (_, program) = shell::split_prefix(command.trim().trim_start_matches('('));
+    program.split_whitespace().next().and_then(owner_of_program).or_else(|| {
+        ALL.iter().zip(TEST_COMMAND_OF.iter()).find(|(_, pattern)| pattern.is_match(program)).map(|(eco, _)| *eco)
+    })
+}
+
 /// The official Actions step that sets up a toolchain or package manager.
 pub fn setup_step(target: &str) -> Option<&'static SetupStep> {
     ALL.iter().flat_map(|eco| eco.setup_steps()).find(|s| s.target == target)
@@ -371,6 +396,17 @@ mod tests {
         assert_eq!(without_runner("uv run bash scripts/test.sh"), "bash scripts/test.sh");
         assert_eq!(without_runner("poetry run pytest -q"), "python3 -m pytest -q");
         assert_eq!(without_runner("./scripts/test"), "./scripts/test");
+    }
+
+    #[test]
+    fn a_test_command_belongs_to_its_programs_or_its_runners_ecosystem() {
+        let owner = |command: &str| owner_of_test(command).map(|eco| eco.id());
+        assert_eq!(owner("yarn test"), Some("node"));
+        assert_eq!(owner("PYTHONMALLOC=debug python3 -m pytest -v test"), Some("python"));
+        assert_eq!(owner("(cd api && uv run pytest)"), Some("python"));
+        assert_eq!(owner("vendor/bin/pest"), Some("php"));
+        assert_eq!(owner("cd backend && mix test"), Some("elixir"));
+        assert_eq!(owner("make test"), None);
     }
 
     #[test]

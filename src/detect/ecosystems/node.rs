@@ -33,6 +33,9 @@ impl Ecosystem for Node {
     fn package_managers(&self) -> &'static [&'static str] {
         &["npm", "yarn", "pnpm", "bun"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["node", "npm", "npx", "yarn", "pnpm", "corepack"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["package.json", "bun.lock", "bun.lockb"]
     }

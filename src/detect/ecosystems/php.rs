@@ -27,6 +27,9 @@ impl Ecosystem for Php {
     fn package_managers(&self) -> &'static [&'static str] {
         &["composer"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["php", "composer"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["composer.json"]
     }

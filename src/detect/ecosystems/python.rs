@@ -34,6 +34,9 @@ impl Ecosystem for Python {
     fn package_managers(&self) -> &'static [&'static str] {
         &["pip", "uv", "poetry", "pdm", "pipenv", "hatch"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["python3", "python", "pip", "pip3"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["pyproject.toml", "requirements.txt", "setup.py", "setup.cfg", "Pipfile"]
     }

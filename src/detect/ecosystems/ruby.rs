@@ -29,6 +29,9 @@ impl Ecosystem for Ruby {
     fn package_managers(&self) -> &'static [&'static str] {
         &["bundler"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["ruby", "bundle", "gem", "rake"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["Gemfile"]
     }

@@ -27,6 +27,9 @@ impl Ecosystem for Rust {
     fn package_managers(&self) -> &'static [&'static str] {
         &["cargo"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["cargo", "rustup"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["Cargo.toml"]
     }

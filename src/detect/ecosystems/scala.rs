@@ -26,6 +26,9 @@ impl Ecosystem for Scala {
     fn package_managers(&self) -> &'static [&'static str] {
         &["sbt"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["sbt", "scala"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["build.sbt", "build.sc"]
     }

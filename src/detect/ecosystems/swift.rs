@@ -27,6 +27,9 @@ impl Ecosystem for Swift {
     fn package_managers(&self) -> &'static [&'static str] {
         &["swiftpm"]
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["swift"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["Package.swift"]
     }

@@ -21,6 +21,9 @@ impl Ecosystem for Zig {
         const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("zig", "Zig")];
         TOOLCHAINS
     }
+    fn programs(&self) -> &'static [&'static str] {
+        &["zig"]
+    }
     fn manifests(&self) -> &'static [&'static str] {
         &["build.zig"]
     }
