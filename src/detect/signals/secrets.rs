@@ -230,6 +230,18 @@ fn documented(entry: &EnvEntry) -> Option<Need> {
     Some(if word == "required" { Need::Required } else { Need::Optional })
 }
 
+/// Whether an example's comment calls the key a connection string or DSN (`# Database
+/// connection string` above gotify's `GOTIFY_DATABASE_CONNECTION`): it carries the
+/// database's user and password, whatever the name says. Laravel's undocumented
+/// `DB_CONNECTION=mysql` names a driver.
+fn documents_a_connection_string(entry: &EnvEntry) -> bool {
+    static CONNECTION_STRING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:connection\s+(?:string|url|uri)|dsn|database\s+url)(?-u:\b)")
+            .expect("the connection-string pattern is valid")
+    });
+    CONNECTION_STRING.is_match(&entry.doc)
+}
+
 /// The names a value interpolates (`${POSTGRES_PASSWORD}`, `$HOME`).
 fn interpolated(value: &str) -> impl Iterator<Item = &str> {
     static REFERENCE: LazyLock<Regex> =
@@ -250,7 +262,7 @@ fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence: &mut Evide
         let supplied = !file.example
             && !stand_in.contains(entry.key.as_str())
             && !interpolated(&entry.value).any(|name| stand_in.contains(name));
-        if supplied || !project.is_secret(&entry.key, false) {
+        if supplied || !(project.is_secret(&entry.key, false) || documents_a_connection_string(entry)) {
             continue;
         }
         let (need, why) = if entry.commented {
@@ -772,6 +784,18 @@ mod tests {
         );
         // A committed `.env` supplies what it gives a value: only its empty keys count.
         assert_eq!(evidence(&[("api/.env", text)]), [("API_SECRET".into(), "api/.env:2".into(), Need::Unstated)]);
+    }
+
+    #[test]
+    fn an_example_documented_as_a_connection_string_holds_credentials() {
+        let text = "# Database connection string. Format depends on the dialect.\n#   postgres: host=db user=app password=secret\n# APP_DATABASE_CONNECTION=data/app.db\n\n# The DSN of the event store\nEVENTS=\nDB_CONNECTION=mysql\n# Port to listen on\nPORT=8080\n";
+        assert_eq!(
+            evidence(&[(".env.example", text)]),
+            [
+                ("APP_DATABASE_CONNECTION".into(), ".env.example:3".into(), Need::Optional),
+                ("EVENTS".into(), ".env.example:6".into(), Need::Unstated),
+            ]
+        );
     }
 
     #[test]

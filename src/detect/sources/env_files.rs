@@ -91,11 +91,9 @@ pub fn entries(text: &str) -> Vec<EnvEntry> {
             continue;
         };
         let (value, trailing) = split_trailing_comment(value);
+        // The comment above is the entry's, commented out or not; either way it documents
+        // nothing below the entry.
         let mut note = std::mem::take(&mut doc);
-        if commented {
-            // A commented-out entry documents nothing below it.
-            note.clear();
-        }
         note.extend(trailing);
         found.push(EnvEntry {
             key: key.trim().to_string(),
@@ -195,7 +193,7 @@ mod tests {
 
     #[test]
     fn documentation_and_commented_out_entries() {
-        let text = "# [[SMTP]]\n# OPTIONAL: the password\n# of the server.\nSMTP_PASSWORD=\n\n# stale\n\nAPI_KEY=\"a # b\" # REQUIRED\nURL=http://x/#frag\n# OLD_TOKEN=abc\n# See the docs: set DEBUG=1 to log\nNEXT=1\n";
+        let text = "# [[SMTP]]\n# OPTIONAL: the password\n# of the server.\nSMTP_PASSWORD=\n\n# stale\n\nAPI_KEY=\"a # b\" # REQUIRED\nURL=http://x/#frag\n# Old token.\n# OLD_TOKEN=abc\n# See the docs: set DEBUG=1 to log\nNEXT=1\n";
         let rows: Vec<_> = entries(text).into_iter().map(|e| (e.key, e.value, e.doc, e.commented)).collect();
         assert_eq!(
             rows,
@@ -203,7 +201,7 @@ mod tests {
                 ("SMTP_PASSWORD".into(), "".into(), "[[SMTP]] OPTIONAL: the password of the server.".into(), false),
                 ("API_KEY".into(), "\"a # b\"".into(), "REQUIRED".into(), false),
                 ("URL".into(), "http://x/#frag".into(), "".into(), false),
-                ("OLD_TOKEN".into(), "abc".into(), "".into(), true),
+                ("OLD_TOKEN".into(), "abc".into(), "Old token.".into(), true),
                 ("NEXT".into(), "1".into(), "See the docs: set DEBUG=1 to log".into(), false),
             ]
         );
