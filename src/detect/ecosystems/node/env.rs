@@ -31,6 +31,45 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     found.extend(env_var_reads(text));
     found.extend(declared(text));
     found.extend(wrapper_reads(text));
+    found.extend(aliased_reads(text));
+    found
+}
+
+/// Reads through another name for `process.env`: `const env = process.env`, or a parameter
+/// typed as it (`@param {NodeJS.ProcessEnv} env`, `(env: NodeJS.ProcessEnv)`), then
+/// `env.DB_PASS` (mastodon's streaming server reads its database and Redis settings so).
+/// Upper-case names only: `env.get(…)` and the like are the object's methods.
+fn aliased_reads(text: &str) -> Vec<EnvRead> {
+    static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?:(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)\s*=\s*process\.env\s*[;\n]|@param\s+\{(?:NodeJS\.)?ProcessEnv\}\s+([A-Za-z_$][[:word:]$]*)|([A-Za-z_$][[:word:]$]*)\??\s*:\s*NodeJS\.ProcessEnv(?-u:\b))",
+        )
+        .expect("the process.env alias pattern is valid")
+    });
+    let mut aliases: Vec<&str> = ALIAS
+        .captures_iter(text)
+        .filter_map(|c| c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str()))
+        .filter(|alias| *alias != "process")
+        .collect();
+    aliases.sort_unstable();
+    aliases.dedup();
+    let strings = string_text(text);
+    let mut found = Vec::new();
+    for alias in aliases {
+        let Ok(read) =
+            Regex::new(&format!(r"(?:^|[^[:word:]$.])({})\.([A-Z_][A-Z0-9_]*)(?-u:\b)", regex::escape(alias)))
+        else {
+            continue;
+        };
+        for c in read.captures_iter(text) {
+            let (Some(start), Some(name)) = (c.get(1), c.get(2)) else { continue };
+            let after = &text[name.end()..];
+            if strings.iter().any(|s| s.contains(&start.start())) || code::assigns(after) {
+                continue;
+            }
+            found.push(EnvRead::new(name.as_str(), name.start(), code::script_need_after(after), "process.env"));
+        }
+    }
     found
 }
 
@@ -424,6 +463,19 @@ mod tests {
                 ("VITE_KEY".into(), Need::Unstated),
                 ("X_SECRET".into(), Need::Unstated),
                 ("APP_KEY".into(), Need::Optional),
+            ]
+        );
+    }
+
+    #[test]
+    fn reads_through_another_name_for_process_env() {
+        let text = "const env = process.env;\nconst pass = env.DB_PASS || 'x';\nenv.SET_HERE = '1';\n/**\n * @param {NodeJS.ProcessEnv} config\n */\nfunction redis(config) { return config.REDIS_PASSWORD; }\nconst cfg = (e: NodeJS.ProcessEnv) => e.API_TOKEN;\nconst other = { env: {} };\nother.env.NOT_READ;\nenv.get('lower');\nconst s = \"env.IN_TEXT\";\n";
+        assert_eq!(
+            found("a.ts", text),
+            [
+                ("REDIS_PASSWORD".into(), Need::Unstated),
+                ("API_TOKEN".into(), Need::Unstated),
+                ("DB_PASS".into(), Need::Optional),
             ]
         );
     }
