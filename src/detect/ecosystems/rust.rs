@@ -4,10 +4,10 @@
 //! workspace members are built by the workspace, and a nested crate is a project of its own
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_within, join, parent_dir, too_deep_for_a_project};
+use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
@@ -65,7 +65,15 @@ impl Ecosystem for Rust {
     fn source_extensions(&self) -> &'static [&'static str] {
         &["rs"]
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    /// `diesel.toml`: the diesel CLI (migrations, `print-schema`) connects through
+    /// `DATABASE_URL`, which its configuration never names.
+    fn is_settings_file(&self, _dir: &str, name: &str) -> bool {
+        name == "diesel.toml"
+    }
+    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+        if file_name(rel) == "diesel.toml" {
+            return vec![EnvRead::new("DATABASE_URL", 0, Need::Unstated, "the diesel CLI")];
+        }
         env::reads(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
@@ -237,4 +245,21 @@ fn toolchain_pin(channel: &str) -> Option<String> {
         return Some(channel.to_string());
     }
     version::numeric_pin(channel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diesel_s_cli_connects_through_database_url() {
+        assert!(Rust.is_settings_file("crates/db", "diesel.toml"));
+        assert!(!Rust.is_settings_file("", "Cargo.toml"));
+        let reads: Vec<(String, Need)> = Rust
+            .env_reads("crates/db/diesel.toml", "[print_schema]\nfile = \"src/schema.rs\"\n")
+            .into_iter()
+            .map(|r| (r.name, r.need))
+            .collect();
+        assert_eq!(reads, [("DATABASE_URL".to_string(), Need::Unstated)]);
+    }
 }
