@@ -95,7 +95,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                     source: line.source.clone(),
                     runs,
                     partial: job.partial,
-                    built_first: built_first.clone(),
+                    built_first: built_first.iter().cloned().chain(built_before(&job.lines[..index], line)).collect(),
                     placed_first,
                     primary: false,
                 });
@@ -163,6 +163,35 @@ fn built_in_another_job(sources: &Sources, job: &Job) -> Vec<String> {
         }
     }
     Vec::new()
+}
+
+/// A package script or task-file target named for building (`yarn build`, `pnpm run
+/// compile`, `make build`): what a test job runs before its tests because they use its
+/// output (bullmq's child-process tests load `dist/`).
+static BUILD_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?|(?:make|just|task)\s+)(?:build|compile)(?::[[:word:]-]+)?$")
+        .expect("the build-script pattern is valid")
+});
+
+/// The build scripts a CI job runs before `test` (see [`BUILD_SCRIPT`]), in the test's
+/// folder, as the test runs them: every time, so that an edit is tested built.
+fn built_before(earlier: &[RunLine], test: &RunLine) -> Vec<String> {
+    // Where a line runs, past a `cd DIR && ` of its own.
+    let place = |line: &RunLine| -> (Option<String>, String) {
+        let text = line.text.trim();
+        match text.strip_prefix("cd ").and_then(|rest| rest.split_once(" && ")) {
+            Some((dir, command)) => (join_path(&line.dir, dir.trim()), command.trim().to_string()),
+            None => (Some(line.dir.clone()), text.to_string()),
+        }
+    };
+    let (test_dir, _) = place(test);
+    earlier
+        .iter()
+        .filter(|line| !line.in_foreign_checkout)
+        .map(place)
+        .filter(|(dir, command)| dir.is_some() && *dir == test_dir && BUILD_SCRIPT.is_match(command))
+        .map(|(dir, command)| in_dir(&dir.unwrap_or_default(), &command))
+        .collect()
 }
 
 /// What a built package's file name has: a wheel, an sdist, an npm tarball.
@@ -413,6 +442,23 @@ mod tests {
         let s = run_signal(detect, &[(".github/workflows/test.yml", workflow), ("package.json", package)]);
         let tests: Vec<&str> = s.findings.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(tests, ["CI=true yarn test:app", "yarn test:once"]);
+    }
+
+    #[test]
+    fn a_build_the_test_job_runs_first_runs_with_the_test() {
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: yarn install --frozen-lockfile\n      - run: yarn build\n      - run: yarn lint\n      - run: yarn test\n      - run: cd docs && npm run build:site\n      - run: cd docs && npm test\n      - run: npm run build-storybook\n";
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow), ("docs/package.json", "{}")]);
+        let built: Vec<(&str, &[String])> =
+            s.findings.tests.iter().map(|t| (t.command.as_str(), t.built_first.as_slice())).collect();
+        // Only builds in the test's own folder; a script that only starts with the word is
+        // something else (`build-storybook`).
+        assert_eq!(
+            built,
+            [
+                ("yarn test", ["yarn build".to_string()].as_slice()),
+                ("cd docs && npm test", ["(cd docs && npm run build:site)".to_string()].as_slice()),
+            ]
+        );
     }
 
     #[test]
