@@ -34,13 +34,15 @@ pub fn canonical_service(image: &str) -> String {
     if let Some(&(_, product)) = BY_NAME_PREFIX.iter().find(|(prefix, _)| last.starts_with(prefix)) {
         return product.into();
     }
-    // A product's own build with a variant suffix (`postgres-ssl`, `redis-alpine`), not a
-    // tool around it (`postgres-exporter`, `redis-commander`).
-    if let Some((product, variant)) = last.split_once('-')
-        && is_backing_service(product)
-        && !variant.split('-').any(|w| TOOLS_AROUND_A_PRODUCT.contains(&w))
+    // A product's own build with a variant word (`postgres-ssl`, `redis-alpine`,
+    // `test-openldap`), not a tool around it (`postgres-exporter`, `redis-commander`).
+    let words: Vec<&str> = last.split('-').collect();
+    let mut products = words.iter().filter(|w| is_backing_service(w));
+    if words.len() > 1
+        && let (Some(product), None) = (products.next(), products.next())
+        && !words.iter().any(|w| TOOLS_AROUND_A_PRODUCT.contains(w))
     {
-        return product.into();
+        return product.to_string();
     }
     // The product's own namespace with a build named for how it runs (`greenmail/standalone`,
     // `foo/server`): the namespace is the product.
@@ -298,6 +300,9 @@ mod tests {
             ("schickling/beanstalkd", "beanstalkd"),
             ("valkey/valkey:8", "valkey"),
             ("docker.io/greenmail/standalone:2.1.11", "greenmail"),
+            ("rroemhild/test-openldap", "openldap"),
+            ("acme/ci-redis-cluster", "redis"),
+            ("oliver006/redis_exporter", "redis_exporter"),
         ] {
             assert_eq!(canonical_service(image), want, "{image}");
         }
