@@ -53,6 +53,31 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         // Nor one in a folder an earlier step made (`dotnet new … --output generated`).
         let in_checkout = |dir: &str| dir.is_empty() || sources.repo().has_dir(dir);
         let built_first = built_in_another_job(sources, job);
+        // Read once per job, each line with its place: what a test line gets is what came
+        // before it, a few at most whatever the workflow holds.
+        let placed: Vec<(usize, Step)> = job
+            .lines
+            .iter()
+            .enumerate()
+            .flat_map(|(i, before)| {
+                placed_files(sources, before)
+                    .into_iter()
+                    .map(move |command| (i, Step { phase: Phase::Build, command, source: before.source.clone() }))
+            })
+            .take(MAX_BEFORE_A_TEST)
+            .collect();
+        let builds: Vec<(usize, Option<String>, String)> = job
+            .lines
+            .iter()
+            .enumerate()
+            .filter(|(_, line)| !line.in_foreign_checkout)
+            .map(|(i, line)| {
+                let (dir, command) = place(line);
+                (i, dir, command)
+            })
+            .filter(|(_, dir, command)| dir.is_some() && BUILD_SCRIPT.is_match(command))
+            .take(MAX_BEFORE_A_TEST)
+            .collect();
         for (index, line) in job
             .lines
             .iter()
@@ -80,22 +105,20 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 if let Some(step) = runner_when_missing(&command) {
                     out.step(Phase::Toolchain, step, line.source.clone());
                 }
-                let placed_first = job.lines[..index]
+                let placed_first = placed.iter().filter(|(i, _)| *i < index).map(|(_, step)| step.clone()).collect();
+                // The job's own builds, in the test's folder, as the test runs them: every
+                // time, so that an edit is tested built.
+                let (test_dir, _) = place(line);
+                let built_here = builds
                     .iter()
-                    .flat_map(|before| {
-                        placed_files(sources, before).into_iter().map(|command| Step {
-                            phase: Phase::Build,
-                            command,
-                            source: before.source.clone(),
-                        })
-                    })
-                    .collect();
+                    .filter(|(i, dir, _)| *i < index && *dir == test_dir)
+                    .map(|(_, dir, command)| in_dir(dir.as_deref().unwrap_or_default(), command));
                 out.ci_test(TestCommand {
                     command,
                     source: line.source.clone(),
                     runs,
                     partial: job.partial,
-                    built_first: built_first.iter().cloned().chain(built_before(&job.lines[..index], line)).collect(),
+                    built_first: built_first.iter().cloned().chain(built_here).collect(),
                     placed_first,
                     primary: false,
                 });
@@ -151,11 +174,12 @@ fn built_in_another_job(sources: &Sources, job: &Job) -> Vec<String> {
         let builders = || jobs.iter().filter(|k| k.source != job.source && k.uploads().iter().any(|(n, _)| *n == name));
         let builder = builders().find(|k| workflow(&k.source) == workflow(&job.source)).or_else(|| builders().next());
         let Some(builder) = builder.filter(|_| !installs_it) else { continue };
+        let own: std::collections::HashSet<&str> = job.lines.iter().map(|l| l.text.as_str()).collect();
         let lines: Vec<String> = builder
             .lines
             .iter()
             .filter(|l| !l.in_foreign_checkout && !ships(&l.text) && !ecosystems::is_install_command(&l.text))
-            .filter(|l| !is_test_command(&l.text) && !job.lines.iter().any(|own| own.text == l.text))
+            .filter(|l| !is_test_command(&l.text) && !own.contains(l.text.as_str()))
             .map(|l| in_dir(&l.dir, &l.text))
             .collect();
         if (1..=3).contains(&lines.len()) {
@@ -173,25 +197,17 @@ static BUILD_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the build-script pattern is valid")
 });
 
-/// The build scripts a CI job runs before `test` (see [`BUILD_SCRIPT`]), in the test's
-/// folder, as the test runs them: every time, so that an edit is tested built.
-fn built_before(earlier: &[RunLine], test: &RunLine) -> Vec<String> {
-    // Where a line runs, past a `cd DIR && ` of its own.
-    let place = |line: &RunLine| -> (Option<String>, String) {
-        let text = line.text.trim();
-        match text.strip_prefix("cd ").and_then(|rest| rest.split_once(" && ")) {
-            Some((dir, command)) => (join_path(&line.dir, dir.trim()), command.trim().to_string()),
-            None => (Some(line.dir.clone()), text.to_string()),
-        }
-    };
-    let (test_dir, _) = place(test);
-    earlier
-        .iter()
-        .filter(|line| !line.in_foreign_checkout)
-        .map(place)
-        .filter(|(dir, command)| dir.is_some() && *dir == test_dir && BUILD_SCRIPT.is_match(command))
-        .map(|(dir, command)| in_dir(&dir.unwrap_or_default(), &command))
-        .collect()
+/// At most this many files made, or builds run, before one CI test line.
+const MAX_BEFORE_A_TEST: usize = 16;
+
+/// Where a CI line runs, past a `cd DIR && ` of its own (`None` outside the checkout), and
+/// what it runs there.
+fn place(line: &RunLine) -> (Option<String>, String) {
+    let text = line.text.trim();
+    match text.strip_prefix("cd ").and_then(|rest| rest.split_once(" && ")) {
+        Some((dir, command)) => (join_path(&line.dir, dir.trim()), command.trim().to_string()),
+        None => (Some(line.dir.clone()), text.to_string()),
+    }
 }
 
 /// What a built package's file name has: a wheel, an sdist, an npm tarball.
@@ -459,6 +475,20 @@ mod tests {
                 ("cd docs && npm test", ["(cd docs && npm run build:site)".to_string()].as_slice()),
             ]
         );
+    }
+
+    #[test]
+    fn a_workflow_of_thousands_of_lines_gives_each_test_a_few_things_first() {
+        let mut script = String::new();
+        for i in 0..3000 {
+            script.push_str(&format!(
+                "          cp .env.example .env{i}\n          yarn build\n          yarn test --shard-of {i}\n"
+            ));
+        }
+        let workflow = format!("jobs:\n  test:\n    steps:\n      - run: |\n{script}");
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", &workflow), (".env.example", "A=1\n")]);
+        let last = s.findings.tests.last().expect("tests");
+        assert_eq!((last.placed_first.len(), last.built_first.len()), (MAX_BEFORE_A_TEST, MAX_BEFORE_A_TEST));
     }
 
     #[test]

@@ -35,6 +35,9 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     found
 }
 
+/// At most this many other names for `process.env` are followed in one file.
+const MAX_ALIASES: usize = 8;
+
 /// Reads through another name for `process.env`: `const env = process.env`, or a parameter
 /// typed as it (`@param {NodeJS.ProcessEnv} env`, `(env: NodeJS.ProcessEnv)`), then
 /// `env.DB_PASS` (mastodon's streaming server reads its database and Redis settings so).
@@ -53,6 +56,8 @@ fn aliased_reads(text: &str) -> Vec<EnvRead> {
         .collect();
     aliases.sort_unstable();
     aliases.dedup();
+    // A file names process.env once or twice; a bound keeps a generated one cheap.
+    aliases.truncate(MAX_ALIASES);
     let strings = string_text(text);
     let mut found = Vec::new();
     for alias in aliases {
@@ -478,6 +483,9 @@ mod tests {
                 ("DB_PASS".into(), Need::Optional),
             ]
         );
+        // A generated file with thousands of aliases follows a few, quickly.
+        let generated: String = (0..5000).map(|i| format!("const e{i} = process.env;\ne{i}.K{i};\n")).collect();
+        assert_eq!(found("gen.js", &generated).len(), MAX_ALIASES);
     }
 
     #[test]
