@@ -96,8 +96,9 @@ pub struct TestCommand {
     /// From a CI workflow that tests a variant of the suite (see `Job::partial`).
     #[serde(skip)]
     pub partial: bool,
-    /// What CI builds in another job for this one to test (`pnpm run compile`): run before
-    /// the command, every time, as a developer would after an edit.
+    /// What CI builds for this test, in its job (`yarn build`) or another whose artifact it
+    /// uses (`pnpm run compile`): run before the command, every time, as a developer would
+    /// after an edit.
     #[serde(skip)]
     pub built_first: Vec<String>,
     /// Files its CI job makes from committed ones before the tests (`cp .env.example

@@ -387,13 +387,6 @@ fn merge_steps(steps: Vec<Step>) -> Vec<Step> {
     steps
 }
 
-/// The program a one-line command starts with, past `(cd DIR && `, `cd DIR && ` and
-/// `NAME=value` words.
-fn program_of(command: &str) -> Option<&str> {
-    let command = command.trim().strip_prefix('(').unwrap_or(command.trim());
-    shell::split_prefix(command).1.split_whitespace().next()
-}
-
 /// In a polyglot repo, the steps of ecosystems other than the primary test's run only where
 /// their toolchain is: a sandbox without PHP still gets the Node project whose tests the
 /// agent runs (bullmq's PHP, Elixir and .NET ports beside it), and says what it skipped. The
@@ -401,7 +394,7 @@ fn program_of(command: &str) -> Option<&str> {
 fn skip_other_toolchains_when_missing(steps: &mut [Step], primary_test: &str) {
     let Some(primary) = ecosystems::owner_of_test(primary_test) else { return };
     for step in steps.iter_mut().filter(|s| !s.command.trim().contains('\n')) {
-        let Some(program) = program_of(&step.command) else { continue };
+        let Some(program) = shell::program_of(&step.command) else { continue };
         let Some(owner) = ecosystems::owner_of_program(program).filter(|eco| eco.id() != primary.id()) else {
             continue;
         };
@@ -659,7 +652,8 @@ fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<
         primary.primary = true;
         tests.insert(0, primary);
     }
-    // What CI built in another job runs first: ranked above by what the test runs.
+    // What CI builds for the test (in its job or another) runs first: ranked above by what
+    // the test runs.
     for test in tests.iter_mut().filter(|t| !t.built_first.is_empty()) {
         test.command = format!("{} && {}", test.built_first.join(" && "), test.command);
     }

@@ -136,9 +136,9 @@ static TEST_COMMAND_OF: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 /// The ecosystem a test command belongs to: its program's (`yarn test`, `python3 -m
 /// pytest`), else the one whose test runner it names (`vendor/bin/pest`, `bin/rspec`).
 pub fn owner_of_test(command: &str) -> Option<&'static dyn Ecosystem> {
-    let (_, program) = shell::split_prefix(command.trim().trim_start_matches('('));
-    program.split_whitespace().next().and_then(owner_of_program).or_else(|| {
-        ALL.iter().zip(TEST_COMMAND_OF.iter()).find(|(_, pattern)| pattern.is_match(program)).map(|(eco, _)| *eco)
+    shell::program_of(command).and_then(owner_of_program).or_else(|| {
+        let (_, rest) = shell::split_prefix(command.trim().trim_start_matches('('));
+        ALL.iter().zip(TEST_COMMAND_OF.iter()).find(|(_, pattern)| pattern.is_match(rest)).map(|(eco, _)| *eco)
     })
 }
 

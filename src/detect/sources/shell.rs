@@ -34,6 +34,13 @@ pub fn in_dir(dir: &str, command: &str) -> String {
     if dir.is_empty() || dir == "." { command.to_string() } else { format!("(cd {} && {command})", quote(dir)) }
 }
 
+/// The program a command starts with, past a subshell's `(`, `cd DIR && ` and `NAME=value`
+/// words: `(cd api && uv run pytest)` starts with `uv`.
+pub fn program_of(command: &str) -> Option<&str> {
+    let command = command.trim();
+    split_prefix(command.strip_prefix('(').unwrap_or(command)).1.split_whitespace().next()
+}
+
 /// `command` split where its program starts: a leading `cd DIR && ` and `NAME=value `
 /// assignments (values bare or quoted) are the first part.
 pub fn split_prefix(command: &str) -> (&str, &str) {
