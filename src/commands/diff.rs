@@ -48,9 +48,17 @@ impl Comparison {
                 ("proposal", p.install.as_str(), p.start.as_str())
             }
         };
-        let install_diff =
-            remote::unified(painter, &format!("{label}/install"), "local/install", install, &local.install);
-        let start_diff = remote::unified(painter, &format!("{label}/start"), "local/start", start, &local.start);
+        // An unmodified helpers block reads as its one line on both sides (see `plan::block`).
+        let shown = crate::plan::block::collapse;
+        let install_diff = remote::unified(
+            painter,
+            &format!("{label}/install"),
+            "local/install",
+            &shown(install),
+            &shown(&local.install),
+        );
+        let start_diff =
+            remote::unified(painter, &format!("{label}/start"), "local/start", &shown(start), &shown(&local.start));
         Ok(Comparison {
             repo: env.repo.clone(),
             against: label,

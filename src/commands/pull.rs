@@ -64,8 +64,9 @@ pub fn merge(base: &Proposal, env: &Environment, proposal: bool) -> anyhow::Resu
         }
         (&env.install, &env.start, &env.secrets, None)
     };
-    out.install = install.clone();
-    out.start = start.clone();
+    // An unmodified helpers block is written as its one line (see `plan::block`).
+    out.install = crate::plan::block::collapse(install);
+    out.start = crate::plan::block::collapse(start);
     out.secrets.extend(remote::missing_from(secrets, &base.secrets));
     if let Some(note) = note.filter(|n| !n.is_empty()) {
         out.note = note.clone();
