@@ -71,10 +71,29 @@ pub fn block(helpers: &[&str]) -> String {
     out.push_str("# Stock helpers of hanzo-env (generated): `hanzo-env pull` and `diff` show this block as one line\n");
     out.push_str("# while it is unchanged; an edited block is kept, and shown, in full.\n");
     for helper in with_needs(helpers) {
-        out.push_str(helper.text.trim_end());
-        out.push('\n');
+        out.push_str(&summary(helper.text));
     }
     out.push_str(&format!("{END}{VERSION}"));
+    out
+}
+
+/// A helper's text as a block carries it: the first line of its header comment (what it
+/// takes), then its code; the rest of the header is for readers of the repository, and the
+/// script must stay under the server's 16 KiB.
+fn summary(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.trim_end().lines().peekable();
+    if let Some(first) = lines.next() {
+        out.push_str(first);
+        out.push('\n');
+    }
+    while lines.peek().is_some_and(|l| l.starts_with('#') && !l.starts_with("# shellcheck")) {
+        lines.next();
+    }
+    for line in lines {
+        out.push_str(line);
+        out.push('\n');
+    }
     out
 }
 

@@ -190,13 +190,13 @@ mod tests {
 
     #[test]
     fn every_helper_file_defines_its_function_and_names_only_known_helpers() {
+        let calls = regex::Regex::new(r"\bhanzo_[a-z0-9_]+").unwrap();
         for h in HELPERS {
             assert!(defines(h.text, h.name), "{} does not define {0}()", h.name);
             for need in h.needs {
                 assert!(helper(need).is_some(), "{} needs unknown {need}", h.name);
             }
             // Every hanzo_ function it calls is its own or declared.
-            let calls = regex::Regex::new(r"\bhanzo_[a-z0-9_]+").unwrap();
             for called in calls.find_iter(h.text).map(|m| m.as_str()) {
                 let own = defines(h.text, called);
                 let variable = h.text.contains(&format!("{called}=")) || h.text.contains(&format!("${{{called}"));
