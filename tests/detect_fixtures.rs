@@ -81,7 +81,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             "secrets-ci-not-required",
             &["DATABASE_URL", "STRIPE_SECRET_KEY"],
             &["DATABASE_URL"],
-            &["DEFAULT_LLM_MODELS", "BEDROCK_REGION", "GOOGLE_CLIENT_ID", "ENABLE_BETA_INBOX", "E2E_TEST_EMAIL", "SAUCE_ACCESS_KEY"],
+            &[
+                "DEFAULT_LLM_MODELS",
+                "BEDROCK_REGION",
+                "GOOGLE_CLIENT_ID",
+                "ENABLE_BETA_INBOX",
+                "E2E_TEST_EMAIL",
+                "SAUCE_ACCESS_KEY",
+            ],
         ),
         // A value typed or exemplified as a flag, number, duration, list or schedule is a setting.
         (
@@ -107,29 +114,40 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["TEST_USER_PASSWORD", "ADMIN_PASSWORD", "KEYCLOAK_ADMIN_PASSWORD"],
         ),
         // A field a validator builds from other fields is not read.
-        ("secrets-computed-fields", &["POSTGRES_PASSWORD", "REDIS_PASSWORD"], &["POSTGRES_PASSWORD"], &[
-            "POSTGRES_URI",
-            "REDIS_CACHE_URL",
-            "CACHE_TOKEN_TTL",
-        ]),
+        (
+            "secrets-computed-fields",
+            &["POSTGRES_PASSWORD", "REDIS_PASSWORD"],
+            &["POSTGRES_PASSWORD"],
+            &["POSTGRES_URI", "REDIS_CACHE_URL", "CACHE_TOKEN_TTL"],
+        ),
         // The prefix the settings library applies is part of the name.
-        ("secrets-go-prefixes", &["SHOP_API_SECRET", "SHOP_SMTP_PASSWORD", "STORE_DATABASE_PASSWORD"], &[
-            "SHOP_API_SECRET",
-            "STORE_DATABASE_PASSWORD",
-        ], &["API_SECRET", "APISECRET", "DATABASE_PASSWORD", "SHOP_TOKEN_TTL", "STORE_POOL_MAX_TOKEN_LIFETIME"]),
+        (
+            "secrets-go-prefixes",
+            &["SHOP_API_SECRET", "SHOP_SMTP_PASSWORD", "STORE_DATABASE_PASSWORD"],
+            &["SHOP_API_SECRET", "STORE_DATABASE_PASSWORD"],
+            &["API_SECRET", "APISECRET", "DATABASE_PASSWORD", "SHOP_TOKEN_TTL", "STORE_POOL_MAX_TOKEN_LIFETIME"],
+        ),
         // Vapor's `Environment.get` and `.env.*.template` files are read.
-        ("secrets-vapor-templates", &["DATABASE_PASSWORD", "SENDGRID_API_KEY", "GITHUB_WEBHOOK_SECRET"], &[], &[
-            "DATABASE_HOST",
-        ]),
+        (
+            "secrets-vapor-templates",
+            &["DATABASE_PASSWORD", "SENDGRID_API_KEY", "GITHUB_WEBHOOK_SECRET"],
+            &["DATABASE_PASSWORD"],
+            &["DATABASE_HOST"],
+        ),
         // A string constant names the variable; a typed number is a setting.
-        ("secrets-rust-clap", &["MEILI_MASTER_KEY"], &[], &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS"]),
+        (
+            "secrets-rust-clap",
+            &["MEILI_MASTER_KEY"],
+            &["APP_STRIPE_SECRET_KEY", "DATABASE_URL", "HMAC_KEY", "JWT_SECRET", "LDAP_JWT_SECRET", "LDAP_KEY_SEED"],
+            &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS"],
+        ),
         // A template's comment or stand-in says the value is a credential.
-        ("secrets-documented-credential", &["DUO_SKEY", "PROVIDER_SIGNATURE"], &[], &[
-            "DUO_IKEY",
-            "DUO_HOST",
-            "SHOW_PASSWORD_HINT",
-            "API_KEY_HEADER",
-        ]),
+        (
+            "secrets-documented-credential",
+            &["DUO_SKEY", "PROVIDER_SIGNATURE"],
+            &[],
+            &["DUO_IKEY", "DUO_HOST", "SHOW_PASSWORD_HINT", "API_KEY_HEADER"],
+        ),
     ];
     for (fixture, must, required, must_not) in cases {
         let (names, required_names) = secrets_of(fixture);

@@ -60,8 +60,16 @@ impl Ecosystem for Swift {
             )
             .expect("the Swift environment-read pattern is valid")
         });
+        // `?? "default"` is optional; `guard let x = Environment.get("X") else { throw … }` is a
+        // startup check.
         code::reads_of(&READ, text, "Swift environment read", |after| {
-            if code::followed_by(after, &["??"]) { Need::Optional } else { Need::Unstated }
+            if code::followed_by(after, &["??"]) {
+                Need::Optional
+            } else if code::followed_by(after, &["else"]) {
+                Need::Required
+            } else {
+                Need::Unstated
+            }
         })
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {

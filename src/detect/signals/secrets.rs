@@ -118,9 +118,8 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     ci_secrets(sources, &mut evidence);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
-    out.secrets.extend(
-        evidence.found.into_iter().filter(|s| !public.contains(&s.name) && !typed_settings.contains(&s.name)),
-    );
+    out.secrets
+        .extend(evidence.found.into_iter().filter(|s| !public.contains(&s.name) && !typed_settings.contains(&s.name)));
 }
 
 /// What CI's secret store says: a test job's `secrets.X` is private to CI, which keeps model
@@ -1099,10 +1098,14 @@ mod tests {
     }
 
     #[test]
-    fn ci_secrets_of_test_jobs_minus_what_ci_uses_itself() {
+    fn ci_secrets_count_only_for_what_the_app_reads_and_never_require_it() {
         let workflow = "jobs:\n  test:\n    env:\n      DB_PASSWORD: ${{ secrets.DB_PASSWORD }}\n      CODECOV_TOKEN: ${{ secrets.CODECOV_TOKEN }}\n      GH: ${{ secrets.GITHUB_TOKEN }}\n    steps:\n      - run: echo 'runs without secrets. Avo is off'\n      - run: cargo test\n  lint:\n    steps:\n      - run: npm run lint\n        env:\n          LINT_TOKEN: ${{ secrets.LINT_TOKEN }}\n";
         let release = "name: Release\njobs:\n  publish:\n    steps:\n      - run: cargo test\n        env:\n          API_KEY: ${{ secrets.API_KEY }}\n";
-        let found = evidence(&[(".github/workflows/test.yml", workflow), (".github/workflows/release.yml", release)]);
-        assert_eq!(found, [("DB_PASSWORD".into(), ".github/workflows/test.yml#jobs.test".into(), Need::Required)]);
+        let ci = [(".github/workflows/test.yml", workflow), (".github/workflows/release.yml", release)];
+        // CI's secret store alone says nothing the app needs.
+        assert_eq!(evidence(&ci), []);
+        let read = ("src/db.js", "module.exports = process.env.DB_PASSWORD;\n");
+        let found = evidence(&[ci[0], ci[1], read]);
+        assert_eq!(found, [("DB_PASSWORD".into(), "src/db.js:1".into(), Need::Unstated)]);
     }
 }

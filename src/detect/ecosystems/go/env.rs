@@ -124,9 +124,8 @@ fn process_reads(text: &str) -> Vec<EnvRead> {
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^\s*([A-Z][[:word:]]*)\s+(\S+)\s*(?:`([^`]*)`)?").expect("the struct-field pattern is valid")
     });
-    static PAIR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid")
-    });
+    static PAIR: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid"));
     let mut found = Vec::new();
     for c in PROCESS.captures_iter(text) {
         let prefix = match (c.get(1), c.get(2)) {
@@ -152,7 +151,11 @@ fn process_reads(text: &str) -> Vec<EnvRead> {
             let (Some(name), Some(field_ty)) = (field.get(1), field.get(2)) else { continue };
             let tags: Vec<(&str, &str)> = field
                 .get(3)
-                .map(|t| PAIR.captures_iter(t.as_str()).filter_map(|p| Some((p.get(1)?.as_str(), p.get(2)?.as_str()))).collect())
+                .map(|t| {
+                    PAIR.captures_iter(t.as_str())
+                        .filter_map(|p| Some((p.get(1)?.as_str(), p.get(2)?.as_str())))
+                        .collect()
+                })
                 .unwrap_or_default();
             let tag = |key: &str| tags.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
             if tag("ignored") == Some("true") || field_ty.as_str().starts_with("func") {
@@ -183,7 +186,9 @@ fn process_reads(text: &str) -> Vec<EnvRead> {
 /// The value of a string variable or constant of the file: `prefix = "screego"`,
 /// `const envPrefix string = "APP"`.
 fn string_constant(text: &str, name: &str) -> Option<String> {
-    let pattern = Regex::new(&format!(r#"(?m)^\s*(?:(?:var|const)\s+)?{}\s+(?:string\s+)?:?=\s*"([^"]*)""#, regex::escape(name))).ok()?;
+    let pattern =
+        Regex::new(&format!(r#"(?m)^\s*(?:(?:var|const)\s+)?{}\s+(?:string\s+)?:?=\s*"([^"]*)""#, regex::escape(name)))
+            .ok()?;
     pattern.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str().to_string())
 }
 

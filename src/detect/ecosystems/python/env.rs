@@ -153,7 +153,8 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
 /// The types a reader converts a flag or a number to: what it reads is never a secret.
 const SCALAR_TYPES: &[&str] = &["bool", "int", "float", "integer", "number", "decimal", "timedelta"];
 /// Other reader types that hold settings, not credentials: lists, paths, dates, log levels.
-const READER_SETTING_TYPES: &[&str] = &["list", "tuple", "path", "datetime", "date", "time", "log_level", "enum", "uuid"];
+const READER_SETTING_TYPES: &[&str] =
+    &["list", "tuple", "path", "datetime", "date", "time", "log_level", "enum", "uuid"];
 
 /// Whether the read at `at` is the value of Django's `SECRET_KEY = …` setting.
 fn sets_django_secret_key(text: &str, at: usize) -> bool {
@@ -206,8 +207,9 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
             let rest = arguments(&text[whole.end()..]);
             // `env.bool("X")`, `config("X", cast=int)`: a flag or a number is no secret.
             let typed = c.get(1).map(|t| t.as_str().to_ascii_lowercase());
-            let scalar = typed.as_deref().is_some_and(|t| SCALAR_TYPES.contains(&t) || READER_SETTING_TYPES.contains(&t))
-                || CAST.is_match(rest);
+            let scalar =
+                typed.as_deref().is_some_and(|t| SCALAR_TYPES.contains(&t) || READER_SETTING_TYPES.contains(&t))
+                    || CAST.is_match(rest);
             let need = if passes_default(rest) { Need::Optional } else { Need::Required };
             let secret = rest.contains("cast=Secret");
             Some(
@@ -341,7 +343,8 @@ fn settings_classes(text: &str) -> Vec<EnvRead> {
             .collect();
         let built = built_by_validators(&text[class.body.clone()]);
         found.extend(fields(text, class.body.clone(), prefix).into_iter().filter(|read| {
-            !given.contains(&read.name) && !built.iter().any(|field| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
+            !given.contains(&read.name)
+                && !built.iter().any(|field| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
         }));
     }
     found
@@ -357,9 +360,8 @@ fn built_by_validators(body: &str) -> Vec<String> {
     });
     static NAME: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r#"['"]([A-Za-z_][[:word:]]*)['"]"#).expect("the name pattern is valid"));
-    static BUILDS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\.build\(|f['"][a-z+]+://"#).expect("the URL-building pattern is valid")
-    });
+    static BUILDS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"\.build\(|f['"][a-z+]+://"#).expect("the URL-building pattern is valid"));
     let mut built = Vec::new();
     for c in VALIDATOR.captures_iter(body) {
         let (Some(whole), Some(names)) = (c.get(0), c.get(1)) else { continue };
@@ -504,8 +506,24 @@ fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead
 /// list or a choice (`bool`, `int | None`, `timedelta`, `list[str]`, `Literal["a", "b"]`).
 fn is_setting_annotation(annotation: &str) -> bool {
     const SETTING_TYPES: &[&str] = &[
-        "bool", "int", "float", "Decimal", "timedelta", "list", "List", "set", "Set", "tuple", "Tuple", "Literal",
-        "PositiveInt", "NonNegativeInt", "conint", "Path", "DirectoryPath", "FilePath",
+        "bool",
+        "int",
+        "float",
+        "Decimal",
+        "timedelta",
+        "list",
+        "List",
+        "set",
+        "Set",
+        "tuple",
+        "Tuple",
+        "Literal",
+        "PositiveInt",
+        "NonNegativeInt",
+        "conint",
+        "Path",
+        "DirectoryPath",
+        "FilePath",
     ];
     // `Optional[int]`, `int | None`, `Annotated[int, …]`: the type without its wrapper.
     let outer = annotation.trim().trim_start_matches("Optional[").trim_start_matches("Annotated[");

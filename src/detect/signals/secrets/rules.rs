@@ -539,8 +539,25 @@ pub fn is_setting_name(name: &str) -> bool {
 
 /// Credential words that name the value itself (not AUTH or JWT, which also name a mode).
 const CREDENTIAL_NOUNS: &[&str] = &[
-    "PASSWORD", "PASSWORDS", "PASSWD", "PASS", "PASSPHRASE", "PWD", "SECRET", "SECRETS", "TOKEN", "TOKENS", "KEY", "KEYS",
-    "APIKEY", "CREDENTIALS", "CREDENTIAL", "CREDS", "DSN", "SALT", "PEPPER",
+    "PASSWORD",
+    "PASSWORDS",
+    "PASSWD",
+    "PASS",
+    "PASSPHRASE",
+    "PWD",
+    "SECRET",
+    "SECRETS",
+    "TOKEN",
+    "TOKENS",
+    "KEY",
+    "KEYS",
+    "APIKEY",
+    "CREDENTIALS",
+    "CREDENTIAL",
+    "CREDS",
+    "DSN",
+    "SALT",
+    "PEPPER",
 ];
 
 /// Whether an example's `value` for `name` is a setting's: a boolean (`true`, `off`), a
@@ -575,7 +592,8 @@ pub fn is_setting_value(name: &str, value: &str) -> bool {
         return !CREDENTIAL_NOUNS.contains(&last.as_str());
     }
     if NUMBER.is_match(value) {
-        let password = matches!(last.as_str(), "PASSWORD" | "PASS" | "PASSWD" | "PWD" | "PASSPHRASE" | "PIN" | "SECRET");
+        let password =
+            matches!(last.as_str(), "PASSWORD" | "PASS" | "PASSWD" | "PWD" | "PASSPHRASE" | "PIN" | "SECRET");
         return !password;
     }
     let fields: Vec<&str> = value.split_whitespace().collect();
