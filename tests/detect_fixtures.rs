@@ -75,7 +75,9 @@ fn secrets_of(name: &str) -> (Vec<String>, Vec<String>) {
 /// must be required, and the ones that must not appear at all.
 #[test]
 fn secret_classes_keep_credentials_and_leave_out_settings() {
-    let cases: &[(&str, &[&str], &[&str], &[&str])] = &[
+    // (fixture, names that must be proposed, names that must be required, names that must not appear)
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [&'a str], &'a [&'a str]);
+    let cases: &[Case] = &[
         // CI's secret store is no evidence by itself and never makes a name required.
         (
             "secrets-ci-not-required",
