@@ -78,9 +78,9 @@ impl Ecosystem for Dotnet {
     /// which the environment provider binds with `__` for `:` (`Configuration["Stripe:SecretKey"]`
     /// is `Stripe__SecretKey`): `configuration["X"]`, `GetValue<T>("X")` (optional with a
     /// default), `GetConnectionString("Db")` (`ConnectionStrings__Db`), `GetRequired…("X")`
-    /// (required). appsettings or an orchestrator usually give those, so they count only
-    /// where an env or compose file of the project names the variable (see
-    /// [`EnvRead::derived`]).
+    /// (required), under the prefix of an `AddEnvironmentVariables("APP_")` of the same file.
+    /// appsettings or an orchestrator usually give those, so they count only where an env or
+    /// compose file of the project names the variable (see [`EnvRead::derived`]).
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(
@@ -94,6 +94,17 @@ impl Ecosystem for Dotnet {
             )
             .expect("the .NET environment-read pattern is valid")
         });
+        static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"(?-u:\b)AddEnvironmentVariables\(\s*(?:prefix\s*:\s*)?"([A-Za-z0-9_]+)"\s*\)"#)
+                .expect("the environment-prefix pattern is valid")
+        });
+        // Configuration added with `AddEnvironmentVariables("APP_")` alone reads its keys from
+        // `APP_`-prefixed variables; with a bare `AddEnvironmentVariables()` beside it, from both.
+        let prefix = PREFIX
+            .captures(text)
+            .and_then(|c| c.get(1))
+            .filter(|_| !text.contains("AddEnvironmentVariables()"))
+            .map_or("", |p| p.as_str());
         READ.captures_iter(text)
             .filter_map(|c| {
                 let whole = c.get(0)?;
@@ -114,7 +125,7 @@ impl Ecosystem for Dotnet {
                 }
                 if let Some(key) = c.name("index") {
                     return Some(EnvRead::derived(
-                        key.as_str().replace(':', "__"),
+                        format!("{prefix}{}", key.as_str().replace(':', "__")),
                         key.start(),
                         fallback,
                         "configuration key",
@@ -136,9 +147,9 @@ impl Ecosystem for Dotnet {
                     fallback
                 };
                 let (name, via) = if call.ends_with("ConnectionString") {
-                    (format!("ConnectionStrings__{}", key.as_str()), "connection string")
+                    (format!("{prefix}ConnectionStrings__{}", key.as_str()), "connection string")
                 } else {
-                    (key.as_str().replace(':', "__"), "configuration key")
+                    (format!("{prefix}{}", key.as_str().replace(':', "__")), "configuration key")
                 };
                 Some(EnvRead::derived(name, key.start(), need, via))
             })
@@ -357,6 +368,16 @@ mod tests {
         assert_eq!(s.managers(), vec![("nuget", ".")]);
         assert_eq!(s.steps(), vec!["dotnet tool restore", "dotnet restore App.sln"]);
         assert_eq!(s.tests(), vec!["dotnet test App.sln"]);
+    }
+
+    #[test]
+    fn configuration_keys_under_an_environment_prefix() {
+        let text = "builder.Configuration.AddEnvironmentVariables(prefix: \"SHOP_\");\nvar key = builder.Configuration[\"Stripe:SecretKey\"];\nvar db = builder.Configuration.GetConnectionString(\"Db\");\n";
+        let names: Vec<String> = Dotnet.env_reads("Program.cs", text).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["SHOP_Stripe__SecretKey", "SHOP_ConnectionStrings__Db"]);
+        let both = format!("builder.Configuration.AddEnvironmentVariables();\n{text}");
+        let names: Vec<String> = Dotnet.env_reads("Program.cs", &both).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["Stripe__SecretKey", "ConnectionStrings__Db"]);
     }
 
     #[test]

@@ -278,11 +278,15 @@ pub struct EnvRead {
     /// The code itself declares the value a secret (a pydantic `SecretStr` field, an Aspire
     /// `AddParameter(…, secret: true)`, starlette's `cast=Secret`), whatever its name says.
     pub marked_secret: bool,
+    /// The code types the value as a setting — a boolean, number, duration, list or enum
+    /// (`z.coerce.number()`, envalid's `bool()`, a pydantic `int` field, a Go `time.Duration`
+    /// field) — so it holds no credential, whatever its name says.
+    pub setting: bool,
 }
 
 impl EnvRead {
     pub fn new(name: impl Into<String>, at: usize, need: Need, via: &'static str) -> EnvRead {
-        EnvRead { name: name.into(), at, need, via, derived: false, marked_secret: false }
+        EnvRead { name: name.into(), at, need, via, derived: false, marked_secret: false, setting: false }
     }
 
     /// A name the framework derives from a settings key (see [`EnvRead::derived`]).
@@ -293,5 +297,10 @@ impl EnvRead {
     /// The same read, declared a secret by the code (see [`EnvRead::marked_secret`]).
     pub fn marked_secret(self, marked: bool) -> EnvRead {
         EnvRead { marked_secret: self.marked_secret || marked, ..self }
+    }
+
+    /// The same read, its value typed as a setting by the code (see [`EnvRead::setting`]).
+    pub fn typed_setting(self, setting: bool) -> EnvRead {
+        EnvRead { setting: self.setting || setting, ..self }
     }
 }

@@ -54,11 +54,22 @@ impl Ecosystem for Swift {
     }
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?-u:\b)ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]"#)
-                .expect("the Swift environment-read pattern is valid")
+            // Vapor's `Environment.get("X")` reads the process environment (and its `.env` files).
+            Regex::new(
+                r#"(?-u:\b)(?:ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]|Environment\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\))"#,
+            )
+            .expect("the Swift environment-read pattern is valid")
         });
-        code::reads_of(&READ, text, "ProcessInfo environment", |after| {
-            if code::followed_by(after, &["??"]) { Need::Optional } else { Need::Unstated }
+        // `?? "default"` is optional; `guard let x = Environment.get("X") else { throw … }` is a
+        // startup check.
+        code::reads_of(&READ, text, "Swift environment read", |after| {
+            if code::followed_by(after, &["??"]) {
+                Need::Optional
+            } else if code::followed_by(after, &["else"]) {
+                Need::Required
+            } else {
+                Need::Unstated
+            }
         })
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {

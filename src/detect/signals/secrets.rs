@@ -1,18 +1,21 @@
-//! Secret names and the evidence for each: the `secrets.X` that CI test jobs read (required),
-//! dotenv files (`.env.example`-style ones, and a committed `.env` whose value is missing or
-//! a stand-in like `changethis`), the `environment:` of the project's compose services, and
-//! the code's environment reads, which each ecosystem finds in its own source and settings
-//! files — plain reads and settings schemas alike — with whether the code needs them.
-//! Which names count is [`rules`]' to say; merge folds each name's evidence into required or
-//! optional.
+//! Secret names and the evidence for each: dotenv files (`.env.example`-style ones, and a
+//! committed `.env` whose value is missing or a stand-in like `changethis`), the
+//! `environment:` of the project's compose services, and the code's environment reads, which
+//! each ecosystem finds in its own source and settings files — plain reads and settings
+//! schemas alike — with whether the code needs them and what type they give the value. A
+//! name is a secret when the app reads it and something says its value is sensitive; a value
+//! typed or exemplified as a boolean, number, duration, list or schedule is a setting,
+//! whatever its name says. Which names count is [`rules`]' to say; merge folds each name's
+//! evidence into required or optional.
 //!
 //! Evidence, by what it says about a name:
-//! - required: CI sets it for a test job; a read without a default (`os.environ["X"]`, a
+//! - required: a read without a default (`os.environ["X"]`, a
 //!   schema field without one, `fetch_env!`); compose refuses to start without it
 //!   (`${X:?}`); an example file documents it as required;
 //! - optional: a read with a default or an optional schema field, production-only config,
 //!   an example that documents it as optional or shows it commented out;
-//! - unstated: anything else (`process.env.X`, `KEY=` in an example).
+//! - unstated: anything else (`process.env.X`, `KEY=` in an example), and CI's `secrets.X`
+//!   for a test job, which counts only for a name the app reads (see [`ci_secrets`]).
 //!
 //! Code scanning is bounded so that detection stays fast on huge trees: the project's own
 //! source and settings files, outside tests, fixtures, scripts and generated code, at most
@@ -30,7 +33,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use self::rules::{has_credentials, is_placeholder, is_public, is_sandbox_secret, is_url_setting, public_halves};
+use self::rules::{
+    has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_name, is_setting_value,
+    is_test_suite_name, is_url_setting, public_halves,
+};
 pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems::{self, ecosystem::EnvRead};
 use crate::detect::findings::{Findings, Need, Secret};
@@ -96,11 +102,6 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     let (chosen, (mut evidence, project)) = std::thread::scope(|scope| {
         let choosing = scope.spawn(|| chosen_sources(sources.repo()));
         let mut evidence = Evidence::default();
-        for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
-            for name in job.secrets.iter().filter(|name| is_sandbox_secret(name)) {
-                evidence.add(name, &job.source, Need::Required, "set for the CI test job");
-            }
-        }
         let services = compose_services(sources);
         let project = ProjectNames::of(sources, &services);
         for file in sources.env_files() {
@@ -111,10 +112,27 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         let chosen = choosing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (chosen, (evidence, project))
     });
-    code_secrets(sources, chosen, &project, &mut evidence, out);
+    // A name the code types as a setting (a boolean, a number, a list) is none, wherever else
+    // it is spelled.
+    let typed_settings = code_secrets(sources, chosen, &project, &mut evidence, out);
+    ci_secrets(sources, &mut evidence);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
-    out.secrets.extend(evidence.found.into_iter().filter(|s| !public.contains(&s.name)));
+    out.secrets
+        .extend(evidence.found.into_iter().filter(|s| !public.contains(&s.name) && !typed_settings.contains(&s.name)));
+}
+
+/// What CI's secret store says: a test job's `secrets.X` is private to CI, which keeps model
+/// lists, regions and public client ids there too — not a credential the app needs. It is
+/// evidence only for a name the app itself reads as a secret (found by now), and never makes
+/// one required: that comes from the app (a schema field without a default, a `fetch`).
+fn ci_secrets(sources: &Sources, evidence: &mut Evidence) {
+    let read: HashSet<String> = evidence.found.iter().map(|s| s.name.clone()).collect();
+    for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
+        for name in job.secrets.iter().filter(|name| is_sandbox_secret(name) && read.contains(*name)) {
+            evidence.add(name, &job.source, Need::Unstated, "also set for the CI test job");
+        }
+    }
 }
 
 /// Evidence in the order it was found, once per name and need.
@@ -171,6 +189,13 @@ impl ProjectNames {
         self.values.get(name).map(|v| v.iter().map(String::as_str).collect()).unwrap_or_default()
     }
 
+    /// Whether every value the project gives `name` (past empty ones and stand-ins) is a
+    /// setting's — a boolean, number, duration, schedule or list — and there is one.
+    fn exemplified_as_setting(&self, name: &str) -> bool {
+        let mut given = self.values_of(name).into_iter().filter(|v| !is_placeholder(v)).peekable();
+        given.peek().is_some() && given.all(|v| is_setting_value(name, v))
+    }
+
     /// Whether `name` is a secret here: by its name (or because the code says so), and not a
     /// URL every example shows without credentials; or a URL an example shows with them.
     fn is_secret(&self, name: &str, marked: bool) -> bool {
@@ -178,7 +203,8 @@ impl ProjectNames {
         let by_name =
             looks_like_secret(name) || marked && !is_public(name) && crate::names::validate_secret_name(name).is_ok();
         let by_value = values.iter().any(|v| has_credentials(v)) && crate::names::validate_secret_name(name).is_ok();
-        by_name && !is_url_setting(name, &values) || by_value && !is_public(name)
+        let secret = by_name && !is_url_setting(name, &values) || by_value && !is_public(name);
+        secret && (marked || !self.exemplified_as_setting(name))
     }
 }
 
@@ -242,6 +268,25 @@ fn documents_a_connection_string(entry: &EnvEntry) -> bool {
     CONNECTION_STRING.is_match(&entry.doc)
 }
 
+/// Whether an example documents the key as a credential without its name saying so: its
+/// comment (`# the secret key from your provider`, `# API password`, `# openssl rand -hex 32`)
+/// or its stand-in value (`DUO_SKEY=<Client Secret>`) names one, and the value is still to be
+/// given.
+fn documents_a_credential(entry: &EnvEntry) -> bool {
+    static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?|openssl\s+rand|random\s+(?:string|value|bytes))(?-u:\b)")
+            .expect("the credential-doc pattern is valid")
+    });
+    let value = entry.value.trim().trim_matches(['"', '\'']);
+    let stand_in = value.starts_with('<') && value.ends_with('>');
+    is_placeholder(&entry.value)
+        && (CREDENTIAL.is_match(&entry.doc) || stand_in && CREDENTIAL.is_match(value))
+        && crate::names::validate_secret_name(&entry.key).is_ok()
+        && !is_public(&entry.key)
+        && !is_setting_name(&entry.key)
+        && !is_test_suite_name(&entry.key)
+}
+
 /// The names a value interpolates (`${POSTGRES_PASSWORD}`, `$HOME`).
 fn interpolated(value: &str) -> impl Iterator<Item = &str> {
     static REFERENCE: LazyLock<Regex> =
@@ -262,7 +307,10 @@ fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence: &mut Evide
         let supplied = !file.example
             && !stand_in.contains(entry.key.as_str())
             && !interpolated(&entry.value).any(|name| stand_in.contains(name));
-        if supplied || !(project.is_secret(&entry.key, false) || documents_a_connection_string(entry)) {
+        let documented_credential = documents_a_credential(entry) && !project.exemplified_as_setting(&entry.key);
+        if supplied
+            || !(project.is_secret(&entry.key, false) || documents_a_connection_string(entry) || documented_credential)
+        {
             continue;
         }
         let (need, why) = if entry.commented {
@@ -377,7 +425,7 @@ fn code_secrets(
     project: &ProjectNames,
     evidence: &mut Evidence,
     out: &mut Findings,
-) {
+) -> HashSet<String> {
     let repo = sources.repo();
     let Chosen { positions, capped_from } = chosen;
     if let Some(total) = capped_from {
@@ -406,12 +454,15 @@ fn code_secrets(
     // Packages that walk the whole environment key their parsers by the names.
     let walking: HashSet<&str> =
         scans.iter().filter(|(_, scan)| scan.walks_environment).map(|(rel, _)| parent_dir(rel)).collect();
+    let mut typed_settings = HashSet::new();
     for (rel, scan) in scans {
         let keyed = scan.keyed.into_iter().filter(|_| walking.contains(parent_dir(rel)));
         for secret in scan.secrets.into_iter().chain(keyed) {
             evidence.add(&secret.name, &secret.source, secret.need, secret.why);
         }
+        typed_settings.extend(scan.settings);
     }
+    typed_settings
 }
 
 /// What one source file says.
@@ -423,6 +474,8 @@ struct FileScan {
     keyed: Vec<Secret>,
     /// More than [`MAX_NAMES_PER_FILE`] names: the rest were not taken.
     capped: bool,
+    /// Names the code types as settings ([`EnvRead::setting`]).
+    settings: Vec<String>,
     walks_environment: bool,
 }
 
@@ -537,6 +590,12 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
                 continue;
             }
             if automation && !is_sandbox_secret(&read.name) {
+                continue;
+            }
+            if read.setting && !read.marked_secret {
+                if scan.settings.len() < MAX_NAMES_PER_FILE {
+                    scan.settings.push(read.name.clone());
+                }
                 continue;
             }
             let (name, why, keyed) = if let Some(name) = accepted_name(&read, project) {
@@ -1039,10 +1098,14 @@ mod tests {
     }
 
     #[test]
-    fn ci_secrets_of_test_jobs_minus_what_ci_uses_itself() {
+    fn ci_secrets_count_only_for_what_the_app_reads_and_never_require_it() {
         let workflow = "jobs:\n  test:\n    env:\n      DB_PASSWORD: ${{ secrets.DB_PASSWORD }}\n      CODECOV_TOKEN: ${{ secrets.CODECOV_TOKEN }}\n      GH: ${{ secrets.GITHUB_TOKEN }}\n    steps:\n      - run: echo 'runs without secrets. Avo is off'\n      - run: cargo test\n  lint:\n    steps:\n      - run: npm run lint\n        env:\n          LINT_TOKEN: ${{ secrets.LINT_TOKEN }}\n";
         let release = "name: Release\njobs:\n  publish:\n    steps:\n      - run: cargo test\n        env:\n          API_KEY: ${{ secrets.API_KEY }}\n";
-        let found = evidence(&[(".github/workflows/test.yml", workflow), (".github/workflows/release.yml", release)]);
-        assert_eq!(found, [("DB_PASSWORD".into(), ".github/workflows/test.yml#jobs.test".into(), Need::Required)]);
+        let ci = [(".github/workflows/test.yml", workflow), (".github/workflows/release.yml", release)];
+        // CI's secret store alone says nothing the app needs.
+        assert_eq!(evidence(&ci), []);
+        let read = ("src/db.js", "module.exports = process.env.DB_PASSWORD;\n");
+        let found = evidence(&[ci[0], ci[1], read]);
+        assert_eq!(found, [("DB_PASSWORD".into(), "src/db.js:1".into(), Need::Unstated)]);
     }
 }

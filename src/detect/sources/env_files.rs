@@ -1,5 +1,5 @@
-//! Dotenv files that state what the project needs: `.env.example`-style files anywhere in the
-//! project's own folders, and a committed `.env`/`.env.test` outside test folders. Keys,
+//! Dotenv files that state what the project needs: `.env.example`-style files and a committed
+//! `.env`/`.env.test` in the project's own folders outside the folders of test suites. Keys,
 //! values and line numbers; which keys are secrets is the secrets signal's to say.
 
 use crate::detect::repo::{Repo, file_name, is_own_dir};
@@ -50,19 +50,19 @@ pub fn is_example(name: &str) -> bool {
     name.to_ascii_lowercase().split('.').any(|p| EXAMPLE_MARKERS.contains(&p))
 }
 
-/// Directories of tests: a committed env file there configures a test app with its values,
-/// so the names in it are nothing the sandbox must supply.
-const TEST_DIRS: &[&str] = &["test", "tests", "__tests__", "spec", "specs", "e2e", "integration", "testing"];
+/// Directories of test suites: an env file there, example or not, configures the suite (the
+/// users a browser test logs in as, the database it seeds), so the names in it are nothing the
+/// app needs.
+const TEST_DIRS: &[&str] =
+    &["test", "tests", "__tests__", "spec", "specs", "e2e", "integration", "testing", "playwright", "cypress"];
 
-/// Whether an env file states what the project needs: example-style anywhere, a committed
-/// `.env`/`.env.test` only outside test directories (a monorepo's test apps).
+/// Whether an env file states what the project needs: one outside the folders of test suites.
 pub fn is_project_env_file(dir: &str, name: &str) -> bool {
     // The name first: this runs for every file of the tree.
     if !is_env_file(name) || !is_own_dir(dir) {
         return false;
     }
-    let in_tests = dir.split('/').any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)));
-    !in_tests || is_example(name)
+    !dir.split('/').any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)))
 }
 
 /// The keys of a dotenv-style text, with their values, line numbers and documentation
@@ -175,11 +175,19 @@ mod tests {
     }
 
     #[test]
-    fn test_apps_env_files_are_not_the_projects() {
-        for rel in [".env.example", "backend/.env", "packages/kit/.env.example", "packages/kit/test/.env.example"] {
+    fn test_suites_env_files_are_not_the_projects() {
+        for rel in [".env.example", "backend/.env", "packages/kit/.env.example", ".env.development.template"] {
             assert!(is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
         }
-        for rel in ["packages/kit/test/apps/basics/.env", "tests/.env.test", "e2e/app/.env", "examples/.env.example"] {
+        for rel in [
+            "packages/kit/test/apps/basics/.env",
+            "packages/kit/test/.env.example",
+            "tests/.env.test",
+            "e2e/app/.env",
+            "e2e/.env.template",
+            "playwright/.env.template",
+            "examples/.env.example",
+        ] {
             assert!(!is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
         }
     }

@@ -1,8 +1,11 @@
 //! How Go code reads the environment: `os.Getenv`/`os.LookupEnv`; the struct tags of the
-//! env libraries (caarlos0/env and sethvargo/go-envconfig `env:"X"`, kelseyhightower's
-//! `envconfig:"x"`); viper's `BindEnv`, and its keys under `SetEnvPrefix` + `AutomaticEnv`;
-//! parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
-//! Go templates that render configuration (`{{ .Env.X }}`, gomplate's `getenv "X"`).
+//! env libraries (caarlos0/env and sethvargo/go-envconfig `env:"X"`, under the prefix of a
+//! `PrefixLookuper` of the same file; kelseyhightower's `envconfig:"x"`, and the fields of the
+//! struct `envconfig.Process("app", &c)` fills, as `APP_FIELD`), with the field's type
+//! (a `bool`, number, duration or list is a setting); viper's `BindEnv`, and its keys under
+//! `SetEnvPrefix` + `AutomaticEnv`; parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
+//! Go templates that render configuration (`{{ .Env.X }}`, gomplate's `getenv "X"`, sprig's
+//! `env "X"`).
 
 use std::sync::LazyLock;
 
@@ -23,6 +26,7 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     });
     let mut found = code::reads_of(&GETENV, text, "os.Getenv", |_| Need::Unstated);
     found.extend(tag_reads(text));
+    found.extend(process_reads(text));
     found.extend(viper_reads(text));
     found.extend(keyed_reads(text));
     found
@@ -38,8 +42,11 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
     static PAIR: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid")
     });
+    // go-envconfig's `PrefixLookuper("APP_", …)` puts its prefix before every `env:` name.
+    let lookup_prefix = LOOKUP_PREFIX.captures(text).and_then(|c| c.get(1)).map_or("", |p| p.as_str());
     let mut found = Vec::new();
     for tag in TAG.captures_iter(text).filter_map(|c| c.get(1)) {
+        let setting = is_setting_type(field_type(text, tag.start()));
         let pairs: Vec<(&str, &str, usize)> = PAIR
             .captures_iter(tag.as_str())
             .filter_map(|p| Some((p.get(1)?.as_str(), p.get(2)?.as_str(), tag.start() + p.get(2)?.start())))
@@ -49,7 +56,8 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
             let (name, options, via) = match key {
                 "env" => {
                     let mut parts = spec.split(',').map(str::trim);
-                    let name = parts.next().unwrap_or_default().to_string();
+                    let name = parts.next().unwrap_or_default();
+                    let name = if name.is_empty() { String::new() } else { format!("{lookup_prefix}{name}") };
                     (name, parts.collect::<Vec<_>>(), "env struct tag")
                 }
                 // A lower-case key names a field under its struct's prefix
@@ -73,10 +81,146 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
             } else {
                 Need::Unstated
             };
-            found.push(EnvRead::new(name, at, need, via));
+            found.push(EnvRead::new(name, at, need, via).typed_setting(setting));
         }
     }
     found
+}
+
+static LOOKUP_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?-u:\b)PrefixLookuper\(\s*"([A-Za-z0-9_]*)""#).expect("the PrefixLookuper pattern is valid")
+});
+
+/// The type of the struct field whose tag starts at `tag` (`Port int `, `TTL time.Duration `).
+fn field_type(text: &str, tag: usize) -> &str {
+    let line_start = text[..tag].rfind('\n').map_or(0, |i| i + 1);
+    let mut words = text[line_start..tag.saturating_sub(1)].split_whitespace();
+    words.next();
+    words.next().unwrap_or_default()
+}
+
+/// Whether a Go field type holds a setting: a flag, a number, a duration, a list or a map.
+fn is_setting_type(ty: &str) -> bool {
+    let ty = ty.trim_start_matches('*');
+    ty == "bool"
+        || ty.starts_with("int")
+        || ty.starts_with("uint")
+        || ty.starts_with("float")
+        || ty == "time.Duration"
+        || ty.starts_with("map[")
+        || ty.starts_with("[]") && ty != "[]byte"
+}
+
+/// kelseyhightower/envconfig: `envconfig.Process("app", &config)` reads every field of
+/// `config`'s struct as `APP_` and the field's name — split into words with `split_words`
+/// (`TurnExternalSecret` is `APP_TURN_EXTERNAL_SECRET`), or the `envconfig:"key"` of its
+/// tag; required with `required:"true"`, optional with a `default`. The prefix may be a
+/// string variable or constant of the file (`envconfig.Process(prefix, &c)`).
+fn process_reads(text: &str) -> Vec<EnvRead> {
+    static PROCESS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)envconfig\.(?:Must)?Process\(\s*(?:"([A-Za-z0-9_]*)"|([A-Za-z_][[:word:]]*))\s*,\s*&?([A-Za-z_][[:word:]]*)"#)
+            .expect("the envconfig.Process pattern is valid")
+    });
+    static FIELD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\s*([A-Z][[:word:]]*)\s+(\S+)\s*(?:`([^`]*)`)?").expect("the struct-field pattern is valid")
+    });
+    static PAIR: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid"));
+    let mut found = Vec::new();
+    for c in PROCESS.captures_iter(text) {
+        let prefix = match (c.get(1), c.get(2)) {
+            (Some(literal), _) => literal.as_str().to_string(),
+            (None, Some(constant)) => match string_constant(text, constant.as_str()) {
+                Some(value) => value,
+                None => continue,
+            },
+            _ => continue,
+        };
+        let Some(target) = c.get(3) else { continue };
+        let Some(ty) = variable_type(text, target.as_str()) else { continue };
+        let Some(open) = text.find(&format!("type {ty} struct {{")).map(|at| at + "type  struct ".len() + ty.len())
+        else {
+            continue;
+        };
+        let Some(body) = code::block(&text[open..], QUOTES) else { continue };
+        let mut offset = open + 1;
+        for line in body.split_inclusive('\n') {
+            let at = offset;
+            offset += line.len();
+            let Some(field) = FIELD.captures(line) else { continue };
+            let (Some(name), Some(field_ty)) = (field.get(1), field.get(2)) else { continue };
+            let tags: Vec<(&str, &str)> = field
+                .get(3)
+                .map(|t| {
+                    PAIR.captures_iter(t.as_str())
+                        .filter_map(|p| Some((p.get(1)?.as_str(), p.get(2)?.as_str())))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let tag = |key: &str| tags.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+            if tag("ignored") == Some("true") || field_ty.as_str().starts_with("func") {
+                continue;
+            }
+            let key = match tag("envconfig") {
+                Some(key) if !key.is_empty() => key.to_ascii_uppercase(),
+                _ if tag("split_words") == Some("true") => split_words(name.as_str()),
+                _ => name.as_str().to_ascii_uppercase(),
+            };
+            let env = if prefix.is_empty() { key } else { format!("{}_{key}", prefix.to_ascii_uppercase()) };
+            let need = if tag("default").is_some() {
+                Need::Optional
+            } else if tag("required") == Some("true") {
+                Need::Required
+            } else {
+                Need::Unstated
+            };
+            found.push(
+                EnvRead::new(env, at + name.start(), need, "envconfig.Process field")
+                    .typed_setting(is_setting_type(field_ty.as_str())),
+            );
+        }
+    }
+    found
+}
+
+/// The value of a string variable or constant of the file: `prefix = "screego"`,
+/// `const envPrefix string = "APP"`.
+fn string_constant(text: &str, name: &str) -> Option<String> {
+    let pattern =
+        Regex::new(&format!(r#"(?m)^\s*(?:(?:var|const)\s+)?{}\s+(?:string\s+)?:?=\s*"([^"]*)""#, regex::escape(name)))
+            .ok()?;
+    pattern.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str().to_string())
+}
+
+/// The struct type of a variable of the file: `var cfg Config`, `cfg := Config{}`,
+/// `cfg := &Config{}`, `cfg = new(Config)`.
+fn variable_type(text: &str, variable: &str) -> Option<String> {
+    let pattern = Regex::new(&format!(
+        r"(?-u:\b){v}\s+\*?([A-Z][[:word:]]*)\s*(?:\n|;|=|$)|(?-u:\b){v}\s*:?=\s*(?:&?([A-Z][[:word:]]*)\s*\{{|new\(\s*([A-Z][[:word:]]*)\s*\))",
+        v = regex::escape(variable)
+    ))
+    .ok()?;
+    let c = pattern.captures(text)?;
+    c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str().to_string())
+}
+
+/// A Go field name as kelseyhightower/envconfig's `split_words` spells it: words at case
+/// changes, an acronym kept whole (`TLSCertFile` is `TLS_CERT_FILE`, `ExternalIP`
+/// `EXTERNAL_IP`).
+fn split_words(field: &str) -> String {
+    let chars: Vec<char> = field.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        let previous = i.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(i + 1);
+        let boundary = c.is_uppercase()
+            && previous.is_some_and(|p| p.is_lowercase() || p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()));
+        if boundary {
+            out.push('_');
+        }
+        out.extend(c.to_uppercase());
+    }
+    out
 }
 
 /// viper: `BindEnv("key", "X", …)` binds the names given; `BindEnv("key")` and, with
@@ -162,11 +306,11 @@ fn keyed_reads(text: &str) -> Vec<EnvRead> {
 }
 
 /// `{{ .Env.X }}` (optional under `default`), gomplate's `{{ getenv "X" }}` (optional with
-/// a second argument) and `{{ env.Getenv "X" }}`.
+/// a second argument), `{{ env.Getenv "X" }}` and sprig's `{{ env "X" }}`.
 fn template_reads(text: &str) -> Vec<EnvRead> {
     static TEMPLATE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"\{\{-?\s*(default\s+)?[^}]*?(?:\.Env\.([A-Za-z_][A-Za-z0-9_]*)|(?:getenv|env\.Getenv)\s+"([A-Za-z_][A-Za-z0-9_]*)"(\s+")?)[^}]*\}\}"#,
+            r#"\{\{-?\s*(default\s+)?[^}]*?(?:\.Env\.([A-Za-z_][A-Za-z0-9_]*)|(?:getenv|env\.Getenv|env)\s+"([A-Za-z_][A-Za-z0-9_]*)"(\s+")?)[^}]*\}\}"#,
         )
         .expect("the Go template pattern is valid")
     });
@@ -222,6 +366,59 @@ type Config struct {
     }
 
     #[test]
+    fn envconfig_process_applies_its_prefix_and_split_words() {
+        let text = r#"
+var prefix = "screego"
+
+type Config struct {
+	TLSKeyFile         string   `split_words:"true"`
+	Secret             []byte   `split_words:"true"`
+	ServerTLS          bool     `split_words:"true"`
+	TurnExternalSecret string   `split_words:"true"`
+	TurnAddress        string   `default:":3478" required:"true" split_words:"true"`
+	AdminPass          string   `envconfig:"admin_password" required:"true"`
+	CheckOrigin        func(string) bool `ignored:"true"`
+}
+
+func Get() Config {
+	config := Config{}
+	err := envconfig.Process(prefix, &config)
+}
+"#;
+        let reads = reads("config/config.go", text);
+        let rows: Vec<(&str, Need, bool)> = reads.iter().map(|r| (r.name.as_str(), r.need, r.setting)).collect();
+        assert_eq!(
+            rows,
+            [
+                ("SCREEGO_TLS_KEY_FILE", Need::Unstated, false),
+                ("SCREEGO_SECRET", Need::Unstated, false),
+                ("SCREEGO_SERVER_TLS", Need::Unstated, true),
+                ("SCREEGO_TURN_EXTERNAL_SECRET", Need::Unstated, false),
+                ("SCREEGO_TURN_ADDRESS", Need::Optional, false),
+                ("SCREEGO_ADMIN_PASSWORD", Need::Required, false),
+            ]
+        );
+    }
+
+    #[test]
+    fn go_envconfig_prefix_lookuper_and_typed_fields() {
+        let text = r#"
+type Config struct {
+	DatabaseURL string        `env:"DATABASE_URL, required"`
+	KeyTTL      time.Duration `env:"KEY_TTL, default=5m"`
+	ReleaseKeys bool          `env:"RELEASE_SAME_DAY_KEYS"`
+}
+func Load(ctx context.Context) (*Config, error) {
+	l := envconfig.PrefixLookuper("APP_", envconfig.OsLookuper())
+	return envconfig.ProcessWith(ctx, &envconfig.Config{Target: &c, Lookuper: l})
+}
+"#;
+        let reads = reads("config.go", text);
+        let rows: Vec<(&str, bool)> = reads.iter().map(|r| (r.name.as_str(), r.setting)).collect();
+        assert_eq!(rows, [("APP_DATABASE_URL", false), ("APP_KEY_TTL", true), ("APP_RELEASE_SAME_DAY_KEYS", true)]);
+    }
+
+    #[test]
     fn viper_bindings_and_prefixed_keys() {
         let text = r#"
 viper.SetEnvPrefix("app")
@@ -250,7 +447,7 @@ key := viper.GetString("stripe.secret_key")
 
     #[test]
     fn go_templates_in_configuration() {
-        let text = "db: {{ .Env.DATABASE_URL }}\nkey: {{ default .Env.API_KEY \"dev\" }}\nx: {{ getenv \"SMTP_PASSWORD\" }}\ny: {{ .Env.TOKEN | default \"t\" }}\n";
+        let text = "db: {{ .Env.DATABASE_URL }}\nkey: {{ default .Env.API_KEY \"dev\" }}\nx: {{ getenv \"SMTP_PASSWORD\" }}\ny: {{ .Env.TOKEN | default \"t\" }}\nz: {{ env \"REDIS_PASSWORD\" }}\n";
         assert_eq!(
             found("config.yaml.tmpl", text),
             [
@@ -258,6 +455,7 @@ key := viper.GetString("stripe.secret_key")
                 ("API_KEY".into(), Need::Optional),
                 ("SMTP_PASSWORD".into(), Need::Unstated),
                 ("TOKEN".into(), Need::Optional),
+                ("REDIS_PASSWORD".into(), Need::Unstated),
             ]
         );
     }

@@ -294,11 +294,33 @@ fn schema_entries(text: &str, open: usize, via: &'static str) -> Vec<EnvRead> {
             } else {
                 Need::Unstated
             };
-            found.push(EnvRead::new(name.as_str(), open + 1 + offset + name.start(), need, via));
+            found.push(
+                EnvRead::new(name.as_str(), open + 1 + offset + name.start(), need, via)
+                    .typed_setting(types_a_setting(value)),
+            );
         }
         offset += whole.end() + value.len() + 1;
     }
     found
+}
+
+/// Whether a schema entry's validator types the value as a setting: a boolean, number, enum
+/// or list (`z.coerce.number()`, `z.enum([…])`, `z.array(…)`, envalid's `bool()`/`num()`/
+/// `port()`, a helper named for booleans like `booleanString`), or gives it a default that
+/// is one (`.default(false)`, `.default(30)`, `.default([])`).
+fn types_a_setting(validator: &str) -> bool {
+    static TYPED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"^(?:z\.(?:coerce\.)?(?:boolean|number|bigint|enum|nativeEnum|literal|array|stringbool|date)\(|(?:bool|num|port)\(|[A-Za-z_$][[:word:]$]*(?i:bool)[[:word:]$]*(?:[\s.;,(]|$))",
+        )
+        .expect("the setting-validator pattern is valid")
+    });
+    static SETTING_DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\.default\(\s*(?:(?:true|false|-?[0-9][0-9_.]*)\s*\)|\[)"#)
+            .expect("the setting-default pattern is valid")
+    });
+    let validator = validator.trim();
+    TYPED.is_match(validator) || SETTING_DEFAULT.is_match(validator)
 }
 
 /// The `env-var` package: `env.get("X").required()` (required), `.default(…)` (optional),

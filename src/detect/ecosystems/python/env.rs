@@ -96,7 +96,7 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
         Regex::new(r"(?m)^([ \t]*)def\s+([A-Za-z_][[:word:]]*)\s*\(\s*([A-Za-z_][[:word:]]*)")
             .expect("the def pattern is valid")
     });
-    let mut wrappers: Vec<(String, bool)> = Vec::new();
+    let mut wrappers: Vec<(String, bool, bool)> = Vec::new();
     for c in DEF.captures_iter(text) {
         let (Some(whole), Some(indent), Some(function), Some(parameter)) = (c.get(0), c.get(1), c.get(2), c.get(3))
         else {
@@ -120,24 +120,23 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
         };
         let indexes = read_by("os.environ[") || read_by("environ[");
         let lower = function.as_str().to_ascii_lowercase();
-        // `get_bool_from_env("AWS_QUERYSTRING_AUTH")`: a flag or a number is no secret.
-        let scalar = lower.split('_').any(|part| SCALAR_TYPES.contains(&part));
-        if !scalar
-            && (indexes || ["os.getenv(", "os.environ.get(", "environ.get(", "getenv("].iter().any(|c| read_by(c)))
-        {
-            wrappers
-                .push((function.as_str().to_string(), indexes || lower.contains("require") || lower.contains("must")));
+        // `get_bool_from_env("AWS_QUERYSTRING_AUTH")`, `envint("X")`: a flag or a number is no secret.
+        let scalar = lower.split('_').any(|part| SCALAR_TYPES.contains(&part))
+            || SCALAR_TYPES.iter().any(|t| lower.strip_prefix("env").is_some_and(|rest| rest == *t));
+        if indexes || ["os.getenv(", "os.environ.get(", "environ.get(", "getenv("].iter().any(|c| read_by(c)) {
+            let required = indexes || lower.contains("require") || lower.contains("must");
+            wrappers.push((function.as_str().to_string(), required, scalar));
         }
     }
     let mut found = Vec::new();
-    for (wrapper, required) in wrappers {
+    for (wrapper, required, scalar) in wrappers {
         let Ok(call) = Regex::new(&format!(
             r#"(?:^|[^[:word:].]){}\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
             regex::escape(&wrapper)
         )) else {
             continue;
         };
-        found.extend(code::reads_of(&call, text, "env helper", |after| {
+        let reads = code::reads_of(&call, text, "env helper", |after| {
             if passes_default(arguments(after)) {
                 Need::Optional
             } else if required {
@@ -145,13 +144,17 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
             } else {
                 Need::Unstated
             }
-        }));
+        });
+        found.extend(reads.into_iter().map(|read| read.typed_setting(scalar)));
     }
     found
 }
 
 /// The types a reader converts a flag or a number to: what it reads is never a secret.
 const SCALAR_TYPES: &[&str] = &["bool", "int", "float", "integer", "number", "decimal", "timedelta"];
+/// Other reader types that hold settings, not credentials: lists, paths, dates, log levels.
+const READER_SETTING_TYPES: &[&str] =
+    &["list", "tuple", "path", "datetime", "date", "time", "log_level", "enum", "uuid"];
 
 /// Whether the read at `at` is the value of Django's `SECRET_KEY = …` setting.
 fn sets_django_secret_key(text: &str, at: usize) -> bool {
@@ -169,7 +172,8 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
     });
     const TYPED: &str = "str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path|decimal|datetime|date|time|timedelta|uuid|log_level|enum|tuple|NOTSET";
     static CAST: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:^|[\s,(])cast\s*=\s*(bool|int|float|Decimal|timedelta)\b").expect("the cast pattern is valid")
+        Regex::new(r"(?:^|[\s,(])cast\s*=\s*(bool|int|float|Decimal|timedelta|CommaSeparatedStrings|list)\b")
+            .expect("the cast pattern is valid")
     });
     let mut names: Vec<String> = vec!["env".into(), "config".into()];
     for c in BINDING.captures_iter(text) {
@@ -203,12 +207,16 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
             let rest = arguments(&text[whole.end()..]);
             // `env.bool("X")`, `config("X", cast=int)`: a flag or a number is no secret.
             let typed = c.get(1).map(|t| t.as_str().to_ascii_lowercase());
-            if typed.as_deref().is_some_and(|t| SCALAR_TYPES.contains(&t)) || CAST.is_match(rest) {
-                return None;
-            }
+            let scalar =
+                typed.as_deref().is_some_and(|t| SCALAR_TYPES.contains(&t) || READER_SETTING_TYPES.contains(&t))
+                    || CAST.is_match(rest);
             let need = if passes_default(rest) { Need::Optional } else { Need::Required };
             let secret = rest.contains("cast=Secret");
-            Some(EnvRead::new(name.as_str(), name.start(), need, "settings reader").marked_secret(secret))
+            Some(
+                EnvRead::new(name.as_str(), name.start(), need, "settings reader")
+                    .marked_secret(secret)
+                    .typed_setting(scalar),
+            )
         })
         .collect();
     found.extend(default_named_reads(text, &names));
@@ -333,9 +341,38 @@ fn settings_classes(text: &str) -> Vec<EnvRead> {
             .iter()
             .map(|field| format!("{prefix}{field}").to_ascii_uppercase())
             .collect();
-        found.extend(fields(text, class.body.clone(), prefix).into_iter().filter(|read| !given.contains(&read.name)));
+        let built = built_by_validators(&text[class.body.clone()]);
+        found.extend(fields(text, class.body.clone(), prefix).into_iter().filter(|read| {
+            !given.contains(&read.name)
+                && !built.iter().any(|field| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
+        }));
     }
     found
+}
+
+/// The fields of a settings class that a validator builds from other fields
+/// (`@field_validator("POSTGRES_URI")` returning `PostgresDsn.build(…)` or an f-string URL):
+/// computed, not read from the environment.
+fn built_by_validators(body: &str) -> Vec<String> {
+    static VALIDATOR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"@(?:field_)?validator\(\s*((?:['"][A-Za-z_][[:word:]]*['"]\s*,?\s*)+)"#)
+            .expect("the validator pattern is valid")
+    });
+    static NAME: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"['"]([A-Za-z_][[:word:]]*)['"]"#).expect("the name pattern is valid"));
+    static BUILDS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#"\.build\(|f['"][a-z+]+://"#).expect("the URL-building pattern is valid"));
+    let mut built = Vec::new();
+    for c in VALIDATOR.captures_iter(body) {
+        let (Some(whole), Some(names)) = (c.get(0), c.get(1)) else { continue };
+        // The decorated function: up to the next decorator or the end of the class.
+        let rest = &body[whole.end()..];
+        let function = &rest[..rest.find("\n    @").or_else(|| rest.find("\n\t@")).unwrap_or(rest.len())];
+        if BUILDS.is_match(function) {
+            built.extend(NAME.captures_iter(names.as_str()).filter_map(|n| n.get(1)).map(|n| n.as_str().to_string()));
+        }
+    }
+    built
 }
 
 /// The fields the file passes to a settings class's constructor: `Settings(SECRET=…)`, or the
@@ -439,6 +476,7 @@ fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead
             (Some(_), None) => Need::Optional,
         };
         let secret = ty.as_str().contains("SecretStr") || ty.as_str().contains("SecretBytes");
+        let setting = is_setting_annotation(ty.as_str());
         let aliases: Vec<(String, usize)> = call
             .map(|arguments| {
                 ALIAS
@@ -450,14 +488,47 @@ fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead
             .unwrap_or_default();
         if aliases.is_empty() {
             let env = format!("{prefix}{name_text}").to_ascii_uppercase();
-            found.push(EnvRead::new(env, name_at, need, "BaseSettings field").marked_secret(secret));
+            found.push(
+                EnvRead::new(env, name_at, need, "BaseSettings field").marked_secret(secret).typed_setting(setting),
+            );
         } else {
             for (alias, at) in aliases {
-                found.push(EnvRead::new(alias, at, need, "BaseSettings field").marked_secret(secret));
+                found.push(
+                    EnvRead::new(alias, at, need, "BaseSettings field").marked_secret(secret).typed_setting(setting),
+                );
             }
         }
     }
     found
+}
+
+/// Whether a settings field's annotation types a setting: a flag, a number, a duration, a
+/// list or a choice (`bool`, `int | None`, `timedelta`, `list[str]`, `Literal["a", "b"]`).
+fn is_setting_annotation(annotation: &str) -> bool {
+    const SETTING_TYPES: &[&str] = &[
+        "bool",
+        "int",
+        "float",
+        "Decimal",
+        "timedelta",
+        "list",
+        "List",
+        "set",
+        "Set",
+        "tuple",
+        "Tuple",
+        "Literal",
+        "PositiveInt",
+        "NonNegativeInt",
+        "conint",
+        "Path",
+        "DirectoryPath",
+        "FilePath",
+    ];
+    // `Optional[int]`, `int | None`, `Annotated[int, …]`: the type without its wrapper.
+    let outer = annotation.trim().trim_start_matches("Optional[").trim_start_matches("Annotated[");
+    let first = outer.split(['[', '|', ',', ']', ' ']).next().unwrap_or_default().trim();
+    SETTING_TYPES.contains(&first)
 }
 
 /// dynaconf: `Validator("X", must_exist=True)` (required) or with `default=` (optional),
@@ -556,10 +627,20 @@ mod tests {
     }
 
     #[test]
+    fn fields_a_validator_builds_are_not_read() {
+        let text = "class Settings(BaseSettings):\n    POSTGRES_PASSWORD: str\n    POSTGRES_URI: PostgresDsn | None = None\n    DEBUG: bool = False\n\n    @field_validator(\"POSTGRES_URI\", mode=\"before\")\n    def assemble(cls, v, info):\n        return PostgresDsn.build(scheme=\"postgresql\", password=info.data[\"POSTGRES_PASSWORD\"])\n";
+        let rows: Vec<(String, bool)> = reads(text).into_iter().map(|r| (r.name, r.setting)).collect();
+        assert_eq!(rows, [("POSTGRES_PASSWORD".to_string(), false), ("DEBUG".to_string(), true)]);
+    }
+
+    #[test]
     fn flags_and_numbers_are_read_but_never_secrets() {
         let text = "def get_bool_from_env(name, default_value):\n    value = os.environ.get(name)\n    return value in ('1', 'true')\n\nA = get_bool_from_env('AWS_QUERYSTRING_AUTH', False)\nB = env.bool('SESSION_TOKEN_AUTH')\nC = config('JWT_AUTH', cast=bool)\nD = config('JWT_SECRET')\nE = env.int('MAX_TOKEN')\n";
-        let names: Vec<String> = reads(text).into_iter().map(|r| r.name).collect();
-        assert_eq!(names, ["JWT_SECRET"]);
+        let credentials: Vec<String> = reads(text).into_iter().filter(|r| !r.setting).map(|r| r.name).collect();
+        assert_eq!(credentials, ["JWT_SECRET"]);
+        let mut settings: Vec<String> = reads(text).into_iter().filter(|r| r.setting).map(|r| r.name).collect();
+        settings.sort_unstable();
+        assert_eq!(settings, ["AWS_QUERYSTRING_AUTH", "JWT_AUTH", "MAX_TOKEN", "SESSION_TOKEN_AUTH"]);
     }
 
     #[test]

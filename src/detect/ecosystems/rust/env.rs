@@ -1,9 +1,11 @@
 //! How Rust code reads the environment: `std::env::var("X")` (required when unwrapped or
-//! `?`-propagated, optional with a fallback), `env!`/`option_env!`; clap arguments with
-//! `env = "X"` or a bare `env` (the field's name, upper-cased), required unless optional,
-//! defaulted or a flag; `#[envconfig(from = "X")]` fields; and serde structs filled from the
-//! environment by `envy` (`envy::prefixed("APP_").from_env::<Config>()`), the `config`
-//! crate (`Environment::with_prefix("APP")`) or figment (`Env::prefixed("APP_")`, then
+//! `?`-propagated, optional with a fallback), `env!`/`option_env!`, and `env::var(NAME)` of a
+//! string constant of the file; clap arguments with `env = "X"`, `env = NAME` (a constant) or
+//! a bare `env` (the field's name, upper-cased), required unless optional, defaulted or a flag,
+//! and a setting when its type is a flag, number, duration or list; `#[envconfig(from = "X")]`
+//! fields; and serde structs filled from the environment by `envy`
+//! (`envy::prefixed("APP_").from_env::<Config>()`), the `config` crate
+//! (`Environment::with_prefix("APP")`) or figment (`Env::prefixed("APP_")`, then
 //! `extract::<Config>()` or `let config: Config = figment.extract()?`). Inline test modules (`#[cfg(test)] mod tests`)
 //! are left out: their literals are fixtures, not reads.
 
@@ -19,6 +21,7 @@ const QUOTES: &[char] = &['"'];
 pub fn reads(text: &str) -> Vec<EnvRead> {
     let tests = test_modules(text);
     let mut found = var_reads(text);
+    found.extend(constant_var_reads(text));
     found.extend(clap_reads(text));
     found.extend(envconfig_reads(text));
     found.extend(serde_struct_reads(text));
@@ -56,6 +59,29 @@ fn var_reads(text: &str) -> Vec<EnvRead> {
         .collect()
 }
 
+/// `env::var(DATABASE_URL_ENV)` with `const DATABASE_URL_ENV: &str = "DATABASE_URL";` in the file.
+fn constant_var_reads(text: &str) -> Vec<EnvRead> {
+    static READ: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)(?:env|dotenvy|dotenv)::var(?:_os)?\(\s*([A-Z_][A-Z0-9_]*)\s*\)"#)
+            .expect("the Rust constant-read pattern is valid")
+    });
+    READ.captures_iter(text)
+        .filter_map(|c| {
+            let (whole, constant) = (c.get(0)?, c.get(1)?);
+            let name = string_constant(text, constant.as_str())?;
+            let after = &text[whole.end()..];
+            let need = if code::followed_by(after, &[".unwrap_or", ".ok()", ".is_ok()", ".is_err()", ".map_or"]) {
+                Need::Optional
+            } else if code::followed_by(after, &["?", ".unwrap()", ".expect("]) {
+                Need::Required
+            } else {
+                Need::Unstated
+            };
+            Some(EnvRead::new(name, constant.start(), need, "std::env::var"))
+        })
+        .collect()
+}
+
 /// A field declaration right after an attribute: `pub name: Type,` (other attributes and doc
 /// comments in between skipped).
 static FIELD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
@@ -76,7 +102,7 @@ fn clap_reads(text: &str) -> Vec<EnvRead> {
     static ATTRIBUTE: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"#\[(?:arg|clap)\(").expect("the clap attribute pattern is valid"));
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|[,(\s])env\s*(?:=\s*"([A-Za-z_][A-Za-z0-9_]*)")?\s*(?:,|$)"#)
+        Regex::new(r#"(?:^|[,(\s])env\s*(?:=\s*(?:"([A-Za-z_][A-Za-z0-9_]*)"|([A-Z_][A-Z0-9_]*)))?\s*(?:,|$)"#)
             .expect("the clap env pattern is valid")
     });
     let mut found = Vec::new();
@@ -86,8 +112,14 @@ fn clap_reads(text: &str) -> Vec<EnvRead> {
         let Some(env) = ENV.captures(arguments) else { continue };
         let after = &text[open + 1 + arguments.len() + 1..];
         let field = FIELD_AFTER.captures(after);
+        // `env = MASTER_KEY_ENV`: a string constant of the file names the variable.
+        let constant = env.get(2).and_then(|c| Some((string_constant(text, c.as_str())?, c.start())));
         let (name, at) = match (env.get(1), &field) {
             (Some(name), _) => (name.as_str().to_string(), open + 1 + name.start()),
+            (None, _) if env.get(2).is_some() => match constant {
+                Some((name, start)) => (name, open + 1 + start),
+                None => continue,
+            },
             (None, Some(field)) => match field.get(1) {
                 Some(f) => (f.as_str().to_ascii_uppercase(), open + 1 + env.get(0).map_or(0, |m| m.start())),
                 None => continue,
@@ -104,9 +136,30 @@ fn clap_reads(text: &str) -> Vec<EnvRead> {
         } else {
             Need::Required
         };
-        found.push(EnvRead::new(name, at, need, "clap env"));
+        found.push(EnvRead::new(name, at, need, "clap env").typed_setting(is_setting_type(ty)));
     }
     found
+}
+
+/// The value of a string constant of the file: `const MASTER_KEY_ENV: &str = "MEILI_MASTER_KEY";`.
+fn string_constant(text: &str, name: &str) -> Option<String> {
+    let pattern = Regex::new(&format!(
+        r#"(?-u:\b)(?:const|static)\s+{}\s*:\s*&(?:'static\s+)?str\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)""#,
+        regex::escape(name)
+    ))
+    .ok()?;
+    pattern.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str().to_string())
+}
+
+/// Whether a field type holds a setting: a flag, a number, a duration or a list.
+fn is_setting_type(ty: &str) -> bool {
+    let ty = ty.trim();
+    let inner = ty.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(ty).trim();
+    inner == "bool"
+        || ["u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32", "f64"]
+            .contains(&inner)
+        || inner.ends_with("Duration")
+        || inner.starts_with("Vec<") && inner != "Vec<u8>"
 }
 
 /// `#[envconfig(from = "X")]` (the `envconfig` crate): optional with a default or an
@@ -275,6 +328,20 @@ mod tests {
 
     fn found(text: &str) -> Vec<(String, Need)> {
         reads(text).into_iter().map(|r| (r.name, r.need)).collect()
+    }
+
+    #[test]
+    fn names_given_by_string_constants() {
+        let text = "const MASTER_KEY_ENV: &str = \"MEILI_MASTER_KEY\";\nconst DB_ENV: &'static str = \"DATABASE_URL\";\n#[derive(Parser)]\nstruct Opt {\n    #[arg(long, env = MASTER_KEY_ENV)]\n    master_key: Option<String>,\n    #[arg(long, env = \"MAX_INDEX_SIZE\")]\n    max_index_size: u64,\n}\nfn main() { let db = std::env::var(DB_ENV)?; }\n";
+        let rows: Vec<(String, Need, bool)> = reads(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect();
+        assert_eq!(
+            rows,
+            [
+                ("DATABASE_URL".into(), Need::Required, false),
+                ("MEILI_MASTER_KEY".into(), Need::Optional, false),
+                ("MAX_INDEX_SIZE".into(), Need::Required, true),
+            ]
+        );
     }
 
     #[test]

@@ -213,12 +213,16 @@ const SETTING_WORDS: &[&str] = &[
     "SUBJECT",
     "TEMPLATE",
     "ENCODING",
+    "MANAGER",
+    "ROOT",
 ];
 /// Words that, before the last, make a name a switch or a setting about a credential
 /// (`AUTH_PROVIDER_USE_ID_TOKEN`, `SKIP_AUTH`, `ALLOWED_TOKEN_ORIGINS`, `DEBUG_TOKEN_X`,
 /// `FORCE_UPDATE_PRIVATE_KEY`).
 const SWITCH_WORDS: &[&str] =
     &["USE", "ENABLE", "DISABLE", "ALLOW", "ALLOWED", "REQUIRE", "SKIP", "VERIFY", "VALIDATE", "DEBUG", "FORCE"];
+/// First words of the names a browser-test suite reads for its fixtures.
+const TEST_SUITE_WORDS: &[&str] = &["E2E", "PLAYWRIGHT", "CYPRESS"];
 /// Words that make a name a stand-in, not a credential anyone sets (`DUMMY_ENCRYPTION_KEY`).
 const STAND_IN_WORDS: &[&str] = &["DUMMY", "FAKE", "MOCK", "EXAMPLE", "SAMPLE"];
 /// What a `*_URL`/`*_URI` is about when it always carries credentials: a database, a webhook.
@@ -378,6 +382,11 @@ pub fn looks_like_secret(name: &str) -> bool {
     if words.iter().any(|w| STAND_IN_WORDS.contains(&w.as_str())) {
         return false;
     }
+    // `E2E_TEST_USER_PASSWORD`, `PLAYWRIGHT_ADMIN_PASSWORD`: the fixtures of a browser-test
+    // suite, not the app's credentials.
+    if is_test_suite_name(name) {
+        return false;
+    }
     if words.starts_with_str(&["CONNECTION", "STRINGS"]) && words.len() > 2 {
         return true;
     }
@@ -515,6 +524,89 @@ pub fn is_placeholder(value: &str) -> bool {
         || value.len() >= 3 && lower.chars().all(|c| matches!(c, 'x' | '*' | '.'))
 }
 
+/// Whether a name is one a browser-test suite reads for its fixtures (`E2E_*`, `CYPRESS_*`).
+pub fn is_test_suite_name(name: &str) -> bool {
+    words(name).first().is_some_and(|w| TEST_SUITE_WORDS.contains(&w.as_str()))
+}
+
+/// Whether a name's words make it a setting about something rather than a value to keep
+/// secret (`SSO_CLIENT_CACHE_EXPIRATION`, `DUO_HOST`, `ENABLE_PASSWORD_LOGIN`).
+pub fn is_setting_name(name: &str) -> bool {
+    let words = words(name);
+    let Some((last, before)) = words.split_last() else { return false };
+    SETTING_WORDS.contains(&last.as_str()) || before.iter().any(|w| SWITCH_WORDS.contains(&w.as_str()))
+}
+
+/// Credential words that name the value itself (not AUTH or JWT, which also name a mode).
+const CREDENTIAL_NOUNS: &[&str] = &[
+    "PASSWORD",
+    "PASSWORDS",
+    "PASSWD",
+    "PASS",
+    "PASSPHRASE",
+    "PWD",
+    "SECRET",
+    "SECRETS",
+    "TOKEN",
+    "TOKENS",
+    "KEY",
+    "KEYS",
+    "APIKEY",
+    "CREDENTIALS",
+    "CREDENTIAL",
+    "CREDS",
+    "DSN",
+    "SALT",
+    "PEPPER",
+];
+
+/// Whether an example's `value` for `name` is a setting's: a boolean (`true`, `off`), a
+/// number (unless the name is a password's: `123456` is an example password), a duration
+/// (`15m`, `6.hours`), a cron schedule (`0 3 * * *`) or a list (`a,b`, `["a"]`). Such a name
+/// holds no credential whatever its words say (`LIVE_DELETE_TOKEN_AFTER=true`,
+/// `RESET_PASSWORD_WITHIN=6.hours`, `AUTOSPAM_IGNORED_TOKENS=spam,ham`).
+pub fn is_setting_value(name: &str, value: &str) -> bool {
+    static NUMBER: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^-?[0-9][0-9_]*(?:\.[0-9]+)?$").expect("the number pattern is valid"));
+    static DURATION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^[0-9]+(?:\.[0-9]+)?\s*(?:ms|s|m|h|d|w|y|secs?|seconds?|mins?|minutes?|hours?|days?|weeks?|months?|years?)$|^[0-9]+\.(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$")
+            .expect("the duration pattern is valid")
+    });
+    static CRON_FIELD: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^[0-9*/,?LW#-]+$").expect("the cron-field pattern is valid"));
+    static LIST_ITEM: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.:/@*-]+$").expect("the list-item pattern is valid"));
+    let value = value.trim().trim_matches(['"', '\'']).trim();
+    if value.is_empty() {
+        return false;
+    }
+    let lower = value.to_ascii_lowercase();
+    let last = words(name).pop().unwrap_or_default();
+    if ["true", "yes", "on"].contains(&lower.as_str()) || DURATION.is_match(value) {
+        return true;
+    }
+    // `LDAP_PASS=false`, `AZURE_APP_SECRET=false` (Laravel's `env('X', false)`): a credential
+    // left unset, not a flag — unless the name's last word is no credential noun
+    // (`PROXY_AUTH=off` switches proxy authentication).
+    if ["false", "no", "off"].contains(&lower.as_str()) {
+        return !CREDENTIAL_NOUNS.contains(&last.as_str());
+    }
+    if NUMBER.is_match(value) {
+        let password =
+            matches!(last.as_str(), "PASSWORD" | "PASS" | "PASSWD" | "PWD" | "PASSPHRASE" | "PIN" | "SECRET");
+        return !password;
+    }
+    let fields: Vec<&str> = value.split_whitespace().collect();
+    if (5..=6).contains(&fields.len()) && fields.iter().all(|f| CRON_FIELD.is_match(f)) && value.contains('*') {
+        return true;
+    }
+    if value.starts_with('[') && value.ends_with(']') {
+        return true;
+    }
+    let items: Vec<&str> = value.split(',').map(str::trim).collect();
+    items.len() >= 2 && items.iter().all(|i| LIST_ITEM.is_match(i))
+}
+
 /// Secrets CI uses for itself: the job token, coverage/quality services, package registries,
 /// image registries, signing, remote caches and deploy targets.
 pub fn is_sandbox_secret(name: &str) -> bool {
@@ -575,6 +667,37 @@ pub fn is_sandbox_secret(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_that_make_a_name_a_setting() {
+        for (name, value) in [
+            ("LIVE_DELETE_TOKEN_AFTER", "true"),
+            ("PROXY_AUTH", "off"),
+            ("RESET_PASSWORD_WITHIN", "6.hours"),
+            ("SESSION_TOKEN_TTL", "15m"),
+            ("AUTOSPAM_IGNORED_TOKENS", "spam,ham"),
+            ("TOKEN_SCOPES", "[\"read\"]"),
+            ("PURGE_AUTH_SCHEDULE", "0 3 * * *"),
+            ("EMAIL_TOKEN_SIZE", "6"),
+            ("YUBICO_CLIENT_ID", "11111"),
+        ] {
+            assert!(is_setting_value(name, value), "{name}={value}");
+        }
+        for (name, value) in [
+            ("DB_PASSWORD", "123456"),
+            ("ADMIN_PIN", "0000"),
+            ("API_KEY", ""),
+            ("API_KEY", "changeme"),
+            ("JWT_SECRET", "nRvyYC4soFxBdZ-F-5Nnzz5USXst"),
+            ("DATABASE_URL", "postgres://app:pw@db/app"),
+            ("DUO_SKEY", "<Client Secret>"),
+            ("ADMIN_RECOVERY_KEY", "wang wang"),
+            ("LDAP_PASS", "false"),
+            ("AZURE_APP_SECRET", "false"),
+        ] {
+            assert!(!is_setting_value(name, value), "{name}={value}");
+        }
+    }
 
     #[test]
     fn secret_names() {
