@@ -20,6 +20,7 @@ pub mod ignore_files;
 pub mod names;
 pub mod proposal;
 pub mod report;
+pub mod review;
 pub mod secret;
 pub mod serve;
 pub mod ui;
