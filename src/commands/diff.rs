@@ -7,6 +7,7 @@ use crate::api::Environment;
 use crate::cli::{Against, DiffArgs, GlobalArgs};
 use crate::diagnostic::{Exit, Failure};
 use crate::proposal::Proposal;
+use crate::review::{ServerCopy, Summary};
 use crate::ui::{Ui, printable_line};
 
 /// The local file compared with one server copy.
@@ -26,6 +27,8 @@ pub struct Comparison {
     /// Set on the server, not declared in the file.
     pub not_declared: Vec<String>,
     pub updated_at: Option<String>,
+    /// What the review's opening paragraph says (see [`Summary::paragraph`]).
+    pub summary: Summary,
 }
 
 impl Comparison {
@@ -37,17 +40,19 @@ impl Comparison {
         env: &Environment,
         against: Against,
     ) -> anyhow::Result<Comparison> {
-        let (label, install, start) = match against {
-            Against::Saved => ("saved", env.install.as_str(), env.start.as_str()),
+        let (label, install, start, secrets) = match against {
+            Against::Saved => ("saved", env.install.as_str(), env.start.as_str(), &env.secrets),
             Against::Proposal => {
                 let Some(p) = &env.proposal else {
                     return Err(Failure::new(format!("the server has no pending proposal for {}", env.repo))
                         .hint("compare with the saved copy: `hanzo-env diff`")
                         .into());
                 };
-                ("proposal", p.install.as_str(), p.start.as_str())
+                ("proposal", p.install.as_str(), p.start.as_str(), &p.secrets)
             }
         };
+        let summary =
+            Summary::of(&ServerCopy { install, start, secrets }, &local.install, &local.start, &local.secrets);
         let install_diff =
             remote::unified(painter, &format!("{label}/install"), "local/install", install, &local.install);
         let start_diff = remote::unified(painter, &format!("{label}/start"), "local/start", start, &local.start);
@@ -65,7 +70,29 @@ impl Comparison {
                 .collect(),
             not_declared: remote::missing_from(&env.secrets, &local.secrets),
             updated_at: env.updated_at.clone(),
+            summary,
         })
+    }
+
+    /// The paragraph that opens the review (the server's names shown escaped).
+    pub fn paragraph(&self) -> String {
+        printable_line(&self.summary.paragraph(&self.repo)).into_owned()
+    }
+
+    /// The paragraph and the diff: through the pager when stdout is a terminal and it is long
+    /// (see [`Ui::page`]); else the paragraph on stderr and the diff on stdout (a patch a tool
+    /// can read), or both on stderr when `to_stderr`.
+    pub fn show(&self, ui: &Ui, to_stderr: bool) {
+        let diff = self.render();
+        if ui.page(&format!("{}\n\n{diff}", self.paragraph())) {
+            return;
+        }
+        ui.info(&self.paragraph());
+        if to_stderr {
+            ui.info(diff.trim_end_matches('\n'));
+        } else {
+            ui.out(&diff);
+        }
     }
 
     /// The diff text of install, then start.
@@ -77,8 +104,9 @@ impl Comparison {
         out
     }
 
-    /// Lines about secret names, shown after the diff (the server's names shown escaped).
-    pub fn secret_notes(&self) -> Vec<String> {
+    /// Lines about secret names, shown after the diff (the server's names shown escaped);
+    /// the optional names not set only with `with_optional`.
+    pub fn secret_notes(&self, with_optional: bool) -> Vec<String> {
         let mut notes = Vec::new();
         let repo = printable_line(&self.repo);
         if !self.required_missing_on_server.is_empty() {
@@ -93,7 +121,7 @@ impl Comparison {
             .filter(|name| !self.required_missing_on_server.contains(name))
             .map(String::as_str)
             .collect();
-        if !optional.is_empty() {
+        if with_optional && !optional.is_empty() {
             notes.push(format!("optional secrets not set on {repo}: {}", printable_line(&optional.join(", "))));
         }
         if !self.not_declared.is_empty() {
@@ -109,21 +137,22 @@ impl Comparison {
 pub fn run(global: &GlobalArgs, args: &DiffArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let checkout = Checkout::open()?;
     let local = checkout.require_local()?;
-    let repo = checkout.repo(global)?;
+    let repo = checkout.repo(global, ui)?;
     let client = remote::connect(global, ui)?;
     let fetched = client.get(&repo)?;
     let comparison = Comparison::new(remote::stdout_painter(ui), local, &fetched.env, args.against)?;
     if ui.json() {
         ui.out_json(&comparison)?;
     } else {
-        ui.out(&comparison.render());
-        if !comparison.different {
+        if comparison.different {
+            comparison.show(ui, false);
+        } else {
             ui.info(&format!(
                 "install and start match the {} copy of {repo}",
                 if args.against == Against::Saved { "saved" } else { "proposed" }
             ));
         }
-        for note in comparison.secret_notes() {
+        for note in comparison.secret_notes(true) {
             ui.info(&note);
         }
     }
