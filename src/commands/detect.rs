@@ -85,7 +85,25 @@ pub fn detect_checkout(global: &GlobalArgs, ui: &Ui, root: &Path) -> anyhow::Res
     if let Some(repo) = &global.repo {
         detection.repo = repo.clone();
     }
+    if found_nothing(&detection) {
+        detection.warnings.push(format!(
+            "found nothing to detect in {}: no manifest, lockfile, version file, CI workflow, compose file or \
+             task file; the draft is empty (is this the checkout?)",
+            root.display()
+        ));
+    }
     Ok(detection)
+}
+
+/// Whether detection found nothing at all to draft from.
+fn found_nothing(detection: &Detection) -> bool {
+    detection.steps.is_empty()
+        && detection.starts.is_empty()
+        && detection.tests.is_empty()
+        && detection.secrets.is_empty()
+        && detection.services.is_empty()
+        && detection.toolchains.is_empty()
+        && detection.package_managers.is_empty()
 }
 
 /// An explicit PATH is the checkout; the default `.` means "the checkout I am in", so a run

@@ -7,9 +7,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use anyhow::Context;
-
-use crate::checkout::{find_root, proposal_path};
+use crate::checkout::proposal_path;
 use crate::cli::{GlobalArgs, VerifyArgs};
 use crate::diagnostic::{Exit, Failure};
 use crate::envfile::ChildEnv;
@@ -22,8 +20,7 @@ use crate::verify::{self, Kept, Options, Plan, Progress, Report, Status, StepRep
 const GRACE: Duration = Duration::from_secs(5);
 
 pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<Exit> {
-    let cwd = std::env::current_dir().context("reading the current directory")?;
-    let root = find_root(&cwd);
+    let root = super::detect::checkout_root(&args.path);
     let proposal = Proposal::load(&proposal_path(&root))?;
     let resolved = super::run::resolve_env(ui, &proposal.env)?;
     let (env, warnings) = ChildEnv::build(resolved, &args.pass, &|name| std::env::var_os(name))?;
