@@ -146,18 +146,21 @@ impl Checkout {
     pub fn repo_for_write(&self, global: &GlobalArgs, ui: &Ui) -> anyhow::Result<String> {
         let (repo, source) = self.repo_and_source(global)?;
         if source == RepoSource::Folder {
+            let (missing, hint) = match &self.local {
+                Some(_) => (
+                    format!("{} has no `repo` and there is no git remote", self.shown()),
+                    format!("pass --repo NAME, or set `repo = \"NAME\"` in {}", self.shown()),
+                ),
+                None => (
+                    "there is no --repo, no .hanzo/environment.toml and no git remote here".to_string(),
+                    "pass --repo NAME (the repo's name in the org), or run it in the repo's checkout".to_string(),
+                ),
+            };
             return Err(Failure::new(format!(
-                "no repo named for this write: {} has no `repo` and {} no git remote, and a folder's name \
-                 (`{}`) is never used for a write",
-                self.shown(),
-                self.root.display(),
+                "no repo named for this write: {missing}, and a folder's name (`{}`) is never used for a write",
                 printable_line(&repo)
             ))
-            .hint(format!(
-                "pass --repo NAME (e.g. --repo {}), or set `repo = \"NAME\"` in {}",
-                printable_line(&repo),
-                self.shown()
-            ))
+            .hint(hint)
             .into());
         }
         ui.debug(1, &format!("repo {} (from {})", printable_line(&repo), source.describe()));
