@@ -139,6 +139,10 @@ fn a_write_never_lands_on_a_repo_by_accident() {
         .unwrap();
     let r = clone.run_with_stdin(&["-v", "secret", "set", "API_KEY"], "k\n");
     assert!(r.code == 0 && r.stderr.contains("repo site (from the git remote)"), "{}", r.stderr);
+    // detect writes the folder's name into the file only with a warning: save trusts the file.
+    let r = downloads.ok(&["detect"]);
+    assert!(r.stderr.contains("repo = \"Downloads\" in .hanzo/environment.toml is this folder's name"), "{}", r.stderr);
+    std::fs::remove_dir_all(downloads.folder.join(".hanzo")).unwrap();
     // A save without a repo name refuses too.
     let nameless = Desk::with_file(&serve, "scratch", "install = \"make\"\n");
     refused(&nameless.run(&["save", "--yes"]), 2, &["never used for a write", "hint: pass --repo NAME"]);

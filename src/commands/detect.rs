@@ -64,6 +64,14 @@ pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Ex
         ui.info(&format!("  {line}"));
     }
     show_warnings(ui, &detection);
+    // `save` trusts the file's `repo`: a folder's name must not get there unseen.
+    if global.repo.is_none() && crate::checkout::remote_repo_name(&root).is_none() {
+        ui.warn(&format!(
+            "repo = \"{}\" in {shown} is this folder's name (there is no git remote): check it before \
+             `hanzo-env save`, which writes to that repo",
+            detection.repo
+        ));
+    }
     ui.success(&format!("Wrote {shown}: review it, then `hanzo-env save`"));
     Ok(Exit::Ok)
 }
