@@ -393,6 +393,12 @@ fn a_long_review_goes_through_the_pager_on_a_terminal() {
     session.expect("Save install and start for site?").unwrap();
     session.send(expectrl::ControlCode::EndOfText).unwrap();
     session.expect(expectrl::Eof).unwrap();
+    // With --yes no question follows: nothing to page through, the review is logged.
+    let mut session = site.pty(&["save", "--yes"], &[("PAGER", pager)]);
+    let found = session.expect("Saved install and start for site").unwrap();
+    let before = String::from_utf8_lossy(found.before()).into_owned();
+    assert!(before.contains("+echo step 149") && !before.contains("paged:"), "{before}");
+    site.write(&format!("repo = \"site\"\ninstall = \"\"\"\n{install}echo more\n\"\"\"\nstart = \"npm run dev\"\n"));
     // Without a terminal nothing is paged: the diff is plain on stdout.
     let r = site.run(&["diff"]);
     assert!(r.stdout.starts_with("--- saved/install") && !r.stdout.contains("paged:"), "{}", r.stdout);

@@ -10,6 +10,18 @@ use crate::proposal::Proposal;
 use crate::review::{ServerCopy, Summary};
 use crate::ui::{Ui, printable_line};
 
+/// How a comparison is shown. The first two go through the pager when stdout is a terminal
+/// and the text is long (see [`Ui::page`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// `diff`, `save --dry-run`: the paragraph on stderr, the diff on stdout (a patch).
+    Patch,
+    /// `save`'s review before its question: both on stderr.
+    Review,
+    /// `save --yes`: no question follows, so no pager to quit; both on stderr.
+    Log,
+}
+
 /// The local file compared with one server copy.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -79,19 +91,17 @@ impl Comparison {
         printable_line(&self.summary.paragraph(&self.repo)).into_owned()
     }
 
-    /// The paragraph and the diff: through the pager when stdout is a terminal and it is long
-    /// (see [`Ui::page`]); else the paragraph on stderr and the diff on stdout (a patch a tool
-    /// can read), or both on stderr when `to_stderr`.
-    pub fn show(&self, ui: &Ui, to_stderr: bool) {
+    /// The paragraph and the diff, as `shown` says (see [`Shown`]).
+    pub fn show(&self, ui: &Ui, shown: Shown) {
         let diff = self.render();
-        if ui.page(&format!("{}\n\n{diff}", self.paragraph())) {
+        if shown != Shown::Log && ui.page(&format!("{}\n\n{diff}", self.paragraph())) {
             return;
         }
         ui.info(&self.paragraph());
-        if to_stderr {
-            ui.info(diff.trim_end_matches('\n'));
-        } else {
+        if shown == Shown::Patch {
             ui.out(&diff);
+        } else {
+            ui.info(diff.trim_end_matches('\n'));
         }
     }
 
@@ -145,7 +155,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs, ui: &Ui) -> anyhow::Result<Exit
         ui.out_json(&comparison)?;
     } else {
         if comparison.different {
-            comparison.show(ui, false);
+            comparison.show(ui, Shown::Patch);
         } else {
             ui.info(&format!(
                 "install and start match the {} copy of {repo}",

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::diff::Comparison;
+use super::diff::{Comparison, Shown};
 use super::remote::{self, Checkout};
 use crate::api::Environment;
 use crate::api::Scripts;
@@ -46,12 +46,12 @@ pub fn run(global: &GlobalArgs, args: &SaveArgs, ui: &Ui) -> anyhow::Result<Exit
         if ui.json() {
             ui.out_json(&comparison)?;
         } else {
-            comparison.show(ui, false);
+            comparison.show(ui, Shown::Patch);
         }
         ui.info(&format!("dry run: nothing sent to {}", client.base_url()));
         return Ok(Exit::Ok);
     }
-    comparison.show(ui, true);
+    comparison.show(ui, if args.yes { Shown::Log } else { Shown::Review });
     if !args.yes && !ui.confirm(&format!("Save install and start for {repo}?"), "--yes")? {
         ui.info("nothing saved");
         if ui.json() {
