@@ -123,7 +123,8 @@ Examples:
     #[command(after_help = "The review opens with one paragraph: steps added, removed and changed in install and
 start (a step is a line that is not blank or a comment), the services the plan starts, and
 the secrets declared here but not set, or set but not declared. Long reviews go through
-$PAGER (default `less`, LESS=FRX) when stdout is a terminal. The repo is --repo, the file's
+$PAGER (default `less`, LESS=FRX) when stdout is a terminal and you are asked (not with
+--yes). The repo is --repo, the file's
 `repo` or the git remote's name, never a folder's name.
 
 Examples:
