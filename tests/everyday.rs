@@ -437,3 +437,30 @@ fn pull_keeps_the_reviewed_file_and_invents_no_required_names() {
     assert_eq!(names["requiredMissing"], json!(["DATABASE_URL"]), "SENTRY_DSN is not made required");
     site.ok(&["diff", "--exit-code"]);
 }
+
+#[test]
+fn verify_names_the_variables_it_did_not_pass_only_when_they_can_explain_the_failure() {
+    let home = tempfile::tempdir().unwrap();
+    let checkout = home.path().join("site");
+    std::fs::create_dir_all(checkout.join(".hanzo")).unwrap();
+    let verify = |install: &str| {
+        std::fs::write(checkout.join(".hanzo/environment.toml"), format!("install = {install:?}\n")).unwrap();
+        run(common::hanzo_env(home.path(), &checkout)
+            .env("HTTPS_PROXY", "http://proxy.internal:3128")
+            .args(["verify", "--test", "true"]))
+    };
+    let r = verify("echo 'expected 2, got 3' >&2; exit 1");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(!r.stderr.contains("HTTPS_PROXY"), "a plain failure says nothing of proxies: {}", r.stderr);
+    let r = verify("echo 'curl: (6) Could not resolve host: registry.example' >&2; exit 6");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("not passed to the steps: HTTPS_PROXY;"), "{}", r.stderr);
+    // A command not found: where toolchains live, not proxies.
+    std::fs::write(checkout.join(".hanzo/environment.toml"), "install = \"true\"\n").unwrap();
+    let r = run(common::hanzo_env(home.path(), &checkout)
+        .env("HTTPS_PROXY", "http://proxy.internal:3128")
+        .env("NVM_DIR", "/opt/nvm")
+        .args(["verify", "--test", "no-such-runner-5521"]));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("not passed to the steps: NVM_DIR;"), "{}", r.stderr);
+}
