@@ -464,3 +464,19 @@ fn verify_names_the_variables_it_did_not_pass_only_when_they_can_explain_the_fai
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("not passed to the steps: NVM_DIR;"), "{}", r.stderr);
 }
+
+#[test]
+fn a_failure_excerpt_keeps_the_network_error_a_stack_trace_pushed_out() {
+    let home = tempfile::tempdir().unwrap();
+    let checkout = home.path().join("site");
+    std::fs::create_dir_all(checkout.join(".hanzo")).unwrap();
+    let install = "echo 'java.net.UnknownHostException: repo.maven.example: Unknown host' >&2; \
+                   for i in $(seq 40); do echo \"    at org.example.Frame$i.call(Frame.java:$i)\" >&2; done; exit 1";
+    std::fs::write(checkout.join(".hanzo/environment.toml"), format!("install = {install:?}\n")).unwrap();
+    let r = run(common::hanzo_env(home.path(), &checkout).args(["verify", "--json", "--test", "true"]));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    let tail: Vec<&str> = report["steps"][0]["tail"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
+    assert!(tail[0].contains("Unknown host") && tail[1] == "…", "{tail:#?}");
+    assert!(tail.last().unwrap().contains("Frame40"), "{tail:#?}");
+}

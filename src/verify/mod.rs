@@ -590,7 +590,15 @@ impl Runner<'_> {
         } else {
             output.settle(DRAIN);
             let trap_line = format!("{TRAP_MARKER}line ");
-            let (tail, failed) = log::last_lines(&output.render(self.env), TAIL_LINES, &trap_line);
+            let text = output.render(self.env);
+            let (mut tail, failed) = log::last_lines(&text, TAIL_LINES, &trap_line);
+            // The network error a long stack trace or retry loop pushed out of the tail is
+            // usually the root cause: kept first, with a line saying lines were left out.
+            if let Some(cause) = log::first_line(&text, mentions_network_trouble)
+                && !tail.contains(&cause)
+            {
+                tail.splice(0..0, [cause, "…".to_string()]);
+            }
             (failed.map(|line| line[TRAP_MARKER.len()..].to_string()), tail)
         };
         StepReport {
@@ -688,14 +696,19 @@ impl Report {
     /// a proxy or CA setting that verify did not pass on be the cause.
     pub fn shows_network_trouble(&self) -> bool {
         self.interrupted_by.is_none()
-            && self.steps.iter().filter(|step| !step.status.ok()).any(|step| {
-                step.tail.iter().chain(&step.failed_line).any(|line| {
-                    let line = line.to_lowercase();
-                    NETWORK_TROUBLE.iter().any(|m| line.contains(m))
-                        || UNTRUSTED_CERTIFICATE.iter().any(|m| line.contains(&m.to_lowercase()))
-                })
-            })
+            && self
+                .steps
+                .iter()
+                .filter(|step| !step.status.ok())
+                .any(|step| step.tail.iter().chain(&step.failed_line).any(|line| mentions_network_trouble(line)))
     }
+}
+
+/// Whether a line of a log tells of a network or TLS error (see [`NETWORK_TROUBLE`]).
+fn mentions_network_trouble(line: &str) -> bool {
+    let line = line.to_lowercase();
+    NETWORK_TROUBLE.iter().any(|m| line.contains(m))
+        || UNTRUSTED_CERTIFICATE.iter().any(|m| line.contains(&m.to_lowercase()))
 }
 
 /// For a step whose log shows an untrusted certificate: the variables that would carry the
