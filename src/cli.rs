@@ -84,7 +84,11 @@ pub enum ColorChoice {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Draft .hanzo/environment.toml from what the checkout shows (offline)
-    #[command(after_help = "Examples:
+    #[command(after_help = "The file is a plan: one line per step with its evidence beside it. `hanzo_*` lines call
+hanzo-env's stock helpers, named on the script's first line (`# hanzo-env helpers v1: ...`);
+save, export and verify send their text with it, pull and diff show it as that one line again.
+
+Examples:
   hanzo-env detect                 write .hanzo/environment.toml, summary on stderr
   hanzo-env detect --stdout        print the TOML instead
   hanzo-env detect --json ../api   machine-readable result for another checkout
@@ -120,17 +124,21 @@ Examples:
     Diff(DiffArgs),
 
     /// Show the diff, confirm, and save install/start to the server
-    #[command(after_help = "The review opens with one paragraph: steps added, removed and changed in install and
-start (a step is a line that is not blank or a comment), the services the plan starts, and
-the secrets declared here but not set, or set but not declared. Long reviews go through
-$PAGER (default `less`, LESS=FRX) when stdout is a terminal and you are asked (not with
---yes). The repo is --repo, the file's
-`repo` or the git remote's name, never a folder's name.
+    #[command(
+        after_help = "The review opens with one paragraph: steps added, removed and changed in install and
+start (a step is a line that is not blank or a comment; an unmodified helpers block counts as
+its one line), the services the plan starts, and the secrets declared here but not set, or
+set but not declared. Long reviews go through $PAGER (default `less`, LESS=FRX) when stdout
+is a terminal and you are asked (not with --yes). The repo is --repo, the file's `repo` or
+the git remote's name, never a folder's name. What is sent is the plan with the text of the
+helpers its `# hanzo-env helpers v1: ...` line names, so that it runs alone in a bare
+sandbox; a line naming an unknown version is refused.
 
 Examples:
   hanzo-env save
   hanzo-env save --yes          no question (scripts, CI)
-  hanzo-env save --dry-run      show what would be sent")]
+  hanzo-env save --dry-run      show what would be sent"
+    )]
     Save(SaveArgs),
 
     /// Write the server's copy (or its pending proposal) into the local file

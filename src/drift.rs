@@ -144,7 +144,7 @@ pub fn compare(detection: &Detection, baseline: &Baseline) -> Vec<Drift> {
 pub fn meaningful_lines(script: &str) -> Vec<String> {
     script
         .lines()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|l| crate::plan::render::without_evidence(l).split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|l| !l.is_empty() && !l.starts_with('#') && !is_strict_mode(l))
         .collect()
 }
@@ -232,7 +232,7 @@ fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<
     let steps: Vec<(Vec<String>, String)> = if detection.steps.is_empty() {
         vec![(meaningful_lines(&detection.install), String::new())]
     } else {
-        detection.steps.iter().map(|s| (meaningful_lines(&s.command), s.source.clone())).collect()
+        detection.steps.iter().map(|s| (meaningful_lines(&s.command()), s.source.clone())).collect()
     };
     let recorded = meaningful_lines(&baseline.install);
     let mut remaining = recorded.clone();
@@ -669,7 +669,7 @@ mod tests {
     fn a_services_script_is_compared_by_its_docker_commands() {
         let files = [("compose.yaml", "services:\n  db:\n    image: postgres\n  cache:\n    image: redis\n")];
         let d = crate::detect::testing::detection(&files);
-        assert!(crate::detect::sources::products::is_services_script(&d.start), "{}", d.start);
+        assert!(crate::plan::render::is_services_script(&d.start), "{}", d.start);
         let drifts = compare(&d, &recorded(&d.install, "docker compose up -d db cache", &[]));
         assert_eq!(drifts, vec![]);
         let drifts = compare(&d, &recorded(&d.install, "docker compose up -d db", &[]));

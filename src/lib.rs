@@ -18,6 +18,7 @@ pub mod export;
 pub mod fsutil;
 pub mod ignore_files;
 pub mod names;
+pub mod plan;
 pub mod proposal;
 pub mod report;
 pub mod review;

@@ -52,6 +52,7 @@ registry!(
     crate::serve::auth::TokenError,
     crate::detect::repo::WalkError,
     crate::export::ExportError,
+    crate::plan::block::BlockError,
     crate::commands::remote::NoEnvironment,
 );
 

@@ -198,6 +198,75 @@ fn save_diff_edit_pull_round_trip() {
     assert!(r.stderr.contains("already matches"), "{}", r.stderr);
 }
 
+/// A plan as detect writes it: helper calls, named on the first line.
+const PLAN_INSTALL: &str = "# hanzo-env helpers v1: hanzo_node hanzo_pm\nset -euo pipefail\nhanzo_node 22  # .nvmrc\n\
+                            hanzo_pm pnpm 9.12.0  # package.json#packageManager\npnpm install --frozen-lockfile  # pnpm-lock.yaml\n";
+const PLAN_START: &str = "# hanzo-env helpers v1: hanzo_docker hanzo_compose hanzo_service hanzo_redis\n\
+                          # services: docker compose, else docker-compose, else the distribution's packages\n\
+                          if hanzo_docker compose; then\n  hanzo_compose up -d cache\nelse\n  hanzo_service redis 6379 ''\nfi";
+
+fn server_scripts(desk: &Desk) -> (String, String) {
+    let r = ok(desk.cmd().args(["--json", "show", "site"]));
+    let env: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    (env["install"].as_str().unwrap().to_string(), env["start"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn a_plan_is_saved_with_its_helpers_and_pulled_back_as_the_plan() {
+    let serve = Serve::start();
+    let desk = Desk::new(&serve);
+    let plan = Proposal { start: PLAN_START.into(), ..site(PLAN_INSTALL) };
+    desk.write(&plan);
+    ok(desk.cmd().args(["save", "--yes"]));
+
+    // The server holds what runs alone: each helpers line replaced by its block.
+    let (install, start) = server_scripts(&desk);
+    assert!(install.starts_with("# >>> hanzo-env helpers v1: hanzo_node hanzo_pm\n"), "{install}");
+    assert!(install.contains("\nhanzo_node() {\n") && install.contains("\nhanzo_pm() {\n"), "{install}");
+    assert!(install.ends_with("# <<< hanzo-env helpers v1\nset -euo pipefail\nhanzo_node 22  # .nvmrc\nhanzo_pm pnpm 9.12.0  # package.json#packageManager\npnpm install --frozen-lockfile  # pnpm-lock.yaml\n"), "{install}");
+    assert!(
+        start.contains("\nhanzo_redis() {\n") && start.contains("\nhanzo_wait() {\n"),
+        "the helpers it calls too: {start}"
+    );
+    for script in [&install, &start] {
+        let syntax = std::process::Command::new("bash").args(["-n", "-c", script]).output().unwrap();
+        assert!(syntax.status.success(), "{}", String::from_utf8_lossy(&syntax.stderr));
+    }
+
+    // diff and a second save see no difference; the review shows the plan, not the helpers.
+    let r = ok(desk.cmd().args(["diff", "--exit-code"]));
+    assert!(!r.stdout.contains("hanzo_node()"), "{}", r.stdout);
+    desk.write(&site("npm ci\n"));
+    let r = run(desk.cmd().args(["diff"]));
+    assert!(r.stdout.contains("-# hanzo-env helpers v1: hanzo_node hanzo_pm\n"), "{}", r.stdout);
+    assert!(!r.stdout.contains("hanzo_node() {"), "an unmodified block reads as its line: {}", r.stdout);
+
+    // pull gives back the very plan that was reviewed.
+    ok(desk.cmd().args(["pull", "--yes"]));
+    assert_eq!(desk.read(), plan);
+
+    // A hand-edited block is saved, pulled and compared as it is, in full.
+    let edited = install.replace("going on with", "carrying on with");
+    assert_ne!(edited, install);
+    desk.write(&Proposal { install: edited.clone(), ..plan.clone() });
+    ok(desk.cmd().args(["save", "--yes"]));
+    assert_eq!(server_scripts(&desk).0, edited);
+    desk.write(&plan);
+    let r = run(desk.cmd().args(["diff", "--exit-code"]));
+    assert_eq!(r.code, 1, "an edited block is a difference: {}", r.stderr);
+    assert!(r.stdout.contains("carrying on with"), "{}", r.stdout);
+    ok(desk.cmd().args(["pull", "--yes"]));
+    assert_eq!(desk.read().install, edited, "pulled in full, never collapsed");
+    ok(desk.cmd().args(["diff", "--exit-code"]));
+
+    // A helpers line of a version this binary does not know is refused before sending.
+    desk.write(&site("# hanzo-env helpers v9: hanzo_node\nhanzo_node 22\n"));
+    let r = run(desk.cmd().args(["save", "--yes"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("line 1: `hanzo-env helpers v9`") && r.stderr.contains("hint:"), "{}", r.stderr);
+    assert_eq!(server_scripts(&desk).0, edited, "nothing sent");
+}
+
 #[test]
 fn required_secrets_without_a_value_are_marked() {
     let serve = Serve::start();

@@ -49,7 +49,7 @@ fn github_actions_get_annotations() {
     );
     let out = check(&fixture("check/secret-unused"), &[], &[("GITHUB_ACTIONS", "true")]);
     assert_eq!(out.code, 0);
-    assert!(out.stdout.starts_with("::warning file=.hanzo/environment.toml,line=73,"), "{}", out.stdout);
+    assert!(out.stdout.starts_with("::warning file=.hanzo/environment.toml,line=22,"), "{}", out.stdout);
 }
 
 #[test]

@@ -75,15 +75,20 @@ impl Machine {
     }
 }
 
-/// The install script detect drafts for `fixture`.
+/// The install script detect drafts for `fixture`, as it runs: with its helpers' text.
 fn drafted_install(fixture: &str) -> String {
     let home = tempfile::tempdir().unwrap();
     let run = common::run(
         common::hanzo_env(home.path(), home.path()).args(["detect", "--json"]).arg(common::fixture(fixture)),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let detection: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    detection["install"].as_str().unwrap().to_string()
+    runnable_install(&run.stdout)
+}
+
+/// The install of `detect --json`'s output, with its helpers' text.
+fn runnable_install(json: &str) -> String {
+    let detection: serde_json::Value = serde_json::from_str(json).unwrap();
+    hanzo_env::plan::block::expand(detection["install"].as_str().unwrap()).unwrap()
 }
 
 /// A fake `python3` whose `-m pip install REQ` puts a fake REQ tool in the bin folder, and
@@ -270,7 +275,7 @@ fn a_pinned_python_goes_through_pyenv_or_is_named_in_a_warning() {
     let run = machine.run(&install, &checkout);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
-        run.stderr.matches("warning: Python 3.12 is pinned (backend/.python-version)").count(),
+        run.stderr.matches("warning: Python 3.12 is pinned but no pyenv/asdf/mise is here").count(),
         1,
         "{}",
         run.stderr
@@ -288,9 +293,7 @@ fn a_pinned_python_goes_through_pyenv_or_is_named_in_a_warning() {
     let run = machine.run(&install, &checkout);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
-        run.stderr
-            .matches("warning: Python 3.12 is pinned (backend/.python-version) but could not be installed")
-            .count(),
+        run.stderr.matches("warning: Python 3.12 is pinned but could not be installed").count(),
         1,
         "{}",
         run.stderr
@@ -368,15 +371,14 @@ fn a_node_too_old_for_the_package_manager_is_replaced_from_the_npm_registry_once
     std::fs::write(checkout.path().join("pnpm-lock.yaml"), "lockfileVersion: '9.0'\n").unwrap();
     let home = tempfile::tempdir().unwrap();
     let run = common::run(common::hanzo_env(home.path(), home.path()).args(["detect", "--json"]).arg(checkout.path()));
-    let install =
-        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap()["install"].as_str().unwrap().to_string();
+    let install = runnable_install(&run.stdout);
 
     let machine = Machine::new();
     fake_node(&machine, "v20.11.1", true);
     let run = machine.run(&install, checkout.path());
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(machine.calls().contains("npm install -g node@22\n"), "{}", machine.calls());
-    assert!(run.stderr.contains("Node 22.13 or later is needed (package.json#packageManager)"), "{}", run.stderr);
+    assert!(run.stderr.contains("Node 22.13 or later is needed: installing Node 22"), "{}", run.stderr);
     machine.forget_calls();
     machine.run(&install, checkout.path());
     assert!(!machine.calls().contains("node@22"), "Node 22 is there: {}", machine.calls());
@@ -395,7 +397,9 @@ fn a_pinned_node_no_manager_installs_is_a_warning_unless_the_one_here_is_an_olde
     assert!(machine.calls().contains("volta install node@20.11.0\n"), "{}", machine.calls());
     assert_eq!(
         run.stderr
-            .matches("warning: Node 20.11.0 is pinned (.nvmrc) but no nvm, fnm or volta here installed it; going on with v20.9.0")
+            .matches(
+                "warning: Node 20.11.0 is pinned but no nvm, fnm or volta here installed it; going on with v20.9.0"
+            )
             .count(),
         1,
         "{}",
@@ -496,7 +500,7 @@ fn ci_test_packages_that_cannot_install_are_named_and_the_rest_go_in() {
         assert!(calls.contains(&format!("python3 -m pip install {one}\n")), "then {one} alone: {calls}");
     }
     assert!(
-        run.stderr.contains("hanzo-env: warning: responses>=0.25 (installed by CI's test job) did not install"),
+        run.stderr.contains("hanzo-env: warning: responses>=0.25 (installed by the CI test job) did not install"),
         "{}",
         run.stderr
     );
@@ -544,8 +548,7 @@ fn php_app_with_a_node_front_end(test: &str) -> (tempfile::TempDir, String) {
     write(".github/workflows/ci.yml", &format!("jobs:\n  test:\n    steps:\n      - run: {test}\n"));
     let home = tempfile::tempdir().unwrap();
     let run = common::run(common::hanzo_env(home.path(), home.path()).args(["detect", "--json"]).arg(checkout.path()));
-    let install =
-        serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap()["install"].as_str().unwrap().to_string();
+    let install = runnable_install(&run.stdout);
     (checkout, install)
 }
 
@@ -560,7 +563,9 @@ fn another_toolchains_part_of_the_repo_is_skipped_with_a_warning_when_the_toolch
     assert!(machine.calls().contains("composer install"), "{}", machine.calls());
     assert_eq!(
         run.stderr
-            .matches("warning: npm is not installed: skipped the step for package-lock.json; install Node for that part of the repo")
+            .matches(
+                "warning: npm is not installed: skipped a step that needs it; install Node for that part of the repo"
+            )
             .count(),
         1,
         "{}",

@@ -210,7 +210,8 @@ fn draft_without_docker(fixture_name: &str, fixture_ports: &[u16]) -> (Draft, Ve
     let detected = run(hanzo_env(home.path(), &checkout).args(["detect", "--json", "."]));
     assert_eq!(detected.code, 0, "{}", detected.stderr);
     let draft: serde_json::Value = serde_json::from_str(&detected.stdout).unwrap();
-    let text = |key: &str| draft[key].as_str().unwrap().to_string();
+    // As the sandbox runs them: with their helpers' text.
+    let text = |key: &str| hanzo_env::plan::block::expand(draft[key].as_str().unwrap()).unwrap();
     let bin = without_docker(scratch.path());
     (Draft { install: text("install"), start: text("start"), bin, checkout, scratch }, ports)
 }

@@ -63,11 +63,20 @@ impl Comparison {
                 ("proposal", p.install.as_str(), p.start.as_str(), &p.secrets)
             }
         };
-        let summary =
-            Summary::of(&ServerCopy { install, start, secrets }, &local.install, &local.start, &local.secrets);
+        // An unmodified helpers block reads as its one line on both sides (see `plan::block`),
+        // in the diff and in the summary's step counts.
+        let (install, start) = (crate::plan::block::collapse(install), crate::plan::block::collapse(start));
+        let (local_install, local_start) =
+            (crate::plan::block::collapse(&local.install), crate::plan::block::collapse(&local.start));
+        let summary = Summary::of(
+            &ServerCopy { install: &install, start: &start, secrets },
+            &local_install,
+            &local_start,
+            &local.secrets,
+        );
         let install_diff =
-            remote::unified(painter, &format!("{label}/install"), "local/install", install, &local.install);
-        let start_diff = remote::unified(painter, &format!("{label}/start"), "local/start", start, &local.start);
+            remote::unified(painter, &format!("{label}/install"), "local/install", &install, &local_install);
+        let start_diff = remote::unified(painter, &format!("{label}/start"), "local/start", &start, &local_start);
         Ok(Comparison {
             repo: env.repo.clone(),
             against: label,

@@ -36,8 +36,8 @@ pub fn run(
             };
             let text = crate::proposal::read_text(&file)?;
             let baseline = Baseline {
-                install: p.install.clone(),
-                start: p.start.clone(),
+                install: crate::plan::block::collapse(&p.install),
+                start: crate::plan::block::collapse(&p.start),
                 secrets: p.secrets.clone(),
                 file: Some((FILE.to_string(), text)),
             };
@@ -47,13 +47,18 @@ pub fn run(
             let checkout = Checkout { root: root.to_path_buf(), file: file.clone(), local: local.clone() };
             let repo = checkout.repo(global, ui)?;
             let env = remote::connect(global, ui)?.get(&repo)?.env;
-            let baseline = Baseline { install: env.install, start: env.start, secrets: env.secrets, file: None };
+            let baseline = Baseline {
+                install: crate::plan::block::collapse(&env.install),
+                start: crate::plan::block::collapse(&env.start),
+                secrets: env.secrets,
+                file: None,
+            };
             (baseline, format!("the saved environment of {repo}"))
         }
     };
 
     let mut drifts = drift::compare(detection, &baseline);
-    drifts.extend(drift::compare_exports(root, &Setup::new(detection, local.as_ref())));
+    drifts.extend(drift::compare_exports(root, &Setup::new(detection, local.as_ref())?));
     let drifted = drifts.iter().any(|d| d.severity == Severity::Drift);
 
     if ui.json() {

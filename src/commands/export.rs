@@ -23,7 +23,7 @@ pub fn run(global: &GlobalArgs, args: &ExportArgs, ui: &Ui) -> anyhow::Result<Ex
     let root = checkout_root(&args.path);
     let detection = detect_checkout(global, ui, &root)?;
     let reviewed = reviewed_file(&root)?;
-    let setup = Setup::new(&detection, reviewed.as_ref());
+    let setup = Setup::new(&detection, reviewed.as_ref())?;
     let agents_md = match target {
         Target::AgentsMd => read_text(&root.join(export::agents_md::PATH))?,
         _ => None,

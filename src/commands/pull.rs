@@ -151,8 +151,9 @@ pub fn merge(base: &Proposal, env: &Environment, proposal: bool) -> anyhow::Resu
         }
         (&env.install, &env.start, &env.secrets, None)
     };
-    out.install = install.clone();
-    out.start = start.clone();
+    // An unmodified helpers block is written as its one line (see `plan::block`).
+    out.install = crate::plan::block::collapse(install);
+    out.start = crate::plan::block::collapse(start);
     // A name the file does not declare is optional: the server says it is set (or a setup run
     // saw it), not that the project cannot run without it.
     let added = remote::missing_from(secrets, &base.secrets);

@@ -1,6 +1,7 @@
 //! `hanzo-env save`: show the diff, confirm, PUT install/start — never over a copy that moved
 //! since the diff the user confirmed.
 
+use anyhow::Context;
 use serde::Serialize;
 
 use super::diff::{Comparison, Shown};
@@ -17,10 +18,13 @@ use crate::ui::Ui;
 pub fn run(global: &GlobalArgs, args: &SaveArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let checkout = Checkout::open()?;
     let local = checkout.require_local()?;
-    for (key, script) in [("install", &local.install), ("start", &local.start)] {
+    // What is sent: the plan with the text of the helpers it calls.
+    let (install, start) = crate::plan::block::runnable(&local.install, &local.start)
+        .with_context(|| format!("in {}", checkout.file.display()))?;
+    for (key, script) in [("install", &install), ("start", &start)] {
         if script.len() > MAX_SCRIPT_BYTES {
             return Err(Failure::new(format!(
-                "`{key}` in {} is {} bytes; the API takes at most {MAX_SCRIPT_BYTES} (16 KiB)",
+                "`{key}` in {} is {} bytes with its helpers; the API takes at most {MAX_SCRIPT_BYTES} (16 KiB)",
                 checkout.file.display(),
                 script.len()
             ))
@@ -59,7 +63,7 @@ pub fn run(global: &GlobalArgs, args: &SaveArgs, ui: &Ui) -> anyhow::Result<Exit
         }
         return Ok(Exit::Ok);
     }
-    let scripts = Scripts { install: local.install.clone(), start: local.start.clone() };
+    let scripts = Scripts { install, start };
     let saved = put_unless_moved(&client, &repo, &reviewed, &scripts)?;
     if ui.json() {
         ui.out_json(&SaveResult {

@@ -38,7 +38,7 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
             unresolved.join(", ")
         ));
     }
-    let plan = plan(&root, &proposal, args, ui);
+    let plan = plan(&root, &proposal, args, ui)?;
     if plan.is_empty() {
         return Err(Failure::new("nothing to verify: install and start are empty and no test command was found")
             .hint("fill in .hanzo/environment.toml (`hanzo-env detect`), or pass --test CMD")
@@ -107,7 +107,7 @@ const NOT_FOUND: i32 = 127;
 
 /// The steps: the file's install and start, the `--test` commands or the detected ones, and
 /// the ports of the detected services.
-fn plan(root: &std::path::Path, proposal: &Proposal, args: &VerifyArgs, ui: &Ui) -> Plan {
+fn plan(root: &std::path::Path, proposal: &Proposal, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<Plan> {
     let detection = match crate::detect::detect(root, &crate::detect::WalkOptions::default()) {
         Ok(detection) => Some(detection),
         Err(err) => {
@@ -157,7 +157,9 @@ fn plan(root: &std::path::Path, proposal: &Proposal, args: &VerifyArgs, ui: &Ui)
             None => ui.debug(1, &format!("no known port for service {}; not waited for", service.name)),
         }
     }
-    Plan { install: proposal.install.clone(), start: proposal.start.clone(), tests, services }
+    // What runs is the plan with its helpers' text, as `save` sends it.
+    let (install, start) = crate::plan::block::runnable(&proposal.install, &proposal.start)?;
+    Ok(Plan { install, start, tests, services })
 }
 
 /// One spinner per running step on a terminal, a plain line per event otherwise.

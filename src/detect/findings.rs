@@ -133,26 +133,7 @@ pub struct Secret {
     pub why: String,
 }
 
-/// Where a step goes in the install script: all toolchain steps first, then system
-/// packages, then dependency installs, then builds, and last what makes the tools installed
-/// visible to every shell an agent opens later.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Phase {
-    Toolchain,
-    System,
-    Install,
-    Build,
-    Expose,
-}
-
-/// One line (or a few) of the install script.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Step {
-    pub phase: Phase,
-    /// Shell, run from the repo root, non-interactive and idempotent.
-    pub command: String,
-    pub source: String,
-}
+pub use crate::plan::{Phase, Step};
 
 impl Service {
     /// A backing service a compose start brings up, cited at its definition.
@@ -298,7 +279,11 @@ impl Findings {
         self.secrets.push(Secret { name: name.into(), source: source.into(), need, why: why.into() });
     }
     pub fn step(&mut self, phase: Phase, command: impl Into<String>, source: impl Into<String>) {
-        self.steps.push(Step { phase, command: command.into(), source: source.into() });
+        self.steps.push(Step::shell(phase, command, source));
+    }
+    /// A call of a stock helper's function (`hanzo_node 22`), every argument quoted when rendered.
+    pub fn helper(&mut self, phase: Phase, function: &'static str, args: Vec<String>, source: impl Into<String>) {
+        self.steps.push(Step::helper(phase, function, args, source));
     }
     pub fn start(&mut self, start: Start) {
         self.starts.push(start);

@@ -36,6 +36,7 @@ use crate::detect::repo::Repo;
 use crate::detect::sources::compose::ComposeStart;
 use crate::detect::sources::products::{self, Definition, DockerUp, NativeStart};
 use crate::detect::sources::shell;
+use crate::plan::{Action, Guard};
 
 /// The result of `detect`, as `--json` prints it (keys and meanings are a contract).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -123,10 +124,11 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     };
     detection.note = note(&detection, &notes, &services_start);
     for (key, script) in [("install", &detection.install), ("start", &detection.start)] {
-        if script.len() > crate::names::MAX_SCRIPT_BYTES {
+        // What `save` sends: the plan with its helpers' text.
+        let sent = crate::plan::block::expand(script).map_or(script.len(), |s| s.len());
+        if sent > crate::names::MAX_SCRIPT_BYTES {
             detection.warnings.push(format!(
-                "{key} is {} bytes, over the {} bytes the server accepts: trim it before `hanzo-env save`",
-                script.len(),
+                "{key} is {sent} bytes with its helpers, over the {} bytes the server accepts: trim it before `hanzo-env save`",
                 crate::names::MAX_SCRIPT_BYTES
             ));
         }
@@ -307,7 +309,7 @@ impl ServicesStart {
             let Some(product) = products::native(&service.name).filter(|p| p.accounts) else { continue };
             let start = product.start(&definition(service), &mut plan.warnings);
             let same_server = plan.native.iter().any(|n| std::ptr::eq(n.product, product) && n.port == start.port);
-            if same_server && !plan.native.iter().any(|n| n.call == start.call) {
+            if same_server && !plan.native.iter().any(|n| n.args == start.args) {
                 plan.native.push(start);
             }
         }
@@ -317,16 +319,18 @@ impl ServicesStart {
             DockerUp::Run(commands)
         };
         if !plan.native.is_empty() {
-            let packages = dedup_by_key(plan.native.iter().map(|n| n.product.package).collect(), |p| *p);
-            plan.step = Some(Step {
-                phase: Phase::System,
-                command: products::install_command(&docker, &packages),
-                source: dedup_by_key(plan.native.iter().map(|n| n.source.as_str()).collect(), |s| *s).join(", "),
-            });
+            let usable = if matches!(docker, DockerUp::Compose(_)) { "compose" } else { "run" };
+            let mut args = vec![usable.to_string()];
+            args.extend(dedup_by_key(plan.native.iter().map(|n| n.product.package.to_string()).collect(), |p| {
+                p.clone()
+            }));
+            let source = dedup_by_key(plan.native.iter().map(|n| n.source.as_str()).collect(), |s| *s).join(", ");
+            plan.step = Some(Step::helper(Phase::System, "hanzo_service_packages", args, source));
         }
         if !plan.native.is_empty() || matches!(docker, DockerUp::Compose(_)) {
             let docker_only: Vec<&str> = plan.docker_only.iter().map(String::as_str).collect();
-            plan.script = products::start_script(&docker, &plan.native, &docker_only);
+            let calls: Vec<_> = plan.native.iter().map(NativeStart::call).collect();
+            plan.script = crate::plan::render::services(&docker, &calls, &docker_only);
         }
         plan.docker = Some(docker);
         plan
@@ -381,7 +385,7 @@ impl ServicesStart {
 }
 
 fn merge_steps(steps: Vec<Step>) -> Vec<Step> {
-    let mut steps = dedup_by_key(steps, |s| s.command.trim().to_string());
+    let mut steps = dedup_by_key(steps, Step::command);
     // Stable: within a phase, detector order (the order findings arrived in) is kept.
     steps.sort_by_key(|s| s.phase);
     steps
@@ -393,41 +397,23 @@ fn merge_steps(steps: Vec<Step>) -> Vec<Step> {
 /// primary's own ecosystem, and steps of no known toolchain, fail as they would.
 fn skip_other_toolchains_when_missing(steps: &mut [Step], primary_test: &str) {
     let Some(primary) = ecosystems::owner_of_test(primary_test) else { return };
-    for step in steps.iter_mut().filter(|s| !s.command.trim().contains('\n')) {
-        let Some(program) = shell::program_of(&step.command) else { continue };
+    for step in steps.iter_mut() {
+        let Action::Shell(command) = &step.action else { continue };
+        if command.trim().contains('\n') {
+            continue;
+        }
+        let Some(program) = shell::program_of(command) else { continue };
         let Some(owner) = ecosystems::owner_of_program(program).filter(|eco| eco.id() != primary.id()) else {
             continue;
         };
         let toolchain = owner.toolchains().first().map_or(owner.id(), |t| t.display);
-        let source = one_line(&step.source).replace(['"', '$', '`', '\\'], "");
-        step.command = format!(
-            "if command -v {program} >/dev/null 2>&1; then\n  {}\nelse echo \"hanzo-env: warning: {program} is not installed: skipped the step for {source}; install {toolchain} for that part of the repo\" >&2\nfi",
-            step.command.trim()
-        );
+        step.guard = Some(Guard { program: program.to_string(), toolchain: toolchain.to_string() });
     }
 }
 
-/// The install script: `set -euo pipefail`, then each step preceded by `# <source>`
-/// (one comment for consecutive steps with the same evidence). Empty when there is nothing to do.
-/// A single one-line step is the install as it is: its exit status is already the script's,
-/// and the file shows its evidence beside it (DESIGN.md §3 does the same for `start`).
+/// The install script a person reviews (see [`crate::plan::render::install`]).
 pub fn install_script(steps: &[Step]) -> String {
-    match steps {
-        [] => return String::new(),
-        [only] if !only.command.trim().contains('\n') => return only.command.trim().to_string(),
-        _ => {}
-    }
-    let mut script = String::from("set -euo pipefail\n");
-    let mut last_source: Option<&str> = None;
-    for step in steps {
-        if last_source != Some(step.source.as_str()) {
-            script.push_str(&format!("# {}\n", one_line(&step.source)));
-            last_source = Some(&step.source);
-        }
-        script.push_str(step.command.trim_end());
-        script.push('\n');
-    }
-    script
+    crate::plan::render::install(steps)
 }
 
 /// A comment must stay one line, whatever a file name holds.
@@ -948,8 +934,8 @@ mod tests {
         let d = merge(&repo(), f);
         assert_eq!(
             d.install,
-            "set -euo pipefail\n# package.json#packageManager\ncorepack enable\n# pnpm-lock.yaml\n\
-             pnpm install --frozen-lockfile\n# uv.lock\nuv sync --frozen\n"
+            "set -euo pipefail\ncorepack enable  # package.json#packageManager\n\
+             pnpm install --frozen-lockfile  # pnpm-lock.yaml\nuv sync --frozen  # uv.lock\n"
         );
     }
 
@@ -1068,7 +1054,7 @@ mod tests {
             ("docker/variants/docker-compose.postgres.yml", "services:\n  p:\n    image: postgres\n"),
         ]);
         assert_eq!(
-            products::docker_commands(&d.start).unwrap(),
+            crate::plan::render::docker_commands(&d.start).unwrap(),
             ["docker compose -f backend/dev/docker-compose.yml up -d db cache"]
         );
         let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
@@ -1145,12 +1131,16 @@ mod tests {
         let compose = "services:\n  db:\n    image: postgres:14\n    ports: ['5432:5432']\n    environment:\n      POSTGRES_USER: user\n      POSTGRES_PASSWORD: pass\n      POSTGRES_DB: data\n  cache:\n    image: redis:7\n";
         let workflow = "jobs:\n  t:\n    services:\n      pg:\n        image: postgres:16\n        env:\n          POSTGRES_USER: postgres\n          POSTGRES_PASSWORD: postgres\n          POSTGRES_DB: ci\n        ports: ['5432:5432']\n      other:\n        image: postgres:16\n        ports: ['6543:5432']\n      redis:\n        image: redis:7\n        options: --requirepass x\n    env:\n      PGUSER: postgres\n    steps:\n      - run: npm test\n";
         let d = crate::detect::testing::detection(&[("compose.yaml", compose), (".github/workflows/ci.yml", workflow)]);
-        let calls: Vec<&str> = d.native_starts.iter().map(|n| n.call.as_str()).collect();
+        let calls: Vec<String> = d.native_starts.iter().map(|n| n.call().command()).collect();
         // The test command carries CI's PGUSER: CI's role and database join the compose
         // file's server; a server on another port, or a product without accounts, does not.
         assert_eq!(
             calls,
-            ["hanzo_postgres 5432 user pass data", "hanzo_redis 6379 ''", "hanzo_postgres 5432 postgres postgres ci"]
+            [
+                "hanzo_service postgres 5432 user pass data",
+                "hanzo_service redis 6379 ''",
+                "hanzo_service postgres 5432 postgres postgres ci"
+            ]
         );
     }
 
@@ -1193,18 +1183,18 @@ mod tests {
     fn services_start_with_docker_else_from_their_packages_each_installed_and_started_once() {
         let d = crate::detect::testing::detection(&[("compose.yaml", SERVICES)]);
         assert_eq!(
-            products::docker_commands(&d.start).unwrap(),
+            crate::plan::render::docker_commands(&d.start).unwrap(),
             ["docker compose up -d db cache mongo test-db mysql mysql-replica mariadb"]
         );
-        let calls: Vec<&str> = d.native_starts.iter().map(|n| n.call.as_str()).collect();
+        let calls: Vec<String> = d.native_starts.iter().map(|n| n.call().command()).collect();
         assert_eq!(
             calls,
             [
-                r"hanzo_postgres 5433 app 'it'\''s' app",
-                "hanzo_redis 6379 ''",
-                "hanzo_postgres 5434 postgres '' postgres",
-                "hanzo_mysql 3306 '' '' '' ''",
-                "hanzo_mysql 3307 '' '' '' ''",
+                r"hanzo_service postgres 5433 app 'it'\''s' app",
+                "hanzo_service redis 6379 ''",
+                "hanzo_service postgres 5434 postgres '' postgres",
+                "hanzo_service mysql 3306 '' '' '' ''",
+                "hanzo_service mysql 3307 '' '' '' ''",
             ],
             "a second postgres on its own port; one MariaDB server answering two"
         );
@@ -1218,26 +1208,15 @@ mod tests {
             d.warnings
         );
         for call in &calls {
-            assert!(d.start.contains(&format!("\n  {call} || hanzo_status=1\n")), "{}", d.start);
+            assert!(d.start.contains(&format!("\n  {call}  # compose.yaml#services.")), "{}", d.start);
         }
-        assert!(
-            d.start.contains("not started (no distribution package): mongodb\" >&2; hanzo_status=1\n"),
-            "{}",
-            d.start
-        );
-        assert_eq!(d.start.matches("hanzo_postgres() {").count(), 1, "each function defined once");
+        assert!(d.start.contains("\n  hanzo_service mongodb\n  hanzo_services_started\nfi"), "{}", d.start);
+        assert!(d.start.starts_with(
+            "# hanzo-env helpers v1: hanzo_docker hanzo_compose hanzo_service hanzo_postgres hanzo_mysql hanzo_redis\n"
+        ), "each helper named once: {}", d.start);
         let services: Vec<&Step> = d.steps.iter().filter(|s| s.phase == Phase::System).collect();
         assert_eq!(services.len(), 1);
-        assert!(
-            services[0].command.contains("for p in postgresql redis-server mariadb-server; do"),
-            "{}",
-            services[0].command
-        );
-        assert!(
-            services[0]
-                .command
-                .contains("if ! { docker info && { docker compose version || command -v docker-compose; }; }")
-        );
+        assert_eq!(services[0].command(), "hanzo_service_packages compose postgresql redis-server mariadb-server");
         assert_eq!(
             services[0].source,
             "compose.yaml#services.db, compose.yaml#services.cache, compose.yaml#services.test-db, \
@@ -1269,16 +1248,23 @@ mod tests {
     fn ci_service_containers_start_with_docker_run_else_from_their_packages() {
         let workflow = "jobs:\n  t:\n    services:\n      db:\n        image: mysql:8.0\n        env:\n          MYSQL_USER: app\n          MYSQL_PASSWORD: \"p@ss w'rd\"\n          MYSQL_DATABASE: app_test\n          MYSQL_ROOT_PASSWORD: ${{ secrets.ROOT }}\n        ports: ['33306:3306']\n    steps:\n      - run: go test ./...\n";
         let d = crate::detect::testing::detection(&[(".github/workflows/ci.yml", workflow)]);
-        assert!(d.start.starts_with("# services: docker run, else the distribution's packages\n"), "{}", d.start);
+        assert!(
+            d.start.starts_with(
+                "# hanzo-env helpers v1: hanzo_docker hanzo_service hanzo_mysql\n\
+                 # services: docker run, else the distribution's packages\n"
+            ),
+            "{}",
+            d.start
+        );
         assert!(
             d.start.ends_with(&format!(
-                "if docker info >/dev/null 2>&1; then\n  docker run -d --name db -p 33306:3306 -e MYSQL_USER=app -e MYSQL_PASSWORD='p@ss w'\\''rd' -e MYSQL_DATABASE=app_test -e MYSQL_ROOT_PASSWORD=\"$ROOT\" mysql:8.0\nelse\n  {}\nfi",
-                r"hanzo_mysql 33306 app_test app 'p@ss w'\''rd' ''"
+                "if hanzo_docker run; then\n  docker run -d --name db -p 33306:3306 -e MYSQL_USER=app -e MYSQL_PASSWORD='p@ss w'\\''rd' -e MYSQL_DATABASE=app_test -e MYSQL_ROOT_PASSWORD=\"$ROOT\" mysql:8.0\nelse\n  {}  # .github/workflows/ci.yml#jobs.t.services.db\nfi",
+                r"hanzo_service mysql 33306 app_test app 'p@ss w'\''rd' ''"
             )),
             "{}",
             d.start
         );
-        assert!(d.install.contains("if ! docker info >/dev/null 2>&1; then\n"), "{}", d.install);
+        assert!(d.install.contains("\nhanzo_service_packages run mariadb-server  # "), "{}", d.install);
         assert!(
             d.note.contains("services: mysql (docker run, else the Debian/Ubuntu package mariadb-server)"),
             "{}",
@@ -1295,8 +1281,7 @@ mod tests {
         let d = crate::detect::testing::detection(&[("compose.yaml", "services:\n  m:\n    image: mongo:7\n")]);
         assert_eq!(
             d.start,
-            "# services: docker compose, else docker-compose\nif docker compose version >/dev/null 2>&1; then\n  \
-             docker compose up -d m\nelse\n  docker-compose up -d m\nfi"
+            "# hanzo-env helpers v1: hanzo_compose\n# services: docker compose, else docker-compose\nhanzo_compose up -d m"
         );
         assert_eq!(d.install, "");
         assert!(d.note.contains("services: mongodb (Docker only: no distribution package)"), "{}", d.note);
@@ -1451,8 +1436,7 @@ mod tests {
 
     #[test]
     fn the_primarys_ci_job_places_its_files_by_install_and_builds_before_its_test() {
-        let placed =
-            |command: &str, source: &str| Step { phase: Phase::Build, command: command.into(), source: source.into() };
+        let placed = |command: &str, source: &str| Step::shell(Phase::Build, command, source);
         let mut f = Findings::default();
         f.ci_test(TestCommand {
             command: "pnpm run test:ci".into(),
@@ -1469,8 +1453,11 @@ mod tests {
         });
         let d = merge(&repo(), f);
         assert_eq!(d.tests[0].command, "pnpm run compile && pnpm run test:ci");
-        let steps: Vec<(&str, &str)> = d.steps.iter().map(|s| (s.command.as_str(), s.source.as_str())).collect();
-        assert_eq!(steps, [("[ -e orm.json ] || cp orm.sqlite.json orm.json", "ci.yml#jobs.sqlite.steps[2]")]);
+        let steps: Vec<(String, &str)> = d.steps.iter().map(|s| (s.command(), s.source.as_str())).collect();
+        assert_eq!(
+            steps,
+            [("[ -e orm.json ] || cp orm.sqlite.json orm.json".to_string(), "ci.yml#jobs.sqlite.steps[2]")]
+        );
         assert!(d.install.contains("cp orm.sqlite.json orm.json"), "{}", d.install);
         assert!(!d.install.contains("orm.pg.json"), "{}", d.install);
     }

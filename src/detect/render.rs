@@ -58,7 +58,7 @@ pub fn explain(d: &Detection) -> String {
         out.push_str("  (nothing to install)\n");
     }
     for step in &d.steps {
-        for line in step.command.lines() {
+        for line in step.command().lines() {
             out.push_str(&format!("  {line}\n"));
         }
         out.push_str(&format!("      ← {}\n", one_line(&step.source)));
@@ -74,7 +74,7 @@ pub fn explain(d: &Detection) -> String {
         out.push_str(&format!(
             "  without Docker, from the {} package: {}\n      ← {}\n",
             native.product.package,
-            native.call,
+            native.call().command(),
             one_line(&native.source)
         ));
     }
@@ -171,7 +171,7 @@ mod tests {
         let parsed = Proposal::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(parsed.repo.as_deref(), Some("site"));
         assert_eq!(parsed.install, d.install);
-        assert!(parsed.install.starts_with("set -euo pipefail\n# package.json#packageManager\ncorepack enable\n"));
+        assert!(parsed.install.starts_with("set -euo pipefail\ncorepack enable  # package.json#packageManager\n"));
         assert_eq!(parsed.start, d.start);
         assert_eq!(parsed.secrets, ["DATABASE_URL", "AWS_SECRET_ACCESS_KEY", "STRIPE_SECRET_KEY"]);
         assert_eq!(parsed.optional_secrets, ["AWS_SECRET_ACCESS_KEY", "STRIPE_SECRET_KEY"]);

@@ -22,13 +22,15 @@ pub fn repo_with(files: &[(&str, &str)]) -> (tempfile::TempDir, Repo) {
 /// What one ecosystem or signal found in a checkout.
 pub struct Scan {
     pub findings: Findings,
+    /// Each step's command as the plan renders it.
+    commands: Vec<String>,
     pub warnings: Vec<String>,
     _dir: tempfile::TempDir,
 }
 
 impl Scan {
     pub fn steps(&self) -> Vec<&str> {
-        self.findings.steps.iter().map(|s| s.command.as_str()).collect()
+        self.commands.iter().map(String::as_str).collect()
     }
     pub fn tests(&self) -> Vec<&str> {
         self.findings.tests.iter().map(|t| t.command.as_str()).collect()
@@ -53,7 +55,8 @@ pub fn scan(ecosystem: &dyn Ecosystem, files: &[(&str, &str)]) -> Scan {
     let (dir, repo) = repo_with(files);
     let mut findings = Findings::default();
     ecosystem.detect(&Sources::new(&repo), &mut findings);
-    Scan { findings, warnings: repo.warnings(), _dir: dir }
+    let commands = findings.steps.iter().map(|s| s.command()).collect();
+    Scan { findings, commands, warnings: repo.warnings(), _dir: dir }
 }
 
 /// Run one signal over a checkout of `files`.
@@ -61,7 +64,8 @@ pub fn run_signal(signal: Signal, files: &[(&str, &str)]) -> Scan {
     let (dir, repo) = repo_with(files);
     let mut findings = Findings::default();
     signal(&Sources::new(&repo), &mut findings);
-    Scan { findings, warnings: repo.warnings(), _dir: dir }
+    let commands = findings.steps.iter().map(|s| s.command()).collect();
+    Scan { findings, commands, warnings: repo.warnings(), _dir: dir }
 }
 
 /// The whole pipeline over a checkout of `files`.

@@ -4,6 +4,7 @@
 //! stays as it was. A file without markers gets the section appended.
 
 use super::{ExportError, ExportFile, Exported, Setup, Target};
+use crate::plan::block;
 
 pub const PATH: &str = "AGENTS.md";
 pub use crate::detect::repo::{AGENTS_MD_END as END_MARKER, AGENTS_MD_START as START_MARKER};
@@ -72,6 +73,12 @@ pub fn find_section(text: &str) -> Result<Option<(usize, usize)>, ExportError> {
     }
 }
 
+/// A plan's lines without its helpers line and `set -euo pipefail`.
+fn steps(plan: &str) -> String {
+    let lines: Vec<&str> = plan.lines().filter(|l| !block::is_marker(l) && l.trim() != "set -euo pipefail").collect();
+    lines.join("\n").trim().to_string()
+}
+
 /// The section, markers included, ending with a newline.
 pub fn section(setup: &Setup) -> String {
     let mut out = format!("{START_MARKER}\n## Setup\n\n<!-- {} -->\n\n", super::header(Target::AgentsMd, setup));
@@ -80,15 +87,25 @@ pub fn section(setup: &Setup) -> String {
     if !pins.is_empty() {
         out.push_str(&format!("Toolchains: {}.\n\n", pins.join(", ")));
     }
-    if setup.install.trim().is_empty() {
+    // The steps a person would type: the plan, not the helpers' text.
+    let install = steps(&setup.plan_install);
+    if install.is_empty() {
         out.push_str("Nothing to install.\n\n");
     } else {
         out.push_str("Install, from the repository root:\n\n");
-        out.push_str(&code_block(&setup.install));
+        out.push_str(&code_block(&install));
     }
-    if !setup.start.trim().is_empty() {
+    let start = steps(&setup.plan_start);
+    if !start.is_empty() {
         out.push_str("Start in the background before working:\n\n");
-        out.push_str(&code_block(&setup.start));
+        out.push_str(&code_block(&start));
+    }
+    if !block::named_helpers(&setup.plan_install).is_empty() || !block::named_helpers(&setup.plan_start).is_empty() {
+        out.push_str(
+            "Lines starting `hanzo_` call hanzo-env's stock helpers (`hanzo_node 22`: Node 22 on PATH; \
+             `hanzo_service postgres 5432 …`: that server without Docker); `hanzo-env export --to cursor` \
+             writes them out as a script.\n\n",
+        );
     }
     let services: Vec<String> = setup
         .services
@@ -136,7 +153,9 @@ mod tests {
     fn the_section_says_install_start_test_and_secrets() {
         let text = export(None).unwrap();
         assert!(text.starts_with(START_MARKER) && text.ends_with(&format!("{END_MARKER}\n")), "{text}");
-        assert!(text.contains("```sh\nset -euo pipefail\n"), "{text}");
+        assert!(text.contains("Install, from the repository root:\n\n```sh\n"), "{text}");
+        assert!(text.contains("\npnpm install --frozen-lockfile\n"), "{text}");
+        assert!(!text.contains("set -euo pipefail"), "the steps a person types: {text}");
         assert!(text.contains("```sh\ndocker compose up -d db cache && pnpm dev\n```"), "{text}");
         assert!(text.contains("Run the tests:\n\n```sh\npnpm test\n```"), "{text}");
         assert!(text.contains("`DATABASE_URL`, `STRIPE_SECRET_KEY`"), "{text}");

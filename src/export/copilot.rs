@@ -358,7 +358,7 @@ mod tests {
 
     #[test]
     fn nothing_to_set_up_is_still_a_valid_job() {
-        let setup = Setup::new(&crate::detect::Detection::default(), None);
+        let setup = Setup::new(&crate::detect::Detection::default(), None).unwrap();
         let (yaml, _) = parsed(&setup);
         assert_eq!(uses(&yaml["jobs"][JOB]["steps"]), ["actions/checkout@v4"]);
         assert!(yaml["jobs"][JOB]["services"].is_badvalue());

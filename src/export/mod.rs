@@ -20,7 +20,6 @@ pub mod cursor;
 pub mod devcontainer;
 pub mod yaml;
 
-use crate::detect::sources::products;
 use crate::detect::{Detection, PackageManager, Service, TestCommand, Toolchain};
 use crate::proposal::Proposal;
 
@@ -78,7 +77,12 @@ pub struct StartCommand {
 pub struct Setup {
     pub repo: String,
     pub origin: Origin,
+    /// The install script as it runs alone: the plan with its helpers' text.
     pub install: String,
+    /// install and start as a person reviews them (helpers named on one line): what a
+    /// person would type, for AGENTS.md.
+    pub plan_install: String,
+    pub plan_start: String,
     /// The whole start command, as the file or detection has it.
     pub start: String,
     /// `start` split at its top-level `&&`: each is a service start or a process.
@@ -105,15 +109,17 @@ fn strongest_per_name(toolchains: &[Toolchain]) -> Vec<Toolchain> {
 }
 
 impl Setup {
-    pub fn new(detection: &Detection, reviewed: Option<&Proposal>) -> Setup {
-        let (origin, install, start, secret_names) = match reviewed {
+    pub fn new(detection: &Detection, reviewed: Option<&Proposal>) -> Result<Setup, BlockError> {
+        let (origin, plan_install, plan_start, secret_names) = match reviewed {
             Some(p) => (Origin::Reviewed, p.install.clone(), p.start.clone(), p.secrets.clone()),
             None => (Origin::Detected, detection.install.clone(), detection.start.clone(), detection.secrets.clone()),
         };
-        let starts = if products::is_services_script(&start) {
+        let install = block::expand(&plan_install)?;
+        let start = block::expand(&plan_start)?;
+        let starts = if crate::plan::render::is_services_script(&plan_start) {
             // One script that tries Docker, then the distribution's packages: kept whole.
             let sources: Vec<&str> = detection.starts.iter().map(|s| s.source.as_str()).collect();
-            let source = (start == detection.start && !sources.is_empty()).then(|| sources.join(", "));
+            let source = (plan_start == detection.start && !sources.is_empty()).then(|| sources.join(", "));
             vec![StartCommand { command: start.trim().to_string(), source }]
         } else {
             split_commands(&start)
@@ -132,10 +138,12 @@ impl Setup {
                 (name, source)
             })
             .collect();
-        Setup {
+        Ok(Setup {
             repo: reviewed.and_then(|p| p.repo.clone()).unwrap_or_else(|| detection.repo.clone()),
             origin,
             install,
+            plan_install: block::collapse(&plan_install),
+            plan_start: block::collapse(&plan_start),
             start,
             starts,
             secrets,
@@ -143,7 +151,7 @@ impl Setup {
             package_managers: detection.package_managers.clone(),
             services: detection.services.clone(),
             tests: detection.tests.clone(),
-        }
+        })
     }
 
     /// Where install/start/secrets came from and how to change them, for the generated
@@ -253,7 +261,7 @@ pub fn split_commands(script: &str) -> Vec<String> {
 /// The service starts of `start`: the Docker commands of a services script (see
 /// [`products::start_script`]), else its top-level `&&` parts.
 pub fn start_commands(start: &str) -> Vec<String> {
-    match products::docker_commands(start) {
+    match crate::plan::render::docker_commands(start) {
         Some(lines) => lines.iter().flat_map(|line| split_commands(line)).collect(),
         None => split_commands(start),
     }
@@ -269,7 +277,7 @@ pub enum StartKind {
 }
 
 pub fn start_kind(command: &str) -> StartKind {
-    if products::is_services_script(command) {
+    if crate::plan::render::is_services_script(command) {
         return StartKind::Services;
     }
     let words: Vec<&str> = command.split_whitespace().collect();
@@ -303,16 +311,8 @@ fn one_line(text: &str) -> String {
     crate::detect::merge::one_line(text)
 }
 
-/// A shell word for `s`, single-quoted unless it is plainly safe.
-fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '=' | ':' | '@' | '+'))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
+use crate::plan::block::{self, BlockError};
+use crate::plan::quote as shell_quote;
 
 /// An install script as a file for `bash`: a shebang, the header, strict mode unless the
 /// script already sets it, then the script.
@@ -396,8 +396,8 @@ pub(crate) mod tests {
                 TestCommand { command: "(cd api && uv run pytest)".into(), source: "api/pyproject.toml".into(), ..Default::default() },
             ],
             steps: vec![
-                Step { phase: crate::detect::Phase::Install, command: "pnpm install --frozen-lockfile".into(), source: "pnpm-lock.yaml".into() },
-                Step { phase: crate::detect::Phase::Install, command: "(cd api && uv sync --frozen)".into(), source: "api/uv.lock".into() },
+                Step::shell(crate::detect::Phase::Install, "pnpm install --frozen-lockfile", "pnpm-lock.yaml"),
+                Step::shell(crate::detect::Phase::Install, "(cd api && uv sync --frozen)", "api/uv.lock"),
             ],
             starts: vec![
                 Start { command: "docker compose up -d db cache".into(), source: "compose.yaml".into(), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new() },
@@ -412,7 +412,7 @@ pub(crate) mod tests {
     }
 
     pub fn setup() -> Setup {
-        Setup::new(&detection(), None)
+        Setup::new(&detection(), None).unwrap()
     }
 
     #[test]
@@ -424,7 +424,7 @@ pub(crate) mod tests {
             secrets: vec!["DATABASE_URL".into(), "SENTRY_DSN".into()],
             ..Proposal::default()
         };
-        let setup = Setup::new(&detection(), Some(&reviewed));
+        let setup = Setup::new(&detection(), Some(&reviewed)).unwrap();
         assert_eq!(setup.origin, Origin::Reviewed);
         assert_eq!(setup.repo, "shop-web");
         assert_eq!(setup.install, "pnpm install --frozen-lockfile\n");
@@ -460,7 +460,7 @@ pub(crate) mod tests {
             ],
             ..Detection::default()
         };
-        let setup = Setup::new(&detection, None);
+        let setup = Setup::new(&detection, None).unwrap();
         let kept: Vec<(&str, Option<&str>)> =
             setup.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
         assert_eq!(kept, [("elixir", Some("1.20.3")), ("erlang", Some("28.1"))]);

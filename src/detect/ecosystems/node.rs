@@ -212,10 +212,10 @@ fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> 
         node_version(repo, pins, dir, &manifest, &manifest_path, pm, out).filter(|(_, e)| !e.contains("#engines"));
     match (&pin, pm_version.as_deref().and_then(|v| node_floor(pm, v))) {
         (Some((version, evidence)), _) => {
-            out.step(Phase::Toolchain, ensure_node(NodeNeed::Pinned(version), evidence), evidence.as_str())
+            out.helper(Phase::Toolchain, "hanzo_node", vec![version.clone()], evidence.as_str())
         }
         (None, Some(floor)) => {
-            out.step(Phase::Toolchain, ensure_node(NodeNeed::AtLeast(floor), &pm_source), pm_source.as_str())
+            out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], pm_source.as_str())
         }
         (None, None) => {}
     }
@@ -230,7 +230,7 @@ fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> 
                 (None, Some((version, source))) => (Some(version), source),
                 (None, None) => (lockfile_version_hint(repo, dir, pm), manifest_path.clone()),
             };
-            out.step(Phase::Toolchain, package_manager_setup(pm, version.as_deref(), yarn_berry), source);
+            out.helper(Phase::Toolchain, "hanzo_pm", package_manager_setup(pm, version.as_deref(), yarn_berry), source);
         }
         Pm::Bun => {
             let install = match &pm_version {
@@ -326,27 +326,19 @@ fn downloads_at_install(repo: &Repo, lockfile: &str) -> Vec<&'static InstallDown
 /// registry mirror without signatures), the package manager from npm itself. The shims go
 /// where npm puts global tools (`npm prefix -g`), which `verify` keeps in its scratch copy.
 /// A package manager of the declared version on PATH already is left alone.
-fn package_manager_setup(pm: Pm, version: Option<&str>, yarn_berry: bool) -> String {
-    let name = pm.name();
+fn package_manager_setup(pm: Pm, version: Option<&str>, yarn_berry: bool) -> Vec<String> {
+    let name = pm.name().to_string();
+    // npm's `yarn` is 1.x; Yarn 2+ is published as @yarnpkg/cli-dist.
     let from_npm = match (pm, version) {
-        // npm's `yarn` is 1.x; Yarn 2+ is published as @yarnpkg/cli-dist.
-        (Pm::Yarn, Some(v)) if yarn_berry => format!("@yarnpkg/cli-dist@{v}"),
-        (Pm::Yarn, None) if yarn_berry => "@yarnpkg/cli-dist".to_string(),
-        (_, Some(v)) => format!("{name}@{v}"),
-        (_, None) => name.to_string(),
+        (Pm::Yarn, Some(v)) if yarn_berry => Some(format!("@yarnpkg/cli-dist@{v}")),
+        (Pm::Yarn, None) if yarn_berry => Some("@yarnpkg/cli-dist".to_string()),
+        _ => None,
     };
-    let present = match version {
-        Some(v) if v.contains('.') => format!(r#"[ "$({name} --version 2>/dev/null)" = {v} ]"#),
-        Some(v) => format!(r#"case "$({name} --version 2>/dev/null)" in {v}.*) true ;; *) false ;; esac"#),
-        None => format!("{name} --version >/dev/null 2>&1"),
-    };
-    // `--force`: the shims corepack left for a release it could not verify are replaced.
-    format!(
-        r#"export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
-if ! {{ {present}; }}; then
-  {{ corepack enable --install-directory "$(npm prefix -g)/bin" && {name} --version; }} >/dev/null 2>&1 || npm install -g --force {from_npm}
-fi"#
-    )
+    match (version, from_npm) {
+        (v, Some(package)) => vec![name, v.unwrap_or_default().to_string(), package],
+        (Some(v), None) => vec![name, v.to_string()],
+        (None, None) => vec![name],
+    }
 }
 
 /// The pnpm major a lockfile was written by, when `packageManager` names none (corepack's
@@ -381,13 +373,6 @@ fn lockfile_version_hint(repo: &Repo, dir: &str, pm: Pm) -> Option<String> {
     )
 }
 
-/// Which Node a project needs: the one a version file pins, or at least the one its
-/// package manager's release runs on.
-enum NodeNeed<'a> {
-    Pinned(&'a str),
-    AtLeast(&'a str),
-}
-
 /// The oldest Node a pnpm or Yarn major runs on (their `engines.node`).
 fn node_floor(pm: Pm, version: &str) -> Option<&'static str> {
     let major: u32 = version.split('.').next()?.parse().ok()?;
@@ -396,63 +381,6 @@ fn node_floor(pm: Pm, version: &str) -> Option<&'static str> {
         (Pm::Pnpm, 9..=10) | (Pm::Yarn, 4..) => Some("18.12"),
         _ => None,
     }
-}
-
-/// Make the Node the project needs the one on PATH through nvm, fnm or volta when one is
-/// here. Without one (or when it cannot download), a pinned Node goes on with the Node on
-/// PATH of the same or a newer major (a close version beats no agent) and says so; a Node of
-/// an older major, or one the package manager cannot run on at all, is fetched from the npm
-/// registry (`npm install -g node@…`, first on PATH from `npm prefix -g`): dependencies'
-/// `engines` reject it. A Node that already fits is left alone.
-fn ensure_node(need: NodeNeed, evidence: &str) -> String {
-    let evidence = evidence.replace(['"', '$', '`', '\\'], "");
-    let (fits, version, fallback) = match need {
-        NodeNeed::Pinned(v) => {
-            let fits = if v.contains('.') {
-                format!(r#"[ "$(node --version 2>/dev/null)" = v{v} ]"#)
-            } else {
-                format!(r#"case "$(node --version 2>/dev/null)" in v{v}.*) true ;; *) false ;; esac"#)
-            };
-            // A Node of an older major than the pin is not close: the pin's major comes from
-            // the npm registry (`node@24.19.0`, else the newest `node@24`).
-            let major = v.split('.').next().unwrap_or(v);
-            let older =
-                format!(r#"[ "$(node --version 2>/dev/null | sed 's/^v\([0-9]*\).*/\1/')" -lt {major} ] 2>/dev/null"#);
-            let from_registry = if v == major {
-                format!("npm install -g node@{v}")
-            } else {
-                format!("{{ npm install -g node@{v} || npm install -g node@{major}; }}")
-            };
-            let fallback = format!(
-                r#"if {older}; then
-      echo "hanzo-env: Node {v} is pinned ({evidence}) and $(node --version) is an older major: installing Node {v} from the npm registry" >&2
-      {from_registry} && hash -r || echo "hanzo-env: warning: Node {v} could not be installed from the npm registry; going on with $(node --version 2>&1)" >&2
-    else echo "hanzo-env: warning: Node {v} is pinned ({evidence}) but no nvm, fnm or volta here installed it; going on with $(node --version 2>&1)" >&2
-    fi"#
-            );
-            (fits, v, fallback)
-        }
-        NodeNeed::AtLeast(v) => {
-            let major = v.split('.').next().unwrap_or(v);
-            let install = format!(
-                r#"echo "hanzo-env: Node {v} or later is needed ({evidence}): installing Node {major} from the npm registry" >&2; npm install -g node@{major} && hash -r"#
-            );
-            let fits = format!(r#"printf '%s\n' {v} "$(node --version 2>/dev/null | tr -d v)" | sort -V -C"#);
-            (fits, major, install)
-        }
-    };
-    // A manager that cannot download (no route to nodejs.org) is no manager at all.
-    format!(
-        r#"if ! {{ {fits}; }}; then
-  if [ -s "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" ]; then {{ . "${{NVM_DIR:-$HOME/.nvm}}/nvm.sh" && nvm install {version}; }} || true
-  elif command -v fnm >/dev/null 2>&1; then {{ fnm install {version} && eval "$(fnm env)" && fnm use {version}; }} || true
-  elif command -v volta >/dev/null 2>&1; then volta install node@{version} || true
-  fi
-  if ! {{ {fits}; }}; then
-    {fallback}
-  fi
-fi"#
-    )
 }
 
 /// Node's version: `.nvmrc`/`.node-version` or a version manager's pin (`.tool-versions`,
@@ -690,9 +618,8 @@ mod tests {
             (".tool-versions", "php 8.3.16\nnodejs 22.13.1\n"),
         ];
         let scan = crate::detect::testing::scan(&Node, &files);
-        let ensure = scan.steps().into_iter().find(|s| s.contains("node --version")).unwrap();
-        assert!(ensure.contains("nvm install 22.13.1"), "{ensure}");
-        assert!(!ensure.contains("18.12"), "the floor gives way to the pin: {ensure}");
+        let ensure: Vec<&str> = scan.steps().into_iter().filter(|s| s.starts_with("hanzo_node ")).collect();
+        assert_eq!(ensure, ["hanzo_node 22.13.1"], "the floor gives way to the pin");
         assert_eq!(scan.toolchain("node"), Some((Some("22.13.1"), ".tool-versions:2")));
         // A `.nvmrc` in the same folder speaks first.
         let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "20\n")]);
@@ -708,12 +635,10 @@ mod tests {
             (".github/workflows/ci.yml", workflow),
         ];
         let scan = crate::detect::testing::scan(&Node, &files);
-        let setup = scan.steps().into_iter().find(|s| s.contains("pnpm --version")).unwrap();
-        assert!(setup.contains("npm install -g --force pnpm@10"), "{setup}");
+        assert!(scan.steps().contains(&"hanzo_pm pnpm 10"), "{:?}", scan.steps());
         // Without CI's word, the lockfile's format says 9.
         let scan = crate::detect::testing::scan(&Node, &files[..2]);
-        let setup = scan.steps().into_iter().find(|s| s.contains("pnpm --version")).unwrap();
-        assert!(setup.contains("pnpm@9"), "{setup}");
+        assert!(scan.steps().contains(&"hanzo_pm pnpm 9"), "{:?}", scan.steps());
     }
 
     #[test]

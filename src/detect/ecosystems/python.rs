@@ -274,7 +274,7 @@ impl Tool {
         Some(format!("{name}{}", constraint.unwrap_or_default()))
     }
 
-    /// Whether its install goes into the interpreter on PATH (see [`PIP_TO_THE_INTERPRETER_ON_PATH`])
+    /// Whether its install goes into the interpreter on PATH (see `hanzo_pip_setup`)
     /// rather than an environment of its own that only its `run` sees.
     fn fills_interpreter(self) -> bool {
         matches!(self, Tool::Pip | Tool::Uv | Tool::Poetry)
@@ -387,12 +387,12 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
 
     let pin = python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
     if let Some((version, evidence)) = pin.filter(|(_, evidence)| is_version_file(evidence)) {
-        out.step(Phase::Toolchain, ensure_python(&version, &evidence), evidence);
+        out.helper(Phase::Toolchain, "hanzo_python", vec![version], evidence);
     }
     // A project of requirements files alone has no manifest: the tool's evidence names the file.
     let manifest = MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| source.clone());
-    out.step(Phase::Toolchain, PIP_TO_THE_INTERPRETER_ON_PATH, manifest.clone());
-    out.step(Phase::Expose, USER_TOOLS_TO_EVERY_SHELL, manifest);
+    out.helper(Phase::Toolchain, "hanzo_pip_setup", Vec::new(), manifest.clone());
+    out.helper(Phase::Expose, "hanzo_link_user_tools", Vec::new(), manifest);
     out.package_manager(tool.name(), None, pm_path(dir), source.clone());
     let lock = (tool == Tool::Poetry && has("poetry.lock")).then(|| repo.read(&source)).flatten();
     if let Some(requirement) = tool.requirement(pyproject.as_deref(), lock.as_deref()) {
@@ -527,25 +527,17 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     };
     let tox_deps: Vec<String> = tox_deps.into_iter().filter(|dep| !already_installed(dep)).collect();
     if let (false, Some(path)) = (tox_deps.is_empty(), &tox) {
-        // A deps line is a requirement or pip's option with its value (`-r test_requirements.txt`).
-        let as_args = |dep: &String| match dep.split_once(char::is_whitespace).filter(|_| dep.starts_with('-')) {
-            Some((option, value)) => format!("{} {}", quote(option), quote(value.trim())),
-            None => quote(dep),
-        };
         let (options, packages): (Vec<&String>, Vec<&String>) = tox_deps.iter().partition(|dep| dep.starts_with('-'));
-        let options: Vec<String> = options.into_iter().map(as_args).collect();
-        let packages: Vec<String> = packages.into_iter().map(as_args).collect();
+        let options: Vec<String> = options.into_iter().map(|o| pip_option(o)).collect();
+        let packages: Vec<String> = packages.into_iter().cloned().collect();
         // Requirements files alone: each on its own, as the packages are.
-        let command = if packages.is_empty() {
-            best_effort_pip(&[], &options, "a requirements file of tox's test environment")
+        let args = if packages.is_empty() {
+            best_effort_pip(&[], &options, "a requirements file of the tox test environment")
         } else {
-            best_effort_pip(&options, &packages, "a dep of tox's test environment")
+            best_effort_pip(&options, &packages, "a dep of the tox test environment")
         };
-        out.step(
-            Phase::Install,
-            in_dir(dir, &command),
-            key_of(path, if is_toml_config(path) { "env_run_base.deps" } else { "testenv.deps" }),
-        );
+        let source = key_of(path, if is_toml_config(path) { "env_run_base.deps" } else { "testenv.deps" });
+        out.steps.push(crate::plan::Step::helper(Phase::Install, "hanzo_pip_each", args, source).in_dir(dir));
         if let Some((env, section)) = &tox_variant {
             let envlist = key_of(path, &format!("{section}.envlist"));
             out.note(format!("tox deps of `{env}`, the first variant of the envlist ({envlist})"));
@@ -608,8 +600,13 @@ fn install_ci_test_packages(
         names_pytest |= repo.read(file).is_some_and(|text| mentions_pytest(&text));
     }
     if let Some(source) = source {
-        let packages: Vec<String> = packages.iter().map(|p| quote(p)).collect();
-        out.step(Phase::Install, best_effort_pip(&[], &packages, "installed by CI's test job"), source.clone());
+        let packages: Vec<String> = packages.iter().map(|p| p.to_string()).collect();
+        out.helper(
+            Phase::Install,
+            "hanzo_pip_each",
+            best_effort_pip(&[], &packages, "installed by the CI test job"),
+            source.clone(),
+        );
         names_pytest |= packages.iter().any(|p| requirement_name(p) == "pytest");
     }
     names_pytest
@@ -628,80 +625,36 @@ fn own_distributions(repo: &Repo) -> Vec<String> {
         .collect()
 }
 
-/// `pip install` of `packages` (shell words) with `options` (`-c constraints.txt`), all at
-/// once so that pip resolves them together, else one by one with a warning for each that
-/// does not install (a VCS URL without network, a pin with no wheel for this Python): the
-/// tests that need it fail, the others run.
-fn best_effort_pip(options: &[String], packages: &[String], why: &str) -> String {
-    let options: String = options.iter().map(|o| format!("{o} ")).collect();
-    let packages = packages.join(" ");
-    format!(
-        "python3 -m pip install {options}{packages} || for p in {packages}; do python3 -m pip install {options}\"$p\" || \
-         echo \"hanzo-env: warning: $p ({why}) did not install; tests that import it fail\" >&2; done"
-    )
+/// The arguments of `hanzo_pip_each`: pip's `options` (`--constraint=constraints.txt`) and
+/// the `packages`, installed all at once so that pip resolves them together, else one by one
+/// with a warning for each that does not install (see `src/plan/helpers/hanzo_pip_each.sh`).
+fn best_effort_pip(options: &[String], packages: &[String], why: &str) -> Vec<String> {
+    let mut args = vec![why.to_string()];
+    args.extend(options.iter().cloned());
+    args.push("--".to_string());
+    args.extend(packages.iter().cloned());
+    args
 }
 
-/// Where Python packages go: the interpreter on PATH, so that every shell an agent opens
-/// later (`bash -c 'python3 -m pytest'`) sees them. In a sandbox running as root that is the
-/// system's site-packages (scripts in /usr/local/bin); for another user pip falls back to the
-/// user site (`~/.local`, put on PATH for login and interactive shells); `verify` runs with
-/// a scratch virtualenv on PATH, so a developer's own Python is never touched. PEP 668's
-/// "externally managed" refusal is for shared machines, not throw-away sandboxes. Makefiles
-/// and scripts call `python`, which Debian and Ubuntu leave out: it is linked to `python3`
-/// beside it when missing (what their `python-is-python3` package does), else in `~/.local/bin`.
-const PIP_TO_THE_INTERPRETER_ON_PATH: &str = r#"export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_BREAK_SYSTEM_PACKAGES=1 PATH="$HOME/.local/bin:$PATH"
-if [ "$(id -u)" != 0 ] && [ -z "${VIRTUAL_ENV:-}" ]; then
-  for rc in "$HOME/.profile" "$HOME/.bashrc"; do grep -qs '.local/bin' "$rc" || echo 'export PATH="$HOME/.local/bin:$PATH"' >> "$rc"; done
-fi
-if ! command -v python >/dev/null 2>&1 && hanzo_python3=$(command -v python3); then
-  if [ -w "${hanzo_python3%/*}" ]; then ln -s python3 "${hanzo_python3%/*}/python"; else mkdir -p "$HOME/.local/bin" && ln -sf "$hanzo_python3" "$HOME/.local/bin/python"; fi
-fi"#;
-
-/// For a user other than root, what pip put in `~/.local/bin` (console scripts, uv, tox, the
-/// `python` link) is on PATH only for shells that read `~/.profile` or `~/.bashrc`; an agent's
-/// `bash -c` reads neither. Each tool is linked into the first PATH folder outside HOME (a
-/// system one, `/usr/local/bin` on most images) when it is writable or `sudo` needs no
-/// password (devcontainer images), never over a command already there; else one warning says
-/// which shells see them. Skipped in a virtualenv, where `verify` installs.
-const USER_TOOLS_TO_EVERY_SHELL: &str = r#"if [ "$(id -u)" != 0 ] && [ -z "${VIRTUAL_ENV:-}" ] && [ -d "$HOME/.local/bin" ]; then
-  hanzo_shared_bin=""
-  IFS=: read -ra hanzo_path <<< "$PATH"
-  for hanzo_dir in "${hanzo_path[@]}"; do case "$hanzo_dir" in "$HOME"/* | "" | .*) ;; *) hanzo_shared_bin=$hanzo_dir; break ;; esac; done
-  hanzo_link=""
-  if [ -n "$hanzo_shared_bin" ] && [ -w "$hanzo_shared_bin" ]; then hanzo_link="ln -s"; elif [ -n "$hanzo_shared_bin" ] && sudo -n true 2>/dev/null; then hanzo_link="sudo -n ln -s"; fi
-  for hanzo_tool in "$HOME"/.local/bin/*; do
-    [ -f "$hanzo_tool" ] && [ -x "$hanzo_tool" ] && [ ! -e "$hanzo_shared_bin/${hanzo_tool##*/}" ] || continue
-    if [ -z "$hanzo_link" ]; then echo "hanzo-env: warning: tools in ~/.local/bin are on PATH for login and interactive shells only; for bash -c, put ~/.local/bin on its PATH" >&2; break; fi
-    $hanzo_link "$hanzo_tool" "$hanzo_shared_bin/" || echo "hanzo-env: warning: could not link ${hanzo_tool##*/} into $hanzo_shared_bin" >&2
-  done
-fi"#;
+/// A deps line that is pip's option with its value (`-r test_requirements.txt`) as one
+/// argument: `--requirement=test_requirements.txt`.
+fn pip_option(dep: &str) -> String {
+    let Some((option, value)) = dep.split_once(char::is_whitespace) else { return dep.to_string() };
+    let long = match option {
+        "-r" => "--requirement",
+        "-c" => "--constraint",
+        "-e" => "--editable",
+        "-i" => "--index-url",
+        other => other,
+    };
+    format!("{long}={}", value.trim())
+}
 
 /// Whether a Python pin comes from a file that names the version to run (not a range).
 fn is_version_file(evidence: &str) -> bool {
     [".python-version", "runtime.txt", "Pipfile"]
         .iter()
         .any(|f| evidence.split('#').next().is_some_and(|p| p.ends_with(f)))
-}
-
-/// Make the pinned Python the one on PATH when a version manager can, else say which runs.
-fn ensure_python(version: &str, evidence: &str) -> String {
-    let minor: Vec<&str> = version.split('.').take(2).collect();
-    let (major, minor) = (minor[0], minor.get(1).copied().unwrap_or("0"));
-    let evidence = evidence.replace(['"', '$', '`', '\\'], "");
-    // A manager that cannot download the pin (no route to python.org) costs a warning, like
-    // no manager at all: an agent with a close version beats none.
-    let failed = format!(
-        r#"echo "hanzo-env: warning: Python {version} is pinned ({evidence}) but could not be installed; going on with $(python3 --version 2>&1)" >&2"#
-    );
-    format!(
-        r#"if ! python3 -c 'import sys; sys.exit(sys.version_info[:2] != ({major}, {minor}))' 2>/dev/null; then
-  if command -v pyenv >/dev/null 2>&1; then pyenv install --skip-existing {version} || {failed}
-  elif command -v asdf >/dev/null 2>&1; then asdf install python {version} || {failed}
-  elif command -v mise >/dev/null 2>&1; then mise install python@{version} || {failed}
-  else echo "hanzo-env: warning: Python {version} is pinned ({evidence}) but no pyenv/asdf/mise is here to install it; going on with $(python3 --version 2>&1)" >&2
-  fi
-fi"#
-    )
 }
 
 fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
@@ -712,7 +665,7 @@ fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
 /// (the ones for tests first, then `dev`).
 const TEST_SETS: &[&str] = &["test", "tests", "testing", "dev"];
 
-/// pip into the interpreter on PATH (see [`PIP_TO_THE_INTERPRETER_ON_PATH`]): the runtime
+/// pip into the interpreter on PATH (see `hanzo_pip_setup`): the runtime
 /// requirements files, then the ones for development and tests; its test and dev dependency
 /// groups (PEP 735); last the project itself, editable, with its test extras. Returns whether
 /// what it installs names pytest.
@@ -1570,7 +1523,7 @@ mod tests {
             ],
         );
         let installs: Vec<&str> =
-            s.steps().into_iter().filter(|c| c.contains("pip install") && !c.contains("PIP_")).collect();
+            s.steps().into_iter().filter(|c| c.contains("pip install") || c.starts_with("hanzo_pip_each")).collect();
         assert_eq!(
             installs[..4],
             [
@@ -1580,19 +1533,10 @@ mod tests {
                 "python3 -m pip install -r tests/requirements.txt"
             ]
         );
-        assert!(
-            installs[4].starts_with("python3 -m pip install pytest-cov || for p in pytest-cov; do"),
-            "{installs:?}"
-        );
+        assert_eq!(installs[4], "hanzo_pip_each 'installed by the CI test job' -- pytest-cov", "{installs:?}");
         // tox's deps at once, else one by one (a VCS dep without network); the requirements
         // file the project's install took is not taken again.
-        assert!(
-            installs
-                .iter()
-                .any(|c| c
-                    .starts_with("python3 -m pip install mock || for p in mock; do python3 -m pip install \"$p\" ||")),
-            "{installs:?}"
-        );
+        assert!(installs.contains(&"hanzo_pip_each 'a dep of the tox test environment' -- mock"), "{installs:?}");
         assert!(!installs.iter().any(|c| c.contains("ruff")), "a lint job's tools: {installs:?}");
         assert!(!installs.contains(&"python3 -m pip install pytest"), "tests/requirements.txt names it: {installs:?}");
         // What a job installs after its tests ran is for a later step (plugins that would
@@ -1600,15 +1544,15 @@ mod tests {
         let later = "jobs:\n  test:\n    steps:\n      - run: pip install pytest-xdist && pytest -n auto\n      - run: pip install datasette-init\n      - run: tests/load-plugins.sh\n";
         let s = scan(&Python, &[("setup.py", ""), (".github/workflows/ci.yml", later)]);
         let steps = s.steps();
-        assert!(steps.iter().any(|c| c.starts_with("python3 -m pip install pytest-xdist ||")), "{steps:?}");
+        assert!(steps.contains(&"hanzo_pip_each 'installed by the CI test job' -- pytest-xdist"), "{steps:?}");
         assert!(!steps.iter().any(|c| c.contains("datasette-init")), "{steps:?}");
 
         // Jobs testing variants each pin their own Django: the first job's goes in, once.
         let variants = "jobs:\n  sqlite:\n    steps:\n      - run: pip install 'Django>=5.2,<5.3' pytest\n      - run: pytest\n  postgres:\n    steps:\n      - run: pip install \"django>=6.1,<6.2\" psycopg2\n      - run: pytest\n";
         let s = scan(&Python, &[("setup.py", ""), (".github/workflows/ci.yml", variants)]);
         let steps = s.steps();
-        let ci_step = steps.iter().find(|c| c.contains("installed by CI's test job")).expect("CI's packages");
-        assert!(ci_step.starts_with("python3 -m pip install 'Django>=5.2,<5.3' pytest psycopg2 ||"), "{ci_step}");
+        let ci_step = steps.iter().find(|c| c.contains("installed by the CI test job")).expect("CI's packages");
+        assert_eq!(*ci_step, "hanzo_pip_each 'installed by the CI test job' -- 'Django>=5.2,<5.3' pytest psycopg2");
 
         // uv's and poetry's projects go to the interpreter too, and CI's additions with them;
         // hatch keeps its own environment, which pip's would not reach.
@@ -1622,7 +1566,7 @@ mod tests {
         ];
         let uv = scan(&Python, &files);
         assert!(
-            uv.steps().iter().any(|c| c.starts_with("python3 -m pip install pytest-timeout ||")),
+            uv.steps().contains(&"hanzo_pip_each 'installed by the CI test job' -- pytest-timeout"),
             "{:?}",
             uv.steps()
         );
@@ -1695,7 +1639,10 @@ mod tests {
         let build_release = "name: build\njobs:\n  tests:\n    steps:\n      - run: pip install tox\n      - run: tox -e py\n  release:\n    steps:\n      - run: pip install keyring\n      - run: pytest && twine upload dist/*\n";
         let s = scan(&Python, &[("setup.py", ""), (".github/workflows/build-release.yml", build_release)]);
         let steps = s.steps();
-        assert!(steps.iter().any(|c| c.starts_with("python3 -m pip install tox ||")), "{steps:?}");
+        assert!(
+            steps.iter().any(|c| c.starts_with("hanzo_pip_each 'installed by the CI test job' -- tox")),
+            "{steps:?}"
+        );
         assert!(!steps.iter().any(|c| c.contains("keyring")), "{steps:?}");
     }
 
@@ -1732,7 +1679,7 @@ mod tests {
         let pyproject = "[build-system]\nrequires = ['setuptools>=64', 'setuptools_scm>=8']\n[project]\nname = 'Plug_Gy'\ndependencies = ['attrs>=23']\n[project.optional-dependencies]\ntesting = ['pytest>=8', 'plug-gy[extra]']\nextra = ['rich']\ndocs = ['sphinx']\n";
         let s = scan(&Python, &[("pyproject.toml", pyproject)]);
         let installs: Vec<&str> =
-            s.steps().into_iter().filter(|c| c.contains("pip install") && !c.contains("PIP_")).collect();
+            s.steps().into_iter().filter(|c| c.contains("pip install") || c.starts_with("hanzo_pip_each")).collect();
         // The project would be 0.0.0 (no .git) and pytest needs a real pluggy: its
         // requirements (the self-reference followed) first, then the project on its own.
         assert_eq!(

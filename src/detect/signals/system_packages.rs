@@ -6,7 +6,6 @@
 use crate::detect::ecosystems;
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::sources::Sources;
-use crate::detect::sources::products::apt_get_install;
 use crate::detect::sources::shell::commands;
 use crate::detect::sources::workflows::{JobKind, ships};
 
@@ -28,8 +27,9 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         }
     }
     if let Some(source) = source {
-        let install = apt_get_install(&packages.join(" "), "(CI's system packages)", "no apt-get", "another way ");
-        out.step(Phase::System, format!("# what CI's test jobs install from the distribution\n{install}"), source);
+        let mut args = vec!["for the tests".to_string()];
+        args.extend(packages);
+        out.helper(Phase::System, "hanzo_apt_install", args, source);
     }
 }
 
@@ -92,9 +92,7 @@ mod tests {
     fn what_test_jobs_install_before_their_tests() {
         let workflow = "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: sudo apt-get install -y libmariadb-dev pkg-config\n      - run: cargo test --features mysql\n      - run: sudo apt-get install -y graphviz\n  docs:\n    steps:\n      - run: sudo apt-get install -y pandoc\n      - run: make html\n";
         let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow)]);
-        let steps: Vec<&str> = s.findings.steps.iter().map(|s| s.command.as_str()).collect();
-        assert_eq!(steps.len(), 1);
-        assert!(steps[0].contains("for p in libmariadb-dev pkg-config; do"), "{}", steps[0]);
+        assert_eq!(s.steps(), ["hanzo_apt_install 'for the tests' libmariadb-dev pkg-config"]);
         assert_eq!(s.findings.steps[0].source, ".github/workflows/ci.yml#jobs.test.steps[0]");
     }
 }

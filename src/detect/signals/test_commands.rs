@@ -62,7 +62,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             .flat_map(|(i, before)| {
                 placed_files(sources, before)
                     .into_iter()
-                    .map(move |command| (i, Step { phase: Phase::Build, command, source: before.source.clone() }))
+                    .map(move |command| (i, Step::shell(Phase::Build, command, before.source.clone())))
             })
             .take(MAX_BEFORE_A_TEST)
             .collect();
@@ -507,7 +507,7 @@ mod tests {
         ];
         let s = run_signal(detect, &files);
         let test = s.findings.tests.iter().find(|t| t.command == "npm test").expect("CI's test");
-        let placed: Vec<&str> = test.placed_first.iter().map(|step| step.command.as_str()).collect();
+        let placed: Vec<String> = test.placed_first.iter().map(|step| step.command()).collect();
         // A sample moved into place is copied (it stays); a committed file is never replaced;
         // a folder CI makes first (`.cargo`, `.cache`) belongs to a build, not a config file.
         assert_eq!(

@@ -29,7 +29,7 @@
 use std::collections::BTreeMap;
 
 use crate::detect::sources::images::tag;
-use crate::detect::sources::shell::quote;
+pub use crate::plan::render::{DockerUp, ServiceCall};
 
 /// A service product the distributions package.
 #[derive(Debug)]
@@ -50,11 +50,10 @@ pub struct Product {
     /// Its command-line clients: a CI step that runs one before the tests prepares the
     /// server (roles, schemas), so start runs it too.
     clients: &'static [&'static str],
-    /// The shell function that starts and configures it, its definition, and the helpers it calls.
-    function: &'static str,
-    definition: &'static str,
-    helpers: &'static [Helper],
-    /// The function's arguments after the port, unquoted.
+    /// Its stock helper is `hanzo_<helper>` (`src/plan/helpers/`), started as
+    /// `hanzo_service <helper> PORT ARG…`.
+    helper: &'static str,
+    /// The helper's arguments after the port, unquoted.
     arguments: fn(&Definition, &mut Vec<String>) -> Vec<String>,
 }
 
@@ -96,17 +95,24 @@ impl Definition<'_> {
     }
 }
 
-/// A native start of one service: the call of its product's function.
+/// A native start of one service: the call of its product's helper.
 #[derive(Debug, Clone)]
 pub struct NativeStart {
     pub product: &'static Product,
     /// The product as the definition names it (`mariadb`, `valkey`).
     pub service: String,
     pub port: u16,
-    /// `hanzo_postgres 5433 app secret app`, every value quoted.
-    pub call: String,
+    /// The helper's arguments, the port first (`5433 app secret app`), unquoted.
+    pub args: Vec<String>,
     /// Where the service is defined.
     pub source: String,
+}
+
+impl NativeStart {
+    /// The plan's call of it.
+    pub fn call(&self) -> ServiceCall {
+        ServiceCall { product: self.product.helper, args: self.args.clone(), source: self.source.clone() }
+    }
 }
 
 /// Whether `program` is the command-line client of a product served here (`psql`).
@@ -128,55 +134,14 @@ impl Product {
     /// The call that starts `definition` without Docker.
     pub fn start(&'static self, definition: &Definition, warnings: &mut Vec<String>) -> NativeStart {
         let port = definition.host_port(self.port);
-        let mut call = format!("{} {port}", self.function);
-        for argument in (self.arguments)(definition, warnings) {
-            call.push(' ');
-            call.push_str(&quote(&argument));
-        }
+        let mut args = vec![port.to_string()];
+        args.extend((self.arguments)(definition, warnings));
         NativeStart {
             product: self,
             service: definition.product.to_string(),
             port,
-            call,
+            args,
             source: definition.source.to_string(),
-        }
-    }
-}
-
-/// Small shell functions the products' functions call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Helper {
-    /// `hanzo_root CMD…`: as root, or through `sudo -n`.
-    Root,
-    /// `hanzo_as USER CMD…`: as USER (from `/`, which every user may enter).
-    As,
-    /// `hanzo_answers PORT`: something listens on the loopback port.
-    Answers,
-    /// `hanzo_wait NAME PORT`: a bounded wait (30 s) for the port.
-    Wait,
-    /// `hanzo_needs NAME COMMAND PACKAGE`: the command is there, else one line saying what to install.
-    Needs,
-    /// `hanzo_v6`: the loopback has an IPv6 address (`localhost` may resolve to `::1`).
-    V6,
-}
-
-impl Helper {
-    fn definition(self) -> &'static str {
-        match self {
-            Helper::Root => {
-                r#"hanzo_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif sudo -n true 2>/dev/null; then sudo -n "$@"; else echo "hanzo-env: $1 needs root or passwordless sudo" >&2; return 1; fi; }"#
-            }
-            Helper::As => {
-                r#"hanzo_as() { (cd / && if [ "$(id -u)" = 0 ]; then runuser -u "$1" -- "${@:2}"; else sudo -n -u "$1" -- "${@:2}"; fi); }"#
-            }
-            Helper::Answers => r#"hanzo_answers() { (: </dev/tcp/127.0.0.1/"$1") 2>/dev/null; }"#,
-            Helper::Wait => {
-                r#"hanzo_wait() { local i; for i in $(seq 60); do hanzo_answers "$2" && return 0; sleep 0.5; done; echo "hanzo-env: $1 is not answering on port $2 after 30 s" >&2; return 1; }"#
-            }
-            Helper::Needs => {
-                r#"hanzo_needs() { command -v "$2" >/dev/null || { echo "hanzo-env: $1 needs Docker or the $3 package (install adds it when Docker is missing)" >&2; return 1; }; }"#
-            }
-            Helper::V6 => r#"hanzo_v6() { grep -qs '^0\{31\}1 ' /proc/net/if_inet6; }"#,
         }
     }
 }
@@ -189,28 +154,7 @@ const PRODUCTS: &[Product] = &[
         ports_per_machine: None,
         accounts: true,
         clients: &["psql"],
-        function: "hanzo_postgres",
-        definition: r#"hanzo_postgres() { # PORT USER PASSWORD DATABASE; no password: loopback is trusted
-  hanzo_needs postgres pg_ctlcluster postgresql || return 1
-  local c u=${2//\'/\'\'} p=${3//\'/\'\'} d=${4//\'/\'\'}
-  c=$(pg_lsclusters -h | awk -v p="$1" '$3 == p { print $1, $2; exit }')
-  if [ -z "$c" ]; then
-    hanzo_answers "$1" && return 0
-    c="$(ls /usr/lib/postgresql | sort -V | tail -n 1) hanzo$1"
-    hanzo_root pg_createcluster --locale C.UTF-8 -p "$1" $c >/dev/null || return 1
-  fi
-  hanzo_root pg_ctlcluster $c status >/dev/null 2>&1 || hanzo_root pg_ctlcluster $c start || return 1
-  printf '%s\n' "SELECT format('CREATE ROLE %I', '$u') WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '$u')\\gexec" \
-    "SELECT format('ALTER ROLE %I LOGIN SUPERUSER PASSWORD %L', '$u', NULLIF('$p', ''))\\gexec" \
-    "SELECT format('CREATE DATABASE %I OWNER %I', '$d', '$u') WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '$d')\\gexec" |
-    hanzo_as postgres psql -X -q -v ON_ERROR_STOP=1 -p "$1" -d postgres >/dev/null || return 1
-  if [ -z "$3" ]; then
-    hanzo_root sed -i -E 's/^(host\s.*\s)(scram-sha-256|md5)$/\1trust/' "$(hanzo_as postgres psql -X -qAt -p "$1" -c 'SHOW hba_file')" &&
-      hanzo_as postgres psql -X -qAt -p "$1" -c 'SELECT pg_reload_conf()' >/dev/null || return 1
-  fi
-  hanzo_wait postgres "$1"
-}"#,
-        helpers: &[Helper::Needs, Helper::Answers, Helper::Root, Helper::As, Helper::Wait],
+        helper: "postgres",
         arguments: postgres_arguments,
     },
     Product {
@@ -220,31 +164,7 @@ const PRODUCTS: &[Product] = &[
         ports_per_machine: Some(2),
         accounts: false,
         clients: &["mysql", "mariadb"],
-        function: "hanzo_mysql",
-        definition: r#"hanzo_mysql() { # PORT DATABASE USER PASSWORD [ROOT_PASSWORD]
-  hanzo_needs mysql mariadb mariadb-server || return 1
-  local d=${2//\`/\`\`} u=${3//\\/\\\\} p=${4//\\/\\\\} r=${5//\\/\\\\}
-  u=${u//\'/\'\'}; p=${p//\'/\'\'}; r=${r//\'/\'\'}
-  local cnf=/etc/mysql/mariadb.conf.d/99-hanzo-env.cnf
-  if ! hanzo_answers "$1"; then
-    if hanzo_root mariadb -e '' >/dev/null 2>&1; then # running on another port: its second one
-      hanzo_root grep -qs '^extra_port' "$cnf" && { echo "hanzo-env: mysql answers two ports at most; port $1 needs Docker" >&2; return 1; }
-      printf 'extra_port = %s\n' "$1" | hanzo_root tee -a "$cnf" >/dev/null || return 1
-      hanzo_root /etc/init.d/mariadb restart >/dev/null || return 1
-    else
-      printf '[mysqld]\nport = %s\nbind-address = 127.0.0.1\n' "$1" | hanzo_root tee "$cnf" >/dev/null || return 1
-      if [ -x /etc/init.d/mariadb ]; then hanzo_root /etc/init.d/mariadb start >/dev/null || return 1
-      else hanzo_root setsid mysqld_safe >/dev/null 2>&1 & fi
-    fi
-    hanzo_wait mysql "$1" || return 1
-  fi
-  { [ -z "$2" ] || echo "CREATE DATABASE IF NOT EXISTS \`$d\`;"
-    [ -z "$3" ] || echo "CREATE USER IF NOT EXISTS '$u'@'%'; ALTER USER '$u'@'%' IDENTIFIED BY '$p';"
-    [ -z "$3" ] || [ -z "$2" ] || echo "GRANT ALL ON \`$d\`.* TO '$u'@'%';"
-    [ $# -lt 5 ] || echo "ALTER USER 'root'@'localhost' IDENTIFIED VIA unix_socket OR mysql_native_password USING PASSWORD('$r'); CREATE USER IF NOT EXISTS 'root'@'%'; ALTER USER 'root'@'%' IDENTIFIED BY '$r'; GRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION;"
-  } | hanzo_root mariadb
-}"#,
-        helpers: &[Helper::Needs, Helper::Answers, Helper::Root, Helper::Wait],
+        helper: "mysql",
         arguments: mysql_arguments,
     },
     Product {
@@ -254,16 +174,7 @@ const PRODUCTS: &[Product] = &[
         ports_per_machine: None,
         accounts: false,
         clients: &["redis-cli", "valkey-cli"],
-        function: "hanzo_redis",
-        definition: r#"hanzo_redis() { # PORT PASSWORD
-  hanzo_needs redis redis-server redis-server || return 1
-  hanzo_answers "$1" && return 0
-  local p=${2//\\/\\\\}; p=${p//\"/\\\"}
-  { printf 'port %s\nbind 127.0.0.1%s\ndaemonize yes\nsave ""\nappendonly no\ndir /tmp\npidfile /tmp/hanzo-env-redis-%s.pid\nlogfile /tmp/hanzo-env-redis-%s.log\n' "$1" "$(hanzo_v6 && echo ' ::1')" "$1" "$1"
-    [ -z "$2" ] || printf 'requirepass "%s"\n' "$p"; } | redis-server - >/dev/null || return 1
-  hanzo_wait redis "$1"
-}"#,
-        helpers: &[Helper::Needs, Helper::Answers, Helper::V6, Helper::Wait],
+        helper: "redis",
         arguments: redis_arguments,
     },
     Product {
@@ -273,14 +184,7 @@ const PRODUCTS: &[Product] = &[
         ports_per_machine: None,
         accounts: false,
         clients: &[],
-        function: "hanzo_memcached",
-        definition: r#"hanzo_memcached() { # PORT
-  hanzo_needs memcached memcached memcached || return 1
-  hanzo_answers "$1" && return 0
-  memcached -d -U 0 -p "$1" -l "127.0.0.1$(hanzo_v6 && echo ',[::1]')" -P /tmp/hanzo-env-memcached-"$1".pid $([ "$(id -u)" != 0 ] || echo -u nobody) || return 1
-  hanzo_wait memcached "$1"
-}"#,
-        helpers: &[Helper::Needs, Helper::Answers, Helper::V6, Helper::Wait],
+        helper: "memcached",
         arguments: |_, _| Vec::new(),
     },
     Product {
@@ -290,22 +194,7 @@ const PRODUCTS: &[Product] = &[
         ports_per_machine: Some(1),
         accounts: false,
         clients: &[],
-        function: "hanzo_rabbitmq",
-        definition: r#"hanzo_rabbitmq() { # PORT USER PASSWORD VHOST MANAGEMENT_PORT; the user is made at the node's first boot
-  hanzo_needs rabbitmq rabbitmqctl rabbitmq-server || return 1
-  if ! hanzo_answers "$1"; then
-    hanzo_root mkdir -p /etc/rabbitmq/conf.d || return 1
-    { printf 'listeners.tcp.default = 127.0.0.1:%s\nloopback_users = none\n' "$1"
-      [ -z "$2" ] || printf 'default_user = %s\ndefault_pass = %s\n' "$2" "$3"
-      [ -z "$4" ] || printf 'default_vhost = %s\n' "$4"
-      [ -z "$5" ] || printf 'management.tcp.ip = 127.0.0.1\nmanagement.tcp.port = %s\n' "$5"
-    } | hanzo_root tee /etc/rabbitmq/conf.d/99-hanzo-env.conf >/dev/null || return 1
-    [ -z "$5" ] || hanzo_root rabbitmq-plugins enable --offline rabbitmq_management >/dev/null || return 1
-    hanzo_root /etc/init.d/rabbitmq-server start >/dev/null || return 1
-  fi
-  hanzo_wait rabbitmq "$1"
-}"#,
-        helpers: &[Helper::Needs, Helper::Answers, Helper::Root, Helper::Wait],
+        helper: "rabbitmq",
         arguments: rabbitmq_arguments,
     },
 ];
@@ -372,161 +261,6 @@ fn rabbitmq_arguments(d: &Definition, warnings: &mut Vec<String>) -> Vec<String>
     vec![user, password, vhost, management]
 }
 
-/// How Docker brings the services up: `docker compose … up -d …` lines (which fall back to
-/// `docker-compose`) or `docker run -d …` lines.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DockerUp {
-    Compose(Vec<String>),
-    Run(Vec<String>),
-}
-
-/// The first line of a start script written by [`start_script`].
-const HEADER: &str = "# services: ";
-
-impl DockerUp {
-    /// The shell test for "Docker can bring these up", quiet.
-    fn usable(&self) -> &'static str {
-        match self {
-            DockerUp::Compose(_) => {
-                "{ docker info && { docker compose version || command -v docker-compose; }; } >/dev/null 2>&1"
-            }
-            DockerUp::Run(_) => "docker info >/dev/null 2>&1",
-        }
-    }
-}
-
-/// The install step that adds the packages of `products` when Docker cannot bring the services
-/// up: nothing when they are installed; without `apt-get`, root or `sudo -n`, one warning line.
-/// A failed install is a warning too: the rest of the install still runs.
-pub fn install_command(docker: &DockerUp, packages: &[&str]) -> String {
-    let install = apt_get_install(&packages.join(" "), "for the services", "no Docker and no apt-get", "(or Docker) ");
-    format!(
-        "# without Docker, the services run from the distribution's packages\nif ! {usable}; then\n{body}\nfi",
-        usable = docker.usable(),
-        body = install.lines().map(|l| format!("  {l}")).collect::<Vec<_>>().join("\n"),
-    )
-}
-
-/// `apt-get install` of the Debian/Ubuntu `packages` (space-separated) not installed yet, as
-/// root or through `sudo -n`; `what_for` ends each warning, `no_apt` opens the one for a
-/// machine without apt-get (`alternative` is offered there). All at once, else one by one: a
-/// name another release of the distribution lacks costs a warning, not the rest.
-pub fn apt_get_install(packages: &str, what_for: &str, no_apt: &str, alternative: &str) -> String {
-    format!(
-        r#"hanzo_missing=$(for p in {packages}; do dpkg-query -W -f '${{db:Status-Status}}\n' "$p" 2>/dev/null | grep -qx installed || echo "$p"; done | xargs)
-if [ -z "$hanzo_missing" ]; then :
-elif ! command -v apt-get >/dev/null; then echo "hanzo-env: {no_apt}: install $hanzo_missing {alternative}{what_for}" >&2
-elif [ "$(id -u)" != 0 ] && ! sudo -n true 2>/dev/null; then echo "hanzo-env: installing $hanzo_missing {what_for} needs root or passwordless sudo" >&2
-else
-  hanzo_sudo=$([ "$(id -u)" = 0 ] || echo "sudo -n")
-  hanzo_apt="$hanzo_sudo env DEBIAN_FRONTEND=noninteractive LANG=C.UTF-8 apt-get -qq -o DPkg::Lock::Timeout=120"
-  $hanzo_apt update && {{ $hanzo_apt install -y --no-install-recommends $hanzo_missing >/dev/null ||
-    for p in $hanzo_missing; do $hanzo_apt install -y --no-install-recommends "$p" >/dev/null || echo "hanzo-env: could not install $p {what_for}" >&2; done; }} ||
-    echo "hanzo-env: could not install $hanzo_missing {what_for}" >&2
-fi"#
-    )
-}
-
-/// The start script: Docker when it can bring the services up (`docker compose`, else
-/// `docker-compose`), else each service of `native` from its package; `docker_only` names the
-/// products no package provides (not started without Docker: the script then fails, saying so).
-pub fn start_script(docker: &DockerUp, native: &[NativeStart], docker_only: &[&str]) -> String {
-    let join = |lines: &[String]| lines.join(" &&\n  ");
-    let mut script = String::from(HEADER);
-    match docker {
-        DockerUp::Compose(_) if native.is_empty() => script.push_str("docker compose, else docker-compose\n"),
-        DockerUp::Compose(_) => {
-            script.push_str("docker compose, else docker-compose, else the distribution's packages\n")
-        }
-        DockerUp::Run(_) => script.push_str("docker run, else the distribution's packages\n"),
-    }
-    let mut helpers: Vec<Helper> = Vec::new();
-    let mut functions: Vec<&str> = Vec::new();
-    for start in native {
-        let product = start.product;
-        helpers.extend(product.helpers);
-        if !functions.contains(&product.definition) {
-            functions.push(product.definition);
-        }
-    }
-    helpers.sort();
-    helpers.dedup();
-    for helper in helpers {
-        script.push_str(helper.definition());
-        script.push('\n');
-    }
-    for function in functions {
-        script.push_str(function);
-        script.push('\n');
-    }
-    match docker {
-        DockerUp::Compose(lines) => {
-            let v1: Vec<String> = lines
-                .iter()
-                .map(|l| {
-                    l.strip_prefix("docker compose ").map(|rest| format!("docker-compose {rest}")).unwrap_or(l.clone())
-                })
-                .collect();
-            if native.is_empty() {
-                script.push_str(&format!(
-                    "if docker compose version >/dev/null 2>&1; then\n  {}\nelse\n  {}\nfi",
-                    join(lines),
-                    join(&v1)
-                ));
-                return script;
-            }
-            script.push_str(&format!(
-                "if docker info >/dev/null 2>&1 && docker compose version >/dev/null 2>&1; then\n  {}\nelif docker info >/dev/null 2>&1 && command -v docker-compose >/dev/null; then\n  {}\nelse\n",
-                join(lines),
-                join(&v1)
-            ));
-        }
-        DockerUp::Run(lines) => {
-            script.push_str(&format!("if docker info >/dev/null 2>&1; then\n  {}\nelse\n", join(lines)));
-        }
-    }
-    match (native, docker_only) {
-        ([only], []) => script.push_str(&format!("  {}\n", only.call)),
-        _ => {
-            script.push_str("  hanzo_status=0\n");
-            for start in native {
-                script.push_str(&format!("  {} || hanzo_status=1\n", start.call));
-            }
-            if !docker_only.is_empty() {
-                script.push_str(&format!(
-                    "  echo \"hanzo-env: without Docker, not started (no distribution package): {}\" >&2; hanzo_status=1\n",
-                    docker_only.join(", ")
-                ));
-            }
-            script.push_str("  [ \"$hanzo_status\" = 0 ]\n");
-        }
-    }
-    script.push_str("fi");
-    script
-}
-
-/// Whether `start` is a script [`start_script`] wrote (a reviewed copy included).
-pub fn is_services_script(start: &str) -> bool {
-    start.trim_start().starts_with(HEADER)
-}
-
-/// The Docker commands of a script [`start_script`] wrote: its first branch, one command
-/// each (`docker compose … up -d …`, `docker run -d …`); `None` for any other start.
-pub fn docker_commands(start: &str) -> Option<Vec<String>> {
-    if !is_services_script(start) {
-        return None;
-    }
-    let mut lines = start.lines().skip_while(|l| !(l.starts_with("if docker ") && l.trim_end().ends_with("then")));
-    lines.next()?;
-    let commands = lines
-        .map(str::trim)
-        .take_while(|l| !matches!(l.split_whitespace().next(), Some("else" | "elif" | "fi")))
-        .map(|l| l.trim_end_matches("&&").trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect();
-    Some(commands)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -549,6 +283,12 @@ mod tests {
         let out = std::process::Command::new("bash").arg("-c").arg(script).output().expect("bash");
         assert!(out.status.success(), "{script}\n{}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).expect("UTF-8")
+    }
+
+    /// The call of its helper as the plan renders it.
+    fn call_line(start: &NativeStart) -> String {
+        let args: Vec<String> = start.args.iter().map(|a| crate::plan::quote(a)).collect();
+        format!("hanzo_{} {}", start.product.helper, args.join(" "))
     }
 
     /// The arguments a call hands its function, as bash sees them.
@@ -582,17 +322,18 @@ mod tests {
         assert_eq!(start("postgres", "postgres:16", &[], &[]).0.port, 5432);
         assert_eq!(start("redis", "redis", &["16380:6380"], &[]).0.port, 6379);
         let (rabbit, _) = start("rabbitmq", "rabbitmq:3-management", &["5673:5672", "15673:15672"], &[]);
-        assert_eq!(rabbit.call, "hanzo_rabbitmq 5673 '' '' '' 15673");
-        assert_eq!(start("rabbitmq", "rabbitmq:3", &[], &[]).0.call, "hanzo_rabbitmq 5672 '' '' '' ''");
+        assert_eq!(call_line(&rabbit), "hanzo_rabbitmq 5673 '' '' '' 15673");
+        assert_eq!(call_line(&start("rabbitmq", "rabbitmq:3", &[], &[]).0), "hanzo_rabbitmq 5672 '' '' '' ''");
     }
 
     #[test]
     fn settings_as_each_image_reads_them() {
         let (pg, _) = start("postgres", "postgres", &[], &[("POSTGRES_USER", "app"), ("POSTGRES_PASSWORD", "pw")]);
-        assert_eq!(arguments(&pg.call), ["5432", "app", "pw", "app"]);
+        assert_eq!(arguments(&call_line(&pg)), ["5432", "app", "pw", "app"]);
         let (pg, _) = start("postgres", "bitnami/postgresql", &[], &[("POSTGRESQL_DATABASE", "shop")]);
-        assert_eq!(arguments(&pg.call), ["5432", "postgres", "", "shop"]);
-        let mysql = |pairs: &[(&str, &str)]| arguments(&start("mysql", "mysql:8", &["33306:3306"], pairs).0.call);
+        assert_eq!(arguments(&call_line(&pg)), ["5432", "postgres", "", "shop"]);
+        let mysql =
+            |pairs: &[(&str, &str)]| arguments(&call_line(&start("mysql", "mysql:8", &["33306:3306"], pairs).0));
         assert_eq!(
             mysql(&[
                 ("MYSQL_DATABASE", "forge"),
@@ -610,16 +351,16 @@ mod tests {
         assert_eq!(mysql(&[("MYSQL_RANDOM_ROOT_PASSWORD", "1")]), ["33306", "", "", ""], "root keeps its socket login");
         assert_eq!(mysql(&[("MYSQL_USER", "root"), ("MARIADB_ROOT_PASSWORD", "m")]), ["33306", "", "", "", "m"]);
         let (redis, _) = start("redis", "bitnami/redis", &[], &[("REDIS_PASSWORD", "pw")]);
-        assert_eq!(arguments(&redis.call), ["6379", "pw"]);
+        assert_eq!(arguments(&call_line(&redis)), ["6379", "pw"]);
         let (rabbit, _) =
             start("rabbitmq", "rabbitmq", &[], &[("RABBITMQ_DEFAULT_USER", "u"), ("RABBITMQ_DEFAULT_PASS", "p")]);
-        assert_eq!(arguments(&rabbit.call), ["5672", "u", "p", "", ""]);
+        assert_eq!(arguments(&call_line(&rabbit)), ["5672", "u", "p", "", ""]);
     }
 
     #[test]
     fn values_that_cannot_be_written_are_left_out_with_a_warning() {
         let (pg, warnings) = start("postgres", "postgres", &[], &[("POSTGRES_PASSWORD", "a\nport 1")]);
-        assert_eq!(arguments(&pg.call), ["5432", "postgres", "", "postgres"]);
+        assert_eq!(arguments(&call_line(&pg)), ["5432", "postgres", "", "postgres"]);
         assert_eq!(
             warnings,
             [
@@ -628,7 +369,7 @@ mod tests {
         );
         let (rabbit, warnings) =
             start("rabbitmq", "rabbitmq", &[], &[("RABBITMQ_DEFAULT_USER", "u"), ("RABBITMQ_DEFAULT_PASS", "p#1")]);
-        assert_eq!(arguments(&rabbit.call), ["5672", "", "", "", ""], "guest, as without a user");
+        assert_eq!(arguments(&call_line(&rabbit)), ["5672", "", "", "", ""], "guest, as without a user");
         assert!(warnings[0].contains("RABBITMQ_DEFAULT_PASS cannot be written to RabbitMQ's config"), "{warnings:?}");
     }
 
@@ -661,7 +402,7 @@ mod tests {
             );
             // Empty is unset, as the image reads it: the default user.
             let user = if value.is_empty() { "postgres" } else { value };
-            assert_eq!(arguments(&pg.call), ["5432", user, value, "d"], "{}", pg.call);
+            assert_eq!(arguments(&call_line(&pg)), ["5432", user, value, "d"], "{}", call_line(&pg));
         }
     }
 
@@ -670,15 +411,15 @@ mod tests {
         #[test]
         fn any_value_reaches_the_function_verbatim(value in "\\PC{0,24}") {
             let (redis, _) = start("redis", "bitnami/redis", &[], &[("REDIS_PASSWORD", &value)]);
-            proptest::prop_assert_eq!(arguments(&redis.call), ["6379".to_string(), value]);
+            proptest::prop_assert_eq!(arguments(&call_line(&redis)), ["6379".to_string(), value]);
         }
     }
 
     /// The definition of `function` with the commands it runs replaced by `stubs`, then `call`.
     fn with_stubs(function: &str, stubs: &str, call: &str) -> String {
-        let product = PRODUCTS.iter().find(|p| p.function == function).unwrap();
+        let helper = crate::plan::providing(function).unwrap();
         // Stubs write what they are fed to fd 3, this run's stdout (the functions silence theirs).
-        bash(&format!("exec 3>&1\n{}\n{stubs}\n{call}", product.definition))
+        bash(&format!("exec 3>&1\n{}\n{stubs}\n{call}", helper.text))
     }
 
     #[test]
@@ -737,33 +478,14 @@ pg_ctlcluster() { :; }; hanzo_as() { cat >&3; }"#;
     }
 
     #[test]
-    fn scripts_are_valid_bash_and_small() {
+    fn every_products_start_is_valid_bash_and_small() {
         let docker = DockerUp::Compose(vec!["docker compose -f 'a b.yml' up -d db cache".into()]);
-        let script = start_script(&docker, &all_products(), &["mongodb"]);
-        let install = install_command(&docker, &["postgresql", "mariadb-server"]);
-        for text in [&script, &install] {
-            let out = std::process::Command::new("bash").args(["-n", "-c", text]).output().unwrap();
-            assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
-        }
-        assert!(script.len() < 8 << 10, "every product's start is {} bytes", script.len());
-    }
-
-    #[test]
-    fn the_docker_commands_of_a_script() {
-        let compose = vec!["docker compose -f a.yml up -d db".to_string(), "docker compose up -d cache".to_string()];
-        let script = start_script(&DockerUp::Compose(compose.clone()), &all_products(), &[]);
-        assert!(script.contains("elif docker info >/dev/null 2>&1 && command -v docker-compose >/dev/null; then\n  docker-compose -f a.yml up -d db &&\n  docker-compose up -d cache\n"), "{script}");
-        assert_eq!(docker_commands(&script).unwrap(), compose);
-        let script = start_script(&DockerUp::Compose(compose.clone()), &[], &["mongodb"]);
-        assert_eq!(
-            script,
-            "# services: docker compose, else docker-compose\nif docker compose version >/dev/null 2>&1; then\n  docker compose -f a.yml up -d db &&\n  docker compose up -d cache\nelse\n  docker-compose -f a.yml up -d db &&\n  docker-compose up -d cache\nfi"
-        );
-        assert_eq!(docker_commands(&script).unwrap(), compose);
-        let run = vec!["docker run -d --name pg postgres".to_string()];
-        let script = start_script(&DockerUp::Run(run.clone()), &all_products()[..1], &[]);
-        assert!(script.ends_with("if docker info >/dev/null 2>&1; then\n  docker run -d --name pg postgres\nelse\n  hanzo_postgres 5432 postgres '' postgres\nfi"), "{script}");
-        assert_eq!(docker_commands(&script).unwrap(), run);
-        assert_eq!(docker_commands("docker compose up -d db"), None);
+        let calls: Vec<ServiceCall> = all_products().iter().map(NativeStart::call).collect();
+        let plan = crate::plan::render::services(&docker, &calls, &["mongodb"]);
+        let script = crate::plan::block::expand(&plan).unwrap();
+        let out = std::process::Command::new("bash").args(["-n", "-c", &script]).output().unwrap();
+        assert!(out.status.success(), "{script}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(script.len() < 10 << 10, "every product's start is {} bytes", script.len());
+        assert!(plan.lines().filter(|l| !l.trim_start().starts_with('#')).count() <= 12, "{plan}");
     }
 }

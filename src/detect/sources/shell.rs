@@ -12,14 +12,9 @@ pub fn quote(word: &str) -> String {
         && !value.starts_with('=')
         && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     {
-        return format!("{key}={}", quote_word(value));
+        return format!("{key}={}", crate::plan::quote(value));
     }
-    quote_word(word)
-}
-
-fn quote_word(word: &str) -> String {
-    let bare = !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "_-./:@%+,".contains(c));
-    if bare { word.to_string() } else { format!("'{}'", word.replace('\'', r"'\''")) }
+    crate::plan::quote(word)
 }
 
 /// A name a shell can hold a variable under: `NODE_ENV`, not `node-version` or `1X`.
