@@ -124,8 +124,7 @@ Examples:
     Diff(DiffArgs),
 
     /// Show the diff, confirm, and save install/start to the server
-    #[command(
-        after_help = "The review opens with one paragraph: steps added, removed and changed in install and
+    #[command(after_help = "The review opens with one paragraph: steps added, removed and changed in install and
 start (a step is a line that is not blank or a comment; an unmodified helpers block counts as
 its one line), the services the plan starts, and the secrets declared here but not set, or
 set but not declared. Long reviews go through $PAGER (default `less`, LESS=FRX) when stdout
@@ -137,8 +136,7 @@ sandbox; a line naming an unknown version is refused.
 Examples:
   hanzo-env save
   hanzo-env save --yes          no question (scripts, CI)
-  hanzo-env save --dry-run      show what would be sent"
-    )]
+  hanzo-env save --dry-run      show what would be sent")]
     Save(SaveArgs),
 
     /// Write the server's copy (or its pending proposal) into the local file
