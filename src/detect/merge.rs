@@ -244,10 +244,9 @@ fn with_seeds(start: &str, seeds: &[(String, String)]) -> String {
     }
     let mut script = start.to_string();
     for (seed, source) in seeds {
-        script.push_str(&format!(
-            "\n# {source}\n{seed} || echo \"hanzo-env: warning: preparing the services as CI does failed ({})\" >&2",
-            source.replace(['"', '$', '`', '\\'], "")
-        ));
+        let command = format!("{seed} || echo 'hanzo-env: warning: preparing the services as CI does failed' >&2");
+        script.push('\n');
+        script.push_str(&crate::plan::render::evidenced(&command, source));
     }
     script
 }
@@ -1159,16 +1158,14 @@ mod tests {
     fn ci_steps_that_prepare_a_service_follow_the_start() {
         let workflow = "jobs:\n  t:\n    services:\n      pg:\n        image: postgres:16\n        env:\n          POSTGRES_PASSWORD: postgres\n        ports: ['5432:5432']\n    env:\n      PGUSER: postgres\n    steps:\n      - run: psql -c \"CREATE ROLE app LOGIN\"\n      - run: npm run test:init\n      - run: npm test\n      - run: psql -c 'DROP ROLE app'\n  lint:\n    steps:\n      - run: psql --version\n";
         let d = crate::detect::testing::detection(&[(".github/workflows/ci.yml", workflow), ("package.json", "{}")]);
-        let seeds: Vec<&str> = d.start.lines().skip_while(|l| !l.starts_with("# .github")).collect();
+        let seeds: Vec<&str> = d.start.lines().skip_while(|l| !l.starts_with("PGUSER=")).collect();
         // Before the job's first test, with the job's env; not after it, not in a job
         // without services; allowed to fail on a second start (the role exists).
         assert_eq!(
             seeds,
             [
-                "# .github/workflows/ci.yml#jobs.t.steps[0]",
-                "PGUSER=postgres psql -c \"CREATE ROLE app LOGIN\" || echo \"hanzo-env: warning: preparing the services as CI does failed (.github/workflows/ci.yml#jobs.t.steps[0])\" >&2",
-                "# .github/workflows/ci.yml#jobs.t.steps[1]",
-                "PGUSER=postgres npm run test:init || echo \"hanzo-env: warning: preparing the services as CI does failed (.github/workflows/ci.yml#jobs.t.steps[1])\" >&2",
+                "PGUSER=postgres psql -c \"CREATE ROLE app LOGIN\" || echo 'hanzo-env: warning: preparing the services as CI does failed' >&2  # .github/workflows/ci.yml#jobs.t.steps[0]",
+                "PGUSER=postgres npm run test:init || echo 'hanzo-env: warning: preparing the services as CI does failed' >&2  # .github/workflows/ci.yml#jobs.t.steps[1]",
             ],
             "{}",
             d.start

@@ -52,6 +52,11 @@ fn with_evidence(command: &str, source: &str) -> Option<String> {
     Some(if source.is_empty() { command.to_string() } else { format!("{command}  # {}", comment_text(source)) })
 }
 
+/// `command` with its evidence: beside it when it is one line, else on a comment line above.
+pub fn evidenced(command: &str, source: &str) -> String {
+    with_evidence(command, source).unwrap_or_else(|| format!("# {}\n{command}", comment_text(source)))
+}
+
 /// `line` without the evidence comment [`install`] writes after a command (`  # …`, outside
 /// any quotes): the command a reader compares.
 pub fn without_evidence(line: &str) -> &str {
