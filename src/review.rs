@@ -72,17 +72,19 @@ pub fn steps(script: &str) -> Vec<&str> {
     script.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect()
 }
 
-/// The services a plan starts: the arguments of its `hanzo_services` steps (`postgres:5432`
-/// names `postgres`), in order, once each.
+/// The services a plan starts, in order, once each: the first argument of each
+/// `hanzo_service NAME …` step, and every argument of a `hanzo_services NAME:PORT …` step.
 pub fn services(script: &str) -> Vec<String> {
     let mut found: Vec<String> = Vec::new();
     for step in steps(script) {
         let code = step.split(" #").next().unwrap_or_default();
         let mut words = code.split_whitespace();
-        if words.next() != Some("hanzo_services") {
-            continue;
-        }
-        for word in words {
+        let names: Vec<&str> = match words.next() {
+            Some("hanzo_service") => words.next().into_iter().collect(),
+            Some("hanzo_services") => words.collect(),
+            _ => continue,
+        };
+        for word in names {
             let name = word.trim_matches(['"', '\'']).split(':').next().unwrap_or_default().to_string();
             if !name.is_empty() && !found.contains(&name) {
                 found.push(name);
@@ -213,6 +215,8 @@ mod tests {
     #[test]
     fn services_come_from_the_plan_line() {
         let plan = "hanzo_services postgres:5432 'redis:6379'  # compose.yaml\necho hanzo_services x\n";
+        assert_eq!(services(plan), ["postgres", "redis"]);
+        let plan = "if hanzo_docker compose; then\n  hanzo_compose up -d db\nelse\n  hanzo_service postgres 5432 shop '' shop  # compose.yaml\n  hanzo_service redis 6379 ''\nfi\n";
         assert_eq!(services(plan), ["postgres", "redis"]);
     }
 

@@ -480,3 +480,23 @@ fn a_failure_excerpt_keeps_the_network_error_a_stack_trace_pushed_out() {
     assert!(tail[0].contains("Unknown host") && tail[1] == "…", "{tail:#?}");
     assert!(tail.last().unwrap().contains("Frame40"), "{tail:#?}");
 }
+
+#[test]
+fn the_summary_counts_a_helpers_block_as_its_one_line() {
+    let serve = Serve::start();
+    let desk = Desk::new(&serve, "shop");
+    common::copy_tree(&common::fixture("detect/compose-postgres-redis"), &desk.folder);
+    desk.ok(&["detect"]);
+    let drafted = std::fs::read_to_string(desk.file()).unwrap();
+    assert!(drafted.contains("# hanzo-env helpers v1:"), "{drafted}");
+    desk.ok(&["save", "--yes"]);
+    desk.write(&drafted.replace("set -euo pipefail\n", "set -euo pipefail\nmake seed\n"));
+    let r = desk.run(&["diff", "--exit-code"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("install: 1 step added (3 steps); start: unchanged (")
+            && r.stderr.contains("services: postgres, redis;"),
+        "{}",
+        r.stderr
+    );
+}
