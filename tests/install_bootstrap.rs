@@ -281,12 +281,36 @@ fn a_pinned_python_goes_through_pyenv_or_is_named_in_a_warning() {
         run.stderr
     );
     assert!(machine.calls().contains("uv export --frozen"), "{}", machine.calls());
-    // With pyenv: it installs the pin.
-    machine.tool("bin", "pyenv", "");
+    // A pyenv that has the pin installed: its newest 3.12 becomes the global python3, so
+    // every later shell runs it; nothing is downloaded.
+    let installed = machine.path("pyenv-has-3.12");
+    let pyenv = format!(
+        r#"case "$1" in latest) [ -e '{0}' ] && echo 3.12.1 ;; install) : > '{0}' ;; global) ;; *) exit 1 ;; esac"#,
+        installed.display()
+    );
+    std::fs::write(&installed, "").unwrap();
+    machine.tool("bin", "pyenv", &pyenv);
     machine.forget_calls();
     let run = machine.run(&install, &checkout);
     assert!(!run.stderr.contains("warning: Python"), "{}", run.stderr);
-    assert!(machine.calls().contains("pyenv install --skip-existing 3.12\n"), "{}", machine.calls());
+    assert!(machine.calls().contains("pyenv global 3.12.1\n"), "{}", machine.calls());
+    assert!(!machine.calls().contains("pyenv install"), "{}", machine.calls());
+    // Without it: pyenv installs the pin, then makes it global.
+    std::fs::remove_file(&installed).unwrap();
+    machine.forget_calls();
+    let run = machine.run(&install, &checkout);
+    assert!(!run.stderr.contains("warning: Python"), "{}", run.stderr);
+    let calls = machine.calls();
+    assert!(
+        calls.contains("pyenv install --skip-existing 3.12\n") && calls.contains("pyenv global 3.12.1\n"),
+        "{calls}"
+    );
+    // In a virtualenv (verify's) the machine's pyenv is left alone: a warning names what runs.
+    machine.forget_calls();
+    let run = machine.run(&format!("export VIRTUAL_ENV=/tmp/venv\n{install}"), &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("warning: Python 3.12 is pinned; the virtualenv /tmp/venv runs"), "{}", run.stderr);
+    assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
     // A pyenv that cannot download the pin: one warning, and the install goes on.
     machine.tool("bin", "pyenv", "exit 1");
     machine.forget_calls();

@@ -67,6 +67,16 @@ pub fn render(setup: &Setup) -> Exported {
         }
     }
 
+    let services: Vec<&crate::detect::Service> = setup.runnable_services().collect();
+    // The compose file runs the services beside the workspace: the install's fallback that
+    // adds them from the distribution's packages where Docker is missing has nothing to do.
+    let sidecars;
+    let setup = if services.is_empty() {
+        setup
+    } else {
+        sidecars = setup.without_helper("hanzo_service_packages");
+        &sidecars
+    };
     let install = setup.install.trim();
     let post_create_command = if install.is_empty() {
         None
@@ -98,7 +108,6 @@ pub fn render(setup: &Setup) -> Exported {
             service.name, service.source
         ));
     }
-    let services: Vec<&crate::detect::Service> = setup.runnable_services().collect();
     let mut forward_ports: Vec<u16> = Vec::new();
     for port in services.iter().flat_map(|s| &s.ports).filter_map(|p| super::container_port(p)) {
         if !forward_ports.contains(&port) {
@@ -209,6 +218,22 @@ mod tests {
         assert_eq!(postgres["network_mode"].as_str(), Some("service:dev"));
         assert_eq!(postgres["environment"]["POSTGRES_USER"].as_str(), Some("shop"));
         assert!(postgres["ports"].is_badvalue(), "a service on another's network publishes no ports");
+    }
+
+    #[test]
+    fn services_beside_the_workspace_are_not_installed_from_packages_too() {
+        let compose = "services:\n  db:\n    image: postgres:16\n";
+        let files = [
+            ("compose.yaml", compose),
+            ("package.json", r#"{"engines": {"node": "20"}}"#),
+            ("package-lock.json", "{}"),
+        ];
+        let detection = crate::detect::testing::detection(&files);
+        assert!(detection.install.contains("\nhanzo_service_packages compose postgresql"), "{}", detection.install);
+        let exported = render(&Setup::new(&detection, None).unwrap());
+        let install = &exported.files.iter().find(|f| f.path == INSTALL_SCRIPT).expect("install.sh").contents;
+        assert!(!install.lines().any(|l| l.starts_with("hanzo_service_packages ")), "{install}");
+        assert!(install.contains("\nnpm ci  # package-lock.json\n"), "{install}");
     }
 
     #[test]

@@ -166,6 +166,20 @@ impl Setup {
     }
 
     /// Services that can run from an image (a service without one cannot be started).
+    /// The setup with the install's calls of the stock helper `helper` left out (read from
+    /// the plan's lines, where each call is a line of its own).
+    pub fn without_helper(&self, helper: &str) -> Setup {
+        let called = |line: &str| line.split_whitespace().next() == Some(helper);
+        let plan: Vec<&str> = self.plan_install.lines().filter(|l| !called(l)).collect();
+        let mut plan = plan.join("\n");
+        if self.plan_install.ends_with('\n') {
+            plan.push('\n');
+        }
+        // The plan expanded once already; without a line it expands the same way.
+        let install = block::expand(&plan).unwrap_or_else(|_| self.install.clone());
+        Setup { install, plan_install: plan, ..self.clone() }
+    }
+
     pub fn runnable_services(&self) -> impl Iterator<Item = &Service> {
         self.services.iter().filter(|s| s.image.is_some())
     }

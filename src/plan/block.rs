@@ -188,6 +188,8 @@ pub fn is_marker(line: &str) -> bool {
 mod tests {
     use super::*;
 
+    const PINNED_V1: &str = "56996541a8e0de61b1b2b64b537f6c52ad5f32ecaeced553af4f936b9b6b04c2";
+
     const PLAN: &str = "# hanzo-env helpers v1: hanzo_node hanzo_pm\nset -euo pipefail\nhanzo_node 22  # .nvmrc\n";
 
     #[test]
@@ -219,6 +221,20 @@ mod tests {
         assert_eq!(err, BlockError::UnknownVersion { line: 1, version: "9".into() });
         let err = expand("true\n# hanzo-env helpers v1: hanzo_nope\n").unwrap_err();
         assert_eq!(err, BlockError::UnknownHelper { line: 2, name: "hanzo_nope".into() });
+    }
+
+    /// The helpers' text is part of their version: a saved block of v1 must read the same
+    /// tomorrow. A change to a helper changes this digest; bump [`VERSION`] with it.
+    #[test]
+    fn the_helpers_text_is_pinned_to_its_version() {
+        use sha2::Digest;
+        let mut hash = sha2::Sha256::new();
+        for helper in HELPERS {
+            hash.update(helper.name.as_bytes());
+            hash.update(helper.text.as_bytes());
+        }
+        let digest: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!((VERSION, digest.as_str()), (1, PINNED_V1), "a helper changed: bump VERSION and pin the new digest");
     }
 
     #[test]
