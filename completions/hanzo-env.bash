@@ -366,7 +366,7 @@ _hanzo__env() {
             return 0
             ;;
         hanzo__subcmd__env__subcmd__delete)
-            opts="-y -q -v -h -V --yes --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
+            opts="-y -q -v -h -V --yes --if-exists --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1248,7 +1248,7 @@ _hanzo__env() {
             return 0
             ;;
         hanzo__subcmd__env__subcmd__secret__subcmd__import)
-            opts="-f -q -v -h -V --file --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
+            opts="-f -q -v -h -V --file --create --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1324,7 +1324,7 @@ _hanzo__env() {
             return 0
             ;;
         hanzo__subcmd__env__subcmd__secret__subcmd__set)
-            opts="-q -v -h -V --from-file --keep-newline --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
+            opts="-q -v -h -V --from-file --keep-newline --create --api-url --org --repo --json --no-input --quiet --verbose --color --ca-cert --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -26,12 +26,12 @@ end
 
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -43,13 +43,13 @@ complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "diff" -d 'Compa
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "save" -d 'Show the diff, confirm, and save install/start to the server'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "pull" -d 'Write the server\'s copy (or its pending proposal) into the local file'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "list" -d 'List the org\'s environments'
-complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "show" -d 'Show one environment (default: this checkout\'s repo)'
-complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "delete" -d 'Delete an environment and every secret set on it'
+complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "show" -d 'Show one environment (default: this checkout\'s repo); exit 3 when the org has none of that name'
+complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "delete" -d 'Delete an environment and every secret set on it; exit 3 when the org has none of that name'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "secret" -d 'Set, list, delete and import secrets (values are never printed)'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "login" -d 'Store an API token in the OS keyring'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "logout" -d 'Remove the stored API token'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "auth" -d 'Authentication status'
-complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "run" -d 'Run a command under the file\'s [env], with a clean environment'
+complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "run" -d 'Run a command under the file\'s [env], with a clean environment (never the saved secrets)'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "env-file" -d 'Write the resolved [env] entries to a mode-0600 env file'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "verify" -d 'Try the environment in a scratch copy: install, start, then the tests'
 complete -c hanzo-env -n "__fish_hanzo_env_needs_command" -f -a "serve" -d 'Serve the environment API locally (offline use, CI, tests)'
@@ -59,7 +59,7 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l against -
 saved\t'The environment saved on the server'"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -68,7 +68,7 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l stdout -d
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l force -d 'Overwrite a file that differs from what detect would write'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l explain -d 'Show every install/start line with the file (and key or line) that justifies it'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l check -d 'Detect again and compare with the recorded environment and the exported agent files instead of writing; exit 1 when anything drifted'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand detect" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -80,14 +80,14 @@ devcontainer\t'Dev containers and Codespaces: .devcontainer/devcontainer.json'
 agents-md\t'Codex, Jules and others: the Setup section of AGENTS.md'"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l stdout -d 'Print the file(s) on stdout instead of writing them'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l force -d 'Overwrite a file that differs from what export would write'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand export" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -97,13 +97,13 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l against -d 
 proposal\t'The server\'s pending proposal'"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l exit-code -d 'Exit 1 when there are differences'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -111,14 +111,14 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -s h -l help -
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -s y -l yes -d 'Do not ask for confirmation'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l dry-run -d 'Show what would be sent, send nothing'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -126,14 +126,14 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -s h -l help -
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand save" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l proposal -d 'Take the server\'s pending proposal instead of the saved copy'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -s y -l yes -d 'Do not ask before replacing the local file'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -141,12 +141,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -s h -l help -
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand pull" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -154,12 +154,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -s h -l help -
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand list" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -167,13 +167,14 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -s h -l help -
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand show" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -s y -l yes -d 'Do not ask for confirmation'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l if-exists -d 'Succeed (exit 0) when the org has no environment of that name; without it that is exit 3'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -181,12 +182,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -s h -l help
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand delete" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fish_seen_subcommand_from set list delete import help" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -200,13 +201,14 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and not __fi
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l from-file -d 'Read the value verbatim from a file (- for stdin)' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l keep-newline -d 'Keep a trailing newline read from stdin'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l create -d 'Set it even when the repo has no environment yet (without it, that is refused)'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -214,12 +216,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_s
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -227,12 +229,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_s
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from delete" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -241,12 +243,13 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_s
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -s f -l file -d 'The dotenv file to read (- for stdin)' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l create -d 'Import even when the repo has no environment yet (without it, that is refused)'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -259,13 +262,13 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_s
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand secret; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l with-token -d 'Read the token from stdin instead of prompting'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -273,12 +276,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -s h -l help 
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand login" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -286,12 +289,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -s h -l help
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand logout" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -301,12 +304,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and not __fish_seen_subcommand_from status help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_seen_subcommand_from status" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -317,12 +320,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand auth; and __fish_see
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l pass -d 'Pass this variable of the caller\'s environment through (repeatable)' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -331,13 +334,13 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand run" -s V -l version
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l out -d 'Where to write the env file' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l force -d 'Write even inside a git-tracked, not ignored path'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -349,14 +352,14 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l test -d '
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l pass -d 'Pass this variable of the caller\'s environment through (repeatable)' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l keep -d 'Keep the scratch copy afterwards'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l all-tests -d 'Run every detected test command, not only the primary one'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -368,13 +371,13 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l token-file
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l key-file -d 'Master key file (0600, outside the data dir) [default: in the platform config dir]' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l allow-remote -d 'Allow a non-loopback listen address (no TLS here: put it behind a proxy)'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -382,12 +385,12 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -s h -l help 
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -l org -d 'Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, the git remote\'s name, the folder name]' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -l repo -d 'Repo name inside the org [default: the file\'s `repo`, else the git remote\'s name; never a folder\'s name for a write]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -l color -d 'When to use colour' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -l ca-cert -d 'Extra CA certificate (PEM) to trust for the API' -r -F
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout (every command that changes something says what it changed; `run` and `completions` refuse it)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -l no-input -d 'Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -s q -l quiet -d 'Print less (only errors and data)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand completions" -s v -l verbose -d 'Print more; repeat for more detail'
@@ -399,13 +402,13 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "save" -d 'Show the diff, confirm, and save install/start to the server'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "pull" -d 'Write the server\'s copy (or its pending proposal) into the local file'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "list" -d 'List the org\'s environments'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "show" -d 'Show one environment (default: this checkout\'s repo)'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "delete" -d 'Delete an environment and every secret set on it'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "show" -d 'Show one environment (default: this checkout\'s repo); exit 3 when the org has none of that name'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "delete" -d 'Delete an environment and every secret set on it; exit 3 when the org has none of that name'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "secret" -d 'Set, list, delete and import secrets (values are never printed)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "login" -d 'Store an API token in the OS keyring'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "logout" -d 'Remove the stored API token'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "auth" -d 'Authentication status'
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "run" -d 'Run a command under the file\'s [env], with a clean environment'
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "run" -d 'Run a command under the file\'s [env], with a clean environment (never the saved secrets)'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "env-file" -d 'Write the resolved [env] entries to a mode-0600 env file'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "verify" -d 'Try the environment in a scratch copy: install, start, then the tests'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand help; and not __fish_seen_subcommand_from detect export diff save pull list show delete secret login logout auth run env-file verify serve completions help" -f -a "serve" -d 'Serve the environment API locally (offline use, CI, tests)'

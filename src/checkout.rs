@@ -25,7 +25,7 @@ pub fn default_repo_name(root: &Path) -> String {
 }
 
 /// The last path segment of the `origin` URL (or the first remote's) in `.git/config`.
-fn remote_repo_name(root: &Path) -> Option<String> {
+pub fn remote_repo_name(root: &Path) -> Option<String> {
     let config = std::fs::read_to_string(git_dir(root)?.join("config")).ok()?;
     let mut first: Option<String> = None;
     let mut section = String::new();

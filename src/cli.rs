@@ -15,6 +15,9 @@ Exit codes:
   5    conflict: the server copy moved
   130  interrupted";
 
+/// The help heading of the flags only commands that talk to the server use.
+const API_OPTIONS: &str = "API options (commands that talk to the server)";
+
 /// Draft, review and save the environment coding agents run your repo in.
 #[derive(Debug, Parser)]
 #[command(
@@ -35,18 +38,23 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The flags every command takes, shown apart from a command's own in `--help`: the API ones
+/// (used by the commands that talk to the server), then the rest.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(long, global = true, value_name = "URL", help_heading = API_OPTIONS)]
     pub api_url: Option<String>,
     /// Organization id, sent as X-Org-Id [env: HANZO_ORG_ID]
-    #[arg(long, global = true, value_name = "ORG")]
+    #[arg(long, global = true, value_name = "ORG", help_heading = API_OPTIONS)]
     pub org: Option<String>,
-    /// Repo name inside the org [default: the file's `repo`, the git remote's name, the folder name]
-    #[arg(long, global = true, value_name = "NAME")]
+    /// Repo name inside the org [default: the file's `repo`, else the git remote's name; never
+    /// a folder's name for a write]
+    #[arg(long, global = true, value_name = "NAME", help_heading = API_OPTIONS)]
     pub repo: Option<String>,
-    /// Print machine-readable JSON on stdout
+    /// Print machine-readable JSON on stdout (every command that changes something says what
+    /// it changed; `run` and `completions` refuse it)
     #[arg(long, global = true)]
     pub json: bool,
     /// Never prompt; a question becomes an error naming the flag that answers it (implied when stdin is not a terminal or CI is set)
@@ -62,7 +70,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
     /// Extra CA certificate (PEM) to trust for the API
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", help_heading = API_OPTIONS)]
     pub ca_cert: Option<PathBuf>,
 }
 
@@ -107,25 +115,36 @@ Examples:
     Export(ExportArgs),
 
     /// Compare the local file with the copy saved on the server
-    #[command(after_help = "Examples:
+    #[command(after_help = "A paragraph on stderr sums up the difference (steps added, removed and changed, services,
+secrets); the diff goes to stdout, through $PAGER when stdout is a terminal and it is long.
+
+Examples:
   hanzo-env diff
   hanzo-env diff --against proposal --exit-code")]
     Diff(DiffArgs),
 
     /// Show the diff, confirm, and save install/start to the server
-    #[command(
-        after_help = "What is sent is the plan with the text of the helpers its `# hanzo-env helpers v1: ...` line
-names, so that it runs alone in a bare sandbox; a line naming an unknown version is refused.
+    #[command(after_help = "The review opens with one paragraph: steps added, removed and changed in install and
+start (a step is a line that is not blank or a comment; an unmodified helpers block counts as
+its one line), the services the plan starts, and the secrets declared here but not set, or
+set but not declared. Long reviews go through $PAGER (default `less`, LESS=FRX) when stdout
+is a terminal and you are asked (not with --yes). The repo is --repo, the file's `repo` or
+the git remote's name, never a folder's name. What is sent is the plan with the text of the
+helpers its `# hanzo-env helpers v1: ...` line names, so that it runs alone in a bare
+sandbox; a line naming an unknown version is refused.
 
 Examples:
   hanzo-env save
   hanzo-env save --yes          no question (scripts, CI)
-  hanzo-env save --dry-run      show what would be sent"
-    )]
+  hanzo-env save --dry-run      show what would be sent")]
     Save(SaveArgs),
 
     /// Write the server's copy (or its pending proposal) into the local file
-    #[command(after_help = "Examples:
+    #[command(after_help = "Only what differs is replaced: the file's header, comments and [env] stay. Secret names
+set on the server but not declared in the file are added as optional ones (after the
+`# optional:` line), never as required.
+
+Examples:
   hanzo-env pull
   hanzo-env pull --proposal --yes")]
     Pull(PullArgs),
@@ -135,20 +154,25 @@ Examples:
   hanzo-env list --json")]
     List,
 
-    /// Show one environment (default: this checkout's repo)
+    /// Show one environment (default: this checkout's repo); exit 3 when the org has none of that name
     #[command(after_help = "Example:
   hanzo-env show site")]
     Show(ShowArgs),
 
-    /// Delete an environment and every secret set on it
-    #[command(after_help = "Example:
-  hanzo-env delete site --yes")]
+    /// Delete an environment and every secret set on it; exit 3 when the org has none of that name
+    #[command(after_help = "Examples:
+  hanzo-env delete site --yes
+  hanzo-env delete site --yes --if-exists --json")]
     Delete(DeleteArgs),
 
     /// Set, list, delete and import secrets (values are never printed)
     #[command(
         subcommand,
-        after_help = "Examples:
+        after_help = "The repo is --repo, the file's `repo` or the git remote's name (never a folder's name for a
+write), and it must have an environment on the server: `save` one first, or pass --create to
+`secret set`/`secret import`. A repo the org does not have is exit 3.
+
+Examples:
   printf %s \"$VALUE\" | hanzo-env secret set DATABASE_URL
   hanzo-env secret list"
     )]
@@ -173,16 +197,20 @@ Examples:
     )]
     Auth(AuthCommand),
 
-    /// Run a command under the file's [env], with a clean environment
-    #[command(after_help = "The command gets PATH, HOME, LANG, TERM, the resolved [env] entries and each --pass
-variable, nothing else; no value ever goes on a command line. [env] values: \"literal\",
+    /// Run a command under the file's [env], with a clean environment (never the saved secrets)
+    #[command(after_help = "The command gets PATH, HOME, LANG, TERM, the resolved [env] entries of
+.hanzo/environment.toml and each --pass variable, nothing else; no value ever goes on a command
+line. The secrets saved with `secret set` are never injected: the API never gives a value back,
+so give a local value in [env] (e.g. DATABASE_URL = \"${DATABASE_URL}\" or \"?prompt\"). `--` before
+the command is optional; it is needed when the command's first word starts with `-`. run talks
+to no server. [env] values: \"literal\",
 \"${VAR}\" or \"${VAR:-default}\" from your environment ($$ is a literal $, a $ without braces
 is kept as is), \"?prompt\" or \"?prompt Question\" (asked without echo; an error without a
 terminal). Exit status: the command's (128+N when killed by signal N), 127 command not
 found, 126 not executable, 2 when [env] cannot be resolved.
 
 Examples:
-  hanzo-env run -- npm test
+  hanzo-env run npm test
   hanzo-env run --pass SSH_AUTH_SOCK -- make integration")]
     Run(RunArgs),
 
@@ -214,7 +242,8 @@ Examples:
   hanzo-env verify
   hanzo-env verify --test 'cargo test --locked'
   hanzo-env verify --all-tests
-  hanzo-env verify --keep --timeout 20m --json")]
+  hanzo-env verify --keep --timeout 20m --json
+  hanzo-env verify ../api")]
     Verify(VerifyArgs),
 
     /// Serve the environment API locally (offline use, CI, tests)
@@ -343,6 +372,9 @@ pub struct DeleteArgs {
     /// Do not ask for confirmation
     #[arg(long, short = 'y')]
     pub yes: bool,
+    /// Succeed (exit 0) when the org has no environment of that name; without it that is exit 3
+    #[arg(long)]
+    pub if_exists: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -379,6 +411,9 @@ pub struct SecretSetArgs {
     /// Keep a trailing newline read from stdin
     #[arg(long)]
     pub keep_newline: bool,
+    /// Set it even when the repo has no environment yet (without it, that is refused)
+    #[arg(long)]
+    pub create: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -392,6 +427,9 @@ pub struct SecretImportArgs {
     /// The dotenv file to read (- for stdin)
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     pub file: PathBuf,
+    /// Import even when the repo has no environment yet (without it, that is refused)
+    #[arg(long)]
+    pub create: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -415,8 +453,8 @@ pub struct RunArgs {
     /// Pass this variable of the caller's environment through (repeatable)
     #[arg(long, value_name = "VAR")]
     pub pass: Vec<String>,
-    /// The command and its arguments
-    #[arg(last = true, required = true, value_name = "CMD")]
+    /// The command and its arguments (`--` first is optional)
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true, value_name = "CMD")]
     pub command: Vec<std::ffi::OsString>,
 }
 
@@ -432,6 +470,9 @@ pub struct EnvFileArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct VerifyArgs {
+    /// The checkout to verify
+    #[arg(default_value = ".", value_name = "PATH")]
+    pub path: PathBuf,
     /// Keep the scratch copy afterwards
     #[arg(long)]
     pub keep: bool,

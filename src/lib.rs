@@ -21,6 +21,7 @@ pub mod names;
 pub mod plan;
 pub mod proposal;
 pub mod report;
+pub mod review;
 pub mod secret;
 pub mod serve;
 pub mod ui;

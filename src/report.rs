@@ -53,6 +53,7 @@ registry!(
     crate::detect::repo::WalkError,
     crate::export::ExportError,
     crate::plan::block::BlockError,
+    crate::commands::remote::NoEnvironment,
 );
 
 impl Report {

@@ -139,15 +139,52 @@ impl Ui {
         Ok(dialoguer::Confirm::new().with_prompt(question).default(false).interact()?)
     }
 
-    /// Ask for a value without echo; without a terminal, an error naming `flag`.
+    /// Ask for a value without echo; without a terminal, an error naming `flag`. An empty
+    /// Enter is said to be empty and asked again; after [`EMPTY_ANSWERS`] of them, an error
+    /// (never a silent re-ask: what is typed next may be meant for the shell).
     pub fn password(&self, prompt: &str, flag: &str) -> anyhow::Result<SecretString> {
         if !self.interactive {
             return Err(Failure::new(format!("cannot prompt for {prompt} without a terminal"))
                 .hint(flag.to_string())
                 .into());
         }
-        let value = dialoguer::Password::new().with_prompt(prompt).interact()?;
-        Ok(SecretString::from(value))
+        for _ in 0..EMPTY_ANSWERS {
+            let value = dialoguer::Password::new().with_prompt(prompt).allow_empty_password(true).interact()?;
+            if !value.is_empty() {
+                return Ok(SecretString::from(value));
+            }
+            self.warn("nothing was typed (an empty value is not a value): type it and press Enter, or Ctrl-C to stop");
+        }
+        Err(Failure::new(format!("no value typed for {prompt}")).hint(flag.to_string()).into())
+    }
+
+    /// `text` through the user's pager (`$PAGER`, else `less` with `LESS=FRX` unless `LESS`
+    /// is set, as git does) when stdout is a terminal and `text` is longer than the screen.
+    /// `false` when it was not paged: the caller prints it as usual.
+    pub fn page(&self, text: &str) -> bool {
+        if self.json || !std::io::stdout().is_terminal() {
+            return false;
+        }
+        let rows = console::Term::stdout().size_checked().map(|(rows, _)| rows as usize);
+        if rows.is_some_and(|rows| text.lines().count() < rows.saturating_sub(1)) {
+            return false;
+        }
+        let pager = std::env::var("PAGER").unwrap_or_else(|_| "less".into());
+        if pager.trim().is_empty() || pager.trim() == "cat" {
+            return false;
+        }
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg("-c").arg(&pager).stdin(std::process::Stdio::piped());
+        if std::env::var_os("LESS").is_none() {
+            cmd.env("LESS", "FRX");
+        }
+        let Ok(mut child) = cmd.spawn() else { return false };
+        if let Some(mut stdin) = child.stdin.take() {
+            // A pager quit early closes the pipe: the rest is not wanted.
+            let _ = stdin.write_all(text.as_bytes());
+        }
+        // 127: the shell did not find the pager; the text is printed instead.
+        child.wait().is_ok_and(|status| status.code() != Some(127))
     }
 
     /// A progress bar on stderr, hidden when stderr is not a terminal or with `-q`.
@@ -173,6 +210,14 @@ impl Ui {
         bar.enable_steady_tick(std::time::Duration::from_millis(100));
         bar
     }
+}
+
+/// How many empty answers the hidden prompt takes before it gives up.
+pub const EMPTY_ANSWERS: usize = 3;
+
+/// `1 byte`, `2 bytes`, `0 secrets`: a count with its noun (plural by adding `s`).
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }
 
 /// `text` made safe for a terminal, lines and tabs kept: every other control character (ESC,
@@ -223,5 +268,12 @@ mod tests {
         assert_eq!(printable("a\r\nb\tc\u{9b}31m"), "a\\r\nb\tc\\u{9b}31m");
         assert_eq!(printable_line("row\nforged\tcell"), "row\\nforged\\tcell");
         assert_eq!(printable_line("abc\u{202E}fed"), "abc\\u{202e}fed");
+    }
+
+    #[test]
+    fn counts_agree_with_their_nouns() {
+        assert_eq!(plural(1, "byte"), "1 byte");
+        assert_eq!(plural(0, "secret"), "0 secrets");
+        assert_eq!(plural(2, "step"), "2 steps");
     }
 }

@@ -113,6 +113,18 @@ fn env_json(repo: &str) -> String {
     format!(r#"{{"repo":"{repo}","install":"","start":"","secrets":[],"state":"none","session":"","proposal":null}}"#)
 }
 
+/// A repo with a saved environment: what `secret set` and `show` need to find.
+fn saved_env_json(repo: &str) -> String {
+    format!(
+        r#"{{"repo":"{repo}","install":"make","start":"","secrets":[],"state":"ready","session":"","proposal":null,"updatedAt":"2026-01-01T00:00:00Z"}}"#
+    )
+}
+
+/// The requests that were PUTs.
+fn puts(server: &RawServer) -> Vec<Seen> {
+    server.requests().into_iter().filter(|s| s.head.starts_with("PUT ")).collect()
+}
+
 /// The binary with a clean environment: a temporary HOME, PATH, a token, the given API.
 fn hanzo(home: &Path, api: &str) -> Command {
     let mut cmd = Command::cargo_bin("hanzo-env").unwrap();
@@ -182,7 +194,7 @@ fn name_equals_value_on_argv_is_refused_without_echoing_the_value() {
 #[test]
 fn empty_and_oversized_values_are_refused_before_sending() {
     let home = tempfile::tempdir().unwrap();
-    let server = RawServer::start(|_| http("200 OK", "", &env_json("site")));
+    let server = RawServer::start(|_| http("200 OK", "", &saved_env_json("site")));
     let r = run(hanzo(home.path(), &server.url).args(["secret", "set", "A", "--repo", "site"]).write_stdin(""));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no value: stdin was empty"), "{}", r.stderr);
@@ -205,20 +217,25 @@ fn empty_and_oversized_values_are_refused_before_sending() {
         .write_stdin(vec![0xff, 0xfe]));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("not UTF-8"), "{}", r.stderr);
-    assert!(server.requests().is_empty());
+    // The repo is looked up first (a GET); no value was ever sent.
+    assert!(puts(&server).is_empty());
 }
 
 #[test]
 fn a_value_travels_only_in_the_put_body_with_org_and_encoded_path() {
     let home = tempfile::tempdir().unwrap();
-    let server = RawServer::start(|_| http("200 OK", "content-type: application/json\r\n", &env_json("my repo")));
+    let server = RawServer::start(|_| http("200 OK", "content-type: application/json\r\n", &saved_env_json("my repo")));
     let r = run(hanzo(home.path(), &server.url)
         .args(["secret", "set", "DATABASE_URL", "--repo", "my repo", "--org", "acme"])
         .write_stdin(format!("{VALUE}\r\n")));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains(&format!("Set DATABASE_URL ({} bytes) on my repo", VALUE.len())), "{}", r.stderr);
     assert!(r.stderr.contains("stripped one trailing newline"), "{}", r.stderr);
-    let seen = server.requests();
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "the repo looked up, then the value sent");
+    assert!(requests[0].head.starts_with("GET /v1/environment/my%20repo HTTP/1.1\r\n"), "{}", requests[0].head);
+    assert!(requests[0].body.is_empty());
+    let seen = puts(&server);
     assert_eq!(seen.len(), 1);
     let head = &seen[0].head;
     assert!(head.starts_with("PUT /v1/environment/my%20repo/secrets/DATABASE_URL HTTP/1.1\r\n"), "{head}");
@@ -232,7 +249,7 @@ fn a_value_travels_only_in_the_put_body_with_org_and_encoded_path() {
 #[test]
 fn keep_newline_and_from_file_are_verbatim() {
     let home = tempfile::tempdir().unwrap();
-    let server = RawServer::start(|_| http("200 OK", "", &env_json("site")));
+    let server = RawServer::start(|_| http("200 OK", "", &saved_env_json("site")));
     let r = run(hanzo(home.path(), &server.url)
         .args(["secret", "set", "A", "--repo", "site", "--keep-newline"])
         .write_stdin(format!("{VALUE}\n")));
@@ -243,8 +260,7 @@ fn keep_newline_and_from_file_are_verbatim() {
         run(hanzo(home.path(), &server.url).args(["secret", "set", "B", "--repo", "site", "--from-file"]).arg(&pem));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stderr.contains("stripped"));
-    let values: Vec<String> = server
-        .requests()
+    let values: Vec<String> = puts(&server)
         .iter()
         .map(|s| serde_json::from_slice::<serde_json::Value>(&s.body).unwrap()["value"].as_str().unwrap().to_string())
         .collect();
@@ -314,7 +330,7 @@ fn server_errors_are_retried_then_succeed() {
         if *n < 3 {
             http("503 Service Unavailable", "retry-after: 0\r\n", "")
         } else {
-            http("200 OK", "", &env_json("site"))
+            http("200 OK", "", &saved_env_json("site"))
         }
     });
     let r = run(hanzo(home.path(), &server.url).args(["--json", "show", "site"]));

@@ -143,8 +143,13 @@ fn site(install: &str) -> Proposal {
     }
 }
 
+/// The saved install of `site`; "" while the org has no environment of that name.
 fn server_install(desk: &Desk) -> String {
-    let r = ok(desk.cmd().args(["--json", "show", "site"]));
+    let r = run(desk.cmd().args(["--json", "show", "site"]));
+    if r.code == 3 && r.stderr.contains("no environment named site") {
+        return String::new();
+    }
+    assert_eq!(r.code, 0, "{}", r.stderr);
     let env: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     env["install"].as_str().unwrap().to_string()
 }
@@ -286,6 +291,7 @@ fn required_secrets_without_a_value_are_marked() {
         serde_json::from_str(&ok(desk.cmd().args(["secret", "list", "--json"])).stdout).unwrap();
     assert_eq!(json["requiredMissing"], serde_json::json!(["STRIPE_SECRET_KEY"]));
     // The file describes `site`, not another repo.
+    ok(desk.cmd().args(["secret", "set", "OTHER_KEY", "--repo", "other", "--create"]).write_stdin("v"));
     let json: serde_json::Value =
         serde_json::from_str(&ok(desk.cmd().args(["secret", "list", "--json", "--repo", "other"])).stdout).unwrap();
     assert_eq!(json["requiredMissing"], serde_json::json!([]));
@@ -399,15 +405,17 @@ fn list_show_delete() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("--yes"), "{}", r.stderr);
     ok(desk.cmd().args(["delete", "site", "--yes"]));
-    let r = ok(desk.cmd().args(["--json", "show", "site"]));
-    let env: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    assert_eq!((env["state"].as_str(), env["secrets"].as_array().map(Vec::len)), (Some("none"), Some(0)));
+    let r = run(desk.cmd().args(["--json", "show", "site"]));
+    assert_eq!(r.code, 3, "gone, secrets and all: {}", r.stderr);
+    assert!(r.stderr.contains("no environment named site") && r.stdout.is_empty(), "{}", r.stderr);
 }
 
 #[test]
 fn secret_delete_and_missing_names() {
     let serve = Serve::start();
     let desk = Desk::new(&serve);
+    desk.write(&site("npm ci\n"));
+    ok(desk.cmd().args(["save", "--yes"]));
     ok(desk.cmd().args(["secret", "set", "A", "--repo", "site"]).write_stdin("v"));
     let r = ok(desk.cmd().args(["secret", "delete", "A", "--repo", "site"]));
     assert!(r.stderr.contains("Deleted A on site"), "{}", r.stderr);
@@ -494,7 +502,7 @@ fn import_of_a_hundred_names() {
     let file = desk.home.path().join("bulk.env");
     std::fs::write(&file, &text).unwrap();
     let started = Instant::now();
-    let r = ok(desk.cmd().args(["secret", "import", "--repo", "site", "-f"]).arg(&file));
+    let r = ok(desk.cmd().args(["secret", "import", "--repo", "site", "--create", "-f"]).arg(&file));
     let took = started.elapsed();
     assert!(r.stderr.contains("Imported 100 secrets on site"), "{}", r.stderr);
     let r = ok(desk.cmd().args(["secret", "list", "--json", "--repo", "site"]));
@@ -507,6 +515,8 @@ fn import_of_a_hundred_names() {
 fn secret_values_never_leak_through_any_path() {
     let serve = Serve::start();
     let desk = Desk::new(&serve);
+    desk.write(&site("npm ci\n"));
+    ok(desk.cmd().args(["save", "--yes"]));
     let marker = |path: &str| format!("M4RK-{path}-{}-9c1e", std::process::id());
     let mut outputs: Vec<String> = Vec::new();
     let mut record = |r: Run| outputs.push(format!("{}{}", r.stdout, r.stderr));

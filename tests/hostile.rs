@@ -674,7 +674,7 @@ fn no_proxy_ever_sees_loopback_traffic_or_the_token() {
     for var in ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY"] {
         let proxy = RecordingProxy::start();
         let home = tempfile::tempdir().unwrap();
-        let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", "API_KEY"]);
+        let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", "API_KEY", "--create"]);
         cmd.env("HANZO_BASE_URL", &serve.url)
             .env("HANZO_API_KEY", &serve.token)
             .env(var, &proxy.url)
@@ -807,7 +807,14 @@ fn a_server_that_echoes_the_value_sent_never_gets_it_printed() {
     for (status, body) in answers {
         let body = Arc::new(body);
         let answer = Arc::clone(&body);
-        let server = Hostile::start(move |_, stream| answer_json(stream, &format!("{status} X"), &answer));
+        // The repo is looked up first (a GET, no value in it): it exists; the PUT is echoed.
+        let server = Hostile::start(move |head, stream| {
+            if head.starts_with("GET ") {
+                answer_json(stream, "200 OK", r#"{"repo":"site","state":"ready","install":"make"}"#)
+            } else {
+                answer_json(stream, &format!("{status} X"), &answer)
+            }
+        });
         let home = tempfile::tempdir().unwrap();
         let mut cmd = capped(home.path(), home.path(), &["-vv", "--repo", "site", "secret", "set", "API_KEY"]);
         cmd.env("HANZO_BASE_URL", &server.url).env("HANZO_API_KEY", "t").write_stdin(value);
@@ -834,7 +841,7 @@ fn a_piped_value_of_64_kib_with_its_trailing_newline_is_accepted() {
         (format!("{full}v\n"), 2, "over 64 KiB"),
         (format!("{full}\n\n"), 2, "over 64 KiB"),
     ] {
-        let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", "API_KEY"]);
+        let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", "API_KEY", "--create"]);
         cmd.env("HANZO_BASE_URL", &serve.url).env("HANZO_API_KEY", &serve.token).write_stdin(input);
         let (r, _) = timed(&mut cmd);
         assert_eq!(r.code, code, "{expected}: {}", r.stderr);

@@ -288,7 +288,7 @@ fn env_file_is_private_and_reads_back_exactly_in_bash_and_dotenvy() {
 #[test]
 fn env_file_is_created_with_mode_0600() {
     if Command::new("strace").arg("-V").output().is_err() {
-        eprintln!("strace not installed; the mode is checked after the fact only");
+        common::cannot_run_here("strace is not installed (the mode is still checked after the fact elsewhere)");
         return;
     }
     let sandbox = Sandbox::new("[env]\nA = \"1\"\n");
@@ -307,7 +307,7 @@ fn env_file_is_created_with_mode_0600() {
         .output()
         .unwrap();
     if !out.status.success() && text(&out.stderr).contains("ptrace") {
-        eprintln!("strace cannot trace here: {}", text(&out.stderr));
+        common::cannot_run_here(&format!("strace cannot trace here: {}", text(&out.stderr)));
         return;
     }
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -324,7 +324,7 @@ fn env_file_refuses_a_path_git_would_commit() {
     let git_ok =
         Command::new("git").args(["init", "-q"]).current_dir(&sandbox.repo).status().is_ok_and(|s| s.success());
     if !git_ok {
-        eprintln!("git not installed; nothing to refuse");
+        common::cannot_run_here("git is not installed: there is no checkout to refuse a path of");
         return;
     }
     let out = sandbox.output(&["env-file", "--out", "run.env"], &[]);
@@ -599,33 +599,34 @@ fn verify_interrupted_stops_the_running_step_and_exits_130() {
 
 /// A listener on redis's port, for a test that plays the redis the `services` fixture
 /// declares; `None` (the test skips) when something else holds the port.
-fn play_redis() -> Option<std::net::TcpListener> {
-    let listener = std::net::TcpListener::bind(("127.0.0.1", 6379)).ok();
-    if listener.is_none() {
-        eprintln!("127.0.0.1:6379 is in use here; skipping");
-    }
-    listener
+/// The `services` fixture with its redis published on a free port, and a listener playing
+/// redis there (verify only waits for the port to answer).
+fn services_on_a_free_port() -> (Sandbox, std::net::TcpListener, u16) {
+    let sandbox = Sandbox::fixture("services");
+    let (listener, port) = common::free_port();
+    std::fs::write(
+        sandbox.repo.join("compose.yaml"),
+        format!("services:\n  cache:\n    image: redis:7\n    ports:\n      - \"{port}:6379\"\n"),
+    )
+    .unwrap();
+    (sandbox, listener, port)
 }
 
 #[test]
 fn verify_waits_for_the_ports_of_detected_services() {
-    let Some(listener) = play_redis() else { return };
-    let sandbox = Sandbox::fixture("services");
+    let (sandbox, listener, port) = services_on_a_free_port();
     let (code, json, stderr) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "true"], &[]);
     assert_eq!(code, Some(0), "{json:#}\n{stderr}");
     assert_eq!(steps(&json), pairs(&[("start", "running"), ("services", "passed"), ("test", "passed")]));
-    assert_eq!(json["steps"][1]["command"], "redis:6379");
+    assert_eq!(json["steps"][1]["command"], format!("redis:{port}"));
 
+    // The port the system gave us, closed again: nothing else takes an ephemeral port this soon.
     drop(listener);
-    if std::net::TcpListener::bind(("127.0.0.1", 6379)).is_err() {
-        eprintln!("127.0.0.1:6379 was taken meanwhile; skipping the closed-port half");
-        return;
-    }
     let (code, json, _) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "true"], &[]);
     assert_eq!(code, Some(1));
     assert_eq!(steps(&json), pairs(&[("start", "running"), ("services", "failed"), ("test", "passed")]));
     let tail = json["steps"][1]["tail"].to_string();
-    assert!(tail.contains("redis: 127.0.0.1:6379 still closed"), "{tail}");
+    assert!(tail.contains(&format!("redis: 127.0.0.1:{port} still closed")), "{tail}");
     assert_eq!(processes_inside(&scratch_of(&json)), Vec::<String>::new());
 }
 
@@ -633,8 +634,7 @@ fn verify_waits_for_the_ports_of_detected_services() {
 fn verify_lets_start_finish_setting_up_the_services_before_the_tests() {
     // The played redis answers at once, before start has made what the tests need (a native
     // postgres answers before start has created its role and database).
-    let Some(_listener) = play_redis() else { return };
-    let sandbox = Sandbox::fixture("services");
+    let (sandbox, _listener, _) = services_on_a_free_port();
     std::fs::write(
         sandbox.repo.join(".hanzo/environment.toml"),
         "repo = \"services\"\ninstall = \"\"\nstart = \"sleep 1 && touch prepared\"\nsecrets = []\n",
@@ -661,7 +661,7 @@ fn has_python_venv() -> bool {
 #[test]
 fn verify_keeps_python_and_npm_installs_inside_the_scratch_directory() {
     if !has_python_venv() {
-        eprintln!("python3 with venv and ensurepip is not installed here; skipping");
+        common::cannot_run_here("python3 with venv and ensurepip is not installed (Debian: python3-venv)");
         return;
     }
     let sandbox = Sandbox::new(
@@ -737,26 +737,25 @@ fn verify_names_the_command_a_step_did_not_find() {
 
 #[test]
 fn verify_reports_a_test_failing_while_a_service_is_down_as_blocked() {
-    // compose.yaml publishes postgres on 55439; the test plays it where the port is free.
-    let Ok(listener) = std::net::TcpListener::bind(("127.0.0.1", 55439)) else {
-        eprintln!("127.0.0.1:55439 is in use here; skipping");
-        return;
-    };
-    drop(listener);
+    // compose.yaml publishes postgres; the test publishes it on a free port, closed at first.
     let sandbox = Sandbox::fixture("blocked");
+    let (listener, port) = common::free_port();
+    drop(listener);
+    std::fs::write(
+        sandbox.repo.join("compose.yaml"),
+        format!("services:\n  db:\n    image: postgres:16\n    ports:\n      - \"{port}:5432\"\n"),
+    )
+    .unwrap();
     let (code, json, stderr) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "exit 1"], &[]);
     assert_eq!(code, Some(1), "{json:#}\n{stderr}");
     assert_eq!(steps(&json), pairs(&[("start", "running"), ("services", "failed"), ("test", "blocked")]));
-    assert_eq!(json["steps"][1]["command"], "postgres:55439");
+    assert_eq!(json["steps"][1]["command"], format!("postgres:{port}"));
     assert_eq!(json["steps"][2]["blocked_by"], serde_json::json!(["postgres"]));
     let hint = json["steps"][2]["hint"].as_str().unwrap();
-    assert!(hint.starts_with("blocked by postgres (127.0.0.1:55439)"), "{hint}");
+    assert!(hint.starts_with(&format!("blocked by postgres (127.0.0.1:{port})")), "{hint}");
 
     // With the service answering, a failing test is the test's own failure.
-    let Ok(listener) = std::net::TcpListener::bind(("127.0.0.1", 55439)) else {
-        eprintln!("127.0.0.1:55439 was taken meanwhile; skipping the answering half");
-        return;
-    };
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port closed a moment ago");
     let (code, json, _) = verify_json(&sandbox, &["--step-timeout", "2s", "--test", "exit 1"], &[]);
     drop(listener);
     assert_eq!(code, Some(1));

@@ -7,9 +7,10 @@
 //!
 //! Needs a Debian or Ubuntu machine where it may start servers (root or passwordless sudo)
 //! and the packages installed beforehand (`.ci/run` installs them): nothing is downloaded.
-//! Without them a run fails when `CI` is set (CI must never skip silently) and is skipped
-//! with a notice otherwise. The servers it starts are stopped (and the cluster dropped) when
-//! it ends, whether it passes or not.
+//! The tests are `#[ignore]`d: a plain `cargo test` says so instead of passing without them;
+//! `.ci/run` runs them (`--include-ignored`), and a run on a machine that cannot fails and
+//! says why. The servers it starts are stopped (and the cluster dropped) when it ends,
+//! whether it passes or not.
 
 mod common;
 
@@ -20,7 +21,8 @@ use std::time::{Duration, Instant};
 use common::{copy_tree, fixture, hanzo_env, run};
 
 const FIXTURE: &str = "detect/compose-postgres-redis";
-/// The compose file's published ports and credentials (`$$` is compose's `$`).
+/// The compose file's published ports (each moved to a free port in the test's copy) and
+/// credentials (`$$` is compose's `$`).
 const PG_PORT: u16 = 55433;
 const REDIS_PORT: u16 = 56380;
 const PASSWORD: &str = "it's a $ecret";
@@ -65,7 +67,10 @@ fn port_answers(port: u16) -> bool {
 
 /// Stops what the start brought up — the postgres cluster on the port (dropped when the
 /// start made it) and the redis server — when the test ends, however it ends.
-struct StopServers;
+struct StopServers {
+    pg: u16,
+    redis: u16,
+}
 
 impl Drop for StopServers {
     fn drop(&mut self) {
@@ -73,7 +78,7 @@ impl Drop for StopServers {
             for line in String::from_utf8_lossy(&out.stdout).lines() {
                 let fields: Vec<&str> = line.split_whitespace().collect();
                 if let [version, name, port, ..] = fields.as_slice()
-                    && *port == PG_PORT.to_string()
+                    && *port == self.pg.to_string()
                 {
                     let action: &[&str] = if name.starts_with("hanzo") {
                         &["pg_dropcluster", "--stop", version, name]
@@ -84,7 +89,7 @@ impl Drop for StopServers {
                 }
             }
         }
-        let pid_file = format!("/tmp/hanzo-env-redis-{REDIS_PORT}.pid");
+        let pid_file = format!("/tmp/hanzo-env-redis-{}.pid", self.redis);
         if let Ok(pid) = std::fs::read_to_string(&pid_file) {
             let pid = pid.trim();
             let _ = as_root(&["kill", pid]).output();
@@ -94,7 +99,7 @@ impl Drop for StopServers {
                 std::thread::sleep(Duration::from_millis(50));
             }
         }
-        let log_file = format!("/tmp/hanzo-env-redis-{REDIS_PORT}.log");
+        let log_file = format!("/tmp/hanzo-env-redis-{}.log", self.redis);
         let _ = as_root(&["rm", "-f", &pid_file, &log_file]).output();
     }
 }
@@ -141,9 +146,9 @@ fn text(out: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
-fn psql(password: &str) -> Output {
+fn psql(port: u16, password: &str) -> Output {
     Command::new("psql")
-        .args(["-X", "-tA", "-h", "127.0.0.1", "-p", &PG_PORT.to_string(), "-U", "shop", "-d", "shop_test"])
+        .args(["-X", "-tA", "-h", "127.0.0.1", "-p", &port.to_string(), "-U", "shop", "-d", "shop_test"])
         .args(["-c", "SELECT current_user || ' ' || current_database()"])
         .env("PGPASSWORD", password)
         .env("PGCONNECT_TIMEOUT", "5")
@@ -162,14 +167,11 @@ fn command_lines() -> Vec<String> {
         .collect()
 }
 
-/// Whether the test must skip: `reason` says why the machine cannot run it. Under `CI` that
-/// fails instead (CI must never skip silently).
-fn skipped(reason: Option<String>) -> bool {
-    let Some(reason) = reason else { return false };
-    let message = format!("cannot run the services without Docker here: {reason}");
-    assert!(std::env::var_os("CI").is_none_or(|v| v.is_empty()), "{message}");
-    eprintln!("skipped: {message}");
-    true
+/// Fail, saying why, when the machine cannot run the test (`reason`): the test was asked for.
+fn require(reason: Option<String>) {
+    if let Some(reason) = reason {
+        panic!("cannot run the services without Docker here: {reason}");
+    }
 }
 
 /// The draft detect makes for a copy of `fixture`, with a PATH whose Docker cannot run.
@@ -181,13 +183,29 @@ struct Draft {
     bin: PathBuf,
 }
 
-fn draft_without_docker(fixture_name: &str, ports: &[u16]) -> Draft {
-    for port in ports {
-        assert!(!port_answers(*port), "port {port} is taken: stop what listens there and run again");
-    }
+/// The draft for a copy of `fixture_name` whose compose file publishes each of `fixture_ports`
+/// on a free port instead; those ports, in the same order.
+fn draft_without_docker(fixture_name: &str, fixture_ports: &[u16]) -> (Draft, Vec<u16>) {
     let scratch = tempfile::tempdir().unwrap();
     let checkout = scratch.path().join("checkout");
     copy_tree(&fixture(fixture_name), &checkout);
+    // All listeners held until every port is chosen, so that no two are the same.
+    let listeners: Vec<(std::net::TcpListener, u16)> = fixture_ports.iter().map(|_| common::free_port()).collect();
+    let ports: Vec<u16> = listeners.iter().map(|(_, port)| *port).collect();
+    drop(listeners);
+    let compose = checkout.join("compose.yaml");
+    let mut text = std::fs::read_to_string(&compose).unwrap();
+    for (i, old) in fixture_ports.iter().enumerate() {
+        assert_eq!(text.matches(&format!("{old}:")).count(), 1, "{old} is published once in {fixture_name}");
+        text = text.replace(&format!("{old}:"), &format!("\u{0}{i}\u{0}:"));
+    }
+    for (i, port) in ports.iter().enumerate() {
+        text = text.replace(&format!("\u{0}{i}\u{0}:"), &format!("{port}:"));
+    }
+    std::fs::write(&compose, text).unwrap();
+    for port in &ports {
+        assert!(!port_answers(*port), "port {port} was free a moment ago");
+    }
     let home = tempfile::tempdir().unwrap();
     let detected = run(hanzo_env(home.path(), &checkout).args(["detect", "--json", "."]));
     assert_eq!(detected.code, 0, "{}", detected.stderr);
@@ -195,18 +213,19 @@ fn draft_without_docker(fixture_name: &str, ports: &[u16]) -> Draft {
     // As the sandbox runs them: with their helpers' text.
     let text = |key: &str| hanzo_env::plan::block::expand(draft[key].as_str().unwrap()).unwrap();
     let bin = without_docker(scratch.path());
-    Draft { install: text("install"), start: text("start"), bin, checkout, scratch }
+    (Draft { install: text("install"), start: text("start"), bin, checkout, scratch }, ports)
 }
 
 #[test]
+#[ignore = "starts PostgreSQL and Redis as root from the distribution's packages; .ci/run installs them and runs it"]
 fn postgres_and_redis_start_from_the_distribution_packages_without_docker() {
-    if skipped(unable()) {
-        return;
-    }
-    let Draft { scratch, checkout, install, start, bin } = draft_without_docker(FIXTURE, &[PG_PORT, REDIS_PORT]);
+    require(unable());
+    let (Draft { scratch, checkout, install, start, bin }, ports) =
+        draft_without_docker(FIXTURE, &[PG_PORT, REDIS_PORT]);
     let (install, start) = (install.as_str(), start.as_str());
+    let (pg, redis) = (ports[0], ports[1]);
 
-    let _stop = StopServers;
+    let _stop = StopServers { pg, redis };
     let (out, _) = bash(&["-euo", "pipefail"], install, &checkout, &bin, Duration::from_secs(300));
     assert!(out.status.success(), "install failed:\n{}", text(&out));
     assert!(!scratch.path().join("apt-get.log").exists(), "install called apt-get with the packages present");
@@ -215,13 +234,13 @@ fn postgres_and_redis_start_from_the_distribution_packages_without_docker() {
     let (out, took) = bash(&["-eo", "pipefail"], start, &checkout, &bin, Duration::from_secs(180));
     assert!(out.status.success(), "start failed after {took:?}:\n{}", text(&out));
 
-    let out = psql(PASSWORD);
+    let out = psql(pg, PASSWORD);
     assert!(out.status.success(), "psql with the compose password:\n{}", text(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "shop shop_test");
-    let out = psql("wrong");
+    let out = psql(pg, "wrong");
     assert!(!out.status.success(), "a wrong password must be refused:\n{}", text(&out));
     assert!(text(&out).contains("password authentication failed"), "{}", text(&out));
-    let out = Command::new("redis-cli").args(["-p", &REDIS_PORT.to_string(), "ping"]).output().unwrap();
+    let out = Command::new("redis-cli").args(["-p", &redis.to_string(), "ping"]).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "PONG", "{}", text(&out));
 
     let exposed: Vec<String> = command_lines().into_iter().filter(|line| line.contains("$ecret")).collect();
@@ -231,7 +250,7 @@ fn postgres_and_redis_start_from_the_distribution_packages_without_docker() {
     let (out, took) = bash(&[], start, &checkout, &bin, Duration::from_secs(60));
     assert!(out.status.success(), "second start:\n{}", text(&out));
     assert!(took < Duration::from_secs(10), "a second start should do almost nothing, took {took:?}");
-    assert!(psql(PASSWORD).status.success());
+    assert!(psql(pg, PASSWORD).status.success());
 }
 
 const MYSQL_FIXTURE: &str = "detect/compose-mysql-mariadb";
@@ -275,22 +294,21 @@ fn mariadb(port: u16, user: &str, password: &str, database: &str) -> Output {
 }
 
 #[test]
+#[ignore = "reconfigures and starts MariaDB as root from the distribution's packages; .ci/run installs it and runs it"]
 fn mysql_and_mariadb_share_one_server_on_two_ports_without_docker() {
-    if skipped(unable_mysql()) {
-        return;
-    }
+    require(unable_mysql());
     // The test reconfigures the machine's one MariaDB server: one already running is stopped
     // under CI (a machine of its own), and left alone elsewhere.
     if as_root(&["mariadb", "-e", ""]).output().is_ok_and(|o| o.status.success()) {
         if std::env::var_os("CI").is_none_or(|v| v.is_empty()) {
-            eprintln!("skipped: a MariaDB server already runs here; the test would reconfigure it");
-            return;
+            panic!("a MariaDB server already runs here and the test would reconfigure it: stop it first");
         }
         assert!(as_root(&["/etc/init.d/mariadb", "stop"]).status().unwrap().success(), "stopping MariaDB");
     }
-    let Draft { scratch: _scratch, checkout, install, start, bin } =
+    let (Draft { scratch: _scratch, checkout, install, start, bin }, ports) =
         draft_without_docker(MYSQL_FIXTURE, &[MYSQL_PORT, MARIADB_PORT]);
     let (install, start) = (install.as_str(), start.as_str());
+    let (mysql_port, mariadb_port) = (ports[0], ports[1]);
 
     let _stop = StopMariadb;
     let (out, _) = bash(&["-euo", "pipefail"], install, &checkout, &bin, Duration::from_secs(300));
@@ -299,15 +317,15 @@ fn mysql_and_mariadb_share_one_server_on_two_ports_without_docker() {
     assert!(out.status.success(), "start failed after {took:?}:\n{}", text(&out));
 
     // Each service's own account and database, each on its published port.
-    let out = mariadb(MYSQL_PORT, "orm", "it's a m$rker", "orm_test");
+    let out = mariadb(mysql_port, "orm", "it's a m$rker", "orm_test");
     assert!(out.status.success(), "the mysql service's user:\n{}", text(&out));
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "orm@%\t53306\torm_test");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("orm@%\t{mysql_port}\torm_test"));
     // `@@port` is the server's main port: the second one is its `extra_port`.
-    let out = mariadb(MARIADB_PORT, "maria", "maria's pw", "orm_maria");
+    let out = mariadb(mariadb_port, "maria", "maria's pw", "orm_maria");
     assert!(out.status.success(), "the mariadb service's user on its own port:\n{}", text(&out));
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "maria@%\t53306\torm_maria");
-    assert!(mariadb(MARIADB_PORT, "root", "root's pw", "orm_test").status.success(), "root over TCP");
-    assert!(!mariadb(MYSQL_PORT, "orm", "wrong", "orm_test").status.success(), "a wrong password is refused");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("maria@%\t{mysql_port}\torm_maria"));
+    assert!(mariadb(mariadb_port, "root", "root's pw", "orm_test").status.success(), "root over TCP");
+    assert!(!mariadb(mysql_port, "orm", "wrong", "orm_test").status.success(), "a wrong password is refused");
 
     let exposed: Vec<String> = command_lines().into_iter().filter(|line| line.contains("m$rker")).collect();
     assert!(exposed.is_empty(), "the password is in a process's argv: {exposed:?}");
@@ -316,5 +334,5 @@ fn mysql_and_mariadb_share_one_server_on_two_ports_without_docker() {
     let (out, took) = bash(&[], start, &checkout, &bin, Duration::from_secs(60));
     assert!(out.status.success(), "second start:\n{}", text(&out));
     assert!(took < Duration::from_secs(10), "a second start should do almost nothing, took {took:?}");
-    assert!(mariadb(MARIADB_PORT, "maria", "maria's pw", "orm_maria").status.success());
+    assert!(mariadb(mariadb_port, "maria", "maria's pw", "orm_maria").status.success());
 }

@@ -64,6 +64,14 @@ pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Ex
         ui.info(&format!("  {line}"));
     }
     show_warnings(ui, &detection);
+    // `save` trusts the file's `repo`: a folder's name must not get there unseen.
+    if global.repo.is_none() && crate::checkout::remote_repo_name(&root).is_none() {
+        ui.warn(&format!(
+            "repo = \"{}\" in {shown} is this folder's name (there is no git remote): check it before \
+             `hanzo-env save`, which writes to that repo",
+            detection.repo
+        ));
+    }
     ui.success(&format!("Wrote {shown}: review it, then `hanzo-env save`"));
     Ok(Exit::Ok)
 }
@@ -85,7 +93,25 @@ pub fn detect_checkout(global: &GlobalArgs, ui: &Ui, root: &Path) -> anyhow::Res
     if let Some(repo) = &global.repo {
         detection.repo = repo.clone();
     }
+    if found_nothing(&detection) {
+        detection.warnings.push(format!(
+            "found nothing to detect in {}: no manifest, lockfile, version file, CI workflow, compose file or \
+             task file; the draft is empty (is this the checkout?)",
+            root.display()
+        ));
+    }
     Ok(detection)
+}
+
+/// Whether detection found nothing at all to draft from.
+fn found_nothing(detection: &Detection) -> bool {
+    detection.steps.is_empty()
+        && detection.starts.is_empty()
+        && detection.tests.is_empty()
+        && detection.secrets.is_empty()
+        && detection.services.is_empty()
+        && detection.toolchains.is_empty()
+        && detection.package_managers.is_empty()
 }
 
 /// An explicit PATH is the checkout; the default `.` means "the checkout I am in", so a run

@@ -7,7 +7,20 @@ use crate::api::Environment;
 use crate::cli::{Against, DiffArgs, GlobalArgs};
 use crate::diagnostic::{Exit, Failure};
 use crate::proposal::Proposal;
+use crate::review::{ServerCopy, Summary};
 use crate::ui::{Ui, printable_line};
+
+/// How a comparison is shown. The first two go through the pager when stdout is a terminal
+/// and the text is long (see [`Ui::page`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// `diff`, `save --dry-run`: the paragraph on stderr, the diff on stdout (a patch).
+    Patch,
+    /// `save`'s review before its question: both on stderr.
+    Review,
+    /// `save --yes`: no question follows, so no pager to quit; both on stderr.
+    Log,
+}
 
 /// The local file compared with one server copy.
 #[derive(Debug, Serialize)]
@@ -26,6 +39,8 @@ pub struct Comparison {
     /// Set on the server, not declared in the file.
     pub not_declared: Vec<String>,
     pub updated_at: Option<String>,
+    /// What the review's opening paragraph says (see [`Summary::paragraph`]).
+    pub summary: Summary,
 }
 
 impl Comparison {
@@ -37,28 +52,31 @@ impl Comparison {
         env: &Environment,
         against: Against,
     ) -> anyhow::Result<Comparison> {
-        let (label, install, start) = match against {
-            Against::Saved => ("saved", env.install.as_str(), env.start.as_str()),
+        let (label, install, start, secrets) = match against {
+            Against::Saved => ("saved", env.install.as_str(), env.start.as_str(), &env.secrets),
             Against::Proposal => {
                 let Some(p) = &env.proposal else {
                     return Err(Failure::new(format!("the server has no pending proposal for {}", env.repo))
                         .hint("compare with the saved copy: `hanzo-env diff`")
                         .into());
                 };
-                ("proposal", p.install.as_str(), p.start.as_str())
+                ("proposal", p.install.as_str(), p.start.as_str(), &p.secrets)
             }
         };
-        // An unmodified helpers block reads as its one line on both sides (see `plan::block`).
-        let shown = crate::plan::block::collapse;
-        let install_diff = remote::unified(
-            painter,
-            &format!("{label}/install"),
-            "local/install",
-            &shown(install),
-            &shown(&local.install),
+        // An unmodified helpers block reads as its one line on both sides (see `plan::block`),
+        // in the diff and in the summary's step counts.
+        let (install, start) = (crate::plan::block::collapse(install), crate::plan::block::collapse(start));
+        let (local_install, local_start) =
+            (crate::plan::block::collapse(&local.install), crate::plan::block::collapse(&local.start));
+        let summary = Summary::of(
+            &ServerCopy { install: &install, start: &start, secrets },
+            &local_install,
+            &local_start,
+            &local.secrets,
         );
-        let start_diff =
-            remote::unified(painter, &format!("{label}/start"), "local/start", &shown(start), &shown(&local.start));
+        let install_diff =
+            remote::unified(painter, &format!("{label}/install"), "local/install", &install, &local_install);
+        let start_diff = remote::unified(painter, &format!("{label}/start"), "local/start", &start, &local_start);
         Ok(Comparison {
             repo: env.repo.clone(),
             against: label,
@@ -73,7 +91,27 @@ impl Comparison {
                 .collect(),
             not_declared: remote::missing_from(&env.secrets, &local.secrets),
             updated_at: env.updated_at.clone(),
+            summary,
         })
+    }
+
+    /// The paragraph that opens the review (the server's names shown escaped).
+    pub fn paragraph(&self) -> String {
+        printable_line(&self.summary.paragraph(&self.repo)).into_owned()
+    }
+
+    /// The paragraph and the diff, as `shown` says (see [`Shown`]).
+    pub fn show(&self, ui: &Ui, shown: Shown) {
+        let diff = self.render();
+        if shown != Shown::Log && ui.page(&format!("{}\n\n{diff}", self.paragraph())) {
+            return;
+        }
+        ui.info(&self.paragraph());
+        if shown == Shown::Patch {
+            ui.out(&diff);
+        } else {
+            ui.info(diff.trim_end_matches('\n'));
+        }
     }
 
     /// The diff text of install, then start.
@@ -85,8 +123,9 @@ impl Comparison {
         out
     }
 
-    /// Lines about secret names, shown after the diff (the server's names shown escaped).
-    pub fn secret_notes(&self) -> Vec<String> {
+    /// Lines about secret names, shown after the diff (the server's names shown escaped);
+    /// the optional names not set only with `with_optional`.
+    pub fn secret_notes(&self, with_optional: bool) -> Vec<String> {
         let mut notes = Vec::new();
         let repo = printable_line(&self.repo);
         if !self.required_missing_on_server.is_empty() {
@@ -101,7 +140,7 @@ impl Comparison {
             .filter(|name| !self.required_missing_on_server.contains(name))
             .map(String::as_str)
             .collect();
-        if !optional.is_empty() {
+        if with_optional && !optional.is_empty() {
             notes.push(format!("optional secrets not set on {repo}: {}", printable_line(&optional.join(", "))));
         }
         if !self.not_declared.is_empty() {
@@ -117,21 +156,22 @@ impl Comparison {
 pub fn run(global: &GlobalArgs, args: &DiffArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let checkout = Checkout::open()?;
     let local = checkout.require_local()?;
-    let repo = checkout.repo(global)?;
+    let repo = checkout.repo(global, ui)?;
     let client = remote::connect(global, ui)?;
     let fetched = client.get(&repo)?;
     let comparison = Comparison::new(remote::stdout_painter(ui), local, &fetched.env, args.against)?;
     if ui.json() {
         ui.out_json(&comparison)?;
     } else {
-        ui.out(&comparison.render());
-        if !comparison.different {
+        if comparison.different {
+            comparison.show(ui, Shown::Patch);
+        } else {
             ui.info(&format!(
                 "install and start match the {} copy of {repo}",
                 if args.against == Against::Saved { "saved" } else { "proposed" }
             ));
         }
-        for note in comparison.secret_notes() {
+        for note in comparison.secret_notes(true) {
             ui.info(&note);
         }
     }

@@ -45,7 +45,7 @@ pub fn run(
         }
         CheckAgainst::Saved => {
             let checkout = Checkout { root: root.to_path_buf(), file: file.clone(), local: local.clone() };
-            let repo = checkout.repo(global)?;
+            let repo = checkout.repo(global, ui)?;
             let env = remote::connect(global, ui)?.get(&repo)?.env;
             let baseline = Baseline {
                 install: crate::plan::block::collapse(&env.install),

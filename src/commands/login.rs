@@ -21,14 +21,20 @@ pub fn run(global: &GlobalArgs, args: &LoginArgs, ui: &Ui) -> anyhow::Result<Exi
         ui.password(&format!("API token for {api}"), "pipe the token to `hanzo-env login --with-token`")?
     };
     secret::check_token(token.expose_secret(), if args.with_token { "stdin" } else { "the prompt" })?;
-    match remote::build_client(global, ui, token.clone())?.list() {
-        Ok(_) => {}
+    let checked = match remote::build_client(global, ui, token.clone())?.list() {
+        Ok(_) => true,
         Err(err @ ApiError::Unauthorized { .. }) => {
             return Err(anyhow::Error::new(err).context("the token was not stored"));
         }
-        Err(err) => ui.warn(&format!("could not check the token ({err}); storing it anyway")),
-    }
+        Err(err) => {
+            ui.warn(&format!("could not check the token ({err}); storing it anyway"));
+            false
+        }
+    };
     store.set(&api, &token)?;
+    if ui.json() {
+        ui.out_json(&serde_json::json!({ "api": api, "stored": store.describe(), "checked": checked }))?;
+    }
     ui.success(&format!("Token for {api} stored in {}", store.describe()));
     if std::env::var_os("HANZO_API_KEY").is_some_and(|v| !v.is_empty()) {
         ui.warn("HANZO_API_KEY is set in this shell and is used before the stored token");

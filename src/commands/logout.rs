@@ -9,7 +9,11 @@ use crate::ui::Ui;
 pub fn run(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let api = remote::api_key(global)?;
     let store = TokenStore::from_env()?;
-    if store.delete(&api)? {
+    let removed = store.delete(&api)?;
+    if ui.json() {
+        ui.out_json(&serde_json::json!({ "api": api, "removed": removed, "store": store.describe() }))?;
+    }
+    if removed {
         ui.success(&format!("Removed the token for {api} from {}", store.describe()));
     } else {
         ui.info(&format!("no token for {api} in {}", store.describe()));

@@ -21,11 +21,24 @@ pub mod show;
 pub mod verify;
 
 use crate::cli::{Cli, Command};
-use crate::diagnostic::Exit;
+use crate::diagnostic::{Exit, Failure};
 use crate::ui::Ui;
 
 pub fn dispatch(cli: Cli, ui: &Ui) -> anyhow::Result<Exit> {
     let global = &cli.global;
+    // No flag is ever silently ignored: these two have no result of their own to print.
+    if global.json {
+        let refused = match &cli.command {
+            Command::Run(_) => Some(("run", "its output is the command's own")),
+            Command::Completions(_) => Some(("completions", "its output is a shell script")),
+            _ => None,
+        };
+        if let Some((name, why)) = refused {
+            return Err(Failure::new(format!("`{name}` prints no JSON: {why}"))
+                .hint(format!("leave out --json for `hanzo-env {name}`"))
+                .into());
+        }
+    }
     match cli.command {
         Command::Detect(args) => detect::run(global, &args, ui),
         Command::Export(args) => export::run(global, &args, ui),

@@ -8,13 +8,14 @@ use anyhow::Context;
 use console::Style;
 use secrecy::SecretString;
 
-use crate::api::client::{self, Client, RetryPolicy, Settings};
+use crate::api::State;
+use crate::api::client::{self, Client, Fetched, RetryPolicy, Settings};
 use crate::checkout;
 use crate::cli::GlobalArgs;
-use crate::diagnostic::Failure;
+use crate::diagnostic::{Diagnostic, Exit, Failure};
 use crate::proposal::{Proposal, ProposalError};
 use crate::secret::{self, TokenError, TokenSource, TokenStore};
-use crate::ui::{Ui, printable};
+use crate::ui::{Ui, printable, printable_line};
 
 /// Every call gives up after this long (the retries of 429/5xx come on top, bounded).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -132,17 +133,160 @@ impl Checkout {
         own == repo
     }
 
-    /// `--repo`, then the file's `repo`, then the git remote's repo name or the folder name.
-    pub fn repo(&self, global: &GlobalArgs) -> anyhow::Result<String> {
-        let from_file = self.local.as_ref().and_then(|p| p.repo.clone()).filter(|_| global.repo.is_none());
-        if let Some(repo) = from_file {
-            check_repo_name(&repo).with_context(|| format!("`repo` in {} is not a repo name", self.shown()))?;
-            return Ok(repo);
-        }
-        let repo = global.repo.clone().unwrap_or_else(|| checkout::default_repo_name(&self.root));
-        check_repo_name(&repo)?;
+    /// The repo to read: `--repo`, then the file's `repo`, then the git remote's repo name, then
+    /// the folder's name (a read of a wrong name only finds nothing). `-v` says which.
+    pub fn repo(&self, global: &GlobalArgs, ui: &Ui) -> anyhow::Result<String> {
+        let (repo, source) = self.repo_and_source(global)?;
+        ui.debug(1, &format!("repo {} (from {})", printable_line(&repo), source.describe()));
         Ok(repo)
     }
+
+    /// The repo to write to: as [`Checkout::repo`], but never a folder's name — `cd ~/Downloads`
+    /// followed by a write must not create an environment called `Downloads`.
+    pub fn repo_for_write(&self, global: &GlobalArgs, ui: &Ui) -> anyhow::Result<String> {
+        let (repo, source) = self.repo_and_source(global)?;
+        if source == RepoSource::Folder {
+            let (missing, hint) = match &self.local {
+                Some(_) => (
+                    format!("{} has no `repo` and there is no git remote", self.shown()),
+                    format!("pass --repo NAME, or set `repo = \"NAME\"` in {}", self.shown()),
+                ),
+                None => (
+                    "there is no --repo, no .hanzo/environment.toml and no git remote here".to_string(),
+                    "pass --repo NAME (the repo's name in the org), or run it in the repo's checkout".to_string(),
+                ),
+            };
+            return Err(Failure::new(format!(
+                "no repo named for this write: {missing}, and a folder's name (`{}`) is never used for a write",
+                printable_line(&repo)
+            ))
+            .hint(hint)
+            .into());
+        }
+        ui.debug(1, &format!("repo {} (from {})", printable_line(&repo), source.describe()));
+        Ok(repo)
+    }
+
+    /// The repo name and where it came from (see [`RepoSource`]).
+    pub fn repo_and_source(&self, global: &GlobalArgs) -> anyhow::Result<(String, RepoSource)> {
+        if let Some(repo) = &global.repo {
+            check_repo_name(repo)?;
+            return Ok((repo.clone(), RepoSource::Flag));
+        }
+        if let Some(repo) = self.local.as_ref().and_then(|p| p.repo.clone()) {
+            check_repo_name(&repo).with_context(|| format!("`repo` in {} is not a repo name", self.shown()))?;
+            return Ok((repo, RepoSource::File));
+        }
+        let (repo, source) = match checkout::remote_repo_name(&self.root) {
+            Some(repo) => (repo, RepoSource::GitRemote),
+            None => (checkout::default_repo_name(&self.root), RepoSource::Folder),
+        };
+        check_repo_name(&repo)?;
+        Ok((repo, source))
+    }
+}
+
+/// Where a command's repo name came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RepoSource {
+    /// `--repo NAME`.
+    Flag,
+    /// The proposal file's `repo`.
+    File,
+    /// The git remote's URL (`origin`, else the first remote).
+    GitRemote,
+    /// The checkout folder's name: a guess, good for reads only.
+    Folder,
+}
+
+impl RepoSource {
+    pub fn describe(self) -> &'static str {
+        match self {
+            RepoSource::Flag => "--repo",
+            RepoSource::File => "the file's `repo`",
+            RepoSource::GitRemote => "the git remote",
+            RepoSource::Folder => "the folder's name",
+        }
+    }
+}
+
+/// What a command says when the repo it names has no environment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    /// A read, or a delete: nothing there to act on.
+    Read,
+    /// A secret write: it would create the environment (`--create` allows that).
+    Write,
+}
+
+/// The repo's environment when the org has one under that name: something saved, a proposal
+/// pending or secrets set. Otherwise exit 3 with "no environment named X", the org's closest
+/// names, and a hint. The API answers a GET of any name with state "none", so the list decides.
+pub fn existing(client: &Client, repo: &str, missing: Missing) -> anyhow::Result<Fetched> {
+    let fetched = client.get(repo)?;
+    let env = &fetched.env;
+    if env.state != State::None || !env.secrets.is_empty() || env.proposal.is_some() {
+        return Ok(fetched);
+    }
+    let known: Vec<String> = client.list()?.into_iter().map(|e| e.repo).collect();
+    if known.iter().any(|name| name == repo) {
+        return Ok(fetched);
+    }
+    Err(no_environment(repo, &known, missing).into())
+}
+
+/// The org has no environment under the name a command was given.
+#[derive(Debug, thiserror::Error)]
+#[error("no environment named {} in this org{}", printable_line(repo), did_you_mean(suggestions))]
+pub struct NoEnvironment {
+    pub repo: String,
+    /// The org's names closest to `repo`.
+    pub suggestions: Vec<String>,
+    pub missing: Missing,
+}
+
+impl Diagnostic for NoEnvironment {
+    fn exit(&self) -> Exit {
+        Exit::Remote
+    }
+    fn hint(&self) -> Option<String> {
+        Some(match self.missing {
+            Missing::Read => {
+                "`hanzo-env list` shows the org's environments; --repo and --org choose another".to_string()
+            }
+            Missing::Write => format!(
+                "save its environment first (`hanzo-env save` in its checkout), or pass --create to set secrets on \
+                 {} before anything is saved",
+                printable_line(&self.repo)
+            ),
+        })
+    }
+}
+
+/// The "no environment named X" refusal, with the closest of `known`.
+pub fn no_environment(repo: &str, known: &[String], missing: Missing) -> NoEnvironment {
+    let suggestions = closest(repo, known).into_iter().map(str::to_string).collect();
+    NoEnvironment { repo: repo.to_string(), suggestions, missing }
+}
+
+fn did_you_mean(suggestions: &[String]) -> String {
+    if suggestions.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = suggestions.iter().map(|n| printable_line(n).into_owned()).collect();
+    format!("; did you mean {}?", names.join(" or "))
+}
+
+/// Up to three of `known` that look like `name` (a typo, another letter case), closest first.
+pub fn closest<'a>(name: &str, known: &'a [String]) -> Vec<&'a str> {
+    let lower = name.to_lowercase();
+    let mut scored: Vec<(f64, &str)> = known
+        .iter()
+        .map(|candidate| (strsim::jaro_winkler(&lower, &candidate.to_lowercase()), candidate.as_str()))
+        .filter(|(score, _)| *score >= 0.8)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+    scored.into_iter().take(3).map(|(_, name)| name).collect()
 }
 
 /// A repo is one name inside the org, never `owner/name`.
@@ -222,11 +366,48 @@ mod tests {
         let global = |args: &[&str]| crate::cli::Cli::try_parse_from(args).unwrap().global;
         let local = Proposal { repo: Some("acme/site".into()), ..Proposal::default() };
         let checkout = Checkout { root: "/r".into(), file: "/r/.hanzo/environment.toml".into(), local: Some(local) };
-        let err = checkout.repo(&global(&["hanzo-env", "list"])).unwrap_err();
+        let ui = Ui::plain();
+        let err = checkout.repo(&global(&["hanzo-env", "list"]), &ui).unwrap_err();
         let report = crate::report::Report::of(&err);
         assert!(report.messages[0].contains("`repo` in /r/.hanzo/environment.toml"), "{:?}", report.messages);
         assert_eq!(report.hint.as_deref(), Some("pass --repo site (and --org for the org)"));
-        assert_eq!(checkout.repo(&global(&["hanzo-env", "--repo", "web", "list"])).unwrap(), "web");
+        assert_eq!(checkout.repo(&global(&["hanzo-env", "--repo", "web", "list"]), &ui).unwrap(), "web");
+    }
+
+    #[test]
+    fn a_folder_name_is_a_guess_for_reads_only() {
+        use clap::Parser;
+        let global = |args: &[&str]| crate::cli::Cli::try_parse_from(args).unwrap().global;
+        let ui = Ui::plain();
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("Downloads");
+        std::fs::create_dir(&root).unwrap();
+        let checkout = Checkout { file: root.join(".hanzo/environment.toml"), root: root.clone(), local: None };
+        let plain = global(&["hanzo-env", "list"]);
+        assert_eq!(checkout.repo_and_source(&plain).unwrap(), ("Downloads".to_string(), RepoSource::Folder));
+        assert_eq!(checkout.repo(&plain, &ui).unwrap(), "Downloads");
+        let err = checkout.repo_for_write(&plain, &ui).unwrap_err();
+        assert!(crate::report::Report::of(&err).hint.unwrap().starts_with("pass --repo NAME"));
+        let flagged = global(&["hanzo-env", "--repo", "site", "list"]);
+        assert_eq!(checkout.repo_for_write(&flagged, &ui).unwrap(), "site");
+        std::fs::create_dir(root.join(".git")).unwrap();
+        std::fs::write(root.join(".git/config"), "[remote \"origin\"]\n\turl = https://h/acme/site.git\n").unwrap();
+        assert_eq!(checkout.repo_and_source(&plain).unwrap(), ("site".to_string(), RepoSource::GitRemote));
+        let local = Proposal { repo: Some("web".into()), ..Proposal::default() };
+        let checkout = Checkout { local: Some(local), ..checkout };
+        assert_eq!(checkout.repo_and_source(&plain).unwrap(), ("web".to_string(), RepoSource::File));
+    }
+
+    #[test]
+    fn the_closest_names_are_suggested() {
+        let known: Vec<String> = ["site", "api", "website", "Shop"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(closest("sitte", &known), ["site"]);
+        assert_eq!(closest("shop", &known), ["Shop"]);
+        assert!(closest("zzz", &known).is_empty());
+        let err = no_environment("sitte", &known, Missing::Write);
+        assert_eq!(err.to_string(), "no environment named sitte in this org; did you mean site?");
+        assert!(err.hint().unwrap().contains("--create"));
+        assert_eq!(err.exit(), Exit::Remote);
     }
 
     #[test]

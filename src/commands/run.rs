@@ -27,7 +27,7 @@ const NOT_FOUND: i32 = 127;
 const NOT_EXECUTABLE: i32 = 126;
 
 pub fn run(_global: &GlobalArgs, args: &RunArgs, ui: &Ui) -> anyhow::Result<Exit> {
-    let (program, rest) = args.command.split_first().context("no command given after --")?;
+    let (program, rest) = args.command.split_first().context("no command given")?;
     let resolved = resolve_checkout_env(ui)?;
     let (env, warnings) = ChildEnv::build(resolved, &args.pass, &|name| std::env::var_os(name))?;
     for warning in warnings {

@@ -2,8 +2,9 @@
 //! since the diff the user confirmed.
 
 use anyhow::Context;
+use serde::Serialize;
 
-use super::diff::Comparison;
+use super::diff::{Comparison, Shown};
 use super::remote::{self, Checkout};
 use crate::api::Environment;
 use crate::api::Scripts;
@@ -11,6 +12,7 @@ use crate::api::client::{ApiError, Client, Fetched};
 use crate::cli::{Against, GlobalArgs, SaveArgs};
 use crate::diagnostic::{Exit, Failure};
 use crate::names::MAX_SCRIPT_BYTES;
+use crate::review::Summary;
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, args: &SaveArgs, ui: &Ui) -> anyhow::Result<Exit> {
@@ -30,14 +32,17 @@ pub fn run(global: &GlobalArgs, args: &SaveArgs, ui: &Ui) -> anyhow::Result<Exit
             .into());
         }
     }
-    let repo = checkout.repo(global)?;
+    let repo = checkout.repo_for_write(global, ui)?;
     let client = remote::connect(global, ui)?;
     let reviewed = client.get(&repo)?;
-    // The review diff goes to stderr; a dry run prints it on stdout as its result.
+    // The review goes to stderr (or the pager); a dry run prints the diff on stdout as its result.
     let painter = if args.dry_run { remote::stdout_painter(ui) } else { Some(ui) };
     let comparison = Comparison::new(painter, local, &reviewed.env, Against::Saved)?;
     if !comparison.different {
         ui.info(&format!("nothing to save: install and start already match the saved copy of {repo}"));
+        if ui.json() {
+            ui.out_json(&SaveResult::unsaved(&repo, &comparison, &reviewed))?;
+        }
         notes(ui, &comparison);
         return Ok(Exit::Ok);
     }
@@ -45,33 +50,74 @@ pub fn run(global: &GlobalArgs, args: &SaveArgs, ui: &Ui) -> anyhow::Result<Exit
         if ui.json() {
             ui.out_json(&comparison)?;
         } else {
-            ui.out(&comparison.render());
+            comparison.show(ui, Shown::Patch);
         }
         ui.info(&format!("dry run: nothing sent to {}", client.base_url()));
         return Ok(Exit::Ok);
     }
-    eprint_diff(ui, &comparison);
+    comparison.show(ui, if args.yes { Shown::Log } else { Shown::Review });
     if !args.yes && !ui.confirm(&format!("Save install and start for {repo}?"), "--yes")? {
         ui.info("nothing saved");
+        if ui.json() {
+            ui.out_json(&SaveResult::unsaved(&repo, &comparison, &reviewed))?;
+        }
         return Ok(Exit::Ok);
     }
     let scripts = Scripts { install, start };
     let saved = put_unless_moved(&client, &repo, &reviewed, &scripts)?;
     if ui.json() {
-        ui.out_json(&saved.env)?;
+        ui.out_json(&SaveResult {
+            repo: &repo,
+            saved: true,
+            changed: changed_keys(&comparison),
+            summary: &comparison.summary,
+            updated_at: saved.env.updated_at.as_deref(),
+            etag: saved.etag.as_deref(),
+        })?;
     }
     ui.success(&format!("Saved install and start for {repo}"));
     notes(ui, &comparison);
     Ok(Exit::Ok)
 }
 
-/// The review diff goes to stderr: stdout stays free for `--json`.
-fn eprint_diff(ui: &Ui, comparison: &Comparison) {
-    ui.info(comparison.render().trim_end_matches('\n'));
+/// `--json`: whether anything was saved, what, and the copy's new version.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SaveResult<'a> {
+    repo: &'a str,
+    saved: bool,
+    /// `install`, `start`: what this save changed on the server.
+    changed: Vec<&'static str>,
+    summary: &'a Summary,
+    /// The saved copy's version: its update time, and its ETag when the server sends one.
+    updated_at: Option<&'a str>,
+    etag: Option<&'a str>,
 }
 
+impl<'a> SaveResult<'a> {
+    fn unsaved(repo: &'a str, comparison: &'a Comparison, current: &'a Fetched) -> SaveResult<'a> {
+        SaveResult {
+            repo,
+            saved: false,
+            changed: Vec::new(),
+            summary: &comparison.summary,
+            updated_at: current.env.updated_at.as_deref(),
+            etag: current.etag.as_deref(),
+        }
+    }
+}
+
+fn changed_keys(comparison: &Comparison) -> Vec<&'static str> {
+    [("install", &comparison.install), ("start", &comparison.start)]
+        .into_iter()
+        .filter_map(|(key, diff)| diff.is_some().then_some(key))
+        .collect()
+}
+
+/// After a save, the required secrets still to set; the optional ones only with `-v` (they
+/// are in the review's summary, and `diff` lists them in its own section).
 fn notes(ui: &Ui, comparison: &Comparison) {
-    for note in comparison.secret_notes() {
+    for note in comparison.secret_notes(ui.verbose() > 0) {
         ui.info(&note);
     }
 }

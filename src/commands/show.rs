@@ -1,7 +1,7 @@
 //! `hanzo-env show [REPO]`: one environment, scripts and secret names.
 
 use super::list::state_name;
-use super::remote::{self, Checkout};
+use super::remote::{self, Checkout, Missing};
 use crate::api::Environment;
 use crate::cli::{GlobalArgs, ShowArgs};
 use crate::diagnostic::Exit;
@@ -13,10 +13,10 @@ pub fn run(global: &GlobalArgs, args: &ShowArgs, ui: &Ui) -> anyhow::Result<Exit
             remote::check_repo_name(name)?;
             name.clone()
         }
-        None => Checkout::open()?.repo(global)?,
+        None => Checkout::open()?.repo(global, ui)?,
     };
     let client = remote::connect(global, ui)?;
-    let env = client.get(&repo)?.env;
+    let env = remote::existing(&client, &repo, Missing::Read)?.env;
     if ui.json() {
         ui.out_json(&env)?;
     } else {

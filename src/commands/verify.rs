@@ -7,13 +7,11 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use anyhow::Context;
-
-use crate::checkout::{find_root, proposal_path};
+use crate::checkout::proposal_path;
 use crate::cli::{GlobalArgs, VerifyArgs};
 use crate::diagnostic::{Exit, Failure};
 use crate::envfile::ChildEnv;
-use crate::envfile::child::{PLUMBING_VARS, signals};
+use crate::envfile::child::{NETWORK_VARS, TOOLCHAIN_VARS, signals};
 use crate::proposal::Proposal;
 use crate::ui::{Ui, printable_line};
 use crate::verify::{self, Kept, Options, Plan, Progress, Report, Status, StepReport, short_duration};
@@ -22,8 +20,7 @@ use crate::verify::{self, Kept, Options, Plan, Progress, Report, Status, StepRep
 const GRACE: Duration = Duration::from_secs(5);
 
 pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<Exit> {
-    let cwd = std::env::current_dir().context("reading the current directory")?;
-    let root = find_root(&cwd);
+    let root = super::detect::checkout_root(&args.path);
     let proposal = Proposal::load(&proposal_path(&root))?;
     let resolved = super::run::resolve_env(ui, &proposal.env)?;
     let (env, warnings) = ChildEnv::build(resolved, &args.pass, &|name| std::env::var_os(name))?;
@@ -65,19 +62,13 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
         ui.out_json(&report)?;
     } else {
         ui.out(&render_table(&report, ui));
-        if !report.ok {
-            let withheld: Vec<&str> = PLUMBING_VARS
-                .iter()
-                .copied()
-                .filter(|name| !env.has(name) && std::env::var_os(name).is_some())
-                .collect();
-            if !withheld.is_empty() {
-                ui.info(&format!(
-                    "{} set in your environment but not passed to the steps: {}; if a step needs one, add --pass NAME",
-                    ui.bold("note:"),
-                    withheld.join(" ")
-                ));
-            }
+        let withheld = withheld_vars(&report, &env);
+        if !withheld.is_empty() {
+            ui.info(&format!(
+                "{} set in your environment but not passed to the steps: {}; if a step needs one, add --pass NAME",
+                ui.bold("note:"),
+                withheld.join(" ")
+            ));
         }
         match report.kept {
             Kept::All => ui.info(&format!("scratch copy kept: {}", report.scratch.display())),
@@ -93,6 +84,26 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
         Exit::Differences
     })
 }
+
+/// The variables of the caller's environment the steps did not get that may explain a failure:
+/// the network ones when a step met a network or TLS error, the toolchain ones when a command
+/// was not found (exit 127); nothing after a pass, a plain failure or Ctrl-C.
+fn withheld_vars(report: &Report, env: &ChildEnv) -> Vec<&'static str> {
+    let not_found = report.interrupted_by.is_none()
+        && report.steps.iter().any(|step| !step.status.ok() && step.exit_code == Some(NOT_FOUND));
+    let mut relevant: Vec<&'static str> = Vec::new();
+    if !report.ok && report.shows_network_trouble() {
+        relevant.extend(NETWORK_VARS);
+    }
+    if !report.ok && not_found {
+        relevant.extend(TOOLCHAIN_VARS);
+    }
+    relevant.retain(|name| !env.has(name) && std::env::var_os(name).is_some());
+    relevant
+}
+
+/// The shells' exit code for "command not found".
+const NOT_FOUND: i32 = 127;
 
 /// The steps: the file's install and start, the `--test` commands or the detected ones, and
 /// the ports of the detected services.

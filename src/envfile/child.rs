@@ -12,10 +12,10 @@ use crate::names::NameError;
 
 /// Taken from the caller's environment when set: what nearly every program needs.
 pub const BASE_VARS: &[&str] = &["PATH", "HOME", "LANG", "TERM"];
-/// Variables that tell programs how to reach the network or where toolchains live. They are
-/// not passed by default (a proxy URL can hold a password); `verify` names the ones set when
-/// a step fails, since a missing one is a common cause.
-pub const PLUMBING_VARS: &[&str] = &[
+/// Variables that tell programs how to reach the network: proxies, CA bundles, registries.
+/// They are not passed by default (a proxy URL can hold a password); `verify` names the ones
+/// set when a step's log shows a network or TLS error, since a missing one is a common cause.
+pub const NETWORK_VARS: &[&str] = &[
     "HTTP_PROXY",
     "HTTPS_PROXY",
     "NO_PROXY",
@@ -31,18 +31,23 @@ pub const PLUMBING_VARS: &[&str] = &[
     "CURL_CA_BUNDLE",
     "PIP_CERT",
     "GIT_SSL_CAINFO",
+    "GOPROXY",
+    "npm_config_registry",
+    "PIP_INDEX_URL",
+];
+
+/// Variables that tell programs where toolchains live; not passed by default either. `verify`
+/// names the ones set when a step's command was not found.
+pub const TOOLCHAIN_VARS: &[&str] = &[
     "CARGO_HOME",
     "RUSTUP_HOME",
     "RUSTUP_TOOLCHAIN",
     "GOPATH",
     "GOROOT",
-    "GOPROXY",
     "JAVA_HOME",
     "PYENV_ROOT",
     "VIRTUAL_ENV",
     "NVM_DIR",
-    "npm_config_registry",
-    "PIP_INDEX_URL",
 ];
 
 /// The child's PATH when the caller has none.

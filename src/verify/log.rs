@@ -155,6 +155,11 @@ pub fn last_lines(text: &[u8], count: usize, marker: &str) -> (Vec<String>, Opti
     (lines, found_marker)
 }
 
+/// The first line of `text` (as [`last_lines`] shows lines) for which `matches` holds.
+pub fn first_line(text: &[u8], matches: impl Fn(&str) -> bool) -> Option<String> {
+    text.split(|&b| b == b'\n').map(shown_line).find(|line| matches(line))
+}
+
 /// One line of a log as a terminal would finally show it, cut to [`MAX_SHOWN_LINE`].
 fn shown_line(line: &[u8]) -> String {
     // Far past what is shown, nothing can bring a line back under the cut.

@@ -590,7 +590,15 @@ impl Runner<'_> {
         } else {
             output.settle(DRAIN);
             let trap_line = format!("{TRAP_MARKER}line ");
-            let (tail, failed) = log::last_lines(&output.render(self.env), TAIL_LINES, &trap_line);
+            let text = output.render(self.env);
+            let (mut tail, failed) = log::last_lines(&text, TAIL_LINES, &trap_line);
+            // The network error a long stack trace or retry loop pushed out of the tail is
+            // usually the root cause: kept first, with a line saying lines were left out.
+            if let Some(cause) = log::first_line(&text, mentions_network_trouble)
+                && !tail.contains(&cause)
+            {
+                tail.splice(0..0, [cause, "…".to_string()]);
+            }
             (failed.map(|line| line[TRAP_MARKER.len()..].to_string()), tail)
         };
         StepReport {
@@ -657,6 +665,51 @@ const UNTRUSTED_CERTIFICATE: &[&str] = &[
     "self signed certificate in certificate chain",
     "server certificate verification failed",
 ];
+
+/// What clients print when the network failed them: a name not resolved, a connection
+/// refused, reset or timed out, a proxy, TLS (lower case; matched against lower-cased lines).
+const NETWORK_TROUBLE: &[&str] = &[
+    "could not resolve host",
+    "unknown host",
+    "unknownhostexception",
+    "name or service not known",
+    "temporary failure in name resolution",
+    "nodename nor servname",
+    "getaddrinfo",
+    "enotfound",
+    "eai_again",
+    "econnrefused",
+    "econnreset",
+    "etimedout",
+    "connection refused",
+    "connection reset",
+    "connection timed out",
+    "network is unreachable",
+    "proxy",
+    "ssl",
+    "tls",
+    "certificate",
+];
+
+impl Report {
+    /// Whether a step that did not pass shows a network or TLS error in its log: only then can
+    /// a proxy or CA setting that verify did not pass on be the cause.
+    pub fn shows_network_trouble(&self) -> bool {
+        self.interrupted_by.is_none()
+            && self
+                .steps
+                .iter()
+                .filter(|step| !step.status.ok())
+                .any(|step| step.tail.iter().chain(&step.failed_line).any(|line| mentions_network_trouble(line)))
+    }
+}
+
+/// Whether a line of a log tells of a network or TLS error (see [`NETWORK_TROUBLE`]).
+fn mentions_network_trouble(line: &str) -> bool {
+    let line = line.to_lowercase();
+    NETWORK_TROUBLE.iter().any(|m| line.contains(m))
+        || UNTRUSTED_CERTIFICATE.iter().any(|m| line.contains(&m.to_lowercase()))
+}
 
 /// For a step whose log shows an untrusted certificate: the variables that would carry the
 /// CA, which verify does not pass unless asked.
@@ -796,6 +849,38 @@ mod tests {
         assert_eq!(missing_command("all good"), None);
         let hint = missing_command_hint(&["noise".into(), "bash: line 1: uv: command not found".into()]);
         assert!(hint.starts_with("`uv` is not installed here"), "{hint}");
+    }
+
+    #[test]
+    fn network_trouble_is_read_from_the_steps_that_did_not_pass() {
+        let step = |status: Status, tail: &[&str]| StepReport {
+            step: "install".into(),
+            command: "npm ci".into(),
+            status,
+            duration: Duration::ZERO,
+            exit_code: Some(1),
+            log: None,
+            failed_line: None,
+            tail: tail.iter().map(|l| l.to_string()).collect(),
+            hint: None,
+            blocked_by: Vec::new(),
+        };
+        let report = |steps: Vec<StepReport>, interrupted_by: Option<i32>| Report {
+            ok: false,
+            scratch: PathBuf::new(),
+            kept: Kept::None,
+            files_copied: 0,
+            steps,
+            interrupted_by,
+            stopped: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let network = ["npm ERR! getaddrinfo ENOTFOUND registry.npmjs.org"];
+        assert!(report(vec![step(Status::Failed, &network)], None).shows_network_trouble());
+        assert!(report(vec![step(Status::Failed, &["SSL: CERTIFICATE_VERIFY_FAILED"])], None).shows_network_trouble());
+        assert!(!report(vec![step(Status::Failed, &["AssertionError: 2 != 3"])], None).shows_network_trouble());
+        assert!(!report(vec![step(Status::Passed, &network)], None).shows_network_trouble(), "a pass is no trouble");
+        assert!(!report(vec![step(Status::Failed, &network)], Some(2)).shows_network_trouble(), "Ctrl-C");
     }
 
     #[test]

@@ -141,3 +141,40 @@ impl Serve {
         Serve { url: process.url.clone(), process, token, dir }
     }
 }
+
+/// Say that a test could not run on this machine, and why. Under `CI` that fails the test
+/// (CI runs everything: a skip there would read as a pass); elsewhere it is printed and the
+/// caller returns. Tests that need what a developer's machine rarely has are `#[ignore]`d
+/// with their reason instead, and `.ci/run` runs them.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn cannot_run_here(reason: &str) {
+    assert!(std::env::var_os("CI").is_none_or(|v| v.is_empty()), "cannot run here, and CI must run it: {reason}");
+    eprintln!("NOT RUN: {reason}");
+}
+
+/// A listener on a free loopback port, chosen by the system: tests never assume a port is free.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn free_port() -> (std::net::TcpListener, u16) {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    (listener, port)
+}
+
+/// `text` read as JSON with comments, the format of `devcontainer.json`: comments and trailing
+/// commas allowed (the dev container spec allows them), nothing else a loose reader takes.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn jsonc(text: &str) -> serde_json::Value {
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    jsonc_parser::parse_to_serde_value(text, &options).unwrap_or_else(|e| panic!("not JSONC ({e}):\n{text}"))
+}

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::Context;
 use secrecy::ExposeSecret;
+use serde::Serialize;
 use zeroize::Zeroizing;
 
 use crate::api::client::ApiError;
@@ -13,20 +14,34 @@ use crate::commands::remote;
 use crate::diagnostic::{Diagnostic, Exit, Failure};
 use crate::dotenv::{self, Entry};
 use crate::names::{MAX_VALUE_BYTES, validate_secret_name};
-use crate::ui::Ui;
+use crate::ui::{Ui, plural};
 
 /// Requests in flight at once: enough to hide latency, few enough not to trip rate limits.
 const CONCURRENCY: usize = 8;
 /// A dotenv file larger than this is not a dotenv file.
 const MAX_FILE_BYTES: u64 = 16 << 20;
 
+/// `--json`: the names set, which of them replaced a value, and the repo's names now.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Imported<'a> {
+    repo: &'a str,
+    set: Vec<&'a str>,
+    replaced: &'a [&'a str],
+    secrets: &'a [String],
+    updated_at: Option<&'a str>,
+}
+
 pub fn run(global: &GlobalArgs, args: &SecretImportArgs, ui: &Ui) -> anyhow::Result<Exit> {
-    let repo = super::repo(global)?;
+    let repo = super::repo_for_write(global, ui)?;
     let (text, source) = read_source(args)?;
     let entries = dotenv::parse(&text).with_context(|| format!("could not import {source}"))?;
     drop(text);
     validate(&entries, &source)?;
     let client = remote::connect(global, ui)?;
+    let before = super::target_names(&client, &repo, args.create)?;
+    let replaced: Vec<&str> =
+        entries.iter().map(|e| e.name.as_str()).filter(|name| before.iter().any(|b| b == name)).collect();
 
     let bar = ui.progress(entries.len() as u64, &format!("setting secrets on {repo}"));
     let next = AtomicUsize::new(0);
@@ -59,7 +74,20 @@ pub fn run(global: &GlobalArgs, args: &SecretImportArgs, ui: &Ui) -> anyhow::Res
 
     let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
     if failures.is_empty() {
-        ui.success(&format!("Imported {} secrets on {repo}", entries.len()));
+        if ui.json() {
+            let now = client.get(&repo)?.env;
+            ui.out_json(&Imported {
+                repo: &repo,
+                set: entries.iter().map(|e| e.name.as_str()).collect(),
+                replaced: &replaced,
+                secrets: &now.secrets,
+                updated_at: now.updated_at.as_deref(),
+            })?;
+        }
+        ui.success(&format!("Imported {} on {repo}", plural(entries.len(), "secret")));
+        if !replaced.is_empty() {
+            ui.info(&format!("  replaced the earlier values of {}", replaced.join(", ")));
+        }
         ui.debug(1, &format!("set: {}", entries.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")));
         return Ok(Exit::Ok);
     }
@@ -68,9 +96,9 @@ pub fn run(global: &GlobalArgs, args: &SecretImportArgs, ui: &Ui) -> anyhow::Res
         failures.iter().map(|(i, err)| format!("{} (line {}): {err}", entries[*i].name, entries[*i].line)).collect();
     let (exit, hint) = (failures[0].1.exit(), failures[0].1.hint());
     let mut failure = Failure::new(format!(
-        "{} of {} secrets were not set on {repo}:\n  {}",
+        "{} of {} not set on {repo}:\n  {}",
         failures.len(),
-        entries.len(),
+        plural(entries.len(), "secret"),
         lines.join("\n  ")
     ))
     .exit(exit);

@@ -1,7 +1,7 @@
 use serde::Serialize;
 
 use crate::cli::GlobalArgs;
-use crate::commands::remote::{self, Checkout};
+use crate::commands::remote::{self, Checkout, Missing};
 use crate::diagnostic::Exit;
 use crate::ui::{Ui, printable_line};
 
@@ -16,8 +16,8 @@ struct Names<'a> {
 
 pub fn run(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let checkout = Checkout::open()?;
-    let repo = checkout.repo(global)?;
-    let env = remote::connect(global, ui)?.get(&repo)?.env;
+    let repo = checkout.repo(global, ui)?;
+    let env = remote::existing(&remote::connect(global, ui)?, &repo, Missing::Read)?.env;
     // The file's required names count for the repo it describes, not for another `--repo`.
     let required_missing: Vec<String> = checkout
         .local

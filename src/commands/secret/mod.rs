@@ -5,6 +5,8 @@ mod import;
 mod list;
 mod set;
 
+use super::remote::Missing;
+use crate::api::client::Client;
 use crate::cli::{GlobalArgs, SecretCommand};
 use crate::diagnostic::Exit;
 use crate::ui::Ui;
@@ -18,7 +20,21 @@ pub fn run(global: &GlobalArgs, command: SecretCommand, ui: &Ui) -> anyhow::Resu
     }
 }
 
-/// The repo a secret command works on (no file needed).
-fn repo(global: &GlobalArgs) -> anyhow::Result<String> {
-    super::remote::Checkout::open()?.repo(global)
+/// The repo a secret command reads (no file needed).
+fn repo(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<String> {
+    super::remote::Checkout::open()?.repo(global, ui)
+}
+
+/// The repo a secret command writes to: never a folder's name.
+fn repo_for_write(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<String> {
+    super::remote::Checkout::open()?.repo_for_write(global, ui)
+}
+
+/// The environment a secret write goes to: it must exist unless `create` (`--create`) says
+/// the write may start it. Returns the secret names set there now.
+fn target_names(client: &Client, repo: &str, create: bool) -> anyhow::Result<Vec<String>> {
+    if create {
+        return Ok(client.get(repo)?.env.secrets);
+    }
+    Ok(super::remote::existing(client, repo, Missing::Write)?.env.secrets)
 }
