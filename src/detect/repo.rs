@@ -136,7 +136,9 @@ impl Repo {
                     && keep.keep(entry)
             })
             .build_parallel();
-        walker.visit(&mut VisitorBuilder { root, collected: &collected });
+        // Links are judged by where they resolve: against the checkout's own resolved path.
+        let resolved_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        walker.visit(&mut VisitorBuilder { root, resolved_root: &resolved_root, collected: &collected });
         let Collected { files, warnings } = collected;
         let mut warnings = warnings.into_inner().unwrap_or_else(|e| e.into_inner());
         warnings.extend(ignores.warnings());
@@ -265,7 +267,7 @@ impl Repo {
     fn read_uncached(&self, rel: &str) -> Result<Arc<str>, String> {
         let path = self.root.join(rel);
         // Listed as a file, but it may have been swapped for a FIFO or a device since.
-        let file = crate::fsutil::open_regular(&path).map_err(|refusal| match refusal {
+        let file = crate::fsutil::open_regular_within(&path, &self.root).map_err(|refusal| match refusal {
             crate::fsutil::Refusal::Io(e) => format!("cannot read: {e}"),
             other => format!("skipped, {other}"),
         })?;
@@ -387,18 +389,26 @@ struct Collected {
 
 struct VisitorBuilder<'a> {
     root: &'a Path,
+    resolved_root: &'a Path,
     collected: &'a Collected,
 }
 
 impl<'s> ignore::ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
     fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
-        Box::new(Visitor { root: self.root, collected: self.collected, files: Walked::default(), warnings: Vec::new() })
+        Box::new(Visitor {
+            root: self.root,
+            resolved_root: self.resolved_root,
+            collected: self.collected,
+            files: Walked::default(),
+            warnings: Vec::new(),
+        })
     }
 }
 
 /// One walker thread's share; handed to [`Collected`] when the thread is done.
 struct Visitor<'a> {
     root: &'a Path,
+    resolved_root: &'a Path,
     collected: &'a Collected,
     files: Walked,
     warnings: Vec<String>,
@@ -444,12 +454,20 @@ impl Visitor<'_> {
         self.warnings.push(format!("{}: skipped, it is not a regular file but {kind}", self.relative(path)));
     }
 
-    /// Links are not followed (they may leave the checkout or loop): a link to a file is
-    /// listed like the file; a link back to one of its own ancestors is reported as a loop;
-    /// other links to directories are left out.
+    /// Links are not followed (they may leave the checkout or loop): a link to a file in the
+    /// checkout is listed like the file; one that resolves outside it is not read (a warning
+    /// names it: what it points to is not the repository's); a link back to one of its own
+    /// ancestors is reported as a loop; other links to directories are left out.
     fn symlink(&mut self, path: &Path) {
         match std::fs::metadata(path) {
-            Ok(meta) if meta.is_file() => self.add(path),
+            Ok(meta) if meta.is_file() => match std::fs::canonicalize(path) {
+                Ok(target) if !target.starts_with(self.resolved_root) => self.warnings.push(format!(
+                    "{}: skipped, {}",
+                    self.relative(path),
+                    crate::fsutil::Refusal::Outside(target)
+                )),
+                _ => self.add(path),
+            },
             Ok(meta) if meta.is_dir() => {
                 let target = std::fs::canonicalize(path).ok();
                 let parent = path.parent().and_then(|p| std::fs::canonicalize(p).ok());
