@@ -22,6 +22,7 @@ pub mod proposal;
 pub mod report;
 pub mod secret;
 pub mod serve;
+pub mod text;
 pub mod ui;
 pub mod verify;
 
