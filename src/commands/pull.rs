@@ -23,6 +23,7 @@ pub fn run(global: &GlobalArgs, args: &PullArgs, ui: &Ui) -> anyhow::Result<Exit
     }
     let old_text = crate::proposal::read_text(&checkout.file).unwrap_or_default();
     let new_text = pulled.render();
+    check_from_server(&env, args.proposal, &new_text)?;
     let shown = checkout.shown();
     if let Some(diff) = remote::unified(Some(ui), &shown, &format!("{shown} (pulled)"), &old_text, &new_text) {
         ui.info(diff.trim_end_matches('\n'));
@@ -35,6 +36,35 @@ pub fn run(global: &GlobalArgs, args: &PullArgs, ui: &Ui) -> anyhow::Result<Exit
     crate::fsutil::write_atomic(&checkout.file, new_text.as_bytes(), false)?;
     ui.success(&format!("Wrote the {} copy of {repo} to {shown}", label(args.proposal)));
     Ok(Exit::Ok)
+}
+
+/// Refuse, before anything is written, what the server sent that would make the file one
+/// every later command refuses: a secret name that is no name (`"B\nC"`, `HANZO_X`), or
+/// anything else the file's reader would not read back.
+fn check_from_server(env: &Environment, proposal: bool, new_text: &str) -> anyhow::Result<()> {
+    let names = match (&env.proposal, proposal) {
+        (Some(p), true) => &p.secrets,
+        _ => &env.secrets,
+    };
+    for name in names {
+        if let Err(err) = crate::names::validate_secret_name(name) {
+            return Err(Failure::new(format!(
+                "the server sent the secret name {:?} for {}: {err}; nothing written",
+                name, env.repo
+            ))
+            .hint("the server's copy holds a name no command accepts: remove it there, then pull again")
+            .into());
+        }
+    }
+    if let Err(detail) = Proposal::parse(new_text) {
+        return Err(Failure::new(format!(
+            "what the server sent for {} would not read back as a proposal file ({detail}); nothing written",
+            env.repo
+        ))
+        .hint("fix the copy on the server, then pull again")
+        .into());
+    }
+    Ok(())
 }
 
 fn label(proposal: bool) -> &'static str {
