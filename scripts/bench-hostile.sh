@@ -4,6 +4,7 @@
 # Every run is under `ulimit -v` (4 GiB) and `timeout 60`, with a clean environment and a
 # temporary HOME and TMPDIR, so a binary without the fixes is measured safely.
 # Usage: scripts/bench-hostile.sh BIN [BIN...]   e.g. target/release/hanzo-env /tmp/hanzo-env-base
+# BENCH_ROUND=1 or 2 runs only issue 12's or issue 27's attacks.
 # Output: one tab-separated line per attack and binary: item, attack, binary, outcome, RSS, time.
 # Public tools only: bash, /usr/bin/time, timeout, python3 (fake servers), curl.
 set -uo pipefail
@@ -92,6 +93,7 @@ measure() {
 # The outcome of the last run: how it ended, then $1 (what to say when it ended normally).
 ended() {
   if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then echo "not done at ${LIMIT_S} s, killed"
+  elif grep -q "has overflowed its stack" "$tmp/err"; then echo "aborted (exit $rc): stack overflow"
   elif [ "$rc" = 134 ] || grep -q "memory allocation of" "$tmp/err"; then echo "killed at cap (alloc failed)"
   else echo "exit $rc; $1"; fi
 }
@@ -292,7 +294,7 @@ attacks2() {
   printf 'on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    services:\n      postgres:\n        image: postgres:16\n        env:\n          POSTGRES_PASSWORD: "pa$word${AWS_SECRET_ACCESS_KEY}"\n        ports: ["5432:5432"]\n    steps:\n      - run: npm test\n' > "$c/.github/workflows/ci.yml"
   measure "$c" $null -- export --to devcontainer --stdout
   row R2.3 "a CI service value with \$ (export --to devcontainer)" \
-    "$(ended "compose lines with a lone \$: $(sed -n '/compose.yaml/,$p' "$tmp/out" | sed 's/\$\$//g' | grep -c '\$')")"
+    "$(ended "the value as compose reads it: $(grep -o 'POSTGRES_PASSWORD: .*' "$tmp/out" | head -1 | sed 's/\$\$/@/g; s/\$[{A-Za-z_]*[A-Za-z_}]*//g; s/@/$/g')")"
 
   fresh; python3 -c "print('<project>' + '<a>' * 50000 + '</a>' * 50000 + '</project>')" > "$c/pom.xml"
   measure "$c" $null -- detect --json .
@@ -365,7 +367,7 @@ attacks2() {
 
   fresh
   measure "$c" $null HANZO_ENV_SERVE_TOKENS=a -- serve --allow-remote --listen 0.0.0.0:0 --data "$tmp/t/d"
-  row R2.12 "HANZO_ENV_SERVE_TOKENS=a with --allow-remote (serve)" "$(ended "$(grep -o 'shorter than 16 characters, refused[^"]*\|listening on[^ ]*' "$tmp/err$tmp/out" 2>/dev/null | head -1)")"
+  row R2.12 "HANZO_ENV_SERVE_TOKENS=a with --allow-remote (serve)" "$(ended "$(cat "$tmp/err" "$tmp/out" | grep -o 'shorter than 16 characters, refused[^"]*\|listening on[^ ]*' | head -1)")"
 
   fresh; mkdir -p "$c/.git" "$c/.hanzo"; printf 'repo = "site"\ninstall = "npm ci"\n' > "$c/.hanzo/environment.toml"
   measure "$c" $null HANZO_BASE_URL="$(cat "$tmp/url.badname")" HANZO_API_KEY=t -- pull --yes
@@ -376,7 +378,7 @@ attacks2() {
   printf 'install = """\necho a\n<!-- hanzo-env:setup:start -->\n<!-- hanzo-env:setup:end -->\n"""\n' > "$c/.hanzo/environment.toml"
   (cd "$c" && env -i PATH="$PATH" HOME="$home" "$bin" export --to agents-md > /dev/null 2>&1)
   measure "$c" $null -- export --to agents-md
-  row R2.14 "marker lines in the install (export --to agents-md, twice)" "$(ended "$(grep -o 'start markers[^;]*' "$tmp/err" | head -1)")"
+  row R2.14 "marker lines in the install (export --to agents-md, twice)" "$(ended "$(grep -o 'start markers[^;]*' "$tmp/err" | head -1 | sed 's/$/; /')$(grep -c 'Wrote\|up to date' "$tmp/err") success line(s)")"
 
   fresh; mkdir -p "$c/.git" "$c/.hanzo"
   printf 'install = "true"\n[env]\nTOKEN = "${LOG_TOKEN}"\n' > "$c/.hanzo/environment.toml"
@@ -399,6 +401,6 @@ pids+=("$serve_pid")
 printf 'item\tattack\tbinary\toutcome\tpeak RSS\ttime\n'
 for bin in "$@"; do
   label=$(basename "$bin")
-  attacks
-  attacks2
+  [ "${BENCH_ROUND:-all}" = 2 ] || attacks
+  [ "${BENCH_ROUND:-all}" = 1 ] || attacks2
 done
