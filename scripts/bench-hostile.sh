@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Issue 12's attacks, measured: peak RSS and wall time of each reproducer, and what came of
+# Issue 12's attacks (rows 1-14) and issue 27's (rows R2.1-R2.16), measured: peak RSS and wall time of each reproducer, and what came of
 # it (refused, killed at the address-space cap, hung and killed by the timeout, leaked).
 # Every run is under `ulimit -v` (4 GiB) and `timeout 60`, with a clean environment and a
 # temporary HOME and TMPDIR, so a binary without the fixes is measured safely.
 # Usage: scripts/bench-hostile.sh BIN [BIN...]   e.g. target/release/hanzo-env /tmp/hanzo-env-base
+# BENCH_ROUND=1 or 2 runs only issue 12's or issue 27's attacks.
 # Output: one tab-separated line per attack and binary: item, attack, binary, outcome, RSS, time.
 # Public tools only: bash, /usr/bin/time, timeout, python3 (fake servers), curl.
 set -uo pipefail
@@ -50,6 +51,12 @@ def handle(c):
             env = {"repo": ESC + "]0;pwned\u0007site" + ESC + "[2J", "install": "", "start": "", "secrets": [],
                    "state": "ready", "session": "", "proposal": None}
             send_json(c, "200 OK", json.dumps({"data": [env]})); return
+        if mode == "echohead":
+            detail = "rejected: " + data.decode(errors="replace").replace("\r\n", " | ")
+            send_json(c, "400 Bad Request", json.dumps({"type": "about:blank", "title": "Bad Request", "status": 400, "detail": detail})); return
+        if mode == "badname":
+            env = {"repo": "site", "install": "make", "start": "", "secrets": ["B\nC"], "state": "ready", "session": "", "proposal": None}
+            send_json(c, "200 OK", json.dumps(env)); return
         if mode == "echo":
             head, _, body = data.partition(b"\r\n\r\n")
             length = int([l.split(b":")[1] for l in head.split(b"\r\n") if l.lower().startswith(b"content-length")][0])
@@ -86,6 +93,7 @@ measure() {
 # The outcome of the last run: how it ended, then $1 (what to say when it ended normally).
 ended() {
   if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then echo "not done at ${LIMIT_S} s, killed"
+  elif grep -q "has overflowed its stack" "$tmp/err"; then echo "aborted (exit $rc): stack overflow"
   elif [ "$rc" = 134 ] || grep -q "memory allocation of" "$tmp/err"; then echo "killed at cap (alloc failed)"
   else echo "exit $rc; $1"; fi
 }
@@ -251,13 +259,148 @@ PY
   row 14 "package.json a FIFO (detect)" "$(ended "$(grep -c 'package.json: skipped' "$tmp/out") warning naming it")"
 }
 
+# Issue 27's attacks.
+compose_of() { python3 -c "
+import sys
+n = int(sys.argv[1]); out = ['services:']
+for i in range(n):
+    out.append('  s%05d:\n    image: postgres:16\n    ports: [\"%d:5432\"]\n    environment:\n      POSTGRES_PASSWORD: pw%d' % (i, 5432 + i % 1000, i))
+print('\n'.join(out))" "$1"; }
+workflow_of() { python3 -c "
+import sys
+n = int(sys.argv[1]); out = ['on: push', 'jobs:']
+for i in range(n):
+    out.append('  j%05d:\n    runs-on: ubuntu-latest\n    services:\n      pg:\n        image: postgres:16\n        ports: [\'5432:5432\']\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm test -- --shard=%d' % (i, i))
+print('\n'.join(out))" "$1"; }
+
+attacks2() {
+  local null=/dev/null
+  fresh; mkdir -p "$tmp/t/outside" "$c/.git"; echo '{}' > "$c/package.json"
+  printf 'services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: outside-pw-marker\n' > "$tmp/t/outside/compose.yml"
+  echo 'OUTSIDE_ONLY_KEY=' > "$tmp/t/outside/env"
+  ln -s "$tmp/t/outside/compose.yml" "$c/compose.yaml"; ln -s "$tmp/t/outside/env" "$c/.env.example"
+  measure "$c" $null -- detect --stdout
+  row R2.1 "compose.yaml and .env.example linked out of the checkout (detect)" \
+    "$(ended "outside values in the draft: $(grep -c 'outside-pw-marker\|OUTSIDE_ONLY_KEY' "$tmp/out")")"
+
+  fresh; echo '{}' > "$c/package.json"; mkdir -p "$c/.hanzo"
+  printf 'services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: "$${{ secrets.DEPLOY_KEY }}"\n' > "$c/compose.yaml"
+  printf 'install = "echo ${{ github.event.pull_request.title }}"\nstart = ""\n' > "$c/.hanzo/environment.toml"
+  measure "$c" $null -- export --to copilot --stdout
+  row R2.2 "\${{ … }} in a compose value and an install line (export --to copilot)" \
+    "$(ended "expressions Actions would evaluate: $(sed "s/\${{ '\${{' }}//g" "$tmp/out" | grep -o '\${{' | wc -l)")"
+
+  fresh; echo '{}' > "$c/package.json"; mkdir -p "$c/.github/workflows"
+  printf 'on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    services:\n      postgres:\n        image: postgres:16\n        env:\n          POSTGRES_PASSWORD: "pa$word${AWS_SECRET_ACCESS_KEY}"\n        ports: ["5432:5432"]\n    steps:\n      - run: npm test\n' > "$c/.github/workflows/ci.yml"
+  measure "$c" $null -- export --to devcontainer --stdout
+  row R2.3 "a CI service value with \$ (export --to devcontainer)" \
+    "$(ended "the value as compose reads it: $(grep -o 'POSTGRES_PASSWORD: .*' "$tmp/out" | head -1 | sed 's/\$\$/@/g; s/\$[{A-Za-z_]*[A-Za-z_}]*//g; s/@/$/g')")"
+
+  fresh; python3 -c "print('<project>' + '<a>' * 50000 + '</a>' * 50000 + '</project>')" > "$c/pom.xml"
+  measure "$c" $null -- detect --json .
+  row R2.4 "pom.xml of 50,000 nested elements (detect)" "$(ended "$(grep -o 'pom.xml: [^"]*' "$tmp/out" | head -1)")"
+
+  fresh; echo '{}' > "$c/package.json"; compose_of 19000 > "$c/compose.yaml"
+  measure "$c" $null -- detect --json .
+  row R2.5 "compose.yaml of 19,000 services, 2.0 MB (detect)" "$(ended "$(grep -o 'compose.yaml: [^"]*' "$tmp/out" | head -1)")"
+  local i
+  for i in 0 1 2 3 4 5 6 7 8 9; do mkdir -p "$c/svc$i"; cp "$c/compose.yaml" "$c/svc$i/"; done; rm "$c/compose.yaml"
+  measure "$c" $null -- detect --json .
+  row R2.5 "ten of them, 20 MB (detect)" "$(ended "$(grep -c 'compose.yaml: ' "$tmp/out") warning(s)")"
+  fresh; echo '{}' > "$c/package.json"; for i in 0 1 2 3 4 5 6 7 8 9; do mkdir -p "$c/svc$i"; compose_of 3000 > "$c/svc$i/compose.yaml"; done
+  measure "$c" $null -- detect --json .
+  row R2.5 "ten compose files of 3,000 services, 3.2 MB (detect)" "$(ended "start of $(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['start']))" "$tmp/out" 2>/dev/null) bytes")"
+  fresh; echo '{}' > "$c/package.json"; mkdir -p "$c/.github/workflows"; workflow_of 8000 > "$c/.github/workflows/ci.yml"
+  measure "$c" $null -- detect --json .
+  row R2.5 "a workflow of 8,000 jobs, 1.7 MB (detect)" "$(ended "$(grep -o 'ci.yml: [^"]*' "$tmp/out" | head -1)")"
+
+  if unshare -rm true 2>/dev/null; then
+    fresh; mkdir -p "$tmp/t/mnt"; printf 'disk-full-token-0123456789\n' > "$tmp/t/token"
+    W="$tmp/t" BIN="$bin" unshare -rm sh -c '
+      mount -t tmpfs -o size=16m none "$W/mnt" || exit 97
+      "$BIN" serve --listen 127.0.0.1:0 --data "$W/mnt/data" --token-file "$W/token" > "$W/out1" 2> "$W/err1" &
+      first=$!
+      while [ ! -e "$W/go" ]; do sleep 0.05; done
+      dd if=/dev/zero of="$W/mnt/filler" bs=64k 2>/dev/null; touch "$W/full"
+      ( sleep 20; kill $first 2>/dev/null ) & wait $first; echo $? > "$W/rc1"' &
+    local ns=$!; pids+=($ns)
+    for _ in $(seq 100); do grep -q http "$tmp/t/out1" 2>/dev/null && break; sleep 0.1; done
+    local url; url=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$tmp/t/out1")
+    touch "$tmp/t/go"; for _ in $(seq 100); do [ -e "$tmp/t/full" ] && break; sleep 0.1; done
+    python3 -c "import sys; sys.stdout.write(''.join(chr(97 + (i * 13) % 26) for i in range(60000)))" > "$tmp/value"
+    local n ok=0 codes=""
+    for n in $(seq 40); do
+      if env -i PATH="$PATH" HOME="$home" HANZO_BASE_URL="$url" HANZO_API_KEY=disk-full-token-0123456789 "$bin" --repo site secret set "K$n" < "$tmp/value" > /dev/null 2>&1; then ok=$((ok + 1)); else break; fi
+    done
+    sleep 1
+    for n in 1 2 3; do codes="$codes $(curl -s -o /dev/null -w '%{http_code}' -X PUT -H 'Authorization: Bearer disk-full-token-0123456789' -H 'content-type: application/json' -d '{"value":"v"}' "$url/v1/environment/site/secrets/AFTER$n")"; done
+    local health; health=$(curl -s -o /dev/null -w '%{http_code}' -H 'Authorization: Bearer disk-full-token-0123456789' "$url/v1/environment/site")
+    wait $ns 2>/dev/null
+    rss=0; secs=0
+    row R2.6 "serve on a full 16 MiB tmpfs: writes until one fails, then three more" \
+      "$ok acknowledged; later writes:${codes//000/ refused}; GET: ${health/000/refused}; server exit $(cat "$tmp/t/rc1" 2>/dev/null)"
+  else
+    rss=0; secs=0; row R2.6 "serve on a full tmpfs" "not measured: no user namespaces here"
+  fi
+
+  fresh; mkdir -p "$c/.git" "$c/src/a$(printf '\033')]0;pwned$(printf '\007')b"; echo '{}' > "$c/package.json"
+  echo 'process.env.STRIPE_SECRET_KEY;' > "$c/src/a$(printf '\033')]0;pwned$(printf '\007')b/pay.js"
+  measure "$c" $null -- detect
+  local after; after=$(cd "$c" && env -i PATH="$PATH" HOME="$home" "$bin" run -- true > /dev/null 2>&1; echo $?)
+  row R2.7 "a folder named a ESC]0;pwned BEL b (detect, then run)" \
+    "$(ended "raw control bytes in the draft: $(tr -cd '\033\007' < "$c/.hanzo/environment.toml" | wc -c); run then exits $after")"
+
+  fresh
+  measure "$c" $null HANZO_API_KEY=t -- --ca-cert /dev/zero list
+  row R2.9 "--ca-cert /dev/zero (list)" "$(ended "$(grep -o 'not a regular file[^)]*' "$tmp/err" | head -1)")"
+  fresh
+  measure "$c" $null -- serve --listen 127.0.0.1:0 --data "$tmp/t/d" --token-file /dev/zero
+  row R2.9 "serve --token-file /dev/zero" "$(ended "$(grep -o 'not a regular file[^)]*' "$tmp/err" | head -1)")"
+
+  fresh
+  measure "$c" $null HANZO_BASE_URL="$(cat "$tmp/url.echohead")" HANZO_API_KEY=tok_bench_HEADER_MARKER_0123 -- list
+  row R2.10 "a 400 quoting the request's headers (list)" "$(ended "token printed: $(grep -c tok_bench_HEADER_MARKER "$tmp/err") time(s)")"
+
+  fresh; printf 'abc\000def' > "$tmp/value"
+  measure "$c" "$tmp/value" HANZO_BASE_URL="$serve_url" HANZO_API_KEY="$serve_token" -- --repo site secret set NUL_VALUE
+  row R2.11 "a value holding NUL (secret set)" "$(ended "$(grep -o 'holds a NUL byte\|Set NUL_VALUE' "$tmp/err" | head -1)")"
+
+  fresh
+  measure "$c" $null HANZO_ENV_SERVE_TOKENS=a -- serve --allow-remote --listen 0.0.0.0:0 --data "$tmp/t/d"
+  row R2.12 "HANZO_ENV_SERVE_TOKENS=a with --allow-remote (serve)" "$(ended "$(cat "$tmp/err" "$tmp/out" | grep -o 'shorter than 16 characters, refused[^"]*\|listening on[^ ]*' | head -1)")"
+
+  fresh; mkdir -p "$c/.git" "$c/.hanzo"; printf 'repo = "site"\ninstall = "npm ci"\n' > "$c/.hanzo/environment.toml"
+  measure "$c" $null HANZO_BASE_URL="$(cat "$tmp/url.badname")" HANZO_API_KEY=t -- pull --yes
+  after=$(cd "$c" && env -i PATH="$PATH" HOME="$home" "$bin" run -- true > /dev/null 2>&1; echo $?)
+  row R2.13 "a server sending the secret name \"B\\nC\" (pull)" "$(ended "file changed: $(grep -c make "$c/.hanzo/environment.toml"); run then exits $after")"
+
+  fresh; mkdir -p "$c/.git" "$c/.hanzo"
+  printf 'install = """\necho a\n<!-- hanzo-env:setup:start -->\n<!-- hanzo-env:setup:end -->\n"""\n' > "$c/.hanzo/environment.toml"
+  (cd "$c" && env -i PATH="$PATH" HOME="$home" "$bin" export --to agents-md > /dev/null 2>&1)
+  measure "$c" $null -- export --to agents-md
+  row R2.14 "marker lines in the install (export --to agents-md, twice)" "$(ended "$(grep -o 'start markers[^;]*' "$tmp/err" | head -1 | sed 's/$/; /')$(grep -c 'Wrote\|up to date' "$tmp/err") success line(s)")"
+
+  fresh; mkdir -p "$c/.git" "$c/.hanzo"
+  printf 'install = "true"\n[env]\nTOKEN = "${LOG_TOKEN}"\n' > "$c/.hanzo/environment.toml"
+  measure "$c" $null LOG_TOKEN='tok"LOG"MARKER' -- verify --keep --test 'python3 -c "import json,os; print(json.dumps(os.environ[\"TOKEN\"]))"; false'
+  log=$(find "$tmp/t" -name 'test.log' | head -1)
+  row R2.15 "verify, a test printing a value JSON-escaped" "$(ended "escaped value in log: $(grep -c 'tok\\"LOG' "$log" 2>/dev/null), on stderr: $(grep -c 'tok\\"LOG' "$tmp/err")")"
+
+  fresh; git init -q "$c"; printf '#!/bin/sh\ntouch "%s/fsmonitor-ran"\n' "$tmp/t" > "$c/.git/probe"; chmod +x "$c/.git/probe"
+  git -C "$c" config core.fsmonitor "$c/.git/probe"; echo run.env > "$c/.gitignore"; mkdir -p "$c/.hanzo"; echo 'install = "true"' > "$c/.hanzo/environment.toml"
+  git -C "$c" -c core.fsmonitor=false add .gitignore
+  measure "$c" $null -- env-file --out run.env
+  row R2.16 "core.fsmonitor in the checkout's .git/config (env-file)" "$(ended "the fsmonitor command ran: $([ -e "$tmp/t/fsmonitor-ran" ] && echo yes || echo no)")"
+}
+
 mkdir -p "$tmp/t"
-for mode in huge chunks chunks403 inject echo proxy; do fake "$mode" > /dev/null; done
+for mode in huge chunks chunks403 inject echo proxy echohead badname; do fake "$mode" > /dev/null; done
 mkdir -p "$tmp/serve"
 start_serve "$1" "$tmp/serve" || exit 1
 pids+=("$serve_pid")
 printf 'item\tattack\tbinary\toutcome\tpeak RSS\ttime\n'
 for bin in "$@"; do
   label=$(basename "$bin")
-  attacks
+  [ "${BENCH_ROUND:-all}" = 2 ] || attacks
+  [ "${BENCH_ROUND:-all}" = 1 ] || attacks2
 done

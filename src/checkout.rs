@@ -13,6 +13,40 @@ pub fn find_root(start: &Path) -> PathBuf {
     start
 }
 
+/// `git`, with the settings through which a repository's own `.git/config` runs programs
+/// turned off: a checkout received as an archive or a shared folder can carry
+/// `core.fsmonitor = <command>` (run by `rev-parse`, `status`, `check-ignore` …) or hooks.
+/// Command-line `-c` settings win over every config file. The system config is not read;
+/// the user's own (global) config only with `user_config` (`env-file` honours its
+/// `core.excludesFile`). With `only_env`, git gets just those variables. Every git this
+/// tool runs is built here.
+pub fn git(user_config: bool, only_env: Option<&[(&str, &std::ffi::OsStr)]>) -> std::process::Command {
+    let mut cmd = std::process::Command::new("git");
+    for setting in NEUTRAL_GIT_SETTINGS {
+        cmd.arg("-c").arg(setting);
+    }
+    if let Some(vars) = only_env {
+        cmd.env_clear().envs(vars.iter().copied());
+    }
+    cmd.env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_TERMINAL_PROMPT", "0");
+    if !user_config {
+        cmd.env("GIT_CONFIG_GLOBAL", "/dev/null");
+    }
+    cmd
+}
+
+/// Settings a repository's config could point at a program, set to run none.
+const NEUTRAL_GIT_SETTINGS: &[&str] = &[
+    "core.fsmonitor=false",
+    "core.hooksPath=/dev/null",
+    "core.pager=cat",
+    "core.sshCommand=false",
+    "core.askPass=",
+    "credential.helper=",
+    "diff.external=",
+    "protocol.ext.allow=never",
+];
+
 /// Where the proposal file lives in a checkout.
 pub fn proposal_path(root: &Path) -> PathBuf {
     root.join(".hanzo").join("environment.toml")

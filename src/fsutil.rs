@@ -62,6 +62,8 @@ pub enum Refusal {
     NotRegular(&'static str),
     #[error("it is over the {cap} byte limit")]
     TooLarge { cap: u64 },
+    #[error("it is a symlink to {}, outside the checkout", .0.display())]
+    Outside(PathBuf),
     #[error("{0}")]
     Io(std::io::Error),
 }
@@ -89,6 +91,27 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, Refusal> {
     Ok(file)
 }
 
+/// Where the symlink at `path` leads when that is outside `root` (both resolved), `None`
+/// when `path` is no symlink, dangles, or stays inside. A checkout's link to
+/// `../elsewhere/compose.yml` or `/etc/…` must not be read as the checkout's own file.
+pub fn link_outside(path: &Path, root: &Path) -> Option<PathBuf> {
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return None;
+    }
+    let target = std::fs::canonicalize(path).ok()?;
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    (!target.starts_with(&root)).then_some(target)
+}
+
+/// [`open_regular`] for a file of the checkout at `root`: a symlink that leads out of it is
+/// refused ([`Refusal::Outside`]).
+pub fn open_regular_within(path: &Path, root: &Path) -> Result<std::fs::File, Refusal> {
+    if let Some(target) = link_outside(path, root) {
+        return Err(Refusal::Outside(target));
+    }
+    open_regular(path)
+}
+
 /// The bytes of the regular file at `path`, at most `cap` of them (a larger file is refused,
 /// never cut short).
 pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
@@ -104,6 +127,23 @@ pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, Refusal> {
         return Err(Refusal::TooLarge { cap });
     }
     Ok(bytes)
+}
+
+/// [`read_regular`] for a file named by the user or the environment (a CA bundle, a token
+/// or key file), as an I/O error: a missing file stays `NotFound`; `/dev/zero`, a FIFO or a
+/// file over `cap` is `InvalidInput`, saying which.
+pub fn read_regular_io(path: &Path, cap: u64) -> std::io::Result<Vec<u8>> {
+    read_regular(path, cap).map_err(|refusal| match refusal {
+        Refusal::Missing => std::io::Error::from(std::io::ErrorKind::NotFound),
+        Refusal::Io(e) => e,
+        other => std::io::Error::new(std::io::ErrorKind::InvalidInput, other.to_string()),
+    })
+}
+
+/// [`read_regular_io`] as UTF-8 text.
+pub fn read_regular_text(path: &Path, cap: u64) -> std::io::Result<String> {
+    String::from_utf8(read_regular_io(path, cap)?)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8 text"))
 }
 
 fn regular(meta: &std::fs::Metadata) -> Result<(), Refusal> {

@@ -24,6 +24,7 @@ pub mod report;
 pub mod review;
 pub mod secret;
 pub mod serve;
+pub mod text;
 pub mod ui;
 pub mod verify;
 

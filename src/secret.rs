@@ -28,6 +28,16 @@ pub enum ValueError {
     Read { source_name: String, source: std::io::Error },
     #[error("no value to read: stdin is a terminal and prompting is off")]
     NoInput,
+    #[error("the value from {source_name} holds a NUL byte, {NUL_WHY}")]
+    Nul { source_name: String },
+}
+
+/// Why a value with a NUL byte is refused (a sandbox exports values as environment variables).
+pub const NUL_WHY: &str = "which no environment variable can hold";
+
+/// Whether a value holds a NUL byte (see [`NUL_WHY`]).
+pub fn holds_nul(value: &str) -> bool {
+    value.contains('\0')
 }
 
 impl Diagnostic for ValueError {
@@ -35,7 +45,9 @@ impl Diagnostic for ValueError {
         Some(match self {
             ValueError::Empty { .. } => "a value is 1 byte to 64 KiB; pipe it in or use --from-file PATH".into(),
             ValueError::TooLarge { .. } => "store a larger value elsewhere and keep a reference to it here".into(),
-            ValueError::NotText { .. } => "the API takes text values; base64-encode binary data first".into(),
+            ValueError::NotText { .. } | ValueError::Nul { .. } => {
+                "the API takes text values; base64-encode binary data first".into()
+            }
             ValueError::Read { .. } => "check the path and its permissions".into(),
             ValueError::NoInput => {
                 "pipe the value on stdin (`printf %s \"$VALUE\" | hanzo-env secret set NAME`) or pass --from-file PATH"
@@ -102,6 +114,9 @@ pub fn into_text(value: SecretBytes, source_name: &str) -> Result<SecretString, 
         return Err(ValueError::TooLarge { source_name: source_name.into(), bytes: bytes.len() });
     }
     let text = std::str::from_utf8(bytes).map_err(|_| ValueError::NotText { source_name: source_name.into() })?;
+    if holds_nul(text) {
+        return Err(ValueError::Nul { source_name: source_name.into() });
+    }
     Ok(SecretString::from(text))
 }
 
@@ -316,9 +331,12 @@ fn keyring_reason(e: &keyring::Error) -> String {
 
 type TokenLines = Vec<(String, SecretString)>;
 
+/// The largest token file read: a line per API, far under this.
+const MAX_TOKEN_FILE_BYTES: u64 = 1 << 20;
+
 fn read_token_file(path: &Path) -> Result<TokenLines, TokenError> {
     let fail = |action, reason: String| TokenError::File { path: path.to_path_buf(), action, reason };
-    let text = match std::fs::read(path) {
+    let text = match crate::fsutil::read_regular_io(path, MAX_TOKEN_FILE_BYTES) {
         Ok(bytes) => Zeroizing::new(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(fail("read", e.to_string())),

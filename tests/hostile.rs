@@ -898,3 +898,569 @@ fn a_manifest_that_is_a_fifo_or_a_device_is_named_in_a_warning() {
         );
     }
 }
+
+// === Round 2 (issue 27) =====================================================================
+
+/// Raw terminal control bytes in `text`: ESC, BEL, CSI and the other C0/C1 controls but
+/// line breaks and tabs.
+fn control_bytes(text: &str) -> usize {
+    text.chars().filter(|c| c.is_control() && !matches!(c, '\n' | '\t')).count()
+}
+
+// --- R2.1 Links out of the checkout -----------------------------------------------------------
+
+#[test]
+fn files_linked_out_of_the_checkout_are_not_read_and_each_is_named() {
+    let home = tempfile::tempdir().unwrap();
+    let parent = tempfile::tempdir().unwrap();
+    let (root, outside) = (parent.path().join("repo"), parent.path().join("outside"));
+    let marker = "outside-pw-7f3a9c";
+    write(
+        &outside,
+        "compose.yml",
+        &format!("services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: {marker}\n"),
+    );
+    write(&outside, "names.env", "OUTSIDE_ONLY_API_KEY=\n");
+    write(&outside, "code.js", "process.env.OUTSIDE_CODE_TOKEN;\n");
+    write(&outside, "requirements.txt", "outside-only-package\n");
+    write(&root, "package.json", r#"{"scripts":{"test":"node --test"}}"#);
+    write(&root, "lib/real.js", "process.env.INSIDE_LINKED_TOKEN;\n");
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    // Relative and absolute targets, a manifest, a compose file, an example env file and code.
+    symlink("../outside/compose.yml", &root.join("compose.yaml"));
+    symlink(outside.join("names.env").to_str().unwrap(), &root.join(".env.example"));
+    symlink(outside.join("code.js").to_str().unwrap(), &root.join("src/config.js"));
+    symlink("../../outside/requirements.txt", &root.join("api/requirements.txt"));
+    // A link that stays inside is the checkout's own file.
+    symlink("../lib/real.js", &root.join("src/linked.js"));
+
+    let (r, took) = timed(&mut capped(home.path(), &root, &["detect", "--json", "."]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    for leaked in [marker, "OUTSIDE_ONLY_API_KEY", "OUTSIDE_CODE_TOKEN", "outside-only-package"] {
+        assert!(!r.stdout.contains(leaked), "{leaked} read through a link: {}", r.stdout);
+    }
+    assert!(r.stdout.contains("INSIDE_LINKED_TOKEN"), "{}", r.stdout);
+    let warnings = warnings(&r);
+    for rel in ["compose.yaml", ".env.example", "src/config.js", "api/requirements.txt"] {
+        assert!(
+            warnings.iter().any(|w| w.starts_with(&format!("{rel}: skipped, it is a symlink to "))
+                && w.ends_with("outside the checkout")),
+            "{rel}: {warnings:?}"
+        );
+    }
+    // Nothing of it reaches what `save` sends or `export` writes.
+    for args in [&["detect", "--stdout"][..], &["export", "--to", "copilot", "--stdout"]] {
+        let (r, _) = timed(&mut capped(home.path(), &root, args));
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        assert!(!r.stdout.contains(marker) && !r.stdout.contains("OUTSIDE_"), "{args:?}: {}", r.stdout);
+        assert!(
+            args[0] != "detect" || r.stderr.contains("compose.yaml: skipped, it is a symlink to"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}
+
+// --- R2.2 Actions expressions in the Copilot workflow ---------------------------------------
+
+#[test]
+fn repository_text_never_becomes_an_actions_expression_in_the_copilot_workflow() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "package.json", r#"{"scripts":{"test":"node --test"}}"#);
+    write(
+        dir.path(),
+        "compose.yaml",
+        "services:\n  db:\n    image: postgres:16\n    ports: [\"5432:5432\"]\n    environment:\n      POSTGRES_PASSWORD: \"$${{ secrets.DEPLOY_KEY }}\"\n",
+    );
+    write(
+        dir.path(),
+        ".hanzo/environment.toml",
+        "install = \"echo ${{ github.event.pull_request.title }}\"\nstart = \"node serve.js --title '${{ github.head_ref }}'\"\nsecrets = [\"API_TOKEN\"]\n",
+    );
+    let (r, _) = timed(&mut capped(home.path(), dir.path(), &["export", "--to", "copilot", "--stdout"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let literal = "${{ '${{' }}";
+    for quoted in [" secrets.DEPLOY_KEY }}", " github.event.pull_request.title }}", " github.head_ref }}"] {
+        assert!(r.stdout.contains(&format!("{literal}{quoted}")), "{quoted}: {}", r.stdout);
+    }
+    // What is left once the literals are taken out is the one expression export wrote itself.
+    let rest = r.stdout.replace(literal, "");
+    assert_eq!(rest.matches("${{").count(), 1, "{}", r.stdout);
+    assert!(rest.contains("API_TOKEN: \"${{ secrets.API_TOKEN }}\""), "{}", r.stdout);
+}
+
+// --- R2.4 Deep nesting in every recursive reader --------------------------------------------
+
+#[test]
+fn deeply_nested_manifests_of_every_format_are_survived_and_named() {
+    let levels = 50_000;
+    let xml = |root: &str| format!("<{root}>{}{}</{root}>", "<a>".repeat(levels), "</a>".repeat(levels));
+    let cases: Vec<(&str, String, bool)> = vec![
+        ("pom.xml", xml("project"), true),
+        ("src/App/App.csproj", xml("Project"), false),
+        ("package.json", format!("{{\"x\":{}{}}}", "[".repeat(levels), "]".repeat(levels)), true),
+        (".devcontainer/devcontainer.json", format!("{{\"x\":{}{}}}", "[".repeat(levels), "]".repeat(levels)), false),
+        ("Cargo.toml", format!("[package]\nname = \"a\"\nx = {}{}\n", "[".repeat(levels), "]".repeat(levels)), true),
+        (
+            "pyproject.toml",
+            format!("[project]\nname = \"a\"\nx = {}{}\n", "[".repeat(levels), "]".repeat(levels)),
+            true,
+        ),
+        (
+            "compose.yaml",
+            format!("services:\n  db:\n    image: postgres\nx: {}{}\n", "[".repeat(levels), "]".repeat(levels)),
+            true,
+        ),
+    ];
+    for (rel, text, named) in cases {
+        let home = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "requirements.txt", "pytest\n");
+        write(dir.path(), rel, &text);
+        let (r, took) = timed(&mut capped(home.path(), dir.path(), &["detect", "--json", "."]));
+        assert_eq!(r.code, 0, "{rel}: {}", r.stderr);
+        assert!(took < Duration::from_secs(20), "{rel}: {took:?}");
+        let warnings = warnings(&r);
+        assert!(!named || warnings.iter().any(|w| w.starts_with(&format!("{rel}: "))), "{rel}: {warnings:?}");
+        // Detection carried on past it.
+        assert!(r.stdout.contains("pytest"), "{rel}: {}", r.stdout);
+    }
+}
+
+// --- R2.7 Control characters in folder names ------------------------------------------------
+
+#[test]
+fn control_characters_in_folder_names_are_escaped_wherever_a_path_is_shown_or_written() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let odd = "a\u{1b}]0;pwned\u{7}b\u{1b}[2Jc\u{9b}d";
+    write(dir.path(), "package.json", r#"{"scripts":{"test":"node --test"}}"#);
+    write(dir.path(), &format!("src/{odd}/pay.js"), "process.env.STRIPE_SECRET_KEY;\n");
+    write(dir.path(), &format!("{odd}/.env.example"), "SERVICE_API_KEY=\n");
+    std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+    for args in [&["detect", "--stdout"][..], &["detect", "--explain"], &["detect", "--stdout", "--explain"]] {
+        let (r, _) = timed(&mut capped(home.path(), dir.path(), args));
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        assert_eq!(control_bytes(&r.stdout) + control_bytes(&r.stderr), 0, "{args:?}: {:?}{:?}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("STRIPE_SECRET_KEY"), "{args:?}: {}", r.stdout);
+    }
+    let (r, _) = timed(&mut capped(home.path(), dir.path(), &["detect"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(control_bytes(&r.stderr), 0, "{:?}", r.stderr);
+    let written = std::fs::read_to_string(dir.path().join(".hanzo/environment.toml")).unwrap();
+    assert_eq!(control_bytes(&written), 0, "{written:?}");
+    assert!(written.contains("\\u{1b}]0;pwned\\u{7}b"), "the path is shown, escaped: {written}");
+    // Every later command reads what detect wrote.
+    for args in [&["run", "--", "true"][..], &["export", "--to", "agents-md", "--stdout"], &["detect", "--check"]] {
+        let (r, _) = timed(&mut capped(home.path(), dir.path(), args));
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert_eq!(control_bytes(&r.stdout) + control_bytes(&r.stderr), 0, "{args:?}: {:?}", r.stdout);
+    }
+}
+
+// --- R2.9 Files named by the user that are no regular files ---------------------------------
+
+#[test]
+fn certificate_token_and_key_files_are_read_only_as_bounded_regular_files() {
+    let fifo_dir = tempfile::tempdir().unwrap();
+    let fifo = fifo_dir.path().join("fifo");
+    mkfifo(&fifo);
+    let big = fifo_dir.path().join("big");
+    std::fs::write(&big, vec![b'a'; 5 << 20]).unwrap();
+    // Private, as a key or token file must be: what is refused is the kind and the size.
+    for path in [&fifo, &big] {
+        std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    }
+    for source in ["/dev/zero", fifo.to_str().unwrap(), big.to_str().unwrap()] {
+        let home = tempfile::tempdir().unwrap();
+        let data = home.path().join("data");
+        let data = data.to_str().unwrap();
+        // Arguments, environment, what is named.
+        type Case<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>, &'a str);
+        let runs: Vec<Case> = vec![
+            (vec!["--ca-cert", source, "list"], vec![("HANZO_API_KEY", "t")], "--ca-cert"),
+            (vec!["list"], vec![("HANZO_API_KEY", "t"), ("SSL_CERT_FILE", source)], "SSL_CERT_FILE"),
+            (vec!["list"], vec![], "token store"),
+            (vec!["serve", "--listen", "127.0.0.1:0", "--data", data, "--token-file", source], vec![], "--token-file"),
+            (
+                vec!["serve", "--listen", "127.0.0.1:0", "--data", data, "--key-file", source],
+                vec![("HANZO_ENV_SERVE_TOKENS", "a-token-long-enough-to-serve")],
+                "--key-file",
+            ),
+        ];
+        for (args, envs, what) in runs {
+            let mut cmd = capped(home.path(), home.path(), &args);
+            cmd.env("HANZO_BASE_URL", "https://api.example.invalid");
+            if what == "token store" {
+                cmd.env("HANZO_ENV_TOKEN_STORE", format!("file:{source}"));
+            }
+            for (k, v) in envs {
+                cmd.env(k, v);
+            }
+            let (r, took) = timed(&mut cmd);
+            assert_eq!(r.code, 2, "{what} {source}: {}", r.stderr);
+            assert!(took < Duration::from_secs(10), "{what} {source}: {took:?}");
+            // The key file must be private first: /dev/zero (mode 666) is refused for that.
+            let private_first = what == "--key-file" && source == "/dev/zero";
+            assert!(
+                r.stderr.contains("not a regular file")
+                    || r.stderr.contains("byte limit")
+                    || private_first && r.stderr.contains("can be read by other users"),
+                "{what} {source}: {}",
+                r.stderr
+            );
+        }
+    }
+}
+
+// --- R2.6 A full disk under serve -----------------------------------------------------------
+
+/// Wait (30 s at most) until `path` holds a line with `what`; its text.
+fn wait_for(path: &Path, what: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if text.contains(what) {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "{} never held {what:?}: {text}", path.display());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn url_in(text: &str) -> String {
+    let at = text.find("http://127.0.0.1:").unwrap();
+    text[at..].chars().take_while(|c| !c.is_whitespace()).collect()
+}
+
+#[test]
+fn serve_stops_with_a_clear_error_after_a_disk_full_write_and_a_restart_has_every_acknowledged_one() {
+    // A small tmpfs of its own: `unshare -rm` (user and mount namespaces) mounts one unprivileged.
+    let probe = std::process::Command::new("unshare").args(["-rm", "true"]).status();
+    if !probe.is_ok_and(|s| s.success()) {
+        assert!(std::env::var_os("CI").is_none(), "CI must be able to mount a tmpfs (unshare -rm)");
+        eprintln!("skipped: no user namespaces here to mount a small tmpfs in");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let (w, mount) = (work.path(), work.path().join("mnt"));
+    std::fs::create_dir_all(&mount).unwrap();
+    let token = "disk-full-token-0123456789";
+    std::fs::write(w.join("token"), format!("{token}\n")).unwrap();
+    // The first server; once told (`go`), the rest of the tmpfs is filled; once that server
+    // stops, space is freed and a second one starts on the same data, as a supervisor would.
+    let script = r#"
+        set -u
+        mount -t tmpfs -o size=16m none "$W/mnt" || exit 97
+        serve() { "$BIN" serve --listen 127.0.0.1:0 --data "$W/mnt/data" --token-file "$W/token"; }
+        serve > "$W/out1" 2> "$W/err1" &
+        first=$!
+        while [ ! -e "$W/go" ]; do sleep 0.05; done
+        dd if=/dev/zero of="$W/mnt/filler" bs=64k 2>/dev/null
+        touch "$W/full"
+        wait $first
+        echo $? > "$W/rc1"
+        rm -f "$W/mnt/filler"
+        serve > "$W/out2" 2> "$W/err2"
+    "#;
+    let child = std::process::Command::new("unshare")
+        .args(["-rm", "sh", "-c", script])
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+        .env("HOME", w)
+        .env("W", w)
+        .env("BIN", bin())
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
+    struct Reap(std::process::Child);
+    impl Drop for Reap {
+        fn drop(&mut self) {
+            // The namespace's shell and its servers: the shell's group was not made, so by pid.
+            let _ = std::process::Command::new("pkill").arg("-P").arg(self.0.id().to_string()).status();
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let _reap = Reap(child);
+
+    let set = |url: &str, name: &str, value: &str| {
+        let home = tempfile::tempdir().unwrap();
+        let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", name]);
+        cmd.env("HANZO_BASE_URL", url).env("HANZO_API_KEY", token).write_stdin(value.to_string());
+        timed(&mut cmd).0
+    };
+    let url1 = url_in(&wait_for(&w.join("out1"), "http://"));
+    assert_eq!(set(&url1, "BEFORE_FULL", "kept-value").code, 0);
+    std::fs::write(w.join("go"), "").unwrap();
+    wait_for(&w.join("full"), "");
+    // Sealed values do not compress: the store must grow, and cannot.
+    let mut acknowledged = vec!["BEFORE_FULL".to_string()];
+    let mut failed = None;
+    for i in 0..64 {
+        let name = format!("FILL_{i}");
+        let value: String = (0..60_000).map(|j| char::from(b'a' + ((i * 7 + j * 13) % 26) as u8)).collect();
+        let r = set(&url1, &name, &value);
+        if r.code == 0 {
+            acknowledged.push(name);
+        } else {
+            failed = Some(r);
+            break;
+        }
+    }
+    let failed = failed.expect("a write failed on the full disk");
+    assert_eq!(failed.code, 3, "{}", failed.stderr);
+    // The server stopped by itself, non-zero, saying why and what to do.
+    let rc: i32 = wait_for(&w.join("rc1"), "\n").trim().parse().unwrap();
+    assert_ne!(rc, 0);
+    let err1 = std::fs::read_to_string(w.join("err1")).unwrap();
+    assert!(err1.contains("No space left on device"), "{err1}");
+    assert!(err1.contains("error: writing to") && err1.contains("hint: free space"), "{err1}");
+    // Restarted with space free: every acknowledged write is there, and writes work again.
+    let url2 = url_in(&wait_for(&w.join("out2"), "http://"));
+    assert_eq!(set(&url2, "AFTER_RESTART", "v").code, 0);
+    let home = tempfile::tempdir().unwrap();
+    let mut list = capped(home.path(), home.path(), &["--repo", "site", "secret", "list"]);
+    list.env("HANZO_BASE_URL", &url2).env("HANZO_API_KEY", token);
+    let (r, _) = timed(&mut list);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for name in acknowledged.iter().map(String::as_str).chain(["AFTER_RESTART"]) {
+        assert!(r.stdout.lines().any(|l| l == name), "{name} lost: {}", r.stdout);
+    }
+}
+
+// --- R2.10 A refusal quoting the Authorization header ---------------------------------------
+
+#[test]
+fn a_refusal_that_quotes_the_request_headers_never_shows_the_token() {
+    let token = "hzk_live_0123456789abcdefTOKENMARK";
+    for status in ["400 Bad Request", "401 Unauthorized", "403 Forbidden", "500 Internal Server Error"] {
+        let server = Hostile::start(move |head, stream| {
+            let detail = format!("rejected request: {}", head.replace("\r\n", " | "));
+            let escaped = serde_json::to_string(&head).unwrap();
+            let body = serde_json::json!({"type": "about:blank", "title": "No", "status": 400,
+                "detail": format!("{detail} / as JSON {escaped} / cut {}", &head[head.len() / 2..])});
+            answer_json(stream, status, &body.to_string());
+        });
+        for args in [&["list"][..], &["--repo", "site", "show"]] {
+            let home = tempfile::tempdir().unwrap();
+            let mut cmd = capped(home.path(), home.path(), &[&["-vv"][..], args].concat());
+            cmd.env("HANZO_BASE_URL", &server.url).env("HANZO_API_KEY", token);
+            let (r, _) = timed(&mut cmd);
+            assert_ne!(r.code, 0, "{status}");
+            let shown = format!("{}{}", r.stdout, r.stderr);
+            assert!(shown.contains("[the token]"), "{status}: {shown}");
+            for piece in token.as_bytes().windows(12) {
+                assert!(!shown.as_bytes().windows(12).any(|w| w == piece), "{status} {args:?}: {shown}");
+            }
+        }
+    }
+}
+
+// --- R2.11 NUL in a value -------------------------------------------------------------------
+
+#[test]
+fn secret_values_holding_a_nul_byte_are_refused_before_anything_is_sent() {
+    let server = Hostile::start(|_, stream| answer_json(stream, "200 OK", SITE));
+    let home = tempfile::tempdir().unwrap();
+    for (args, input) in [
+        (&["--repo", "site", "secret", "set", "API_KEY"][..], "abc\0def".to_string()),
+        (&["--repo", "site", "secret", "set", "API_KEY", "--from-file", "-"][..], "\0".to_string()),
+        (&["--repo", "site", "secret", "import", "-f", "-"][..], "GOOD=1\nAPI_KEY=\"a\0b\"\n".to_string()),
+    ] {
+        let mut cmd = capped(home.path(), home.path(), args);
+        cmd.env("HANZO_BASE_URL", &server.url).env("HANZO_API_KEY", "t").write_stdin(input);
+        let (r, _) = timed(&mut cmd);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains("NUL"), "{args:?}: {}", r.stderr);
+    }
+    assert!(server.requests().is_empty(), "sent: {:?}", server.requests());
+}
+
+// --- R2.12 Short serve tokens ---------------------------------------------------------------
+
+#[test]
+fn short_serve_tokens_are_refused_beyond_loopback_and_warned_about_on_it() {
+    for (tokens, file) in [("a", false), ("long-enough-token-1,short", false), ("abc\n", true)] {
+        let home = tempfile::tempdir().unwrap();
+        let data = home.path().join("data");
+        let mut args = vec!["serve", "--allow-remote", "--listen", "0.0.0.0:0", "--data", data.to_str().unwrap()];
+        let token_file = home.path().join("tokens");
+        std::fs::write(&token_file, tokens).unwrap();
+        if file {
+            args.extend(["--token-file", token_file.to_str().unwrap()]);
+        }
+        let mut cmd = capped(home.path(), home.path(), &args);
+        if !file {
+            cmd.env("HANZO_ENV_SERVE_TOKENS", tokens);
+        }
+        let (r, took) = timed(&mut cmd);
+        assert_eq!(r.code, 2, "{tokens}: {}", r.stderr);
+        assert!(took < Duration::from_secs(10));
+        assert!(r.stderr.contains("shorter than 16 characters"), "{tokens}: {}", r.stderr);
+    }
+    // On loopback: served, with a warning.
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = common::serve_command(home.path());
+    cmd.arg("--data").arg(home.path().join("data")).env("HANZO_ENV_SERVE_TOKENS", "a");
+    let serve = common::ServeProcess::spawn(&mut cmd, home.path().join("out"), home.path().join("err"));
+    let err = wait_for(&serve.err, "shorter than");
+    assert!(err.contains("warning: 1 accepted token(s) shorter than 16 characters"), "{err}");
+}
+
+// --- R2.13 Names from the server in pull ----------------------------------------------------
+
+#[test]
+fn pull_refuses_names_from_the_server_that_no_command_accepts_and_writes_nothing() {
+    for bad in ["B\nC", "HANZO_TOKEN", "PATH", "1X", "has space", ""] {
+        let env = serde_json::json!({"repo": "site", "install": "make", "start": "", "secrets": ["OK_NAME", bad],
+            "state": "ready", "session": "", "proposal": {"install": "make", "start": "", "secrets": [bad], "note": ""}});
+        let body = env.to_string();
+        let server = Hostile::start(move |_, stream| answer_json(stream, "200 OK", &body));
+        let home = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        let original = "repo = \"site\"\ninstall = \"npm ci\"\n";
+        write(dir.path(), ".hanzo/environment.toml", original);
+        for args in [&["pull", "--yes"][..], &["pull", "--yes", "--proposal"]] {
+            let mut cmd = capped(home.path(), dir.path(), args);
+            cmd.env("HANZO_BASE_URL", &server.url).env("HANZO_API_KEY", "t");
+            let (r, _) = timed(&mut cmd);
+            assert_eq!(r.code, 2, "{bad:?} {args:?}: {}", r.stderr);
+            assert!(
+                r.stderr.contains("the server sent the secret name") && r.stderr.contains("nothing written"),
+                "{}",
+                r.stderr
+            );
+            let now = std::fs::read_to_string(dir.path().join(".hanzo/environment.toml")).unwrap();
+            assert_eq!(now, original, "{bad:?} {args:?}");
+        }
+    }
+}
+
+// --- R2.16 git with the checkout's own config -----------------------------------------------
+
+#[test]
+fn git_never_runs_a_program_the_checkouts_config_names() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let marks = tempfile::tempdir().unwrap();
+    let ran = marks.path().join("ran-from-git-config");
+    let status = std::process::Command::new("git").args(["init", "-q"]).arg(root).status().unwrap();
+    assert!(status.success());
+    let hook = format!("touch '{}'", ran.display());
+    let script = root.join(".git/evil.sh");
+    std::fs::write(&script, format!("#!/bin/sh\n{hook}\n")).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
+    for name in ["post-checkout", "post-index-change", "reference-transaction", "fsmonitor-watchman"] {
+        std::fs::copy(&script, root.join(".git/hooks").join(name)).unwrap();
+    }
+    let config = format!(
+        "[core]\n\tfsmonitor = {s}\n\tpager = {s}\n\tsshCommand = {s}\n[diff]\n\texternal = {s}\n",
+        s = script.display()
+    );
+    let mut text = std::fs::read_to_string(root.join(".git/config")).unwrap();
+    text.push_str(&config);
+    std::fs::write(root.join(".git/config"), text).unwrap();
+    write(root, ".gitignore", "run.env\n");
+    write(root, ".hanzo/environment.toml", "install = \"true\"\n[env]\nMODE = \"test\"\n");
+    write(root, "a.txt", "x\n");
+    // Tracked files, so that git has an index to refresh.
+    let add = std::process::Command::new("git")
+        .args(["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-C"])
+        .arg(root)
+        .args(["add", "a.txt", ".gitignore"])
+        .status()
+        .unwrap();
+    assert!(add.success());
+    assert!(!ran.exists(), "the set-up itself ran it");
+    for args in [&["env-file", "--out", "run.env"][..], &["verify", "--test", "true"]] {
+        let (r, _) = timed(&mut capped(home.path(), root, args));
+        assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(!ran.exists(), "{args:?} ran a program the checkout's .git/config names");
+    }
+    // The probe works: git itself runs it when not told otherwise.
+    let _ = std::process::Command::new("git").arg("-C").arg(root).args(["status", "--short"]).output().unwrap();
+    assert!(ran.exists(), "the fsmonitor probe never ran: the test proves nothing");
+    let _ = std::fs::remove_file(&ran);
+}
+
+// --- R2.5 Compose services and CI jobs, bounded per file and per proposal -------------------
+
+fn compose_of(services: usize) -> String {
+    let mut text = String::from("services:\n");
+    for i in 0..services {
+        text.push_str(&format!(
+            "  s{i:05}:\n    image: postgres:16\n    ports: [\"{}:5432\"]\n    environment:\n      POSTGRES_PASSWORD: pw{i}\n",
+            5432 + i % 1000
+        ));
+    }
+    text
+}
+
+fn workflow_of(jobs: usize) -> String {
+    let mut text = String::from("on: push\njobs:\n");
+    for i in 0..jobs {
+        text.push_str(&format!(
+            "  j{i:05}:\n    runs-on: ubuntu-latest\n    services:\n      pg:\n        image: postgres:16\n        ports: ['5432:5432']\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm test -- --shard={i}\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn compose_services_and_ci_jobs_are_bounded_per_file_and_per_proposal() {
+    // The issue's reproducers: a 1.9 MB compose file, ten of them, a 1.7 MB workflow; then
+    // files under the size limits with more entries than are read.
+    let huge = compose_of(19_000);
+    let many = compose_of(3_000);
+    // The files (path, text) and the warnings expected, each by its start.
+    type Case<'a> = (Vec<(String, String)>, Vec<&'a str>);
+    let cases: Vec<Case> = vec![
+        (vec![("compose.yaml".into(), huge.clone())], vec!["compose.yaml: not read: more than 100000 nodes"]),
+        (
+            (0..10).map(|i| (format!("svc{i}/compose.yaml"), huge.clone())).collect(),
+            vec!["svc0/compose.yaml: not read: more than", "svc9/compose.yaml: not read: more than"],
+        ),
+        (
+            vec![(".github/workflows/ci.yml".into(), workflow_of(8_000))],
+            vec![".github/workflows/ci.yml: not read: more than"],
+        ),
+        (
+            (0..10).map(|i| (format!("svc{i}/compose.yaml"), many.clone())).collect(),
+            vec![
+                "svc0/compose.yaml: 3000 services, more than detection reads from one file: the first 100 read",
+                "svc9/compose.yaml: 3000 services",
+                "svc0/compose.yaml: 100 backing services, more than one start brings up: the first 32 kept",
+            ],
+        ),
+        (
+            (0..6).map(|i| (format!(".github/workflows/ci{i}.yml"), workflow_of(300))).collect(),
+            vec![
+                ".github/workflows/ci0.yml: 300 jobs, more than detection reads from one file: the first 256 read",
+                ".github/workflows/ci4.yml: not read, nor 1 other workflow(s) after it: the 4 before it hold 1024 jobs",
+            ],
+        ),
+    ];
+    for (files, expected) in cases {
+        let home = tempfile::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), "package.json", r#"{"scripts":{"test":"node --test"}}"#);
+        for (rel, text) in &files {
+            write(dir.path(), rel, text);
+        }
+        let (r, took) = timed(&mut capped(home.path(), dir.path(), &["detect", "--json", "."]));
+        assert_eq!(r.code, 0, "{}: {}", files[0].0, r.stderr);
+        assert!(took < Duration::from_secs(60), "{}: {took:?}", files[0].0);
+        let warnings = warnings(&r);
+        for want in expected {
+            assert!(warnings.iter().any(|w| w.starts_with(want)), "{want}: {warnings:?}");
+        }
+        let json: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert!(json["start"].as_str().unwrap().len() <= 16 << 10, "{}", json["start"]);
+    }
+}

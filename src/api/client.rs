@@ -160,14 +160,18 @@ enum Idempotent {
     No,
 }
 
+/// The largest CA bundle read (`--ca-cert`, `SSL_CERT_FILE`): a system bundle is ~200 KiB.
+const MAX_CA_BUNDLE_BYTES: u64 = 4 << 20;
+
 impl Client {
     pub fn new(settings: Settings) -> Result<Client, ApiError> {
         install_crypto_provider();
         let base = parse_base_url(&settings.base_url)?;
         let mut certs = Vec::new();
         for path in &settings.ca_certs {
-            let pem =
-                std::fs::read(path).map_err(|e| ApiError::CaCert { path: path.clone(), reason: e.to_string() })?;
+            // A regular file of bounded size: `SSL_CERT_FILE=/dev/zero` must not fill memory.
+            let pem = crate::fsutil::read_regular_io(path, MAX_CA_BUNDLE_BYTES)
+                .map_err(|e| ApiError::CaCert { path: path.clone(), reason: e.to_string() })?;
             let found = reqwest::Certificate::from_pem_bundle(&pem)
                 .map_err(|e| ApiError::CaCert { path: path.clone(), reason: e.to_string() })?;
             if found.is_empty() {
@@ -348,11 +352,24 @@ impl Client {
             method: method.into(),
             path: path.into(),
             status,
-            reason: shown(&reason, sent).unwrap_or_default(),
+            reason: shown(&reason, &self.carried(sent)).unwrap_or_default(),
         };
         let bytes = read_capped(resp, MAX_BODY, self.timeout).map_err(malformed)?;
         // serde quotes a string it did not expect: the server may have echoed the value there.
         serde_json::from_slice(&bytes).map_err(|e| malformed(format!("expected JSON of the environment API: {e}")))
+    }
+
+    /// The secrets a request carried, each with what stands in for it in a server's message:
+    /// the bearer token always (a server may quote the `Authorization` header), and the
+    /// value `sent`.
+    fn carried<'a>(&'a self, sent: Option<&'a str>) -> Vec<(&'a str, &'static str)> {
+        let token = self.token.expose_secret();
+        // A token of a few characters (a test's `t`) would cut every such letter out of the
+        // message; a real one is far longer.
+        let mut carried: Vec<_> =
+            (token.len() >= MIN_TOKEN_CUT).then_some((token, REDACTED_TOKEN)).into_iter().collect();
+        carried.extend(sent.map(|value| (value, REDACTED)));
+        carried
     }
 
     /// Turn a refusal into its typed error, reading problem+json, `{error:{message}}` or `{msg}`.
@@ -360,7 +377,7 @@ impl Client {
         let status = resp.status().as_u16();
         // A refusal's message is a line or two: a body too big, too slow or cut off has none.
         let bytes = read_capped(resp, MAX_REFUSAL_BODY, self.timeout).unwrap_or_default();
-        let message = refusal_text(&bytes).and_then(|text| shown(&text, sent)).unwrap_or_else(|| {
+        let message = refusal_text(&bytes).and_then(|text| shown(&text, &self.carried(sent))).unwrap_or_else(|| {
             StatusCode::from_u16(status)
                 .ok()
                 .and_then(|s| s.canonical_reason())
@@ -533,23 +550,34 @@ fn read_capped(resp: Response, cap: u64, timeout: Duration) -> Result<Vec<u8>, S
     Ok(bytes)
 }
 
-/// What of a server's text is shown: one clipped line, and never a secret value the request
-/// carried, even when the server echoes the request. Every copy of `sent` (as sent, or
-/// JSON-escaped as in a quoted body) is cut out, then, in the clipped line, every run of
-/// [`ECHO_WINDOW`] or more of its bytes (an echo the server shortened, or the clip cut).
-fn shown(text: &str, sent: Option<&str>) -> Option<String> {
-    let Some(value) = sent.filter(|v| !v.is_empty()) else { return clip(text.to_string()) };
-    let escaped = serde_json::to_string(value).unwrap_or_default();
-    let escaped = escaped.get(1..escaped.len().saturating_sub(1)).unwrap_or_default();
-    let forms: Vec<&str> = [value, escaped].into_iter().filter(|f| !f.is_empty()).collect();
+/// What of a server's text is shown: one clipped line, and never a secret the request
+/// carried (the token, a value: `carried`, each with its stand-in), even when the server
+/// echoes the request. Every copy of each (as sent, or JSON-escaped as in a quoted body) is
+/// cut out, then, in the clipped line, every run of [`ECHO_WINDOW`] or more of its bytes (an
+/// echo the server shortened, or the clip cut).
+fn shown(text: &str, carried: &[(&str, &str)]) -> Option<String> {
     let mut text = text.to_string();
-    for form in &forms {
-        text = text.replace(form, REDACTED);
+    let mut forms_of = Vec::new();
+    for &(value, stand_in) in carried.iter().filter(|(v, _)| !v.is_empty()) {
+        let escaped = serde_json::to_string(value).unwrap_or_default();
+        let escaped = escaped.get(1..escaped.len().saturating_sub(1)).unwrap_or_default().to_string();
+        let forms: Vec<String> = [value.to_string(), escaped].into_iter().filter(|f| !f.is_empty()).collect();
+        for form in &forms {
+            text = text.replace(form.as_str(), stand_in);
+        }
+        forms_of.push((value, forms, stand_in));
     }
-    let line = clip(text)?;
-    if value.len() <= ECHO_WINDOW {
-        return Some(line);
+    let mut line = clip(text)?;
+    for (value, forms, stand_in) in &forms_of {
+        if value.len() > ECHO_WINDOW {
+            line = cut_runs(&line, forms, stand_in);
+        }
     }
+    Some(line)
+}
+
+/// `line` with every run of [`ECHO_WINDOW`] bytes of any of `forms` replaced by `stand_in`.
+fn cut_runs(line: &str, forms: &[String], stand_in: &str) -> String {
     let runs: std::collections::HashSet<&[u8]> = forms.iter().flat_map(|f| f.as_bytes().windows(ECHO_WINDOW)).collect();
     let bytes = line.as_bytes();
     let mut secret = vec![false; bytes.len()];
@@ -562,17 +590,21 @@ fn shown(text: &str, sent: Option<&str>) -> Option<String> {
     let mut in_secret = false;
     for (i, c) in line.char_indices() {
         match (secret[i], in_secret) {
-            (true, false) => cut.push_str(REDACTED),
+            (true, false) => cut.push_str(stand_in),
             (false, _) => cut.push(c),
             (true, true) => {}
         }
         in_secret = secret[i];
     }
-    Some(cut)
+    cut
 }
 
 /// What stands in for a value cut out of a server's message.
 const REDACTED: &str = "[the value sent]";
+/// What stands in for the bearer token cut out of a server's message.
+const REDACTED_TOKEN: &str = "[the token]";
+/// The shortest token cut out of a server's message.
+const MIN_TOKEN_CUT: usize = 8;
 /// The shortest run of a value's bytes cut out of a server's message on its own.
 const ECHO_WINDOW: usize = 12;
 

@@ -8,7 +8,7 @@ use crate::cli::{DetectArgs, GlobalArgs};
 use crate::detect::{Detection, Repo, WalkOptions, render};
 use crate::diagnostic::{Exit, Failure};
 use crate::proposal::ProposalError;
-use crate::ui::Ui;
+use crate::ui::{Ui, printable, printable_line};
 
 pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let root = checkout_root(&args.path);
@@ -31,7 +31,8 @@ pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Ex
         return Ok(Exit::Ok);
     }
     if args.explain {
-        ui.out(&render::explain(&detection));
+        // Read from the checkout (folder names, commands): shown with control characters escaped.
+        ui.out(&printable(&render::explain(&detection)));
         show_warnings(ui, &detection);
         return Ok(Exit::Ok);
     }
@@ -61,7 +62,7 @@ pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Ex
     }
     crate::fsutil::write_atomic(&path, text.as_bytes(), false)?;
     for line in render::summary(&detection) {
-        ui.info(&format!("  {line}"));
+        ui.info(&format!("  {}", printable_line(&line)));
     }
     show_warnings(ui, &detection);
     // `save` trusts the file's `repo`: a folder's name must not get there unseen.
@@ -78,7 +79,7 @@ pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Ex
 
 /// Detect `root` with a spinner on stderr; `--repo` names the repo.
 pub fn detect_checkout(global: &GlobalArgs, ui: &Ui, root: &Path) -> anyhow::Result<Detection> {
-    let spinner = ui.spinner(&format!("Looking at {}", root.display()));
+    let spinner = ui.spinner(&format!("Looking at {}", printable_line(&root.display().to_string())));
     let started = std::time::Instant::now();
     let walked = Repo::walk(root, &WalkOptions::default());
     let walk_time = started.elapsed();
@@ -128,16 +129,16 @@ pub fn show_warnings(ui: &Ui, detection: &Detection) {
 
 fn eprint_block(ui: &Ui, text: &str) {
     for line in text.lines() {
-        ui.info(line);
+        ui.info(&printable_line(line));
     }
 }
 
-/// The path relative to the working directory when it is inside it.
+/// The path relative to the working directory when it is inside it, control characters
+/// escaped (a folder name may hold any).
 pub fn display_path(path: &Path) -> String {
-    std::env::current_dir()
+    let shown = std::env::current_dir()
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .unwrap_or_else(|| path.to_path_buf())
-        .display()
-        .to_string()
+        .unwrap_or_else(|| path.to_path_buf());
+    printable_line(&shown.display().to_string()).into_owned()
 }

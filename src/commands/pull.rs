@@ -32,6 +32,7 @@ pub fn run(global: &GlobalArgs, args: &PullArgs, ui: &Ui) -> anyhow::Result<Exit
     // The file a person wrote keeps its header, comments and layout where they still hold.
     let new_text =
         checkout.local.as_ref().and_then(|_| keep_file_text(&old_text, &pulled)).unwrap_or_else(|| pulled.render());
+    check_from_server(&env, args.proposal, &new_text)?;
     if let Some(diff) = remote::unified(Some(ui), &shown, &format!("{shown} (pulled)"), &old_text, &new_text) {
         ui.info(diff.trim_end_matches('\n'));
     }
@@ -122,6 +123,35 @@ fn set_string(doc: &mut toml_edit::DocumentMut, key: &str, value: &str) -> Optio
         }
     }
     Some(())
+}
+
+/// Refuse, before anything is written, what the server sent that would make the file one
+/// every later command refuses: a secret name that is no name (`"B\nC"`, `HANZO_X`), or
+/// anything else the file's reader would not read back.
+fn check_from_server(env: &Environment, proposal: bool, new_text: &str) -> anyhow::Result<()> {
+    let names = match (&env.proposal, proposal) {
+        (Some(p), true) => &p.secrets,
+        _ => &env.secrets,
+    };
+    for name in names {
+        if let Err(err) = crate::names::validate_secret_name(name) {
+            return Err(Failure::new(format!(
+                "the server sent the secret name {:?} for {}: {err}; nothing written",
+                name, env.repo
+            ))
+            .hint("the server's copy holds a name no command accepts: remove it there, then pull again")
+            .into());
+        }
+    }
+    if let Err(detail) = Proposal::parse(new_text) {
+        return Err(Failure::new(format!(
+            "what the server sent for {} would not read back as a proposal file ({detail}); nothing written",
+            env.repo
+        ))
+        .hint("fix the copy on the server, then pull again")
+        .into());
+    }
+    Ok(())
 }
 
 fn label(proposal: bool) -> &'static str {

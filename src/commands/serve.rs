@@ -56,6 +56,14 @@ fn announce(ui: &Ui, started: &Started) {
             started.address
         ));
     }
+    if started.short_tokens > 0 {
+        ui.warn(&format!(
+            "{} accepted token(s) shorter than {} characters: easy to guess; use long random tokens (a server \
+             beyond loopback refuses them)",
+            started.short_tokens,
+            crate::serve::auth::MIN_TOKEN_CHARS
+        ));
+    }
     ui.info(&format!("data: {}", started.data_dir.display()));
     match &started.key {
         KeyOrigin::File(path) => ui.info(&format!("master key: {}", path.display())),

@@ -415,9 +415,11 @@ pub fn install_script(steps: &[Step]) -> String {
     crate::plan::render::install(steps)
 }
 
-/// A comment must stay one line, whatever a file name holds.
+/// A comment must stay one line of plain text, whatever a file name holds: line breaks
+/// become spaces, other control characters (ESC, BEL: a TOML comment may not hold them, a
+/// terminal obeys them) are shown escaped (`\u{1b}`).
 pub fn one_line(text: &str) -> String {
-    text.replace(['\n', '\r'], " ")
+    crate::plan::render::comment_text(text)
 }
 
 /// At most this many secret names in a proposal: far more than an app reads, and a bound on

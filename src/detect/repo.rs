@@ -97,8 +97,14 @@ pub struct Repo {
     max_file_bytes: u64,
     cache: Mutex<HashMap<String, Option<Arc<str>>>>,
     parsed: Parsed,
+    /// The nodes of the YAML trees kept in `parsed` (see [`Repo::read_yaml`]).
+    yaml_nodes_kept: std::sync::atomic::AtomicU64,
     warnings: Mutex<Vec<String>>,
 }
+
+/// The most YAML nodes kept parsed for a whole detection (some 250 bytes each): every real
+/// project's CI and compose files, many times over.
+pub const MAX_KEPT_YAML_NODES: u64 = 200_000;
 
 /// One parse per file and format: a cell per path, filled by the first reader.
 type ParseCache<T> = Mutex<HashMap<String, Arc<OnceLock<Option<Arc<T>>>>>>;
@@ -136,7 +142,9 @@ impl Repo {
                     && keep.keep(entry)
             })
             .build_parallel();
-        walker.visit(&mut VisitorBuilder { root, collected: &collected });
+        // Links are judged by where they resolve: against the checkout's own resolved path.
+        let resolved_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        walker.visit(&mut VisitorBuilder { root, resolved_root: &resolved_root, collected: &collected });
         let Collected { files, warnings } = collected;
         let mut warnings = warnings.into_inner().unwrap_or_else(|e| e.into_inner());
         warnings.extend(ignores.warnings());
@@ -167,6 +175,7 @@ impl Repo {
             max_file_bytes,
             cache: Mutex::new(HashMap::new()),
             parsed: Parsed::default(),
+            yaml_nodes_kept: Default::default(),
             warnings: Mutex::new(warnings),
         }
     }
@@ -265,7 +274,7 @@ impl Repo {
     fn read_uncached(&self, rel: &str) -> Result<Arc<str>, String> {
         let path = self.root.join(rel);
         // Listed as a file, but it may have been swapped for a FIFO or a device since.
-        let file = crate::fsutil::open_regular(&path).map_err(|refusal| match refusal {
+        let file = crate::fsutil::open_regular_within(&path, &self.root).map_err(|refusal| match refusal {
             crate::fsutil::Refusal::Io(e) => format!("cannot read: {e}"),
             other => format!("skipped, {other}"),
         })?;
@@ -305,9 +314,43 @@ impl Repo {
         })
     }
 
-    /// `rel` parsed as YAML (every document in the file), its aliases' expansion bounded.
+    /// `rel` parsed as YAML (every document in the file), its size and its aliases'
+    /// expansion bounded. Parsed trees are kept for the next asker up to
+    /// [`MAX_KEPT_YAML_NODES`] in all; past that a file is parsed for each asker and let go,
+    /// so that many large files cost time, not memory (the answer is the same).
     pub fn read_yaml(&self, rel: &str) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
-        self.parsed(&self.parsed.yaml, rel, |text| super::yaml::load(text).map_err(|e| e.to_string()))
+        let cell =
+            self.parsed.yaml.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
+        if let Some(kept) = cell.get() {
+            return kept.clone();
+        }
+        let text = self.text_to_parse(rel);
+        let parsed = text.map(|text| {
+            super::yaml::load_counted(&text).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
+        });
+        let Some(Some((docs, nodes))) = parsed else {
+            // Unreadable or invalid: one warning, and no second try.
+            let _ = cell.set(None);
+            return None;
+        };
+        let docs = Arc::new(docs);
+        let kept = self.yaml_nodes_kept.fetch_add(nodes, std::sync::atomic::Ordering::Relaxed) + nodes;
+        if kept <= MAX_KEPT_YAML_NODES {
+            let _ = cell.set(Some(Arc::clone(&docs)));
+        } else {
+            self.yaml_nodes_kept.fetch_sub(nodes, std::sync::atomic::Ordering::Relaxed);
+        }
+        Some(docs)
+    }
+
+    /// The text of `rel` for a parse (the text itself is not cached for a parsed file: the
+    /// parsed value is), or `None` with a warning.
+    fn text_to_parse(&self, rel: &str) -> Option<Arc<str>> {
+        let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel).cloned();
+        match cached {
+            Some(text) => text,
+            None => self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok(),
+        }
     }
 
     /// `rel` parsed once per run, however many ecosystems and signals ask: the first asker
@@ -321,12 +364,7 @@ impl Repo {
     ) -> Option<Arc<T>> {
         let cell = cache.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
         cell.get_or_init(|| {
-            // The text is not cached for a file that is parsed: the parsed value is.
-            let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel).cloned();
-            let text = match cached {
-                Some(text) => text?,
-                None => self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()?,
-            };
+            let text = self.text_to_parse(rel)?;
             parse(&text).map(Arc::new).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
         })
         .clone()
@@ -387,18 +425,26 @@ struct Collected {
 
 struct VisitorBuilder<'a> {
     root: &'a Path,
+    resolved_root: &'a Path,
     collected: &'a Collected,
 }
 
 impl<'s> ignore::ParallelVisitorBuilder<'s> for VisitorBuilder<'s> {
     fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
-        Box::new(Visitor { root: self.root, collected: self.collected, files: Walked::default(), warnings: Vec::new() })
+        Box::new(Visitor {
+            root: self.root,
+            resolved_root: self.resolved_root,
+            collected: self.collected,
+            files: Walked::default(),
+            warnings: Vec::new(),
+        })
     }
 }
 
 /// One walker thread's share; handed to [`Collected`] when the thread is done.
 struct Visitor<'a> {
     root: &'a Path,
+    resolved_root: &'a Path,
     collected: &'a Collected,
     files: Walked,
     warnings: Vec<String>,
@@ -444,12 +490,20 @@ impl Visitor<'_> {
         self.warnings.push(format!("{}: skipped, it is not a regular file but {kind}", self.relative(path)));
     }
 
-    /// Links are not followed (they may leave the checkout or loop): a link to a file is
-    /// listed like the file; a link back to one of its own ancestors is reported as a loop;
-    /// other links to directories are left out.
+    /// Links are not followed (they may leave the checkout or loop): a link to a file in the
+    /// checkout is listed like the file; one that resolves outside it is not read (a warning
+    /// names it: what it points to is not the repository's); a link back to one of its own
+    /// ancestors is reported as a loop; other links to directories are left out.
     fn symlink(&mut self, path: &Path) {
         match std::fs::metadata(path) {
-            Ok(meta) if meta.is_file() => self.add(path),
+            Ok(meta) if meta.is_file() => match std::fs::canonicalize(path) {
+                Ok(target) if !target.starts_with(self.resolved_root) => self.warnings.push(format!(
+                    "{}: skipped, {}",
+                    self.relative(path),
+                    crate::fsutil::Refusal::Outside(target)
+                )),
+                _ => self.add(path),
+            },
             Ok(meta) if meta.is_dir() => {
                 let target = std::fs::canonicalize(path).ok();
                 let parent = path.parent().and_then(|p| std::fs::canonicalize(p).ok());
@@ -558,6 +612,16 @@ const NOT_OWN_DIRS: &[&str] = &[
     "external",
     "extern",
 ];
+
+/// How many of a file's `count` entries (`what`: services, jobs) detection reads: at most
+/// `max`, the first ones, with a warning naming the file when there are more. A file of
+/// generated entries must bound neither memory nor time nor the proposal.
+pub fn first_entries(repo: &Repo, rel: &str, what: &str, count: usize, max: usize) -> usize {
+    if count > max {
+        repo.warn(format!("{rel}: {count} {what}, more than detection reads from one file: the first {max} read"));
+    }
+    count.min(max)
+}
 
 /// The mark `hanzo-env export` puts at the top of every file it writes.
 pub const GENERATED_BY: &str = "Generated by `hanzo-env export";

@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::process::{Command, ExitStatus};
 
 use secrecy::ExposeSecret;
+use zeroize::Zeroizing;
 
 use super::Resolved;
 use crate::names::NameError;
@@ -149,22 +150,43 @@ impl ChildEnv {
         inherited.chain(fixed).chain(self.resolved.iter().map(|r| r.name.as_str())).collect()
     }
 
-    /// `text` with every sensitive value replaced by `[NAME]`.
+    /// `text` with every sensitive value (in any of its [`ChildEnv::masked_forms`]) replaced
+    /// by `[NAME]`.
     pub fn mask(&self, text: &str) -> String {
         let mut out = text.to_string();
-        for entry in self.masked() {
-            let value = entry.value.expose_secret();
-            if out.contains(value) {
-                out = out.replace(value, &format!("[{}]", entry.name));
+        for (form, name) in self.masked_forms() {
+            if out.contains(form.as_str()) {
+                out = out.replace(form.as_str(), &format!("[{name}]"));
             }
         }
         out
     }
 
-    /// The longest value [`ChildEnv::mask`] hides, in bytes (0 when none): how far one can
+    /// The longest form [`ChildEnv::mask`] hides, in bytes (0 when none): how far one can
     /// reach across a cut made in a log.
     pub fn longest_masked(&self) -> usize {
-        self.masked().map(|entry| entry.value.expose_secret().len()).max().unwrap_or(0)
+        self.masked_forms().iter().map(|(form, _)| form.len()).max().unwrap_or(0)
+    }
+
+    /// Every sensitive value in each form a program may print it: as it is, JSON-escaped
+    /// (`\"`, `\\`, `\n`, `\u001b`: a JSON log line, an error quoting it) and with only
+    /// its line breaks escaped (`\n`: a logger keeping records on one line); longest first,
+    /// so that a form inside another is not masked first.
+    fn masked_forms(&self) -> Vec<(Zeroizing<String>, &str)> {
+        let mut forms: Vec<(Zeroizing<String>, &str)> = Vec::new();
+        for entry in self.masked() {
+            let value = entry.value.expose_secret();
+            let json = Zeroizing::new(serde_json::to_string(value).unwrap_or_default());
+            let json = json.get(1..json.len().saturating_sub(1)).unwrap_or_default();
+            let breaks = Zeroizing::new(value.replace('\n', "\\n").replace('\r', "\\r"));
+            for form in [value, json, breaks.as_str()] {
+                if !forms.iter().any(|(f, _)| f.as_str() == form) {
+                    forms.push((Zeroizing::new(form.to_string()), entry.name.as_str()));
+                }
+            }
+        }
+        forms.sort_by_key(|(form, _)| std::cmp::Reverse(form.len()));
+        forms
     }
 
     /// `bytes[window]` with every sensitive value that overlaps the window replaced by
@@ -173,10 +195,10 @@ impl ChildEnv {
     pub fn mask_bytes(&self, bytes: &[u8], window: std::ops::Range<usize>) -> Vec<u8> {
         // Where each value lies, longest values first where two overlap.
         let mut hits: Vec<(usize, usize, &str)> = Vec::new();
-        for entry in self.masked() {
-            let value = entry.value.expose_secret().as_bytes();
-            for at in memchr::memmem::find_iter(bytes, value) {
-                hits.push((at, at + value.len(), entry.name.as_str()));
+        for (form, name) in self.masked_forms() {
+            let form = form.as_bytes();
+            for at in memchr::memmem::find_iter(bytes, form) {
+                hits.push((at, at + form.len(), name));
             }
         }
         hits.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
@@ -375,6 +397,24 @@ mod tests {
         assert_eq!(child.mask_bytes(log, 0..5), b"a [TOKEN]");
         assert_eq!(child.mask_bytes(log, 20..log.len()), b"[TOKEN]");
         assert_eq!(child.mask_bytes(log, 10..16), b"[TOKEN] b");
+    }
+
+    #[test]
+    fn masking_hides_the_escaped_forms_of_a_value_too() {
+        let value = "pa\"ss\\wo\nrd-\u{1b}-long";
+        let (child, _) = ChildEnv::build(vec![entry("TOKEN", value, true)], &[], &host).unwrap();
+        let json = serde_json::to_string(value).unwrap();
+        let json = &json[1..json.len() - 1];
+        let breaks = value.replace('\n', "\\n");
+        for (form, how) in [(value, "as is"), (json, "JSON-escaped"), (breaks.as_str(), "line breaks escaped")] {
+            let line = format!("{{\"password\":\"{form}\"}} and {form}.");
+            assert_eq!(child.mask(&line), "{\"password\":\"[TOKEN]\"} and [TOKEN].", "{how}: {form:?}");
+            let bytes = child.mask_bytes(line.as_bytes(), 0..line.len());
+            assert_eq!(bytes, b"{\"password\":\"[TOKEN]\"} and [TOKEN].", "{how}");
+            // A log cut in the middle of a form still hides it whole.
+            assert_eq!(child.mask_bytes(line.as_bytes(), 0..16), b"{\"password\":\"[TOKEN]", "{how}");
+        }
+        assert!(child.longest_masked() >= json.len(), "the margin covers the longest form");
     }
 
     #[test]

@@ -239,7 +239,7 @@ pub fn resolve(
         let value = match text {
             Some(text) => SecretString::from(text.as_str()),
             None => {
-                let question = question.map(str::to_string).unwrap_or_else(|| format!("{name} (for [env])"));
+                let question = prompt_text(name, question);
                 let answer = prompter.ask(name, &question).map_err(|e| ResolveError {
                     problems: vec![(name.to_string(), Problem::PromptFailed { reason: e.to_string() })],
                 })?;
@@ -254,6 +254,27 @@ pub fn resolve(
     }
     Ok(resolved)
 }
+
+/// The prompt for entry `name`: the checkout's question (`?prompt Some text`) after the
+/// entry's name, on one line with its control characters escaped and at most
+/// [`MAX_QUESTION_CHARS`] long, so that a checkout can neither clear the screen, retitle
+/// the window nor draw a prompt that passes for another program's.
+fn prompt_text(name: &str, question: Option<&str>) -> String {
+    match question {
+        Some(text) => {
+            let escaped = crate::text::printable_line(text);
+            let mut shown: String = escaped.chars().take(MAX_QUESTION_CHARS).collect();
+            if shown.len() < escaped.len() {
+                shown.push('…');
+            }
+            format!("{name} (for [env]): {shown}")
+        }
+        None => format!("{name} (for [env])"),
+    }
+}
+
+/// The longest question a prompt shows, in characters.
+const MAX_QUESTION_CHARS: usize = 120;
 
 /// An entry that passed every check: its text, or the question that will ask for it.
 struct Pending<'a> {
@@ -438,11 +459,32 @@ mod tests {
         .unwrap();
         assert_eq!(
             prompter.asked,
-            [("T".to_string(), "T (for [env])".to_string()), ("Q".to_string(), "Your API token".to_string())]
+            [
+                ("T".to_string(), "T (for [env])".to_string()),
+                ("Q".to_string(), "Q (for [env]): Your API token".to_string())
+            ]
         );
         let values: Vec<&str> = resolved.iter().map(|r| r.value.expose_secret()).collect();
         assert_eq!(values, ["one", "x", "two"]);
         assert!(resolved[0].sensitive && !resolved[1].sensitive && resolved[2].sensitive);
+    }
+
+    #[test]
+    fn a_question_from_the_checkout_is_escaped_bounded_and_names_its_entry() {
+        let forged = "\x1b[2J\x1b]0;sudo\x07[sudo] password for root:\r\n\u{202e}x";
+        let long = "Token ".repeat(100);
+        let mut prompter = Scripted { terminal: true, answers: vec!["one", "two"], asked: vec![] };
+        let line = format!("?prompt {forged}");
+        let long_line = format!("?prompt {long}");
+        resolve(&entries(&[("GH", line.as_str()), ("L", long_line.as_str())]), &host_of(&[]), &mut prompter).unwrap();
+        let (entry, question) = &prompter.asked[0];
+        assert_eq!(entry, "GH");
+        assert!(question.starts_with("GH (for [env]): "), "{question}");
+        assert!(!question.chars().any(|c| c.is_control() || c == '\u{202e}'), "{question:?}");
+        assert!(question.contains("\\u{1b}[2J") && question.contains("[sudo] password for root:"), "{question}");
+        let (_, long_question) = &prompter.asked[1];
+        assert!(long_question.chars().count() <= "L (for [env]): ".len() + MAX_QUESTION_CHARS + 1, "{long_question}");
+        assert!(long_question.ends_with('…'), "{long_question}");
     }
 
     #[test]

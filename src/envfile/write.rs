@@ -9,7 +9,7 @@
 //! reads no concatenated `'a'\''b'` pieces. Such a value is refused, naming the entry.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use secrecy::ExposeSecret;
 
@@ -92,7 +92,13 @@ pub fn git_verdict(path: &Path) -> GitVerdict {
         return GitVerdict::NotInRepo;
     };
     let git = |args: &[&std::ffi::OsStr]| {
-        Command::new("git").arg("-C").arg(dir).args(args).stdin(Stdio::null()).stderr(Stdio::null()).output()
+        crate::checkout::git(true, None)
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
     };
     let root = match git(&["rev-parse".as_ref(), "--show-toplevel".as_ref()]) {
         Ok(out) if out.status.success() => PathBuf::from(String::from_utf8_lossy(&out.stdout).trim_end()),
@@ -120,6 +126,8 @@ pub fn is_ours(path: &Path) -> std::io::Result<bool> {
 #[cfg(test)]
 mod tests {
     use secrecy::SecretString;
+
+    use std::process::Command;
 
     use super::*;
 

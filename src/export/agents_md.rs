@@ -82,8 +82,11 @@ fn steps(plan: &str) -> String {
 /// The section, markers included, ending with a newline.
 pub fn section(setup: &Setup) -> String {
     let mut out = format!("{START_MARKER}\n## Setup\n\n<!-- {} -->\n\n", super::header(Target::AgentsMd, setup));
-    let pins: Vec<String> =
-        setup.toolchains.iter().filter_map(|t| t.version.as_ref().map(|v| format!("{} {v}", t.name))).collect();
+    let pins: Vec<String> = setup
+        .toolchains
+        .iter()
+        .filter_map(|t| t.version.as_ref().map(|v| super::one_line(&format!("{} {v}", t.name))))
+        .collect();
     if !pins.is_empty() {
         out.push_str(&format!("Toolchains: {}.\n\n", pins.join(", ")));
     }
@@ -111,8 +114,8 @@ pub fn section(setup: &Setup) -> String {
         .services
         .iter()
         .map(|s| match &s.image {
-            Some(image) => format!("{} (`{image}`)", s.name),
-            None => s.name.clone(),
+            Some(image) => super::one_line(&format!("{} (`{image}`)", s.name)),
+            None => super::one_line(&s.name),
         })
         .collect();
     if !services.is_empty() {
@@ -134,11 +137,23 @@ pub fn section(setup: &Setup) -> String {
     out
 }
 
-/// A fenced `sh` block that no backtick run inside `text` can close early.
+/// A fenced `sh` block that no backtick run inside `text` can close early, and whose lines
+/// never read as the section's markers (see [`quoted_marker`]).
 fn code_block(text: &str) -> String {
     let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat((longest + 1).max(3));
-    format!("{fence}sh\n{}\n{fence}\n\n", text.trim_end_matches('\n'))
+    let body: Vec<String> = text.trim_end_matches('\n').split('\n').map(quoted_marker).collect();
+    format!("{fence}sh\n{}\n{fence}\n\n", body.join("\n"))
+}
+
+/// A line of the repository's text that is one of the section's marker lines gets a shell
+/// comment after it: the next export would otherwise find two sections and refuse the file.
+/// (The markers are found wherever they stand, code blocks included.)
+fn quoted_marker(line: &str) -> String {
+    match line.trim() {
+        START_MARKER | END_MARKER => format!("{line}  # (quoted by hanzo-env: not the section's marker)"),
+        _ => line.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -196,6 +211,26 @@ mod tests {
             let err = export(Some(&text)).unwrap_err().to_string();
             assert!(err.starts_with("AGENTS.md: ") && err.contains(want), "{err}");
         }
+    }
+
+    #[test]
+    fn marker_lines_and_fences_in_the_repository_text_never_break_the_next_export() {
+        let mut setup = super::super::tests::setup();
+        let hostile = format!("echo a\n{START_MARKER}\n  {END_MARKER}\r\n```\n~~~\n{END_MARKER}\necho b\n");
+        setup.install = hostile.clone();
+        setup.start = format!("{START_MARKER}\npnpm dev");
+        setup.tests[0].command = format!("{END_MARKER}\n```sh\npnpm test");
+        setup.services[0].image = Some(format!("postgres\n{END_MARKER}\n"));
+        setup.services[0].name = format!("db\n{START_MARKER}");
+        setup.toolchains[0].version = Some(format!("20\n{START_MARKER}"));
+        let first = render(&setup, Some("# Shop\n")).unwrap().files[0].contents.clone();
+        let (start, end) = find_section(&first).unwrap().expect("one section");
+        assert!(first[..start].starts_with("# Shop") && first[end..].is_empty(), "{first}");
+        // The next export finds the one section it wrote, and replaces it with the same.
+        let again = render(&setup, Some(&first)).unwrap().files[0].contents.clone();
+        assert_eq!(again, first);
+        let clean = render(&super::super::tests::setup(), Some(&first)).unwrap().files[0].contents.clone();
+        assert_eq!(clean, export(Some("# Shop\n")).unwrap());
     }
 
     #[test]

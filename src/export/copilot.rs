@@ -26,8 +26,10 @@ pub fn render(setup: &Setup) -> Exported {
     if !setup.install.trim().is_empty() {
         let mut install = vec![("name".to_string(), Node::str("Install")), ("shell".to_string(), Node::str("bash"))];
         if !setup.secrets.is_empty() {
-            let env =
-                setup.secrets.iter().map(|(name, _)| (name.clone(), Node::str(format!("${{{{ secrets.{name} }}}}"))));
+            let env = setup
+                .secrets
+                .iter()
+                .map(|(name, _)| (name.clone(), Node::Generated(format!("${{{{ secrets.{name} }}}}"))));
             install.push(("env".to_string(), Node::map(env)));
         }
         install.push(("run".to_string(), Node::str(&setup.install)));
@@ -66,7 +68,7 @@ pub fn render(setup: &Setup) -> Exported {
     job.push(("steps".to_string(), Node::Seq(steps)));
 
     let on_change = || Node::map([("paths", Node::strs([PATH]))]);
-    let document = vec![
+    let mut document = vec![
         ("name".to_string(), Node::str("Copilot Setup Steps")),
         (
             "on".to_string(),
@@ -82,8 +84,22 @@ pub fn render(setup: &Setup) -> Exported {
         text.push_str(&format!("# Secrets, from the repository's `copilot` environment: {}.\n", names.join(", ")));
     }
     text.push('\n');
+    // Text from the repository (install lines, service values, versions, step names) must
+    // not become an expression Actions evaluates.
+    for (key, value) in &mut document {
+        *key = literal_for_actions(key);
+        value.rewrite_text(&literal_for_actions, true);
+    }
     text.push_str(&yaml::document(&document));
     Exported { files: vec![ExportFile { path: PATH.to_string(), contents: text }], notes }
+}
+
+/// `text` with every `${{` written as the expression `${{ '${{' }}`, which Actions evaluates
+/// to the literal `${{`: the run gets the repository's text as it is, and nothing of it is
+/// evaluated (`${{ secrets.DEPLOY_KEY }}` in a compose value, `${{ github.event.… }}` in an
+/// install line: the classic script injection).
+fn literal_for_actions(text: &str) -> String {
+    text.replace("${{", "${{ '${{' }}")
 }
 
 fn step(name: &str, uses: &str, with: Vec<(String, Node)>) -> Node {
@@ -362,5 +378,53 @@ mod tests {
         let (yaml, _) = parsed(&setup);
         assert_eq!(uses(&yaml["jobs"][JOB]["steps"]), ["actions/checkout@v4"]);
         assert!(yaml["jobs"][JOB]["services"].is_badvalue());
+    }
+
+    /// Every string of `yaml` (keys too), depth first.
+    fn strings(yaml: &Yaml, out: &mut Vec<String>) {
+        match yaml {
+            Yaml::String(s) => out.push(s.clone()),
+            Yaml::Array(items) => items.iter().for_each(|i| strings(i, out)),
+            Yaml::Hash(map) => map.iter().for_each(|(k, v)| {
+                strings(k, out);
+                strings(v, out);
+            }),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn no_text_from_the_repository_becomes_an_actions_expression_in_any_field() {
+        let expr = |what: &str| format!("${{{{ github.event.{what} }}}}");
+        let mut setup = super::super::tests::setup();
+        setup.install = format!("echo {}\nmake\n", expr("install"));
+        setup.starts[1].command = format!("node serve.js {}", expr("start"));
+        setup.toolchains[0].version = Some(expr("version"));
+        setup.package_managers[0].version = Some(expr("manager"));
+        let service = &mut setup.services[0];
+        service.name = format!("db{}", expr("service"));
+        service.image = Some(format!("postgres:{}", expr("image")));
+        service.env.insert(expr("key"), format!("$${}", expr("value")));
+        service.ports = vec![format!("{}:5432", expr("port"))];
+        let (yaml, exported) = parsed(&setup);
+        let mut all = Vec::new();
+        strings(&yaml, &mut all);
+        let literal = "${{ '${{' }}";
+        for text in &all {
+            let rest = text.replace(literal, "");
+            let generated = setup.secrets.iter().any(|(name, _)| text == &format!("${{{{ secrets.{name} }}}}"));
+            assert!(generated || !rest.contains("${{"), "evaluated by Actions: {text}\n{}", exported.files[0].contents);
+        }
+        for what in ["install", "start", "version", "manager", "service", "image", "key", "value", "port"] {
+            let quoted = format!("{literal} github.event.{what} }}}}");
+            assert!(all.iter().any(|t| t.contains(&quoted)), "{what} is kept, as a literal: {all:?}");
+        }
+        // The secrets export declares stay expressions.
+        let install = job_steps(&yaml).into_iter().find(|s| s["name"].as_str() == Some("Install")).unwrap();
+        assert_eq!(install["env"]["DATABASE_URL"].as_str(), Some("${{ secrets.DATABASE_URL }}"));
+    }
+
+    fn job_steps(yaml: &Yaml) -> Vec<Yaml> {
+        yaml["jobs"][JOB]["steps"].as_vec().unwrap().clone()
     }
 }

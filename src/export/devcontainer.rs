@@ -178,7 +178,12 @@ fn compose_file(setup: &Setup, workspace: &str, services: &[&crate::detect::Serv
                 Node::map(service.env.iter().map(|(k, v)| (k.clone(), Node::str(v)))),
             ));
         }
-        entries.push((service.name.clone(), Node::Map(fields)));
+        let mut service_node = Node::Map(fields);
+        // Compose fills `$VAR` and `${VAR}` from the developer's host environment when the
+        // container starts: a value detection read (from CI, where it was literal) is kept
+        // literal, every `$` written `$$`.
+        service_node.rewrite_text(&|text| text.replace('$', "$$"), false);
+        entries.push((service.name.clone(), service_node));
     }
     format!(
         "# {}\n\n{}",
@@ -256,5 +261,27 @@ mod tests {
         assert_eq!(config["postCreateCommand"], "npm ci");
         assert!(config.get("forwardPorts").is_none() && config.get("dockerComposeFile").is_none());
         assert!(exported.notes.iter().any(|n| n.contains("bun")), "{:?}", exported.notes);
+    }
+
+    #[test]
+    fn every_dollar_of_a_service_value_is_literal_in_the_compose_file() {
+        let mut setup = super::super::tests::setup();
+        let service = &mut setup.services[0];
+        service.env.insert("POSTGRES_PASSWORD".into(), "pa$word${AWS_SECRET_ACCESS_KEY}$$x".into());
+        service.env.insert("PGDATA".into(), "$HOME/data".into());
+        service.image = Some("postgres:${TAG:-16}".into());
+        let exported = render(&setup);
+        let compose = &exported.files.iter().find(|f| f.path == COMPOSE_FILE).unwrap().contents;
+        let yaml = yaml_rust2::YamlLoader::load_from_str(compose).unwrap().remove(0);
+        let db = &yaml["services"][setup.services[0].name.as_str()];
+        // What compose reads back after its own interpolation (`$$` is one `$`) is the value.
+        let interpolated = |s: &str| s.replace("$$", "$");
+        assert_eq!(db["environment"]["POSTGRES_PASSWORD"].as_str(), Some("pa$$word$${AWS_SECRET_ACCESS_KEY}$$$$x"));
+        assert_eq!(interpolated(db["environment"]["PGDATA"].as_str().unwrap()), "$HOME/data");
+        assert_eq!(interpolated(db["image"].as_str().unwrap()), "postgres:${TAG:-16}");
+        // No `$` that compose would read as the start of a variable: only pairs.
+        for line in compose.lines() {
+            assert!(!line.replace("$$", "").contains('$'), "{line}");
+        }
     }
 }

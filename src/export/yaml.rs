@@ -12,6 +12,9 @@ pub enum Node {
     Null,
     Seq(Vec<Node>),
     Map(Vec<(String, Node)>),
+    /// Text `export` composed itself (a GitHub Actions `${{ secrets.NAME }}`): written like
+    /// [`Node::Str`], but never rewritten by [`Node::rewrite_text`].
+    Generated(String),
 }
 
 impl Node {
@@ -25,6 +28,26 @@ impl Node {
 
     pub fn strs<S: Into<String>>(items: impl IntoIterator<Item = S>) -> Node {
         Node::Seq(items.into_iter().map(|s| Node::Str(s.into())).collect())
+    }
+
+    /// Pass every string below this node through `rewrite` (and every mapping key, with
+    /// `keys`), except [`Node::Generated`] ones: what the reader of the file would evaluate in
+    /// text that came from the repository (`${{ … }}` for Actions, `$VAR` for compose) is
+    /// neutralised in one place, whatever field it sits in.
+    pub fn rewrite_text(&mut self, rewrite: &dyn Fn(&str) -> String, keys: bool) {
+        match self {
+            Node::Str(s) => *s = rewrite(s),
+            Node::Seq(items) => items.iter_mut().for_each(|item| item.rewrite_text(rewrite, keys)),
+            Node::Map(entries) => {
+                for (key, value) in entries {
+                    if keys {
+                        *key = rewrite(key);
+                    }
+                    value.rewrite_text(rewrite, keys);
+                }
+            }
+            Node::Int(_) | Node::Null | Node::Generated(_) => {}
+        }
     }
 }
 
@@ -52,7 +75,7 @@ fn value_after_key(out: &mut String, indent: usize, value: &Node) {
     match value {
         Node::Null => out.push('\n'),
         Node::Int(n) => out.push_str(&format!(" {n}\n")),
-        Node::Str(s) => match block_literal(s, indent + 2) {
+        Node::Str(s) | Node::Generated(s) => match block_literal(s, indent + 2) {
             Some(block) => {
                 out.push(' ');
                 out.push_str(&block);

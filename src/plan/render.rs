@@ -5,15 +5,9 @@
 use super::{Step, block, providing};
 
 /// A comment must stay one line whatever a file name holds, and carry no control character a
-/// terminal would act on.
+/// terminal would act on: line breaks become spaces, other controls are shown escaped.
 pub fn comment_text(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\n' | '\r' | '\t' => ' ',
-            c if c.is_control() => char::REPLACEMENT_CHARACTER,
-            c => c,
-        })
-        .collect()
+    crate::text::printable_line(&text.replace(['\n', '\r', '\t'], " ")).into_owned()
 }
 
 /// The helpers `steps` call, top-level names in the registry's order.

@@ -13,6 +13,9 @@ use subtle::{Choice, ConstantTimeEq};
 use zeroize::Zeroizing;
 
 const TOKEN_FILE_NAME: &str = "serve-token";
+/// The shortest token a server beyond loopback accepts (a warning on loopback): a short
+/// token is guessed; a generated one is 4 + 43 characters.
+pub const MIN_TOKEN_CHARS: usize = 16;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TokenError {
@@ -28,6 +31,10 @@ pub enum TokenError {
     Write(#[from] crate::fsutil::WriteError),
     #[error(transparent)]
     Random(#[from] super::seal::SealError),
+    #[error(
+        "{origin} holds {count} token(s) shorter than {MIN_TOKEN_CHARS} characters, refused for a server beyond loopback"
+    )]
+    TooShort { origin: String, count: usize },
 }
 
 impl crate::diagnostic::Diagnostic for TokenError {
@@ -39,6 +46,9 @@ impl crate::diagnostic::Diagnostic for TokenError {
             }
             TokenError::NoConfigDir => "pass --token-file PATH or set HANZO_ENV_SERVE_TOKENS".into(),
             TokenError::InsideDataDir { .. } => "pass --token-file with a path outside the data dir".into(),
+            TokenError::TooShort { .. } => {
+                "use long random tokens, e.g. `printf 'hzs_%s\\n' \"$(openssl rand -hex 24)\"` for each".into()
+            }
             TokenError::Write(_) | TokenError::Random(_) => return None,
         })
     }
@@ -58,6 +68,9 @@ pub enum TokenOrigin {
 /// The accepted bearer tokens, as SHA-256 digests.
 pub struct Tokens {
     digests: Vec<[u8; 32]>,
+    /// Where they came from (for messages), and how many are under [`MIN_TOKEN_CHARS`].
+    origin: String,
+    short: usize,
 }
 
 impl Tokens {
@@ -92,16 +105,26 @@ impl Tokens {
     }
 
     fn parse(text: &str, separators: &[char], origin: &str) -> Result<Tokens, TokenError> {
-        let digests: Vec<[u8; 32]> = text
-            .split(separators)
-            .map(str::trim)
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
-            .map(digest)
-            .collect();
-        if digests.is_empty() {
+        let tokens: Vec<&str> =
+            text.split(separators).map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect();
+        if tokens.is_empty() {
             return Err(TokenError::Empty { origin: origin.to_string() });
         }
-        Ok(Tokens { digests })
+        let short = tokens.iter().filter(|t| t.chars().count() < MIN_TOKEN_CHARS).count();
+        Ok(Tokens { digests: tokens.into_iter().map(digest).collect(), origin: origin.to_string(), short })
+    }
+
+    /// How many tokens are shorter than [`MIN_TOKEN_CHARS`].
+    pub fn short(&self) -> usize {
+        self.short
+    }
+
+    /// Refuse short tokens (for a server that listens beyond loopback).
+    pub fn require_long(&self) -> Result<(), TokenError> {
+        match self.short {
+            0 => Ok(()),
+            count => Err(TokenError::TooShort { origin: self.origin.clone(), count }),
+        }
     }
 
     /// Whether an `Authorization` header value carries an accepted bearer token.
@@ -128,8 +151,14 @@ fn bearer(header: &[u8]) -> Option<&[u8]> {
     (!token.is_empty()).then_some(token)
 }
 
+/// The largest token file read: a line per token, far under this.
+const MAX_TOKEN_FILE_BYTES: u64 = 1 << 20;
+
+/// A token file: a regular file of bounded size (`--token-file /dev/zero` must not fill memory).
 fn read(path: &Path) -> Result<Zeroizing<String>, TokenError> {
-    std::fs::read_to_string(path).map(Zeroizing::new).map_err(|source| TokenError::Read { path: path.into(), source })
+    crate::fsutil::read_regular_text(path, MAX_TOKEN_FILE_BYTES)
+        .map(Zeroizing::new)
+        .map_err(|source| TokenError::Read { path: path.into(), source })
 }
 
 fn digest(token: &str) -> [u8; 32] {

@@ -70,6 +70,9 @@ pub struct Started {
     pub key: KeyOrigin,
     /// Listening beyond loopback (allowed by `--allow-remote`): plain HTTP on the network.
     pub remote: bool,
+    /// How many accepted tokens are shorter than [`auth::MIN_TOKEN_CHARS`] (loopback only:
+    /// beyond it they are refused).
+    pub short_tokens: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -134,6 +137,10 @@ pub fn run(
         config.config_dir.as_deref(),
         &config.data_dir,
     )?;
+    if remote {
+        tokens.require_long()?;
+    }
+    let short_tokens = tokens.short();
     let store = Arc::new(store::Store::open(&config.data_dir, &key)?);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let limits = config.limits;
@@ -144,6 +151,7 @@ pub fn run(
         log,
         body_timeout: limits.body_timeout,
     };
+    let watched = Arc::clone(&store);
     let served = runtime.block_on(async move {
         let listener =
             tokio::net::TcpListener::bind(address).await.map_err(|source| ServeError::Bind { address, source })?;
@@ -160,11 +168,18 @@ pub fn run(
             tokens: token_origin,
             key: key_origin,
             remote,
+            short_tokens,
         });
         let (stopping, stop) = tokio::sync::watch::channel(signalled);
+        let failing = Arc::clone(&watched);
         tokio::spawn(async move {
             if !signalled {
-                shutdown.await;
+                // A store that failed to write takes no more writes until it is re-opened:
+                // stop, so that the failure is reported and a supervisor restarts the server.
+                tokio::select! {
+                    () = shutdown => {}
+                    _ = failing.failed() => {}
+                }
             }
             let _ = stopping.send(true);
         });
@@ -186,8 +201,10 @@ pub fn run(
     });
     // Requests cut off by the shutdown may still hold the store; wait for them to go.
     runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    let failure = store.failure();
     drop(store);
-    served
+    served?;
+    failure.map_or(Ok(()), |failure| Err(failure.into()))
 }
 
 /// Resolves on SIGINT (Ctrl-C) or SIGTERM.

@@ -299,6 +299,15 @@ async fn write(
         Err(WriteError::PreconditionFailed) => Err(ApiError::precondition_failed()),
         Err(WriteError::SecretNotSet) => Err(ApiError::not_found(unset)),
         Err(WriteError::Storage(message)) => Err(internal(state, &message)),
+        Err(WriteError::Unavailable(message)) => {
+            internal(state, &message);
+            Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage_failed",
+                "the server could not write to its storage (see its log) and is stopping; nothing of this request \
+                 was saved: retry once it is back",
+            ))
+        }
     }
 }
 

@@ -26,6 +26,9 @@ const TAG_LEN: usize = 16;
 const WRAPPED_KEY_LEN: usize = KEY_LEN + TAG_LEN;
 const HEADER_LEN: usize = 1 + NONCE_LEN + WRAPPED_KEY_LEN + NONCE_LEN;
 const KEY_FILE_NAME: &str = "serve.key";
+/// The largest key file read: the key is 44 characters of base64 (`--key-file /dev/zero` must
+/// not fill memory).
+const MAX_KEY_FILE_BYTES: u64 = 64 << 10;
 /// What the key check seals, so that a wrong master key is caught at start.
 const KEY_CHECK_PLAINTEXT: &[u8] = b"hanzo-env serve master key check v1";
 
@@ -104,7 +107,8 @@ impl MasterKey {
             refuse_inside(path, data_dir)?;
             check_private(path)?;
             let text = Zeroizing::new(
-                std::fs::read_to_string(path).map_err(|source| KeyError::Read { path: path.into(), source })?,
+                crate::fsutil::read_regular_text(path, MAX_KEY_FILE_BYTES)
+                    .map_err(|source| KeyError::Read { path: path.into(), source })?,
             );
             let key = decode_key(&text, &path.display().to_string())?;
             return Ok((MasterKey::from_bytes(&key), KeyOrigin::File(path.into())));
@@ -118,7 +122,8 @@ impl MasterKey {
         if path.exists() {
             check_private(&path)?;
             let text = Zeroizing::new(
-                std::fs::read_to_string(&path).map_err(|source| KeyError::Read { path: path.clone(), source })?,
+                crate::fsutil::read_regular_text(&path, MAX_KEY_FILE_BYTES)
+                    .map_err(|source| KeyError::Read { path: path.clone(), source })?,
             );
             let key = decode_key(&text, &path.display().to_string())?;
             return Ok((MasterKey::from_bytes(&key), KeyOrigin::Existing(path)));

@@ -59,6 +59,12 @@ pub enum StoreError {
     Seal(#[from] super::seal::SealError),
     #[error("the store's writer has stopped")]
     WriterGone,
+    #[error(
+        "writing to {} failed ({cause}); the database refuses every write after an I/O error until it is \
+         re-opened, so the server stopped",
+        path.display()
+    )]
+    Failed { path: PathBuf, cause: String },
 }
 
 impl crate::diagnostic::Diagnostic for StoreError {
@@ -72,6 +78,11 @@ impl crate::diagnostic::Diagnostic for StoreError {
                 Some("pass the --key-file (or HANZO_ENV_SERVE_KEY) this data dir was created with".into())
             }
             StoreError::DataDir { .. } => Some("check that the parent directory is writable".into()),
+            StoreError::Failed { .. } => Some(
+                "free space on that disk (or fix the device), then start `hanzo-env serve` again: every acknowledged \
+                 write is kept; under a supervisor (systemd `Restart=on-failure`) the restart is automatic"
+                    .into(),
+            ),
             _ => None,
         }
     }
@@ -79,6 +90,14 @@ impl crate::diagnostic::Diagnostic for StoreError {
 
 fn db_err(err: impl Into<redb::Error>) -> StoreError {
     StoreError::Db(err.into())
+}
+
+impl StoreError {
+    /// An I/O failure of the database file (a full disk, a failing device): redb answers
+    /// every later write with "previous I/O error" until the database is re-opened.
+    fn is_io(&self) -> bool {
+        matches!(self, StoreError::Db(redb::Error::Io(_) | redb::Error::PreviousIo))
+    }
 }
 
 /// What `environments` keeps for one repo. Fields are added with defaults, never renamed,
@@ -169,6 +188,9 @@ pub enum WriteError {
     SecretNotSet,
     /// The transaction failed; nothing of it was committed.
     Storage(String),
+    /// The database file failed to write (see [`StoreError::Failed`]); nothing of it was
+    /// committed and the server is stopping.
+    Unavailable(String),
 }
 
 /// The answer to a write: the environment as it now is (state none after a delete).
@@ -183,6 +205,8 @@ pub struct Store {
     db: Arc<Database>,
     jobs: Option<mpsc::Sender<Job>>,
     writer: Option<JoinHandle<()>>,
+    /// Set once by the writer when a write failed for an I/O reason ([`Store::failed`]).
+    failure: tokio::sync::watch::Receiver<Option<Failure>>,
 }
 
 impl Store {
@@ -233,11 +257,31 @@ impl Store {
         let db = Arc::new(db);
         let (jobs, queue) = mpsc::channel();
         let writer_db = Arc::clone(&db);
+        let (failed, failure) = tokio::sync::watch::channel(None);
         let writer = std::thread::Builder::new()
             .name("hanzo-env-store-writer".into())
-            .spawn(move || write_loop(&writer_db, &queue))
+            .spawn(move || write_loop(&writer_db, &path, &queue, &failed))
             .map_err(|e| db_err(redb::Error::Io(e)))?;
-        Ok(Store { db, jobs: Some(jobs), writer: Some(writer) })
+        Ok(Store { db, jobs: Some(jobs), writer: Some(writer), failure })
+    }
+
+    /// Resolves with the failure once a write failed for an I/O reason: the database then
+    /// takes no write until it is re-opened, so the server stops (and reports it) rather
+    /// than answer every later write with a 500 while its reads still look healthy.
+    pub async fn failed(&self) -> StoreError {
+        let mut failure = self.failure.clone();
+        let failed =
+            failure.wait_for(Option::is_some).await.ok().and_then(|failed| failed.as_ref().map(Failure::error));
+        match failed {
+            Some(failed) => failed,
+            // The writer is gone without a failure: the store is closing, nothing to report.
+            None => std::future::pending().await,
+        }
+    }
+
+    /// The failure [`Store::failed`] reports, if there was one.
+    pub fn failure(&self) -> Option<StoreError> {
+        self.failure.borrow().as_ref().map(Failure::error)
     }
 
     /// One repo's environment; state none with empty scripts when nothing is saved.
@@ -302,7 +346,25 @@ fn create_private_dir(dir: &Path) -> Result<(), StoreError> {
     builder.create(dir).map_err(wrap)
 }
 
-fn write_loop(db: &Database, queue: &mpsc::Receiver<Job>) {
+/// An I/O failure of the database file: where, and the error.
+#[derive(Debug, Clone)]
+struct Failure {
+    path: PathBuf,
+    cause: String,
+}
+
+impl Failure {
+    fn error(&self) -> StoreError {
+        StoreError::Failed { path: self.path.clone(), cause: self.cause.clone() }
+    }
+}
+
+fn write_loop(
+    db: &Database,
+    path: &Path,
+    queue: &mpsc::Receiver<Job>,
+    failed: &tokio::sync::watch::Sender<Option<Failure>>,
+) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -317,6 +379,17 @@ fn write_loop(db: &Database, queue: &mpsc::Receiver<Job>) {
                     let _ = job.reply.send(outcome);
                 }
             }
+            Err(err) if err.is_io() => {
+                // The first failure is the one to report ("No space left on device"); the
+                // later ones only say that there was one.
+                if failed.borrow().is_none() {
+                    failed.send_replace(Some(Failure { path: path.to_path_buf(), cause: io_cause(&err) }));
+                }
+                let message = failed.borrow().as_ref().map(|f| f.error().to_string()).unwrap_or_default();
+                for job in batch {
+                    let _ = job.reply.send(Err(WriteError::Unavailable(message.clone())));
+                }
+            }
             Err(err) => {
                 let message = err.to_string();
                 for job in batch {
@@ -324,6 +397,14 @@ fn write_loop(db: &Database, queue: &mpsc::Receiver<Job>) {
                 }
             }
         }
+    }
+}
+
+/// The I/O error itself ("No space left on device (os error 28)"), not redb's wrapping.
+fn io_cause(err: &StoreError) -> String {
+    match err {
+        StoreError::Db(redb::Error::Io(io)) => io.to_string(),
+        other => other.to_string(),
     }
 }
 

@@ -112,17 +112,13 @@ fn latest_tag_version(env: &ChildEnv, checkout: &Path) -> Option<String> {
     (output.status.success() && looks_like_one).then(|| version.to_string())
 }
 
-/// git with only what finds it and its configuration: the run's [env] values (secrets among
-/// them) have no business in a read of the repository.
+/// git with only what finds it: the run's [env] values (secrets among them) have no
+/// business in a read of the repository, and neither the checkout's config nor the user's
+/// may run a program (see [`crate::checkout::git`]).
 pub fn git(env: &ChildEnv) -> Command {
-    let mut cmd = Command::new("git");
-    cmd.env_clear();
-    for name in ["PATH", "HOME"] {
-        if let Some(value) = env.plain(name) {
-            cmd.env(name, value);
-        }
-    }
-    cmd
+    let vars: Vec<(&str, &std::ffi::OsStr)> =
+        ["PATH", "HOME"].into_iter().filter_map(|name| env.plain(name).map(|value| (name, value))).collect();
+    crate::checkout::git(false, Some(&vars))
 }
 
 /// `PYTHON -m venv <dir>` (`python3` unless the plan pins one) with the run's PATH; the

@@ -133,7 +133,8 @@ pub struct Serve {
 impl Serve {
     pub fn start() -> Serve {
         let dir = tempfile::tempdir().unwrap();
-        let token = format!("tok-{}", std::process::id());
+        // Long enough for a server to accept without a warning (at least 16 characters).
+        let token = format!("tok-{}-long-enough", std::process::id());
         std::fs::write(dir.path().join("token"), format!("{token}\n")).unwrap();
         let mut cmd = serve_command(dir.path());
         cmd.arg("--data").arg(dir.path().join("data")).arg("--token-file").arg(dir.path().join("token"));

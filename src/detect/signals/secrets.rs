@@ -560,7 +560,7 @@ fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R
 /// [`MAX_NAMES_PER_FILE`] names: a file of generated reads must not fill the proposal.
 fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>) -> FileScan {
     // Listed as a file, but it may have been swapped for a FIFO since: never block on one.
-    let Ok(file) = crate::fsutil::open_regular(&root.join(rel)) else { return FileScan::default() };
+    let Ok(file) = crate::fsutil::open_regular_within(&root.join(rel), root) else { return FileScan::default() };
     bytes.clear();
     if file.take(MAX_SOURCE_BYTES).read_to_end(bytes).is_err() || bytes.contains(&0) {
         return FileScan::default();

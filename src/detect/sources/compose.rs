@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use yaml_rust2::Yaml;
 
-use crate::detect::repo::{Repo, file_name, is_within, parent_dir};
+use crate::detect::repo::{Repo, file_name, first_entries, is_within, parent_dir};
 use crate::detect::sources::images::backing_product;
 use crate::detect::sources::shell::{ComposeUp, join_path, quote};
 use crate::detect::sources::workflows::scalar;
@@ -85,12 +85,22 @@ impl ComposeService {
     }
 }
 
-/// The services of a compose file, or `None` (with a warning) when it cannot be read.
+/// At most this many backing services in one start, whatever its files hold: a project's
+/// tests need a few.
+pub const MAX_STARTED_SERVICES: usize = 32;
+
+/// At most this many services of one compose file are read (see [`first_entries`]): a
+/// development setup has a handful.
+pub const MAX_SERVICES_PER_FILE: usize = 100;
+
+/// The services of a compose file (the first [`MAX_SERVICES_PER_FILE`]), or `None` (with a
+/// warning) when it cannot be read.
 pub fn services(repo: &Repo, rel: &str) -> Option<Vec<ComposeService>> {
     let docs = repo.read_yaml(rel)?;
     let services = docs.first().map(|d| &d["services"]).and_then(Yaml::as_hash)?;
+    let read = first_entries(repo, rel, "services", services.len(), MAX_SERVICES_PER_FILE);
     let mut out = Vec::new();
-    for (name, def) in services {
+    for (name, def) in services.iter().take(read) {
         let Some(name) = scalar(name) else { continue };
         // `<<: *anchor` merge keys are not expanded by the YAML reader: look through them.
         let field = |key: &str| {
@@ -239,6 +249,7 @@ impl ComposeStart {
     /// each once; `None` when a file cannot be read.
     pub fn of(repo: &Repo, files: Vec<String>, wanted: Option<&[String]>) -> Option<ComposeStart> {
         let mut services: Vec<StartedService> = Vec::new();
+        let mut left_out = 0;
         for file in &files {
             for service in self::services(repo, file)? {
                 let named = wanted.is_none_or(|w| w.contains(&service.name));
@@ -246,9 +257,20 @@ impl ComposeStart {
                     && let Some(product) = service.backing()
                     && !services.iter().any(|s| s.service.name == service.name)
                 {
+                    if services.len() == MAX_STARTED_SERVICES {
+                        left_out += 1;
+                        continue;
+                    }
                     services.push(StartedService { file: file.clone(), product, service });
                 }
             }
+        }
+        if left_out > 0 {
+            repo.warn(format!(
+                "{}: {} backing services, more than one start brings up: the first {MAX_STARTED_SERVICES} kept",
+                files.join(", "),
+                MAX_STARTED_SERVICES + left_out
+            ));
         }
         Some(ComposeStart { files, services, named: wanted.is_some() })
     }

@@ -23,7 +23,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::repo::{Repo, file_name};
+use crate::detect::repo::{Repo, file_name, first_entries};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
 use crate::detect::sources::shell::{commands, is_variable_name, join_path, quote};
 use crate::detect::sources::version;
@@ -159,7 +159,17 @@ impl Workflows {
             .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
             .collect();
         workflows.sort_by_key(|rel| (workflow_rank(repo, rel), *rel));
-        for rel in workflows {
+        let count = workflows.len();
+        for (read, rel) in workflows.into_iter().enumerate() {
+            if reader.jobs.len() >= MAX_JOBS {
+                repo.warn(format!(
+                    "{rel}: not read, nor {} other workflow(s) after it: the {read} before it hold {} jobs, more than \
+                     detection reads",
+                    count - read - 1,
+                    reader.jobs.len()
+                ));
+                break;
+            }
             reader.github_workflow(rel);
         }
         for file in repo.under(".github/actions") {
@@ -304,6 +314,12 @@ pub fn scalar(value: &Yaml) -> Option<String> {
     }
 }
 
+/// At most this many jobs of one CI file are read (see [`first_entries`]): far more than a
+/// project's CI has, and a bound on the work a file of generated jobs makes.
+pub const MAX_JOBS_PER_FILE: usize = 256;
+/// Workflows are read, most relevant first, until they hold this many jobs.
+pub const MAX_JOBS: usize = 1024;
+
 struct Reader<'r> {
     repo: &'r Repo,
     jobs: Vec<Job>,
@@ -318,7 +334,8 @@ impl Reader<'_> {
         let partial = is_partial_workflow(self.repo, rel);
         let workflow_ctx = Context::default().with_env(&doc["env"]);
         let Some(jobs) = doc["jobs"].as_hash() else { return };
-        for (job_name, def) in jobs {
+        let read = first_entries(self.repo, rel, "jobs", jobs.len(), MAX_JOBS_PER_FILE);
+        for (job_name, def) in jobs.iter().take(read) {
             let Some(job_name) = scalar(job_name) else { continue };
             let foreign_dirs = foreign_checkouts(def);
             if foreign_dirs.iter().any(String::is_empty) || never_runs(&def["if"], &workflow_ctx) {
@@ -505,11 +522,10 @@ impl Reader<'_> {
             global.images.push((ctx.resolve(&image), format!("{rel}#image")));
         }
         self.jobs.push(global);
-        for (name, def) in doc.as_hash().into_iter().flatten() {
+        let entries = doc.as_hash().into_iter().flatten().filter(|(_, def)| !def["script"].is_badvalue());
+        let read = first_entries(self.repo, rel, "jobs", entries.clone().count(), MAX_JOBS_PER_FILE);
+        for (name, def) in entries.take(read) {
             let Some(name) = scalar(name) else { continue };
-            if def["script"].is_badvalue() {
-                continue;
-            }
             let job_ctx = ctx.with_env(&def["variables"]);
             let mut job = Job::new(format!("{rel}#{name}"), JobKind::Other);
             for service in def["services"].as_vec().into_iter().flatten() {
@@ -535,7 +551,9 @@ impl Reader<'_> {
     fn circleci(&mut self, rel: &str) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
-        for (name, def) in doc["jobs"].as_hash().into_iter().flatten() {
+        let jobs = doc["jobs"].as_hash().into_iter().flatten();
+        let read = first_entries(self.repo, rel, "jobs", jobs.clone().count(), MAX_JOBS_PER_FILE);
+        for (name, def) in jobs.take(read) {
             let Some(name) = scalar(name) else { continue };
             let mut job = Job::new(format!("{rel}#jobs.{name}"), JobKind::Other);
             let ctx = Context::default().with_env(&def["environment"]);

@@ -42,7 +42,12 @@ impl Element {
     }
 }
 
-/// Parse `text` into its root element. Malformed XML is an error naming the line.
+/// At most this deep (elements inside each other): a tree is dropped, cloned and walked
+/// recursively, and 50,000 nested elements (350 KB) would overflow the stack.
+pub const MAX_DEPTH: usize = 256;
+
+/// Parse `text` into its root element. Malformed XML is an error naming the line, and so is
+/// nesting deeper than [`MAX_DEPTH`].
 pub fn parse_xml(text: &str) -> Result<Element, String> {
     use quick_xml::events::Event;
 
@@ -56,6 +61,13 @@ pub fn parse_xml(text: &str) -> Result<Element, String> {
             .map_err(|e| format!("line {}: {e}", line_at(reader.error_position().max(reader.buffer_position()))))?;
         match event {
             Event::Start(start) => {
+                // The document itself is the stack's first entry.
+                if stack.len() > MAX_DEPTH {
+                    return Err(format!(
+                        "line {}: nested deeper than {MAX_DEPTH} levels",
+                        line_at(reader.buffer_position())
+                    ));
+                }
                 stack.push(Element { name: start.local_name().as_ref().to_string(), ..Element::default() })
             }
             Event::Empty(empty) => {
@@ -109,6 +121,20 @@ mod tests {
         assert!(err.contains("line"), "{err}");
         assert!(parse_xml("<project><a>").is_err());
         assert!(parse_xml("").is_err());
+    }
+
+    #[test]
+    fn nesting_is_bounded_and_refused_without_overflowing_the_stack() {
+        let nested = |levels: usize| format!("{}{}", "<a>".repeat(levels), "</a>".repeat(levels));
+        assert!(parse_xml(&nested(MAX_DEPTH)).is_ok());
+        // The reproducer: 50,000 levels aborted the process (stack overflow).
+        for levels in [MAX_DEPTH + 1, 50_000] {
+            let err = parse_xml(&nested(levels)).expect_err("too deep");
+            assert!(err.contains(&format!("nested deeper than {MAX_DEPTH} levels")), "{err}");
+        }
+        // Unclosed, and empty elements in between, count the same.
+        let err = parse_xml(&"<a><b/>".repeat(60_000)).expect_err("too deep");
+        assert!(err.contains("nested deeper"), "{err}");
     }
 
     proptest::proptest! {
