@@ -1188,7 +1188,8 @@ fn serve_stops_with_a_clear_error_after_a_disk_full_write_and_a_restart_has_ever
 
     let set = |url: &str, name: &str, value: &str| {
         let home = tempfile::tempdir().unwrap();
-        let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", name]);
+        // `--create`: a fresh server has no environment named site yet.
+        let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", "--create", name]);
         cmd.env("HANZO_BASE_URL", url).env("HANZO_API_KEY", token).write_stdin(value.to_string());
         timed(&mut cmd).0
     };
@@ -1276,7 +1277,10 @@ fn secret_values_holding_a_nul_byte_are_refused_before_anything_is_sent() {
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(r.stderr.contains("NUL"), "{args:?}: {}", r.stderr);
     }
-    assert!(server.requests().is_empty(), "sent: {:?}", server.requests());
+    // Only the lookup of the repo (a GET, before the value is read) reached the server.
+    let requests = server.requests();
+    assert!(requests.iter().all(|r| r.starts_with("GET /v1/environment")), "sent: {requests:?}");
+    assert!(!requests.iter().any(|r| r.contains("abc") || r.contains("GOOD")), "sent: {requests:?}");
 }
 
 // --- R2.12 Short serve tokens ---------------------------------------------------------------
