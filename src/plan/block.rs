@@ -188,7 +188,7 @@ pub fn is_marker(line: &str) -> bool {
 mod tests {
     use super::*;
 
-    const PINNED_V1: &str = "56996541a8e0de61b1b2b64b537f6c52ad5f32ecaeced553af4f936b9b6b04c2";
+    const PINNED_V1: &str = "3fc8b06ec1c5485e1888f8abd5169ee916df6c74f9c88dc138c23e53894adf90";
 
     const PLAN: &str = "# hanzo-env helpers v1: hanzo_node hanzo_pm\nset -euo pipefail\nhanzo_node 22  # .nvmrc\n";
 

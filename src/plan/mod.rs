@@ -210,6 +210,30 @@ mod tests {
         }
     }
 
+    /// Run `script` after the text of `helpers`; (exit status, stderr).
+    fn bash_with(helpers: &[&str], script: &str) -> (i32, String) {
+        let text: String = with_needs(helpers).iter().map(|h| h.text).collect::<Vec<_>>().join("\n");
+        let out = std::process::Command::new("bash").args(["-c", &format!("{text}\n{script}")]).output().unwrap();
+        (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+
+    #[test]
+    fn a_service_that_fails_fails_its_call_and_the_start_the_next_still_runs() {
+        let stubs = "hanzo_redis() { echo \"redis $*\" >&2; }\nhanzo_postgres() { return 3; }\n";
+        let (code, _) = bash_with(&["hanzo_service"], &format!("{stubs}hanzo_service postgres 5432"));
+        assert_eq!(code, 1, "a lone service's failure is the start's");
+        let script = format!(
+            "{stubs}hanzo_service postgres 5432\nhanzo_service mongodb\nhanzo_service redis 6379 ''\nhanzo_services_started"
+        );
+        let (code, stderr) = bash_with(&["hanzo_service"], &script);
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stderr.contains("mongodb is not started (no distribution package provides it)"), "{stderr}");
+        assert!(stderr.contains("redis 6379 \n"), "the next service still starts: {stderr}");
+        let (code, stderr) =
+            bash_with(&["hanzo_service"], &format!("{stubs}hanzo_service redis 6379 ''\nhanzo_services_started"));
+        assert_eq!(code, 0, "{stderr}");
+    }
+
     #[test]
     fn needs_are_closed_and_ordered() {
         let names: Vec<&str> = with_needs(&["hanzo_postgres"]).iter().map(|h| h.name).collect();
