@@ -53,7 +53,7 @@ registry!(
     crate::detect::repo::WalkError,
     crate::export::ExportError,
     crate::plan::block::BlockError,
-    crate::commands::remote::NoEnvironment,
+    crate::api::missing::NoEnvironment,
 );
 
 impl Report {

@@ -1,6 +1,7 @@
 //! The environment API (DESIGN.md §2): wire types shared by the client and `serve`.
 
 pub mod client;
+pub mod missing;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
