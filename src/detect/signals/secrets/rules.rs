@@ -30,8 +30,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-/// Words that, last in a name, make it a credential.
-const CREDENTIAL_WORDS: &[&str] = &[
+/// Words that, last in a name, make it a credential and name the value itself.
+const CREDENTIAL_NOUNS: &[&str] = &[
     "PASSWORD",
     "PASSWORDS",
     "PASSWD",
@@ -51,10 +51,9 @@ const CREDENTIAL_WORDS: &[&str] = &[
     "DSN",
     "SALT",
     "PEPPER",
-    "AUTH",
-    "JWT",
-    "PAT",
 ];
+/// Words that, last in a name, make it a credential but also name a mode (`PROXY_AUTH=off`).
+const CREDENTIAL_MODES: &[&str] = &["AUTH", "JWT", "PAT"];
 /// Words that, anywhere before the last, make a name a credential (`SECRET_KEY_BASE`).
 const STRONG_WORDS: &[&str] = &["SECRET", "PASSWORD", "TOKEN", "CREDENTIALS", "APIKEY"];
 /// Words before KEY/KEYS/TOKEN/TOKENS that make the name an identifier or a public value.
@@ -442,7 +441,7 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     if last == "SEED" && before.last().is_some_and(|w| matches!(w.as_str(), "KEY" | "SECRET") || is_cryptographic(w)) {
         return true;
     }
-    if is(CREDENTIAL_WORDS, last) {
+    if is(CREDENTIAL_NOUNS, last) || is(CREDENTIAL_MODES, last) {
         // CACHE_KEY, PUBLIC_KEY, CSRF_TOKEN name things; COOKIE_SECRET is still a secret.
         let keyish = matches!(last.as_str(), "KEY" | "KEYS" | "TOKEN" | "TOKENS");
         let qualifier = before.last();
@@ -536,29 +535,6 @@ pub fn is_setting_name(name: &str) -> bool {
     let Some((last, before)) = words.split_last() else { return false };
     SETTING_WORDS.contains(&last.as_str()) || before.iter().any(|w| SWITCH_WORDS.contains(&w.as_str()))
 }
-
-/// Credential words that name the value itself (not AUTH or JWT, which also name a mode).
-const CREDENTIAL_NOUNS: &[&str] = &[
-    "PASSWORD",
-    "PASSWORDS",
-    "PASSWD",
-    "PASS",
-    "PASSPHRASE",
-    "PWD",
-    "SECRET",
-    "SECRETS",
-    "TOKEN",
-    "TOKENS",
-    "KEY",
-    "KEYS",
-    "APIKEY",
-    "CREDENTIALS",
-    "CREDENTIAL",
-    "CREDS",
-    "DSN",
-    "SALT",
-    "PEPPER",
-];
 
 /// Whether an example's `value` for `name` is a setting's: a boolean (`true`, `off`), a
 /// number (unless the name is a password's: `123456` is an example password), a duration
