@@ -13,6 +13,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::detect::Detection;
+use crate::evidence::Evidence;
 use crate::export::{self, Setup, StartKind, Target};
 
 /// The recorded environment a detection is checked against.
@@ -56,16 +57,17 @@ pub struct Drift {
     pub kind: Kind,
     pub severity: Severity,
     pub message: String,
-    /// The files (with `#key` or `:line`) that justify it.
-    pub evidence: Vec<String>,
+    /// The places that justify it (`path#key` or `path:line` in JSON).
+    pub evidence: Vec<Evidence>,
     /// Where an annotation should point: a repo-relative file and, when known, a line.
     pub file: Option<String>,
     pub line: Option<usize>,
 }
 
 impl Drift {
-    fn new(kind: Kind, severity: Severity, message: String, evidence: Vec<String>) -> Drift {
-        let (file, line) = evidence.first().map(|e| locate(e)).unwrap_or((None, None));
+    fn new(kind: Kind, severity: Severity, message: String, evidence: Vec<Evidence>) -> Drift {
+        let file = evidence.first().map(|e| e.path.clone());
+        let line = evidence.first().and_then(Evidence::line_number);
         Drift { kind, severity, message, evidence, file, line }
     }
 
@@ -86,7 +88,7 @@ impl Drift {
         if self.evidence.is_empty() {
             format!("{label}: {}", self.message)
         } else {
-            format!("{label}: {} ({})", self.message, self.evidence.join(", "))
+            format!("{label}: {} ({})", self.message, cited(&self.evidence))
         }
     }
 
@@ -106,7 +108,7 @@ impl Drift {
         properties.push("title=hanzo-env detect --check".to_string());
         let mut message = self.message.clone();
         if !self.evidence.is_empty() {
-            message.push_str(&format!(" ({})", self.evidence.join(", ")));
+            message.push_str(&format!(" ({})", cited(&self.evidence)));
         }
         format!("::{command} {}::{}", properties.join(","), escape_data(&message))
     }
@@ -121,13 +123,8 @@ fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// `package.json#packageManager` → (`package.json`, none); `Makefile:12` → (`Makefile`, 12).
-fn locate(evidence: &str) -> (Option<String>, Option<usize>) {
-    let path = evidence.split('#').next().unwrap_or(evidence);
-    match path.rsplit_once(':') {
-        Some((file, line)) if line.parse::<usize>().is_ok() => (Some(file.to_string()), line.parse().ok()),
-        _ => (Some(path.to_string()), None),
-    }
+fn cited(evidence: &[Evidence]) -> String {
+    evidence.iter().map(Evidence::to_string).collect::<Vec<_>>().join(", ")
 }
 
 /// Compare a fresh detection with the recorded environment.
@@ -229,14 +226,14 @@ fn take<T: PartialEq>(items: &mut Vec<T>, item: &T) -> bool {
 /// in the record when all its lines are; one whose lines differ only in version numbers is
 /// a moved pin; the steps of a new package manager are one drift.
 fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
-    let steps: Vec<(Vec<String>, String)> = if detection.steps.is_empty() {
-        vec![(meaningful_lines(&detection.install), String::new())]
+    let steps: Vec<(Vec<String>, Vec<Evidence>)> = if detection.steps.is_empty() {
+        vec![(meaningful_lines(&detection.install), Vec::new())]
     } else {
         detection.steps.iter().map(|s| (meaningful_lines(&s.command()), s.source.clone())).collect()
     };
     let recorded = meaningful_lines(&baseline.install);
     let mut remaining = recorded.clone();
-    let mut missing: Vec<(Vec<String>, String)> = Vec::new();
+    let mut missing: Vec<(Vec<String>, Vec<Evidence>)> = Vec::new();
     for (lines, source) in steps.into_iter().filter(|(lines, _)| !lines.is_empty()) {
         let mut trial = remaining.clone();
         if lines.iter().all(|line| take(&mut trial, line)) {
@@ -245,7 +242,6 @@ fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<
             missing.push((lines, source));
         }
     }
-    let evidence = |source: &str| if source.is_empty() { vec![] } else { vec![source.to_string()] };
     // A step whose lines differ from recorded ones only in their version numbers: a moved pin.
     missing.retain(|(lines, source)| {
         let mut trial = remaining.clone();
@@ -262,9 +258,9 @@ fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<
                     Kind::PinMoved,
                     Severity::Drift,
                     format!("toolchain pin moved: `{old}` → `{new}`"),
-                    evidence(source),
+                    source.clone(),
                 )
-                .at(baseline_location(baseline, &old).or_else(|| Some(locate_owned(source)))),
+                .at(baseline_location(baseline, &old)),
             );
         }
         false
@@ -290,7 +286,7 @@ fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<
             }
             _ => (Kind::InstallLine, format!("install would gain `{main}`{more}")),
         };
-        drifts.push(Drift::new(kind, Severity::Drift, message, evidence(source)));
+        drifts.push(Drift::new(kind, Severity::Drift, message, source.clone()));
     }
     for line in &remaining {
         // A package manager line nothing produces any more is stale; a hand-written line
@@ -322,10 +318,10 @@ fn start_shape(command: &str) -> (String, Vec<String>) {
 }
 
 fn compare_start(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
-    let source_of = |command: &str| -> Vec<String> {
+    let source_of = |command: &str| -> Vec<Evidence> {
         detection.starts.iter().filter(|s| s.command.trim() == command).map(|s| s.source.clone()).collect()
     };
-    let expected: Vec<(String, Vec<String>, Vec<String>)> = export::start_commands(&detection.start)
+    let expected: Vec<(String, Vec<String>, Vec<Evidence>)> = export::start_commands(&detection.start)
         .into_iter()
         .map(|c| {
             let (shape, services) = start_shape(&c);
@@ -411,11 +407,6 @@ fn baseline_location(baseline: &Baseline, needle: &str) -> Option<(String, Optio
     let squeezed = |l: &str| l.split_whitespace().collect::<Vec<_>>().join(" ");
     let line = text.lines().position(|l| squeezed(l).contains(needle)).map(|i| i + 1);
     Some((path.clone(), line))
-}
-
-fn locate_owned(evidence: &str) -> (String, Option<usize>) {
-    let (file, line) = locate(evidence);
-    (file.unwrap_or_default(), line)
 }
 
 /// Every exported agent file in the checkout against what `export` would write now. Files
@@ -567,6 +558,7 @@ fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: String) ->
 mod tests {
     use super::*;
     use crate::detect::{Findings, Phase, Repo};
+    use crate::evidence::ev;
 
     fn detection(f: Findings) -> Detection {
         let repo = Repo::from_files(Path::new("/x/site"), vec![], vec![], 1 << 20);
@@ -578,17 +570,22 @@ mod tests {
         f.step(
             Phase::Toolchain,
             "command -v bun >/dev/null 2>&1 || npm install -g bun@1.1.30",
-            "web/package.json#packageManager",
+            ev("web/package.json#packageManager"),
         );
-        f.step(Phase::Install, "(cd web && bun install --frozen-lockfile)", "web/bun.lock");
+        f.step(Phase::Install, "(cd web && bun install --frozen-lockfile)", ev("web/bun.lock"));
         f.start(crate::detect::Start {
             command: "docker compose up -d db cache".into(),
-            source: "compose.yaml".into(),
+            source: ev("compose.yaml"),
             origin: crate::detect::findings::StartOrigin::RootCompose,
             compose: None,
             containers: Vec::new(),
         });
-        f.secret("DATABASE_URL", ".env.example:1", crate::detect::findings::Need::Unstated, "listed in .env.example");
+        f.secret(
+            "DATABASE_URL",
+            ev(".env.example:1"),
+            crate::detect::findings::Need::Unstated,
+            "listed in .env.example",
+        );
         f
     }
 
@@ -646,7 +643,7 @@ mod tests {
     #[test]
     fn a_missing_step_of_several_lines_is_one_drift_even_when_some_of_its_lines_are_recorded() {
         let mut f = base();
-        f.step(Phase::System, "if ! docker info; then\n  apt-get install -y redis-server\nfi", "compose.yaml");
+        f.step(Phase::System, "if ! docker info; then\n  apt-get install -y redis-server\nfi", ev("compose.yaml"));
         let d = detection(f);
         let drifts = compare(&d, &recorded(INSTALL, "docker compose up -d db cache", &["DATABASE_URL"]));
         assert_eq!(kinds(&drifts), [(Kind::InstallLine, Severity::Drift)]);
@@ -682,8 +679,8 @@ mod tests {
     #[test]
     fn new_package_manager_and_workspace() {
         let mut f = base();
-        f.step(Phase::Install, "(cd api && uv sync --frozen)", "api/uv.lock");
-        f.step(Phase::Install, "(cd admin && bun install --frozen-lockfile)", "admin/bun.lock");
+        f.step(Phase::Install, "(cd api && uv sync --frozen)", ev("api/uv.lock"));
+        f.step(Phase::Install, "(cd admin && bun install --frozen-lockfile)", ev("admin/bun.lock"));
         let drifts = compare(&detection(f), &recorded(INSTALL, "docker compose up -d db cache", &["DATABASE_URL"]));
         assert_eq!(
             kinds(&drifts),
@@ -699,7 +696,7 @@ mod tests {
     #[test]
     fn secrets_missing_are_drift_and_unused_are_info() {
         let mut f = base();
-        f.secret("STRIPE_KEY", "src/pay.ts:3", crate::detect::findings::Need::Unstated, "process.env");
+        f.secret("STRIPE_KEY", ev("src/pay.ts:3"), crate::detect::findings::Need::Unstated, "process.env");
         let drifts =
             compare(&detection(f), &recorded(INSTALL, "docker compose up -d db cache", &["DATABASE_URL", "OLD_TOKEN"]));
         assert_eq!(kinds(&drifts), [(Kind::SecretMissing, Severity::Drift), (Kind::SecretUnused, Severity::Info)]);
@@ -729,8 +726,12 @@ mod tests {
 
     #[test]
     fn annotations_escape_what_the_runner_would_read() {
-        let d =
-            Drift::new(Kind::InstallLine, Severity::Drift, "50% done\nnext".into(), vec!["a:b,c/file.txt:7".into()]);
+        let d = Drift::new(
+            Kind::InstallLine,
+            Severity::Drift,
+            "50% done\nnext".into(),
+            vec![Evidence::line("a:b,c/file.txt", 7)],
+        );
         assert_eq!(
             d.annotation(),
             "::error file=a%3Ab%2Cc/file.txt,line=7,title=hanzo-env detect --check::50%25 done%0Anext (a:b,c/file.txt:7)"

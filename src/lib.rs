@@ -14,6 +14,7 @@ pub mod diagnostic;
 pub mod dotenv;
 pub mod drift;
 pub mod envfile;
+pub mod evidence;
 pub mod export;
 pub mod fsutil;
 pub mod ignore_files;

@@ -1,38 +1,12 @@
-//! What a detector reports. Every item carries its evidence: `source` is a repo-relative
-//! path, optionally followed by `#key` or `:line` (`package.json#packageManager`, `Makefile:12`).
+//! What a detector reports. Every item carries its evidence in `source`: the file, the
+//! place in it and its kind ([`Evidence`]); the kind ranks duplicates in merge.
 
 use serde::Serialize;
 
+pub use crate::evidence::{Anchor, Evidence, Kind};
+
 use crate::detect::sources::compose::{ComposeStart, StartedService};
 use crate::detect::sources::workflows::{EnvValue, JobService};
-
-/// Where a finding's evidence comes from, strongest first: merge orders toolchains and
-/// services by it before folding duplicates, so a version manager's pin is named before a
-/// manifest's and a CI image's, and a dev container's database before a compose file's.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Origin {
-    /// A hand-written agent environment: Copilot's setup steps, Cursor's environment.json,
-    /// AGENTS.md — what the owners run for agents, the strongest evidence there is.
-    AgentSetup,
-    /// `.tool-versions`, `mise.toml`.
-    VersionManager,
-    /// A Nix flake, shell or devbox.
-    DevShell,
-    /// A dev container configuration.
-    DevContainer,
-    /// The ecosystem's own manifests and version files.
-    #[default]
-    Manifest,
-    /// A compose file of the project.
-    ComposeFile,
-    /// CI configuration.
-    Ci,
-    /// The lowest version a manifest's constraint accepts (`elixir: "~> 1.18"`, `"php":
-    /// "^8.2"`): what a version file or CI pins exactly says more.
-    ManifestFloor,
-    /// Task files (Makefile, justfile, Taskfile) and package scripts.
-    Task,
-}
 
 /// A language toolchain. `name` is one of: node python rust go java kotlin ruby php elixir
 /// erlang dotnet deno bun swift dart flutter zig cpp haskell scala clojure.
@@ -41,9 +15,7 @@ pub struct Toolchain {
     pub name: String,
     /// A pinned version as the repo states it (`20`, `3.12`, `1.96`), `None` when not pinned.
     pub version: Option<String>,
-    pub source: String,
-    #[serde(skip)]
-    pub origin: Origin,
+    pub source: Evidence,
 }
 
 /// A package manager. `name` is one of: npm yarn pnpm bun pip uv poetry pdm pipenv hatch
@@ -55,9 +27,7 @@ pub struct PackageManager {
     pub version: Option<String>,
     /// The directory it manages, repo-relative; `.` for the root.
     pub path: String,
-    pub source: String,
-    #[serde(skip)]
-    pub origin: Origin,
+    pub source: Evidence,
 }
 
 /// A background service the tests need. `name` is the canonical product
@@ -66,7 +36,7 @@ pub struct PackageManager {
 pub struct Service {
     pub name: String,
     pub image: Option<String>,
-    pub source: String,
+    pub source: Evidence,
     /// Published ports as `HOST:CONTAINER` (what the tests connect to), as the compose file
     /// or CI job states them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -79,14 +49,12 @@ pub struct Service {
     /// absent when only Docker brings it up, or nothing does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub package: Option<String>,
-    #[serde(skip)]
-    pub origin: Origin,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct TestCommand {
     pub command: String,
-    pub source: String,
+    pub source: Evidence,
     /// The one a developer runs before pushing (the first of the list; see merge).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub primary: bool,
@@ -126,7 +94,7 @@ pub enum Need {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Secret {
     pub name: String,
-    pub source: String,
+    pub source: Evidence,
     /// What this evidence says about whether the tests need it.
     pub need: Need,
     /// The evidence in words (`BaseSettings field, no default`, `set for the CI test job`).
@@ -137,26 +105,25 @@ pub use crate::plan::{Phase, Step};
 
 impl Service {
     /// A backing service a compose start brings up, cited at its definition.
-    pub fn started(started: &StartedService, origin: Origin) -> Service {
+    pub fn started(started: &StartedService, kind: Kind) -> Service {
         let service = &started.service;
         Service {
             name: started.product.clone(),
             image: service.image.clone(),
-            source: format!("{}#services.{}", started.file, service.name),
+            source: Evidence::key(&started.file, format!("services.{}", service.name)).of(kind),
             ports: service.ports.clone(),
             env: service.env.clone(),
             package: None,
-            origin,
         }
     }
 
     /// A CI job's service container running `image` (one of its images), cited at its
     /// definition: its published ports, and its literal `env` (a secret's value is not known).
-    pub fn ci_container(service: &JobService, image: &str, product: String, origin: Origin) -> Service {
+    pub fn ci_container(service: &JobService, image: &str, product: String, kind: Kind) -> Service {
         Service {
             name: product,
             image: Some(image.to_string()),
-            source: service.source.clone(),
+            source: service.source.clone().of(kind),
             ports: service.published_ports(),
             env: service
                 .env
@@ -167,7 +134,6 @@ impl Service {
                 })
                 .collect(),
             package: None,
-            origin,
         }
     }
 }
@@ -176,7 +142,7 @@ impl Service {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Start {
     pub command: String,
-    pub source: String,
+    pub source: Evidence,
     pub origin: StartOrigin,
     /// What the command brings up, when it is a `docker compose … up`.
     pub compose: Option<ComposeStart>,
@@ -212,7 +178,7 @@ pub struct Findings {
     pub starts: Vec<Start>,
     /// Commands that prepare the started services (CI's `psql -c "CREATE ROLE …"` before
     /// its tests), with their evidence; start runs them once the services answer.
-    pub seeds: Vec<(String, String)>,
+    pub seeds: Vec<(String, Evidence)>,
     /// Short facts for the `note` ("pnpm workspace of 4 packages").
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
@@ -220,69 +186,64 @@ pub struct Findings {
 
 impl Findings {
     /// A toolchain an ecosystem's manifests name.
-    pub fn toolchain(&mut self, name: &str, version: Option<String>, source: impl Into<String>) {
-        self.toolchain_from(Origin::Manifest, name, version, source);
+    pub fn toolchain(&mut self, name: &str, version: Option<String>, source: Evidence) {
+        self.toolchains.push(Toolchain { name: name.into(), version, source });
     }
-    /// A toolchain whose version is the floor of a manifest's constraint ([`Origin::ManifestFloor`]).
-    pub fn toolchain_floor(&mut self, name: &str, version: String, source: impl Into<String>) {
-        self.toolchain_from(Origin::ManifestFloor, name, Some(version), source);
+    /// A toolchain whose version is the floor of a manifest's constraint ([`Kind::ManifestFloor`]).
+    pub fn toolchain_floor(&mut self, name: &str, version: String, source: Evidence) {
+        self.toolchain(name, Some(version), source.of(Kind::ManifestFloor));
     }
-    pub fn toolchain_from(&mut self, origin: Origin, name: &str, version: Option<String>, source: impl Into<String>) {
-        self.toolchains.push(Toolchain { name: name.into(), version, source: source.into(), origin });
+    /// A toolchain `source` names, said to be of the kind `kind` (a pin CI's setup step
+    /// takes, a package a dev shell lists).
+    pub fn toolchain_from(&mut self, kind: Kind, name: &str, version: Option<String>, source: &Evidence) {
+        self.toolchain(name, version, source.clone().of(kind));
     }
-    pub fn package_manager(&mut self, name: &str, version: Option<String>, path: &str, source: impl Into<String>) {
-        self.package_manager_from(Origin::Manifest, name, version, path, source);
+    pub fn package_manager(&mut self, name: &str, version: Option<String>, path: &str, source: Evidence) {
+        self.package_managers.push(PackageManager { name: name.into(), version, path: path.into(), source });
     }
     pub fn package_manager_from(
         &mut self,
-        origin: Origin,
+        kind: Kind,
         name: &str,
         version: Option<String>,
         path: &str,
-        source: impl Into<String>,
+        source: &Evidence,
     ) {
-        self.package_managers.push(PackageManager {
-            name: name.into(),
-            version,
-            path: path.into(),
-            source: source.into(),
-            origin,
-        });
+        self.package_manager(name, version, path, source.clone().of(kind));
     }
     /// A service an ecosystem's manifests name (a Rails `database.yml` adapter).
-    pub fn service(&mut self, name: &str, image: Option<String>, source: impl Into<String>) {
+    pub fn service(&mut self, name: &str, image: Option<String>, source: Evidence) {
         self.services.push(Service {
             name: name.into(),
             image,
-            source: source.into(),
+            source,
             ports: Vec::new(),
             env: Default::default(),
             package: None,
-            origin: Origin::Manifest,
         });
     }
     pub fn add_service(&mut self, service: Service) {
         self.services.push(service);
     }
-    pub fn test(&mut self, command: impl Into<String>, source: impl Into<String>) {
+    pub fn test(&mut self, command: impl Into<String>, source: Evidence) {
         self.test_running(command, source, Vec::new());
     }
     /// A test command that runs the lines `runs` (a task-file target and its recipe).
-    pub fn test_running(&mut self, command: impl Into<String>, source: impl Into<String>, runs: Vec<String>) {
-        self.tests.push(TestCommand { command: command.into(), source: source.into(), runs, ..TestCommand::default() });
+    pub fn test_running(&mut self, command: impl Into<String>, source: Evidence, runs: Vec<String>) {
+        self.tests.push(TestCommand { command: command.into(), source, runs, ..TestCommand::default() });
     }
     /// A test command of a CI job, with what the job does for it first.
     pub fn ci_test(&mut self, test: TestCommand) {
         self.tests.push(test);
     }
-    pub fn secret(&mut self, name: impl Into<String>, source: impl Into<String>, need: Need, why: impl Into<String>) {
-        self.secrets.push(Secret { name: name.into(), source: source.into(), need, why: why.into() });
+    pub fn secret(&mut self, name: impl Into<String>, source: Evidence, need: Need, why: impl Into<String>) {
+        self.secrets.push(Secret { name: name.into(), source, need, why: why.into() });
     }
-    pub fn step(&mut self, phase: Phase, command: impl Into<String>, source: impl Into<String>) {
+    pub fn step(&mut self, phase: Phase, command: impl Into<String>, source: Evidence) {
         self.steps.push(Step::shell(phase, command, source));
     }
     /// A call of a stock helper's function (`hanzo_node 22`), every argument quoted when rendered.
-    pub fn helper(&mut self, phase: Phase, function: &'static str, args: Vec<String>, source: impl Into<String>) {
+    pub fn helper(&mut self, phase: Phase, function: &'static str, args: Vec<String>, source: Evidence) {
         self.steps.push(Step::helper(phase, function, args, source));
     }
     pub fn start(&mut self, start: Start) {
@@ -296,8 +257,8 @@ impl Findings {
     }
     /// (name, version, source) of every toolchain, for assertions.
     #[cfg(test)]
-    pub fn toolchain_rows(&self) -> Vec<(&str, Option<&str>, &str)> {
-        self.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref(), t.source.as_str())).collect()
+    pub fn toolchain_rows(&self) -> Vec<(&str, Option<&str>, String)> {
+        self.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref(), t.source.to_string())).collect()
     }
     /// Append everything `other` found after what this one found.
     pub fn append(&mut self, mut other: Findings) {

@@ -10,12 +10,12 @@
 //!   of the same files it covers, and is left out when an earlier one names all its
 //!   services; `docker run` service containers only when nothing else starts anything;
 //!   joined with ` && `;
-//! - toolchains: ordered by [`Origin`]; a version the toolchain's ecosystem says pins
+//! - toolchains: ordered by [`Kind`]; a version the toolchain's ecosystem says pins
 //!   nothing is dropped; one entry per (name, version); for each name a pinned version
 //!   comes before an unpinned one, otherwise the strongest origin wins;
 //! - package managers: one per (name, path), the first one seen, with a version filled in
 //!   from a later duplicate when the first had none;
-//! - services: ordered by [`Origin`]; one per name, the first one seen, with an image filled
+//! - services: ordered by [`Kind`]; one per name, the first one seen, with an image filled
 //!   in the same way;
 //! - secrets: checked with [`crate::names::validate_secret_name`], one per name, required when
 //!   any evidence says so (that evidence is the one shown), else optional (explicit evidence
@@ -30,7 +30,7 @@ use crate::detect::ecosystems;
 #[cfg(doc)]
 use crate::detect::findings::StartOrigin;
 use crate::detect::findings::{
-    Findings, Need, Origin, PackageManager, Phase, Secret, Service, Start, Step, TestCommand, Toolchain,
+    Evidence, Findings, Kind, Need, PackageManager, Phase, Secret, Service, Start, Step, TestCommand, Toolchain,
 };
 use crate::detect::repo::Repo;
 use crate::detect::sources::compose::ComposeStart;
@@ -238,7 +238,7 @@ struct ServicesStart {
 
 /// `start` followed by the commands that prepare its services, each allowed to fail (a second
 /// start finds the role already made) with a warning.
-fn with_seeds(start: &str, seeds: &[(String, String)]) -> String {
+fn with_seeds(start: &str, seeds: &[(String, Evidence)]) -> String {
     if start.is_empty() || seeds.is_empty() {
         return start.to_string();
     }
@@ -246,7 +246,7 @@ fn with_seeds(start: &str, seeds: &[(String, String)]) -> String {
     for (seed, source) in seeds {
         let command = format!("{seed} || echo 'hanzo-env: warning: preparing the services as CI does failed' >&2");
         script.push('\n');
-        script.push_str(&crate::plan::render::evidenced(&command, source));
+        script.push_str(&crate::plan::render::evidenced(&command, &source.to_string()));
     }
     script
 }
@@ -277,7 +277,7 @@ impl ServicesStart {
             return plan;
         }
         for service in starts.iter().flat_map(|start| match &start.compose {
-            Some(compose) => compose.services.iter().map(|s| Service::started(s, Origin::ComposeFile)).collect(),
+            Some(compose) => compose.services.iter().map(|s| Service::started(s, Kind::ComposeFile)).collect(),
             None => start.containers.clone(),
         }) {
             let Some(product) = products::native(&service.name) else {
@@ -304,7 +304,7 @@ impl ServicesStart {
         }
         // CI's own definition of a server started here (its test command carries CI's user
         // and database): its account is added to the same server.
-        for service in defined.iter().filter(|s| s.origin == Origin::Ci) {
+        for service in defined.iter().filter(|s| s.source.kind == Kind::Ci) {
             let Some(product) = products::native(&service.name).filter(|p| p.accounts) else { continue };
             let start = product.start(&definition(service), &mut plan.warnings);
             let same_server = plan.native.iter().any(|n| std::ptr::eq(n.product, product) && n.port == start.port);
@@ -323,8 +323,9 @@ impl ServicesStart {
             args.extend(dedup_by_key(plan.native.iter().map(|n| n.product.package.to_string()).collect(), |p| {
                 p.clone()
             }));
-            let source = dedup_by_key(plan.native.iter().map(|n| n.source.as_str()).collect(), |s| *s).join(", ");
-            plan.step = Some(Step::helper(Phase::System, "hanzo_service_packages", args, source));
+            let sources = dedup_by_key(plan.native.iter().map(|n| n.source.clone()).collect(), |s| s.clone());
+            let step = Step::helper(Phase::System, "hanzo_service_packages", args, Evidence::default());
+            plan.step = Some(step.citing(sources));
         }
         if !plan.native.is_empty() || matches!(docker, DockerUp::Compose(_)) {
             let docker_only: Vec<&str> = plan.docker_only.iter().map(String::as_str).collect();
@@ -432,8 +433,8 @@ pub struct SecretDetail {
     pub name: String,
     /// Some evidence says the project cannot run its tests without it.
     pub required: bool,
-    /// Where the deciding evidence is: `path:line` or `path#key`.
-    pub source: String,
+    /// Where the deciding evidence is (`path:line` or `path#key` in JSON).
+    pub source: Evidence,
     /// The deciding evidence in words (`BaseSettings field, no default`).
     pub why: String,
 }
@@ -495,7 +496,7 @@ fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<String>) {
 fn merge_toolchains(mut toolchains: Vec<Toolchain>) -> Vec<Toolchain> {
     // A manifest's floor orders the names like any manifest (the project's language first);
     // within a name it comes after every exact pin.
-    let name_rank = |t: &Toolchain| if t.origin == Origin::ManifestFloor { Origin::Manifest } else { t.origin };
+    let name_rank = |t: &Toolchain| if t.source.kind == Kind::ManifestFloor { Kind::Manifest } else { t.source.kind };
     toolchains.sort_by_key(name_rank);
     for t in &mut toolchains {
         if t.version.as_deref().is_some_and(|v| !ecosystems::pins(&t.name, v)) {
@@ -508,7 +509,7 @@ fn merge_toolchains(mut toolchains: Vec<Toolchain>) -> Vec<Toolchain> {
             names.push(t.name.clone());
         }
     }
-    toolchains.sort_by_key(|t| t.origin);
+    toolchains.sort_by_key(|t| t.source.kind);
     let toolchains = dedup_by_key(toolchains, |t| (t.name.clone(), t.version.clone()));
     let mut merged = Vec::with_capacity(toolchains.len());
     for name in &names {
@@ -527,11 +528,11 @@ fn merge_toolchains(mut toolchains: Vec<Toolchain>) -> Vec<Toolchain> {
 /// agent setup first): which is right is for the reviewer to say.
 fn agent_setup_disagreements(toolchains: &[Toolchain], managers: &[PackageManager]) -> Vec<String> {
     let mut found = Vec::new();
-    for agent in toolchains.iter().filter(|t| t.origin == Origin::AgentSetup) {
+    for agent in toolchains.iter().filter(|t| t.source.kind == Kind::AgentSetup) {
         let Some(pin) = &agent.version else { continue };
         let other = toolchains.iter().find(|t| {
             t.name == agent.name
-                && matches!(t.origin, Origin::VersionManager | Origin::Manifest)
+                && matches!(t.source.kind, Kind::VersionManager | Kind::Manifest)
                 && t.version.as_ref().is_some_and(|v| !v.starts_with(pin.as_str()) && !pin.starts_with(v.as_str()))
         });
         if let Some(other) = other {
@@ -544,9 +545,9 @@ fn agent_setup_disagreements(toolchains: &[Toolchain], managers: &[PackageManage
             ));
         }
     }
-    for agent in managers.iter().filter(|m| m.origin == Origin::AgentSetup) {
+    for agent in managers.iter().filter(|m| m.source.kind == Kind::AgentSetup) {
         let Some(owner) = ecosystems::owner_of_package_manager(&agent.name) else { continue };
-        let same_place = |m: &&PackageManager| m.path == agent.path && m.origin == Origin::Manifest;
+        let same_place = |m: &&PackageManager| m.path == agent.path && m.source.kind == Kind::Manifest;
         let ours: Vec<&PackageManager> = managers.iter().filter(same_place).collect();
         let rival = ours.iter().find(|m| owner.package_managers().contains(&m.name.as_str()) && m.name != agent.name);
         if let Some(rival) = rival
@@ -559,7 +560,7 @@ fn agent_setup_disagreements(toolchains: &[Toolchain], managers: &[PackageManage
 }
 
 fn merge_package_managers(mut pms: Vec<PackageManager>) -> Vec<PackageManager> {
-    pms.sort_by_key(|p| p.origin);
+    pms.sort_by_key(|p| p.source.kind);
     let mut merged: Vec<PackageManager> = Vec::new();
     for pm in pms {
         match merged.iter_mut().find(|m| m.name == pm.name && m.path == pm.path) {
@@ -575,7 +576,7 @@ fn merge_package_managers(mut pms: Vec<PackageManager>) -> Vec<PackageManager> {
 }
 
 fn merge_services(mut services: Vec<Service>) -> Vec<Service> {
-    services.sort_by_key(|s| s.origin);
+    services.sort_by_key(|s| s.source.kind);
     let mut merged: Vec<Service> = Vec::new();
     for service in services {
         match merged.iter_mut().find(|m| m.name == service.name) {
@@ -793,13 +794,9 @@ fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize
 /// Whether a CI test command runs in a job named for the test suite alone (`test`,
 /// `unit-tests`, `pytest`), not for a variant of it (`valkey-test`, `test-windows`,
 /// `integration`): where CI has both, the plain one is the check every change must pass.
-fn in_plain_test_job(source: &str) -> bool {
-    let Some((path, job)) = source.split_once('#') else { return false };
-    if !is_ci_path(path) {
-        return false;
-    }
-    let job = job.strip_prefix("jobs.").unwrap_or(job);
-    let job = job.split('.').next().unwrap_or(job).to_ascii_lowercase();
+fn in_plain_test_job(source: &Evidence) -> bool {
+    let Some(job) = source.job_id().filter(|_| source.kind == Kind::Ci) else { return false };
+    let job = job.strip_prefix("jobs.").unwrap_or(job).to_ascii_lowercase();
     job.split(['-', '_', ' '])
         .all(|word| matches!(word, "test" | "tests" | "testing" | "unit" | "unittest" | "unittests" | "pytest" | "ci"))
 }
@@ -811,61 +808,13 @@ fn in_plain_test_job(source: &str) -> bool {
 ///     Makefile, justfile, Taskfile);
 /// 3 — everything else: an ecosystem's default (`cargo test` from Cargo.toml, `tox -e py`
 ///     from tox.ini, …), which a target the project named `test` outranks.
-pub fn test_rank(source: &str) -> u8 {
-    let path = source.split(['#', ':']).next().unwrap_or(source);
-    let name = crate::detect::repo::file_name(path);
-    if is_agent_setup_path(path) {
-        0
-    } else if is_ci_path(path) {
-        1
-    } else if source.contains("#scripts")
-        || source.contains("#shell.scripts")
-        || matches!(
-            name,
-            "Makefile"
-                | "makefile"
-                | "GNUmakefile"
-                | "justfile"
-                | "Justfile"
-                | ".justfile"
-                | "Taskfile.yml"
-                | "Taskfile.yaml"
-                | "taskfile.yml"
-                | "taskfile.yaml"
-        )
-    {
-        2
-    } else {
-        3
+pub fn test_rank(source: &Evidence) -> u8 {
+    match source.kind {
+        Kind::AgentSetup => 0,
+        Kind::Ci => 1,
+        Kind::Task => 2,
+        _ => 3,
     }
-}
-
-/// The files the owners write for coding agents.
-fn is_agent_setup_path(path: &str) -> bool {
-    matches!(path, "AGENTS.md" | ".cursor/environment.json")
-        || path.starts_with(".github/workflows/copilot-setup-steps.")
-}
-
-/// CI configuration files, by their conventional paths.
-pub fn is_ci_path(path: &str) -> bool {
-    path.starts_with(".github/workflows/")
-        || path.starts_with(".github/actions/")
-        || path.starts_with(".circleci/")
-        || path.starts_with(".buildkite/")
-        || path.starts_with(".woodpecker")
-        || path.starts_with(".gitlab/")
-        || matches!(
-            path,
-            ".gitlab-ci.yml"
-                | ".travis.yml"
-                | "azure-pipelines.yml"
-                | "bitbucket-pipelines.yml"
-                | ".drone.yml"
-                | "appveyor.yml"
-                | ".appveyor.yml"
-                | "Jenkinsfile"
-                | "cloudbuild.yaml"
-        )
 }
 
 /// The `note`: toolchains with versions and where from, package managers, the detectors'
@@ -920,6 +869,7 @@ fn note(d: &Detection, notes: &[String], services_start: &ServicesStart) -> Stri
 mod tests {
     use super::*;
     use crate::detect::findings::Phase;
+    use crate::evidence::ev;
 
     fn repo() -> Repo {
         Repo::from_files(std::path::Path::new("/nonexistent/site"), vec![], vec![], 1 << 20)
@@ -928,10 +878,10 @@ mod tests {
     #[test]
     fn steps_are_deduplicated_and_ordered_by_phase_then_detector() {
         let mut f = Findings::default();
-        f.step(Phase::Install, "pnpm install --frozen-lockfile", "pnpm-lock.yaml");
-        f.step(Phase::Toolchain, "corepack enable", "package.json#packageManager");
-        f.step(Phase::Install, "uv sync --frozen", "uv.lock");
-        f.step(Phase::Install, "pnpm install --frozen-lockfile", "pnpm-workspace.yaml");
+        f.step(Phase::Install, "pnpm install --frozen-lockfile", ev("pnpm-lock.yaml"));
+        f.step(Phase::Toolchain, "corepack enable", ev("package.json#packageManager"));
+        f.step(Phase::Install, "uv sync --frozen", ev("uv.lock"));
+        f.step(Phase::Install, "pnpm install --frozen-lockfile", ev("pnpm-workspace.yaml"));
         let d = merge(&repo(), f);
         assert_eq!(
             d.install,
@@ -944,7 +894,7 @@ mod tests {
     fn secrets_are_checked_and_sorted() {
         let mut f = Findings::default();
         for name in ["STRIPE_KEY", "DATABASE_URL", "PATH", "HANZO_TOKEN", "bad-name", "DATABASE_URL", "bad-name"] {
-            f.secret(name, ".env.example", Need::Unstated, "listed in .env.example");
+            f.secret(name, ev(".env.example"), Need::Unstated, "listed in .env.example");
         }
         let d = merge(&repo(), f);
         assert_eq!(d.secrets, ["DATABASE_URL", "STRIPE_KEY"]);
@@ -955,16 +905,19 @@ mod tests {
     #[test]
     fn required_evidence_wins_and_required_names_come_first() {
         let mut f = Findings::default();
-        f.secret("SMTP_PASSWORD", "src/mail.ts:3", Need::Unstated, "process.env");
-        f.secret("SMTP_PASSWORD", "src/env.ts:9", Need::Optional, "t3-env schema, optional");
-        f.secret("ZED_TOKEN", "src/zed.ts:1", Need::Unstated, "process.env");
-        f.secret("API_KEY", ".env.example:1", Need::Unstated, "listed in .env.example");
-        f.secret("API_KEY", "src/env.ts:4", Need::Required, "t3-env schema, no default");
-        f.secret("API_KEY", ".github/workflows/ci.yml#jobs.test", Need::Required, "set for the CI test job");
+        f.secret("SMTP_PASSWORD", ev("src/mail.ts:3"), Need::Unstated, "process.env");
+        f.secret("SMTP_PASSWORD", ev("src/env.ts:9"), Need::Optional, "t3-env schema, optional");
+        f.secret("ZED_TOKEN", ev("src/zed.ts:1"), Need::Unstated, "process.env");
+        f.secret("API_KEY", ev(".env.example:1"), Need::Unstated, "listed in .env.example");
+        f.secret("API_KEY", ev("src/env.ts:4"), Need::Required, "t3-env schema, no default");
+        f.secret("API_KEY", ev(".github/workflows/ci.yml#jobs.test"), Need::Required, "set for the CI test job");
         let d = merge(&repo(), f);
         assert_eq!(d.secrets, ["API_KEY", "SMTP_PASSWORD", "ZED_TOKEN"]);
-        let rows: Vec<(&str, bool, &str, &str)> =
-            d.secret_details.iter().map(|s| (s.name.as_str(), s.required, s.source.as_str(), s.why.as_str())).collect();
+        let rows: Vec<(&str, bool, &str, &str)> = d
+            .secret_details
+            .iter()
+            .map(|s| (s.name.as_str(), s.required, s.source.as_test_str(), s.why.as_str()))
+            .collect();
         assert_eq!(
             rows,
             [
@@ -977,7 +930,7 @@ mod tests {
 
     fn starts(files: &[(&str, &str)]) -> Vec<(String, String)> {
         let d = crate::detect::testing::detection(files);
-        d.starts.iter().map(|s| (s.command.clone(), s.source.clone())).collect()
+        d.starts.iter().map(|s| (s.command.clone(), s.source.to_string())).collect()
     }
 
     const APP_AND_DB: &str = "services:\n  app:\n    build: .\n    depends_on: [db]\n  db:\n    image: postgres:${PG:-16}\n  cache:\n    image: bitnami/redis:7\n  proxy:\n    image: nginx\n";
@@ -986,7 +939,7 @@ mod tests {
     fn secret_names_are_capped_with_a_warning() {
         let mut f = Findings::default();
         for i in 0..MAX_SECRET_NAMES + 7 {
-            f.secret(format!("K{i:04}_TOKEN"), format!("src/m{i}.js:1"), Need::Unstated, "process.env");
+            f.secret(format!("K{i:04}_TOKEN"), ev(&format!("src/m{i}.js:1")), Need::Unstated, "process.env");
         }
         let d = merge(&repo(), f);
         assert_eq!(d.secrets.len(), MAX_SECRET_NAMES);
@@ -1217,7 +1170,7 @@ mod tests {
         assert_eq!(services.len(), 1);
         assert_eq!(services[0].command(), "hanzo_service_packages compose postgresql redis-server mariadb-server");
         assert_eq!(
-            services[0].source,
+            services[0].evidence_text(),
             "compose.yaml#services.db, compose.yaml#services.cache, compose.yaml#services.test-db, \
              compose.yaml#services.mysql, compose.yaml#services.mysql-replica"
         );
@@ -1289,10 +1242,10 @@ mod tests {
     #[test]
     fn tests_rank_ci_then_scripts_then_defaults() {
         let mut f = Findings::default();
-        f.test("cargo test", "Cargo.toml");
-        f.test("make test", "Makefile:4");
-        f.test("cargo test --workspace", ".github/workflows/ci.yml#jobs.test");
-        f.test("pnpm test", "package.json#scripts.test");
+        f.test("cargo test", ev("Cargo.toml"));
+        f.test("make test", ev("Makefile:4"));
+        f.test("cargo test --workspace", ev(".github/workflows/ci.yml#jobs.test"));
+        f.test("pnpm test", ev("package.json#scripts.test"));
         let d = merge(&repo(), f);
         let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(commands, ["cargo test --workspace", "make test", "pnpm test", "cargo test"]);
@@ -1301,11 +1254,11 @@ mod tests {
     #[test]
     fn the_primary_is_ci_plain_test_job_before_its_variants() {
         let mut f = Findings::default();
-        f.package_manager("hatch", None, ".", "pyproject.toml");
-        f.test("make test", "Makefile:7");
-        f.test("VALKEY_PORT=6379 hatch run test:cov", ".github/workflows/valkey.yml#jobs.valkey-test.steps[3]");
-        f.test("hatch run test:cov", ".github/workflows/workflow.yml#jobs.test.steps[4]");
-        f.test("pytest -m windows", ".github/workflows/workflow.yml#jobs.test-windows.steps[2]");
+        f.package_manager("hatch", None, ".", ev("pyproject.toml"));
+        f.test("make test", ev("Makefile:7"));
+        f.test("VALKEY_PORT=6379 hatch run test:cov", ev(".github/workflows/valkey.yml#jobs.valkey-test.steps[3]"));
+        f.test("hatch run test:cov", ev(".github/workflows/workflow.yml#jobs.test.steps[4]"));
+        f.test("pytest -m windows", ev(".github/workflows/workflow.yml#jobs.test-windows.steps[2]"));
         let d = merge(&repo(), f);
         let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(
@@ -1315,33 +1268,33 @@ mod tests {
         );
         // A command CI runs in a variant job and in the plain one keeps the plain one's source.
         let mut f = Findings::default();
-        f.test("pytest -n auto", ".github/workflows/deploy.yml#jobs.deploy.steps[3]");
-        f.test("pytest -n auto", ".github/workflows/test.yml#jobs.test.steps[4]");
+        f.test("pytest -n auto", ev(".github/workflows/deploy.yml#jobs.deploy.steps[3]"));
+        f.test("pytest -n auto", ev(".github/workflows/test.yml#jobs.test.steps[4]"));
         let d = merge(&repo(), f);
-        let tests: Vec<(&str, &str)> = d.tests.iter().map(|t| (t.command.as_str(), t.source.as_str())).collect();
+        let tests: Vec<(&str, &str)> = d.tests.iter().map(|t| (t.command.as_str(), t.source.as_test_str())).collect();
         assert_eq!(tests, [("pytest -n auto", ".github/workflows/test.yml#jobs.test.steps[4]")]);
         assert!(d.tests[0].primary);
         // Not CI: a task named `test` does not jump its rank.
-        assert!(!in_plain_test_job("Taskfile.yml#test"));
-        assert!(in_plain_test_job(".gitlab-ci.yml#unit-tests.script"));
+        assert!(!in_plain_test_job(&ev("Taskfile.yml#test")));
+        assert!(in_plain_test_job(&ev(".gitlab-ci.yml#unit-tests.script")));
     }
 
     #[test]
     fn an_app_s_tests_come_before_its_front_end_s() {
         let mut f = Findings::default();
-        f.package_manager("yarn", None, ".", "yarn.lock");
-        f.package_manager("bundler", None, ".", "Gemfile.lock");
-        f.test("yarn test:js", ".github/workflows/test-js.yml#jobs.test.steps[2]");
-        f.test("RAILS_ENV=test bin/rspec", ".github/workflows/test-ruby.yml#jobs.test.steps[6]");
+        f.package_manager("yarn", None, ".", ev("yarn.lock"));
+        f.package_manager("bundler", None, ".", ev("Gemfile.lock"));
+        f.test("yarn test:js", ev(".github/workflows/test-js.yml#jobs.test.steps[2]"));
+        f.test("RAILS_ENV=test bin/rspec", ev(".github/workflows/test-ruby.yml#jobs.test.steps[6]"));
         let d = merge(&repo(), f);
         let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(commands, ["RAILS_ENV=test bin/rspec", "yarn test:js"]);
         // A Node project with a Makefile is still a Node project.
         let mut f = Findings::default();
-        f.package_manager("npm", None, ".", "package-lock.json");
-        f.package_manager("make", None, ".", "Makefile");
-        f.test("npm test", ".github/workflows/ci.yml#jobs.test.steps[2]");
-        f.test("make check", ".github/workflows/ci.yml#jobs.test.steps[3]");
+        f.package_manager("npm", None, ".", ev("package-lock.json"));
+        f.package_manager("make", None, ".", ev("Makefile"));
+        f.test("npm test", ev(".github/workflows/ci.yml#jobs.test.steps[2]"));
+        f.test("make check", ev(".github/workflows/ci.yml#jobs.test.steps[3]"));
         let d = merge(&repo(), f);
         assert_eq!(d.tests[0].command, "npm test");
     }
@@ -1351,12 +1304,12 @@ mod tests {
         let mut f = Findings::default();
         f.test(
             "DB_CONNECTION=mysql DB_HOST=127.0.0.1 composer test",
-            ".github/workflows/mariadb.yml#jobs.test.steps[4]",
+            ev(".github/workflows/mariadb.yml#jobs.test.steps[4]"),
         );
-        f.test("DB_CONNECTION=pgsql DB_PORT=5432 composer test", ".github/workflows/pgsql.yml#jobs.test.steps[4]");
-        f.test("pnpm test", ".github/workflows/frontend.yml#jobs.test.steps[3]");
-        f.test("COMPOSER_PROCESS_TIMEOUT=600 composer test", ".github/workflows/sqlite.yml#jobs.test.steps[4]");
-        f.test("composer test", "composer.json#scripts.test");
+        f.test("DB_CONNECTION=pgsql DB_PORT=5432 composer test", ev(".github/workflows/pgsql.yml#jobs.test.steps[4]"));
+        f.test("pnpm test", ev(".github/workflows/frontend.yml#jobs.test.steps[3]"));
+        f.test("COMPOSER_PROCESS_TIMEOUT=600 composer test", ev(".github/workflows/sqlite.yml#jobs.test.steps[4]"));
+        f.test("composer test", ev("composer.json#scripts.test"));
         let d = merge(&repo(), f);
         let commands: Vec<&str> = d.tests.iter().map(|t| t.command.as_str()).collect();
         assert_eq!(
@@ -1375,7 +1328,7 @@ mod tests {
     #[test]
     fn the_primary_test_is_the_suite_a_developer_runs() {
         let mut f = Findings::default();
-        f.package_manager("uv", None, ".", "uv.lock");
+        f.package_manager("uv", None, ".", ev("uv.lock"));
         for (command, source) in [
             ("uv run --only-group tox tox run -e docset", ".github/workflows/docs.yml#jobs.docset"),
             ("uv run tox run --installpkg dist/*.whl -e -tests", ".github/workflows/ci.yml#jobs.tests"),
@@ -1385,7 +1338,7 @@ mod tests {
             ("tox", "tox.ini"),
             ("uv run pytest", "pyproject.toml#tool.pytest"),
         ] {
-            f.test(command, source);
+            f.test(command, ev(source));
         }
         let d = merge(&repo(), f);
         let commands: Vec<(&str, bool)> = d.tests.iter().map(|t| (t.command.as_str(), t.primary)).collect();
@@ -1435,27 +1388,27 @@ mod tests {
 
     #[test]
     fn the_primarys_ci_job_places_its_files_by_install_and_builds_before_its_test() {
-        let placed = |command: &str, source: &str| Step::shell(Phase::Build, command, source);
+        let placed = |command: &str, source: &str| Step::shell(Phase::Build, command, ev(source));
         let mut f = Findings::default();
         f.ci_test(TestCommand {
             command: "pnpm run test:ci".into(),
-            source: ".github/workflows/tests.yml#jobs.sqlite.steps[3]".into(),
+            source: ev(".github/workflows/tests.yml#jobs.sqlite.steps[3]"),
             built_first: vec!["pnpm run compile".into()],
             placed_first: vec![placed("[ -e orm.json ] || cp orm.sqlite.json orm.json", "ci.yml#jobs.sqlite.steps[2]")],
             ..TestCommand::default()
         });
         f.ci_test(TestCommand {
             command: "pnpm run test:e2e".into(),
-            source: ".github/workflows/tests.yml#jobs.e2e.steps[3]".into(),
+            source: ev(".github/workflows/tests.yml#jobs.e2e.steps[3]"),
             placed_first: vec![placed("[ -e orm.json ] || cp orm.pg.json orm.json", "ci.yml#jobs.e2e.steps[2]")],
             ..TestCommand::default()
         });
         let d = merge(&repo(), f);
         assert_eq!(d.tests[0].command, "pnpm run compile && pnpm run test:ci");
-        let steps: Vec<(String, &str)> = d.steps.iter().map(|s| (s.command(), s.source.as_str())).collect();
+        let steps: Vec<(String, String)> = d.steps.iter().map(|s| (s.command(), s.evidence_text())).collect();
         assert_eq!(
             steps,
-            [("[ -e orm.json ] || cp orm.sqlite.json orm.json".to_string(), "ci.yml#jobs.sqlite.steps[2]")]
+            [("[ -e orm.json ] || cp orm.sqlite.json orm.json".to_string(), "ci.yml#jobs.sqlite.steps[2]".to_string())]
         );
         assert!(d.install.contains("cp orm.sqlite.json orm.json"), "{}", d.install);
         assert!(!d.install.contains("orm.pg.json"), "{}", d.install);
@@ -1466,13 +1419,13 @@ mod tests {
         let mut f = Findings::default();
         f.ci_test(TestCommand {
             command: "python3 -m pytest -n 0 --reuse-db".into(),
-            source: ".github/workflows/migrations.yml#jobs.build.steps[7]".into(),
+            source: ev(".github/workflows/migrations.yml#jobs.build.steps[7]"),
             partial: true,
             ..TestCommand::default()
         });
         f.ci_test(TestCommand {
             command: "python3 -m pytest -n logical".into(),
-            source: ".github/workflows/tests.yml#jobs.unit-tests.steps[4]".into(),
+            source: ev(".github/workflows/tests.yml#jobs.unit-tests.steps[4]"),
             ..TestCommand::default()
         });
         let d = merge(&repo(), f);
@@ -1483,14 +1436,14 @@ mod tests {
     #[test]
     fn pinned_toolchains_win_and_duplicates_fold() {
         let mut f = Findings::default();
-        f.toolchain("node", None, "package.json");
-        f.toolchain("node", Some("20".into()), ".nvmrc");
-        f.toolchain("node", Some("20".into()), ".tool-versions");
-        f.toolchain("python", None, "pyproject.toml");
-        f.package_manager("pnpm", None, ".", "pnpm-lock.yaml");
-        f.package_manager("pnpm", Some("9.1.0".into()), ".", "package.json#packageManager");
-        f.service("postgres", None, "ci.yml");
-        f.service("postgres", Some("postgres:16".into()), "compose.yaml");
+        f.toolchain("node", None, ev("package.json"));
+        f.toolchain("node", Some("20".into()), ev(".nvmrc"));
+        f.toolchain("node", Some("20".into()), ev(".tool-versions"));
+        f.toolchain("python", None, ev("pyproject.toml"));
+        f.package_manager("pnpm", None, ".", ev("pnpm-lock.yaml"));
+        f.package_manager("pnpm", Some("9.1.0".into()), ".", ev("package.json#packageManager"));
+        f.service("postgres", None, ev("ci.yml"));
+        f.service("postgres", Some("postgres:16".into()), ev("compose.yaml"));
         let d = merge(&repo(), f);
         let tc: Vec<(&str, Option<&str>)> =
             d.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref())).collect();
@@ -1505,7 +1458,11 @@ mod tests {
     fn an_install_over_the_server_limit_is_a_warning() {
         let mut f = Findings::default();
         for i in 0..2000 {
-            f.step(Phase::Install, format!("(cd services/s{i} && go mod download)"), format!("services/s{i}/go.mod"));
+            f.step(
+                Phase::Install,
+                format!("(cd services/s{i} && go mod download)"),
+                ev(&format!("services/s{i}/go.mod")),
+            );
         }
         let d = merge(&repo(), f);
         assert!(d.install.len() > crate::names::MAX_SCRIPT_BYTES);

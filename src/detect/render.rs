@@ -16,12 +16,12 @@ pub fn toml(d: &Detection) -> String {
     if let [only] = d.steps.as_slice()
         && !d.install.contains('\n')
     {
-        out.push_str(&format!("  # {}", one_line(&only.source)));
+        out.push_str(&format!("  # {}", one_line(&only.evidence_text())));
     }
     out.push('\n');
     out.push_str(&format!("start = {}", toml_string(&d.start)));
     if !d.starts.is_empty() {
-        let sources: Vec<String> = d.starts.iter().map(|s| one_line(&s.source)).collect();
+        let sources: Vec<String> = d.starts.iter().map(|s| one_line(&s.source.to_string())).collect();
         out.push_str(&format!("  # {}", sources.join(", ")));
     }
     out.push('\n');
@@ -40,7 +40,7 @@ pub fn toml(d: &Detection) -> String {
             out.push_str(&format!(
                 "  {},  # {} ({})\n",
                 toml_string(&secret.name),
-                one_line(&secret.source),
+                one_line(&secret.source.to_string()),
                 one_line(&secret.why)
             ));
         }
@@ -61,21 +61,21 @@ pub fn explain(d: &Detection) -> String {
         for line in step.command().lines() {
             out.push_str(&format!("  {line}\n"));
         }
-        out.push_str(&format!("      ← {}\n", one_line(&step.source)));
+        out.push_str(&format!("      ← {}\n", one_line(&step.evidence_text())));
     }
     out.push_str("start:\n");
     if d.starts.is_empty() {
         out.push_str("  (nothing to start)\n");
     }
     for start in &d.starts {
-        out.push_str(&format!("  {}\n      ← {}\n", start.command, one_line(&start.source)));
+        out.push_str(&format!("  {}\n      ← {}\n", start.command, one_line(&start.source.to_string())));
     }
     for native in &d.native_starts {
         out.push_str(&format!(
             "  without Docker, from the {} package: {}\n      ← {}\n",
             native.product.package,
             native.call().command(),
-            one_line(&native.source)
+            one_line(&native.source.to_string())
         ));
     }
     if !d.secret_details.is_empty() {
@@ -85,7 +85,7 @@ pub fn explain(d: &Detection) -> String {
             out.push_str(&format!(
                 "  {} ({need})\n      ← {}: {}\n",
                 secret.name,
-                one_line(&secret.source),
+                one_line(&secret.source.to_string()),
                 one_line(&secret.why)
             ));
         }
@@ -93,7 +93,7 @@ pub fn explain(d: &Detection) -> String {
     if !d.tests.is_empty() {
         out.push_str("tests:\n");
         for test in &d.tests {
-            out.push_str(&format!("  {}\n      ← {}\n", test.command, one_line(&test.source)));
+            out.push_str(&format!("  {}\n      ← {}\n", test.command, one_line(&test.source.to_string())));
         }
     }
     out
@@ -139,11 +139,12 @@ mod tests {
     use super::*;
     use crate::detect::findings::{Findings, Need, Phase, Start, StartOrigin};
     use crate::detect::repo::Repo;
+    use crate::evidence::ev;
 
     fn start(command: &str, source: &str) -> Start {
         Start {
             command: command.into(),
-            source: source.into(),
+            source: ev(source),
             origin: StartOrigin::Task,
             compose: None,
             containers: Vec::new(),
@@ -159,12 +160,12 @@ mod tests {
     #[test]
     fn rendered_file_parses_and_keeps_every_value() {
         let mut f = Findings::default();
-        f.step(Phase::Toolchain, "corepack enable", "package.json#packageManager");
-        f.step(Phase::Install, "pnpm install --frozen-lockfile", "pnpm-lock.yaml");
+        f.step(Phase::Toolchain, "corepack enable", ev("package.json#packageManager"));
+        f.step(Phase::Install, "pnpm install --frozen-lockfile", ev("pnpm-lock.yaml"));
         f.start(start("docker compose -f docker/compose.yaml up -d postgres", "docker/compose.yaml#services"));
-        f.secret("DATABASE_URL", ".env.example:3", Need::Required, "documented as required in .env.example");
-        f.secret("STRIPE_SECRET_KEY", "src/pay.ts:10", Need::Unstated, "process.env");
-        f.secret("AWS_SECRET_ACCESS_KEY", "src/s3.ts:2", Need::Optional, "process.env, optional");
+        f.secret("DATABASE_URL", ev(".env.example:3"), Need::Required, "documented as required in .env.example");
+        f.secret("STRIPE_SECRET_KEY", ev("src/pay.ts:10"), Need::Unstated, "process.env");
+        f.secret("AWS_SECRET_ACCESS_KEY", ev("src/s3.ts:2"), Need::Optional, "process.env, optional");
         f.note("pnpm workspace of 4 packages");
         let d = detection(f);
         let text = toml(&d);
@@ -184,10 +185,10 @@ mod tests {
     #[test]
     fn odd_sources_cannot_break_the_file() {
         let mut f = Findings::default();
-        f.step(Phase::Install, "npm ci", "we\nird'''\"/package-lock.json");
+        f.step(Phase::Install, "npm ci", ev("we\nird'''\"/package-lock.json"));
         f.start(start("make up", "Make\nfile"));
-        f.secret("TOKEN", "a\nb", Need::Required, "c\nd");
-        f.secret("KEY", "x", Need::Optional, "y\n]\nz");
+        f.secret("TOKEN", ev("a\nb"), Need::Required, "c\nd");
+        f.secret("KEY", ev("x"), Need::Optional, "y\n]\nz");
         let d = detection(f);
         let parsed = Proposal::parse(&toml(&d)).unwrap();
         assert_eq!(parsed.install, d.install);
@@ -198,9 +199,9 @@ mod tests {
     #[test]
     fn the_summary_counts_required_and_optional_secrets() {
         let mut f = Findings::default();
-        f.secret("DATABASE_URL", "app/config.py:3", Need::Required, "BaseSettings field, no default");
-        f.secret("SMTP_PASSWORD", "app/config.py:9", Need::Optional, "BaseSettings field, optional");
-        f.secret("SENTRY_DSN", "app/config.py:12", Need::Unstated, "os.getenv");
+        f.secret("DATABASE_URL", ev("app/config.py:3"), Need::Required, "BaseSettings field, no default");
+        f.secret("SMTP_PASSWORD", ev("app/config.py:9"), Need::Optional, "BaseSettings field, optional");
+        f.secret("SENTRY_DSN", ev("app/config.py:12"), Need::Unstated, "os.getenv");
         let lines = summary(&detection(f));
         let expected = "secrets    1 required (DATABASE_URL), 2 optional (SENTRY_DSN, SMTP_PASSWORD)";
         assert!(lines.contains(&expected.to_string()), "{lines:?}");
@@ -209,7 +210,7 @@ mod tests {
     #[test]
     fn explain_names_the_evidence_of_every_line() {
         let mut f = Findings::default();
-        f.step(Phase::Install, "uv sync --frozen", "uv.lock");
+        f.step(Phase::Install, "uv sync --frozen", ev("uv.lock"));
         f.start(start("docker compose up -d redis", "compose.yaml#services.redis"));
         let text = explain(&detection(f));
         assert!(text.contains("  uv sync --frozen\n      ← uv.lock\n"), "{text}");

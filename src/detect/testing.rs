@@ -36,11 +36,15 @@ impl Scan {
         self.findings.tests.iter().map(|t| t.command.as_str()).collect()
     }
     pub fn toolchain(&self, name: &str) -> Option<(Option<&str>, &str)> {
-        self.findings.toolchains.iter().find(|t| t.name == name).map(|t| (t.version.as_deref(), t.source.as_str()))
+        self.findings.toolchains.iter().find(|t| t.name == name).map(|t| (t.version.as_deref(), t.source.as_test_str()))
     }
     /// (name, version, source) of every toolchain.
     pub fn toolchain_rows(&self) -> Vec<(&str, Option<&str>, &str)> {
-        self.findings.toolchains.iter().map(|t| (t.name.as_str(), t.version.as_deref(), t.source.as_str())).collect()
+        self.findings
+            .toolchains
+            .iter()
+            .map(|t| (t.name.as_str(), t.version.as_deref(), t.source.as_test_str()))
+            .collect()
     }
     pub fn managers(&self) -> Vec<(&str, &str)> {
         self.findings.package_managers.iter().map(|p| (p.name.as_str(), p.path.as_str())).collect()

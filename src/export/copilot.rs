@@ -182,7 +182,7 @@ fn manager_steps(setup: &Setup, used: &[&'static str], notes: &mut Vec<String>) 
         };
         let (uses, input) = (action.uses, action.version_input);
         // pnpm/action-setup reads `packageManager` itself and fails when told a version too.
-        let from_package_json = manager.source.ends_with("#packageManager");
+        let from_package_json = manager.source.is_key("packageManager");
         let with = match (&manager.version, from_package_json) {
             (_, true) if manager.name == "pnpm" => vec![],
             (Some(v), _) => vec![(input.to_string(), Node::str(v))],
@@ -228,6 +228,7 @@ fn services(setup: &Setup, notes: &mut Vec<String>) -> Vec<(String, Node)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::ev;
     use yaml_rust2::{Yaml, YamlLoader};
 
     fn parsed(setup: &Setup) -> (Yaml, Exported) {
@@ -287,16 +288,14 @@ mod tests {
         setup.toolchains = vec![crate::detect::Toolchain {
             name: "bun".into(),
             version: Some("1.3.12".into()),
-            source: "package.json#packageManager".into(),
-            origin: Default::default(),
+            source: ev("package.json#packageManager"),
         }];
         setup.package_managers.retain(|m| m.name == "bun" || m.name == "pnpm");
         setup.package_managers.push(crate::detect::PackageManager {
             name: "bun".into(),
             version: None,
             path: "frontend".into(),
-            source: "frontend/bun.lock".into(),
-            origin: Default::default(),
+            source: ev("frontend/bun.lock"),
         });
         let (yaml, _) = parsed(&setup);
         let steps = &yaml["jobs"]["copilot-setup-steps"]["steps"];
@@ -308,42 +307,16 @@ mod tests {
     fn unpinned_and_unknown_toolchains() {
         let mut setup = super::super::tests::setup();
         setup.toolchains = vec![
-            crate::detect::Toolchain {
-                name: "node".into(),
-                version: None,
-                source: "package.json".into(),
-                origin: Default::default(),
-            },
-            crate::detect::Toolchain {
-                name: "bun".into(),
-                version: None,
-                source: "bun.lock".into(),
-                origin: Default::default(),
-            },
-            crate::detect::Toolchain {
-                name: "java".into(),
-                version: Some("21".into()),
-                source: "pom.xml".into(),
-                origin: Default::default(),
-            },
-            crate::detect::Toolchain {
-                name: "elixir".into(),
-                version: Some("1.17".into()),
-                source: "mix.exs".into(),
-                origin: Default::default(),
-            },
+            crate::detect::Toolchain { name: "node".into(), version: None, source: ev("package.json") },
+            crate::detect::Toolchain { name: "bun".into(), version: None, source: ev("bun.lock") },
+            crate::detect::Toolchain { name: "java".into(), version: Some("21".into()), source: ev("pom.xml") },
+            crate::detect::Toolchain { name: "elixir".into(), version: Some("1.17".into()), source: ev("mix.exs") },
             crate::detect::Toolchain {
                 name: "erlang".into(),
                 version: Some("27".into()),
-                source: ".tool-versions".into(),
-                origin: Default::default(),
+                source: ev(".tool-versions"),
             },
-            crate::detect::Toolchain {
-                name: "nim".into(),
-                version: Some("2".into()),
-                source: "x.nimble".into(),
-                origin: Default::default(),
-            },
+            crate::detect::Toolchain { name: "nim".into(), version: Some("2".into()), source: ev("x.nimble") },
         ];
         let (yaml, exported) = parsed(&setup);
         let steps = &yaml["jobs"][JOB]["steps"];

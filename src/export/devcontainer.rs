@@ -195,6 +195,7 @@ fn compose_file(setup: &Setup, workspace: &str, services: &[&crate::detect::Serv
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::ev;
 
     fn json(file: &ExportFile) -> serde_json::Value {
         jsonc_parser::parse_to_serde_value(&file.contents, &Default::default()).unwrap()
@@ -250,8 +251,7 @@ mod tests {
         setup.toolchains.push(crate::detect::Toolchain {
             name: "bun".into(),
             version: Some("1.1".into()),
-            source: "x".into(),
-            origin: Default::default(),
+            source: ev("x"),
         });
         let exported = render(&setup);
         assert_eq!(exported.files.len(), 1);

@@ -118,7 +118,7 @@ impl Setup {
         let start = block::expand(&plan_start)?;
         let starts = if crate::plan::render::is_services_script(&plan_start) {
             // One script that tries Docker, then the distribution's packages: kept whole.
-            let sources: Vec<&str> = detection.starts.iter().map(|s| s.source.as_str()).collect();
+            let sources: Vec<String> = detection.starts.iter().map(|s| s.source.to_string()).collect();
             let source = (plan_start == detection.start && !sources.is_empty()).then(|| sources.join(", "));
             vec![StartCommand { command: start.trim().to_string(), source }]
         } else {
@@ -126,7 +126,7 @@ impl Setup {
                 .into_iter()
                 .map(|command| {
                     let source =
-                        detection.starts.iter().find(|s| s.command.trim() == command).map(|s| s.source.clone());
+                        detection.starts.iter().find(|s| s.command.trim() == command).map(|s| s.source.to_string());
                     StartCommand { command, source }
                 })
                 .collect()
@@ -134,7 +134,7 @@ impl Setup {
         let secrets = secret_names
             .into_iter()
             .map(|name| {
-                let source = detection.secret_details.iter().find(|s| s.name == name).map(|s| s.source.clone());
+                let source = detection.secret_details.iter().find(|s| s.name == name).map(|s| s.source.to_string());
                 (name, source)
             })
             .collect();
@@ -355,6 +355,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::detect::merge::SecretDetail;
     use crate::detect::{Start, Step};
+    use crate::evidence::ev;
 
     /// A detection as a Node + Python repo with postgres and redis would give, built by hand
     /// (ports and env filled in, as compose files supply them).
@@ -362,22 +363,20 @@ pub(crate) mod tests {
         let mut postgres = Service {
             name: "postgres".into(),
             image: Some("postgres:16-alpine".into()),
-            source: "compose.yaml#services.db".into(),
+            source: ev("compose.yaml#services.db"),
             ports: vec!["5432:5432".into()],
             env: Default::default(),
             package: None,
-            origin: Default::default(),
         };
         postgres.env.insert("POSTGRES_PASSWORD".into(), "shop".into());
         postgres.env.insert("POSTGRES_USER".into(), "shop".into());
         let redis = Service {
             name: "redis".into(),
             image: Some("redis:7".into()),
-            source: "compose.yaml#services.cache".into(),
+            source: ev("compose.yaml#services.cache"),
             ports: vec!["6379:6379".into()],
             env: Default::default(),
             package: None,
-            origin: Default::default(),
         };
         Detection {
             repo: "shop".into(),
@@ -385,41 +384,39 @@ pub(crate) mod tests {
             start: "docker compose up -d db cache && pnpm dev".into(),
             secrets: vec!["DATABASE_URL".into(), "STRIPE_SECRET_KEY".into()],
             toolchains: vec![
-                Toolchain { name: "node".into(), version: Some("20".into()), source: ".nvmrc".into(), origin: Default::default() },
-                Toolchain { name: "python".into(), version: Some("3.12".into()), source: "api/.python-version".into(), origin: Default::default() },
+                Toolchain { name: "node".into(), version: Some("20".into()), source: ev(".nvmrc") },
+                Toolchain { name: "python".into(), version: Some("3.12".into()), source: ev("api/.python-version") },
             ],
             package_managers: vec![
                 PackageManager {
                     name: "pnpm".into(),
                     version: Some("9.12.0".into()),
                     path: ".".into(),
-                    source: "package.json#packageManager".into(),
-                    origin: Default::default(),
+                    source: ev("package.json#packageManager"),
                 },
                 PackageManager {
                     name: "uv".into(),
                     version: None,
                     path: "api".into(),
-                    source: "api/uv.lock".into(),
-                    origin: Default::default(),
+                    source: ev("api/uv.lock"),
                 },
             ],
             services: vec![postgres, redis],
             tests: vec![
-                TestCommand { command: "pnpm test".into(), source: "package.json#scripts.test".into(), primary: true, ..Default::default() },
-                TestCommand { command: "(cd api && uv run pytest)".into(), source: "api/pyproject.toml".into(), ..Default::default() },
+                TestCommand { command: "pnpm test".into(), source: ev("package.json#scripts.test"), primary: true, ..Default::default() },
+                TestCommand { command: "(cd api && uv run pytest)".into(), source: ev("api/pyproject.toml"), ..Default::default() },
             ],
             steps: vec![
-                Step::shell(crate::detect::Phase::Install, "pnpm install --frozen-lockfile", "pnpm-lock.yaml"),
-                Step::shell(crate::detect::Phase::Install, "(cd api && uv sync --frozen)", "api/uv.lock"),
+                Step::shell(crate::detect::Phase::Install, "pnpm install --frozen-lockfile", ev("pnpm-lock.yaml")),
+                Step::shell(crate::detect::Phase::Install, "(cd api && uv sync --frozen)", ev("api/uv.lock")),
             ],
             starts: vec![
-                Start { command: "docker compose up -d db cache".into(), source: "compose.yaml".into(), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new() },
-                Start { command: "pnpm dev".into(), source: "package.json#scripts.dev".into(), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new() },
+                Start { command: "docker compose up -d db cache".into(), source: ev("compose.yaml"), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new() },
+                Start { command: "pnpm dev".into(), source: ev("package.json#scripts.dev"), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new() },
             ],
             secret_details: vec![
-                SecretDetail { name: "DATABASE_URL".into(), required: true, source: ".env.example:1".into(), why: "listed in .env.example".into() },
-                SecretDetail { name: "STRIPE_SECRET_KEY".into(), required: true, source: "web/src/pay.ts:1".into(), why: "process.env".into() },
+                SecretDetail { name: "DATABASE_URL".into(), required: true, source: ev(".env.example:1"), why: "listed in .env.example".into() },
+                SecretDetail { name: "STRIPE_SECRET_KEY".into(), required: true, source: ev("web/src/pay.ts:1"), why: "process.env".into() },
             ],
             ..Detection::default()
         }
@@ -463,8 +460,7 @@ pub(crate) mod tests {
         let pin = |name: &str, version: &str, source: &str| Toolchain {
             name: name.into(),
             version: Some(version.into()),
-            source: source.into(),
-            origin: Default::default(),
+            source: ev(source),
         };
         let detection = Detection {
             toolchains: vec![

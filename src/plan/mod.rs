@@ -11,6 +11,8 @@
 pub mod block;
 pub mod render;
 
+pub use crate::evidence::Evidence;
+
 /// `word` as one shell word: bare when it is plainly safe, else single-quoted. The one
 /// quoting of values the renderer writes.
 pub fn quote(word: &str) -> String {
@@ -83,18 +85,29 @@ pub struct Step {
     pub guard: Option<Guard>,
     /// The folder it runs in, repo-relative; empty for the root.
     pub dir: String,
-    /// The evidence: a repo-relative path, optionally with `#key` or `:line`.
-    pub source: String,
+    /// The evidence: usually one place; the services' packages cite every service they
+    /// serve; none for a step nothing in the repository asks for.
+    pub source: Vec<Evidence>,
 }
 
 impl Step {
-    pub fn shell(phase: Phase, command: impl Into<String>, source: impl Into<String>) -> Step {
-        Step { phase, action: Action::Shell(command.into()), guard: None, dir: String::new(), source: source.into() }
+    pub fn shell(phase: Phase, command: impl Into<String>, source: Evidence) -> Step {
+        Step { phase, action: Action::Shell(command.into()), guard: None, dir: String::new(), source: cited(source) }
     }
 
-    pub fn helper(phase: Phase, name: &'static str, args: Vec<String>, source: impl Into<String>) -> Step {
+    pub fn helper(phase: Phase, name: &'static str, args: Vec<String>, source: Evidence) -> Step {
         debug_assert!(providing(name).is_some(), "{name} is not a stock helper's function");
-        Step { phase, action: Action::Helper { name, args }, guard: None, dir: String::new(), source: source.into() }
+        Step { phase, action: Action::Helper { name, args }, guard: None, dir: String::new(), source: cited(source) }
+    }
+
+    /// The step citing every one of `sources`.
+    pub fn citing(self, sources: Vec<Evidence>) -> Step {
+        Step { source: sources, ..self }
+    }
+
+    /// Its evidence as a person reads it (`package.json#scripts.test, Makefile:3`).
+    pub fn evidence_text(&self) -> String {
+        self.source.iter().map(Evidence::to_string).collect::<Vec<_>>().join(", ")
     }
 
     /// The step run in the folder `dir` (repo-relative; `.` or empty is the root).
@@ -107,6 +120,10 @@ impl Step {
         let command = self.action.command();
         if self.dir.is_empty() { command } else { format!("(cd {} && {command})", quote(&self.dir)) }
     }
+}
+
+fn cited(source: Evidence) -> Vec<Evidence> {
+    if source.is_empty() { Vec::new() } else { vec![source] }
 }
 
 /// A stock helper: the shell file that defines it (one function, or a few that belong
@@ -187,6 +204,7 @@ pub fn with_needs(names: &[&str]) -> Vec<&'static Helper> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::ev;
 
     #[test]
     fn every_helper_file_defines_its_function_and_names_only_known_helpers() {
@@ -242,7 +260,8 @@ mod tests {
 
     #[test]
     fn a_helper_call_quotes_every_argument() {
-        let step = Step::helper(Phase::System, "hanzo_postgres", vec!["5432".into(), "it's $x".into()], "compose.yaml");
+        let step =
+            Step::helper(Phase::System, "hanzo_postgres", vec!["5432".into(), "it's $x".into()], ev("compose.yaml"));
         assert_eq!(step.command(), r"hanzo_postgres 5432 'it'\''s $x'");
     }
 }

@@ -2,7 +2,7 @@
 //! value is a quoted argument of a stock helper; every line carries its evidence; the helpers
 //! the script calls are named on its first line (see [`super::block`]).
 
-use super::{Step, block, providing};
+use super::{Evidence, Step, block, providing};
 
 /// A comment must stay one line whatever a file name holds, and carry no control character a
 /// terminal would act on: line breaks become spaces, other controls are shown escaped.
@@ -88,17 +88,17 @@ pub fn install(steps: &[Step]) -> String {
         script.push('\n');
     }
     script.push_str("set -euo pipefail\n");
-    let mut last_source: Option<&str> = None;
+    let mut last_source: Option<&[Evidence]> = None;
     for step in steps {
         let command = guarded(step);
-        if let Some(line) = with_evidence(&command, &step.source) {
+        if let Some(line) = with_evidence(&command, &step.evidence_text()) {
             script.push_str(&line);
             script.push('\n');
             last_source = None;
             continue;
         }
-        if last_source != Some(step.source.as_str()) && !step.source.is_empty() {
-            script.push_str(&format!("# {}\n", comment_text(&step.source)));
+        if last_source != Some(step.source.as_slice()) && !step.source.is_empty() {
+            script.push_str(&format!("# {}\n", comment_text(&step.evidence_text())));
             last_source = Some(&step.source);
         }
         script.push_str(command.trim_end());
@@ -122,7 +122,7 @@ pub struct ServiceCall {
     /// The helper's product (`postgres` for `hanzo_postgres`).
     pub product: &'static str,
     pub args: Vec<String>,
-    pub source: String,
+    pub source: Evidence,
 }
 
 impl ServiceCall {
@@ -177,7 +177,7 @@ pub fn services(docker: &DockerUp, native: &[ServiceCall], docker_only: &[&str])
     script.push_str(&format!("if hanzo_docker {usable}; then\n  {body}\nelse\n"));
     for call in native {
         let line = call.command();
-        script.push_str(&format!("  {}\n", with_evidence(&line, &call.source).unwrap_or(line)));
+        script.push_str(&format!("  {}\n", with_evidence(&line, &call.source.to_string()).unwrap_or(line)));
     }
     for product in docker_only {
         script.push_str(&format!("  hanzo_service {}\n", super::quote(product)));
@@ -223,22 +223,23 @@ pub fn is_services_script(start: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::ev;
     use crate::plan::{Guard, Phase};
 
     #[test]
     fn one_line_per_step_with_its_evidence() {
         let steps = vec![
-            Step::helper(Phase::Toolchain, "hanzo_node", vec!["22".into()], ".nvmrc"),
+            Step::helper(Phase::Toolchain, "hanzo_node", vec!["22".into()], ev(".nvmrc")),
             Step::helper(
                 Phase::Toolchain,
                 "hanzo_pm",
                 vec!["pnpm".into(), "9.12.0".into()],
-                "package.json#packageManager",
+                ev("package.json#packageManager"),
             ),
-            Step::shell(Phase::Install, "pnpm install --frozen-lockfile", "pnpm-lock.yaml"),
+            Step::shell(Phase::Install, "pnpm install --frozen-lockfile", ev("pnpm-lock.yaml")),
             Step {
                 guard: Some(Guard { program: "composer".into(), toolchain: "PHP".into() }),
-                ..Step::shell(Phase::Install, "composer install", "composer.lock")
+                ..Step::shell(Phase::Install, "composer install", ev("composer.lock"))
             },
         ];
         assert_eq!(
@@ -251,10 +252,10 @@ mod tests {
 
     #[test]
     fn a_lone_plain_step_is_the_install_and_blocks_keep_their_evidence_above() {
-        assert_eq!(install(&[Step::shell(Phase::Install, "npm ci", "package-lock.json")]), "npm ci");
+        assert_eq!(install(&[Step::shell(Phase::Install, "npm ci", ev("package-lock.json"))]), "npm ci");
         let steps = vec![
-            Step::shell(Phase::Install, "a \\\n  b", "x"),
-            Step::shell(Phase::Install, "for i in 1; do\n  c\ndone", "x"),
+            Step::shell(Phase::Install, "a \\\n  b", ev("x")),
+            Step::shell(Phase::Install, "for i in 1; do\n  c\ndone", ev("x")),
         ];
         assert_eq!(install(&steps), "set -euo pipefail\n# x\na \\\n  b\nfor i in 1; do\n  c\ndone\n");
     }
@@ -262,8 +263,8 @@ mod tests {
     #[test]
     fn evidence_cannot_break_or_drive_the_terminal() {
         let steps = vec![
-            Step::shell(Phase::Install, "npm ci", "we\nird\u{1b}]0;title\u{7}/package-lock.json"),
-            Step::shell(Phase::Install, "make", "Makefile"),
+            Step::shell(Phase::Install, "npm ci", ev("we\nird\u{1b}]0;title\u{7}/package-lock.json")),
+            Step::shell(Phase::Install, "make", ev("Makefile")),
         ];
         let script = install(&steps);
         assert!(!script.chars().any(|c| c.is_control() && c != '\n'), "{script:?}");
@@ -284,12 +285,12 @@ mod tests {
             ServiceCall {
                 product: "postgres",
                 args: vec!["5432".into(), "app".into(), "it's".into(), "app".into()],
-                source: "compose.yaml#services.db".into(),
+                source: Evidence::key("compose.yaml", "services.db"),
             },
             ServiceCall {
                 product: "redis",
                 args: vec!["6379".into(), String::new()],
-                source: "compose.yaml#services.cache".into(),
+                source: Evidence::key("compose.yaml", "services.cache"),
             },
         ];
         let docker = DockerUp::Compose(vec!["docker compose up -d db cache".into()]);

@@ -11,6 +11,7 @@ use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
+use crate::evidence::Evidence;
 
 pub struct Clojure;
 
@@ -76,7 +77,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
 fn clojure_toolchain(out: &mut Findings, manifest: &str, text: &str, pattern: &Regex) {
     match pattern.captures(text) {
         Some(c) => out.toolchain("clojure", Some(c[1].to_string()), source_at(manifest, text, &c[0])),
-        None => out.toolchain("clojure", None, manifest),
+        None => out.toolchain("clojure", None, Evidence::file(manifest)),
     }
 }
 
@@ -84,19 +85,19 @@ fn lein(out: &mut Findings, manifest: &str, text: &str) {
     let dir = parent_dir(manifest);
     clojure_toolchain(out, manifest, text, &LEIN_CLOJURE);
     let min = MIN_LEIN.captures(text).map(|c| c[1].to_string());
-    out.package_manager("lein", min, pm_path(dir), manifest);
-    out.step(Phase::Install, in_dir(dir, "lein deps"), manifest);
-    out.test(in_dir(dir, "lein test"), manifest);
+    out.package_manager("lein", min, pm_path(dir), Evidence::file(manifest));
+    out.step(Phase::Install, in_dir(dir, "lein deps"), Evidence::file(manifest));
+    out.test(in_dir(dir, "lein test"), Evidence::file(manifest));
 }
 
 fn cli(out: &mut Findings, manifest: &str, text: &str) {
     let dir = parent_dir(manifest);
     clojure_toolchain(out, manifest, text, &DEPS_CLOJURE);
-    out.package_manager("clojure-cli", None, pm_path(dir), manifest);
+    out.package_manager("clojure-cli", None, pm_path(dir), Evidence::file(manifest));
     let test_alias = alias_body(text, "test");
     // `-P` only downloads; naming the test alias fetches its extra deps too.
     let prepare = if test_alias.is_some() { "clojure -P -M:test" } else { "clojure -P" };
-    out.step(Phase::Install, in_dir(dir, prepare), manifest);
+    out.step(Phase::Install, in_dir(dir, prepare), Evidence::file(manifest));
     if let Some(body) = test_alias {
         let run = if body.contains(":exec-fn") && !body.contains(":main-opts") {
             "clojure -X:test"

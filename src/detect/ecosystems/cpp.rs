@@ -13,6 +13,7 @@ use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{in_dir, quote};
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Cpp;
 
@@ -140,7 +141,7 @@ fn toolchain(repo: &Repo, out: &mut Findings, manifest: &str) -> Role {
     let dir = parent_dir(manifest);
     let sources = has_c_sources(repo, dir);
     if sources {
-        out.toolchain("cpp", None, manifest);
+        out.toolchain("cpp", None, Evidence::file(manifest));
     }
     match driver(repo, dir) {
         Some(by) if sources => {
@@ -168,7 +169,7 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
     if role == Role::Skip {
         return;
     }
-    out.package_manager("cmake", minimum, pm_path(dir), list);
+    out.package_manager("cmake", minimum, pm_path(dir), Evidence::file(list));
     standard_note(out, list, &text);
     for manager in ["vcpkg.json", "conanfile.txt", "conanfile.py"] {
         if repo.exists(&join(dir, manager)) {
@@ -180,7 +181,11 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
     }
     let source = quote(pm_path(dir));
     let build = quote(&join(dir, "build"));
-    out.step(Phase::Build, format!("cmake -S {source} -B {build} && cmake --build {build} --parallel"), list);
+    out.step(
+        Phase::Build,
+        format!("cmake -S {source} -B {build} && cmake --build {build} --parallel"),
+        Evidence::file(list),
+    );
     let tested = repo
         .named("CMakeLists.txt")
         .into_iter()
@@ -204,14 +209,18 @@ fn meson_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     if role == Role::Skip {
         return;
     }
-    out.package_manager("meson", minimum, pm_path(dir), manifest);
+    out.package_manager("meson", minimum, pm_path(dir), Evidence::file(manifest));
     standard_note(out, manifest, &text);
     if role == Role::Driven {
         return;
     }
     // `meson setup` refuses a directory it configured already: only the first run sets up.
-    out.step(Phase::Build, in_dir(dir, "(test -d build || meson setup build) && meson compile -C build"), manifest);
-    out.test(in_dir(dir, "meson test -C build"), manifest);
+    out.step(
+        Phase::Build,
+        in_dir(dir, "(test -d build || meson setup build) && meson compile -C build"),
+        Evidence::file(manifest),
+    );
+    out.test(in_dir(dir, "meson test -C build"), Evidence::file(manifest));
 }
 
 fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
@@ -229,7 +238,7 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     if toolchain(repo, out, evidence) != Role::Run {
         return;
     }
-    out.package_manager("make", None, pm_path(dir), evidence);
+    out.package_manager("make", None, pm_path(dir), Evidence::file(evidence));
     let cmd = if exists("configure") {
         "./configure && make"
     } else if autotools {
@@ -237,7 +246,7 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     } else {
         "make"
     };
-    out.step(Phase::Build, in_dir(dir, cmd), manifest);
+    out.step(Phase::Build, in_dir(dir, cmd), Evidence::file(manifest));
     // Automake's test target; a hand-written Makefile's targets are the tasks detector's.
     let automake = join(dir, "Makefile.am");
     if let Some(text) = read_existing(repo, &automake).filter(|t| t.contains("TESTS")) {

@@ -14,6 +14,7 @@ use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Dart;
 
@@ -106,12 +107,12 @@ fn detect(repo: &Repo, out: &mut Findings) {
         out.step(
             Phase::Toolchain,
             "dart pub global activate melos",
-            if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest },
+            Evidence::file(if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest }),
         );
         out.step(
             Phase::Install,
             "dart pub global run melos bootstrap",
-            if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest },
+            Evidence::file(if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest }),
         );
         Vec::new()
     } else {
@@ -119,13 +120,13 @@ fn detect(repo: &Repo, out: &mut Findings) {
     };
     for package in &installed {
         let tool = if package.flutter { "flutter" } else { "dart" };
-        out.step(Phase::Install, in_dir(package.dir, &format!("{tool} pub get")), package.manifest);
+        out.step(Phase::Install, in_dir(package.dir, &format!("{tool} pub get")), Evidence::file(package.manifest));
     }
     for package in &packages {
         let tool = if package.flutter { "flutter" } else { "dart" };
-        out.package_manager("pub", None, pm_path(package.dir), package.manifest);
+        out.package_manager("pub", None, pm_path(package.dir), Evidence::file(package.manifest));
         if repo.under(&join(package.dir, "test")).next().is_some() {
-            out.test(in_dir(package.dir, &format!("{tool} test")), join(package.dir, "test"));
+            out.test(in_dir(package.dir, &format!("{tool} test")), Evidence::file(join(package.dir, "test")));
         }
     }
     if packages.len() > 1 {
@@ -148,30 +149,30 @@ fn toolchains(repo: &Repo, out: &mut Findings, packages: &[Package]) {
             |(path, key)| {
                 read_existing(repo, path)?;
                 let version = repo.read_json(path)?.pointer(key)?.as_str()?.to_string();
-                Some((version, format!("{path}#{}", key.trim_start_matches('/'))))
+                Some((version, Evidence::key(path, key.trim_start_matches('/'))))
             },
         );
         let declared = newest(packages.iter().filter(|p| p.flutter).filter_map(|p| {
             let floor = version::floor(p.doc["environment"]["flutter"].as_str()?)?;
-            Some((floor, format!("{}#environment.flutter", p.manifest)))
+            Some((floor, Evidence::key(p.manifest, "environment.flutter")))
         }));
         match fvm.or(declared) {
             Some((v, source)) => out.toolchain("flutter", Some(v), source),
-            None => out.toolchain("flutter", None, first.manifest),
+            None => out.toolchain("flutter", None, Evidence::file(first.manifest)),
         }
     }
     let sdk = newest(packages.iter().filter_map(|p| {
         let floor = version::floor(p.doc["environment"]["sdk"].as_str()?)?;
-        Some((floor, format!("{}#environment.sdk", p.manifest)))
+        Some((floor, Evidence::key(p.manifest, "environment.sdk")))
     }));
     match sdk {
         Some((v, source)) => out.toolchain_floor("dart", v, source),
-        None => out.toolchain("dart", None, packages[0].manifest),
+        None => out.toolchain("dart", None, Evidence::file(packages[0].manifest)),
     }
 }
 
 /// The `(version, source)` with the highest version; the first of equals.
-fn newest(found: impl Iterator<Item = (String, String)>) -> Option<(String, String)> {
+fn newest(found: impl Iterator<Item = (String, Evidence)>) -> Option<(String, Evidence)> {
     found.fold(None, |best, (v, source)| match best {
         Some(kept) if !version::cmp(&v, &kept.0).is_gt() => Some(kept),
         _ => Some((v, source)),

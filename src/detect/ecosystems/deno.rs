@@ -14,6 +14,7 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::pins::Pin;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Deno;
 
@@ -84,10 +85,10 @@ fn deno_from_npm(version: Option<&str>) -> String {
 
 /// Deno's version for the project in `dir`: its `.dvmrc`, else a version manager's pin there
 /// or in a folder above; with its evidence.
-fn deno_version(repo: &Repo, pins: &[Pin], dir: &str) -> Option<(String, String)> {
+fn deno_version(repo: &Repo, pins: &[Pin], dir: &str) -> Option<(String, Evidence)> {
     let dvmrc = join(dir, ".dvmrc");
     if let Some(version) = repo.read(&dvmrc).and_then(|t| version::numeric_pin(t.trim())) {
-        return Some((version, dvmrc));
+        return Some((version, Evidence::file(dvmrc)));
     }
     let mut current = Some(dir);
     while let Some(d) = current {
@@ -114,19 +115,19 @@ fn detect(repo: &Repo, pins: &[Pin], out: &mut Findings) {
             ["deno.json", "deno.jsonc"].iter().map(|f| join(dir, f)).find(|p| repo.exists(p)).unwrap_or_default();
         let config = repo.read_jsonc(&config_path).map_or(Value::Null, |c| (*c).clone());
         let (version, source) = deno_version(repo, pins, dir).unzip();
-        let source = source.unwrap_or_else(|| config_path.clone());
+        let source = source.unwrap_or_else(|| Evidence::file(&config_path));
         let bootstrap = deno_from_npm(version.as_deref());
         out.step(Phase::Toolchain, bootstrap, source.clone());
         out.toolchain("deno", version, source);
         let lock = join(dir, "deno.lock");
         let (install, source) =
             if repo.exists(&lock) { ("deno install --frozen", lock) } else { ("deno install", config_path.clone()) };
-        out.step(Phase::Install, in_dir(dir, install), source);
+        out.step(Phase::Install, in_dir(dir, install), Evidence::file(source));
         let has_test_task = config.pointer("/tasks/test").is_some();
         let (test, source) = if has_test_task {
-            ("deno task test", format!("{config_path}#tasks.test"))
+            ("deno task test", Evidence::key(&config_path, "tasks.test"))
         } else {
-            ("deno test", config_path.clone())
+            ("deno test", Evidence::file(&config_path))
         };
         out.test(in_dir(dir, test), source);
         if let Some(members) = config.get("workspace").and_then(Value::as_array) {

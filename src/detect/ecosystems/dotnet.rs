@@ -14,6 +14,7 @@ use crate::detect::repo::{Repo, file_name, is_own_path, is_within, join, parent_
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{join_path, quote};
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Dotnet;
 
@@ -221,7 +222,7 @@ fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
     let root_dir = parent_dir(first);
     match sdk_version(repo, root_dir).or_else(|| framework_version(repo, &project_files)) {
         Some((v, source)) => out.toolchain("dotnet", Some(v), source),
-        None => out.toolchain("dotnet", None, first),
+        None => out.toolchain("dotnet", None, Evidence::file(first)),
     }
 
     for tools in repo
@@ -235,19 +236,19 @@ fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
         } else {
             format!("(cd {} && dotnet tool restore)", quote(dir))
         };
-        out.step(Phase::Install, cmd, tools);
+        out.step(Phase::Install, cmd, Evidence::file(tools));
     }
     let solutions: Vec<&str> =
         solutions.iter().map(|solution| ci_filter(repo, solution, named_by_ci).unwrap_or(solution)).collect();
     for target in solutions.iter().chain(&loose) {
-        out.package_manager("nuget", None, pm_path(parent_dir(target)), *target);
-        out.step(Phase::Install, format!("dotnet restore {}", quote(target)), *target);
+        out.package_manager("nuget", None, pm_path(parent_dir(target)), Evidence::file(*target));
+        out.step(Phase::Install, format!("dotnet restore {}", quote(target)), Evidence::file(*target));
     }
     for solution in &solutions {
-        out.test(format!("dotnet test {}", quote(solution)), *solution);
+        out.test(format!("dotnet test {}", quote(solution)), Evidence::file(*solution));
     }
     for project in loose.iter().filter(|p| is_test_project(repo, p)) {
-        out.test(format!("dotnet test {}", quote(project)), *project);
+        out.test(format!("dotnet test {}", quote(project)), Evidence::file(*project));
     }
     if !solutions.is_empty() {
         out.note(format!("{} .NET project(s) in solution {}", project_files.len(), solutions.join(", ")));
@@ -255,7 +256,7 @@ fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
 }
 
 /// `global.json` `sdk.version`, next to the solution or at the root.
-fn sdk_version(repo: &Repo, dir: &str) -> Option<(String, String)> {
+fn sdk_version(repo: &Repo, dir: &str) -> Option<(String, Evidence)> {
     let mut candidates = vec![join(dir, "global.json")];
     if !dir.is_empty() {
         candidates.push("global.json".into());
@@ -263,21 +264,21 @@ fn sdk_version(repo: &Repo, dir: &str) -> Option<(String, String)> {
     candidates.into_iter().filter(|p| repo.exists(p)).find_map(|path| {
         let json = repo.read_json(&path)?;
         let version = json.pointer("/sdk/version")?.as_str()?.to_string();
-        Some((version, format!("{path}#sdk.version")))
+        Some((version, Evidence::key(path, "sdk.version")))
     })
 }
 
 /// The newest target framework the projects build for (`net8.0` → 8.0).
-fn framework_version(repo: &Repo, projects: &[&str]) -> Option<(String, String)> {
+fn framework_version(repo: &Repo, projects: &[&str]) -> Option<(String, Evidence)> {
     let props = repo.named("Directory.Build.props");
-    let mut best: Option<(String, String)> = None;
+    let mut best: Option<(String, Evidence)> = None;
     for path in props.iter().copied().chain(projects.iter().copied()).take(300) {
         let Some(text) = repo.read_once(path) else { continue };
         for caps in TARGET_FRAMEWORKS.captures_iter(&text) {
             for tfm in caps[1].split(';').map(str::trim) {
                 let Some(v) = MODERN_TFM.captures(tfm).map(|c| c[1].to_string()) else { continue };
                 if best.as_ref().is_none_or(|(b, _)| version::cmp(&v, b).is_gt()) {
-                    best = Some((v, format!("{path}#TargetFramework")));
+                    best = Some((v, Evidence::key(path, "TargetFramework")));
                 }
             }
         }

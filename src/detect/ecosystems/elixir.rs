@@ -13,6 +13,7 @@ use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Elixir;
 
@@ -114,7 +115,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
     let manifests = projects(repo, &["mix.exs"]);
     if let Some(first) = manifests.first() {
         // Hex and rebar are fetched by mix itself; `--force` keeps it from asking.
-        out.step(Phase::Toolchain, "mix local.hex --force && mix local.rebar --force", *first);
+        out.step(Phase::Toolchain, "mix local.hex --force && mix local.rebar --force", Evidence::file(*first));
     }
     for manifest in manifests {
         mix(repo, out, manifest);
@@ -146,22 +147,22 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
     });
     match version {
         Some((v, source)) => out.toolchain_floor("elixir", v, source),
-        None => out.toolchain("elixir", None, manifest),
+        None => out.toolchain("elixir", None, Evidence::file(manifest)),
     }
-    out.toolchain("erlang", None, manifest);
+    out.toolchain("erlang", None, Evidence::file(manifest));
 
     let lock = join(dir, "mix.lock");
     let evidence = if repo.exists(&lock) { lock.clone() } else { manifest.to_string() };
-    out.package_manager("mix", None, pm_path(dir), evidence.as_str());
-    out.step(Phase::Install, in_dir(dir, "mix deps.get"), evidence.as_str());
-    out.test(in_dir(dir, "mix test"), manifest);
+    out.package_manager("mix", None, pm_path(dir), Evidence::file(evidence.as_str()));
+    out.step(Phase::Install, in_dir(dir, "mix deps.get"), Evidence::file(evidence.as_str()));
+    out.test(in_dir(dir, "mix test"), Evidence::file(manifest));
 
     let dep = |name: &str| {
         let needle = format!("{{:{name},");
         sources.iter().find(|(_, t)| t.contains(&needle)).map(|(p, t)| source_at(p, t, &needle))
     };
     if let Some(source) = dep("phoenix") {
-        out.note(format!("Phoenix app ({})", source.split(':').next().unwrap_or(&source)));
+        out.note(format!("Phoenix app ({})", source.path));
     }
     if dep("ecto_sql").is_some() {
         for (adapter, service) in [("postgrex", "postgres"), ("myxql", "mysql"), ("tds", "mssql")] {
@@ -202,6 +203,7 @@ fn production_blocks(rel: &str, text: &str) -> Vec<std::ops::Range<usize>> {
 mod tests {
     use super::*;
     use crate::detect::testing::scan;
+    use crate::evidence::ev;
 
     #[test]
     fn phoenix_app_with_postgres() {
@@ -221,7 +223,7 @@ mod tests {
         assert_eq!(s.steps(), vec!["mix local.hex --force && mix local.rebar --force", "mix deps.get"]);
         assert_eq!(s.tests(), vec!["mix test"]);
         assert_eq!(s.findings.services.len(), 1);
-        assert_eq!(s.findings.services[0].source, "mix.exs:9");
+        assert_eq!(s.findings.services[0].source, ev("mix.exs:9"));
         assert!(s.findings.notes.iter().any(|n| n.starts_with("Phoenix")));
     }
 

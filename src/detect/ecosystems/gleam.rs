@@ -14,6 +14,7 @@ use crate::detect::repo::{join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Gleam;
 
@@ -64,21 +65,21 @@ impl Ecosystem for Gleam {
             let config = repo.read_toml(manifest);
             let constraint = config.as_ref().and_then(|c| c.get("gleam")?.as_str().map(str::to_string));
             match constraint.as_deref().and_then(version::floor) {
-                Some(v) => out.toolchain_floor("gleam", v, format!("{manifest}#gleam")),
-                None => out.toolchain("gleam", None, manifest),
+                Some(v) => out.toolchain_floor("gleam", v, Evidence::key(manifest, "gleam")),
+                None => out.toolchain("gleam", None, Evidence::file(manifest)),
             }
             // The runtime the code compiles for: Erlang unless the target is JavaScript.
             let target = config.as_ref().and_then(|c| c.get("target")?.as_str().map(str::to_string));
             match target.as_deref() {
-                Some("javascript") => out.toolchain("node", None, format!("{manifest}#target")),
-                _ => out.toolchain("erlang", None, manifest),
+                Some("javascript") => out.toolchain("node", None, Evidence::key(manifest, "target")),
+                _ => out.toolchain("erlang", None, Evidence::file(manifest)),
             }
             let lock = join(dir, "manifest.toml");
             let evidence = if repo.exists(&lock) { lock } else { manifest.to_string() };
-            out.package_manager("gleam", None, pm_path(dir), evidence.as_str());
-            out.step(Phase::Install, in_dir(dir, "gleam deps download"), evidence.as_str());
+            out.package_manager("gleam", None, pm_path(dir), Evidence::file(evidence.as_str()));
+            out.step(Phase::Install, in_dir(dir, "gleam deps download"), Evidence::file(evidence.as_str()));
             if repo.under(&join(dir, "test")).next().is_some() {
-                out.test(in_dir(dir, "gleam test"), join(dir, "test"));
+                out.test(in_dir(dir, "gleam test"), Evidence::file(join(dir, "test")));
             }
         }
     }

@@ -11,6 +11,7 @@ use crate::detect::repo::{Repo, join, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 mod env;
 
@@ -82,7 +83,7 @@ impl Ecosystem for Go {
 fn detect(repo: &Repo, out: &mut Findings) {
     // A module's `go` line is the oldest Go that builds it: the one Go that builds every
     // module of the repo is the newest of them, so it comes first.
-    let mut versions: Vec<(Option<String>, String)> = Vec::new();
+    let mut versions: Vec<(Option<String>, Evidence)> = Vec::new();
     let mut covered: Vec<String> = Vec::new();
     for dir in repo.project_dirs("go.work") {
         let path = join(dir, "go.work");
@@ -94,14 +95,14 @@ fn detect(repo: &Repo, out: &mut Findings) {
         }
         covered.push(dir.to_string());
         versions.push(version(&text, &path));
-        out.package_manager("go", None, pm_path(dir), path.clone());
+        out.package_manager("go", None, pm_path(dir), Evidence::file(path.clone()));
         out.note(format!(
             "go.work of {}{}",
             counted(uses.len(), "module"),
             if dir.is_empty() { String::new() } else { format!(" in {dir}") }
         ));
-        out.step(Phase::Install, in_dir(dir, "go mod download"), path.clone());
-        out.test(in_dir(dir, "go test ./..."), path);
+        out.step(Phase::Install, in_dir(dir, "go mod download"), Evidence::file(path.clone()));
+        out.test(in_dir(dir, "go test ./..."), Evidence::file(path));
     }
     for dir in repo.project_dirs("go.mod") {
         if covered.iter().any(|c| c == dir) || too_deep_for_a_project(dir) || ignored_by_go(dir) {
@@ -110,10 +111,10 @@ fn detect(repo: &Repo, out: &mut Findings) {
         let path = join(dir, "go.mod");
         let Some(text) = repo.read(&path) else { continue };
         versions.push(version(&text, &path));
-        out.package_manager("go", None, pm_path(dir), path.clone());
-        let source = if repo.exists(&join(dir, "go.sum")) { join(dir, "go.sum") } else { path.clone() };
+        out.package_manager("go", None, pm_path(dir), Evidence::file(path.clone()));
+        let source = Evidence::file(if repo.exists(&join(dir, "go.sum")) { join(dir, "go.sum") } else { path.clone() });
         out.step(Phase::Install, in_dir(dir, "go mod download"), source);
-        out.test(in_dir(dir, "go test ./..."), path);
+        out.test(in_dir(dir, "go test ./..."), Evidence::file(path));
     }
     versions.sort_by(|(a, _), (b, _)| match (a, b) {
         (Some(a), Some(b)) => version::cmp(b, a),
@@ -132,7 +133,7 @@ fn ignored_by_go(dir: &str) -> bool {
 
 /// The `toolchain go1.22.3` line pins the exact toolchain; else the `go 1.22.0` line. With
 /// the line it came from.
-fn version(text: &str, path: &str) -> (Option<String>, String) {
+fn version(text: &str, path: &str) -> (Option<String>, Evidence) {
     let directive = |name: &str| {
         text.lines().enumerate().find_map(|(i, line)| {
             let rest = line.trim().strip_prefix(name)?;
@@ -143,11 +144,11 @@ fn version(text: &str, path: &str) -> (Option<String>, String) {
     if let Some((line, v)) = directive("toolchain")
         && let Some(v) = version::numeric_pin(v.trim_start_matches("go"))
     {
-        return (Some(v), format!("{path}:{line}"));
+        return (Some(v), Evidence::line(path, line));
     }
     match directive("go") {
-        Some((line, v)) => (version::numeric_pin(&v), format!("{path}:{line}")),
-        None => (None, path.to_string()),
+        Some((line, v)) => (version::numeric_pin(&v), Evidence::line(path, line)),
+        None => (None, Evidence::file(path)),
     }
 }
 

@@ -12,6 +12,7 @@ use crate::detect::repo::{Repo, is_within, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Haskell;
 
@@ -106,13 +107,13 @@ fn stack_project(repo: &Repo, out: &mut Findings, manifest: &str) {
     let text = repo.read(manifest).unwrap_or_default();
     let ghc = RESOLVER.captures(&text).and_then(|c| resolver_ghc(&c[1]));
     match ghc {
-        Some(v) => out.toolchain("haskell", Some(v), format!("{manifest}#resolver")),
-        None => out.toolchain("haskell", None, manifest),
+        Some(v) => out.toolchain("haskell", Some(v), Evidence::key(manifest, "resolver")),
+        None => out.toolchain("haskell", None, Evidence::file(manifest)),
     }
-    out.package_manager("stack", None, pm_path(dir), manifest);
+    out.package_manager("stack", None, pm_path(dir), Evidence::file(manifest));
     // Stack installs the resolver's GHC itself on first build.
-    out.step(Phase::Install, in_dir(dir, "stack build --test --only-dependencies"), manifest);
-    out.test(in_dir(dir, "stack test"), manifest);
+    out.step(Phase::Install, in_dir(dir, "stack build --test --only-dependencies"), Evidence::file(manifest));
+    out.test(in_dir(dir, "stack test"), Evidence::file(manifest));
 }
 
 /// `lts-22.7` → 9.6, `ghc-9.4.7` → 9.4.7; nightlies and URLs pin nothing we can name.
@@ -128,7 +129,7 @@ fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &str) {
     let dir = parent_dir(manifest);
     let project = join(dir, "cabal.project");
     let pinned = read_existing(repo, &project)
-        .and_then(|t| WITH_COMPILER.captures(&t).map(|c| (c[1].to_string(), format!("{project}#with-compiler"))));
+        .and_then(|t| WITH_COMPILER.captures(&t).map(|c| (c[1].to_string(), Evidence::key(project, "with-compiler"))));
     // The shallowest package that states `tested-with` (the main one), its newest GHC.
     let tested = || {
         let mut files: Vec<&str> = repo
@@ -146,20 +147,20 @@ fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &str) {
                 .filter(|v| v.contains('.'))
                 .max_by(|a, b| version::cmp(a, b))?
                 .to_string();
-            Some((newest, format!("{f}#tested-with")))
+            Some((newest, Evidence::key(f, "tested-with")))
         })
     };
     match pinned.or_else(tested) {
         Some((v, source)) => out.toolchain("haskell", Some(v), source),
-        None => out.toolchain("haskell", None, manifest),
+        None => out.toolchain("haskell", None, Evidence::file(manifest)),
     }
-    out.package_manager("cabal", None, pm_path(dir), manifest);
+    out.package_manager("cabal", None, pm_path(dir), Evidence::file(manifest));
     out.step(
         Phase::Install,
         in_dir(dir, "cabal update && cabal build --only-dependencies --enable-tests all"),
-        manifest,
+        Evidence::file(manifest),
     );
-    out.test(in_dir(dir, "cabal test all"), manifest);
+    out.test(in_dir(dir, "cabal test all"), Evidence::file(manifest));
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::detect::sources::xml::{Element, parse_xml};
+use crate::evidence::Evidence;
 
 mod env;
 
@@ -111,7 +112,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
                     let version = gradle_wrapper_version(repo, dir);
                     let source =
                         if version.is_some() { join(dir, GRADLE_WRAPPER_PROPERTIES) } else { join(dir, "gradlew") };
-                    out.package_manager("gradle", version, pm_path(dir), source);
+                    out.package_manager("gradle", version, pm_path(dir), Evidence::file(source));
                 }
             }
             (false, Some(gradle_build)) => gradle(repo, out, &gradle_build),
@@ -121,7 +122,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
 }
 
 /// The JDK pinned by `.java-version` or `.sdkmanrc` (`java=17.0.9-tem`).
-fn java_version_file(repo: &Repo, dir: &str) -> Option<(String, String)> {
+fn java_version_file(repo: &Repo, dir: &str) -> Option<(String, Evidence)> {
     if let Some(found) = version_file(repo, dir, ".java-version") {
         return Some((normalize_java(&found.0), found.1));
     }
@@ -129,7 +130,7 @@ fn java_version_file(repo: &Repo, dir: &str) -> Option<(String, String)> {
         if let Some(text) = read_existing(repo, &path) {
             let line = text.lines().find_map(|l| l.trim().strip_prefix("java="));
             if let Some(v) = line.and_then(version::first) {
-                return Some((normalize_java(&v), format!("{path}#java")));
+                return Some((normalize_java(&v), Evidence::key(&path, "java")));
             }
         }
     }
@@ -179,12 +180,12 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     });
     match java {
         Some((version, source)) => out.toolchain("java", Some(version), source),
-        None => out.toolchain("java", None, pom),
+        None => out.toolchain("java", None, Evidence::file(pom)),
     }
     if let Some(kotlin) = find_plugin(&project, "kotlin-maven-plugin") {
         let props = Properties(&project);
         let version = kotlin.text_at(&["version"]).map(|v| props.resolve(v)).or_else(|| props.get("kotlin.version"));
-        out.toolchain("kotlin", version.filter(|v| !v.contains("${")), format!("{pom}#kotlin-maven-plugin"));
+        out.toolchain("kotlin", version.filter(|v| !v.contains("${")), Evidence::key(pom, "kotlin-maven-plugin"));
     }
 
     // The frontend-maven-plugin downloads the Node it builds the web app with: a pin.
@@ -193,10 +194,15 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
         let pinned =
             frontend.descendants("nodeVersion").into_iter().find_map(|v| v.text_at(&[]).map(|t| props.resolve(t)));
         if let Some(v) = pinned.and_then(|v| version::numeric_pin(v.trim().trim_start_matches('v'))) {
-            out.toolchain("node", Some(v), format!("{pom}#frontend-maven-plugin.nodeVersion"));
+            out.toolchain("node", Some(v), Evidence::key(pom, "frontend-maven-plugin.nodeVersion"));
         }
     }
-    out.package_manager("maven", maven_version.clone(), pm_path(dir), if wrapper { wrapper_props } else { pom.into() });
+    out.package_manager(
+        "maven",
+        maven_version.clone(),
+        pm_path(dir),
+        Evidence::file(if wrapper { wrapper_props } else { pom.into() }),
+    );
     // `-ntp` (no transfer progress) needs Maven 3.6.1.
     let quiet = match &maven_version {
         Some(v) if version::cmp(v, "3.6.1").is_lt() => "-B",
@@ -205,8 +211,8 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     let mvn = if wrapper { "./mvnw" } else { "mvn" };
     // `install` rather than `dependency:go-offline`: in a reactor, go-offline tries to download
     // the sibling modules and fails; install builds them into ~/.m2 so any module can be tested alone.
-    out.step(Phase::Install, in_dir(dir, &format!("{mvn} {quiet} install -DskipTests")), pom);
-    out.test(in_dir(dir, &format!("{mvn} {quiet} test")), pom);
+    out.step(Phase::Install, in_dir(dir, &format!("{mvn} {quiet} install -DskipTests")), Evidence::file(pom));
+    out.test(in_dir(dir, &format!("{mvn} {quiet} test")), Evidence::file(pom));
     let modules = module_poms(repo, pom).len();
     if modules > 0 {
         out.note(format!("Maven multi-module build at {} ({modules} modules, one install at the root)", pm_path(dir)));
@@ -225,7 +231,7 @@ fn module_poms<'r>(repo: &'r Repo, pom: &str) -> Vec<&'r str> {
 /// The JDK a POM needs: the enforcer's `requireJavaVersion` floor, the toolchains plugin,
 /// then the compiler level (`maven.compiler.release`, `java.version`, …), then the Spring Boot
 /// parent's baseline. The compiler level is only a target, so the enforcer range wins.
-fn maven_java_version(project: &Element, pom: &str) -> Option<(String, String)> {
+fn maven_java_version(project: &Element, pom: &str) -> Option<(String, Evidence)> {
     let props = Properties(project);
     let floor = |raw: &str| version::floor(&props.resolve(raw)).map(|v| normalize_java(&v));
     if let Some(v) = find_plugin(project, "maven-enforcer-plugin")
@@ -233,24 +239,24 @@ fn maven_java_version(project: &Element, pom: &str) -> Option<(String, String)> 
         .flat_map(|p| p.descendants("requireJavaVersion"))
         .find_map(|rule| rule.text_at(&["version"]).and_then(floor))
     {
-        return Some((v, format!("{pom}#maven-enforcer-plugin.requireJavaVersion")));
+        return Some((v, Evidence::key(pom, "maven-enforcer-plugin.requireJavaVersion")));
     }
     if let Some(v) = find_plugin(project, "maven-toolchains-plugin")
         .into_iter()
         .flat_map(|p| p.descendants("jdk"))
         .find_map(|jdk| jdk.text_at(&["version"]).and_then(floor))
     {
-        return Some((v, format!("{pom}#maven-toolchains-plugin.jdk")));
+        return Some((v, Evidence::key(pom, "maven-toolchains-plugin.jdk")));
     }
     for key in ["maven.compiler.release", "java.version", "maven.compiler.source", "maven.compiler.target"] {
         if let Some(v) = props.get(key).as_deref().and_then(floor) {
-            return Some((v, format!("{pom}#properties.{key}")));
+            return Some((v, Evidence::key(pom, format!("properties.{key}"))));
         }
     }
     if let Some(config) = find_plugin(project, "maven-compiler-plugin").and_then(|p| p.child("configuration")) {
         for key in ["release", "source"] {
             if let Some(v) = config.text_at(&[key]).and_then(floor) {
-                return Some((v, format!("{pom}#maven-compiler-plugin.{key}")));
+                return Some((v, Evidence::key(pom, format!("maven-compiler-plugin.{key}"))));
             }
         }
     }
@@ -258,7 +264,7 @@ fn maven_java_version(project: &Element, pom: &str) -> Option<(String, String)> 
     if parent.text_at(&["artifactId"]) == Some("spring-boot-starter-parent") {
         let boot = parent.text_at(&["version"])?;
         let java = if version::cmp(boot, "3").is_ge() { "17" } else { "8" };
-        return Some((java.into(), format!("{pom}#parent.spring-boot-starter-parent")));
+        return Some((java.into(), Evidence::key(pom, "parent.spring-boot-starter-parent")));
     }
     None
 }
@@ -386,14 +392,14 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     let daemon_jvm = join(dir, "gradle/gradle-daemon-jvm.properties");
     scripts.sort_by_key(|p| (p.matches('/').count(), *p));
 
-    let mut toolchain: Option<(String, String)> = None;
-    let mut compatibility: Option<(String, String)> = None;
+    let mut toolchain: Option<(String, Evidence)> = None;
+    let mut compatibility: Option<(String, Evidence)> = None;
     let mut kotlin: Option<String> = None;
-    let mut kotlin_version: Option<(String, String)> = None;
+    let mut kotlin_version: Option<(String, Evidence)> = None;
     let mut android = false;
     let mut multiplatform = false;
     let mut jvm_modules = false;
-    let keep_max = |slot: &mut Option<(String, String)>, version: String, source: String| {
+    let keep_max = |slot: &mut Option<(String, Evidence)>, version: String, source: Evidence| {
         if slot.as_ref().is_none_or(|(v, _)| version::cmp(&version, v).is_gt()) {
             *slot = Some((version, source));
         }
@@ -424,7 +430,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
         if kotlin_version.is_none()
             && let Some(v) = KOTLIN_VERSION.captures(&text).and_then(|c| c.iter().skip(1).flatten().next())
         {
-            kotlin_version = Some((v.as_str().to_string(), path.to_string()));
+            kotlin_version = Some((v.as_str().to_string(), Evidence::file(path)));
         }
         android |= ANDROID_PLUGIN.is_match(&text);
         multiplatform |= MULTIPLATFORM.is_match(&text);
@@ -447,19 +453,19 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     let java = java_version_file(repo, dir).or(toolchain).or(compatibility);
     match java {
         Some((version, source)) => out.toolchain("java", Some(version), source),
-        None => out.toolchain("java", None, build),
+        None => out.toolchain("java", None, Evidence::file(build)),
     }
     if let Some(script) = kotlin {
         match kotlin_version {
             Some((version, source)) => out.toolchain("kotlin", Some(version), source),
-            None => out.toolchain("kotlin", None, script),
+            None => out.toolchain("kotlin", None, Evidence::file(script)),
         }
     }
     out.package_manager(
         "gradle",
         gradle_version,
         pm_path(dir),
-        if repo.exists(&wrapper_props) { wrapper_props.clone() } else { build.to_string() },
+        Evidence::file(if repo.exists(&wrapper_props) { wrapper_props.clone() } else { build.to_string() }),
     );
 
     let gradle = if wrapper { "./gradlew" } else { "gradle" };
@@ -476,8 +482,8 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     if wrapper && !is_executable(repo, &join(dir, "gradlew")) {
         install = format!("chmod +x gradlew && {install}");
     }
-    out.step(Phase::Install, in_dir(dir, &install), build);
-    out.test(in_dir(dir, &format!("{gradle} test")), build);
+    out.step(Phase::Install, in_dir(dir, &install), Evidence::file(build));
+    out.test(in_dir(dir, &format!("{gradle} test")), Evidence::file(build));
     if android {
         out.note(format!("Android build at {}: needs the Android SDK (ANDROID_HOME)", pm_path(dir)));
     }

@@ -10,13 +10,14 @@ use serde_json::Value;
 
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, workspace_note};
-use crate::detect::findings::{Findings, Origin, Phase, Service, Start, StartOrigin};
+use crate::detect::findings::{Findings, Kind, Phase, Service, Start, StartOrigin};
 use crate::detect::repo::{Repo, is_own_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
 use crate::detect::sources::pins::Pin;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 mod env;
 
@@ -200,22 +201,22 @@ fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> 
         LOCKFILES.iter().find(|(name, _)| repo.exists(&join(dir, name))).map(|(name, pm)| (join(dir, name), *pm));
     let pnpm_workspace = join(dir, "pnpm-workspace.yaml");
     let (pm, pm_version, pm_source) = match (&declared, &lockfile) {
-        (Some((pm, version)), _) => (*pm, version.clone(), format!("{manifest_path}#packageManager")),
-        (None, Some((path, pm))) => (*pm, None, path.clone()),
-        (None, None) if repo.exists(&pnpm_workspace) => (Pm::Pnpm, None, pnpm_workspace.clone()),
-        (None, None) => (Pm::Npm, None, manifest_path.clone()),
+        (Some((pm, version)), _) => (*pm, version.clone(), Evidence::key(&manifest_path, "packageManager")),
+        (None, Some((path, pm))) => (*pm, None, Evidence::file(path)),
+        (None, None) if repo.exists(&pnpm_workspace) => (Pm::Pnpm, None, Evidence::file(&pnpm_workspace)),
+        (None, None) => (Pm::Npm, None, Evidence::file(&manifest_path)),
     };
     // A lockfile of another manager than the declared one is not ours to freeze.
     let frozen = lockfile.as_ref().filter(|(_, lock_pm)| *lock_pm == pm).map(|(path, _)| path.clone());
 
     let pin =
-        node_version(repo, pins, dir, &manifest, &manifest_path, pm, out).filter(|(_, e)| !e.contains("#engines"));
+        node_version(repo, pins, dir, &manifest, &manifest_path, pm, out).filter(|(_, e)| !e.is_key("engines.node"));
     match (&pin, pm_version.as_deref().and_then(|v| node_floor(pm, v))) {
         (Some((version, evidence)), _) => {
-            out.helper(Phase::Toolchain, "hanzo_node", vec![version.clone()], evidence.as_str())
+            out.helper(Phase::Toolchain, "hanzo_node", vec![version.clone()], evidence.clone())
         }
         (None, Some(floor)) => {
-            out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], pm_source.as_str())
+            out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], pm_source.clone())
         }
         (None, None) => {}
     }
@@ -228,7 +229,7 @@ fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> 
             let (version, source) = match (&declared, ci_version(sources, pm)) {
                 (Some(_), _) => (pm_version.clone(), pm_source.clone()),
                 (None, Some((version, source))) => (Some(version), source),
-                (None, None) => (lockfile_version_hint(repo, dir, pm), manifest_path.clone()),
+                (None, None) => (lockfile_version_hint(repo, dir, pm), Evidence::file(&manifest_path)),
             };
             out.helper(Phase::Toolchain, "hanzo_pm", package_manager_setup(pm, version.as_deref(), yarn_berry), source);
         }
@@ -257,14 +258,14 @@ fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> 
     if !skipped.is_empty() {
         let exports: Vec<&str> = skipped.iter().map(|d| d.skip).collect();
         let names: Vec<&str> = skipped.iter().map(|d| d.package).collect();
-        out.step(Phase::Install, format!("export {}", exports.join(" ")), evidence.as_str());
+        out.step(Phase::Install, format!("export {}", exports.join(" ")), Evidence::file(evidence.as_str()));
         out.note(format!(
             "{} download a browser or binary from outside the npm registry at install: skipped ({})",
             names.join(", "),
             skipped.iter().map(|d| d.later).collect::<Vec<_>>().join("; ")
         ));
     }
-    out.step(Phase::Install, in_dir(dir, install), evidence);
+    out.step(Phase::Install, in_dir(dir, install), Evidence::file(evidence));
 
     tests(&manifest, &manifest_path, dir, pm, out);
     workspace(repo, dir, &manifest, &manifest_path, pm, out)
@@ -345,7 +346,7 @@ fn package_manager_setup(pm: Pm, version: Option<&str>, yarn_berry: bool) -> Vec
 /// default pnpm may not read an older lockfile).
 /// The version of `pm` CI's official setup step installs (`pnpm/action-setup` with
 /// `version: 10`: a lockfile format several majors write says less), with its evidence.
-fn ci_version(sources: &Sources, pm: Pm) -> Option<(String, String)> {
+fn ci_version(sources: &Sources, pm: Pm) -> Option<(String, Evidence)> {
     let step = super::setup_step(pm.name())?;
     let action = step.uses.split('@').next()?;
     sources.workflows().jobs.iter().flat_map(|job| &job.actions).filter(|used| used.action == action).find_map(|used| {
@@ -395,10 +396,10 @@ fn node_version(
     manifest_path: &str,
     pm: Pm,
     out: &mut Findings,
-) -> Option<(String, String)> {
+) -> Option<(String, Evidence)> {
     // `.nvmrc` before `.node-version` before a version manager's file in each folder, the
     // nearest folder first.
-    let mut found: Option<(Option<String>, String)> = None;
+    let mut found: Option<(Option<String>, Evidence)> = None;
     let mut current = Some(dir);
     while let Some(d) = current
         && found.is_none()
@@ -406,7 +407,7 @@ fn node_version(
         found =
             [".nvmrc", ".node-version"].into_iter().map(|file| join(d, file)).find(|p| repo.exists(p)).map(|path| {
                 let text = repo.read(&path).unwrap_or_default();
-                (version::first_line(&text).and_then(nvmrc_version), path)
+                (version::first_line(&text).and_then(nvmrc_version), Evidence::file(path))
             });
         if found.is_none() {
             found = super::folder_pin(pins, d, "node")
@@ -417,14 +418,14 @@ fn node_version(
     if found.as_ref().is_none_or(|(v, _)| v.is_none())
         && let Some(v) = manifest.pointer("/volta/node").and_then(Value::as_str).and_then(version::numeric_pin)
     {
-        found = Some((Some(v), format!("{manifest_path}#volta.node")));
+        found = Some((Some(v), Evidence::key(manifest_path, "volta.node")));
     }
     if found.as_ref().is_none_or(|(v, _)| v.is_none())
         && let Some(range) = manifest.pointer("/engines/node").and_then(Value::as_str)
     {
         let pinned = version::semver_pin(range);
         if pinned.is_some() || found.is_none() {
-            found = Some((pinned, format!("{manifest_path}#engines.node")));
+            found = Some((pinned, Evidence::key(manifest_path, "engines.node")));
         }
     }
     if pm == Pm::Bun {
@@ -433,17 +434,20 @@ fn node_version(
             .and_then(Value::as_str)
             .and_then(|s| s.strip_prefix("bun@"))
             .and_then(|v| version::numeric_pin(v.split('+').next().unwrap_or_default()));
-        let source =
-            if version.is_some() { format!("{manifest_path}#packageManager") } else { manifest_path.to_string() };
+        let source = if version.is_some() {
+            Evidence::key(manifest_path, "packageManager")
+        } else {
+            Evidence::file(manifest_path)
+        };
         out.toolchain("bun", version, source);
         if let Some((Some(v), source)) = &found {
-            out.toolchain("node", Some(v.clone()), source);
+            out.toolchain("node", Some(v.clone()), source.clone());
         }
         return found.and_then(|(v, source)| Some((v?, source)));
     }
     match &found {
-        Some((version, source)) => out.toolchain("node", version.clone(), source),
-        None => out.toolchain("node", None, manifest_path.to_string()),
+        Some((version, source)) => out.toolchain("node", version.clone(), source.clone()),
+        None => out.toolchain("node", None, Evidence::file(manifest_path.to_string())),
     }
     found.and_then(|(v, source)| Some((v?, source)))
 }
@@ -510,7 +514,7 @@ fn tests(manifest: &Value, manifest_path: &str, dir: &str, pm: Pm, out: &mut Fin
     };
     let body = scripts.get(script).and_then(Value::as_str).unwrap_or_default();
     let command = if watches_unless_ci(body) { format!("CI=true {command}") } else { command };
-    out.test(in_dir(dir, &command), format!("{manifest_path}#scripts.{script}"));
+    out.test(in_dir(dir, &command), Evidence::key(manifest_path, format!("scripts.{script}")).of(Kind::Task));
 }
 
 /// Whether a package script starts a runner that watches for changes unless `CI` is set:
@@ -575,12 +579,12 @@ fn package_scripts(repo: &Repo, out: &mut Findings) {
             };
             if start.named {
                 for started in &start.services {
-                    out.add_service(Service::started(started, Origin::Task));
+                    out.add_service(Service::started(started, Kind::Task));
                 }
             }
             out.start(Start {
                 command: start.command(),
-                source: format!("{rel}#scripts.{name}"),
+                source: Evidence::key(rel, format!("scripts.{name}")).of(Kind::Task),
                 origin: StartOrigin::Script,
                 compose: Some(start),
                 containers: Vec::new(),
@@ -657,7 +661,7 @@ mod tests {
         assert_eq!(starts.len(), 1);
         assert_eq!(starts[0].command, "docker compose -f infra/compose.yml up -d redis");
         assert_eq!(
-            (starts[0].source.as_str(), starts[0].origin),
+            (starts[0].source.as_test_str(), starts[0].origin),
             ("web/package.json#scripts.db:up", StartOrigin::Script)
         );
     }

@@ -8,11 +8,12 @@ use regex::Regex;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects, version_file};
-use crate::detect::findings::{Findings, Phase};
+use crate::detect::findings::{Findings, Kind, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Php;
 
@@ -117,22 +118,23 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     let json = repo.read_json(manifest).unwrap_or_default();
     let str_at = |pointer: &str| json.pointer(pointer).and_then(|v| v.as_str());
 
-    let pinned = version_file(repo, dir, ".php-version")
-        .or_else(|| str_at("/config/platform/php").map(|v| (v.to_string(), format!("{manifest}#config.platform.php"))));
-    let floor = || Some((version::floor(str_at("/require/php")?)?, format!("{manifest}#require.php")));
+    let pinned = version_file(repo, dir, ".php-version").or_else(|| {
+        str_at("/config/platform/php").map(|v| (v.to_string(), Evidence::key(manifest, "config.platform.php")))
+    });
+    let floor = || Some((version::floor(str_at("/require/php")?)?, Evidence::key(manifest, "require.php")));
     match (pinned, floor()) {
         (Some((v, source)), _) => out.toolchain("php", Some(v), source),
         (None, Some((v, source))) => out.toolchain_floor("php", v, source),
-        (None, None) => out.toolchain("php", None, manifest),
+        (None, None) => out.toolchain("php", None, Evidence::file(manifest)),
     }
 
     let lock = join(dir, "composer.lock");
     let locked = repo.exists(&lock);
-    out.package_manager("composer", None, pm_path(dir), if locked { lock.as_str() } else { manifest });
+    out.package_manager("composer", None, pm_path(dir), Evidence::file(if locked { lock.as_str() } else { manifest }));
     // Without a lockfile (a library), resolve as CI does; with one, install exactly it.
     let verb = if locked { "install" } else { "update" };
     let install = format!("composer {verb} --no-interaction --prefer-dist --no-progress");
-    out.step(Phase::Install, in_dir(dir, &install), if locked { lock.as_str() } else { manifest });
+    out.step(Phase::Install, in_dir(dir, &install), Evidence::file(if locked { lock.as_str() } else { manifest }));
 
     let requires = |package: &str| {
         ["/require", "/require-dev"].iter().any(|k| json.pointer(k).and_then(|r| r.get(package)).is_some())
@@ -140,15 +142,15 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     let phpunit_config =
         ["phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p));
     if json.pointer("/scripts/test").is_some() {
-        out.test(in_dir(dir, "composer test"), format!("{manifest}#scripts.test"));
+        out.test(in_dir(dir, "composer test"), Evidence::key(manifest, "scripts.test").of(Kind::Task));
     } else if requires("pestphp/pest") {
-        out.test(in_dir(dir, "vendor/bin/pest"), format!("{manifest}#require-dev.pestphp/pest"));
+        out.test(in_dir(dir, "vendor/bin/pest"), Evidence::key(manifest, "require-dev.pestphp/pest"));
     } else if repo.exists(&join(dir, "artisan")) && requires("laravel/framework") {
-        out.test(in_dir(dir, "php artisan test"), join(dir, "artisan"));
+        out.test(in_dir(dir, "php artisan test"), Evidence::file(join(dir, "artisan")));
     } else if let Some(config) = phpunit_config {
-        out.test(in_dir(dir, "vendor/bin/phpunit"), config);
+        out.test(in_dir(dir, "vendor/bin/phpunit"), Evidence::file(config));
     } else if requires("phpunit/phpunit") {
-        out.test(in_dir(dir, "vendor/bin/phpunit"), format!("{manifest}#require-dev.phpunit/phpunit"));
+        out.test(in_dir(dir, "vendor/bin/phpunit"), Evidence::key(manifest, "require-dev.phpunit/phpunit"));
     }
 
     // A Laravel app boots only with a `.env` holding an APP_KEY; its CI makes one from the
@@ -157,7 +159,7 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     let env_example = join(dir, ".env.example");
     if requires("laravel/framework") && repo.exists(&join(dir, "artisan")) && repo.exists(&env_example) {
         let setup = "{ [ -f .env ] || cp .env.example .env; } && { grep -q '^APP_KEY=.' .env || php artisan key:generate --no-interaction; }";
-        out.step(Phase::Build, in_dir(dir, setup), env_example.as_str());
+        out.step(Phase::Build, in_dir(dir, setup), Evidence::file(env_example.as_str()));
     }
 
     let extensions: Vec<&str> = json

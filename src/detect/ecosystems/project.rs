@@ -4,6 +4,7 @@
 use crate::detect::findings::Findings;
 use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 /// The manifests called any of `names` that are projects of their own: the project's own
 /// files ([`is_project_path`]), and not inside the directory of another one (a nested
@@ -54,10 +55,10 @@ pub fn native_shell_of<'a>(repo: &Repo, rel: &'a str) -> Option<&'a str> {
 }
 
 /// `path:N` for the first line of `text` containing `needle`, else `path`.
-pub fn source_at(path: &str, text: &str, needle: &str) -> String {
+pub fn source_at(path: &str, text: &str, needle: &str) -> Evidence {
     match text.lines().position(|l| l.contains(needle)) {
-        Some(i) => format!("{path}:{}", i + 1),
-        None => path.to_string(),
+        Some(i) => Evidence::line(path, i + 1),
+        None => Evidence::file(path),
     }
 }
 
@@ -73,14 +74,14 @@ pub fn file_on_disk(repo: &Repo, rel: &str) -> bool {
 
 /// A version file's first version (`.java-version`, `.ruby-version`, …) looked for in the
 /// project's directory, then at the root: `(version, source)`.
-pub fn version_file(repo: &Repo, dir: &str, name: &str) -> Option<(String, String)> {
+pub fn version_file(repo: &Repo, dir: &str, name: &str) -> Option<(String, Evidence)> {
     let mut candidates = vec![join(dir, name)];
     if !dir.is_empty() {
         candidates.push(name.to_string());
     }
     candidates.into_iter().find_map(|path| {
         let text = read_existing(repo, &path)?;
-        Some((version::first(version::first_line(&text)?)?, path))
+        Some((version::first(version::first_line(&text)?)?, Evidence::file(path)))
     })
 }
 
@@ -197,7 +198,7 @@ mod tests {
     fn samples_and_nesting() {
         assert_eq!(outermost(["pom.xml", "gson/pom.xml"]), vec!["pom.xml"]);
         assert_eq!(outermost(["a/pom.xml", "ab/pom.xml", "a/b/pom.xml"]), vec!["a/pom.xml", "ab/pom.xml"]);
-        assert_eq!(source_at("f", "a\nb needle\n", "needle"), "f:2");
-        assert_eq!(source_at("f", "a\n", "needle"), "f");
+        assert_eq!(source_at("f", "a\nb needle\n", "needle"), Evidence::line("f", 2));
+        assert_eq!(source_at("f", "a\n", "needle"), Evidence::file("f"));
     }
 }

@@ -15,6 +15,7 @@ use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{self, commands, in_dir, join_path, quote};
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 mod ci;
 mod env;
@@ -365,24 +366,24 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     let has = |file: &str| repo.exists(&join(dir, file));
 
     let (tool, source) = if has("uv.lock") {
-        (Tool::Uv, join(dir, "uv.lock"))
+        (Tool::Uv, Evidence::file(join(dir, "uv.lock")))
     } else if has("poetry.lock") {
-        (Tool::Poetry, join(dir, "poetry.lock"))
+        (Tool::Poetry, Evidence::file(join(dir, "poetry.lock")))
     } else if has("pdm.lock") {
-        (Tool::Pdm, join(dir, "pdm.lock"))
+        (Tool::Pdm, Evidence::file(join(dir, "pdm.lock")))
     } else if has("Pipfile") {
-        (Tool::Pipenv, join(dir, "Pipfile"))
+        (Tool::Pipenv, Evidence::file(join(dir, "Pipfile")))
     } else if tool_table("poetry").is_some_and(|p| p.get("dependencies").is_some() || p.get("name").is_some()) {
-        (Tool::Poetry, format!("{pyproject_path}#tool.poetry"))
+        (Tool::Poetry, Evidence::key(&pyproject_path, "tool.poetry"))
     } else if tool_table("uv").is_some() {
-        (Tool::Uv, format!("{pyproject_path}#tool.uv"))
+        (Tool::Uv, Evidence::key(&pyproject_path, "tool.uv"))
     } else if tool_table("pdm").is_some() {
-        (Tool::Pdm, format!("{pyproject_path}#tool.pdm"))
+        (Tool::Pdm, Evidence::key(&pyproject_path, "tool.pdm"))
     } else if tool_table("hatch").and_then(|h| h.get("envs")).is_some() {
-        (Tool::Hatch, format!("{pyproject_path}#tool.hatch.envs"))
+        (Tool::Hatch, Evidence::key(&pyproject_path, "tool.hatch.envs"))
     } else {
         let first = requirements.first();
-        (Tool::Pip, first.map(|f| f.to_string()).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
+        (Tool::Pip, first.map(|f| Evidence::file(*f)).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
     };
 
     let pin = python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
@@ -390,11 +391,12 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         out.helper(Phase::Toolchain, "hanzo_python", vec![version], evidence);
     }
     // A project of requirements files alone has no manifest: the tool's evidence names the file.
-    let manifest = MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| source.clone());
+    let manifest =
+        MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).map_or_else(|| source.clone(), Evidence::file);
     out.helper(Phase::Toolchain, "hanzo_pip_setup", Vec::new(), manifest.clone());
     out.helper(Phase::Expose, "hanzo_link_user_tools", Vec::new(), manifest);
     out.package_manager(tool.name(), None, pm_path(dir), source.clone());
-    let lock = (tool == Tool::Poetry && has("poetry.lock")).then(|| repo.read(&source)).flatten();
+    let lock = (tool == Tool::Poetry && has("poetry.lock")).then(|| repo.read(&source.path)).flatten();
     if let Some(requirement) = tool.requirement(pyproject.as_deref(), lock.as_deref()) {
         let command = tool.name();
         out.step(
@@ -491,7 +493,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
     let tox = tox_config(repo, dir);
     let tox::TestDeps { deps: tox_deps, variant: tox_variant, current: tox_env } =
-        tox.as_deref().map(|config| tox_test_deps(repo, config)).unwrap_or_default();
+        tox.as_ref().map(|config| config.test_deps(repo)).unwrap_or_default();
     // Only pip's projects take tox's deps: the others' locks say what their environment
     // holds. Nor when CI runs the tests with nox and never tox: `tox.ini` is then a leftover
     // (alembic's pins a pytest older than the one its project needs).
@@ -509,13 +511,13 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     // The runners the tests go through, when the project's own environment does not bring
     // them (into the interpreter, where pip, uv and poetry put it), and what tox's test
     // environment adds, so that the tests also run without tox.
-    let nox = Some(join(dir, "noxfile.py")).filter(|path| repo.exists(path));
-    for (config, runner) in [(&tox, "tox"), (&nox, "nox")] {
+    let nox = Some(join(dir, "noxfile.py")).filter(|path| repo.exists(path)).map(Evidence::file);
+    for (config, runner) in [(tox.as_ref().map(ToxConfig::evidence), "tox"), (nox, "nox")] {
         if let (true, Some(path)) = (tool.fills_interpreter(), config) {
             out.step(
                 Phase::Install,
                 format!("command -v {runner} >/dev/null 2>&1 || python3 -m pip install {runner}"),
-                path.clone(),
+                path,
             );
         }
     }
@@ -536,10 +538,10 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         } else {
             best_effort_pip(&options, &packages, "a dep of the tox test environment")
         };
-        let source = key_of(path, if is_toml_config(path) { "env_run_base.deps" } else { "testenv.deps" });
+        let source = path.key(if path.is_toml() { "env_run_base.deps" } else { "testenv.deps" });
         out.steps.push(crate::plan::Step::helper(Phase::Install, "hanzo_pip_each", args, source).in_dir(dir));
         if let Some((env, section)) = &tox_variant {
-            let envlist = key_of(path, &format!("{section}.envlist"));
+            let envlist = path.key(&format!("{section}.envlist"));
             out.note(format!("tox deps of `{env}`, the first variant of the envlist ({envlist})"));
         }
     }
@@ -573,7 +575,7 @@ fn install_ci_test_packages(
     // The repo's own distributions by name (`psycopg<3.3`) test a release from the index
     // against the checkout's other parts: here they would replace the checkout's editable copy.
     let own = own_distributions(repo);
-    let mut files: Vec<(&str, &str)> = Vec::new();
+    let mut files: Vec<(&str, &Evidence)> = Vec::new();
     let mut packages: Vec<&str> = Vec::new();
     let mut source = None;
     for line in found.iter().filter(|f| f.dir == dir) {
@@ -596,7 +598,11 @@ fn install_ci_test_packages(
     let mut names_pytest = false;
     for (file, source) in files {
         let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
-        out.step(Phase::Install, in_dir(dir, &format!("python3 -m pip install -r {}", quote(relative))), source);
+        out.step(
+            Phase::Install,
+            in_dir(dir, &format!("python3 -m pip install -r {}", quote(relative))),
+            source.clone(),
+        );
         names_pytest |= repo.read(file).is_some_and(|text| mentions_pytest(&text));
     }
     if let Some(source) = source {
@@ -651,14 +657,13 @@ fn pip_option(dep: &str) -> String {
 }
 
 /// Whether a Python pin comes from a file that names the version to run (not a range).
-fn is_version_file(evidence: &str) -> bool {
-    [".python-version", "runtime.txt", "Pipfile"]
-        .iter()
-        .any(|f| evidence.split('#').next().is_some_and(|p| p.ends_with(f)))
+fn is_version_file(evidence: &Evidence) -> bool {
+    [".python-version", "runtime.txt", "Pipfile"].iter().any(|f| evidence.path.ends_with(f))
 }
 
-fn pyproject_or_setup(repo: &Repo, dir: &str) -> String {
-    MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).unwrap_or_else(|| join(dir, "pyproject.toml"))
+fn pyproject_or_setup(repo: &Repo, dir: &str) -> Evidence {
+    let path = MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p));
+    Evidence::file(path.unwrap_or_else(|| join(dir, "pyproject.toml")))
 }
 
 /// Names of extras, dependency groups and requirements files that hold what the tests need
@@ -700,7 +705,7 @@ struct CiInstalls<'a> {
     /// The extras they install the project with.
     extras: &'a [&'a str],
     /// The projects in its subfolders they install by path, with where CI says so.
-    projects: &'a [(ci::LocalProject, &'a str)],
+    projects: &'a [(ci::LocalProject, &'a Evidence)],
 }
 
 fn pip_install(
@@ -722,7 +727,7 @@ fn pip_install(
                 " || {{ echo \"hanzo-env: warning: {relative} names packages by URL that did not install; installing its others\" >&2; sed '/^[^#-][^#]*:\\/\\//d' {relative} | python3 -m pip install -r /dev/stdin; }}"
             ));
         }
-        out.step(Phase::Install, in_dir(dir, &command), *file);
+        out.step(Phase::Install, in_dir(dir, &command), Evidence::file(*file));
     }
     let mut names_pytest = chosen.iter().any(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)));
     let groups = dependency_groups(pyproject);
@@ -731,7 +736,7 @@ fn pip_install(
         out.step(
             Phase::Install,
             in_dir(dir, &format!("python3 -m pip install {}", requirements.join(" "))),
-            format!("{}#dependency-groups", join(dir, "pyproject.toml")),
+            Evidence::key(join(dir, "pyproject.toml"), "dependency-groups"),
         );
         names_pytest |= groups.iter().any(|r| mentions_pytest(r));
     }
@@ -766,7 +771,7 @@ fn pip_install(
                 out.step(
                     Phase::Install,
                     in_dir(dir, &command),
-                    format!("{pyproject_path}#project.optional-dependencies"),
+                    Evidence::key(pyproject_path, "project.optional-dependencies"),
                 );
                 names_pytest |= requirements.iter().any(|r| mentions_pytest(r));
             }
@@ -781,7 +786,11 @@ fn pip_install(
                 if !requirements.is_empty() {
                     let quoted: Vec<String> = requirements.iter().map(|r| quote(r)).collect();
                     let command = format!("python3 -m pip install {}", quoted.join(" "));
-                    out.step(Phase::Install, in_dir(dir, &command), format!("{}#project", join(dir, "pyproject.toml")));
+                    out.step(
+                        Phase::Install,
+                        in_dir(dir, &command),
+                        Evidence::key(join(dir, "pyproject.toml"), "project"),
+                    );
                 }
                 without_git_metadata(pyproject, "python3 -m pip install --no-deps -e .")
             }
@@ -791,7 +800,7 @@ fn pip_install(
                 without_git_metadata(pyproject, &format!("python3 -m pip install {target}"))
             }
         };
-        out.step(Phase::Install, in_dir(dir, &command), manifest.as_str());
+        out.step(Phase::Install, in_dir(dir, &command), manifest.clone());
         names_pytest |= !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
     }
     // The repo's other projects that CI installs by path (`pip install ./core[test] ./pool`),
@@ -815,7 +824,11 @@ fn pip_install(
             repo.exists(&join(&project.dir, &format!("{package}/__init__.py")))
         });
         let mode = if shadowed { "--config-settings editable_mode=compat " } else { "" };
-        out.step(Phase::Install, in_dir(dir, &format!("python3 -m pip install {mode}{}", targets.join(" "))), *source);
+        out.step(
+            Phase::Install,
+            in_dir(dir, &format!("python3 -m pip install {mode}{}", targets.join(" "))),
+            (*source).clone(),
+        );
         names_pytest |= ci.projects.iter().any(|(project, _)| {
             !project.extras.is_empty()
                 && repo.read(&join(&project.dir, "pyproject.toml")).is_some_and(|t| mentions_pytest(&t))
@@ -826,8 +839,8 @@ fn pip_install(
 
 /// The projects in `dir`'s subfolders that CI's test jobs install by path, each once with
 /// every extra asked of it, and the first line that asks.
-fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &str) -> Vec<(ci::LocalProject, &'a str)> {
-    let mut projects: Vec<(ci::LocalProject, &str)> = Vec::new();
+fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &str) -> Vec<(ci::LocalProject, &'a Evidence)> {
+    let mut projects: Vec<(ci::LocalProject, &Evidence)> = Vec::new();
     for line in found {
         for project in line.projects.iter().filter(|p| is_within(&p.dir, dir) && p.dir != dir) {
             match projects.iter_mut().find(|(p, _)| p.dir == project.dir) {
@@ -1071,7 +1084,7 @@ fn python_version(
     pyproject: Option<&toml::Table>,
     pyproject_path: &str,
     out: &mut Findings,
-) -> Option<(String, String)> {
+) -> Option<(String, Evidence)> {
     let found = python_pin(repo, dir, pyproject, pyproject_path);
     let (version, source) = found.clone().unwrap_or_else(|| (String::new(), pyproject_or_setup(repo, dir)));
     out.toolchain("python", (!version.is_empty()).then_some(version), source);
@@ -1084,7 +1097,7 @@ fn python_pin(
     dir: &str,
     pyproject: Option<&toml::Table>,
     pyproject_path: &str,
-) -> Option<(String, String)> {
+) -> Option<(String, Evidence)> {
     let mut current = Some(dir);
     while let Some(d) = current {
         let path = join(d, ".python-version");
@@ -1093,7 +1106,7 @@ fn python_pin(
             let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
             let version = version::numeric_pin(first.trim_start_matches("python").trim_start_matches('-'));
             if let Some(version) = version {
-                return Some((version, path));
+                return Some((version, Evidence::file(path)));
             }
         }
         current = (!d.is_empty()).then(|| parent_dir(d));
@@ -1102,7 +1115,7 @@ fn python_pin(
     if repo.exists(&runtime)
         && let Some(v) = repo.read(&runtime).and_then(|t| version::numeric_pin(t.trim().trim_start_matches("python-")))
     {
-        return Some((v, runtime));
+        return Some((v, Evidence::file(runtime)));
     }
     let pipfile = join(dir, "Pipfile");
     if repo.exists(&pipfile)
@@ -1110,12 +1123,15 @@ fn python_pin(
             .read_toml(&pipfile)
             .and_then(|t| t.get("requires")?.get("python_version")?.as_str().and_then(version::numeric_pin))
     {
-        return Some((v, format!("{pipfile}#requires.python_version")));
+        return Some((v, Evidence::key(&pipfile, "requires.python_version")));
     }
     if let Some(range) =
         pyproject.and_then(|p| p.get("project")).and_then(|p| p.get("requires-python")).and_then(|r| r.as_str())
     {
-        return Some((pinned_python(range).unwrap_or_default(), format!("{pyproject_path}#project.requires-python")));
+        return Some((
+            pinned_python(range).unwrap_or_default(),
+            Evidence::key(pyproject_path, "project.requires-python"),
+        ));
     }
     if let Some(range) = pyproject
         .and_then(|p| p.get("tool"))
@@ -1124,7 +1140,7 @@ fn python_pin(
         .and_then(|d| d.get("python"))
         .and_then(|r| r.as_str())
     {
-        let source = format!("{pyproject_path}#tool.poetry.dependencies.python");
+        let source = Evidence::key(pyproject_path, "tool.poetry.dependencies.python");
         return Some((pinned_python(range).unwrap_or_default(), source));
     }
     None
@@ -1295,7 +1311,7 @@ const TEST_SCRIPTS: &[&str] = &[
 fn tests(
     repo: &Repo,
     dir: &str,
-    pytest: Option<String>,
+    pytest: Option<Evidence>,
     tool: Tool,
     run_prefix: &str,
     tox_env: Option<&str>,
@@ -1306,7 +1322,7 @@ fn tests(
     // sets up what the suite needs (settings, paths, the database to test against).
     if let Some(script) = TEST_SCRIPTS.iter().map(|s| join(dir, s)).find(|path| repo.exists(path)) {
         let relative = script.strip_prefix(dir).unwrap_or(&script).trim_start_matches('/');
-        out.test(in_dir(dir, &format!("{python} {relative}")), script.clone());
+        out.test(in_dir(dir, &format!("{python} {relative}")), Evidence::file(script.clone()));
     }
     let runs_pytest = pytest.is_some();
     if let Some(source) = pytest {
@@ -1320,7 +1336,7 @@ fn tests(
             Some(env) => format!("tox -e {}", quote(env)),
             None => "tox".to_string(),
         };
-        out.test(in_dir(dir, &tox), path);
+        out.test(in_dir(dir, &tox), path.evidence());
     }
     let noxfile = join(dir, "noxfile.py");
     if repo.exists(&noxfile) {
@@ -1331,38 +1347,90 @@ fn tests(
             Some(session) => format!("nox -s {session} --no-error-on-missing-interpreters"),
             None => "nox".to_string(),
         };
-        out.test(in_dir(dir, &command), noxfile);
+        out.test(in_dir(dir, &command), Evidence::file(noxfile));
     }
     let manage = join(dir, "manage.py");
     if repo.exists(&manage) {
-        out.test(in_dir(dir, &format!("{python} manage.py test")), manage);
+        out.test(in_dir(dir, &format!("{python} manage.py test")), Evidence::file(manage));
     }
 }
 
 /// Where tox is configured, in tox's own order: `tox.ini`, `setup.cfg` with a `[tox:tox]`
 /// section, `[tool.tox]` of `pyproject.toml` (`pyproject.toml#tool.tox`), `tox.toml`.
-fn tox_config(repo: &Repo, dir: &str) -> Option<String> {
+fn tox_config(repo: &Repo, dir: &str) -> Option<ToxConfig> {
     let tox_ini = join(dir, "tox.ini");
     if repo.exists(&tox_ini) {
-        return Some(tox_ini);
+        return Some(ToxConfig::Ini(tox_ini));
     }
     let setup_cfg = join(dir, "setup.cfg");
     let has_tox = |text: &str| text.lines().any(|l| l.trim() == "[tox:tox]");
     if repo.exists(&setup_cfg) && repo.read(&setup_cfg).is_some_and(|t| has_tox(&t)) {
-        return Some(setup_cfg);
+        return Some(ToxConfig::Ini(setup_cfg));
     }
     let pyproject = join(dir, "pyproject.toml");
     if repo.exists(&pyproject) && repo.read_toml(&pyproject).is_some_and(|p| tool_tox(&p).is_some()) {
-        return Some(format!("{pyproject}#tool.tox"));
+        return Some(ToxConfig::Pyproject(pyproject));
     }
-    Some(join(dir, "tox.toml")).filter(|path| repo.exists(path))
+    Some(join(dir, "tox.toml")).filter(|path| repo.exists(path)).map(ToxConfig::Toml)
+}
+
+/// Where a project's tox configuration is, by its format.
+#[derive(Debug, Clone)]
+enum ToxConfig {
+    /// `tox.ini`, or `setup.cfg` with a `[tox:tox]` section.
+    Ini(String),
+    /// `tox.toml`.
+    Toml(String),
+    /// `pyproject.toml` with a `[tool.tox]` table.
+    Pyproject(String),
+}
+
+impl ToxConfig {
+    fn evidence(&self) -> Evidence {
+        match self {
+            ToxConfig::Ini(path) | ToxConfig::Toml(path) => Evidence::file(path),
+            ToxConfig::Pyproject(path) => Evidence::key(path, "tool.tox"),
+        }
+    }
+
+    fn is_toml(&self) -> bool {
+        !matches!(self, ToxConfig::Ini(_))
+    }
+
+    /// Evidence for `key` of the configuration (a dotted key of its TOML table, or
+    /// `section.key` of its ini file).
+    fn key(&self, key: &str) -> Evidence {
+        self.evidence().sub_key(key)
+    }
+
+    /// The deps of its test environment.
+    fn test_deps(&self, repo: &Repo) -> tox::TestDeps {
+        let deps = match self {
+            ToxConfig::Pyproject(path) => repo.read_toml(path).and_then(|p| tool_tox(&p).map(tox::toml_test_deps)),
+            ToxConfig::Toml(path) => repo.read_toml(path).map(|t| tox::toml_test_deps(&t)),
+            ToxConfig::Ini(path) => repo.read(path).map(|text| tox::test_deps(&text)),
+        };
+        deps.unwrap_or_default()
+    }
+
+    /// Its text in ini form: the ini file's, or a `[tool.tox]` table's `legacy_tox_ini`.
+    fn ini_text(&self, repo: &Repo) -> Option<String> {
+        match self {
+            ToxConfig::Ini(path) => repo.read(path).map(|text| text.to_string()),
+            ToxConfig::Pyproject(path) => {
+                let table = repo.read_toml(path);
+                table.and_then(|p| tool_tox(&p)?.get("legacy_tox_ini")?.as_str().map(str::to_string))
+            }
+            ToxConfig::Toml(_) => None,
+        }
+    }
 }
 
 /// The requirements files (repo-relative) that tox gives only to its docs or lint
 /// environments: theirs, not the tests' (see [`tox::files_of_special_envs`]).
 fn tox_special_files(repo: &Repo, dir: &str) -> Vec<String> {
-    let ini = tox_config(repo, dir).filter(|config| !is_toml_config(config));
-    let files = ini.and_then(|ini| repo.read(&ini)).map(|text| tox::files_of_special_envs(&text));
+    let ini = tox_config(repo, dir).filter(|config| !config.is_toml());
+    let files = ini.and_then(|ini| ini.ini_text(repo)).map(|text| tox::files_of_special_envs(&text));
     files.unwrap_or_default().iter().filter_map(|file| join_path(dir, file)).collect()
 }
 
@@ -1397,16 +1465,6 @@ fn setuptools_test_extras(repo: &Repo, dir: &str) -> Vec<String> {
     extras
 }
 
-/// Whether a tox configuration (see [`tox_config`]) is TOML: `tox.toml` or `[tool.tox]`.
-fn is_toml_config(config: &str) -> bool {
-    config.ends_with(".toml") || config.contains('#')
-}
-
-/// Evidence for `key` of the configuration at `config` (a file, or a table of one).
-fn key_of(config: &str, key: &str) -> String {
-    if config.contains('#') { format!("{config}.{key}") } else { format!("{config}#{key}") }
-}
-
 fn tool_tox(pyproject: &toml::Table) -> Option<&toml::Table> {
     pyproject.get("tool")?.get("tox")?.as_table()
 }
@@ -1423,27 +1481,8 @@ fn tox_env_commands(repo: &Repo, dir: &str, command: &str) -> Vec<String> {
     };
     let envs = words.windows(2).find(|w| ["-e", "--env"].contains(&w[0])).map(|w| w[1]);
     let (Some(envs), true) = (envs, runs_tox) else { return Vec::new() };
-    let ini = match tox_config(repo, dir) {
-        Some(config) if config.ends_with("#tool.tox") => {
-            let pyproject = config.trim_end_matches("#tool.tox");
-            let table = repo.read_toml(pyproject);
-            table.and_then(|p| tool_tox(&p)?.get("legacy_tox_ini")?.as_str().map(str::to_string))
-        }
-        Some(config) if !is_toml_config(&config) => repo.read(&config).map(|text| text.to_string()),
-        _ => None,
-    };
-    let Some(ini) = ini else { return Vec::new() };
+    let Some(ini) = tox_config(repo, dir).and_then(|config| config.ini_text(repo)) else { return Vec::new() };
     envs.split(',').flat_map(|env| tox::env_commands(&ini, env)).collect()
-}
-
-/// The deps of the tox configuration `config` (see [`tox_config`]).
-fn tox_test_deps(repo: &Repo, config: &str) -> tox::TestDeps {
-    let deps = match config.split_once('#') {
-        Some((pyproject, _)) => repo.read_toml(pyproject).and_then(|p| tool_tox(&p).map(tox::toml_test_deps)),
-        None if config.ends_with(".toml") => repo.read_toml(config).map(|t| tox::toml_test_deps(&t)),
-        None => repo.read(config).map(|text| tox::test_deps(&text)),
-    };
-    deps.unwrap_or_default()
 }
 
 fn pytest_evidence(
@@ -1452,28 +1491,28 @@ fn pytest_evidence(
     requirements: &[&str],
     pyproject: Option<&toml::Table>,
     pyproject_path: &str,
-) -> Option<String> {
+) -> Option<Evidence> {
     if pyproject.and_then(|p| p.get("tool")).and_then(|t| t.get("pytest")).is_some() {
-        return Some(format!("{pyproject_path}#tool.pytest"));
+        return Some(Evidence::key(pyproject_path, "tool.pytest"));
     }
     for file in ["pytest.ini", "conftest.py", "tests/conftest.py", "test/conftest.py"] {
         let path = join(dir, file);
         if repo.exists(&path) {
-            return Some(path);
+            return Some(Evidence::file(path));
         }
     }
     for file in ["setup.cfg", "tox.ini"] {
         let path = join(dir, file);
         if repo.exists(&path) && repo.read(&path).is_some_and(|t| t.contains("[tool:pytest]") || t.contains("[pytest]"))
         {
-            return Some(path);
+            return Some(Evidence::file(path));
         }
     }
     // pytest named as a dependency: in pyproject (any table) or a requirements file.
     if repo.exists(pyproject_path) && repo.read(pyproject_path).is_some_and(|t| mentions_pytest(&t)) {
-        return Some(pyproject_path.to_string());
+        return Some(Evidence::file(pyproject_path));
     }
-    requirements.iter().find(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t))).map(|f| f.to_string())
+    requirements.iter().find(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t))).map(|f| Evidence::file(*f))
 }
 
 fn mentions_pytest(text: &str) -> bool {

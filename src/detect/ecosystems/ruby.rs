@@ -15,6 +15,7 @@ use crate::detect::repo::{Repo, is_project_path, join, parent_dir, too_deep_for_
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{in_dir, quote};
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Ruby;
 
@@ -168,7 +169,7 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
         .or_else(|| {
             let lock = lock.as_deref()?;
             let line = section(lock, "RUBY VERSION").into_iter().next()?;
-            Some((version::first(line)?, format!("{lock_path}#RUBY VERSION"), false))
+            Some((version::first(line)?, Evidence::key(&lock_path, "RUBY VERSION"), false))
         })
         .or_else(|| {
             // A gem: the oldest Ruby its gemspec supports.
@@ -180,28 +181,37 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
     match version {
         Some((v, source, true)) => out.toolchain_floor("ruby", v, source),
         Some((v, source, false)) => out.toolchain("ruby", Some(v), source),
-        None => out.toolchain("ruby", None, gemfile),
+        None => out.toolchain("ruby", None, Evidence::file(gemfile)),
     }
     let bundler = lock.as_deref().and_then(|l| section(l, "BUNDLED WITH").into_iter().next().and_then(version::first));
-    out.package_manager("bundler", bundler, pm_path(dir), if lock.is_some() { lock_path.as_str() } else { gemfile });
+    out.package_manager(
+        "bundler",
+        bundler,
+        pm_path(dir),
+        Evidence::file(if lock.is_some() { lock_path.as_str() } else { gemfile }),
+    );
     // Plain `bundle install`: it keeps the lockfile's versions, and unlike frozen/deployment
     // mode it can add the Linux platform to a lockfile written on a Mac.
-    out.step(Phase::Install, in_dir(dir, "bundle install"), if lock.is_some() { lock_path.as_str() } else { gemfile });
+    out.step(
+        Phase::Install,
+        in_dir(dir, "bundle install"),
+        Evidence::file(if lock.is_some() { lock_path.as_str() } else { gemfile }),
+    );
 
     let gems = format!("{text}\n{}", lock.as_deref().unwrap_or_default());
     let rails = RAILS_GEM.is_match(&text) || lock.as_deref().is_some_and(|l| l.contains("\n    rails ("));
     let has_dir = |name: &str| repo.under(&join(dir, name)).next().is_some();
     if has_dir("spec") && gems.contains("rspec") {
-        out.test(in_dir(dir, "bundle exec rspec"), join(dir, "spec"));
+        out.test(in_dir(dir, "bundle exec rspec"), Evidence::file(join(dir, "spec")));
     } else if rails && file_on_disk(repo, &join(dir, "bin/rails")) && has_dir("test") {
-        out.test(in_dir(dir, "bin/rails test"), join(dir, "bin/rails"));
+        out.test(in_dir(dir, "bin/rails test"), Evidence::file(join(dir, "bin/rails")));
     } else if let Some(rakefile) =
         ["Rakefile", "rakefile", "Rakefile.rb"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p))
     {
         let rake = read_existing(repo, &rakefile).unwrap_or_default();
         let test_task = rake.contains("TestTask") || rake.contains("task :test") || rake.contains("task test:");
         let cmd = if test_task { "bundle exec rake test" } else { "bundle exec rake" };
-        out.test(in_dir(dir, cmd), rakefile);
+        out.test(in_dir(dir, cmd), Evidence::file(rakefile));
     }
 
     if rails {
@@ -225,7 +235,7 @@ fn database(repo: &Repo, out: &mut Findings, dir: &str) {
             return;
         };
         let (from, to) = (quote(&sample), quote(&config));
-        out.step(Phase::Build, format!("[ -f {to} ] || cp {from} {to}"), sample.as_str());
+        out.step(Phase::Build, format!("[ -f {to} ] || cp {from} {to}"), Evidence::file(sample.as_str()));
         sample
     };
     let Some(text) = read_existing(repo, &path) else { return };
@@ -258,6 +268,7 @@ fn section<'a>(lock: &'a str, header: &str) -> Vec<&'a str> {
 mod tests {
     use super::*;
     use crate::detect::testing::scan;
+    use crate::evidence::ev;
 
     const LOCK: &str = "GEM\n  remote: https://rubygems.org/\n  specs:\n    rails (7.1.3)\n    rspec-rails (6.1.0)\n\nRUBY VERSION\n   ruby 3.2.2p53\n\nBUNDLED WITH\n   2.5.3\n";
 
@@ -293,7 +304,7 @@ mod tests {
         assert_eq!(s.steps(), vec!["bundle install"]);
         assert_eq!(s.tests(), vec!["bundle exec rspec"]);
         assert_eq!(s.findings.services[0].name, "postgres");
-        assert_eq!(s.findings.services[0].source, "config/database.yml:2");
+        assert_eq!(s.findings.services[0].source, ev("config/database.yml:2"));
     }
 
     #[test]
@@ -339,7 +350,7 @@ mod tests {
             s.steps(),
             vec!["bundle install", "[ -f config/database.yml ] || cp config/database.yml.sample config/database.yml"]
         );
-        assert_eq!(s.findings.services[0].source, "config/database.yml.sample:2");
+        assert_eq!(s.findings.services[0].source, ev("config/database.yml.sample:2"));
 
         let s = scan(&Ruby, &[("Gemfile", "gem 'rails'\n"), ("config/example.database.yml", "adapter: postgresql\n")]);
         assert_eq!(s.steps()[1], "[ -f config/database.yml ] || cp config/example.database.yml config/database.yml");

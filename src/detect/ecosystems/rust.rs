@@ -11,6 +11,7 @@ use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 mod env;
 
@@ -114,15 +115,16 @@ fn project(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, 
     rust_version(repo, dir, manifest, manifest_path, out);
     let lock = join(dir, "Cargo.lock");
     let locked = repo.exists(&lock);
-    out.package_manager("cargo", None, pm_path(dir), manifest_path.to_string());
+    out.package_manager("cargo", None, pm_path(dir), Evidence::file(manifest_path.to_string()));
     let (fetch, source) =
         if locked { ("cargo fetch --locked", lock) } else { ("cargo fetch", manifest_path.to_string()) };
+    let source = Evidence::file(source);
     out.step(Phase::Install, in_dir(dir, fetch), source);
 
     let workspace = manifest.get("workspace");
     let members = workspace.map(|ws| toml_workspace(repo, dir, ws, manifest_path, ("cargo", "member crate"), out));
     let test = if members.is_some() { "cargo test --workspace" } else { "cargo test" };
-    out.test(in_dir(dir, test), manifest_path.to_string());
+    out.test(in_dir(dir, test), Evidence::file(manifest_path.to_string()));
     members
 }
 
@@ -139,7 +141,7 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
                 t.get("toolchain").and_then(|tc| tc.get("channel")).and_then(|c| c.as_str()).map(str::to_string)
             });
             if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
-                let source = format!("{toml_file}#toolchain.channel");
+                let source = Evidence::key(toml_file, "toolchain.channel");
                 install_pinned_toolchain(&pin, &source, out);
                 out.toolchain("rust", Some(pin), source);
                 return;
@@ -157,8 +159,9 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
                 text.lines().map(str::trim).find(|l| !l.is_empty()).map(str::to_string)
             };
             if let Some(pin) = channel.as_deref().and_then(toolchain_pin) {
-                install_pinned_toolchain(&pin, &plain_file, out);
-                out.toolchain("rust", Some(pin), plain_file);
+                let source = Evidence::file(plain_file);
+                install_pinned_toolchain(&pin, &source, out);
+                out.toolchain("rust", Some(pin), source);
                 return;
             }
             break;
@@ -171,19 +174,19 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
     let (version, source) = if inherited {
         match workspace_rust_version(repo, dir, manifest) {
             Some((v, source)) => (Some(v), source),
-            None => (None, format!("{manifest_path}#package.rust-version")),
+            None => (None, Evidence::key(manifest_path, "package.rust-version")),
         }
     } else if let Some(v) = rust_version.and_then(|v| v.as_str()) {
-        (version::numeric_pin(v), format!("{manifest_path}#package.rust-version"))
+        (version::numeric_pin(v), Evidence::key(manifest_path, "package.rust-version"))
     } else if let Some(v) = manifest
         .get("workspace")
         .and_then(|w| w.get("package"))
         .and_then(|p| p.get("rust-version"))
         .and_then(|v| v.as_str())
     {
-        (version::numeric_pin(v), format!("{manifest_path}#workspace.package.rust-version"))
+        (version::numeric_pin(v), Evidence::key(manifest_path, "workspace.package.rust-version"))
     } else {
-        (None, manifest_path.to_string())
+        (None, Evidence::file(manifest_path))
     };
     if let Some(msrv) = &version {
         install_minimum_toolchain(msrv, &source, out);
@@ -194,34 +197,34 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
 /// The toolchain a `rust-toolchain(.toml)` file pins, installed up front (rustup would fetch
 /// it on the first `cargo` call, with every component; this makes the install step do it,
 /// once: `rustup toolchain install` leaves an installed toolchain unchanged).
-fn install_pinned_toolchain(pin: &str, source: &str, out: &mut Findings) {
+fn install_pinned_toolchain(pin: &str, source: &Evidence, out: &mut Findings) {
     out.step(
         Phase::Toolchain,
         format!("if command -v rustup >/dev/null 2>&1; then rustup toolchain install {pin} --profile minimal; fi"),
-        source.to_string(),
+        source.clone(),
     );
 }
 
 /// `rust-version` is a minimum: when the default `rustc` is older (or absent), rustup's
 /// stable becomes the default; a new enough one is left alone.
-fn install_minimum_toolchain(msrv: &str, source: &str, out: &mut Findings) {
+fn install_minimum_toolchain(msrv: &str, source: &Evidence, out: &mut Findings) {
     out.step(
         Phase::Toolchain,
         format!(
             "if command -v rustup >/dev/null 2>&1 && ! printf '%s\\n' {msrv} \"$(rustc --version 2>/dev/null | cut -d' ' -f2)\" | sort -V -C; then rustup toolchain install stable --profile minimal && rustup default stable; fi"
         ),
-        source.to_string(),
+        source.clone(),
     );
 }
 
 /// The `[workspace.package] rust-version` of this manifest, or of the nearest ancestor
 /// manifest that has a `[workspace]`.
-fn workspace_rust_version(repo: &Repo, dir: &str, manifest: &toml::Table) -> Option<(String, String)> {
+fn workspace_rust_version(repo: &Repo, dir: &str, manifest: &toml::Table) -> Option<(String, Evidence)> {
     let own = |table: &toml::Table| -> Option<String> {
         table.get("workspace")?.get("package")?.get("rust-version")?.as_str().and_then(version::numeric_pin)
     };
     if let Some(v) = own(manifest) {
-        return Some((v, format!("{}#workspace.package.rust-version", join(dir, "Cargo.toml"))));
+        return Some((v, Evidence::key(join(dir, "Cargo.toml"), "workspace.package.rust-version")));
     }
     let mut current = (!dir.is_empty()).then(|| parent_dir(dir));
     while let Some(d) = current {
@@ -230,7 +233,7 @@ fn workspace_rust_version(repo: &Repo, dir: &str, manifest: &toml::Table) -> Opt
             && let Some(table) = repo.read_toml(&path)
             && table.get("workspace").is_some()
         {
-            return own(&table).map(|v| (v, format!("{path}#workspace.package.rust-version")));
+            return own(&table).map(|v| (v, Evidence::key(path, "workspace.package.rust-version")));
         }
         current = (!d.is_empty()).then(|| parent_dir(d));
     }

@@ -12,6 +12,7 @@ use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
+use crate::evidence::Evidence;
 
 pub struct Scala;
 
@@ -90,10 +91,10 @@ fn detect(repo: &Repo, out: &mut Findings) {
 /// Mill has no package-manager name in the schema: the toolchain, the steps and the tests.
 fn mill(repo: &Repo, out: &mut Findings, build: &str) {
     let dir = parent_dir(build);
-    out.toolchain("scala", None, build);
+    out.toolchain("scala", None, Evidence::file(build));
     let mill = if file_on_disk(repo, &join(dir, "mill")) { "./mill" } else { "mill" };
-    out.step(Phase::Install, in_dir(dir, &format!("{mill} -i __.compile")), build);
-    out.test(in_dir(dir, &format!("{mill} -i __.test")), build);
+    out.step(Phase::Install, in_dir(dir, &format!("{mill} -i __.compile")), Evidence::file(build));
+    out.test(in_dir(dir, &format!("{mill} -i __.test")), Evidence::file(build));
 }
 
 fn sbt(repo: &Repo, out: &mut Findings, build: &str) {
@@ -108,24 +109,24 @@ fn sbt(repo: &Repo, out: &mut Findings, build: &str) {
 
     match scala_version(repo, dir, build, &text) {
         Some((v, source)) => out.toolchain("scala", Some(v), source),
-        None => out.toolchain("scala", None, build),
+        None => out.toolchain("scala", None, Evidence::file(build)),
     }
     let legacy = sbt_version.as_deref().is_some_and(|v| v.starts_with("0."));
     out.package_manager(
         "sbt",
         sbt_version,
         pm_path(dir),
-        if repo.exists(&props_path) { props_path.as_str() } else { build },
+        Evidence::file(if repo.exists(&props_path) { props_path.as_str() } else { build }),
     );
     // Compiling the tests fetches every dependency and the compiler bridge, like Gradle's
     // testClasses; sbt 0.13 spells the task `test:compile`.
     let compile = if legacy { "sbt -batch test:compile" } else { "sbt -batch Test/compile" };
-    out.step(Phase::Install, in_dir(dir, compile), build);
-    out.test(in_dir(dir, "sbt test"), build);
+    out.step(Phase::Install, in_dir(dir, compile), Evidence::file(build));
+    out.test(in_dir(dir, "sbt test"), Evidence::file(build));
 }
 
 /// `scalaVersion := "3.3.1"`, or a name defined as a string in build.sbt or project/*.scala.
-fn scala_version(repo: &Repo, dir: &str, build: &str, text: &str) -> Option<(String, String)> {
+fn scala_version(repo: &Repo, dir: &str, build: &str, text: &str) -> Option<(String, Evidence)> {
     let caps = SCALA_VERSION.captures(text)?;
     if let Some(v) = caps.get(1) {
         return Some((v.as_str().to_string(), source_at(build, text, caps[0].trim())));

@@ -13,6 +13,7 @@ use crate::detect::repo::{Repo, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
+use crate::evidence::Evidence;
 
 pub struct Swift;
 
@@ -94,7 +95,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
     {
         let project = project.dir();
         if manifests.is_empty() {
-            out.toolchain("swift", None, project);
+            out.toolchain("swift", None, Evidence::file(project));
         }
         out.note(format!("Xcode project {project}: builds with Xcode on macOS only"));
     }
@@ -109,16 +110,16 @@ fn package(repo: &Repo, out: &mut Findings, manifest: &str) {
         .next()
         .and_then(|l| l.split_once("swift-tools-version"))
         .and_then(|(_, v)| version::first(v))
-        .map(|v| (v, format!("{manifest}:1")));
+        .map(|v| (v, Evidence::line(manifest, 1)));
     match version_file(repo, dir, ".swift-version").or(tools) {
         Some((v, source)) => out.toolchain("swift", Some(v), source),
-        None => out.toolchain("swift", None, manifest),
+        None => out.toolchain("swift", None, Evidence::file(manifest)),
     }
     let resolved = join(dir, "Package.resolved");
     let evidence = if repo.exists(&resolved) { resolved.as_str() } else { manifest };
-    out.package_manager("swiftpm", None, pm_path(dir), evidence);
-    out.step(Phase::Install, in_dir(dir, "swift package resolve"), evidence);
-    out.test(in_dir(dir, "swift test"), manifest);
+    out.package_manager("swiftpm", None, pm_path(dir), Evidence::file(evidence));
+    out.step(Phase::Install, in_dir(dir, "swift package resolve"), Evidence::file(evidence));
+    out.test(in_dir(dir, "swift test"), Evidence::file(manifest));
 }
 
 #[cfg(test)]

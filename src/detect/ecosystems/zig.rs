@@ -10,6 +10,7 @@ use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
+use crate::evidence::Evidence;
 
 pub struct Zig;
 
@@ -63,11 +64,11 @@ fn detect(repo: &Repo, out: &mut Findings) {
         });
         match version_file(repo, dir, ".zigversion").or(minimum) {
             Some((v, source)) => out.toolchain("zig", Some(v), source),
-            None => out.toolchain("zig", None, build),
+            None => out.toolchain("zig", None, Evidence::file(build)),
         }
         // Dependencies are fetched by the build; `--fetch` does only that (Zig 0.12+).
         if zon.as_deref().is_some_and(|t| t.contains(".url")) {
-            out.step(Phase::Install, in_dir(dir, "zig build --fetch"), zon_path.as_str());
+            out.step(Phase::Install, in_dir(dir, "zig build --fetch"), Evidence::file(zon_path.as_str()));
         }
         let script = repo.read(build).unwrap_or_default();
         if script.contains("\"test\"") {

@@ -39,7 +39,7 @@ use self::rules::{
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems::{self, ecosystem::EnvRead};
-use crate::detect::findings::{Findings, Need, Secret};
+use crate::detect::findings::{Evidence, Findings, Kind, Need, Secret};
 use crate::detect::repo::{Repo, file_name, is_own_dir, parent_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
@@ -101,7 +101,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     // tree) while the CI, compose and env files are read.
     let (chosen, (mut evidence, project)) = std::thread::scope(|scope| {
         let choosing = scope.spawn(|| chosen_sources(sources.repo()));
-        let mut evidence = Evidence::default();
+        let mut evidence = Gathered::default();
         let services = compose_services(sources);
         let project = ProjectNames::of(sources, &services);
         for file in sources.env_files() {
@@ -126,7 +126,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
 /// lists, regions and public client ids there too — not a credential the app needs. It is
 /// evidence only for a name the app itself reads as a secret (found by now), and never makes
 /// one required: that comes from the app (a schema field without a default, a `fetch`).
-fn ci_secrets(sources: &Sources, evidence: &mut Evidence) {
+fn ci_secrets(sources: &Sources, evidence: &mut Gathered) {
     let read: HashSet<String> = evidence.found.iter().map(|s| s.name.clone()).collect();
     for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
         for name in job.secrets.iter().filter(|name| is_sandbox_secret(name) && read.contains(*name)) {
@@ -137,15 +137,15 @@ fn ci_secrets(sources: &Sources, evidence: &mut Evidence) {
 
 /// Evidence in the order it was found, once per name and need.
 #[derive(Default)]
-struct Evidence {
+struct Gathered {
     found: Vec<Secret>,
     seen: HashSet<(String, Need)>,
 }
 
-impl Evidence {
-    fn add(&mut self, name: &str, source: &str, need: Need, why: impl Into<String>) {
+impl Gathered {
+    fn add(&mut self, name: &str, source: &Evidence, need: Need, why: impl Into<String>) {
         if !is_release_credential(name) && self.seen.insert((name.to_string(), need)) {
-            self.found.push(Secret { name: name.into(), source: source.into(), need, why: why.into() });
+            self.found.push(Secret { name: name.into(), source: source.clone(), need, why: why.into() });
         }
     }
 }
@@ -297,7 +297,7 @@ fn interpolated(value: &str) -> impl Iterator<Item = &str> {
 /// The secret keys of one env file. In an example every key is one to set; in a committed
 /// `.env` only those it leaves empty or gives a stand-in (`changethis`), or whose value
 /// interpolates such a one (`postgres://app:${POSTGRES_PASSWORD}@…`).
-fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence: &mut Evidence) {
+fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence: &mut Gathered) {
     let stand_in: HashSet<&str> =
         file.entries.iter().filter(|e| !e.commented && is_placeholder(&e.value)).map(|e| e.key.as_str()).collect();
     for entry in &file.entries {
@@ -323,21 +323,22 @@ fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence: &mut Evide
                 None => (Need::Unstated, format!("no real value in {}", file.path)),
             }
         };
-        evidence.add(&entry.key, &format!("{}:{}", file.path, entry.line), need, why);
+        evidence.add(&entry.key, &Evidence::line(&file.path, entry.line), need, why);
     }
 }
 
 /// Secrets of the compose services built from the repo (the app the tests run against):
 /// the credentials in their `environment:`, and the variables any service interpolates that
 /// compose refuses to run without (`${SECRET_KEY:?not set}`).
-fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, evidence: &mut Evidence) {
+fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, evidence: &mut Gathered) {
     static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[?\-+])?[^}]*\}|\$([A-Za-z_][A-Za-z0-9_]*)")
             .expect("the compose interpolation pattern is valid")
     });
     for (rel, service, app) in services {
         for (key, value) in &service.env_as_written {
-            let source = format!("{rel}#services.{}.environment.{key}", service.name);
+            let source =
+                Evidence::key(rel, format!("services.{}.environment.{key}", service.name)).of(Kind::ComposeFile);
             let mut references: Vec<(&str, Need)> = Vec::new();
             for c in REFERENCE.captures_iter(value) {
                 let Some(name) = c.get(1).or(c.get(3)) else { continue };
@@ -423,7 +424,7 @@ fn code_secrets(
     sources: &Sources,
     chosen: Chosen,
     project: &ProjectNames,
-    evidence: &mut Evidence,
+    evidence: &mut Gathered,
     out: &mut Findings,
 ) -> HashSet<String> {
     let repo = sources.repo();
@@ -616,7 +617,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
                 }
                 names.insert(name.clone());
             }
-            let secret = Secret { name, source: format!("{rel}:{}", lines.number), need: read.need, why };
+            let secret = Secret { name, source: Evidence::line(rel, lines.number), need: read.need, why };
             if keyed { scan.keyed.push(secret) } else { scan.secrets.push(secret) }
         }
     }
@@ -738,11 +739,12 @@ fn is_top_level_key(line: &str) -> bool {
 mod tests {
     use super::*;
     use crate::detect::testing::run_signal;
+    use crate::evidence::ev;
 
     /// (name, source, need) of every piece of evidence.
     fn evidence(files: &[(&str, &str)]) -> Vec<(String, String, Need)> {
         let s = run_signal(detect, files);
-        s.findings.secrets.iter().map(|s| (s.name.clone(), s.source.clone(), s.need)).collect()
+        s.findings.secrets.iter().map(|s| (s.name.clone(), s.source.to_string(), s.need)).collect()
     }
 
     fn names(files: &[(&str, &str)]) -> Vec<String> {
@@ -1087,7 +1089,7 @@ mod tests {
         assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
         let out = &s.findings;
         assert_eq!(out.secrets.len(), MAX_NAMES_PER_FILE, "the same first names from both files");
-        assert_eq!(out.secrets[0].source, "src/a.js:1");
+        assert_eq!(out.secrets[0].source, ev("src/a.js:1"));
         assert_eq!(
             out.warnings,
             [format!(

@@ -3,7 +3,7 @@
 //! files, the project's compose files, CI service containers, and the compose services CI
 //! jobs and task recipes bring up. Merge keeps one per product, ranked by origin.
 
-use crate::detect::findings::{Findings, Origin, Service};
+use crate::detect::findings::{Findings, Kind, Service};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
@@ -12,20 +12,20 @@ use crate::detect::sources::workflows::{JobKind, JobService};
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
     for start in sources.devcontainers().iter().filter_map(|config| config.start(sources.repo())) {
-        report(&start, Origin::DevContainer, out);
+        report(&start, Kind::DevContainer, out);
     }
     for start in &sources.compose().starts {
-        report(start, Origin::ComposeFile, out);
+        report(start, Kind::ComposeFile, out);
     }
     let mut products: Vec<String> = Vec::new();
     for job in &sources.workflows().jobs {
-        let origin = if job.kind == JobKind::AgentSetup { Origin::AgentSetup } else { Origin::Ci };
+        let origin = if job.kind == JobKind::AgentSetup { Kind::AgentSetup } else { Kind::Ci };
         for service in &job.services {
             ci_service(service, origin, &mut products, out);
         }
         for line in &job.lines {
             if let Some(start) = relevance::compose_start(sources, job, line) {
-                report(&start, Origin::Ci, out);
+                report(&start, Kind::Ci, out);
             }
         }
     }
@@ -34,14 +34,14 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             for (_, command) in &target.recipe {
                 let dir = crate::detect::repo::parent_dir(&file.path);
                 if let Some(start) = ComposeStart::of_line(sources.repo(), dir, command).filter(|s| s.named) {
-                    report(&start, Origin::Task, out);
+                    report(&start, Kind::Task, out);
                 }
             }
         }
     }
 }
 
-fn report(start: &ComposeStart, origin: Origin, out: &mut Findings) {
+fn report(start: &ComposeStart, origin: Kind, out: &mut Findings) {
     for started in &start.services {
         out.add_service(Service::started(started, origin));
     }
@@ -49,7 +49,7 @@ fn report(start: &ComposeStart, origin: Origin, out: &mut Findings) {
 
 /// A CI service container, once per product: each image of it (one per matrix value) that is
 /// a backing service.
-fn ci_service(service: &JobService, origin: Origin, products: &mut Vec<String>, out: &mut Findings) {
+fn ci_service(service: &JobService, origin: Kind, products: &mut Vec<String>, out: &mut Findings) {
     for image in &service.images {
         let Some(product) = backing_product(image, &service.name).filter(|p| !products.contains(p)) else {
             continue;
@@ -78,7 +78,7 @@ mod tests {
                 ("examples/compose.yml", "services:\n  m:\n    image: mongo\n"),
             ],
         );
-        let services: Vec<_> = s.findings.services.iter().map(|s| (s.name.as_str(), s.source.as_str())).collect();
+        let services: Vec<_> = s.findings.services.iter().map(|s| (s.name.as_str(), s.source.as_test_str())).collect();
         assert_eq!(
             services,
             [
@@ -101,7 +101,7 @@ mod tests {
         let config =
             r#"{"dockerComposeFile": ["../docker-compose.yml"], "service": "db", "runServices": ["db", "cache"]}"#;
         let s = run_signal(detect, &[(".devcontainer/devcontainer.json", config), ("docker-compose.yml", APP_AND_DB)]);
-        assert_eq!(s.findings.services[0].source, "docker-compose.yml#services.cache");
-        assert_eq!(s.findings.services[0].origin, Origin::DevContainer);
+        assert_eq!(s.findings.services[0].source.to_string(), "docker-compose.yml#services.cache");
+        assert_eq!(s.findings.services[0].source.kind, Kind::DevContainer);
     }
 }

@@ -12,7 +12,7 @@
 //!   passed from the sandbox's `$X`).
 
 use crate::detect::ecosystems;
-use crate::detect::findings::{Findings, Origin, Service, Start, StartOrigin};
+use crate::detect::findings::{Evidence, Findings, Kind, Service, Start, StartOrigin};
 use crate::detect::repo::parent_dir;
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
@@ -59,11 +59,16 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         let file = &start.files[0];
         let origin =
             if DEFAULT_FILES.contains(&file.as_str()) { StartOrigin::RootCompose } else { StartOrigin::ComposeFile };
-        add(out, start.clone(), file.clone(), origin);
+        add(out, start.clone(), Evidence::file(file).of(Kind::ComposeFile), origin);
     }
     for config in sources.devcontainers() {
         if let Some(start) = config.start(sources.repo()) {
-            add(out, start, format!("{}#dockerComposeFile", config.path), StartOrigin::DevContainer);
+            add(
+                out,
+                start,
+                Evidence::key(&config.path, "dockerComposeFile").of(Kind::DevContainer),
+                StartOrigin::DevContainer,
+            );
         }
     }
     let mut ci_compose = false;
@@ -79,7 +84,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         let first =
             sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)).find_map(|job| {
                 let runs: Vec<(String, Service)> = job.services.iter().filter_map(docker_run).collect();
-                (!runs.is_empty()).then(|| (runs, format!("{}.services", job.source)))
+                (!runs.is_empty()).then(|| (runs, job.source.sub_key("services")))
             });
         if let Some((runs, source)) = first {
             let (commands, containers): (Vec<String>, Vec<Service>) = runs.into_iter().unzip();
@@ -96,7 +101,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         for target in &file.targets {
             for (at, command) in &target.recipe {
                 if let Some(start) = ComposeStart::of_line(sources.repo(), parent_dir(&file.path), command) {
-                    add(out, start, format!("{}{at}", file.path), StartOrigin::Task);
+                    add(out, start, file.at(at), StartOrigin::Task);
                 }
             }
         }
@@ -112,7 +117,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     }
 }
 
-fn add(out: &mut Findings, start: ComposeStart, source: String, origin: StartOrigin) {
+fn add(out: &mut Findings, start: ComposeStart, source: Evidence, origin: StartOrigin) {
     out.start(Start { command: start.command(), source, origin, compose: Some(start), containers: Vec::new() });
 }
 
@@ -136,7 +141,7 @@ fn docker_run(service: &JobService) -> Option<(String, Service)> {
     }
     command.push(' ');
     command.push_str(&quote(image));
-    Some((command, Service::ci_container(service, image, product, Origin::Ci)))
+    Some((command, Service::ci_container(service, image, product, Kind::Ci)))
 }
 
 /// The first three of `items`, and how many more.
@@ -175,7 +180,7 @@ mod tests {
             ],
         );
         let starts: Vec<_> =
-            s.findings.starts.iter().map(|s| (s.command.as_str(), s.source.as_str(), s.origin)).collect();
+            s.findings.starts.iter().map(|s| (s.command.as_str(), s.source.as_test_str(), s.origin)).collect();
         assert_eq!(
             starts,
             [
@@ -201,7 +206,7 @@ mod tests {
     fn service_containers_of_the_first_test_job_without_any_compose() {
         let workflow = "jobs:\n  test:\n    services:\n      postgres:\n        image: postgres:13\n        env:\n          POSTGRES_USER: netbox\n          POSTGRES_PASSWORD: ${{ secrets.PG_PASSWORD }}\n          POSTGRES_DB: ${{ matrix.db }}\n        ports:\n          - 5432:5432\n      redis:\n        image: redis\n        ports: [6379]\n      web:\n        image: nginx\n    steps:\n      - run: python manage.py test\n";
         let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow)]);
-        let starts: Vec<_> = s.findings.starts.iter().map(|s| (s.command.as_str(), s.source.as_str())).collect();
+        let starts: Vec<_> = s.findings.starts.iter().map(|s| (s.command.as_str(), s.source.as_test_str())).collect();
         assert_eq!(
             starts,
             [(

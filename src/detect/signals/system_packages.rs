@@ -4,14 +4,14 @@
 //! a name another release lacks costs a warning, the rest go in.
 
 use crate::detect::ecosystems;
-use crate::detect::findings::{Findings, Phase};
+use crate::detect::findings::{Evidence, Findings, Phase};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::commands;
 use crate::detect::sources::workflows::{JobKind, ships};
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
     let mut packages: Vec<String> = Vec::new();
-    let mut source: Option<&str> = None;
+    let mut source: Option<&Evidence> = None;
     for job in sources.workflows().jobs.iter().filter(|job| job.kind != JobKind::UnusedAction) {
         let runs_tests = |text: &str| !ships(text) && ecosystems::is_test_command(text);
         let Some(first_test) = job.lines.iter().position(|line| runs_tests(&line.text)) else { continue };
@@ -29,7 +29,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     if let Some(source) = source {
         let mut args = vec!["for the tests".to_string()];
         args.extend(packages);
-        out.helper(Phase::System, "hanzo_apt_install", args, source);
+        out.helper(Phase::System, "hanzo_apt_install", args, source.clone());
     }
 }
 
@@ -93,6 +93,6 @@ mod tests {
         let workflow = "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: sudo apt-get install -y libmariadb-dev pkg-config\n      - run: cargo test --features mysql\n      - run: sudo apt-get install -y graphviz\n  docs:\n    steps:\n      - run: sudo apt-get install -y pandoc\n      - run: make html\n";
         let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow)]);
         assert_eq!(s.steps(), ["hanzo_apt_install 'for the tests' libmariadb-dev pkg-config"]);
-        assert_eq!(s.findings.steps[0].source, ".github/workflows/ci.yml#jobs.test.steps[0]");
+        assert_eq!(s.findings.steps[0].evidence_text(), ".github/workflows/ci.yml#jobs.test.steps[0]");
     }
 }

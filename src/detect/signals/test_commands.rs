@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::{self, is_test_command};
-use crate::detect::findings::{Findings, Phase, Step, TestCommand};
+use crate::detect::findings::{Evidence, Findings, Kind, Phase, Step, TestCommand};
 use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
@@ -131,16 +131,15 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             let recipe = target.recipe.iter().map(|(_, line)| line.clone()).collect();
             let command = file.invoke(&target.name);
             if let Some(step) = runner_when_missing(&command) {
-                out.step(Phase::Toolchain, step, file.path.clone());
+                out.step(Phase::Toolchain, step, Evidence::file(&file.path).of(Kind::Task));
             }
-            out.test_running(command, format!("{}{}", file.path, target.at), recipe);
+            out.test_running(command, file.at(&target.at), recipe);
         }
         for target in file.targets.iter().filter(|t| SETUP_TARGETS.contains(&t.name.as_str())) {
             out.note(format!(
-                "`{}` prepares a development environment ({}{})",
+                "`{}` prepares a development environment ({})",
                 file.invoke(&target.name),
-                file.path,
-                target.at
+                file.at(&target.at)
             ));
         }
     }
@@ -149,7 +148,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             "" => "devbox run test".to_string(),
             dir => format!("cd {dir} && devbox run test"),
         };
-        out.test(command, format!("{}#shell.scripts.test", shell.path));
+        out.test(command, Evidence::key(&shell.path, "shell.scripts.test").of(Kind::Task));
     }
 }
 
@@ -160,7 +159,6 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
 /// `job` are left out; a build of more than three lines is not inlined.
 fn built_in_another_job(sources: &Sources, job: &Job) -> Vec<String> {
     let jobs = &sources.workflows().jobs;
-    let workflow = |source: &str| source.split('#').next().unwrap_or_default().to_string();
     for (name, path) in job.downloads() {
         let folder = path.trim_matches('/');
         let installs_it = job.lines.iter().any(|line| {
@@ -172,7 +170,7 @@ fn built_in_another_job(sources: &Sources, job: &Job) -> Vec<String> {
                 })
         });
         let builders = || jobs.iter().filter(|k| k.source != job.source && k.uploads().iter().any(|(n, _)| *n == name));
-        let builder = builders().find(|k| workflow(&k.source) == workflow(&job.source)).or_else(|| builders().next());
+        let builder = builders().find(|k| k.source.path == job.source.path).or_else(|| builders().next());
         let Some(builder) = builder.filter(|_| !installs_it) else { continue };
         let own: std::collections::HashSet<&str> = job.lines.iter().map(|l| l.text.as_str()).collect();
         let lines: Vec<String> = builder
@@ -423,7 +421,7 @@ mod tests {
                 ("web/devbox.json", r#"{"shell": {"scripts": {"test": "npm test"}}}"#),
             ],
         );
-        let tests: Vec<_> = s.findings.tests.iter().map(|t| (t.command.as_str(), t.source.as_str())).collect();
+        let tests: Vec<_> = s.findings.tests.iter().map(|t| (t.command.as_str(), t.source.as_test_str())).collect();
         assert_eq!(
             tests,
             [
@@ -519,7 +517,7 @@ mod tests {
                 "[ -e orm.json ] || jq 'map(select(.type == \"sqlite\"))' orm.sample.json > orm.json || { rm -f orm.json; echo \"hanzo-env: warning: could not make orm.json as CI does\" >&2; }",
             ]
         );
-        assert_eq!(test.placed_first[0].source, ".github/workflows/ci.yml#jobs.test.steps[0]");
+        assert_eq!(test.placed_first[0].evidence_text(), ".github/workflows/ci.yml#jobs.test.steps[0]");
         assert!(test.placed_first.iter().all(|step| step.phase == Phase::Build));
     }
 

@@ -12,7 +12,7 @@
 
 use crate::detect::ecosystems::ecosystem::AliasKind;
 use crate::detect::ecosystems::{self, has_manifest_for};
-use crate::detect::findings::{Findings, Origin, Phase};
+use crate::detect::findings::{Evidence, Findings, Kind, Phase};
 use crate::detect::repo::file_name;
 use crate::detect::signals::relevance;
 use crate::detect::sources::agent_files::Purpose;
@@ -40,7 +40,7 @@ fn submodules(sources: &Sources, out: &mut Findings) {
             Phase::Toolchain,
             "[ ! -e .git ] || git submodule update --init --recursive || \
              echo \"hanzo-env: warning: could not fetch the git submodules (.gitmodules); what reads them will fail\" >&2",
-            ".gitmodules",
+            Evidence::file(".gitmodules"),
         );
     }
 }
@@ -50,7 +50,7 @@ fn submodules(sources: &Sources, out: &mut Findings) {
 fn agent_files(sources: &Sources, out: &mut Findings) {
     let mut files: Vec<&str> = Vec::new();
     for command in sources.agent_commands() {
-        let file = command.source.split(['#', ':']).next().unwrap_or_default();
+        let file = command.source.path.as_str();
         if !files.contains(&file) {
             files.push(file);
         }
@@ -64,7 +64,7 @@ fn agent_files(sources: &Sources, out: &mut Findings) {
                 Some("cd") => dir = words.get(1).cloned().unwrap_or_default(),
                 Some(program) if ecosystems::owner_of_package_manager(program).is_some() => {
                     let path = if dir.is_empty() { "." } else { dir.trim_end_matches('/') };
-                    out.package_manager_from(Origin::AgentSetup, program, None, path, &command.source);
+                    out.package_manager_from(Kind::AgentSetup, program, None, path, &command.source);
                 }
                 _ => {}
             }
@@ -81,10 +81,10 @@ fn agent_files(sources: &Sources, out: &mut Findings) {
 fn version_managers(sources: &Sources, out: &mut Findings) {
     for pin in sources.pins() {
         if let Some(toolchain) = ecosystems::toolchain_named(ecosystems::is_tool, &pin.tool) {
-            out.toolchain_from(Origin::VersionManager, toolchain, pin.version.clone(), &pin.source);
+            out.toolchain_from(Kind::VersionManager, toolchain, pin.version.clone(), &pin.source);
         } else if let Some(manager) = ecosystems::toolchain_named(ecosystems::is_package_manager_tool, &pin.tool) {
             let dir = if pin.dir.is_empty() { "." } else { &pin.dir };
-            out.package_manager_from(Origin::VersionManager, manager, pin.version.clone(), dir, &pin.source);
+            out.package_manager_from(Kind::VersionManager, manager, pin.version.clone(), dir, &pin.source);
         }
     }
 }
@@ -118,7 +118,7 @@ fn dev_shells(sources: &Sources, out: &mut Findings) {
                     let version =
                         pinned.clone().filter(|v| v.starts_with(|c: char| c.is_ascii_digit())).or(attribute_version);
                     if has_manifest_for(sources, toolchain) {
-                        out.toolchain_from(Origin::DevShell, toolchain, version, format!("{rel}#packages"));
+                        out.toolchain_from(Kind::DevShell, toolchain, version, &Evidence::key(rel, "packages"));
                     }
                 }
             }
@@ -142,7 +142,7 @@ fn dev_shells(sources: &Sources, out: &mut Findings) {
         let versioned: Vec<&str> = found.iter().filter(|(_, v)| v.is_some()).map(|(t, _)| *t).collect();
         for (toolchain, version) in &found {
             if (version.is_some() || !versioned.contains(toolchain)) && has_manifest_for(sources, toolchain) {
-                out.toolchain_from(Origin::DevShell, toolchain, version.clone(), rel);
+                out.toolchain_from(Kind::DevShell, toolchain, version.clone(), &Evidence::file(rel));
             }
         }
     }
@@ -158,7 +158,7 @@ fn dev_containers(sources: &Sources, out: &mut Findings) {
                 None => image_toolchain(image),
             };
             if let Some((toolchain, version)) = found {
-                container_hint(sources, out, toolchain, version, format!("{rel}#image"));
+                container_hint(sources, out, toolchain, version, Evidence::key(rel, "image"));
             }
         }
         for (id, version) in &config.features {
@@ -169,20 +169,20 @@ fn dev_containers(sources: &Sources, out: &mut Findings) {
                 continue;
             }
             let version = version.clone().filter(|v| v.starts_with(|c: char| c.is_ascii_digit()));
-            container_hint(sources, out, toolchain, version, format!("{rel}#features"));
+            container_hint(sources, out, toolchain, version, Evidence::key(rel, "features"));
         }
     }
 }
 
 /// A dev container's toolchain: unpinned, its version only noted.
-fn container_hint(sources: &Sources, out: &mut Findings, toolchain: &str, version: Option<String>, source: String) {
+fn container_hint(sources: &Sources, out: &mut Findings, toolchain: &str, version: Option<String>, source: Evidence) {
     if !has_manifest_for(sources, toolchain) {
         return;
     }
     if let Some(version) = &version {
         out.note(format!("dev container: {toolchain} {version} ({source})"));
     }
-    out.toolchain_from(Origin::DevContainer, toolchain, None, source);
+    out.toolchain_from(Kind::DevContainer, toolchain, None, &source);
 }
 
 /// The toolchain a language image provides and the version its tag pins (`python:3.12-slim`
@@ -197,7 +197,7 @@ fn ci(sources: &Sources, out: &mut Findings) {
         if !relevance::counts(sources, job) {
             continue;
         }
-        let origin = if job.kind == JobKind::AgentSetup { Origin::AgentSetup } else { Origin::Ci };
+        let origin = if job.kind == JobKind::AgentSetup { Kind::AgentSetup } else { Kind::Ci };
         for (image, source) in &job.images {
             if let Some((toolchain, Some(version))) = image_toolchain(image) {
                 out.toolchain_from(origin, toolchain, Some(version), source);
@@ -253,7 +253,7 @@ fn version_file(sources: &Sources, path: &str, toolchain: &str) -> Option<String
     if matches!(file_name(&file), "package.json" | "go.mod" | "pyproject.toml" | "global.json" | "composer.json") {
         return None;
     }
-    let in_file = |pin: &&crate::detect::sources::pins::Pin| pin.source.split([':', '#']).next() == Some(file.as_str());
+    let in_file = |pin: &&crate::detect::sources::pins::Pin| pin.source.path == file;
     let mut pins = sources.pins().iter().filter(in_file).peekable();
     if pins.peek().is_some() {
         return pins

@@ -3,6 +3,7 @@
 //! (Copilot's setup steps are a workflow: see [`super::workflows`].) Files `hanzo-env export`
 //! wrote are echoes of an earlier detection and are left out.
 
+use crate::evidence::{Evidence, Kind};
 use serde_json::Value;
 
 use crate::detect::repo::{AGENTS_MD_END, AGENTS_MD_START, Repo, is_generated};
@@ -12,7 +13,7 @@ use crate::detect::sources::shell::{commands, is_variable_name, join_path, quote
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AgentCommand {
     pub command: String,
-    pub source: String,
+    pub source: Evidence,
     pub purpose: Purpose,
 }
 
@@ -36,13 +37,13 @@ pub fn read_all(repo: &Repo) -> Vec<AgentCommand> {
     {
         for (key, purpose) in [("install", Purpose::Install), ("start", Purpose::Start)] {
             if let Some(command) = config.get(key).and_then(Value::as_str).filter(|c| !c.trim().is_empty()) {
-                let source = format!("{CURSOR_ENVIRONMENT}#{key}");
+                let source = Evidence::key(CURSOR_ENVIRONMENT, key).of(Kind::AgentSetup);
                 found.push(AgentCommand { command: command.trim().to_string(), source, purpose });
             }
         }
         for (i, terminal) in config.get("terminals").and_then(Value::as_array).into_iter().flatten().enumerate() {
             if let Some(command) = terminal.get("command").and_then(Value::as_str) {
-                let source = format!("{CURSOR_ENVIRONMENT}#terminals[{i}]");
+                let source = Evidence::key(CURSOR_ENVIRONMENT, format!("terminals[{i}]")).of(Kind::AgentSetup);
                 found.push(AgentCommand { command: command.trim().to_string(), source, purpose: Purpose::Start });
             }
         }
@@ -53,7 +54,7 @@ pub fn read_all(repo: &Repo) -> Vec<AgentCommand> {
         let runnable = setup_commands(&text).into_iter().filter(|c| names_only_existing_paths(repo, c));
         found.extend(runnable.map(|c| AgentCommand {
             command: in_block_dir(&c),
-            source: format!("{AGENTS_MD}:{}", c.line),
+            source: Evidence::line(AGENTS_MD, c.line).of(Kind::AgentSetup),
             purpose: Purpose::Any,
         }));
     }
@@ -181,7 +182,8 @@ mod tests {
         let agents = "# Project\n\nSome prose.\n\n## Setup\n\n```bash\n# dependencies\npnpm install\n$ cp .env.example .env\n```\n\n## Testing\n\n```sh\npnpm test\n```\n\n```ts\nconst x = 1;\n```\n\n## Style\n\n```sh\npnpm lint\n```\n";
         let cursor = r#"{"install": "pnpm install", "start": "docker compose up -d", "terminals": [{"name": "dev", "command": "pnpm dev"}]}"#;
         let (_dir, repo) = repo_with(&[(AGENTS_MD, agents), (CURSOR_ENVIRONMENT, cursor)]);
-        let found: Vec<(String, String)> = read_all(&repo).into_iter().map(|c| (c.command, c.source)).collect();
+        let found: Vec<(String, String)> =
+            read_all(&repo).into_iter().map(|c| (c.command, c.source.to_string())).collect();
         let found: Vec<(&str, &str)> = found.iter().map(|(c, s)| (c.as_str(), s.as_str())).collect();
         assert_eq!(
             found,

@@ -4,6 +4,7 @@
 //! or package manager is the ecosystems' to say.
 
 use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
+use crate::evidence::{Evidence, Kind};
 
 /// One pinned tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,7 +16,7 @@ pub struct Pin {
     pub version: Option<String>,
     /// The directory it applies to ("" for the root).
     pub dir: String,
-    pub source: String,
+    pub source: Evidence,
 }
 
 const MISE_FILES: &[&str] = &["mise.toml", ".mise.toml", "mise.local.toml", ".rtx.toml"];
@@ -40,7 +41,7 @@ pub fn read_all(repo: &Repo) -> Vec<Pin> {
                     tool: normalise(&tool),
                     version,
                     dir: parent_dir(rel).to_string(),
-                    source: format!("{rel}:{line}"),
+                    source: Evidence::line(rel, line).of(Kind::VersionManager),
                 }));
             }
         } else if MISE_FILES.contains(&name) || is_mise_config_dir_file(rel) {
@@ -120,7 +121,7 @@ fn mise(repo: &Repo, rel: &str) -> Vec<Pin> {
                 tool: normalise(tool),
                 version: version.and_then(clean_version),
                 dir: project_dir(rel).to_string(),
-                source: format!("{rel}#tools.{tool}"),
+                source: Evidence::key(rel, format!("tools.{tool}")).of(Kind::VersionManager),
             }
         })
         .collect()
@@ -140,7 +141,7 @@ mod tests {
         let pins: Vec<_> =
             read_all(&repo).into_iter().map(|p| (p.tool, p.version, p.dir, p.source)).collect::<Vec<_>>();
         let rows: Vec<(&str, Option<&str>, &str)> =
-            pins.iter().map(|(t, v, _, s)| (t.as_str(), v.as_deref(), s.as_str())).collect();
+            pins.iter().map(|(t, v, _, s)| (t.as_str(), v.as_deref(), s.as_test_str())).collect();
         assert_eq!(
             rows,
             [

@@ -26,6 +26,7 @@
 //!   built in the shell with quotes doubled and fed to the client on stdin, the Redis password
 //!   goes in through its config on stdin: no password is ever an argument of a process.
 
+use crate::evidence::Evidence;
 use std::collections::BTreeMap;
 
 use crate::detect::sources::images::tag;
@@ -66,7 +67,7 @@ pub struct Definition<'a> {
     pub ports: &'a [String],
     pub env: &'a BTreeMap<String, String>,
     /// Where it is defined, for warnings.
-    pub source: &'a str,
+    pub source: &'a Evidence,
 }
 
 impl Definition<'_> {
@@ -105,7 +106,7 @@ pub struct NativeStart {
     /// The helper's arguments, the port first (`5433 app secret app`), unquoted.
     pub args: Vec<String>,
     /// Where the service is defined.
-    pub source: String,
+    pub source: Evidence,
 }
 
 impl NativeStart {
@@ -141,7 +142,7 @@ impl Product {
             service: definition.product.to_string(),
             port,
             args,
-            source: definition.source.to_string(),
+            source: definition.source.clone(),
         }
     }
 }
@@ -264,6 +265,7 @@ fn rabbitmq_arguments(d: &Definition, warnings: &mut Vec<String>) -> Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::ev;
 
     fn env(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -272,8 +274,13 @@ mod tests {
     fn start(product: &str, image: &str, ports: &[&str], pairs: &[(&str, &str)]) -> (NativeStart, Vec<String>) {
         let ports: Vec<String> = ports.iter().map(|p| p.to_string()).collect();
         let env = env(pairs);
-        let definition =
-            Definition { product, image: Some(image), ports: &ports, env: &env, source: "compose.yaml#services.x" };
+        let definition = Definition {
+            product,
+            image: Some(image),
+            ports: &ports,
+            env: &env,
+            source: &ev("compose.yaml#services.x"),
+        };
         let mut warnings = Vec::new();
         (native(product).expect("packaged").start(&definition, &mut warnings), warnings)
     }

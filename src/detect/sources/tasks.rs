@@ -10,6 +10,7 @@ use yaml_rust2::Yaml;
 
 use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
 use crate::detect::sources::workflows::scalar;
+use crate::evidence::{Anchor, Evidence, Kind};
 
 /// Task files deeper than this (root = 0) are helpers of sub-components, not entry points.
 pub const MAX_DEPTH: usize = 2;
@@ -24,6 +25,11 @@ pub struct TaskFile {
 }
 
 impl TaskFile {
+    /// Evidence for the place `at` of this file.
+    pub fn at(&self, at: &Anchor) -> Evidence {
+        Evidence { path: self.path.clone(), anchor: at.clone(), kind: Kind::Task }
+    }
+
     /// The command that runs `target` from the repo root (`make -C api test`, `task -d worker test`).
     pub fn invoke(&self, target: &str) -> String {
         match (self.tool, parent_dir(&self.path)) {
@@ -36,12 +42,12 @@ impl TaskFile {
 }
 
 /// A target (or recipe, or task) and the shell lines it runs, each with where it is in its
-/// file (`:12` or `#tasks.test`).
+/// file (line 12, or the key `tasks.test`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Target {
     pub name: String,
-    pub at: String,
-    pub recipe: Vec<(String, String)>,
+    pub at: Anchor,
+    pub recipe: Vec<(Anchor, String)>,
 }
 
 /// The project's task files, by path.
@@ -92,7 +98,7 @@ fn make_targets(text: &str) -> Vec<Target> {
         if let Some(command) = line.strip_prefix('\t') {
             if in_recipe && let Some(target) = targets.last_mut() {
                 let command = command.trim().trim_start_matches(['@', '-', '+']).trim();
-                target.recipe.push((format!(":{line_no}"), command.to_string()));
+                target.recipe.push((Anchor::Line(*line_no), command.to_string()));
             }
             continue;
         }
@@ -105,7 +111,7 @@ fn make_targets(text: &str) -> Vec<Target> {
         } else if let Some(rule) = MAKE_RULE.captures(line) {
             in_recipe = true;
             for name in rule[1].split_whitespace().filter(|n| !n.starts_with('.')) {
-                targets.push(Target { name: name.to_string(), at: format!(":{line_no}"), recipe: Vec::new() });
+                targets.push(Target { name: name.to_string(), at: Anchor::Line(*line_no), recipe: Vec::new() });
             }
             if rule[1].split_whitespace().all(|n| n.starts_with('.')) {
                 in_recipe = false;
@@ -167,7 +173,7 @@ fn just_recipes(text: &str) -> Vec<Target> {
                 && let Some(target) = targets.last_mut()
                 && !line.trim().is_empty()
             {
-                target.recipe.push((format!(":{line_no}"), line.trim().trim_start_matches(['@', '-']).to_string()));
+                target.recipe.push((Anchor::Line(line_no), line.trim().trim_start_matches(['@', '-']).to_string()));
             }
             continue;
         }
@@ -177,7 +183,7 @@ fn just_recipes(text: &str) -> Vec<Target> {
         in_recipe = false;
         if let Some(recipe) = JUST_RECIPE.captures(&line) {
             in_recipe = true;
-            targets.push(Target { name: recipe[1].to_string(), at: format!(":{line_no}"), recipe: Vec::new() });
+            targets.push(Target { name: recipe[1].to_string(), at: Anchor::Line(line_no), recipe: Vec::new() });
         }
     }
     targets
@@ -193,7 +199,7 @@ fn taskfile_tasks(doc: &Yaml) -> Vec<Target> {
             Yaml::Array(list) => list.clone(),
             _ => task["cmds"].as_vec().cloned().unwrap_or_default(),
         };
-        let at = format!("#tasks.{name}");
+        let at = Anchor::Key(format!("tasks.{name}"));
         let recipe = commands
             .iter()
             .filter_map(|c| scalar(c).or_else(|| scalar(&c["cmd"])))
@@ -212,10 +218,11 @@ mod tests {
     fn make_targets_and_recipes() {
         let text = "COMPOSE := docker compose -f docker/dev.yml\n.PHONY: test\n\ntest: deps\n\t@go test ./... \\\n\t  -race\nup:\n\t$(COMPOSE) up -d\nx = 1 # a:b\nsetup install:\n\tgo mod download\n";
         let targets = make_targets(text);
-        let names: Vec<_> = targets.iter().map(|t| (t.name.as_str(), t.at.as_str())).collect();
-        assert_eq!(names, [("test", ":4"), ("up", ":7"), ("setup", ":10"), ("install", ":10")]);
-        assert_eq!(targets[0].recipe, [(":5".to_string(), "go test ./...  -race".to_string())]);
-        assert_eq!(targets[1].recipe, [(":8".to_string(), "docker compose -f docker/dev.yml up -d".to_string())]);
+        let names: Vec<_> = targets.iter().map(|t| (t.name.as_str(), t.at.clone())).collect();
+        let line = Anchor::Line;
+        assert_eq!(names, [("test", line(4)), ("up", line(7)), ("setup", line(10)), ("install", line(10))]);
+        assert_eq!(targets[0].recipe, [(line(5), "go test ./...  -race".to_string())]);
+        assert_eq!(targets[1].recipe, [(line(8), "docker compose -f docker/dev.yml up -d".to_string())]);
     }
 
     #[test]
@@ -223,7 +230,7 @@ mod tests {
         let recipes =
             just_recipes("set shell := [\"bash\"]\n\n# run the tests\ntest *ARGS:\n    cargo test {{ARGS}}\n");
         assert_eq!(recipes[0].name, "test");
-        assert_eq!(recipes[0].recipe, [(":5".to_string(), "cargo test {{ARGS}}".to_string())]);
+        assert_eq!(recipes[0].recipe, [(Anchor::Line(5), "cargo test {{ARGS}}".to_string())]);
         let text = "python := \"\"\nsync version=\"\":\n    uv sync\ntest *args=\"-x --ff tests\" $CI='1': sync\n    uv run pytest {{args}}\n";
         let names: Vec<String> = just_recipes(text).into_iter().map(|r| r.name).collect();
         assert_eq!(names, ["sync", "test"], "parameters with defaults; a variable is no recipe");
@@ -232,7 +239,7 @@ mod tests {
         )
         .unwrap();
         let tasks = taskfile_tasks(&doc[0]);
-        assert_eq!((tasks[0].name.as_str(), tasks[0].at.as_str()), ("test", "#tasks.test"));
+        assert_eq!((tasks[0].name.as_str(), &tasks[0].at), ("test", &Anchor::Key("tasks.test".into())));
         assert_eq!(tasks[1].recipe[0].1, "docker compose up");
     }
 }

@@ -27,6 +27,7 @@ use crate::detect::repo::{Repo, file_name, first_entries};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
 use crate::detect::sources::shell::{commands, is_variable_name, join_path, quote};
 use crate::detect::sources::version;
+use crate::evidence::{Evidence, Kind};
 
 /// Every CI job of the repository, in reading order (see the module documentation).
 #[derive(Debug, Default)]
@@ -55,12 +56,12 @@ pub enum JobKind {
 
 #[derive(Debug, Clone)]
 pub struct Job {
-    /// `path#jobs.name` (GitLab: `path#name`).
-    pub source: String,
+    /// `path#jobs.name` (GitLab: `path#name`; the file for GitLab's globals and Travis).
+    pub source: Evidence,
     pub kind: JobKind,
     /// The images the job's own commands run in (`container:`, GitLab `image:`, CircleCI's
     /// first `docker:` image), resolved, with their evidence.
-    pub images: Vec<(String, String)>,
+    pub images: Vec<(String, Evidence)>,
     pub services: Vec<JobService>,
     /// Actions the job uses (composite actions' own steps inlined), in step order.
     pub actions: Vec<ActionUse>,
@@ -79,7 +80,7 @@ pub struct JobService {
     pub name: String,
     /// The image, once per matrix value when its tag uses one.
     pub images: Vec<String>,
-    pub source: String,
+    pub source: Evidence,
     /// `ports:` as written, without the ones an expression gives.
     pub ports: Vec<String>,
     pub env: Vec<(String, EnvValue)>,
@@ -110,7 +111,7 @@ pub struct ActionUse {
     /// What follows `@` (`v4`, `1.70`, `master`).
     pub reference: String,
     pub inputs: HashMap<String, Input>,
-    pub source: String,
+    pub source: Evidence,
 }
 
 /// One `with:` input of an action, resolved in its step's context.
@@ -139,7 +140,7 @@ pub struct RunLine {
     /// service containers, the job's own `env:` (how the tests reach them). Values known
     /// here only: a secret or an unresolved expression is left to the environment.
     pub env: Vec<(String, String)>,
-    pub source: String,
+    pub source: Evidence,
 }
 
 impl RunLine {
@@ -175,7 +176,7 @@ impl Workflows {
         for file in repo.under(".github/actions") {
             let (rel, name) = (file.path(), file.name());
             if (name == "action.yml" || name == "action.yaml") && !reader.composites_used.iter().any(|u| u == rel) {
-                let mut job = Job::new(format!("{rel}#runs"), JobKind::UnusedAction);
+                let mut job = Job::new(Evidence::key(rel, "runs"), JobKind::UnusedAction);
                 reader.composite_action(rel, &HashMap::new(), &Context::default(), &[], &mut job);
                 reader.jobs.push(job);
             }
@@ -219,7 +220,7 @@ impl Job {
             .collect()
     }
 
-    fn new(source: String, kind: JobKind) -> Job {
+    fn new(source: Evidence, kind: JobKind) -> Job {
         Job {
             source,
             kind,
@@ -343,14 +344,16 @@ impl Reader<'_> {
             }
             let agent_setup = file_name(rel).starts_with("copilot-setup-steps.") && job_name == "copilot-setup-steps";
             let kind = if agent_setup { JobKind::AgentSetup } else { JobKind::Github { release } };
-            let mut job = Job { partial, ..Job::new(format!("{rel}#jobs.{job_name}"), kind) };
+            let evidence = Evidence::job(rel, format!("jobs.{job_name}"));
+            let evidence = if agent_setup { evidence.of(Kind::AgentSetup) } else { evidence };
+            let mut job = Job { partial, ..Job::new(evidence, kind) };
             let ctx = workflow_ctx.with_matrix(&def["strategy"]["matrix"]).with_env(&def["env"]);
             for (name, service) in def["services"].as_hash().into_iter().flatten() {
                 let Some(name) = scalar(name) else { continue };
                 let image = scalar(&service["image"]).or_else(|| scalar(service)).unwrap_or_default();
                 job.services.push(JobService {
                     images: expand_matrix(&image, &ctx),
-                    source: format!("{}.services.{name}", job.source),
+                    source: job.source.sub_key(&format!("services.{name}")),
                     ports: service["ports"]
                         .as_vec()
                         .into_iter()
@@ -363,7 +366,7 @@ impl Reader<'_> {
                 });
             }
             if let Some(image) = scalar(&def["container"]["image"]).or_else(|| scalar(&def["container"])) {
-                job.images.push((ctx.resolve(&image), format!("{}.container", job.source)));
+                job.images.push((ctx.resolve(&image), job.source.sub_key("container")));
             }
             // The job's env reaches its tests only beside services: it says how they connect.
             let declared_services = !job.services.is_empty();
@@ -373,7 +376,7 @@ impl Reader<'_> {
             // What earlier steps wrote to `$GITHUB_ENV`: the environment of the steps after them.
             let mut exported: Vec<(String, String)> = Vec::new();
             for (i, step) in def["steps"].as_vec().into_iter().flatten().enumerate() {
-                let source = format!("{}.steps[{i}]", job.source);
+                let source = job.source.sub_key(&format!("steps[{i}]"));
                 let step_ctx = ctx.with_pairs(&exported).with_env(&step["env"]);
                 if never_runs(&step["if"], &step_ctx) {
                     continue;
@@ -469,7 +472,7 @@ impl Reader<'_> {
             ctx.inputs.insert(name.clone(), value.clone());
         }
         for (i, step) in doc["runs"]["steps"].as_vec().into_iter().flatten().enumerate() {
-            let source = format!("{rel}#runs.steps[{i}]");
+            let source = Evidence::key(rel, format!("runs.steps[{i}]")).of(Kind::Ci);
             let step_ctx = ctx.with_env(&step["env"]);
             if never_runs(&step["if"], &step_ctx) {
                 continue;
@@ -505,21 +508,21 @@ impl Reader<'_> {
         let Some(doc) = docs.first() else { return };
         let ctx = Context::default().with_env(&doc["variables"]);
         let service_image = |s: &Yaml| scalar(s).or_else(|| scalar(&s["name"]));
-        let gitlab_service = |image: String, source: String| JobService {
+        let gitlab_service = |image: String, source: Evidence| JobService {
             name: String::new(),
             images: vec![image],
             source,
             ports: Vec::new(),
             env: Vec::new(),
         };
-        let mut global = Job::new(rel.to_string(), JobKind::Other);
+        let mut global = Job::new(Evidence::file(rel).of(Kind::Ci), JobKind::Other);
         for service in doc["services"].as_vec().into_iter().flatten() {
             if let Some(image) = service_image(service) {
-                global.services.push(gitlab_service(ctx.resolve(&image), format!("{rel}#services")));
+                global.services.push(gitlab_service(ctx.resolve(&image), global.source.sub_key("services")));
             }
         }
         if let Some(image) = scalar(&doc["image"]).or_else(|| scalar(&doc["image"]["name"])) {
-            global.images.push((ctx.resolve(&image), format!("{rel}#image")));
+            global.images.push((ctx.resolve(&image), global.source.sub_key("image")));
         }
         self.jobs.push(global);
         let entries = doc.as_hash().into_iter().flatten().filter(|(_, def)| !def["script"].is_badvalue());
@@ -527,20 +530,20 @@ impl Reader<'_> {
         for (name, def) in entries.take(read) {
             let Some(name) = scalar(name) else { continue };
             let job_ctx = ctx.with_env(&def["variables"]);
-            let mut job = Job::new(format!("{rel}#{name}"), JobKind::Other);
+            let mut job = Job::new(Evidence::job(rel, name), JobKind::Other);
             for service in def["services"].as_vec().into_iter().flatten() {
                 if let Some(image) = service_image(service) {
-                    job.services.push(gitlab_service(job_ctx.resolve(&image), format!("{}.services", job.source)));
+                    job.services.push(gitlab_service(job_ctx.resolve(&image), job.source.sub_key("services")));
                 }
             }
             if let Some(image) = scalar(&def["image"]).or_else(|| scalar(&def["image"]["name"])) {
-                job.images.push((job_ctx.resolve(&image), format!("{}.image", job.source)));
+                job.images.push((job_ctx.resolve(&image), job.source.sub_key("image")));
             }
             let script: Vec<String> = match &def["script"] {
                 Yaml::Array(lines) => lines.iter().filter_map(scalar).collect(),
                 other => scalar(other).into_iter().collect(),
             };
-            let source = format!("{}.script", job.source);
+            let source = job.source.sub_key("script");
             job.lines.extend(run_lines(&script.join("\n"), "", &job_ctx, &[], &source));
             self.jobs.push(job);
         }
@@ -555,17 +558,17 @@ impl Reader<'_> {
         let read = first_entries(self.repo, rel, "jobs", jobs.clone().count(), MAX_JOBS_PER_FILE);
         for (name, def) in jobs.take(read) {
             let Some(name) = scalar(name) else { continue };
-            let mut job = Job::new(format!("{rel}#jobs.{name}"), JobKind::Other);
+            let mut job = Job::new(Evidence::job(rel, format!("jobs.{name}")), JobKind::Other);
             let ctx = Context::default().with_env(&def["environment"]);
             let images = def["docker"].as_vec().into_iter().flatten().filter_map(|d| scalar(&d["image"]));
             for (i, image) in images.enumerate() {
                 if i == 0 {
-                    job.images.push((image, format!("{}.docker", job.source)));
+                    job.images.push((image, job.source.sub_key("docker")));
                 } else {
                     job.services.push(JobService {
                         name: String::new(),
                         images: vec![image],
-                        source: format!("{}.docker[{i}]", job.source),
+                        source: job.source.sub_key(&format!("docker[{i}]")),
                         ports: Vec::new(),
                         env: Vec::new(),
                     });
@@ -575,7 +578,7 @@ impl Reader<'_> {
                 let run = &step["run"];
                 if let Some(script) = scalar(run).or_else(|| scalar(&run["command"])) {
                     let dir = scalar(&run["working_directory"]).unwrap_or_default();
-                    let source = format!("{}.steps[{i}]", job.source);
+                    let source = job.source.sub_key(&format!("steps[{i}]"));
                     job.lines.extend(run_lines(&script, &dir, &ctx, &[], &source));
                 }
             }
@@ -589,7 +592,7 @@ impl Reader<'_> {
     fn travis(&mut self, rel: &str) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
-        let mut job = Job::new(rel.to_string(), JobKind::Travis);
+        let mut job = Job::new(Evidence::file(rel).of(Kind::Ci), JobKind::Travis);
         let included =
             ["jobs", "matrix"].into_iter().flat_map(|key| doc[key]["include"].as_vec().into_iter().flatten());
         let mut names: Vec<String> = Vec::new();
@@ -613,7 +616,7 @@ impl Reader<'_> {
             job.services.push(JobService {
                 name: known.image.to_string(),
                 images: vec![version.map_or_else(|| known.image.to_string(), |v| format!("{}:{v}", known.image))],
-                source: format!("{rel}#services"),
+                source: job.source.sub_key("services"),
                 ports: vec![known.port.to_string()],
                 env: known.env.iter().map(|(k, v)| (k.to_string(), EnvValue::Literal(v.to_string()))).collect(),
             });
@@ -626,7 +629,7 @@ impl Reader<'_> {
             // `travis_retry` and `travis_wait N` wrap a command in Travis's own retry and
             // timeout: the command is what runs.
             let script: Vec<String> = script.iter().map(|line| without_travis_wrapper(line).to_string()).collect();
-            let source = format!("{rel}#{phase}");
+            let source = job.source.sub_key(phase);
             job.lines.extend(run_lines(&script.join("\n"), "", &Context::default(), &[], &source));
         }
         let run: Vec<JobService> = job.lines.iter().filter_map(service_run_by).collect();
@@ -957,7 +960,7 @@ fn service_run_by(line: &RunLine) -> Option<JobService> {
     Some(JobService { name, images: vec![image], source: line.source.clone(), ports, env })
 }
 
-fn action_use(uses: &str, with: &Yaml, ctx: &Context, source: String) -> ActionUse {
+fn action_use(uses: &str, with: &Yaml, ctx: &Context, source: Evidence) -> ActionUse {
     let (action, reference) = uses.split_once('@').unwrap_or((uses, ""));
     let mut inputs = HashMap::new();
     for (key, value) in with.as_hash().into_iter().flatten() {
@@ -990,7 +993,7 @@ fn foreign_checkouts(job: &Yaml) -> Vec<String> {
 
 /// The lines of a script run from `dir`: continuations joined, resolved, `cd DIR` lines and
 /// literal `export`s applied to the lines after them.
-fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], source: &str) -> Vec<RunLine> {
+fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], source: &Evidence) -> Vec<RunLine> {
     let mut dir = join_path("", &ctx.resolve(dir)).unwrap_or_default();
     let loop_variables: Vec<String> =
         LOOP_VARIABLE.captures_iter(script).filter_map(|c| c.get(1)).map(|m| m.as_str().to_string()).collect();
@@ -1040,7 +1043,7 @@ fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], so
             in_foreign_checkout,
             loop_variables: loop_variables.clone(),
             env: exported.clone(),
-            source: source.to_string(),
+            source: source.clone(),
         });
         for (name, value) in exports {
             exported.retain(|(set, _)| *set != name);
@@ -1351,12 +1354,13 @@ static LOOP_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::ev;
 
     #[test]
     fn a_job_switched_off_is_not_read() {
         let workflow = "jobs:\n  off:\n    if: false\n    steps:\n      - run: go test ./e2e\n  off2:\n    if: ${{ false }}\n    steps:\n      - run: go test ./x\n  on:\n    if: github.event_name == 'push'\n    steps:\n      - run: go test ./...\n";
         let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
-        let jobs: Vec<String> = Workflows::read(&repo).jobs.into_iter().map(|j| j.source).collect();
+        let jobs: Vec<String> = Workflows::read(&repo).jobs.into_iter().map(|j| j.source.to_string()).collect();
         assert_eq!(jobs, [".github/workflows/ci.yml#jobs.on"]);
     }
     use crate::detect::testing::repo_with;
@@ -1395,7 +1399,7 @@ mod tests {
         let env = |s: &JobService| s.env.iter().map(|(k, v)| format!("{k}={v:?}")).collect::<Vec<_>>();
         // The action's defaults, then what the step gives.
         assert_eq!(env(postgres), ["POSTGRES_USER=Literal(\"postgres\")", "POSTGRES_PASSWORD=Literal(\"secret\")"]);
-        assert_eq!(postgres.source, ".github/workflows/ci.yml#jobs.t.steps[0]");
+        assert_eq!(postgres.source, ev(".github/workflows/ci.yml#jobs.t.steps[0]"));
         assert_eq!(
             (services[1].images.as_slice(), services[1].ports.as_slice()),
             (["mysql".to_string()].as_slice(), ["3306:3306".to_string()].as_slice())
@@ -1417,7 +1421,7 @@ mod tests {
             "xvfb is not a service container"
         );
         assert_eq!(job.services[1].env, [("POSTGRES_HOST_AUTH_METHOD".to_string(), EnvValue::Literal("trust".into()))]);
-        let lines: Vec<(&str, &str)> = job.lines.iter().map(|l| (l.text.as_str(), l.source.as_str())).collect();
+        let lines: Vec<(&str, &str)> = job.lines.iter().map(|l| (l.text.as_str(), l.source.as_test_str())).collect();
         assert_eq!(
             lines,
             [
@@ -1456,7 +1460,7 @@ mod tests {
             ],
             "a value an earlier step wrote to $GITHUB_ENV is known"
         );
-        assert_eq!(services[0].source, ".github/workflows/ci.yml#jobs.t.steps[2]");
+        assert_eq!(services[0].source, ev(".github/workflows/ci.yml#jobs.t.steps[2]"));
         // The later steps run with it; a value from a command or an expression (a secret), a
         // display setting and what a conditional step exports stay out.
         let test = job.lines.last().unwrap();
@@ -1480,7 +1484,7 @@ mod tests {
             (".github/workflows/manual.yml", manual),
             (".github/workflows/tox.yml", every),
         ]);
-        let sources: Vec<String> = Workflows::read(&repo).jobs.into_iter().map(|j| j.source).collect();
+        let sources: Vec<String> = Workflows::read(&repo).jobs.into_iter().map(|j| j.source.to_string()).collect();
         assert_eq!(
             sources,
             [
@@ -1529,7 +1533,7 @@ mod tests {
         let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
         let jobs = Workflows::read(&repo).jobs;
         let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
-        assert_eq!(job.source, ".github/workflows/ci.yml#jobs.linux");
+        assert_eq!(job.source, ev(".github/workflows/ci.yml#jobs.linux"));
         assert_eq!(job.kind, JobKind::Github { release: false });
         assert_eq!(job.services[0].images, ["postgres:15", "postgres:16"]);
         assert_eq!(job.services[0].ports, ["5432:5432"]);
@@ -1583,7 +1587,7 @@ mod tests {
         let jobs = Workflows::read(&repo).jobs;
         assert_eq!(jobs.len(), 1);
         assert_eq!(jobs[0].actions[0].inputs["php-version"].matrix.as_deref(), Some(&["8.4".into(), "8.3".into()][..]));
-        assert_eq!(jobs[0].lines[0].source, ".github/actions/setup/action.yml#runs.steps[1]");
+        assert_eq!(jobs[0].lines[0].source, ev(".github/actions/setup/action.yml#runs.steps[1]"));
         let (_dir, repo) = repo_with(&[(".github/actions/setup/action.yml", action)]);
         let jobs = Workflows::read(&repo).jobs;
         assert_eq!(
@@ -1613,7 +1617,7 @@ mod tests {
             (".github/workflows/e2e.yml", &job("tests/e2e")),
             (".github/workflows/partial-frontend.yml", &job("frontend")),
         ]);
-        let sources: Vec<String> = Workflows::read(&repo).jobs.into_iter().map(|j| j.source).collect();
+        let sources: Vec<String> = Workflows::read(&repo).jobs.into_iter().map(|j| j.source.to_string()).collect();
         assert_eq!(sources, [".github/workflows/partial-frontend.yml#jobs.t", ".github/workflows/e2e.yml#jobs.t"]);
     }
 

@@ -2,6 +2,7 @@
 //! runs the tests: often the only place a project names its test tools and plugins, and
 //! CI's own test command (`pytest --cov`) fails without them.
 
+use crate::evidence::Evidence;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -21,7 +22,7 @@ pub struct CiPackages {
     pub extras: Vec<String>,
     /// The repo's projects in other folders it installs (`pip install ./core[test] ./pool`).
     pub projects: Vec<LocalProject>,
-    pub source: String,
+    pub source: Evidence,
 }
 
 /// A project of the repo installed by its path, with the extras asked of it.
