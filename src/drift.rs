@@ -317,16 +317,17 @@ fn start_shape(command: &str) -> (String, Vec<String>) {
     (words.join(" "), name.into_iter().collect())
 }
 
+/// Start compared command by command: the detection's from its typed starts, the record's
+/// from the file a person reviewed.
 fn compare_start(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
-    let source_of = |command: &str| -> Vec<Evidence> {
-        detection.starts.iter().filter(|s| s.command.trim() == command).map(|s| s.source.clone()).collect()
-    };
-    let expected: Vec<(String, Vec<String>, Vec<Evidence>)> = export::start_commands(&detection.start)
-        .into_iter()
-        .map(|c| {
-            let (shape, services) = start_shape(&c);
-            let sources = source_of(&c);
-            (shape, services, sources)
+    let expected: Vec<(String, Vec<String>, Vec<Evidence>)> = detection
+        .starts
+        .iter()
+        .flat_map(|start| {
+            start.commands().into_iter().map(|command| {
+                let (shape, services) = start_shape(command.trim());
+                (shape, services, vec![start.source.clone()])
+            })
         })
         .collect();
     let recorded: Vec<(String, Vec<String>)> =
@@ -579,6 +580,7 @@ mod tests {
             origin: crate::detect::findings::StartOrigin::RootCompose,
             compose: None,
             containers: Vec::new(),
+            runs: Vec::new(),
         });
         f.secret(
             "DATABASE_URL",

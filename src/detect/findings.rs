@@ -148,6 +148,15 @@ pub struct Start {
     pub compose: Option<ComposeStart>,
     /// The CI service containers it brings up, when it is `docker run`s of them.
     pub containers: Vec<Service>,
+    /// The `docker run` of each of those containers, which `command` joins with `&&`.
+    pub runs: Vec<String>,
+}
+
+impl Start {
+    /// The commands it is made of: each container's `docker run`, else the command itself.
+    pub fn commands(&self) -> Vec<&str> {
+        if self.runs.is_empty() { vec![self.command.as_str()] } else { self.runs.iter().map(String::as_str).collect() }
+    }
 }
 
 /// Where a start candidate comes from, in the order merge considers them: the agent setup

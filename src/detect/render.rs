@@ -148,6 +148,7 @@ mod tests {
             origin: StartOrigin::Task,
             compose: None,
             containers: Vec::new(),
+            runs: Vec::new(),
         }
     }
     use crate::proposal::Proposal;

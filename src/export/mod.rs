@@ -20,7 +20,7 @@ pub mod cursor;
 pub mod devcontainer;
 pub mod yaml;
 
-use crate::detect::{Detection, PackageManager, Service, TestCommand, Toolchain};
+use crate::detect::{Detection, PackageManager, Service, Start, TestCommand, Toolchain};
 use crate::proposal::Proposal;
 
 /// The agent files `export` writes.
@@ -116,19 +116,31 @@ impl Setup {
         };
         let install = block::expand(&plan_install)?;
         let start = block::expand(&plan_start)?;
+        let detected = plan_start == detection.start;
         let starts = if crate::plan::render::is_services_script(&plan_start) {
             // One script that tries Docker, then the distribution's packages: kept whole.
             let sources: Vec<String> = detection.starts.iter().map(|s| s.source.to_string()).collect();
-            let source = (plan_start == detection.start && !sources.is_empty()).then(|| sources.join(", "));
+            let source = (detected && !sources.is_empty()).then(|| sources.join(", "));
             vec![StartCommand { command: start.trim().to_string(), source }]
+        } else if detected && !detection.starts.is_empty() && !start.contains('\n') {
+            // The detection's own start: its commands as merge chose them.
+            let each = |s: &Start| -> Vec<StartCommand> {
+                let source = Some(s.source.to_string());
+                s.commands()
+                    .iter()
+                    .map(|c| StartCommand { command: c.trim().to_string(), source: source.clone() })
+                    .collect()
+            };
+            detection.starts.iter().flat_map(each).collect()
         } else {
+            // A start a person wrote (or one with CI's seeds after it): its top-level commands,
+            // with the evidence of a detected command it kept.
+            let source_of = |command: &str| {
+                detection.starts.iter().find(|s| s.command.trim() == command).map(|s| s.source.to_string())
+            };
             split_commands(&start)
                 .into_iter()
-                .map(|command| {
-                    let source =
-                        detection.starts.iter().find(|s| s.command.trim() == command).map(|s| s.source.to_string());
-                    StartCommand { command, source }
-                })
+                .map(|command| StartCommand { source: source_of(&command), command })
                 .collect()
         };
         let secrets = secret_names
@@ -411,8 +423,8 @@ pub(crate) mod tests {
                 Step::shell(crate::detect::Phase::Install, "(cd api && uv sync --frozen)", ev("api/uv.lock")),
             ],
             starts: vec![
-                Start { command: "docker compose up -d db cache".into(), source: ev("compose.yaml"), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new() },
-                Start { command: "pnpm dev".into(), source: ev("package.json#scripts.dev"), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new() },
+                Start { command: "docker compose up -d db cache".into(), source: ev("compose.yaml"), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new(), runs: Vec::new() },
+                Start { command: "pnpm dev".into(), source: ev("package.json#scripts.dev"), origin: crate::detect::findings::StartOrigin::RootCompose, compose: None, containers: Vec::new(), runs: Vec::new() },
             ],
             secret_details: vec![
                 SecretDetail { name: "DATABASE_URL".into(), required: true, source: ev(".env.example:1"), why: "listed in .env.example".into() },

@@ -11,10 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::process::run_quietly;
+use crate::detect::ecosystems::python::is_python_tool;
 use crate::envfile::ChildEnv;
-
-/// Words of an install script that install Python packages (besides `python…` itself).
-const PYTHON_TOOLS: &[&str] = &["pip", "pip3", "pipx", "uv", "poetry", "pdm", "pipenv", "hatch", "tox", "nox"];
+use crate::plan::block;
 
 /// The variables every step gets on top of the run environment.
 #[derive(Debug, Default)]
@@ -25,13 +24,22 @@ pub struct Sandbox {
     pub warnings: Vec<String>,
 }
 
-/// Whether `script` runs Python tooling, word by word (`.venv/bin/python` and `python3.12`
-/// count; a `python` inside a longer word does not).
-pub fn runs_python(script: &str) -> bool {
-    script
-        .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
-        .any(|word| word.starts_with("python") || PYTHON_TOOLS.contains(&word))
+/// Whether the install sets up Python: its helpers line names one of the plan's Python
+/// helpers, or one of its own lines (copied from CI or written by a person; not a call of a
+/// helper, nor the helpers' text) runs a Python tool.
+pub fn runs_python(install: &str) -> bool {
+    if block::named_helpers(install).iter().any(|name| PYTHON_HELPERS.contains(&name.as_str())) {
+        return true;
+    }
+    let plan = block::collapse(install);
+    plan.lines()
+        .filter(|line| !line.trim_start().starts_with("hanzo_") && !block::is_marker(line))
+        .flat_map(|line| line.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))))
+        .any(is_python_tool)
 }
+
+/// The helpers that set up Python (see `src/plan/helpers/`).
+const PYTHON_HELPERS: &[&str] = &["hanzo_python", "hanzo_pip_setup", "hanzo_pip_each"];
 
 /// Make the scratch environment under `dir` for a run whose install script is `install`.
 /// `checkout` is the developer's own, which the scratch copy came from.
@@ -195,6 +203,9 @@ mod tests {
         assert!(runs_python("poetry install --no-interaction"));
         assert!(!runs_python("npm ci\ncargo build --locked"));
         assert!(!runs_python("echo mypython-is-not && ./uvicorn-ish"));
+        assert!(runs_python("# hanzo-env helpers v1: hanzo_pip_setup\nset -euo pipefail\nhanzo_pip_setup"));
+        let node = crate::plan::block::expand("# hanzo-env helpers v1: hanzo_node hanzo_pm\nhanzo_node 22\nnpm ci\n");
+        assert!(!runs_python(&node.unwrap()), "the helpers' own text is not read");
     }
 
     #[test]

@@ -588,6 +588,7 @@ fn package_scripts(repo: &Repo, out: &mut Findings) {
                 origin: StartOrigin::Script,
                 compose: Some(start),
                 containers: Vec::new(),
+                runs: Vec::new(),
             });
         }
     }

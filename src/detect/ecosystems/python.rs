@@ -657,6 +657,16 @@ fn pip_option(dep: &str) -> String {
 }
 
 /// Whether a Python pin comes from a file that names the version to run (not a range).
+/// Whether `word` of a command runs Python or installs Python packages (`python3.12`,
+/// `.venv/bin/python`, `pip`, `uv`, `tox`; not `mypython`).
+pub fn is_python_tool(word: &str) -> bool {
+    let program = word.rsplit('/').next().unwrap_or(word);
+    program.starts_with("python")
+        || Python.package_managers().contains(&program)
+        || Python.programs().contains(&program)
+        || matches!(program, "pip3" | "pipx" | "tox" | "nox")
+}
+
 fn is_version_file(evidence: &Evidence) -> bool {
     [".python-version", "runtime.txt", "Pipfile"].iter().any(|f| evidence.path.ends_with(f))
 }

@@ -94,6 +94,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 origin: StartOrigin::Ci,
                 compose: None,
                 containers,
+                runs: commands,
             });
         }
     }
@@ -118,7 +119,14 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
 }
 
 fn add(out: &mut Findings, start: ComposeStart, source: Evidence, origin: StartOrigin) {
-    out.start(Start { command: start.command(), source, origin, compose: Some(start), containers: Vec::new() });
+    out.start(Start {
+        command: start.command(),
+        source,
+        origin,
+        compose: Some(start),
+        containers: Vec::new(),
+        runs: Vec::new(),
+    });
 }
 
 /// `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` for a job's service container
