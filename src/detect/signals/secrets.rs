@@ -185,6 +185,12 @@ impl ProjectNames {
         names
     }
 
+    /// Whether an env or compose file gives a value to `name`, or to a name ending in it
+    /// (`APP_EVENT_BUS_URL` for `EVENT_BUS_URL` read under a prefix).
+    fn gives_a_value_ending_in(&self, name: &str) -> bool {
+        self.values.keys().any(|key| key.ends_with(name))
+    }
+
     fn values_of(&self, name: &str) -> Vec<&str> {
         self.values.get(name).map(|v| v.iter().map(String::as_str).collect()).unwrap_or_default()
     }
@@ -622,9 +628,13 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
             }
             if read.unprefixed {
                 // Kept for later only what may be a secret or a typed setting under a prefix (a
-                // prefix adds words in front: it does not make `PORT` a credential), bounded
-                // like names: go-flags groups make one tag many names.
-                let kept = read.derived || read.marked_secret || read.setting || looks_like_secret(&read.name);
+                // prefix adds words in front: it does not make `PORT` a credential; a value an
+                // env file gives may), bounded like names: go-flags groups make one tag many names.
+                let kept = read.derived
+                    || read.marked_secret
+                    || read.setting
+                    || looks_like_secret(&read.name)
+                    || project.gives_a_value_ending_in(&read.name);
                 if kept && scan.unprefixed.len() < MAX_NAMES_PER_FILE * 4 {
                     scan.unprefixed.push((read, lines.number));
                 }
