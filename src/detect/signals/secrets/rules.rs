@@ -387,7 +387,12 @@ pub fn looks_like_secret(name: &str) -> bool {
     if is_test_suite_name(name) {
         return false;
     }
-    if words.starts_with_str(&["CONNECTION", "STRINGS"]) && words.len() > 2 {
+    // .NET's `ConnectionStrings__Db`, also under an `AddEnvironmentVariables("APP_")` prefix.
+    if words
+        .windows(2)
+        .position(|pair| pair[0] == "CONNECTION" && pair[1] == "STRINGS")
+        .is_some_and(|at| at + 2 < words.len())
+    {
         return true;
     }
     match words.split_last() {
@@ -723,6 +728,7 @@ mod tests {
             "JWT_PRIVATE_KEY_BASE64",
             "GOOGLE_SERVICE_ACCOUNT_JSON",
             "ConnectionStrings__DefaultConnection",
+            "SHOP_ConnectionStrings__Orders",
             "Stripe__SecretKey",
             "NEXT_PRIVATE_DOCUMENSO_LICENSE_KEY",
             "PRIVATE_KEY_PEM_PASSPHRASE",
