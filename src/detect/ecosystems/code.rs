@@ -22,6 +22,50 @@ pub fn reads_of(pattern: &Regex, text: &str, via: &'static str, need: impl Fn(&s
         .collect()
 }
 
+/// Whether `name` in `dir` is a YAML or TOML configuration file an app may expand
+/// shell-style (Go's `os.ExpandEnv`, an entrypoint's `envsubst`): named for configuration
+/// (`config.yml`, `settings.toml`, `app.yaml`, `server.defaults.toml`) or in a configuration
+/// folder — not a compose file, and not Spring's `application.yml`/`bootstrap.yml`, whose
+/// `${X:default}` Spring reads with its own rules.
+pub fn is_interpolated_config(dir: &str, name: &str) -> bool {
+    const CONFIG_WORDS: &[&str] = &["config", "configuration", "settings", "app", "server", "default", "defaults"];
+    let Some((stem, extension)) = name.rsplit_once('.') else { return false };
+    if !["yml", "yaml", "toml"].contains(&extension) {
+        return false;
+    }
+    let first = stem.split(['.', '-', '_']).next().unwrap_or_default().to_ascii_lowercase();
+    if ["application", "bootstrap", "docker", "compose", "podman"].contains(&first.as_str()) || first.is_empty() {
+        return false;
+    }
+    let in_config_dir = dir.split('/').any(|d| ["config", "configs", "conf"].iter().any(|c| d.eq_ignore_ascii_case(c)));
+    in_config_dir || stem.split(['.', '-', '_']).any(|w| CONFIG_WORDS.iter().any(|c| w.eq_ignore_ascii_case(c)))
+}
+
+/// The shell-style references of a configuration file that shows it is expanded so — it
+/// has at least one `${X:-default}` or `${X:?message}`: each `${X}` is a read, optional with
+/// a default (`:-`, `-`), required with `:?`.
+pub fn shell_interpolations(text: &str) -> Vec<EnvRead> {
+    static REFERENCE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-?])?[^}\n]*\}").expect("the interpolation pattern is valid")
+    });
+    let references: Vec<_> = REFERENCE.captures_iter(text).collect();
+    if !references.iter().any(|c| c.get(2).is_some()) {
+        return Vec::new();
+    }
+    references
+        .iter()
+        .filter_map(|c| {
+            let name = c.get(1)?;
+            let need = match c.get(2).map(|m| m.as_str().trim_start_matches(':')) {
+                Some("?") => Need::Required,
+                Some(_) => Need::Optional,
+                None => Need::Unstated,
+            };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "${…} in configuration"))
+        })
+        .collect()
+}
+
 /// The text after `from` up to (not including) the closing bracket that ends the enclosing
 /// call or block, following nested brackets and the quotes in `quotes`; at most
 /// [`LOOKAHEAD`] bytes. For `os.getenv("X", "d")` matched up to `"X"`, that is `, "d"`.

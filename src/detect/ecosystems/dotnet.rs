@@ -95,17 +95,11 @@ impl Ecosystem for Dotnet {
             )
             .expect("the .NET environment-read pattern is valid")
         });
-        static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?-u:\b)AddEnvironmentVariables\(\s*(?:prefix\s*:\s*)?"([A-Za-z0-9_]+)"\s*\)"#)
-                .expect("the environment-prefix pattern is valid")
-        });
         // Configuration added with `AddEnvironmentVariables("APP_")` alone reads its keys from
         // `APP_`-prefixed variables; with a bare `AddEnvironmentVariables()` beside it, from both.
-        let prefix = PREFIX
-            .captures(text)
-            .and_then(|c| c.get(1))
-            .filter(|_| !text.contains("AddEnvironmentVariables()"))
-            .map_or("", |p| p.as_str());
+        // A file that adds none reads under the prefix the project's startup code sets.
+        let prefix = environment_prefix(text).unwrap_or_default();
+        let unprefixed = !text.contains("AddEnvironmentVariables(");
         READ.captures_iter(text)
             .filter_map(|c| {
                 let whole = c.get(0)?;
@@ -125,12 +119,15 @@ impl Ecosystem for Dotnet {
                     return Some(EnvRead::new(name.as_str(), name.start(), fallback, "GetEnvironmentVariable"));
                 }
                 if let Some(key) = c.name("index") {
-                    return Some(EnvRead::derived(
-                        format!("{prefix}{}", key.as_str().replace(':', "__")),
-                        key.start(),
-                        fallback,
-                        "configuration key",
-                    ));
+                    return Some(
+                        EnvRead::derived(
+                            format!("{prefix}{}", key.as_str().replace(':', "__")),
+                            key.start(),
+                            fallback,
+                            "configuration key",
+                        )
+                        .without_prefix(unprefixed),
+                    );
                 }
                 if let Some(parameter) = c.name("parameter") {
                     let secret = code::has_keyword(rest, "secret") && rest.contains("true");
@@ -152,9 +149,12 @@ impl Ecosystem for Dotnet {
                 } else {
                     (format!("{prefix}{}", key.as_str().replace(':', "__")), "configuration key")
                 };
-                Some(EnvRead::derived(name, key.start(), need, via))
+                Some(EnvRead::derived(name, key.start(), need, via).without_prefix(unprefixed))
             })
             .collect()
+    }
+    fn env_prefix(&self, text: &str) -> Option<String> {
+        environment_prefix(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         let named_by_ci: Vec<String> = sources
@@ -172,6 +172,19 @@ impl Ecosystem for Dotnet {
             .collect();
         detect(sources.repo(), &named_by_ci, out);
     }
+}
+
+/// The prefix of `AddEnvironmentVariables("APP_")` when `text` adds the environment only so
+/// (with a bare `AddEnvironmentVariables()` beside it, keys are read unprefixed too).
+fn environment_prefix(text: &str) -> Option<String> {
+    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)AddEnvironmentVariables\(\s*(?:prefix\s*:\s*)?"([A-Za-z0-9_]+)"\s*\)"#)
+            .expect("the environment-prefix pattern is valid")
+    });
+    if text.contains("AddEnvironmentVariables()") {
+        return None;
+    }
+    Some(PREFIX.captures(text)?.get(1)?.as_str().to_string())
 }
 
 static TARGET_FRAMEWORKS: LazyLock<Regex> =

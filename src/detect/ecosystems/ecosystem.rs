@@ -251,6 +251,13 @@ pub trait Ecosystem: Sync {
         Vec::new()
     }
 
+    /// The prefix `text` makes its settings library put before every name it reads
+    /// (`PrefixLookuper("APP_", …)`, `AddEnvironmentVariables("APP_")`): the project's, for the
+    /// reads of other files that set none (see [`EnvRead::unprefixed`]).
+    fn env_prefix(&self, _text: &str) -> Option<String> {
+        None
+    }
+
     /// Whether `text` reads the environment as a whole (Go's `os.Environ()`): then the names a
     /// configuration parser of the same package is keyed by (its [`EnvRead::derived`]
     /// reads) are reads, wherever else the project spells them.
@@ -282,11 +289,30 @@ pub struct EnvRead {
     /// (`z.coerce.number()`, envalid's `bool()`, a pydantic `int` field, a Go `time.Duration`
     /// field) — so it holds no credential, whatever its name says.
     pub setting: bool,
+    /// Read through a library that puts a prefix before every name, which this file does not
+    /// set but another file of the project may (go-envconfig's `PrefixLookuper("APP_", …)` in
+    /// `main.go`, the struct tags in `config.go`): the name is the variable's once the
+    /// project's prefix ([`Ecosystem::env_prefix`]) is put before it.
+    pub unprefixed: bool,
 }
 
 impl EnvRead {
     pub fn new(name: impl Into<String>, at: usize, need: Need, via: &'static str) -> EnvRead {
-        EnvRead { name: name.into(), at, need, via, derived: false, marked_secret: false, setting: false }
+        EnvRead {
+            name: name.into(),
+            at,
+            need,
+            via,
+            derived: false,
+            marked_secret: false,
+            setting: false,
+            unprefixed: false,
+        }
+    }
+
+    /// The same read, under a prefix another file may set (see [`EnvRead::unprefixed`]).
+    pub fn without_prefix(self, unprefixed: bool) -> EnvRead {
+        EnvRead { unprefixed: self.unprefixed || unprefixed, ..self }
     }
 
     /// A name the framework derives from a settings key (see [`EnvRead::derived`]).

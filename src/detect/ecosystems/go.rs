@@ -4,6 +4,7 @@
 //! Every other `go.mod` of the project's own is a module of its own (Go excludes nested
 //! modules from their parent), so each gets its own `go mod download`.
 
+use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{counted, pm_path};
 use crate::detect::findings::{Findings, Phase};
@@ -65,12 +66,17 @@ impl Ecosystem for Go {
         &["go"]
     }
     /// Go templates that render configuration (`config.yaml.tmpl`, dockerize's and
-    /// gomplate's `{{ .Env.X }}`).
-    fn is_settings_file(&self, _dir: &str, name: &str) -> bool {
+    /// gomplate's `{{ .Env.X }}`), and configuration files expanded shell-style
+    /// (`${X:-default}`, which `os.ExpandEnv` and entrypoints' `envsubst` fill in).
+    fn is_settings_file(&self, dir: &str, name: &str) -> bool {
         name.split('.').skip(1).any(|part| matches!(part, "tmpl" | "gotmpl" | "tpl"))
+            || code::is_interpolated_config(dir, name)
     }
     fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)
+    }
+    fn env_prefix(&self, text: &str) -> Option<String> {
+        env::prefix(text)
     }
     fn walks_environment(&self, text: &str) -> bool {
         text.contains("os.Environ()")

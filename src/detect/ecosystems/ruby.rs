@@ -119,13 +119,29 @@ impl Ecosystem for Ruby {
         // from `SECRET_KEY_BASE` (before its encrypted credentials); tests make up their own.
         if rel.ends_with("config/environments/production.rb") && text.contains("Rails.application.configure") {
             let at = text.find("Rails.application.configure").unwrap_or_default();
-            reads.push(EnvRead::new("SECRET_KEY_BASE", at, Need::Optional, "Rails in production"));
+            reads.push(EnvRead::new("SECRET_KEY_BASE", at, Need::Optional, RAILS_PRODUCTION));
         }
         reads
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }
+}
+
+/// How a Rails app's production environment reads `SECRET_KEY_BASE` (see
+/// [`keeps_secrets_in_credentials`]).
+pub const RAILS_PRODUCTION: &str = "Rails in production";
+
+/// Whether the Rails app whose production config is `production_rb` keeps its secrets in
+/// encrypted credentials (`config/credentials.yml.enc`, per-environment
+/// `config/credentials/production.yml.enc`, or the `.sample` a project ships for you to
+/// encrypt): Rails then takes the key base from them, unlocked by `RAILS_MASTER_KEY`, and
+/// `SECRET_KEY_BASE` is not one to set.
+pub fn keeps_secrets_in_credentials(repo: &Repo, production_rb: &str) -> bool {
+    let Some(app) = production_rb.strip_suffix("config/environments/production.rb") else { return false };
+    ["credentials.yml.enc", "credentials.yml.enc.sample", "credentials/production.yml.enc"]
+        .iter()
+        .any(|file| repo.exists(&format!("{app}config/{file}")))
 }
 
 static GEMFILE_RUBY: LazyLock<Regex> =

@@ -38,13 +38,13 @@ use self::rules::{
     is_test_suite_name, is_url_setting, public_halves,
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
-use crate::detect::ecosystems::{self, ecosystem::EnvRead};
+use crate::detect::ecosystems::{self, ecosystem::EnvRead, ruby};
 use crate::detect::findings::{Evidence, Findings, Kind, Need, Secret};
 use crate::detect::repo::{Repo, file_name, is_own_dir, parent_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose;
-use crate::detect::sources::env_files::{EnvEntry, EnvFile};
+use crate::detect::sources::env_files::{EnvEntry, EnvFile, is_examples_dir};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
 
 /// Directories (any path component) whose code is tests, fixtures, CI automation, or
@@ -183,6 +183,12 @@ impl ProjectNames {
             }
         }
         names
+    }
+
+    /// Whether an env or compose file gives a value to `name`, or to a name ending in it
+    /// (`APP_EVENT_BUS_URL` for `EVENT_BUS_URL` read under a prefix).
+    fn gives_a_value_ending_in(&self, name: &str) -> bool {
+        self.values.keys().any(|key| key.ends_with(name))
     }
 
     fn values_of(&self, name: &str) -> Vec<&str> {
@@ -455,13 +461,32 @@ fn code_secrets(
     // Packages that walk the whole environment key their parsers by the names.
     let walking: HashSet<&str> =
         scans.iter().filter(|(_, scan)| scan.walks_environment).map(|(rel, _)| parent_dir(rel)).collect();
+    // One prefix set in one file (`PrefixLookuper("APP_", …)` in `main.go`) is the project's:
+    // the reads of files that set none are under it. Several disagree: then no file's applies.
+    let prefixes: HashSet<&str> = scans.iter().filter_map(|(_, scan)| scan.prefix.as_deref()).collect();
+    let project_prefix = if prefixes.len() == 1 { prefixes.into_iter().next() } else { None };
+    let project_prefix = project_prefix.unwrap_or_default().to_string();
     let mut typed_settings = HashSet::new();
     for (rel, scan) in scans {
         let keyed = scan.keyed.into_iter().filter(|_| walking.contains(parent_dir(rel)));
         for secret in scan.secrets.into_iter().chain(keyed) {
+            if secret.why.starts_with(ruby::RAILS_PRODUCTION) && ruby::keeps_secrets_in_credentials(repo, rel) {
+                continue;
+            }
             evidence.add(&secret.name, &secret.source, secret.need, secret.why);
         }
         typed_settings.extend(scan.settings);
+        for (read, line) in scan.unprefixed {
+            let read = EnvRead { name: format!("{project_prefix}{}", read.name), ..read };
+            if read.setting && !read.marked_secret {
+                typed_settings.insert(read.name);
+                continue;
+            }
+            let Some((name, why, keyed)) = accepted(&read, project) else { continue };
+            if name.len() <= crate::names::MAX_NAME_LEN && (!keyed || walking.contains(parent_dir(rel))) {
+                evidence.add(&name, &Evidence::line(rel.to_string(), line), read.need, why);
+            }
+        }
     }
     typed_settings
 }
@@ -478,6 +503,12 @@ struct FileScan {
     /// Names the code types as settings ([`EnvRead::setting`]).
     settings: Vec<String>,
     walks_environment: bool,
+    /// The prefix the file's settings library puts before the names it reads
+    /// ([`ecosystems::ecosystem::Ecosystem::env_prefix`]).
+    prefix: Option<String>,
+    /// Reads under a prefix another file may set ([`EnvRead::unprefixed`]), with their line:
+    /// named once the project's prefix is known.
+    unprefixed: Vec<(EnvRead, usize)>,
 }
 
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
@@ -520,7 +551,9 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
 /// The half of [`is_scanned_source`] that looks at the folder `dir`: the project's own, not
 /// tests, fixtures, CI or generated code.
 fn is_scanned_dir(dir: &str) -> bool {
-    is_own_dir(dir) && !dir.split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
+    is_own_dir(dir)
+        && !is_examples_dir(dir)
+        && !dir.split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
 }
 
 /// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
@@ -573,6 +606,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
     let mut scan = FileScan::default();
     let readers: Vec<_> = ecosystems::reading_env_in(parent_dir(rel), file_name(rel)).collect();
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
+    scan.prefix = readers.iter().find_map(|eco| eco.env_prefix(&text));
     let mut lines = Lines::new(&text);
     let mut names = HashSet::new();
     let mut told = HashSet::new();
@@ -593,20 +627,27 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
             if automation && !is_sandbox_secret(&read.name) {
                 continue;
             }
+            if read.unprefixed {
+                // Kept for later only what may be a secret or a typed setting under a prefix (a
+                // prefix adds words in front: it does not make `PORT` a credential; a value an
+                // env file gives may), bounded like names: go-flags groups make one tag many names.
+                let kept = read.derived
+                    || read.marked_secret
+                    || read.setting
+                    || looks_like_secret(&read.name)
+                    || project.gives_a_value_ending_in(&read.name);
+                if kept && scan.unprefixed.len() < MAX_NAMES_PER_FILE * 4 {
+                    scan.unprefixed.push((read, lines.number));
+                }
+                continue;
+            }
             if read.setting && !read.marked_secret {
                 if scan.settings.len() < MAX_NAMES_PER_FILE {
                     scan.settings.push(read.name.clone());
                 }
                 continue;
             }
-            let (name, why, keyed) = if let Some(name) = accepted_name(&read, project) {
-                let why = describe(&read);
-                (name, why, false)
-            } else if read.derived && project.is_secret(&read.name, read.marked_secret) {
-                (read.name.clone(), format!("{}, in a package that reads the whole environment", read.via), true)
-            } else {
-                continue;
-            };
+            let Some((name, why, keyed)) = accepted(&read, project) else { continue };
             if name.len() > crate::names::MAX_NAME_LEN || !told.insert((name.clone(), read.need, keyed)) {
                 continue;
             }
@@ -648,6 +689,18 @@ fn pieces(text: &str) -> Vec<std::ops::Range<usize>> {
         start = end;
     }
     found
+}
+
+/// The name a read reports when it is a secret, the evidence in words, and whether it counts
+/// only in a package that walks the whole environment ([`FileScan::keyed`]).
+fn accepted(read: &EnvRead, project: &ProjectNames) -> Option<(String, String, bool)> {
+    if let Some(name) = accepted_name(read, project) {
+        Some((name, describe(read), false))
+    } else if read.derived && project.is_secret(&read.name, read.marked_secret) {
+        Some((read.name.clone(), format!("{}, in a package that reads the whole environment", read.via), true))
+    } else {
+        None
+    }
 }
 
 /// The name a read reports, when it is a secret: a derived name only as the project spells
@@ -940,6 +993,58 @@ mod tests {
         for absent in ["PROJECT_NAME", "ADMIN_TOKEN", "OTHER_TOKEN"] {
             assert!(!needs.contains_key(absent), "{absent}: {found:?}");
         }
+    }
+
+    #[test]
+    fn rails_takes_its_key_base_from_encrypted_credentials_when_it_keeps_them() {
+        let production = ("config/environments/production.rb", "Rails.application.configure do\nend\n");
+        assert_eq!(names(&[production]), ["SECRET_KEY_BASE"]);
+        for credentials in ["config/credentials.yml.enc", "config/credentials.yml.enc.sample"] {
+            assert_eq!(names(&[production, (credentials, "x")]), Vec::<String>::new(), "{credentials}");
+        }
+        // Another app's credentials say nothing about this one.
+        let other = ("admin/config/credentials.yml.enc", "x");
+        assert_eq!(names(&[production, other]), ["SECRET_KEY_BASE"]);
+    }
+
+    #[test]
+    fn a_prefix_set_in_one_file_names_the_reads_of_the_others() {
+        let main = "func main() {\n\tl := envconfig.PrefixLookuper(\"NOTIFY_\", envconfig.OsLookuper())\n\t_ = l\n}\n";
+        let config = "type Config struct {\n\tDB string `env:\"DATABASE_URL, required\"`\n\tKey string `env:\"SIGNING_KEY\"`\n\tTTL time.Duration `env:\"TOKEN_TTL\"`\n}\n";
+        let files = [("cmd/server/main.go", main), ("internal/config/config.go", config)];
+        let found = evidence(&files);
+        assert_eq!(
+            found,
+            [
+                ("NOTIFY_DATABASE_URL".into(), "internal/config/config.go:2".into(), Need::Required),
+                ("NOTIFY_SIGNING_KEY".into(), "internal/config/config.go:3".into(), Need::Unstated),
+            ]
+        );
+        // Without a prefix anywhere, the names are as written.
+        assert_eq!(names(&files[1..]), ["DATABASE_URL", "SIGNING_KEY"]);
+        // Two prefixes disagree: neither is the project's.
+        let other = ("cmd/worker/main.go", "var l = envconfig.PrefixLookuper(\"WORKER_\", nil)\n");
+        assert_eq!(names(&[files[0], files[1], other]), ["DATABASE_URL", "SIGNING_KEY"]);
+    }
+
+    #[test]
+    fn launch_settings_set_what_dotnet_run_reads() {
+        let program = "var builder = WebApplication.CreateBuilder(args);\nbuilder.Configuration.AddEnvironmentVariables(\"SHOP_\");\n";
+        let payments =
+            "var key = configuration[\"Stripe:SecretKey\"];\nvar hook = configuration[\"Stripe:WebhookSecret\"];\n";
+        let launch = r#"{"profiles": {"http": {"environmentVariables": {"ASPNETCORE_ENVIRONMENT": "Development", "SHOP_Stripe__SecretKey": "", "SHOP_Stripe__WebhookSecret": "whsec_local_dev_value", "SHOP_Smtp__Password": ""}}}}"#;
+        let found = names(&[
+            ("src/Shop/Program.cs", program),
+            ("src/Shop/Payments/Stripe.cs", payments),
+            ("src/Shop/Properties/launchSettings.json", launch),
+            (
+                "tests/Shop.Tests/Properties/launchSettings.json",
+                r#"{"profiles": {"t": {"environmentVariables": {"TEST_PASSWORD": ""}}}}"#,
+            ),
+        ]);
+        // The code reads both Stripe keys under the startup code's prefix, so the launch profile
+        // spells them; it leaves the SMTP password empty, to set. A test project's profile is not the app's.
+        assert_eq!(found, ["SHOP_Smtp__Password", "SHOP_Stripe__SecretKey", "SHOP_Stripe__WebhookSecret"]);
     }
 
     #[test]

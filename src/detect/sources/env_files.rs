@@ -56,13 +56,26 @@ pub fn is_example(name: &str) -> bool {
 const TEST_DIRS: &[&str] =
     &["test", "tests", "__tests__", "spec", "specs", "e2e", "integration", "testing", "playwright", "cypress"];
 
-/// Whether an env file states what the project needs: one outside the folders of test suites.
+/// Whether an env file states what the project needs: one outside the folders of test suites
+/// and of example configurations.
 pub fn is_project_env_file(dir: &str, name: &str) -> bool {
     // The name first: this runs for every file of the tree.
-    if !is_env_file(name) || !is_own_dir(dir) {
+    if !is_env_file(name) || !is_own_dir(dir) || is_examples_dir(dir) {
         return false;
     }
     !dir.split('/').any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)))
+}
+
+/// Whether a folder of `dir` is named for examples with more words than that
+/// (`example_configs/`, `config-examples/`, `sample-apps/`): what it holds shows how to set up
+/// other things — lldap's `example_configs/bookstack.env.example` configures BookStack to use
+/// lldap — not what this project needs. (Folders named just `examples` are not the project's
+/// own at all, see [`is_own_dir`].)
+pub fn is_examples_dir(dir: &str) -> bool {
+    dir.split('/').any(|part| {
+        part.split(['_', '-', '.'])
+            .any(|word| ["example", "examples", "sample", "samples"].iter().any(|e| word.eq_ignore_ascii_case(e)))
+    })
 }
 
 /// The keys of a dotenv-style text, with their values, line numbers and documentation
@@ -135,13 +148,58 @@ fn split_trailing_comment(value: &str) -> (&str, Option<&str>) {
 /// The project's env files, by path.
 pub fn read_all(repo: &Repo) -> Vec<EnvFile> {
     repo.files()
-        .filter(|f| is_project_env_file(f.dir(), f.name()))
+        .filter(|f| is_project_env_file(f.dir(), f.name()) || is_launch_settings(f.dir(), f.name()))
         .filter_map(|f| {
             let rel = f.path();
+            if f.name() == LAUNCH_SETTINGS {
+                return launch_settings(repo, rel);
+            }
             let text = repo.read(rel)?;
             Some(EnvFile { path: rel.to_string(), example: is_example(file_name(rel)), entries: entries(&text) })
         })
         .collect()
+}
+
+const LAUNCH_SETTINGS: &str = "launchSettings.json";
+
+/// ASP.NET's `Properties/launchSettings.json`, of the project's own (not a test project's):
+/// the `environmentVariables` of its profiles are what `dotnet run` sets for development —
+/// a committed `.env` by another name.
+fn is_launch_settings(dir: &str, name: &str) -> bool {
+    name == LAUNCH_SETTINGS
+        && file_name(dir).eq_ignore_ascii_case("Properties")
+        && is_own_dir(dir)
+        && !is_examples_dir(dir)
+        && !dir.split('/').any(|d| {
+            TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)) || d.ends_with(".Tests") || d.ends_with(".Test")
+        })
+}
+
+/// The variables a `launchSettings.json` sets, each once (profiles repeat them), with the
+/// line that first sets it; values as JSON writes them (a string's with its quotes).
+fn launch_settings(repo: &Repo, rel: &str) -> Option<EnvFile> {
+    let json = repo.read_jsonc(rel)?;
+    let text = repo.read(rel)?;
+    let mut found: Vec<EnvEntry> = Vec::new();
+    let profiles = json.get("profiles").and_then(|p| p.as_object());
+    for profile in profiles.into_iter().flat_map(|p| p.values()) {
+        let variables = profile.get("environmentVariables").and_then(|v| v.as_object());
+        for (key, value) in variables.into_iter().flatten() {
+            if found.iter().any(|e| e.key == *key) {
+                continue;
+            }
+            let quoted = format!("\"{key}\"");
+            let line = text.find(&quoted).map_or(1, |at| text[..at].matches('\n').count() + 1);
+            found.push(EnvEntry {
+                key: key.clone(),
+                value: value.to_string(),
+                line,
+                doc: String::new(),
+                commented: false,
+            });
+        }
+    }
+    Some(EnvFile { path: rel.to_string(), example: false, entries: found })
 }
 
 #[cfg(test)]
@@ -176,7 +234,9 @@ mod tests {
 
     #[test]
     fn test_suites_env_files_are_not_the_projects() {
-        for rel in [".env.example", "backend/.env", "packages/kit/.env.example", ".env.development.template"] {
+        for rel in
+            [".env.example", "backend/.env", "packages/kit/.env.example", ".env.development.template", "sampler/.env"]
+        {
             assert!(is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
         }
         for rel in [
@@ -187,6 +247,10 @@ mod tests {
             "e2e/.env.template",
             "playwright/.env.template",
             "examples/.env.example",
+            // Configurations of other apps that use this one (lldap's example_configs/).
+            "example_configs/bookstack.env.example",
+            "docs/config-examples/.env",
+            "sample-apps/api/.env.example",
         ] {
             assert!(!is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
         }

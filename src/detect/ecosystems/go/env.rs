@@ -18,7 +18,9 @@ const QUOTES: &[char] = &['"', '`'];
 
 pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     if !rel.ends_with(".go") {
-        return template_reads(text);
+        let mut found = template_reads(text);
+        found.extend(code::shell_interpolations(text));
+        return found;
     }
     static GETENV: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?-u:\b)os\.(?:Getenv|LookupEnv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
@@ -42,8 +44,9 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
     static PAIR: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid")
     });
-    // go-envconfig's `PrefixLookuper("APP_", …)` puts its prefix before every `env:` name.
-    let lookup_prefix = LOOKUP_PREFIX.captures(text).and_then(|c| c.get(1)).map_or("", |p| p.as_str());
+    // go-envconfig's `PrefixLookuper("APP_", …)` (caarlos0/env's `Options{Prefix: "APP_"}`)
+    // puts its prefix before every `env:` name; set in another file, the project's applies.
+    let lookup_prefix = prefix(text).unwrap_or_default();
     let mut found = Vec::new();
     for tag in TAG.captures_iter(text).filter_map(|c| c.get(1)) {
         let setting = is_setting_type(field_type(text, tag.start()));
@@ -53,17 +56,17 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
             .collect();
         let value = |key: &str| pairs.iter().find(|(k, _, _)| *k == key).map(|(_, v, _)| *v);
         for &(key, spec, at) in &pairs {
-            let (name, options, via) = match key {
+            let (name, options, via, unprefixed) = match key {
                 "env" => {
                     let mut parts = spec.split(',').map(str::trim);
                     let name = parts.next().unwrap_or_default();
                     let name = if name.is_empty() { String::new() } else { format!("{lookup_prefix}{name}") };
-                    (name, parts.collect::<Vec<_>>(), "env struct tag")
+                    (name, parts.collect::<Vec<_>>(), "env struct tag", lookup_prefix.is_empty())
                 }
                 // A lower-case key names a field under its struct's prefix
                 // (`envconfig:"secrets"` is `GOTRUE_HOOK_…_SECRETS`): only a name the
                 // author spelled as a variable is one.
-                "envconfig" => (spec.trim().to_string(), Vec::new(), "envconfig struct tag"),
+                "envconfig" => (spec.trim().to_string(), Vec::new(), "envconfig struct tag", false),
                 _ => continue,
             };
             if !code::is_upper_snake(&name) {
@@ -81,15 +84,147 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
             } else {
                 Need::Unstated
             };
-            found.push(EnvRead::new(name, at, need, via).typed_setting(setting));
+            // go-flags documents each option: `description:"OAuth client secret"` says what
+            // `CSEC` holds, as an env template's comment would.
+            let marked = !setting && value("description").is_some_and(describes_a_credential);
+            for namespace in flag_namespaces(text, tag.start()) {
+                let name = format!("{namespace}{name}");
+                found.push(
+                    EnvRead::new(name, at, need, via)
+                        .typed_setting(setting)
+                        .marked_secret(marked)
+                        .without_prefix(unprefixed),
+                );
+            }
         }
     }
     found
 }
 
-static LOOKUP_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?-u:\b)PrefixLookuper\(\s*"([A-Za-z0-9_]*)""#).expect("the PrefixLookuper pattern is valid")
-});
+/// Whether an option's description says it holds a credential (`OAuth client secret`, `SMTP
+/// password`, `API key`) rather than where one is or what it is called (`path to the private
+/// key file`, `private key ID`).
+fn describes_a_credential(description: &str) -> bool {
+    static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?)(?-u:\b)")
+            .expect("the credential-description pattern is valid")
+    });
+    static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:file|path|url|uri|endpoint|location|dir(?:ectory)?|id|identifier|name)(?-u:\b)")
+            .expect("the location-description pattern is valid")
+    });
+    CREDENTIAL.is_match(description) && !LOCATION.is_match(description)
+}
+
+/// At most this many namespaced names are made of one `env:` tag.
+const MAX_NAMESPACES: usize = 32;
+
+/// The prefixes jessevdk/go-flags puts before the `env:` name of the field at `at`: the
+/// `env-namespace:"X"` of every group around it, joined with `_` (`Auth struct { Github
+/// AuthGroup `env-namespace:"GITHUB"` } `env-namespace:"AUTH"`` makes `CSEC` read
+/// `AUTH_GITHUB_CSEC`). A named group type used in several places gives each its name. Only
+/// the `""` prefix in a file without namespaces.
+fn flag_namespaces(text: &str, at: usize) -> Vec<String> {
+    static NAMESPACE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"`[^`\n]*(?-u:\b)env-namespace:"([A-Za-z0-9_]+)"[^`\n]*`"#)
+            .expect("the env-namespace pattern is valid")
+    });
+    static STRUCT_TYPE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)type\s+([A-Za-z_][A-Za-z0-9_]*)\s+struct\s*\{").expect("the struct type pattern is valid")
+    });
+    if !text.contains("env-namespace:") {
+        return vec![String::new()];
+    }
+    // Inline groups (`struct { … } `env-namespace:"X"``): their bodies; named ones: the type.
+    let mut inline: Vec<(usize, usize, &str)> = Vec::new();
+    let mut named: Vec<(&str, usize, &str)> = Vec::new();
+    for c in NAMESPACE.captures_iter(text) {
+        let (Some(tag), Some(namespace)) = (c.get(0), c.get(1)) else { continue };
+        let before = text[..tag.start()].trim_end();
+        if before.ends_with('}') {
+            if let Some(open) = matching_open(before) {
+                inline.push((open, before.len(), namespace.as_str()));
+            }
+        } else {
+            let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+            if let Some(ty) = line.split_whitespace().nth(1) {
+                named.push((ty.trim_start_matches('*'), tag.start(), namespace.as_str()));
+            }
+        }
+    }
+    let types: Vec<(&str, usize, usize)> = STRUCT_TYPE
+        .captures_iter(text)
+        .filter_map(|c| {
+            let open = c.get(0)?.end() - 1;
+            let body = code::block(&text[open..], QUOTES)?;
+            Some((c.get(1)?.as_str(), open, open + body.len() + 1))
+        })
+        .collect();
+    let mut found = Vec::new();
+    namespaces_at(at, &inline, &named, &types, 0, &mut found);
+    found.sort();
+    found.dedup();
+    found
+}
+
+/// The namespaces of the position `at` (see [`flag_namespaces`]), into `found`.
+fn namespaces_at(
+    at: usize,
+    inline: &[(usize, usize, &str)],
+    named: &[(&str, usize, &str)],
+    types: &[(&str, usize, usize)],
+    depth: usize,
+    found: &mut Vec<String>,
+) {
+    let mut around: Vec<&(usize, usize, &str)> = inline.iter().filter(|(o, c, _)| *o < at && at < *c).collect();
+    around.sort_by_key(|(open, _, _)| *open);
+    let chain: String = around.iter().map(|(_, _, ns)| format!("{ns}_")).collect();
+    let owner = types.iter().filter(|(_, o, c)| *o < at && at < *c).max_by_key(|(_, open, _)| *open);
+    let uses: Vec<&(&str, usize, &str)> =
+        owner.map(|(ty, _, _)| named.iter().filter(|(t, _, _)| t == ty).collect()).unwrap_or_default();
+    if uses.is_empty() || depth >= 4 {
+        found.push(chain);
+        return;
+    }
+    for (_, used_at, namespace) in uses {
+        let mut outer = Vec::new();
+        namespaces_at(*used_at, inline, named, types, depth + 1, &mut outer);
+        for prefix in outer {
+            if found.len() < MAX_NAMESPACES {
+                found.push(format!("{prefix}{namespace}_{chain}"));
+            }
+        }
+    }
+}
+
+/// Where the `{` that the `}` ending `text` closes is.
+fn matching_open(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in text.bytes().enumerate().rev() {
+        match b {
+            b'}' => depth += 1,
+            b'{' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The prefix the env libraries of `text` put before every `env:` tag's name: go-envconfig's
+/// `PrefixLookuper("APP_", …)`, caarlos0/env's `env.Options{Prefix: "APP_"}`.
+pub fn prefix(text: &str) -> Option<String> {
+    static LOOKUP_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)PrefixLookuper\(\s*"([A-Za-z0-9_]+)"|(?-u:\b)Options\s*\{[^}]*(?-u:\b)Prefix:\s*"([A-Za-z0-9_]+)""#)
+            .expect("the env-prefix pattern is valid")
+    });
+    let c = LOOKUP_PREFIX.captures(text)?;
+    Some(c.get(1).or(c.get(2))?.as_str().to_string())
+}
 
 /// The type of the struct field whose tag starts at `tag` (`Port int `, `TTL time.Duration `).
 fn field_type(text: &str, tag: usize) -> &str {
@@ -458,5 +593,57 @@ key := viper.GetString("stripe.secret_key")
                 ("REDIS_PASSWORD".into(), Need::Unstated),
             ]
         );
+    }
+
+    #[test]
+    fn configuration_expanded_shell_style() {
+        let text = "database:\n  url: ${DATABASE_URL:?set the database}\n  password: ${DB_PASSWORD:-postgres}\nsmtp:\n  password: ${SMTP_PASSWORD}\n  host: ${SMTP_HOST-localhost}\n";
+        assert_eq!(
+            found("config/app.yml", text),
+            [
+                ("DATABASE_URL".into(), Need::Required),
+                ("DB_PASSWORD".into(), Need::Optional),
+                ("SMTP_PASSWORD".into(), Need::Unstated),
+                ("SMTP_HOST".into(), Need::Optional),
+            ]
+        );
+        // Without one `${X:-…}`/`${X:?…}`, a `${X}` may be anything's placeholder.
+        assert_eq!(found("config/app.yml", "password: ${SMTP_PASSWORD}\n"), []);
+        for (dir, name) in [("", "config.toml"), ("config", "production.yml"), ("", "server.defaults.yaml")] {
+            assert!(code::is_interpolated_config(dir, name), "{dir}/{name}");
+        }
+        for (dir, name) in [
+            ("", "docker-compose.yml"),
+            ("src/main/resources", "application.yml"),
+            ("", "mkdocs.yml"),
+            ("config", "x.json"),
+        ] {
+            assert!(!code::is_interpolated_config(dir, name), "{dir}/{name}");
+        }
+    }
+
+    #[test]
+    fn go_flags_groups_put_their_env_namespaces_first() {
+        let text = "type Opts struct {\n\tSecret string `long:\"secret\" env:\"SECRET\" required:\"true\"`\n\tSMTP SMTPGroup `group:\"smtp\" env-namespace:\"SMTP\"`\n\tAuth struct {\n\t\tGithub AuthGroup `group:\"github\" env-namespace:\"GITHUB\"`\n\t\tGoogle AuthGroup `group:\"google\" env-namespace:\"GOOGLE\"`\n\t\tTTL struct {\n\t\t\tJWT time.Duration `long:\"jwt\" env:\"JWT\" default:\"5m\"`\n\t\t} `group:\"ttl\" env-namespace:\"TTL\"`\n\t} `group:\"auth\" env-namespace:\"AUTH\"`\n}\n\ntype SMTPGroup struct {\n\tPassword string `long:\"password\" env:\"PASSWORD\"`\n}\n\ntype AuthGroup struct {\n\tCSEC string `long:\"csec\" env:\"CSEC\"`\n}\n";
+        let names: Vec<String> = found("app/cmd/server.go", text).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["SECRET", "AUTH_TTL_JWT", "SMTP_PASSWORD", "AUTH_GITHUB_CSEC", "AUTH_GOOGLE_CSEC"]);
+        assert!(describes_a_credential("OAuth client secret"));
+        assert!(describes_a_credential("admin basic auth password"));
+        assert!(!describes_a_credential("path to the private key file"));
+        assert!(!describes_a_credential("OAuth client ID"));
+        assert!(!describes_a_credential("Private key ID"));
+    }
+
+    #[test]
+    fn the_prefix_a_lookuper_or_options_set() {
+        assert_eq!(prefix("l := envconfig.PrefixLookuper(\"APP_\", envconfig.OsLookuper())").as_deref(), Some("APP_"));
+        assert_eq!(prefix("env.ParseWithOptions(&c, env.Options{Prefix: \"SVC_\"})").as_deref(), Some("SVC_"));
+        assert_eq!(prefix("envconfig.Process(ctx, &c)"), None);
+        // Without a prefix in the file, the tags' names wait for the project's.
+        let tags = "type C struct {\n\tDB string `env:\"DATABASE_URL\"`\n}\n";
+        assert!(reads("config.go", tags).iter().all(|r| r.unprefixed));
+        let prefixed = format!("{tags}var l = envconfig.PrefixLookuper(\"APP_\", nil)\n");
+        let read = &reads("config.go", &prefixed)[0];
+        assert_eq!((read.name.as_str(), read.unprefixed), ("APP_DATABASE_URL", false));
     }
 }

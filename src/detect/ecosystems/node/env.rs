@@ -28,6 +28,7 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     let mut found = member_reads(text);
     found.extend(destructured(text));
     found.extend(schema_reads(text));
+    found.extend(class_validator_reads(text));
     found.extend(env_var_reads(text));
     found.extend(declared(text));
     found.extend(wrapper_reads(text));
@@ -323,6 +324,66 @@ fn types_a_setting(validator: &str) -> bool {
     TYPED.is_match(validator) || SETTING_DEFAULT.is_match(validator)
 }
 
+/// The fields of a class-validator class the environment is validated against (NestJS's
+/// `validateConfig(process.env, EnvironmentVariables)`, or `plainToInstance(Env, config)` in
+/// the `validate` hook of `ConfigModule.forRoot`): each upper-case field is a read, required
+/// unless `@IsOptional()`, `@ValidateIf(…)` (needed only in some set-ups), `?` or a default
+/// make it optional; `@IsBoolean()`, `@IsInt()`, `@IsEnum(…)` and the like (or a `number` or
+/// `boolean` type) type it as a setting.
+fn class_validator_reads(text: &str) -> Vec<EnvRead> {
+    static CLASS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)class\s+[A-Za-z_$][[:word:]$]*\s*(?:(?:extends|implements)\s+[^{]*)?\{")
+            .expect("the class pattern is valid")
+    });
+    static FIELD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*([?!])?\s*:\s*([^;=\n]*)(=)?")
+            .expect("the class field pattern is valid")
+    });
+    static SETTING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"@(?:IsBoolean|IsBooleanString|IsInt|IsNumber|IsNumberString|IsPositive|IsEnum|IsIn|IsPort|Min|Max|IsArray|IsDate)\(")
+            .expect("the setting decorator pattern is valid")
+    });
+    let validates_environment = text.contains("class-validator")
+        && ["process.env", "plainToInstance(", "plainToClass("].iter().any(|r| text.contains(r));
+    if !validates_environment {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for m in CLASS.find_iter(text) {
+        let open = m.end() - 1;
+        let Some(body) = code::block(&text[open..], QUOTES) else { continue };
+        let mut decorators = String::new();
+        let mut offset = open + 1;
+        for line in body.split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            let indent = line.len() - trimmed.len();
+            if trimmed.starts_with('@') || !decorators.is_empty() && !FIELD.is_match(trimmed) {
+                // A decorator, or the rest of one spread over lines.
+                decorators.push_str(trimmed);
+            } else if let Some(field) = FIELD.captures(trimmed)
+                && let Some(name) = field.get(1)
+            {
+                if code::is_upper_snake(name.as_str()) && !decorators.is_empty() {
+                    let ty = field.get(3).map_or("", |t| t.as_str()).trim();
+                    let optional = decorators.contains("@IsOptional(")
+                        || decorators.contains("@ValidateIf(")
+                        || field.get(2).is_some_and(|q| q.as_str() == "?")
+                        || field.get(4).is_some();
+                    let setting = SETTING.is_match(&decorators) || matches!(ty, "number" | "boolean");
+                    let need = if optional { Need::Optional } else { Need::Required };
+                    found.push(
+                        EnvRead::new(name.as_str(), offset + indent + name.start(), need, "class-validator field")
+                            .typed_setting(setting),
+                    );
+                }
+                decorators.clear();
+            }
+            offset += line.len();
+        }
+    }
+    found
+}
+
 /// The `env-var` package: `env.get("X").required()` (required), `.default(…)` (optional),
 /// under the name it is imported as.
 fn env_var_reads(text: &str) -> Vec<EnvRead> {
@@ -477,6 +538,26 @@ mod tests {
                 ("NESTED_SECRET".into(), Need::Unstated),
             ]
         );
+    }
+
+    #[test]
+    fn class_validator_fields_are_required_unless_optional() {
+        let text = "import { IsOptional, IsString, IsInt, ValidateIf } from 'class-validator';\n\nclass EnvironmentVariablesValidator {\n  @IsString()\n  AUTH_JWT_SECRET: string;\n\n  @ValidateIf((envValues) => !envValues.DATABASE_URL)\n  @IsString()\n  DATABASE_PASSWORD: string;\n\n  @IsString()\n  @IsOptional()\n  MAIL_PASSWORD: string;\n\n  @IsInt()\n  @IsOptional()\n  APP_PORT: number;\n\n  @IsString()\n  STRIPE_KEY?: string;\n\n  helper: string;\n}\n\nexport default registerAs('auth', () => {\n  validateConfig(process.env, EnvironmentVariablesValidator);\n});\n";
+        let reads = reads("src/auth/config/auth.config.ts", text);
+        let got: Vec<(&str, Need, bool)> = reads.iter().map(|r| (r.name.as_str(), r.need, r.setting)).collect();
+        assert_eq!(
+            got,
+            [
+                ("AUTH_JWT_SECRET", Need::Required, false),
+                ("DATABASE_PASSWORD", Need::Optional, false),
+                ("MAIL_PASSWORD", Need::Optional, false),
+                ("APP_PORT", Need::Optional, true),
+                ("STRIPE_KEY", Need::Optional, false),
+            ]
+        );
+        // A DTO validated from a request body reads no environment.
+        let dto = "import { IsString } from 'class-validator';\nexport class LoginDto {\n  @IsString()\n  PASSWORD: string;\n}\n";
+        assert_eq!(found("src/auth/dto/login.dto.ts", dto), []);
     }
 
     #[test]

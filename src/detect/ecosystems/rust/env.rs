@@ -217,7 +217,13 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
         && let Some(ty) = DESERIALIZE.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str()).or_else(annotated)
     {
         let prefix = format!("{}_", prefix.as_str().to_ascii_uppercase());
-        found.extend(struct_fields(text, ty, &prefix, "config crate field"));
+        // Layered over configuration files (`File::from(base.join("base.yaml"))`), a field the
+        // files may give needs no variable: the environment only overrides it.
+        let files = text.contains("File::from") || text.contains("File::with_name");
+        found.extend(struct_fields(text, ty, &prefix, "config crate field").into_iter().map(|read| {
+            let need = if files && read.need == Need::Required { Need::Unstated } else { read.need };
+            EnvRead { need, ..read }
+        }));
     }
     // figment's `Env::prefixed("APP_")` keeps the prefix as written, `_` included.
     if let Some(prefix) = FIGMENT_PREFIX.captures(text).and_then(|c| c.get(1))
@@ -420,6 +426,12 @@ struct Other {
         );
         let text = "struct Settings { jwt_secret: String }\nlet s = Config::builder().add_source(Environment::with_prefix(\"app\")).build()?.try_deserialize::<Settings>()?;\n";
         assert_eq!(found(text), [("APP_JWT_SECRET".into(), Need::Required)]);
+        // Over a configuration file, the file may give it: the variable only overrides.
+        let layered = text.replace(
+            ".add_source(Environment",
+            ".add_source(File::from(base.join(\"base.yaml\"))).add_source(Environment",
+        );
+        assert_eq!(found(&layered), [("APP_JWT_SECRET".into(), Need::Unstated)]);
     }
 
     #[test]

@@ -217,9 +217,10 @@ const SETTING_WORDS: &[&str] = &[
 ];
 /// Words that, before the last, make a name a switch or a setting about a credential
 /// (`AUTH_PROVIDER_USE_ID_TOKEN`, `SKIP_AUTH`, `ALLOWED_TOKEN_ORIGINS`, `DEBUG_TOKEN_X`,
-/// `FORCE_UPDATE_PRIVATE_KEY`).
-const SWITCH_WORDS: &[&str] =
-    &["USE", "ENABLE", "DISABLE", "ALLOW", "ALLOWED", "REQUIRE", "SKIP", "VERIFY", "VALIDATE", "DEBUG", "FORCE"];
+/// `FORCE_UPDATE_PRIVATE_KEY`, `TURN_STRICT_AUTH`).
+const SWITCH_WORDS: &[&str] = &[
+    "USE", "ENABLE", "DISABLE", "ALLOW", "ALLOWED", "REQUIRE", "SKIP", "VERIFY", "VALIDATE", "DEBUG", "FORCE", "STRICT",
+];
 /// First words of the names a browser-test suite reads for its fixtures.
 const TEST_SUITE_WORDS: &[&str] = &["E2E", "PLAYWRIGHT", "CYPRESS"];
 /// Words that make a name a stand-in, not a credential anyone sets (`DUMMY_ENCRYPTION_KEY`).
@@ -386,7 +387,12 @@ pub fn looks_like_secret(name: &str) -> bool {
     if is_test_suite_name(name) {
         return false;
     }
-    if words.starts_with_str(&["CONNECTION", "STRINGS"]) && words.len() > 2 {
+    // .NET's `ConnectionStrings__Db`, also under an `AddEnvironmentVariables("APP_")` prefix.
+    if words
+        .windows(2)
+        .position(|pair| pair[0] == "CONNECTION" && pair[1] == "STRINGS")
+        .is_some_and(|at| at + 2 < words.len())
+    {
         return true;
     }
     match words.split_last() {
@@ -454,7 +460,10 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
                 || qualifier.is_some_and(|w| w == "APP") && before.len() >= 2);
         return !names_a_thing;
     }
-    before.iter().any(|w| is(STRONG_WORDS, w)) || before.windows(2).any(|pair| pair[0] == "PRIVATE" && pair[1] == "KEY")
+    // A credential named first and its provider after (`API_KEY_ALPHA_VANTAGE`,
+    // `PRIVATE_KEY_GITHUB_APP`): the compound says what the value is.
+    before.iter().any(|w| is(STRONG_WORDS, w))
+        || before.windows(2).any(|pair| matches!(pair[0].as_str(), "PRIVATE" | "API") && pair[1] == "KEY")
 }
 
 /// A credential word glued to what it is for: `DBPASS` (`PAPERLESS_DBPASS`), `SMTPPASSWORD`,
@@ -476,13 +485,18 @@ fn is_cryptographic(word: &str) -> bool {
 /// The `X_KEY` names that are the public half of an `X_KEY`/`X_SECRET` pair among `names`
 /// (Stripe's publishable `STRIPE_KEY` beside `STRIPE_SECRET`, an access key id `SES_KEY`
 /// beside `SES_SECRET`): the secret is the other half. A signing or encryption key is key
-/// material whatever sits beside it (`SIGNING_KEY` and `SIGNING_SECRET`: two ways to give one).
+/// material whatever sits beside it (`SIGNING_KEY` and `SIGNING_SECRET`: two ways to give
+/// one), and so is an API key (`X_API_KEY` beside `X_API_SECRET`: both go with each call).
 pub fn public_halves<'n>(names: &'n [&'n str]) -> impl Iterator<Item = &'n str> + 'n {
     names.iter().copied().filter(move |name| {
         name.strip_suffix("_KEY").is_some_and(|stem| {
+            let stem_words = words(stem);
             !stem.is_empty()
                 && names.contains(&format!("{stem}_SECRET").as_str())
-                && !words(stem).iter().any(|w| is_cryptographic(w))
+                && !stem_words.iter().any(|w| is_cryptographic(w))
+                // An API key authenticates each call beside its secret (`TWITTER_API_KEY`
+                // and `TWITTER_API_SECRET`, Last.fm's `LASTFM_API_KEY`): it is no public half.
+                && stem_words.last().is_none_or(|w| w != "API")
         })
     })
 }
@@ -714,6 +728,7 @@ mod tests {
             "JWT_PRIVATE_KEY_BASE64",
             "GOOGLE_SERVICE_ACCOUNT_JSON",
             "ConnectionStrings__DefaultConnection",
+            "SHOP_ConnectionStrings__Orders",
             "Stripe__SecretKey",
             "NEXT_PRIVATE_DOCUMENSO_LICENSE_KEY",
             "PRIVATE_KEY_PEM_PASSPHRASE",
@@ -732,6 +747,9 @@ mod tests {
             "WEBAPP_SERVER_SIGNING_SEED",
             "GOTIFY_OIDC_CLIENTSECRET",
             "FB_APPSECRET",
+            "API_KEY_ALPHA_VANTAGE",
+            "API_KEY_COINGECKO_PRO",
+            "PRIVATE_KEY_GITHUB_APP",
         ] {
             assert!(looks_like_secret(name), "{name}");
         }
@@ -849,6 +867,10 @@ mod tests {
             "RANDOM_SEED",
             "FAKER_SEED",
             "REDIS_TLS_ENABLED",
+            "API_KEY_HEADER",
+            "SCREEGO_TURN_STRICT_AUTH",
+            "API_KEY_PREFIX",
+            "KEY_ALPHA_VANTAGE",
         ] {
             assert!(!looks_like_secret(name), "{name}");
         }
@@ -928,5 +950,8 @@ mod tests {
         // Two ways to give one signing key: neither is public.
         let signing = ["WEBAPP_SERVER_SIGNING_KEY", "WEBAPP_SERVER_SIGNING_SECRET"];
         assert_eq!(public_halves(&signing).count(), 0);
+        // An API key goes with every call beside its secret: both are credentials.
+        let api = ["TWITTER_API_KEY", "TWITTER_API_SECRET", "LASTFM_API_KEY", "LASTFM_API_SECRET"];
+        assert_eq!(public_halves(&api).count(), 0);
     }
 }
