@@ -193,7 +193,32 @@ const PACKAGE_MANAGERS: &[&str] = &[
     "yarn",
 ];
 
-/// The tool a line runs, and the directory it runs in: `(cd api && uv sync)` → (`uv`, `api`).
+/// A detected install step as drift compares it: its lines as the file holds them, and from
+/// the plan (not its text) the tool it runs and the folder it runs in.
+struct Detected {
+    lines: Vec<String>,
+    source: Vec<Evidence>,
+    tool: Option<String>,
+    dir: Option<String>,
+}
+
+impl Detected {
+    fn of(step: &crate::plan::Step) -> Detected {
+        let tool = match &step.action {
+            crate::plan::Action::Shell(text) => text.lines().find_map(|l| tool_of(l).0).map(str::to_string),
+            crate::plan::Action::Helper { .. } => None,
+        };
+        Detected {
+            lines: meaningful_lines(&step.command()),
+            source: step.source.clone(),
+            tool,
+            dir: (!step.dir.is_empty()).then(|| step.dir.clone()),
+        }
+    }
+}
+
+/// The tool a line of a reviewed install runs, and the directory it runs in: `(cd api && uv
+/// sync)` → (`uv`, `api`).
 fn tool_of(line: &str) -> (Option<&str>, Option<&str>) {
     let inner = line.trim_start_matches('(').trim_end_matches(')').trim();
     let (dir, rest) = match inner.strip_prefix("cd ").and_then(|r| r.split_once("&&")) {
@@ -226,24 +251,25 @@ fn take<T: PartialEq>(items: &mut Vec<T>, item: &T) -> bool {
 /// in the record when all its lines are; one whose lines differ only in version numbers is
 /// a moved pin; the steps of a new package manager are one drift.
 fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<Drift>) {
-    let steps: Vec<(Vec<String>, Vec<Evidence>)> = if detection.steps.is_empty() {
-        vec![(meaningful_lines(&detection.install), Vec::new())]
+    let steps: Vec<Detected> = if detection.steps.is_empty() {
+        let lines = meaningful_lines(&detection.install);
+        vec![Detected { lines, source: Vec::new(), tool: None, dir: None }]
     } else {
-        detection.steps.iter().map(|s| (meaningful_lines(&s.command()), s.source.clone())).collect()
+        detection.steps.iter().map(Detected::of).collect()
     };
     let recorded = meaningful_lines(&baseline.install);
     let mut remaining = recorded.clone();
-    let mut missing: Vec<(Vec<String>, Vec<Evidence>)> = Vec::new();
-    for (lines, source) in steps.into_iter().filter(|(lines, _)| !lines.is_empty()) {
+    let mut missing: Vec<Detected> = Vec::new();
+    for step in steps.into_iter().filter(|step| !step.lines.is_empty()) {
         let mut trial = remaining.clone();
-        if lines.iter().all(|line| take(&mut trial, line)) {
+        if step.lines.iter().all(|line| take(&mut trial, line)) {
             remaining = trial;
         } else {
-            missing.push((lines, source));
+            missing.push(step);
         }
     }
     // A step whose lines differ from recorded ones only in their version numbers: a moved pin.
-    missing.retain(|(lines, source)| {
+    missing.retain(|Detected { lines, source, .. }| {
         let mut trial = remaining.clone();
         let mut pairs: Vec<(String, &String)> = Vec::new();
         for line in lines {
@@ -267,14 +293,14 @@ fn compare_install(detection: &Detection, baseline: &Baseline, drifts: &mut Vec<
     });
     let recorded_tools: Vec<&str> = recorded.iter().filter_map(|l| tool_of(l).0).collect();
     let mut new_tools: Vec<&str> = Vec::new();
-    for (lines, source) in &missing {
+    for Detected { lines, source, tool, dir } in &missing {
         let main = lines.iter().find(|l| tool_of(l).0.is_some()).unwrap_or(&lines[0]);
         let more = match lines.len() - 1 {
             0 => String::new(),
             1 => " and 1 more line".to_string(),
             n => format!(" and {n} more lines"),
         };
-        let (kind, message) = match tool_of(main) {
+        let (kind, message) = match (tool.as_deref(), dir.as_deref()) {
             // The other steps of a package manager reported as new belong to that drift.
             (Some(tool), _) if new_tools.contains(&tool) => continue,
             (Some(tool), _) if !recorded_tools.contains(&tool) => {
@@ -681,8 +707,8 @@ mod tests {
     #[test]
     fn new_package_manager_and_workspace() {
         let mut f = base();
-        f.step(Phase::Install, "(cd api && uv sync --frozen)", ev("api/uv.lock"));
-        f.step(Phase::Install, "(cd admin && bun install --frozen-lockfile)", ev("admin/bun.lock"));
+        f.step_in("api", Phase::Install, "uv sync --frozen", ev("api/uv.lock"));
+        f.step_in("admin", Phase::Install, "bun install --frozen-lockfile", ev("admin/bun.lock"));
         let drifts = compare(&detection(f), &recorded(INSTALL, "docker compose up -d db cache", &["DATABASE_URL"]));
         assert_eq!(
             kinds(&drifts),

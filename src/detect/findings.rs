@@ -251,6 +251,10 @@ impl Findings {
     pub fn step(&mut self, phase: Phase, command: impl Into<String>, source: Evidence) {
         self.steps.push(Step::shell(phase, command, source));
     }
+    /// A step run in the folder `dir` (repo-relative; `.` or empty is the root).
+    pub fn step_in(&mut self, dir: &str, phase: Phase, command: impl Into<String>, source: Evidence) {
+        self.steps.push(Step::shell(phase, command, source).in_dir(dir));
+    }
     /// A call of a stock helper's function (`hanzo_node 22`), every argument quoted when rendered.
     pub fn helper(&mut self, phase: Phase, function: &'static str, args: Vec<String>, source: Evidence) {
         self.steps.push(Step::helper(phase, function, args, source));

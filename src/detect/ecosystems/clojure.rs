@@ -86,7 +86,7 @@ fn lein(out: &mut Findings, manifest: &str, text: &str) {
     clojure_toolchain(out, manifest, text, &LEIN_CLOJURE);
     let min = MIN_LEIN.captures(text).map(|c| c[1].to_string());
     out.package_manager("lein", min, pm_path(dir), Evidence::file(manifest));
-    out.step(Phase::Install, in_dir(dir, "lein deps"), Evidence::file(manifest));
+    out.step_in(dir, Phase::Install, "lein deps", Evidence::file(manifest));
     out.test(in_dir(dir, "lein test"), Evidence::file(manifest));
 }
 
@@ -97,7 +97,7 @@ fn cli(out: &mut Findings, manifest: &str, text: &str) {
     let test_alias = alias_body(text, "test");
     // `-P` only downloads; naming the test alias fetches its extra deps too.
     let prepare = if test_alias.is_some() { "clojure -P -M:test" } else { "clojure -P" };
-    out.step(Phase::Install, in_dir(dir, prepare), Evidence::file(manifest));
+    out.step_in(dir, Phase::Install, prepare, Evidence::file(manifest));
     if let Some(body) = test_alias {
         let run = if body.contains(":exec-fn") && !body.contains(":main-opts") {
             "clojure -X:test"

@@ -215,9 +215,10 @@ fn meson_build(repo: &Repo, out: &mut Findings, manifest: &str) {
         return;
     }
     // `meson setup` refuses a directory it configured already: only the first run sets up.
-    out.step(
+    out.step_in(
+        dir,
         Phase::Build,
-        in_dir(dir, "(test -d build || meson setup build) && meson compile -C build"),
+        "(test -d build || meson setup build) && meson compile -C build",
         Evidence::file(manifest),
     );
     out.test(in_dir(dir, "meson test -C build"), Evidence::file(manifest));
@@ -246,7 +247,7 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     } else {
         "make"
     };
-    out.step(Phase::Build, in_dir(dir, cmd), Evidence::file(manifest));
+    out.step_in(dir, Phase::Build, cmd, Evidence::file(manifest));
     // Automake's test target; a hand-written Makefile's targets are the tasks detector's.
     let automake = join(dir, "Makefile.am");
     if let Some(text) = read_existing(repo, &automake).filter(|t| t.contains("TESTS")) {

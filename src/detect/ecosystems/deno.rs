@@ -122,7 +122,7 @@ fn detect(repo: &Repo, pins: &[Pin], out: &mut Findings) {
         let lock = join(dir, "deno.lock");
         let (install, source) =
             if repo.exists(&lock) { ("deno install --frozen", lock) } else { ("deno install", config_path.clone()) };
-        out.step(Phase::Install, in_dir(dir, install), Evidence::file(source));
+        out.step_in(dir, Phase::Install, install, Evidence::file(source));
         let has_test_task = config.pointer("/tasks/test").is_some();
         let (test, source) = if has_test_task {
             ("deno task test", Evidence::key(&config_path, "tasks.test"))

@@ -154,7 +154,7 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
     let lock = join(dir, "mix.lock");
     let evidence = if repo.exists(&lock) { lock.clone() } else { manifest.to_string() };
     out.package_manager("mix", None, pm_path(dir), Evidence::file(evidence.as_str()));
-    out.step(Phase::Install, in_dir(dir, "mix deps.get"), Evidence::file(evidence.as_str()));
+    out.step_in(dir, Phase::Install, "mix deps.get", Evidence::file(evidence.as_str()));
     out.test(in_dir(dir, "mix test"), Evidence::file(manifest));
 
     let dep = |name: &str| {

@@ -77,7 +77,7 @@ impl Ecosystem for Gleam {
             let lock = join(dir, "manifest.toml");
             let evidence = if repo.exists(&lock) { lock } else { manifest.to_string() };
             out.package_manager("gleam", None, pm_path(dir), Evidence::file(evidence.as_str()));
-            out.step(Phase::Install, in_dir(dir, "gleam deps download"), Evidence::file(evidence.as_str()));
+            out.step_in(dir, Phase::Install, "gleam deps download", Evidence::file(evidence.as_str()));
             if repo.under(&join(dir, "test")).next().is_some() {
                 out.test(in_dir(dir, "gleam test"), Evidence::file(join(dir, "test")));
             }

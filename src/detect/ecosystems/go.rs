@@ -107,7 +107,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
             counted(uses.len(), "module"),
             if dir.is_empty() { String::new() } else { format!(" in {dir}") }
         ));
-        out.step(Phase::Install, in_dir(dir, "go mod download"), Evidence::file(path.clone()));
+        out.step_in(dir, Phase::Install, "go mod download", Evidence::file(path.clone()));
         out.test(in_dir(dir, "go test ./..."), Evidence::file(path));
     }
     for dir in repo.project_dirs("go.mod") {
@@ -119,7 +119,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
         versions.push(version(&text, &path));
         out.package_manager("go", None, pm_path(dir), Evidence::file(path.clone()));
         let source = Evidence::file(if repo.exists(&join(dir, "go.sum")) { join(dir, "go.sum") } else { path.clone() });
-        out.step(Phase::Install, in_dir(dir, "go mod download"), source);
+        out.step_in(dir, Phase::Install, "go mod download", source);
         out.test(in_dir(dir, "go test ./..."), Evidence::file(path));
     }
     versions.sort_by(|(a, _), (b, _)| match (a, b) {

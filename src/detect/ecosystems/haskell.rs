@@ -112,7 +112,7 @@ fn stack_project(repo: &Repo, out: &mut Findings, manifest: &str) {
     }
     out.package_manager("stack", None, pm_path(dir), Evidence::file(manifest));
     // Stack installs the resolver's GHC itself on first build.
-    out.step(Phase::Install, in_dir(dir, "stack build --test --only-dependencies"), Evidence::file(manifest));
+    out.step_in(dir, Phase::Install, "stack build --test --only-dependencies", Evidence::file(manifest));
     out.test(in_dir(dir, "stack test"), Evidence::file(manifest));
 }
 
@@ -155,9 +155,10 @@ fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &str) {
         None => out.toolchain("haskell", None, Evidence::file(manifest)),
     }
     out.package_manager("cabal", None, pm_path(dir), Evidence::file(manifest));
-    out.step(
+    out.step_in(
+        dir,
         Phase::Install,
-        in_dir(dir, "cabal update && cabal build --only-dependencies --enable-tests all"),
+        "cabal update && cabal build --only-dependencies --enable-tests all",
         Evidence::file(manifest),
     );
     out.test(in_dir(dir, "cabal test all"), Evidence::file(manifest));

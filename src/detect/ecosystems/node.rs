@@ -265,7 +265,7 @@ fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> 
             skipped.iter().map(|d| d.later).collect::<Vec<_>>().join("; ")
         ));
     }
-    out.step(Phase::Install, in_dir(dir, install), Evidence::file(evidence));
+    out.step_in(dir, Phase::Install, install, Evidence::file(evidence));
 
     tests(&manifest, &manifest_path, dir, pm, out);
     workspace(repo, dir, &manifest, &manifest_path, pm, out)

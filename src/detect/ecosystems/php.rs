@@ -134,7 +134,7 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     // Without a lockfile (a library), resolve as CI does; with one, install exactly it.
     let verb = if locked { "install" } else { "update" };
     let install = format!("composer {verb} --no-interaction --prefer-dist --no-progress");
-    out.step(Phase::Install, in_dir(dir, &install), Evidence::file(if locked { lock.as_str() } else { manifest }));
+    out.step_in(dir, Phase::Install, &install, Evidence::file(if locked { lock.as_str() } else { manifest }));
 
     let requires = |package: &str| {
         ["/require", "/require-dev"].iter().any(|k| json.pointer(k).and_then(|r| r.get(package)).is_some())
@@ -159,7 +159,7 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     let env_example = join(dir, ".env.example");
     if requires("laravel/framework") && repo.exists(&join(dir, "artisan")) && repo.exists(&env_example) {
         let setup = "{ [ -f .env ] || cp .env.example .env; } && { grep -q '^APP_KEY=.' .env || php artisan key:generate --no-interaction; }";
-        out.step(Phase::Build, in_dir(dir, setup), Evidence::file(env_example.as_str()));
+        out.step_in(dir, Phase::Build, setup, Evidence::file(env_example.as_str()));
     }
 
     let extensions: Vec<&str> = json

@@ -436,37 +436,34 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             }
             export.push_str(&from_ci.uv.uv_flags(pyproject.as_deref(), &test_groups));
             export.push_str(" --no-hashes --quiet");
-            out.step(
+            out.step_in(
+                dir,
                 Phase::Install,
-                in_dir(dir, &format!("{export} --no-emit-workspace | python3 -m pip install -r /dev/stdin")),
+                &format!("{export} --no-emit-workspace | python3 -m pip install -r /dev/stdin"),
                 source.clone(),
             );
             let own = format!("{export} | sed -n '/^-e /p' | python3 -m pip install --no-deps -r /dev/stdin");
-            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), &own)), source);
+            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), &own), source);
             "python3 -m "
         }
         Tool::Poetry => {
             let cmd = poetry_install(pyproject.as_deref(), &from_ci.poetry);
-            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), &cmd)), source);
+            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), &cmd), source);
             "python3 -m "
         }
         // These build the project too (editable, into their own environment).
         Tool::Pdm => {
             let cmd = if has("pdm.lock") { "pdm install --frozen-lockfile" } else { "pdm install" };
-            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), cmd)), source);
+            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), cmd), source);
             "pdm run "
         }
         Tool::Pipenv => {
             let cmd = if has("Pipfile.lock") { "pipenv install --dev --deploy" } else { "pipenv install --dev" };
-            out.step(Phase::Install, in_dir(dir, &without_git_metadata(pyproject.as_deref(), cmd)), source);
+            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), cmd), source);
             "pipenv run "
         }
         Tool::Hatch => {
-            out.step(
-                Phase::Install,
-                in_dir(dir, &without_git_metadata(pyproject.as_deref(), "hatch env create")),
-                source,
-            );
+            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), "hatch env create"), source);
             "hatch run "
         }
         Tool::Pip => {
@@ -506,7 +503,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         && let Some(source) = &pytest
     {
         // Configured for pytest, but nothing installed names it.
-        out.step(Phase::Install, in_dir(dir, "python3 -m pip install pytest"), source.clone());
+        out.step_in(dir, Phase::Install, "python3 -m pip install pytest", source.clone());
     }
     // The runners the tests go through, when the project's own environment does not bring
     // them (into the interpreter, where pip, uv and poetry put it), and what tox's test
@@ -598,11 +595,7 @@ fn install_ci_test_packages(
     let mut names_pytest = false;
     for (file, source) in files {
         let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
-        out.step(
-            Phase::Install,
-            in_dir(dir, &format!("python3 -m pip install -r {}", quote(relative))),
-            source.clone(),
-        );
+        out.step_in(dir, Phase::Install, &format!("python3 -m pip install -r {}", quote(relative)), source.clone());
         names_pytest |= repo.read(file).is_some_and(|text| mentions_pytest(&text));
     }
     if let Some(source) = source {
@@ -737,15 +730,16 @@ fn pip_install(
                 " || {{ echo \"hanzo-env: warning: {relative} names packages by URL that did not install; installing its others\" >&2; sed '/^[^#-][^#]*:\\/\\//d' {relative} | python3 -m pip install -r /dev/stdin; }}"
             ));
         }
-        out.step(Phase::Install, in_dir(dir, &command), Evidence::file(*file));
+        out.step_in(dir, Phase::Install, &command, Evidence::file(*file));
     }
     let mut names_pytest = chosen.iter().any(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t)));
     let groups = dependency_groups(pyproject);
     if !groups.is_empty() {
         let requirements: Vec<String> = groups.iter().map(|r| quote(r)).collect();
-        out.step(
+        out.step_in(
+            dir,
             Phase::Install,
-            in_dir(dir, &format!("python3 -m pip install {}", requirements.join(" "))),
+            &format!("python3 -m pip install {}", requirements.join(" ")),
             Evidence::key(join(dir, "pyproject.toml"), "dependency-groups"),
         );
         names_pytest |= groups.iter().any(|r| mentions_pytest(r));
@@ -778,9 +772,10 @@ fn pip_install(
             let requirements: Vec<String> = extra_requirements(pyproject, &extras).iter().map(|r| quote(r)).collect();
             if !requirements.is_empty() {
                 let command = format!("python3 -m pip install {}", requirements.join(" "));
-                out.step(
+                out.step_in(
+                    dir,
                     Phase::Install,
-                    in_dir(dir, &command),
+                    &command,
                     Evidence::key(pyproject_path, "project.optional-dependencies"),
                 );
                 names_pytest |= requirements.iter().any(|r| mentions_pytest(r));
@@ -796,11 +791,7 @@ fn pip_install(
                 if !requirements.is_empty() {
                     let quoted: Vec<String> = requirements.iter().map(|r| quote(r)).collect();
                     let command = format!("python3 -m pip install {}", quoted.join(" "));
-                    out.step(
-                        Phase::Install,
-                        in_dir(dir, &command),
-                        Evidence::key(join(dir, "pyproject.toml"), "project"),
-                    );
+                    out.step_in(dir, Phase::Install, &command, Evidence::key(join(dir, "pyproject.toml"), "project"));
                 }
                 without_git_metadata(pyproject, "python3 -m pip install --no-deps -e .")
             }
@@ -810,7 +801,7 @@ fn pip_install(
                 without_git_metadata(pyproject, &format!("python3 -m pip install {target}"))
             }
         };
-        out.step(Phase::Install, in_dir(dir, &command), manifest.clone());
+        out.step_in(dir, Phase::Install, &command, manifest.clone());
         names_pytest |= !extras.is_empty() && repo.read(&pyproject_path).is_some_and(|t| mentions_pytest(&t));
     }
     // The repo's other projects that CI installs by path (`pip install ./core[test] ./pool`),
@@ -834,9 +825,10 @@ fn pip_install(
             repo.exists(&join(&project.dir, &format!("{package}/__init__.py")))
         });
         let mode = if shadowed { "--config-settings editable_mode=compat " } else { "" };
-        out.step(
+        out.step_in(
+            dir,
             Phase::Install,
-            in_dir(dir, &format!("python3 -m pip install {mode}{}", targets.join(" "))),
+            &format!("python3 -m pip install {mode}{}", targets.join(" ")),
             (*source).clone(),
         );
         names_pytest |= ci.projects.iter().any(|(project, _)| {

@@ -208,9 +208,10 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
     );
     // Plain `bundle install`: it keeps the lockfile's versions, and unlike frozen/deployment
     // mode it can add the Linux platform to a lockfile written on a Mac.
-    out.step(
+    out.step_in(
+        dir,
         Phase::Install,
-        in_dir(dir, "bundle install"),
+        "bundle install",
         Evidence::file(if lock.is_some() { lock_path.as_str() } else { gemfile }),
     );
 

@@ -119,7 +119,7 @@ fn project(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, 
     let (fetch, source) =
         if locked { ("cargo fetch --locked", lock) } else { ("cargo fetch", manifest_path.to_string()) };
     let source = Evidence::file(source);
-    out.step(Phase::Install, in_dir(dir, fetch), source);
+    out.step_in(dir, Phase::Install, fetch, source);
 
     let workspace = manifest.get("workspace");
     let members = workspace.map(|ws| toml_workspace(repo, dir, ws, manifest_path, ("cargo", "member crate"), out));

@@ -93,7 +93,7 @@ fn mill(repo: &Repo, out: &mut Findings, build: &str) {
     let dir = parent_dir(build);
     out.toolchain("scala", None, Evidence::file(build));
     let mill = if file_on_disk(repo, &join(dir, "mill")) { "./mill" } else { "mill" };
-    out.step(Phase::Install, in_dir(dir, &format!("{mill} -i __.compile")), Evidence::file(build));
+    out.step_in(dir, Phase::Install, &format!("{mill} -i __.compile"), Evidence::file(build));
     out.test(in_dir(dir, &format!("{mill} -i __.test")), Evidence::file(build));
 }
 
@@ -121,7 +121,7 @@ fn sbt(repo: &Repo, out: &mut Findings, build: &str) {
     // Compiling the tests fetches every dependency and the compiler bridge, like Gradle's
     // testClasses; sbt 0.13 spells the task `test:compile`.
     let compile = if legacy { "sbt -batch test:compile" } else { "sbt -batch Test/compile" };
-    out.step(Phase::Install, in_dir(dir, compile), Evidence::file(build));
+    out.step_in(dir, Phase::Install, compile, Evidence::file(build));
     out.test(in_dir(dir, "sbt test"), Evidence::file(build));
 }
 

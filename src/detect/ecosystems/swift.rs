@@ -118,7 +118,7 @@ fn package(repo: &Repo, out: &mut Findings, manifest: &str) {
     let resolved = join(dir, "Package.resolved");
     let evidence = if repo.exists(&resolved) { resolved.as_str() } else { manifest };
     out.package_manager("swiftpm", None, pm_path(dir), Evidence::file(evidence));
-    out.step(Phase::Install, in_dir(dir, "swift package resolve"), Evidence::file(evidence));
+    out.step_in(dir, Phase::Install, "swift package resolve", Evidence::file(evidence));
     out.test(in_dir(dir, "swift test"), Evidence::file(manifest));
 }
 

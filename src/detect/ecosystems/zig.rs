@@ -68,7 +68,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
         }
         // Dependencies are fetched by the build; `--fetch` does only that (Zig 0.12+).
         if zon.as_deref().is_some_and(|t| t.contains(".url")) {
-            out.step(Phase::Install, in_dir(dir, "zig build --fetch"), Evidence::file(zon_path.as_str()));
+            out.step_in(dir, Phase::Install, "zig build --fetch", Evidence::file(zon_path.as_str()));
         }
         let script = repo.read(build).unwrap_or_default();
         if script.contains("\"test\"") {

@@ -59,11 +59,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             .lines
             .iter()
             .enumerate()
-            .flat_map(|(i, before)| {
-                placed_files(sources, before)
-                    .into_iter()
-                    .map(move |command| (i, Step::shell(Phase::Build, command, before.source.clone())))
-            })
+            .flat_map(|(i, before)| placed_files(sources, before).into_iter().map(move |step| (i, step)))
             .take(MAX_BEFORE_A_TEST)
             .collect();
         let builds: Vec<(usize, Option<String>, String)> = job
@@ -216,7 +212,7 @@ const PACKAGE_FILES: &[&str] = &[".whl", ".tar.gz", ".tgz", "dist/"];
 /// the sample stays), `cp ci/config/* config/`, `jq … ormconfig.sample.json >
 /// ormconfig.json`, `envsubst < app.tmpl > app.conf`. A file already there is left alone,
 /// the repo's and the developer's alike.
-fn placed_files(sources: &Sources, line: &RunLine) -> Vec<String> {
+fn placed_files(sources: &Sources, line: &RunLine) -> Vec<Step> {
     let repo = sources.repo();
     if line.in_foreign_checkout || commands(&line.text).len() != 1 {
         return Vec::new();
@@ -244,6 +240,7 @@ fn placed_files(sources: &Sources, line: &RunLine) -> Vec<String> {
                 .map(|file| (file, if into_folder { format!("{to}/{}", file_name(file)) } else { to.clone() }))
                 .filter(|(_, target)| !repo.exists(target) && in_a_committed_folder(target))
                 .map(|(file, target)| format!("[ -e {0} ] || cp {1} {0}", quote(&target), quote(file)))
+                .map(|command| Step::shell(Phase::Build, command, line.source.clone()))
                 .collect()
         }
         Some("jq" | "yq" | "sed" | "envsubst" | "cat") => {
@@ -261,10 +258,8 @@ fn placed_files(sources: &Sources, line: &RunLine) -> Vec<String> {
                 return Vec::new();
             }
             let warning = format!("echo \"hanzo-env: warning: could not make {target} as CI does\" >&2");
-            vec![in_dir(
-                &line.dir,
-                &format!("[ -e {target} ] || {made_by} > {target} || {{ rm -f {target}; {warning}; }}"),
-            )]
+            let command = format!("[ -e {target} ] || {made_by} > {target} || {{ rm -f {target}; {warning}; }}");
+            vec![Step::shell(Phase::Build, command, line.source.clone()).in_dir(&line.dir)]
         }
         _ => Vec::new(),
     }
