@@ -88,8 +88,12 @@ fn input_of<'a>(args: &'a SecretSetArgs, ui: &Ui) -> anyhow::Result<Input<'a>> {
 /// `--keep-newline`), from `--from-file` verbatim.
 fn read_value(input: Input<'_>, args: &SecretSetArgs, ui: &Ui) -> anyhow::Result<SecretString> {
     match input {
-        Input::File(path) => Ok(secret_value::into_text(secret_value::read_value_file(path)?, &path.display().to_string())?),
-        Input::StdinVerbatim => Ok(secret_value::into_text(secret_value::read_value(std::io::stdin().lock(), "stdin")?, "stdin")?),
+        Input::File(path) => {
+            Ok(secret_value::into_text(secret_value::read_value_file(path)?, &path.display().to_string())?)
+        }
+        Input::StdinVerbatim => {
+            Ok(secret_value::into_text(secret_value::read_value(std::io::stdin().lock(), "stdin")?, "stdin")?)
+        }
         Input::Prompt => {
             let typed = ui.password(&format!("Value for {}", args.name), "--from-file PATH")?;
             let bytes = SecretBox::new(Box::new(typed.expose_secret().as_bytes().to_vec()));
