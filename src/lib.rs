@@ -23,9 +23,10 @@ pub mod plan;
 pub mod proposal;
 pub mod report;
 pub mod review;
-pub mod secret;
+pub mod secret_value;
 pub mod serve;
 pub mod text;
+pub mod token_store;
 pub mod ui;
 pub mod verify;
 

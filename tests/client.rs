@@ -1,113 +1,21 @@
 //! The client's refusals and wire behaviour, without `serve`: bad input refused before any
-//! request, and a tiny raw loopback HTTP responder for what a real server should never send
-//! (junk, storms of 429, refusals in each of the three body shapes), recording every request
-//! so the wire contract (paths, headers, where a value travels) can be checked.
+//! request, and the raw loopback HTTP responder of `tests/common` for what a real server should
+//! never send (junk, storms of 429, refusals in each of the three body shapes), recording every
+//! request so the wire contract (paths, headers, where a value travels) can be checked.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpListener;
+use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use assert_cmd::Command;
-use common::Run;
+use common::raw_server::{RawServer, Seen, http};
+use common::{Run, dead_url, hanzo_api};
 
 mod common;
 
 const VALUE: &str = "sk_live_C4NARY-7f3a9e-VALUE";
-
-/// One request as the raw server saw it.
-#[derive(Debug, Clone)]
-struct Seen {
-    head: String,
-    body: Vec<u8>,
-}
-
-/// A loopback HTTP/1.1 responder answering every request with `answer(request)`.
-struct RawServer {
-    url: String,
-    seen: Arc<Mutex<Vec<Seen>>>,
-}
-
-impl RawServer {
-    fn start(answer: impl Fn(&Seen) -> Vec<u8> + Send + Sync + 'static) -> RawServer {
-        RawServer::start_with(None, answer)
-    }
-
-    /// Over TLS with `tls`, as `https://localhost:PORT`; else plain `http://127.0.0.1:PORT`.
-    fn start_with(
-        tls: Option<Arc<rustls::ServerConfig>>,
-        answer: impl Fn(&Seen) -> Vec<u8> + Send + Sync + 'static,
-    ) -> RawServer {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let url = match tls {
-            Some(_) => format!("https://localhost:{port}"),
-            None => format!("http://127.0.0.1:{port}"),
-        };
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let log = seen.clone();
-        let answer = Arc::new(answer);
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let log = log.clone();
-                let answer = answer.clone();
-                let tls = tls.clone();
-                std::thread::spawn(move || match tls {
-                    Some(config) => {
-                        let Ok(conn) = rustls::ServerConnection::new(config) else { return };
-                        serve_connection(rustls::StreamOwned::new(conn, stream), &log, answer.as_ref())
-                    }
-                    None => serve_connection(stream, &log, answer.as_ref()),
-                });
-            }
-        });
-        RawServer { url, seen }
-    }
-
-    fn requests(&self) -> Vec<Seen> {
-        self.seen.lock().unwrap().clone()
-    }
-}
-
-fn serve_connection<S: Read + Write>(
-    stream: S,
-    log: &Mutex<Vec<Seen>>,
-    answer: &(dyn Fn(&Seen) -> Vec<u8> + Send + Sync),
-) {
-    let mut reader = BufReader::new(stream);
-    loop {
-        let mut head = String::new();
-        loop {
-            let mut line = String::new();
-            match reader.read_line(&mut line) {
-                Ok(0) | Err(_) => return,
-                Ok(_) => {}
-            }
-            if line == "\r\n" {
-                break;
-            }
-            head.push_str(&line);
-        }
-        let length = head
-            .lines()
-            .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse().unwrap_or(0)))
-            .unwrap_or(0);
-        let mut body = vec![0; length];
-        if reader.read_exact(&mut body).is_err() {
-            return;
-        }
-        let request = Seen { head, body };
-        log.lock().unwrap().push(request.clone());
-        let writer = reader.get_mut();
-        if writer.write_all(&answer(&request)).and_then(|()| writer.flush()).is_err() {
-            return;
-        }
-    }
-}
-
-fn http(status: &str, headers: &str, body: &str) -> Vec<u8> {
-    format!("HTTP/1.1 {status}\r\ncontent-length: {}\r\n{headers}\r\n{body}", body.len()).into_bytes()
-}
+/// The API token every run is given.
+const TOKEN: &str = "test-token";
 
 fn env_json(repo: &str) -> String {
     format!(r#"{{"repo":"{repo}","install":"","start":"","secrets":[],"state":"none","session":"","proposal":null}}"#)
@@ -125,18 +33,6 @@ fn puts(server: &RawServer) -> Vec<Seen> {
     server.requests().into_iter().filter(|s| s.head.starts_with("PUT ")).collect()
 }
 
-/// The binary with a clean environment: a temporary HOME, PATH, a token, the given API.
-fn hanzo(home: &Path, api: &str) -> Command {
-    let mut cmd = Command::cargo_bin("hanzo-env").unwrap();
-    cmd.env_clear()
-        .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-        .env("HOME", home)
-        .env("HANZO_BASE_URL", api)
-        .env("HANZO_API_KEY", "test-token")
-        .current_dir(home);
-    cmd
-}
-
 /// [`common::run`], and the value appears in neither output.
 fn run(cmd: &mut Command) -> Run {
     let run = common::run(cmd);
@@ -147,14 +43,6 @@ fn run(cmd: &mut Command) -> Run {
         run.stderr
     );
     run
-}
-
-/// An address where nothing listens.
-fn dead_url() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    drop(listener);
-    url
 }
 
 #[test]
@@ -171,11 +59,13 @@ fn bad_names_are_refused_before_any_request() {
         // A value typed after the name: quoted up to the blank only (`run` checks it never shows).
         (&format!("API_KEY {VALUE}"), "`API_KEY…` has characters other than"),
     ] {
-        let r = run(hanzo(home.path(), &server.url).args(["secret", "set", name, "--repo", "site"]).write_stdin(VALUE));
+        let r = run(hanzo_api(home.path(), &server.url, TOKEN)
+            .args(["secret", "set", name, "--repo", "site"])
+            .write_stdin(VALUE));
         assert_eq!(r.code, 2, "{name}: {}", r.stderr);
         assert!(r.stderr.contains(expect), "{name}: {}", r.stderr);
         assert!(r.stderr.contains("hint:"), "{}", r.stderr);
-        let r = run(hanzo(home.path(), &server.url).args(["secret", "delete", name, "--repo", "site"]));
+        let r = run(hanzo_api(home.path(), &server.url, TOKEN).args(["secret", "delete", name, "--repo", "site"]));
         assert_eq!(r.code, 2, "{name}: {}", r.stderr);
     }
     assert!(server.requests().is_empty(), "a request was sent for a bad name");
@@ -185,7 +75,7 @@ fn bad_names_are_refused_before_any_request() {
 fn name_equals_value_on_argv_is_refused_without_echoing_the_value() {
     let home = tempfile::tempdir().unwrap();
     let arg = format!("STRIPE_KEY={VALUE}");
-    let r = run(hanzo(home.path(), &dead_url()).args(["secret", "set", &arg, "--repo", "site"]));
+    let r = run(hanzo_api(home.path(), &dead_url(), TOKEN).args(["secret", "set", &arg, "--repo", "site"]));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("values never go on the command line"), "{}", r.stderr);
     assert!(r.stderr.contains("printf %s \"$VALUE\" | hanzo-env secret set STRIPE_KEY"), "{}", r.stderr);
@@ -195,24 +85,29 @@ fn name_equals_value_on_argv_is_refused_without_echoing_the_value() {
 fn empty_and_oversized_values_are_refused_before_sending() {
     let home = tempfile::tempdir().unwrap();
     let server = RawServer::start(|_| http("200 OK", "", &saved_env_json("site")));
-    let r = run(hanzo(home.path(), &server.url).args(["secret", "set", "A", "--repo", "site"]).write_stdin(""));
+    let r =
+        run(hanzo_api(home.path(), &server.url, TOKEN).args(["secret", "set", "A", "--repo", "site"]).write_stdin(""));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no value: stdin was empty"), "{}", r.stderr);
     // One newline alone is empty once stripped.
-    let r = run(hanzo(home.path(), &server.url).args(["secret", "set", "A", "--repo", "site"]).write_stdin("\n"));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN)
+        .args(["secret", "set", "A", "--repo", "site"])
+        .write_stdin("\n"));
     assert_eq!(r.code, 2, "{}", r.stderr);
     let big = "x".repeat((64 << 10) + 1);
-    let r =
-        run(hanzo(home.path(), &server.url).args(["secret", "set", "A", "--repo", "site"]).write_stdin(big.clone()));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN)
+        .args(["secret", "set", "A", "--repo", "site"])
+        .write_stdin(big.clone()));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("over 64 KiB"), "{}", r.stderr);
     let file = home.path().join("big.pem");
     std::fs::write(&file, &big).unwrap();
-    let r =
-        run(hanzo(home.path(), &server.url).args(["secret", "set", "A", "--repo", "site", "--from-file"]).arg(&file));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN)
+        .args(["secret", "set", "A", "--repo", "site", "--from-file"])
+        .arg(&file));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("over 64 KiB"), "{}", r.stderr);
-    let r = run(hanzo(home.path(), &server.url)
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN)
         .args(["secret", "set", "A", "--repo", "site"])
         .write_stdin(vec![0xff, 0xfe]));
     assert_eq!(r.code, 2);
@@ -225,7 +120,7 @@ fn empty_and_oversized_values_are_refused_before_sending() {
 fn a_value_travels_only_in_the_put_body_with_org_and_encoded_path() {
     let home = tempfile::tempdir().unwrap();
     let server = RawServer::start(|_| http("200 OK", "content-type: application/json\r\n", &saved_env_json("my repo")));
-    let r = run(hanzo(home.path(), &server.url)
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN)
         .args(["secret", "set", "DATABASE_URL", "--repo", "my repo", "--org", "acme"])
         .write_stdin(format!("{VALUE}\r\n")));
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -250,14 +145,15 @@ fn a_value_travels_only_in_the_put_body_with_org_and_encoded_path() {
 fn keep_newline_and_from_file_are_verbatim() {
     let home = tempfile::tempdir().unwrap();
     let server = RawServer::start(|_| http("200 OK", "", &saved_env_json("site")));
-    let r = run(hanzo(home.path(), &server.url)
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN)
         .args(["secret", "set", "A", "--repo", "site", "--keep-newline"])
         .write_stdin(format!("{VALUE}\n")));
     assert_eq!(r.code, 0, "{}", r.stderr);
     let pem = home.path().join("key.pem");
     std::fs::write(&pem, format!("{VALUE}\n\n")).unwrap();
-    let r =
-        run(hanzo(home.path(), &server.url).args(["secret", "set", "B", "--repo", "site", "--from-file"]).arg(&pem));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN)
+        .args(["secret", "set", "B", "--repo", "site", "--from-file"])
+        .arg(&pem));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stderr.contains("stripped"));
     let values: Vec<String> = puts(&server)
@@ -278,7 +174,7 @@ fn malformed_answers_are_clear_errors() {
     ];
     for (label, answer, code, expect) in cases {
         let server = RawServer::start(move |_| answer.clone());
-        let r = run(hanzo(home.path(), &server.url).arg("list"));
+        let r = run(hanzo_api(home.path(), &server.url, TOKEN).arg("list"));
         assert_eq!(r.code, code, "{label}: {}", r.stderr);
         assert!(r.stderr.contains(expect), "{label}: {}", r.stderr);
     }
@@ -300,7 +196,7 @@ fn refusals_map_to_messages_and_exit_codes_in_every_body_shape() {
     ];
     for (status, body, code, expect) in cases {
         let server = RawServer::start(move |_| http(status, "content-type: application/problem+json\r\n", &body));
-        let r = run(hanzo(home.path(), &server.url).args(["show", "site"]));
+        let r = run(hanzo_api(home.path(), &server.url, TOKEN).args(["show", "site"]));
         assert_eq!(r.code, code, "{status}: {}", r.stderr);
         assert!(r.stderr.contains(expect), "{status}: {}", r.stderr);
         assert!(r.stderr.contains("hint:") || code == 3, "{status}: {}", r.stderr);
@@ -312,7 +208,7 @@ fn refusals_map_to_messages_and_exit_codes_in_every_body_shape() {
 fn a_429_storm_is_retried_a_bounded_number_of_times_then_exit_3() {
     let home = tempfile::tempdir().unwrap();
     let server = RawServer::start(|_| http("429 Too Many Requests", "retry-after: 0\r\n", r#"{"msg":"slow down"}"#));
-    let r = run(hanzo(home.path(), &server.url).args(["-v", "show", "site"]));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN).args(["-v", "show", "site"]));
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("rate limiting (429)") && r.stderr.contains("slow down"), "{}", r.stderr);
     assert_eq!(server.requests().len(), 4);
@@ -333,7 +229,7 @@ fn server_errors_are_retried_then_succeed() {
             http("200 OK", "", &saved_env_json("site"))
         }
     });
-    let r = run(hanzo(home.path(), &server.url).args(["--json", "show", "site"]));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN).args(["--json", "show", "site"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(*count.lock().unwrap(), 3);
     assert!(r.stdout.contains("\"repo\": \"site\""), "{}", r.stdout);
@@ -342,7 +238,7 @@ fn server_errors_are_retried_then_succeed() {
 #[test]
 fn server_down_is_exit_3_with_a_hint() {
     let home = tempfile::tempdir().unwrap();
-    let r = run(hanzo(home.path(), &dead_url()).arg("list"));
+    let r = run(hanzo_api(home.path(), &dead_url(), TOKEN).arg("list"));
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("could not reach"), "{}", r.stderr);
     assert!(r.stderr.contains("hint:") && r.stderr.contains("HANZO_BASE_URL"), "{}", r.stderr);
@@ -351,10 +247,11 @@ fn server_down_is_exit_3_with_a_hint() {
 #[test]
 fn plain_http_is_refused_unless_loopback() {
     let home = tempfile::tempdir().unwrap();
-    let r = run(hanzo(home.path(), "http://api.example.com").arg("list"));
+    let r = run(hanzo_api(home.path(), "http://api.example.com", TOKEN).arg("list"));
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("not loopback"), "{}", r.stderr);
-    let r = run(hanzo(home.path(), "https://api.example.com").args(["list", "--ca-cert", "/nonexistent.pem"]));
+    let r =
+        run(hanzo_api(home.path(), "https://api.example.com", TOKEN).args(["list", "--ca-cert", "/nonexistent.pem"]));
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("/nonexistent.pem"), "{}", r.stderr);
 }
@@ -364,20 +261,20 @@ fn no_token_is_exit_4_and_never_touches_the_keyring() {
     let home = tempfile::tempdir().unwrap();
     let store = home.path().join("token");
     // PATH without a `hanzo` CLI, so that no source is left.
-    let r = run(hanzo(home.path(), &dead_url())
+    let r = run(hanzo_api(home.path(), &dead_url(), TOKEN)
         .env_remove("HANZO_API_KEY")
         .env("PATH", home.path())
         .env("HANZO_ENV_TOKEN_STORE", format!("file:{}", store.display()))
         .arg("list"));
     assert_eq!(r.code, 4, "{}", r.stderr);
     assert!(r.stderr.contains("no API token") && r.stderr.contains("hanzo-env login"), "{}", r.stderr);
-    let r = run(hanzo(home.path(), &dead_url())
+    let r = run(hanzo_api(home.path(), &dead_url(), TOKEN)
         .env_remove("HANZO_API_KEY")
         .env("HANZO_ENV_TOKEN_STORE", "relative")
         .arg("list"));
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("HANZO_ENV_TOKEN_STORE"), "{}", r.stderr);
-    let r = run(hanzo(home.path(), &dead_url()).env("HANZO_API_KEY", "tok en-with-space").arg("list"));
+    let r = run(hanzo_api(home.path(), &dead_url(), TOKEN).env("HANZO_API_KEY", "tok en-with-space").arg("list"));
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("spaces or control characters") && !r.stderr.contains("en-with"), "{}", r.stderr);
 }
@@ -398,7 +295,7 @@ fn the_hanzo_cli_token_is_used_and_never_shown() {
     let server = RawServer::start(|_| http("200 OK", "", r#"{"data":[]}"#));
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     let store = format!("file:{}", home.path().join("token").display());
-    let r = run(hanzo(home.path(), &server.url)
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN)
         .env_remove("HANZO_API_KEY")
         .env("HANZO_ENV_TOKEN_STORE", &store)
         .env("PATH", &path)
@@ -425,13 +322,20 @@ fn malformed_dotenv_names_the_line_never_the_value_and_sends_nothing() {
         ("# only a comment\n".to_string(), "no NAME=value lines"),
     ];
     for (text, expect) in cases {
-        let r = run(hanzo(home.path(), &server.url)
+        let r = run(hanzo_api(home.path(), &server.url, TOKEN)
             .args(["secret", "import", "-f", "-", "--repo", "site"])
             .write_stdin(text));
         assert_eq!(r.code, 2, "{expect}: {}", r.stderr);
         assert!(r.stderr.contains(expect), "{expect}: {}", r.stderr);
     }
-    let r = run(hanzo(home.path(), &server.url).args(["secret", "import", "-f", "missing.env", "--repo", "site"]));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN).args([
+        "secret",
+        "import",
+        "-f",
+        "missing.env",
+        "--repo",
+        "site",
+    ]));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("missing.env"), "{}", r.stderr);
     assert!(server.requests().is_empty(), "the batch is validated whole before the first request");
@@ -502,13 +406,13 @@ fn https_trusts_ca_cert_and_ssl_cert_file_roots() {
     let pki = tempfile::tempdir().unwrap();
     let server = RawServer::start_with(Some(test_pki(pki.path())), |_| http("200 OK", "", r#"{"data":[]}"#));
     let ca = pki.path().join("ca.pem");
-    let r = run(hanzo(home.path(), &server.url).arg("list"));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN).arg("list"));
     assert_eq!(r.code, 3, "an unknown issuer is refused: {}", r.stderr);
     assert!(r.stderr.to_lowercase().contains("certificate"), "{}", r.stderr);
     assert!(server.requests().is_empty(), "nothing was sent over an untrusted connection");
-    let r = run(hanzo(home.path(), &server.url).arg("--ca-cert").arg(&ca).arg("list"));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN).arg("--ca-cert").arg(&ca).arg("list"));
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let r = run(hanzo(home.path(), &server.url).env("SSL_CERT_FILE", &ca).arg("list"));
+    let r = run(hanzo_api(home.path(), &server.url, TOKEN).env("SSL_CERT_FILE", &ca).arg("list"));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(server.requests().len(), 2);
 }
@@ -519,14 +423,14 @@ fn https_proxy_is_used_as_a_tunnel_and_never_for_loopback() {
     let proxy = RawServer::start(|_| http("403 Forbidden", "", ""));
     // A host only the proxy resolves: nothing leaves this machine.
     let target = "https://api.hanzo.test:8443";
-    let r = run(hanzo(home.path(), target).env("HTTPS_PROXY", &proxy.url).arg("list"));
+    let r = run(hanzo_api(home.path(), target, TOKEN).env("HTTPS_PROXY", &proxy.url).arg("list"));
     assert_eq!(r.code, 3, "{}", r.stderr);
     let seen = proxy.requests();
     assert!(seen.len() == 1 && seen[0].head.starts_with("CONNECT api.hanzo.test:8443 "), "{seen:?}");
     assert!(!seen[0].head.to_lowercase().contains("authorization"), "the token is not shown to the proxy");
     // The API on this machine is reached directly, proxy or not.
     let target = dead_url().replace("http://127.0.0.1", "https://localhost");
-    let r = run(hanzo(home.path(), &target).env("HTTPS_PROXY", &proxy.url).arg("list"));
+    let r = run(hanzo_api(home.path(), &target, TOKEN).env("HTTPS_PROXY", &proxy.url).arg("list"));
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("could not reach"), "{}", r.stderr);
     assert_eq!(proxy.requests().len(), 1, "loopback bypassed the proxy");
@@ -555,7 +459,7 @@ fn without_an_etag_save_rereads_updated_at_and_stops_when_it_moved() {
                 &format!(r#"{{"repo":"site","install":"{install}","state":"ready","updatedAt":"{at}"}}"#),
             )
         });
-        let r = run(hanzo(home.path(), &server.url).args(["save", "--yes"]));
+        let r = run(hanzo_api(home.path(), &server.url, TOKEN).args(["save", "--yes"]));
         let puts: Vec<Seen> = server.requests().into_iter().filter(|s| s.head.starts_with("PUT ")).collect();
         assert_eq!(*gets.lock().unwrap(), 2, "the diff's read and the re-read just before the PUT");
         if moved {

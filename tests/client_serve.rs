@@ -53,13 +53,8 @@ impl Desk {
     }
 
     fn cmd(&self) -> Command {
-        let mut cmd = Command::cargo_bin("hanzo-env").unwrap();
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.home.path())
-            .env("HANZO_BASE_URL", &self.url)
-            .env("HANZO_API_KEY", &self.token)
-            .current_dir(self.checkout());
+        let mut cmd = common::hanzo_api(self.home.path(), &self.url, &self.token);
+        cmd.current_dir(self.checkout());
         cmd
     }
 

@@ -5,17 +5,11 @@ mod common;
 
 use std::path::Path;
 
-use common::Run;
+use common::{Run, write};
 
 /// `hanzo-env ARGS DIR`, run from the temporary HOME.
 fn hanzo(home: &Path, args: &[&str], dir: &Path) -> Run {
     common::run(common::hanzo_env(home, home).args(args).arg(dir))
-}
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
 }
 
 fn node_repo() -> tempfile::TempDir {

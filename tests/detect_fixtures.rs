@@ -1,59 +1,206 @@
-//! Snapshot every fixture under `tests/fixtures/detect/*/`: `detect --json` and `detect --stdout`,
-//! run as a user would (the built binary, a temporary HOME, a cleared environment).
-//! Adding a fixture is adding a directory; new snapshots are accepted with `cargo insta review`
-//! (or `INSTA_UPDATE=always`).
+//! Every fixture under `tests/fixtures/detect/*/`, run as a user would (the built binary, a
+//! temporary HOME, a cleared environment): one snapshot each of what `detect --stdout` shows
+//! (the proposal file, then any warnings), and one test that `detect --json` keeps its
+//! contract on all of them and says what the file says. Adding a fixture is adding a
+//! directory; new snapshots are accepted with `cargo insta review` (or `INSTA_UPDATE=always`).
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+use hanzo_env::proposal::Proposal;
+use serde::Deserialize;
 
 fn fixtures_dir() -> PathBuf {
     common::fixture("detect")
 }
 
-fn detect(dir: &Path, mode: &str) -> String {
-    let home = tempfile::tempdir().expect("temp HOME");
-    let run = common::run(common::hanzo_env(home.path(), home.path()).args(["detect", mode]).arg(dir));
-    assert_eq!(run.code, 0, "detect {mode} {} failed: {}", dir.display(), run.stderr);
-    run.stdout
-}
-
-#[test]
-fn every_fixture_matches_its_snapshots() {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(fixtures_dir())
+/// Every fixture directory, sorted.
+fn fixtures() -> Vec<(String, PathBuf)> {
+    let mut dirs: Vec<(String, PathBuf)> = std::fs::read_dir(fixtures_dir())
         .expect("tests/fixtures/detect")
         .filter_map(|e| e.ok())
         .map(|e| e.path())
         .filter(|p| p.is_dir())
+        .map(|p| (p.file_name().and_then(|n| n.to_str()).expect("UTF-8 fixture name").to_string(), p))
         .collect();
     dirs.sort();
     assert!(!dirs.is_empty(), "no fixtures under {}", fixtures_dir().display());
-    // Every fixture is checked even when one differs, so a change shows all it affects.
-    let mut failed: Vec<String> = Vec::new();
-    for dir in dirs {
-        let name = dir.file_name().and_then(|n| n.to_str()).expect("UTF-8 fixture name").to_string();
-        if std::panic::catch_unwind(|| check_fixture(&dir, &name)).is_err() {
-            failed.push(name);
-        }
-    }
-    assert!(failed.is_empty(), "fixtures whose output changed: {failed:?}");
+    dirs
 }
 
-fn check_fixture(dir: &Path, name: &str) {
-    let root = dir.display().to_string();
-    // Snapshotted as printed: the key order is part of the contract.
-    let json_text = detect(dir, "--json");
-    serde_json::from_str::<serde_json::Value>(&json_text).expect("--json prints JSON");
-    let toml_text = detect(dir, "--stdout");
-    hanzo_env::proposal::Proposal::parse(&toml_text)
-        .unwrap_or_else(|e| panic!("{name}: the TOML detect writes does not parse: {e}\n{toml_text}"));
-    insta::with_settings!({
-        snapshot_path => "snapshots/detect",
-        prepend_module_to_snapshot => false,
-        filters => vec![(regex::escape(&root).as_str(), "[FIXTURE]")],
-    }, {
-        insta::assert_snapshot!(format!("{name}.json"), json_text);
-        insta::assert_snapshot!(format!("{name}.toml"), toml_text);
+/// `detect MODE DIR`, which must succeed.
+fn run_detect(dir: &Path, mode: &str) -> common::Run {
+    let home = tempfile::tempdir().expect("temp HOME");
+    let run = common::run(common::hanzo_env(home.path(), home.path()).args(["detect", mode]).arg(dir));
+    assert_eq!(run.code, 0, "detect {mode} {} failed: {}", dir.display(), run.stderr);
+    run
+}
+
+fn detect(dir: &Path, mode: &str) -> String {
+    run_detect(dir, mode).stdout
+}
+
+/// Run `check` on every fixture, even when one fails, so a change shows all it affects.
+fn on_every_fixture(what: &str, check: impl Fn(&Path, &str) + std::panic::RefUnwindSafe) {
+    let failed: Vec<String> = fixtures()
+        .into_iter()
+        .filter(|(name, dir)| std::panic::catch_unwind(|| check(dir, name)).is_err())
+        .map(|(name, _)| name)
+        .collect();
+    assert!(failed.is_empty(), "fixtures whose {what}: {failed:?}");
+}
+
+#[test]
+fn every_fixture_matches_its_snapshot() {
+    on_every_fixture("output changed", |dir, name| {
+        let run = run_detect(dir, "--stdout");
+        Proposal::parse(&run.stdout)
+            .unwrap_or_else(|e| panic!("{name}: the TOML detect writes does not parse: {e}\n{}", run.stdout));
+        // The file, then the warnings (stderr) when there are any: both are what detect says.
+        let toml_text = match run.stderr.is_empty() {
+            true => run.stdout,
+            false => format!("{}\n--- stderr ---\n{}", run.stdout, run.stderr),
+        };
+        let root = dir.display().to_string();
+        insta::with_settings!({
+            snapshot_path => "snapshots/detect",
+            prepend_module_to_snapshot => false,
+            filters => vec![(regex::escape(&root).as_str(), "[FIXTURE]")],
+        }, {
+            insta::assert_snapshot!(format!("{name}.toml"), toml_text);
+        });
+    });
+}
+
+// The `detect --json` contract: every key, its type, whether it may be absent or null.
+// Unknown keys are refused, so a new field is a deliberate change here.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)] // read by serde: a field's presence and type are the check
+struct DetectJson {
+    repo: String,
+    install: String,
+    start: String,
+    secrets: Vec<String>,
+    secret_details: Vec<SecretDetailJson>,
+    note: String,
+    toolchains: Vec<ToolchainJson>,
+    package_managers: Vec<PackageManagerJson>,
+    services: Vec<ServiceJson>,
+    tests: Vec<TestJson>,
+    warnings: Vec<String>,
+}
+
+/// The top-level keys in the order printed: part of the contract.
+const DETECT_JSON_KEYS: [&str; 11] = [
+    "repo",
+    "install",
+    "start",
+    "secrets",
+    "secret_details",
+    "note",
+    "toolchains",
+    "package_managers",
+    "services",
+    "tests",
+    "warnings",
+];
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct SecretDetailJson {
+    name: String,
+    required: bool,
+    source: String,
+    why: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct ToolchainJson {
+    name: String,
+    version: Option<String>,
+    source: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct PackageManagerJson {
+    name: String,
+    version: Option<String>,
+    /// The project's folder, relative to the checkout (`.` at its root).
+    path: String,
+    source: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct ServiceJson {
+    name: String,
+    image: Option<String>,
+    source: String,
+    /// Absent when empty.
+    #[serde(default)]
+    ports: Vec<String>,
+    /// Absent when empty.
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    /// The distribution package that runs it without Docker; absent when there is none.
+    package: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct TestJson {
+    command: String,
+    source: String,
+    /// Absent unless true.
+    #[serde(default)]
+    primary: bool,
+}
+
+#[test]
+fn detect_json_keeps_its_contract_and_says_what_the_file_says() {
+    on_every_fixture("JSON breaks its contract", |dir, name| {
+        let text = detect(dir, "--json");
+        let value: serde_json::Value = serde_json::from_str(&text).expect("--json prints JSON");
+        // Printed with two spaces of indent a level: the top-level keys in the order printed.
+        let keys: Vec<&str> = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("  \"")?.split_once("\":").map(|(key, _)| key))
+            .collect();
+        assert_eq!(keys, DETECT_JSON_KEYS, "{name}: the keys or their order");
+        // What may be absent is written only when there is something to say.
+        for (list, key) in [("services", "ports"), ("services", "env"), ("services", "package"), ("tests", "primary")] {
+            for item in value[list].as_array().into_iter().flatten() {
+                let written = &item[key];
+                let empty = written.is_null()
+                    || written == false
+                    || written.as_array().is_some_and(Vec::is_empty)
+                    || written.as_object().is_some_and(serde_json::Map::is_empty);
+                assert!(item.get(key).is_none() || !empty, "{name}: {list}[].{key} is written empty: {item}");
+            }
+        }
+        let json: DetectJson = serde_json::from_value(value).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+        assert_eq!(json.secrets, json.secret_details.iter().map(|d| d.name.clone()).collect::<Vec<_>>(), "{name}");
+        // The file (`--stdout`) and `--json` are one detection.
+        let file = Proposal::parse(&detect(dir, "--stdout")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(file.repo.as_deref(), Some(json.repo.as_str()), "{name}: repo");
+        assert_eq!(file.install, json.install, "{name}: install");
+        assert_eq!(file.start, json.start, "{name}: start");
+        assert_eq!(file.note, json.note, "{name}: note");
+        assert_eq!(file.secrets, json.secrets, "{name}: secrets");
+        let optional: Vec<String> =
+            json.secret_details.iter().filter(|d| !d.required).map(|d| d.name.clone()).collect();
+        assert_eq!(file.optional_secrets, optional, "{name}: optional secrets");
     });
 }
 

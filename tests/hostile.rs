@@ -3,14 +3,15 @@
 //! abort and a hang as a kill; leaks are looked for by a marker in every output, file and
 //! process. One test (or more) per item of the issue, named after it.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::{Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{Run, Serve, run};
+use common::raw_server::{RawServer, Seen, http};
+use common::{Run, Serve, dead_url, run, write};
 use serde_json::Value;
 
 mod common;
@@ -46,12 +47,6 @@ fn timed(cmd: &mut assert_cmd::Command) -> (Run, Duration) {
     (r, started.elapsed())
 }
 
-fn write(root: &Path, rel: &str, text: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
-
 fn mkfifo(path: &Path) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let status = std::process::Command::new("mkfifo").arg(path).status().unwrap();
@@ -66,11 +61,6 @@ fn symlink(target: &str, path: &Path) {
 fn warnings(r: &Run) -> Vec<String> {
     let json: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {}{}", r.stdout, r.stderr));
     json["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap().to_string()).collect()
-}
-
-fn dead_url() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    format!("http://{}", listener.local_addr().unwrap())
 }
 
 /// The issue's reproducer: nine anchors, each nine aliases of the one before.
@@ -284,62 +274,8 @@ fn a_proposal_file_that_is_no_bounded_regular_file_in_the_checkout_is_refused_by
 
 // --- 4. Response bodies ---------------------------------------------------------------------
 
-/// A server on loopback that answers every request with `answer(request head, stream)`,
-/// which may write for as long as the client reads.
-struct Hostile {
-    url: String,
-    heads: Arc<Mutex<Vec<String>>>,
-}
-
-impl Hostile {
-    fn start(answer: impl Fn(&str, &mut TcpStream) + Send + Sync + 'static) -> Hostile {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let heads = Arc::new(Mutex::new(Vec::new()));
-        let seen = Arc::clone(&heads);
-        let answer = Arc::new(answer);
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let (seen, answer) = (Arc::clone(&seen), Arc::clone(&answer));
-                std::thread::spawn(move || {
-                    let mut reader = BufReader::new(stream.try_clone().unwrap());
-                    let mut head = String::new();
-                    loop {
-                        let mut line = String::new();
-                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                            return;
-                        }
-                        if line == "\r\n" {
-                            break;
-                        }
-                        head.push_str(&line);
-                    }
-                    let length: usize = head
-                        .lines()
-                        .find_map(|l| {
-                            l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string())
-                        })
-                        .and_then(|v| v.parse().ok())
-                        .unwrap_or(0);
-                    let mut body = vec![0; length];
-                    let _ = reader.read_exact(&mut body);
-                    head.push_str(&String::from_utf8_lossy(&body));
-                    seen.lock().unwrap().push(head.clone());
-                    let mut stream = stream;
-                    answer(&head, &mut stream);
-                });
-            }
-        });
-        Hostile { url, heads }
-    }
-
-    fn requests(&self) -> Vec<String> {
-        self.heads.lock().unwrap().clone()
-    }
-}
-
 /// A body that never ends: chunk after chunk until the client goes away.
-fn endless_chunks(stream: &mut TcpStream, status: &str) {
+fn endless_chunks(stream: &mut dyn Write, status: &str) {
     let head = format!("HTTP/1.1 {status}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n");
     if stream.write_all(head.as_bytes()).is_err() {
         return;
@@ -349,7 +285,7 @@ fn endless_chunks(stream: &mut TcpStream, status: &str) {
 }
 
 /// A `Content-Length` of 2 GiB, then bytes for as long as the client reads.
-fn huge_length(stream: &mut TcpStream, status: &str) {
+fn huge_length(stream: &mut dyn Write, status: &str) {
     let head = format!("HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: 2147483648\r\n\r\n");
     if stream.write_all(head.as_bytes()).is_err() {
         return;
@@ -358,9 +294,9 @@ fn huge_length(stream: &mut TcpStream, status: &str) {
     while stream.write_all(&block).is_ok() {}
 }
 
-/// One answer, then the connection closes, as this server's threads do: said in the head so
+/// One answer, then the connection closes, as a streaming server's do: said in the head so
 /// that the client does not send its next request down a socket about to close (a reset).
-fn answer_json(stream: &mut TcpStream, status: &str, body: &str) {
+fn answer_json(stream: &mut dyn Write, status: &str, body: &str) {
     let _ = stream.write_all(
         format!(
             "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
@@ -375,7 +311,7 @@ const SITE: &str =
 
 #[test]
 fn response_bodies_are_read_to_a_cap_on_every_path() {
-    type Answer = fn(&str, &mut TcpStream);
+    type Answer = fn(&Seen, &mut dyn Write);
     let cases: [(&str, &[&str], Answer, &str); 9] = [
         ("list, endless chunked 200", &["list"], |_, s| endless_chunks(s, "200 OK"), "over the 8388608 byte limit"),
         (
@@ -399,8 +335,8 @@ fn response_bodies_are_read_to_a_cap_on_every_path() {
         (
             "save, endless answer to the PUT",
             &["save", "--yes"],
-            |head, s| {
-                if head.starts_with("GET") { answer_json(s, "200 OK", SITE) } else { endless_chunks(s, "200 OK") }
+            |seen, s| {
+                if seen.head.starts_with("GET") { answer_json(s, "200 OK", SITE) } else { endless_chunks(s, "200 OK") }
             },
             "over the 8388608 byte limit",
         ),
@@ -420,7 +356,7 @@ fn response_bodies_are_read_to_a_cap_on_every_path() {
         ),
     ];
     for (case, args, answer, expected) in cases {
-        let server = Hostile::start(answer);
+        let server = RawServer::streaming(answer);
         let home = tempfile::tempdir().unwrap();
         write(home.path(), ".hanzo/environment.toml", "repo = \"site\"\ninstall = \"make\"\n");
         let mut cmd = capped(home.path(), home.path(), args);
@@ -629,50 +565,12 @@ fn verify_stops_every_process_its_steps_leave_running_and_names_it() {
 
 // --- 8. Proxies -----------------------------------------------------------------------------
 
-/// A proxy on loopback that records every byte it is sent and answers 502.
-struct RecordingProxy {
-    url: String,
-    bytes: Arc<Mutex<Vec<u8>>>,
-}
-
-impl RecordingProxy {
-    fn start() -> RecordingProxy {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        let bytes = Arc::new(Mutex::new(Vec::new()));
-        let record = Arc::clone(&bytes);
-        std::thread::spawn(move || {
-            for mut stream in listener.incoming().flatten() {
-                let record = Arc::clone(&record);
-                std::thread::spawn(move || {
-                    stream.set_read_timeout(Some(Duration::from_millis(500))).unwrap();
-                    let mut buf = [0u8; 4096];
-                    while let Ok(n) = stream.read(&mut buf) {
-                        if n == 0 {
-                            break;
-                        }
-                        record.lock().unwrap().extend_from_slice(&buf[..n]);
-                        if buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
-                            let _ = stream.write_all(b"HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\n\r\n");
-                        }
-                    }
-                });
-            }
-        });
-        RecordingProxy { url, bytes }
-    }
-
-    fn seen(&self) -> Vec<u8> {
-        self.bytes.lock().unwrap().clone()
-    }
-}
-
 #[test]
 fn no_proxy_ever_sees_loopback_traffic_or_the_token() {
     let serve = Serve::start();
     let value = "proxy-leak-value-7f3a";
     for var in ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy", "HTTPS_PROXY"] {
-        let proxy = RecordingProxy::start();
+        let proxy = RawServer::start(|_| http("502 Bad Gateway", "", ""));
         let home = tempfile::tempdir().unwrap();
         let mut cmd = capped(home.path(), home.path(), &["--repo", "site", "secret", "set", "API_KEY", "--create"]);
         cmd.env("HANZO_BASE_URL", &serve.url)
@@ -681,10 +579,10 @@ fn no_proxy_ever_sees_loopback_traffic_or_the_token() {
             .write_stdin(value);
         let (r, _) = timed(&mut cmd);
         assert_eq!(r.code, 0, "{var}: {}", r.stderr);
-        assert!(proxy.seen().is_empty(), "{var}: the proxy got {:?}", String::from_utf8_lossy(&proxy.seen()));
+        assert!(proxy.received().is_empty(), "{var}: the proxy got {:?}", String::from_utf8_lossy(&proxy.received()));
     }
     // An https API through an http:// proxy: a CONNECT tunnel, the token only inside it.
-    let proxy = RecordingProxy::start();
+    let proxy = RawServer::start(|_| http("502 Bad Gateway", "", ""));
     let home = tempfile::tempdir().unwrap();
     let mut cmd = capped(home.path(), home.path(), &["list"]);
     cmd.env("HANZO_BASE_URL", "https://api.hanzo.test")
@@ -692,7 +590,7 @@ fn no_proxy_ever_sees_loopback_traffic_or_the_token() {
         .env("HTTPS_PROXY", &proxy.url);
     let (r, _) = timed(&mut cmd);
     assert_eq!(r.code, 3, "{}", r.stderr);
-    let seen = String::from_utf8_lossy(&proxy.seen()).into_owned();
+    let seen = String::from_utf8_lossy(&proxy.received()).into_owned();
     assert!(seen.starts_with("CONNECT api.hanzo.test:443 "), "{seen}");
     assert!(!seen.contains("tok_PROXY_MARKER") && !seen.to_lowercase().contains("authorization"), "{seen}");
 }
@@ -740,10 +638,10 @@ fn what_a_server_says_reaches_the_terminal_with_control_characters_escaped() {
     let show = r#"{"repo":"site","install":"npm ci\u001b[2J\r\nclear","start":"","secrets":["A\u001b[31m"],"state":"proposed","session":"s\u0007","proposal":{"install":"x","start":"","secrets":[],"note":"\u001b]0;t\u0007"}}"#;
     let refusal =
         r#"{"type":"about:blank","title":"Forbidden","status":403,"detail":"no\u001b[2J\u0007 way\u009b31m"}"#;
-    let server = Hostile::start(move |head, stream| {
-        if head.starts_with("GET /v1/environment HTTP") {
+    let server = RawServer::streaming(move |seen, stream| {
+        if seen.head.starts_with("GET /v1/environment HTTP") {
             answer_json(stream, "200 OK", list);
-        } else if head.starts_with("GET ") {
+        } else if seen.head.starts_with("GET ") {
             answer_json(stream, "200 OK", show);
         } else {
             answer_json(stream, "403 Forbidden", refusal);
@@ -808,8 +706,8 @@ fn a_server_that_echoes_the_value_sent_never_gets_it_printed() {
         let body = Arc::new(body);
         let answer = Arc::clone(&body);
         // The repo is looked up first (a GET, no value in it): it exists; the PUT is echoed.
-        let server = Hostile::start(move |head, stream| {
-            if head.starts_with("GET ") {
+        let server = RawServer::streaming(move |seen, stream| {
+            if seen.head.starts_with("GET ") {
                 answer_json(stream, "200 OK", r#"{"repo":"site","state":"ready","install":"make"}"#)
             } else {
                 answer_json(stream, &format!("{status} X"), &answer)
@@ -1238,7 +1136,8 @@ fn serve_stops_with_a_clear_error_after_a_disk_full_write_and_a_restart_has_ever
 fn a_refusal_that_quotes_the_request_headers_never_shows_the_token() {
     let token = "hzk_live_0123456789abcdefTOKENMARK";
     for status in ["400 Bad Request", "401 Unauthorized", "403 Forbidden", "500 Internal Server Error"] {
-        let server = Hostile::start(move |head, stream| {
+        let server = RawServer::streaming(move |seen, stream| {
+            let head = seen.text();
             let detail = format!("rejected request: {}", head.replace("\r\n", " | "));
             let escaped = serde_json::to_string(&head).unwrap();
             let body = serde_json::json!({"type": "about:blank", "title": "No", "status": 400,
@@ -1264,7 +1163,7 @@ fn a_refusal_that_quotes_the_request_headers_never_shows_the_token() {
 
 #[test]
 fn secret_values_holding_a_nul_byte_are_refused_before_anything_is_sent() {
-    let server = Hostile::start(|_, stream| answer_json(stream, "200 OK", SITE));
+    let server = RawServer::streaming(|_, stream| answer_json(stream, "200 OK", SITE));
     let home = tempfile::tempdir().unwrap();
     for (args, input) in [
         (&["--repo", "site", "secret", "set", "API_KEY"][..], "abc\0def".to_string()),
@@ -1278,7 +1177,7 @@ fn secret_values_holding_a_nul_byte_are_refused_before_anything_is_sent() {
         assert!(r.stderr.contains("NUL"), "{args:?}: {}", r.stderr);
     }
     // Only the lookup of the repo (a GET, before the value is read) reached the server.
-    let requests = server.requests();
+    let requests: Vec<String> = server.requests().iter().map(|r| r.text()).collect();
     assert!(requests.iter().all(|r| r.starts_with("GET /v1/environment")), "sent: {requests:?}");
     assert!(!requests.iter().any(|r| r.contains("abc") || r.contains("GOOD")), "sent: {requests:?}");
 }
@@ -1322,7 +1221,7 @@ fn pull_refuses_names_from_the_server_that_no_command_accepts_and_writes_nothing
         let env = serde_json::json!({"repo": "site", "install": "make", "start": "", "secrets": ["OK_NAME", bad],
             "state": "ready", "session": "", "proposal": {"install": "make", "start": "", "secrets": [bad], "note": ""}});
         let body = env.to_string();
-        let server = Hostile::start(move |_, stream| answer_json(stream, "200 OK", &body));
+        let server = RawServer::streaming(move |_, stream| answer_json(stream, "200 OK", &body));
         let home = tempfile::tempdir().unwrap();
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join(".git")).unwrap();

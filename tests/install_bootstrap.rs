@@ -560,11 +560,7 @@ fn a_missing_deno_comes_from_npm_once() {
 /// A checkout with a PHP app (whose tests CI runs) and a Node front end beside it.
 fn php_app_with_a_node_front_end(test: &str) -> (tempfile::TempDir, String) {
     let checkout = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let path = checkout.path().join(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| common::write(checkout.path(), rel, text);
     write("composer.json", r#"{"name": "acme/app", "require": {"php": ">=8.2"}}"#);
     write("composer.lock", r#"{"packages": []}"#);
     write("package.json", r#"{"name": "front", "scripts": {"build": "vite build"}}"#);

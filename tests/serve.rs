@@ -32,11 +32,8 @@ impl World {
         self.dir.path().join(rel)
     }
     fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_hanzo-env"));
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.path("home"))
-            .env("XDG_CONFIG_HOME", self.path("home/.config"))
+        let mut cmd = common::process(&self.path("home"));
+        cmd.env("XDG_CONFIG_HOME", self.path("home/.config"))
             .env("XDG_DATA_HOME", self.path("home/.local/share"))
             .arg("serve")
             .args(args);

@@ -6,7 +6,8 @@ use super::remote;
 use crate::api::client::ApiError;
 use crate::cli::{GlobalArgs, LoginArgs};
 use crate::diagnostic::Exit;
-use crate::secret::{self, TokenStore};
+use crate::secret_value;
+use crate::token_store::{self, TokenStore};
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, args: &LoginArgs, ui: &Ui) -> anyhow::Result<Exit> {
@@ -14,13 +15,13 @@ pub fn run(global: &GlobalArgs, args: &LoginArgs, ui: &Ui) -> anyhow::Result<Exi
     let store = TokenStore::from_env()?;
     let token = if args.with_token {
         remote::refuse_terminal_stdin("pipe the token in, or run `hanzo-env login` for a hidden prompt")?;
-        let raw = secret::read_value(std::io::stdin().lock(), "stdin")?;
-        let text = secret::into_text(raw, "stdin")?;
+        let raw = secret_value::read_value(std::io::stdin().lock(), "stdin")?;
+        let text = secret_value::into_text(raw, "stdin")?;
         SecretString::from(text.expose_secret().trim())
     } else {
         ui.password(&format!("API token for {api}"), "pipe the token to `hanzo-env login --with-token`")?
     };
-    secret::check_token(token.expose_secret(), if args.with_token { "stdin" } else { "the prompt" })?;
+    token_store::check_token(token.expose_secret(), if args.with_token { "stdin" } else { "the prompt" })?;
     let checked = match remote::build_client(global, ui, token.clone())?.list() {
         Ok(_) => true,
         Err(err @ ApiError::Unauthorized { .. }) => {

@@ -3,7 +3,7 @@
 use super::remote;
 use crate::cli::GlobalArgs;
 use crate::diagnostic::Exit;
-use crate::secret::TokenStore;
+use crate::token_store::TokenStore;
 use crate::ui::Ui;
 
 pub fn run(global: &GlobalArgs, ui: &Ui) -> anyhow::Result<Exit> {

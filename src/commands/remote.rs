@@ -15,7 +15,7 @@ use crate::checkout;
 use crate::cli::GlobalArgs;
 use crate::diagnostic::Failure;
 use crate::proposal::{Proposal, ProposalError};
-use crate::secret::{self, TokenError, TokenSource, TokenStore};
+use crate::token_store::{self, TokenError, TokenSource, TokenStore};
 use crate::ui::{Ui, printable, printable_line};
 
 /// Every call gives up after this long (the retries of 429/5xx come on top, bounded).
@@ -88,7 +88,7 @@ pub type Resolved = Result<(SecretString, TokenSource), TokenError>;
 pub fn resolve(global: &GlobalArgs) -> anyhow::Result<(TokenStore, Resolved)> {
     let api = api_key(global)?;
     let store = TokenStore::from_env()?;
-    let resolved = secret::resolve_token(&store, &api);
+    let resolved = token_store::resolve_token(&store, &api);
     Ok((store, resolved))
 }
 

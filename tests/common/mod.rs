@@ -2,6 +2,8 @@
 
 use assert_cmd::Command;
 
+pub mod raw_server;
+
 /// What one run of the binary left behind.
 #[allow(dead_code)] // each test crate compiles this module; not all use every helper
 pub struct Run {
@@ -34,6 +36,30 @@ pub fn hanzo_env(home: &std::path::Path, cwd: &std::path::Path) -> Command {
         .env("NO_COLOR", "1")
         .current_dir(cwd);
     cmd
+}
+
+/// [`hanzo_env`] run from `home` against the API at `api`, signed in with `token`.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn hanzo_api(home: &std::path::Path, api: &str, token: &str) -> Command {
+    let mut cmd = hanzo_env(home, home);
+    cmd.env("HANZO_BASE_URL", api).env("HANZO_API_KEY", token);
+    cmd
+}
+
+/// Write `text` at `root/rel`, making the folders on the way.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn write(root: &std::path::Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// An `http://` address on loopback where nothing listens (a port just given back).
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn dead_url() -> String {
+    let (listener, port) = free_port();
+    drop(listener);
+    format!("http://127.0.0.1:{port}")
 }
 
 /// Copy the tree at `from` into `to` (created), files and folders only.

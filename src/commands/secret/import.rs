@@ -157,11 +157,11 @@ fn validate(entries: &[Entry], source: &str) -> anyhow::Result<()> {
         } else if len > MAX_VALUE_BYTES {
             problems
                 .push(format!("line {line}: the value of {} is {len} bytes; at most {MAX_VALUE_BYTES}", entry.name));
-        } else if crate::secret::holds_nul(entry.value.expose_secret()) {
+        } else if crate::secret_value::holds_nul(entry.value.expose_secret()) {
             problems.push(format!(
                 "line {line}: the value of {} holds a NUL byte, {}",
                 entry.name,
-                crate::secret::NUL_WHY
+                crate::secret_value::NUL_WHY
             ));
         }
     }

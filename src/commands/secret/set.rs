@@ -9,7 +9,7 @@ use crate::cli::{GlobalArgs, SecretSetArgs};
 use crate::commands::remote;
 use crate::diagnostic::Exit;
 use crate::names::validate_secret_name;
-use crate::secret::{self, ValueError};
+use crate::secret_value::{self, ValueError};
 use crate::ui::{Ui, plural};
 
 /// `--json`: what was set, never the value.
@@ -88,19 +88,23 @@ fn input_of<'a>(args: &'a SecretSetArgs, ui: &Ui) -> anyhow::Result<Input<'a>> {
 /// `--keep-newline`), from `--from-file` verbatim.
 fn read_value(input: Input<'_>, args: &SecretSetArgs, ui: &Ui) -> anyhow::Result<SecretString> {
     match input {
-        Input::File(path) => Ok(secret::into_text(secret::read_value_file(path)?, &path.display().to_string())?),
-        Input::StdinVerbatim => Ok(secret::into_text(secret::read_value(std::io::stdin().lock(), "stdin")?, "stdin")?),
+        Input::File(path) => {
+            Ok(secret_value::into_text(secret_value::read_value_file(path)?, &path.display().to_string())?)
+        }
+        Input::StdinVerbatim => {
+            Ok(secret_value::into_text(secret_value::read_value(std::io::stdin().lock(), "stdin")?, "stdin")?)
+        }
         Input::Prompt => {
             let typed = ui.password(&format!("Value for {}", args.name), "--from-file PATH")?;
             let bytes = SecretBox::new(Box::new(typed.expose_secret().as_bytes().to_vec()));
-            Ok(secret::into_text(bytes, "the prompt")?)
+            Ok(secret_value::into_text(bytes, "the prompt")?)
         }
         Input::Stdin => {
-            let mut value = secret::read_value(std::io::stdin().lock(), "stdin")?;
-            if !args.keep_newline && secret::strip_one_newline(&mut value) {
+            let mut value = secret_value::read_value(std::io::stdin().lock(), "stdin")?;
+            if !args.keep_newline && secret_value::strip_one_newline(&mut value) {
                 ui.info("note: stripped one trailing newline from stdin (--keep-newline keeps it)");
             }
-            Ok(secret::into_text(value, "stdin")?)
+            Ok(secret_value::into_text(value, "stdin")?)
         }
     }
 }
