@@ -173,10 +173,8 @@ fn detect_json_keeps_its_contract_and_says_what_the_file_says() {
         let text = detect(dir, "--json");
         let value: serde_json::Value = serde_json::from_str(&text).expect("--json prints JSON");
         // Printed with two spaces of indent a level: the top-level keys in the order printed.
-        let keys: Vec<&str> = text
-            .lines()
-            .filter_map(|line| line.strip_prefix("  \"")?.split_once("\":").map(|(key, _)| key))
-            .collect();
+        let keys: Vec<&str> =
+            text.lines().filter_map(|line| line.strip_prefix("  \"")?.split_once("\":").map(|(key, _)| key)).collect();
         assert_eq!(keys, DETECT_JSON_KEYS, "{name}: the keys or their order");
         // What may be absent is written only when there is something to say.
         for (list, key) in [("services", "ports"), ("services", "env"), ("services", "package"), ("tests", "primary")] {

@@ -120,7 +120,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
     };
     for package in &installed {
         let tool = if package.flutter { "flutter" } else { "dart" };
-        out.step_in(package.dir, Phase::Install, &format!("{tool} pub get"), Evidence::file(package.manifest));
+        out.step_in(package.dir, Phase::Install, format!("{tool} pub get"), Evidence::file(package.manifest));
     }
     for package in &packages {
         let tool = if package.flutter { "flutter" } else { "dart" };

@@ -211,7 +211,7 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     let mvn = if wrapper { "./mvnw" } else { "mvn" };
     // `install` rather than `dependency:go-offline`: in a reactor, go-offline tries to download
     // the sibling modules and fails; install builds them into ~/.m2 so any module can be tested alone.
-    out.step_in(dir, Phase::Install, &format!("{mvn} {quiet} install -DskipTests"), Evidence::file(pom));
+    out.step_in(dir, Phase::Install, format!("{mvn} {quiet} install -DskipTests"), Evidence::file(pom));
     out.test(in_dir(dir, &format!("{mvn} {quiet} test")), Evidence::file(pom));
     let modules = module_poms(repo, pom).len();
     if modules > 0 {

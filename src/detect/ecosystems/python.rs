@@ -439,31 +439,31 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             out.step_in(
                 dir,
                 Phase::Install,
-                &format!("{export} --no-emit-workspace | python3 -m pip install -r /dev/stdin"),
+                format!("{export} --no-emit-workspace | python3 -m pip install -r /dev/stdin"),
                 source.clone(),
             );
             let own = format!("{export} | sed -n '/^-e /p' | python3 -m pip install --no-deps -r /dev/stdin");
-            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), &own), source);
+            out.step_in(dir, Phase::Install, without_git_metadata(pyproject.as_deref(), &own), source);
             "python3 -m "
         }
         Tool::Poetry => {
             let cmd = poetry_install(pyproject.as_deref(), &from_ci.poetry);
-            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), &cmd), source);
+            out.step_in(dir, Phase::Install, without_git_metadata(pyproject.as_deref(), &cmd), source);
             "python3 -m "
         }
         // These build the project too (editable, into their own environment).
         Tool::Pdm => {
             let cmd = if has("pdm.lock") { "pdm install --frozen-lockfile" } else { "pdm install" };
-            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), cmd), source);
+            out.step_in(dir, Phase::Install, without_git_metadata(pyproject.as_deref(), cmd), source);
             "pdm run "
         }
         Tool::Pipenv => {
             let cmd = if has("Pipfile.lock") { "pipenv install --dev --deploy" } else { "pipenv install --dev" };
-            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), cmd), source);
+            out.step_in(dir, Phase::Install, without_git_metadata(pyproject.as_deref(), cmd), source);
             "pipenv run "
         }
         Tool::Hatch => {
-            out.step_in(dir, Phase::Install, &without_git_metadata(pyproject.as_deref(), "hatch env create"), source);
+            out.step_in(dir, Phase::Install, without_git_metadata(pyproject.as_deref(), "hatch env create"), source);
             "hatch run "
         }
         Tool::Pip => {
@@ -595,7 +595,7 @@ fn install_ci_test_packages(
     let mut names_pytest = false;
     for (file, source) in files {
         let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
-        out.step_in(dir, Phase::Install, &format!("python3 -m pip install -r {}", quote(relative)), source.clone());
+        out.step_in(dir, Phase::Install, format!("python3 -m pip install -r {}", quote(relative)), source.clone());
         names_pytest |= repo.read(file).is_some_and(|text| mentions_pytest(&text));
     }
     if let Some(source) = source {
@@ -739,7 +739,7 @@ fn pip_install(
         out.step_in(
             dir,
             Phase::Install,
-            &format!("python3 -m pip install {}", requirements.join(" ")),
+            format!("python3 -m pip install {}", requirements.join(" ")),
             Evidence::key(join(dir, "pyproject.toml"), "dependency-groups"),
         );
         names_pytest |= groups.iter().any(|r| mentions_pytest(r));
@@ -828,7 +828,7 @@ fn pip_install(
         out.step_in(
             dir,
             Phase::Install,
-            &format!("python3 -m pip install {mode}{}", targets.join(" ")),
+            format!("python3 -m pip install {mode}{}", targets.join(" ")),
             (*source).clone(),
         );
         names_pytest |= ci.projects.iter().any(|(project, _)| {

@@ -93,7 +93,7 @@ fn mill(repo: &Repo, out: &mut Findings, build: &str) {
     let dir = parent_dir(build);
     out.toolchain("scala", None, Evidence::file(build));
     let mill = if file_on_disk(repo, &join(dir, "mill")) { "./mill" } else { "mill" };
-    out.step_in(dir, Phase::Install, &format!("{mill} -i __.compile"), Evidence::file(build));
+    out.step_in(dir, Phase::Install, format!("{mill} -i __.compile"), Evidence::file(build));
     out.test(in_dir(dir, &format!("{mill} -i __.test")), Evidence::file(build));
 }
 
