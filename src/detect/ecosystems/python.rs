@@ -561,12 +561,14 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     }
     // The runners the tests go through, when the project's own environment does not bring
     // them (into the interpreter, where pip, uv and poetry put it), and what tox's test
-    // environment adds, so that the tests also run without tox.
+    // environment adds, so that the tests also run without tox. Before the project's
+    // install: tox depends on filelock and virtualenv, and installed after their checkout
+    // it would replace the editable project with a release.
     let nox = Some(join(dir, "noxfile.py")).filter(|path| repo.exists(path));
     for (config, runner) in [(&tox, "tox"), (&nox, "nox")] {
         if let (true, Some(path)) = (tool.fills_interpreter(), config) {
             out.step(
-                Phase::Install,
+                Phase::Toolchain,
                 format!("command -v {runner} >/dev/null 2>&1 || python3 -m pip install {runner}"),
                 path.clone(),
             );
@@ -1632,11 +1634,12 @@ mod tests {
             [
                 "python3 -m pip install -r requirements.txt",
                 "python3 -m pip install -r test_requirements.txt",
-                "python3 -m pip install -e '.[redis]'",
-                "python3 -m pip install -r tests/requirements.txt"
-            ]
+                "python3 -m pip install -r tests/requirements.txt",
+                "hanzo_pip_each 'installed by the CI test job' -- pytest-cov",
+            ],
+            "what CI installs before (or with) the checkout goes in before the project: {installs:?}"
         );
-        assert_eq!(installs[4], "hanzo_pip_each 'installed by the CI test job' -- pytest-cov", "{installs:?}");
+        assert_eq!(installs[4], "python3 -m pip install -e '.[redis]'", "{installs:?}");
         // tox's deps at once, else one by one (a VCS dep without network); the requirements
         // file the project's install took is not taken again.
         assert!(installs.contains(&"hanzo_pip_each 'a dep of the tox test environment' -- mock"), "{installs:?}");
