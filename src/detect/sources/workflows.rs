@@ -193,12 +193,12 @@ impl Workflows {
         let mut notes = Vec::new();
         if reader.jobs.is_empty() && repo.exists(".travis.yml") {
             reader.travis(".travis.yml");
-        } else if let Some(current) = reader.jobs.iter().find(|job| job.kind != JobKind::UnusedAction) {
-            if repo.exists(".travis.yml") {
-                // Its pins (a 2019 `pytest==4.6.9`) crash on today's interpreters.
-                let file = current.source.split('#').next().unwrap_or(&current.source);
-                notes.push(format!("`.travis.yml` is left out: `{file}` is the current CI and supersedes it"));
-            }
+        } else if let Some(current) = reader.jobs.iter().find(|job| job.kind != JobKind::UnusedAction)
+            && repo.exists(".travis.yml")
+        {
+            // Its pins (a 2019 `pytest==4.6.9`) crash on today's interpreters.
+            let file = current.source.split('#').next().unwrap_or(&current.source);
+            notes.push(format!("`.travis.yml` is left out: `{file}` is the current CI and supersedes it"));
         }
         Workflows { jobs: reader.jobs, notes }
     }
