@@ -603,3 +603,45 @@ fn another_toolchains_part_of_the_repo_is_skipped_with_a_warning_when_the_toolch
     let run = machine.run(&install, checkout.path());
     assert_eq!(run.code, 127, "composer is missing: {}", run.stderr);
 }
+
+#[test]
+fn ci_install_lines_keep_their_options_and_their_place_around_the_checkouts_install() {
+    let machine = Machine::new();
+    machine.tool("bin", "python3", "");
+    let fixture = "detect/ci-install-lines-whole";
+    let install = drafted_install(fixture);
+    let run = machine.run(&install, &common::fixture(fixture));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let pip: Vec<String> = machine
+        .calls()
+        .lines()
+        .filter_map(|l| l.strip_prefix("python3 -m pip install "))
+        .filter(|l| !l.starts_with("--upgrade pip") && !l.starts_with("--quiet"))
+        .map(str::to_string)
+        .collect();
+    let at = |wanted: &str| pip.iter().position(|l| l == wanted).unwrap_or_else(|| panic!("no `{wanted}` in {pip:#?}"));
+    // CI upgrades a test tool before it installs the checkout, and adds s3fs without its
+    // dependencies after: a released copy of the project must not replace the checkout.
+    let own = at("-e .[test]");
+    assert!(at("--upgrade pytest-timeout") < own, "{pip:#?}");
+    assert!(at("--no-deps s3fs") > own, "{pip:#?}");
+    assert!(at("--constraint=constraints.txt pytest-asyncio") > own, "{pip:#?}");
+    assert!(!pip.iter().any(|l| l.contains("4.6.9")), "the superseded .travis.yml pin stays out: {pip:#?}");
+}
+
+#[test]
+fn a_nox_test_sessions_installs_go_in_with_their_options() {
+    let machine = Machine::new();
+    machine.tool("bin", "python3", "");
+    let fixture = "detect/nox-session-install";
+    let install = drafted_install(fixture);
+    let run = machine.run(&install, &common::fixture(fixture));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let calls = machine.calls();
+    let at = |wanted: &str| calls.find(wanted).unwrap_or_else(|| panic!("no `{wanted}` in {calls}"));
+    // The session's requirements file (the test runner) before the project, the plugin
+    // without its dependencies after, as the session orders them.
+    assert!(at("python3 -m pip install -r tests/requirements.txt\n") < at("python3 -m pip install -e .\n"), "{calls}");
+    assert!(at("python3 -m pip install -e .\n") < at("python3 -m pip install --no-deps pytest-randomly\n"), "{calls}");
+    assert!(!calls.contains("ruff"), "the lint session's tools are not the tests': {calls}");
+}

@@ -68,6 +68,8 @@ impl Ecosystem for Node {
             SetupStep::new("node", "actions/setup-node@v4", "node-version"),
             SetupStep::new("bun", "oven-sh/setup-bun@v2", "bun-version").when_unpinned(),
             SetupStep::new("pnpm", "pnpm/action-setup@v4", "version"),
+            // Its successor: read, not written (export writes the first).
+            SetupStep::new("pnpm", "pnpm/setup@v1", "version"),
         ];
         STEPS
     }
@@ -347,9 +349,9 @@ fn package_manager_setup(pm: Pm, version: Option<&str>, yarn_berry: bool) -> Vec
 /// The version of `pm` CI's official setup step installs (`pnpm/action-setup` with
 /// `version: 10`: a lockfile format several majors write says less), with its evidence.
 fn ci_version(sources: &Sources, pm: Pm) -> Option<(String, Evidence)> {
-    let step = super::setup_step(pm.name())?;
-    let action = step.uses.split('@').next()?;
-    sources.workflows().jobs.iter().flat_map(|job| &job.actions).filter(|used| used.action == action).find_map(|used| {
+    let steps: Vec<&SetupStep> = Node.setup_steps().iter().filter(|step| step.target == pm.name()).collect();
+    sources.workflows().jobs.iter().flat_map(|job| &job.actions).find_map(|used| {
+        let step = steps.iter().find(|step| step.uses.split('@').next() == Some(used.action.as_str()))?;
         let version = used.inputs.get(step.version_input).and_then(|input| version::numeric_pin(&input.text))?;
         Some((version, used.source.clone()))
     })
@@ -634,6 +636,17 @@ mod tests {
     #[test]
     fn pnpm_is_the_major_ci_sets_up_when_package_json_names_none() {
         let workflow = "jobs:\n  build:\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          version: 10\n      - run: pnpm test\n";
+        // The successor action reads the same way.
+        let successor = "jobs:\n  t:\n    steps:\n      - uses: pnpm/setup@5d160c5bc68a09337ad0d5654e237e03253b5879\n        with:\n          version: 11\n";
+        let s = crate::detect::testing::scan(
+            &Node,
+            &[
+                ("package.json", "{}"),
+                ("pnpm-lock.yaml", "lockfileVersion: '9.0'\n"),
+                (".github/workflows/t.yml", successor),
+            ],
+        );
+        assert!(s.steps().contains(&"hanzo_pm pnpm 11"), "{:?}", s.steps());
         let files = [
             ("package.json", r#"{"scripts": {"test": "vitest run"}}"#),
             ("pnpm-lock.yaml", "lockfileVersion: '9.0'\n"),

@@ -117,11 +117,17 @@ impl Ecosystem for Python {
         env::reads(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
+        let runners = ci::runners_used(sources);
+        let mut test_packages = ci::test_packages(sources);
+        // Where CI runs tox and never nox, a noxfile is the leftover.
+        if runners != ["tox"] {
+            test_packages.extend(ci::nox_test_packages(sources));
+        }
         let from_ci = FromCi {
             uv: Requested::by(sources, &UV_OPTIONS),
             poetry: Requested::by(sources, &POETRY_OPTIONS),
-            test_packages: ci::test_packages(sources),
-            runners: ci::runners_used(sources),
+            test_packages,
+            runners,
         };
         detect(sources.repo(), &from_ci, out);
     }
@@ -222,15 +228,55 @@ impl Requested {
             toml_table(pyproject, &["project", "optional-dependencies"]),
             toml_table(pyproject, &["dependency-groups"]),
         );
-        let groups = groups.into_iter().filter(|g| !exported.contains(g));
-        let mut flags: String = groups.map(|group| format!(" --group {}", quote(group))).collect();
-        if self.all_extras {
-            flags.push_str(" --all-extras");
-        } else {
-            flags.extend(extras.iter().map(|name| format!(" --extra {}", quote(name))));
+        let groups: Vec<&str> = groups.into_iter().filter(|g| !exported.contains(g)).collect();
+        let conflicts = uv_conflicts(pyproject);
+        if conflicts.is_empty() {
+            let mut flags: String = groups.iter().map(|group| format!(" --group {}", quote(group))).collect();
+            if self.all_extras {
+                flags.push_str(" --all-extras");
+            } else {
+                flags.extend(extras.iter().map(|name| format!(" --extra {}", quote(name))));
+            }
+            return flags;
         }
-        flags
+        // `[tool.uv] conflicts` names extras and groups uv refuses together (`cpu` and `cu124`):
+        // of each such set, the first asked for (or the groups the export already names) is
+        // kept, and `--all-extras` is every declared extra that way.
+        let declared_extras: Vec<&str> = if self.all_extras {
+            toml_table(pyproject, &["project", "optional-dependencies"])
+                .map(|t| t.keys().map(String::as_str).collect())
+                .unwrap_or_default()
+        } else {
+            extras
+        };
+        let mut chosen: Vec<(&str, &str)> = exported.iter().map(|g| ("group", *g)).collect();
+        let asked = groups.iter().map(|g| ("group", *g)).chain(declared_extras.iter().map(|e| ("extra", *e)));
+        for (kind, name) in asked {
+            let clashes = conflicts.iter().any(|set| {
+                set.iter().any(|item| item == &(kind, name))
+                    && chosen.iter().any(|taken| set.iter().any(|item| item == taken) && *taken != (kind, name))
+            });
+            if !clashes && !chosen.contains(&(kind, name)) {
+                chosen.push((kind, name));
+            }
+        }
+        let chosen = chosen.into_iter().filter(|(kind, name)| !(*kind == "group" && exported.contains(name)));
+        chosen.map(|(kind, name)| format!(" --{kind} {}", quote(name))).collect()
     }
+}
+
+/// The sets of `[tool.uv] conflicts`, each as (`extra` or `group`, name) pairs.
+fn uv_conflicts(pyproject: Option<&toml::Table>) -> Vec<Vec<(&'static str, &str)>> {
+    let sets = toml_table(pyproject, &["tool", "uv"]).and_then(|uv| uv.get("conflicts")).and_then(|c| c.as_array());
+    fn item(entry: &toml::Value) -> Option<(&'static str, &str)> {
+        let entry = entry.as_table()?;
+        if let Some(extra) = entry.get("extra").and_then(|e| e.as_str()) {
+            return Some(("extra", extra));
+        }
+        entry.get("group").and_then(|g| g.as_str()).map(|g| ("group", g))
+    }
+    let sets = sets.into_iter().flatten().filter_map(|set| set.as_array());
+    sets.map(|set| set.iter().filter_map(item).collect()).filter(|set: &Vec<_>| set.len() > 1).collect()
 }
 
 /// The table at `path` of `pyproject`.
@@ -414,6 +460,13 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         ));
     }
     let mut pytest_installed = false;
+    let tox = tox_config(repo, dir);
+    let tox::TestDeps { deps: tox_deps, extras: tox_extras, variant: tox_variant, current: tox_env } =
+        tox.as_ref().map(|config| config.test_deps(repo)).unwrap_or_default();
+    // Only pip's projects take tox's deps and extras: the others' locks say what their
+    // environment holds. Nor when CI runs the tests with nox and never tox: `tox.ini` is then
+    // a leftover (alembic's pins a pytest older than the one its project needs).
+    let ci_prefers_nox = from_ci.runners == ["nox"];
     // The requirements files the install below takes (pip's only; the locks hold the rest).
     let mut installed_files: Vec<&str> = Vec::new();
     let run_prefix = match tool {
@@ -475,8 +528,13 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
                 .iter()
                 .filter(|f| f.dir == dir)
                 .flat_map(|f| f.extras.iter().map(String::as_str))
+                .chain(tox_extras.iter().map(String::as_str).filter(|_| !ci_prefers_nox))
                 .collect();
-            let ci = CiInstalls { extras: &ci_extras, projects: &local_projects(&from_ci.test_packages, dir) };
+            let ci = CiInstalls {
+                extras: &ci_extras,
+                projects: &local_projects(&from_ci.test_packages, dir),
+                test_packages: &from_ci.test_packages,
+            };
             pytest_installed = pip_install(repo, dir, &requirements, &ci, pyproject.as_deref(), out);
             installed_files = installed_requirements(&requirements);
             "python3 -m "
@@ -485,16 +543,11 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     // What CI's test jobs add with pip goes where the project went (not into hatch's, pdm's
     // or pipenv's own environments, which their runs would not see).
     if tool.fills_interpreter() {
-        pytest_installed |= install_ci_test_packages(repo, &from_ci.test_packages, dir, &installed_files, out);
+        // pip's install took the ones CI runs before its install of the checkout.
+        let order = if tool == Tool::Pip { CiOrder::AfterOwn } else { CiOrder::All };
+        pytest_installed |= install_ci_test_packages(repo, &from_ci.test_packages, order, dir, &installed_files, out);
     }
     let pytest = pytest_evidence(repo, dir, requirements, pyproject.as_deref(), &pyproject_path);
-    let tox = tox_config(repo, dir);
-    let tox::TestDeps { deps: tox_deps, variant: tox_variant, current: tox_env } =
-        tox.as_ref().map(|config| config.test_deps(repo)).unwrap_or_default();
-    // Only pip's projects take tox's deps: the others' locks say what their environment
-    // holds. Nor when CI runs the tests with nox and never tox: `tox.ini` is then a leftover
-    // (alembic's pins a pytest older than the one its project needs).
-    let ci_prefers_nox = from_ci.runners == ["nox"];
     let tox_deps = if tool == Tool::Pip && !ci_prefers_nox { tox_deps } else { Vec::new() };
     let tox_variant = tox_variant.filter(|_| !tox_deps.is_empty());
     if tool == Tool::Pip
@@ -507,12 +560,14 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     }
     // The runners the tests go through, when the project's own environment does not bring
     // them (into the interpreter, where pip, uv and poetry put it), and what tox's test
-    // environment adds, so that the tests also run without tox.
+    // environment adds, so that the tests also run without tox. Before the project's
+    // install: tox depends on filelock and virtualenv, and installed after their checkout
+    // it would replace the editable project with a release.
     let nox = Some(join(dir, "noxfile.py")).filter(|path| repo.exists(path)).map(Evidence::file);
     for (config, runner) in [(tox.as_ref().map(ToxConfig::evidence), "tox"), (nox, "nox")] {
         if let (true, Some(path)) = (tool.fills_interpreter(), config) {
             out.step(
-                Phase::Install,
+                Phase::Toolchain,
                 format!("command -v {runner} >/dev/null 2>&1 || python3 -m pip install {runner}"),
                 path,
             );
@@ -536,7 +591,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             best_effort_pip(&options, &packages, "a dep of the tox test environment")
         };
         let source = path.key(if path.is_toml() { "env_run_base.deps" } else { "testenv.deps" });
-        out.steps.push(crate::plan::Step::helper(Phase::Install, "hanzo_pip_each", args, source).in_dir(dir));
+        out.steps.push(crate::plan::Step::helper(Phase::Install, "hanzo_pip_each", args, source.clone()).in_dir(dir));
         if let Some((env, section)) = &tox_variant {
             let envlist = path.key(&format!("{section}.envlist"));
             out.note(format!("tox deps of `{env}`, the first variant of the envlist ({envlist})"));
@@ -558,13 +613,36 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     members
 }
 
+/// Which of CI's test installs a step takes, by where CI runs them relative to its install of
+/// the checkout itself: the ones before go before the project's install here (a test tool that
+/// depends on the project, pytest on pluggy, would otherwise replace the editable checkout with
+/// a release), the ones after go after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CiOrder {
+    BeforeOwn,
+    AfterOwn,
+    All,
+}
+
+impl CiOrder {
+    fn takes(self, line: &ci::CiPackages) -> bool {
+        match self {
+            CiOrder::BeforeOwn => !line.after_own,
+            CiOrder::AfterOwn => line.after_own,
+            CiOrder::All => true,
+        }
+    }
+}
+
 /// What CI's test jobs install from `dir` besides the project's own requirements files
 /// (`installed`): their requirements files, then the packages they name, best effort: a
 /// package that needs what the sandbox lacks (a C library, a private index) is reported and
-/// the rest go in. Whether pytest is among the packages.
+/// the rest go in. Packages given with pip's options (`--no-deps`) go in with them, one step
+/// per set of options, in CI's order. Whether pytest is among the packages.
 fn install_ci_test_packages(
     repo: &Repo,
     found: &[ci::CiPackages],
+    order: CiOrder,
     dir: &str,
     installed: &[&str],
     out: &mut Findings,
@@ -573,11 +651,17 @@ fn install_ci_test_packages(
     // against the checkout's other parts: here they would replace the checkout's editable copy.
     let own = own_distributions(repo);
     let mut files: Vec<(&str, &Evidence)> = Vec::new();
-    let mut packages: Vec<&str> = Vec::new();
-    let mut source = None;
+    // Per set of options (and CI's apart from a noxfile's), in order of appearance: the
+    // packages and the first line's evidence.
+    let mut groups: Vec<(&[String], Vec<&str>, &Evidence)> = Vec::new();
+    let from_nox = |source: &Evidence| file_name(&source.path) == "noxfile.py";
+    let mut taken: Vec<String> = Vec::new();
+    // Every line of `dir` is looked at, in order, so that a package a line before the taken
+    // ones installed is not taken again from a later job.
     for line in found.iter().filter(|f| f.dir == dir) {
+        let this = order.takes(line);
         for file in &line.files {
-            if !installed.contains(&file.as_str()) && !files.iter().any(|(f, _)| f == file) {
+            if this && !installed.contains(&file.as_str()) && !files.iter().any(|(f, _)| f == file) {
                 files.push((file, &line.source));
             }
         }
@@ -586,9 +670,19 @@ fn install_ci_test_packages(
         // cannot install both; one by one, the last would win.
         for package in &line.packages {
             let name = requirement_name(package);
-            if !packages.iter().any(|p| requirement_name(p) == name) && !own.contains(&name) {
-                packages.push(package);
-                source.get_or_insert(&line.source);
+            if taken.contains(&name) || own.contains(&name) {
+                continue;
+            }
+            taken.push(name);
+            if !this {
+                continue;
+            }
+            let same = |(options, _, source): &&mut (&[String], Vec<&str>, &Evidence)| {
+                *options == line.options.as_slice() && from_nox(source) == from_nox(&line.source)
+            };
+            match groups.iter_mut().find(same) {
+                Some((_, packages, _)) => packages.push(package),
+                None => groups.push((&line.options, vec![package.as_str()], &line.source)),
             }
         }
     }
@@ -598,14 +692,21 @@ fn install_ci_test_packages(
         out.step_in(dir, Phase::Install, format!("python3 -m pip install -r {}", quote(relative)), source.clone());
         names_pytest |= repo.read(file).is_some_and(|text| mentions_pytest(&text));
     }
-    if let Some(source) = source {
+    for (options, packages, source) in groups {
+        // A constraints file is repo-relative in the finding; the step runs in `dir`.
+        let options: Vec<String> = options
+            .iter()
+            .map(|o| match o.strip_prefix("--constraint=") {
+                Some(file) => {
+                    format!("--constraint={}", file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/'))
+                }
+                None => o.clone(),
+            })
+            .collect();
         let packages: Vec<String> = packages.iter().map(|p| p.to_string()).collect();
-        out.helper(
-            Phase::Install,
-            "hanzo_pip_each",
-            best_effort_pip(&[], &packages, "installed by the CI test job"),
-            source.clone(),
-        );
+        let why = if from_nox(source) { "installed by the nox test session" } else { "installed by the CI test job" };
+        let args = best_effort_pip(&options, &packages, why);
+        out.steps.push(crate::plan::Step::helper(Phase::Install, "hanzo_pip_each", args, source.clone()).in_dir(dir));
         names_pytest |= packages.iter().any(|p| requirement_name(p) == "pytest");
     }
     names_pytest
@@ -709,6 +810,9 @@ struct CiInstalls<'a> {
     extras: &'a [&'a str],
     /// The projects in its subfolders they install by path, with where CI says so.
     projects: &'a [(ci::LocalProject, &'a Evidence)],
+    /// Everything they install (the packages CI installs before the checkout go in before
+    /// the project).
+    test_packages: &'a [ci::CiPackages],
 }
 
 fn pip_install(
@@ -744,6 +848,7 @@ fn pip_install(
         );
         names_pytest |= groups.iter().any(|r| mentions_pytest(r));
     }
+    names_pytest |= install_ci_test_packages(repo, ci.test_packages, CiOrder::BeforeOwn, dir, &chosen, out);
     // The project last: a test dependency that depends on it (pytest on pluggy, virtualenv
     // on filelock) would otherwise replace the editable checkout with the release from PyPI.
     let manifest = pyproject_or_setup(repo, dir);
@@ -1570,11 +1675,12 @@ mod tests {
             [
                 "python3 -m pip install -r requirements.txt",
                 "python3 -m pip install -r test_requirements.txt",
-                "python3 -m pip install -e '.[redis]'",
-                "python3 -m pip install -r tests/requirements.txt"
-            ]
+                "python3 -m pip install -r tests/requirements.txt",
+                "hanzo_pip_each 'installed by the CI test job' -- pytest-cov",
+            ],
+            "what CI installs before (or with) the checkout goes in before the project: {installs:?}"
         );
-        assert_eq!(installs[4], "hanzo_pip_each 'installed by the CI test job' -- pytest-cov", "{installs:?}");
+        assert_eq!(installs[4], "python3 -m pip install -e '.[redis]'", "{installs:?}");
         // tox's deps at once, else one by one (a VCS dep without network); the requirements
         // file the project's install took is not taken again.
         assert!(installs.contains(&"hanzo_pip_each 'a dep of the tox test environment' -- mock"), "{installs:?}");

@@ -38,6 +38,40 @@ fn runner_when_missing(command: &str) -> Option<&'static str> {
     }
 }
 
+/// The install of the tool a CI test command runs (`c8 npm test`) when the job's earlier
+/// `lines` put it on PATH with npm's global install (`npm install -g c8`), and that line's
+/// evidence: the project's own install does not bring it.
+fn global_tool_of(lines: &[RunLine], command: &str) -> Option<(String, Evidence)> {
+    let (_, program) = crate::detect::sources::shell::split_prefix(command);
+    let program = program.split_whitespace().next()?;
+    for line in lines {
+        for words in commands(&line.text) {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            let global = match words.as_slice() {
+                ["npm", "install" | "i" | "add", rest @ ..] if rest.iter().any(|w| ["-g", "--global"].contains(w)) => {
+                    rest
+                }
+                ["yarn", "global", "add", rest @ ..] => rest,
+                ["pnpm", "add" | "install" | "i", rest @ ..] if rest.iter().any(|w| ["-g", "--global"].contains(w)) => {
+                    rest
+                }
+                _ => continue,
+            };
+            for spec in global.iter().filter(|w| !w.starts_with('-') && !w.contains('$')) {
+                // `c8@10` and `@scope/tool@1` name the tool by the package's last part.
+                let name = spec.strip_prefix('@').map_or(*spec, |rest| rest.split_once('/').map_or(rest, |(_, n)| n));
+                let name = name.split('@').next().unwrap_or(name);
+                if name == program {
+                    let quoted = quote(spec);
+                    let step = format!("command -v {program} >/dev/null 2>&1 || npm install -g {quoted}");
+                    return Some((step, line.source.clone()));
+                }
+            }
+        }
+    }
+    None
+}
+
 /// Target names that prepare a development environment.
 const SETUP_TARGETS: &[&str] =
     &["setup", "install", "bootstrap", "deps", "dependencies", "init", "dev-setup", "setup-dev", "install-deps"];
@@ -100,6 +134,9 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 let command = if line.dir.is_empty() { test } else { format!("cd {} && {test}", line.dir) };
                 if let Some(step) = runner_when_missing(&command) {
                     out.step(Phase::Toolchain, step, line.source.clone());
+                }
+                if let Some((step, source)) = global_tool_of(&job.lines[..index], &command) {
+                    out.step(Phase::Toolchain, step, source);
                 }
                 let placed_first = placed.iter().filter(|(i, _)| *i < index).map(|(_, step)| step.clone()).collect();
                 // The job's own builds, in the test's folder, as the test runs them: every
@@ -442,6 +479,14 @@ mod tests {
         assert_eq!(s.steps(), [JUST_WHEN_MISSING]);
         let s = run_signal(detect, &[("Makefile", "test:\n\tgo test ./...\n")]);
         assert!(s.steps().is_empty());
+    }
+
+    #[test]
+    fn a_tool_ci_installs_globally_for_its_test_is_installed_too() {
+        let workflow = "jobs:\n  test:\n    steps:\n      - run: |\n          npm install\n          npm install -g c8 @vitest/ui@2\n      - run: c8 npm test\n      - run: nyc npm test\n";
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow), ("package.json", "{}")]);
+        assert_eq!(s.steps(), ["command -v c8 >/dev/null 2>&1 || npm install -g c8"], "nyc is not installed by CI");
+        assert_eq!(global_tool_of(&[], "c8 npm test"), None);
     }
 
     #[test]

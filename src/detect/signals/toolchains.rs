@@ -193,6 +193,9 @@ fn image_toolchain(image: &str) -> Option<(&'static str, Option<String>)> {
 }
 
 fn ci(sources: &Sources, out: &mut Findings) {
+    for note in &sources.workflows().notes {
+        out.note(note.clone());
+    }
     for job in &sources.workflows().jobs {
         if !relevance::counts(sources, job) {
             continue;

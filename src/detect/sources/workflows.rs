@@ -33,6 +33,8 @@ use crate::evidence::{Evidence, Kind};
 #[derive(Debug, Default)]
 pub struct Workflows {
     pub jobs: Vec<Job>,
+    /// What reading them left out on purpose, for the reader of the draft.
+    pub notes: Vec<String>,
 }
 
 /// What kind of configuration a job comes from, which decides how much it speaks for the
@@ -189,10 +191,17 @@ impl Workflows {
         }
         // Repos that moved to another CI often leave `.travis.yml` behind, stale: it speaks
         // for the project only when it is the only CI configuration.
+        let mut notes = Vec::new();
         if reader.jobs.is_empty() && repo.exists(".travis.yml") {
             reader.travis(".travis.yml");
+        } else if let Some(current) = reader.jobs.iter().find(|job| job.kind != JobKind::UnusedAction)
+            && repo.exists(".travis.yml")
+        {
+            // Its pins (a 2019 `pytest==4.6.9`) crash on today's interpreters.
+            let file = &current.source.path;
+            notes.push(format!("`.travis.yml` is left out: `{file}` is the current CI and supersedes it"));
         }
-        Workflows { jobs: reader.jobs }
+        Workflows { jobs: reader.jobs, notes }
     }
 }
 

@@ -22,7 +22,54 @@ pub struct CiPackages {
     pub extras: Vec<String>,
     /// The repo's projects in other folders it installs (`pip install ./core[test] ./pool`).
     pub projects: Vec<LocalProject>,
+    /// pip's options that change what it installs (`--no-deps`, `--pre`,
+    /// `--constraint=constraints.txt`), kept with the packages they were given with: without
+    /// `--no-deps`, `pip install s3fs` replaces the checkout's editable fsspec with a release.
+    pub options: Vec<String>,
+    /// CI runs it after its install of the checkout itself (`pip install -e .`): then it goes
+    /// after the project's install here too.
+    pub after_own: bool,
     pub source: Evidence,
+}
+
+impl CiPackages {
+    /// What the pip command `words` installs when run in `dir` (`None` for another command),
+    /// with whether it installs the project there itself; `None` in the first when it
+    /// installs nothing this module keeps.
+    fn of_pip(
+        repo: &crate::detect::repo::Repo,
+        dir: &str,
+        words: &[String],
+        after_own: bool,
+        source: &Evidence,
+    ) -> Option<(Option<CiPackages>, bool)> {
+        let Installed { packages, files, extras, paths, options, own } = pip_install(words)?;
+        let options = options.into_iter().filter_map(|o| kept_option(repo, dir, o)).collect();
+        let files = files.iter().filter_map(|f| join_path(dir, f)).filter(|f| repo.exists(f)).collect();
+        let projects = paths
+            .into_iter()
+            .filter_map(|(path, extras)| {
+                let project = join_path(dir, &path).filter(|d| !d.is_empty() && d != dir)?;
+                let is_project = ["pyproject.toml", "setup.py"].iter().any(|m| repo.exists(&format!("{project}/{m}")));
+                is_project.then_some(LocalProject { dir: project, extras })
+            })
+            .collect();
+        let installs = CiPackages {
+            dir: dir.to_string(),
+            packages,
+            files,
+            extras,
+            projects,
+            options,
+            after_own,
+            source: source.clone(),
+        };
+        let keeps = !installs.packages.is_empty()
+            || !installs.files.is_empty()
+            || !installs.extras.is_empty()
+            || !installs.projects.is_empty();
+        Some((keeps.then_some(installs), own))
+    }
 }
 
 /// A project of the repo installed by its path, with the extras asked of it.
@@ -103,42 +150,139 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
         let Some(first_test) = job.lines.iter().position(tests).filter(|_| job.kind != JobKind::UnusedAction) else {
             continue;
         };
-        // Up to the first line that runs the tests, its own installs included.
+        // Up to the first line that runs the tests, its own installs included; one entry per
+        // pip command, in CI's order, each knowing whether CI installed the checkout before it.
+        let mut after_own = false;
         for line in job.lines[..=first_test].iter().filter(|line| !line.in_foreign_checkout) {
-            let mut installs = CiPackages {
-                dir: line.dir.clone(),
-                packages: Vec::new(),
-                files: Vec::new(),
-                extras: Vec::new(),
-                projects: Vec::new(),
-                source: line.source.clone(),
-            };
-            let repo = sources.repo();
             for words in commands(&line.text) {
-                let Some(Installed { packages, files, extras, paths }) = pip_install(&words) else {
+                let Some((installs, own)) =
+                    CiPackages::of_pip(sources.repo(), &line.dir, &words, after_own, &line.source)
+                else {
                     continue;
                 };
-                installs.packages.extend(packages);
-                installs.extras.extend(extras);
-                let files = files.iter().filter_map(|f| join_path(&line.dir, f)).filter(|f| repo.exists(f));
-                installs.files.extend(files);
-                let projects = paths.into_iter().filter_map(|(path, extras)| {
-                    let dir = join_path(&line.dir, &path).filter(|d| !d.is_empty() && *d != line.dir)?;
-                    let is_project = ["pyproject.toml", "setup.py"].iter().any(|m| repo.exists(&format!("{dir}/{m}")));
-                    is_project.then_some(LocalProject { dir, extras })
-                });
-                installs.projects.extend(projects);
-            }
-            if !installs.packages.is_empty()
-                || !installs.files.is_empty()
-                || !installs.extras.is_empty()
-                || !installs.projects.is_empty()
-            {
-                found.push(installs);
+                after_own |= own;
+                found.extend(installs);
             }
         }
     }
     found
+}
+
+/// What the test session of each `noxfile.py` installs (`session.install("-r",
+/// "tests/requirements.txt")`, `session.install("pytest", "-e", ".[test]")`), read as CI's
+/// pip lines are: often the only place the test runner itself is named. A call with an
+/// argument that is not a string literal (`*REQUIREMENTS`) is left out; keyword arguments
+/// (`silent=True`) are nox's, not pip's.
+pub fn nox_test_packages(sources: &Sources) -> Vec<CiPackages> {
+    static SESSION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^@[^\n]*session[^\n]*\n(?:@[^\n]*\n)*def (tests?)\((\w+)[^\n]*\n").expect("valid")
+    });
+    let repo = sources.repo();
+    let mut found = Vec::new();
+    for dir in repo.project_dirs("noxfile.py") {
+        let path = join_path(dir, "noxfile.py").unwrap_or_else(|| "noxfile.py".to_string());
+        let Some(text) = repo.read(&path) else { continue };
+        let Some(session) = SESSION.captures(&text) else { continue };
+        let (Some(whole), Some(function), Some(name)) = (session.get(0), session.get(1), session.get(2)) else {
+            continue;
+        };
+        // The function's body: up to the next line that is not indented.
+        let rest = &text[whole.end()..];
+        let end = rest
+            .match_indices('\n')
+            .map(|(at, _)| at + 1)
+            .find(|&at| rest[at..].starts_with(|c: char| !c.is_whitespace()))
+            .unwrap_or(rest.len());
+        let body = &rest[..end];
+        let source = Evidence::key(&path, function.as_str());
+        let mut after_own = false;
+        for call in calls(body, &format!("{}.install(", name.as_str())) {
+            let Some(args) = literal_arguments(call) else { continue };
+            let words: Vec<String> = ["pip".to_string(), "install".to_string()].into_iter().chain(args).collect();
+            if let Some((installs, own)) = CiPackages::of_pip(repo, dir, &words, after_own, &source) {
+                after_own |= own;
+                found.extend(installs);
+            }
+        }
+    }
+    found
+}
+
+/// The argument text of each call `opening` (`session.install(`) in `text`, to its closing
+/// parenthesis.
+fn calls<'t>(text: &'t str, opening: &str) -> Vec<&'t str> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(opening) {
+        let args = &rest[at + opening.len()..];
+        let (mut depth, mut quote, mut end) = (0usize, None::<char>, None);
+        for (i, c) in args.char_indices() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '(' | '[') => depth += 1,
+                (None, ')') if depth == 0 => {
+                    end = Some(i);
+                    break;
+                }
+                (None, ')' | ']') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        let Some(end) = end else { break };
+        found.push(&args[..end]);
+        rest = &args[end..];
+    }
+    found
+}
+
+/// The positional arguments of a call, each a plain string literal; `None` when one is not.
+fn literal_arguments(call: &str) -> Option<Vec<String>> {
+    let mut args = Vec::new();
+    for arg in split_arguments(call) {
+        let arg = arg.trim();
+        if arg.is_empty() {
+            continue;
+        }
+        let quoted = |q: char| arg.len() >= 2 && arg.starts_with(q) && arg.ends_with(q);
+        if quoted('"') || quoted('\'') {
+            let inner = &arg[1..arg.len() - 1];
+            if inner.contains(['"', '\'', '\\', '{']) {
+                return None;
+            }
+            args.push(inner.to_string());
+        } else if arg
+            .split_once('=')
+            .is_some_and(|(key, _)| key.trim().chars().all(|c| c.is_alphanumeric() || c == '_'))
+        {
+            // A keyword argument.
+        } else {
+            return None;
+        }
+    }
+    Some(args)
+}
+
+/// A call's arguments split at the commas outside quotes and brackets.
+fn split_arguments(call: &str) -> Vec<&str> {
+    let (mut parts, mut start, mut depth, mut quote) = (Vec::new(), 0, 0usize, None::<char>);
+    for (i, c) in call.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, ',') if depth == 0 => {
+                parts.push(&call[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&call[start..]);
+    parts
 }
 
 /// Whether `words` run a repo script (`./scripts/test-postgres.sh`, `bash ci/test.sh`)
@@ -181,6 +325,10 @@ struct Installed {
     extras: Vec<String>,
     /// Folders given by path (`./core[test]`, `-e ../pool`), as written, with their extras.
     paths: Vec<(String, Vec<String>)>,
+    /// Options with their value as one word (`--constraint=c.txt`), as written.
+    options: Vec<String>,
+    /// It installs the project where it runs (`.`, `-e .`, `.[test]`).
+    own: bool,
 }
 
 fn pip_install(words: &[String]) -> Option<Installed> {
@@ -203,17 +351,21 @@ fn pip_install(words: &[String]) -> Option<Installed> {
                 Some(_) => {}
                 None if ["-e", "--editable"].contains(&arg.as_str()) => {
                     if let Some(target) = args.next() {
+                        installed.own |= is_own(target);
                         installed.extras.extend(project_extras(target));
                         installed.paths.extend(local_path(target));
                     }
                 }
                 None if OPTIONS_WITH_A_VALUE.contains(&arg.as_str()) => {
-                    args.next();
+                    if let Some(value) = args.next() {
+                        installed.options.push(format!("{arg}={value}"));
+                    }
                 }
-                None => {}
+                None => installed.options.push(arg.clone()),
             }
             continue;
         }
+        installed.own |= is_own(arg);
         installed.extras.extend(project_extras(arg));
         installed.paths.extend(local_path(arg));
         let is_a_name = arg.starts_with(|c: char| c.is_ascii_alphanumeric())
@@ -225,6 +377,38 @@ fn pip_install(words: &[String]) -> Option<Installed> {
         }
     }
     Some(installed)
+}
+
+/// Whether a pip argument is the project in the current directory (`.`, `./`, `.[test]`).
+fn is_own(arg: &str) -> bool {
+    let rest = arg.strip_prefix("./").or_else(|| arg.strip_prefix('.'));
+    rest.is_some_and(|rest| rest.is_empty() || rest.starts_with('['))
+}
+
+/// pip's options that change what a CI line installs, in their long form: the others say how
+/// pip talks (`-q`), where it installs (`--user`, uv's `--system`: here the interpreter on
+/// PATH) or which index it asks (the sandbox's pip configuration says that).
+fn kept_option(repo: &crate::detect::repo::Repo, dir: &str, option: String) -> Option<String> {
+    let (name, value) = match option.split_once('=') {
+        Some((name, value)) => (name, Some(value)),
+        None => (option.as_str(), None),
+    };
+    let long = match name {
+        "--no-deps" | "--pre" | "--force-reinstall" | "--no-build-isolation" => name,
+        "-U" | "--upgrade" => "--upgrade",
+        "--only-binary" | "--no-binary" | "--upgrade-strategy" => name,
+        // A constraints file that exists, relative to where the line runs.
+        "-c" | "--constraint" => {
+            let file = join_path(dir, value?).filter(|f| repo.exists(f))?;
+            return Some(format!("--constraint={file}"));
+        }
+        _ => return None,
+    };
+    match value {
+        Some(value) if !value.contains('$') => Some(format!("{long}={value}")),
+        Some(_) => None,
+        None => Some(long.to_string()),
+    }
 }
 
 /// The extras a pip argument asks of the project in the current directory: `.[a,b]` (or
@@ -315,6 +499,35 @@ mod tests {
         assert!(named("pip install \"django~=${DJANGO}\" -c constraints.txt").is_empty());
         assert!(named("npm install pytest").is_empty());
         assert!(named("pip download pytest").is_empty());
+    }
+
+    #[test]
+    fn the_literal_arguments_of_a_nox_install() {
+        let body = "    session.install(\"-r\", 'tests/requirements.txt')\n    session.install(\n        \"pytest\",\n        \"-e\", \".[test]\", silent=True,\n    )\n    session.install(*DEPS)\n    session.install(f\"x{v}\")\n";
+        let found: Vec<Option<Vec<String>>> =
+            calls(body, "session.install(").into_iter().map(literal_arguments).collect();
+        let strings = |words: &[&str]| Some(words.iter().map(|w| w.to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            found,
+            [strings(&["-r", "tests/requirements.txt"]), strings(&["pytest", "-e", ".[test]"]), None, None]
+        );
+    }
+
+    #[test]
+    fn options_that_change_what_pip_installs_are_kept() {
+        let options: Vec<String> =
+            commands("pip install -q --no-deps -U --root-user-action=ignore --only-binary :all: s3fs")
+                .iter()
+                .filter_map(|w| pip_install(w))
+                .flat_map(|i| i.options)
+                .collect();
+        assert_eq!(options, ["-q", "--no-deps", "-U", "--root-user-action=ignore", "--only-binary=:all:"]);
+        let dir = tempfile::tempdir().unwrap();
+        let repo = crate::detect::repo::Repo::walk(dir.path(), &Default::default()).unwrap();
+        let kept: Vec<String> = options.into_iter().filter_map(|o| kept_option(&repo, "", o)).collect();
+        assert_eq!(kept, ["--no-deps", "--upgrade", "--only-binary=:all:"]);
+        assert!(commands("pip install -e . && pip install .[x] ./").iter().all(|w| pip_install(w).unwrap().own));
+        assert!(!pip_install(&commands("pip install ./core")[0]).unwrap().own);
     }
 
     #[test]

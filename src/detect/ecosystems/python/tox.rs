@@ -21,6 +21,9 @@ const MAX_NAME: usize = 128;
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct TestDeps {
     pub deps: Vec<String>,
+    /// The project's extras the environment installs it with (`extras = test, twisted`), all
+    /// of them, for the same environment as the deps.
+    pub extras: Vec<String>,
     /// The environment whose factor-conditional lines were taken (`py39-dj42`) and the
     /// section holding its `envlist` (`tox`, or `tox:tox` in setup.cfg); `None` when no
     /// such line was taken.
@@ -37,13 +40,12 @@ pub fn toml_test_deps(tox: &toml::Table) -> TestDeps {
     if let Some(ini) = tox.get("legacy_tox_ini").and_then(|v| v.as_str()) {
         return test_deps(ini);
     }
-    let deps = tox.get("env_run_base").and_then(|base| base.get("deps")).and_then(|d| d.as_array());
-    let deps = deps.into_iter().flatten().filter_map(|d| d.as_str()).map(str::trim);
-    TestDeps {
-        deps: deps.filter(|d| !d.is_empty() && !d.contains(['{', '}'])).map(str::to_string).collect(),
-        variant: None,
-        current: None,
-    }
+    let strings = |key: &str| -> Vec<String> {
+        let values = tox.get("env_run_base").and_then(|base| base.get(key)).and_then(|d| d.as_array());
+        let values = values.into_iter().flatten().filter_map(|d| d.as_str()).map(str::trim);
+        values.filter(|d| !d.is_empty() && !d.contains(['{', '}'])).map(str::to_string).collect()
+    };
+    TestDeps { deps: strings("deps"), extras: strings("extras"), variant: None, current: None }
 }
 
 /// The `deps` of tox's `[testenv]` for one environment: the first of `envlist` whose section
@@ -54,18 +56,7 @@ pub fn toml_test_deps(tox: &toml::Table) -> TestDeps {
 /// is another section's value (`{[base]deps}`) is that value, as tox substitutes it; other
 /// substitutions are left out; `{toxinidir}/` is the project folder.
 pub fn test_deps(ini: &str) -> TestDeps {
-    let lines: Vec<(Option<Vec<Group>>, String)> =
-        substituted(ini, &ini_value(ini, "testenv", "deps").unwrap_or_default(), 0)
-            .iter()
-            .map(|line| line.split(" #").next().unwrap_or_default().trim())
-            .filter(|line| !line.is_empty() && !line.starts_with('#'))
-            .map(|line| match condition(line) {
-                Some((groups, content)) => (Some(groups), content.to_string()),
-                None => (None, line.to_string()),
-            })
-            .map(|(groups, content)| (groups, content.replace("{toxinidir}/", "")))
-            .filter(|(_, content)| !content.is_empty() && !content.contains(['{', '}']))
-            .collect();
+    let lines = conditional_lines(ini, "deps");
     let named: HashSet<&str> = lines
         .iter()
         .flat_map(|(groups, _)| groups.iter().flatten().flatten())
@@ -89,23 +80,55 @@ pub fn test_deps(ini: &str) -> TestDeps {
         .or_else(|| pool.first().copied());
     let factors: HashSet<&str> =
         picked.map(|env| env.split('-').filter(|f| !is_python_factor(f)).collect()).unwrap_or_default();
-    let mut deps: Vec<String> = Vec::new();
-    let mut conditional = false;
-    for (groups, content) in &lines {
-        let applies = match groups {
-            None => true,
-            Some(groups) => groups.iter().any(|group| applies(group, &factors)),
-        };
-        if applies && !deps.contains(content) {
-            conditional |= groups.is_some();
-            deps.push(content.clone());
+    let (deps, conditional) = applying(&lines, &factors);
+    // `extras = test, twisted` (or one per line, or factor-conditional): every one.
+    let extra_lines = conditional_lines(ini, "extras");
+    let (extra_lines, _) = applying(&extra_lines, &factors);
+    let mut extras: Vec<String> = Vec::new();
+    for extra in extra_lines.iter().flat_map(|line| line.split(',')).map(str::trim).filter(|e| !e.is_empty()) {
+        if !extras.iter().any(|e| e == extra) {
+            extras.push(extra.to_string());
         }
     }
     let variant = picked.filter(|_| conditional).map(|env| (env.clone(), section));
     let current = picked.filter(|env| env.split('-').any(is_python_factor)).map(|env| {
         env.split('-').map(|factor| if is_python_factor(factor) { "py" } else { factor }).collect::<Vec<_>>().join("-")
     });
-    TestDeps { deps, variant, current }
+    TestDeps { deps, extras, variant, current }
+}
+
+/// The lines of `[testenv]`'s `key` (other sections' values substituted), each with its
+/// factor condition if it has one.
+fn conditional_lines(ini: &str, key: &str) -> Vec<(Option<Vec<Group>>, String)> {
+    substituted(ini, &ini_value(ini, "testenv", key).unwrap_or_default(), 0)
+        .iter()
+        .map(|line| line.split(" #").next().unwrap_or_default().trim())
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| match condition(line) {
+            Some((groups, content)) => (Some(groups), content.to_string()),
+            None => (None, line.to_string()),
+        })
+        .map(|(groups, content)| (groups, content.replace("{toxinidir}/", "")))
+        .filter(|(_, content)| !content.is_empty() && !content.contains(['{', '}']))
+        .collect()
+}
+
+/// The contents of the `lines` that apply to an environment with `factors`, once each, and
+/// whether a conditional one was among them.
+fn applying(lines: &[(Option<Vec<Group>>, String)], factors: &HashSet<&str>) -> (Vec<String>, bool) {
+    let mut taken: Vec<String> = Vec::new();
+    let mut conditional = false;
+    for (groups, content) in lines {
+        let applies = match groups {
+            None => true,
+            Some(groups) => groups.iter().any(|group| applies(group, factors)),
+        };
+        if applies && !taken.contains(content) {
+            conditional |= groups.is_some();
+            taken.push(content.clone());
+        }
+    }
+    (taken, conditional)
 }
 
 /// Whether a condition's group holds for an environment with `factors` (its Python factors
@@ -388,7 +411,10 @@ mod tests {
     #[test]
     fn a_special_environment_beside_the_matrix_is_not_picked() {
         let ini = "[tox]\nenvlist = py{310,311}, norewrite, pytest6\n[testenv]\ndeps =\n    mock\n    pytest6: pytest==6.2.5\n";
-        assert_eq!(test_deps(ini), TestDeps { deps: vec!["mock".into()], variant: None, current: Some("py".into()) });
+        assert_eq!(
+            test_deps(ini),
+            TestDeps { deps: vec!["mock".into()], extras: vec![], variant: None, current: Some("py".into()) }
+        );
         // Without an interpreter factor anywhere, the first environment a condition names,
         // and no environment of the current interpreter to name.
         let ini = "[tox]\nenvlist = lint, dj42\n[testenv]\ndeps =\n    dj42: Django<5\n";
@@ -411,11 +437,12 @@ mod tests {
     #[test]
     fn toml_configurations_give_the_base_deps_or_read_the_legacy_ini() {
         let native: toml::Table =
-            "env_list = ['3.13', 'lint']\n[env_run_base]\ndeps = ['pytest>=8', '-r requirements-test.txt', '{[base]deps}', { replace = 'ref', of = ['x'] }]\n[env.lint]\ndeps = ['ruff']\n".parse().unwrap();
+            "env_list = ['3.13', 'lint']\n[env_run_base]\nextras = ['test']\ndeps = ['pytest>=8', '-r requirements-test.txt', '{[base]deps}', { replace = 'ref', of = ['x'] }]\n[env.lint]\ndeps = ['ruff']\n".parse().unwrap();
         assert_eq!(
             toml_test_deps(&native),
             TestDeps {
                 deps: vec!["pytest>=8".into(), "-r requirements-test.txt".into()],
+                extras: vec!["test".into()],
                 variant: None,
                 current: None
             }
@@ -426,6 +453,15 @@ mod tests {
                 .unwrap();
         assert_eq!(toml_test_deps(&legacy).deps, ["pytest", "mock"]);
         assert_eq!(toml_test_deps(&toml::Table::new()), TestDeps::default());
+    }
+
+    #[test]
+    fn every_extra_of_the_picked_environment() {
+        let ini = "[tox]\nenvlist = py{310,311}-{tw,asyncio}\n[testenv]\nextras = test, twisted\n    tw: twisted-extra\n    asyncio: uvloop\n";
+        assert_eq!(test_deps(ini).extras, ["test", "twisted", "twisted-extra"]);
+        let ini = "[testenv]\nextras =\n    test\n    redis\n";
+        assert_eq!(test_deps(ini).extras, ["test", "redis"]);
+        assert!(test_deps("[testenv]\ndeps = pytest\n").extras.is_empty());
     }
 
     fn deps(ini: &str) -> (Vec<String>, Option<String>) {
