@@ -1,0 +1,229 @@
+//! Tests: deduplicated and ranked; the first is the primary, the one a developer runs.
+
+use super::*;
+
+pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<TestCommand> {
+    let names: Vec<&str> = managers.iter().map(|m| m.name.as_str()).collect();
+    for test in &mut tests {
+        test.command = ecosystems::in_installed_environment(&test.command, &names);
+    }
+    // In rank order; the repo's own project before a subproject's (`cd elixir && mix test`
+    // beside the root's `yarn test`), then CI's plain test job before its variants; a
+    // command found twice keeps its best source.
+    // A root that another language manages besides Node is that language's app, and its
+    // package.json the browser front end's (a Rails or Laravel app's assets): of the same
+    // standing, the app's tests come before the front end's (`bin/rspec` before `yarn test:js`).
+    let ecosystem_of = |program: &str| ecosystems::owner_of_package_manager(program).map(|e| e.id());
+    let app_beside_node =
+        managers.iter().any(|m| m.path == "." && ecosystem_of(&m.name).is_some_and(|id| id != "node" && id != "cpp"))
+            && managers.iter().any(|m| m.path == "." && ecosystem_of(&m.name) == Some("node"));
+    let front_end = |t: &TestCommand| {
+        let program = shell::split_prefix(&t.command).1.split_whitespace().next().unwrap_or_default();
+        app_beside_node && (program == "npx" || ecosystem_of(program) == Some("node"))
+    };
+    tests.sort_by_key(|t| {
+        (test_rank(&t.source), t.partial, t.command.starts_with("cd "), !in_plain_test_job(&t.source), front_end(t))
+    });
+    // `(cd elixir && mix test)` (an ecosystem's default) is CI's `cd elixir && mix test`.
+    let mut tests = dedup_by_key(tests, |t| {
+        let command = t.command.trim();
+        let unwrapped = command.strip_prefix("(cd ").and_then(|c| c.strip_suffix(')')).map(|c| format!("cd {c}"));
+        unwrapped.unwrap_or_else(|| command.to_string())
+    });
+    // One command CI runs in several jobs that differ in what they set (koel's workflows per
+    // database: `DB_CONNECTION=mysql-ci … composer test` beside `composer test`): the run
+    // that sets least comes first, the configuration the repo ships with and no service to
+    // bring up.
+    for i in 0..tests.len() {
+        let variant = |t: &TestCommand| (test_rank(&t.source), without_assignments(&t.command));
+        let key = variant(&tests[i]);
+        let fewest = (i..tests.len())
+            .filter(|&j| variant(&tests[j]) == key)
+            .min_by_key(|&j| (assignments(&tests[j].command), j))
+            .unwrap_or(i);
+        let least = tests.remove(fewest);
+        tests.insert(i, least);
+    }
+    // The primary: the first that runs the suite as a developer would before pushing; the
+    // others keep their places.
+    if let Some(best) = (0..tests.len()).min_by_key(|&i| (reasons_not_primary(&tests[i], managers), i)) {
+        let mut primary = tests.remove(best);
+        primary.primary = true;
+        tests.insert(0, primary);
+    }
+    // What CI builds for the test (in its job or another) runs first: ranked above by what
+    // the test runs.
+    for test in tests.iter_mut().filter(|t| !t.built_first.is_empty()) {
+        test.command = format!("{} && {}", test.built_first.join(" && "), test.command);
+    }
+    tests
+}
+
+/// The `NAME=value` words before a command's program (after a leading `cd DIR && `).
+pub(super) fn assignments(command: &str) -> usize {
+    let (prefix, _) = shell::split_prefix(command);
+    shell::commands(prefix).last().map_or(0, |words| words.iter().filter(|w| w.contains('=')).count())
+}
+
+/// The command without its `NAME=value` words: `cd DIR && ` and the program on.
+pub(super) fn without_assignments(command: &str) -> String {
+    let (prefix, program) = shell::split_prefix(command);
+    let dir = prefix.strip_prefix("cd ").and_then(|rest| rest.split_once(" && ")).map(|(dir, _)| dir);
+    match dir {
+        Some(dir) => format!("cd {dir} && {program}"),
+        None => program.to_string(),
+    }
+}
+
+/// Environments, sessions and scripts that are not the test suite.
+pub(super) const NOT_THE_SUITE: &[&str] = &[
+    "docs",
+    "doc",
+    "docset",
+    "doctests",
+    "changelog",
+    "lint",
+    "linting",
+    "mypy",
+    "typing",
+    "types",
+    "type",
+    "typecheck",
+    "pyright",
+    "style",
+    "format",
+    "fmt",
+    "pre-commit",
+    "precommit",
+    "coverage",
+    "cov",
+    "bench",
+    "benchmark",
+    "smoke",
+    "integration",
+    "benchmarks",
+    "perf",
+    "e2e",
+    "dts",
+    "release",
+    "build",
+    "pkg",
+    "package",
+    "readme",
+    "spelling",
+    "audit",
+    "security",
+    "color",
+    "system",
+];
+
+/// Options whose value names a build configuration or profile, not what runs.
+pub(super) const BUILD_CONFIGURATION_OPTIONS: &[&str] = &["--configuration", "-c", "--profile"];
+
+/// How many reasons keep `test` from being the test command a developer runs before
+/// pushing: it runs something else than the suite (docs, lint, type checks, end-to-end or
+/// benchmarks; coverage alone, not the suite with coverage), needs an interpreter of its own
+/// (`-e pypy311`, `--python 3.10`), tests a built package (`--installpkg dist/…`,
+/// `--notest`), runs through a tool the project does not install (`pipx`, `uvx`, `uv` in a
+/// pip project) or in a container (`docker run …`), or fans out over interpreters (`tox -p
+/// all`), itself or in the recipe of its target.
+pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize {
+    let command = test.command.as_str();
+    let words: Vec<&str> = command.split_whitespace().collect();
+    // Words that name nothing the run does: what it sets before its program
+    // (`WAGTAIL_CHECK_TEMPLATE_NUMBER_FORMAT=1` configures the run) and a selection that
+    // leaves something out (pytest's `-m "not e2e"`).
+    let mut starts_a_command = true;
+    let mut in_exclusion: Option<char> = None;
+    let left_aside: Vec<bool> = words
+        .iter()
+        .map(|word| {
+            if let Some(quote) = in_exclusion {
+                in_exclusion = (!word.ends_with(quote)).then_some(quote);
+                return true;
+            }
+            if let Some(quote) = ['"', '\''].into_iter().find(|q| word.len() > 1 && word.starts_with(*q))
+                && word[1..].eq_ignore_ascii_case("not")
+            {
+                in_exclusion = Some(quote);
+                return true;
+            }
+            let assignment =
+                starts_a_command && word.split_once('=').is_some_and(|(name, _)| shell::is_variable_name(name));
+            starts_a_command = assignment || matches!(*word, "&&" | "||" | ";");
+            assignment
+        })
+        .collect();
+    // The names a command runs: its words but options (`--no-coverage` is the suite), split
+    // at punctuation (`scripts/test-integration.sh` names integration).
+    let names: Vec<String> = words
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !left_aside[*i])
+        // Nor a build configuration's name (`dotnet test --configuration Release`).
+        .filter(|(i, w)| !(w.starts_with('-') || *i > 0 && BUILD_CONFIGURATION_OPTIONS.contains(&words[i - 1])))
+        .map(|(_, w)| w)
+        .flat_map(|w| w.trim_matches(['"', '\'']).split([',', '-', ':', '_', '=', '/', '.']))
+        .map(str::to_ascii_lowercase)
+        .collect();
+    // A test-runner script names the suite too (`coverage run runtests.py`).
+    let names_the_suite =
+        names.iter().any(|n| ["test", "tests", "pytest", "unit", "spec", "runtests"].contains(&n.as_str()));
+    // A target whose recipe runs no tests (`make check` running linters) is other work too.
+    let recipe_tests = test.runs.is_empty()
+        || test.runs.iter().any(|line| {
+            let line = line.trim_start_matches(['@', '-', '+']);
+            ecosystems::is_test_command(line) || line.to_ascii_lowercase().contains("make")
+        });
+    let other_work = !recipe_tests
+        || names.iter().any(|n| match n.as_str() {
+            "coverage" | "cov" => !names_the_suite,
+            n => NOT_THE_SUITE.contains(&n),
+        });
+    let interpreter = words.windows(2).any(|w| {
+        let value = w[1].trim_start_matches('-');
+        (["-e", "--env", "--python", "-p"].contains(&w[0]) && value.starts_with(|c: char| c.is_ascii_digit()))
+            || (w[0] == "-e" && (value.starts_with("py3") || value.starts_with("py2")))
+    }) || names.iter().any(|n| n.starts_with("pypy"))
+        // A cross build (`cargo test --target i686-unknown-linux-gnu`) needs a target of its own.
+        || words.windows(2).any(|w| w[0] == "--target" && w[1].matches('-').count() >= 2)
+        || words.iter().any(|w| w.strip_prefix("--target=").is_some_and(|t| t.matches('-').count() >= 2));
+    let package = ["--installpkg", "--notest", "--install-only", "--no-install", "dist/"]
+        .iter()
+        .any(|flag| command.contains(flag));
+    let has = |pm: &str| managers.iter().any(|m| m.name == pm);
+    let elsewhere = |line: &str| match shell::split_prefix(line).1.split_whitespace().next() {
+        Some("pipx" | "uvx" | "docker" | "docker-compose" | "podman") => true,
+        Some(tool @ ("uv" | "poetry" | "pdm" | "hatch")) => !has(tool),
+        _ => false,
+    };
+    let foreign_tool = elsewhere(command) || test.runs.iter().any(|line| elsewhere(line));
+    let fans_out = ecosystems::fans_out(command) || test.runs.iter().any(|line| ecosystems::fans_out(line));
+    [other_work, interpreter, package, foreign_tool, fans_out].iter().filter(|r| **r).count()
+}
+
+/// Whether a CI test command runs in a job named for the test suite alone (`test`,
+/// `unit-tests`, `pytest`), not for a variant of it (`valkey-test`, `test-windows`,
+/// `integration`): where CI has both, the plain one is the check every change must pass.
+pub(super) fn in_plain_test_job(source: &Evidence) -> bool {
+    let Some(job) = source.job_id().filter(|_| source.kind == Kind::Ci) else { return false };
+    let job = job.strip_prefix("jobs.").unwrap_or(job).to_ascii_lowercase();
+    job.split(['-', '_', ' '])
+        .all(|word| matches!(word, "test" | "tests" | "testing" | "unit" | "unittest" | "unittests" | "pytest" | "ci"))
+}
+
+/// How much a test command's source says about what the project really runs:
+/// 0 — the agent setup the owners wrote (AGENTS.md, Cursor's environment, Copilot's steps);
+/// 1 — CI configuration (the commands the project's own checks run);
+/// 2 — the project's scripts and task files (package.json/composer.json/devbox `scripts`,
+///     Makefile, justfile, Taskfile);
+/// 3 — everything else: an ecosystem's default (`cargo test` from Cargo.toml, `tox -e py`
+///     from tox.ini, …), which a target the project named `test` outranks.
+pub fn test_rank(source: &Evidence) -> u8 {
+    match source.kind {
+        Kind::AgentSetup => 0,
+        Kind::Ci => 1,
+        Kind::Task => 2,
+        _ => 3,
+    }
+}
