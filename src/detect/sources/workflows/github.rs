@@ -1,0 +1,179 @@
+//! GitHub Actions: workflows' jobs, and the local composite actions their steps use.
+
+use super::*;
+
+impl Reader<'_> {
+    pub(super) fn github_workflow(&mut self, rel: &str) {
+        let Some(docs) = self.repo.read_yaml(rel) else { return };
+        let Some(doc) = docs.first() else { return };
+        let release = is_release_workflow(rel, doc);
+        let partial = is_partial_workflow(self.repo, rel);
+        let workflow_ctx = Context::default().with_env(&doc["env"]);
+        let Some(jobs) = doc["jobs"].as_hash() else { return };
+        let read = first_entries(self.repo, rel, "jobs", jobs.len(), MAX_JOBS_PER_FILE);
+        for (job_name, def) in jobs.iter().take(read) {
+            let Some(job_name) = scalar(job_name) else { continue };
+            let foreign_dirs = foreign_checkouts(def);
+            if foreign_dirs.iter().any(String::is_empty) || never_runs(&def["if"], &workflow_ctx) {
+                continue;
+            }
+            let agent_setup = file_name(rel).starts_with("copilot-setup-steps.") && job_name == "copilot-setup-steps";
+            let kind = if agent_setup { JobKind::AgentSetup } else { JobKind::Github { release } };
+            let evidence = Evidence::job(rel, format!("jobs.{job_name}"));
+            let evidence = if agent_setup { evidence.of(Kind::AgentSetup) } else { evidence };
+            let mut job = Job { partial, ..Job::new(evidence, kind) };
+            let ctx = workflow_ctx.with_matrix(&def["strategy"]["matrix"]).with_env(&def["env"]);
+            for (name, service) in def["services"].as_hash().into_iter().flatten() {
+                let Some(name) = scalar(name) else { continue };
+                let image = scalar(&service["image"]).or_else(|| scalar(service)).unwrap_or_default();
+                job.services.push(JobService {
+                    images: expand_matrix(&image, &ctx),
+                    source: job.source.sub_key(&format!("services.{name}")),
+                    ports: service["ports"]
+                        .as_vec()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(scalar)
+                        .filter(|p| !p.contains("${{"))
+                        .collect(),
+                    env: service_env(&service["env"]),
+                    name,
+                });
+            }
+            if let Some(image) = scalar(&def["container"]["image"]).or_else(|| scalar(&def["container"])) {
+                job.images.push((ctx.resolve(&image), job.source.sub_key("container")));
+            }
+            // The job's env reaches its tests only beside services: it says how they connect.
+            let declared_services = !job.services.is_empty();
+            let job_env = if declared_services { literal_env(&def["env"], &ctx) } else { Vec::new() };
+            let default_dir = scalar(&def["defaults"]["run"]["working-directory"])
+                .or_else(|| scalar(&doc["defaults"]["run"]["working-directory"]));
+            // What earlier steps wrote to `$GITHUB_ENV`: the environment of the steps after them.
+            let mut exported: Vec<(String, String)> = Vec::new();
+            for (i, step) in def["steps"].as_vec().into_iter().flatten().enumerate() {
+                let source = job.source.sub_key(&format!("steps[{i}]"));
+                let step_ctx = ctx.with_pairs(&exported).with_env(&step["env"]);
+                if never_runs(&step["if"], &step_ctx) {
+                    continue;
+                }
+                if let Some(uses) = scalar(&step["uses"]) {
+                    if let Some(local) = uses.strip_prefix("./") {
+                        let inputs = action_inputs(&step["with"], &step_ctx);
+                        for file in ["action.yml", "action.yaml"] {
+                            let path = format!("{}/{file}", local.trim_end_matches('/'));
+                            if self.repo.exists(&path) {
+                                if !self.composites_used.contains(&path) {
+                                    self.composites_used.push(path.clone());
+                                }
+                                self.composite_action(&path, &inputs, &step_ctx, &foreign_dirs, &mut job);
+                            }
+                        }
+                    } else {
+                        job.actions.push(action_use(&uses, &step["with"], &step_ctx, source.clone()));
+                    }
+                }
+                if let Some(script) = scalar(&step["run"]) {
+                    let dir = scalar(&step["working-directory"]).or_else(|| default_dir.clone()).unwrap_or_default();
+                    let mut env = job_env.clone();
+                    for (name, value) in exported.iter().cloned().chain(literal_env(&step["env"], &ctx)) {
+                        env.retain(|(set, _)| *set != name);
+                        env.push((name, value));
+                    }
+                    let mut lines = run_lines(&script, &dir, &step_ctx, &foreign_dirs, &source);
+                    for line in &mut lines {
+                        // What the script itself exported before the line comes last.
+                        let mut line_env = env.clone();
+                        for (name, value) in std::mem::take(&mut line.env) {
+                            line_env.retain(|(set, _)| *set != name);
+                            line_env.push((name, value));
+                        }
+                        line.env = line_env;
+                    }
+                    // A step that runs only in some cells (`if: matrix.target != ''`) exports
+                    // only there. Read as written: an expression (a secret) resolves to
+                    // nothing here, and `TOKEN=` would blank the sandbox's own value.
+                    let conditional = !step["if"].is_badvalue();
+                    let literal = script.lines().filter(|line| !conditional && !line.contains("${{"));
+                    for (name, value) in literal.filter_map(|line| exported_to_later_steps(line.trim())) {
+                        exported.retain(|(set, _)| *set != name);
+                        exported.push((name, value));
+                    }
+                    job.lines.extend(lines);
+                }
+            }
+            let started: Vec<JobService> = job.actions.iter().filter_map(service_started_by).collect();
+            job.services.extend(started);
+            let run: Vec<JobService> = job.lines.iter().filter_map(service_run_by).collect();
+            job.services.extend(run);
+            if !declared_services && !job.services.is_empty() {
+                // Services a step starts (`docker run -p 5432:5432 postgres`) count too.
+                let job_env = literal_env(&def["env"], &ctx);
+                for line in &mut job.lines {
+                    let own = std::mem::take(&mut line.env);
+                    line.env =
+                        job_env.iter().filter(|(name, _)| !own.iter().any(|(set, _)| set == name)).cloned().collect();
+                    line.env.extend(own);
+                }
+            }
+            let mut found = Vec::new();
+            strings(def, &mut found);
+            job.secrets = found.into_iter().flat_map(secret_references).collect();
+            self.jobs.push(job);
+        }
+    }
+
+    /// A local composite action's steps, added to `job` in the caller's context, with inputs
+    /// from the caller's `with:` or the action's defaults.
+    pub(super) fn composite_action(
+        &self,
+        rel: &str,
+        given: &HashMap<String, String>,
+        caller: &Context,
+        foreign_dirs: &[String],
+        job: &mut Job,
+    ) {
+        let Some(docs) = self.repo.read_yaml(rel) else { return };
+        let Some(doc) = docs.first() else { return };
+        let mut ctx = caller.clone();
+        ctx.inputs.clear();
+        for (name, input) in doc["inputs"].as_hash().into_iter().flatten() {
+            if let Some(name) = scalar(name)
+                && let Some(default) = scalar(&input["default"])
+            {
+                ctx.inputs.insert(name, default);
+            }
+        }
+        for (name, value) in given {
+            ctx.inputs.insert(name.clone(), value.clone());
+        }
+        for (i, step) in doc["runs"]["steps"].as_vec().into_iter().flatten().enumerate() {
+            let source = Evidence::key(rel, format!("runs.steps[{i}]")).of(Kind::Ci);
+            let step_ctx = ctx.with_env(&step["env"]);
+            if never_runs(&step["if"], &step_ctx) {
+                continue;
+            }
+            if let Some(uses) = scalar(&step["uses"]) {
+                // An input that forwards a matrix reference resolves through the caller's matrix.
+                let mut with = step["with"].clone();
+                if let Yaml::Hash(hash) = &mut with {
+                    for value in hash.values_mut() {
+                        if let Some(text) = scalar(value) {
+                            let forwarded = EXPRESSION.replace_all(&text, |c: &regex::Captures| {
+                                match c[1].trim().strip_prefix("inputs.").and_then(|k| step_ctx.inputs.get(k)) {
+                                    Some(v) => v.clone(),
+                                    None => c[0].to_string(),
+                                }
+                            });
+                            *value = Yaml::String(forwarded.into_owned());
+                        }
+                    }
+                }
+                job.actions.push(action_use(&uses, &with, &step_ctx, source.clone()));
+            }
+            if let Some(script) = scalar(&step["run"]) {
+                let dir = scalar(&step["working-directory"]).unwrap_or_default();
+                job.lines.extend(run_lines(&script, &dir, &step_ctx, foreign_dirs, &source));
+            }
+        }
+    }
+}
