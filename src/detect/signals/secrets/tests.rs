@@ -1,0 +1,422 @@
+use super::*;
+use crate::detect::testing::run_signal;
+use crate::evidence::ev;
+
+/// (name, source, need) of every piece of evidence.
+fn evidence(files: &[(&str, &str)]) -> Vec<(String, String, Need)> {
+    let s = run_signal(detect, files);
+    s.findings.secrets.iter().map(|s| (s.name.clone(), s.source.to_string(), s.need)).collect()
+}
+
+fn names(files: &[(&str, &str)]) -> Vec<String> {
+    let mut names: Vec<String> = evidence(files).into_iter().map(|(n, _, _)| n).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+#[test]
+fn large_files_are_read_in_pieces_that_end_at_a_line_or_statement() {
+    assert_eq!(pieces("a = 1\n").iter().map(|r| (r.start, r.end)).collect::<Vec<_>>(), [(0, 6)]);
+    let text = format!("{};{}\n{}", "x".repeat(100 << 10), "y".repeat(60 << 10), "z".repeat(10));
+    let found = pieces(&text);
+    assert_eq!(found.first().map(|r| r.start), Some(0));
+    assert_eq!(found.last().map(|r| r.end), Some(text.len()));
+    assert!(found.windows(2).all(|w| w[0].end == w[1].start), "{found:?}");
+    assert!(found.iter().take(found.len() - 1).all(|r| matches!(text.as_bytes()[r.end - 1], b';' | b'\n')));
+}
+
+#[test]
+fn reads_shown_in_comments_do_not_count() {
+    let text =
+        "/// SECRET_KEY = os.environ[\"SECRET_KEY\"]\n  # os.getenv('DB_PASSWORD')\nkey = os.getenv('API_TOKEN')\n";
+    let names: Vec<_> = ecosystems::reading_env_in("", "app.py")
+        .flat_map(|eco| eco.env_reads("app.py", text))
+        .filter(|read| {
+            let mut lines = Lines::new(text);
+            lines.seek(read.at);
+            !lines.in_comment()
+        })
+        .map(|read| read.name)
+        .collect();
+    assert_eq!(names, ["API_TOKEN"]);
+    let mut attribute = Lines::new("#[arg(long, env = \"X\")]");
+    attribute.seek(18);
+    assert!(!attribute.in_comment());
+}
+
+#[test]
+fn release_scripts_and_test_code_are_not_scanned() {
+    assert!(!is_scanned_source("support/release.py"));
+    assert!(!is_scanned_source("tools/publish-docs.ts"));
+    assert!(!is_scanned_source("build.gradle.kts"));
+    assert!(is_scanned_source("app/models/releases.rb"));
+    for rel in [
+        "pkg/api/server_test.go",
+        "app/test_settings.py",
+        "app/tests.py",
+        "app/conftest.py",
+        "src/pay.spec.ts",
+        "packages/api/tests/helpers.ts",
+        "src/__fixtures__/env.ts",
+        "internal/testdata/config.go",
+        "apps/web/playwright.config.ts",
+        "scripts/smoketest_configuration.py",
+        "src/__snapshots__/x.js",
+        "src/Button.stories.tsx",
+    ] {
+        assert!(!is_scanned_source(rel), "{rel}");
+    }
+}
+
+#[test]
+fn production_sections_of_yaml_config() {
+    let text = "development:\n  key: <%= ENV[\"DEV_TOKEN\"] %>\nproduction:\n  secret_key_base: <%= ENV[\"SECRET_KEY_BASE\"] %>\n";
+    let at = |name: &str| {
+        let mut lines = Lines::new(text);
+        lines.seek(text.find(name).unwrap());
+        lines
+    };
+    assert!(!at("DEV_TOKEN").in_production_section());
+    assert!(at("SECRET_KEY_BASE").in_production_section());
+    assert_eq!(at("SECRET_KEY_BASE").number, 4);
+    assert!(!is_scanned_source("src/app/database/revisions/tenant/versions/2021_x.py"));
+}
+
+#[test]
+fn source_file_rules_survive_any_name() {
+    for rel in ["src/é.py", "src/日本語_test.py", "src/x.tést.js", "é", "a/b/ñ.go", "t/ü.spec.ts"] {
+        let _ = is_scanned_source(rel);
+        let _ = scan_priority(parent_dir(rel), file_name(rel), is_config_dir(parent_dir(rel)));
+    }
+    assert!(!is_scanned_source("src/日本語_test.py"));
+    assert!(is_scanned_source("src/é.py"));
+}
+
+#[test]
+fn env_example_keys() {
+    let text = "# comment\nexport API_SECRET=\nPORT=3000\nPRIMARY_DB=postgres://app:hunter2@localhost/app\nNODE_ENV=development\nnot a line\n";
+    let found = evidence(&[(".env.example", text), ("api/.env", text)]);
+    assert_eq!(
+        found,
+        [
+            ("API_SECRET".into(), ".env.example:2".into(), Need::Unstated),
+            ("PRIMARY_DB".into(), ".env.example:4".into(), Need::Unstated),
+        ]
+    );
+    // A committed `.env` supplies what it gives a value: only its empty keys count.
+    assert_eq!(evidence(&[("api/.env", text)]), [("API_SECRET".into(), "api/.env:2".into(), Need::Unstated)]);
+}
+
+#[test]
+fn an_example_documented_as_a_connection_string_holds_credentials() {
+    let text = "# Database connection string. Format depends on the dialect.\n#   postgres: host=db user=app password=secret\n# APP_DATABASE_CONNECTION=data/app.db\n\n# The DSN of the event store\nEVENTS=\nDB_CONNECTION=mysql\n# Port to listen on\nPORT=8080\n";
+    assert_eq!(
+        evidence(&[(".env.example", text)]),
+        [
+            ("APP_DATABASE_CONNECTION".into(), ".env.example:3".into(), Need::Optional),
+            ("EVENTS".into(), ".env.example:6".into(), Need::Unstated),
+        ]
+    );
+}
+
+#[test]
+fn a_committed_stand_in_value_supplies_nothing() {
+    let text = "SECRET_KEY=changethis\nPOSTGRES_PASSWORD=changethis\nDATABASE_URL=postgresql://postgres:${POSTGRES_PASSWORD}@localhost/app\nSMTP_PASSWORD=<your smtp password>\nJWT_SECRET=9f8e7d\nREDIS_PASSWORD=secret\nFIRST_SUPERUSER_PASSWORD=hunter2\n";
+    assert_eq!(
+        names(&[(".env", text)]),
+        ["DATABASE_URL", "POSTGRES_PASSWORD", "REDIS_PASSWORD", "SECRET_KEY", "SMTP_PASSWORD"]
+    );
+}
+
+#[test]
+fn examples_document_what_is_required() {
+    let text = "# [[AUTH]]\n# REQUIRED: at least 32 characters\nENCRYPTION_KEY=\n# OPTIONAL: the SMTP password\nSMTP_PASSWORD=\nSTRIPE_API_KEY=\n# OLD_API_TOKEN=abc\n# Not required unless S3 is used\nS3_SECRET_KEY=\n# Required if you store media on S3.\nAWS_SECRET_ACCESS_KEY=\n";
+    assert_eq!(
+        evidence(&[(".env.example", text)]),
+        [
+            ("ENCRYPTION_KEY".into(), ".env.example:3".into(), Need::Required),
+            ("SMTP_PASSWORD".into(), ".env.example:5".into(), Need::Optional),
+            ("STRIPE_API_KEY".into(), ".env.example:6".into(), Need::Unstated),
+            ("OLD_API_TOKEN".into(), ".env.example:7".into(), Need::Optional),
+            ("S3_SECRET_KEY".into(), ".env.example:9".into(), Need::Optional),
+            ("AWS_SECRET_ACCESS_KEY".into(), ".env.example:11".into(), Need::Optional),
+        ]
+    );
+}
+
+#[test]
+fn urls_are_secrets_unless_every_example_shows_them_without_credentials() {
+    let files = [
+        (
+            ".env.example",
+            "REDIS_URL=redis://localhost:6379\nCACHE_URL=redis://:pw@localhost:6379\nDATABASE_URL=postgres://localhost/app\n",
+        ),
+        ("src/config.ts", "process.env.REDIS_URL; process.env.AMQP_URL; process.env.DATABASE_URL\n"),
+    ];
+    assert_eq!(names(&files), ["AMQP_URL", "CACHE_URL", "DATABASE_URL"]);
+}
+
+#[test]
+fn a_url_an_example_shows_with_credentials_is_a_secret_where_the_code_reads_it() {
+    let files = [
+        (".env.example", "QUEUE_BUS_URL=amqp://guest:guest@localhost:5672/\nSTATUS_PAGE=https://status.example.com\n"),
+        (
+            "config/config.go",
+            "type C struct {\n\tURL string `env:\"QUEUE_BUS_URL,required\"`\n\tPage string `env:\"STATUS_PAGE\"`\n}\n",
+        ),
+    ];
+    let found = evidence(&files);
+    assert!(found.contains(&("QUEUE_BUS_URL".into(), "config/config.go:2".into(), Need::Required)), "{found:?}");
+    assert_eq!(names(&files), ["QUEUE_BUS_URL"]);
+}
+
+#[test]
+fn compose_services_built_from_the_repo() {
+    let compose = "services:\n  backend:\n    build: .\n    environment:\n      SECRET_KEY: ${SECRET_KEY:?Variable not set}\n      SMTP_PASSWORD: ${SMTP_PASSWORD:-}\n      DATABASE_URL: postgresql://postgres:${POSTGRES_PASSWORD:?Variable not set}@db:5432/app\n      SENTRY_DSN: ${SENTRY_DSN}\n      PROJECT_NAME: ${PROJECT_NAME}\n  db:\n    image: postgres\n    environment:\n      - POSTGRES_PASSWORD=${POSTGRES_PASSWORD:?Variable not set}\n      - ADMIN_TOKEN=${ADMIN_TOKEN:-x}\n";
+    let other = "services:\n  a:\n    build: .\n    environment:\n      OTHER_TOKEN: x\n";
+    let found = evidence(&[
+        ("compose.yml", compose),
+        ("deploy/docker-compose.prod.yml", other),
+        ("docker/production/compose.yml", other),
+        ("tests/e2e/docker-compose.yml", other),
+        (
+            "dev/compose.yaml",
+            "services:\n  postgres:\n    build: ./db\n    environment:\n      POSTGRES_PASSWORD: pw\n",
+        ),
+    ]);
+    let needs: HashMap<String, Need> = found.iter().fold(HashMap::new(), |mut m, (n, _, need)| {
+        let e = m.entry(n.clone()).or_insert(*need);
+        *e = (*e).min(*need);
+        m
+    });
+    assert_eq!(needs.get("SECRET_KEY"), Some(&Need::Required));
+    assert_eq!(needs.get("POSTGRES_PASSWORD"), Some(&Need::Required));
+    assert_eq!(needs.get("DATABASE_URL"), Some(&Need::Required));
+    assert_eq!(needs.get("SMTP_PASSWORD"), Some(&Need::Optional));
+    assert_eq!(needs.get("SENTRY_DSN"), Some(&Need::Unstated));
+    for absent in ["PROJECT_NAME", "ADMIN_TOKEN", "OTHER_TOKEN"] {
+        assert!(!needs.contains_key(absent), "{absent}: {found:?}");
+    }
+}
+
+#[test]
+fn rails_takes_its_key_base_from_encrypted_credentials_when_it_keeps_them() {
+    let production = ("config/environments/production.rb", "Rails.application.configure do\nend\n");
+    assert_eq!(names(&[production]), ["SECRET_KEY_BASE"]);
+    for credentials in ["config/credentials.yml.enc", "config/credentials.yml.enc.sample"] {
+        assert_eq!(names(&[production, (credentials, "x")]), Vec::<String>::new(), "{credentials}");
+    }
+    // Another app's credentials say nothing about this one.
+    let other = ("admin/config/credentials.yml.enc", "x");
+    assert_eq!(names(&[production, other]), ["SECRET_KEY_BASE"]);
+}
+
+#[test]
+fn a_prefix_set_in_one_file_names_the_reads_of_the_others() {
+    let main = "func main() {\n\tl := envconfig.PrefixLookuper(\"NOTIFY_\", envconfig.OsLookuper())\n\t_ = l\n}\n";
+    let config = "type Config struct {\n\tDB string `env:\"DATABASE_URL, required\"`\n\tKey string `env:\"SIGNING_KEY\"`\n\tTTL time.Duration `env:\"TOKEN_TTL\"`\n}\n";
+    let files = [("cmd/server/main.go", main), ("internal/config/config.go", config)];
+    let found = evidence(&files);
+    assert_eq!(
+        found,
+        [
+            ("NOTIFY_DATABASE_URL".into(), "internal/config/config.go:2".into(), Need::Required),
+            ("NOTIFY_SIGNING_KEY".into(), "internal/config/config.go:3".into(), Need::Unstated),
+        ]
+    );
+    // Without a prefix anywhere, the names are as written.
+    assert_eq!(names(&files[1..]), ["DATABASE_URL", "SIGNING_KEY"]);
+    // Two prefixes disagree: neither is the project's.
+    let other = ("cmd/worker/main.go", "var l = envconfig.PrefixLookuper(\"WORKER_\", nil)\n");
+    assert_eq!(names(&[files[0], files[1], other]), ["DATABASE_URL", "SIGNING_KEY"]);
+}
+
+#[test]
+fn launch_settings_set_what_dotnet_run_reads() {
+    let program = "var builder = WebApplication.CreateBuilder(args);\nbuilder.Configuration.AddEnvironmentVariables(\"SHOP_\");\n";
+    let payments =
+        "var key = configuration[\"Stripe:SecretKey\"];\nvar hook = configuration[\"Stripe:WebhookSecret\"];\n";
+    let launch = r#"{"profiles": {"http": {"environmentVariables": {"ASPNETCORE_ENVIRONMENT": "Development", "SHOP_Stripe__SecretKey": "", "SHOP_Stripe__WebhookSecret": "whsec_local_dev_value", "SHOP_Smtp__Password": ""}}}}"#;
+    let found = names(&[
+        ("src/Shop/Program.cs", program),
+        ("src/Shop/Payments/Stripe.cs", payments),
+        ("src/Shop/Properties/launchSettings.json", launch),
+        (
+            "tests/Shop.Tests/Properties/launchSettings.json",
+            r#"{"profiles": {"t": {"environmentVariables": {"TEST_PASSWORD": ""}}}}"#,
+        ),
+    ]);
+    // The code reads both Stripe keys under the startup code's prefix, so the launch profile
+    // spells them; it leaves the SMTP password empty, to set. A test project's profile is not the app's.
+    assert_eq!(found, ["SHOP_Smtp__Password", "SHOP_Stripe__SecretKey", "SHOP_Stripe__WebhookSecret"]);
+}
+
+#[test]
+fn the_key_beside_a_secret_is_its_public_half() {
+    let config = "<?php return ['stripe' => ['key' => env('STRIPE_KEY'), 'secret' => env('STRIPE_SECRET')], 'k' => env('MEILISEARCH_KEY')];\n";
+    assert_eq!(names(&[("config/services.php", config)]), ["MEILISEARCH_KEY", "STRIPE_SECRET"]);
+}
+
+#[test]
+fn a_parsers_keys_are_reads_in_the_package_that_walks_the_environment() {
+    let options = "var defaults = map[string]*value{\n\t\"DATABASE_URL\": {secret: true},\n\t\"METRICS_PASSWORD\": {},\n\t\"LOG_LEVEL\": {},\n}\n";
+    let parser = "func parse() {\n\tfor _, kv := range os.Environ() {\n\t\tset(kv)\n\t}\n}\n";
+    let found = names(&[
+        ("internal/config/options.go", options),
+        ("internal/config/parser.go", parser),
+        ("internal/other/table.go", options.replace("DATABASE_URL", "OTHER_TOKEN").as_str()),
+    ]);
+    assert_eq!(found, ["DATABASE_URL", "METRICS_PASSWORD"]);
+}
+
+#[test]
+fn scripts_count_without_what_ci_uses() {
+    let script = "const key = process.env.MAXMIND_LICENSE_KEY;\nconst gh = process.env.GITHUB_TOKEN;\nconst npm = process.env.NPM_TOKEN;\n";
+    assert_eq!(names(&[("scripts/build-geo.js", script)]), ["MAXMIND_LICENSE_KEY"]);
+}
+
+#[test]
+fn the_dev_containers_own_service_is_the_app() {
+    let found = evidence(&[
+        (".devcontainer/devcontainer.json", r#"{"dockerComposeFile": "compose.yml", "service": "app"}"#),
+        (
+            ".devcontainer/compose.yml",
+            "services:\n  app:\n    image: mcr.microsoft.com/devcontainers/go:1\n    environment:\n      - ADMIN_PASSWORD=test123\n  db:\n    image: postgres\n    environment:\n      POSTGRES_PASSWORD: postgres\n",
+        ),
+    ]);
+    assert_eq!(
+        found,
+        [(
+            "ADMIN_PASSWORD".into(),
+            ".devcontainer/compose.yml#services.app.environment.ADMIN_PASSWORD".into(),
+            Need::Optional
+        )]
+    );
+}
+
+#[test]
+fn derived_names_count_where_the_project_spells_them() {
+    let files = [
+        (
+            "src/main/resources/application.yml",
+            "spring:\n  datasource:\n    password: dev\n  mail:\n    password: dev\n",
+        ),
+        (".env.example", "SPRING_DATASOURCE_PASSWORD=\n"),
+    ];
+    assert_eq!(names(&files), ["SPRING_DATASOURCE_PASSWORD"]);
+}
+
+#[test]
+fn code_reads_in_many_languages() {
+    let found = names(&[
+        (
+            "config/database.php",
+            "<?php return ['password' => env('DB_PASSWORD', ''), 'port' => env('DB_PORT', '3306'), 'driver' => env(\"DB_CONNECTION\")];\n",
+        ),
+        (
+            "src/app.ts",
+            "const k = process.env.STRIPE_SECRET_KEY;\nconst e = process.env.NODE_ENV;\nconst t = process.env[\"GH_TOKEN\"]; import.meta.env.VITE_API_KEY\n",
+        ),
+        (
+            "app/settings.py",
+            "SECRET_KEY = os.environ['DJANGO_SECRET_KEY']\nDB = os.getenv(\"DATABASE_URL\")\nx = os.environ.get('HOME')\n",
+        ),
+        ("src/main.rs", "let t = std::env::var(\"GITHUB_TOKEN\"); let v = env!(\"CARGO_PKG_VERSION\");\n"),
+        ("cmd/main.go", "key := os.Getenv(\"OPENAI_API_KEY\")\n"),
+        ("config/initializers/x.rb", "ENV.fetch('SENDGRID_API_KEY') ENV[\"AWS_SECRET_ACCESS_KEY\"]\n"),
+        ("src/main/java/App.java", "System.getenv(\"JDBC_PASSWORD\");\n"),
+        ("Program.cs", "Environment.GetEnvironmentVariable(\"AZURE_CLIENT_SECRET\");\n"),
+        ("config/runtime.exs", "System.get_env(\"SECRET_KEY_BASE\") System.fetch_env!(\"MIX_TOKEN\")\n"),
+        (
+            "config/database.yml",
+            "test:\n  password: <%= ENV[\"APP_DATABASE_PASSWORD\"] %>\n  host: <%= ENV.fetch(\"DB_HOST\") %>\nproduction:\n  password: <%= ENV[\"PRODUCTION_DB_PASSWORD\"] %>\n",
+        ),
+        (
+            "src/main/resources/application.yml",
+            "spring:\n  datasource:\n    password: ${SPRING_DB_PASSWORD}\n    url: ${JDBC_HOST}\n    x: ${LOCAL_DB_PASSWORD:petclinic}\n",
+        ),
+        (
+            "proj/settings.py",
+            "SECRET = env.str('DJANGO_ENV_SECRET')\nKEY = config('DECOUPLE_API_KEY')\nX = config('app.key')\n",
+        ),
+        ("docker/compose.yml", "x: ${COMPOSE_ONLY_PASSWORD}\n"),
+        ("tests/FooTest.php", "env('TEST_ONLY_PASSWORD')\n"),
+        ("src/util.test.ts", "process.env.UNIT_TOKEN\n"),
+        ("examples/demo.py", "os.getenv('DEMO_TOKEN')\n"),
+        (
+            "src/lib.rs",
+            "pub fn f() {}\n#[cfg(test)]\nmod tests {\n    const T: &str = r#\"std::env::var(\"FIXTURE_TOKEN\")\"#;\n}\n",
+        ),
+        (".env.example", "APP_KEY=\nAPP_NAME=Laravel\n"),
+    ]);
+    assert_eq!(
+        found,
+        [
+            "APP_DATABASE_PASSWORD",
+            "APP_KEY",
+            "AWS_SECRET_ACCESS_KEY",
+            "AZURE_CLIENT_SECRET",
+            "DATABASE_URL",
+            "DB_PASSWORD",
+            "DECOUPLE_API_KEY",
+            "DJANGO_ENV_SECRET",
+            "DJANGO_SECRET_KEY",
+            "GH_TOKEN",
+            "GITHUB_TOKEN",
+            "JDBC_PASSWORD",
+            "LOCAL_DB_PASSWORD",
+            "MIX_TOKEN",
+            "OPENAI_API_KEY",
+            "SECRET_KEY_BASE",
+            "SENDGRID_API_KEY",
+            "SPRING_DB_PASSWORD",
+            "STRIPE_SECRET_KEY",
+        ]
+    );
+}
+
+#[test]
+fn scanning_is_bounded_and_configuration_comes_first() {
+    let mut files: Vec<(String, String)> =
+        (0..MAX_SCANNED_FILES + 10).map(|i| (format!("a/b/m{i:05}.js"), String::new())).collect();
+    files.push(("config/secrets.js".into(), "process.env.LATE_TOKEN".into()));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let s = run_signal(detect, &refs);
+    let out = &s.findings;
+    assert_eq!(out.secrets.len(), 1);
+    assert!(out.notes.iter().any(|n| n.contains(&format!("first {MAX_SCANNED_FILES} of"))));
+}
+
+#[test]
+fn files_of_generated_reads_give_a_bounded_few_quickly() {
+    // One line of unique reads, past the scanned size: a count of the lines before each
+    // read made this quadratic.
+    let reads: String = (0..20_000).map(|i| format!("process.env.K{i}_TOKEN;")).collect();
+    let config = format!("production:\n  k: <%= ENV[\"K_TOKEN\"] %> {reads}\n");
+    let started = std::time::Instant::now();
+    let s = run_signal(detect, &[("src/a.js", &reads), ("src/b.js", &reads), ("config/secrets.yml", &config)]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+    let out = &s.findings;
+    assert_eq!(out.secrets.len(), MAX_NAMES_PER_FILE, "the same first names from both files");
+    assert_eq!(out.secrets[0].source, ev("src/a.js:1"));
+    assert_eq!(
+        out.warnings,
+        [format!(
+            "src/a.js and 1 other files: more than {MAX_NAMES_PER_FILE} secret names read from the environment; \
+             only the first {MAX_NAMES_PER_FILE} of each file kept"
+        )]
+    );
+}
+
+#[test]
+fn ci_secrets_count_only_for_what_the_app_reads_and_never_require_it() {
+    let workflow = "jobs:\n  test:\n    env:\n      DB_PASSWORD: ${{ secrets.DB_PASSWORD }}\n      CODECOV_TOKEN: ${{ secrets.CODECOV_TOKEN }}\n      GH: ${{ secrets.GITHUB_TOKEN }}\n    steps:\n      - run: echo 'runs without secrets. Avo is off'\n      - run: cargo test\n  lint:\n    steps:\n      - run: npm run lint\n        env:\n          LINT_TOKEN: ${{ secrets.LINT_TOKEN }}\n";
+    let release = "name: Release\njobs:\n  publish:\n    steps:\n      - run: cargo test\n        env:\n          API_KEY: ${{ secrets.API_KEY }}\n";
+    let ci = [(".github/workflows/test.yml", workflow), (".github/workflows/release.yml", release)];
+    // CI's secret store alone says nothing the app needs.
+    assert_eq!(evidence(&ci), []);
+    let read = ("src/db.js", "module.exports = process.env.DB_PASSWORD;\n");
+    let found = evidence(&[ci[0], ci[1], read]);
+    assert_eq!(found, [("DB_PASSWORD".into(), "src/db.js:1".into(), Need::Unstated)]);
+}
