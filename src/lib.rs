@@ -1,9 +1,9 @@
 //! `hanzo-env`: draft, review, save and apply the environment coding agents run in.
 //!
 //! Layers, one direction: [`cli`] (clap types) → [`commands`] (one file per command)
-//! → domain modules ([`detect`], [`export`], [`drift`], [`proposal`], [`api`], [`secret`], [`envfile`],
-//! [`serve`])
-//! that know nothing of clap or the terminal.
+//! → domain modules ([`detect`], [`export`], [`drift`], [`proposal`], [`api`],
+//! [`secret_value`], [`token_store`], [`envfile`], [`serve`]) that know nothing of clap or the
+//! terminal.
 
 pub mod api;
 pub mod checkout;

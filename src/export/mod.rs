@@ -285,7 +285,7 @@ pub fn split_commands(script: &str) -> Vec<String> {
 }
 
 /// The service starts of `start`: the Docker commands of a services script (see
-/// [`products::start_script`]), else its top-level `&&` parts.
+/// [`crate::plan::render::services`]), else its top-level `&&` parts.
 pub fn start_commands(start: &str) -> Vec<String> {
     match crate::plan::render::docker_commands(start) {
         Some(lines) => lines.iter().flat_map(|line| split_commands(line)).collect(),

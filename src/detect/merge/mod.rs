@@ -34,7 +34,7 @@ use crate::detect::findings::{
 };
 use crate::detect::repo::Repo;
 use crate::detect::sources::compose::ComposeStart;
-use crate::detect::sources::products::{self, Definition, DockerUp, NativeStart};
+use crate::detect::sources::packaged_services::{self, Definition, DockerUp, NativeStart};
 use crate::detect::sources::shell;
 use crate::plan::{Action, Guard};
 

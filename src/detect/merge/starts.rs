@@ -74,7 +74,7 @@ pub(super) fn add_compose_start(kept: &mut Vec<Start>, start: Start, new: Compos
 
 /// `start` and the install step that lets it run where Docker cannot: every service the
 /// folded starts bring up is started from its distribution package when one provides it
-/// ([`products`]), once per product (per port for products that run several servers), and
+/// ([`packaged_services`]), once per product (per port for products that run several servers), and
 /// installed in one step. Starts that say nothing of their services are joined as they are.
 pub(super) struct ServicesStart {
     pub(super) script: String,
@@ -131,7 +131,7 @@ impl ServicesStart {
             Some(compose) => compose.services.iter().map(|s| Service::started(s, Kind::ComposeFile)).collect(),
             None => start.containers.clone(),
         }) {
-            let Some(product) = products::native(&service.name) else {
+            let Some(product) = packaged_services::native(&service.name) else {
                 if !plan.docker_only.contains(&service.name) {
                     plan.docker_only.push(service.name);
                 }
@@ -156,7 +156,7 @@ impl ServicesStart {
         // CI's own definition of a server started here (its test command carries CI's user
         // and database): its account is added to the same server.
         for service in defined.iter().filter(|s| s.source.kind == Kind::Ci) {
-            let Some(product) = products::native(&service.name).filter(|p| p.accounts) else { continue };
+            let Some(product) = packaged_services::native(&service.name).filter(|p| p.accounts) else { continue };
             let start = product.start(&definition(service), &mut plan.warnings);
             let same_server = plan.native.iter().any(|n| std::ptr::eq(n.product, product) && n.port == start.port);
             if same_server && !plan.native.iter().any(|n| n.args == start.args) {

@@ -19,7 +19,7 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::agent_files::Purpose;
 use crate::detect::sources::compose::{ComposeStart, DEFAULT_FILES};
 use crate::detect::sources::images::backing_product;
-use crate::detect::sources::products;
+use crate::detect::sources::packaged_services;
 use crate::detect::sources::shell::quote;
 use crate::detect::sources::workflows::{EnvValue, JobService};
 
@@ -31,7 +31,9 @@ fn seeds(sources: &Sources, out: &mut Findings) {
     for job in sources.workflows().jobs.iter().filter(|j| !j.services.is_empty()) {
         for line in job.lines.iter().take_while(|l| !relevance::runs_tests_line(l)) {
             let program = line.text.split_whitespace().next().unwrap_or_default();
-            if line.in_foreign_checkout || !(products::is_client(program) || ecosystems::prepares_tests(&line.text)) {
+            if line.in_foreign_checkout
+                || !(packaged_services::is_client(program) || ecosystems::prepares_tests(&line.text))
+            {
                 continue;
             }
             let env = line.env_words();

@@ -1,9 +1,8 @@
 //! Backing services without Docker: which distribution package provides a product, the port
-//! its image listens on, and the shell that installs it, starts it as a daemon and configures
-//! it from what the compose file or CI job gives the container (user, password, database
-//! name, published port), so the tests connect to it as they would to the container. Also the
-//! shape of the `start` script that tries Docker first and of the install step that adds the
-//! packages when Docker cannot run. A leaf: no ecosystem names, no findings.
+//! its image listens on, and the arguments its stock helper (`src/plan/helpers/`) takes to
+//! start it as a daemon configured from what the compose file or CI job gives the container
+//! (user, password, database name, published port), so the tests connect to it as they would
+//! to the container. A leaf: no ecosystem names, no findings.
 //!
 //! Decisions:
 //! - Debian and Ubuntu (`apt-get`, root or passwordless `sudo`): elsewhere the install prints
