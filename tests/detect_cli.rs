@@ -71,27 +71,9 @@ fn json_stdout_and_explain_write_nothing() {
         assert!(!run.stdout.is_empty(), "{mode} prints on stdout");
         assert!(!repo.path().join(".hanzo").exists(), "{mode} must not write the file");
     }
+    // The JSON's keys and their order: `detect_fixtures::detect_json_keeps_its_contract…`.
     let text = hanzo(home.path(), &["detect", "--json"], repo.path()).stdout;
     serde_json::from_str::<serde_json::Value>(&text).unwrap();
-    let keys = [
-        "repo",
-        "install",
-        "start",
-        "secrets",
-        "secret_details",
-        "note",
-        "toolchains",
-        "package_managers",
-        "services",
-        "tests",
-        "warnings",
-    ];
-    let positions: Vec<usize> = keys
-        .iter()
-        .map(|k| text.find(&format!("\n  \"{k}\": ")).unwrap_or_else(|| panic!("no top-level {k} in {text}")))
-        .collect();
-    assert!(positions.windows(2).all(|w| w[0] < w[1]), "keys out of order: {text}");
-    assert_eq!(text.matches("\n  \"").count(), keys.len(), "no other top-level keys: {text}");
 }
 
 #[test]
