@@ -7,22 +7,30 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-/// Paths as the walk found them: their bytes in 64 KiB chunks that are never moved once
-/// written, each path an 8-byte [`Span`] (a `String` each would cost an allocation and 24
-/// bytes more per path).
+/// Paths as the walk found them. A walker thread lists a folder's files one after another,
+/// so each file is kept as its name and a folder it shares with the file before it: the
+/// folder's text once per run of files, and only the name once per file (most of a path's
+/// bytes are its folder's). Text lives in 64 KiB chunks that are never moved once written,
+/// each string an 8-byte [`Text`] (a `String` each would cost an allocation and 24 bytes more).
 #[derive(Default)]
 pub(super) struct Walked {
     chunks: Vec<String>,
-    spans: Vec<Span>,
+    dirs: Vec<Text>,
+    files: Vec<Entry>,
 }
 
 #[derive(Clone, Copy)]
-struct Span {
+struct Text {
     /// The chunk (high 16 bits) and the offset in it (low 16 bits).
     at: u32,
     len: u16,
-    /// Where the file name starts within the path.
-    name: u16,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The position of the file's folder in `dirs`.
+    dir: u32,
+    name: Text,
 }
 
 const CHUNK_BYTES: usize = 1 << 16;
@@ -31,61 +39,118 @@ const MAX_PATH_BYTES: usize = 4096;
 
 impl Walked {
     pub(super) fn push(&mut self, path: &str) {
-        if path.len() > MAX_PATH_BYTES || self.chunks.len() > u16::MAX as usize {
+        if path.len() > MAX_PATH_BYTES {
             return;
         }
-        if self.chunks.last().is_none_or(|c| c.len() + path.len() > CHUNK_BYTES) {
+        let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+        let same_dir = self.dirs.last().is_some_and(|&last| self.text(last) == dir);
+        if !same_dir {
+            let Some(text) = self.store(dir) else { return };
+            self.dirs.push(text);
+        }
+        let Some(name) = self.store(name) else { return };
+        self.files.push(Entry { dir: (self.dirs.len() - 1) as u32, name });
+    }
+
+    /// `s` copied into the current chunk (a new one when it does not fit), or `None` past
+    /// 4 GiB of text.
+    fn store(&mut self, s: &str) -> Option<Text> {
+        if self.chunks.last().is_none_or(|c| c.len() + s.len() > CHUNK_BYTES) {
+            if self.chunks.len() > u16::MAX as usize {
+                return None;
+            }
             self.chunks.push(String::with_capacity(CHUNK_BYTES));
         }
         let chunk = self.chunks.len() - 1;
         let text = &mut self.chunks[chunk];
         let at = ((chunk as u32) << 16) | text.len() as u32;
-        text.push_str(path);
-        let name = (path.len() - super::file_name(path).len()) as u16;
-        self.spans.push(Span { at, len: path.len() as u16, name });
+        text.push_str(s);
+        Some(Text { at, len: s.len() as u16 })
     }
 
     /// One sorted list, without duplicates, of the paths of every part.
     fn merge(parts: Vec<Walked>) -> Walked {
         let mut merged = Walked {
             chunks: Vec::with_capacity(parts.iter().map(|p| p.chunks.len()).sum()),
-            spans: Vec::with_capacity(parts.iter().map(|p| p.spans.len()).sum()),
+            dirs: Vec::with_capacity(parts.iter().map(|p| p.dirs.len()).sum()),
+            files: Vec::with_capacity(parts.iter().map(|p| p.files.len()).sum()),
         };
         for part in parts {
             if merged.chunks.len() + part.chunks.len() > u16::MAX as usize + 1 {
                 break; // over 4 GiB of paths: no machine detection runs on has this
             }
-            let offset = (merged.chunks.len() as u32) << 16;
-            merged.spans.extend(part.spans.into_iter().map(|s| Span { at: s.at + offset, ..s }));
+            let moved = |t: Text| Text { at: t.at + ((merged.chunks.len() as u32) << 16), ..t };
+            let first_dir = merged.dirs.len() as u32;
+            merged.files.extend(part.files.iter().map(|e| Entry { dir: e.dir + first_dir, name: moved(e.name) }));
+            merged.dirs.extend(part.dirs.iter().map(|&d| moved(d)));
             merged.chunks.extend(part.chunks);
         }
-        let Walked { chunks, spans } = merged;
-        let text = |s: &Span| Self::text(&chunks, s);
-        let mut spans = sorted_on_two_threads(spans, |a, b| text(a).cmp(text(b)), |s| s);
-        spans.dedup_by(|a, b| text(a) == text(b));
-        Walked { chunks, spans }
+        let Walked { chunks, dirs, files } = merged;
+        let walked = Walked { chunks, dirs, files: Vec::new() };
+        let mut files = sorted_on_two_threads(files, |a, b| walked.cmp_paths(a, b), |e| e);
+        files.dedup_by(|a, b| walked.cmp_paths(a, b).is_eq());
+        Walked { files, ..walked }
     }
 
-    fn text<'a>(chunks: &'a [String], s: &Span) -> &'a str {
-        let start = (s.at & 0xFFFF) as usize;
-        &chunks[(s.at >> 16) as usize][start..start + s.len as usize]
+    /// How the paths of `a` and `b` order, as whole paths would, without building them.
+    fn cmp_paths(&self, a: &Entry, b: &Entry) -> Ordering {
+        let (a_dir, b_dir) = (self.dir_text(a), self.dir_text(b));
+        if a.dir == b.dir || a_dir == b_dir {
+            return self.text(a.name).cmp(self.text(b.name));
+        }
+        let sep = |dir: &str| if dir.is_empty() { "" } else { "/" };
+        cmp_joined(
+            [a_dir.as_bytes(), sep(a_dir).as_bytes(), self.text(a.name).as_bytes()],
+            [b_dir.as_bytes(), sep(b_dir).as_bytes(), self.text(b.name).as_bytes()],
+        )
+    }
+
+    fn text(&self, t: Text) -> &str {
+        let start = (t.at & 0xFFFF) as usize;
+        &self.chunks[(t.at >> 16) as usize][start..start + t.len as usize]
+    }
+
+    fn dir_text(&self, e: &Entry) -> &str {
+        self.text(self.dirs[e.dir as usize])
     }
 
     fn len(&self) -> usize {
-        self.spans.len()
-    }
-
-    fn path(&self, i: usize) -> &str {
-        Self::text(&self.chunks, &self.spans[i])
+        self.files.len()
     }
 
     fn name(&self, i: usize) -> &str {
-        &self.path(i)[self.spans[i].name as usize..]
+        self.text(self.files[i].name)
     }
 
     fn dir(&self, i: usize) -> &str {
-        let path = self.path(i);
-        path.get(..(self.spans[i].name as usize).saturating_sub(1)).unwrap_or_default()
+        self.dir_text(&self.files[i])
+    }
+}
+
+/// How the concatenations of `a`'s parts and of `b`'s parts order, as their bytes would.
+fn cmp_joined(a: [&[u8]; 3], b: [&[u8]; 3]) -> Ordering {
+    let (mut a_parts, mut b_parts) =
+        (a.iter().copied().filter(|p| !p.is_empty()), b.iter().copied().filter(|p| !p.is_empty()));
+    let (mut x, mut y) = (a_parts.next().unwrap_or_default(), b_parts.next().unwrap_or_default());
+    loop {
+        match (x.is_empty(), y.is_empty()) {
+            (true, true) => return Ordering::Equal,
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            (false, false) => {}
+        }
+        let n = x.len().min(y.len());
+        match x[..n].cmp(&y[..n]) {
+            Ordering::Equal => {}
+            other => return other,
+        }
+        (x, y) = (&x[n..], &y[n..]);
+        if x.is_empty() {
+            x = a_parts.next().unwrap_or_default();
+        }
+        if y.is_empty() {
+            y = b_parts.next().unwrap_or_default();
+        }
     }
 }
 
@@ -326,6 +391,46 @@ mod tests {
         assert_eq!(paths.first_not_before("a/"), 2);
         assert!(paths.is_at(paths.first_not_before("a/b/c"), "a/b/c"));
         assert!(!paths.is_at(paths.first_not_before("a/b/"), "a/b/"));
+    }
+
+    #[test]
+    fn paths_found_in_any_order_by_several_walkers_come_out_sorted_once() {
+        let found = [
+            vec!["a/b0", "a/b/c", "a-b/x", "a/b/d", "a/b0", "x"],
+            vec!["a/b.txt", "a/b/c", "ab/c", "a.txt", "a/b/e/f", "a/b"],
+        ];
+        let parts = found
+            .iter()
+            .map(|list| {
+                let mut walked = Walked::default();
+                list.iter().for_each(|p| walked.push(p));
+                walked
+            })
+            .collect();
+        let paths = Paths::from_walk(parts);
+        let mut expected: Vec<&str> = found.concat();
+        expected.sort_unstable();
+        expected.dedup();
+        let built: Vec<String> = (0..paths.len()).map(|i| paths.path(i)).collect();
+        assert_eq!(built, expected);
+    }
+
+    #[test]
+    fn joined_parts_order_as_their_concatenation() {
+        let cases = [
+            (["a", "/", "b0"], ["a/b", "/", "x"]),
+            (["a", "/", "b-c"], ["a/b", "/", "x"]),
+            (["", "", "ab"], ["a", "/", "b"]),
+            (["a", "/", "b"], ["a", "/", "b"]),
+            (["a/b", "/", "c"], ["a", "/", "b/c"]),
+            (["a", "/", "bc"], ["a", "/", "b"]),
+        ];
+        for (a, b) in cases {
+            let whole = a.concat().cmp(&b.concat());
+            let parts = |p: [&'static str; 3]| p.map(str::as_bytes);
+            assert_eq!(cmp_joined(parts(a), parts(b)), whole, "{a:?} vs {b:?}");
+            assert_eq!(cmp_joined(parts(b), parts(a)), whole.reverse(), "{b:?} vs {a:?}");
+        }
     }
 
     #[test]
