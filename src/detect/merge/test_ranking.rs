@@ -13,7 +13,7 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
     // A root that another language manages besides Node is that language's app, and its
     // package.json the browser front end's (a Rails or Laravel app's assets): of the same
     // standing, the app's tests come before the front end's (`bin/rspec` before `yarn test:js`).
-    let ecosystem_of = |program: &str| ecosystems::owner_of_package_manager(program).map(|e| e.id());
+    let ecosystem_of = |program: &str| ecosystems::owner_of_package_manager(program).map(|e| e.id);
     let app_beside_node =
         managers.iter().any(|m| m.path == "." && ecosystem_of(&m.name).is_some_and(|id| id != "node" && id != "cpp"))
             && managers.iter().any(|m| m.path == "." && ecosystem_of(&m.name) == Some("node"));

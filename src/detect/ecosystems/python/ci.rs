@@ -82,8 +82,7 @@ pub struct LocalProject {
 
 /// A Python test command (the ecosystem's own patterns), to tell a test job from the rest.
 static PYTHON_TEST: LazyLock<Regex> = LazyLock::new(|| {
-    use crate::detect::ecosystems::ecosystem::Ecosystem;
-    let patterns = super::Python.test_commands().join("|");
+    let patterns = super::DECLARATION.test_commands.join("|");
     Regex::new(&format!(r"(?:^|[\s;&|(])(?:{patterns})")).expect("the Python test patterns are valid")
 });
 
