@@ -31,6 +31,7 @@ pub static DECLARATION: Declaration = Declaration {
         Alias::package_manager_tool("leiningen", "lein"),
     ],
     test_commands: &[r"lein\s+test(?-u:\b)", r"clojure\s+-[MX]:test(?-u:\b)", r"clj\s+-[MX]:test(?-u:\b)"],
+    install_programs: &["clojure", "lein"],
     ..Declaration::new(&Clojure)
 };
 

@@ -42,6 +42,7 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     test_commands: &[r"(?:dart|flutter)\s+test(?-u:\b)"],
     source_extensions: &["dart"],
+    install_programs: &["dart", "flutter"],
     ..Declaration::new(&Dart)
 };
 

@@ -34,6 +34,7 @@ pub static DECLARATION: Declaration = Declaration {
     setup_steps: &[SetupStep::new("deno", "denoland/setup-deno@v2", "deno-version").when_unpinned()],
     test_commands: &[r"deno\s+test(?-u:\b)"],
     source_extensions: &["ts", "tsx", "js", "jsx", "mjs"],
+    install_programs: &["deno"],
     ..Declaration::new(&Deno)
 };
 

@@ -37,6 +37,8 @@ pub static DECLARATION: Declaration = Declaration {
     test_commands: &[r"dotnet\s+test(?-u:\b)"],
     install_commands: &[r"dotnet\s+tool"],
     source_extensions: &["cs", "fs"],
+    install_programs: &["dotnet"],
+    versioned_manifests: &["global.json"],
     ..Declaration::new(&Dotnet)
 };
 

@@ -123,11 +123,22 @@ pub struct SetupStep {
     /// Set up even without a pinned version: the tool is not on the runner image and the
     /// action's default version is a sensible one.
     pub when_unpinned: bool,
+    /// The action reads the version from the manifest's `packageManager` itself and fails when
+    /// told one too; without any pin it cannot run (pnpm/action-setup).
+    pub reads_package_manager_field: bool,
 }
 
 impl SetupStep {
     pub const fn new(target: &'static str, uses: &'static str, version_input: &'static str) -> SetupStep {
-        SetupStep { target, uses, version_input, fixed: &[], requires: None, when_unpinned: false }
+        SetupStep {
+            target,
+            uses,
+            version_input,
+            fixed: &[],
+            requires: None,
+            when_unpinned: false,
+            reads_package_manager_field: false,
+        }
     }
     pub const fn fixed(self, fixed: &'static [(&'static str, &'static str)]) -> SetupStep {
         SetupStep { fixed, ..self }
@@ -137,6 +148,9 @@ impl SetupStep {
     }
     pub const fn when_unpinned(self) -> SetupStep {
         SetupStep { when_unpinned: true, ..self }
+    }
+    pub const fn reads_package_manager_field(self) -> SetupStep {
+        SetupStep { reads_package_manager_field: true, ..self }
     }
 }
 
@@ -168,6 +182,23 @@ pub struct Declaration {
     pub test_commands: &'static [&'static str],
     /// The test runners it owns, by the name their command and jobs go by (`pytest`, `jest`).
     pub test_runners: &'static [&'static str],
+    /// Words a job or script is named by when it runs the whole suite (`pytest`), beside the
+    /// plain `test`.
+    pub suite_words: &'static [&'static str],
+    /// The programs whose install line says the project uses one of its package managers or
+    /// toolchains (`pnpm`, `./gradlew`): drift's tool of an install step.
+    pub install_programs: &'static [&'static str],
+    /// Package managers that run a command in an environment they make (`uv run pytest`): a
+    /// test through one the project does not use runs somewhere else than the install.
+    pub environment_runners: &'static [&'static str],
+    /// Package managers that run a manifest's script by its name (`pnpm build`, `npm run
+    /// build`).
+    pub script_runners: &'static [&'static str],
+    /// Program and subcommand that publish a release (`cargo publish`): not a test to rerun.
+    pub publish_commands: &'static [(&'static str, &'static str)],
+    /// Manifests that carry a toolchain version among their other keys (`package.json`'s
+    /// `engines`), read by the ecosystem itself, never as a version file.
+    pub versioned_manifests: &'static [&'static str],
     /// Test runners that run the suite once per interpreter or environment they configure
     /// (`tox`, `nox`): in a sandbox with one interpreter they fail on the others, unless the
     /// command selects one of [`Self::current_environment`].
@@ -197,6 +228,12 @@ impl Declaration {
             devcontainer_features: &[],
             test_commands: &[],
             test_runners: &[],
+            suite_words: &[],
+            install_programs: &[],
+            environment_runners: &[],
+            script_runners: &[],
+            publish_commands: &[],
+            versioned_manifests: &[],
             fan_out_test_runners: &[],
             current_environment: &[],
             install_commands: &[],

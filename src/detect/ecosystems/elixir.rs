@@ -43,6 +43,7 @@ pub static DECLARATION: Declaration = Declaration {
     test_commands: &[r"mix\s+test(?-u:\b)"],
     install_commands: &[r"mix\s+archive"],
     source_extensions: &["ex", "exs"],
+    install_programs: &["mix"],
     ..Declaration::new(&Elixir)
 };
 

@@ -41,6 +41,8 @@ pub static DECLARATION: Declaration = Declaration {
     test_commands: &[r"go\s+test(?-u:\b)", r"gotestsum(?-u:\b)"],
     install_commands: &["go"],
     source_extensions: &["go"],
+    install_programs: &["go"],
+    versioned_manifests: &["go.mod"],
     ..Declaration::new(&Go)
 };
 

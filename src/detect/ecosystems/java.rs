@@ -54,6 +54,8 @@ pub static DECLARATION: Declaration = Declaration {
         r"(?:\./)?gradlew?(?-u:\b)[^;&|]*?\s(?:[[:word:]:\-]*[Tt]est[[:word:]]*|check|build)(?-u:\b)",
     ],
     source_extensions: &["java", "kt", "kts", "groovy"],
+    install_programs: &["./gradlew", "./mvnw", "gradle", "mvn"],
+    publish_commands: &[("mvn", "deploy")],
     ..Declaration::new(&Java)
 };
 

@@ -18,6 +18,8 @@ pub mod gleam;
 pub mod go;
 pub mod haskell;
 pub mod java;
+#[cfg(test)]
+mod names_stay_home;
 pub mod node;
 pub mod php;
 pub mod project;
@@ -123,6 +125,57 @@ pub fn owner_of_program(program: &str) -> Option<&'static Declaration> {
     ALL.iter().copied().find(|eco| eco.programs.contains(&program))
 }
 
+/// Whether `program`'s install line names the package manager or toolchain a project uses
+/// (see [`Declaration::install_programs`]).
+pub fn is_install_program(program: &str) -> bool {
+    ALL.iter().any(|eco| eco.install_programs.contains(&program))
+}
+
+/// Whether `name` is a package manager that runs commands in an environment of its own
+/// (see [`Declaration::environment_runners`]).
+pub fn is_environment_runner(name: &str) -> bool {
+    ALL.iter().any(|eco| eco.environment_runners.contains(&name))
+}
+
+/// Whether a job or script named with `word` runs the whole suite (see
+/// [`Declaration::suite_words`]).
+pub fn is_suite_word(word: &str) -> bool {
+    ALL.iter().any(|eco| eco.suite_words.contains(&word))
+}
+
+/// Whether `program subcommand` publishes a release (see [`Declaration::publish_commands`]).
+pub fn publishes(program: &str, subcommand: &str) -> bool {
+    ALL.iter().flat_map(|eco| eco.publish_commands).any(|(p, s)| *p == program && *s == subcommand)
+}
+
+/// The package managers that run a manifest's script by name, as regular-expression
+/// alternatives (`npm|pnpm|yarn|bun`; see [`Declaration::script_runners`]).
+pub fn script_runner_alternatives() -> String {
+    ALL.iter().flat_map(|eco| eco.script_runners.iter().copied()).collect::<Vec<_>>().join("|")
+}
+
+/// Commands of no one ecosystem that publish a release or an image; each ecosystem declares
+/// its own ([`publishes`]). A line running one is not a test to rerun.
+const SHIPPING: &[(&str, &str)] = &[("docker", "push"), ("gh", "release")];
+
+/// Whether `line` publishes a release or an image (`npm publish`, `docker push`).
+pub fn ships(line: &str) -> bool {
+    shell::commands(line).iter().any(|words| {
+        let (program, rest) = match words.split_first() {
+            Some((program, rest)) => (program.rsplit('/').next().unwrap_or(program), rest),
+            None => return false,
+        };
+        SHIPPING.iter().any(|(tool, sub)| program == *tool && rest.iter().any(|w| w == sub))
+            || rest.iter().any(|w| publishes(program, w))
+    })
+}
+
+/// Whether the file `name` is a manifest that carries a toolchain version among other keys
+/// (see [`Declaration::versioned_manifests`]).
+pub fn is_versioned_manifest(name: &str) -> bool {
+    ALL.iter().any(|eco| eco.versioned_manifests.contains(&name))
+}
+
 /// Each ecosystem's test commands as one pattern, in [`ALL`]'s order.
 static TEST_COMMAND_OF: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     ALL.iter()
@@ -177,6 +230,25 @@ const SHARED_TEST_COMMANDS: &[&str] = &[
 ];
 /// System package managers.
 const SHARED_INSTALL_COMMANDS: &[&str] = &[r"apt|apt-get|brew"];
+
+/// `just` where it is missing: a single binary that PyPI (`rust-just`, listed among just's
+/// own install routes) and npm both serve, so either registry will do.
+/// Without either, one warning: the tests need it, the rest of the install does not.
+pub const JUST_WHEN_MISSING: &str = "command -v just >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet rust-just || npm install -g rust-just || echo \"hanzo-env: warning: could not install just (pip or npm: rust-just), which runs the tests\" >&2";
+
+/// go-task where it is missing: its project publishes it on npm (`@go-task/cli`).
+pub const TASK_WHEN_MISSING: &str = "command -v task >/dev/null 2>&1 || npm install -g @go-task/cli || echo \"hanzo-env: warning: could not install task (npm: @go-task/cli), which runs the tests\" >&2";
+
+/// The step that makes present the task runner a test command calls (`just test`,
+/// `X=1 task py:test`), when it is one no package manager of the project brings.
+pub fn task_runner_when_missing(command: &str) -> Option<&'static str> {
+    let (_, program) = shell::split_prefix(command);
+    match program.split_whitespace().next()? {
+        "just" => Some(JUST_WHEN_MISSING),
+        "task" => Some(TASK_WHEN_MISSING),
+        _ => None,
+    }
+}
 
 /// Build flags that leave the tests out of a build that would run them.
 const SKIP_TEST_FLAGS: &[&str] = &["-DskipTests", "-DskipTests=true", "-Dmaven.test.skip", "-Dmaven.test.skip=true"];
@@ -375,6 +447,15 @@ mod tests {
         assert_eq!(setup_step("python").map(|s| s.uses), Some("actions/setup-python@v5"));
         assert_eq!(devcontainer_feature("go"), Some("ghcr.io/devcontainers/features/go:1"));
         assert!(setup_step("cobol").is_none());
+    }
+
+    #[test]
+    fn lines_that_ship_are_not_tests() {
+        assert!(ships("python -m build && pytest -q && twine upload dist/*"));
+        assert!(ships("npm test && npm publish --access public"));
+        assert!(!ships("pytest -q && echo publish"));
+        assert!(!ships("npm test"));
+        assert!(ships("cargo publish --locked") && ships("docker push img") && !ships("cargo test"));
     }
 
     #[test]

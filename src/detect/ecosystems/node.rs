@@ -53,7 +53,7 @@ pub static DECLARATION: Declaration = Declaration {
     setup_steps: &[
         SetupStep::new("node", "actions/setup-node@v4", "node-version"),
         SetupStep::new("bun", "oven-sh/setup-bun@v2", "bun-version").when_unpinned(),
-        SetupStep::new("pnpm", "pnpm/action-setup@v4", "version"),
+        SetupStep::new("pnpm", "pnpm/action-setup@v4", "version").reads_package_manager_field(),
         // Its successor: read, not written (export writes the first).
         SetupStep::new("pnpm", "pnpm/setup@v1", "version"),
     ],
@@ -70,6 +70,10 @@ pub static DECLARATION: Declaration = Declaration {
     install_commands: &["npm|pnpm|yarn|bun"],
     source_extensions: &["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte", "astro"],
     test_runners: &["jest", "vitest", "mocha"],
+    install_programs: &["bun", "corepack", "npm", "pnpm", "yarn"],
+    script_runners: &["npm", "pnpm", "yarn", "bun"],
+    publish_commands: &[("npm", "publish"), ("yarn", "publish"), ("pnpm", "publish")],
+    versioned_manifests: &["package.json"],
     ..Declaration::new(&Node)
 };
 
@@ -575,6 +579,24 @@ fn package_scripts(repo: &Repo, out: &mut Findings) {
             });
         }
     }
+}
+
+/// The packages a global install puts on PATH (`npm install -g c8`, `yarn global add c8`,
+/// `pnpm add -g c8`), given the command's words; `None` for any other command.
+pub fn globally_installed<'w>(words: &'w [&'w str]) -> Option<&'w [&'w str]> {
+    let global = |rest: &[&str]| rest.iter().any(|w| ["-g", "--global"].contains(w));
+    match words {
+        ["npm", "install" | "i" | "add", rest @ ..] if global(rest) => Some(rest),
+        ["yarn", "global", "add", rest @ ..] => Some(rest),
+        ["pnpm", "add" | "install" | "i", rest @ ..] if global(rest) => Some(rest),
+        _ => None,
+    }
+}
+
+/// The step that installs the package `quoted` (quoted for the shell) globally where its
+/// `program` is missing.
+pub fn install_globally_when_missing(program: &str, quoted: &str) -> String {
+    format!("command -v {program} >/dev/null 2>&1 || npm install -g {quoted}")
 }
 
 #[cfg(test)]

@@ -42,6 +42,8 @@ pub static DECLARATION: Declaration = Declaration {
     install_commands: &["composer"],
     source_extensions: &["php"],
     test_runners: &["phpunit", "pest"],
+    install_programs: &["composer"],
+    versioned_manifests: &["composer.json"],
     ..Declaration::new(&Php)
 };
 

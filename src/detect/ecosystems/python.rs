@@ -87,6 +87,17 @@ pub static DECLARATION: Declaration = Declaration {
     install_commands: &[r"(?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv(?:\s+tool)?|poetry|pipx|pdm"],
     source_extensions: &["py"],
     test_runners: &["pytest"],
+    suite_words: &["pytest"],
+    install_programs: &["hatch", "pdm", "pip", "pipenv", "poetry", "uv"],
+    environment_runners: &["uv", "poetry", "pdm", "hatch"],
+    publish_commands: &[
+        ("twine", "upload"),
+        ("poetry", "publish"),
+        ("uv", "publish"),
+        ("hatch", "publish"),
+        ("flit", "publish"),
+    ],
+    versioned_manifests: &["pyproject.toml"],
     ..Declaration::new(&Python)
 };
 

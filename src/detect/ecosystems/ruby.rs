@@ -43,6 +43,8 @@ pub static DECLARATION: Declaration = Declaration {
     install_commands: &["gem"],
     source_extensions: &["rb"],
     test_runners: &["rspec"],
+    install_programs: &["bundle"],
+    publish_commands: &[("gem", "push")],
     ..Declaration::new(&Ruby)
 };
 

@@ -42,6 +42,8 @@ pub static DECLARATION: Declaration = Declaration {
     test_commands: &[r"cargo\s+(?:\+\S+\s+)?(?:test|nextest)(?-u:\b)"],
     install_commands: &["cargo"],
     source_extensions: &["rs"],
+    install_programs: &["cargo"],
+    publish_commands: &[("cargo", "publish")],
     ..Declaration::new(&Rust)
 };
 

@@ -31,6 +31,7 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     test_commands: &[r"sbt(?-u:\b)[^;&|]*?(?-u:\b)test(?-u:\b)"],
     source_extensions: &["scala"],
+    install_programs: &["sbt"],
     ..Declaration::new(&Scala)
 };
 

@@ -33,6 +33,7 @@ pub static DECLARATION: Declaration = Declaration {
     setup_steps: &[SetupStep::new("swift", "swift-actions/setup-swift@v2", "swift-version")],
     test_commands: &[r"swift\s+test(?-u:\b)"],
     source_extensions: &["swift"],
+    install_programs: &["swift"],
     ..Declaration::new(&Swift)
 };
 

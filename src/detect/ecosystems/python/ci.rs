@@ -7,9 +7,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::detect::ecosystems::ships;
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{commands, join_path, script_path};
-use crate::detect::sources::workflows::{JobKind, RunLine, ships};
+use crate::detect::sources::workflows::{JobKind, RunLine};
 
 /// What one CI line installs, from the directory it runs in.
 #[derive(Debug, Clone, PartialEq, Eq)]
