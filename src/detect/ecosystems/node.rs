@@ -349,9 +349,8 @@ fn lockfile_version_hint(repo: &Repo, dir: &str, pm: Pm) -> Option<String> {
     let lock = join(dir, "pnpm-lock.yaml");
     let text = repo.exists(&lock).then(|| repo.read_once(&lock))??;
     let line = text.lines().find_map(|l| l.strip_prefix("lockfileVersion:"))?;
-    let major: u32 = line.trim().trim_matches(['\'', '"']).split('.').next()?.parse().ok()?;
     Some(
-        match major {
+        match version::Pin::parse(line)?.major() {
             9.. => "9",
             6..=8 => "8",
             5 => "7",
@@ -363,8 +362,7 @@ fn lockfile_version_hint(repo: &Repo, dir: &str, pm: Pm) -> Option<String> {
 
 /// The oldest Node a pnpm or Yarn major runs on (their `engines.node`).
 fn node_floor(pm: Pm, version: &str) -> Option<&'static str> {
-    let major: u32 = version.split('.').next()?.parse().ok()?;
-    match (pm, major) {
+    match (pm, version::Pin::parse(version)?.major()) {
         (Pm::Pnpm, 11..) => Some("22.13"),
         (Pm::Pnpm, 9..=10) | (Pm::Yarn, 4..) => Some("18.12"),
         _ => None,
@@ -465,8 +463,8 @@ fn nvmrc_version(text: &str) -> Option<String> {
 /// Yarn 2+ ("berry"): a `.yarnrc.yml`, a `packageManager` of yarn 2 or later, or a lockfile in
 /// the berry format (it has a `__metadata:` block; classic lockfiles start `# yarn lockfile v1`).
 fn is_yarn_berry(repo: &Repo, dir: &str, declared: Option<&str>) -> bool {
-    if let Some(major) = declared.and_then(|v| v.split('.').next()).and_then(|m| m.parse::<u32>().ok()) {
-        return major >= 2;
+    if let Some(pin) = declared.and_then(version::Pin::parse) {
+        return pin.major() >= 2;
     }
     if repo.exists(&join(dir, ".yarnrc.yml")) {
         return true;
