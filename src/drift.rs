@@ -13,6 +13,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::detect::Detection;
+use crate::detect::ecosystems::is_install_program;
 use crate::evidence::Evidence;
 use crate::export::{self, Setup, StartKind, Target};
 
@@ -159,40 +160,6 @@ fn version_mask(line: &str) -> String {
     NUMBER.replace_all(line, "#").into_owned()
 }
 
-/// Tools whose install line says which package manager (or toolchain) a project uses.
-const PACKAGE_MANAGERS: &[&str] = &[
-    "./gradlew",
-    "./mvnw",
-    "bun",
-    "bundle",
-    "cabal",
-    "cargo",
-    "clojure",
-    "composer",
-    "corepack",
-    "dart",
-    "deno",
-    "dotnet",
-    "flutter",
-    "go",
-    "gradle",
-    "hatch",
-    "lein",
-    "mix",
-    "mvn",
-    "npm",
-    "pdm",
-    "pip",
-    "pipenv",
-    "pnpm",
-    "poetry",
-    "sbt",
-    "stack",
-    "swift",
-    "uv",
-    "yarn",
-];
-
 /// A detected install step as drift compares it: its lines as the file holds them, and from
 /// the plan (not its text) the tool it runs and the folder it runs in.
 struct Detected {
@@ -227,12 +194,12 @@ fn tool_of(line: &str) -> (Option<&str>, Option<&str>) {
     };
     // `command -v bun >/dev/null 2>&1 || npm install -g bun@1` makes bun present.
     if let Some(tool) = rest.strip_prefix("command -v ").and_then(|r| r.split_whitespace().next()) {
-        return (PACKAGE_MANAGERS.contains(&tool).then_some(tool), dir);
+        return (is_install_program(tool).then_some(tool), dir);
     }
     let rest = rest.rsplit("||").next().unwrap_or(rest).trim();
     let mut words = rest.split_whitespace().skip_while(|w| w.contains('=') && !w.starts_with('-'));
     let tool = words.next().map(|w| w.rsplit('/').next().filter(|_| !w.starts_with("./")).unwrap_or(w));
-    let tool = tool.filter(|t| PACKAGE_MANAGERS.contains(t) || t.starts_with("python"));
+    let tool = tool.filter(|t| is_install_program(t) || t.starts_with("python"));
     (tool, dir)
 }
 

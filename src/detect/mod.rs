@@ -36,20 +36,20 @@ pub fn detect(root: &Path, options: &WalkOptions) -> Result<Detection, repo::Wal
 /// One unit of detection work: an ecosystem or a signal.
 enum Unit {
     Signal(&'static str, signals::Signal),
-    Ecosystem(&'static dyn ecosystems::ecosystem::Ecosystem),
+    Ecosystem(&'static ecosystems::ecosystem::Declaration),
 }
 
 impl Unit {
     fn name(&self) -> &'static str {
         match self {
             Unit::Signal(name, _) => name,
-            Unit::Ecosystem(eco) => eco.id(),
+            Unit::Ecosystem(eco) => eco.id,
         }
     }
     fn run(&self, sources: &Sources, out: &mut Findings) {
         match self {
             Unit::Signal(_, signal) => signal(sources, out),
-            Unit::Ecosystem(eco) => eco.detect(sources, out),
+            Unit::Ecosystem(eco) => eco.behaviour.detect(sources, out),
         }
     }
 }

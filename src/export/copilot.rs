@@ -181,17 +181,18 @@ fn manager_steps(setup: &Setup, used: &[&'static str], notes: &mut Vec<String>) 
             continue;
         };
         let (uses, input) = (action.uses, action.version_input);
-        // pnpm/action-setup reads `packageManager` itself and fails when told a version too.
+        // An action that reads `packageManager` itself fails when told a version too.
         let from_package_json = manager.source.is_key("packageManager");
+        let reads_field = action.reads_package_manager_field;
         let with = match (&manager.version, from_package_json) {
-            (_, true) if manager.name == "pnpm" => vec![],
+            (_, true) if reads_field => vec![],
             (Some(v), _) => vec![(input.to_string(), Node::str(v))],
-            (None, _) if manager.name == "pnpm" => {
-                notes.push(
-                    "copilot: pnpm has no pinned version (no `packageManager` in package.json); the install script \
-                     sets it up"
-                        .to_string(),
-                );
+            (None, _) if reads_field => {
+                notes.push(format!(
+                    "copilot: {} has no pinned version (no `packageManager` in package.json); the install script \
+                     sets it up",
+                    manager.name
+                ));
                 continue;
             }
             (None, _) => vec![],

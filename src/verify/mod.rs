@@ -11,13 +11,14 @@
 //! and hold no sensitive value.
 
 pub mod copy;
+mod diagnosis;
 pub mod log;
+mod ports;
 pub mod process;
 pub mod reap;
 pub mod sandbox;
 
 use std::ffi::OsString;
-use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -28,7 +29,10 @@ use serde::Serialize;
 
 use crate::envfile::ChildEnv;
 use crate::envfile::child::{exit_code, signals};
+use diagnosis::{blame_services, mentions_network_trouble, missing_command_hint, untrusted_certificate_hint};
 use log::StepLog;
+use ports::describe_services;
+pub use ports::{default_port, service_port, wait_for_port};
 use process::{Group, POLL};
 
 /// How long to wait for the services' ports at most (and never past the step timeout).
@@ -619,196 +623,6 @@ impl Runner<'_> {
             blocked_by: Vec::new(),
         }
     }
-}
-
-/// A failed test while services are down is blocked by them, not failed.
-fn blame_services(report: &mut StepReport, services: &[(String, u16)]) {
-    let down: Vec<&(String, u16)> = services.iter().filter(|(_, port)| !answers(*port)).collect();
-    if down.is_empty() {
-        return;
-    }
-    report.status = Status::Blocked;
-    report.blocked_by = down.iter().map(|(name, _)| name.clone()).collect();
-    report.hint = Some(format!(
-        "blocked by {}: not answering when the test failed, so the failure says nothing about the test; \
-         see the start and services steps",
-        down.iter().map(|(name, port)| format!("{name} (127.0.0.1:{port})")).collect::<Vec<_>>().join(", ")
-    ));
-}
-
-/// Whether something accepts connections on the loopback `port` right now.
-fn answers(port: u16) -> bool {
-    TcpStream::connect_timeout(&SocketAddr::from((Ipv4Addr::LOCALHOST, port)), Duration::from_millis(500)).is_ok()
-}
-
-/// For a step that exited 127: the command the shell could not find, from the last lines
-/// of its log, and what to do about it.
-fn missing_command_hint(tail: &[String]) -> String {
-    match tail.iter().rev().find_map(|line| missing_command(line)) {
-        Some(name) => format!(
-            "`{name}` is not installed here (exit 127: command not found): make `install` install it, \
-             or install it on this machine; if it is installed elsewhere, pass what finds it (e.g. --pass NVM_DIR)"
-        ),
-        None => "a command was not found (exit 127): make `install` install it, or install it on this machine".into(),
-    }
-}
-
-/// Messages of TLS clients that met a certificate they do not trust (Python, Node, Rust,
-/// curl, git): a network that re-signs TLS with its own CA.
-const UNTRUSTED_CERTIFICATE: &[&str] = &[
-    "CERTIFICATE_VERIFY_FAILED",
-    "UnknownIssuer",
-    "SELF_SIGNED_CERT_IN_CHAIN",
-    "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-    "unable to get local issuer certificate",
-    "self-signed certificate in certificate chain",
-    "self signed certificate in certificate chain",
-    "server certificate verification failed",
-];
-
-/// What clients print when the network failed them: a name not resolved, a connection
-/// refused, reset or timed out, a proxy, TLS (lower case; matched against lower-cased lines).
-const NETWORK_TROUBLE: &[&str] = &[
-    "could not resolve host",
-    "unknown host",
-    "unknownhostexception",
-    "name or service not known",
-    "temporary failure in name resolution",
-    "nodename nor servname",
-    "getaddrinfo",
-    "enotfound",
-    "eai_again",
-    "econnrefused",
-    "econnreset",
-    "etimedout",
-    "connection refused",
-    "connection reset",
-    "connection timed out",
-    "network is unreachable",
-    "proxy",
-    "ssl",
-    "tls",
-    "certificate",
-];
-
-impl Report {
-    /// Whether a step that did not pass shows a network or TLS error in its log: only then can
-    /// a proxy or CA setting that verify did not pass on be the cause.
-    pub fn shows_network_trouble(&self) -> bool {
-        self.interrupted_by.is_none()
-            && self
-                .steps
-                .iter()
-                .filter(|step| !step.status.ok())
-                .any(|step| step.tail.iter().chain(&step.failed_line).any(|line| mentions_network_trouble(line)))
-    }
-}
-
-/// Whether a line of a log tells of a network or TLS error (see [`NETWORK_TROUBLE`]).
-fn mentions_network_trouble(line: &str) -> bool {
-    let line = line.to_lowercase();
-    NETWORK_TROUBLE.iter().any(|m| line.contains(m))
-        || UNTRUSTED_CERTIFICATE.iter().any(|m| line.contains(&m.to_lowercase()))
-}
-
-/// For a step whose log shows an untrusted certificate: the variables that would carry the
-/// CA, which verify does not pass unless asked.
-fn untrusted_certificate_hint(tail: &[String]) -> Option<String> {
-    tail.iter().any(|line| UNTRUSTED_CERTIFICATE.iter().any(|m| line.contains(m))).then(|| {
-        "a TLS certificate was not trusted: if your network re-signs TLS with its own CA, pass where it is \
-         (--pass SSL_CERT_FILE, and --pass NODE_EXTRA_CA_CERTS or PIP_CERT for npm and pip)"
-            .to_string()
-    })
-}
-
-/// The command a shell's "not found" message names: bash's `…: line 3: poetry: command not
-/// found`, dash's `sh: 1: jest: not found`, env's `env: 'node': No such file or directory`.
-fn missing_command(line: &str) -> Option<&str> {
-    let line = line.trim_end();
-    let name =
-        if let Some(before) = line.strip_suffix(": command not found").or_else(|| line.strip_suffix(": not found")) {
-            before.rsplit(": ").next()?
-        } else {
-            let before = line.strip_suffix(": No such file or directory")?;
-            let (program, name) = before.rsplit_once(": ")?;
-            // env's and make's own words: `make: uv: No such file or directory`.
-            if !(program.ends_with("env") || program.starts_with("make")) {
-                return None;
-            }
-            name.trim_matches(['\'', '‘', '’', '"'])
-        };
-    let name = name.trim();
-    (!name.is_empty() && !name.contains(char::is_whitespace)).then_some(name)
-}
-
-/// `postgres:5432 redis:6379`.
-fn describe_services(services: &[(String, u16)]) -> String {
-    services.iter().map(|(name, port)| format!("{name}:{port}")).collect::<Vec<_>>().join(" ")
-}
-
-/// Wait until something accepts connections on the loopback `port`, or `deadline`.
-/// Returns how long it took (`Err` when it never opened).
-pub fn wait_for_port(port: u16, deadline: Instant) -> Result<Duration, Duration> {
-    let began = Instant::now();
-    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    loop {
-        if TcpStream::connect_timeout(&address, Duration::from_millis(250)).is_ok() {
-            return Ok(began.elapsed());
-        }
-        if Instant::now() >= deadline || signals::received().is_some() {
-            return Err(began.elapsed());
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
-/// The loopback port to wait for: the host port the compose file or CI job publishes for the
-/// service's own port (`5433:5432` for postgres), else its default port.
-pub fn service_port(service: &str, published: &[String]) -> Option<u16> {
-    let default = default_port(service);
-    let mapped = published.iter().find_map(|mapping| {
-        let (host, container) = mapping.rsplit_once(':')?;
-        let container = container.split('/').next()?.parse::<u16>().ok()?;
-        let host = host.parse::<u16>().ok()?;
-        (Some(container) == default || published.len() == 1).then_some(host)
-    });
-    mapped.or(default)
-}
-
-/// The port a service listens on by default, for the canonical names detection uses.
-pub fn default_port(service: &str) -> Option<u16> {
-    Some(match service {
-        "postgres" | "timescaledb" | "pgvector" => 5432,
-        "mysql" | "mariadb" | "percona" => 3306,
-        "redis" | "valkey" | "keydb" | "dragonfly" => 6379,
-        "mongodb" => 27017,
-        "rabbitmq" => 5672,
-        "kafka" | "redpanda" => 9092,
-        "zookeeper" => 2181,
-        "elasticsearch" | "opensearch" => 9200,
-        "minio" => 9000,
-        "memcached" => 11211,
-        "nats" => 4222,
-        "cassandra" | "scylla" => 9042,
-        "clickhouse" => 8123,
-        "couchdb" => 5984,
-        "neo4j" => 7687,
-        "influxdb" => 8086,
-        "etcd" => 2379,
-        "consul" => 8500,
-        "vault" => 8200,
-        "localstack" => 4566,
-        "dynamodb" => 8000,
-        "mssql" | "sqlserver" => 1433,
-        "meilisearch" => 7700,
-        "typesense" => 8108,
-        "qdrant" => 6333,
-        "mailhog" | "mailpit" => 1025,
-        "azurite" => 10000,
-        "selenium" => 4444,
-        "temporal" => 7233,
-        _ => return None,
-    })
 }
 
 /// `1.2s`, `2m03s`, `1h02m`.

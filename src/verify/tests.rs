@@ -1,3 +1,6 @@
+use std::net::Ipv4Addr;
+
+use super::diagnosis::{missing_command, untrusted_certificate_hint};
 use super::*;
 
 #[test]

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects, read_existing, source_at};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, parent_dir};
@@ -15,37 +15,27 @@ use crate::evidence::Evidence;
 
 pub struct Clojure;
 
+/// What Clojure declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "clojure",
+    toolchains: &[Toolchain::new("clojure", "Clojure")],
+    package_managers: &["lein", "clojure-cli"],
+    programs: &["clojure", "clj", "lein"],
+    manifests: &["deps.edn", "project.clj"],
+    aliases: &[
+        Alias::image("clojure", "clojure"),
+        Alias::feature("clojure", "clojure"),
+        Alias::nix("clojure", "clojure"),
+        Alias::tool("clojure", "clojure"),
+        Alias::package_manager_tool("lein", "lein"),
+        Alias::package_manager_tool("leiningen", "lein"),
+    ],
+    test_commands: &[r"lein\s+test(?-u:\b)", r"clojure\s+-[MX]:test(?-u:\b)", r"clj\s+-[MX]:test(?-u:\b)"],
+    install_programs: &["clojure", "lein"],
+    ..Declaration::new(&Clojure)
+};
+
 impl Ecosystem for Clojure {
-    fn id(&self) -> &'static str {
-        "clojure"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("clojure", "Clojure")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["lein", "clojure-cli"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["clojure", "clj", "lein"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["deps.edn", "project.clj"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::image("clojure", "clojure"),
-            Alias::feature("clojure", "clojure"),
-            Alias::nix("clojure", "clojure"),
-            Alias::tool("clojure", "clojure"),
-            Alias::package_manager_tool("lein", "lein"),
-            Alias::package_manager_tool("leiningen", "lein"),
-        ];
-        ALIASES
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"lein\s+test(?-u:\b)", r"clojure\s+-[MX]:test(?-u:\b)", r"clj\s+-[MX]:test(?-u:\b)"]
-    }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }

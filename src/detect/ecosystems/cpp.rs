@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, Toolchain};
 use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, read_existing, source_at};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
@@ -17,31 +17,22 @@ use crate::evidence::Evidence;
 
 pub struct Cpp;
 
+/// What Cpp declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "cpp",
+    toolchains: &[Toolchain::new("cpp", "C/C++")],
+    package_managers: &["cmake", "meson", "make"],
+    manifests: &["CMakeLists.txt", "meson.build"],
+    aliases: &[
+        Alias::devcontainer_image("cpp", "cpp"),
+        Alias::package_manager_tool("cmake", "cmake"),
+        Alias::package_manager_tool("meson", "meson"),
+    ],
+    test_commands: &[r"ctest(?-u:\b)"],
+    ..Declaration::new(&Cpp)
+};
+
 impl Ecosystem for Cpp {
-    fn id(&self) -> &'static str {
-        "cpp"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("cpp", "C/C++")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["cmake", "meson", "make"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["CMakeLists.txt", "meson.build"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::devcontainer_image("cpp", "cpp"),
-            Alias::package_manager_tool("cmake", "cmake"),
-            Alias::package_manager_tool("meson", "meson"),
-        ];
-        ALIASES
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"ctest(?-u:\b)"]
-    }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }

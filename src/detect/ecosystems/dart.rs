@@ -7,7 +7,7 @@ use regex::Regex;
 use yaml_rust2::Yaml;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, read_existing};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
@@ -18,50 +18,35 @@ use crate::evidence::Evidence;
 
 pub struct Dart;
 
+/// What Dart declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "dart",
+    toolchains: &[Toolchain::new("dart", "Dart"), Toolchain::new("flutter", "Flutter")],
+    package_managers: &["pub"],
+    programs: &["dart", "flutter"],
+    manifests: &["pubspec.yaml"],
+    aliases: &[
+        Alias::action("subosito/flutter-action", "flutter", &["flutter-version"]),
+        Alias::action("dart-lang/setup-dart", "dart", &["sdk"]),
+        Alias::image("dart", "dart"),
+        Alias::feature("dart", "dart"),
+        Alias::feature("flutter", "flutter"),
+        Alias::nix("dart", "dart"),
+        Alias::nix("flutter", "flutter"),
+        Alias::tool("dart", "dart"),
+        Alias::tool("flutter", "flutter"),
+    ],
+    setup_steps: &[
+        SetupStep::new("dart", "dart-lang/setup-dart@v1", "sdk").when_unpinned(),
+        SetupStep::new("flutter", "subosito/flutter-action@v2", "flutter-version").when_unpinned(),
+    ],
+    test_commands: &[r"(?:dart|flutter)\s+test(?-u:\b)"],
+    source_extensions: &["dart"],
+    install_programs: &["dart", "flutter"],
+    ..Declaration::new(&Dart)
+};
+
 impl Ecosystem for Dart {
-    fn id(&self) -> &'static str {
-        "dart"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("dart", "Dart"), Toolchain::new("flutter", "Flutter")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["pub"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["dart", "flutter"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["pubspec.yaml"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action("subosito/flutter-action", "flutter", &["flutter-version"]),
-            Alias::action("dart-lang/setup-dart", "dart", &["sdk"]),
-            Alias::image("dart", "dart"),
-            Alias::feature("dart", "dart"),
-            Alias::feature("flutter", "flutter"),
-            Alias::nix("dart", "dart"),
-            Alias::nix("flutter", "flutter"),
-            Alias::tool("dart", "dart"),
-            Alias::tool("flutter", "flutter"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[
-            SetupStep::new("dart", "dart-lang/setup-dart@v1", "sdk").when_unpinned(),
-            SetupStep::new("flutter", "subosito/flutter-action@v2", "flutter-version").when_unpinned(),
-        ];
-        STEPS
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"(?:dart|flutter)\s+test(?-u:\b)"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["dart"]
-    }
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)Platform\.environment\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\]"#)

@@ -6,7 +6,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::counted;
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_within, join, parent_dir, too_deep_for_a_project};
@@ -18,40 +18,27 @@ use crate::evidence::Evidence;
 
 pub struct Deno;
 
+/// What Deno declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "deno",
+    toolchains: &[Toolchain::new("deno", "Deno")],
+    programs: &["deno"],
+    manifests: &["deno.json", "deno.jsonc"],
+    aliases: &[
+        Alias::action("denoland/setup-deno", "deno", &["deno-version"]),
+        Alias::image("deno", "deno"),
+        Alias::feature("deno", "deno"),
+        Alias::nix("deno", "deno"),
+        Alias::tool("deno", "deno"),
+    ],
+    setup_steps: &[SetupStep::new("deno", "denoland/setup-deno@v2", "deno-version").when_unpinned()],
+    test_commands: &[r"deno\s+test(?-u:\b)"],
+    source_extensions: &["ts", "tsx", "js", "jsx", "mjs"],
+    install_programs: &["deno"],
+    ..Declaration::new(&Deno)
+};
+
 impl Ecosystem for Deno {
-    fn id(&self) -> &'static str {
-        "deno"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("deno", "Deno")];
-        TOOLCHAINS
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["deno"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["deno.json", "deno.jsonc"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action("denoland/setup-deno", "deno", &["deno-version"]),
-            Alias::image("deno", "deno"),
-            Alias::feature("deno", "deno"),
-            Alias::nix("deno", "deno"),
-            Alias::tool("deno", "deno"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[SetupStep::new("deno", "denoland/setup-deno@v2", "deno-version").when_unpinned()];
-        STEPS
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"deno\s+test(?-u:\b)"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["ts", "tsx", "js", "jsx", "mjs"]
-    }
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)Deno\.env\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#)

@@ -7,7 +7,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{outermost, pm_path};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_own_path, is_within, join, parent_dir};
@@ -18,49 +18,36 @@ use crate::evidence::Evidence;
 
 pub struct Dotnet;
 
+/// What Dotnet declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "dotnet",
+    toolchains: &[Toolchain::new("dotnet", ".NET")],
+    package_managers: &["nuget"],
+    programs: &["dotnet"],
+    aliases: &[
+        Alias::action("actions/setup-dotnet", "dotnet", &["dotnet-version"]),
+        Alias::devcontainer_image("dotnet", "dotnet"),
+        Alias::feature("dotnet", "dotnet"),
+        Alias::nix("dotnet-sdk", "dotnet"),
+        Alias::tool("dotnet", "dotnet"),
+        Alias::tool("dotnet-core", "dotnet"),
+    ],
+    setup_steps: &[SetupStep::new("dotnet", "actions/setup-dotnet@v4", "dotnet-version")],
+    devcontainer_features: &[("dotnet", "ghcr.io/devcontainers/features/dotnet:2")],
+    test_commands: &[r"dotnet\s+test(?-u:\b)"],
+    install_commands: &[r"dotnet\s+tool"],
+    source_extensions: &["cs", "fs"],
+    install_programs: &["dotnet"],
+    versioned_manifests: &["global.json"],
+    ..Declaration::new(&Dotnet)
+};
+
 impl Ecosystem for Dotnet {
-    fn id(&self) -> &'static str {
-        "dotnet"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("dotnet", ".NET")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["nuget"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["dotnet"]
-    }
     /// `global.json`, or any solution or project file.
-    fn has_manifest(&self, sources: &Sources) -> bool {
+    fn has_manifest(&self, _declared: &Declaration, sources: &Sources) -> bool {
         let repo = sources.repo();
         repo.exists("global.json")
             || repo.files().any(|f| [".csproj", ".fsproj", ".sln"].iter().any(|e| f.name().ends_with(e)))
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action("actions/setup-dotnet", "dotnet", &["dotnet-version"]),
-            Alias::devcontainer_image("dotnet", "dotnet"),
-            Alias::feature("dotnet", "dotnet"),
-            Alias::nix("dotnet-sdk", "dotnet"),
-            Alias::tool("dotnet", "dotnet"),
-            Alias::tool("dotnet-core", "dotnet"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[SetupStep::new("dotnet", "actions/setup-dotnet@v4", "dotnet-version")];
-        STEPS
-    }
-    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
-        &[("dotnet", "ghcr.io/devcontainers/features/dotnet:2")]
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"dotnet\s+test(?-u:\b)"]
-    }
-    fn install_commands(&self) -> &'static [&'static str] {
-        &[r"dotnet\s+tool"]
     }
     /// CI's `dotnet test --no-build` leans on its own `dotnet build` step before; install
     /// restores only, so the tests build what they run.
@@ -70,9 +57,6 @@ impl Ecosystem for Dotnet {
         (rest.starts_with(' ') && words.contains(&"--no-build")).then(|| {
             format!("dotnet test{}", words.into_iter().filter(|w| *w != "--no-build").collect::<Vec<_>>().join(" "))
         })
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["cs", "fs"]
     }
     /// `Environment.GetEnvironmentVariable("X")`; Aspire's `AddParameter("X", secret: true)`
     /// (`Parameters__X`, which the AppHost asks the developer for); and configuration keys,

@@ -1,9 +1,10 @@
 //! What an ecosystem declares and does. Every fact about a language, its build tools and its
-//! package managers lives in that ecosystem's file behind this trait: the toolchains and
-//! package managers it owns, its manifests, the names other tools use for its toolchains
-//! (setup actions, images, dev container features, Nix packages, version-manager tools),
-//! the shell commands that run its tests or install its packages, how its code reads the
-//! environment, and `detect`, which reads its manifests and reports findings.
+//! package managers lives in that ecosystem's file: its [`Declaration`] (a row of the
+//! registry's table: the toolchains and package managers it owns, its manifests, the names
+//! other tools use for its toolchains — setup actions, images, dev container features, Nix
+//! packages, version-manager tools — and the shell commands that run its tests or install its
+//! packages) and its [`Ecosystem`] behaviour: how its code reads the environment, and
+//! `detect`, which reads its manifests and reports findings.
 
 use crate::detect::findings::Findings;
 pub use crate::detect::findings::Need;
@@ -122,11 +123,22 @@ pub struct SetupStep {
     /// Set up even without a pinned version: the tool is not on the runner image and the
     /// action's default version is a sensible one.
     pub when_unpinned: bool,
+    /// The action reads the version from the manifest's `packageManager` itself and fails when
+    /// told one too; without any pin it cannot run (pnpm/action-setup).
+    pub reads_package_manager_field: bool,
 }
 
 impl SetupStep {
     pub const fn new(target: &'static str, uses: &'static str, version_input: &'static str) -> SetupStep {
-        SetupStep { target, uses, version_input, fixed: &[], requires: None, when_unpinned: false }
+        SetupStep {
+            target,
+            uses,
+            version_input,
+            fixed: &[],
+            requires: None,
+            when_unpinned: false,
+            reads_package_manager_field: false,
+        }
     }
     pub const fn fixed(self, fixed: &'static [(&'static str, &'static str)]) -> SetupStep {
         SetupStep { fixed, ..self }
@@ -137,67 +149,111 @@ impl SetupStep {
     pub const fn when_unpinned(self) -> SetupStep {
         SetupStep { when_unpinned: true, ..self }
     }
+    pub const fn reads_package_manager_field(self) -> SetupStep {
+        SetupStep { reads_package_manager_field: true, ..self }
+    }
 }
 
-/// One language ecosystem. Everything but `id` and `detect` has an empty default, so an
-/// ecosystem declares only what it has.
-pub trait Ecosystem: Sync {
+/// What an ecosystem declares: the constants of its row in the registry
+/// ([`super::ALL`]), read as a table. Every field but `id`, `toolchains` and `behaviour` is
+/// empty unless the ecosystem has something to declare.
+pub struct Declaration {
     /// A short unique id (`node`, `python`), also the name in `-vv` timings.
-    fn id(&self) -> &'static str;
-
+    pub id: &'static str,
     /// The toolchains it owns (the first is its main one).
-    fn toolchains(&self) -> &'static [Toolchain];
-
+    pub toolchains: &'static [Toolchain],
     /// The package managers it owns, by their finding names (`npm`, `pnpm`).
-    fn package_managers(&self) -> &'static [&'static str] {
-        &[]
-    }
-
+    pub package_managers: &'static [&'static str],
     /// The programs of its toolchain that its install steps and tests start with
     /// (`composer`, `mix`, `dotnet`): a step that starts with one needs the toolchain.
-    fn programs(&self) -> &'static [&'static str] {
-        &[]
-    }
-
+    pub programs: &'static [&'static str],
     /// File names whose presence anywhere makes a toolchain of this ecosystem the project's
     /// own, rather than a tool of a dev shell or dev container (`package.json`).
-    fn manifests(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// Whether the repo has a manifest of this ecosystem (default: any of [`Self::manifests`]).
-    fn has_manifest(&self, sources: &Sources) -> bool {
-        self.manifests().iter().any(|name| !sources.repo().named(name).is_empty())
-    }
-
+    pub manifests: &'static [&'static str],
     /// Names other tools use for its toolchains and package managers.
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[];
-        ALIASES
-    }
-
+    pub aliases: &'static [Alias],
     /// The official Actions steps that set its toolchains and package managers up.
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        &[]
-    }
-
+    pub setup_steps: &'static [SetupStep],
     /// Toolchain → the official dev-container feature that installs it (its `version`
     /// option takes the pin).
-    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
-
+    pub devcontainer_features: &'static [(&'static str, &'static str)],
     /// Regular-expression alternatives, each matching a shell command that runs its tests
     /// (`cargo\s+test\b`). Matched at the start of a command of a line.
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[]
-    }
-
+    pub test_commands: &'static [&'static str],
+    /// The test runners it owns, by the name their command and jobs go by (`pytest`, `jest`).
+    pub test_runners: &'static [&'static str],
+    /// Words a job or script is named by when it runs the whole suite (`pytest`), beside the
+    /// plain `test`.
+    pub suite_words: &'static [&'static str],
+    /// The programs whose install line says the project uses one of its package managers or
+    /// toolchains (`pnpm`, `./gradlew`): drift's tool of an install step.
+    pub install_programs: &'static [&'static str],
+    /// Package managers that run a command in an environment they make (`uv run pytest`): a
+    /// test through one the project does not use runs somewhere else than the install.
+    pub environment_runners: &'static [&'static str],
+    /// Package managers that run a manifest's script by its name (`pnpm build`, `npm run
+    /// build`).
+    pub script_runners: &'static [&'static str],
+    /// Program and subcommand that publish a release (`cargo publish`): not a test to rerun.
+    pub publish_commands: &'static [(&'static str, &'static str)],
+    /// Manifests that carry a toolchain version among their other keys (`package.json`'s
+    /// `engines`), read by the ecosystem itself, never as a version file.
+    pub versioned_manifests: &'static [&'static str],
     /// Test runners that run the suite once per interpreter or environment they configure
     /// (`tox`, `nox`): in a sandbox with one interpreter they fail on the others, unless the
     /// command selects one of [`Self::current_environment`].
-    fn fan_out_test_runners(&self) -> &'static [&'static str] {
-        &[]
+    pub fan_out_test_runners: &'static [&'static str],
+    /// The environment names a fan-out runner uses for "the interpreter on PATH" (`py`).
+    pub current_environment: &'static [&'static str],
+    /// Alternatives matching a command that installs its packages (`pnpm\s+(?:add|install)`):
+    /// such a command runs no tests even when it names a test tool.
+    pub install_commands: &'static [&'static str],
+    /// Extensions (without the dot) of its source files, scanned for environment reads.
+    pub source_extensions: &'static [&'static str],
+    /// What it does: reads manifests, source files and commands.
+    pub behaviour: &'static dyn Ecosystem,
+}
+
+impl Declaration {
+    /// A declaration of nothing but `behaviour`, to fill the fields an ecosystem leaves out.
+    pub const fn new(behaviour: &'static dyn Ecosystem) -> Declaration {
+        Declaration {
+            id: "",
+            toolchains: &[],
+            package_managers: &[],
+            programs: &[],
+            manifests: &[],
+            aliases: &[],
+            setup_steps: &[],
+            devcontainer_features: &[],
+            test_commands: &[],
+            test_runners: &[],
+            suite_words: &[],
+            install_programs: &[],
+            environment_runners: &[],
+            script_runners: &[],
+            publish_commands: &[],
+            versioned_manifests: &[],
+            fan_out_test_runners: &[],
+            current_environment: &[],
+            install_commands: &[],
+            source_extensions: &[],
+            behaviour,
+        }
+    }
+
+    /// Whether the repo has a manifest of this ecosystem (see [`Ecosystem::has_manifest`]).
+    pub fn has_manifest(&self, sources: &Sources) -> bool {
+        self.behaviour.has_manifest(self, sources)
+    }
+}
+
+/// What one language ecosystem does; what it declares is its [`Declaration`]. Everything but
+/// `detect` has an empty default, so an ecosystem implements only what it does.
+pub trait Ecosystem: Sync {
+    /// Whether the repo has a manifest of this ecosystem (default: any of `declared.manifests`).
+    fn has_manifest(&self, declared: &Declaration, sources: &Sources) -> bool {
+        declared.manifests.iter().any(|name| !sources.repo().named(name).is_empty())
     }
 
     /// The lines a runner command runs when it runs one of this ecosystem's configured
@@ -213,27 +269,11 @@ pub trait Ecosystem: Sync {
         Vec::new()
     }
 
-    /// The environment names a fan-out runner uses for "the interpreter on PATH" (`py`).
-    fn current_environment(&self) -> &'static [&'static str] {
-        &[]
-    }
-
     /// `command` (a test command from CI or a task file) as it runs in the environment this
     /// ecosystem's install leaves on PATH, given the package managers found; `None` when it
     /// runs there as it is.
     fn in_installed_environment(&self, _command: &str, _package_managers: &[&str]) -> Option<String> {
         None
-    }
-
-    /// Alternatives matching a command that installs its packages (`pnpm\s+(?:add|install)`):
-    /// such a command runs no tests even when it names a test tool.
-    fn install_commands(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// Extensions (without the dot) of its source files, scanned for environment reads.
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &[]
     }
 
     /// Whether the file `name` in folder `dir` is a configuration file of this ecosystem that

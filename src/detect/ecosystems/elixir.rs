@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects, source_at};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
@@ -17,54 +17,37 @@ use crate::evidence::Evidence;
 
 pub struct Elixir;
 
+/// What Elixir declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "elixir",
+    toolchains: &[Toolchain::new("elixir", "Elixir"), Toolchain::new("erlang", "Erlang")],
+    package_managers: &["mix"],
+    programs: &["mix", "elixir"],
+    manifests: &["mix.exs", "rebar.config"],
+    aliases: &[
+        Alias::action("erlef/setup-beam", "erlang", &["otp-version"]),
+        Alias::action("erlef/setup-beam", "elixir", &["elixir-version"]),
+        Alias::image("elixir", "elixir"),
+        Alias::image("erlang", "erlang"),
+        Alias::feature("elixir", "elixir"),
+        Alias::feature("erlang", "erlang"),
+        Alias::nix("elixir", "elixir"),
+        Alias::nix("erlang", "erlang"),
+        Alias::tool("elixir", "elixir"),
+        Alias::tool("erlang", "erlang"),
+    ],
+    setup_steps: &[
+        SetupStep::new("erlang", "erlef/setup-beam@v1", "otp-version").requires("otp-version"),
+        SetupStep::new("elixir", "erlef/setup-beam@v1", "elixir-version").requires("otp-version"),
+    ],
+    test_commands: &[r"mix\s+test(?-u:\b)"],
+    install_commands: &[r"mix\s+archive"],
+    source_extensions: &["ex", "exs"],
+    install_programs: &["mix"],
+    ..Declaration::new(&Elixir)
+};
+
 impl Ecosystem for Elixir {
-    fn id(&self) -> &'static str {
-        "elixir"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("elixir", "Elixir"), Toolchain::new("erlang", "Erlang")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["mix"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["mix", "elixir"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["mix.exs", "rebar.config"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action("erlef/setup-beam", "erlang", &["otp-version"]),
-            Alias::action("erlef/setup-beam", "elixir", &["elixir-version"]),
-            Alias::image("elixir", "elixir"),
-            Alias::image("erlang", "erlang"),
-            Alias::feature("elixir", "elixir"),
-            Alias::feature("erlang", "erlang"),
-            Alias::nix("elixir", "elixir"),
-            Alias::nix("erlang", "erlang"),
-            Alias::tool("elixir", "elixir"),
-            Alias::tool("erlang", "erlang"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[
-            SetupStep::new("erlang", "erlef/setup-beam@v1", "otp-version").requires("otp-version"),
-            SetupStep::new("elixir", "erlef/setup-beam@v1", "elixir-version").requires("otp-version"),
-        ];
-        STEPS
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"mix\s+test(?-u:\b)"]
-    }
-    fn install_commands(&self) -> &'static [&'static str] {
-        &[r"mix\s+archive"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["ex", "exs"]
-    }
     /// `System.fetch_env!("X")` (required), `System.get_env("X")` (with a default or an
     /// `||` fallback: optional; `|| raise`: required), and the same calls through a helper
     /// module (`Util.fetch_env!("X", all: "postgres")`). Reads in a production-only block

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{join, parent_dir};
@@ -18,38 +18,25 @@ use crate::evidence::Evidence;
 
 pub struct Gleam;
 
+/// What Gleam declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "gleam",
+    toolchains: &[Toolchain::new("gleam", "Gleam")],
+    package_managers: &["gleam"],
+    programs: &["gleam"],
+    manifests: &["gleam.toml"],
+    aliases: &[
+        Alias::action("erlef/setup-beam", "gleam", &["gleam-version"]),
+        Alias::image("gleam", "gleam"),
+        Alias::nix("gleam", "gleam"),
+        Alias::tool("gleam", "gleam"),
+    ],
+    test_commands: &[r"gleam\s+test(?-u:\b)"],
+    source_extensions: &["gleam"],
+    ..Declaration::new(&Gleam)
+};
+
 impl Ecosystem for Gleam {
-    fn id(&self) -> &'static str {
-        "gleam"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("gleam", "Gleam")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["gleam"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["gleam"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["gleam.toml"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action("erlef/setup-beam", "gleam", &["gleam-version"]),
-            Alias::image("gleam", "gleam"),
-            Alias::nix("gleam", "gleam"),
-            Alias::tool("gleam", "gleam"),
-        ];
-        ALIASES
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"gleam\s+test(?-u:\b)"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["gleam"]
-    }
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         // The `envoy` package is how Gleam code reads the environment.
         static READ: LazyLock<Regex> = LazyLock::new(|| {

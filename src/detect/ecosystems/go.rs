@@ -5,7 +5,7 @@
 //! modules from their parent), so each gets its own `go mod download`.
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{counted, pm_path};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, too_deep_for_a_project};
@@ -18,53 +18,35 @@ mod env;
 
 pub struct Go;
 
+/// What Go declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "go",
+    toolchains: &[Toolchain::new("go", "Go")],
+    package_managers: &["go"],
+    programs: &["go"],
+    manifests: &["go.mod"],
+    aliases: &[
+        Alias::action_with_files("actions/setup-go", "go", &["go-version"], &["go-version-file"]),
+        Alias::image("golang", "go"),
+        Alias::image("go", "go"),
+        Alias::devcontainer_image("go", "go"),
+        Alias::feature("go", "go"),
+        Alias::feature("golang", "go"),
+        Alias::nix("go", "go"),
+        Alias::tool("go", "go"),
+        Alias::tool("golang", "go"),
+    ],
+    setup_steps: &[SetupStep::new("go", "actions/setup-go@v5", "go-version")],
+    devcontainer_features: &[("go", "ghcr.io/devcontainers/features/go:1")],
+    test_commands: &[r"go\s+test(?-u:\b)", r"gotestsum(?-u:\b)"],
+    install_commands: &["go"],
+    source_extensions: &["go"],
+    install_programs: &["go"],
+    versioned_manifests: &["go.mod"],
+    ..Declaration::new(&Go)
+};
+
 impl Ecosystem for Go {
-    fn id(&self) -> &'static str {
-        "go"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("go", "Go")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["go"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["go"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["go.mod"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action_with_files("actions/setup-go", "go", &["go-version"], &["go-version-file"]),
-            Alias::image("golang", "go"),
-            Alias::image("go", "go"),
-            Alias::devcontainer_image("go", "go"),
-            Alias::feature("go", "go"),
-            Alias::feature("golang", "go"),
-            Alias::nix("go", "go"),
-            Alias::tool("go", "go"),
-            Alias::tool("golang", "go"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[SetupStep::new("go", "actions/setup-go@v5", "go-version")];
-        STEPS
-    }
-    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
-        &[("go", "ghcr.io/devcontainers/features/go:1")]
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"go\s+test(?-u:\b)", r"gotestsum(?-u:\b)"]
-    }
-    fn install_commands(&self) -> &'static [&'static str] {
-        &["go"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["go"]
-    }
     /// Go templates that render configuration (`config.yaml.tmpl`, dockerize's and
     /// gomplate's `{{ .Env.X }}`), and configuration files expanded shell-style
     /// (`${X:-default}`, which `os.ExpandEnv` and entrypoints' `envsubst` fill in).

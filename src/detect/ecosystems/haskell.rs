@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{outermost, pm_path, projects, read_existing};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_within, join, parent_dir};
@@ -16,44 +16,31 @@ use crate::evidence::Evidence;
 
 pub struct Haskell;
 
+/// What Haskell declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "haskell",
+    toolchains: &[Toolchain::new("haskell", "Haskell")],
+    package_managers: &["stack", "cabal"],
+    programs: &["stack", "cabal", "ghc"],
+    manifests: &["stack.yaml", "cabal.project", "package.yaml"],
+    aliases: &[
+        Alias::action("haskell-actions/setup", "haskell", &["ghc-version"]),
+        Alias::action("haskell/actions/setup", "haskell", &["ghc-version"]),
+        Alias::image("haskell", "haskell"),
+        Alias::feature("haskell", "haskell"),
+        Alias::nix("ghc", "haskell"),
+        Alias::tool("haskell", "haskell"),
+        Alias::tool("ghc", "haskell"),
+        Alias::package_manager_tool("stack", "stack"),
+        Alias::package_manager_tool("cabal", "cabal"),
+    ],
+    setup_steps: &[SetupStep::new("haskell", "haskell-actions/setup@v2", "ghc-version")],
+    test_commands: &[r"(?:stack|cabal)\s+test(?-u:\b)"],
+    install_programs: &["cabal", "stack"],
+    ..Declaration::new(&Haskell)
+};
+
 impl Ecosystem for Haskell {
-    fn id(&self) -> &'static str {
-        "haskell"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("haskell", "Haskell")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["stack", "cabal"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["stack", "cabal", "ghc"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["stack.yaml", "cabal.project", "package.yaml"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action("haskell-actions/setup", "haskell", &["ghc-version"]),
-            Alias::action("haskell/actions/setup", "haskell", &["ghc-version"]),
-            Alias::image("haskell", "haskell"),
-            Alias::feature("haskell", "haskell"),
-            Alias::nix("ghc", "haskell"),
-            Alias::tool("haskell", "haskell"),
-            Alias::tool("ghc", "haskell"),
-            Alias::package_manager_tool("stack", "stack"),
-            Alias::package_manager_tool("cabal", "cabal"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[SetupStep::new("haskell", "haskell-actions/setup@v2", "ghc-version")];
-        STEPS
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"(?:stack|cabal)\s+test(?-u:\b)"]
-    }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, read_existing, source_at, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
@@ -20,61 +20,46 @@ mod env;
 
 pub struct Java;
 
+/// What Java declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "java",
+    toolchains: &[Toolchain::new("java", "Java"), Toolchain::new("kotlin", "Kotlin")],
+    package_managers: &["maven", "gradle"],
+    programs: &["mvn", "gradle", "java"],
+    manifests: &["pom.xml", "build.gradle", "build.gradle.kts"],
+    aliases: &[
+        Alias::action_with_files("actions/setup-java", "java", &["java-version"], &["java-version-file"]),
+        Alias::image("openjdk", "java"),
+        Alias::image("eclipse-temurin", "java"),
+        Alias::image("amazoncorretto", "java"),
+        Alias::devcontainer_image("java", "java"),
+        Alias::feature("java", "java"),
+        Alias::feature("kotlin", "kotlin"),
+        Alias::nix("jdk", "java"),
+        Alias::nix("openjdk", "java"),
+        Alias::nix("temurin-bin", "java"),
+        Alias::nix("zulu", "java"),
+        Alias::nix("kotlin", "kotlin"),
+        Alias::tool("java", "java"),
+        Alias::tool("kotlin", "kotlin"),
+        Alias::package_manager_tool("maven", "maven"),
+        Alias::package_manager_tool("gradle", "gradle"),
+    ],
+    setup_steps: &[
+        SetupStep::new("java", "actions/setup-java@v4", "java-version").fixed(&[("distribution", "temurin")])
+    ],
+    devcontainer_features: &[("java", "ghcr.io/devcontainers/features/java:1")],
+    test_commands: &[
+        r"(?:\./)?mvnw?(?-u:\b)[^;&|]*?\s(?:test|verify|integration-test|package|install)(?-u:\b)",
+        r"(?:\./)?gradlew?(?-u:\b)[^;&|]*?\s(?:[[:word:]:\-]*[Tt]est[[:word:]]*|check|build)(?-u:\b)",
+    ],
+    source_extensions: &["java", "kt", "kts", "groovy"],
+    install_programs: &["./gradlew", "./mvnw", "gradle", "mvn"],
+    publish_commands: &[("mvn", "deploy")],
+    ..Declaration::new(&Java)
+};
+
 impl Ecosystem for Java {
-    fn id(&self) -> &'static str {
-        "java"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("java", "Java"), Toolchain::new("kotlin", "Kotlin")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["maven", "gradle"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["mvn", "gradle", "java"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["pom.xml", "build.gradle", "build.gradle.kts"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action_with_files("actions/setup-java", "java", &["java-version"], &["java-version-file"]),
-            Alias::image("openjdk", "java"),
-            Alias::image("eclipse-temurin", "java"),
-            Alias::image("amazoncorretto", "java"),
-            Alias::devcontainer_image("java", "java"),
-            Alias::feature("java", "java"),
-            Alias::feature("kotlin", "kotlin"),
-            Alias::nix("jdk", "java"),
-            Alias::nix("openjdk", "java"),
-            Alias::nix("temurin-bin", "java"),
-            Alias::nix("zulu", "java"),
-            Alias::nix("kotlin", "kotlin"),
-            Alias::tool("java", "java"),
-            Alias::tool("kotlin", "kotlin"),
-            Alias::package_manager_tool("maven", "maven"),
-            Alias::package_manager_tool("gradle", "gradle"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] =
-            &[SetupStep::new("java", "actions/setup-java@v4", "java-version").fixed(&[("distribution", "temurin")])];
-        STEPS
-    }
-    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
-        &[("java", "ghcr.io/devcontainers/features/java:1")]
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[
-            r"(?:\./)?mvnw?(?-u:\b)[^;&|]*?\s(?:test|verify|integration-test|package|install)(?-u:\b)",
-            r"(?:\./)?gradlew?(?-u:\b)[^;&|]*?\s(?:[[:word:]:\-]*[Tt]est[[:word:]]*|check|build)(?-u:\b)",
-        ]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["java", "kt", "kts", "groovy"]
-    }
     fn is_settings_file(&self, dir: &str, name: &str) -> bool {
         env::is_spring_config(dir, name)
     }

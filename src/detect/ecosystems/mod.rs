@@ -3,7 +3,8 @@
 //! version-manager tool names; whether a shell line runs tests; how a toolchain is called in
 //! prose; which ecosystem reads which source file's environment reads.
 //!
-//! Adding an ecosystem is one file implementing [`Ecosystem`] and one line in [`ALL`].
+//! Adding an ecosystem is one file (its [`Declaration`] and the [`Ecosystem`] behaviour it
+//! points to) and one line in [`ALL`].
 
 pub mod clojure;
 pub mod code;
@@ -17,6 +18,8 @@ pub mod gleam;
 pub mod go;
 pub mod haskell;
 pub mod java;
+#[cfg(test)]
+mod names_stay_home;
 pub mod node;
 pub mod php;
 pub mod project;
@@ -31,35 +34,35 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use self::ecosystem::{Alias, AliasKind, Ecosystem, SetupStep, Toolchain};
+use self::ecosystem::{Alias, AliasKind, Declaration, Ecosystem, SetupStep, Toolchain};
 use crate::detect::sources::pins::Pin;
 use crate::detect::sources::{Sources, shell};
 
 /// Every ecosystem, in the order their findings are merged.
-pub static ALL: &[&dyn Ecosystem] = &[
-    &node::Node,
-    &deno::Deno,
-    &python::Python,
-    &rust::Rust,
-    &go::Go,
-    &java::Java,
-    &ruby::Ruby,
-    &php::Php,
-    &elixir::Elixir,
-    &gleam::Gleam,
-    &dotnet::Dotnet,
-    &swift::Swift,
-    &dart::Dart,
-    &zig::Zig,
-    &cpp::Cpp,
-    &haskell::Haskell,
-    &scala::Scala,
-    &clojure::Clojure,
+pub static ALL: &[&Declaration] = &[
+    &node::DECLARATION,
+    &deno::DECLARATION,
+    &python::DECLARATION,
+    &rust::DECLARATION,
+    &go::DECLARATION,
+    &java::DECLARATION,
+    &ruby::DECLARATION,
+    &php::DECLARATION,
+    &elixir::DECLARATION,
+    &gleam::DECLARATION,
+    &dotnet::DECLARATION,
+    &swift::DECLARATION,
+    &dart::DECLARATION,
+    &zig::DECLARATION,
+    &cpp::DECLARATION,
+    &haskell::DECLARATION,
+    &scala::DECLARATION,
+    &clojure::DECLARATION,
 ];
 
 /// The declaration of toolchain `id` and the ecosystem that owns it.
-pub fn toolchain(id: &str) -> Option<(&'static dyn Ecosystem, &'static Toolchain)> {
-    ALL.iter().find_map(|eco| eco.toolchains().iter().find(|t| t.id == id).map(|t| (*eco, t)))
+pub fn toolchain(id: &str) -> Option<(&'static Declaration, &'static Toolchain)> {
+    ALL.iter().find_map(|eco| eco.toolchains.iter().find(|t| t.id == id).map(|t| (*eco, t)))
 }
 
 /// How a toolchain is called in prose (`Node`, `.NET`); the id for an unknown one.
@@ -76,7 +79,7 @@ pub fn pins(id: &str, version: &str) -> bool {
 
 /// Every alias of `kind`'s sort (compared without its data) named `name`, in registry order.
 pub fn aliases<'n>(kind: fn(&AliasKind) -> bool, name: &'n str) -> impl Iterator<Item = &'static Alias> + 'n {
-    ALL.iter().flat_map(|eco| eco.aliases().iter()).filter(move |a| kind(&a.kind) && a.name == name)
+    ALL.iter().flat_map(|eco| eco.aliases.iter()).filter(move |a| kind(&a.kind) && a.name == name)
 }
 
 /// The toolchain an alias of `kind` named `name` stands for.
@@ -113,20 +116,71 @@ pub fn is_package_manager_tool(kind: &AliasKind) -> bool {
 }
 
 /// The ecosystem that owns package manager `name` (`pnpm` → Node).
-pub fn owner_of_package_manager(name: &str) -> Option<&'static dyn Ecosystem> {
-    ALL.iter().copied().find(|eco| eco.package_managers().contains(&name))
+pub fn owner_of_package_manager(name: &str) -> Option<&'static Declaration> {
+    ALL.iter().copied().find(|eco| eco.package_managers.contains(&name))
 }
 
 /// The ecosystem whose toolchain `program` belongs to (see [`Ecosystem::programs`]).
-pub fn owner_of_program(program: &str) -> Option<&'static dyn Ecosystem> {
-    ALL.iter().copied().find(|eco| eco.programs().contains(&program))
+pub fn owner_of_program(program: &str) -> Option<&'static Declaration> {
+    ALL.iter().copied().find(|eco| eco.programs.contains(&program))
+}
+
+/// Whether `program`'s install line names the package manager or toolchain a project uses
+/// (see [`Declaration::install_programs`]).
+pub fn is_install_program(program: &str) -> bool {
+    ALL.iter().any(|eco| eco.install_programs.contains(&program))
+}
+
+/// Whether `name` is a package manager that runs commands in an environment of its own
+/// (see [`Declaration::environment_runners`]).
+pub fn is_environment_runner(name: &str) -> bool {
+    ALL.iter().any(|eco| eco.environment_runners.contains(&name))
+}
+
+/// Whether a job or script named with `word` runs the whole suite (see
+/// [`Declaration::suite_words`]).
+pub fn is_suite_word(word: &str) -> bool {
+    ALL.iter().any(|eco| eco.suite_words.contains(&word))
+}
+
+/// Whether `program subcommand` publishes a release (see [`Declaration::publish_commands`]).
+pub fn publishes(program: &str, subcommand: &str) -> bool {
+    ALL.iter().flat_map(|eco| eco.publish_commands).any(|(p, s)| *p == program && *s == subcommand)
+}
+
+/// The package managers that run a manifest's script by name, as regular-expression
+/// alternatives (`npm|pnpm|yarn|bun`; see [`Declaration::script_runners`]).
+pub fn script_runner_alternatives() -> String {
+    ALL.iter().flat_map(|eco| eco.script_runners.iter().copied()).collect::<Vec<_>>().join("|")
+}
+
+/// Commands of no one ecosystem that publish a release or an image; each ecosystem declares
+/// its own ([`publishes`]). A line running one is not a test to rerun.
+const SHIPPING: &[(&str, &str)] = &[("docker", "push"), ("gh", "release")];
+
+/// Whether `line` publishes a release or an image (`npm publish`, `docker push`).
+pub fn ships(line: &str) -> bool {
+    shell::commands(line).iter().any(|words| {
+        let (program, rest) = match words.split_first() {
+            Some((program, rest)) => (program.rsplit('/').next().unwrap_or(program), rest),
+            None => return false,
+        };
+        SHIPPING.iter().any(|(tool, sub)| program == *tool && rest.iter().any(|w| w == sub))
+            || rest.iter().any(|w| publishes(program, w))
+    })
+}
+
+/// Whether the file `name` is a manifest that carries a toolchain version among other keys
+/// (see [`Declaration::versioned_manifests`]).
+pub fn is_versioned_manifest(name: &str) -> bool {
+    ALL.iter().any(|eco| eco.versioned_manifests.contains(&name))
 }
 
 /// Each ecosystem's test commands as one pattern, in [`ALL`]'s order.
 static TEST_COMMAND_OF: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     ALL.iter()
         .map(|eco| {
-            let patterns = eco.test_commands().join("|");
+            let patterns = eco.test_commands.join("|");
             let pattern = if patterns.is_empty() { "$^".to_string() } else { format!(r"(?:^|[\s;&|(])(?:{patterns})") };
             Regex::new(&pattern).expect("the test-command patterns are valid")
         })
@@ -135,7 +189,7 @@ static TEST_COMMAND_OF: LazyLock<Vec<Regex>> = LazyLock::new(|| {
 
 /// The ecosystem a test command belongs to: its program's (`yarn test`, `python3 -m
 /// pytest`), else the one whose test runner it names (`vendor/bin/pest`, `bin/rspec`).
-pub fn owner_of_test(command: &str) -> Option<&'static dyn Ecosystem> {
+pub fn owner_of_test(command: &str) -> Option<&'static Declaration> {
     shell::program_of(command).and_then(owner_of_program).or_else(|| {
         let (_, rest) = shell::split_prefix(command.trim().trim_start_matches('('));
         ALL.iter().zip(TEST_COMMAND_OF.iter()).find(|(_, pattern)| pattern.is_match(rest)).map(|(eco, _)| *eco)
@@ -144,17 +198,17 @@ pub fn owner_of_test(command: &str) -> Option<&'static dyn Ecosystem> {
 
 /// The official Actions step that sets up a toolchain or package manager.
 pub fn setup_step(target: &str) -> Option<&'static SetupStep> {
-    ALL.iter().flat_map(|eco| eco.setup_steps()).find(|s| s.target == target)
+    ALL.iter().flat_map(|eco| eco.setup_steps).find(|s| s.target == target)
 }
 
 /// The official setup step whose action is `action` (`pnpm/action-setup`, no reference).
 pub fn setup_step_of_action(action: &str) -> Option<&'static SetupStep> {
-    ALL.iter().flat_map(|eco| eco.setup_steps()).find(|s| s.uses.split('@').next() == Some(action))
+    ALL.iter().flat_map(|eco| eco.setup_steps).find(|s| s.uses.split('@').next() == Some(action))
 }
 
 /// The official dev-container feature that installs a toolchain.
 pub fn devcontainer_feature(toolchain: &str) -> Option<&'static str> {
-    ALL.iter().flat_map(|eco| eco.devcontainer_features()).find(|(t, _)| *t == toolchain).map(|(_, id)| *id)
+    ALL.iter().flat_map(|eco| eco.devcontainer_features).find(|(t, _)| *t == toolchain).map(|(_, id)| *id)
 }
 
 /// Whether the repo has a manifest of the ecosystem owning `toolchain`: dev shells and dev
@@ -177,6 +231,25 @@ const SHARED_TEST_COMMANDS: &[&str] = &[
 /// System package managers.
 const SHARED_INSTALL_COMMANDS: &[&str] = &[r"apt|apt-get|brew"];
 
+/// `just` where it is missing: a single binary that PyPI (`rust-just`, listed among just's
+/// own install routes) and npm both serve, so either registry will do.
+/// Without either, one warning: the tests need it, the rest of the install does not.
+pub const JUST_WHEN_MISSING: &str = "command -v just >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet rust-just || npm install -g rust-just || echo \"hanzo-env: warning: could not install just (pip or npm: rust-just), which runs the tests\" >&2";
+
+/// go-task where it is missing: its project publishes it on npm (`@go-task/cli`).
+pub const TASK_WHEN_MISSING: &str = "command -v task >/dev/null 2>&1 || npm install -g @go-task/cli || echo \"hanzo-env: warning: could not install task (npm: @go-task/cli), which runs the tests\" >&2";
+
+/// The step that makes present the task runner a test command calls (`just test`,
+/// `X=1 task py:test`), when it is one no package manager of the project brings.
+pub fn task_runner_when_missing(command: &str) -> Option<&'static str> {
+    let (_, program) = shell::split_prefix(command);
+    match program.split_whitespace().next()? {
+        "just" => Some(JUST_WHEN_MISSING),
+        "task" => Some(TASK_WHEN_MISSING),
+        _ => None,
+    }
+}
+
 /// Build flags that leave the tests out of a build that would run them.
 const SKIP_TEST_FLAGS: &[&str] = &["-DskipTests", "-DskipTests=true", "-Dmaven.test.skip", "-Dmaven.test.skip=true"];
 
@@ -184,7 +257,7 @@ const SKIP_TEST_FLAGS: &[&str] = &["-DskipTests", "-DskipTests=true", "-Dmaven.t
 static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     let alternatives: Vec<&str> = ALL
         .iter()
-        .flat_map(|eco| eco.test_commands().iter().copied())
+        .flat_map(|eco| eco.test_commands.iter().copied())
         .chain(SHARED_TEST_COMMANDS.iter().copied())
         .collect();
     Regex::new(&format!(r"(?:^|[\s;&|(])(?:{})", alternatives.join("|"))).expect("the test-command patterns are valid")
@@ -193,7 +266,7 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     let tools: Vec<&str> = ALL
         .iter()
-        .flat_map(|eco| eco.install_commands().iter().copied())
+        .flat_map(|eco| eco.install_commands.iter().copied())
         .chain(SHARED_INSTALL_COMMANDS.iter().copied())
         .collect();
     Regex::new(&format!(
@@ -250,7 +323,7 @@ pub fn is_install_command(line: &str) -> bool {
 /// [`Ecosystem::in_installed_environment`]).
 pub fn in_installed_environment(command: &str, package_managers: &[&str]) -> String {
     let (prefix, program) = shell::split_prefix(command);
-    match ALL.iter().find_map(|eco| eco.in_installed_environment(program, package_managers)) {
+    match ALL.iter().find_map(|eco| eco.behaviour.in_installed_environment(program, package_managers)) {
         Some(program) => format!("{prefix}{program}"),
         None => command.to_string(),
     }
@@ -259,7 +332,7 @@ pub fn in_installed_environment(command: &str, package_managers: &[&str]) -> Str
 /// `command` without the package manager's runner it goes through (`uv run bash
 /// scripts/test.sh` is `bash scripts/test.sh`), to find what it runs.
 pub fn without_runner(command: &str) -> String {
-    let managers: Vec<&str> = ALL.iter().flat_map(|eco| eco.package_managers().iter().copied()).collect();
+    let managers: Vec<&str> = ALL.iter().flat_map(|eco| eco.package_managers.iter().copied()).collect();
     in_installed_environment(command, &managers)
 }
 
@@ -268,9 +341,9 @@ pub fn without_runner(command: &str) -> String {
 pub fn fans_out(command: &str) -> bool {
     let words: Vec<&str> = command.split_whitespace().collect();
     ALL.iter().any(|eco| {
-        let runs = words.iter().any(|w| eco.fan_out_test_runners().contains(w));
+        let runs = words.iter().any(|w| eco.fan_out_test_runners.contains(w));
         // `-e py` or a matrix environment of the current interpreter (`-e py-unit`).
-        let current_env = |env: &str| env.split('-').any(|factor| eco.current_environment().contains(&factor));
+        let current_env = |env: &str| env.split('-').any(|factor| eco.current_environment.contains(&factor));
         let current = words.windows(2).any(|w| ["-e", "--env"].contains(&w[0]) && w[1].split(',').all(current_env));
         runs && !current
     })
@@ -279,12 +352,15 @@ pub fn fans_out(command: &str) -> bool {
 /// The lines runner `command` runs from `dir` as the ecosystem configuring it declares them
 /// (see [`Ecosystem::lines_run_by`]).
 pub fn lines_run_by(sources: &Sources, dir: &str, command: &str) -> Vec<String> {
-    ALL.iter().map(|eco| eco.lines_run_by(sources, dir, command)).find(|lines| !lines.is_empty()).unwrap_or_default()
+    ALL.iter()
+        .map(|eco| eco.behaviour.lines_run_by(sources, dir, command))
+        .find(|lines| !lines.is_empty())
+        .unwrap_or_default()
 }
 
 /// What CI's runner sets that a CI test line behaves by (see [`Ecosystem::runner_env`]).
 pub fn runner_env(sources: &Sources, dir: &str, command: &str) -> Vec<(&'static str, &'static str)> {
-    ALL.iter().flat_map(|eco| eco.runner_env(sources, dir, command)).collect()
+    ALL.iter().flat_map(|eco| eco.behaviour.runner_env(sources, dir, command)).collect()
 }
 
 /// The ecosystems whose source or settings files `rel` is.
@@ -293,7 +369,7 @@ pub fn reading_env_in<'a>(dir: &'a str, name: &'a str) -> impl Iterator<Item = &
     static BY_EXTENSION: LazyLock<std::collections::HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| {
         let mut map: std::collections::HashMap<&'static str, Vec<usize>> = std::collections::HashMap::new();
         for (i, eco) in ALL.iter().enumerate() {
-            for extension in eco.source_extensions() {
+            for extension in eco.source_extensions {
                 map.entry(extension).or_default().push(i);
             }
         }
@@ -303,8 +379,10 @@ pub fn reading_env_in<'a>(dir: &'a str, name: &'a str) -> impl Iterator<Item = &
     let by_source = BY_EXTENSION.get(extension);
     ALL.iter()
         .enumerate()
-        .filter(move |(i, eco)| by_source.is_some_and(|found| found.contains(i)) || eco.is_settings_file(dir, name))
-        .map(|(_, eco)| *eco)
+        .filter(move |(i, eco)| {
+            by_source.is_some_and(|found| found.contains(i)) || eco.behaviour.is_settings_file(dir, name)
+        })
+        .map(|(_, eco)| eco.behaviour)
 }
 
 #[cfg(test)]
@@ -313,31 +391,31 @@ mod tests {
 
     #[test]
     fn ids_are_unique_and_every_alias_names_a_declared_toolchain() {
-        let mut ids: Vec<&str> = ALL.iter().map(|e| e.id()).collect();
+        let mut ids: Vec<&str> = ALL.iter().map(|e| e.id).collect();
         ids.sort_unstable();
         let before = ids.len();
         ids.dedup();
         assert_eq!(ids.len(), before, "ecosystem ids are unique");
-        let mut toolchains: Vec<&str> = ALL.iter().flat_map(|e| e.toolchains().iter().map(|t| t.id)).collect();
+        let mut toolchains: Vec<&str> = ALL.iter().flat_map(|e| e.toolchains.iter().map(|t| t.id)).collect();
         toolchains.sort_unstable();
         let before = toolchains.len();
         toolchains.dedup();
         assert_eq!(toolchains.len(), before, "each toolchain has one owner");
         for eco in ALL {
-            for alias in eco.aliases() {
+            for alias in eco.aliases {
                 if alias.kind == AliasKind::PackageManagerTool {
                     assert!(
-                        eco.package_managers().contains(&alias.target),
+                        eco.package_managers.contains(&alias.target),
                         "{}: the tool `{}` names `{}`, which is not one of its package managers",
-                        eco.id(),
+                        eco.id,
                         alias.name,
                         alias.target
                     );
                 } else {
                     assert!(
-                        eco.toolchains().iter().any(|t| t.id == alias.target),
+                        eco.toolchains.iter().any(|t| t.id == alias.target),
                         "{}: the alias `{}` names `{}`, which is not one of its toolchains",
-                        eco.id(),
+                        eco.id,
                         alias.name,
                         alias.target
                     );
@@ -351,24 +429,33 @@ mod tests {
     #[test]
     fn every_setup_step_and_feature_is_the_ecosystems_own() {
         for eco in ALL {
-            for step in eco.setup_steps() {
-                let owned = eco.toolchains().iter().any(|t| t.id == step.target)
-                    || eco.package_managers().contains(&step.target);
-                assert!(owned, "{}: {} sets up `{}`, which it does not own", eco.id(), step.uses, step.target);
+            for step in eco.setup_steps {
+                let owned =
+                    eco.toolchains.iter().any(|t| t.id == step.target) || eco.package_managers.contains(&step.target);
+                assert!(owned, "{}: {} sets up `{}`, which it does not own", eco.id, step.uses, step.target);
                 let action = step.uses.split('@').next().unwrap_or_default();
-                let readable = eco.aliases().iter().any(|a| is_action(&a.kind) && a.name == action)
-                    || eco.package_managers().contains(&step.target);
-                assert!(readable, "{}: detection does not read {action}", eco.id());
+                let readable = eco.aliases.iter().any(|a| is_action(&a.kind) && a.name == action)
+                    || eco.package_managers.contains(&step.target);
+                assert!(readable, "{}: detection does not read {action}", eco.id);
             }
-            for (toolchain, id) in eco.devcontainer_features() {
-                assert!(eco.toolchains().iter().any(|t| t.id == *toolchain), "{}: {id}", eco.id());
+            for (toolchain, id) in eco.devcontainer_features {
+                assert!(eco.toolchains.iter().any(|t| t.id == *toolchain), "{}: {id}", eco.id);
                 let name = id.rsplit('/').next().and_then(|n| n.split(':').next()).unwrap_or_default();
-                assert!(eco.aliases().iter().any(|a| is_feature(&a.kind) && a.name == name), "{}: {id}", eco.id());
+                assert!(eco.aliases.iter().any(|a| is_feature(&a.kind) && a.name == name), "{}: {id}", eco.id);
             }
         }
         assert_eq!(setup_step("python").map(|s| s.uses), Some("actions/setup-python@v5"));
         assert_eq!(devcontainer_feature("go"), Some("ghcr.io/devcontainers/features/go:1"));
         assert!(setup_step("cobol").is_none());
+    }
+
+    #[test]
+    fn lines_that_ship_are_not_tests() {
+        assert!(ships("python -m build && pytest -q && twine upload dist/*"));
+        assert!(ships("npm test && npm publish --access public"));
+        assert!(!ships("pytest -q && echo publish"));
+        assert!(!ships("npm test"));
+        assert!(ships("cargo publish --locked") && ships("docker push img") && !ships("cargo test"));
     }
 
     #[test]
@@ -400,7 +487,7 @@ mod tests {
 
     #[test]
     fn a_test_command_belongs_to_its_programs_or_its_runners_ecosystem() {
-        let owner = |command: &str| owner_of_test(command).map(|eco| eco.id());
+        let owner = |command: &str| owner_of_test(command).map(|eco| eco.id);
         assert_eq!(owner("yarn test"), Some("node"));
         assert_eq!(owner("PYTHONMALLOC=debug python3 -m pytest -v test"), Some("python"));
         assert_eq!(owner("(cd api && uv run pytest)"), Some("python"));

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, workspace_note};
 use crate::detect::findings::{Findings, Kind, Phase, Service, Start, StartOrigin};
 use crate::detect::repo::{Repo, is_own_path, is_within, join, parent_dir, too_deep_for_a_project};
@@ -23,59 +23,61 @@ mod env;
 
 pub struct Node;
 
+/// What Node declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "node",
+    toolchains: &[Toolchain::new("node", "Node"), Toolchain::new("bun", "Bun")],
+    package_managers: &["npm", "yarn", "pnpm", "bun"],
+    programs: &["node", "npm", "npx", "yarn", "pnpm", "corepack"],
+    manifests: &["package.json", "bun.lock", "bun.lockb"],
+    aliases: &[
+        Alias::action_with_files("actions/setup-node", "node", &["node-version"], &["node-version-file"]),
+        Alias::action_with_files("oven-sh/setup-bun", "bun", &["bun-version"], &["bun-version-file"]),
+        Alias::image("node", "node"),
+        Alias::image("bun", "bun"),
+        Alias::devcontainer_image("typescript-node", "node"),
+        Alias::devcontainer_image("javascript-node", "node"),
+        Alias::feature("node", "node"),
+        Alias::feature("nodejs", "node"),
+        Alias::feature("bun", "bun"),
+        Alias::nix("nodejs", "node"),
+        Alias::nix("nodejs-slim", "node"),
+        Alias::nix("bun", "bun"),
+        Alias::tool("node", "node"),
+        Alias::tool("nodejs", "node"),
+        Alias::tool("bun", "bun"),
+        Alias::package_manager_tool("pnpm", "pnpm"),
+        Alias::package_manager_tool("yarn", "yarn"),
+        Alias::package_manager_tool("npm", "npm"),
+    ],
+    setup_steps: &[
+        SetupStep::new("node", "actions/setup-node@v4", "node-version"),
+        SetupStep::new("bun", "oven-sh/setup-bun@v2", "bun-version").when_unpinned(),
+        SetupStep::new("pnpm", "pnpm/action-setup@v4", "version").reads_package_manager_field(),
+        // Its successor: read, not written (export writes the first).
+        SetupStep::new("pnpm", "pnpm/setup@v1", "version"),
+    ],
+    devcontainer_features: &[("node", "ghcr.io/devcontainers/features/node:1")],
+    test_commands: &[
+        r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?\s(?:run\s+)?test(?:[:\-_][[:word:]:\-]*)?(?:\s|$)",
+        // A namespaced script whose last part says test (`ci:backend:test`).
+        r"(?:npm|pnpm|yarn|bun)(?-u:\b)[^;&|]*?\s(?:run\s+)?[[:word:]\-]+(?::[[:word:]\-]+)*:test(?:\s|$)",
+        r"(?:npm|pnpm)\s+t(?:\s|$)",
+        r"(?:npx\s+|pnpm\s+exec\s+|yarn\s+|bunx\s+)?(?:vitest|jest|mocha|ava|playwright\s+test|cypress\s+run)(?-u:\b)",
+        r"bun\s+test(?-u:\b)",
+        r"(?:npx\s+)?(?:turbo|nx)(?-u:\b)[^;&|]*?\stest(?-u:\b)",
+    ],
+    install_commands: &["npm|pnpm|yarn|bun"],
+    source_extensions: &["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte", "astro"],
+    test_runners: &["jest", "vitest", "mocha"],
+    install_programs: &["bun", "corepack", "npm", "pnpm", "yarn"],
+    script_runners: &["npm", "pnpm", "yarn", "bun"],
+    publish_commands: &[("npm", "publish"), ("yarn", "publish"), ("pnpm", "publish")],
+    versioned_manifests: &["package.json"],
+    ..Declaration::new(&Node)
+};
+
 impl Ecosystem for Node {
-    fn id(&self) -> &'static str {
-        "node"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("node", "Node"), Toolchain::new("bun", "Bun")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["npm", "yarn", "pnpm", "bun"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["node", "npm", "npx", "yarn", "pnpm", "corepack"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["package.json", "bun.lock", "bun.lockb"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action_with_files("actions/setup-node", "node", &["node-version"], &["node-version-file"]),
-            Alias::action_with_files("oven-sh/setup-bun", "bun", &["bun-version"], &["bun-version-file"]),
-            Alias::image("node", "node"),
-            Alias::image("bun", "bun"),
-            Alias::devcontainer_image("typescript-node", "node"),
-            Alias::devcontainer_image("javascript-node", "node"),
-            Alias::feature("node", "node"),
-            Alias::feature("nodejs", "node"),
-            Alias::feature("bun", "bun"),
-            Alias::nix("nodejs", "node"),
-            Alias::nix("nodejs-slim", "node"),
-            Alias::nix("bun", "bun"),
-            Alias::tool("node", "node"),
-            Alias::tool("nodejs", "node"),
-            Alias::tool("bun", "bun"),
-            Alias::package_manager_tool("pnpm", "pnpm"),
-            Alias::package_manager_tool("yarn", "yarn"),
-            Alias::package_manager_tool("npm", "npm"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[
-            SetupStep::new("node", "actions/setup-node@v4", "node-version"),
-            SetupStep::new("bun", "oven-sh/setup-bun@v2", "bun-version").when_unpinned(),
-            SetupStep::new("pnpm", "pnpm/action-setup@v4", "version"),
-            // Its successor: read, not written (export writes the first).
-            SetupStep::new("pnpm", "pnpm/setup@v1", "version"),
-        ];
-        STEPS
-    }
-    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
-        &[("node", "ghcr.io/devcontainers/features/node:1")]
-    }
     fn runner_env(&self, sources: &Sources, dir: &str, command: &str) -> Vec<(&'static str, &'static str)> {
         let words: Vec<&str> = command.split_whitespace().collect();
         let script = match words.as_slice() {
@@ -91,23 +93,6 @@ impl Ecosystem for Node {
             Some(body) if watches_unless_ci(body) => vec![("CI", "true")],
             _ => Vec::new(),
         }
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[
-            r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?\s(?:run\s+)?test(?:[:\-_][[:word:]:\-]*)?(?:\s|$)",
-            // A namespaced script whose last part says test (`ci:backend:test`).
-            r"(?:npm|pnpm|yarn|bun)(?-u:\b)[^;&|]*?\s(?:run\s+)?[[:word:]\-]+(?::[[:word:]\-]+)*:test(?:\s|$)",
-            r"(?:npm|pnpm)\s+t(?:\s|$)",
-            r"(?:npx\s+|pnpm\s+exec\s+|yarn\s+|bunx\s+)?(?:vitest|jest|mocha|ava|playwright\s+test|cypress\s+run)(?-u:\b)",
-            r"bun\s+test(?-u:\b)",
-            r"(?:npx\s+)?(?:turbo|nx)(?-u:\b)[^;&|]*?\stest(?-u:\b)",
-        ]
-    }
-    fn install_commands(&self) -> &'static [&'static str] {
-        &["npm|pnpm|yarn|bun"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte", "astro"]
     }
     /// Prisma schemas name their database URL with `env("DATABASE_URL")`; a `turbo.json`
     /// lists the variables its tasks depend on.
@@ -349,7 +334,7 @@ fn package_manager_setup(pm: Pm, version: Option<&str>, yarn_berry: bool) -> Vec
 /// The version of `pm` CI's official setup step installs (`pnpm/action-setup` with
 /// `version: 10`: a lockfile format several majors write says less), with its evidence.
 fn ci_version(sources: &Sources, pm: Pm) -> Option<(String, Evidence)> {
-    let steps: Vec<&SetupStep> = Node.setup_steps().iter().filter(|step| step.target == pm.name()).collect();
+    let steps: Vec<&SetupStep> = DECLARATION.setup_steps.iter().filter(|step| step.target == pm.name()).collect();
     sources.workflows().jobs.iter().flat_map(|job| &job.actions).find_map(|used| {
         let step = steps.iter().find(|step| step.uses.split('@').next() == Some(used.action.as_str()))?;
         let version = used.inputs.get(step.version_input).and_then(|input| version::numeric_pin(&input.text))?;
@@ -364,9 +349,8 @@ fn lockfile_version_hint(repo: &Repo, dir: &str, pm: Pm) -> Option<String> {
     let lock = join(dir, "pnpm-lock.yaml");
     let text = repo.exists(&lock).then(|| repo.read_once(&lock))??;
     let line = text.lines().find_map(|l| l.strip_prefix("lockfileVersion:"))?;
-    let major: u32 = line.trim().trim_matches(['\'', '"']).split('.').next()?.parse().ok()?;
     Some(
-        match major {
+        match version::Pin::parse(line)?.major() {
             9.. => "9",
             6..=8 => "8",
             5 => "7",
@@ -378,8 +362,7 @@ fn lockfile_version_hint(repo: &Repo, dir: &str, pm: Pm) -> Option<String> {
 
 /// The oldest Node a pnpm or Yarn major runs on (their `engines.node`).
 fn node_floor(pm: Pm, version: &str) -> Option<&'static str> {
-    let major: u32 = version.split('.').next()?.parse().ok()?;
-    match (pm, major) {
+    match (pm, version::Pin::parse(version)?.major()) {
         (Pm::Pnpm, 11..) => Some("22.13"),
         (Pm::Pnpm, 9..=10) | (Pm::Yarn, 4..) => Some("18.12"),
         _ => None,
@@ -480,8 +463,8 @@ fn nvmrc_version(text: &str) -> Option<String> {
 /// Yarn 2+ ("berry"): a `.yarnrc.yml`, a `packageManager` of yarn 2 or later, or a lockfile in
 /// the berry format (it has a `__metadata:` block; classic lockfiles start `# yarn lockfile v1`).
 fn is_yarn_berry(repo: &Repo, dir: &str, declared: Option<&str>) -> bool {
-    if let Some(major) = declared.and_then(|v| v.split('.').next()).and_then(|m| m.parse::<u32>().ok()) {
-        return major >= 2;
+    if let Some(pin) = declared.and_then(version::Pin::parse) {
+        return pin.major() >= 2;
     }
     if repo.exists(&join(dir, ".yarnrc.yml")) {
         return true;
@@ -594,6 +577,24 @@ fn package_scripts(repo: &Repo, out: &mut Findings) {
             });
         }
     }
+}
+
+/// The packages a global install puts on PATH (`npm install -g c8`, `yarn global add c8`,
+/// `pnpm add -g c8`), given the command's words; `None` for any other command.
+pub fn globally_installed<'w>(words: &'w [&'w str]) -> Option<&'w [&'w str]> {
+    let global = |rest: &[&str]| rest.iter().any(|w| ["-g", "--global"].contains(w));
+    match words {
+        ["npm", "install" | "i" | "add", rest @ ..] if global(rest) => Some(rest),
+        ["yarn", "global", "add", rest @ ..] => Some(rest),
+        ["pnpm", "add" | "install" | "i", rest @ ..] if global(rest) => Some(rest),
+        _ => None,
+    }
+}
+
+/// The step that installs the package `quoted` (quoted for the shell) globally where its
+/// `program` is missing.
+pub fn install_globally_when_missing(program: &str, quoted: &str) -> String {
+    format!("command -v {program} >/dev/null 2>&1 || npm install -g {quoted}")
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Kind, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
@@ -17,51 +17,37 @@ use crate::evidence::Evidence;
 
 pub struct Php;
 
+/// What Php declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "php",
+    toolchains: &[Toolchain::new("php", "PHP")],
+    package_managers: &["composer"],
+    programs: &["php", "composer"],
+    manifests: &["composer.json"],
+    aliases: &[
+        Alias::action_with_files("shivammathur/setup-php", "php", &["php-version"], &["php-version-file"]),
+        Alias::image("php", "php"),
+        Alias::devcontainer_image("php", "php"),
+        Alias::feature("php", "php"),
+        Alias::nix_compact("php", "php"),
+        Alias::tool("php", "php"),
+    ],
+    setup_steps: &[SetupStep::new("php", "shivammathur/setup-php@v2", "php-version")],
+    devcontainer_features: &[("php", "ghcr.io/devcontainers/features/php:1")],
+    test_commands: &[
+        r"(?:php\s+)?artisan\s+test(?-u:\b)",
+        r"(?:vendor/bin/|\./vendor/bin/)?(?:phpunit|pest|paratest)(?-u:\b)",
+        r"composer\s+(?:run(?:-script)?\s+)?test(?-u:\b)",
+    ],
+    install_commands: &["composer"],
+    source_extensions: &["php"],
+    test_runners: &["phpunit", "pest"],
+    install_programs: &["composer"],
+    versioned_manifests: &["composer.json"],
+    ..Declaration::new(&Php)
+};
+
 impl Ecosystem for Php {
-    fn id(&self) -> &'static str {
-        "php"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("php", "PHP")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["composer"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["php", "composer"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["composer.json"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action_with_files("shivammathur/setup-php", "php", &["php-version"], &["php-version-file"]),
-            Alias::image("php", "php"),
-            Alias::devcontainer_image("php", "php"),
-            Alias::feature("php", "php"),
-            Alias::nix_compact("php", "php"),
-            Alias::tool("php", "php"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[SetupStep::new("php", "shivammathur/setup-php@v2", "php-version")];
-        STEPS
-    }
-    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
-        &[("php", "ghcr.io/devcontainers/features/php:1")]
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[
-            r"(?:php\s+)?artisan\s+test(?-u:\b)",
-            r"(?:vendor/bin/|\./vendor/bin/)?(?:phpunit|pest|paratest)(?-u:\b)",
-            r"composer\s+(?:run(?:-script)?\s+)?test(?-u:\b)",
-        ]
-    }
-    fn install_commands(&self) -> &'static [&'static str] {
-        &["composer"]
-    }
     /// CI images keep one binary per PHP (`php8.1`, from `php${{ matrix.php }}`); the
     /// sandbox's PHP is `php`.
     fn in_installed_environment(&self, command: &str, _package_managers: &[&str]) -> Option<String> {
@@ -69,9 +55,6 @@ impl Ecosystem for Php {
         let version = program.strip_prefix("php")?;
         let versioned = !version.is_empty() && version.chars().all(|c| c.is_ascii_digit() || c == '.');
         versioned.then(|| if rest.is_empty() { "php".to_string() } else { format!("php {rest}") })
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["php"]
     }
     /// Symfony's configuration (`config/packages/*.yaml`) reads the environment through
     /// `%env(…)%` parameters.

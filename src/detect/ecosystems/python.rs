@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep_for_a_project};
@@ -30,95 +30,83 @@ use self::{install::*, pin::*, runners::*};
 
 pub struct Python;
 
+/// What Python declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "python",
+    // Every Python is 3: a version pins something only with its minor.
+    toolchains: &[Toolchain::new("python", "Python").pinned_with(2)],
+    package_managers: &["pip", "uv", "poetry", "pdm", "pipenv", "hatch"],
+    programs: &["python3", "python", "pip", "pip3"],
+    manifests: &["pyproject.toml", "requirements.txt", "setup.py", "setup.cfg", "Pipfile"],
+    aliases: &[
+        Alias::action_with_files("actions/setup-python", "python", &["python-version"], &["python-version-file"]),
+        Alias::action("astral-sh/setup-uv", "python", &["python-version"]),
+        Alias::action_with_files("pdm-project/setup-pdm", "python", &["python-version"], &["python-version-file"]),
+        Alias::image("python", "python"),
+        Alias::devcontainer_image("python", "python"),
+        Alias::feature("python", "python"),
+        Alias::nix_compact("python", "python"),
+        Alias::tool("python", "python"),
+        Alias::package_manager_tool("poetry", "poetry"),
+        Alias::package_manager_tool("uv", "uv"),
+        Alias::package_manager_tool("pdm", "pdm"),
+        Alias::package_manager_tool("pipenv", "pipenv"),
+        Alias::package_manager_tool("hatch", "hatch"),
+    ],
+    setup_steps: &[
+        SetupStep::new("python", "actions/setup-python@v5", "python-version"),
+        SetupStep::new("uv", "astral-sh/setup-uv@v6", "version"),
+        SetupStep::new("pdm", "pdm-project/setup-pdm@v4", "version"),
+    ],
+    devcontainer_features: &[("python", "ghcr.io/devcontainers/features/python:1")],
+    test_commands: &[
+        // `python -mpytest` as well: Python takes the module name attached to `-m`.
+        r"(?:python3?\s+-m\s*|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?(?:pytest|py\.test)(?-u:\b)",
+        r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
+        // Django's own runner for a library without a `manage.py` (also as `` `which
+        // django-admin` `` in CI, to hand its path to coverage).
+        r"(?:\S*/)?django-admin(?:\.py)?[`)]?\s+test(?-u:\b)",
+        r"python3?\s+-m\s*unittest(?-u:\b)",
+        // The other runners Python projects use: nose, zope's and OpenStack's (not
+        // `setup.py test`, which setuptools 72 removed).
+        r"(?:nosetests|nose2|zope-testrunner)(?-u:\b)",
+        r"stestr\s+run(?-u:\b)",
+        // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
+        // and many libraries'), run by the interpreter (after its options, `-W error::X`
+        // included), by coverage, or as an executable.
+        r"(?:python3?(?:\.[0-9]+)?\s+(?:-[WX]\s+\S+\s+|-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*)?|coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
+        r"(?:tox|nox)(?:\s|$)",
+        // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
+        // the `default` script of the environment named test; matrix variants picked with
+        // `+py=3.12`. `hatch run test:python -m pip …` runs setup in the test environment.
+        r"hatch\s+(?:run\s+)?test(?:\s|$)",
+        r"hatch\s+run\s+(?:[+-][[:word:]]+=\S+\s+)*(?:[[:word:].-]+:(?:test|tests|cov|pytest)|tests?:default)(?:\s|$)",
+    ],
+    fan_out_test_runners: &["tox", "nox"],
+    current_environment: &["py", "py3"],
+    install_commands: &[r"(?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv(?:\s+tool)?|poetry|pipx|pdm"],
+    source_extensions: &["py"],
+    test_runners: &["pytest"],
+    suite_words: &["pytest"],
+    install_programs: &["hatch", "pdm", "pip", "pipenv", "poetry", "uv"],
+    environment_runners: &["uv", "poetry", "pdm", "hatch"],
+    publish_commands: &[
+        ("twine", "upload"),
+        ("poetry", "publish"),
+        ("uv", "publish"),
+        ("hatch", "publish"),
+        ("flit", "publish"),
+    ],
+    versioned_manifests: &["pyproject.toml"],
+    ..Declaration::new(&Python)
+};
+
 impl Ecosystem for Python {
-    fn id(&self) -> &'static str {
-        "python"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        // Every Python is 3: a version pins something only with its minor.
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("python", "Python").pinned_with(2)];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["pip", "uv", "poetry", "pdm", "pipenv", "hatch"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["python3", "python", "pip", "pip3"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["pyproject.toml", "requirements.txt", "setup.py", "setup.cfg", "Pipfile"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action_with_files("actions/setup-python", "python", &["python-version"], &["python-version-file"]),
-            Alias::action("astral-sh/setup-uv", "python", &["python-version"]),
-            Alias::action_with_files("pdm-project/setup-pdm", "python", &["python-version"], &["python-version-file"]),
-            Alias::image("python", "python"),
-            Alias::devcontainer_image("python", "python"),
-            Alias::feature("python", "python"),
-            Alias::nix_compact("python", "python"),
-            Alias::tool("python", "python"),
-            Alias::package_manager_tool("poetry", "poetry"),
-            Alias::package_manager_tool("uv", "uv"),
-            Alias::package_manager_tool("pdm", "pdm"),
-            Alias::package_manager_tool("pipenv", "pipenv"),
-            Alias::package_manager_tool("hatch", "hatch"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[
-            SetupStep::new("python", "actions/setup-python@v5", "python-version"),
-            SetupStep::new("uv", "astral-sh/setup-uv@v6", "version"),
-            SetupStep::new("pdm", "pdm-project/setup-pdm@v4", "version"),
-        ];
-        STEPS
-    }
-    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
-        &[("python", "ghcr.io/devcontainers/features/python:1")]
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[
-            // `python -mpytest` as well: Python takes the module name attached to `-m`.
-            r"(?:python3?\s+-m\s*|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?(?:pytest|py\.test)(?-u:\b)",
-            r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
-            // Django's own runner for a library without a `manage.py` (also as `` `which
-            // django-admin` `` in CI, to hand its path to coverage).
-            r"(?:\S*/)?django-admin(?:\.py)?[`)]?\s+test(?-u:\b)",
-            r"python3?\s+-m\s*unittest(?-u:\b)",
-            // The other runners Python projects use: nose, zope's and OpenStack's (not
-            // `setup.py test`, which setuptools 72 removed).
-            r"(?:nosetests|nose2|zope-testrunner)(?-u:\b)",
-            r"stestr\s+run(?-u:\b)",
-            // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
-            // and many libraries'), run by the interpreter (after its options, `-W error::X`
-            // included), by coverage, or as an executable.
-            r"(?:python3?(?:\.[0-9]+)?\s+(?:-[WX]\s+\S+\s+|-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*)?|coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
-            r"(?:tox|nox)(?:\s|$)",
-            // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
-            // the `default` script of the environment named test; matrix variants picked with
-            // `+py=3.12`. `hatch run test:python -m pip …` runs setup in the test environment.
-            r"hatch\s+(?:run\s+)?test(?:\s|$)",
-            r"hatch\s+run\s+(?:[+-][[:word:]]+=\S+\s+)*(?:[[:word:].-]+:(?:test|tests|cov|pytest)|tests?:default)(?:\s|$)",
-        ]
-    }
-    fn install_commands(&self) -> &'static [&'static str] {
-        &[r"(?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv(?:\s+tool)?|poetry|pipx|pdm"]
-    }
-    fn fan_out_test_runners(&self) -> &'static [&'static str] {
-        &["tox", "nox"]
-    }
-    fn current_environment(&self) -> &'static [&'static str] {
-        &["py", "py3"]
-    }
     fn lines_run_by(&self, sources: &Sources, dir: &str, command: &str) -> Vec<String> {
         tox_env_commands(sources.repo(), dir, command)
     }
     fn in_installed_environment(&self, command: &str, package_managers: &[&str]) -> Option<String> {
         in_the_interpreter(command, package_managers)
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["py"]
     }
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         env::reads(text)
@@ -626,8 +614,8 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
 pub fn is_python_tool(word: &str) -> bool {
     let program = word.rsplit('/').next().unwrap_or(word);
     program.starts_with("python")
-        || Python.package_managers().contains(&program)
-        || Python.programs().contains(&program)
+        || DECLARATION.package_managers.contains(&program)
+        || DECLARATION.programs.contains(&program)
         || matches!(program, "pip3" | "pipx" | "tox" | "nox")
 }
 

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{
     file_on_disk, native_shell_of, pm_path, read_existing, source_at, version_file,
 };
@@ -19,53 +19,36 @@ use crate::evidence::Evidence;
 
 pub struct Ruby;
 
+/// What Ruby declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "ruby",
+    toolchains: &[Toolchain::new("ruby", "Ruby")],
+    package_managers: &["bundler"],
+    programs: &["ruby", "bundle", "gem", "rake"],
+    manifests: &["Gemfile"],
+    aliases: &[
+        Alias::action("ruby/setup-ruby", "ruby", &["ruby-version"]),
+        Alias::image("ruby", "ruby"),
+        Alias::devcontainer_image("ruby", "ruby"),
+        Alias::feature("ruby", "ruby"),
+        Alias::nix("ruby", "ruby"),
+        Alias::tool("ruby", "ruby"),
+    ],
+    setup_steps: &[SetupStep::new("ruby", "ruby/setup-ruby@v1", "ruby-version")],
+    devcontainer_features: &[("ruby", "ghcr.io/devcontainers/features/ruby:1")],
+    test_commands: &[
+        r"(?:bundle\s+exec\s+)?(?:rspec|rake\s+(?:test|spec)|rails\s+test|bin/rails\s+test|bin/rspec)(?-u:\b)",
+        r"bundle\s+exec\s+rake\s*$",
+    ],
+    install_commands: &["gem"],
+    source_extensions: &["rb"],
+    test_runners: &["rspec"],
+    install_programs: &["bundle"],
+    publish_commands: &[("gem", "push")],
+    ..Declaration::new(&Ruby)
+};
+
 impl Ecosystem for Ruby {
-    fn id(&self) -> &'static str {
-        "ruby"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("ruby", "Ruby")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["bundler"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["ruby", "bundle", "gem", "rake"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["Gemfile"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action("ruby/setup-ruby", "ruby", &["ruby-version"]),
-            Alias::image("ruby", "ruby"),
-            Alias::devcontainer_image("ruby", "ruby"),
-            Alias::feature("ruby", "ruby"),
-            Alias::nix("ruby", "ruby"),
-            Alias::tool("ruby", "ruby"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[SetupStep::new("ruby", "ruby/setup-ruby@v1", "ruby-version")];
-        STEPS
-    }
-    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
-        &[("ruby", "ghcr.io/devcontainers/features/ruby:1")]
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[
-            r"(?:bundle\s+exec\s+)?(?:rspec|rake\s+(?:test|spec)|rails\s+test|bin/rails\s+test|bin/rspec)(?-u:\b)",
-            r"bundle\s+exec\s+rake\s*$",
-        ]
-    }
-    fn install_commands(&self) -> &'static [&'static str] {
-        &["gem"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["rb"]
-    }
     /// YAML and ERB configuration in a `config` folder (Rails' `database.yml` with
     /// `<%= ENV["…"] %>`).
     fn is_settings_file(&self, dir: &str, name: &str) -> bool {

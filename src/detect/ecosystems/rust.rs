@@ -4,7 +4,7 @@
 //! workspace members are built by the workspace, and a nested crate is a project of its own
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep_for_a_project};
@@ -17,55 +17,37 @@ mod env;
 
 pub struct Rust;
 
+/// What Rust declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "rust",
+    toolchains: &[Toolchain::new("rust", "Rust")],
+    package_managers: &["cargo"],
+    programs: &["cargo", "rustup"],
+    manifests: &["Cargo.toml"],
+    aliases: &[
+        // `dtolnay/rust-toolchain@1.70` names the toolchain in its reference.
+        Alias::action_with_reference("dtolnay/rust-toolchain", "rust", &["toolchain"]),
+        Alias::action("actions-rs/toolchain", "rust", &["toolchain"]),
+        Alias::image("rust", "rust"),
+        Alias::devcontainer_image("rust", "rust"),
+        Alias::feature("rust", "rust"),
+        Alias::nix("rustc", "rust"),
+        Alias::nix("cargo", "rust"),
+        Alias::nix("rustup", "rust"),
+        Alias::nix("rust-bin", "rust"),
+        Alias::tool("rust", "rust"),
+    ],
+    setup_steps: &[SetupStep::new("rust", "dtolnay/rust-toolchain@master", "toolchain")],
+    devcontainer_features: &[("rust", "ghcr.io/devcontainers/features/rust:1")],
+    test_commands: &[r"cargo\s+(?:\+\S+\s+)?(?:test|nextest)(?-u:\b)"],
+    install_commands: &["cargo"],
+    source_extensions: &["rs"],
+    install_programs: &["cargo"],
+    publish_commands: &[("cargo", "publish")],
+    ..Declaration::new(&Rust)
+};
+
 impl Ecosystem for Rust {
-    fn id(&self) -> &'static str {
-        "rust"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("rust", "Rust")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["cargo"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["cargo", "rustup"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["Cargo.toml"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            // `dtolnay/rust-toolchain@1.70` names the toolchain in its reference.
-            Alias::action_with_reference("dtolnay/rust-toolchain", "rust", &["toolchain"]),
-            Alias::action("actions-rs/toolchain", "rust", &["toolchain"]),
-            Alias::image("rust", "rust"),
-            Alias::devcontainer_image("rust", "rust"),
-            Alias::feature("rust", "rust"),
-            Alias::nix("rustc", "rust"),
-            Alias::nix("cargo", "rust"),
-            Alias::nix("rustup", "rust"),
-            Alias::nix("rust-bin", "rust"),
-            Alias::tool("rust", "rust"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[SetupStep::new("rust", "dtolnay/rust-toolchain@master", "toolchain")];
-        STEPS
-    }
-    fn devcontainer_features(&self) -> &'static [(&'static str, &'static str)] {
-        &[("rust", "ghcr.io/devcontainers/features/rust:1")]
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"cargo\s+(?:\+\S+\s+)?(?:test|nextest)(?-u:\b)"]
-    }
-    fn install_commands(&self) -> &'static [&'static str] {
-        &["cargo"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["rs"]
-    }
     /// `diesel.toml`: the diesel CLI (migrations, `print-schema`) connects through
     /// `DATABASE_URL`, which its configuration never names.
     fn is_settings_file(&self, _dir: &str, name: &str) -> bool {

@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, Toolchain};
 use crate::detect::ecosystems::project::{file_on_disk, pm_path, projects, read_existing, source_at};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
@@ -16,38 +16,26 @@ use crate::evidence::Evidence;
 
 pub struct Scala;
 
+/// What Scala declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "scala",
+    toolchains: &[Toolchain::new("scala", "Scala")],
+    package_managers: &["sbt"],
+    programs: &["sbt", "scala"],
+    manifests: &["build.sbt", "build.sc"],
+    aliases: &[
+        Alias::feature("scala", "scala"),
+        Alias::nix("scala", "scala"),
+        Alias::tool("scala", "scala"),
+        Alias::package_manager_tool("sbt", "sbt"),
+    ],
+    test_commands: &[r"sbt(?-u:\b)[^;&|]*?(?-u:\b)test(?-u:\b)"],
+    source_extensions: &["scala"],
+    install_programs: &["sbt"],
+    ..Declaration::new(&Scala)
+};
+
 impl Ecosystem for Scala {
-    fn id(&self) -> &'static str {
-        "scala"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("scala", "Scala")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["sbt"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["sbt", "scala"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["build.sbt", "build.sc"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::feature("scala", "scala"),
-            Alias::nix("scala", "scala"),
-            Alias::tool("scala", "scala"),
-            Alias::package_manager_tool("sbt", "sbt"),
-        ];
-        ALIASES
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"sbt(?-u:\b)[^;&|]*?(?-u:\b)test(?-u:\b)"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["scala"]
-    }
     /// `sys.env("X")` (throws without it), `System.getenv("X")` and `sys.env.get("X")`
     /// (optional with a `.getOrElse`).
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {

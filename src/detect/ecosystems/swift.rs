@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
@@ -17,42 +17,27 @@ use crate::evidence::Evidence;
 
 pub struct Swift;
 
+/// What Swift declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "swift",
+    toolchains: &[Toolchain::new("swift", "Swift")],
+    package_managers: &["swiftpm"],
+    programs: &["swift"],
+    manifests: &["Package.swift"],
+    aliases: &[
+        Alias::action("swift-actions/setup-swift", "swift", &["swift-version"]),
+        Alias::image("swift", "swift"),
+        Alias::nix("swift", "swift"),
+        Alias::tool("swift", "swift"),
+    ],
+    setup_steps: &[SetupStep::new("swift", "swift-actions/setup-swift@v2", "swift-version")],
+    test_commands: &[r"swift\s+test(?-u:\b)"],
+    source_extensions: &["swift"],
+    install_programs: &["swift"],
+    ..Declaration::new(&Swift)
+};
+
 impl Ecosystem for Swift {
-    fn id(&self) -> &'static str {
-        "swift"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("swift", "Swift")];
-        TOOLCHAINS
-    }
-    fn package_managers(&self) -> &'static [&'static str] {
-        &["swiftpm"]
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["swift"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["Package.swift"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action("swift-actions/setup-swift", "swift", &["swift-version"]),
-            Alias::image("swift", "swift"),
-            Alias::nix("swift", "swift"),
-            Alias::tool("swift", "swift"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[SetupStep::new("swift", "swift-actions/setup-swift@v2", "swift-version")];
-        STEPS
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"swift\s+test(?-u:\b)"]
-    }
-    fn source_extensions(&self) -> &'static [&'static str] {
-        &["swift"]
-    }
     fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             // Vapor's `Environment.get("X")` reads the process environment (and its `.env` files).

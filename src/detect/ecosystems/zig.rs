@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Ecosystem, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{projects, read_existing, source_at, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, join, parent_dir};
@@ -14,37 +14,25 @@ use crate::evidence::Evidence;
 
 pub struct Zig;
 
+/// What Zig declares (see [`Declaration`]).
+pub static DECLARATION: Declaration = Declaration {
+    id: "zig",
+    toolchains: &[Toolchain::new("zig", "Zig")],
+    programs: &["zig"],
+    manifests: &["build.zig"],
+    aliases: &[
+        Alias::action("goto-bus-stop/setup-zig", "zig", &["version"]),
+        Alias::action("mlugg/setup-zig", "zig", &["version"]),
+        Alias::feature("zig", "zig"),
+        Alias::nix("zig", "zig"),
+        Alias::tool("zig", "zig"),
+    ],
+    setup_steps: &[SetupStep::new("zig", "mlugg/setup-zig@v2", "version").when_unpinned()],
+    test_commands: &[r"zig\s+build\s+test(?-u:\b)"],
+    ..Declaration::new(&Zig)
+};
+
 impl Ecosystem for Zig {
-    fn id(&self) -> &'static str {
-        "zig"
-    }
-    fn toolchains(&self) -> &'static [Toolchain] {
-        const TOOLCHAINS: &[Toolchain] = &[Toolchain::new("zig", "Zig")];
-        TOOLCHAINS
-    }
-    fn programs(&self) -> &'static [&'static str] {
-        &["zig"]
-    }
-    fn manifests(&self) -> &'static [&'static str] {
-        &["build.zig"]
-    }
-    fn aliases(&self) -> &'static [Alias] {
-        const ALIASES: &[Alias] = &[
-            Alias::action("goto-bus-stop/setup-zig", "zig", &["version"]),
-            Alias::action("mlugg/setup-zig", "zig", &["version"]),
-            Alias::feature("zig", "zig"),
-            Alias::nix("zig", "zig"),
-            Alias::tool("zig", "zig"),
-        ];
-        ALIASES
-    }
-    fn setup_steps(&self) -> &'static [SetupStep] {
-        const STEPS: &[SetupStep] = &[SetupStep::new("zig", "mlugg/setup-zig@v2", "version").when_unpinned()];
-        STEPS
-    }
-    fn test_commands(&self) -> &'static [&'static str] {
-        &[r"zig\s+build\s+test(?-u:\b)"]
-    }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }

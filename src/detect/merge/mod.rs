@@ -183,10 +183,10 @@ fn skip_other_toolchains_when_missing(steps: &mut [Step], primary_test: &str) {
             continue;
         }
         let Some(program) = shell::program_of(command) else { continue };
-        let Some(owner) = ecosystems::owner_of_program(program).filter(|eco| eco.id() != primary.id()) else {
+        let Some(owner) = ecosystems::owner_of_program(program).filter(|eco| eco.id != primary.id) else {
             continue;
         };
-        let toolchain = owner.toolchains().first().map_or(owner.id(), |t| t.display);
+        let toolchain = owner.toolchains.first().map_or(owner.id, |t| t.display);
         step.guard = Some(Guard { program: program.to_string(), toolchain: toolchain.to_string() });
     }
 }

@@ -13,7 +13,7 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
     // A root that another language manages besides Node is that language's app, and its
     // package.json the browser front end's (a Rails or Laravel app's assets): of the same
     // standing, the app's tests come before the front end's (`bin/rspec` before `yarn test:js`).
-    let ecosystem_of = |program: &str| ecosystems::owner_of_package_manager(program).map(|e| e.id());
+    let ecosystem_of = |program: &str| ecosystems::owner_of_package_manager(program).map(|e| e.id);
     let app_beside_node =
         managers.iter().any(|m| m.path == "." && ecosystem_of(&m.name).is_some_and(|id| id != "node" && id != "cpp"))
             && managers.iter().any(|m| m.path == "." && ecosystem_of(&m.name) == Some("node"));
@@ -167,8 +167,9 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
         .map(str::to_ascii_lowercase)
         .collect();
     // A test-runner script names the suite too (`coverage run runtests.py`).
-    let names_the_suite =
-        names.iter().any(|n| ["test", "tests", "pytest", "unit", "spec", "runtests"].contains(&n.as_str()));
+    let names_the_suite = names
+        .iter()
+        .any(|n| ["test", "tests", "unit", "spec", "runtests"].contains(&n.as_str()) || ecosystems::is_suite_word(n));
     // A target whose recipe runs no tests (`make check` running linters) is other work too.
     let recipe_tests = test.runs.is_empty()
         || test.runs.iter().any(|line| {
@@ -194,7 +195,7 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
     let has = |pm: &str| managers.iter().any(|m| m.name == pm);
     let elsewhere = |line: &str| match shell::split_prefix(line).1.split_whitespace().next() {
         Some("pipx" | "uvx" | "docker" | "docker-compose" | "podman") => true,
-        Some(tool @ ("uv" | "poetry" | "pdm" | "hatch")) => !has(tool),
+        Some(tool) if ecosystems::is_environment_runner(tool) => !has(tool),
         _ => false,
     };
     let foreign_tool = elsewhere(command) || test.runs.iter().any(|line| elsewhere(line));
@@ -208,8 +209,10 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
 pub(super) fn in_plain_test_job(source: &Evidence) -> bool {
     let Some(job) = source.job_id().filter(|_| source.kind == Kind::Ci) else { return false };
     let job = job.strip_prefix("jobs.").unwrap_or(job).to_ascii_lowercase();
-    job.split(['-', '_', ' '])
-        .all(|word| matches!(word, "test" | "tests" | "testing" | "unit" | "unittest" | "unittests" | "pytest" | "ci"))
+    job.split(['-', '_', ' ']).all(|word| {
+        matches!(word, "test" | "tests" | "testing" | "unit" | "unittest" | "unittests" | "ci")
+            || ecosystems::is_suite_word(word)
+    })
 }
 
 /// How much a test command's source says about what the project really runs:

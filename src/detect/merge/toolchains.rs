@@ -59,7 +59,7 @@ pub(super) fn agent_setup_disagreements(toolchains: &[Toolchain], managers: &[Pa
         let Some(owner) = ecosystems::owner_of_package_manager(&agent.name) else { continue };
         let same_place = |m: &&PackageManager| m.path == agent.path && m.source.kind == Kind::Manifest;
         let ours: Vec<&PackageManager> = managers.iter().filter(same_place).collect();
-        let rival = ours.iter().find(|m| owner.package_managers().contains(&m.name.as_str()) && m.name != agent.name);
+        let rival = ours.iter().find(|m| owner.package_managers.contains(&m.name.as_str()) && m.name != agent.name);
         if let Some(rival) = rival
             && !ours.iter().any(|m| m.name == agent.name)
         {

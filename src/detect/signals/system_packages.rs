@@ -4,10 +4,11 @@
 //! a name another release lacks costs a warning, the rest go in.
 
 use crate::detect::ecosystems;
+use crate::detect::ecosystems::ships;
 use crate::detect::findings::{Evidence, Findings, Phase};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::commands;
-use crate::detect::sources::workflows::{JobKind, ships};
+use crate::detect::sources::workflows::JobKind;
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
     let mut packages: Vec<String> = Vec::new();

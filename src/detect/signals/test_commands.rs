@@ -7,37 +7,19 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::{self, is_test_command};
+use crate::detect::ecosystems::ships;
+use crate::detect::ecosystems::{self, is_test_command, node};
 use crate::detect::findings::{Evidence, Findings, Kind, Phase, Step, TestCommand};
 use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
 use crate::detect::sources::devshells::ShellKind;
 use crate::detect::sources::shell::{commands, in_dir, join_path, quote, script_path};
-use crate::detect::sources::workflows::{Job, RUNNER_VARIABLES, RunLine, SHELL_VARIABLE, ships};
+use crate::detect::sources::workflows::{Job, RUNNER_VARIABLES, RunLine, SHELL_VARIABLE};
 
 /// Target names that run the test suite, best first.
 const TEST_TARGETS: &[&str] =
     &["test", "tests", "test-all", "test-unit", "unit-test", "unit-tests", "unittest", "spec"];
-/// `just` where it is missing: a single binary that PyPI (`rust-just`, listed among just's
-/// own install routes) and npm both serve, so either registry will do.
-/// Without either, one warning: the tests need it, the rest of the install does not.
-const JUST_WHEN_MISSING: &str = "command -v just >/dev/null 2>&1 || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet rust-just || npm install -g rust-just || echo \"hanzo-env: warning: could not install just (pip or npm: rust-just), which runs the tests\" >&2";
-
-/// go-task where it is missing: its project publishes it on npm (`@go-task/cli`).
-const TASK_WHEN_MISSING: &str = "command -v task >/dev/null 2>&1 || npm install -g @go-task/cli || echo \"hanzo-env: warning: could not install task (npm: @go-task/cli), which runs the tests\" >&2";
-
-/// The step that makes present the task runner a test command calls (`just test`,
-/// `X=1 task py:test`), when it is one no package manager of the project brings.
-fn runner_when_missing(command: &str) -> Option<&'static str> {
-    let (_, program) = crate::detect::sources::shell::split_prefix(command);
-    match program.split_whitespace().next()? {
-        "just" => Some(JUST_WHEN_MISSING),
-        "task" => Some(TASK_WHEN_MISSING),
-        _ => None,
-    }
-}
-
 /// The install of the tool a CI test command runs (`c8 npm test`) when the job's earlier
 /// `lines` put it on PATH with npm's global install (`npm install -g c8`), and that line's
 /// evidence: the project's own install does not bring it.
@@ -47,23 +29,14 @@ fn global_tool_of(lines: &[RunLine], command: &str) -> Option<(String, Evidence)
     for line in lines {
         for words in commands(&line.text) {
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
-            let global = match words.as_slice() {
-                ["npm", "install" | "i" | "add", rest @ ..] if rest.iter().any(|w| ["-g", "--global"].contains(w)) => {
-                    rest
-                }
-                ["yarn", "global", "add", rest @ ..] => rest,
-                ["pnpm", "add" | "install" | "i", rest @ ..] if rest.iter().any(|w| ["-g", "--global"].contains(w)) => {
-                    rest
-                }
-                _ => continue,
-            };
+            let Some(global) = node::globally_installed(&words) else { continue };
             for spec in global.iter().filter(|w| !w.starts_with('-') && !w.contains('$')) {
                 // `c8@10` and `@scope/tool@1` name the tool by the package's last part.
                 let name = spec.strip_prefix('@').map_or(*spec, |rest| rest.split_once('/').map_or(rest, |(_, n)| n));
                 let name = name.split('@').next().unwrap_or(name);
                 if name == program {
                     let quoted = quote(spec);
-                    let step = format!("command -v {program} >/dev/null 2>&1 || npm install -g {quoted}");
+                    let step = node::install_globally_when_missing(program, &quoted);
                     return Some((step, line.source.clone()));
                 }
             }
@@ -132,7 +105,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 // what the runner sets when the repo's own script reads it.
                 let test = line.env_words() + &runner_words(sources, line, &test) + &test;
                 let command = if line.dir.is_empty() { test } else { format!("cd {} && {test}", line.dir) };
-                if let Some(step) = runner_when_missing(&command) {
+                if let Some(step) = ecosystems::task_runner_when_missing(&command) {
                     out.step(Phase::Toolchain, step, line.source.clone());
                 }
                 if let Some((step, source)) = global_tool_of(&job.lines[..index], &command) {
@@ -163,7 +136,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         if let Some(target) = best {
             let recipe = target.recipe.iter().map(|(_, line)| line.clone()).collect();
             let command = file.invoke(&target.name);
-            if let Some(step) = runner_when_missing(&command) {
+            if let Some(step) = ecosystems::task_runner_when_missing(&command) {
                 out.step(Phase::Toolchain, step, Evidence::file(&file.path).of(Kind::Task));
             }
             out.test_running(command, file.at(&target.at), recipe);
@@ -224,7 +197,8 @@ fn built_in_another_job(sources: &Sources, job: &Job) -> Vec<String> {
 /// compile`, `make build`): what a test job runs before its tests because they use its
 /// output (bullmq's child-process tests load `dist/`).
 static BUILD_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?|(?:make|just|task)\s+)(?:build|compile)(?::[[:word:]-]+)?$")
+    let runners = ecosystems::script_runner_alternatives();
+    Regex::new(&format!(r"^(?:(?:{runners})\s+(?:run\s+)?|(?:make|just|task)\s+)(?:build|compile)(?::[[:word:]-]+)?$"))
         .expect("the build-script pattern is valid")
 });
 
@@ -474,9 +448,9 @@ mod tests {
             "jobs:\n  tests:\n    steps:\n      - run: task py:test\n        env:\n          DB_ENGINE: sqlite\n";
         let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow), ("Taskfile.yml", "version: '3'\n")]);
         assert_eq!(s.tests(), ["DB_ENGINE=sqlite task py:test"]);
-        assert_eq!(s.steps(), [TASK_WHEN_MISSING]);
+        assert_eq!(s.steps(), [ecosystems::TASK_WHEN_MISSING]);
         let s = run_signal(detect, &[("justfile", "test:\n  cargo test\n")]);
-        assert_eq!(s.steps(), [JUST_WHEN_MISSING]);
+        assert_eq!(s.steps(), [ecosystems::JUST_WHEN_MISSING]);
         let s = run_signal(detect, &[("Makefile", "test:\n\tgo test ./...\n")]);
         assert!(s.steps().is_empty());
     }

@@ -253,7 +253,7 @@ fn setup_action(sources: &Sources, action: &ActionUse) -> Vec<(&'static str, Str
 /// it: no problem of this repo).
 fn version_file(sources: &Sources, path: &str, toolchain: &str) -> Option<String> {
     let file = crate::detect::sources::shell::join_path("", path)?;
-    if matches!(file_name(&file), "package.json" | "go.mod" | "pyproject.toml" | "global.json" | "composer.json") {
+    if ecosystems::is_versioned_manifest(file_name(&file)) {
         return None;
     }
     let in_file = |pin: &&crate::detect::sources::pins::Pin| pin.source.path == file;

@@ -11,26 +11,72 @@
 
 use std::cmp::Ordering;
 
-/// A version that pins something (see the module documentation), `None` otherwise.
+/// A version that pins something (see the module documentation). Made only by
+/// [`Pin::parse`], so whatever carries one carries a checked version: digits, dots and a
+/// plain suffix, nothing a shell or a YAML file could read as more.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Pin(String);
+
+impl Pin {
+    /// The pin `text` states, `None` when it pins nothing (a channel, a range, a word).
+    pub fn parse(text: &str) -> Option<Pin> {
+        let v = text.trim().trim_matches(['"', '\'']).trim();
+        let v = v.strip_prefix("==").or_else(|| v.strip_prefix('=')).unwrap_or(v).trim();
+        let v = v.strip_prefix('v').unwrap_or(v);
+        let v = v.strip_suffix(".*").or_else(|| v.strip_suffix(".x")).or_else(|| v.strip_suffix(".X")).unwrap_or(v);
+        let (numbers, suffix) = match v.find(['-', '+']) {
+            Some(at) => v.split_at(at),
+            None => (v, ""),
+        };
+        let numeric = !numbers.is_empty()
+            && numbers.split('.').count() <= 4
+            && numbers.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()));
+        let suffix_ok = suffix.chars().all(|c| c.is_ascii_alphanumeric() || "-+._".contains(c));
+        (numeric && suffix_ok).then(|| Pin(v.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The dotted number alone (`17.0.2+8` → `17.0.2`).
+    pub fn numeric(&self) -> &str {
+        self.0.split(['-', '+']).next().unwrap_or_default()
+    }
+
+    /// The first number (`20.11.1` → 20); one past `u32` (no real version) saturates.
+    pub fn major(&self) -> u32 {
+        self.part(0).unwrap_or(u32::MAX)
+    }
+
+    /// The second number (`3.12` → 12), when the pin has one.
+    pub fn minor(&self) -> Option<u32> {
+        self.part(1)
+    }
+
+    fn part(&self, index: usize) -> Option<u32> {
+        self.numeric().split('.').nth(index).map(|n| n.parse().unwrap_or(u32::MAX))
+    }
+
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Pin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The pin `text` states as text (see [`Pin::parse`]), `None` otherwise.
 pub fn pin(text: &str) -> Option<String> {
-    let v = text.trim().trim_matches(['"', '\'']).trim();
-    let v = v.strip_prefix("==").or_else(|| v.strip_prefix('=')).unwrap_or(v).trim();
-    let v = v.strip_prefix('v').unwrap_or(v);
-    let v = v.strip_suffix(".*").or_else(|| v.strip_suffix(".x")).or_else(|| v.strip_suffix(".X")).unwrap_or(v);
-    let (numbers, suffix) = match v.find(['-', '+']) {
-        Some(at) => v.split_at(at),
-        None => (v, ""),
-    };
-    let numeric = !numbers.is_empty()
-        && numbers.split('.').count() <= 4
-        && numbers.split('.').all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()));
-    let suffix_ok = suffix.chars().all(|c| c.is_ascii_alphanumeric() || "-+._".contains(c));
-    (numeric && suffix_ok).then(|| v.to_string())
+    Pin::parse(text).map(Pin::into_string)
 }
 
 /// Only the dotted number of a pin (`17.0.2+8` → `17.0.2`); `None` when `text` pins nothing.
 pub fn numeric_pin(text: &str) -> Option<String> {
-    pin(text).map(|v| v.split(['-', '+']).next().unwrap_or_default().to_string())
+    Pin::parse(text).map(|pin| pin.numeric().to_string())
 }
 
 /// The first dotted number in `s` (`temurin-17.0.2` → `17.0.2`, `ruby-3.2.2p53` → `3.2.2`).
@@ -95,7 +141,7 @@ fn alternative_floor(alt: &str) -> Option<String> {
 pub fn semver_pin(range: &str) -> Option<String> {
     let range = range.trim();
     if let Some(rest) = range.strip_prefix('^') {
-        return numeric_pin(rest).and_then(|v| v.split('.').next().map(str::to_string));
+        return Pin::parse(rest).map(|pin| pin.numeric().split('.').next().unwrap_or_default().to_string());
     }
     if let Some(rest) = range.strip_prefix('~') {
         return numeric_pin(rest.trim_start_matches('>')).map(|v| v.split('.').take(2).collect::<Vec<_>>().join("."));
@@ -111,6 +157,24 @@ pub fn first_line(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pin_is_made_only_from_a_version_and_knows_its_parts() {
+        let pin = Pin::parse(" v20.11.1 ").expect("a pin");
+        assert_eq!((pin.as_str(), pin.major(), pin.minor()), ("20.11.1", 20, Some(11)));
+        let pin = Pin::parse("17.0.2+8").expect("a pin");
+        assert_eq!(
+            (pin.numeric(), pin.major(), pin.minor(), pin.to_string().as_str()),
+            ("17.0.2", 17, Some(0), "17.0.2+8")
+        );
+        assert_eq!(Pin::parse("'9.0'").map(|p| p.major()), Some(9));
+        assert_eq!(Pin::parse("3.12.x").map(|p| (p.major(), p.minor())), Some((3, Some(12))));
+        assert_eq!(Pin::parse("22").map(|p| p.minor()), Some(None));
+        assert_eq!(Pin::parse("99999999999").map(|p| p.major()), Some(u32::MAX));
+        for nothing in ["lts/*", "^20", ">=3.11", "stable", "20; rm -rf /", "1.2.3.4.5", "", "v"] {
+            assert_eq!(Pin::parse(nothing), None, "{nothing}");
+        }
+    }
 
     #[test]
     fn pins() {

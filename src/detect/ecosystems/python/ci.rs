@@ -7,9 +7,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use crate::detect::ecosystems::ships;
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{commands, join_path, script_path};
-use crate::detect::sources::workflows::{JobKind, RunLine, ships};
+use crate::detect::sources::workflows::{JobKind, RunLine};
 
 /// What one CI line installs, from the directory it runs in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,8 +83,7 @@ pub struct LocalProject {
 
 /// A Python test command (the ecosystem's own patterns), to tell a test job from the rest.
 static PYTHON_TEST: LazyLock<Regex> = LazyLock::new(|| {
-    use crate::detect::ecosystems::ecosystem::Ecosystem;
-    let patterns = super::Python.test_commands().join("|");
+    let patterns = super::DECLARATION.test_commands.join("|");
     Regex::new(&format!(r"(?:^|[\s;&|(])(?:{patterns})")).expect("the Python test patterns are valid")
 });
 

@@ -89,10 +89,9 @@ pub(super) fn pinned_python(range: &str) -> Option<String> {
         return None;
     }
     // `>=3.12,<3.13`: a floor and a ceiling one minor apart.
-    let floor = clauses.iter().find_map(|c| c.strip_prefix(">=")).and_then(|v| version::numeric_pin(v.trim()))?;
+    let floor = clauses.iter().find_map(|c| c.strip_prefix(">=")).and_then(|v| version::Pin::parse(v.trim()))?;
     let ceiling = clauses.iter().find_map(|c| c.strip_prefix('<').filter(|v| !v.starts_with('='))).map(str::trim)?;
-    let mut parts = floor.split('.');
-    let (major, minor) = (parts.next()?, parts.next()?.parse::<u32>().ok()?);
-    let next = format!("{major}.{}", minor + 1);
+    let (major, minor) = (floor.major(), floor.minor()?);
+    let next = format!("{major}.{}", minor.checked_add(1)?);
     (ceiling == next || ceiling == format!("{next}.0")).then(|| format!("{major}.{minor}"))
 }

@@ -25,7 +25,7 @@ use yaml_rust2::Yaml;
 
 use crate::detect::repo::{Repo, file_name, first_entries};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
-use crate::detect::sources::shell::{commands, is_variable_name, join_path, quote};
+use crate::detect::sources::shell::{is_variable_name, join_path, quote};
 use crate::detect::sources::version;
 use crate::evidence::{Evidence, Kind};
 
@@ -396,33 +396,6 @@ fn service_env(env: &Yaml) -> Vec<(String, EnvValue)> {
         found.push((key, value));
     }
     found
-}
-
-/// Commands that publish a release or an image: a line running one is not a test to rerun.
-const SHIPPING: &[(&str, &str)] = &[
-    ("twine", "upload"),
-    ("npm", "publish"),
-    ("yarn", "publish"),
-    ("pnpm", "publish"),
-    ("cargo", "publish"),
-    ("poetry", "publish"),
-    ("uv", "publish"),
-    ("hatch", "publish"),
-    ("flit", "publish"),
-    ("gem", "push"),
-    ("docker", "push"),
-    ("gh", "release"),
-    ("mvn", "deploy"),
-];
-
-pub fn ships(line: &str) -> bool {
-    commands(line).iter().any(|words| {
-        let (program, rest) = match words.split_first() {
-            Some((program, rest)) => (program.rsplit('/').next().unwrap_or(program), rest),
-            None => return false,
-        };
-        SHIPPING.iter().any(|(tool, sub)| program == *tool && rest.iter().any(|w| w == sub))
-    })
 }
 
 fn action_use(uses: &str, with: &Yaml, ctx: &Context, source: Evidence) -> ActionUse {

@@ -1,0 +1,160 @@
+//! The registry is the one place that names package managers and test runners: a string
+//! literal anywhere else in `src/` (outside test code and comments) that names one is
+//! knowledge leaking out of [`super::ALL`], and this test fails on it.
+
+use std::path::{Path, PathBuf};
+
+use super::ALL;
+
+/// Files that still name an ecosystem's tool, each with why. Keep it short.
+const ALLOWED: &[(&str, &str)] = &[
+    ("src/cli.rs", "help text: examples a person reads (`hanzo-env run npm test`); man pages are generated from it"),
+    (
+        "src/detect/repo.rs",
+        "the walk's skipped cache folders (`.tox`, `.nox`, `.gradle`); the walk is being tuned for speed on main, \
+         so the list stays put until that lands",
+    ),
+    (
+        "src/detect/signals/secrets.rs",
+        "test-runner configuration file words (`jest.setup.js`) for the secret scan; the secrets signal is being \
+         rewritten on another branch, so the words move with that work",
+    ),
+];
+
+/// Names that are also ordinary words or shared tools, so a literal holding them says nothing
+/// about one ecosystem: `make` (the shared task runner beside `just` and `task`), `go` and
+/// `mix` (English words in messages), `pub` (Rust's keyword in generated text), `stack`.
+const ORDINARY_WORDS: &[&str] = &["make", "go", "mix", "pub", "stack"];
+
+/// Every package manager and test runner the registry declares.
+fn registry_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = ALL
+        .iter()
+        .flat_map(|eco| eco.package_managers.iter().chain(eco.test_runners).chain(eco.fan_out_test_runners))
+        .copied()
+        .filter(|name| !ORDINARY_WORDS.contains(name))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
+        let path = entry.expect("src/ is readable").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The folder a file's child modules live in (`a/mod.rs` → `a/`, `a/b.rs` → `a/b/`).
+fn children_dir(file: &Path) -> PathBuf {
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let parent = file.parent().unwrap_or(Path::new(""));
+    if ["mod", "lib", "main"].contains(&stem) { parent.to_path_buf() } else { parent.join(stem) }
+}
+
+/// `text` without `#[cfg(test)]` items and comment lines, and the files of the
+/// `#[cfg(test)] mod x;` modules it declares.
+fn production_code(file: &Path, text: &str) -> (String, Vec<PathBuf>) {
+    let mut code = String::new();
+    let mut test_files = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("//") {
+            continue;
+        }
+        if trimmed != "#[cfg(test)]" {
+            code.push_str(line);
+            code.push('\n');
+            continue;
+        }
+        let Some(item) = lines.next() else { break };
+        let item = item.trim();
+        if let Some(name) = item.strip_suffix(';').and_then(|i| i.rsplit(' ').next()) {
+            test_files.push(children_dir(file).join(format!("{name}.rs")));
+            continue;
+        }
+        // Skip the item's body: to the line that closes its first brace.
+        let mut depth = item.matches('{').count() as i64 - item.matches('}').count() as i64;
+        while depth > 0 {
+            let Some(line) = lines.next() else { break };
+            depth += line.matches('{').count() as i64 - line.matches('}').count() as i64;
+        }
+    }
+    (code, test_files)
+}
+
+/// The string literals of `code` (plain and raw), roughly: enough to find names in them.
+fn string_literals(code: &str) -> Vec<String> {
+    // Character literals first (`'"'`), so their quote starts no string.
+    let pattern = regex::Regex::new(r##"'(?:[^'\\]|\\.)'|r#"(?s:.*?)"#|r"[^"]*"|"(?:[^"\\]|\\.)*""##)
+        .expect("the literal pattern is valid");
+    pattern.find_iter(code).map(|m| m.as_str()).filter(|m| !m.starts_with('\'')).map(str::to_string).collect()
+}
+
+/// Whether `literal` names `name` as a word of its own (`pnpm install`, `pnpm/action-setup`).
+fn names(literal: &str, name: &str) -> bool {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    literal.match_indices(name).any(|(at, _)| {
+        let before = literal[..at].chars().next_back();
+        let after = literal[at + name.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+#[test]
+fn no_package_manager_or_test_runner_is_named_outside_the_registry() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let home = src.join("detect").join("ecosystems");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let texts: Vec<(PathBuf, String)> =
+        files.iter().map(|f| (f.clone(), std::fs::read_to_string(f).expect("a source file is text"))).collect();
+    let mut test_files: Vec<PathBuf> = Vec::new();
+    let mut code_of = Vec::new();
+    for (file, text) in &texts {
+        let (code, tests) = production_code(file, text);
+        test_files.extend(tests);
+        code_of.push((file, code));
+    }
+    let names = registry_names();
+    assert!(names.contains(&"pnpm") && names.contains(&"pytest"), "the registry declares the names: {names:?}");
+    let mut leaks = Vec::new();
+    for (file, code) in code_of {
+        let rel = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(file).to_string_lossy().replace('\\', "/");
+        if file.starts_with(&home) || test_files.contains(file) || ALLOWED.iter().any(|(path, _)| *path == rel) {
+            continue;
+        }
+        for literal in string_literals(&code) {
+            for name in names.iter().filter(|name| self::names(&literal, name)) {
+                leaks.push(format!("{rel}: `{name}` in {literal}"));
+            }
+        }
+    }
+    assert!(
+        leaks.is_empty(),
+        "ecosystem names outside src/detect/ecosystems/ (move the fact into the registry, or allow the file with a \
+         reason):\n{}",
+        leaks.join("\n")
+    );
+    for (path, reason) in ALLOWED {
+        assert!(src.parent().is_some_and(|root| root.join(path).exists()), "the allowed {path} exists");
+        assert!(!reason.is_empty(), "{path} is allowed for a reason");
+    }
+}
+
+#[test]
+fn finds_names_as_words_in_literals_outside_test_code() {
+    assert!(names("\"pnpm install\"", "pnpm") && names("\"pnpm/action-setup@v4\"", "pnpm"));
+    assert!(!names("\"pnpm-lock.yaml\"", "pnpm") && !names("\"uvloop\"", "uv"));
+    let text = "const Q: char = '\"';\nconst A: &str = \"uv sync\";\n// \"pnpm\" in a comment\n#[cfg(test)]\nmod tests {\n    fn f() {\n        \"yarn\";\n    }\n}\n#[cfg(test)]\nmod more;\n";
+    let (code, tests) = production_code(Path::new("src/a.rs"), text);
+    assert_eq!(string_literals(&code), ["\"uv sync\""]);
+    assert_eq!(tests, [PathBuf::from("src/a/more.rs")]);
+}
