@@ -167,6 +167,11 @@ pub(super) static GITHUB_ENV_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^echo\s+["']?([A-Za-z_][A-Za-z0-9_]*)=([^"'$`\s]*)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"#)
         .expect("the GITHUB_ENV pattern is valid")
 });
+/// `cat .versions >> "$GITHUB_ENV"`: a file of `NAME=value` lines exported to later steps.
+pub(super) static GITHUB_ENV_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^cat\s+["']?([^"'$`\s|;&<>]+)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"#)
+        .expect("the GITHUB_ENV file pattern is valid")
+});
 pub(super) static EXPRESSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));
 /// A double-quoted argument, or a single-quoted one without quotes in its expressions, that

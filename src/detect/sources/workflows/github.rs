@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// How deep local actions that use local actions are followed.
+const MAX_ACTION_NESTING: usize = 8;
+
 impl Reader<'_> {
     pub(super) fn github_workflow(&mut self, rel: &str) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
@@ -50,22 +53,25 @@ impl Reader<'_> {
                 .or_else(|| scalar(&doc["defaults"]["run"]["working-directory"]));
             // What earlier steps wrote to `$GITHUB_ENV`: the environment of the steps after them.
             let mut exported: Vec<(String, String)> = Vec::new();
+            // What a file `cat` into `$GITHUB_ENV` sets: read by later steps' expressions
+            // (`${{ env.OTP_VERSION }}`), but a versions file is no environment of a test.
+            let mut versions_files: Vec<(String, String)> = Vec::new();
             for (i, step) in def["steps"].as_vec().into_iter().flatten().enumerate() {
                 let source = job.source.sub_key(&format!("steps[{i}]"));
-                let step_ctx = ctx.with_pairs(&exported).with_env(&step["env"]);
+                let step_ctx = ctx.with_pairs(&versions_files).with_pairs(&exported).with_env(&step["env"]);
                 if never_runs(&step["if"], &step_ctx) {
                     continue;
                 }
                 if let Some(uses) = scalar(&step["uses"]) {
                     if let Some(local) = uses.strip_prefix("./") {
                         let inputs = action_inputs(&step["with"], &step_ctx);
-                        for file in ["action.yml", "action.yaml"] {
-                            let path = format!("{}/{file}", local.trim_end_matches('/'));
-                            if self.repo.exists(&path) {
+                        if let Some(path) = self.local_action(local) {
+                            let mut used = vec![path.clone()];
+                            self.composite_action_within(&path, &inputs, &step_ctx, &foreign_dirs, &mut job, &mut used);
+                            for path in used {
                                 if !self.composites_used.contains(&path) {
-                                    self.composites_used.push(path.clone());
+                                    self.composites_used.push(path);
                                 }
-                                self.composite_action(&path, &inputs, &step_ctx, &foreign_dirs, &mut job);
                             }
                         }
                     } else {
@@ -94,9 +100,15 @@ impl Reader<'_> {
                     // nothing here, and `TOKEN=` would blank the sandbox's own value.
                     let conditional = !step["if"].is_badvalue();
                     let literal = script.lines().filter(|line| !conditional && !line.contains("${{"));
-                    for (name, value) in literal.filter_map(|line| exported_to_later_steps(line.trim())) {
-                        exported.retain(|(set, _)| *set != name);
-                        exported.push((name, value));
+                    for line in literal {
+                        if let Some((name, value)) = exported_to_later_steps(line.trim()) {
+                            exported.retain(|(set, _)| *set != name);
+                            exported.push((name, value));
+                        }
+                        for (name, value) in self.exported_file(line.trim(), &dir) {
+                            versions_files.retain(|(set, _)| *set != name);
+                            versions_files.push((name, value));
+                        }
                     }
                     job.lines.extend(lines);
                 }
@@ -131,6 +143,42 @@ impl Reader<'_> {
         caller: &Context,
         foreign_dirs: &[String],
         job: &mut Job,
+    ) {
+        self.composite_action_within(rel, given, caller, foreign_dirs, job, &mut vec![rel.to_string()]);
+    }
+
+    /// What `cat FILE >> $GITHUB_ENV` (run from `dir`) exports to later steps: the file's
+    /// `NAME=value` lines (a `.versions` file of `OTP_VERSION=28.1` that setup actions then
+    /// read as `${{ env.OTP_VERSION }}`). Nothing for a file the repository lacks.
+    fn exported_file(&self, line: &str, dir: &str) -> Vec<(String, String)> {
+        let Some(c) = GITHUB_ENV_FILE.captures(line) else { return Vec::new() };
+        let Some(path) = join_path(dir, &c[1]) else { return Vec::new() };
+        let Some(text) = self.repo.exists(&path).then(|| self.repo.read(&path)).flatten() else { return Vec::new() };
+        crate::detect::sources::env_files::entries(&text)
+            .into_iter()
+            .filter(|entry| !entry.commented && is_variable_name(&entry.key))
+            .map(|entry| (entry.key, entry.value.trim().trim_matches(['"', '\'']).to_string()))
+            .collect()
+    }
+
+    /// The `action.yml` (or `.yaml`) of a local action's folder (`.github/actions/setup`), as
+    /// `uses: ./…` names it from the repository's root.
+    fn local_action(&self, local: &str) -> Option<String> {
+        let dir = local.trim_end_matches('/');
+        ["action.yml", "action.yaml"].into_iter().map(|file| format!("{dir}/{file}")).find(|p| self.repo.exists(p))
+    }
+
+    /// [`Self::composite_action`], with the chain of local actions being read (`used`), so
+    /// one that uses another (a setup action calling `./.github/actions/node`) is read
+    /// through, and one that comes back to itself stops.
+    fn composite_action_within(
+        &self,
+        rel: &str,
+        given: &HashMap<String, String>,
+        caller: &Context,
+        foreign_dirs: &[String],
+        job: &mut Job,
+        used: &mut Vec<String>,
     ) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
@@ -167,6 +215,16 @@ impl Reader<'_> {
                             *value = Yaml::String(forwarded.into_owned());
                         }
                     }
+                }
+                if let Some(local) = uses.strip_prefix("./") {
+                    let inner =
+                        self.local_action(local).filter(|p| !used.contains(p) && used.len() < MAX_ACTION_NESTING);
+                    if let Some(path) = inner {
+                        used.push(path.clone());
+                        let inputs = action_inputs(&with, &step_ctx);
+                        self.composite_action_within(&path, &inputs, &step_ctx, foreign_dirs, job, used);
+                    }
+                    continue;
                 }
                 job.actions.push(action_use(&uses, &with, &step_ctx, source.clone()));
             }

@@ -236,6 +236,48 @@ fn composite_actions_inline_into_their_callers() {
 }
 
 #[test]
+fn a_local_action_that_uses_another_is_read_through_with_its_defaults() {
+    let outer = "inputs:\n  node:\n    default: '24'\nruns:\n  using: composite\n  steps:\n    - uses: ./.github/actions/node\n      with:\n        version: ${{ inputs.node }}\n    - uses: ./.github/actions/setup\n";
+    let inner = "inputs:\n  version:\n    default: '18'\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-node@v4\n      with:\n        node-version: ${{ inputs.version }}\n    - run: npm ci\n      shell: bash\n";
+    let workflow = "jobs:\n  t:\n    steps:\n      - uses: ./.github/actions/setup\n      - run: npm test\n";
+    let (_dir, repo) = repo_with(&[
+        (".github/actions/setup/action.yml", outer),
+        (".github/actions/node/action.yaml", inner),
+        (".github/workflows/ci.yml", workflow),
+    ]);
+    let jobs = Workflows::read(&repo).jobs;
+    // Both actions were used, so neither is read again as an unused one; the one that uses
+    // itself again stops there.
+    let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
+    let node: Vec<_> =
+        job.actions.iter().map(|a| (a.action.as_str(), a.inputs["node-version"].text.as_str())).collect();
+    assert_eq!(node, [("actions/setup-node", "24")]);
+    let lines: Vec<_> = job.lines.iter().map(|l| (l.text.as_str(), l.source.to_string())).collect();
+    assert_eq!(
+        lines,
+        [
+            ("npm ci", ".github/actions/node/action.yaml#runs.steps[1]".to_string()),
+            ("npm test", ".github/workflows/ci.yml#jobs.t.steps[1]".to_string())
+        ]
+    );
+}
+
+#[test]
+fn a_file_cat_into_github_env_sets_the_versions_later_steps_read() {
+    let workflow = "jobs:\n  t:\n    steps:\n      - run: cat .github/versions.env >> \"$GITHUB_ENV\"\n      - uses: erlef/setup-beam@v1\n        with:\n          elixir-version: ${{ env.elixir }}\n          otp-version: ${{ env.OTP_VERSION }}\n      - run: cat gone.env >> $GITHUB_ENV\n      - run: mix test\n";
+    let versions = "# what CI builds with\nelixir=1.20.1\nexport OTP_VERSION=\"28.1\"\n# NODE=22\n";
+    let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow), (".github/versions.env", versions)]);
+    let jobs = Workflows::read(&repo).jobs;
+    let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
+    let input = |key: &str| job.actions[0].inputs[key].text.clone();
+    assert_eq!((input("elixir-version"), input("otp-version")), ("1.20.1".to_string(), "28.1".to_string()));
+    // Versions for the setup steps, not an environment every later command carries.
+    let lines: Vec<&str> = job.lines.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(lines.last(), Some(&"mix test"));
+    assert!(job.lines.iter().all(|l| l.env.is_empty()), "{:?}", job.lines);
+}
+
+#[test]
 fn jobs_testing_another_checkout_are_left_out() {
     let workflow = "jobs:\n  downstream:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: other/app\n      - run: pytest\n  own:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: org/plugin\n          path: plugin\n      - run: |\n          npm test\n          cd plugin\n          pytest\n";
     let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
