@@ -227,10 +227,14 @@ fn setup_action(sources: &Sources, action: &ActionUse) -> Vec<(&'static str, Str
     let mut found = Vec::new();
     for alias in ecosystems::aliases(ecosystems::is_action, &action.action) {
         let AliasKind::SetupAction { version_inputs, file_inputs, reference } = alias.kind else { continue };
+        // `runtime: node@26` (pnpm's setup action) names the toolchain before its version.
+        let named = |text: &str| {
+            version::pin(text.strip_prefix(alias.target).and_then(|v| v.strip_prefix('@')).unwrap_or(text))
+        };
         let from_input =
             version_inputs.iter().find_map(|key| action.inputs.get(*key)).map(|input| match &input.matrix {
-                Some(values) => version::lowest(values),
-                None => version::pin(&input.text),
+                Some(values) => version::lowest(&values.iter().filter_map(|v| named(v)).collect::<Vec<_>>()),
+                None => named(&input.text),
             });
         let version = match from_input {
             Some(version) => version,
@@ -285,6 +289,19 @@ mod tests {
         );
         assert_eq!(s.toolchain_rows(), [("node", Some("20.11.0"), ".tool-versions:1")]);
         assert_eq!(s.managers(), [("pnpm", "."), ("uv", "api")]);
+    }
+
+    #[test]
+    fn pnpms_setup_action_names_the_node_it_installs() {
+        let workflow = "jobs:\n  full:\n    steps:\n      - uses: pnpm/setup@v1\n        with:\n          version: 11\n          runtime: node@26\n      - run: pnpm test\n  quick:\n    strategy:\n      matrix:\n        node: [24, 22]\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          runtime: node@${{ matrix.node }}\n      - run: pnpm test\n";
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow)]);
+        assert_eq!(
+            s.toolchain_rows(),
+            [
+                ("node", Some("26"), ".github/workflows/ci.yml#jobs.full.steps[0]"),
+                ("node", Some("22"), ".github/workflows/ci.yml#jobs.quick.steps[0]")
+            ]
+        );
     }
 
     #[test]
