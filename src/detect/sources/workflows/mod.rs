@@ -37,6 +37,7 @@ mod services;
 mod tests;
 
 pub use self::expressions::{Context, SHELL_VARIABLE};
+pub use self::services::docker_run_service;
 use self::{expressions::*, services::*};
 
 /// Every CI job of the repository, in reading order (see the module documentation).
