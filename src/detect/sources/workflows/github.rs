@@ -24,8 +24,11 @@ impl Reader<'_> {
             let kind = if agent_setup { JobKind::AgentSetup } else { JobKind::Github { release } };
             let evidence = Evidence::job(rel, format!("jobs.{job_name}"));
             let evidence = if agent_setup { evidence.of(Kind::AgentSetup) } else { evidence };
-            let mut job = Job { partial, ..Job::new(evidence, kind) };
             let ctx = workflow_ctx.with_matrix(&def["strategy"]["matrix"]).with_env(&def["env"]);
+            // A job only on macOS or Windows tests a platform's variant of the suite: a Linux
+            // job's tests are the ones a Linux sandbox runs as CI does.
+            let partial = partial || runs_only_off_linux(&def["runs-on"], &ctx);
+            let mut job = Job { partial, ..Job::new(evidence, kind) };
             for (name, service) in def["services"].as_hash().into_iter().flatten() {
                 let Some(name) = scalar(name) else { continue };
                 let image = scalar(&service["image"]).or_else(|| scalar(service)).unwrap_or_default();
@@ -234,4 +237,25 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// `runs-on` names only macOS or Windows runners (`macos-14`, `windows-latest`,
+/// `[self-hosted, macOS]`, or a matrix of those); false when it names none, or a Linux one.
+fn runs_only_off_linux(runs_on: &Yaml, ctx: &Context) -> bool {
+    let runners: Vec<Vec<String>> = match runs_on.as_vec() {
+        Some(labels) => vec![labels.iter().filter_map(scalar).flat_map(|l| expand_matrix(&l, ctx)).collect()],
+        None => scalar(runs_on)
+            .map(|label| expand_matrix(&label, ctx))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|l| vec![l])
+            .collect(),
+    };
+    let off_linux = |labels: &Vec<String>| {
+        labels.iter().any(|label| {
+            let label = label.to_ascii_lowercase();
+            label.starts_with("macos") || label.starts_with("windows")
+        })
+    };
+    !runners.is_empty() && runners.iter().all(off_linux)
 }

@@ -278,6 +278,37 @@ fn a_file_cat_into_github_env_sets_the_versions_later_steps_read() {
 }
 
 #[test]
+fn jobs_only_on_macos_or_windows_are_variants_of_the_suite() {
+    let workflow = "jobs:\n  mac:\n    runs-on: macos-14\n    steps:\n      - run: make test\n  win:\n    runs-on: [self-hosted, Windows]\n    steps:\n      - run: make test\n  each:\n    strategy:\n      matrix:\n        os: [macos-latest, ubuntu-latest]\n    runs-on: ${{ matrix.os }}\n    steps:\n      - run: make test\n  apple:\n    strategy:\n      matrix:\n        os: [macos-13, windows-2022]\n    runs-on: ${{ matrix.os }}\n    steps:\n      - run: make test\n  linux:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: make test\n  unsaid:\n    steps:\n      - run: make test\n";
+    let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+    let partial: Vec<(String, bool)> =
+        Workflows::read(&repo).jobs.iter().map(|j| (j.source.to_string(), j.partial)).collect();
+    let job = |name: &str, partial: bool| (format!(".github/workflows/ci.yml#jobs.{name}"), partial);
+    assert_eq!(
+        partial,
+        [
+            job("mac", true),
+            job("win", true),
+            job("each", false),
+            job("apple", true),
+            job("linux", false),
+            job("unsaid", false)
+        ]
+    );
+}
+
+#[test]
+fn lines_missing_a_value_ci_gives_them_are_marked() {
+    let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        cmd: [\"make check\", \"make docs\"]\n    steps:\n      - run: |\n          ${{ matrix.cmd }}\n          ./scripts/ci.sh ${{ needs.plan.outputs.suite }}\n          tox run -e ${{ steps.envs.outputs.list }}\n          pytest -m \"not ${{ inputs.marker }}\"\n";
+    let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+    let jobs = Workflows::read(&repo).jobs;
+    let lines: Vec<(&str, bool)> = jobs[0].lines.iter().map(|l| (l.text.as_str(), l.unresolved)).collect();
+    // The matrix's first cell is a value; an option or a quoted argument an unknown value
+    // makes goes as a whole (the line runs without it); a bare unknown word is missing.
+    assert_eq!(lines, [("make check", false), ("./scripts/ci.sh", true), ("tox run", false), ("pytest", false)]);
+}
+
+#[test]
 fn jobs_testing_another_checkout_are_left_out() {
     let workflow = "jobs:\n  downstream:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: other/app\n      - run: pytest\n  own:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: org/plugin\n          path: plugin\n      - run: |\n          npm test\n          cd plugin\n          pytest\n";
     let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
