@@ -83,7 +83,56 @@ impl ComposeService {
         }
         backing_product(self.image.as_deref()?, &self.name)
     }
+
+    /// In a compose file for tests (`tests/docker-compose.yml`, `compose.test.yaml`), an
+    /// image hanzo-env does not know (`ruimarinho/bitcoin-core`) is still a service the
+    /// tests run against: kept, named for its image, to be started with Docker only. Not
+    /// the app (`build:`), a tool beside a product, or a general-purpose image.
+    pub fn docker_only_in(&self, file: &str) -> Option<String> {
+        let for_tests =
+            file.to_ascii_lowercase().split(['/', '.', '-', '_']).any(|part| part == "test" || part == "tests");
+        let image = self.image.as_deref().filter(|_| for_tests && !self.build)?;
+        let product = crate::detect::sources::images::canonical_service(image);
+        let general = GENERAL_PURPOSE_IMAGES.contains(&product.as_str())
+            || product.split('-').any(|word| crate::detect::sources::images::is_tool_around_a_product(word));
+        (!general && !product.is_empty()).then_some(product)
+    }
 }
+
+/// Images that run anything (a shell, a language, a web server, a proxy, a browser grid):
+/// no service of their own.
+const GENERAL_PURPOSE_IMAGES: &[&str] = &[
+    "alpine",
+    "busybox",
+    "ubuntu",
+    "debian",
+    "centos",
+    "fedora",
+    "amazonlinux",
+    "node",
+    "python",
+    "golang",
+    "ruby",
+    "php",
+    "openjdk",
+    "eclipse-temurin",
+    "maven",
+    "gradle",
+    "rust",
+    "nginx",
+    "httpd",
+    "caddy",
+    "traefik",
+    "haproxy",
+    "envoy",
+    "adminer",
+    "pgadmin4",
+    "phpmyadmin",
+    "portainer",
+    "curl",
+    "docker",
+    "dind",
+];
 
 /// At most this many backing services in one start, whatever its files hold: a project's
 /// tests need a few.
@@ -291,7 +340,7 @@ impl ComposeStart {
             for service in self::services(repo, file)? {
                 let named = wanted.is_none_or(|w| w.contains(&service.name));
                 if named
-                    && let Some(product) = service.backing()
+                    && let Some(product) = service.backing().or_else(|| service.docker_only_in(file))
                     && !services.iter().any(|s| s.service.name == service.name)
                 {
                     if services.len() == MAX_STARTED_SERVICES {
@@ -492,6 +541,23 @@ mod tests {
 
     fn services_of(repo: &Repo) -> Vec<Option<String>> {
         services(repo, "tests/compose.yml").unwrap().into_iter().map(|s| s.image).collect()
+    }
+
+    #[test]
+    fn an_unknown_image_in_a_compose_file_for_tests_is_a_docker_only_service() {
+        let compose = "services:\n  bitcoind:\n    image: ruimarinho/bitcoin-core:24\n  db:\n    image: postgres:16\n  runner:\n    image: python:3.12\n  ui:\n    image: acme/ledger-ui\n  app:\n    build: .\n    image: acme/wallet\n";
+        let (_dir, repo) = repo_with(&[("tests/docker-compose.yml", compose), ("docker-compose.yml", compose)]);
+        let products = |file: &str| -> Vec<String> {
+            ComposeStart::of(&repo, vec![file.to_string()], None)
+                .unwrap()
+                .services
+                .into_iter()
+                .map(|s| s.product)
+                .collect()
+        };
+        assert_eq!(products("tests/docker-compose.yml"), ["bitcoin-core", "postgres"]);
+        // The project's own compose file: only the services hanzo-env knows, as before.
+        assert_eq!(products("docker-compose.yml"), ["postgres"]);
     }
 
     #[test]
