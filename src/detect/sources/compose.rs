@@ -94,7 +94,7 @@ impl ComposeService {
         let image = self.image.as_deref().filter(|_| for_tests && !self.build)?;
         let product = crate::detect::sources::images::canonical_service(image);
         let general = GENERAL_PURPOSE_IMAGES.contains(&product.as_str())
-            || product.split('-').any(|word| crate::detect::sources::images::is_tool_around_a_product(word));
+            || product.split('-').any(crate::detect::sources::images::is_tool_around_a_product);
         (!general && !product.is_empty()).then_some(product)
     }
 }
@@ -278,7 +278,7 @@ pub fn interpolate(text: &str, set: &BTreeMap<String, String>) -> String {
         let (name, operator) = inner.split_at(name_len);
         // `${X:+alt}` is not a value of X: left to the defaults' reading below.
         let value = set.get(name).filter(|v| {
-            !(v.is_empty() && operator.starts_with(":-")) && !operator.trim_start_matches(':').starts_with('+')
+            !(operator.trim_start_matches(':').starts_with('+') || v.is_empty() && operator.starts_with(":-"))
         });
         match value {
             Some(value) => out.push_str(value),
