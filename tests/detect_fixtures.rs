@@ -311,3 +311,50 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         assert!(unexpected.is_empty(), "{fixture}: required without the app requiring it: {unexpected:?}");
     }
 }
+
+/// The services `detect` names, three ways: `--json`'s `services`, the summary it prints
+/// when it writes the file, and what `start` brings up. Each says the same, on every
+/// fixture (a JSON `services: []` beside a start running `docker compose … up -d db` was
+/// a report of issue 26).
+#[test]
+fn services_in_json_the_summary_and_start_agree() {
+    on_every_fixture("services disagree", |dir, name| {
+        let json: serde_json::Value = serde_json::from_str(&detect(dir, "--json")).expect("detect --json is JSON");
+        let services = json["services"].as_array().expect("services is a list");
+        let mut listed: Vec<(String, String)> = services
+            .iter()
+            .map(|s| (s["name"].as_str().unwrap().to_string(), s["source"].as_str().unwrap().to_string()))
+            .collect();
+        listed.sort();
+        // The summary of a written file: a copy of the fixture, as detect writes into it.
+        let copy = tempfile::tempdir().expect("temp dir");
+        common::copy_tree(dir, copy.path());
+        let written = run_detect(copy.path(), "--force");
+        let mut summary: Vec<(String, String)> = written
+            .stderr
+            .lines()
+            .filter_map(|line| line.trim_start().strip_prefix("service "))
+            .map(|row| {
+                let (name, source) = row.trim().split_once("  (").expect("service  NAME  (SOURCE)");
+                (name.trim().to_string(), source.trim_end_matches(')').to_string())
+            })
+            .collect();
+        summary.sort();
+        assert_eq!(summary, listed, "{name}: the summary's services are not --json's");
+        // What start brings up is listed: a start of services only beside listed services,
+        // and every service a start line cites (or, Docker-only, names) is one of them.
+        // Services only a configuration names (`config/database.yml`) are listed without a
+        // start: nothing in the repository says how to start them.
+        let start = json["start"].as_str().unwrap_or_default();
+        let starts_services =
+            ["docker compose", "hanzo_compose", "docker run", "hanzo_service "].iter().any(|word| start.contains(word));
+        assert!(!starts_services || !listed.is_empty(), "{name}: start is {start:?} but --json lists no services");
+        for line in start.lines().filter(|l| l.trim_start().starts_with("hanzo_service ")) {
+            let listed_here = match line.rsplit_once("  # ") {
+                Some((_, cited)) => cited.split(", ").all(|source| listed.iter().any(|(_, s)| s == source)),
+                None => line.split_whitespace().nth(1).is_some_and(|product| listed.iter().any(|(n, _)| n == product)),
+            };
+            assert!(listed_here, "{name}: start line {line:?} brings up a service --json does not list: {listed:?}");
+        }
+    });
+}

@@ -33,6 +33,9 @@ pub static DECLARATION: Declaration = Declaration {
     aliases: &[
         Alias::action_with_files("actions/setup-node", "node", &["node-version"], &["node-version-file"]),
         Alias::action_with_files("oven-sh/setup-bun", "bun", &["bun-version"], &["bun-version-file"]),
+        // pnpm's setup actions install Node too when asked: `runtime: node@26`.
+        Alias::action("pnpm/setup", "node", &["runtime"]),
+        Alias::action("pnpm/action-setup", "node", &["runtime"]),
         Alias::image("node", "node"),
         Alias::image("bun", "bun"),
         Alias::devcontainer_image("typescript-node", "node"),
@@ -198,12 +201,31 @@ fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> 
 
     let pin =
         node_version(repo, pins, dir, &manifest, &manifest_path, pm, out).filter(|(_, e)| !e.is_key("engines.node"));
-    match (&pin, pm_version.as_deref().and_then(|v| node_floor(pm, v))) {
+    // The Node the package manager needs: of the version `packageManager` names, else the one
+    // CI sets up (pnpm 11 from `pnpm/setup` needs Node 22.13, where the machine may have 20).
+    let ci_pm = if declared.is_none() && matches!(pm, Pm::Pnpm | Pm::Yarn) { ci_version(sources, pm) } else { None };
+    let needed = match (&pm_version, &ci_pm) {
+        (Some(v), _) => node_floor(pm, v).map(|floor| (floor, v.clone(), pm_source.clone())),
+        (None, Some((v, source))) => node_floor(pm, v).map(|floor| (floor, v.clone(), source.clone())),
+        (None, None) => None,
+    };
+    match (&pin, &needed) {
         (Some((version, evidence)), _) => {
+            if let Some((floor, pm_version, pm_evidence)) = &needed
+                && version::cmp(version, floor).is_lt()
+                && !floor.starts_with(&format!("{version}."))
+            {
+                out.warn(format!(
+                    "{evidence} pins Node {version}, but {} {pm_version} ({pm_evidence}) needs Node {floor} or newer\n\
+                     hint: raise the Node pin, or pin an older {} in package.json's packageManager",
+                    pm.name(),
+                    pm.name()
+                ));
+            }
             out.helper(Phase::Toolchain, "hanzo_node", vec![version.clone()], evidence.clone())
         }
-        (None, Some(floor)) => {
-            out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], pm_source.clone())
+        (None, Some((floor, _, source))) => {
+            out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], source.clone())
         }
         (None, None) => {}
     }
@@ -632,6 +654,35 @@ mod tests {
         // A `.nvmrc` in the same folder speaks first.
         let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "20\n")]);
         assert_eq!(scan.toolchain("node"), Some((Some("20"), ".nvmrc")));
+    }
+
+    #[test]
+    fn the_node_the_ci_pnpm_needs_is_ensured_and_an_older_pin_is_not_paired_silently() {
+        let workflow = "jobs:\n  t:\n    steps:\n      - uses: pnpm/setup@v1\n        with:\n          version: 11\n      - run: pnpm test\n";
+        let files = [
+            ("package.json", r#"{"engines": {"node": "^22 || ^24"}}"#),
+            ("pnpm-lock.yaml", "lockfileVersion: '9.0'\n"),
+            (".github/workflows/ci.yml", workflow),
+        ];
+        let scan = crate::detect::testing::scan(&Node, &files);
+        let ensure: Vec<&str> = scan.steps().into_iter().filter(|s| s.starts_with("hanzo_node ")).collect();
+        assert_eq!(ensure, ["hanzo_node '>=22.13'"], "{:?}", scan.steps());
+        assert!(scan.findings.warnings.is_empty(), "{:?}", scan.findings.warnings);
+        // A pin below what pnpm 11 runs on is kept (the owners chose it) but said.
+        let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "20\n")]);
+        let ensure: Vec<&str> = scan.steps().into_iter().filter(|s| s.starts_with("hanzo_node ")).collect();
+        assert_eq!(ensure, ["hanzo_node 20"]);
+        let [warning] = scan.findings.warnings.as_slice() else { panic!("{:?}", scan.findings.warnings) };
+        assert!(
+            warning.starts_with(
+                ".nvmrc pins Node 20, but pnpm 11 (.github/workflows/ci.yml#jobs.t.steps[0]) needs Node 22.13"
+            ),
+            "{warning}"
+        );
+        assert!(warning.contains("\nhint: "), "{warning}");
+        // Node 22 (the newest 22.x) satisfies 22.13: no warning.
+        let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "22\n")]);
+        assert!(scan.findings.warnings.is_empty(), "{:?}", scan.findings.warnings);
     }
 
     #[test]

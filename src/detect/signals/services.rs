@@ -8,6 +8,7 @@ use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
 use crate::detect::sources::images::backing_product;
+use crate::detect::sources::tasks::docker_run_services;
 use crate::detect::sources::workflows::{JobKind, JobService};
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
@@ -38,6 +39,10 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 }
             }
         }
+    }
+    // Containers task targets and package scripts run (`docker run -d -p 6379:6379 redis`).
+    for service in docker_run_services(sources.repo(), sources.tasks()) {
+        ci_service(&service, Kind::Task, &mut products, out);
     }
 }
 
@@ -94,6 +99,33 @@ mod tests {
         assert_eq!(memcached.ports, ["11211:11211"]);
         assert_eq!(memcached.env.iter().collect::<Vec<_>>(), [(&"A".to_string(), &"b".to_string())]);
         assert_eq!(s.findings.services[4].image.as_deref(), Some("mysql:8.0"));
+    }
+
+    #[test]
+    fn service_containers_task_targets_and_package_scripts_run() {
+        let makefile = "test:\n\tgo test ./...\n\nredis:\n\t@docker run -d --rm --name cache -p 6379:6379 redis:7 && echo up\n\ntools:\n\tdocker run --rm -v $(PWD):/src golangci/golangci-lint lint\n";
+        let package = r#"{"scripts": {"db:start": "docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=pw postgres:16", "db:stop": "docker rm -f db"}}"#;
+        let s = run_signal(detect, &[("Makefile", makefile), ("package.json", package)]);
+        let services: Vec<_> = s
+            .findings
+            .services
+            .iter()
+            .map(|s| (s.name.as_str(), s.image.as_deref(), s.ports.clone(), s.source.as_test_str(), s.source.kind))
+            .collect();
+        assert_eq!(
+            services,
+            [
+                ("redis", Some("redis:7"), vec!["6379:6379".to_string()], "Makefile:5", Kind::Task),
+                (
+                    "postgres",
+                    Some("postgres:16"),
+                    vec!["5432:5432".to_string()],
+                    "package.json#scripts.db:start",
+                    Kind::Task
+                ),
+            ]
+        );
+        assert_eq!(s.findings.services[1].env["POSTGRES_PASSWORD"], "pw");
     }
 
     #[test]

@@ -21,6 +21,7 @@ use crate::detect::sources::compose::{ComposeStart, DEFAULT_FILES};
 use crate::detect::sources::images::backing_product;
 use crate::detect::sources::packaged_services;
 use crate::detect::sources::shell::quote;
+use crate::detect::sources::tasks::docker_run_services;
 use crate::detect::sources::workflows::{EnvValue, JobService};
 
 /// The lines of CI test jobs with service containers that prepare the services before the
@@ -85,19 +86,18 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     if !ci_compose && compose.files.is_empty() {
         let first =
             sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)).find_map(|job| {
-                let runs: Vec<(String, Service)> = job.services.iter().filter_map(docker_run).collect();
+                let runs: Vec<(String, Service)> =
+                    job.services.iter().filter_map(|s| docker_run(s, Kind::Ci)).collect();
                 (!runs.is_empty()).then(|| (runs, job.source.sub_key("services")))
             });
         if let Some((runs, source)) = first {
-            let (commands, containers): (Vec<String>, Vec<Service>) = runs.into_iter().unzip();
-            out.start(Start {
-                command: commands.join(" && "),
-                source,
-                origin: StartOrigin::Ci,
-                compose: None,
-                containers,
-                runs: commands,
-            });
+            containers_start(out, runs, source, StartOrigin::Ci);
+        }
+        // Containers a task target or package script runs (merge keeps CI's before them).
+        let tasks = docker_run_services(sources.repo(), sources.tasks());
+        let runs: Vec<(String, Service)> = tasks.iter().filter_map(|s| docker_run(s, Kind::Task)).collect();
+        if let Some(source) = tasks.first().map(|s| s.source.clone()) {
+            containers_start(out, runs, source, StartOrigin::Task);
         }
     }
     for file in sources.tasks() {
@@ -120,6 +120,15 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     }
 }
 
+/// A start of service containers, one `docker run` each.
+fn containers_start(out: &mut Findings, runs: Vec<(String, Service)>, source: Evidence, origin: StartOrigin) {
+    if runs.is_empty() {
+        return;
+    }
+    let (commands, containers): (Vec<String>, Vec<Service>) = runs.into_iter().unzip();
+    out.start(Start { command: commands.join(" && "), source, origin, compose: None, containers, runs: commands });
+}
+
 fn add(out: &mut Findings, start: ComposeStart, source: Evidence, origin: StartOrigin) {
     out.start(Start {
         command: start.command(),
@@ -135,7 +144,7 @@ fn add(out: &mut Findings, start: ComposeStart, source: Evidence, origin: StartO
 /// when its (first) image is a backing service: its ports published on the same host ports
 /// (what a local config expects), its `env` as written, a `secrets.X` value passed from the
 /// sandbox's `$X`, other expressions left out. With the service it brings up.
-fn docker_run(service: &JobService) -> Option<(String, Service)> {
+fn docker_run(service: &JobService, kind: Kind) -> Option<(String, Service)> {
     let image = service.images.first()?;
     let product = backing_product(image, &service.name)?;
     let mut command = format!("docker run -d --name {}", quote(&service.name));
@@ -151,7 +160,7 @@ fn docker_run(service: &JobService) -> Option<(String, Service)> {
     }
     command.push(' ');
     command.push_str(&quote(image));
-    Some((command, Service::ci_container(service, image, product, Kind::Ci)))
+    Some((command, Service::ci_container(service, image, product, kind)))
 }
 
 /// The first three of `items`, and how many more.
@@ -210,6 +219,19 @@ mod tests {
             ]
         );
         assert!(s.findings.notes.iter().any(|n| n.contains("deploy/docker-compose.prod.yml")));
+    }
+
+    #[test]
+    fn a_task_targets_service_container_is_a_start_without_any_compose() {
+        let makefile = "services:\n\t@docker run -d --name cache -p 6379:6379 redis:7\n";
+        let s = run_signal(detect, &[("Makefile", makefile)]);
+        let starts: Vec<_> =
+            s.findings.starts.iter().map(|s| (s.command.as_str(), s.origin, s.source.as_test_str())).collect();
+        assert_eq!(starts, [("docker run -d --name cache -p 6379:6379 redis:7", StartOrigin::Task, "Makefile:2")]);
+        assert_eq!(s.findings.starts[0].containers[0].source.kind, Kind::Task);
+        // Beside a compose file, the compose file's start is the one.
+        let s = run_signal(detect, &[("Makefile", makefile), ("compose.yaml", APP_AND_DB)]);
+        assert!(s.findings.starts.iter().all(|s| s.compose.is_some()), "{:?}", s.findings.starts);
     }
 
     #[test]

@@ -85,7 +85,10 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             .lines
             .iter()
             .enumerate()
-            .filter(|(_, line)| runs_tests_line(line) && !ships(&line.text) && in_checkout(&line.dir))
+            // A test line missing a value CI gives it is not the test CI runs.
+            .filter(|(_, line)| {
+                runs_tests_line(line) && !ships(&line.text) && in_checkout(&line.dir) && !line.unresolved
+            })
         {
             if let Some(test) = standalone_test(&line.text, &line.loop_variables) {
                 // What the command runs, where the repo says: a make target's recipe, a tox

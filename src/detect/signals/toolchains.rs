@@ -206,9 +206,19 @@ fn ci(sources: &Sources, out: &mut Findings) {
                 out.toolchain_from(origin, toolchain, Some(version), source);
             }
         }
-        for action in &job.actions {
-            for (toolchain, version) in setup_action(sources, action) {
-                out.toolchain_from(origin, toolchain, Some(version), &action.source);
+        let set_up: Vec<Vec<SetUp>> = job.actions.iter().map(|action| setup_action(sources, action)).collect();
+        for (i, action) in job.actions.iter().enumerate() {
+            for found in &set_up[i] {
+                // A matrix of JDKs the tests run on, then a fixed JDK set up after it: the later
+                // one is on PATH and runs the build, so it is the toolchain; the matrix is tests.
+                let replaced = found.from_matrix
+                    && set_up[i + 1..]
+                        .iter()
+                        .flatten()
+                        .any(|later| later.toolchain == found.toolchain && !later.from_matrix);
+                if !replaced {
+                    out.toolchain_from(origin, found.toolchain, Some(found.version.clone()), &action.source);
+                }
             }
             if job.kind == JobKind::AgentSetup
                 && let Some(step) = ecosystems::setup_step_of_action(&action.action)
@@ -221,17 +231,30 @@ fn ci(sources: &Sources, out: &mut Findings) {
     }
 }
 
+/// A toolchain a setup action pins.
+struct SetUp {
+    toolchain: &'static str,
+    version: String,
+    /// Read from a matrix key (the floor of the versions CI tests on).
+    from_matrix: bool,
+}
+
 /// The toolchains a setup action pins: from a version input (a matrix key's floor), else a
 /// version file an input names, else (`dtolnay/rust-toolchain@1.70`) the action's reference.
-fn setup_action(sources: &Sources, action: &ActionUse) -> Vec<(&'static str, String)> {
+fn setup_action(sources: &Sources, action: &ActionUse) -> Vec<SetUp> {
     let mut found = Vec::new();
     for alias in ecosystems::aliases(ecosystems::is_action, &action.action) {
         let AliasKind::SetupAction { version_inputs, file_inputs, reference } = alias.kind else { continue };
-        let from_input =
-            version_inputs.iter().find_map(|key| action.inputs.get(*key)).map(|input| match &input.matrix {
-                Some(values) => version::lowest(values),
-                None => version::pin(&input.text),
-            });
+        // `runtime: node@26` (pnpm's setup action) names the toolchain before its version.
+        let named = |text: &str| {
+            version::pin(text.strip_prefix(alias.target).and_then(|v| v.strip_prefix('@')).unwrap_or(text))
+        };
+        let input = version_inputs.iter().find_map(|key| action.inputs.get(*key));
+        let from_matrix = input.is_some_and(|input| input.matrix.is_some());
+        let from_input = input.map(|input| match &input.matrix {
+            Some(values) => version::lowest(&values.iter().filter_map(|v| named(v)).collect::<Vec<_>>()),
+            None => named(&input.text),
+        });
         let version = match from_input {
             Some(version) => version,
             None => file_inputs
@@ -241,7 +264,7 @@ fn setup_action(sources: &Sources, action: &ActionUse) -> Vec<(&'static str, Str
         };
         let version = version.or_else(|| reference.then(|| version::pin(&action.reference)).flatten());
         if let Some(version) = version {
-            found.push((alias.target, version));
+            found.push(SetUp { toolchain: alias.target, version, from_matrix });
         }
     }
     found
@@ -285,6 +308,30 @@ mod tests {
         );
         assert_eq!(s.toolchain_rows(), [("node", Some("20.11.0"), ".tool-versions:1")]);
         assert_eq!(s.managers(), [("pnpm", "."), ("uv", "api")]);
+    }
+
+    #[test]
+    fn pnpms_setup_action_names_the_node_it_installs() {
+        let workflow = "jobs:\n  full:\n    steps:\n      - uses: pnpm/setup@v1\n        with:\n          version: 11\n          runtime: node@26\n      - run: pnpm test\n  quick:\n    strategy:\n      matrix:\n        node: [24, 22]\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          runtime: node@${{ matrix.node }}\n      - run: pnpm test\n";
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow)]);
+        assert_eq!(
+            s.toolchain_rows(),
+            [
+                ("node", Some("26"), ".github/workflows/ci.yml#jobs.full.steps[0]"),
+                ("node", Some("22"), ".github/workflows/ci.yml#jobs.quick.steps[0]")
+            ]
+        );
+    }
+
+    #[test]
+    fn the_jdk_set_up_after_a_test_matrix_is_the_builds() {
+        let workflow = "jobs:\n  test:\n    strategy:\n      matrix:\n        java: [8, 11, 17]\n    steps:\n      - uses: actions/setup-java@v4\n        with:\n          distribution: temurin\n          java-version: ${{ matrix.java }}\n      - uses: actions/setup-java@v4\n        with:\n          distribution: temurin\n          java-version: 21\n      - run: ./gradlew test -PtestJdk=${{ matrix.java }}\n";
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow)]);
+        assert_eq!(s.toolchain_rows(), [("java", Some("21"), ".github/workflows/ci.yml#jobs.test.steps[1]")]);
+        // A matrix alone is still read (its floor), and so is one set up after the fixed JDK.
+        let only_matrix = workflow.replace("      - uses: actions/setup-java@v4\n        with:\n          distribution: temurin\n          java-version: 21\n", "");
+        let s = run_signal(detect, &[(".github/workflows/ci.yml", &only_matrix)]);
+        assert_eq!(s.toolchain_rows(), [("java", Some("8"), ".github/workflows/ci.yml#jobs.test.steps[0]")]);
     }
 
     #[test]

@@ -83,7 +83,56 @@ impl ComposeService {
         }
         backing_product(self.image.as_deref()?, &self.name)
     }
+
+    /// In a compose file for tests (`tests/docker-compose.yml`, `compose.test.yaml`), an
+    /// image hanzo-env does not know (`ruimarinho/bitcoin-core`) is still a service the
+    /// tests run against: kept, named for its image, to be started with Docker only. Not
+    /// the app (`build:`), a tool beside a product, or a general-purpose image.
+    pub fn docker_only_in(&self, file: &str) -> Option<String> {
+        let for_tests =
+            file.to_ascii_lowercase().split(['/', '.', '-', '_']).any(|part| part == "test" || part == "tests");
+        let image = self.image.as_deref().filter(|_| for_tests && !self.build)?;
+        let product = crate::detect::sources::images::canonical_service(image);
+        let general = GENERAL_PURPOSE_IMAGES.contains(&product.as_str())
+            || product.split('-').any(crate::detect::sources::images::is_tool_around_a_product);
+        (!general && !product.is_empty()).then_some(product)
+    }
 }
+
+/// Images that run anything (a shell, a language, a web server, a proxy, a browser grid):
+/// no service of their own.
+const GENERAL_PURPOSE_IMAGES: &[&str] = &[
+    "alpine",
+    "busybox",
+    "ubuntu",
+    "debian",
+    "centos",
+    "fedora",
+    "amazonlinux",
+    "node",
+    "python",
+    "golang",
+    "ruby",
+    "php",
+    "openjdk",
+    "eclipse-temurin",
+    "maven",
+    "gradle",
+    "rust",
+    "nginx",
+    "httpd",
+    "caddy",
+    "traefik",
+    "haproxy",
+    "envoy",
+    "adminer",
+    "pgadmin4",
+    "phpmyadmin",
+    "portainer",
+    "curl",
+    "docker",
+    "dind",
+];
 
 /// At most this many backing services in one start, whatever its files hold: a project's
 /// tests need a few.
@@ -99,6 +148,16 @@ pub fn services(repo: &Repo, rel: &str) -> Option<Vec<ComposeService>> {
     let docs = repo.read_yaml(rel)?;
     let services = docs.first().map(|d| &d["services"]).and_then(Yaml::as_hash)?;
     let read = first_entries(repo, rel, "services", services.len(), MAX_SERVICES_PER_FILE);
+    // Compose fills `image: ${DB_IMAGE}` from the `.env` of its project folder (the file's
+    // own); `env_file:` is the container's environment, not interpolation. Only images and
+    // ports are filled from it: its other values may be secrets, which a draft never holds.
+    let dotenv = join_path(parent_dir(rel), ".env").filter(|p| repo.exists(p)).and_then(|p| repo.read(&p));
+    let set: BTreeMap<String, String> =
+        crate::detect::sources::env_files::entries(dotenv.as_deref().unwrap_or_default())
+            .into_iter()
+            .filter(|e| !e.commented)
+            .map(|e| (e.key, unquoted(&e.value)))
+            .collect();
     let mut out = Vec::new();
     for (name, def) in services.iter().take(read) {
         let Some(name) = scalar(name) else { continue };
@@ -107,14 +166,14 @@ pub fn services(repo: &Repo, rel: &str) -> Option<Vec<ComposeService>> {
             let own = &def[key];
             if own.is_badvalue() { &def["<<"][key] } else { own }
         };
-        let image = scalar(field("image")).map(|i| interpolate_defaults(&i)).filter(|i| !i.is_empty());
+        let image = scalar(field("image")).map(|i| interpolate(&i, &set)).filter(|i| !i.is_empty());
         let build = !field("build").is_badvalue() && !field("build").is_null();
         let written = environment(field("environment"));
         out.push(ComposeService {
             name,
             image,
             build,
-            ports: ports(field("ports")),
+            ports: ports(field("ports"), &set),
             env: written.iter().map(|(k, v)| (k.clone(), interpolate_defaults(v))).collect(),
             env_as_written: written,
         });
@@ -124,12 +183,12 @@ pub fn services(repo: &Repo, rel: &str) -> Option<Vec<ComposeService>> {
 
 /// `ports:` as `HOST:CONTAINER` (short syntax with or without a host address, or the long
 /// syntax); ports only the container sees are left out.
-fn ports(value: &Yaml) -> Vec<String> {
+fn ports(value: &Yaml, set: &BTreeMap<String, String>) -> Vec<String> {
     let mut found = Vec::new();
     for port in value.as_vec().into_iter().flatten() {
         let mapping = match scalar(port) {
             Some(short) => {
-                let short = interpolate_defaults(&short);
+                let short = interpolate(&short, set);
                 let short = short.split('/').next().unwrap_or_default().to_string();
                 let parts: Vec<&str> = short.rsplitn(3, ':').collect();
                 match parts.as_slice() {
@@ -138,7 +197,7 @@ fn ports(value: &Yaml) -> Vec<String> {
                 }
             }
             None => match (scalar(&port["published"]), scalar(&port["target"])) {
-                (Some(host), Some(container)) => format!("{}:{container}", interpolate_defaults(&host)),
+                (Some(host), Some(container)) => format!("{}:{container}", interpolate(&host, set)),
                 _ => continue,
             },
         };
@@ -148,6 +207,14 @@ fn ports(value: &Yaml) -> Vec<String> {
         }
     }
     found
+}
+
+/// A dotenv value without its surrounding quotes (`"mariadb:10"` → `mariadb:10`).
+fn unquoted(value: &str) -> String {
+    let value = value.trim();
+    let quoted = value.len() >= 2
+        && (value.starts_with('"') && value.ends_with('"') || value.starts_with('\'') && value.ends_with('\''));
+    if quoted { value[1..value.len() - 1].to_string() } else { value.to_string() }
 }
 
 /// `environment:` as a map (`KEY: value` or `- KEY=value`), values as written; keys
@@ -172,6 +239,12 @@ fn environment(value: &Yaml) -> BTreeMap<String, String> {
 /// `${TAG:-16}` → `16`, `${TAG-16}` → `16`, `${TAG}` → `` (what compose substitutes when unset);
 /// `$$` → `$` (compose's escape).
 pub fn interpolate_defaults(text: &str) -> String {
+    interpolate(text, &BTreeMap::new())
+}
+
+/// [`interpolate_defaults`] with the variables `set` (from the `.env` compose reads): a set
+/// `${TAG}` is its value, `${TAG:-16}` too unless it is empty, `${TAG-16}` even then.
+pub fn interpolate(text: &str, set: &BTreeMap<String, String>) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find('$') {
@@ -189,6 +262,8 @@ pub fn interpolate_defaults(text: &str) -> String {
             let is_name = rest[start + 1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
             if !is_name {
                 out.push('$');
+            } else if let Some(value) = set.get(&rest[start + 1..start + 1 + name_len]) {
+                out.push_str(value);
             }
             rest = &rest[start + 1 + if is_name { name_len } else { 0 }..];
             continue;
@@ -199,8 +274,19 @@ pub fn interpolate_defaults(text: &str) -> String {
             return out;
         };
         let inner = &after[..end];
-        if let Some((_, default)) = inner.split_once(":-").or_else(|| inner.split_once('-')) {
-            out.push_str(default);
+        let name_len = inner.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(inner.len());
+        let (name, operator) = inner.split_at(name_len);
+        // `${X:+alt}` is not a value of X: left to the defaults' reading below.
+        let value = set.get(name).filter(|v| {
+            !(operator.trim_start_matches(':').starts_with('+') || v.is_empty() && operator.starts_with(":-"))
+        });
+        match value {
+            Some(value) => out.push_str(value),
+            None => {
+                if let Some((_, default)) = inner.split_once(":-").or_else(|| inner.split_once('-')) {
+                    out.push_str(default);
+                }
+            }
         }
         rest = &after[end + 1..];
     }
@@ -254,7 +340,7 @@ impl ComposeStart {
             for service in self::services(repo, file)? {
                 let named = wanted.is_none_or(|w| w.contains(&service.name));
                 if named
-                    && let Some(product) = service.backing()
+                    && let Some(product) = service.backing().or_else(|| service.docker_only_in(file))
                     && !services.iter().any(|s| s.service.name == service.name)
                 {
                     if services.len() == MAX_STARTED_SERVICES {
@@ -430,6 +516,55 @@ mod tests {
         assert_eq!(start.command(), "docker compose up -d db cache");
         assert!(ComposeStart::of_line(&repo, "", "docker compose -f missing.yml up").is_none());
         assert!(ComposeStart::of_line(&repo, "", "docker compose -f ../x.yml up").is_none());
+    }
+
+    #[test]
+    fn images_and_ports_are_filled_from_the_env_file_compose_reads() {
+        let compose = "services:\n  db:\n    image: ${DB_IMAGE}\n    env_file: .env.test\n    environment:\n      MARIADB_ROOT_PASSWORD: ${DB_PASSWORD:-root}\n    ports:\n      - \"${DB_PORT:-3306}:3306\"\n  cache:\n    image: redis:${REDIS_TAG:-7}\n";
+        let dotenv = "DB_IMAGE=\"mariadb:10.11\"\nDB_PORT=13306\nDB_PASSWORD=hunter2-not-for-drafts\n# REDIS_TAG=6\n";
+        let (_dir, repo) = repo_with(&[
+            ("tests/compose.yml", compose),
+            ("tests/.env", dotenv),
+            ("tests/.env.test", "DB_IMAGE=postgres:16\n"),
+        ]);
+        let services = services(&repo, "tests/compose.yml").unwrap();
+        assert_eq!(services[0].image.as_deref(), Some("mariadb:10.11"));
+        assert_eq!(services[0].backing().as_deref(), Some("mariadb"));
+        assert_eq!(services[0].ports, ["13306:3306"]);
+        // The environment keeps compose's defaults: an env file's values may be secrets.
+        assert_eq!(services[0].env["MARIADB_ROOT_PASSWORD"], "root");
+        assert_eq!(services[1].image.as_deref(), Some("redis:7"), "a commented line sets nothing");
+        // Without the `.env`, the image is unknown: no service.
+        let (_dir, repo) = repo_with(&[("tests/compose.yml", compose)]);
+        assert_eq!(services_of(&repo).as_slice(), [None, Some("redis:7".to_string())]);
+    }
+
+    fn services_of(repo: &Repo) -> Vec<Option<String>> {
+        services(repo, "tests/compose.yml").unwrap().into_iter().map(|s| s.image).collect()
+    }
+
+    #[test]
+    fn an_unknown_image_in_a_compose_file_for_tests_is_a_docker_only_service() {
+        let compose = "services:\n  bitcoind:\n    image: ruimarinho/bitcoin-core:24\n  db:\n    image: postgres:16\n  runner:\n    image: python:3.12\n  ui:\n    image: acme/ledger-ui\n  app:\n    build: .\n    image: acme/wallet\n";
+        let (_dir, repo) = repo_with(&[("tests/docker-compose.yml", compose), ("docker-compose.yml", compose)]);
+        let products = |file: &str| -> Vec<String> {
+            ComposeStart::of(&repo, vec![file.to_string()], None)
+                .unwrap()
+                .services
+                .into_iter()
+                .map(|s| s.product)
+                .collect()
+        };
+        assert_eq!(products("tests/docker-compose.yml"), ["bitcoin-core", "postgres"]);
+        // The project's own compose file: only the services hanzo-env knows, as before.
+        assert_eq!(products("docker-compose.yml"), ["postgres"]);
+    }
+
+    #[test]
+    fn interpolates_set_variables() {
+        let set: BTreeMap<String, String> = [("A", "1"), ("E", "")].map(|(k, v)| (k.to_string(), v.to_string())).into();
+        assert_eq!(interpolate("x${A}y$A ${A:-9} ${A-9} ${B:-9} ${E:-9}|${E-9}|", &set), "x1y1 1 1 9 9||");
+        assert_eq!(interpolate("${A:?set it}", &set), "1");
     }
 
     #[test]

@@ -70,6 +70,11 @@ pub fn backing_product(image: &str, service_name: &str) -> Option<String> {
     (!names_a_product && is_backing_service(&named_for)).then_some(named_for)
 }
 
+/// Whether `word` makes `<product>-<word>` a tool beside a product (`exporter`, `admin`, `ui`).
+pub fn is_tool_around_a_product(word: &str) -> bool {
+    TOOLS_AROUND_A_PRODUCT.contains(&word)
+}
+
 /// Words that make `<product>-<word>` a tool beside the product rather than the product.
 const TOOLS_AROUND_A_PRODUCT: &[&str] = &[
     "exporter",

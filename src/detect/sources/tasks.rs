@@ -9,7 +9,8 @@ use regex::Regex;
 use yaml_rust2::Yaml;
 
 use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
-use crate::detect::sources::workflows::scalar;
+use crate::detect::sources::shell::commands;
+use crate::detect::sources::workflows::{JobService, docker_run_service, scalar};
 use crate::evidence::{Anchor, Evidence, Kind};
 
 /// Task files deeper than this (root = 0) are helpers of sub-components, not entry points.
@@ -208,6 +209,36 @@ fn taskfile_tasks(doc: &Yaml) -> Vec<Target> {
         targets.push(Target { name, at, recipe });
     }
     targets
+}
+
+/// The service containers task recipes and package scripts start (`docker run -d -p
+/// 6379:6379 redis` in a Makefile target, `"db": "docker run -d … postgres:16"`), each with
+/// the place it is written, of kind Task.
+pub fn docker_run_services(repo: &Repo, tasks: &[TaskFile]) -> Vec<JobService> {
+    let mut found = Vec::new();
+    for file in tasks {
+        for target in &file.targets {
+            for (at, command) in &target.recipe {
+                // Make's `@` (silent), `-` (errors ignored) and `+` prefixes are not the command's.
+                for words in commands(command.trim_start_matches(['@', '-', '+'])) {
+                    found.extend(docker_run_service(&words, &file.at(at)));
+                }
+            }
+        }
+    }
+    for dir in repo.project_dirs("package.json") {
+        let manifest = crate::detect::repo::join(dir, "package.json");
+        let Some(json) = repo.read_json(&manifest) else { continue };
+        let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) else { continue };
+        for (name, body) in scripts {
+            let Some(body) = body.as_str() else { continue };
+            let source = Evidence::key(&manifest, format!("scripts.{name}")).of(Kind::Task);
+            for words in commands(body) {
+                found.extend(docker_run_service(&words, &source));
+            }
+        }
+    }
+    found
 }
 
 #[cfg(test)]

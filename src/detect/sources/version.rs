@@ -110,10 +110,20 @@ pub fn newest(found: impl IntoIterator<Item = (String, String)>) -> Option<(Stri
 }
 
 /// The lowest version a constraint accepts: `^8.3` → 8.3, `~> 1.15` → 1.15,
-/// `>=3.0.0 <4.0.0` → 3.0.0, `8.2.*` → 8.2, `[17,22)` → 17. With alternatives
-/// (`^7.4 || ^8.0`) the newest alternative's floor: it is the one a fresh setup can get.
+/// `>=3.0.0 <4.0.0` → 3.0.0, `8.2.*` → 8.2, `[17,22)` → 17. With alternatives the lowest
+/// one of the newest major: `^8.1|^8.2|^8.3` → 8.1 (what the project still supports, so what
+/// its lock file was resolved for), but `^7.4 || ^8.0` → 8.0, as an older major is one a fresh
+/// setup often cannot get any more (PHP 7, Ruby 2).
 pub fn floor(constraint: &str) -> Option<String> {
-    constraint.split('|').filter(|alt| !alt.trim().is_empty()).filter_map(alternative_floor).max_by(|a, b| cmp(a, b))
+    let floors: Vec<String> =
+        constraint.split('|').filter(|alt| !alt.trim().is_empty()).filter_map(alternative_floor).collect();
+    let newest_major = floors.iter().map(|v| major(v)).max()?;
+    floors.into_iter().filter(|v| major(v) == newest_major).min_by(|a, b| cmp(a, b))
+}
+
+/// A version's leading number (`8` of `8.1.2`); 0 when it has none.
+fn major(version: &str) -> u64 {
+    version.split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0)
 }
 
 fn alternative_floor(alt: &str) -> Option<String> {
@@ -219,6 +229,11 @@ mod tests {
         assert_eq!(floor("(,11]"), None);
         assert_eq!(floor("^7.4 || ^8.0").as_deref(), Some("8.0"));
         assert_eq!(floor("^7.4|^8.0").as_deref(), Some("8.0"));
+        // Alternatives within one major: the lowest; across majors: the newest major's lowest.
+        assert_eq!(floor("^8.1|^8.2|^8.3").as_deref(), Some("8.1"));
+        assert_eq!(floor("^8.3 || ^8.1").as_deref(), Some("8.1"));
+        assert_eq!(floor("^7.2 || ^8.2 || ^8.0").as_deref(), Some("8.0"));
+        assert_eq!(floor(">= 2.7, < 4 | >= 3.1").as_deref(), Some("3.1"));
         assert_eq!(floor("*"), None);
         assert_eq!(first("temurin-17.0.2").as_deref(), Some("17.0.2"));
         assert_eq!(first("ruby-3.2.2p53").as_deref(), Some("3.2.2"));

@@ -138,19 +138,34 @@ impl Context {
         resolved.into_owned()
     }
 
-    pub fn resolve(&self, text: &str) -> String {
-        // An option whose value is an unknown expression (`tox run -e ${{ format(…) }}`) goes
-        // with it, rather than take the next word for its value.
+    /// Whether an expression of `text` that [`Self::resolve`] keeps a place for (not an
+    /// option's value, which goes with its option, nor part of a quoted message) has no
+    /// value here: `${{ needs.plan.outputs.suite }}`, `${{ matrix.cmd }}` without a matrix.
+    pub fn leaves_unknown(&self, text: &str) -> bool {
+        let kept = self.without_unknown_options_and_messages(text);
+        EXPRESSION.captures_iter(&kept).any(|c| self.value(&c[1]).is_none())
+    }
+
+    /// `text` without the option/value pairs and quoted arguments that an unknown
+    /// expression makes (see [`Self::resolve`]).
+    fn without_unknown_options_and_messages(&self, text: &str) -> String {
         let unknown_options = OPTION_EXPRESSION.replace_all(text, |c: &regex::Captures| {
             // One expression only (not `--shard=${{ a }}/${{ b }}`, a value built of two).
             if !c[2].contains("}}") && self.value(&c[2]).is_none() { c[1].to_string() } else { c[0].to_string() }
         });
-        // A quoted argument built around an unknown expression (`"Coverage for ${{ github.sha }}"`)
-        // would keep only its fragment: it is emptied, and removed with its option below.
         let unknown_quoted = QUOTED_EXPRESSION.replace_all(&unknown_options, |c: &regex::Captures| {
             let unknown = EXPRESSION.captures_iter(&c[0]).any(|e| self.value(&e[1]).is_none());
             if unknown { "\"\"".to_string() } else { c[0].to_string() }
         });
+        unknown_quoted.into_owned()
+    }
+
+    pub fn resolve(&self, text: &str) -> String {
+        // An option whose value is an unknown expression (`tox run -e ${{ format(…) }}`) goes
+        // with it, rather than take the next word for its value; a quoted argument built
+        // around one (`"Coverage for ${{ github.sha }}"`) would keep only its fragment: it is
+        // emptied (and removed with its option below).
+        let unknown_quoted = self.without_unknown_options_and_messages(text);
         let resolved =
             EXPRESSION.replace_all(&unknown_quoted, |c: &regex::Captures| self.value(&c[1]).unwrap_or_default());
         let substituted = SHELL_VARIABLE.replace_all(&resolved, |c: &regex::Captures| {
@@ -166,6 +181,11 @@ impl Context {
 pub(super) static GITHUB_ENV_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^echo\s+["']?([A-Za-z_][A-Za-z0-9_]*)=([^"'$`\s]*)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"#)
         .expect("the GITHUB_ENV pattern is valid")
+});
+/// `cat .versions >> "$GITHUB_ENV"`: a file of `NAME=value` lines exported to later steps.
+pub(super) static GITHUB_ENV_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^cat\s+["']?([^"'$`\s|;&<>]+)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"#)
+        .expect("the GITHUB_ENV file pattern is valid")
 });
 pub(super) static EXPRESSION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));

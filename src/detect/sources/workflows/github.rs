@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// How deep local actions that use local actions are followed.
+const MAX_ACTION_NESTING: usize = 8;
+
 impl Reader<'_> {
     pub(super) fn github_workflow(&mut self, rel: &str) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
@@ -21,8 +24,11 @@ impl Reader<'_> {
             let kind = if agent_setup { JobKind::AgentSetup } else { JobKind::Github { release } };
             let evidence = Evidence::job(rel, format!("jobs.{job_name}"));
             let evidence = if agent_setup { evidence.of(Kind::AgentSetup) } else { evidence };
-            let mut job = Job { partial, ..Job::new(evidence, kind) };
             let ctx = workflow_ctx.with_matrix(&def["strategy"]["matrix"]).with_env(&def["env"]);
+            // A job only on macOS or Windows tests a platform's variant of the suite: a Linux
+            // job's tests are the ones a Linux sandbox runs as CI does.
+            let partial = partial || runs_only_off_linux(&def["runs-on"], &ctx);
+            let mut job = Job { partial, ..Job::new(evidence, kind) };
             for (name, service) in def["services"].as_hash().into_iter().flatten() {
                 let Some(name) = scalar(name) else { continue };
                 let image = scalar(&service["image"]).or_else(|| scalar(service)).unwrap_or_default();
@@ -50,22 +56,25 @@ impl Reader<'_> {
                 .or_else(|| scalar(&doc["defaults"]["run"]["working-directory"]));
             // What earlier steps wrote to `$GITHUB_ENV`: the environment of the steps after them.
             let mut exported: Vec<(String, String)> = Vec::new();
+            // What a file `cat` into `$GITHUB_ENV` sets: read by later steps' expressions
+            // (`${{ env.OTP_VERSION }}`), but a versions file is no environment of a test.
+            let mut versions_files: Vec<(String, String)> = Vec::new();
             for (i, step) in def["steps"].as_vec().into_iter().flatten().enumerate() {
                 let source = job.source.sub_key(&format!("steps[{i}]"));
-                let step_ctx = ctx.with_pairs(&exported).with_env(&step["env"]);
+                let step_ctx = ctx.with_pairs(&versions_files).with_pairs(&exported).with_env(&step["env"]);
                 if never_runs(&step["if"], &step_ctx) {
                     continue;
                 }
                 if let Some(uses) = scalar(&step["uses"]) {
                     if let Some(local) = uses.strip_prefix("./") {
                         let inputs = action_inputs(&step["with"], &step_ctx);
-                        for file in ["action.yml", "action.yaml"] {
-                            let path = format!("{}/{file}", local.trim_end_matches('/'));
-                            if self.repo.exists(&path) {
+                        if let Some(path) = self.local_action(local) {
+                            let mut used = vec![path.clone()];
+                            self.composite_action_within(&path, &inputs, &step_ctx, &foreign_dirs, &mut job, &mut used);
+                            for path in used {
                                 if !self.composites_used.contains(&path) {
-                                    self.composites_used.push(path.clone());
+                                    self.composites_used.push(path);
                                 }
-                                self.composite_action(&path, &inputs, &step_ctx, &foreign_dirs, &mut job);
                             }
                         }
                     } else {
@@ -94,9 +103,15 @@ impl Reader<'_> {
                     // nothing here, and `TOKEN=` would blank the sandbox's own value.
                     let conditional = !step["if"].is_badvalue();
                     let literal = script.lines().filter(|line| !conditional && !line.contains("${{"));
-                    for (name, value) in literal.filter_map(|line| exported_to_later_steps(line.trim())) {
-                        exported.retain(|(set, _)| *set != name);
-                        exported.push((name, value));
+                    for line in literal {
+                        if let Some((name, value)) = exported_to_later_steps(line.trim()) {
+                            exported.retain(|(set, _)| *set != name);
+                            exported.push((name, value));
+                        }
+                        for (name, value) in self.exported_file(line.trim(), &dir) {
+                            versions_files.retain(|(set, _)| *set != name);
+                            versions_files.push((name, value));
+                        }
                     }
                     job.lines.extend(lines);
                 }
@@ -131,6 +146,42 @@ impl Reader<'_> {
         caller: &Context,
         foreign_dirs: &[String],
         job: &mut Job,
+    ) {
+        self.composite_action_within(rel, given, caller, foreign_dirs, job, &mut vec![rel.to_string()]);
+    }
+
+    /// What `cat FILE >> $GITHUB_ENV` (run from `dir`) exports to later steps: the file's
+    /// `NAME=value` lines (a `.versions` file of `OTP_VERSION=28.1` that setup actions then
+    /// read as `${{ env.OTP_VERSION }}`). Nothing for a file the repository lacks.
+    fn exported_file(&self, line: &str, dir: &str) -> Vec<(String, String)> {
+        let Some(c) = GITHUB_ENV_FILE.captures(line) else { return Vec::new() };
+        let Some(path) = join_path(dir, &c[1]) else { return Vec::new() };
+        let Some(text) = self.repo.exists(&path).then(|| self.repo.read(&path)).flatten() else { return Vec::new() };
+        crate::detect::sources::env_files::entries(&text)
+            .into_iter()
+            .filter(|entry| !entry.commented && is_variable_name(&entry.key))
+            .map(|entry| (entry.key, entry.value.trim().trim_matches(['"', '\'']).to_string()))
+            .collect()
+    }
+
+    /// The `action.yml` (or `.yaml`) of a local action's folder (`.github/actions/setup`), as
+    /// `uses: ./…` names it from the repository's root.
+    fn local_action(&self, local: &str) -> Option<String> {
+        let dir = local.trim_end_matches('/');
+        ["action.yml", "action.yaml"].into_iter().map(|file| format!("{dir}/{file}")).find(|p| self.repo.exists(p))
+    }
+
+    /// [`Self::composite_action`], with the chain of local actions being read (`used`), so
+    /// one that uses another (a setup action calling `./.github/actions/node`) is read
+    /// through, and one that comes back to itself stops.
+    fn composite_action_within(
+        &self,
+        rel: &str,
+        given: &HashMap<String, String>,
+        caller: &Context,
+        foreign_dirs: &[String],
+        job: &mut Job,
+        used: &mut Vec<String>,
     ) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
@@ -168,6 +219,16 @@ impl Reader<'_> {
                         }
                     }
                 }
+                if let Some(local) = uses.strip_prefix("./") {
+                    let inner =
+                        self.local_action(local).filter(|p| !used.contains(p) && used.len() < MAX_ACTION_NESTING);
+                    if let Some(path) = inner {
+                        used.push(path.clone());
+                        let inputs = action_inputs(&with, &step_ctx);
+                        self.composite_action_within(&path, &inputs, &step_ctx, foreign_dirs, job, used);
+                    }
+                    continue;
+                }
                 job.actions.push(action_use(&uses, &with, &step_ctx, source.clone()));
             }
             if let Some(script) = scalar(&step["run"]) {
@@ -176,4 +237,25 @@ impl Reader<'_> {
             }
         }
     }
+}
+
+/// `runs-on` names only macOS or Windows runners (`macos-14`, `windows-latest`,
+/// `[self-hosted, macOS]`, or a matrix of those); false when it names none, or a Linux one.
+fn runs_only_off_linux(runs_on: &Yaml, ctx: &Context) -> bool {
+    let runners: Vec<Vec<String>> = match runs_on.as_vec() {
+        Some(labels) => vec![labels.iter().filter_map(scalar).flat_map(|l| expand_matrix(&l, ctx)).collect()],
+        None => scalar(runs_on)
+            .map(|label| expand_matrix(&label, ctx))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|l| vec![l])
+            .collect(),
+    };
+    let off_linux = |labels: &Vec<String>| {
+        labels.iter().any(|label| {
+            let label = label.to_ascii_lowercase();
+            label.starts_with("macos") || label.starts_with("windows")
+        })
+    };
+    !runners.is_empty() && runners.iter().all(off_linux)
 }

@@ -37,6 +37,7 @@ mod services;
 mod tests;
 
 pub use self::expressions::{Context, SHELL_VARIABLE};
+pub use self::services::docker_run_service;
 use self::{expressions::*, services::*};
 
 /// Every CI job of the repository, in reading order (see the module documentation).
@@ -153,6 +154,9 @@ pub struct RunLine {
     /// here only: a secret or an unresolved expression is left to the environment.
     pub env: Vec<(String, String)>,
     pub source: Evidence,
+    /// An expression of it has no value here (`${{ needs.plan.outputs.suite }}`): run as
+    /// resolved, it would lack a word CI gives it (a script then prints its usage).
+    pub unresolved: bool,
 }
 
 impl RunLine {
@@ -476,6 +480,7 @@ fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], so
             outside || foreign_dirs.iter().any(|f| !f.is_empty() && crate::detect::repo::is_within(&dir, f));
         let exports = exported_by(&resolved);
         lines.push(RunLine {
+            unresolved: ctx.leaves_unknown(&line),
             text: resolved,
             dir: dir.clone(),
             in_foreign_checkout,

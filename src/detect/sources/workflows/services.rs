@@ -146,7 +146,13 @@ pub(super) const DOCKER_RUN_VALUES: &[&str] = &[
 /// is the environment's.
 pub(super) fn service_run_by(line: &RunLine) -> Option<JobService> {
     let words = shell_words::split(&line.text).ok()?;
-    let rest = match words.as_slice() {
+    docker_run_service(&words, &line.source)
+}
+
+/// The service container a command (as its words) starts: see [`service_run_by`]. Task
+/// recipes (`docker run -d -p 6379:6379 redis` in a Makefile target) are read with it too.
+pub fn docker_run_service(words: &[String], source: &Evidence) -> Option<JobService> {
+    let rest = match words {
         [docker, run, rest @ ..] if docker == "docker" && run == "run" => rest,
         [docker, container, run, rest @ ..] if docker == "docker" && container == "container" && run == "run" => rest,
         _ => return None,
@@ -188,5 +194,5 @@ pub(super) fn service_run_by(line: &RunLine) -> Option<JobService> {
         return None;
     }
     let name = name.unwrap_or_else(|| canonical_service(&image));
-    Some(JobService { name, images: vec![image], source: line.source.clone(), ports, env })
+    Some(JobService { name, images: vec![image], source: source.clone(), ports, env })
 }

@@ -228,6 +228,79 @@ fn composite_actions_inline_into_their_callers() {
 }
 
 #[test]
+fn a_local_action_that_uses_another_is_read_through_with_its_defaults() {
+    let outer = "inputs:\n  node:\n    default: '24'\nruns:\n  using: composite\n  steps:\n    - uses: ./.github/actions/node\n      with:\n        version: ${{ inputs.node }}\n    - uses: ./.github/actions/setup\n";
+    let inner = "inputs:\n  version:\n    default: '18'\nruns:\n  using: composite\n  steps:\n    - uses: actions/setup-node@v4\n      with:\n        node-version: ${{ inputs.version }}\n    - run: npm ci\n      shell: bash\n";
+    let workflow = "jobs:\n  t:\n    steps:\n      - uses: ./.github/actions/setup\n      - run: npm test\n";
+    let (_dir, repo) = repo_with(&[
+        (".github/actions/setup/action.yml", outer),
+        (".github/actions/node/action.yaml", inner),
+        (".github/workflows/ci.yml", workflow),
+    ]);
+    let jobs = Workflows::read(&repo).jobs;
+    // Both actions were used, so neither is read again as an unused one; the one that uses
+    // itself again stops there.
+    let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
+    let node: Vec<_> =
+        job.actions.iter().map(|a| (a.action.as_str(), a.inputs["node-version"].text.as_str())).collect();
+    assert_eq!(node, [("actions/setup-node", "24")]);
+    let lines: Vec<_> = job.lines.iter().map(|l| (l.text.as_str(), l.source.to_string())).collect();
+    assert_eq!(
+        lines,
+        [
+            ("npm ci", ".github/actions/node/action.yaml#runs.steps[1]".to_string()),
+            ("npm test", ".github/workflows/ci.yml#jobs.t.steps[1]".to_string())
+        ]
+    );
+}
+
+#[test]
+fn a_file_cat_into_github_env_sets_the_versions_later_steps_read() {
+    let workflow = "jobs:\n  t:\n    steps:\n      - run: cat .github/versions.env >> \"$GITHUB_ENV\"\n      - uses: erlef/setup-beam@v1\n        with:\n          elixir-version: ${{ env.elixir }}\n          otp-version: ${{ env.OTP_VERSION }}\n      - run: cat gone.env >> $GITHUB_ENV\n      - run: mix test\n";
+    let versions = "# what CI builds with\nelixir=1.20.1\nexport OTP_VERSION=\"28.1\"\n# NODE=22\n";
+    let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow), (".github/versions.env", versions)]);
+    let jobs = Workflows::read(&repo).jobs;
+    let [job] = jobs.as_slice() else { panic!("{jobs:?}") };
+    let input = |key: &str| job.actions[0].inputs[key].text.clone();
+    assert_eq!((input("elixir-version"), input("otp-version")), ("1.20.1".to_string(), "28.1".to_string()));
+    // Versions for the setup steps, not an environment every later command carries.
+    let lines: Vec<&str> = job.lines.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(lines.last(), Some(&"mix test"));
+    assert!(job.lines.iter().all(|l| l.env.is_empty()), "{:?}", job.lines);
+}
+
+#[test]
+fn jobs_only_on_macos_or_windows_are_variants_of_the_suite() {
+    let workflow = "jobs:\n  mac:\n    runs-on: macos-14\n    steps:\n      - run: make test\n  win:\n    runs-on: [self-hosted, Windows]\n    steps:\n      - run: make test\n  each:\n    strategy:\n      matrix:\n        os: [macos-latest, ubuntu-latest]\n    runs-on: ${{ matrix.os }}\n    steps:\n      - run: make test\n  apple:\n    strategy:\n      matrix:\n        os: [macos-13, windows-2022]\n    runs-on: ${{ matrix.os }}\n    steps:\n      - run: make test\n  linux:\n    runs-on: ubuntu-24.04\n    steps:\n      - run: make test\n  unsaid:\n    steps:\n      - run: make test\n";
+    let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+    let partial: Vec<(String, bool)> =
+        Workflows::read(&repo).jobs.iter().map(|j| (j.source.to_string(), j.partial)).collect();
+    let job = |name: &str, partial: bool| (format!(".github/workflows/ci.yml#jobs.{name}"), partial);
+    assert_eq!(
+        partial,
+        [
+            job("mac", true),
+            job("win", true),
+            job("each", false),
+            job("apple", true),
+            job("linux", false),
+            job("unsaid", false)
+        ]
+    );
+}
+
+#[test]
+fn lines_missing_a_value_ci_gives_them_are_marked() {
+    let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        cmd: [\"make check\", \"make docs\"]\n    steps:\n      - run: |\n          ${{ matrix.cmd }}\n          ./scripts/ci.sh ${{ needs.plan.outputs.suite }}\n          tox run -e ${{ steps.envs.outputs.list }}\n          pytest -m \"not ${{ inputs.marker }}\"\n";
+    let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+    let jobs = Workflows::read(&repo).jobs;
+    let lines: Vec<(&str, bool)> = jobs[0].lines.iter().map(|l| (l.text.as_str(), l.unresolved)).collect();
+    // The matrix's first cell is a value; an option or a quoted argument an unknown value
+    // makes goes as a whole (the line runs without it); a bare unknown word is missing.
+    assert_eq!(lines, [("make check", false), ("./scripts/ci.sh", true), ("tox run", false), ("pytest", false)]);
+}
+
+#[test]
 fn jobs_testing_another_checkout_are_left_out() {
     let workflow = "jobs:\n  downstream:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: other/app\n      - run: pytest\n  own:\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          repository: org/plugin\n          path: plugin\n      - run: |\n          npm test\n          cd plugin\n          pytest\n";
     let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
