@@ -11,7 +11,7 @@ use crate::detect::ecosystems::project::counted;
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
-use crate::detect::sources::pins::Pin;
+use crate::detect::sources::pins::ToolPin;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
@@ -72,7 +72,7 @@ fn deno_from_npm(version: Option<&str>) -> String {
 
 /// Deno's version for the project in `dir`: its `.dvmrc`, else a version manager's pin there
 /// or in a folder above; with its evidence.
-fn deno_version(repo: &Repo, pins: &[Pin], dir: &str) -> Option<(String, Evidence)> {
+fn deno_version(repo: &Repo, pins: &[ToolPin], dir: &str) -> Option<(String, Evidence)> {
     let dvmrc = join(dir, ".dvmrc");
     if let Some(version) = repo.read(&dvmrc).and_then(|t| version::numeric_pin(t.trim())) {
         return Some((version, Evidence::file(dvmrc)));
@@ -87,7 +87,7 @@ fn deno_version(repo: &Repo, pins: &[Pin], dir: &str) -> Option<(String, Evidenc
     None
 }
 
-fn detect(repo: &Repo, pins: &[Pin], out: &mut Findings) {
+fn detect(repo: &Repo, pins: &[ToolPin], out: &mut Findings) {
     let mut dirs: Vec<&str> = ["deno.json", "deno.jsonc"].iter().flat_map(|m| repo.project_dirs(m)).collect();
     dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
     dirs.dedup();

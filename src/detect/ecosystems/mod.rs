@@ -35,7 +35,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use self::ecosystem::{Alias, AliasKind, Declaration, Ecosystem, SetupStep, Toolchain};
-use crate::detect::sources::pins::Pin;
+use crate::detect::sources::pins::ToolPin;
 use crate::detect::sources::{Sources, shell};
 
 /// Every ecosystem, in the order their findings are merged.
@@ -89,7 +89,7 @@ pub fn toolchain_named(kind: fn(&AliasKind) -> bool, name: &str) -> Option<&'sta
 
 /// The version manager's pin of `toolchain` (`.tool-versions`' `nodejs 22`, mise's
 /// `deno = "2.4"`) for the folder `dir` itself.
-pub fn folder_pin<'p>(pins: &'p [Pin], dir: &str, toolchain: &str) -> Option<&'p Pin> {
+pub fn folder_pin<'p>(pins: &'p [ToolPin], dir: &str, toolchain: &str) -> Option<&'p ToolPin> {
     pins.iter().find(|pin| pin.dir == dir && toolchain_named(is_tool, &pin.tool) == Some(toolchain))
 }
 

@@ -14,7 +14,7 @@ use crate::detect::findings::{Findings, Kind, Phase, Service, Start, StartOrigin
 use crate::detect::repo::{Repo, is_own_path, is_within, join, parent_dir, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
-use crate::detect::sources::pins::Pin;
+use crate::detect::sources::pins::ToolPin;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
@@ -397,7 +397,7 @@ fn node_floor(pm: Pm, version: &str) -> Option<&'static str> {
 /// when something pins it. Returns Node's pin and its evidence.
 fn node_version(
     repo: &Repo,
-    pins: &[Pin],
+    pins: &[ToolPin],
     dir: &str,
     manifest: &Value,
     manifest_path: &str,

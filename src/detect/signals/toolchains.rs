@@ -279,7 +279,7 @@ fn version_file(sources: &Sources, path: &str, toolchain: &str) -> Option<String
     if ecosystems::is_versioned_manifest(file_name(&file)) {
         return None;
     }
-    let in_file = |pin: &&crate::detect::sources::pins::Pin| pin.source.path == file;
+    let in_file = |pin: &&crate::detect::sources::pins::ToolPin| pin.source.path == file;
     let mut pins = sources.pins().iter().filter(in_file).peekable();
     if pins.peek().is_some() {
         return pins

@@ -116,8 +116,6 @@ const GENERAL_PURPOSE_IMAGES: &[&str] = &[
     "php",
     "openjdk",
     "eclipse-temurin",
-    "maven",
-    "gradle",
     "rust",
     "nginx",
     "httpd",

@@ -31,7 +31,7 @@ pub struct Sources<'r> {
     compose: OnceLock<compose::ProjectCompose>,
     devcontainers: OnceLock<Vec<devcontainer::Devcontainer>>,
     tasks: OnceLock<Vec<tasks::TaskFile>>,
-    pins: OnceLock<Vec<pins::Pin>>,
+    pins: OnceLock<Vec<pins::ToolPin>>,
     devshells: OnceLock<Vec<devshells::DevShell>>,
     env_files: OnceLock<Vec<env_files::EnvFile>>,
     agent_commands: OnceLock<Vec<agent_files::AgentCommand>>,
@@ -74,7 +74,7 @@ impl<'r> Sources<'r> {
         self.tasks.get_or_init(|| tasks::read_all(self.repo))
     }
 
-    pub fn pins(&self) -> &[pins::Pin] {
+    pub fn pins(&self) -> &[pins::ToolPin] {
         self.pins.get_or_init(|| pins::read_all(self.repo))
     }
 

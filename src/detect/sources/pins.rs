@@ -6,9 +6,10 @@
 use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
 use crate::evidence::{Evidence, Kind};
 
-/// One pinned tool.
+/// One tool a version manager pins (not [`crate::detect::sources::version::Pin`], a checked
+/// version string).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Pin {
+pub struct ToolPin {
     /// The tool name, lower-cased, without mise's `core:` backend (`nodejs`, `python`, `pnpm`).
     pub tool: String,
     /// The version as pinned, minus a vendor prefix (`temurin-17.0.2+8` → `17.0.2+8`); `None`
@@ -22,7 +23,7 @@ pub struct Pin {
 const MISE_FILES: &[&str] = &["mise.toml", ".mise.toml", "mise.local.toml", ".rtx.toml"];
 
 /// Every pin of the project's own version-manager files, by file path, in file order.
-pub fn read_all(repo: &Repo) -> Vec<Pin> {
+pub fn read_all(repo: &Repo) -> Vec<ToolPin> {
     let mut files: Vec<&str> =
         [".tool-versions", "mise.toml", ".mise.toml", "mise.local.toml", ".rtx.toml", "config.toml"]
             .into_iter()
@@ -37,7 +38,7 @@ pub fn read_all(repo: &Repo) -> Vec<Pin> {
         let name = file_name(rel);
         if name == ".tool-versions" {
             if let Some(text) = repo.read(rel) {
-                pins.extend(tool_versions(&text).into_iter().map(|(line, tool, version)| Pin {
+                pins.extend(tool_versions(&text).into_iter().map(|(line, tool, version)| ToolPin {
                     tool: normalise(&tool),
                     version,
                     dir: parent_dir(rel).to_string(),
@@ -104,7 +105,7 @@ fn clean_version(raw: &str) -> Option<String> {
     if prefix.is_empty() || prefix == "v" || prefix.ends_with('-') { Some(raw[start..].to_string()) } else { None }
 }
 
-fn mise(repo: &Repo, rel: &str) -> Vec<Pin> {
+fn mise(repo: &Repo, rel: &str) -> Vec<ToolPin> {
     let Some(table) = repo.read_toml(rel) else { return Vec::new() };
     let Some(tools) = table.get("tools").and_then(|t| t.as_table()) else { return Vec::new() };
     tools
@@ -117,7 +118,7 @@ fn mise(repo: &Repo, rel: &str) -> Vec<Pin> {
                 toml::Value::Table(t) => t.get("version").and_then(|v| v.as_str()),
                 _ => None,
             };
-            Pin {
+            ToolPin {
                 tool: normalise(tool),
                 version: version.and_then(clean_version),
                 dir: project_dir(rel).to_string(),
