@@ -83,6 +83,7 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     ".github",
     ".circleci",
     "ci",
+    ".ci",
 ];
 /// First words of the names of test code and test-runner configuration (`conftest.py`,
 /// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings).
@@ -553,7 +554,28 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
 fn is_scanned_dir(dir: &str) -> bool {
     is_own_dir(dir)
         && !is_examples_dir(dir)
-        && !dir.split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
+        && !dir
+            .split('/')
+            .any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)) || is_dotnet_test_project(d))
+}
+
+/// Whether `dir` holds commands a developer runs by hand, not the app's start-up: Django's
+/// `management/commands/`, Laravel's `Console/Commands/`, Rails' `lib/tasks/`. What they need
+/// (`createsuperuser`'s password) is asked for when they run: never required to start.
+fn is_on_demand_command(dir: &str) -> bool {
+    const COMMAND_DIRS: &[[&str; 2]] = &[["management", "commands"], ["console", "commands"], ["lib", "tasks"]];
+    let parts: Vec<&str> = dir.split('/').collect();
+    parts.windows(2).any(|pair| {
+        COMMAND_DIRS.iter().any(|[a, b]| pair[0].eq_ignore_ascii_case(a) && pair[1].eq_ignore_ascii_case(b))
+    })
+}
+
+/// Whether a folder name is a .NET test project's (`Svix.Tests`, `App.UnitTests`,
+/// `Api.IntegrationTests`): by convention a project of its own beside the one it tests.
+fn is_dotnet_test_project(part: &str) -> bool {
+    const SUFFIXES: &[&str] = &[".tests", ".test", ".unittests", ".integrationtests", ".functionaltests", ".specs"];
+    let lower = part.to_ascii_lowercase();
+    SUFFIXES.iter().any(|s| lower.len() > s.len() && lower.ends_with(s))
 }
 
 /// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
@@ -603,6 +625,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
     let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
     // A project's scripts: what they read counts, but not what CI and publishing use there.
     let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
+    let on_demand = is_on_demand_command(parent_dir(rel));
     let mut scan = FileScan::default();
     let readers: Vec<_> = ecosystems::reading_env_in(parent_dir(rel), file_name(rel)).collect();
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
@@ -620,6 +643,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
         // In order, so that the lines are counted in one pass.
         reads.sort_by_key(|read| read.at);
         for read in reads {
+            let read = EnvRead { setting: read.setting || typed_by_its_call(&text, &read), ..read };
             lines.seek(read.at);
             if lines.in_comment() || is_yaml && lines.in_production_section() {
                 continue;
@@ -658,11 +682,64 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
                 }
                 names.insert(name.clone());
             }
-            let secret = Secret { name, source: Evidence::line(rel, lines.number), need: read.need, why };
+            let (need, why) = if on_demand && read.need == Need::Required {
+                (Need::Optional, format!("{}, in a command run by hand", read.via))
+            } else {
+                (read.need, why)
+            };
+            let secret = Secret { name, source: Evidence::line(rel, lines.number), need, why };
             if keyed { scan.keyed.push(secret) } else { scan.secrets.push(secret) }
         }
     }
     scan
+}
+
+/// Whether the call that reads a variable says its value is a setting, in any language: the
+/// default it passes is a setting's value (`env('LIVE_DELETE_TOKEN_AFTER', true)`,
+/// `os.getenv("X_TOKENS", "a,b")`, `ENV.fetch("X", "15m")`, `process.env.X ?? "true"`), or
+/// a parser of flags or numbers wraps it (`(int) env('X')`,
+/// `parse_boolean(os.environ.get("X"))`, `String.to_integer(System.get_env("X"))`). Such a
+/// name holds no credential whatever its words say (see [`is_setting_value`]). (`Boolean(…)`,
+/// `bool(…)` and `(bool)` are not such a parser: they test whether a value is set.)
+fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
+    static CAST: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?:\(\s*(?:int|integer|float|double)\s*\)\s*|(?:^|[^[:word:].])(?:int|float|intval|floatval|parse_boolean|parse_bool|strtobool|to_bool|parseInt|parseFloat|Number|String\.to_integer|Integer\.parseInt)\(\s*)$",
+        )
+        .expect("the cast pattern is valid")
+    });
+    let Some(after) = text.get(read.at + read.name.len()..) else { return false };
+    let line_start = text[..read.at].rfind('\n').map_or(0, |i| i + 1);
+    // Before the read: past its quote and bracket and the reader (`env(`, `os.environ.get(`,
+    // `$_ENV[`, `process.env.`), what wraps it.
+    let before = text[line_start..read.at].trim_end_matches(|c: char| matches!(c, '\'' | '"' | '[' | ' ' | '\t'));
+    let before = before.strip_suffix('(').unwrap_or(before);
+    let before = before
+        .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '$' | '\\' | '>' | '-'));
+    if CAST.is_match(before) {
+        return true;
+    }
+    let after = after.strip_prefix(['\'', '"']).unwrap_or(after);
+    let after = after.trim_start();
+    let after = after.strip_prefix([']', ')']).map_or(after, str::trim_start);
+    let default = if let Some(more) = after.strip_prefix(',') {
+        let first = crate::detect::ecosystems::code::expression(more, &['"', '\'']).trim();
+        // `default="true"`, `default: "15m"`: the keyword's value.
+        match first.split_once(['=', ':']) {
+            Some((key, value)) if key.trim() == "default" => value.trim(),
+            _ => first,
+        }
+    } else if let Some(more) = ["??", "||", "or "].iter().find_map(|op| after.strip_prefix(op)) {
+        crate::detect::ecosystems::code::expression(more.trim_start(), &['"', '\'']).trim()
+    } else {
+        return false;
+    };
+    let quoted = default.len() >= 2
+        && (default.starts_with('"') && default.ends_with('"') || default.starts_with('\'') && default.ends_with('\''));
+    let literal = quoted
+        || ["true", "false", "True", "False"].contains(&default)
+        || !default.is_empty() && default.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '_');
+    literal && is_setting_value(&read.name, default)
 }
 
 /// Files up to this size are read for settings in one piece: a schema or settings class is

@@ -22,7 +22,56 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(reader_reads(text));
     found.extend(settings_classes(text));
     found.extend(dynaconf_validators(text));
+    // A settings module runs top to bottom at import: a read under `if USE_S3:` or in an
+    // `else:` branch happens only in the set-ups that take it, so the app starts without it.
+    for read in &mut found {
+        if read.need == Need::Required && under_condition(text, read.at) {
+            read.need = Need::Optional;
+            read.via = match read.via {
+                "os.environ[…]" => "os.environ[…] under a condition",
+                "settings reader" => "settings reader under a condition",
+                "BaseSettings field" => "BaseSettings field under a condition",
+                _ => "read under a condition",
+            };
+        }
+    }
     found
+}
+
+/// Whether the statement holding offset `at` runs only under a condition: some block that
+/// encloses it (by indentation, through the lines of a multi-line expression) opens with
+/// `if`, `elif`, `else`, `except`, `for` or `while`. A class body is no condition (a settings
+/// class's fields), nor a function's (called at start-up as often as not).
+fn under_condition(text: &str, at: usize) -> bool {
+    /// How many lines up enclosing blocks are looked for.
+    const LOOKBACK: usize = 400;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent_of = |line: &str| line.len() - line.trim_start().len();
+    let mut indent = indent_of(&text[line_start..at]);
+    for line in text[..line_start].lines().rev().take(LOOKBACK) {
+        if indent == 0 {
+            return false;
+        }
+        let content = line.trim_start();
+        if content.is_empty() || content.starts_with('#') || indent_of(line) >= indent {
+            continue;
+        }
+        indent = indent_of(line);
+        let keyword = content.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
+        match keyword {
+            "if" | "elif" | "else" | "except" | "for" | "while" => return true,
+            "class" | "def" | "async" => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether a field's default is an f-string that interpolates other values
+/// (`f"redis://{REDIS_HOST}:{REDIS_PORT}"`): computed, not read.
+fn is_formatted_from_fields(default: &str) -> bool {
+    let rest = default.strip_prefix(['f', 'F']).unwrap_or_default();
+    rest.starts_with(['"', '\'']) && rest.contains('{')
 }
 
 /// The text after a call's name argument: its other arguments (see [`code::rest_of_call`]).
@@ -75,8 +124,9 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
                 Need::Required
             } else if passes_default(rest) || code::followed_by(closed, &["or "]) {
                 Need::Optional
-            } else if sets_django_secret_key(text, whole.start()) {
-                // Django refuses to start with an empty SECRET_KEY.
+            } else if sets_django_secret_key(text, whole.start()) && !filled_in_later(text, whole.end(), "SECRET_KEY") {
+                // Django refuses to start with an empty SECRET_KEY — unless the settings
+                // give it one when the environment does not.
                 Need::Required
             } else {
                 Need::Unstated
@@ -155,6 +205,19 @@ const SCALAR_TYPES: &[&str] = &["bool", "int", "float", "integer", "number", "de
 /// Other reader types that hold settings, not credentials: lists, paths, dates, log levels.
 const READER_SETTING_TYPES: &[&str] =
     &["list", "tuple", "path", "datetime", "date", "time", "log_level", "enum", "uuid"];
+
+/// Whether the code after `from` assigns `variable` again inside a block — the fallback of
+/// `if not SECRET_KEY and DEBUG: SECRET_KEY = get_random_secret_key()`.
+fn filled_in_later(text: &str, from: usize, variable: &str) -> bool {
+    text[from..].lines().skip(1).any(|line| {
+        let content = line.trim_start();
+        content.len() < line.len()
+            && content.strip_prefix(variable).is_some_and(|rest| {
+                let rest = rest.trim_start();
+                rest.starts_with('=') && !rest.starts_with("==")
+            })
+    })
+}
 
 /// Whether the read at `at` is the value of Django's `SECRET_KEY = …` setting.
 fn sets_django_secret_key(text: &str, at: usize) -> bool {
@@ -456,6 +519,11 @@ fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead
         }
         let name_at = at + depth;
         let default = field.get(3).map(|d| d.as_str().trim());
+        // `POSTGRES_URI: str = f"{POSTGRES_USER}:{POSTGRES_PASSWORD}@…"`: built from the
+        // fields above it when the class is defined; the parts are what the environment gives.
+        if default.is_some_and(is_formatted_from_fields) {
+            continue;
+        }
         // `Field(…)` may span lines: read its whole call.
         let call = default.filter(|d| d.starts_with("Field(")).and_then(|_| {
             let open = name_at + content.find("Field(").unwrap_or(0) + "Field".len();
@@ -734,5 +802,39 @@ def build(data_dir) -> AppSettings:
             found(text),
             [("MYAPP_DATABASE_URL".into(), Need::Required), ("MYAPP_MAIL__PASSWORD".into(), Need::Optional)]
         );
+    }
+
+    #[test]
+    fn reads_under_a_condition_are_optional() {
+        let text = "env = environ.Env()\n\
+            SECRET_KEY = env.str('SECRET_KEY')\n\
+            if env.bool('USE_S3', False):\n    AWS_SECRET_ACCESS_KEY = env.str('AWS_SECRET_ACCESS_KEY')\n\
+            else:\n    DATABASES = {\n        'default': {\n            'PASSWORD': env.str('DB_PASSWORD'),\n        }\n    }\n\
+            class Settings(BaseSettings):\n    API_TOKEN: str\n\
+            def token():\n    return os.environ['CALLED_TOKEN']\n";
+        let found = found(text);
+        let need = |name: &str| found.iter().find(|(n, _)| n == name).map(|(_, need)| *need);
+        assert_eq!(need("SECRET_KEY"), Some(Need::Required));
+        assert_eq!(need("AWS_SECRET_ACCESS_KEY"), Some(Need::Optional));
+        assert_eq!(need("DB_PASSWORD"), Some(Need::Optional));
+        assert_eq!(need("API_TOKEN"), Some(Need::Required));
+        assert_eq!(need("CALLED_TOKEN"), Some(Need::Required));
+    }
+
+    #[test]
+    fn a_secret_key_the_settings_fill_in_when_unset_is_not_required() {
+        let filled = "SECRET_KEY = os.environ.get(\"SECRET_KEY\")\nif not SECRET_KEY and DEBUG:\n    SECRET_KEY = get_random_secret_key()\n";
+        assert_eq!(found(filled), [("SECRET_KEY".into(), Need::Unstated)]);
+        let checked = "SECRET_KEY = os.environ.get(\"APP_COOKIE_SECRET\")\nif SECRET_KEY is None:\n    raise Exception(\"set it\")\n";
+        assert_eq!(found(checked), [("APP_COOKIE_SECRET".into(), Need::Required)]);
+    }
+
+    #[test]
+    fn fields_formatted_from_other_fields_are_computed() {
+        let text = "class Db(BaseSettings):\n    POSTGRES_PASSWORD: str = config(\"POSTGRES_PASSWORD\", default=\"postgres\")\n    POSTGRES_URI: str = f\"{POSTGRES_USER}:{POSTGRES_PASSWORD}@{POSTGRES_SERVER}\"\n    REDIS_CACHE_URL: str = f'redis://{REDIS_CACHE_HOST}'\n    PLAIN_URL: str = \"f{x}\"\n";
+        let names: Vec<String> = found(text).into_iter().map(|(n, _)| n).collect();
+        assert!(!names.iter().any(|n| n == "POSTGRES_URI" || n == "REDIS_CACHE_URL"), "{names:?}");
+        assert!(names.iter().any(|n| n == "PLAIN_URL"), "{names:?}");
+        assert!(names.iter().any(|n| n == "POSTGRES_PASSWORD"), "{names:?}");
     }
 }

@@ -11,9 +11,9 @@
 //! - or SECRET/PASSWORD/TOKEN/CREDENTIALS/APIKEY (or PRIVATE right before KEY) comes earlier
 //!   and the last word is not a setting about it (`SECRET_KEY_BASE` yes, `PASSWORD_TIMEOUT` no);
 //! - or it is a connection string: `*_CONNECTION_STRING`, .NET's `ConnectionStrings__*`, a
-//!   database or webhook `*_URL`/`*_URI`, or the URL of a cache, broker or mail server
-//!   (REDIS_URL) — the latter only while no example the repo gives shows it without
-//!   credentials (see [`is_url_setting`]);
+//!   database `*_URL`/`*_URI`, a chat service's webhook URL (SLACK_WEBHOOK_URL), or the URL
+//!   of a cache, broker or mail server (REDIS_URL) — the latter only while no example the
+//!   repo gives shows it without credentials (see [`is_url_setting`]);
 //! - or it is the encoded contents of one of the above (`*_CREDENTIALS_JSON`,
 //!   `*_PRIVATE_KEY_BASE64`, `*_KEY_FILE_CONTENTS`), a PEM or a file's contents given in
 //!   place of its path (`GITHUB_APP_PEM`, `SIGNING_FILE_CONTENTS`) that is no certificate or
@@ -149,6 +149,8 @@ const SETTING_WORDS: &[&str] = &[
     "ROUNDS",
     "ALGORITHM",
     "ALGO",
+    // OpenID's `id_token_signed_response_alg`: which algorithm signs the token.
+    "ALG",
     "TYPE",
     "MODE",
     "LEVEL",
@@ -227,7 +229,7 @@ const SWITCH_WORDS: &[&str] = &[
 const TEST_SUITE_WORDS: &[&str] = &["E2E", "PLAYWRIGHT", "CYPRESS"];
 /// Words that make a name a stand-in, not a credential anyone sets (`DUMMY_ENCRYPTION_KEY`).
 const STAND_IN_WORDS: &[&str] = &["DUMMY", "FAKE", "MOCK", "EXAMPLE", "SAMPLE"];
-/// What a `*_URL`/`*_URI` is about when it always carries credentials: a database, a webhook.
+/// What a `*_URL`/`*_URI` is about when it always carries credentials: a database.
 const DATABASE_WORDS: &[&str] = &[
     "DATABASE",
     "DB",
@@ -244,8 +246,13 @@ const DATABASE_WORDS: &[&str] = &[
     "SQL",
     "SQLALCHEMY",
     "COUCHDB",
-    "WEBHOOK",
 ];
+/// Chat services whose incoming-webhook URL carries its token in the path
+/// (`hooks.slack.com/services/T…/B…/<token>`, `discord.com/api/webhooks/<id>/<token>`): such a
+/// `*_WEBHOOK_URL` is a credential. Any other webhook URL is an address the app posts to or is
+/// called at (`NOTIFY_WEBHOOK_URL`, `TELEGRAM_BOT_WEBHOOK_URL`): a setting unless an example
+/// shows credentials in it.
+const TOKEN_IN_URL_WEBHOOKS: &[&str] = &["SLACK", "DISCORD", "MATTERMOST", "TEAMS", "ROCKETCHAT"];
 /// What a `*_URL`/`*_URI` is about, right before it, when it may carry credentials: caches,
 /// brokers, mail and search servers (`REDIS_URL`, `CELERY_BROKER_URL`). Such a URL is a
 /// setting when every example of it has none.
@@ -429,7 +436,10 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     }
     if matches!(last.as_str(), "URL" | "URI" | "URLS" | "URIS") {
         let service = before.iter().rev().find(|w| !is(URL_QUALIFIERS, w));
-        return before.iter().any(|w| is(DATABASE_WORDS, w)) || service.is_some_and(|w| is(SERVICE_WORDS, w));
+        let chat_webhook = before.iter().any(|w| w == "WEBHOOK") && before.iter().any(|w| is(TOKEN_IN_URL_WEBHOOKS, w));
+        return before.iter().any(|w| is(DATABASE_WORDS, w))
+            || service.is_some_and(|w| is(SERVICE_WORDS, w))
+            || chat_webhook;
     }
     // `DATABASE_URL_UNPOOLED`, `POSTGRES_URL_NON_POOLING`: a database URL with a qualifier.
     if let Some(url) = before.iter().position(|w| matches!(w.as_str(), "URL" | "URI"))

@@ -295,3 +295,19 @@ fn the_key_of_a_key_and_secret_pair_is_its_public_half() {
     let api = ["TWITTER_API_KEY", "TWITTER_API_SECRET", "LASTFM_API_KEY", "LASTFM_API_SECRET"];
     assert_eq!(public_halves(&api).count(), 0);
 }
+
+#[test]
+fn algorithms_are_settings_and_only_chat_webhook_urls_carry_a_token() {
+    for name in [
+        "AUTH_OKTA_ID_TOKEN_SIGNED_RESPONSE_ALG",
+        "DISPATCH_JWT_ALG",
+        "NOTIFY_WEBHOOK_URL",
+        "TELEGRAM_BOT_WEBHOOK_URL",
+        "WEBHOOK_URL",
+    ] {
+        assert!(!looks_like_secret(name), "{name}");
+    }
+    for name in ["LOG_SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL", "STRIPE_WEBHOOK_SECRET", "JWT_SECRET"] {
+        assert!(looks_like_secret(name), "{name}");
+    }
+}
