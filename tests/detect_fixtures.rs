@@ -296,8 +296,9 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DUO_IKEY", "DUO_HOST", "SHOW_PASSWORD_HINT", "API_KEY_HEADER"],
         ),
         // What surrounds a read: its own default or number parser, the block it sits in (an
-        // `if`, a fallback), a field built from others, a command run by hand, CI's compose
-        // file, a .NET test project; an algorithm name; a webhook URL that carries no token.
+        // `if`, a fallback), a field built from others, a command run by hand, production-only
+        // settings, CI's compose file, a .NET test project, a test run's dummy values; an
+        // algorithm name; a webhook URL that carries no token.
         (
             "secrets-read-context",
             &[
@@ -307,6 +308,8 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "SLACK_WEBHOOK_URL",
                 "DJANGO_SUPERUSER_PASSWORD",
                 "REDIS_PASSWORD",
+                "PAYMENTS_API_TOKEN",
+                "PREVIEW_API_KEY",
             ],
             &["STRIPE_API_KEY"],
             &[

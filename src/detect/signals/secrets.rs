@@ -174,8 +174,15 @@ impl ProjectNames {
             names.spelled.entry(squashed(key)).or_insert_with(|| key.to_string());
         };
         for file in sources.env_files() {
+            // A test run's env file (`.env.test`, `.env.testing`) gives dummies (`API_KEY=123`):
+            // what the test needs, not what the value looks like.
+            let dummies = is_test_run_env_file(file_name(&file.path));
             for entry in &file.entries {
-                give(&mut names, &entry.key, &entry.value);
+                if dummies {
+                    names.spelled.entry(squashed(&entry.key)).or_insert_with(|| entry.key.clone());
+                } else {
+                    give(&mut names, &entry.key, &entry.value);
+                }
             }
         }
         for (_, service, _) in services {
@@ -213,6 +220,12 @@ impl ProjectNames {
         let secret = by_name && !is_url_setting(name, &values) || by_value && !is_public(name);
         secret && (marked || !self.exemplified_as_setting(name))
     }
+}
+
+/// Whether an env file is the one a test run loads (`.env.test`, `.env.testing`, `test.env`,
+/// `.env.ci`).
+fn is_test_run_env_file(name: &str) -> bool {
+    name.split('.').any(|part| ["test", "testing", "ci"].iter().any(|t| part.eq_ignore_ascii_case(t)))
 }
 
 /// A compose service of the project's development setup: its file, the service, and whether
@@ -570,6 +583,18 @@ fn is_on_demand_command(dir: &str) -> bool {
     })
 }
 
+/// Whether `name` in `dir` is the settings of production or staging alone — Django's
+/// `settings/production.py`, `config/django/prod.py`, Rails' `config/environments/production.rb`,
+/// `appsettings.Production.json`: a deployment gives what they read, development never needs it.
+fn is_production_settings(dir: &str, name: &str) -> bool {
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let words: Vec<String> = stem.split(['.', '-', '_']).map(str::to_ascii_lowercase).collect();
+    let production = words.iter().any(|w| matches!(w.as_str(), "production" | "prod" | "staging"));
+    let settings = is_config_dir(dir)
+        || words.iter().any(|w| matches!(w.as_str(), "settings" | "appsettings" | "application" | "config"));
+    production && settings
+}
+
 /// Whether a folder name is a .NET test project's (`Svix.Tests`, `App.UnitTests`,
 /// `Api.IntegrationTests`): by convention a project of its own beside the one it tests.
 fn is_dotnet_test_project(part: &str) -> bool {
@@ -626,6 +651,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
     // A project's scripts: what they read counts, but not what CI and publishing use there.
     let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
     let on_demand = is_on_demand_command(parent_dir(rel));
+    let production = is_production_settings(parent_dir(rel), file_name(rel));
     let mut scan = FileScan::default();
     let readers: Vec<_> = ecosystems::reading_env_in(parent_dir(rel), file_name(rel)).collect();
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
@@ -684,6 +710,8 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
             }
             let (need, why) = if on_demand && read.need == Need::Required {
                 (Need::Optional, format!("{}, in a command run by hand", read.via))
+            } else if production && read.need == Need::Required {
+                (Need::Optional, format!("{}, production-only config", read.via))
             } else {
                 (read.need, why)
             };

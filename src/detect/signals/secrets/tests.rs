@@ -465,3 +465,20 @@ fn dotnet_test_projects_and_ci_folders_are_not_the_app() {
     let compose = "services:\n  app:\n    build: .\n    environment:\n      POSTGRES_PASSWORD: ci\n      PERCY_TOKEN: ${PERCY_TOKEN}\n";
     assert_eq!(names(&[(".ci/compose.ci.yaml", compose)]), Vec::<String>::new());
 }
+
+#[test]
+fn production_settings_never_require_and_test_runs_give_dummies() {
+    let found = evidence(&[
+        ("config/django/production.py", "API_TOKEN = env.str(\"API_TOKEN\")\n"),
+        ("config/django/base.py", "MAIL_TOKEN = env.str(\"MAIL_TOKEN\")\n"),
+    ]);
+    let need = |name: &str| found.iter().find(|(n, _, _)| n == name).map(|(_, _, need)| *need);
+    assert_eq!(need("API_TOKEN"), Some(Need::Optional));
+    assert_eq!(need("MAIL_TOKEN"), Some(Need::Required));
+    assert!(is_production_settings("config/environments", "production.rb"));
+    assert!(is_production_settings("src/Api", "appsettings.Production.json"));
+    assert!(!is_production_settings("app/models", "products.py"));
+    // `123` in the test run's env file is a dummy, not an example of a number.
+    let names = names(&[(".env.example", "IFRAMELY_API_KEY=\n"), (".env.test", "IFRAMELY_API_KEY=123\n")]);
+    assert_eq!(names, ["IFRAMELY_API_KEY"]);
+}
