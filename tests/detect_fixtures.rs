@@ -297,8 +297,8 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         ),
         // What surrounds a read: its own default or number parser, the block it sits in (an
         // `if`, a fallback), a field built from others, a command run by hand, production-only
-        // settings, CI's compose file, a .NET test project, a test run's dummy values; an
-        // algorithm name; a webhook URL that carries no token.
+        // settings, a deployment's env file, CI's compose file, a .NET test project, a test
+        // run's dummy values; an algorithm name; a webhook URL that carries no token.
         (
             "secrets-read-context",
             &[
@@ -321,6 +321,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "POSTGRES_PASSWORD",
                 "PERCY_TOKEN",
                 "SHOP_CLIENT_TOKEN",
+                "UPTIME_MONITOR_API_KEY",
             ],
         ),
     ];

@@ -105,7 +105,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         let mut evidence = Gathered::default();
         let services = compose_services(sources);
         let project = ProjectNames::of(sources, &services);
-        for file in sources.env_files() {
+        for file in sources.env_files().iter().filter(|file| !is_production_env_file(file)) {
             env_file_secrets(file, &project, &mut evidence);
         }
         compose_secrets(&services, &project, &mut evidence);
@@ -117,6 +117,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     // it is spelled.
     let typed_settings = code_secrets(sources, chosen, &project, &mut evidence, out);
     ci_secrets(sources, &mut evidence);
+    production_env_secrets(sources, &project, &mut evidence);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
     out.secrets
@@ -133,6 +134,27 @@ fn ci_secrets(sources: &Sources, evidence: &mut Gathered) {
         for name in job.secrets.iter().filter(|name| is_sandbox_secret(name) && read.contains(*name)) {
             evidence.add(name, &job.source, Need::Unstated, "also set for the CI test job");
         }
+    }
+}
+
+/// Whether an env file is a deployment's (`.env.prod.example`, `.env.production`): what a
+/// production set-up adds (uptime monitors, a managed database's shadow URL), not what the
+/// app needs to run here.
+fn is_production_env_file(file: &EnvFile) -> bool {
+    compose::is_production_file(file_name(&file.path))
+}
+
+/// What a deployment's env files say, for the names found by now only: evidence for a
+/// credential the app reads, never a name of its own, never required.
+fn production_env_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Gathered) {
+    let read: HashSet<String> = evidence.found.iter().map(|s| s.name.clone()).collect();
+    let mut production = Gathered::default();
+    for file in sources.env_files().iter().filter(|file| is_production_env_file(file)) {
+        env_file_secrets(file, project, &mut production);
+    }
+    for secret in production.found.into_iter().filter(|s| read.contains(&s.name)) {
+        let need = if secret.need == Need::Required { Need::Optional } else { secret.need };
+        evidence.add(&secret.name, &secret.source, need, format!("{}, a deployment's", secret.why));
     }
 }
 

@@ -482,3 +482,17 @@ fn production_settings_never_require_and_test_runs_give_dummies() {
     let names = names(&[(".env.example", "IFRAMELY_API_KEY=\n"), (".env.test", "IFRAMELY_API_KEY=123\n")]);
     assert_eq!(names, ["IFRAMELY_API_KEY"]);
 }
+
+#[test]
+fn a_deployments_env_file_only_backs_what_the_app_reads() {
+    let found = evidence(&[
+        (".env.prod.example", "# required\nSTRIPE_SECRET=\nUPTIME_MONITOR_API_KEY=\n"),
+        ("app/pay.py", "key = os.getenv('STRIPE_SECRET')\n"),
+    ]);
+    let names: Vec<&str> = found.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert!(names.iter().all(|n| *n == "STRIPE_SECRET"), "{found:?}");
+    assert!(
+        found.iter().any(|(_, source, need)| source == ".env.prod.example:2" && *need == Need::Optional),
+        "{found:?}"
+    );
+}
