@@ -298,7 +298,8 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         // What surrounds a read: its own default or number parser, the block it sits in (an
         // `if`, a fallback), a field built from others, a command run by hand, production-only
         // settings, a deployment's env file, CI's compose file, a .NET test project, a test
-        // run's dummy values; an algorithm name; a webhook URL that carries no token.
+        // run's dummy values; an algorithm name; a webhook URL that carries no token; a URL
+        // whose password is given apart.
         (
             "secrets-read-context",
             &[
@@ -310,6 +311,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "REDIS_PASSWORD",
                 "PAYMENTS_API_TOKEN",
                 "PREVIEW_API_KEY",
+                "CLICKHOUSE_PASSWORD",
             ],
             &["STRIPE_API_KEY"],
             &[
@@ -322,6 +324,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "PERCY_TOKEN",
                 "SHOP_CLIENT_TOKEN",
                 "UPTIME_MONITOR_API_KEY",
+                "CLICKHOUSE_URL",
             ],
         ),
     ];

@@ -232,6 +232,20 @@ impl ProjectNames {
         given.peek().is_some() && given.all(|v| is_setting_value(name, v))
     }
 
+    /// Whether `name` is a URL whose credentials the project gives apart: every example shows
+    /// it without any, and a password of the same service is set beside it (`CLICKHOUSE_URL=
+    /// http://clickhouse:8123` with `CLICKHOUSE_PASSWORD`): the URL is an address, the password
+    /// the secret.
+    fn credentials_given_apart(&self, name: &str, values: &[&str]) -> bool {
+        let Some((service, rest)) = name.split_once('_') else { return false };
+        let url = rest.ends_with("URL") || rest.ends_with("URI");
+        let password =
+            |key: &str| key.strip_prefix(service).is_some_and(|k| k.starts_with('_')) && key.ends_with("_PASSWORD");
+        url && !values.is_empty()
+            && values.iter().all(|v| v.contains("://") && !has_credentials(v))
+            && self.values.keys().any(|key| password(key))
+    }
+
     /// Whether `name` is a secret here: by its name (or because the code says so), and not a
     /// URL every example shows without credentials; or a URL an example shows with them.
     fn is_secret(&self, name: &str, marked: bool) -> bool {
@@ -239,7 +253,8 @@ impl ProjectNames {
         let by_name =
             looks_like_secret(name) || marked && !is_public(name) && crate::names::validate_secret_name(name).is_ok();
         let by_value = values.iter().any(|v| has_credentials(v)) && crate::names::validate_secret_name(name).is_ok();
-        let secret = by_name && !is_url_setting(name, &values) || by_value && !is_public(name);
+        let secret = by_name && !is_url_setting(name, &values) && !self.credentials_given_apart(name, &values)
+            || by_value && !is_public(name);
         secret && (marked || !self.exemplified_as_setting(name))
     }
 }

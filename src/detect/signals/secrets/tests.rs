@@ -496,3 +496,12 @@ fn a_deployments_env_file_only_backs_what_the_app_reads() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_url_whose_password_is_given_apart_is_an_address() {
+    let apart = "CLICKHOUSE_URL=http://localhost:8123\nCLICKHOUSE_USER=clickhouse\nCLICKHOUSE_PASSWORD=\n";
+    assert_eq!(names(&[(".env.example", apart)]), ["CLICKHOUSE_PASSWORD"]);
+    // With the credentials in it, the URL is the secret.
+    let inside = "DATABASE_URL=postgres://app:app@localhost/app\nDATABASE_PASSWORD=\n";
+    assert_eq!(names(&[(".env.example", inside)]), ["DATABASE_PASSWORD", "DATABASE_URL"]);
+}
