@@ -777,7 +777,7 @@ fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
     let line_start = text[..read.at].rfind('\n').map_or(0, |i| i + 1);
     // Before the read: past its quote and bracket and the reader (`env(`, `os.environ.get(`,
     // `$_ENV[`, `process.env.`), what wraps it.
-    let before = text[line_start..read.at].trim_end_matches(|c: char| matches!(c, '\'' | '"' | '[' | ' ' | '\t'));
+    let before = text[line_start..read.at].trim_end_matches(['\'', '"', '[', ' ', '\t']);
     let before = before.strip_suffix('(').unwrap_or(before);
     let before = before
         .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '$' | '\\' | '>' | '-'));
