@@ -24,6 +24,8 @@
 //! through the repo's cache: they are scanned once and need not stay in memory, and one that
 //! cannot be read is not a problem worth a warning.
 
+mod context;
+mod lines;
 mod rules;
 
 use std::collections::{HashMap, HashSet};
@@ -33,6 +35,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use self::context::{
+    is_dotnet_test_project, is_on_demand_command, is_production_settings, is_test_run_env_file, typed_by_its_call,
+};
+use self::lines::Lines;
 use self::rules::{
     has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_name, is_setting_value,
     is_test_suite_name, is_url_setting, public_halves,
@@ -257,12 +263,6 @@ impl ProjectNames {
             || by_value && !is_public(name);
         secret && (marked || !self.exemplified_as_setting(name))
     }
-}
-
-/// Whether an env file is the one a test run loads (`.env.test`, `.env.testing`, `test.env`,
-/// `.env.ci`).
-fn is_test_run_env_file(name: &str) -> bool {
-    name.split('.').any(|part| ["test", "testing", "ci"].iter().any(|t| part.eq_ignore_ascii_case(t)))
 }
 
 /// A compose service of the project's development setup: its file, the service, and whether
@@ -609,37 +609,6 @@ fn is_scanned_dir(dir: &str) -> bool {
             .any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)) || is_dotnet_test_project(d))
 }
 
-/// Whether `dir` holds commands a developer runs by hand, not the app's start-up: Django's
-/// `management/commands/`, Laravel's `Console/Commands/`, Rails' `lib/tasks/`. What they need
-/// (`createsuperuser`'s password) is asked for when they run: never required to start.
-fn is_on_demand_command(dir: &str) -> bool {
-    const COMMAND_DIRS: &[[&str; 2]] = &[["management", "commands"], ["console", "commands"], ["lib", "tasks"]];
-    let parts: Vec<&str> = dir.split('/').collect();
-    parts.windows(2).any(|pair| {
-        COMMAND_DIRS.iter().any(|[a, b]| pair[0].eq_ignore_ascii_case(a) && pair[1].eq_ignore_ascii_case(b))
-    })
-}
-
-/// Whether `name` in `dir` is the settings of production or staging alone — Django's
-/// `settings/production.py`, `config/django/prod.py`, Rails' `config/environments/production.rb`,
-/// `appsettings.Production.json`: a deployment gives what they read, development never needs it.
-fn is_production_settings(dir: &str, name: &str) -> bool {
-    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
-    let words: Vec<String> = stem.split(['.', '-', '_']).map(str::to_ascii_lowercase).collect();
-    let production = words.iter().any(|w| matches!(w.as_str(), "production" | "prod" | "staging"));
-    let settings = is_config_dir(dir)
-        || words.iter().any(|w| matches!(w.as_str(), "settings" | "appsettings" | "application" | "config"));
-    production && settings
-}
-
-/// Whether a folder name is a .NET test project's (`Svix.Tests`, `App.UnitTests`,
-/// `Api.IntegrationTests`): by convention a project of its own beside the one it tests.
-fn is_dotnet_test_project(part: &str) -> bool {
-    const SUFFIXES: &[&str] = &[".tests", ".test", ".unittests", ".integrationtests", ".functionaltests", ".specs"];
-    let lower = part.to_ascii_lowercase();
-    SUFFIXES.iter().any(|s| lower.len() > s.len() && lower.ends_with(s))
-}
-
 /// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
 /// [`is_config_dir`] of its folder), then shallowest, then by path.
 fn scan_priority(dir: &str, name: &str, in_config_dir: bool) -> (u8, u16) {
@@ -759,54 +728,6 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
     scan
 }
 
-/// Whether the call that reads a variable says its value is a setting, in any language: the
-/// default it passes is a setting's value (`env('LIVE_DELETE_TOKEN_AFTER', true)`,
-/// `os.getenv("X_TOKENS", "a,b")`, `ENV.fetch("X", "15m")`, `process.env.X ?? "true"`), or
-/// a parser of flags or numbers wraps it (`(int) env('X')`,
-/// `parse_boolean(os.environ.get("X"))`, `String.to_integer(System.get_env("X"))`). Such a
-/// name holds no credential whatever its words say (see [`is_setting_value`]). (`Boolean(…)`,
-/// `bool(…)` and `(bool)` are not such a parser: they test whether a value is set.)
-fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
-    static CAST: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r"(?:\(\s*(?:int|integer|float|double)\s*\)\s*|(?:^|[^[:word:].])(?:int|float|intval|floatval|parse_boolean|parse_bool|strtobool|to_bool|parseInt|parseFloat|Number|String\.to_integer|Integer\.parseInt)\(\s*)$",
-        )
-        .expect("the cast pattern is valid")
-    });
-    let Some(after) = text.get(read.at + read.name.len()..) else { return false };
-    let line_start = text[..read.at].rfind('\n').map_or(0, |i| i + 1);
-    // Before the read: past its quote and bracket and the reader (`env(`, `os.environ.get(`,
-    // `$_ENV[`, `process.env.`), what wraps it.
-    let before = text[line_start..read.at].trim_end_matches(['\'', '"', '[', ' ', '\t']);
-    let before = before.strip_suffix('(').unwrap_or(before);
-    let before = before
-        .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '$' | '\\' | '>' | '-'));
-    if CAST.is_match(before) {
-        return true;
-    }
-    let after = after.strip_prefix(['\'', '"']).unwrap_or(after);
-    let after = after.trim_start();
-    let after = after.strip_prefix([']', ')']).map_or(after, str::trim_start);
-    let default = if let Some(more) = after.strip_prefix(',') {
-        let first = crate::detect::ecosystems::code::expression(more, &['"', '\'']).trim();
-        // `default="true"`, `default: "15m"`: the keyword's value.
-        match first.split_once(['=', ':']) {
-            Some((key, value)) if key.trim() == "default" => value.trim(),
-            _ => first,
-        }
-    } else if let Some(more) = ["??", "||", "or "].iter().find_map(|op| after.strip_prefix(op)) {
-        crate::detect::ecosystems::code::expression(more.trim_start(), &['"', '\'']).trim()
-    } else {
-        return false;
-    };
-    let quoted = default.len() >= 2
-        && (default.starts_with('"') && default.ends_with('"') || default.starts_with('\'') && default.ends_with('\''));
-    let literal = quoted
-        || ["true", "false", "True", "False"].contains(&default)
-        || !default.is_empty() && default.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '_');
-    literal && is_setting_value(&read.name, default)
-}
-
 /// Files up to this size are read for settings in one piece: a schema or settings class is
 /// seen whole.
 const WHOLE_FILE_BYTES: usize = 128 << 10;
@@ -860,74 +781,6 @@ fn describe(read: &EnvRead) -> String {
         Need::Optional => format!("{}, optional", read.via),
         Need::Unstated => read.via.to_string(),
     }
-}
-
-/// Where in a file a read lies, found by moving on from the previous read (reads come in
-/// order), so that a file costs one pass however many reads it holds — a count of the lines
-/// before each read took minutes on a file of thousands of reads.
-struct Lines<'a> {
-    text: &'a str,
-    at: usize,
-    /// The line of `at`, from 1, and where it starts.
-    number: usize,
-    start: usize,
-    /// The last complete top-level `key:` line before the line of `at` (YAML).
-    top_level: Option<&'a str>,
-    /// Where the first `:` of the line of `at` is, if it has one.
-    colon: Option<usize>,
-}
-
-impl<'a> Lines<'a> {
-    fn new(text: &'a str) -> Self {
-        Lines { text, at: 0, number: 1, start: 0, top_level: None, colon: first_colon(text, 0) }
-    }
-
-    fn seek(&mut self, at: usize) {
-        if at < self.at {
-            // Reads come in order; one that does not starts over.
-            *self = Lines::new(self.text);
-        }
-        for (i, _) in self.text[self.at..at].match_indices('\n') {
-            let end = self.at + i;
-            let line = &self.text[self.start..end];
-            if is_top_level_key(line) {
-                self.top_level = Some(line);
-            }
-            self.number += 1;
-            self.start = end + 1;
-            self.colon = first_colon(self.text, self.start);
-        }
-        self.at = at;
-    }
-
-    /// Whether the read is on a comment line (`//`, `#`, `*`, `--`): documentation that shows
-    /// an environment read (a linter's rule docs) is no read of the project's.
-    fn in_comment(&self) -> bool {
-        let line = self.text[self.start..self.at].trim_start();
-        ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c))
-            && !line.starts_with("#{")
-            && !line.starts_with("#[")
-    }
-
-    /// Whether the read lies under a top-level `production:`/`staging:` key of a YAML file
-    /// (Rails' `secrets.yml`, `database.yml`): values only a deployment provides.
-    fn in_production_section(&self) -> bool {
-        let current = &self.text[self.start..self.at];
-        let key_line = current.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-            && self.colon.is_some_and(|colon| colon < self.at);
-        let top_level = if key_line { Some(current) } else { self.top_level };
-        top_level.is_some_and(|l| matches!(l.split(':').next().unwrap_or_default().trim(), "production" | "staging"))
-    }
-}
-
-/// The first `:` of the line starting at `start`.
-fn first_colon(text: &str, start: usize) -> Option<usize> {
-    let line = text[start..].split('\n').next().unwrap_or_default();
-    line.find(':').map(|i| start + i)
-}
-
-fn is_top_level_key(line: &str) -> bool {
-    line.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && line.contains(':')
 }
 
 #[cfg(test)]
