@@ -295,6 +295,38 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["DUO_IKEY", "DUO_HOST", "SHOW_PASSWORD_HINT", "API_KEY_HEADER"],
         ),
+        // What surrounds a read: its own default or number parser, the block it sits in (an
+        // `if`, a fallback), a field built from others, a command run by hand, production-only
+        // settings, a deployment's env file, CI's compose file, a .NET test project, a test
+        // run's dummy values; an algorithm name; a webhook URL that carries no token; a URL
+        // whose password is given apart.
+        (
+            "secrets-read-context",
+            &[
+                "STRIPE_API_KEY",
+                "AWS_SECRET_ACCESS_KEY",
+                "SECRET_KEY",
+                "SLACK_WEBHOOK_URL",
+                "DJANGO_SUPERUSER_PASSWORD",
+                "REDIS_PASSWORD",
+                "PAYMENTS_API_TOKEN",
+                "PREVIEW_API_KEY",
+                "CLICKHOUSE_PASSWORD",
+            ],
+            &["STRIPE_API_KEY"],
+            &[
+                "ATHENA_OPTIONAL_CREDENTIALS",
+                "AUTOSPAM_IGNORED_TOKENS",
+                "OIDC_ID_TOKEN_SIGNED_RESPONSE_ALG",
+                "NOTIFY_WEBHOOK_URL",
+                "REDIS_CACHE_URL",
+                "POSTGRES_PASSWORD",
+                "PERCY_TOKEN",
+                "SHOP_CLIENT_TOKEN",
+                "UPTIME_MONITOR_API_KEY",
+                "CLICKHOUSE_URL",
+            ],
+        ),
     ];
     for (fixture, must, required, must_not) in cases {
         let (names, required_names) = secrets_of(fixture);

@@ -161,7 +161,7 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
 /// `Mix.env() == :prod`), up to the `end` at the same indentation.
 fn production_blocks(rel: &str, text: &str) -> Vec<std::ops::Range<usize>> {
     static PROD_IF: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^([ \t]*)if\s+(?:config_env\(\)|Mix\.env\(\))\s*==\s*:prod\s+do\s*$")
+        Regex::new(r"(?m)^([ \t]*)if\s+(?:config_env\(\)|Mix\.env\(\))\s*===?\s*:prod\s+do\s*$")
             .expect("the production-block pattern is valid")
     });
     if rel == "config/prod.exs" || rel.ends_with("/config/prod.exs") {
@@ -258,5 +258,13 @@ mod tests {
         assert!(s.findings.notes.iter().any(|n| n.contains("umbrella") && n.contains("2 apps")));
         assert!(s.findings.notes.iter().any(|n| n.starts_with("Phoenix")));
         assert_eq!(s.toolchain("elixir"), Some((Some("1.14"), "apps/web/mix.exs:1")));
+    }
+
+    #[test]
+    fn a_strictly_equal_production_test_is_a_production_block() {
+        let text = "if config_env() === :prod do\n  url = System.get_env(\"DATABASE_URL\") || raise \"missing\"\nend\n";
+        let reads: Vec<(String, Need)> =
+            Elixir.env_reads("config/runtime.exs", text).into_iter().map(|r| (r.name, r.need)).collect();
+        assert_eq!(reads, [("DATABASE_URL".into(), Need::Optional)]);
     }
 }

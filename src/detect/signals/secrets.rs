@@ -24,6 +24,8 @@
 //! through the repo's cache: they are scanned once and need not stay in memory, and one that
 //! cannot be read is not a problem worth a warning.
 
+mod context;
+mod lines;
 mod rules;
 
 use std::collections::{HashMap, HashSet};
@@ -33,6 +35,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use self::context::{
+    is_dotnet_test_project, is_on_demand_command, is_production_settings, is_test_run_env_file, typed_by_its_call,
+};
+use self::lines::Lines;
 use self::rules::{
     has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_name, is_setting_value,
     is_test_suite_name, is_url_setting, public_halves,
@@ -83,6 +89,7 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     ".github",
     ".circleci",
     "ci",
+    ".ci",
 ];
 /// First words of the names of test code and test-runner configuration (`conftest.py`,
 /// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings).
@@ -104,7 +111,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         let mut evidence = Gathered::default();
         let services = compose_services(sources);
         let project = ProjectNames::of(sources, &services);
-        for file in sources.env_files() {
+        for file in sources.env_files().iter().filter(|file| !is_production_env_file(file)) {
             env_file_secrets(file, &project, &mut evidence);
         }
         compose_secrets(&services, &project, &mut evidence);
@@ -116,6 +123,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     // it is spelled.
     let typed_settings = code_secrets(sources, chosen, &project, &mut evidence, out);
     ci_secrets(sources, &mut evidence);
+    production_env_secrets(sources, &project, &mut evidence);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
     out.secrets
@@ -132,6 +140,27 @@ fn ci_secrets(sources: &Sources, evidence: &mut Gathered) {
         for name in job.secrets.iter().filter(|name| is_sandbox_secret(name) && read.contains(*name)) {
             evidence.add(name, &job.source, Need::Unstated, "also set for the CI test job");
         }
+    }
+}
+
+/// Whether an env file is a deployment's (`.env.prod.example`, `.env.production`): what a
+/// production set-up adds (uptime monitors, a managed database's shadow URL), not what the
+/// app needs to run here.
+fn is_production_env_file(file: &EnvFile) -> bool {
+    compose::is_production_file(file_name(&file.path))
+}
+
+/// What a deployment's env files say, for the names found by now only: evidence for a
+/// credential the app reads, never a name of its own, never required.
+fn production_env_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Gathered) {
+    let read: HashSet<String> = evidence.found.iter().map(|s| s.name.clone()).collect();
+    let mut production = Gathered::default();
+    for file in sources.env_files().iter().filter(|file| is_production_env_file(file)) {
+        env_file_secrets(file, project, &mut production);
+    }
+    for secret in production.found.into_iter().filter(|s| read.contains(&s.name)) {
+        let need = if secret.need == Need::Required { Need::Optional } else { secret.need };
+        evidence.add(&secret.name, &secret.source, need, format!("{}, a deployment's", secret.why));
     }
 }
 
@@ -173,8 +202,15 @@ impl ProjectNames {
             names.spelled.entry(squashed(key)).or_insert_with(|| key.to_string());
         };
         for file in sources.env_files() {
+            // A test run's env file (`.env.test`, `.env.testing`) gives dummies (`API_KEY=123`):
+            // what the test needs, not what the value looks like.
+            let dummies = is_test_run_env_file(file_name(&file.path));
             for entry in &file.entries {
-                give(&mut names, &entry.key, &entry.value);
+                if dummies {
+                    names.spelled.entry(squashed(&entry.key)).or_insert_with(|| entry.key.clone());
+                } else {
+                    give(&mut names, &entry.key, &entry.value);
+                }
             }
         }
         for (_, service, _) in services {
@@ -202,6 +238,20 @@ impl ProjectNames {
         given.peek().is_some() && given.all(|v| is_setting_value(name, v))
     }
 
+    /// Whether `name` is a URL whose credentials the project gives apart: every example shows
+    /// it without any, and a password of the same service is set beside it (`CLICKHOUSE_URL=
+    /// http://clickhouse:8123` with `CLICKHOUSE_PASSWORD`): the URL is an address, the password
+    /// the secret.
+    fn credentials_given_apart(&self, name: &str, values: &[&str]) -> bool {
+        let Some((service, rest)) = name.split_once('_') else { return false };
+        let url = rest.ends_with("URL") || rest.ends_with("URI");
+        let password =
+            |key: &str| key.strip_prefix(service).is_some_and(|k| k.starts_with('_')) && key.ends_with("_PASSWORD");
+        url && !values.is_empty()
+            && values.iter().all(|v| v.contains("://") && !has_credentials(v))
+            && self.values.keys().any(|key| password(key))
+    }
+
     /// Whether `name` is a secret here: by its name (or because the code says so), and not a
     /// URL every example shows without credentials; or a URL an example shows with them.
     fn is_secret(&self, name: &str, marked: bool) -> bool {
@@ -209,7 +259,8 @@ impl ProjectNames {
         let by_name =
             looks_like_secret(name) || marked && !is_public(name) && crate::names::validate_secret_name(name).is_ok();
         let by_value = values.iter().any(|v| has_credentials(v)) && crate::names::validate_secret_name(name).is_ok();
-        let secret = by_name && !is_url_setting(name, &values) || by_value && !is_public(name);
+        let secret = by_name && !is_url_setting(name, &values) && !self.credentials_given_apart(name, &values)
+            || by_value && !is_public(name);
         secret && (marked || !self.exemplified_as_setting(name))
     }
 }
@@ -553,7 +604,9 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
 fn is_scanned_dir(dir: &str) -> bool {
     is_own_dir(dir)
         && !is_examples_dir(dir)
-        && !dir.split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)))
+        && !dir
+            .split('/')
+            .any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)) || is_dotnet_test_project(d))
 }
 
 /// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
@@ -603,6 +656,8 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
     let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
     // A project's scripts: what they read counts, but not what CI and publishing use there.
     let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
+    let on_demand = is_on_demand_command(parent_dir(rel));
+    let production = is_production_settings(parent_dir(rel), file_name(rel));
     let mut scan = FileScan::default();
     let readers: Vec<_> = ecosystems::reading_env_in(parent_dir(rel), file_name(rel)).collect();
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
@@ -620,6 +675,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
         // In order, so that the lines are counted in one pass.
         reads.sort_by_key(|read| read.at);
         for read in reads {
+            let read = EnvRead { setting: read.setting || typed_by_its_call(&text, &read), ..read };
             lines.seek(read.at);
             if lines.in_comment() || is_yaml && lines.in_production_section() {
                 continue;
@@ -658,7 +714,14 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
                 }
                 names.insert(name.clone());
             }
-            let secret = Secret { name, source: Evidence::line(rel, lines.number), need: read.need, why };
+            let (need, why) = if on_demand && read.need == Need::Required {
+                (Need::Optional, format!("{}, in a command run by hand", read.via))
+            } else if production && read.need == Need::Required {
+                (Need::Optional, format!("{}, production-only config", read.via))
+            } else {
+                (read.need, why)
+            };
+            let secret = Secret { name, source: Evidence::line(rel, lines.number), need, why };
             if keyed { scan.keyed.push(secret) } else { scan.secrets.push(secret) }
         }
     }
@@ -718,74 +781,6 @@ fn describe(read: &EnvRead) -> String {
         Need::Optional => format!("{}, optional", read.via),
         Need::Unstated => read.via.to_string(),
     }
-}
-
-/// Where in a file a read lies, found by moving on from the previous read (reads come in
-/// order), so that a file costs one pass however many reads it holds — a count of the lines
-/// before each read took minutes on a file of thousands of reads.
-struct Lines<'a> {
-    text: &'a str,
-    at: usize,
-    /// The line of `at`, from 1, and where it starts.
-    number: usize,
-    start: usize,
-    /// The last complete top-level `key:` line before the line of `at` (YAML).
-    top_level: Option<&'a str>,
-    /// Where the first `:` of the line of `at` is, if it has one.
-    colon: Option<usize>,
-}
-
-impl<'a> Lines<'a> {
-    fn new(text: &'a str) -> Self {
-        Lines { text, at: 0, number: 1, start: 0, top_level: None, colon: first_colon(text, 0) }
-    }
-
-    fn seek(&mut self, at: usize) {
-        if at < self.at {
-            // Reads come in order; one that does not starts over.
-            *self = Lines::new(self.text);
-        }
-        for (i, _) in self.text[self.at..at].match_indices('\n') {
-            let end = self.at + i;
-            let line = &self.text[self.start..end];
-            if is_top_level_key(line) {
-                self.top_level = Some(line);
-            }
-            self.number += 1;
-            self.start = end + 1;
-            self.colon = first_colon(self.text, self.start);
-        }
-        self.at = at;
-    }
-
-    /// Whether the read is on a comment line (`//`, `#`, `*`, `--`): documentation that shows
-    /// an environment read (a linter's rule docs) is no read of the project's.
-    fn in_comment(&self) -> bool {
-        let line = self.text[self.start..self.at].trim_start();
-        ["//", "#", "*", "/*", "--", "<!--"].iter().any(|c| line.starts_with(c))
-            && !line.starts_with("#{")
-            && !line.starts_with("#[")
-    }
-
-    /// Whether the read lies under a top-level `production:`/`staging:` key of a YAML file
-    /// (Rails' `secrets.yml`, `database.yml`): values only a deployment provides.
-    fn in_production_section(&self) -> bool {
-        let current = &self.text[self.start..self.at];
-        let key_line = current.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-            && self.colon.is_some_and(|colon| colon < self.at);
-        let top_level = if key_line { Some(current) } else { self.top_level };
-        top_level.is_some_and(|l| matches!(l.split(':').next().unwrap_or_default().trim(), "production" | "staging"))
-    }
-}
-
-/// The first `:` of the line starting at `start`.
-fn first_colon(text: &str, start: usize) -> Option<usize> {
-    let line = text[start..].split('\n').next().unwrap_or_default();
-    line.find(':').map(|i| start + i)
-}
-
-fn is_top_level_key(line: &str) -> bool {
-    line.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && line.contains(':')
 }
 
 #[cfg(test)]

@@ -510,12 +510,20 @@ fn turbo_reads(text: &str) -> Vec<EnvRead> {
     found
 }
 
-/// `env("DATABASE_URL")` in a Prisma schema: the client cannot connect without it.
+/// `env("DATABASE_URL")` in a Prisma schema: the client cannot connect without it. The
+/// `shadowDatabaseUrl` is only for `prisma migrate dev`'s scratch database: optional.
 fn prisma_reads(text: &str) -> Vec<EnvRead> {
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?-u:\b)env\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#).expect("the Prisma env pattern is valid")
     });
-    code::reads_of(&ENV, text, "Prisma schema", |_| Need::Required)
+    let mut reads = code::reads_of(&ENV, text, "Prisma schema", |_| Need::Required);
+    for read in &mut reads {
+        let line_start = text[..read.at].rfind('\n').map_or(0, |i| i + 1);
+        if text[line_start..read.at].trim_start().starts_with("shadowDatabaseUrl") {
+            read.need = Need::Optional;
+        }
+    }
+    reads
 }
 
 #[cfg(test)]
@@ -690,10 +698,14 @@ export const env = createEnv({
 
     #[test]
     fn prisma_schema() {
-        let text = "datasource db {\n  provider = \"postgresql\"\n  url = env(\"DATABASE_URL\")\n  directUrl = env(\"DIRECT_URL\")\n}\n";
+        let text = "datasource db {\n  provider = \"postgresql\"\n  url = env(\"DATABASE_URL\")\n  directUrl = env(\"DIRECT_URL\")\n  shadowDatabaseUrl = env(\"SHADOW_DATABASE_URL\")\n}\n";
         assert_eq!(
             found("prisma/schema.prisma", text),
-            [("DATABASE_URL".into(), Need::Required), ("DIRECT_URL".into(), Need::Required)]
+            [
+                ("DATABASE_URL".into(), Need::Required),
+                ("DIRECT_URL".into(), Need::Required),
+                ("SHADOW_DATABASE_URL".into(), Need::Optional)
+            ]
         );
     }
 }

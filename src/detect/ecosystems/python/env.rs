@@ -22,7 +22,56 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(reader_reads(text));
     found.extend(settings_classes(text));
     found.extend(dynaconf_validators(text));
+    // A settings module runs top to bottom at import: a read under `if USE_S3:` or in an
+    // `else:` branch happens only in the set-ups that take it, so the app starts without it.
+    for read in &mut found {
+        if read.need == Need::Required && under_condition(text, read.at) {
+            read.need = Need::Optional;
+            read.via = match read.via {
+                "os.environ[…]" => "os.environ[…] under a condition",
+                "settings reader" => "settings reader under a condition",
+                "BaseSettings field" => "BaseSettings field under a condition",
+                _ => "read under a condition",
+            };
+        }
+    }
     found
+}
+
+/// Whether the statement holding offset `at` runs only under a condition: some block that
+/// encloses it (by indentation, through the lines of a multi-line expression) opens with
+/// `if`, `elif`, `else`, `except`, `for` or `while`. A class body is no condition (a settings
+/// class's fields), nor a function's (called at start-up as often as not).
+fn under_condition(text: &str, at: usize) -> bool {
+    /// How many lines up enclosing blocks are looked for.
+    const LOOKBACK: usize = 400;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent_of = |line: &str| line.len() - line.trim_start().len();
+    let mut indent = indent_of(&text[line_start..at]);
+    for line in text[..line_start].lines().rev().take(LOOKBACK) {
+        if indent == 0 {
+            return false;
+        }
+        let content = line.trim_start();
+        if content.is_empty() || content.starts_with('#') || indent_of(line) >= indent {
+            continue;
+        }
+        indent = indent_of(line);
+        let keyword = content.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
+        match keyword {
+            "if" | "elif" | "else" | "except" | "for" | "while" => return true,
+            "class" | "def" | "async" => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether a field's default is an f-string that interpolates other values
+/// (`f"redis://{REDIS_HOST}:{REDIS_PORT}"`): computed, not read.
+fn is_formatted_from_fields(default: &str) -> bool {
+    let rest = default.strip_prefix(['f', 'F']).unwrap_or_default();
+    rest.starts_with(['"', '\'']) && rest.contains('{')
 }
 
 /// The text after a call's name argument: its other arguments (see [`code::rest_of_call`]).
@@ -75,8 +124,9 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
                 Need::Required
             } else if passes_default(rest) || code::followed_by(closed, &["or "]) {
                 Need::Optional
-            } else if sets_django_secret_key(text, whole.start()) {
-                // Django refuses to start with an empty SECRET_KEY.
+            } else if sets_django_secret_key(text, whole.start()) && !filled_in_later(text, whole.end(), "SECRET_KEY") {
+                // Django refuses to start with an empty SECRET_KEY — unless the settings
+                // give it one when the environment does not.
                 Need::Required
             } else {
                 Need::Unstated
@@ -155,6 +205,19 @@ const SCALAR_TYPES: &[&str] = &["bool", "int", "float", "integer", "number", "de
 /// Other reader types that hold settings, not credentials: lists, paths, dates, log levels.
 const READER_SETTING_TYPES: &[&str] =
     &["list", "tuple", "path", "datetime", "date", "time", "log_level", "enum", "uuid"];
+
+/// Whether the code after `from` assigns `variable` again inside a block — the fallback of
+/// `if not SECRET_KEY and DEBUG: SECRET_KEY = get_random_secret_key()`.
+fn filled_in_later(text: &str, from: usize, variable: &str) -> bool {
+    text[from..].lines().skip(1).any(|line| {
+        let content = line.trim_start();
+        content.len() < line.len()
+            && content.strip_prefix(variable).is_some_and(|rest| {
+                let rest = rest.trim_start();
+                rest.starts_with('=') && !rest.starts_with("==")
+            })
+    })
+}
 
 /// Whether the read at `at` is the value of Django's `SECRET_KEY = …` setting.
 fn sets_django_secret_key(text: &str, at: usize) -> bool {
@@ -456,6 +519,11 @@ fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead
         }
         let name_at = at + depth;
         let default = field.get(3).map(|d| d.as_str().trim());
+        // `POSTGRES_URI: str = f"{POSTGRES_USER}:{POSTGRES_PASSWORD}@…"`: built from the
+        // fields above it when the class is defined; the parts are what the environment gives.
+        if default.is_some_and(is_formatted_from_fields) {
+            continue;
+        }
         // `Field(…)` may span lines: read its whole call.
         let call = default.filter(|d| d.starts_with("Field(")).and_then(|_| {
             let open = name_at + content.find("Field(").unwrap_or(0) + "Field".len();
@@ -574,165 +642,4 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn found(text: &str) -> Vec<(String, Need)> {
-        reads(text).into_iter().map(|r| (r.name, r.need)).collect()
-    }
-
-    #[test]
-    fn os_reads_and_their_defaults() {
-        let text = "os.environ['SET_HERE_TOKEN'] = 'x'\nA = os.environ['SECRET_KEY']\nB = os.getenv('DB_PASSWORD', 'x')\nC = os.environ.get(\"API_TOKEN\")\nD = os.getenv('SMTP_PASS') or ''\nE = os.getenv(\"K\", default=None)\nSECRET_KEY = os.environ.get('DJANGO_SECRET_KEY')\n";
-        assert_eq!(
-            found(text),
-            [
-                ("SECRET_KEY".into(), Need::Required),
-                ("DB_PASSWORD".into(), Need::Optional),
-                ("API_TOKEN".into(), Need::Unstated),
-                ("SMTP_PASS".into(), Need::Optional),
-                ("K".into(), Need::Optional),
-                ("DJANGO_SECRET_KEY".into(), Need::Required),
-            ]
-        );
-    }
-
-    #[test]
-    fn helpers_the_file_defines() {
-        let text = "def envsecret(s: str, default: str | None = None) -> str | None:\n    if secret_path := os.getenv(s + \"_FILE\"):\n        return open(secret_path).read()\n    return os.getenv(s, default)\n\n\ndef need(name):\n    return os.environ[name]\n\nA = envsecret(\"GITHUB_CLIENT_SECRET\")\nB = envsecret(\"DB_PASSWORD\", \"\")\nC = need('JWT_SECRET')\n";
-        assert_eq!(
-            found(text),
-            [
-                ("GITHUB_CLIENT_SECRET".into(), Need::Unstated),
-                ("DB_PASSWORD".into(), Need::Optional),
-                ("JWT_SECRET".into(), Need::Required),
-            ]
-        );
-    }
-
-    #[test]
-    fn readers_under_any_name() {
-        let text = "import environ\nsettings_env = environ.Env(DEBUG=(bool, False))\nSECRET_KEY = settings_env('DJANGO_SECRET_KEY')\nDB = settings_env.db_url('DATABASE_URL', default='sqlite://')\nconfig = Config('.env')\nJWT = config('JWT_SECRET', cast=Secret)\nX = config('MAIL_PASSWORD', cast=str, default='')\n";
-        let reads = reads(text);
-        let rows: Vec<(&str, Need, bool)> = reads.iter().map(|r| (r.name.as_str(), r.need, r.marked_secret)).collect();
-        assert_eq!(
-            rows,
-            [
-                ("DJANGO_SECRET_KEY", Need::Required, false),
-                ("DATABASE_URL", Need::Optional, false),
-                ("JWT_SECRET", Need::Required, true),
-                ("MAIL_PASSWORD", Need::Optional, false),
-            ]
-        );
-    }
-
-    #[test]
-    fn fields_a_validator_builds_are_not_read() {
-        let text = "class Settings(BaseSettings):\n    POSTGRES_PASSWORD: str\n    POSTGRES_URI: PostgresDsn | None = None\n    DEBUG: bool = False\n\n    @field_validator(\"POSTGRES_URI\", mode=\"before\")\n    def assemble(cls, v, info):\n        return PostgresDsn.build(scheme=\"postgresql\", password=info.data[\"POSTGRES_PASSWORD\"])\n";
-        let rows: Vec<(String, bool)> = reads(text).into_iter().map(|r| (r.name, r.setting)).collect();
-        assert_eq!(rows, [("POSTGRES_PASSWORD".to_string(), false), ("DEBUG".to_string(), true)]);
-    }
-
-    #[test]
-    fn flags_and_numbers_are_read_but_never_secrets() {
-        let text = "def get_bool_from_env(name, default_value):\n    value = os.environ.get(name)\n    return value in ('1', 'true')\n\nA = get_bool_from_env('AWS_QUERYSTRING_AUTH', False)\nB = env.bool('SESSION_TOKEN_AUTH')\nC = config('JWT_AUTH', cast=bool)\nD = config('JWT_SECRET')\nE = env.int('MAX_TOKEN')\n";
-        let credentials: Vec<String> = reads(text).into_iter().filter(|r| !r.setting).map(|r| r.name).collect();
-        assert_eq!(credentials, ["JWT_SECRET"]);
-        let mut settings: Vec<String> = reads(text).into_iter().filter(|r| r.setting).map(|r| r.name).collect();
-        settings.sort_unstable();
-        assert_eq!(settings, ["AWS_QUERYSTRING_AUTH", "JWT_AUTH", "MAX_TOKEN", "SESSION_TOKEN_AUTH"]);
-    }
-
-    #[test]
-    fn url_readers_that_name_their_own_variable() {
-        let text = "import environ, dj_database_url\nenv = environ.Env()\nDATABASES = {'default': env.db()}\nEMAIL = env.email(default='smtp://localhost')\nOTHER = env.db('REPLICA_URL')\nD = dj_database_url.config(env=dj_database_url.DEFAULT_ENV, conn_max_age=600)\nE = dj_database_url.config(env='LEGACY_DB')\nF = dj_database_url.config(default='sqlite:///db.sqlite3')\n";
-        let rows: Vec<(String, Need)> = reads(text).into_iter().map(|r| (r.name, r.need)).collect();
-        assert_eq!(
-            rows,
-            [
-                ("REPLICA_URL".into(), Need::Required),
-                ("DATABASE_URL".into(), Need::Required),
-                ("EMAIL_URL".into(), Need::Optional),
-                ("DATABASE_URL".into(), Need::Unstated),
-                ("LEGACY_DB".into(), Need::Unstated),
-                ("DATABASE_URL".into(), Need::Optional),
-            ]
-        );
-    }
-
-    #[test]
-    fn pydantic_settings_classes() {
-        let text = r#"
-from pydantic_settings import BaseSettings, SettingsConfigDict
-
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="app_", env_file=".env")
-    # a comment
-    secret_key: str
-    DATABASE_URL: PostgresDsn
-    smtp_password: str | None = None
-    api_key: SecretStr = Field(
-        ...,
-        description="the key",
-    )
-    token: str = Field(default="x", validation_alias="SERVICE_TOKEN")
-    _private: str = "x"
-
-    @property
-    def dsn(self) -> str:
-        value: str = "not a field"
-        return value
-
-class AppSettings(Settings):
-    stripe_key: str
-
-class NotSettings(BaseModel):
-    password: str
-"#;
-        assert_eq!(
-            found(text),
-            [
-                ("APP_SECRET_KEY".into(), Need::Required),
-                ("APP_DATABASE_URL".into(), Need::Required),
-                ("APP_SMTP_PASSWORD".into(), Need::Optional),
-                ("APP_API_KEY".into(), Need::Required),
-                ("SERVICE_TOKEN".into(), Need::Optional),
-                ("APP_STRIPE_KEY".into(), Need::Required),
-            ]
-        );
-        assert!(reads(text).iter().any(|r| r.name == "APP_API_KEY" && r.marked_secret));
-    }
-
-    #[test]
-    fn fields_the_code_gives_the_constructor_are_not_read_from_the_environment() {
-        let text = r#"
-class AppSettings(BaseSettings):
-    SECRET: str
-    SESSION_SECRET: str
-    DB_PASSWORD: str
-    API_TOKEN: str
-
-def build(data_dir) -> AppSettings:
-    secret_settings = {
-        "SECRET": determine_secrets(data_dir, ".secret"),
-        "SESSION_SECRET": determine_secrets(data_dir, ".session_secret"),
-    }
-    return AppSettings(
-        _env_file=".env",  # type: ignore
-        # the token comes from the data directory
-        API_TOKEN=load_token(data_dir),
-        **secret_settings,
-    )
-"#;
-        assert_eq!(found(text), [("DB_PASSWORD".into(), Need::Required)]);
-    }
-
-    #[test]
-    fn dynaconf_validators() {
-        let text = "settings = Dynaconf(envvar_prefix=\"MYAPP\", validators=[\n    Validator(\"DATABASE_URL\", must_exist=True),\n    Validator(\"mail.password\", default=\"\"),\n])\n";
-        assert_eq!(
-            found(text),
-            [("MYAPP_DATABASE_URL".into(), Need::Required), ("MYAPP_MAIL__PASSWORD".into(), Need::Optional)]
-        );
-    }
-}
+mod tests;

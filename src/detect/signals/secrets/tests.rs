@@ -420,3 +420,88 @@ fn ci_secrets_count_only_for_what_the_app_reads_and_never_require_it() {
     let found = evidence(&[ci[0], ci[1], read]);
     assert_eq!(found, [("DB_PASSWORD".into(), "src/db.js:1".into(), Need::Unstated)]);
 }
+
+#[test]
+fn a_reads_own_default_or_number_parser_makes_it_a_setting() {
+    let php = "<?php return [\n\
+        'delete' => (bool) env('LIVE_DELETE_TOKEN_AFTER', true),\n\
+        'ignored' => env('AUTOSPAM_IGNORED_TOKENS', 'the,a,of'),\n\
+        'ttl' => (int) env('SESSION_TOKEN_MINUTES'),\n\
+        'stripe' => env('STRIPE_SECRET'),\n\
+        'ldap' => env('LDAP_PASSWORD', false),\n];\n";
+    let python = "OPTIONAL = parse_boolean(os.environ.get(\"ATHENA_OPTIONAL_CREDENTIALS\", \"true\"))\n\
+        WITHIN = os.getenv(\"RESET_PASSWORD_WITHIN\", default=\"6h\")\n\
+        MAIL = os.getenv(\"MAIL_PASSWORD\")\n";
+    // `Boolean(…)` tests whether a value is set: the URL is still one.
+    let node =
+        "const on = Boolean(process.env.CLICKHOUSE_URL);\nconst ttl = process.env.REFRESH_TOKEN_TTL ?? \"15m\";\n";
+    assert_eq!(
+        names(&[("config/app.php", php), ("app/settings.py", python), ("src/db.ts", node)]),
+        ["CLICKHOUSE_URL", "LDAP_PASSWORD", "MAIL_PASSWORD", "STRIPE_SECRET"]
+    );
+}
+
+#[test]
+fn commands_run_by_hand_never_make_a_name_required() {
+    let found = evidence(&[
+        ("shop/management/commands/createsuperuser.py", "password = os.environ[\"DJANGO_SUPERUSER_PASSWORD\"]\n"),
+        ("shop/settings.py", "API_TOKEN = os.environ[\"API_TOKEN\"]\n"),
+    ]);
+    let need = |name: &str| found.iter().find(|(n, _, _)| n == name).map(|(_, _, need)| *need);
+    assert_eq!(need("DJANGO_SUPERUSER_PASSWORD"), Some(Need::Optional));
+    assert_eq!(need("API_TOKEN"), Some(Need::Required));
+    assert!(is_on_demand_command("app/Console/Commands"));
+    assert!(is_on_demand_command("lib/tasks"));
+    assert!(!is_on_demand_command("app/commands"));
+}
+
+#[test]
+fn dotnet_test_projects_and_ci_folders_are_not_the_app() {
+    for rel in ["csharp/Svix.Tests/ClientVars.cs", "src/Api.IntegrationTests/Setup.cs", ".ci/seed.py"] {
+        assert!(!is_scanned_source(rel), "{rel}");
+    }
+    assert!(is_scanned_source("src/Api/Program.cs"));
+    assert!(is_scanned_source("src/Contests/Program.cs"));
+    let compose = "services:\n  app:\n    build: .\n    environment:\n      POSTGRES_PASSWORD: ci\n      PERCY_TOKEN: ${PERCY_TOKEN}\n";
+    assert_eq!(names(&[(".ci/compose.ci.yaml", compose)]), Vec::<String>::new());
+}
+
+#[test]
+fn production_settings_never_require_and_test_runs_give_dummies() {
+    let found = evidence(&[
+        ("config/django/production.py", "API_TOKEN = env.str(\"API_TOKEN\")\n"),
+        ("config/django/base.py", "MAIL_TOKEN = env.str(\"MAIL_TOKEN\")\n"),
+    ]);
+    let need = |name: &str| found.iter().find(|(n, _, _)| n == name).map(|(_, _, need)| *need);
+    assert_eq!(need("API_TOKEN"), Some(Need::Optional));
+    assert_eq!(need("MAIL_TOKEN"), Some(Need::Required));
+    assert!(is_production_settings("config/environments", "production.rb"));
+    assert!(is_production_settings("src/Api", "appsettings.Production.json"));
+    assert!(!is_production_settings("app/models", "products.py"));
+    // `123` in the test run's env file is a dummy, not an example of a number.
+    let names = names(&[(".env.example", "IFRAMELY_API_KEY=\n"), (".env.test", "IFRAMELY_API_KEY=123\n")]);
+    assert_eq!(names, ["IFRAMELY_API_KEY"]);
+}
+
+#[test]
+fn a_deployments_env_file_only_backs_what_the_app_reads() {
+    let found = evidence(&[
+        (".env.prod.example", "# required\nSTRIPE_SECRET=\nUPTIME_MONITOR_API_KEY=\n"),
+        ("app/pay.py", "key = os.getenv('STRIPE_SECRET')\n"),
+    ]);
+    let names: Vec<&str> = found.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert!(names.iter().all(|n| *n == "STRIPE_SECRET"), "{found:?}");
+    assert!(
+        found.iter().any(|(_, source, need)| source == ".env.prod.example:2" && *need == Need::Optional),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn a_url_whose_password_is_given_apart_is_an_address() {
+    let apart = "CLICKHOUSE_URL=http://localhost:8123\nCLICKHOUSE_USER=clickhouse\nCLICKHOUSE_PASSWORD=\n";
+    assert_eq!(names(&[(".env.example", apart)]), ["CLICKHOUSE_PASSWORD"]);
+    // With the credentials in it, the URL is the secret.
+    let inside = "DATABASE_URL=postgres://app:app@localhost/app\nDATABASE_PASSWORD=\n";
+    assert_eq!(names(&[(".env.example", inside)]), ["DATABASE_PASSWORD", "DATABASE_URL"]);
+}

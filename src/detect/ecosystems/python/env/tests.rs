@@ -1,0 +1,195 @@
+use super::*;
+
+fn found(text: &str) -> Vec<(String, Need)> {
+    reads(text).into_iter().map(|r| (r.name, r.need)).collect()
+}
+
+#[test]
+fn os_reads_and_their_defaults() {
+    let text = "os.environ['SET_HERE_TOKEN'] = 'x'\nA = os.environ['SECRET_KEY']\nB = os.getenv('DB_PASSWORD', 'x')\nC = os.environ.get(\"API_TOKEN\")\nD = os.getenv('SMTP_PASS') or ''\nE = os.getenv(\"K\", default=None)\nSECRET_KEY = os.environ.get('DJANGO_SECRET_KEY')\n";
+    assert_eq!(
+        found(text),
+        [
+            ("SECRET_KEY".into(), Need::Required),
+            ("DB_PASSWORD".into(), Need::Optional),
+            ("API_TOKEN".into(), Need::Unstated),
+            ("SMTP_PASS".into(), Need::Optional),
+            ("K".into(), Need::Optional),
+            ("DJANGO_SECRET_KEY".into(), Need::Required),
+        ]
+    );
+}
+
+#[test]
+fn helpers_the_file_defines() {
+    let text = "def envsecret(s: str, default: str | None = None) -> str | None:\n    if secret_path := os.getenv(s + \"_FILE\"):\n        return open(secret_path).read()\n    return os.getenv(s, default)\n\n\ndef need(name):\n    return os.environ[name]\n\nA = envsecret(\"GITHUB_CLIENT_SECRET\")\nB = envsecret(\"DB_PASSWORD\", \"\")\nC = need('JWT_SECRET')\n";
+    assert_eq!(
+        found(text),
+        [
+            ("GITHUB_CLIENT_SECRET".into(), Need::Unstated),
+            ("DB_PASSWORD".into(), Need::Optional),
+            ("JWT_SECRET".into(), Need::Required),
+        ]
+    );
+}
+
+#[test]
+fn readers_under_any_name() {
+    let text = "import environ\nsettings_env = environ.Env(DEBUG=(bool, False))\nSECRET_KEY = settings_env('DJANGO_SECRET_KEY')\nDB = settings_env.db_url('DATABASE_URL', default='sqlite://')\nconfig = Config('.env')\nJWT = config('JWT_SECRET', cast=Secret)\nX = config('MAIL_PASSWORD', cast=str, default='')\n";
+    let reads = reads(text);
+    let rows: Vec<(&str, Need, bool)> = reads.iter().map(|r| (r.name.as_str(), r.need, r.marked_secret)).collect();
+    assert_eq!(
+        rows,
+        [
+            ("DJANGO_SECRET_KEY", Need::Required, false),
+            ("DATABASE_URL", Need::Optional, false),
+            ("JWT_SECRET", Need::Required, true),
+            ("MAIL_PASSWORD", Need::Optional, false),
+        ]
+    );
+}
+
+#[test]
+fn fields_a_validator_builds_are_not_read() {
+    let text = "class Settings(BaseSettings):\n    POSTGRES_PASSWORD: str\n    POSTGRES_URI: PostgresDsn | None = None\n    DEBUG: bool = False\n\n    @field_validator(\"POSTGRES_URI\", mode=\"before\")\n    def assemble(cls, v, info):\n        return PostgresDsn.build(scheme=\"postgresql\", password=info.data[\"POSTGRES_PASSWORD\"])\n";
+    let rows: Vec<(String, bool)> = reads(text).into_iter().map(|r| (r.name, r.setting)).collect();
+    assert_eq!(rows, [("POSTGRES_PASSWORD".to_string(), false), ("DEBUG".to_string(), true)]);
+}
+
+#[test]
+fn flags_and_numbers_are_read_but_never_secrets() {
+    let text = "def get_bool_from_env(name, default_value):\n    value = os.environ.get(name)\n    return value in ('1', 'true')\n\nA = get_bool_from_env('AWS_QUERYSTRING_AUTH', False)\nB = env.bool('SESSION_TOKEN_AUTH')\nC = config('JWT_AUTH', cast=bool)\nD = config('JWT_SECRET')\nE = env.int('MAX_TOKEN')\n";
+    let credentials: Vec<String> = reads(text).into_iter().filter(|r| !r.setting).map(|r| r.name).collect();
+    assert_eq!(credentials, ["JWT_SECRET"]);
+    let mut settings: Vec<String> = reads(text).into_iter().filter(|r| r.setting).map(|r| r.name).collect();
+    settings.sort_unstable();
+    assert_eq!(settings, ["AWS_QUERYSTRING_AUTH", "JWT_AUTH", "MAX_TOKEN", "SESSION_TOKEN_AUTH"]);
+}
+
+#[test]
+fn url_readers_that_name_their_own_variable() {
+    let text = "import environ, dj_database_url\nenv = environ.Env()\nDATABASES = {'default': env.db()}\nEMAIL = env.email(default='smtp://localhost')\nOTHER = env.db('REPLICA_URL')\nD = dj_database_url.config(env=dj_database_url.DEFAULT_ENV, conn_max_age=600)\nE = dj_database_url.config(env='LEGACY_DB')\nF = dj_database_url.config(default='sqlite:///db.sqlite3')\n";
+    let rows: Vec<(String, Need)> = reads(text).into_iter().map(|r| (r.name, r.need)).collect();
+    assert_eq!(
+        rows,
+        [
+            ("REPLICA_URL".into(), Need::Required),
+            ("DATABASE_URL".into(), Need::Required),
+            ("EMAIL_URL".into(), Need::Optional),
+            ("DATABASE_URL".into(), Need::Unstated),
+            ("LEGACY_DB".into(), Need::Unstated),
+            ("DATABASE_URL".into(), Need::Optional),
+        ]
+    );
+}
+
+#[test]
+fn pydantic_settings_classes() {
+    let text = r#"
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="app_", env_file=".env")
+    # a comment
+    secret_key: str
+    DATABASE_URL: PostgresDsn
+    smtp_password: str | None = None
+    api_key: SecretStr = Field(
+        ...,
+        description="the key",
+    )
+    token: str = Field(default="x", validation_alias="SERVICE_TOKEN")
+    _private: str = "x"
+
+    @property
+    def dsn(self) -> str:
+        value: str = "not a field"
+        return value
+
+class AppSettings(Settings):
+    stripe_key: str
+
+class NotSettings(BaseModel):
+    password: str
+"#;
+    assert_eq!(
+        found(text),
+        [
+            ("APP_SECRET_KEY".into(), Need::Required),
+            ("APP_DATABASE_URL".into(), Need::Required),
+            ("APP_SMTP_PASSWORD".into(), Need::Optional),
+            ("APP_API_KEY".into(), Need::Required),
+            ("SERVICE_TOKEN".into(), Need::Optional),
+            ("APP_STRIPE_KEY".into(), Need::Required),
+        ]
+    );
+    assert!(reads(text).iter().any(|r| r.name == "APP_API_KEY" && r.marked_secret));
+}
+
+#[test]
+fn fields_the_code_gives_the_constructor_are_not_read_from_the_environment() {
+    let text = r#"
+class AppSettings(BaseSettings):
+    SECRET: str
+    SESSION_SECRET: str
+    DB_PASSWORD: str
+    API_TOKEN: str
+
+def build(data_dir) -> AppSettings:
+    secret_settings = {
+        "SECRET": determine_secrets(data_dir, ".secret"),
+        "SESSION_SECRET": determine_secrets(data_dir, ".session_secret"),
+    }
+    return AppSettings(
+        _env_file=".env",  # type: ignore
+        # the token comes from the data directory
+        API_TOKEN=load_token(data_dir),
+        **secret_settings,
+    )
+"#;
+    assert_eq!(found(text), [("DB_PASSWORD".into(), Need::Required)]);
+}
+
+#[test]
+fn dynaconf_validators() {
+    let text = "settings = Dynaconf(envvar_prefix=\"MYAPP\", validators=[\n    Validator(\"DATABASE_URL\", must_exist=True),\n    Validator(\"mail.password\", default=\"\"),\n])\n";
+    assert_eq!(
+        found(text),
+        [("MYAPP_DATABASE_URL".into(), Need::Required), ("MYAPP_MAIL__PASSWORD".into(), Need::Optional)]
+    );
+}
+
+#[test]
+fn reads_under_a_condition_are_optional() {
+    let text = "env = environ.Env()\n\
+            SECRET_KEY = env.str('SECRET_KEY')\n\
+            if env.bool('USE_S3', False):\n    AWS_SECRET_ACCESS_KEY = env.str('AWS_SECRET_ACCESS_KEY')\n\
+            else:\n    DATABASES = {\n        'default': {\n            'PASSWORD': env.str('DB_PASSWORD'),\n        }\n    }\n\
+            class Settings(BaseSettings):\n    API_TOKEN: str\n\
+            def token():\n    return os.environ['CALLED_TOKEN']\n";
+    let found = found(text);
+    let need = |name: &str| found.iter().find(|(n, _)| n == name).map(|(_, need)| *need);
+    assert_eq!(need("SECRET_KEY"), Some(Need::Required));
+    assert_eq!(need("AWS_SECRET_ACCESS_KEY"), Some(Need::Optional));
+    assert_eq!(need("DB_PASSWORD"), Some(Need::Optional));
+    assert_eq!(need("API_TOKEN"), Some(Need::Required));
+    assert_eq!(need("CALLED_TOKEN"), Some(Need::Required));
+}
+
+#[test]
+fn a_secret_key_the_settings_fill_in_when_unset_is_not_required() {
+    let filled = "SECRET_KEY = os.environ.get(\"SECRET_KEY\")\nif not SECRET_KEY and DEBUG:\n    SECRET_KEY = get_random_secret_key()\n";
+    assert_eq!(found(filled), [("SECRET_KEY".into(), Need::Unstated)]);
+    let checked =
+        "SECRET_KEY = os.environ.get(\"APP_COOKIE_SECRET\")\nif SECRET_KEY is None:\n    raise Exception(\"set it\")\n";
+    assert_eq!(found(checked), [("APP_COOKIE_SECRET".into(), Need::Required)]);
+}
+
+#[test]
+fn fields_formatted_from_other_fields_are_computed() {
+    let text = "class Db(BaseSettings):\n    POSTGRES_PASSWORD: str = config(\"POSTGRES_PASSWORD\", default=\"postgres\")\n    POSTGRES_URI: str = f\"{POSTGRES_USER}:{POSTGRES_PASSWORD}@{POSTGRES_SERVER}\"\n    REDIS_CACHE_URL: str = f'redis://{REDIS_CACHE_HOST}'\n    PLAIN_URL: str = \"f{x}\"\n";
+    let names: Vec<String> = found(text).into_iter().map(|(n, _)| n).collect();
+    assert!(!names.iter().any(|n| n == "POSTGRES_URI" || n == "REDIS_CACHE_URL"), "{names:?}");
+    assert!(names.iter().any(|n| n == "PLAIN_URL"), "{names:?}");
+    assert!(names.iter().any(|n| n == "POSTGRES_PASSWORD"), "{names:?}");
+}

@@ -1,0 +1,97 @@
+//! What surrounds an environment read and changes what it means: the call's own default
+//! or number parser (a setting's value, whatever the name says), and where the file lies —
+//! a command run by hand, production-only settings, a .NET test project, a test run's env
+//! file. Cross-ecosystem: each rule is how a framework lays out its project.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::is_config_dir;
+use super::rules::is_setting_value;
+use crate::detect::ecosystems::ecosystem::EnvRead;
+
+/// Whether an env file is the one a test run loads (`.env.test`, `.env.testing`, `test.env`,
+/// `.env.ci`).
+pub fn is_test_run_env_file(name: &str) -> bool {
+    name.split('.').any(|part| ["test", "testing", "ci"].iter().any(|t| part.eq_ignore_ascii_case(t)))
+}
+
+/// Whether `dir` holds commands a developer runs by hand, not the app's start-up: Django's
+/// `management/commands/`, Laravel's `Console/Commands/`, Rails' `lib/tasks/`. What they need
+/// (`createsuperuser`'s password) is asked for when they run: never required to start.
+pub fn is_on_demand_command(dir: &str) -> bool {
+    const COMMAND_DIRS: &[[&str; 2]] = &[["management", "commands"], ["console", "commands"], ["lib", "tasks"]];
+    let parts: Vec<&str> = dir.split('/').collect();
+    parts.windows(2).any(|pair| {
+        COMMAND_DIRS.iter().any(|[a, b]| pair[0].eq_ignore_ascii_case(a) && pair[1].eq_ignore_ascii_case(b))
+    })
+}
+
+/// Whether `name` in `dir` is the settings of production or staging alone — Django's
+/// `settings/production.py`, `config/django/prod.py`, Rails' `config/environments/production.rb`,
+/// `appsettings.Production.json`: a deployment gives what they read, development never needs it.
+pub fn is_production_settings(dir: &str, name: &str) -> bool {
+    let stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let words: Vec<String> = stem.split(['.', '-', '_']).map(str::to_ascii_lowercase).collect();
+    let production = words.iter().any(|w| matches!(w.as_str(), "production" | "prod" | "staging"));
+    let settings = is_config_dir(dir)
+        || words.iter().any(|w| matches!(w.as_str(), "settings" | "appsettings" | "application" | "config"));
+    production && settings
+}
+
+/// Whether a folder name is a .NET test project's (`Svix.Tests`, `App.UnitTests`,
+/// `Api.IntegrationTests`): by convention a project of its own beside the one it tests.
+pub fn is_dotnet_test_project(part: &str) -> bool {
+    const SUFFIXES: &[&str] = &[".tests", ".test", ".unittests", ".integrationtests", ".functionaltests", ".specs"];
+    let lower = part.to_ascii_lowercase();
+    SUFFIXES.iter().any(|s| lower.len() > s.len() && lower.ends_with(s))
+}
+
+/// Whether the call that reads a variable says its value is a setting, in any language: the
+/// default it passes is a setting's value (`env('LIVE_DELETE_TOKEN_AFTER', true)`,
+/// `os.getenv("X_TOKENS", "a,b")`, `ENV.fetch("X", "15m")`, `process.env.X ?? "true"`), or
+/// a parser of flags or numbers wraps it (`(int) env('X')`,
+/// `parse_boolean(os.environ.get("X"))`, `String.to_integer(System.get_env("X"))`). Such a
+/// name holds no credential whatever its words say (see [`is_setting_value`]). (`Boolean(…)`,
+/// `bool(…)` and `(bool)` are not such a parser: they test whether a value is set.)
+pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
+    static CAST: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?:\(\s*(?:int|integer|float|double)\s*\)\s*|(?:^|[^[:word:].])(?:int|float|intval|floatval|parse_boolean|parse_bool|strtobool|to_bool|parseInt|parseFloat|Number|String\.to_integer|Integer\.parseInt)\(\s*)$",
+        )
+        .expect("the cast pattern is valid")
+    });
+    let Some(after) = text.get(read.at + read.name.len()..) else { return false };
+    let line_start = text[..read.at].rfind('\n').map_or(0, |i| i + 1);
+    // Before the read: past its quote and bracket and the reader (`env(`, `os.environ.get(`,
+    // `$_ENV[`, `process.env.`), what wraps it.
+    let before = text[line_start..read.at].trim_end_matches(['\'', '"', '[', ' ', '\t']);
+    let before = before.strip_suffix('(').unwrap_or(before);
+    let before = before
+        .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '$' | '\\' | '>' | '-'));
+    if CAST.is_match(before) {
+        return true;
+    }
+    let after = after.strip_prefix(['\'', '"']).unwrap_or(after);
+    let after = after.trim_start();
+    let after = after.strip_prefix([']', ')']).map_or(after, str::trim_start);
+    let default = if let Some(more) = after.strip_prefix(',') {
+        let first = crate::detect::ecosystems::code::expression(more, &['"', '\'']).trim();
+        // `default="true"`, `default: "15m"`: the keyword's value.
+        match first.split_once(['=', ':']) {
+            Some((key, value)) if key.trim() == "default" => value.trim(),
+            _ => first,
+        }
+    } else if let Some(more) = ["??", "||", "or "].iter().find_map(|op| after.strip_prefix(op)) {
+        crate::detect::ecosystems::code::expression(more.trim_start(), &['"', '\'']).trim()
+    } else {
+        return false;
+    };
+    let quoted = default.len() >= 2
+        && (default.starts_with('"') && default.ends_with('"') || default.starts_with('\'') && default.ends_with('\''));
+    let literal = quoted
+        || ["true", "false", "True", "False"].contains(&default)
+        || !default.is_empty() && default.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '_');
+    literal && is_setting_value(&read.name, default)
+}

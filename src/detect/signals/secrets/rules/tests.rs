@@ -1,0 +1,313 @@
+use super::*;
+
+#[test]
+fn values_that_make_a_name_a_setting() {
+    for (name, value) in [
+        ("LIVE_DELETE_TOKEN_AFTER", "true"),
+        ("PROXY_AUTH", "off"),
+        ("RESET_PASSWORD_WITHIN", "6.hours"),
+        ("SESSION_TOKEN_TTL", "15m"),
+        ("AUTOSPAM_IGNORED_TOKENS", "spam,ham"),
+        ("TOKEN_SCOPES", "[\"read\"]"),
+        ("PURGE_AUTH_SCHEDULE", "0 3 * * *"),
+        ("EMAIL_TOKEN_SIZE", "6"),
+        ("YUBICO_CLIENT_ID", "11111"),
+    ] {
+        assert!(is_setting_value(name, value), "{name}={value}");
+    }
+    for (name, value) in [
+        ("DB_PASSWORD", "123456"),
+        ("ADMIN_PIN", "0000"),
+        ("API_KEY", ""),
+        ("API_KEY", "changeme"),
+        ("JWT_SECRET", "nRvyYC4soFxBdZ-F-5Nnzz5USXst"),
+        ("DATABASE_URL", "postgres://app:pw@db/app"),
+        ("DUO_SKEY", "<Client Secret>"),
+        ("ADMIN_RECOVERY_KEY", "wang wang"),
+        ("LDAP_PASS", "false"),
+        ("AZURE_APP_SECRET", "false"),
+    ] {
+        assert!(!is_setting_value(name, value), "{name}={value}");
+    }
+}
+
+#[test]
+fn secret_names() {
+    for name in [
+        "APP_KEY",
+        "DB_PASSWORD",
+        "REDIS_PASSWORD",
+        "MEMCACHED_PASSWORD",
+        "AWS_SECRET_ACCESS_KEY",
+        "AWS_ACCESS_KEY_ID",
+        "MAIL_PASSWORD",
+        "PUSHER_APP_SECRET",
+        "POSTMARK_TOKEN",
+        "RESEND_KEY",
+        "SLACK_BOT_USER_OAUTH_TOKEN",
+        "APP_PREVIOUS_KEYS",
+        "SECRET_KEY_BASE",
+        "ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY",
+        "DATABASE_URL",
+        "REDIS_URL",
+        "LOG_SLACK_WEBHOOK_URL",
+        "SENTRY_DSN",
+        "STRIPE_API_KEY",
+        "OPENAI_APIKEY",
+        "AZURE_STORAGE_CONNECTION_STRING",
+        "JWT_PRIVATE_KEY",
+        "NPM_AUTH",
+        "github_token",
+        "COOKIE_SECRET",
+        "AVO_LICENSE_KEY",
+        "SUPABASE_SERVICE_ROLE_KEY",
+        "DATABASE_PASS",
+        "GOTRUE_SMTP_PASS",
+        "SQL_PWD",
+        "LDAP_PASSWD",
+        "NEXT_PRIVATE_SIGNING_GCLOUD_APPLICATION_CREDENTIALS_CONTENTS",
+        "AI_GOOGLE_CLOUD_CREDENTIALS_JSON",
+        "JWT_PRIVATE_KEY_BASE64",
+        "GOOGLE_SERVICE_ACCOUNT_JSON",
+        "ConnectionStrings__DefaultConnection",
+        "SHOP_ConnectionStrings__Orders",
+        "Stripe__SecretKey",
+        "NEXT_PRIVATE_DOCUMENSO_LICENSE_KEY",
+        "PRIVATE_KEY_PEM_PASSPHRASE",
+        "PAPERLESS_DBPASS",
+        "DATABASE_URL_UNPOOLED",
+        "POSTGRES_URL_NON_POOLING",
+        "NEXT_PRIVATE_DATABASE_REPLICA_URLS",
+        "SMTPPASSWORD",
+        "GITHUB_APP_PEM",
+        "PRIVATE_KEY_PEM",
+        "NEXT_PRIVATE_SIGNING_LOCAL_FILE_CONTENTS",
+        "REDIS_TLS_URL",
+        "RMQ_URL",
+        "LLDAP_KEY_SEED",
+        "SERVER_KEY_SEED",
+        "WEBAPP_SERVER_SIGNING_SEED",
+        "GOTIFY_OIDC_CLIENTSECRET",
+        "FB_APPSECRET",
+        "API_KEY_ALPHA_VANTAGE",
+        "API_KEY_COINGECKO_PRO",
+        "PRIVATE_KEY_GITHUB_APP",
+    ] {
+        assert!(looks_like_secret(name), "{name}");
+    }
+}
+
+#[test]
+fn not_secret_names() {
+    for name in [
+        "UPTIME_KUMA_SSL_KEY",
+        "TOKEN_UPDATE_LAST_LOGIN_THRESHOLD",
+        "MYSQL_SSL_KEY",
+        "TLS_KEY",
+        "KEY_SEED_LENGTH",
+        "SECRET_PROVIDER",
+        "DISPATCH_AUTHENTICATION_PROVIDER_USE_ID_TOKEN",
+        "SKIP_AUTH_TOKEN",
+        "PATH",
+        "HOME",
+        "PWD",
+        "NODE_ENV",
+        "CI",
+        "PORT",
+        "HOST",
+        "DEBUG",
+        "LOG_LEVEL",
+        "DB_CONNECTION",
+        "DB_PORT",
+        "DB_HOST",
+        "DB_USERNAME",
+        "REDIS_CLIENT",
+        "DYNAMODB_CACHE_TABLE",
+        "QUEUE_CONNECTION",
+        "AUTH_PASSWORD_BROKER",
+        "AUTH_PASSWORD_RESET_TOKEN_TABLE",
+        "AUTH_PASSWORD_TIMEOUT",
+        "AUTH_GUARD",
+        "SESSION_CACHE_KEY",
+        "CAS_UID_KEY",
+        "PB_ID_TOKEN_LEEWAY",
+        "PASSWORD_ITERATIONS",
+        "PASSWORD_HINTS_ALLOWED",
+        "SHOW_PASSWORD_HINT",
+        "STRIPE_PUBLISHABLE_KEY",
+        "RECAPTCHA_SITE_KEY",
+        "PRIVATE_KEY_PATH",
+        "APP_URL",
+        "AWS_URL",
+        "PUPPETEER_SKIP_DOWNLOAD",
+        "RIPGREP_CONFIG_PATH",
+        "HANZO_API_KEY",
+        "TOKEN_EXPIRES",
+        "PAPERLESS_TOKEN_THROTTLE_RATE",
+        "JWT_SECRET_EXPIRES_IN",
+        "CSRF_TOKEN",
+        "NEXT_PUBLIC_STRIPE_PUBLISHABLE_KEY",
+        "KEYBOARD",
+        "MONKEY",
+        // Public, browser-bundled values.
+        "NEXT_PUBLIC_POSTHOG_KEY",
+        "VITE_API_KEY",
+        "PUBLIC_SUPABASE_ANON_KEY",
+        "EXPO_PUBLIC_API_TOKEN",
+        "REACT_APP_FIREBASE_API_KEY",
+        "SUPABASE_ANON_KEY",
+        "PUSHER_APP_KEY",
+        "REVERB_APP_KEY",
+        "NEXT_PRIVATE_GOOGLE_CLIENT_ID",
+        "POSTHOG_KEY",
+        "SEGMENT_WRITE_KEY",
+        "SEGMENT_KEY",
+        // Settings about a credential.
+        "NEXT_PRIVATE_SMTP_TRANSPORT",
+        "NEXT_PRIVATE_SMTP_SECURE",
+        "NEXT_PRIVATE_SMTP_SERVICE",
+        "NEXT_PRIVATE_MAILCHANNELS_DKIM_SELECTOR",
+        "NEXT_PRIVATE_OIDC_PROMPT",
+        "NEXT_PRIVATE_OIDC_PROVIDER_LABEL",
+        "NEXT_PRIVATE_OIDC_WELL_KNOWN",
+        "NEXT_PRIVATE_SIGNING_TIMESTAMP_AUTHORITY",
+        "AZURE_STORAGE_CONTAINER",
+        "NEXT_PRIVATE_UPLOAD_FORCE_PATH_STYLE",
+        "NEXT_PRIVATE_SMTP_UNSAFE_IGNORE_TLS",
+        "NEXT_PRIVATE_SMTP_FROM_ADDRESS",
+        "NEXT_PRIVATE_BULLMQ_CONCURRENCY",
+        "NEXT_PRIVATE_DOCUMENT_CONVERSION_TIMEOUT_MS",
+        "GOTRUE_MAILER_SUBJECTS_PASSWORD_CHANGED_NOTIFICATION",
+        "NEXT_PRIVATE_ALLOWED_SIGNUP_DOMAINS",
+        "NEXT_PRIVATE_WEBHOOK_SSRF_BYPASS_HOSTS",
+        "DEBUG_SHOW_RESET_LINK",
+        "PASSWORD_RESET_TOKEN_LIFETIME_MINUTES",
+        // Paths to a credential file.
+        "GOOGLE_APPLICATION_CREDENTIALS",
+        "AI_GOOGLE_CLOUD_APPLICATION_CREDENTIALS",
+        "SSL_KEY_FILE",
+        "NEXT_PRIVATE_SIGNING_GCLOUD_HSM_KEY_PATH",
+        "MQTT_HOME_ASSISTANT_DISCOVERY_URL",
+        "TOKEN_TIME",
+        "SESSION_MAX_AGE",
+        "DUMMY_ENCRYPTION_KEY",
+        "FAKE_API_TOKEN",
+        "DANGEROUS_BYPASS",
+        "DATABASE_URL_TIMEOUT",
+        "DANGEROUSLY_ALLOW_WEBHOOK_INTERNAL_URLS",
+        "NORTH_COMPASS",
+        // Contents of something that is not a credential.
+        "NEXT_PRIVATE_SIGNING_GCLOUD_HSM_PUBLIC_CRT_FILE_CONTENTS",
+        "NEXT_PRIVATE_SIGNING_GCLOUD_HSM_CERT_CHAIN_CONTENTS",
+        "AI_OPENAI_COMPATIBLE_HEADERS_JSON",
+        "TLS_CERT_PEM",
+        "CA_PEM",
+        "PAGE_CONTENT",
+        "BANNER_CONTENTS",
+        // Switches and seeds that are not key material.
+        "LLDAP_FORCE_UPDATE_PRIVATE_KEY",
+        "RANDOM_SEED",
+        "FAKER_SEED",
+        "REDIS_TLS_ENABLED",
+        "API_KEY_HEADER",
+        "SCREEGO_TURN_STRICT_AUTH",
+        "API_KEY_PREFIX",
+        "KEY_ALPHA_VANTAGE",
+    ] {
+        assert!(!looks_like_secret(name), "{name}");
+    }
+}
+
+#[test]
+fn words_split_at_underscores_and_case() {
+    assert_eq!(words("Stripe__SecretKey"), ["STRIPE", "SECRET", "KEY"]);
+    assert_eq!(words("OpenAIKeyParameter"), ["OPEN", "AI", "KEY", "PARAMETER"]);
+    assert_eq!(words("DATABASE_URL"), ["DATABASE", "URL"]);
+    assert_eq!(words("s3Bucket2Name"), ["S3", "BUCKET2", "NAME"]);
+    assert!(words("_").is_empty());
+}
+
+#[test]
+fn urls_without_credentials_in_any_example_are_settings() {
+    assert!(is_url_setting("REDIS_URL", &["redis://localhost:6379"]));
+    assert!(!is_url_setting("REDIS_URL", &["redis://localhost:6379", "redis://:secret@cache:6379"]));
+    assert!(!is_url_setting("REDIS_URL", &[]));
+    assert!(!is_url_setting("REDIS_URL", &[""]));
+    assert!(!is_url_setting("DATABASE_URL", &["postgres://localhost/app"]));
+    assert!(has_credentials("postgres://app:hunter2@localhost/app"));
+    assert!(has_credentials("postgresql://postgres:${POSTGRES_PASSWORD}@localhost:5432/app"));
+    assert!(!has_credentials("http://localhost:3000"));
+}
+
+#[test]
+fn placeholders() {
+    for value in [
+        "",
+        "\"\"",
+        "changethis",
+        "changeme",
+        "CHANGE-THIS! VERY IMPORTANT!",
+        "change_me",
+        "secret",
+        "xxx",
+        "XXXXXXXX",
+        "your-api-key",
+        "your_secret_here",
+        "<your token>",
+        "TODO",
+        "...",
+        "replace-me",
+    ] {
+        assert!(is_placeholder(value), "{value}");
+    }
+    for value in ["hunter2", "postgres", "sk_test_123", "yourself", "http://x", "secretive-value", "1"] {
+        assert!(!is_placeholder(value), "{value}");
+    }
+}
+
+#[test]
+fn release_and_ci_credentials() {
+    for name in
+        ["GPG_PRIVATE_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "OSSRH_PASSWORD", "SENTRY_AUTH_TOKEN"]
+    {
+        assert!(is_release_credential(name), "{name}");
+    }
+    for name in ["DATABASE_URL", "STRIPE_SECRET_KEY", "RELEASED_AT_TOKEN_X", "SLACK_SIGNING_SECRET", "JWT_SIGNING_KEY"]
+    {
+        assert!(!is_release_credential(name), "{name}");
+    }
+    assert!(!is_sandbox_secret("GITHUB_TOKEN"));
+    assert!(!is_sandbox_secret("DOCKERHUB_PASSWORD"));
+    assert!(!is_sandbox_secret("PLAYWRIGHT_SERVICE_ACCESS_TOKEN"));
+    assert!(!is_sandbox_secret("DUMMY_ENCRYPTION_KEY"));
+}
+
+#[test]
+fn the_key_of_a_key_and_secret_pair_is_its_public_half() {
+    let names =
+        ["STRIPE_KEY", "STRIPE_SECRET", "SES_KEY", "SES_SECRET", "APP_KEY", "MEILISEARCH_KEY", "_KEY", "_SECRET"];
+    assert_eq!(public_halves(&names).collect::<Vec<_>>(), ["STRIPE_KEY", "SES_KEY"]);
+    assert!(is_sandbox_secret("DB_PASSWORD"));
+    // Two ways to give one signing key: neither is public.
+    let signing = ["WEBAPP_SERVER_SIGNING_KEY", "WEBAPP_SERVER_SIGNING_SECRET"];
+    assert_eq!(public_halves(&signing).count(), 0);
+    // An API key goes with every call beside its secret: both are credentials.
+    let api = ["TWITTER_API_KEY", "TWITTER_API_SECRET", "LASTFM_API_KEY", "LASTFM_API_SECRET"];
+    assert_eq!(public_halves(&api).count(), 0);
+}
+
+#[test]
+fn algorithms_are_settings_and_only_chat_webhook_urls_carry_a_token() {
+    for name in [
+        "AUTH_OKTA_ID_TOKEN_SIGNED_RESPONSE_ALG",
+        "DISPATCH_JWT_ALG",
+        "NOTIFY_WEBHOOK_URL",
+        "TELEGRAM_BOT_WEBHOOK_URL",
+        "WEBHOOK_URL",
+    ] {
+        assert!(!looks_like_secret(name), "{name}");
+    }
+    for name in ["LOG_SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL", "STRIPE_WEBHOOK_SECRET", "JWT_SECRET"] {
+        assert!(looks_like_secret(name), "{name}");
+    }
+}

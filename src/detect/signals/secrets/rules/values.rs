@@ -1,0 +1,90 @@
+//! What a value says: credentials in a URL, a stand-in to replace, or a setting's value
+//! (a boolean, number, duration, schedule or list).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{CREDENTIAL_NOUNS, DATABASE_WORDS, words};
+
+/// Whether `name` is the URL of a cache, broker, mail or search server that every example
+/// the repo gives (`values`, as written) shows without credentials: a setting, not a secret.
+pub fn is_url_setting(name: &str, values: &[&str]) -> bool {
+    let words = words(name);
+    let Some((last, before)) = words.split_last() else { return false };
+    matches!(last.as_str(), "URL" | "URI")
+        && !before.iter().any(|w| DATABASE_WORDS.contains(&w.as_str()))
+        && values.iter().any(|v| v.contains("://"))
+        && !values.iter().any(|v| has_credentials(v))
+}
+
+static CREDENTIAL_URL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]*:[^\s/@]+@").expect("the URL pattern is valid"));
+
+/// Whether a value is a URL with credentials (`postgres://app:hunter2@db/app`,
+/// `redis://:secret@cache:6379`).
+pub fn has_credentials(value: &str) -> bool {
+    CREDENTIAL_URL.is_match(value)
+}
+
+/// Whether a value is a stand-in for the real one rather than a value: empty, or
+/// `changeme`, `changethis`, `CHANGE-THIS!`, `secret`, `xxx`, `your-api-key`, `<token>`,
+/// `TODO`, `...`.
+pub fn is_placeholder(value: &str) -> bool {
+    let value = value.trim().trim_matches(['"', '\'']).trim();
+    let lower = value.to_ascii_lowercase();
+    let letters: String = lower.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+    value.is_empty()
+        || value.starts_with('<') && value.ends_with('>')
+        || letters.starts_with("change") && (letters[6..].starts_with("me") || letters[6..].starts_with("this"))
+        || letters.starts_with("replace") && (letters[7..].starts_with("me") || letters[7..].starts_with("this"))
+        || ["secret", "todo", "tbd", "fixme", "placeholder", "yoursecret"].contains(&letters.as_str())
+        || letters.starts_with("your") && value.len() > 4 && value[4..].starts_with(['-', '_', ' ', '.'])
+        || value.len() >= 3 && lower.chars().all(|c| matches!(c, 'x' | '*' | '.'))
+}
+/// Whether an example's `value` for `name` is a setting's: a boolean (`true`, `off`), a
+/// number (unless the name is a password's: `123456` is an example password), a duration
+/// (`15m`, `6.hours`), a cron schedule (`0 3 * * *`) or a list (`a,b`, `["a"]`). Such a name
+/// holds no credential whatever its words say (`LIVE_DELETE_TOKEN_AFTER=true`,
+/// `RESET_PASSWORD_WITHIN=6.hours`, `AUTOSPAM_IGNORED_TOKENS=spam,ham`).
+pub fn is_setting_value(name: &str, value: &str) -> bool {
+    static NUMBER: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^-?[0-9][0-9_]*(?:\.[0-9]+)?$").expect("the number pattern is valid"));
+    static DURATION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^[0-9]+(?:\.[0-9]+)?\s*(?:ms|s|m|h|d|w|y|secs?|seconds?|mins?|minutes?|hours?|days?|weeks?|months?|years?)$|^[0-9]+\.(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$")
+            .expect("the duration pattern is valid")
+    });
+    static CRON_FIELD: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^[0-9*/,?LW#-]+$").expect("the cron-field pattern is valid"));
+    static LIST_ITEM: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.:/@*-]+$").expect("the list-item pattern is valid"));
+    let value = value.trim().trim_matches(['"', '\'']).trim();
+    if value.is_empty() {
+        return false;
+    }
+    let lower = value.to_ascii_lowercase();
+    let last = words(name).pop().unwrap_or_default();
+    if ["true", "yes", "on"].contains(&lower.as_str()) || DURATION.is_match(value) {
+        return true;
+    }
+    // `LDAP_PASS=false`, `AZURE_APP_SECRET=false` (Laravel's `env('X', false)`): a credential
+    // left unset, not a flag — unless the name's last word is no credential noun
+    // (`PROXY_AUTH=off` switches proxy authentication).
+    if ["false", "no", "off"].contains(&lower.as_str()) {
+        return !CREDENTIAL_NOUNS.contains(&last.as_str());
+    }
+    if NUMBER.is_match(value) {
+        let password =
+            matches!(last.as_str(), "PASSWORD" | "PASS" | "PASSWD" | "PWD" | "PASSPHRASE" | "PIN" | "SECRET");
+        return !password;
+    }
+    let fields: Vec<&str> = value.split_whitespace().collect();
+    if (5..=6).contains(&fields.len()) && fields.iter().all(|f| CRON_FIELD.is_match(f)) && value.contains('*') {
+        return true;
+    }
+    if value.starts_with('[') && value.ends_with(']') {
+        return true;
+    }
+    let items: Vec<&str> = value.split(',').map(str::trim).collect();
+    items.len() >= 2 && items.iter().all(|i| LIST_ITEM.is_match(i))
+}
