@@ -126,7 +126,6 @@ impl Repo {
         }
         std::fs::read_dir(root).map_err(|source| WalkError::Root { path: root.to_path_buf(), source })?;
 
-        use_one_malloc_arena();
         let collected = Collected::default();
         // Ignore files come from the checkout: read only as regular files of bounded size.
         let (mut builder, ignores) = crate::ignore_files::IgnoreFiles::walk_builder(root);
@@ -563,21 +562,6 @@ impl Drop for Visitor<'_> {
     fn drop(&mut self) {
         self.collected.files.lock().unwrap_or_else(|e| e.into_inner()).push(std::mem::take(&mut self.files));
         self.collected.warnings.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.warnings);
-    }
-}
-
-/// Detection is a short batch whose threads share what they read (the caches, the parsed
-/// files), so glibc's arena per thread buys it little speed and costs it memory: each
-/// arena keeps its own freed pages and fragments. One arena, and buffers of 128 KiB or more
-/// (a source file read whole) mapped and unmapped on their own rather than left in it,
-/// take a 207k-file tree's peak from about 37 to 33 MiB. The settings are the process's:
-/// they hold for whatever the command does next, which is printing what was found.
-fn use_one_malloc_arena() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only changes how later allocations are placed; it never moves one.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
     }
 }
 
