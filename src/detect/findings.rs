@@ -6,6 +6,7 @@ use serde::Serialize;
 pub use crate::evidence::{Anchor, Evidence, Kind};
 
 use crate::detect::sources::compose::{ComposeStart, StartedService};
+use crate::detect::sources::version::Pin;
 use crate::detect::sources::workflows::{EnvValue, JobService};
 
 /// A language toolchain. `name` is one of: node python rust go java kotlin ruby php elixir
@@ -14,7 +15,8 @@ use crate::detect::sources::workflows::{EnvValue, JobService};
 pub struct Toolchain {
     pub name: String,
     /// A pinned version as the repo states it (`20`, `3.12`, `1.96`), `None` when not pinned.
-    pub version: Option<String>,
+    /// A [`Pin`], so what renders it into shell or YAML holds a checked version.
+    pub version: Option<Pin>,
     pub source: Evidence,
 }
 
@@ -195,8 +197,14 @@ pub struct Findings {
 
 impl Findings {
     /// A toolchain an ecosystem's manifests name.
+    /// A `version` that pins nothing (a rule's mistake: readers hand over pins and floors) is
+    /// left out with a warning rather than carried as text.
     pub fn toolchain(&mut self, name: &str, version: Option<String>, source: Evidence) {
-        self.toolchains.push(Toolchain { name: name.into(), version, source });
+        let pin = version.as_deref().and_then(Pin::parse);
+        if let (Some(text), None) = (&version, &pin) {
+            self.warn(format!("{source}: {name} version {text:?} pins nothing; {name} is drafted unpinned"));
+        }
+        self.toolchains.push(Toolchain { name: name.into(), version: pin, source });
     }
     /// A toolchain whose version is the floor of a manifest's constraint ([`Kind::ManifestFloor`]).
     pub fn toolchain_floor(&mut self, name: &str, version: String, source: Evidence) {
@@ -285,5 +293,24 @@ impl Findings {
         self.seeds.append(&mut other.seeds);
         self.notes.append(&mut other.notes);
         self.warnings.append(&mut other.warnings);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_toolchain_carries_a_checked_pin_and_text_that_pins_nothing_is_said_and_dropped() {
+        let mut out = Findings::default();
+        out.toolchain("node", Some("v20.11.1".into()), Evidence::file(".nvmrc"));
+        out.toolchain("python", Some("3.12; rm -rf /".into()), Evidence::key("pyproject.toml", "project"));
+        out.toolchain("go", None, Evidence::file("go.mod"));
+        let versions: Vec<_> = out.toolchains.iter().map(|t| t.version.as_deref()).collect();
+        assert_eq!(versions, [Some("20.11.1"), None, None]);
+        assert_eq!(
+            out.warnings,
+            ["pyproject.toml#project: python version \"3.12; rm -rf /\" pins nothing; python is drafted unpinned"]
+        );
     }
 }

@@ -222,7 +222,6 @@ mod tests {
         setup.tests[0].command = format!("{END_MARKER}\n```sh\npnpm test");
         setup.services[0].image = Some(format!("postgres\n{END_MARKER}\n"));
         setup.services[0].name = format!("db\n{START_MARKER}");
-        setup.toolchains[0].version = Some(format!("20\n{START_MARKER}"));
         let first = render(&setup, Some("# Shop\n")).unwrap().files[0].contents.clone();
         let (start, end) = find_section(&first).unwrap().expect("one section");
         assert!(first[..start].starts_with("# Shop") && first[end..].is_empty(), "{first}");

@@ -288,7 +288,7 @@ mod tests {
         let mut setup = super::super::tests::setup();
         setup.toolchains = vec![crate::detect::Toolchain {
             name: "bun".into(),
-            version: Some("1.3.12".into()),
+            version: crate::detect::sources::version::Pin::parse("1.3.12"),
             source: ev("package.json#packageManager"),
         }];
         setup.package_managers.retain(|m| m.name == "bun" || m.name == "pnpm");
@@ -310,14 +310,26 @@ mod tests {
         setup.toolchains = vec![
             crate::detect::Toolchain { name: "node".into(), version: None, source: ev("package.json") },
             crate::detect::Toolchain { name: "bun".into(), version: None, source: ev("bun.lock") },
-            crate::detect::Toolchain { name: "java".into(), version: Some("21".into()), source: ev("pom.xml") },
-            crate::detect::Toolchain { name: "elixir".into(), version: Some("1.17".into()), source: ev("mix.exs") },
+            crate::detect::Toolchain {
+                name: "java".into(),
+                version: crate::detect::sources::version::Pin::parse("21"),
+                source: ev("pom.xml"),
+            },
+            crate::detect::Toolchain {
+                name: "elixir".into(),
+                version: crate::detect::sources::version::Pin::parse("1.17"),
+                source: ev("mix.exs"),
+            },
             crate::detect::Toolchain {
                 name: "erlang".into(),
-                version: Some("27".into()),
+                version: crate::detect::sources::version::Pin::parse("27"),
                 source: ev(".tool-versions"),
             },
-            crate::detect::Toolchain { name: "nim".into(), version: Some("2".into()), source: ev("x.nimble") },
+            crate::detect::Toolchain {
+                name: "nim".into(),
+                version: crate::detect::sources::version::Pin::parse("2"),
+                source: ev("x.nimble"),
+            },
         ];
         let (yaml, exported) = parsed(&setup);
         let steps = &yaml["jobs"][JOB]["steps"];
@@ -373,7 +385,6 @@ mod tests {
         let mut setup = super::super::tests::setup();
         setup.install = format!("echo {}\nmake\n", expr("install"));
         setup.starts[1].command = format!("node serve.js {}", expr("start"));
-        setup.toolchains[0].version = Some(expr("version"));
         setup.package_managers[0].version = Some(expr("manager"));
         let service = &mut setup.services[0];
         service.name = format!("db{}", expr("service"));
@@ -389,7 +400,8 @@ mod tests {
             let generated = setup.secrets.iter().any(|(name, _)| text == &format!("${{{{ secrets.{name} }}}}"));
             assert!(generated || !rest.contains("${{"), "evaluated by Actions: {text}\n{}", exported.files[0].contents);
         }
-        for what in ["install", "start", "version", "manager", "service", "image", "key", "value", "port"] {
+        // A toolchain's version is a checked `Pin`: no expression can be one.
+        for what in ["install", "start", "manager", "service", "image", "key", "value", "port"] {
             let quoted = format!("{literal} github.event.{what} }}}}");
             assert!(all.iter().any(|t| t.contains(&quoted)), "{what} is kept, as a literal: {all:?}");
         }

@@ -56,7 +56,7 @@ pub fn render(setup: &Setup) -> Exported {
     for toolchain in &setup.toolchains {
         match crate::detect::ecosystems::devcontainer_feature(&toolchain.name) {
             Some(id) => {
-                let options = toolchain.version.iter().map(|v| ("version".to_string(), v.clone())).collect();
+                let options = toolchain.version.iter().map(|v| ("version".to_string(), v.to_string())).collect();
                 features.entry(id.to_string()).or_insert(options);
             }
             None if !matches!(toolchain.name.as_str(), "cpp" | "kotlin" | "scala" | "clojure") => notes.push(format!(
@@ -250,7 +250,7 @@ mod tests {
         setup.toolchains[0].version = None;
         setup.toolchains.push(crate::detect::Toolchain {
             name: "bun".into(),
-            version: Some("1.1".into()),
+            version: crate::detect::sources::version::Pin::parse("1.1"),
             source: ev("x"),
         });
         let exported = render(&setup);

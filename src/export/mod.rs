@@ -396,8 +396,8 @@ pub(crate) mod tests {
             start: "docker compose up -d db cache && pnpm dev".into(),
             secrets: vec!["DATABASE_URL".into(), "STRIPE_SECRET_KEY".into()],
             toolchains: vec![
-                Toolchain { name: "node".into(), version: Some("20".into()), source: ev(".nvmrc") },
-                Toolchain { name: "python".into(), version: Some("3.12".into()), source: ev("api/.python-version") },
+                Toolchain { name: "node".into(), version: crate::detect::sources::version::Pin::parse("20"), source: ev(".nvmrc") },
+                Toolchain { name: "python".into(), version: crate::detect::sources::version::Pin::parse("3.12"), source: ev("api/.python-version") },
             ],
             package_managers: vec![
                 PackageManager {
@@ -471,7 +471,7 @@ pub(crate) mod tests {
     fn one_pin_per_toolchain_the_strongest() {
         let pin = |name: &str, version: &str, source: &str| Toolchain {
             name: name.into(),
-            version: Some(version.into()),
+            version: crate::detect::sources::version::Pin::parse(version),
             source: ev(source),
         };
         let detection = Detection {

@@ -63,6 +63,20 @@ impl Pin {
     }
 }
 
+/// A pin reads as the text it was checked as (`pin.starts_with("3.")`, `version.as_deref()`).
+impl std::ops::Deref for Pin {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl serde::Serialize for Pin {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
 impl std::fmt::Display for Pin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
