@@ -12,6 +12,7 @@
 //! Use: build the walk with [`IgnoreFiles::walk_builder`] and pass every entry through
 //! [`IgnoreFiles::keep`] in `filter_entry`.
 
+use crate::warning::Warning;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
@@ -40,7 +41,7 @@ pub struct IgnoreFiles {
     /// as the walk spells it: a lookup hashes bytes, not path components (the walk asks for
     /// every entry of a tree of hundreds of thousands).
     rules: RwLock<HashMap<Vec<u8>, Arc<Rules>>>,
-    warnings: Mutex<Vec<String>>,
+    warnings: Mutex<Vec<Warning>>,
 }
 
 impl IgnoreFiles {
@@ -84,7 +85,7 @@ impl IgnoreFiles {
     }
 
     /// The ignore files skipped, one warning each (`path: why`).
-    pub fn warnings(&self) -> Vec<String> {
+    pub fn warnings(&self) -> Vec<Warning> {
         self.warnings.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
@@ -190,7 +191,7 @@ impl IgnoreFiles {
 
     fn warn(&self, file: &Path, problem: &str) {
         let shown = file.strip_prefix(&self.root).unwrap_or(file).to_string_lossy().into_owned();
-        self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(format!("{shown}: {problem}"));
+        self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(Warning::in_file(shown, problem));
     }
 }
 
@@ -227,7 +228,7 @@ mod tests {
             .map(|e| e.path().strip_prefix(root).unwrap().to_string_lossy().into_owned())
             .collect();
         files.sort();
-        let mut warnings = ignores.warnings();
+        let mut warnings: Vec<String> = ignores.warnings().iter().map(ToString::to_string).collect();
         warnings.sort();
         (files, warnings)
     }

@@ -29,6 +29,7 @@ pub mod text;
 pub mod token_store;
 pub mod ui;
 pub mod verify;
+pub mod warning;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

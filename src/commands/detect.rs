@@ -9,6 +9,7 @@ use crate::detect::{Detection, Repo, WalkOptions, render};
 use crate::diagnostic::{Exit, Failure};
 use crate::proposal::ProposalError;
 use crate::ui::{Ui, printable, printable_line};
+use crate::warning::Warning;
 
 pub fn run(global: &GlobalArgs, args: &DetectArgs, ui: &Ui) -> anyhow::Result<Exit> {
     let root = checkout_root(&args.path);
@@ -95,11 +96,11 @@ pub fn detect_checkout(global: &GlobalArgs, ui: &Ui, root: &Path) -> anyhow::Res
         detection.repo = repo.clone();
     }
     if found_nothing(&detection) {
-        detection.warnings.push(format!(
+        detection.warnings.push(Warning::general(format!(
             "found nothing to detect in {}: no manifest, lockfile, version file, CI workflow, compose file or \
              task file; the draft is empty (is this the checkout?)",
             root.display()
-        ));
+        )));
     }
     Ok(detection)
 }
@@ -123,7 +124,7 @@ pub fn checkout_root(path: &Path) -> PathBuf {
 
 pub fn show_warnings(ui: &Ui, detection: &Detection) {
     for warning in &detection.warnings {
-        ui.warn(warning);
+        ui.warn(&warning.to_string());
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a detector reports. Every item carries its evidence in `source`: the file, the
 //! place in it and its kind ([`Evidence`]); the kind ranks duplicates in merge.
 
+use crate::warning::Warning;
 use serde::Serialize;
 
 pub use crate::evidence::{Anchor, Evidence, Kind};
@@ -192,7 +193,7 @@ pub struct Findings {
     pub seeds: Vec<(String, Evidence)>,
     /// Short facts for the `note` ("pnpm workspace of 4 packages").
     pub notes: Vec<String>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl Findings {
@@ -202,7 +203,10 @@ impl Findings {
     pub fn toolchain(&mut self, name: &str, version: Option<String>, source: Evidence) {
         let pin = version.as_deref().and_then(Pin::parse);
         if let (Some(text), None) = (&version, &pin) {
-            self.warn(format!("{source}: {name} version {text:?} pins nothing; {name} is drafted unpinned"));
+            self.warn(Warning::in_file(
+                &source,
+                format!("{name} version {text:?} pins nothing; {name} is drafted unpinned"),
+            ));
         }
         self.toolchains.push(Toolchain { name: name.into(), version: pin, source });
     }
@@ -273,8 +277,8 @@ impl Findings {
     pub fn note(&mut self, note: impl Into<String>) {
         self.notes.push(note.into());
     }
-    pub fn warn(&mut self, warning: impl Into<String>) {
-        self.warnings.push(warning.into());
+    pub fn warn(&mut self, warning: Warning) {
+        self.warnings.push(warning);
     }
     /// (name, version, source) of every toolchain, for assertions.
     #[cfg(test)]
@@ -309,7 +313,7 @@ mod tests {
         let versions: Vec<_> = out.toolchains.iter().map(|t| t.version.as_deref()).collect();
         assert_eq!(versions, [Some("20.11.1"), None, None]);
         assert_eq!(
-            out.warnings,
+            out.warnings.iter().map(Warning::to_string).collect::<Vec<_>>(),
             ["pyproject.toml#project: python version \"3.12; rm -rf /\" pins nothing; python is drafted unpinned"]
         );
     }

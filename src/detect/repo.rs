@@ -1,6 +1,7 @@
 //! The [`Repo`] view: one gitignore-aware walk of the checkout, and capped, cached reads
 //! of the files detectors ask for. Problems with single files become warnings.
 
+use crate::warning::Warning;
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -99,7 +100,7 @@ pub struct Repo {
     parsed: Parsed,
     /// The nodes of the YAML trees kept in `parsed` (see [`Repo::read_yaml`]).
     yaml_nodes_kept: std::sync::atomic::AtomicU64,
-    warnings: Mutex<Vec<String>>,
+    warnings: Mutex<Vec<Warning>>,
 }
 
 /// The most YAML nodes kept parsed for a whole detection (some 250 bytes each): every real
@@ -159,7 +160,7 @@ impl Repo {
     }
 
     /// A view over an explicit list of files (tests, and callers that walked already).
-    pub fn from_files(root: &Path, files: Vec<String>, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
+    pub fn from_files(root: &Path, files: Vec<String>, warnings: Vec<Warning>, max_file_bytes: u64) -> Repo {
         let mut list = Walked::default();
         for file in &files {
             list.push(file);
@@ -167,7 +168,7 @@ impl Repo {
         Repo::from_paths(root, Paths::from_walk(vec![list]), warnings, max_file_bytes)
     }
 
-    fn from_paths(root: &Path, files: Paths, warnings: Vec<String>, max_file_bytes: u64) -> Repo {
+    fn from_paths(root: &Path, files: Paths, warnings: Vec<Warning>, max_file_bytes: u64) -> Repo {
         Repo {
             root: root.to_path_buf(),
             files,
@@ -257,7 +258,8 @@ impl Repo {
         if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
             return hit.clone();
         }
-        let text = self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok();
+        let text =
+            self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok();
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(rel.to_string(), text.clone());
         text
     }
@@ -268,7 +270,7 @@ impl Repo {
         if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
             return hit.clone();
         }
-        self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
+        self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok()
     }
 
     fn read_uncached(&self, rel: &str) -> Result<Arc<str>, String> {
@@ -326,7 +328,9 @@ impl Repo {
         }
         let text = self.text_to_parse(rel);
         let parsed = text.map(|text| {
-            super::yaml::load_counted(&text).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
+            super::yaml::load_counted(&text)
+                .map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string())))
+                .ok()
         });
         let Some(Some((docs, nodes))) = parsed else {
             // Unreadable or invalid: one warning, and no second try.
@@ -349,7 +353,9 @@ impl Repo {
         let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel).cloned();
         match cached {
             Some(text) => text,
-            None => self.read_uncached(rel).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok(),
+            None => {
+                self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok()
+            }
         }
     }
 
@@ -365,18 +371,18 @@ impl Repo {
         let cell = cache.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
         cell.get_or_init(|| {
             let text = self.text_to_parse(rel)?;
-            parse(&text).map(Arc::new).map_err(|problem| self.warn(format!("{rel}: {problem}"))).ok()
+            parse(&text).map(Arc::new).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok()
         })
         .clone()
     }
 
     /// Record a problem that did not stop detection.
-    pub fn warn(&self, warning: String) {
+    pub fn warn(&self, warning: Warning) {
         self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(warning);
     }
 
     /// The warnings so far, sorted and deduplicated.
-    pub fn warnings(&self) -> Vec<String> {
+    pub fn warnings(&self) -> Vec<Warning> {
         let mut w = self.warnings.lock().unwrap_or_else(|e| e.into_inner()).clone();
         w.sort();
         w.dedup();
@@ -420,7 +426,7 @@ impl<'r> RepoFile<'r> {
 #[derive(Default)]
 struct Collected {
     files: Mutex<Vec<Walked>>,
-    warnings: Mutex<Vec<String>>,
+    warnings: Mutex<Vec<Warning>>,
 }
 
 struct VisitorBuilder<'a> {
@@ -447,7 +453,7 @@ struct Visitor<'a> {
     resolved_root: &'a Path,
     collected: &'a Collected,
     files: Walked,
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
 }
 
 impl ignore::ParallelVisitor for Visitor<'_> {
@@ -479,7 +485,9 @@ impl Visitor<'_> {
         match path.strip_prefix(self.root).ok().and_then(Path::to_str) {
             Some(rel) if std::path::MAIN_SEPARATOR == '/' => self.files.push(rel),
             Some(rel) => self.files.push(&rel.replace(std::path::MAIN_SEPARATOR, "/")),
-            None => self.warnings.push(format!("{}: skipped, the file name is not valid UTF-8", self.relative(path))),
+            None => {
+                self.warnings.push(Warning::in_file(self.relative(path), "skipped, the file name is not valid UTF-8"))
+            }
         }
     }
 
@@ -487,7 +495,8 @@ impl Visitor<'_> {
     /// named, so that a `package.json` that is one does not vanish silently.
     fn special(&mut self, path: &Path, file_type: std::fs::FileType) {
         let kind = crate::fsutil::describe_kind(file_type);
-        self.warnings.push(format!("{}: skipped, it is not a regular file but {kind}", self.relative(path)));
+        self.warnings
+            .push(Warning::in_file(self.relative(path), format!("skipped, it is not a regular file but {kind}")));
     }
 
     /// Links are not followed (they may leave the checkout or loop): a link to a file in the
@@ -497,10 +506,9 @@ impl Visitor<'_> {
     fn symlink(&mut self, path: &Path) {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_file() => match std::fs::canonicalize(path) {
-                Ok(target) if !target.starts_with(self.resolved_root) => self.warnings.push(format!(
-                    "{}: skipped, {}",
+                Ok(target) if !target.starts_with(self.resolved_root) => self.warnings.push(Warning::in_file(
                     self.relative(path),
-                    crate::fsutil::Refusal::Outside(target)
+                    format!("skipped, {}", crate::fsutil::Refusal::Outside(target)),
                 )),
                 _ => self.add(path),
             },
@@ -516,30 +524,33 @@ impl Visitor<'_> {
                         Ok(rel) => rel.to_string_lossy().into_owned(),
                         Err(_) => target.display().to_string(),
                     };
-                    self.warnings.push(format!(
-                        "{}: symlink loop (points back to its own ancestor {ancestor}), not followed",
-                        self.relative(path)
+                    self.warnings.push(Warning::in_file(
+                        self.relative(path),
+                        format!("symlink loop (points back to its own ancestor {ancestor}), not followed"),
                     ));
                 }
             }
             Ok(meta) => self.special(path, meta.file_type()),
             Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-                self.warnings.push(format!("{}: symlink loop, not followed", self.relative(path)));
+                self.warnings.push(Warning::in_file(self.relative(path), "symlink loop, not followed"));
             }
             Err(_) => {} // a dangling link names nothing to detect
         }
     }
 
     /// `path: problem`, with the path relative to the root.
-    fn describe(&self, err: &ignore::Error) -> String {
+    fn describe(&self, err: &ignore::Error) -> Warning {
         match err {
-            ignore::Error::WithPath { path, err } => format!("{}: {}", self.relative(path), problem(err)),
+            ignore::Error::WithPath { path, err } => Warning::in_file(self.relative(path), problem(err)),
             ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => self.describe(err),
-            ignore::Error::Loop { ancestor, child } => {
-                format!("{}: symlink loop back to {}, not followed", self.relative(child), self.relative(ancestor))
+            ignore::Error::Loop { ancestor, child } => Warning::in_file(
+                self.relative(child),
+                format!("symlink loop back to {}, not followed", self.relative(ancestor)),
+            ),
+            ignore::Error::Partial(errs) => {
+                Warning::general(errs.iter().map(|e| self.describe(e).to_string()).collect::<Vec<_>>().join("; "))
             }
-            ignore::Error::Partial(errs) => errs.iter().map(|e| self.describe(e)).collect::<Vec<_>>().join("; "),
-            other => format!("skipped: {other}"),
+            other => Warning::general(format!("skipped: {other}")),
         }
     }
 }
@@ -618,7 +629,10 @@ const NOT_OWN_DIRS: &[&str] = &[
 /// generated entries must bound neither memory nor time nor the proposal.
 pub fn first_entries(repo: &Repo, rel: &str, what: &str, count: usize, max: usize) -> usize {
     if count > max {
-        repo.warn(format!("{rel}: {count} {what}, more than detection reads from one file: the first {max} read"));
+        repo.warn(Warning::in_file(
+            rel,
+            format!("{count} {what}, more than detection reads from one file: the first {max} read"),
+        ));
     }
     count.min(max)
 }
@@ -725,7 +739,7 @@ mod tests {
         assert!(repo.read_json("package.json").is_none() && repo.read_json("package.json").is_none());
         let warnings = repo.warnings();
         assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
-        assert!(warnings[0].starts_with("package.json: invalid JSON"), "{warnings:?}");
+        assert!(warnings[0].to_string().starts_with("package.json: invalid JSON"), "{warnings:?}");
     }
 
     #[test]

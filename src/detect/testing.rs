@@ -60,7 +60,7 @@ pub fn scan(ecosystem: &dyn Ecosystem, files: &[(&str, &str)]) -> Scan {
     let mut findings = Findings::default();
     ecosystem.detect(&Sources::new(&repo), &mut findings);
     let commands = findings.steps.iter().map(|s| s.command()).collect();
-    Scan { findings, commands, warnings: repo.warnings(), _dir: dir }
+    Scan { findings, commands, warnings: repo.warnings().iter().map(ToString::to_string).collect(), _dir: dir }
 }
 
 /// Run one signal over a checkout of `files`.
@@ -69,7 +69,7 @@ pub fn run_signal(signal: Signal, files: &[(&str, &str)]) -> Scan {
     let mut findings = Findings::default();
     signal(&Sources::new(&repo), &mut findings);
     let commands = findings.steps.iter().map(|s| s.command()).collect();
-    Scan { findings, commands, warnings: repo.warnings(), _dir: dir }
+    Scan { findings, commands, warnings: repo.warnings().iter().map(ToString::to_string).collect(), _dir: dir }
 }
 
 /// The whole pipeline over a checkout of `files`.

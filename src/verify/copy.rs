@@ -82,7 +82,7 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<Copied, CopyError> {
         }
         // Sockets, fifos and devices are not part of a checkout.
     }
-    Ok(Copied { files, warnings: ignores.warnings() })
+    Ok(Copied { files, warnings: ignores.warnings().iter().map(ToString::to_string).collect() })
 }
 
 /// Give the copy at `to` the git history of the checkout at `from`, as a sandbox's checkout

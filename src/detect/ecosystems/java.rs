@@ -2,6 +2,7 @@
 //! (`build.gradle(.kts)`, `settings.gradle(.kts)`, `./gradlew`). A multi-module build is one
 //! install at its root; the Java version is the JDK the build needs, not the bytecode target.
 
+use crate::warning::Warning;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -139,7 +140,9 @@ fn has_maven_wrapper(repo: &Repo, dir: &str) -> bool {
 fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     let dir = parent_dir(pom);
     let project = repo.read(pom).and_then(|text| {
-        parse_xml(&text).map_err(|e| repo.warn(format!("{pom}: invalid XML, {e}; assuming a plain Maven build"))).ok()
+        parse_xml(&text)
+            .map_err(|e| repo.warn(Warning::in_file(pom, format!("invalid XML, {e}; assuming a plain Maven build"))))
+            .ok()
     });
     let project = project.unwrap_or_default();
 

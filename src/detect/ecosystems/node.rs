@@ -6,6 +6,7 @@
 //! separate app checked in beside the first). A workspace (package.json `workspaces`,
 //! `pnpm-workspace.yaml`) is one install at its root; its members are counted, not installed.
 
+use crate::warning::Warning;
 use serde_json::Value;
 
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
@@ -215,12 +216,12 @@ fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> 
                 && version::cmp(version, floor).is_lt()
                 && !floor.starts_with(&format!("{version}."))
             {
-                out.warn(format!(
+                out.warn(Warning::general(format!(
                     "{evidence} pins Node {version}, but {} {pm_version} ({pm_evidence}) needs Node {floor} or newer\n\
                      hint: raise the Node pin, or pin an older {} in package.json's packageManager",
                     pm.name(),
                     pm.name()
-                ));
+                )));
             }
             out.helper(Phase::Toolchain, "hanzo_node", vec![version.clone()], evidence.clone())
         }
@@ -569,7 +570,7 @@ fn workspace(
         return None;
     }
     let members =
-        Members::new(patterns.iter().map(String::as_str), &[], |w| repo.warn(format!("{manifest_path}: {w}")));
+        Members::new(patterns.iter().map(String::as_str), &[], |w| repo.warn(Warning::in_file(manifest_path, w)));
     out.note(workspace_note(pm.name(), members.count(repo, dir, "package.json"), "package", dir));
     Some(members)
 }
@@ -674,12 +675,12 @@ mod tests {
         assert_eq!(ensure, ["hanzo_node 20"]);
         let [warning] = scan.findings.warnings.as_slice() else { panic!("{:?}", scan.findings.warnings) };
         assert!(
-            warning.starts_with(
+            warning.to_string().starts_with(
                 ".nvmrc pins Node 20, but pnpm 11 (.github/workflows/ci.yml#jobs.t.steps[0]) needs Node 22.13"
             ),
             "{warning}"
         );
-        assert!(warning.contains("\nhint: "), "{warning}");
+        assert!(warning.to_string().contains("\nhint: "), "{warning}");
         // Node 22 (the newest 22.x) satisfies 22.13: no warning.
         let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "22\n")]);
         assert!(scan.findings.warnings.is_empty(), "{:?}", scan.findings.warnings);

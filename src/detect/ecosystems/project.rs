@@ -5,6 +5,7 @@ use crate::detect::findings::Findings;
 use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir};
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::warning::Warning;
 
 /// The manifests called any of `names` that are projects of their own: the project's own
 /// files ([`is_project_path`]), and not inside the directory of another one (a nested
@@ -168,7 +169,7 @@ pub fn toml_workspace(
     let exclude = strings("exclude");
     let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
     let members =
-        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(format!("{manifest_path}: {w}")));
+        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(Warning::in_file(manifest_path, w)));
     let count = members.count(repo, dir, file_name(manifest_path));
     out.note(workspace_note(kind, count, noun, dir));
     members

@@ -4,6 +4,7 @@
 //! `Pipfile` or `requirements*.txt` among the project's own files. A nested one inside
 //! another project counts only when it has its own lockfile and is not a uv workspace member.
 
+use crate::warning::Warning;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -449,9 +450,12 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
 
     let members = uv_workspace(repo, dir, pyproject.as_deref(), &pyproject_path, out);
     for (name, path) in sources_outside_the_checkout(pyproject.as_deref(), dir) {
-        out.warn(format!(
-            "{pyproject_path}: tool.uv.sources.{name} is the path `{path}`, outside the checkout: install fails in a \
-             sandbox that lacks it (publish it to an index the sandbox reaches, or vendor it into the repository)"
+        out.warn(Warning::in_file(
+            &pyproject_path,
+            format!(
+                "tool.uv.sources.{name} is the path `{path}`, outside the checkout: install fails in a sandbox that \
+                 lacks it (publish it to an index the sandbox reaches, or vendor it into the repository)"
+            ),
         ));
     }
     let mut pytest_installed = false;

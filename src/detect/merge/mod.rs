@@ -22,6 +22,7 @@
 //!   for that shown before a plain read); the required ones first, each group sorted;
 //! - tests: deduplicated by command and ordered by [`test_rank`] of their source.
 
+use crate::warning::Warning;
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
@@ -65,7 +66,7 @@ pub struct Detection {
     pub package_managers: Vec<PackageManager>,
     pub services: Vec<Service>,
     pub tests: Vec<TestCommand>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// The install steps behind `install`, with their evidence (for rendering and `--explain`).
     #[serde(skip)]
     pub steps: Vec<Step>,
@@ -139,10 +140,10 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
         // What `save` sends: the plan with its helpers' text.
         let sent = crate::plan::block::expand(script).map_or(script.len(), |s| s.len());
         if sent > crate::names::MAX_SCRIPT_BYTES {
-            detection.warnings.push(format!(
+            detection.warnings.push(Warning::general(format!(
                 "{key} is {sent} bytes with its helpers, over the {} bytes the server accepts: trim it before `hanzo-env save`",
                 crate::names::MAX_SCRIPT_BYTES
-            ));
+            )));
         }
     }
     detection

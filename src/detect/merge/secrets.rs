@@ -1,6 +1,7 @@
 //! Secrets: one per name, the evidence that decides whether the project needs it.
 
 use super::*;
+use crate::warning::Warning;
 
 /// At most this many secret names in a proposal: far more than an app reads, and a bound on
 /// what a checkout of generated code can put in the file.
@@ -18,7 +19,7 @@ pub struct SecretDetail {
     pub why: String,
 }
 
-pub(super) fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<String>) {
+pub(super) fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<Warning>) {
     // Which evidence speaks for a name: a requirement, then an explicit option, then a plain read.
     let rank = |need: Need| match need {
         Need::Required => 0,
@@ -36,7 +37,7 @@ pub(super) fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<Str
             Err(crate::names::NameError::Reserved(_)) => continue,
             Err(e) => {
                 if !index.contains_key(&secret.name) {
-                    rejected.push(format!("{}: {e}; left out of secrets", secret.source));
+                    rejected.push(Warning::in_file(&secret.source, format!("{e}; left out of secrets")));
                     // Remembered (never shown) so that the name is reported once.
                     index.insert(secret.name.clone(), chosen.len());
                     chosen.push(Secret { need: Need::Unstated, ..secret });
@@ -60,12 +61,12 @@ pub(super) fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<Str
         .collect();
     if kept.len() > MAX_SECRET_NAMES {
         // The first found stay: dotenv files and CI come before the code scan.
-        rejected.push(format!(
+        rejected.push(Warning::general(format!(
             "{} secret names found, more than a proposal holds: the first {MAX_SECRET_NAMES} kept, \
              the rest (from {} on) left out",
             kept.len(),
             kept[MAX_SECRET_NAMES].source
-        ));
+        )));
         kept.truncate(MAX_SECRET_NAMES);
     }
     kept.sort_by(|a, b| (!a.required, &a.name).cmp(&(!b.required, &b.name)));

@@ -2,6 +2,7 @@
 //! services they bring up, with Docker or from distribution packages.
 
 use super::*;
+use crate::warning::Warning;
 
 pub(super) fn merge_starts(mut starts: Vec<Start>) -> Vec<Start> {
     // CI's service containers (`docker run`) only when nothing else starts anything.
@@ -84,7 +85,7 @@ pub(super) struct ServicesStart {
     pub(super) native: Vec<NativeStart>,
     /// Products started only by Docker.
     docker_only: Vec<String>,
-    pub(super) warnings: Vec<String>,
+    pub(super) warnings: Vec<Warning>,
 }
 
 /// `start` followed by the commands that prepare its services, each allowed to fail (a second
@@ -143,12 +144,14 @@ impl ServicesStart {
                 same_product.fold((0, false), |(ports, started), n| (ports + 1, started || n.port == start.port));
             match product.ports_per_machine {
                 _ if started => {}
-                Some(most) if ports >= most => plan.warnings.push(format!(
-                    "{}: without Docker, one {} server answers {most} port{} at most: port {} needs Docker",
-                    start.source,
-                    product.package,
-                    if most == 1 { "" } else { "s" },
-                    start.port
+                Some(most) if ports >= most => plan.warnings.push(Warning::in_file(
+                    &start.source,
+                    format!(
+                        "without Docker, one {} server answers {most} port{} at most: port {} needs Docker",
+                        product.package,
+                        if most == 1 { "" } else { "s" },
+                        start.port
+                    ),
                 )),
                 _ => plan.native.push(start),
             }

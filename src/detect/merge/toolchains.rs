@@ -2,6 +2,7 @@
 //! folded to one each.
 
 use super::*;
+use crate::warning::Warning;
 
 pub(super) fn merge_toolchains(mut toolchains: Vec<Toolchain>) -> Vec<Toolchain> {
     // A manifest's floor orders the names like any manifest (the project's language first);
@@ -36,7 +37,7 @@ pub(super) fn merge_toolchains(mut toolchains: Vec<Toolchain>) -> Vec<Toolchain>
 /// Where the agent setup the owners wrote disagrees with the manifests: a toolchain pinned
 /// to another version, a package manager other than the lockfile's. Both stay listed (the
 /// agent setup first): which is right is for the reviewer to say.
-pub(super) fn agent_setup_disagreements(toolchains: &[Toolchain], managers: &[PackageManager]) -> Vec<String> {
+pub(super) fn agent_setup_disagreements(toolchains: &[Toolchain], managers: &[PackageManager]) -> Vec<Warning> {
     let mut found = Vec::new();
     for agent in toolchains.iter().filter(|t| t.source.kind == Kind::AgentSetup) {
         let Some(pin) = &agent.version else { continue };
@@ -46,13 +47,13 @@ pub(super) fn agent_setup_disagreements(toolchains: &[Toolchain], managers: &[Pa
                 && t.version.as_ref().is_some_and(|v| !v.starts_with(pin.as_str()) && !pin.starts_with(v.as_str()))
         });
         if let Some(other) = other {
-            found.push(format!(
+            found.push(Warning::general(format!(
                 "{} sets up {} {pin}, but {} pins {}",
                 agent.source,
                 ecosystems::display_name(&agent.name),
                 other.source,
                 other.version.as_deref().unwrap_or_default()
-            ));
+            )));
         }
     }
     for agent in managers.iter().filter(|m| m.source.kind == Kind::AgentSetup) {
@@ -63,7 +64,10 @@ pub(super) fn agent_setup_disagreements(toolchains: &[Toolchain], managers: &[Pa
         if let Some(rival) = rival
             && !ours.iter().any(|m| m.name == agent.name)
         {
-            found.push(format!("{} runs {}, but {} says {}", agent.source, agent.name, rival.source, rival.name));
+            found.push(Warning::general(format!(
+                "{} runs {}, but {} says {}",
+                agent.source, agent.name, rival.source, rival.name
+            )));
         }
     }
     found

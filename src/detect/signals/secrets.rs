@@ -28,6 +28,7 @@ mod context;
 mod lines;
 mod rules;
 
+use crate::warning::Warning;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
@@ -500,13 +501,16 @@ fn code_secrets(
     });
     let crowded: Vec<&str> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
     if let Some(first) = crowded.first() {
-        out.warn(format!(
-            "{first}{}: more than {MAX_NAMES_PER_FILE} secret names read from the environment; \
-             only the first {MAX_NAMES_PER_FILE} of each file kept",
-            match crowded.len() {
-                1 => String::new(),
-                n => format!(" and {} other files", n - 1),
-            }
+        let files = match crowded.len() {
+            1 => first.to_string(),
+            n => format!("{first} and {} other files", n - 1),
+        };
+        out.warn(Warning::in_file(
+            files,
+            format!(
+                "more than {MAX_NAMES_PER_FILE} secret names read from the environment; only the first \
+                 {MAX_NAMES_PER_FILE} of each file kept"
+            ),
         ));
     }
     // Packages that walk the whole environment key their parsers by the names.

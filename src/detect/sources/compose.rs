@@ -2,6 +2,7 @@
 //! deployments or alternatives, their services (image, `build:`, published ports,
 //! environment), and what a `docker compose … up …` line run from a directory brings up.
 
+use crate::warning::Warning;
 use std::collections::BTreeMap;
 
 use yaml_rust2::Yaml;
@@ -350,10 +351,12 @@ impl ComposeStart {
             }
         }
         if left_out > 0 {
-            repo.warn(format!(
-                "{}: {} backing services, more than one start brings up: the first {MAX_STARTED_SERVICES} kept",
+            repo.warn(Warning::in_file(
                 files.join(", "),
-                MAX_STARTED_SERVICES + left_out
+                format!(
+                    "{} backing services, more than one start brings up: the first {MAX_STARTED_SERVICES} kept",
+                    MAX_STARTED_SERVICES + left_out
+                ),
             ));
         }
         Some(ComposeStart { files, services, named: wanted.is_some() })

@@ -3,6 +3,7 @@
 //! and the compose files, own service and `runServices` of the compose-based form.
 //! The files are JSON with comments and trailing commas (JSONC).
 
+use crate::warning::Warning;
 use serde_json::Value;
 
 use crate::detect::repo::{Repo, parent_dir};
@@ -84,7 +85,7 @@ fn read(repo: &Repo, rel: &str, config: &Value) -> Devcontainer {
     let compose_files = match files.iter().map(|f| join_path(parent_dir(rel), f)).collect::<Option<Vec<String>>>() {
         Some(files) => files,
         None => {
-            repo.warn(format!("{rel}: dockerComposeFile points outside the repository"));
+            repo.warn(Warning::in_file(rel, "dockerComposeFile points outside the repository"));
             Vec::new()
         }
     };
@@ -167,6 +168,8 @@ mod tests {
     fn broken_files_are_warnings() {
         let (_dir, repo) = repo_with(&[(".devcontainer/devcontainer.json", "{ broken")]);
         assert!(read_all(&repo).is_empty());
-        assert!(repo.warnings().iter().any(|w| w.starts_with(".devcontainer/devcontainer.json: invalid JSON")));
+        assert!(
+            repo.warnings().iter().any(|w| w.to_string().starts_with(".devcontainer/devcontainer.json: invalid JSON"))
+        );
     }
 }

@@ -26,6 +26,7 @@
 //!   goes in through its config on stdin: no password is ever an argument of a process.
 
 use crate::evidence::Evidence;
+use crate::warning::Warning;
 use std::collections::BTreeMap;
 
 use crate::detect::sources::images::tag;
@@ -54,7 +55,7 @@ pub struct Product {
     /// `hanzo_service <helper> PORT ARG…`.
     helper: &'static str,
     /// The helper's arguments after the port, unquoted.
-    arguments: fn(&Definition, &mut Vec<String>) -> Vec<String>,
+    arguments: fn(&Definition, &mut Vec<Warning>) -> Vec<String>,
 }
 
 /// What the compose file or CI job says about one service.
@@ -83,12 +84,14 @@ impl Definition<'_> {
 
     /// The first of `keys` the environment sets; a value with control characters is left out
     /// with a warning (it would break the line it is written on).
-    fn setting(&self, keys: &[&str], warnings: &mut Vec<String>) -> Option<String> {
+    fn setting(&self, keys: &[&str], warnings: &mut Vec<Warning>) -> Option<String> {
         // Empty is unset: the images' entrypoints fall back to their defaults alike.
         let (key, value) = keys.iter().find_map(|k| self.env.get(*k).filter(|v| !v.is_empty()).map(|v| (*k, v)))?;
         if value.chars().any(char::is_control) {
-            warnings
-                .push(format!("{}: {key} holds control characters; left out of the start without Docker", self.source));
+            warnings.push(Warning::in_file(
+                self.source,
+                format!("{key} holds control characters; left out of the start without Docker"),
+            ));
             return None;
         }
         Some(value.clone())
@@ -132,7 +135,7 @@ impl Product {
     }
 
     /// The call that starts `definition` without Docker.
-    pub fn start(&'static self, definition: &Definition, warnings: &mut Vec<String>) -> NativeStart {
+    pub fn start(&'static self, definition: &Definition, warnings: &mut Vec<Warning>) -> NativeStart {
         let port = definition.host_port(self.port);
         let mut args = vec![port.to_string()];
         args.extend((self.arguments)(definition, warnings));
@@ -200,7 +203,7 @@ const PRODUCTS: &[Product] = &[
 ];
 
 /// USER PASSWORD DATABASE as the postgres image (or Bitnami's) reads them.
-fn postgres_arguments(d: &Definition, warnings: &mut Vec<String>) -> Vec<String> {
+fn postgres_arguments(d: &Definition, warnings: &mut Vec<Warning>) -> Vec<String> {
     let user = d.setting(&["POSTGRES_USER", "POSTGRESQL_USERNAME"], warnings).unwrap_or_else(|| "postgres".into());
     let password = d.setting(&["POSTGRES_PASSWORD", "POSTGRESQL_PASSWORD"], warnings).unwrap_or_default();
     let database = d.setting(&["POSTGRES_DB", "POSTGRESQL_DATABASE"], warnings).unwrap_or_else(|| user.clone());
@@ -211,7 +214,7 @@ fn postgres_arguments(d: &Definition, warnings: &mut Vec<String>) -> Vec<String>
 /// them: the root password when one is given; a random one leaves root to its socket login;
 /// none known (an empty one allowed, or one from a file or secret detection cannot read) is
 /// an empty one, the way CI services usually run it.
-fn mysql_arguments(d: &Definition, warnings: &mut Vec<String>) -> Vec<String> {
+fn mysql_arguments(d: &Definition, warnings: &mut Vec<Warning>) -> Vec<String> {
     let database = d.setting(&["MARIADB_DATABASE", "MYSQL_DATABASE"], warnings).unwrap_or_default();
     let user = d.setting(&["MARIADB_USER", "MYSQL_USER"], warnings).filter(|u| u != "root").unwrap_or_default();
     let password = d.setting(&["MARIADB_PASSWORD", "MYSQL_PASSWORD"], warnings).unwrap_or_default();
@@ -229,20 +232,24 @@ fn mysql_arguments(d: &Definition, warnings: &mut Vec<String>) -> Vec<String> {
 }
 
 /// PASSWORD as Bitnami's redis image reads it (the official image takes none).
-fn redis_arguments(d: &Definition, warnings: &mut Vec<String>) -> Vec<String> {
+fn redis_arguments(d: &Definition, warnings: &mut Vec<Warning>) -> Vec<String> {
     vec![d.setting(&["REDIS_PASSWORD"], warnings).unwrap_or_default()]
 }
 
 /// USER PASSWORD VHOST MANAGEMENT_PORT as the rabbitmq image (or Bitnami's) reads them; the
 /// management port only for a `management` image. The config file holds values to the end of
 /// the line and takes `#` for a comment: values it cannot hold are left out with a warning.
-fn rabbitmq_arguments(d: &Definition, warnings: &mut Vec<String>) -> Vec<String> {
+fn rabbitmq_arguments(d: &Definition, warnings: &mut Vec<Warning>) -> Vec<String> {
     let mut value = |keys: &[&str]| {
         let value = d.setting(keys, warnings).unwrap_or_default();
         if value.contains('#') || value.trim() != value {
-            warnings.push(format!(
-                "{}: {} cannot be written to RabbitMQ's config (a `#` or surrounding spaces); left out of the start without Docker",
-                d.source, keys[0]
+            warnings.push(Warning::in_file(
+                d.source,
+                format!(
+                    "{} cannot be written to RabbitMQ's config (a `#` or surrounding spaces); left out of the start \
+                     without Docker",
+                    keys[0]
+                ),
             ));
             return String::new();
         }
@@ -281,7 +288,8 @@ mod tests {
             source: &ev("compose.yaml#services.x"),
         };
         let mut warnings = Vec::new();
-        (native(product).expect("packaged").start(&definition, &mut warnings), warnings)
+        let start = native(product).expect("packaged").start(&definition, &mut warnings);
+        (start, warnings.iter().map(ToString::to_string).collect())
     }
 
     /// Run `script` with bash; its stdout.

@@ -178,6 +178,6 @@ mod tests {
                 ("go", None, "")
             ]
         );
-        assert!(repo.warnings().iter().any(|w| w.starts_with("bad/mise.toml: invalid TOML")));
+        assert!(repo.warnings().iter().any(|w| w.to_string().starts_with("bad/mise.toml: invalid TOML")));
     }
 }

@@ -2,6 +2,7 @@
 //! extras and groups the tests need, and what CI's test jobs install besides.
 
 use super::*;
+use crate::warning::Warning;
 
 /// Which of CI's test installs a step takes, by where CI runs them relative to its install of
 /// the checkout itself: the ones before go before the project's install here (a test tool that
@@ -240,9 +241,12 @@ pub(super) fn pip_install(
             // A wheel that bundles built output (`netbox/project-static/docs`) cannot be
             // built from a checkout: what the extras need goes in, the project stays a
             // folder its tests run from.
-            out.warn(format!(
-                "{pyproject_path}: hatch force-includes `{missing}`, which a checkout lacks until a build makes it: \
-                 the project itself is not installed, its tests run from the checkout"
+            out.warn(Warning::in_file(
+                &pyproject_path,
+                format!(
+                    "hatch force-includes `{missing}`, which a checkout lacks until a build makes it: the project \
+                     itself is not installed, its tests run from the checkout"
+                ),
             ));
             let requirements: Vec<String> = extra_requirements(pyproject, &extras).iter().map(|r| quote(r)).collect();
             if !requirements.is_empty() {

@@ -207,7 +207,7 @@ fn scm_versioned_projects_install_their_requirements_first() {
 fn uv_path_sources_outside_the_checkout_are_warned_about() {
     let pyproject = "[project]\nname = 'app'\n[tool.uv.sources]\nplugins = { path = '../plugins', editable = true }\nlocal = { path = 'libs/local' }\nweb = { git = 'https://example.com/web' }\n";
     let s = scan(&Python, &[("pyproject.toml", pyproject), ("uv.lock", "version = 1\n")]);
-    let warnings: Vec<&str> = s.findings.warnings.iter().map(String::as_str).collect();
+    let warnings: Vec<String> = s.findings.warnings.iter().map(ToString::to_string).collect();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
         warnings[0]

@@ -401,7 +401,7 @@ fn files_of_generated_reads_give_a_bounded_few_quickly() {
     assert_eq!(out.secrets.len(), MAX_NAMES_PER_FILE, "the same first names from both files");
     assert_eq!(out.secrets[0].source, ev("src/a.js:1"));
     assert_eq!(
-        out.warnings,
+        out.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
         [format!(
             "src/a.js and 1 other files: more than {MAX_NAMES_PER_FILE} secret names read from the environment; \
              only the first {MAX_NAMES_PER_FILE} of each file kept"

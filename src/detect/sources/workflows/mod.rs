@@ -17,6 +17,7 @@
 //!   expressions are dropped from commands, with a quoted argument or option built around
 //!   one. `$VAR` is substituted when the workflow, job or step `env` sets it.
 
+use crate::warning::Warning;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -179,11 +180,14 @@ impl Workflows {
         let count = workflows.len();
         for (read, rel) in workflows.into_iter().enumerate() {
             if reader.jobs.len() >= MAX_JOBS {
-                repo.warn(format!(
-                    "{rel}: not read, nor {} other workflow(s) after it: the {read} before it hold {} jobs, more than \
-                     detection reads",
-                    count - read - 1,
-                    reader.jobs.len()
+                repo.warn(Warning::in_file(
+                    rel,
+                    format!(
+                        "not read, nor {} other workflow(s) after it: the {read} before it hold {} jobs, more than \
+                         detection reads",
+                        count - read - 1,
+                        reader.jobs.len()
+                    ),
                 ));
                 break;
             }
