@@ -415,3 +415,26 @@ fn services_in_json_the_summary_and_start_agree() {
         }
     });
 }
+
+/// The names of a `--json` list of services.
+fn service_names(json: &serde_json::Value, key: &str) -> Vec<String> {
+    json[key].as_array().into_iter().flatten().filter_map(|s| s["name"].as_str().map(String::from)).collect()
+}
+
+#[test]
+fn start_brings_up_only_what_the_primary_tests_job_uses() {
+    let of = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&detect(&fixtures_dir().join(name), "--json")).expect("--json prints JSON")
+    };
+    // The unit job's own service containers: the root compose file's mysql and redis; its
+    // memcached and the per-database jobs' servers are optional.
+    let json = of("services-of-the-primary-job");
+    assert_eq!(service_names(&json, "services"), ["mysql", "redis"]);
+    assert_eq!(service_names(&json, "optional_services"), ["memcached", "postgres", "mssql"]);
+    assert!(json["start"].as_str().unwrap().contains("up -d mysql redis\n"), "{}", json["start"]);
+    // `cargo test`'s job brings up nothing: the e2e suite's servers are the e2e job's.
+    let json = of("e2e-services-apart");
+    assert_eq!(json["start"], "");
+    assert!(service_names(&json, "services").is_empty());
+    assert_eq!(service_names(&json, "optional_services"), ["postgres", "mailpit", "keycloak"]);
+}
