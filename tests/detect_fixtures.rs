@@ -438,3 +438,13 @@ fn start_brings_up_only_what_the_primary_tests_job_uses() {
     assert!(service_names(&json, "services").is_empty());
     assert_eq!(service_names(&json, "optional_services"), ["postgres", "mailpit", "keycloak"]);
 }
+
+#[test]
+fn the_primary_test_is_the_main_ecosystems() {
+    // More Python than TypeScript: the backend job's pytest, not the front end's pnpm test.
+    let json: serde_json::Value =
+        serde_json::from_str(&detect(&fixtures_dir().join("python-backend-js-frontend"), "--json")).expect("JSON");
+    let primary = &json["tests"][0];
+    assert_eq!(primary["primary"], true);
+    assert_eq!(primary["source"], ".github/workflows/backend.yml#jobs.test.steps[3]", "{json:#}");
+}

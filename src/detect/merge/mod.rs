@@ -105,7 +105,7 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
 
     warnings.extend(agent_setup_disagreements(&toolchains, &package_managers));
     let package_managers = merge_package_managers(package_managers);
-    let mut tests = merge_tests(tests, &package_managers);
+    let mut tests = merge_tests(tests, &package_managers, &ecosystems::main_ecosystems(repo));
     // `start` brings up what the primary test uses; the rest is optional.
     let used = primary_products(tests.first(), &starts, &services);
     let candidates = primary_job_first(starts, tests.first());

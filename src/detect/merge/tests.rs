@@ -635,3 +635,25 @@ fn nothing_found_is_an_empty_install() {
     assert_eq!(d.start, "");
     assert_eq!(d.repo, "site");
 }
+
+#[test]
+fn of_cis_test_jobs_the_main_ecosystems_comes_first() {
+    let frontend = "jobs:\n  test:\n    steps:\n      - run: pnpm test\n";
+    let backend =
+        "jobs:\n  test:\n    defaults:\n      run:\n        working-directory: api\n    steps:\n      - run: pytest\n";
+    let mut files = vec![
+        (".github/workflows/frontend.yml", frontend),
+        (".github/workflows/backend.yml", backend),
+        ("package.json", r#"{"scripts": {"test": "vitest run"}}"#),
+        ("api/pyproject.toml", "[project]\nname = 'api'\n"),
+        ("web/main.ts", "export {};\n"),
+        ("api/app.py", "\n"),
+        ("api/models.py", "\n"),
+    ];
+    let d = crate::detect::testing::detection(&files);
+    assert_eq!(d.tests[0].command, "cd api && python3 -m pytest", "Python has the most source");
+    // With more TypeScript than Python, the front end's job is the main one.
+    files.extend([("web/a.ts", "\n"), ("web/b.ts", "\n")]);
+    let d = crate::detect::testing::detection(&files);
+    assert_eq!(d.tests[0].command, "pnpm test");
+}
