@@ -230,7 +230,8 @@ Example:
     #[command(after_help = "Steps, in a scratch copy of the checkout (.gitignore honoured, no .git, node_modules or
 target): install (bash -euo pipefail), start in the background, a wait for the ports of
 the detected services, then the primary test command (the one a developer runs before
-pushing; --all-tests runs every detected one, --test replaces them). Installs stay in the
+pushing; --all-tests runs every detected one and also brings up the optional services,
+whose failing to start is a warning, --test replaces them). Installs stay in the
 scratch directory: a virtualenv first on PATH (VIRTUAL_ENV) when install runs Python tools,
 and an npm prefix (NPM_CONFIG_PREFIX). Each step runs in its own process group with the run
 environment plus CI=true, logs to a file, and is stopped as a whole on --step-timeout or

@@ -90,12 +90,13 @@ struct DetectJson {
     toolchains: Vec<ToolchainJson>,
     package_managers: Vec<PackageManagerJson>,
     services: Vec<ServiceJson>,
+    optional_services: Vec<ServiceJson>,
     tests: Vec<TestJson>,
     warnings: Vec<String>,
 }
 
 /// The top-level keys in the order printed: part of the contract.
-const DETECT_JSON_KEYS: [&str; 11] = [
+const DETECT_JSON_KEYS: [&str; 12] = [
     "repo",
     "install",
     "start",
@@ -105,6 +106,7 @@ const DETECT_JSON_KEYS: [&str; 11] = [
     "toolchains",
     "package_managers",
     "services",
+    "optional_services",
     "tests",
     "warnings",
 ];
@@ -177,7 +179,9 @@ fn detect_json_keeps_its_contract_and_says_what_the_file_says() {
             text.lines().filter_map(|line| line.strip_prefix("  \"")?.split_once("\":").map(|(key, _)| key)).collect();
         assert_eq!(keys, DETECT_JSON_KEYS, "{name}: the keys or their order");
         // What may be absent is written only when there is something to say.
-        for (list, key) in [("services", "ports"), ("services", "env"), ("services", "package"), ("tests", "primary")] {
+        let optional = ["ports", "env", "package"].map(|key| ("optional_services", key));
+        let lists = [("services", "ports"), ("services", "env"), ("services", "package"), ("tests", "primary")];
+        for (list, key) in lists.into_iter().chain(optional) {
             for item in value[list].as_array().into_iter().flatten() {
                 let written = &item[key];
                 let empty = written.is_null()
@@ -352,31 +356,43 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
 fn services_in_json_the_summary_and_start_agree() {
     on_every_fixture("services disagree", |dir, name| {
         let json: serde_json::Value = serde_json::from_str(&detect(dir, "--json")).expect("detect --json is JSON");
-        let services = json["services"].as_array().expect("services is a list");
-        let mut listed: Vec<(String, String)> = services
-            .iter()
-            .map(|s| (s["name"].as_str().unwrap().to_string(), s["source"].as_str().unwrap().to_string()))
-            .collect();
-        listed.sort();
+        let rows = |key: &str| {
+            let mut rows: Vec<(String, String)> = json[key]
+                .as_array()
+                .unwrap_or_else(|| panic!("{key} is a list"))
+                .iter()
+                .map(|s| (s["name"].as_str().unwrap().to_string(), s["source"].as_str().unwrap().to_string()))
+                .collect();
+            rows.sort();
+            rows
+        };
+        let (listed, optional) = (rows("services"), rows("optional_services"));
+        assert!(
+            optional.iter().all(|(o, _)| !listed.iter().any(|(n, _)| n == o)),
+            "{name}: a service is both the primary test's and optional: {listed:?} {optional:?}"
+        );
         // The summary of a written file: a copy of the fixture, as detect writes into it.
         let copy = tempfile::tempdir().expect("temp dir");
         common::copy_tree(dir, copy.path());
         let written = run_detect(copy.path(), "--force");
-        let mut summary: Vec<(String, String)> = written
-            .stderr
-            .lines()
-            .filter_map(|line| line.trim_start().strip_prefix("service "))
-            .map(|row| {
-                let (name, source) = row.trim().split_once("  (").expect("service  NAME  (SOURCE)");
-                (name.trim().to_string(), source.trim_end_matches(')').to_string())
-            })
-            .collect();
+        let mut summary: Vec<(String, String)> = Vec::new();
+        let mut summary_optional: Vec<(String, String)> = Vec::new();
+        for row in written.stderr.lines().filter_map(|line| line.trim_start().strip_prefix("service ")) {
+            let (name, source) = row.trim().split_once("  (").expect("service  NAME  (SOURCE)");
+            let source = source.trim_end_matches(')').to_string();
+            match name.trim().strip_suffix(" (optional)") {
+                Some(name) => summary_optional.push((name.to_string(), source)),
+                None => summary.push((name.trim().to_string(), source)),
+            }
+        }
         summary.sort();
+        summary_optional.sort();
         assert_eq!(summary, listed, "{name}: the summary's services are not --json's");
+        assert_eq!(summary_optional, optional, "{name}: the summary's optional services are not --json's");
         // What start brings up is listed: a start of services only beside listed services,
-        // and every service a start line cites (or, Docker-only, names) is one of them.
-        // Services only a configuration names (`config/database.yml`) are listed without a
-        // start: nothing in the repository says how to start them.
+        // and every service a start line cites (or, Docker-only, names) is one of them, never
+        // an optional one. Services only a configuration names (`config/database.yml`) are
+        // listed without a start: nothing in the repository says how to start them.
         let start = json["start"].as_str().unwrap_or_default();
         let starts_services =
             ["docker compose", "hanzo_compose", "docker run", "hanzo_service "].iter().any(|word| start.contains(word));
@@ -388,5 +404,47 @@ fn services_in_json_the_summary_and_start_agree() {
             };
             assert!(listed_here, "{name}: start line {line:?} brings up a service --json does not list: {listed:?}");
         }
+        // The note names the optional ones as such.
+        let note = json["note"].as_str().unwrap_or_default();
+        for (service, _) in &optional {
+            let said = note.split("optional services (verify --all-tests starts them): ").nth(1);
+            assert!(
+                said.is_some_and(|list| list.contains(service.as_str())),
+                "{name}: the note misses optional {service}"
+            );
+        }
     });
+}
+
+/// The names of a `--json` list of services.
+fn service_names(json: &serde_json::Value, key: &str) -> Vec<String> {
+    json[key].as_array().into_iter().flatten().filter_map(|s| s["name"].as_str().map(String::from)).collect()
+}
+
+#[test]
+fn start_brings_up_only_what_the_primary_tests_job_uses() {
+    let of = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&detect(&fixtures_dir().join(name), "--json")).expect("--json prints JSON")
+    };
+    // The unit job's own service containers: the root compose file's mysql and redis; its
+    // memcached and the per-database jobs' servers are optional.
+    let json = of("services-of-the-primary-job");
+    assert_eq!(service_names(&json, "services"), ["mysql", "redis"]);
+    assert_eq!(service_names(&json, "optional_services"), ["memcached", "postgres", "mssql"]);
+    assert!(json["start"].as_str().unwrap().contains("up -d mysql redis\n"), "{}", json["start"]);
+    // `cargo test`'s job brings up nothing: the e2e suite's servers are the e2e job's.
+    let json = of("e2e-services-apart");
+    assert_eq!(json["start"], "");
+    assert!(service_names(&json, "services").is_empty());
+    assert_eq!(service_names(&json, "optional_services"), ["postgres", "mailpit", "keycloak"]);
+}
+
+#[test]
+fn the_primary_test_is_the_main_ecosystems() {
+    // More Python than TypeScript: the backend job's pytest, not the front end's pnpm test.
+    let json: serde_json::Value =
+        serde_json::from_str(&detect(&fixtures_dir().join("python-backend-js-frontend"), "--json")).expect("JSON");
+    let primary = &json["tests"][0];
+    assert_eq!(primary["primary"], true);
+    assert_eq!(primary["source"], ".github/workflows/backend.yml#jobs.test.steps[3]", "{json:#}");
 }

@@ -796,6 +796,36 @@ fn verify_runs_the_primary_test_unless_asked_for_all() {
 }
 
 #[test]
+fn verify_all_tests_starts_the_optional_services_and_only_warns_when_they_do_not_come_up() {
+    // `npm test`'s job brings up nothing; the e2e job's mail server is optional. Docker
+    // does not answer here (a fake `docker` fails) and no distribution packages mailpit.
+    let sandbox = Sandbox::fixture("optional");
+    let bin = sandbox.home.join("fake-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for (tool, body) in [("npm", "exit 0"), ("docker", "exit 1")] {
+        let script = bin.join(tool);
+        std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let vars = [("PATH", path.as_str())];
+
+    let (code, json, stderr) = verify_json(&sandbox, &[], &vars);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("install", "passed"), ("test", "passed")]), "the primary alone");
+
+    let (code, json, stderr) = verify_json(&sandbox, &["--all-tests"], &vars);
+    assert_eq!(code, Some(0), "a service the primary test does not use is no failure: {json:#}\n{stderr}");
+    assert_eq!(steps(&json), pairs(&[("install", "passed"), ("test", "passed"), ("optional services", "warned")]));
+    assert_eq!(json["ok"], true);
+    assert!(
+        stderr.contains("optional services not brought up: mailpit (e2e/compose.yml#services.mail)"),
+        "named, with its evidence: {stderr}"
+    );
+    assert!(stderr.contains("(it said: ") && stderr.contains("docker-compose"), "what its start said: {stderr}");
+}
+
+#[test]
 fn verify_names_the_ca_variables_when_a_certificate_is_not_trusted() {
     let sandbox = Sandbox::new("repo = \"x\"\ninstall = \"\"\nstart = \"\"\nsecrets = []\n");
     let test = "echo 'error: Failed to fetch: https://files.pythonhosted.org/x.whl' >&2; \

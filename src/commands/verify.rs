@@ -14,7 +14,9 @@ use crate::envfile::ChildEnv;
 use crate::envfile::child::{NETWORK_VARS, TOOLCHAIN_VARS, signals};
 use crate::proposal::Proposal;
 use crate::ui::{Ui, printable_line};
-use crate::verify::{self, Kept, Options, Plan, Progress, Report, Status, StepReport, short_duration};
+use anyhow::Context;
+
+use crate::verify::{self, Kept, OptionalStart, Options, Plan, Progress, Report, Status, StepReport, short_duration};
 
 /// Between SIGTERM and SIGKILL when a step's process group is stopped.
 const GRACE: Duration = Duration::from_secs(5);
@@ -157,9 +159,21 @@ fn plan(root: &std::path::Path, proposal: &Proposal, args: &VerifyArgs, ui: &Ui)
             None => ui.debug(1, &format!("no known port for service {}; not waited for", service.name)),
         }
     }
+    // With every test run, the services the primary does not use come up too, beside the
+    // drafted start (an edited start is the user's own choice of services).
+    let optional = detection
+        .as_ref()
+        .filter(|d| args.all_tests && args.tests.is_empty() && d.start.trim() == proposal.start.trim())
+        .filter(|d| !d.optional_start.trim().is_empty())
+        .map(|d| -> anyhow::Result<OptionalStart> {
+            let services = d.optional_services.iter().map(|s| format!("{} ({})", s.name, s.source)).collect();
+            let script = crate::plan::block::expand(&d.optional_start).context("in the optional services' start")?;
+            Ok(OptionalStart { script, services })
+        })
+        .transpose()?;
     // What runs is the plan with its helpers' text, as `save` sends it.
     let (install, start) = crate::plan::block::runnable(&proposal.install, &proposal.start)?;
-    Ok(Plan { install, start, tests, services })
+    Ok(Plan { install, start, tests, services, optional })
 }
 
 /// One spinner per running step on a terminal, a plain line per event otherwise.
@@ -199,7 +213,11 @@ impl Progress for Spinners<'_> {
             self.ui.info(&self.ui.dim(&format!("- {} skipped", report.step)));
             return;
         }
-        let mark = if report.status.ok() { self.ui.green("✓") } else { self.ui.red("✗") };
+        let mark = match report.status {
+            Status::Warned => "!".to_string(),
+            status if status.ok() => self.ui.green("✓"),
+            _ => self.ui.red("✗"),
+        };
         self.ui.info(&format!(
             "{mark} {} {} ({})",
             report.step,
@@ -253,7 +271,7 @@ fn render_table(report: &Report, ui: &Ui) -> String {
     for (row, step) in rows.iter().zip(&report.steps) {
         let text = line([&row[0], &row[1], &row[2], &row[3]]);
         out.push_str(&match step.status {
-            Status::Passed | Status::Running => text,
+            Status::Passed | Status::Running | Status::Warned => text,
             Status::Skipped => ui.dim(text.trim_end()) + "\n",
             _ => ui.red(text.trim_end()) + "\n",
         });

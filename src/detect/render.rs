@@ -114,6 +114,9 @@ pub fn summary(d: &Detection) -> Vec<String> {
     for s in &d.services {
         lines.push(format!("service    {}  ({})", s.name, s.source));
     }
+    for s in &d.optional_services {
+        lines.push(format!("service    {} (optional)  ({})", s.name, s.source));
+    }
     if !d.secret_details.is_empty() {
         let (required, optional): (Vec<&SecretDetail>, Vec<&SecretDetail>) =
             d.secret_details.iter().partition(|s| s.required);

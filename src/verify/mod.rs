@@ -13,6 +13,7 @@
 pub mod copy;
 mod diagnosis;
 pub mod log;
+mod optional;
 mod ports;
 pub mod process;
 pub mod reap;
@@ -58,6 +59,17 @@ pub struct Plan {
     pub tests: Vec<String>,
     /// Services `start` should bring up, with the local port to wait for.
     pub services: Vec<(String, u16)>,
+    /// What brings up the services the primary test does not use (`--all-tests`).
+    pub optional: Option<OptionalStart>,
+}
+
+/// A start of services the primary test does not use, run beside `start`: when it fails,
+/// the run goes on with a warning naming them, not a failed step.
+#[derive(Debug, Clone, Default)]
+pub struct OptionalStart {
+    pub script: String,
+    /// Each service as `name (evidence)`.
+    pub services: Vec<String>,
 }
 
 impl Plan {
@@ -91,11 +103,13 @@ pub enum Status {
     /// A test failed while a service `start` should bring up was not answering: the failure
     /// says nothing about the test.
     Blocked,
+    /// Services the primary test does not use failed to start: a warning, not a failure.
+    Warned,
 }
 
 impl Status {
     pub fn ok(self) -> bool {
-        matches!(self, Status::Passed | Status::Running)
+        matches!(self, Status::Passed | Status::Running | Status::Warned)
     }
     pub fn as_str(self) -> &'static str {
         match self {
@@ -106,6 +120,7 @@ impl Status {
             Status::Interrupted => "interrupted",
             Status::Running => "running",
             Status::Blocked => "blocked",
+            Status::Warned => "warned",
         }
     }
 }
@@ -236,6 +251,7 @@ pub fn verify(
         sandbox_vars: sandbox.vars,
         kept_logs: Vec::new(),
         stopped: Vec::new(),
+        warnings: Vec::new(),
     };
     let ran = runner.run(plan);
     runner.stop_leftovers("start or a test");
@@ -243,7 +259,9 @@ pub fn verify(
     let mut steps = runner.steps;
     let interrupted_by = signals::received();
     let ok = interrupted_by.is_none() && steps.iter().all(|s| s.status.ok());
-    if options.keep || !ok {
+    // A warned step's log is what its warning points at.
+    let logs_kept = !ok || steps.iter().any(|s| s.status == Status::Warned);
+    if options.keep || logs_kept {
         for (path, log) in &runner.kept_logs {
             write_log(path, log, env).map_err(|e| setup_error(path, e))?;
         }
@@ -252,7 +270,7 @@ pub fn verify(
     let kept = if options.keep {
         let _ = scratch.keep();
         Kept::All
-    } else if !ok {
+    } else if logs_kept {
         let _ = std::fs::remove_dir_all(scratch_path.join("checkout"));
         let _ = std::fs::remove_dir_all(&environment);
         let _ = scratch.keep();
@@ -273,7 +291,7 @@ pub fn verify(
         steps,
         interrupted_by,
         stopped: runner.stopped,
-        warnings: copied.warnings.into_iter().chain(sandbox.warnings).collect(),
+        warnings: copied.warnings.into_iter().chain(sandbox.warnings).chain(runner.warnings).collect(),
     })
 }
 
@@ -300,6 +318,8 @@ struct Runner<'a> {
     /// Each step's log and where it goes when logs are kept.
     kept_logs: Vec<(PathBuf, StepLog)>,
     stopped: Vec<reap::Leftover>,
+    /// What went wrong without failing the run (optional services not brought up).
+    warnings: Vec<String>,
 }
 
 /// Shell flags per kind of step.
@@ -346,6 +366,10 @@ impl Runner<'_> {
                 start = Some(self.background("start", &plan.start)?);
             }
         }
+        let optional = match plan.optional.as_ref().filter(|o| !o.script.trim().is_empty()) {
+            Some(optional) if !self.stopping() => Some((optional, self.optional_start(optional)?)),
+            _ => None,
+        };
         if waits_for_services {
             let start_failed = self.steps.last().is_some_and(|s| s.step == "start" && !s.status.ok());
             if self.stopping() || start_failed {
@@ -368,6 +392,9 @@ impl Runner<'_> {
         }
         if let Some((group, output, began)) = start {
             self.finish_start(group, output, began);
+        }
+        if let Some((optional, (group, output, began))) = optional {
+            self.finish_optional(optional, group, output, began);
         }
         Ok(())
     }

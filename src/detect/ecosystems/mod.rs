@@ -363,18 +363,45 @@ pub fn runner_env(sources: &Sources, dir: &str, command: &str) -> Vec<(&'static 
     ALL.iter().flat_map(|eco| eco.behaviour.runner_env(sources, dir, command)).collect()
 }
 
+/// Extension → the ecosystems (indexes in [`ALL`]) whose sources have it, as their
+/// declarations say (asked for every file of the tree).
+static BY_EXTENSION: LazyLock<std::collections::HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| {
+    let mut map: std::collections::HashMap<&'static str, Vec<usize>> = std::collections::HashMap::new();
+    for (i, eco) in ALL.iter().enumerate() {
+        for extension in eco.source_extensions {
+            map.entry(extension).or_default().push(i);
+        }
+    }
+    map
+});
+
+/// The repository's main ecosystems: those with the most source files of the project's own
+/// (a file counts for every ecosystem whose sources have its extension, so Node and Deno tie
+/// on TypeScript); none when it has no source file an ecosystem declares.
+pub fn main_ecosystems(repo: &crate::detect::repo::Repo) -> Vec<&'static str> {
+    let mut counts = vec![0usize; ALL.len()];
+    let mut own: Option<(&str, bool)> = None;
+    for file in repo.files() {
+        let dir = file.dir();
+        let is_own = match own {
+            Some((known, answer)) if known == dir => answer,
+            _ => {
+                let answer = crate::detect::repo::is_own_dir(dir);
+                own = Some((dir, answer));
+                answer
+            }
+        };
+        let Some((_, extension)) = file.name().rsplit_once('.').filter(|_| is_own) else { continue };
+        for &i in BY_EXTENSION.get(extension).into_iter().flatten() {
+            counts[i] += 1;
+        }
+    }
+    let most = counts.iter().copied().max().unwrap_or(0);
+    ALL.iter().zip(&counts).filter(|(_, n)| most > 0 && **n == most).map(|(eco, _)| eco.id).collect()
+}
+
 /// The ecosystems whose source or settings files `rel` is.
 pub fn reading_env_in<'a>(dir: &'a str, name: &'a str) -> impl Iterator<Item = &'static dyn Ecosystem> + 'a {
-    /// Extension → the ecosystems whose sources have it (asked for every file of the tree).
-    static BY_EXTENSION: LazyLock<std::collections::HashMap<&'static str, Vec<usize>>> = LazyLock::new(|| {
-        let mut map: std::collections::HashMap<&'static str, Vec<usize>> = std::collections::HashMap::new();
-        for (i, eco) in ALL.iter().enumerate() {
-            for extension in eco.source_extensions {
-                map.entry(extension).or_default().push(i);
-            }
-        }
-        map
-    });
     let extension = name.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
     let by_source = BY_EXTENSION.get(extension);
     ALL.iter()
@@ -388,6 +415,20 @@ pub fn reading_env_in<'a>(dir: &'a str, name: &'a str) -> impl Iterator<Item = &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_main_ecosystem_has_the_most_own_source_files() {
+        let repo = |files: &[&str]| {
+            let files = files.iter().map(|f| f.to_string()).collect();
+            crate::detect::repo::Repo::from_files(std::path::Path::new("/x"), files, Vec::new(), 1 << 20)
+        };
+        let python = ["api/a.py", "api/b.py", "web/main.ts", "examples/x/index.js", "docs/y/z.js"];
+        assert_eq!(main_ecosystems(&repo(&python)), ["python"]);
+        // A TypeScript file is Node's and Deno's.
+        let typescript = ["a.ts", "b.tsx", "c.py"];
+        assert_eq!(main_ecosystems(&repo(&typescript)), ["node", "deno"]);
+        assert!(main_ecosystems(&repo(&["README.md"])).is_empty());
+    }
 
     #[test]
     fn ids_are_unique_and_every_alias_names_a_declared_toolchain() {

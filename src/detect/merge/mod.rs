@@ -28,10 +28,9 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use crate::detect::ecosystems;
-#[cfg(doc)]
-use crate::detect::findings::StartOrigin;
 use crate::detect::findings::{
-    Evidence, Findings, Kind, Need, PackageManager, Phase, Secret, Service, Start, Step, TestCommand, Toolchain,
+    Evidence, Findings, Kind, Need, PackageManager, Phase, Secret, Service, Start, StartOrigin, Step, TestCommand,
+    Toolchain,
 };
 use crate::detect::repo::Repo;
 use crate::detect::sources::compose::ComposeStart;
@@ -41,6 +40,7 @@ use crate::plan::{Action, Guard};
 
 mod note;
 mod secrets;
+mod service_use;
 mod starts;
 mod test_ranking;
 #[cfg(test)]
@@ -49,7 +49,7 @@ mod toolchains;
 
 pub use self::secrets::{MAX_SECRET_NAMES, SecretDetail};
 pub use self::test_ranking::test_rank;
-use self::{note::*, secrets::*, starts::*, test_ranking::*, toolchains::*};
+use self::{note::*, secrets::*, service_use::*, starts::*, test_ranking::*, toolchains::*};
 
 /// The result of `detect`, as `--json` prints it (keys and meanings are a contract).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -65,6 +65,9 @@ pub struct Detection {
     pub toolchains: Vec<Toolchain>,
     pub package_managers: Vec<PackageManager>,
     pub services: Vec<Service>,
+    /// Services the primary test does not use (another CI job's, an e2e suite's): not
+    /// started by `start`; `verify --all-tests` starts them with [`Detection::optional_start`].
+    pub optional_services: Vec<Service>,
     pub tests: Vec<TestCommand>,
     pub warnings: Vec<Warning>,
     /// The install steps behind `install`, with their evidence (for rendering and `--explain`).
@@ -76,6 +79,10 @@ pub struct Detection {
     /// The services `start` runs from their distribution packages where Docker cannot.
     #[serde(skip)]
     pub native_starts: Vec<NativeStart>,
+    /// The script that brings up [`Detection::optional_services`] (their packages first,
+    /// where Docker cannot), for `verify --all-tests`; empty when there are none to start.
+    #[serde(skip)]
+    pub optional_start: String,
     /// How long each detector took (`-vv`).
     #[serde(skip)]
     pub timings: Vec<(&'static str, std::time::Duration)>,
@@ -97,14 +104,28 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
     let mut warnings = repo.warnings();
     warnings.extend(found);
 
-    let starts = merge_starts(starts);
-    let services_start = ServicesStart::of(&starts, &services);
-    warnings.extend(services_start.warnings.iter().cloned());
-    let mut steps = steps;
-    steps.extend(services_start.step.clone());
     warnings.extend(agent_setup_disagreements(&toolchains, &package_managers));
     let package_managers = merge_package_managers(package_managers);
-    let mut tests = merge_tests(tests, &package_managers);
+    let mut tests = merge_tests(tests, &package_managers, &ecosystems::main_ecosystems(repo));
+    // `start` brings up what the primary test uses; the rest is optional.
+    let used = primary_products(tests.first(), &starts, &services);
+    let candidates = primary_job_first(starts, tests.first());
+    let folded = merge_starts(candidates.clone());
+    let more = if used.is_some() { other_jobs_containers(&candidates, &folded) } else { Vec::new() };
+    let (starts, mut optional_starts) = split_starts(folded, used.as_deref());
+    optional_starts.extend(more);
+    let (services, optional_services) = split_services(services, used.as_deref());
+    let (seeds, optional_seeds): (Vec<_>, Vec<_>) = match (used.as_ref(), tests.first()) {
+        (Some(_), Some(primary)) => {
+            seeds.into_iter().partition(|(_, source)| source.job_id().is_none() || in_job(source, &primary.source))
+        }
+        _ => (seeds, Vec::new()),
+    };
+    let services_start = ServicesStart::of(&starts, &services);
+    warnings.extend(services_start.warnings.iter().cloned());
+    let optional_start = ServicesStart::of(&optional_starts, &optional_services);
+    let mut steps = steps;
+    steps.extend(services_start.step.clone());
     // The files the primary's CI job makes before its tests are made once, by install.
     if let Some(primary) = tests.first_mut() {
         steps.append(&mut primary.placed_first);
@@ -128,11 +149,13 @@ pub fn merge(repo: &Repo, findings: Findings) -> Detection {
         toolchains: merge_toolchains(toolchains),
         package_managers,
         services: services_start.mark(merge_services(services)),
+        optional_services: optional_start.mark(merge_services(optional_services)),
         tests,
         warnings,
         steps,
         starts,
         native_starts: services_start.native.clone(),
+        optional_start: optional_start.script_with_packages(&optional_seeds),
         timings: Vec::new(),
     };
     detection.note = note(&detection, &notes, &services_start);

@@ -39,6 +39,10 @@ pub(super) fn note(d: &Detection, notes: &[String], services_start: &ServicesSta
     if !d.services.is_empty() {
         parts.push(services_start.note(&d.services));
     }
+    if !d.optional_services.is_empty() {
+        let names: Vec<&str> = d.optional_services.iter().map(|s| s.name.as_str()).collect();
+        parts.push(format!("optional services (verify --all-tests starts them): {}", names.join(", ")));
+    }
     if !d.tests.is_empty() {
         // The best few: the full list, with evidence, is in `tests`.
         const SHOWN: usize = 3;

@@ -190,6 +190,16 @@ impl ServicesStart {
         plan
     }
 
+    /// The script as it runs on its own: the packages its services need where Docker cannot
+    /// run them (what install adds for `start`), then the start and its preparation.
+    pub(super) fn script_with_packages(&self, seeds: &[(String, Evidence)]) -> String {
+        let start = with_seeds(&self.script, seeds);
+        match &self.step {
+            Some(step) if !start.is_empty() => format!("{}\n{start}", install_script(std::slice::from_ref(step))),
+            _ => start,
+        }
+    }
+
     /// `services` with the package each is started from without Docker.
     pub(super) fn mark(&self, mut services: Vec<Service>) -> Vec<Service> {
         for service in &mut services {

@@ -2,7 +2,9 @@
 
 use super::*;
 
-pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager]) -> Vec<TestCommand> {
+/// `main` names the repository's main ecosystems (the most source files): of CI's test
+/// jobs, theirs come first (a Python backend's `pytest` before its JS front end's `pnpm test`).
+pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManager], main: &[&str]) -> Vec<TestCommand> {
     let names: Vec<&str> = managers.iter().map(|m| m.name.as_str()).collect();
     for test in &mut tests {
         test.command = ecosystems::in_installed_environment(&test.command, &names);
@@ -21,8 +23,20 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
         let program = shell::split_prefix(&t.command).1.split_whitespace().next().unwrap_or_default();
         app_beside_node && (program == "npx" || ecosystem_of(program) == Some("node"))
     };
+    let other_ecosystem = |t: &TestCommand| {
+        t.source.kind == Kind::Ci
+            && !main.is_empty()
+            && ecosystems::owner_of_test(&t.command).is_some_and(|eco| !main.contains(&eco.id))
+    };
     tests.sort_by_key(|t| {
-        (test_rank(&t.source), t.partial, t.command.starts_with("cd "), !in_plain_test_job(&t.source), front_end(t))
+        (
+            test_rank(&t.source),
+            t.partial,
+            other_ecosystem(t),
+            t.command.starts_with("cd "),
+            !in_plain_test_job(&t.source),
+            front_end(t),
+        )
     });
     // `(cd elixir && mix test)` (an ecosystem's default) is CI's `cd elixir && mix test`.
     let mut tests = dedup_by_key(tests, |t| {

@@ -100,13 +100,11 @@ fn starts_of_every_source_are_ordered_and_each_product_started_once() {
         (".devcontainer/compose.yml", "services:\n  app:\n    build: .\n  db:\n    image: postgres:16\n"),
     ]);
     let found: Vec<(&str, &str)> = found.iter().map(|(c, s)| (c.as_str(), s.as_str())).collect();
-    // What CI's test job brings up comes first: the dev container's postgres is its.
+    // What CI's test job brings up comes first: the dev container's postgres is its. The
+    // Makefile's cache is not the job's: optional.
     assert_eq!(
         found,
-        [
-            ("docker compose -f ci/compose.yml up -d db search", ".github/workflows/test.yml#jobs.t.steps[0]"),
-            ("docker compose -f docker/dev.yml up -d cache", "Makefile:2"),
-        ]
+        [("docker compose -f ci/compose.yml up -d db search", ".github/workflows/test.yml#jobs.t.steps[0]")]
     );
 }
 
@@ -181,15 +179,17 @@ fn ci_tests_compose_file_comes_before_the_dev_containers_and_names_its_services(
         ("pyproject.toml", "[project]\nname = 'x'\n"),
     ]);
     let commands: Vec<&str> = d.starts.iter().map(|s| s.command.as_str()).collect();
-    assert_eq!(
-        commands,
-        [
-            "docker compose -f docker/ci-test.yml up -d tika mail",
-            "docker compose -f .devcontainer/compose.yml up -d broker"
-        ]
-    );
+    assert_eq!(commands, ["docker compose -f docker/ci-test.yml up -d tika mail"]);
     let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
-    assert!(services.contains(&"greenmail") && services.contains(&"redis"), "{services:?}");
+    assert!(services.contains(&"greenmail") && !services.contains(&"redis"), "{services:?}");
+    // The dev container's broker is not the test job's: optional, started on request.
+    let optional: Vec<&str> = d.optional_services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(optional, ["redis"]);
+    assert!(
+        d.optional_start.contains("hanzo_compose -f .devcontainer/compose.yml up -d broker"),
+        "{}",
+        d.optional_start
+    );
 }
 
 #[test]
@@ -208,10 +208,13 @@ fn a_ci_job_against_an_alternative_compose_file_is_a_variant_of_the_roots() {
     let commands: Vec<&str> = d.starts.iter().map(|s| s.command.as_str()).collect();
     assert_eq!(commands, ["docker compose up -d db"]);
     assert!(!d.services.iter().any(|s| s.name == "cockroachdb"));
-    // Without a root file to start, what CI brings up is the start.
+    // Without a root file to start, the variant job brings up its database, which the
+    // plain job's `npm test` does not use: optional.
     let d = crate::detect::testing::detection(&files[1..]);
-    let commands: Vec<&str> = d.starts.iter().map(|s| s.command.as_str()).collect();
-    assert_eq!(commands, ["docker compose -f docker-compose.cockroach.yaml up -d cockroachdb"]);
+    assert_eq!(d.start, "");
+    let optional: Vec<&str> = d.optional_services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(optional, ["cockroachdb"]);
+    assert!(d.optional_start.contains("up -d cockroachdb"), "{}", d.optional_start);
 }
 
 #[test]
@@ -237,10 +240,39 @@ fn the_start_brings_up_the_first_test_jobs_services_and_says_which() {
     let workflow = "jobs:\n  mysql:\n    services:\n      mariadb:\n        image: mariadb\n        ports: ['3306:3306']\n    steps:\n      - run: DB=mysql tox\n  postgres:\n    services:\n      postgres:\n        image: postgres:16\n        ports: ['5432:5432']\n    steps:\n      - run: DB=postgresql tox\n";
     let d = crate::detect::testing::detection(&[(".github/workflows/ci.yml", workflow), ("tox.ini", "[tox]\n")]);
     let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(services, ["mariadb", "postgres"]);
+    assert_eq!(services, ["mariadb"]);
+    let optional: Vec<&str> = d.optional_services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(optional, ["postgres"]);
     // verify waits only for what the drafted start brings up.
     assert_eq!(d.started_services(), ["mariadb"]);
     assert!(!d.start.contains("hanzo_postgres "), "{}", d.start);
+}
+
+#[test]
+fn the_primary_tests_job_picks_its_own_service_containers() {
+    // The primary test's job is not the first with service containers: its own start.
+    let workflow = "jobs:
+  integration:
+    services:
+      pg:
+        image: postgres:16
+        ports: ['5432:5432']
+    steps:
+      - run: go test -tags integration ./...
+  test:
+    services:
+      cache:
+        image: redis:7
+        ports: ['6379:6379']
+    steps:
+      - run: go test ./...
+";
+    let d = crate::detect::testing::detection(&[(".github/workflows/ci.yml", workflow), ("go.mod", "module x\n")]);
+    assert_eq!(d.tests[0].command, "go test ./...");
+    assert_eq!(d.started_services(), ["redis"]);
+    let optional: Vec<&str> = d.optional_services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(optional, ["postgres"]);
+    assert!(d.optional_start.contains("docker run -d --name pg -p 5432:5432 postgres:16"), "{}", d.optional_start);
 }
 
 #[test]
@@ -607,4 +639,26 @@ fn nothing_found_is_an_empty_install() {
     assert_eq!(d.install, "");
     assert_eq!(d.start, "");
     assert_eq!(d.repo, "site");
+}
+
+#[test]
+fn of_cis_test_jobs_the_main_ecosystems_comes_first() {
+    let frontend = "jobs:\n  test:\n    steps:\n      - run: pnpm test\n";
+    let backend =
+        "jobs:\n  test:\n    defaults:\n      run:\n        working-directory: api\n    steps:\n      - run: pytest\n";
+    let mut files = vec![
+        (".github/workflows/frontend.yml", frontend),
+        (".github/workflows/backend.yml", backend),
+        ("package.json", r#"{"scripts": {"test": "vitest run"}}"#),
+        ("api/pyproject.toml", "[project]\nname = 'api'\n"),
+        ("web/main.ts", "export {};\n"),
+        ("api/app.py", "\n"),
+        ("api/models.py", "\n"),
+    ];
+    let d = crate::detect::testing::detection(&files);
+    assert_eq!(d.tests[0].command, "cd api && python3 -m pytest", "Python has the most source");
+    // With more TypeScript than Python, the front end's job is the main one.
+    files.extend([("web/a.ts", "\n"), ("web/b.ts", "\n")]);
+    let d = crate::detect::testing::detection(&files);
+    assert_eq!(d.tests[0].command, "pnpm test");
 }

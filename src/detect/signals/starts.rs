@@ -6,8 +6,8 @@
 //! Decisions:
 //! - Deployment compose files are never started, and of a folder of alternative compose
 //!   files only the one a script names.
-//! - With no compose file anywhere and no compose start in CI, the service containers of the
-//!   first CI job that tests the project become the start, as
+//! - With no compose file anywhere and no compose start in CI, the service containers of
+//!   each CI job that tests the project are a start candidate, as
 //!   `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` (a `secrets.X` value is
 //!   passed from the sandbox's `$X`).
 
@@ -84,14 +84,11 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         }
     }
     if !ci_compose && compose.files.is_empty() {
-        let first =
-            sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)).find_map(|job| {
-                let runs: Vec<(String, Service)> =
-                    job.services.iter().filter_map(|s| docker_run(s, Kind::Ci)).collect();
-                (!runs.is_empty()).then(|| (runs, job.source.sub_key("services")))
-            });
-        if let Some((runs, source)) = first {
-            containers_start(out, runs, source, StartOrigin::Ci);
+        // One candidate per test job, in reading order: merge keeps the primary test's job's
+        // (else the first), and lists the others' services as optional.
+        for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
+            let runs: Vec<(String, Service)> = job.services.iter().filter_map(|s| docker_run(s, Kind::Ci)).collect();
+            containers_start(out, runs, job.source.sub_key("services"), StartOrigin::Ci);
         }
         // Containers a task target or package script runs (merge keeps CI's before them).
         let tasks = docker_run_services(sources.repo(), sources.tasks());
