@@ -662,3 +662,38 @@ fn of_cis_test_jobs_the_main_ecosystems_comes_first() {
     let d = crate::detect::testing::detection(&files);
     assert_eq!(d.tests[0].command, "pnpm test");
 }
+
+#[test]
+fn the_primary_jobs_services_count_when_an_earlier_job_declares_the_same_and_the_override_is_read() {
+    // Two jobs with one postgres container each (and a compose file with one more): the test
+    // job's is its own, not the lint job's.
+    let service = "    services:\n      postgres:\n        image: postgres:14\n";
+    let workflow = format!(
+        "jobs:\n  lint:\n{service}    steps:\n      - run: mix format --check-formatted\n  test:\n{service}    steps:\n      - run: mix test\n"
+    );
+    let d = crate::detect::testing::detection(&[
+        ("mix.exs", "defmodule X.MixProject do\nend\n"),
+        ("docker-compose.yaml", "services:\n  db:\n    image: postgres:14\n"),
+        (".github/workflows/ci.yml", workflow.as_str()),
+    ]);
+    let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(services, ["postgres"], "optional: {:?} tests {:?} all {:?}", d.optional_services, d.tests, d.services);
+    assert!(d.optional_services.is_empty());
+
+    // `docker compose up -d db mail` reads compose.override.yml beside compose.yml.
+    let workflow = "jobs:\n  test:\n    steps:\n      - run: docker compose up -d db mail\n      - run: pytest\n";
+    let d = crate::detect::testing::detection(&[
+        ("compose.yml", "services:\n  db:\n    image: postgres:16\n"),
+        ("compose.override.yml", "services:\n  mail:\n    image: axllent/mailpit\n"),
+        (".github/workflows/ci.yml", workflow),
+        ("pyproject.toml", "[project]\nname = 'x'\n"),
+    ]);
+    let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(services, ["postgres", "mailpit"], "optional: {:?}", d.optional_services);
+    eprintln!(
+        "TESTS {:?}\nSVC {:?}\nOPT {:?}",
+        d.tests.iter().map(|t| (&t.command, t.source.to_string())).collect::<Vec<_>>(),
+        d.services.iter().map(|s| s.source.to_string()).collect::<Vec<_>>(),
+        d.optional_services.len()
+    );
+}

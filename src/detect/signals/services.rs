@@ -18,9 +18,11 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     for start in &sources.compose().starts {
         report(start, Kind::ComposeFile, out);
     }
-    let mut products: Vec<String> = Vec::new();
     for job in &sources.workflows().jobs {
         let origin = if job.kind == JobKind::AgentSetup { Kind::AgentSetup } else { Kind::Ci };
+        // Per job: merge keeps one per product, but which services the primary test's job
+        // brings up is read from each job's own.
+        let mut products: Vec<String> = Vec::new();
         for service in &job.services {
             ci_service(service, origin, &mut products, out);
         }
@@ -41,6 +43,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         }
     }
     // Containers task targets and package scripts run (`docker run -d -p 6379:6379 redis`).
+    let mut products: Vec<String> = Vec::new();
     for service in docker_run_services(sources.repo(), sources.tasks()) {
         ci_service(&service, Kind::Task, &mut products, out);
     }
@@ -52,8 +55,8 @@ fn report(start: &ComposeStart, origin: Kind, out: &mut Findings) {
     }
 }
 
-/// A CI service container, once per product: each image of it (one per matrix value) that is
-/// a backing service.
+/// A CI service container, once per product of `products` (one job's, or the task files'):
+/// each image of it (one per matrix value) that is a backing service.
 fn ci_service(service: &JobService, origin: Kind, products: &mut Vec<String>, out: &mut Findings) {
     for image in &service.images {
         let Some(product) = backing_product(image, &service.name).filter(|p| !products.contains(p)) else {

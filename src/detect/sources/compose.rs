@@ -371,21 +371,29 @@ impl ComposeStart {
             Some(dir) => join_path(cwd, dir)?,
             None => cwd.to_string(),
         };
-        let files: Vec<String> = if up.files.is_empty() {
-            let default = DEFAULT_FILES
-                .iter()
-                .map(|f| join_path(&base, f))
-                .find(|f| f.as_deref().is_some_and(|f| repo.exists(f)));
-            vec![default??]
+        let in_base = |names: &[&str]| names.iter().filter_map(|f| join_path(&base, f)).find(|f| repo.exists(f));
+        // Without `-f`, compose reads the folder's default file and its override.
+        let (files, over) = if up.files.is_empty() {
+            (vec![in_base(DEFAULT_FILES)?], in_base(OVERRIDE_FILES))
         } else {
-            up.files.iter().map(|f| join_path(cwd, f)).collect::<Option<Vec<_>>>()?
+            (up.files.iter().map(|f| join_path(cwd, f)).collect::<Option<Vec<_>>>()?, None)
         };
         if files.iter().any(|f| !repo.exists(f)) {
             return None;
         }
         let wanted = (!up.services.is_empty()).then_some(up.services.as_slice());
-        let start = ComposeStart::of(repo, files, wanted)?;
+        let start = ComposeStart::of(repo, files, wanted)?.with_override(repo, over.as_deref(), wanted);
         (!start.services.is_empty()).then_some(start)
+    }
+
+    /// The services of the override file compose reads beside the default one (`over`),
+    /// added after this start's own, those of a name it already has left out.
+    fn with_override(mut self, repo: &Repo, over: Option<&str>, wanted: Option<&[String]>) -> ComposeStart {
+        if let Some(extra) = over.and_then(|over| ComposeStart::of(repo, vec![over.to_string()], wanted)) {
+            let known = self.names();
+            self.services.extend(extra.services.into_iter().filter(|s| !known.contains(&s.service.name)));
+        }
+        self
     }
 
     pub fn names(&self) -> Vec<String> {
@@ -439,14 +447,8 @@ impl ProjectCompose {
                 found.alternatives.push(rel.to_string());
                 continue;
             }
-            let Some(mut start) = ComposeStart::of(repo, vec![rel.to_string()], None) else { continue };
-            if default == Some(rel)
-                && let Some(over) = over
-                && let Some(extra) = ComposeStart::of(repo, vec![over.to_string()], None)
-            {
-                let known: Vec<String> = start.names();
-                start.services.extend(extra.services.into_iter().filter(|s| !known.contains(&s.service.name)));
-            }
+            let Some(start) = ComposeStart::of(repo, vec![rel.to_string()], None) else { continue };
+            let start = start.with_override(repo, over.filter(|_| default == Some(rel)), None);
             if !start.services.is_empty() {
                 found.starts.push(start);
             }
@@ -517,6 +519,19 @@ mod tests {
         assert_eq!(start.command(), "docker compose up -d db cache");
         assert!(ComposeStart::of_line(&repo, "", "docker compose -f missing.yml up").is_none());
         assert!(ComposeStart::of_line(&repo, "", "docker compose -f ../x.yml up").is_none());
+    }
+
+    #[test]
+    fn a_line_without_files_reads_the_override_beside_the_default_file() {
+        let over = "services:\n  mail:\n    image: axllent/mailpit\n  db:\n    image: mysql:8\n";
+        let (_dir, repo) = repo_with(&[("compose.yml", APP_AND_DB), ("compose.override.yml", over)]);
+        let start = ComposeStart::of_line(&repo, "", "docker compose up -d db mail").unwrap();
+        let products: Vec<&str> = start.services.iter().map(|s| s.product.as_str()).collect();
+        assert_eq!(products, ["postgres", "mailpit"], "the default file's db wins over the override's");
+        assert_eq!(start.command(), "docker compose up -d db mail");
+        // Named files are all compose reads.
+        let start = ComposeStart::of_line(&repo, "", "docker compose -f compose.yml up -d db mail").unwrap();
+        assert_eq!(start.names(), ["db"]);
     }
 
     #[test]
