@@ -231,12 +231,18 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
     static ZOD_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?-u:\b)z\.(?:object|strictObject|looseObject)\(\s*\{").expect("the z.object pattern is valid")
     });
+    static SKIPPED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)skipValidation\s*:\s*true(?-u:\b)").expect("the skipValidation pattern is valid")
+    });
     let mut blocks: Vec<(usize, &'static str)> = Vec::new();
     for m in CREATE_ENV.find_iter(text) {
         let open = m.end() - 1;
         let Some(body) = code::block(&text[open..], QUOTES) else { continue };
+        // `skipValidation: true`: t3-env never checks the schema, so nothing in it is
+        // required (a condition, `!!process.env.SKIP_ENV_VALIDATION`, still checks by default).
+        let via = if SKIPPED.is_match(body) { UNCHECKED_T3_ENV } else { "t3-env schema" };
         for section in SECTION.find_iter(body) {
-            blocks.push((open + 1 + section.end() - 1, "t3-env schema"));
+            blocks.push((open + 1 + section.end() - 1, via));
         }
     }
     for m in CLEAN_ENV.find_iter(text) {
@@ -264,6 +270,9 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
     found
 }
 
+/// A t3-env schema whose `createEnv` says `skipValidation: true`.
+const UNCHECKED_T3_ENV: &str = "t3-env schema, never validated";
+
 /// The `NAME: validator` entries of the object block opening at `open`.
 fn schema_entries(text: &str, open: usize, via: &'static str) -> Vec<EnvRead> {
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
@@ -290,6 +299,8 @@ fn schema_entries(text: &str, open: usize, via: &'static str) -> Vec<EnvRead> {
             let value = value.trim();
             let need = if OPTIONAL.iter().any(|o| value.contains(o)) {
                 Need::Optional
+            } else if via == UNCHECKED_T3_ENV {
+                Need::Unstated
             } else if value.starts_with("z.") || ENVALID.iter().any(|v| value.starts_with(v)) {
                 Need::Required
             } else {
@@ -646,6 +657,25 @@ export const env = createEnv({
                 ("NEXT_PUBLIC_KEY".into(), Need::Required),
             ]
         );
+    }
+
+    #[test]
+    fn a_t3_env_schema_that_skips_validation_requires_nothing() {
+        let text = "export const env = createEnv({\n  server: {\n    CRON_SECRET: z.string(),\n    AXIOM_TOKEN: z.string().min(1),\n    DEBUG: z.string().optional(),\n  },\n  runtimeEnv: process.env,\n  skipValidation: true,\n});\n";
+        let needs: Vec<(String, Need)> = reads("env.ts", text).into_iter().map(|r| (r.name, r.need)).collect();
+        assert_eq!(
+            needs,
+            [
+                ("CRON_SECRET".into(), Need::Unstated),
+                ("AXIOM_TOKEN".into(), Need::Unstated),
+                ("DEBUG".into(), Need::Optional)
+            ]
+        );
+        // Skipped on a condition: checked by default, so required as before.
+        let conditional = text.replace("skipValidation: true", "skipValidation: !!process.env.SKIP_ENV_VALIDATION");
+        let schema: Vec<EnvRead> =
+            reads("env.ts", &conditional).into_iter().filter(|r| r.via == "t3-env schema").collect();
+        assert_eq!(schema.iter().filter(|r| r.need == Need::Required).count(), 2, "{schema:?}");
     }
 
     #[test]
