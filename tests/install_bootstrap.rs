@@ -99,11 +99,15 @@ fn fake_python(machine: &Machine) {
         "bin",
         "python3",
         &format!(
-            r#"if [ "$1" = -c ]; then exit "$(cat '{state}' 2>/dev/null || echo 0)"; fi
+            r#"if [ "$1" = -c ]; then
+  case "$2" in *print*) cat '{key}' 2>/dev/null || echo 3011 ;; esac
+  exit "$(cat '{state}' 2>/dev/null || echo 0)"
+fi
 if [ "$1 $2 $3" = "-m pip install" ]; then
   for req in "$@"; do case "$req" in uv*|poetry*|tox*) name="${{req%%[<>=!~]*}}"; printf '#!/bin/bash\necho "%s $*" >> "{log}"\n' "$name" > "{bin}/$name"; chmod +x "{bin}/$name";; esac; done
 fi"#,
             state = machine.path("python-mismatch").display(),
+            key = machine.path("python-key").display(),
             log = machine.path("calls.log").display(),
             bin = bin.display(),
         ),
@@ -328,6 +332,58 @@ fn a_pinned_python_goes_through_pyenv_or_is_named_in_a_warning() {
     machine.forget_calls();
     machine.run(&install, &checkout);
     assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
+}
+
+#[test]
+fn a_python_range_keeps_python3_in_it_else_pyenvs_newest_in_it_becomes_global() {
+    let machine = Machine::new();
+    fake_python(&machine);
+    // poetry's `python = "^3.11"`: 3.11 or newer, older than 4.0.
+    let install = drafted_install("detect/poetry");
+    assert!(install.contains("hanzo_python_in 3.11 4.0"), "{install}");
+    let checkout = common::fixture("detect/poetry");
+    let listing = machine.path("pyenv-versions");
+    let pyenv = format!(
+        r#"case "$1" in versions) cat '{0}' ;; install) echo 3.11.9 > '{0}' ;; latest) cat '{0}' ;; global) ;; *) exit 1 ;; esac"#,
+        listing.display()
+    );
+    machine.tool("bin", "pyenv", &pyenv);
+    std::fs::write(&listing, "system\n3.10.13\n3.13.0\n3.12.1\n4.0.1\n3.14.0t\n").unwrap();
+    // python3 is 3.11: in the range, so nothing changes.
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
+    // python3 is 3.9: pyenv's newest installed in the range becomes every later shell's.
+    std::fs::write(machine.path("python-key"), "3009").unwrap();
+    machine.forget_calls();
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("pyenv global 3.13.0\n"), "{}", machine.calls());
+    assert!(!run.stderr.contains("warning: "), "{}", run.stderr);
+    // None installed in it: pyenv installs the floor, then makes it global.
+    std::fs::write(&listing, "system\n3.10.13\n").unwrap();
+    machine.forget_calls();
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let calls = machine.calls();
+    assert!(
+        calls.contains("pyenv install --skip-existing 3.11\n") && calls.contains("pyenv global 3.11.9\n"),
+        "{calls}"
+    );
+    // In a virtualenv (verify's), or without pyenv: a warning names the range and what runs.
+    machine.forget_calls();
+    let run = machine.run(&format!("export VIRTUAL_ENV=/tmp/venv\n{install}"), &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("asks for Python 3.11 or newer (older than 4.0); the virtualenv /tmp/venv runs"),
+        "{}",
+        run.stderr
+    );
+    assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
+    std::fs::remove_file(machine.path("bin/pyenv")).unwrap();
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr.matches("and no pyenv is here to install it").count(), 1, "{}", run.stderr);
 }
 
 /// Fake node (the version in the state file), npm (`prefix -g`, and `install -g` that puts

@@ -188,7 +188,33 @@ pub fn is_marker(line: &str) -> bool {
 mod tests {
     use super::*;
 
-    const PINNED_V1: &str = "3fc8b06ec1c5485e1888f8abd5169ee916df6c74f9c88dc138c23e53894adf90";
+    /// Each stock helper of v1 and the SHA-256 of its text.
+    const PINNED_V1: &[(&str, &str)] = &[
+        ("hanzo_root", "fbd8f37b9ae9018869342a58071612ac2c76489ad342955383e85ad223719b05"),
+        ("hanzo_as", "0a1416dc560ea8d2f91757c45eef08c429e2442d87b5140422d18151dfb22435"),
+        ("hanzo_answers", "7d574c3188142e43410589d4e04a0691d96a531b64bab08095437d2693d9bc01"),
+        ("hanzo_wait", "26139bd7385c8e1dac1507285ed7f80ba6bd806d1665aaa193d83f0049c227cf"),
+        ("hanzo_needs", "54b4a8ff5afe68a4db890909876c5b33e4fa4e2ab7e23c3f4a69319836492681"),
+        ("hanzo_v6", "6f92fa24f7d63d5b0f69717f5534e84acd757cec8323e421e5911416409c22e6"),
+        ("hanzo_apt_install", "1f2d88096a8544b33a8a43e955d5dd173c78723d97f57710f00262b7a6d7b60c"),
+        ("hanzo_docker", "ff5c5f3ac6d64d7ab44738b2034464507189f4df2ab1a0fbea5f728cb697698f"),
+        ("hanzo_compose", "d6196487c5702650cf96dd67bc48759fb1c098175ba7e12aaefcc19369b89475"),
+        ("hanzo_service_packages", "ae23e5e6873cc94dc2d3c76e994992f28a74ff43e3fe971f34e3a72f611d72ea"),
+        ("hanzo_service", "f7911413f335e2edb7c26898000b5a6ee0730b277140fda413116fb816e46ffe"),
+        ("hanzo_postgres", "9838f1b0261f6614eafc4c97f736754d8dc2d21fe097b3fdb81b34a5bda733d8"),
+        ("hanzo_mysql", "cf2cfeb866eda41a7e3970781cfc4735ce3e890bcecf9da96b72dc07ba849b52"),
+        ("hanzo_redis", "d8f2fe8521eaed1b2cda92d453566bb65cc34aff8fa6e30f361868633e5d94a9"),
+        ("hanzo_memcached", "4ac3f221e1597292e9c26e9e9a5d9cd6d26fc88c397c8bcec4f7e217799c91d1"),
+        ("hanzo_rabbitmq", "e2c6ffb1f08db6c4e6a1247cde74326522d60647fc081baa816a10ffbe3f7491"),
+        ("hanzo_node", "cdcc80b6310fe93e7472e754a49a3ef2605b4015e33d447e19bbd1e9d98b1f3b"),
+        ("hanzo_pm", "5d9e669d17051b948dc35030eb4bf18f311b959664a87d40463d03938a4d4d8d"),
+        ("hanzo_python", "0cc61f977e22e0b07171a90630a72b3e1a09aaf2f148c5a37fdd342ab8ee4a3d"),
+        ("hanzo_python_in", "fe2d862a8ba8e8aa1c1da98e572b2b21869b9b5655188f97ef074c13a0dd3ebd"),
+        ("hanzo_pip_setup", "67e8e553c44987a9cb0a4d9a20c3dfd421451ab3b525fd24cef9c08d553188fd"),
+        ("hanzo_pip_each", "194ad7dd619262ef3015be7f658eb2c10244d9801d640df40b8def8a8672a014"),
+        ("hanzo_link_user_tools", "3399f60d7462131a5522e04e4468e8e1b0b91a8ad1069105b33f9a373a9d30eb"),
+        ("hanzo_have", "b679e07466ed96a8563ff46cd622d18b91c780c69bba256c5abf51d5d3bf0360"),
+    ];
 
     const PLAN: &str = "# hanzo-env helpers v1: hanzo_node hanzo_pm\nset -euo pipefail\nhanzo_node 22  # .nvmrc\n";
 
@@ -224,17 +250,18 @@ mod tests {
     }
 
     /// The helpers' text is part of their version: a saved block of v1 must read the same
-    /// tomorrow. A change to a helper changes this digest; bump [`VERSION`] with it.
+    /// tomorrow. A change to a helper's text fails here: bump [`VERSION`] with it. A new
+    /// helper is a new row (blocks that name only the others read as before).
     #[test]
     fn the_helpers_text_is_pinned_to_its_version() {
         use sha2::Digest;
-        let mut hash = sha2::Sha256::new();
-        for helper in HELPERS {
-            hash.update(helper.name.as_bytes());
-            hash.update(helper.text.as_bytes());
-        }
-        let digest: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!((VERSION, digest.as_str()), (1, PINNED_V1), "a helper changed: bump VERSION and pin the new digest");
+        let digests: Vec<(&str, String)> = HELPERS
+            .iter()
+            .map(|h| (h.name, sha2::Sha256::digest(h.text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()))
+            .collect();
+        let pinned: Vec<(&str, String)> = PINNED_V1.iter().map(|(n, d)| (*n, d.to_string())).collect();
+        assert_eq!(VERSION, 1);
+        assert_eq!(digests, pinned, "a helper changed: bump VERSION and pin the new digests");
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod log;
 mod optional;
 mod ports;
 pub mod process;
+mod python;
 pub mod reap;
 pub mod sandbox;
 

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::process::run_quietly;
+use super::python;
 use crate::detect::ecosystems::python::is_python_tool;
 use crate::envfile::ChildEnv;
 use crate::plan::block;
@@ -39,7 +40,7 @@ pub fn runs_python(install: &str) -> bool {
 }
 
 /// The helpers that set up Python (see `src/plan/helpers/`).
-const PYTHON_HELPERS: &[&str] = &["hanzo_python", "hanzo_pip_setup", "hanzo_pip_each"];
+const PYTHON_HELPERS: &[&str] = &["hanzo_python", "hanzo_python_in", "hanzo_pip_setup", "hanzo_pip_each"];
 
 /// Make the scratch environment under `dir` for a run whose install script is `install`.
 /// `checkout` is the developer's own, which the scratch copy came from.
@@ -56,11 +57,11 @@ pub fn prepare(
     let mut path_first: Vec<PathBuf> = Vec::new();
     if runs_python(install) {
         let venv = dir.join("venv");
-        let python = pinned_python(install).and_then(|version| {
-            let found = interpreter(version, env);
+        let python = python::wanted(install).and_then(|wanted| {
+            let found = python::interpreter(&wanted, env);
             if found.is_none() {
                 sandbox.warnings.push(format!(
-                    "the plan pins Python {version}, which this machine lacks (no python{version} on PATH, no pyenv \
+                    "the plan asks for {wanted}, which this machine lacks (no such python3.X on PATH, no pyenv \
                      version of it): the scratch virtualenv runs python3"
                 ));
             }
@@ -139,61 +140,9 @@ fn make_venv(dir: &Path, python: Option<&Path>, env: &ChildEnv) -> Result<(), St
     run_quietly(cmd, &format!("{} -m venv", python.display()))
 }
 
-/// The Python the plan pins: the argument of its `hanzo_python` step (`3.12`).
-fn pinned_python(install: &str) -> Option<&str> {
-    install
-        .lines()
-        .filter_map(|line| crate::plan::render::without_evidence(line).strip_prefix("hanzo_python "))
-        .map(str::trim)
-        .find(|v| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.'))
-}
-
-/// An interpreter of Python `version` here, so that the scratch virtualenv runs what the plan
-/// pins: `python3.12` on the run's PATH, else pyenv's newest installed 3.12.
-fn interpreter(version: &str, env: &ChildEnv) -> Option<PathBuf> {
-    let minor: Vec<&str> = version.split('.').take(2).collect();
-    let versioned = format!("python{}", minor.join("."));
-    let path = env.plain("PATH").map(std::env::split_paths).into_iter().flatten();
-    // pyenv's shims answer for every version it knows, installed for this directory or not.
-    let on_path = path.filter(|dir| !dir.ends_with("shims")).map(|dir| dir.join(&versioned)).find(|p| p.is_file());
-    on_path.or_else(|| {
-        let ask = |args: &[&str]| {
-            let mut cmd = Command::new("pyenv");
-            env.apply(&mut cmd);
-            let out = cmd.args(args).stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
-            let text = String::from_utf8(out.stdout).ok()?;
-            (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
-        };
-        let latest = ask(&["latest", version])?;
-        let prefix = ask(&["prefix", &latest])?;
-        Some(Path::new(&prefix).join("bin/python3")).filter(|p| p.is_file())
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_pinned_python_is_the_plans_hanzo_python_argument() {
-        let plan = "# hanzo-env helpers v1: hanzo_python\nset -euo pipefail\nhanzo_python 3.12  # .python-version\n";
-        assert_eq!(pinned_python(plan), Some("3.12"));
-        assert_eq!(pinned_python("hanzo_python() {\n  python3 -c x\n}\nhanzo_python 3.9\n"), Some("3.9"));
-        assert_eq!(pinned_python("hanzo_python $(evil)\npip install x"), None);
-        assert_eq!(pinned_python("python3 -m pip install ."), None);
-    }
-
-    #[test]
-    fn the_pinned_interpreter_is_found_on_path_before_pyenv() {
-        let dir = tempfile::tempdir().unwrap();
-        let python = dir.path().join("python3.12");
-        std::fs::write(&python, "#!/bin/sh\n").unwrap();
-        let path = dir.path().as_os_str().to_owned();
-        let host = move |name: &str| (name == "PATH").then(|| path.clone());
-        let (env, _) = ChildEnv::build(Vec::new(), &[], &host).unwrap();
-        assert_eq!(interpreter("3.12", &env), Some(python));
-        assert_eq!(interpreter("3.99", &env), None, "no pyenv on this PATH either");
-    }
 
     #[test]
     fn python_tooling_is_recognised_by_word() {

@@ -429,8 +429,11 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     };
 
     let pin = python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
+    // A version file names the Python; else the newest the project's range accepts.
     if let Some((version, evidence)) = pin.filter(|(_, evidence)| is_version_file(evidence)) {
         out.helper(Phase::Toolchain, "hanzo_python", vec![version], evidence);
+    } else if let Some((range, evidence)) = python_range(pyproject.as_deref(), &pyproject_path) {
+        out.helper(Phase::Toolchain, "hanzo_python_in", range.arguments(), evidence);
     }
     // A project of requirements files alone has no manifest: the tool's evidence names the file.
     let manifest =

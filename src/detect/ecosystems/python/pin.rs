@@ -52,25 +52,88 @@ pub(super) fn python_pin(
     {
         return Some((v, Evidence::key(&pipfile, "requires.python_version")));
     }
-    if let Some(range) =
-        pyproject.and_then(|p| p.get("project")).and_then(|p| p.get("requires-python")).and_then(|r| r.as_str())
-    {
-        return Some((
-            pinned_python(range).unwrap_or_default(),
-            Evidence::key(pyproject_path, "project.requires-python"),
-        ));
+    requires_python(pyproject, pyproject_path).map(|(range, source)| (pinned_python(range).unwrap_or_default(), source))
+}
+
+/// The Python versions the project accepts as written: `project.requires-python`, else
+/// poetry's `tool.poetry.dependencies.python`.
+fn requires_python<'a>(pyproject: Option<&'a toml::Table>, pyproject_path: &str) -> Option<(&'a str, Evidence)> {
+    let pyproject = pyproject?;
+    if let Some(range) = pyproject.get("project").and_then(|p| p.get("requires-python")).and_then(|r| r.as_str()) {
+        return Some((range, Evidence::key(pyproject_path, "project.requires-python")));
     }
-    if let Some(range) = pyproject
-        .and_then(|p| p.get("tool"))
-        .and_then(|t| t.get("poetry"))
-        .and_then(|p| p.get("dependencies"))
-        .and_then(|d| d.get("python"))
-        .and_then(|r| r.as_str())
-    {
-        let source = Evidence::key(pyproject_path, "tool.poetry.dependencies.python");
-        return Some((pinned_python(range).unwrap_or_default(), source));
+    let poetry = pyproject.get("tool").and_then(|t| t.get("poetry"))?;
+    let range = poetry.get("dependencies").and_then(|d| d.get("python")).and_then(|r| r.as_str())?;
+    Some((range, Evidence::key(pyproject_path, "tool.poetry.dependencies.python")))
+}
+
+/// The Pythons a range accepts, by minor version: from `floor`, older than `below`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct PythonRange {
+    pub floor: (u32, u32),
+    pub below: Option<(u32, u32)>,
+}
+
+impl PythonRange {
+    /// `>=3.9`, `>=3.9,<3.13`, `>3.8`, `<=3.12`, `==3.12.*`, `~=3.9`, poetry's `^3.9` and
+    /// `~3.10`: the lowest minor a clause lets in and the first it keeps out (`!=` says
+    /// nothing of either). `None` without a floor, for an empty range, or for alternatives.
+    pub fn parse(range: &str) -> Option<PythonRange> {
+        if range.contains('|') {
+            return None;
+        }
+        // (major, minor, whether a patch is written, whether it is above 0)
+        let parts = |v: &str| {
+            let pin = version::Pin::parse(v.trim().trim_end_matches(".*"))?;
+            let patch = pin.split('.').nth(2);
+            Some((pin.major(), pin.minor().unwrap_or(0), patch.is_some(), patch.is_some_and(|p| p != "0")))
+        };
+        let (mut floor, mut below): (Option<(u32, u32)>, Option<(u32, u32)>) = (None, None);
+        for clause in range.split(',').map(str::trim) {
+            let (from, until) = if let Some(v) = clause.strip_prefix(">=").or_else(|| clause.strip_prefix('>')) {
+                let (major, minor, ..) = parts(v)?;
+                (Some((major, minor)), None)
+            } else if let Some(v) = clause.strip_prefix("<=") {
+                let (major, minor, ..) = parts(v)?;
+                (None, Some((major, minor.checked_add(1)?)))
+            } else if let Some(v) = clause.strip_prefix('<') {
+                let (major, minor, _, above_zero) = parts(v)?;
+                (None, Some((major, if above_zero { minor.checked_add(1)? } else { minor })))
+            } else if let Some(v) = clause.strip_prefix("~=") {
+                // `~=3.11.4` keeps to 3.11; `~=3.11` to 3.
+                let (major, minor, has_patch, _) = parts(v)?;
+                let until = if has_patch { (major, minor.checked_add(1)?) } else { (major.checked_add(1)?, 0) };
+                (Some((major, minor)), Some(until))
+            } else if let Some(v) = clause.strip_prefix("==").or_else(|| clause.strip_prefix('~')) {
+                let (major, minor, ..) = parts(v)?;
+                (Some((major, minor)), Some((major, minor.checked_add(1)?)))
+            } else if let Some(v) = clause.strip_prefix('^') {
+                let (major, minor, ..) = parts(v)?;
+                (Some((major, minor)), Some((major.checked_add(1)?, 0)))
+            } else {
+                (None, None)
+            };
+            floor = floor.max(from);
+            below = match (below, until) {
+                (Some(b), Some(u)) => Some(b.min(u)),
+                (b, u) => b.or(u),
+            };
+        }
+        let floor = floor?;
+        below.is_none_or(|b| floor < b).then_some(PythonRange { floor, below })
     }
-    None
+
+    /// The helper's arguments: `3.9`, and `3.13` when there is a ceiling.
+    pub fn arguments(&self) -> Vec<String> {
+        let minor = |(major, minor): (u32, u32)| format!("{major}.{minor}");
+        std::iter::once(minor(self.floor)).chain(self.below.map(minor)).collect()
+    }
+}
+
+/// The range of Pythons the project accepts, with where it says so.
+pub(super) fn python_range(pyproject: Option<&toml::Table>, pyproject_path: &str) -> Option<(PythonRange, Evidence)> {
+    let (range, source) = requires_python(pyproject, pyproject_path)?;
+    Some((PythonRange::parse(range)?, source))
 }
 
 /// A Python version range that pins a minor version: `==3.12.*`, `==3.12.4`, `~=3.12.1`,

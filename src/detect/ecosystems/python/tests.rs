@@ -393,3 +393,30 @@ fn python_pins() {
         assert_eq!(pinned_python(floor), None, "{floor}");
     }
 }
+
+#[test]
+fn python_ranges_are_a_floor_and_the_first_minor_kept_out() {
+    let arguments = |range: &str| PythonRange::parse(range).map(|r| r.arguments());
+    let cases: &[(&str, &[&str])] = &[
+        (">=3.9", &["3.9"]),
+        (">=3.9, <3.13", &["3.9", "3.13"]),
+        (">=3.8.1,<4.0", &["3.8", "4.0"]),
+        (">3.8", &["3.8"]),
+        (">=3.10,<=3.12", &["3.10", "3.13"]),
+        (">=3.10,<3.12.4", &["3.10", "3.13"]),
+        ("==3.12.*", &["3.12", "3.13"]),
+        ("~=3.11.4", &["3.11", "3.12"]),
+        ("~=3.11", &["3.11", "4.0"]),
+        ("^3.9", &["3.9", "4.0"]),
+        ("~3.10", &["3.10", "3.11"]),
+        (">=3.9,!=3.9.1", &["3.9"]),
+        (">=3.9, >=3.11", &["3.11"]),
+    ];
+    for (range, expected) in cases {
+        assert_eq!(arguments(range), Some(expected.iter().map(|s| s.to_string()).collect()), "{range}");
+    }
+    // No floor, nothing in between, alternatives, or no version at all: no range.
+    for range in ["<3.13", ">=3.13,<3.12", ">=3.12,<3.12", "^3.9 || ^4.0", ">=3.9|>=4", "*", "", ">=latest"] {
+        assert_eq!(PythonRange::parse(range), None, "{range}");
+    }
+}

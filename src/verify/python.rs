@@ -1,0 +1,209 @@
+//! Which Python the scratch virtualenv runs: the one the plan asks for — a pinned minor
+//! (`hanzo_python 3.12`) or a range (`hanzo_python_in 3.9 3.13`, from requires-python) —
+//! found on this machine, as the install's own helper would make it the python3 of later
+//! shells. Nothing is downloaded here; a Python the machine lacks is a warning.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::envfile::ChildEnv;
+
+/// The Python a plan asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Wanted {
+    /// `hanzo_python 3.12`: that minor (or that exact version's minor).
+    Pinned(String),
+    /// `hanzo_python_in 3.9 [3.13]`: a minor from `floor`, older than `below`.
+    InRange { floor: (u32, u32), below: Option<(u32, u32)> },
+}
+
+impl fmt::Display for Wanted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Wanted::Pinned(version) => write!(f, "Python {version}"),
+            Wanted::InRange { floor, below } => {
+                write!(f, "Python {}.{} or newer", floor.0, floor.1)?;
+                match below {
+                    Some((major, minor)) => write!(f, " (older than {major}.{minor})"),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+/// The Python the plan asks for: the arguments of its `hanzo_python` or `hanzo_python_in`
+/// step. Arguments that are not plain versions ask for nothing.
+pub fn wanted(install: &str) -> Option<Wanted> {
+    install.lines().map(crate::plan::render::without_evidence).find_map(|line| {
+        if let Some(version) = line.strip_prefix("hanzo_python ").map(str::trim) {
+            let plain = !version.is_empty() && version.chars().all(|c| c.is_ascii_digit() || c == '.');
+            return plain.then(|| Wanted::Pinned(version.to_string()));
+        }
+        let mut arguments = line.strip_prefix("hanzo_python_in ")?.split_whitespace();
+        let floor = minor(arguments.next()?)?;
+        let below = arguments.next().map(minor);
+        match below {
+            Some(None) => None,
+            below => Some(Wanted::InRange { floor, below: below.flatten() }),
+        }
+    })
+}
+
+/// `3.12` as (3, 12); `None` for anything else.
+fn minor(text: &str) -> Option<(u32, u32)> {
+    let (major, minor) = text.split_once('.')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// An interpreter of the wanted Python here, or `None` to keep python3 (it already is one,
+/// or nothing here is).
+pub fn interpreter(wanted: &Wanted, env: &ChildEnv) -> Option<PathBuf> {
+    match wanted {
+        Wanted::Pinned(version) => pinned(version, env),
+        Wanted::InRange { floor, below } => in_range(*floor, *below, env),
+    }
+}
+
+/// `python3.12` on the run's PATH, else pyenv's newest installed 3.12.
+fn pinned(version: &str, env: &ChildEnv) -> Option<PathBuf> {
+    let minor: Vec<&str> = version.split('.').take(2).collect();
+    on_path(&format!("python{}", minor.join(".")), env).or_else(|| {
+        let latest = ask_pyenv(&["latest", version], env)?;
+        pyenv_python(&latest, env)
+    })
+}
+
+/// For a range: `None` when python3 is in it (what the install's helper keeps too); else the
+/// newest `python3.X` on PATH in it; else pyenv's newest installed version in it.
+fn in_range(floor: (u32, u32), below: Option<(u32, u32)>, env: &ChildEnv) -> Option<PathBuf> {
+    let accepts = |version: (u32, u32)| version >= floor && below.is_none_or(|b| version < b);
+    if python3_version(env).is_some_and(accepts) {
+        return None;
+    }
+    // Minors of the floor's major, newest first; 30 past the floor is far beyond any release.
+    let newest = below.filter(|b| b.0 == floor.0).map_or(floor.1 + 30, |b| b.1.saturating_sub(1));
+    let versioned = (floor.1..=newest).rev().map(|minor| format!("python{}.{minor}", floor.0));
+    if let Some(found) = versioned.into_iter().find_map(|name| on_path(&name, env)) {
+        return Some(found);
+    }
+    let installed = ask_pyenv(&["versions", "--bare"], env)?;
+    let newest = installed
+        .lines()
+        .map(str::trim)
+        .filter_map(|v| {
+            let parts: Vec<u32> = v.split('.').map(|p| p.parse().ok()).collect::<Option<_>>()?;
+            matches!(parts.as_slice(), [_, _, _]).then_some((parts, v))
+        })
+        .filter(|(parts, _)| accepts((parts[0], parts[1])))
+        .max_by(|a, b| a.0.cmp(&b.0))?;
+    pyenv_python(newest.1, env)
+}
+
+/// `name` in a folder of the run's PATH, pyenv's shims left out: they answer for every
+/// version pyenv knows, installed for this directory or not.
+fn on_path(name: &str, env: &ChildEnv) -> Option<PathBuf> {
+    let path = env.plain("PATH").map(std::env::split_paths).into_iter().flatten();
+    path.filter(|dir| !dir.ends_with("shims")).map(|dir| dir.join(name)).find(|p| p.is_file())
+}
+
+/// What python3 on the run's PATH is, as (major, minor).
+fn python3_version(env: &ChildEnv) -> Option<(u32, u32)> {
+    let mut cmd = Command::new("python3");
+    env.apply(&mut cmd);
+    cmd.args(["-c", "import sys; print('%d.%d' % sys.version_info[:2])"]);
+    let out = cmd.stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
+    minor(String::from_utf8(out.stdout).ok()?.trim()).filter(|_| out.status.success())
+}
+
+/// pyenv's answer to `args`, when it gives one.
+fn ask_pyenv(args: &[&str], env: &ChildEnv) -> Option<String> {
+    let mut cmd = Command::new("pyenv");
+    env.apply(&mut cmd);
+    let out = cmd.args(args).stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+}
+
+/// The python3 of pyenv's installed `version`.
+fn pyenv_python(version: &str, env: &ChildEnv) -> Option<PathBuf> {
+    let prefix = ask_pyenv(&["prefix", version], env)?;
+    Some(Path::new(&prefix).join("bin/python3")).filter(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn env_with_path(path: &Path) -> ChildEnv {
+        let path = path.as_os_str().to_owned();
+        let host = move |name: &str| (name == "PATH").then(|| path.clone());
+        ChildEnv::build(Vec::new(), &[], &host).unwrap().0
+    }
+
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[test]
+    fn the_plan_asks_through_its_python_helpers_arguments() {
+        let plan = "# hanzo-env helpers v1: hanzo_python\nset -euo pipefail\nhanzo_python 3.12  # .python-version\n";
+        assert_eq!(wanted(plan), Some(Wanted::Pinned("3.12".into())));
+        assert_eq!(
+            wanted("hanzo_python() {\n  python3 -c x\n}\nhanzo_python 3.9\n"),
+            Some(Wanted::Pinned("3.9".into()))
+        );
+        assert_eq!(wanted("hanzo_python $(evil)\npip install x"), None);
+        assert_eq!(wanted("python3 -m pip install ."), None);
+        let range = "hanzo_python_in 3.9 3.13  # pyproject.toml#project.requires-python\n";
+        assert_eq!(wanted(range), Some(Wanted::InRange { floor: (3, 9), below: Some((3, 13)) }));
+        assert_eq!(wanted("hanzo_python_in 3.10\n"), Some(Wanted::InRange { floor: (3, 10), below: None }));
+        assert_eq!(wanted("hanzo_python_in 3.10 $(x)\n"), None);
+        assert_eq!(wanted("hanzo_python_in() {\n  local low\n}\n"), None);
+        assert_eq!(
+            Wanted::InRange { floor: (3, 9), below: Some((3, 13)) }.to_string(),
+            "Python 3.9 or newer (older than 3.13)"
+        );
+    }
+
+    #[test]
+    fn the_pinned_interpreter_is_found_on_path_before_pyenv() {
+        let dir = tempfile::tempdir().unwrap();
+        let python = script(dir.path(), "python3.12", "");
+        let env = env_with_path(dir.path());
+        assert_eq!(interpreter(&Wanted::Pinned("3.12".into()), &env), Some(python));
+        assert_eq!(interpreter(&Wanted::Pinned("3.99".into()), &env), None, "no pyenv on this PATH either");
+    }
+
+    #[test]
+    fn a_range_keeps_python3_in_it_else_takes_the_newest_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        script(dir.path(), "python3", "echo 3.11");
+        let old = script(dir.path(), "python3.10", "");
+        let new = script(dir.path(), "python3.13", "");
+        let env = env_with_path(dir.path());
+        let range = |floor, below| Wanted::InRange { floor, below };
+        assert_eq!(interpreter(&range((3, 9), None), &env), None, "python3 (3.11) is in it");
+        assert_eq!(interpreter(&range((3, 12), None), &env), Some(new.clone()));
+        assert_eq!(interpreter(&range((3, 12), Some((3, 14))), &env), Some(new));
+        assert_eq!(interpreter(&range((3, 8), Some((3, 11))), &env), Some(old));
+        assert_eq!(interpreter(&range((3, 14), None), &env), None, "none here, and no pyenv");
+        // pyenv's newest installed version in the range, when PATH has none.
+        let prefix = dir.path().join("versions/3.12.1");
+        std::fs::create_dir_all(prefix.join("bin")).unwrap();
+        let pyenv_python = script(&prefix.join("bin"), "python3", "");
+        let listing = "system\n3.12.1\n3.9.18\n3.14.0t\npypy3.10-7.3\n3.15.0";
+        let pyenv = format!(
+            "case \"$1\" in versions) printf '%s\\n' '{listing}' ;; prefix) echo '{}' ;; *) exit 1 ;; esac",
+            prefix.display()
+        );
+        std::fs::remove_file(dir.path().join("python3.13")).unwrap();
+        script(dir.path(), "pyenv", &pyenv);
+        assert_eq!(interpreter(&range((3, 12), Some((3, 15))), &env), Some(pyenv_python));
+    }
+}
