@@ -67,11 +67,14 @@ fn requires_python<'a>(pyproject: Option<&'a toml::Table>, pyproject_path: &str)
     Some((range, Evidence::key(pyproject_path, "tool.poetry.dependencies.python")))
 }
 
+/// A Python version as (major, minor).
+type Minor = (u32, u32);
+
 /// The Pythons a range accepts, by minor version: from `floor`, older than `below`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct PythonRange {
-    pub floor: (u32, u32),
-    pub below: Option<(u32, u32)>,
+    pub floor: Minor,
+    pub below: Option<Minor>,
 }
 
 impl PythonRange {
@@ -88,7 +91,8 @@ impl PythonRange {
             let patch = pin.split('.').nth(2);
             Some((pin.major(), pin.minor().unwrap_or(0), patch.is_some(), patch.is_some_and(|p| p != "0")))
         };
-        let (mut floor, mut below): (Option<(u32, u32)>, Option<(u32, u32)>) = (None, None);
+        let mut floor: Option<Minor> = None;
+        let mut below: Option<Minor> = None;
         for clause in range.split(',').map(str::trim) {
             let (from, until) = if let Some(v) = clause.strip_prefix(">=").or_else(|| clause.strip_prefix('>')) {
                 let (major, minor, ..) = parts(v)?;
@@ -125,7 +129,7 @@ impl PythonRange {
 
     /// The helper's arguments: `3.9`, and `3.13` when there is a ceiling.
     pub fn arguments(&self) -> Vec<String> {
-        let minor = |(major, minor): (u32, u32)| format!("{major}.{minor}");
+        let minor = |(major, minor): Minor| format!("{major}.{minor}");
         std::iter::once(minor(self.floor)).chain(self.below.map(minor)).collect()
     }
 }
