@@ -47,25 +47,18 @@ use self::rules::{
 pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems::{self, ecosystem::EnvRead, ruby};
 use crate::detect::findings::{Evidence, Findings, Kind, Need, Secret};
-use crate::detect::repo::{Repo, file_name, is_own_dir, parent_dir};
+use crate::detect::repo::{Repo, file_name, is_ci_dir, is_own_dir, is_test_suite_dir, parent_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose;
 use crate::detect::sources::env_files::{EnvEntry, EnvFile, is_examples_dir};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
 
-/// Directories (any path component) whose code is tests, fixtures, CI automation, or
-/// generated. (`scripts/` is scanned: builds run them, `build-geo.js` reads a license key;
-/// the credentials CI and publishing use there stay out, see [`scan_file`].)
+/// Directories (any path component) whose code is tests' helpers, fixtures or generated,
+/// beside test suites and CI's folders ([`is_test_suite_dir`], [`is_ci_dir`]). (`scripts/`
+/// is scanned: builds run them, `build-geo.js` reads a license key; the credentials CI and
+/// publishing use there stay out, see [`scan_file`].)
 const SKIPPED_CODE_DIRS: &[&str] = &[
-    "test",
-    "tests",
-    "__tests__",
-    "spec",
-    "specs",
-    "e2e",
-    "integration",
-    "testing",
     "testdata",
     "testutil",
     "testutils",
@@ -75,8 +68,6 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "__fixtures__",
     "snapshots",
     "__snapshots__",
-    "cypress",
-    "playwright",
     "mocks",
     "__mocks__",
     "stubs",
@@ -87,15 +78,28 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "migrations",
     "revisions",
     "alembic",
-    ".github",
-    ".circleci",
-    "ci",
-    ".ci",
 ];
+
+/// Whether the folder `part` holds no code of the app's: tests, CI, fixtures, generated code.
+fn is_skipped_code_dir(part: &str) -> bool {
+    is_test_suite_dir(part) || is_ci_dir(part) || SKIPPED_CODE_DIRS.iter().any(|s| part.eq_ignore_ascii_case(s))
+}
 /// First words of the names of test code and test-runner configuration (`conftest.py`,
-/// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings).
-const TEST_FILE_WORDS: &[&str] =
-    &["conftest", "tests", "test", "smoketest", "playwright", "vitest", "jest", "cypress", "karma", "setuptests"];
+/// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings,
+/// locust's `locustfile.py`).
+const TEST_FILE_WORDS: &[&str] = &[
+    "conftest",
+    "tests",
+    "test",
+    "smoketest",
+    "playwright",
+    "vitest",
+    "jest",
+    "cypress",
+    "karma",
+    "setuptests",
+    "locustfile",
+];
 /// At most this many source files are scanned.
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
@@ -112,7 +116,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         let mut evidence = Gathered::default();
         let services = compose_services(sources);
         let project = ProjectNames::of(sources, &services);
-        for file in sources.env_files().iter().filter(|file| !is_production_env_file(file)) {
+        for file in sources.env_files().iter().filter(|file| evidence_only(file).is_none()) {
             env_file_secrets(file, &project, &mut evidence);
         }
         compose_secrets(&services, &project, &mut evidence);
@@ -124,7 +128,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     // it is spelled.
     let typed_settings = code_secrets(sources, chosen, &project, &mut evidence, out);
     ci_secrets(sources, &mut evidence);
-    production_env_secrets(sources, &project, &mut evidence);
+    evidence_only_env_secrets(sources, &project, &mut evidence);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
     out.secrets
@@ -151,17 +155,30 @@ fn is_production_env_file(file: &EnvFile) -> bool {
     compose::is_production_file(file_name(&file.path))
 }
 
-/// What a deployment's env files say, for the names found by now only: evidence for a
-/// credential the app reads, never a name of its own, never required.
-fn production_env_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Gathered) {
-    let read: HashSet<String> = evidence.found.iter().map(|s| s.name.clone()).collect();
-    let mut production = Gathered::default();
-    for file in sources.env_files().iter().filter(|file| is_production_env_file(file)) {
-        env_file_secrets(file, project, &mut production);
+/// What an env file that only backs the app's reads is: a deployment's, or one CI runs with
+/// (`.env.ci`, `.github/…/test.env`, whose names set up the CI run). `None` for the app's own.
+fn evidence_only(file: &EnvFile) -> Option<&'static str> {
+    if is_production_env_file(file) {
+        Some("a deployment's")
+    } else if file.ci {
+        Some("CI's")
+    } else {
+        None
     }
-    for secret in production.found.into_iter().filter(|s| read.contains(&s.name)) {
-        let need = if secret.need == Need::Required { Need::Optional } else { secret.need };
-        evidence.add(&secret.name, &secret.source, need, format!("{}, a deployment's", secret.why));
+}
+
+/// What a deployment's env files and CI's say, for the names found by now only: evidence for
+/// a credential the app reads, never a name of its own, never required.
+fn evidence_only_env_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Gathered) {
+    let read: HashSet<String> = evidence.found.iter().map(|s| s.name.clone()).collect();
+    for file in sources.env_files() {
+        let Some(whose) = evidence_only(file) else { continue };
+        let mut backing = Gathered::default();
+        env_file_secrets(file, project, &mut backing);
+        for secret in backing.found.into_iter().filter(|s| read.contains(&s.name)) {
+            let need = if secret.need == Need::Required { Need::Optional } else { secret.need };
+            evidence.add(&secret.name, &secret.source, need, format!("{}, {whose}", secret.why));
+        }
     }
 }
 
@@ -203,9 +220,9 @@ impl ProjectNames {
             names.spelled.entry(squashed(key)).or_insert_with(|| key.to_string());
         };
         for file in sources.env_files() {
-            // A test run's env file (`.env.test`, `.env.testing`) gives dummies (`API_KEY=123`):
-            // what the test needs, not what the value looks like.
-            let dummies = is_test_run_env_file(file_name(&file.path));
+            // A test run's or CI's env file (`.env.test`, `.env.ci`) gives dummies
+            // (`API_KEY=123`): what the test needs, not what the value looks like.
+            let dummies = is_test_run_env_file(file_name(&file.path)) || file.ci;
             for entry in &file.entries {
                 if dummies {
                     names.spelled.entry(squashed(&entry.key)).or_insert_with(|| entry.key.clone());
@@ -274,8 +291,7 @@ type ComposeApp = (String, compose::ComposeService, bool);
 /// fixtures of end-to-end tests), and of the dev container's compose files, whose own
 /// service is where the code runs.
 fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
-    let in_tests =
-        |rel: &str| parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)));
+    let in_tests = |rel: &str| parent_dir(rel).split('/').any(is_skipped_code_dir);
     let mut found = Vec::new();
     for rel in &sources.compose().files {
         if rel.split('/').any(compose::is_production_file) || in_tests(rel) {
@@ -608,9 +624,7 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
 fn is_scanned_dir(dir: &str) -> bool {
     is_own_dir(dir)
         && !is_examples_dir(dir)
-        && !dir
-            .split('/')
-            .any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)) || is_dotnet_test_project(d))
+        && !dir.split('/').any(|d| is_skipped_code_dir(d) || is_dotnet_test_project(d))
 }
 
 /// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
