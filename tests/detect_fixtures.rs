@@ -257,6 +257,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "REFRESH_TOKEN",
             ],
         ),
+        // A config module's env helpers, called from runtime.exs, read what they are given;
+        // their names say what the value is (`cookie!` a credential, `boolean!` a setting).
+        (
+            "secrets-elixir-runtime",
+            &["SHOP_SESSION_SALT", "SHOP_DISTRIBUTION", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY"],
+            &["DATABASE_URL", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY"],
+            &["SHOP_AWS_CREDENTIALS", "SHOP_VAULT_TOKEN"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (

@@ -40,7 +40,8 @@ use self::rules::{
     has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_value, is_url_setting, public_halves,
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
-use crate::detect::ecosystems::{self, ecosystem::EnvRead, ruby};
+use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead};
+use crate::detect::ecosystems::{self, ruby};
 use crate::detect::findings::{Evidence, Findings, Need, Secret};
 use crate::detect::repo::{Repo, file_name, is_ci_dir, is_own_dir, is_test_suite_dir, parent_dir};
 use crate::detect::signals::relevance;
@@ -338,6 +339,9 @@ fn code_secrets(
     let prefixes: HashSet<&str> = scans.iter().filter_map(|(_, scan)| scan.prefix.as_deref()).collect();
     let project_prefix = if prefixes.len() == 1 { prefixes.into_iter().next() } else { None };
     let project_prefix = project_prefix.unwrap_or_default().to_string();
+    // The env helpers of the project, wherever defined: calls of them in any file are reads.
+    let helpers: HashMap<String, EnvHelper> =
+        scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
     let mut typed_settings = HashSet::new();
     for (rel, scan) in scans {
         let keyed = scan.keyed.into_iter().filter(|_| walking.contains(parent_dir(rel)));
@@ -348,8 +352,15 @@ fn code_secrets(
             evidence.add(&secret.name, &secret.source, secret.need, secret.why);
         }
         typed_settings.extend(scan.settings);
-        for (read, line) in scan.unprefixed {
-            let read = EnvRead { name: format!("{project_prefix}{}", read.name), ..read };
+        let prefixed = scan
+            .unprefixed
+            .into_iter()
+            .map(|(read, line)| (EnvRead { name: format!("{project_prefix}{}", read.name), ..read }, line));
+        let helped = scan.helper_calls.into_iter().filter_map(|(read, line)| {
+            let helper = helpers.get(read.helper.as_deref().unwrap_or_default())?;
+            Some((helper.read(read), line))
+        });
+        for (read, line) in prefixed.chain(helped) {
             if read.setting && !read.marked_secret {
                 typed_settings.insert(read.name);
                 continue;
@@ -381,6 +392,11 @@ struct FileScan {
     /// Reads under a prefix another file may set ([`EnvRead::unprefixed`]), with their line:
     /// named once the project's prefix is known.
     unprefixed: Vec<(EnvRead, usize)>,
+    /// The env helpers the file defines ([`ecosystems::ecosystem::Ecosystem::env_helpers`]).
+    helpers: Vec<EnvHelper>,
+    /// Calls that are reads if some file defines their function as an env helper
+    /// ([`EnvRead::helper`]), with their line.
+    helper_calls: Vec<(EnvRead, usize)>,
 }
 
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
@@ -481,6 +497,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
     let readers: Vec<_> = ecosystems::reading_env_in(parent_dir(rel), file_name(rel)).collect();
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
     scan.prefix = readers.iter().find_map(|eco| eco.env_prefix(&text));
+    scan.helpers = readers.iter().flat_map(|eco| eco.env_helpers(&text)).take(MAX_NAMES_PER_FILE).collect();
     let mut lines = Lines::new(&text);
     let mut names = HashSet::new();
     let mut told = HashSet::new();
@@ -500,6 +517,12 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
                 continue;
             }
             if automation && !is_sandbox_secret(&read.name) {
+                continue;
+            }
+            if read.helper.is_some() {
+                if scan.helper_calls.len() < MAX_NAMES_PER_FILE * 4 {
+                    scan.helper_calls.push((read, lines.number));
+                }
                 continue;
             }
             if read.unprefixed {
