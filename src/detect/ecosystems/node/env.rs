@@ -1,6 +1,6 @@
 //! How JavaScript and TypeScript code reads the environment: `process.env.X`,
 //! `import.meta.env.X`, `Bun.env.X` and `process.env["X"]` (optional with a `??`/`||`
-//! fallback, required with a `!` assertion); destructuring
+//! fallback, required with a `!` assertion outside functions and conditional blocks); destructuring
 //! (`const { X, Y = "d" } = process.env`); the `env("X")` helpers apps define; the schemas
 //! that validate the environment — t3-env's `createEnv({ server: { X: z.string() } })`, zod
 //! objects parsed from it, envalid's `cleanEnv(process.env, { X: str() })` — whose entries
@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::blocks;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
@@ -33,6 +34,15 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     found.extend(declared(text));
     found.extend(wrapper_reads(text));
     found.extend(aliased_reads(text));
+    // `process.env.X!` asserts to the compiler alone: in a function's body or a conditional
+    // block it says the value is set when that code runs, not that the app needs it.
+    let asserted = |read: &EnvRead| read.need == Need::Required && read.via == "process.env";
+    if found.iter().any(asserted) {
+        let on_demand = blocks::on_demand_spans(text, &string_text(text));
+        for read in found.iter_mut().filter(|read| asserted(read) && blocks::is_within(&on_demand, read.at)) {
+            read.need = Need::Unstated;
+        }
+    }
     found
 }
 
@@ -579,6 +589,20 @@ mod tests {
                 ("VITE_KEY".into(), Need::Unstated),
                 ("X_SECRET".into(), Need::Unstated),
                 ("APP_KEY".into(), Need::Optional),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_assertion_in_code_run_on_demand_requires_nothing() {
+        let text = "export const providers = [\n  { build: () =>\n    GitLab({ clientSecret: process.env.GITLAB_CLIENT_SECRET! }) },\n];\nif (process.env.SSO) {\n  sso(process.env.SSO_SECRET!);\n}\nconst key = process.env.SIGNING_KEY!;\n";
+        assert_eq!(
+            found("auth.ts", text),
+            [
+                ("GITLAB_CLIENT_SECRET".into(), Need::Unstated),
+                ("SSO".into(), Need::Unstated),
+                ("SSO_SECRET".into(), Need::Unstated),
+                ("SIGNING_KEY".into(), Need::Required),
             ]
         );
     }
