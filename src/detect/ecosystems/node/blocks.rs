@@ -88,7 +88,8 @@ mod tests {
         let text = "const s = \"() => {\";\nconst a = { k: X1 };\n";
         let start = text.find('"').unwrap() + 1;
         let end = start + text[start..].find('"').unwrap();
-        let spans = on_demand_spans(text, &[start..end]);
+        let strings = vec![start..end];
+        let spans = on_demand_spans(text, &strings);
         assert!(!is_within(&spans, text.find("X1").unwrap()));
     }
 }
