@@ -361,7 +361,8 @@ pub struct EnvHelper {
 }
 
 impl EnvHelper {
-    /// A helper named `function`, marked by the words of its name (`secret_key!`, `parse_bool`).
+    /// A helper named `function`, marked by the words of its name (`secret_key!`, `parse_bool`,
+    /// glued to `env` or `get`: `envsecret`, `getbool`).
     pub fn named(function: &str, required: bool) -> EnvHelper {
         const SECRET_WORDS: &[&str] =
             &["secret", "secrets", "password", "passwd", "token", "key", "cookie", "credential", "credentials"];
@@ -370,7 +371,10 @@ impl EnvHelper {
             "timeout", "list", "atom",
         ];
         let lower = function.trim_end_matches(['!', '?']).to_ascii_lowercase();
-        let words: Vec<&str> = lower.split('_').collect();
+        let mut words: Vec<&str> = lower.split('_').collect();
+        if let Some(glued) = ["env", "get"].iter().find_map(|verb| lower.strip_prefix(verb)) {
+            words.push(glued);
+        }
         let setting = words.iter().any(|w| SETTING_WORDS.contains(w));
         EnvHelper {
             function: function.to_string(),
