@@ -5,6 +5,7 @@
 //! that validate the environment — t3-env's `createEnv({ server: { X: z.string() } })`, zod
 //! objects parsed from it, envalid's `cleanEnv(process.env, { X: str() })` — whose entries
 //! are required unless optional or defaulted; the `env-var` package (`env.get("X").required()`);
+//! NestJS's `ConfigService` (`config.getOrThrow("X")`);
 //! Prisma schemas (`url = env("DATABASE_URL")`, required); and the variables a `turbo.json`
 //! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
 //! read by themselves (the AI SDK's `OPENAI_API_KEY`).
@@ -31,6 +32,7 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     found.extend(schema_reads(text));
     found.extend(class_validator_reads(text));
     found.extend(env_var_reads(text));
+    found.extend(nest_config_reads(text));
     found.extend(declared(text));
     found.extend(wrapper_reads(text));
     found.extend(aliased_reads(text));
@@ -420,6 +422,32 @@ fn env_var_reads(text: &str) -> Vec<EnvRead> {
     })
 }
 
+/// NestJS's `ConfigService` (`@nestjs/config`), which reads the environment by the names it
+/// is asked for: `config.getOrThrow("X")` (required), `config.get("X", "d")` (optional),
+/// `config.get<string>("X")`. Upper-case keys only: `get("database.host")` is a namespace's.
+fn nest_config_reads(text: &str) -> Vec<EnvRead> {
+    static GET: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?i:config)[[:word:]]*\s*\.\s*(get|getOrThrow)\s*(?:<[^>()]*>)?\(\s*['"`]([A-Z][A-Z0-9_]*)['"`]"#)
+            .expect("the ConfigService pattern is valid")
+    });
+    if !text.contains("@nestjs/config") {
+        return Vec::new();
+    }
+    GET.captures_iter(text)
+        .filter_map(|c| {
+            let (method, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
+            let need = if method.as_str() == "getOrThrow" {
+                Need::Required
+            } else if code::has_another_argument(code::rest_of_call(&text[whole.end()..], QUOTES)) {
+                Need::Optional
+            } else {
+                Need::Unstated
+            };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "ConfigService"))
+        })
+        .collect()
+}
+
 /// The environment a declaration file types (`process-env.d.ts`, Vite's `env.d.ts`):
 /// `interface ProcessEnv { X?: string; Y: string }` (optional with `?`), `ImportMetaEnv`.
 fn declared(text: &str) -> Vec<EnvRead> {
@@ -591,6 +619,20 @@ mod tests {
                 ("APP_KEY".into(), Need::Optional),
             ]
         );
+    }
+
+    #[test]
+    fn nest_config_service() {
+        let text = "import { ConfigService } from '@nestjs/config';\nexport class Db {\n  constructor(configService: ConfigService) {\n    const url = configService.get<string>('DATABASE_URL');\n    const key = this.config.getOrThrow('JWT_SECRET');\n    const ttl = configService.get('CACHE_TOKEN', 'x');\n    const host = configService.get('database.host');\n  }\n}\n";
+        assert_eq!(
+            found("db.service.ts", text),
+            [
+                ("DATABASE_URL".into(), Need::Unstated),
+                ("JWT_SECRET".into(), Need::Required),
+                ("CACHE_TOKEN".into(), Need::Optional),
+            ]
+        );
+        assert!(found("other.ts", "const url = configService.get('DATABASE_URL');\n").is_empty());
     }
 
     #[test]
