@@ -24,8 +24,9 @@ pub fn is_test_suite_dir(part: &str) -> bool {
     TEST_SUITE_DIRS.iter().chain(LOAD_TEST_TOOLS).any(|d| part.eq_ignore_ascii_case(d)) || is_load_test_dir(part)
 }
 
-/// Whether `part` names a load- or stress-test harness by what it does.
-fn is_load_test_dir(part: &str) -> bool {
+/// Whether `part` (a folder, or a file's name without its extension: `load-test.js`,
+/// `stresstest.py`) names a load- or stress-test harness by what it does.
+pub fn is_load_test_dir(part: &str) -> bool {
     let lower = part.to_ascii_lowercase();
     if lower == "stress" {
         return true;

@@ -43,7 +43,7 @@ pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead};
 use crate::detect::ecosystems::{self, ruby};
 use crate::detect::findings::{Evidence, Findings, Need, Secret};
-use crate::detect::repo::{Repo, file_name, is_ci_dir, is_own_dir, is_test_suite_dir, parent_dir};
+use crate::detect::repo::{Repo, file_name, is_ci_dir, is_load_test_dir, is_own_dir, is_test_suite_dir, parent_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::env_files::is_examples_dir;
@@ -432,6 +432,7 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
     let is_test_file = [".test", ".spec", "_test", "_spec", ".test-d", ".e2e", ".stories"].iter().any(|s| ends_with(s))
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || TEST_FILE_WORDS.iter().any(|w| first_word.eq_ignore_ascii_case(w))
+        || is_load_test_dir(stem)
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
     !is_test_file
 }
