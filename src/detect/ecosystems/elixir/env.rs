@@ -21,11 +21,13 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static NEXT_DEF: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^[ \t]*(?:defp?|defmacrop?|defmodule)\s").expect("the next-def pattern is valid")
     });
+    // Where each definition starts, found once: a body ends where the next one starts.
+    let starts: Vec<usize> = NEXT_DEF.find_iter(text).map(|m| m.start()).collect();
     let mut found: Vec<EnvHelper> = Vec::new();
     for c in DEF.captures_iter(text) {
         let (Some(whole), Some(function), Some(parameter)) = (c.get(0), c.get(1), c.get(2)) else { continue };
-        let rest = &text[whole.end()..];
-        let body = &rest[..NEXT_DEF.find(rest).map_or(rest.len(), |m| m.start())];
+        let next = starts.partition_point(|&start| start < whole.end());
+        let body = &text[whole.end()..starts.get(next).copied().unwrap_or(text.len())];
         let reads = |call: &str| {
             body.match_indices(&format!("{call}({}", parameter.as_str()))
                 .any(|(at, m)| body[at + m.len()..].trim_start().starts_with([',', ')']))
@@ -87,6 +89,14 @@ mod tests {
                 ("need!".into(), true, false, false),
             ]
         );
+    }
+
+    #[test]
+    fn many_definitions_stay_cheap() {
+        let text: String = (0..20_000).map(|i| format!("  def f{i}(x), do: x\n")).collect();
+        let started = std::time::Instant::now();
+        assert!(helpers(&text).is_empty());
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]
