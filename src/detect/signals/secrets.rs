@@ -521,7 +521,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
                 continue;
             }
             if read.helper.is_some() {
-                if scan.helper_calls.len() < MAX_NAMES_PER_FILE * 4 {
+                if scan.helper_calls.len() < MAX_NAMES_PER_FILE {
                     scan.helper_calls.push((read, lines.number));
                 }
                 continue;
