@@ -257,12 +257,33 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "REFRESH_TOKEN",
             ],
         ),
-        // The env files of a test suite configure the suite.
+        // A config module's env helpers, called from runtime.exs, read what they are given;
+        // their names say what the value is (`cookie!` a credential, `boolean!` a setting).
+        (
+            "secrets-elixir-runtime",
+            &["SHOP_SESSION_SALT", "SHOP_DISTRIBUTION", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY"],
+            &["DATABASE_URL", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY"],
+            &["SHOP_AWS_CREDENTIALS", "SHOP_VAULT_TOKEN"],
+        ),
+        // The env files of a test suite configure the suite, load tests' too, and their code
+        // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
             "secrets-test-suite-env",
-            &["SESSION_SECRET", "DATABASE_URL"],
+            &["SESSION_SECRET", "DATABASE_URL", "MAIL_PASSWORD"],
             &[],
-            &["TEST_USER_PASSWORD", "ADMIN_PASSWORD", "KEYCLOAK_ADMIN_PASSWORD"],
+            &[
+                "TEST_USER_PASSWORD",
+                "ADMIN_PASSWORD",
+                "KEYCLOAK_ADMIN_PASSWORD",
+                "WEBHOOK_SIGNING_SECRET",
+                "ANALYTICS_API_KEY",
+                "SEARCH_API_KEY",
+                "LOAD_USER_PASSWORD",
+                "LOAD_API_TOKEN",
+                "TARGET_API_KEY",
+                "LOCUST_ADMIN_PASSWORD",
+                "STRESS_DB_PASSWORD",
+            ],
         ),
         // A field a validator builds from other fields is not read.
         (

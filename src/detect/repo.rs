@@ -7,7 +7,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+mod folders;
 mod paths;
+pub use folders::{is_ci_dir, is_load_test_dir, is_test_suite_dir};
 use paths::{Paths, Walked};
 
 /// Directories never descended into, wherever they are: dependencies, build output, VCS.

@@ -298,6 +298,13 @@ pub trait Ecosystem: Sync {
         None
     }
 
+    /// The functions `text` defines that read the variable their first parameter names (a
+    /// config module's `def secret!(env), do: System.get_env(env)`): calls to them with a
+    /// literal, in any file of the project, are reads (see [`EnvRead::helper`]).
+    fn env_helpers(&self, _text: &str) -> Vec<EnvHelper> {
+        Vec::new()
+    }
+
     /// Whether `text` reads the environment as a whole (Go's `os.Environ()`): then the names a
     /// configuration parser of the same package is keyed by (its [`EnvRead::derived`]
     /// reads) are reads, wherever else the project spells them.
@@ -334,6 +341,55 @@ pub struct EnvRead {
     /// `main.go`, the struct tags in `config.go`): the name is the variable's once the
     /// project's prefix ([`Ecosystem::env_prefix`]) is put before it.
     pub unprefixed: bool,
+    /// A call of a function with a variable's name as its literal first argument
+    /// (`Livebook.Config.secret!("LIVEBOOK_SECRET_KEY_BASE")`): the function's name, and a read
+    /// only when a file of the project defines it as an env helper ([`Ecosystem::env_helpers`]).
+    pub helper: Option<String>,
+}
+
+/// A function of the project that reads the variable its first parameter names (see
+/// [`Ecosystem::env_helpers`]), and what it says of the values it reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvHelper {
+    pub function: String,
+    /// It fails without the variable (`System.fetch_env!(env)`).
+    pub required: bool,
+    /// Its name says it reads a credential (`secret!`, `password!`, `cookie!`).
+    pub marked_secret: bool,
+    /// Its name says it parses a setting (`boolean!`, `port!`, `log_level!`).
+    pub setting: bool,
+}
+
+impl EnvHelper {
+    /// A helper named `function`, marked by the words of its name (`secret_key!`, `parse_bool`,
+    /// glued to `env` or `get`: `envsecret`, `getbool`).
+    pub fn named(function: &str, required: bool) -> EnvHelper {
+        const SECRET_WORDS: &[&str] =
+            &["secret", "secrets", "password", "passwd", "token", "key", "cookie", "credential", "credentials"];
+        const SETTING_WORDS: &[&str] = &[
+            "bool", "boolean", "int", "integer", "float", "number", "port", "ip", "dir", "path", "level", "duration",
+            "timeout", "list", "atom",
+        ];
+        let lower = function.trim_end_matches(['!', '?']).to_ascii_lowercase();
+        let mut words: Vec<&str> = lower.split('_').collect();
+        if let Some(glued) = ["env", "get"].iter().find_map(|verb| lower.strip_prefix(verb)) {
+            words.push(glued);
+        }
+        let setting = words.iter().any(|w| SETTING_WORDS.contains(w));
+        EnvHelper {
+            function: function.to_string(),
+            required,
+            marked_secret: !setting && words.iter().any(|w| SECRET_WORDS.contains(w)),
+            setting,
+        }
+    }
+
+    /// A call of this helper (`read`, with its need as the call site says: a default or an
+    /// `||` fallback makes it optional) as the read it is.
+    pub fn read(&self, read: EnvRead) -> EnvRead {
+        let need = if read.need == Need::Unstated && self.required { Need::Required } else { read.need };
+        EnvRead { need, helper: None, ..read }.marked_secret(self.marked_secret).typed_setting(self.setting)
+    }
 }
 
 impl EnvRead {
@@ -347,6 +403,7 @@ impl EnvRead {
             marked_secret: false,
             setting: false,
             unprefixed: false,
+            helper: None,
         }
     }
 

@@ -6,7 +6,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{
+    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SetupStep, Toolchain,
+};
 use crate::detect::ecosystems::project::{pm_path, projects, source_at};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
@@ -14,6 +16,8 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+
+mod env;
 
 pub struct Elixir;
 
@@ -52,13 +56,16 @@ impl Ecosystem for Elixir {
     /// `||` fallback: optional; `|| raise`: required), and the same calls through a helper
     /// module (`Util.fetch_env!("X", all: "postgres")`). Reads in a production-only block
     /// of a config file (`if config_env() == :prod do`) or in `config/prod.exs` are optional.
+    /// Calls with a variable's name of a function some file may define as an env helper
+    /// (`App.Config.secret!("X")`, see [`env`]) are kept for the secrets signal to pair.
     fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)(?:[A-Z][[:word:]]*\.)+(get_env|fetch_env!?)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
                 .expect("the Elixir environment-read pattern is valid")
         });
         let production = production_blocks(rel, text);
-        READ.captures_iter(text)
+        let mut found: Vec<EnvRead> = READ
+            .captures_iter(text)
             .filter_map(|c| {
                 let (call, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
                 let after = &text[whole.end()..];
@@ -83,7 +90,16 @@ impl Ecosystem for Elixir {
                 };
                 Some(EnvRead::new(name.as_str(), name.start(), need, via))
             })
-            .collect()
+            .collect();
+        let in_production = |read: &EnvRead| production.iter().any(|r| r.contains(&read.at));
+        found.extend(env::helper_calls(text).into_iter().map(|read| {
+            let need = if in_production(&read) { Need::Optional } else { read.need };
+            EnvRead { need, ..read }
+        }));
+        found
+    }
+    fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
+        env::helpers(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

@@ -25,47 +25,38 @@
 //! cannot be read is not a problem worth a warning.
 
 mod context;
+mod files;
 mod lines;
 mod rules;
-
-use crate::warning::Warning;
-use std::collections::{HashMap, HashSet};
-use std::io::Read;
-use std::path::Path;
-use std::sync::LazyLock;
-
-use regex::Regex;
 
 use self::context::{
     is_dotnet_test_project, is_on_demand_command, is_production_settings, is_test_run_env_file, typed_by_its_call,
 };
+use self::files::{
+    ComposeApp, compose_secrets, compose_services, env_file_secrets, evidence_only, evidence_only_env_secrets,
+};
 use self::lines::Lines;
 use self::rules::{
-    has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_name, is_setting_value,
-    is_test_suite_name, is_url_setting, public_halves,
+    has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_value, is_url_setting, public_halves,
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
-use crate::detect::ecosystems::{self, ecosystem::EnvRead, ruby};
-use crate::detect::findings::{Evidence, Findings, Kind, Need, Secret};
-use crate::detect::repo::{Repo, file_name, is_own_dir, parent_dir};
+use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead};
+use crate::detect::ecosystems::{self, ruby};
+use crate::detect::findings::{Evidence, Findings, Need, Secret};
+use crate::detect::repo::{Repo, file_name, is_ci_dir, is_load_test_dir, is_own_dir, is_test_suite_dir, parent_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
-use crate::detect::sources::compose;
-use crate::detect::sources::env_files::{EnvEntry, EnvFile, is_examples_dir};
-use crate::detect::sources::images::{canonical_service, is_backing_service};
+use crate::detect::sources::env_files::is_examples_dir;
+use crate::warning::Warning;
+use std::collections::{HashMap, HashSet};
+use std::io::Read;
+use std::path::Path;
 
-/// Directories (any path component) whose code is tests, fixtures, CI automation, or
-/// generated. (`scripts/` is scanned: builds run them, `build-geo.js` reads a license key;
-/// the credentials CI and publishing use there stay out, see [`scan_file`].)
+/// Directories (any path component) whose code is tests' helpers, fixtures or generated,
+/// beside test suites and CI's folders ([`is_test_suite_dir`], [`is_ci_dir`]). (`scripts/`
+/// is scanned: builds run them, `build-geo.js` reads a license key; the credentials CI and
+/// publishing use there stay out, see [`scan_file`].)
 const SKIPPED_CODE_DIRS: &[&str] = &[
-    "test",
-    "tests",
-    "__tests__",
-    "spec",
-    "specs",
-    "e2e",
-    "integration",
-    "testing",
     "testdata",
     "testutil",
     "testutils",
@@ -75,8 +66,6 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "__fixtures__",
     "snapshots",
     "__snapshots__",
-    "cypress",
-    "playwright",
     "mocks",
     "__mocks__",
     "stubs",
@@ -87,15 +76,28 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "migrations",
     "revisions",
     "alembic",
-    ".github",
-    ".circleci",
-    "ci",
-    ".ci",
 ];
+
+/// Whether the folder `part` holds no code of the app's: tests, CI, fixtures, generated code.
+fn is_skipped_code_dir(part: &str) -> bool {
+    is_test_suite_dir(part) || is_ci_dir(part) || SKIPPED_CODE_DIRS.iter().any(|s| part.eq_ignore_ascii_case(s))
+}
 /// First words of the names of test code and test-runner configuration (`conftest.py`,
-/// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings).
-const TEST_FILE_WORDS: &[&str] =
-    &["conftest", "tests", "test", "smoketest", "playwright", "vitest", "jest", "cypress", "karma", "setuptests"];
+/// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings,
+/// locust's `locustfile.py`).
+const TEST_FILE_WORDS: &[&str] = &[
+    "conftest",
+    "tests",
+    "test",
+    "smoketest",
+    "playwright",
+    "vitest",
+    "jest",
+    "cypress",
+    "karma",
+    "setuptests",
+    "locustfile",
+];
 /// At most this many source files are scanned.
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
@@ -112,7 +114,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         let mut evidence = Gathered::default();
         let services = compose_services(sources);
         let project = ProjectNames::of(sources, &services);
-        for file in sources.env_files().iter().filter(|file| !is_production_env_file(file)) {
+        for file in sources.env_files().iter().filter(|file| evidence_only(file).is_none()) {
             env_file_secrets(file, &project, &mut evidence);
         }
         compose_secrets(&services, &project, &mut evidence);
@@ -124,7 +126,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     // it is spelled.
     let typed_settings = code_secrets(sources, chosen, &project, &mut evidence, out);
     ci_secrets(sources, &mut evidence);
-    production_env_secrets(sources, &project, &mut evidence);
+    evidence_only_env_secrets(sources, &project, &mut evidence);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
     out.secrets
@@ -141,27 +143,6 @@ fn ci_secrets(sources: &Sources, evidence: &mut Gathered) {
         for name in job.secrets.iter().filter(|name| is_sandbox_secret(name) && read.contains(*name)) {
             evidence.add(name, &job.source, Need::Unstated, "also set for the CI test job");
         }
-    }
-}
-
-/// Whether an env file is a deployment's (`.env.prod.example`, `.env.production`): what a
-/// production set-up adds (uptime monitors, a managed database's shadow URL), not what the
-/// app needs to run here.
-fn is_production_env_file(file: &EnvFile) -> bool {
-    compose::is_production_file(file_name(&file.path))
-}
-
-/// What a deployment's env files say, for the names found by now only: evidence for a
-/// credential the app reads, never a name of its own, never required.
-fn production_env_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Gathered) {
-    let read: HashSet<String> = evidence.found.iter().map(|s| s.name.clone()).collect();
-    let mut production = Gathered::default();
-    for file in sources.env_files().iter().filter(|file| is_production_env_file(file)) {
-        env_file_secrets(file, project, &mut production);
-    }
-    for secret in production.found.into_iter().filter(|s| read.contains(&s.name)) {
-        let need = if secret.need == Need::Required { Need::Optional } else { secret.need };
-        evidence.add(&secret.name, &secret.source, need, format!("{}, a deployment's", secret.why));
     }
 }
 
@@ -203,9 +184,9 @@ impl ProjectNames {
             names.spelled.entry(squashed(key)).or_insert_with(|| key.to_string());
         };
         for file in sources.env_files() {
-            // A test run's env file (`.env.test`, `.env.testing`) gives dummies (`API_KEY=123`):
-            // what the test needs, not what the value looks like.
-            let dummies = is_test_run_env_file(file_name(&file.path));
+            // A test run's or CI's env file (`.env.test`, `.env.ci`) gives dummies
+            // (`API_KEY=123`): what the test needs, not what the value looks like.
+            let dummies = is_test_run_env_file(file_name(&file.path)) || file.ci;
             for entry in &file.entries {
                 if dummies {
                     names.spelled.entry(squashed(&entry.key)).or_insert_with(|| entry.key.clone());
@@ -263,169 +244,6 @@ impl ProjectNames {
         let secret = by_name && !is_url_setting(name, &values) && !self.credentials_given_apart(name, &values)
             || by_value && !is_public(name);
         secret && (marked || !self.exemplified_as_setting(name))
-    }
-}
-
-/// A compose service of the project's development setup: its file, the service, and whether
-/// it is the app the tests run against.
-type ComposeApp = (String, compose::ComposeService, bool);
-
-/// The services of the compose files that run for development (not deployments, not the
-/// fixtures of end-to-end tests), and of the dev container's compose files, whose own
-/// service is where the code runs.
-fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
-    let in_tests =
-        |rel: &str| parent_dir(rel).split('/').any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)));
-    let mut found = Vec::new();
-    for rel in &sources.compose().files {
-        if rel.split('/').any(compose::is_production_file) || in_tests(rel) {
-            continue;
-        }
-        for service in compose::services(sources.repo(), rel).unwrap_or_default() {
-            let app = is_app(&service);
-            found.push((rel.clone(), service, app));
-        }
-    }
-    for devcontainer in sources.devcontainers() {
-        for rel in &devcontainer.compose_files {
-            for service in compose::services(sources.repo(), rel).unwrap_or_default() {
-                let app = devcontainer.service.as_deref() == Some(service.name.as_str()) || is_app(&service);
-                found.push((rel.clone(), service, app));
-            }
-        }
-    }
-    found
-}
-
-/// A service the project builds that is not itself a database or cache (a `postgres`
-/// service built from a custom Dockerfile is still the database): the app.
-fn is_app(service: &compose::ComposeService) -> bool {
-    service.build && !is_backing_service(&canonical_service(&service.name))
-}
-
-/// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`; `not
-/// required` and a condition (`Required if you use S3`, `required for Stripe`) are options.
-fn documented(entry: &EnvEntry) -> Option<Need> {
-    static WORD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(not\s+required|optional|required(?:\s+(?:if|when|for|only|by|with|unless)(?-u:\b))?)")
-            .expect("the doc pattern is valid")
-    });
-    let word = WORD.captures(&entry.doc)?.get(1)?.as_str().to_ascii_lowercase();
-    Some(if word == "required" { Need::Required } else { Need::Optional })
-}
-
-/// Whether an example's comment calls the key a connection string or DSN (`# Database
-/// connection string` above gotify's `GOTIFY_DATABASE_CONNECTION`): it carries the
-/// database's user and password, whatever the name says. Laravel's undocumented
-/// `DB_CONNECTION=mysql` names a driver.
-fn documents_a_connection_string(entry: &EnvEntry) -> bool {
-    static CONNECTION_STRING: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:connection\s+(?:string|url|uri)|dsn|database\s+url)(?-u:\b)")
-            .expect("the connection-string pattern is valid")
-    });
-    CONNECTION_STRING.is_match(&entry.doc)
-}
-
-/// Whether an example documents the key as a credential without its name saying so: its
-/// comment (`# the secret key from your provider`, `# API password`, `# openssl rand -hex 32`)
-/// or its stand-in value (`DUO_SKEY=<Client Secret>`) names one, and the value is still to be
-/// given.
-fn documents_a_credential(entry: &EnvEntry) -> bool {
-    static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?|openssl\s+rand|random\s+(?:string|value|bytes))(?-u:\b)")
-            .expect("the credential-doc pattern is valid")
-    });
-    let value = entry.value.trim().trim_matches(['"', '\'']);
-    let stand_in = value.starts_with('<') && value.ends_with('>');
-    is_placeholder(&entry.value)
-        && (CREDENTIAL.is_match(&entry.doc) || stand_in && CREDENTIAL.is_match(value))
-        && crate::names::validate_secret_name(&entry.key).is_ok()
-        && !is_public(&entry.key)
-        && !is_setting_name(&entry.key)
-        && !is_test_suite_name(&entry.key)
-}
-
-/// The names a value interpolates (`${POSTGRES_PASSWORD}`, `$HOME`).
-fn interpolated(value: &str) -> impl Iterator<Item = &str> {
-    static REFERENCE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)").expect("the reference pattern is valid"));
-    REFERENCE.captures_iter(value).filter_map(|c| c.get(1)).map(|m| m.as_str())
-}
-
-/// The secret keys of one env file. In an example every key is one to set; in a committed
-/// `.env` only those it leaves empty or gives a stand-in (`changethis`), or whose value
-/// interpolates such a one (`postgres://app:${POSTGRES_PASSWORD}@…`).
-fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence: &mut Gathered) {
-    let stand_in: HashSet<&str> =
-        file.entries.iter().filter(|e| !e.commented && is_placeholder(&e.value)).map(|e| e.key.as_str()).collect();
-    for entry in &file.entries {
-        if entry.commented && !file.example {
-            continue;
-        }
-        let supplied = !file.example
-            && !stand_in.contains(entry.key.as_str())
-            && !interpolated(&entry.value).any(|name| stand_in.contains(name));
-        let documented_credential = documents_a_credential(entry) && !project.exemplified_as_setting(&entry.key);
-        if supplied
-            || !(project.is_secret(&entry.key, false) || documents_a_connection_string(entry) || documented_credential)
-        {
-            continue;
-        }
-        let (need, why) = if entry.commented {
-            (Need::Optional, format!("commented out in {}", file.path))
-        } else {
-            match documented(entry) {
-                Some(Need::Required) => (Need::Required, format!("documented as required in {}", file.path)),
-                Some(_) => (Need::Optional, format!("documented as optional in {}", file.path)),
-                None if file.example => (Need::Unstated, format!("listed in {}", file.path)),
-                None => (Need::Unstated, format!("no real value in {}", file.path)),
-            }
-        };
-        evidence.add(&entry.key, &Evidence::line(&file.path, entry.line), need, why);
-    }
-}
-
-/// Secrets of the compose services built from the repo (the app the tests run against):
-/// the credentials in their `environment:`, and the variables any service interpolates that
-/// compose refuses to run without (`${SECRET_KEY:?not set}`).
-fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, evidence: &mut Gathered) {
-    static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[?\-+])?[^}]*\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-            .expect("the compose interpolation pattern is valid")
-    });
-    for (rel, service, app) in services {
-        for (key, value) in &service.env_as_written {
-            let source =
-                Evidence::key(rel, format!("services.{}.environment.{key}", service.name)).of(Kind::ComposeFile);
-            let mut references: Vec<(&str, Need)> = Vec::new();
-            for c in REFERENCE.captures_iter(value) {
-                let Some(name) = c.get(1).or(c.get(3)) else { continue };
-                let need = match c.get(2).map(|m| m.as_str().trim_start_matches(':')) {
-                    Some("?") => Need::Required,
-                    Some("-") => Need::Optional,
-                    _ => Need::Unstated,
-                };
-                references.push((name.as_str(), need));
-            }
-            for &(name, need) in &references {
-                if project.is_secret(name, false) && (need == Need::Required || *app) {
-                    let why = match need {
-                        Need::Required => format!("{rel} refuses to start without it"),
-                        _ => format!("passed to the {} service by {rel}", service.name),
-                    };
-                    evidence.add(name, &source, need, why);
-                }
-            }
-            if *app && project.is_secret(key, false) {
-                let need = references.iter().map(|(_, need)| *need).min().unwrap_or(Need::Optional);
-                let why = if references.is_empty() {
-                    format!("given a value for the {} service in {rel}", service.name)
-                } else {
-                    format!("environment of the {} service in {rel}", service.name)
-                };
-                evidence.add(key, &source, need, why);
-            }
-        }
     }
 }
 
@@ -521,6 +339,9 @@ fn code_secrets(
     let prefixes: HashSet<&str> = scans.iter().filter_map(|(_, scan)| scan.prefix.as_deref()).collect();
     let project_prefix = if prefixes.len() == 1 { prefixes.into_iter().next() } else { None };
     let project_prefix = project_prefix.unwrap_or_default().to_string();
+    // The env helpers of the project, wherever defined: calls of them in any file are reads.
+    let helpers: HashMap<String, EnvHelper> =
+        scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
     let mut typed_settings = HashSet::new();
     for (rel, scan) in scans {
         let keyed = scan.keyed.into_iter().filter(|_| walking.contains(parent_dir(rel)));
@@ -531,8 +352,15 @@ fn code_secrets(
             evidence.add(&secret.name, &secret.source, secret.need, secret.why);
         }
         typed_settings.extend(scan.settings);
-        for (read, line) in scan.unprefixed {
-            let read = EnvRead { name: format!("{project_prefix}{}", read.name), ..read };
+        let prefixed = scan
+            .unprefixed
+            .into_iter()
+            .map(|(read, line)| (EnvRead { name: format!("{project_prefix}{}", read.name), ..read }, line));
+        let helped = scan.helper_calls.into_iter().filter_map(|(read, line)| {
+            let helper = helpers.get(read.helper.as_deref().unwrap_or_default())?;
+            Some((helper.read(read), line))
+        });
+        for (read, line) in prefixed.chain(helped) {
             if read.setting && !read.marked_secret {
                 typed_settings.insert(read.name);
                 continue;
@@ -564,6 +392,11 @@ struct FileScan {
     /// Reads under a prefix another file may set ([`EnvRead::unprefixed`]), with their line:
     /// named once the project's prefix is known.
     unprefixed: Vec<(EnvRead, usize)>,
+    /// The env helpers the file defines ([`ecosystems::ecosystem::Ecosystem::env_helpers`]).
+    helpers: Vec<EnvHelper>,
+    /// Calls that are reads if some file defines their function as an env helper
+    /// ([`EnvRead::helper`]), with their line.
+    helper_calls: Vec<(EnvRead, usize)>,
 }
 
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
@@ -599,6 +432,7 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
     let is_test_file = [".test", ".spec", "_test", "_spec", ".test-d", ".e2e", ".stories"].iter().any(|s| ends_with(s))
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || TEST_FILE_WORDS.iter().any(|w| first_word.eq_ignore_ascii_case(w))
+        || is_load_test_dir(stem)
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
     !is_test_file
 }
@@ -608,9 +442,7 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
 fn is_scanned_dir(dir: &str) -> bool {
     is_own_dir(dir)
         && !is_examples_dir(dir)
-        && !dir
-            .split('/')
-            .any(|d| SKIPPED_CODE_DIRS.iter().any(|s| d.eq_ignore_ascii_case(s)) || is_dotnet_test_project(d))
+        && !dir.split('/').any(|d| is_skipped_code_dir(d) || is_dotnet_test_project(d))
 }
 
 /// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
@@ -666,6 +498,7 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
     let readers: Vec<_> = ecosystems::reading_env_in(parent_dir(rel), file_name(rel)).collect();
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
     scan.prefix = readers.iter().find_map(|eco| eco.env_prefix(&text));
+    scan.helpers = readers.iter().flat_map(|eco| eco.env_helpers(&text)).take(MAX_NAMES_PER_FILE).collect();
     let mut lines = Lines::new(&text);
     let mut names = HashSet::new();
     let mut told = HashSet::new();
@@ -685,6 +518,12 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
                 continue;
             }
             if automation && !is_sandbox_secret(&read.name) {
+                continue;
+            }
+            if read.helper.is_some() {
+                if scan.helper_calls.len() < MAX_NAMES_PER_FILE {
+                    scan.helper_calls.push((read, lines.number));
+                }
                 continue;
             }
             if read.unprefixed {

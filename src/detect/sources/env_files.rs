@@ -1,14 +1,19 @@
 //! Dotenv files that state what the project needs: `.env.example`-style files and a committed
-//! `.env`/`.env.test` in the project's own folders outside the folders of test suites. Keys,
-//! values and line numbers; which keys are secrets is the secrets signal's to say.
+//! `.env`/`.env.test` in the project's own folders outside the folders of test suites (load
+//! tests included), and the env files CI runs with (`.env.ci`, `ci.env`, `.github/…/*.env`),
+//! marked as such. Keys, values and line numbers; which keys are secrets is the secrets
+//! signal's to say.
 
-use crate::detect::repo::{Repo, file_name, is_own_dir};
+use crate::detect::repo::{Repo, file_name, is_ci_dir, is_own_dir, is_test_suite_dir};
 
 #[derive(Debug, Clone)]
 pub struct EnvFile {
     pub path: String,
     /// An example (`.env.example`, `env.sample`): it lists what to set rather than values.
     pub example: bool,
+    /// One CI runs with ([`is_ci_env_file`]): it sets up the CI run, so it backs what the app
+    /// reads and names nothing of its own.
+    pub ci: bool,
     pub entries: Vec<EnvEntry>,
 }
 
@@ -50,20 +55,26 @@ pub fn is_example(name: &str) -> bool {
     name.to_ascii_lowercase().split('.').any(|p| EXAMPLE_MARKERS.contains(&p))
 }
 
-/// Directories of test suites: an env file there, example or not, configures the suite (the
-/// users a browser test logs in as, the database it seeds), so the names in it are nothing the
-/// app needs.
-const TEST_DIRS: &[&str] =
-    &["test", "tests", "__tests__", "spec", "specs", "e2e", "integration", "testing", "playwright", "cypress"];
+/// Whether an env file is one CI runs with: named for CI (`.env.ci`, `ci.env`,
+/// `.env.ci.example`) or any `.env`/`*.env` file in CI's folders (`.github/`, `.circleci/`,
+/// `.gitlab/`, `.buildkite/`, `.ci/`).
+pub fn is_ci_env_file(dir: &str, name: &str) -> bool {
+    let dotenv = is_env_file(name) || name.len() > 4 && name.ends_with(".env");
+    dotenv
+        && (name.split('.').any(|part| part.eq_ignore_ascii_case("ci"))
+            || !dir.is_empty() && dir.split('/').any(is_ci_dir))
+}
 
-/// Whether an env file states what the project needs: one outside the folders of test suites
+/// Whether an env file states what the project needs, or what CI runs it with: one outside
+/// the folders of test suites (see [`is_test_suite_dir`]: an env file there, example or not,
+/// configures the suite — the users a browser test logs in as, the load a k6 script sends)
 /// and of example configurations.
 pub fn is_project_env_file(dir: &str, name: &str) -> bool {
     // The name first: this runs for every file of the tree.
-    if !is_env_file(name) || !is_own_dir(dir) || is_examples_dir(dir) {
+    if !(is_env_file(name) || is_ci_env_file(dir, name)) || !is_own_dir(dir) || is_examples_dir(dir) {
         return false;
     }
-    !dir.split('/').any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)))
+    !dir.split('/').any(is_test_suite_dir)
 }
 
 /// Whether a folder of `dir` is named for examples with more words than that
@@ -155,7 +166,8 @@ pub fn read_all(repo: &Repo) -> Vec<EnvFile> {
                 return launch_settings(repo, rel);
             }
             let text = repo.read(rel)?;
-            Some(EnvFile { path: rel.to_string(), example: is_example(file_name(rel)), entries: entries(&text) })
+            let (example, ci) = (is_example(f.name()), is_ci_env_file(f.dir(), f.name()));
+            Some(EnvFile { path: rel.to_string(), example, ci, entries: entries(&text) })
         })
         .collect()
 }
@@ -170,9 +182,7 @@ fn is_launch_settings(dir: &str, name: &str) -> bool {
         && file_name(dir).eq_ignore_ascii_case("Properties")
         && is_own_dir(dir)
         && !is_examples_dir(dir)
-        && !dir.split('/').any(|d| {
-            TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)) || d.ends_with(".Tests") || d.ends_with(".Test")
-        })
+        && !dir.split('/').any(|d| is_test_suite_dir(d) || d.ends_with(".Tests") || d.ends_with(".Test"))
 }
 
 /// The variables a `launchSettings.json` sets, each once (profiles repeat them), with the
@@ -199,7 +209,7 @@ fn launch_settings(repo: &Repo, rel: &str) -> Option<EnvFile> {
             });
         }
     }
-    Some(EnvFile { path: rel.to_string(), example: false, entries: found })
+    Some(EnvFile { path: rel.to_string(), example: false, ci: false, entries: found })
 }
 
 #[cfg(test)]
@@ -251,8 +261,31 @@ mod tests {
             "example_configs/bookstack.env.example",
             "docs/config-examples/.env",
             "sample-apps/api/.env.example",
+            // Load tests' settings (the users k6 or locust sign in as).
+            "load-tests/.env.example",
+            "k6/.env",
+            "tools/locust/.env.sample",
+            "stress/.env.template",
         ] {
             assert!(!is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
+        }
+    }
+
+    #[test]
+    fn the_env_files_ci_runs_with() {
+        for rel in [
+            ".env.ci",
+            "ci.env",
+            "backend/.env.ci.example",
+            ".github/workflows/test.env",
+            ".gitlab/.env",
+            ".ci/app.env",
+        ] {
+            let (dir, name) = (parent_dir(rel), file_name(rel));
+            assert!(is_project_env_file(dir, name) && is_ci_env_file(dir, name), "{rel}");
+        }
+        for rel in [".env", ".env.example", "backend/.env.circle", "ci/.envrc", ".github/env.ts", "civic.env.example"] {
+            assert!(!is_ci_env_file(parent_dir(rel), file_name(rel)), "{rel}");
         }
     }
 

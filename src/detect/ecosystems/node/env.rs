@@ -1,10 +1,11 @@
 //! How JavaScript and TypeScript code reads the environment: `process.env.X`,
 //! `import.meta.env.X`, `Bun.env.X` and `process.env["X"]` (optional with a `??`/`||`
-//! fallback, required with a `!` assertion); destructuring
+//! fallback, required with a `!` assertion outside functions and conditional blocks); destructuring
 //! (`const { X, Y = "d" } = process.env`); the `env("X")` helpers apps define; the schemas
 //! that validate the environment — t3-env's `createEnv({ server: { X: z.string() } })`, zod
 //! objects parsed from it, envalid's `cleanEnv(process.env, { X: str() })` — whose entries
 //! are required unless optional or defaulted; the `env-var` package (`env.get("X").required()`);
+//! NestJS's `ConfigService` (`config.getOrThrow("X")`);
 //! Prisma schemas (`url = env("DATABASE_URL")`, required); and the variables a `turbo.json`
 //! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
 //! read by themselves (the AI SDK's `OPENAI_API_KEY`).
@@ -13,6 +14,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::blocks;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
@@ -30,9 +32,19 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
     found.extend(schema_reads(text));
     found.extend(class_validator_reads(text));
     found.extend(env_var_reads(text));
+    found.extend(nest_config_reads(text));
     found.extend(declared(text));
     found.extend(wrapper_reads(text));
     found.extend(aliased_reads(text));
+    // `process.env.X!` asserts to the compiler alone: in a function's body or a conditional
+    // block it says the value is set when that code runs, not that the app needs it.
+    let asserted = |read: &EnvRead| read.need == Need::Required && read.via == "process.env";
+    if found.iter().any(asserted) {
+        let on_demand = blocks::on_demand_spans(text, &string_text(text));
+        for read in found.iter_mut().filter(|read| asserted(read) && blocks::is_within(&on_demand, read.at)) {
+            read.need = Need::Unstated;
+        }
+    }
     found
 }
 
@@ -421,6 +433,32 @@ fn env_var_reads(text: &str) -> Vec<EnvRead> {
     })
 }
 
+/// NestJS's `ConfigService` (`@nestjs/config`), which reads the environment by the names it
+/// is asked for: `config.getOrThrow("X")` (required), `config.get("X", "d")` (optional),
+/// `config.get<string>("X")`. Upper-case keys only: `get("database.host")` is a namespace's.
+fn nest_config_reads(text: &str) -> Vec<EnvRead> {
+    static GET: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?i:config)[[:word:]]*\s*\.\s*(get|getOrThrow)\s*(?:<[^>()]*>)?\(\s*['"`]([A-Z][A-Z0-9_]*)['"`]"#)
+            .expect("the ConfigService pattern is valid")
+    });
+    if !text.contains("@nestjs/config") {
+        return Vec::new();
+    }
+    GET.captures_iter(text)
+        .filter_map(|c| {
+            let (method, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
+            let need = if method.as_str() == "getOrThrow" {
+                Need::Required
+            } else if code::has_another_argument(code::rest_of_call(&text[whole.end()..], QUOTES)) {
+                Need::Optional
+            } else {
+                Need::Unstated
+            };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "ConfigService"))
+        })
+        .collect()
+}
+
 /// The environment a declaration file types (`process-env.d.ts`, Vite's `env.d.ts`):
 /// `interface ProcessEnv { X?: string; Y: string }` (optional with `?`), `ImportMetaEnv`.
 fn declared(text: &str) -> Vec<EnvRead> {
@@ -590,6 +628,34 @@ mod tests {
                 ("VITE_KEY".into(), Need::Unstated),
                 ("X_SECRET".into(), Need::Unstated),
                 ("APP_KEY".into(), Need::Optional),
+            ]
+        );
+    }
+
+    #[test]
+    fn nest_config_service() {
+        let text = "import { ConfigService } from '@nestjs/config';\nexport class Db {\n  constructor(configService: ConfigService) {\n    const url = configService.get<string>('DATABASE_URL');\n    const key = this.config.getOrThrow('JWT_SECRET');\n    const ttl = configService.get('CACHE_TOKEN', 'x');\n    const host = configService.get('database.host');\n  }\n}\n";
+        assert_eq!(
+            found("db.service.ts", text),
+            [
+                ("DATABASE_URL".into(), Need::Unstated),
+                ("JWT_SECRET".into(), Need::Required),
+                ("CACHE_TOKEN".into(), Need::Optional),
+            ]
+        );
+        assert!(found("other.ts", "const url = configService.get('DATABASE_URL');\n").is_empty());
+    }
+
+    #[test]
+    fn an_assertion_in_code_run_on_demand_requires_nothing() {
+        let text = "export const providers = [\n  { build: () =>\n    GitLab({ clientSecret: process.env.GITLAB_CLIENT_SECRET! }) },\n];\nif (process.env.SSO) {\n  sso(process.env.SSO_SECRET!);\n}\nconst key = process.env.SIGNING_KEY!;\n";
+        assert_eq!(
+            found("auth.ts", text),
+            [
+                ("GITLAB_CLIENT_SECRET".into(), Need::Unstated),
+                ("SSO".into(), Need::Unstated),
+                ("SSO_SECRET".into(), Need::Unstated),
+                ("SIGNING_KEY".into(), Need::Required),
             ]
         );
     }

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
 
 const QUOTES: &[char] = &['"', '\''];
 
@@ -195,7 +195,9 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
                 Need::Unstated
             }
         });
-        found.extend(reads.into_iter().map(|read| read.typed_setting(scalar)));
+        // `envsecret("TRELLO_APP_KEY")`: the project says the value is a credential.
+        let marked = EnvHelper::named(&wrapper, required).marked_secret;
+        found.extend(reads.into_iter().map(|read| read.typed_setting(scalar).marked_secret(marked && !scalar)));
     }
     found
 }

@@ -62,6 +62,13 @@ fn release_scripts_and_test_code_are_not_scanned() {
         "internal/testdata/config.go",
         "apps/web/playwright.config.ts",
         "scripts/smoketest_configuration.py",
+        // Load tests, in a folder of their own or a file of their own.
+        "load-tests/scenario.js",
+        "tools/k6/checkout.js",
+        "locust/locustfile.py",
+        "locustfile.py",
+        "scripts/load-test.js",
+        "stresstest.py",
         "src/__snapshots__/x.js",
         "src/Button.stories.tsx",
     ] {

@@ -31,6 +31,11 @@ fn helpers_the_file_defines() {
             ("JWT_SECRET".into(), Need::Required),
         ]
     );
+    // A helper named for secrets marks what it reads: an app key is a credential here.
+    let text = "def envsecret(s):\n    return os.getenv(s)\n\ndef envint(s, d):\n    return int(os.getenv(s, d))\n\nT = envsecret('TRELLO_APP_KEY')\nN = envint('TOKEN_COUNT', '5')\n";
+    let rows: Vec<(String, bool, bool)> =
+        reads(text).into_iter().map(|r| (r.name, r.marked_secret, r.setting)).collect();
+    assert_eq!(rows, [("TRELLO_APP_KEY".into(), true, false), ("TOKEN_COUNT".into(), false, true)]);
 }
 
 #[test]

@@ -1,0 +1,213 @@
+//! What the project's env files and compose files say: the secret keys of its env files
+//! (an example's, a committed `.env`'s stand-ins), the credentials of the compose services
+//! it builds, and what a deployment's or CI's env files add to the names the app reads.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::rules::{is_placeholder, is_public, is_setting_name, is_test_suite_name};
+use super::{Gathered, ProjectNames, is_skipped_code_dir};
+use crate::detect::findings::{Evidence, Kind, Need};
+use crate::detect::repo::{file_name, parent_dir};
+use crate::detect::sources::Sources;
+use crate::detect::sources::compose;
+use crate::detect::sources::env_files::{EnvEntry, EnvFile};
+use crate::detect::sources::images::{canonical_service, is_backing_service};
+
+/// Whether an env file is a deployment's (`.env.prod.example`, `.env.production`): what a
+/// production set-up adds (uptime monitors, a managed database's shadow URL), not what the
+/// app needs to run here.
+pub(super) fn is_production_env_file(file: &EnvFile) -> bool {
+    compose::is_production_file(file_name(&file.path))
+}
+
+/// What an env file that only backs the app's reads is: a deployment's, or one CI runs with
+/// (`.env.ci`, `.github/…/test.env`, whose names set up the CI run). `None` for the app's own.
+pub(super) fn evidence_only(file: &EnvFile) -> Option<&'static str> {
+    if is_production_env_file(file) {
+        Some("a deployment's")
+    } else if file.ci {
+        Some("CI's")
+    } else {
+        None
+    }
+}
+
+/// What a deployment's env files and CI's say, for the names found by now only: evidence for
+/// a credential the app reads, never a name of its own, never required.
+pub(super) fn evidence_only_env_secrets(sources: &Sources, project: &ProjectNames, evidence: &mut Gathered) {
+    let read: HashSet<String> = evidence.found.iter().map(|s| s.name.clone()).collect();
+    for file in sources.env_files() {
+        let Some(whose) = evidence_only(file) else { continue };
+        let mut backing = Gathered::default();
+        env_file_secrets(file, project, &mut backing);
+        for secret in backing.found.into_iter().filter(|s| read.contains(&s.name)) {
+            let need = if secret.need == Need::Required { Need::Optional } else { secret.need };
+            evidence.add(&secret.name, &secret.source, need, format!("{}, {whose}", secret.why));
+        }
+    }
+}
+
+/// A compose service of the project's development setup: its file, the service, and whether
+/// it is the app the tests run against.
+pub(super) type ComposeApp = (String, compose::ComposeService, bool);
+
+/// The services of the compose files that run for development (not deployments, not the
+/// fixtures of end-to-end tests), and of the dev container's compose files, whose own
+/// service is where the code runs.
+pub(super) fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
+    let in_tests = |rel: &str| parent_dir(rel).split('/').any(is_skipped_code_dir);
+    let mut found = Vec::new();
+    for rel in &sources.compose().files {
+        if rel.split('/').any(compose::is_production_file) || in_tests(rel) {
+            continue;
+        }
+        for service in compose::services(sources.repo(), rel).unwrap_or_default() {
+            let app = is_app(&service);
+            found.push((rel.clone(), service, app));
+        }
+    }
+    for devcontainer in sources.devcontainers() {
+        for rel in &devcontainer.compose_files {
+            for service in compose::services(sources.repo(), rel).unwrap_or_default() {
+                let app = devcontainer.service.as_deref() == Some(service.name.as_str()) || is_app(&service);
+                found.push((rel.clone(), service, app));
+            }
+        }
+    }
+    found
+}
+
+/// A service the project builds that is not itself a database or cache (a `postgres`
+/// service built from a custom Dockerfile is still the database): the app.
+fn is_app(service: &compose::ComposeService) -> bool {
+    service.build && !is_backing_service(&canonical_service(&service.name))
+}
+
+/// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`; `not
+/// required` and a condition (`Required if you use S3`, `required for Stripe`) are options.
+fn documented(entry: &EnvEntry) -> Option<Need> {
+    static WORD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(not\s+required|optional|required(?:\s+(?:if|when|for|only|by|with|unless)(?-u:\b))?)")
+            .expect("the doc pattern is valid")
+    });
+    let word = WORD.captures(&entry.doc)?.get(1)?.as_str().to_ascii_lowercase();
+    Some(if word == "required" { Need::Required } else { Need::Optional })
+}
+
+/// Whether an example's comment calls the key a connection string or DSN (`# Database
+/// connection string` above gotify's `GOTIFY_DATABASE_CONNECTION`): it carries the
+/// database's user and password, whatever the name says. Laravel's undocumented
+/// `DB_CONNECTION=mysql` names a driver.
+fn documents_a_connection_string(entry: &EnvEntry) -> bool {
+    static CONNECTION_STRING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:connection\s+(?:string|url|uri)|dsn|database\s+url)(?-u:\b)")
+            .expect("the connection-string pattern is valid")
+    });
+    CONNECTION_STRING.is_match(&entry.doc)
+}
+
+/// Whether an example documents the key as a credential without its name saying so: its
+/// comment (`# the secret key from your provider`, `# API password`, `# openssl rand -hex 32`)
+/// or its stand-in value (`DUO_SKEY=<Client Secret>`) names one, and the value is still to be
+/// given.
+fn documents_a_credential(entry: &EnvEntry) -> bool {
+    static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?|openssl\s+rand|random\s+(?:string|value|bytes))(?-u:\b)")
+            .expect("the credential-doc pattern is valid")
+    });
+    let value = entry.value.trim().trim_matches(['"', '\'']);
+    let stand_in = value.starts_with('<') && value.ends_with('>');
+    is_placeholder(&entry.value)
+        && (CREDENTIAL.is_match(&entry.doc) || stand_in && CREDENTIAL.is_match(value))
+        && crate::names::validate_secret_name(&entry.key).is_ok()
+        && !is_public(&entry.key)
+        && !is_setting_name(&entry.key)
+        && !is_test_suite_name(&entry.key)
+}
+
+/// The names a value interpolates (`${POSTGRES_PASSWORD}`, `$HOME`).
+fn interpolated(value: &str) -> impl Iterator<Item = &str> {
+    static REFERENCE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)").expect("the reference pattern is valid"));
+    REFERENCE.captures_iter(value).filter_map(|c| c.get(1)).map(|m| m.as_str())
+}
+
+/// The secret keys of one env file. In an example every key is one to set; in a committed
+/// `.env` only those it leaves empty or gives a stand-in (`changethis`), or whose value
+/// interpolates such a one (`postgres://app:${POSTGRES_PASSWORD}@…`).
+pub(super) fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence: &mut Gathered) {
+    let stand_in: HashSet<&str> =
+        file.entries.iter().filter(|e| !e.commented && is_placeholder(&e.value)).map(|e| e.key.as_str()).collect();
+    for entry in &file.entries {
+        if entry.commented && !file.example {
+            continue;
+        }
+        let supplied = !file.example
+            && !stand_in.contains(entry.key.as_str())
+            && !interpolated(&entry.value).any(|name| stand_in.contains(name));
+        let documented_credential = documents_a_credential(entry) && !project.exemplified_as_setting(&entry.key);
+        if supplied
+            || !(project.is_secret(&entry.key, false) || documents_a_connection_string(entry) || documented_credential)
+        {
+            continue;
+        }
+        let (need, why) = if entry.commented {
+            (Need::Optional, format!("commented out in {}", file.path))
+        } else {
+            match documented(entry) {
+                Some(Need::Required) => (Need::Required, format!("documented as required in {}", file.path)),
+                Some(_) => (Need::Optional, format!("documented as optional in {}", file.path)),
+                None if file.example => (Need::Unstated, format!("listed in {}", file.path)),
+                None => (Need::Unstated, format!("no real value in {}", file.path)),
+            }
+        };
+        evidence.add(&entry.key, &Evidence::line(&file.path, entry.line), need, why);
+    }
+}
+
+/// Secrets of the compose services built from the repo (the app the tests run against):
+/// the credentials in their `environment:`, and the variables any service interpolates that
+/// compose refuses to run without (`${SECRET_KEY:?not set}`).
+pub(super) fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, evidence: &mut Gathered) {
+    static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[?\-+])?[^}]*\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+            .expect("the compose interpolation pattern is valid")
+    });
+    for (rel, service, app) in services {
+        for (key, value) in &service.env_as_written {
+            let source =
+                Evidence::key(rel, format!("services.{}.environment.{key}", service.name)).of(Kind::ComposeFile);
+            let mut references: Vec<(&str, Need)> = Vec::new();
+            for c in REFERENCE.captures_iter(value) {
+                let Some(name) = c.get(1).or(c.get(3)) else { continue };
+                let need = match c.get(2).map(|m| m.as_str().trim_start_matches(':')) {
+                    Some("?") => Need::Required,
+                    Some("-") => Need::Optional,
+                    _ => Need::Unstated,
+                };
+                references.push((name.as_str(), need));
+            }
+            for &(name, need) in &references {
+                if project.is_secret(name, false) && (need == Need::Required || *app) {
+                    let why = match need {
+                        Need::Required => format!("{rel} refuses to start without it"),
+                        _ => format!("passed to the {} service by {rel}", service.name),
+                    };
+                    evidence.add(name, &source, need, why);
+                }
+            }
+            if *app && project.is_secret(key, false) {
+                let need = references.iter().map(|(_, need)| *need).min().unwrap_or(Need::Optional);
+                let why = if references.is_empty() {
+                    format!("given a value for the {} service in {rel}", service.name)
+                } else {
+                    format!("environment of the {} service in {rel}", service.name)
+                };
+                evidence.add(key, &source, need, why);
+            }
+        }
+    }
+}
