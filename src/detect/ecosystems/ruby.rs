@@ -79,6 +79,9 @@ impl Ecosystem for Ruby {
                     let rest = if after.trim_start().starts_with(',') { code::rest_of_line(after) } else { rest };
                     if code::has_another_argument(rest) || code::followed_by(closed, &["{", "do"]) {
                         Need::Optional
+                    } else if in_method(text, whole.start()) {
+                        // Raises when the method runs (a job, a client call), not when the app boots.
+                        Need::Unstated
                     } else {
                         Need::Required
                     }
@@ -264,6 +267,33 @@ fn section<'a>(lock: &'a str, header: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// Whether the byte at `at` is inside a method's body: the nearest enclosing line that is
+/// indented less (an `if`, a block, a `def`) is, walking out, a `def` before a `class` or
+/// `module` or the file's top level.
+fn in_method(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let own = &text[start..];
+    if own.trim_start().starts_with("def ") {
+        return true; // `def token = ENV.fetch("X")`
+    }
+    let mut within = indent(own);
+    for line in text[..start].lines().rev() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') || indent(line) >= within {
+            continue;
+        }
+        if trimmed.starts_with("def ") {
+            return true;
+        }
+        if trimmed.starts_with("class ") || trimmed.starts_with("module ") {
+            return false;
+        }
+        within = indent(line);
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,6 +311,27 @@ mod tests {
         // An engine's dummy app or any other file says nothing of the kind.
         assert!(Ruby.env_reads("config/environments/test.rb", production).is_empty());
         assert!(Ruby.env_reads("config/environments/production.rb", "# empty\n").is_empty());
+    }
+
+    #[test]
+    fn a_fetch_in_a_methods_body_requires_nothing_at_boot() {
+        let job = "class VerifyJob < ApplicationJob\n  TOKEN = ENV.fetch(\"CLASS_TOKEN\")\n\n  def perform\n    if ready?\n      call(key: ENV.fetch(\"FASTLY_API_KEY\"))\n    end\n  end\n\n  def token = ENV.fetch(\"ENDLESS_TOKEN\")\nend\n";
+        let initializer = "Stripe.api_key = ENV.fetch(\"STRIPE_SECRET_KEY\")\nif Rails.env.production?\n  Sentry.init { |c| c.dsn = ENV.fetch(\"SENTRY_DSN\") }\nend\n";
+        let needs = |rel: &str, text: &str| -> Vec<(String, Need)> {
+            Ruby.env_reads(rel, text).into_iter().map(|r| (r.name, r.need)).collect()
+        };
+        assert_eq!(
+            needs("app/jobs/verify_job.rb", job),
+            [
+                ("CLASS_TOKEN".to_string(), Need::Required),
+                ("FASTLY_API_KEY".to_string(), Need::Unstated),
+                ("ENDLESS_TOKEN".to_string(), Need::Unstated)
+            ]
+        );
+        assert_eq!(
+            needs("config/initializers/keys.rb", initializer),
+            [("STRIPE_SECRET_KEY".to_string(), Need::Required), ("SENTRY_DSN".to_string(), Need::Required)]
+        );
     }
 
     #[test]
