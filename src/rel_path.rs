@@ -157,8 +157,8 @@ impl RelPath {
         dir.is_empty() || &self.0 == dir || self.0.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
     }
 
-    /// The rest of the path below `dir`, when it is within it.
-    pub fn strip_prefix(&self, dir: impl AsRef<RelPath>) -> Option<&RelPath> {
+    /// The rest of the path below `dir` ("" for `dir` itself), when it is within it.
+    pub fn relative_to(&self, dir: impl AsRef<RelPath>) -> Option<&RelPath> {
         let dir = &dir.as_ref().0;
         if dir.is_empty() {
             return Some(self);
@@ -358,6 +358,66 @@ impl PartialEq<RelPathBuf> for &RelPath {
     }
 }
 
+impl PartialEq<RelPath> for str {
+    fn eq(&self, other: &RelPath) -> bool {
+        self == &other.0
+    }
+}
+
+impl PartialEq<RelPath> for &str {
+    fn eq(&self, other: &RelPath) -> bool {
+        *self == &other.0
+    }
+}
+
+impl PartialEq<RelPath> for String {
+    fn eq(&self, other: &RelPath) -> bool {
+        self.as_str() == &other.0
+    }
+}
+
+impl PartialEq<&RelPath> for String {
+    fn eq(&self, other: &&RelPath) -> bool {
+        self.as_str() == &other.0
+    }
+}
+
+impl PartialEq<RelPathBuf> for str {
+    fn eq(&self, other: &RelPathBuf) -> bool {
+        self == other.0
+    }
+}
+
+impl PartialEq<RelPathBuf> for &str {
+    fn eq(&self, other: &RelPathBuf) -> bool {
+        *self == other.0
+    }
+}
+
+impl PartialEq<RelPathBuf> for String {
+    fn eq(&self, other: &RelPathBuf) -> bool {
+        *self == other.0
+    }
+}
+
+impl PartialEq<String> for RelPath {
+    fn eq(&self, other: &String) -> bool {
+        &self.0 == other.as_str()
+    }
+}
+
+impl PartialEq<String> for &RelPath {
+    fn eq(&self, other: &String) -> bool {
+        &self.0 == other.as_str()
+    }
+}
+
+impl PartialEq<String> for RelPathBuf {
+    fn eq(&self, other: &String) -> bool {
+        &self.0 == other
+    }
+}
+
 impl fmt::Display for RelPath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -434,10 +494,10 @@ mod tests {
         assert!(!p("website").is_within(p("web")) && !p("web").is_within(p("web/src")));
         assert!(p("anything/at/all").is_within(RelPath::root()));
         assert!(!RelPath::root().is_within(p("web")));
-        assert_eq!(p("web/src/a.ts").strip_prefix(p("web")), Some(p("src/a.ts")));
-        assert_eq!(p("web").strip_prefix(p("web")), Some(RelPath::root()));
-        assert_eq!(p("website/a").strip_prefix(p("web")), None);
-        assert_eq!(p("a/b").strip_prefix(RelPath::root()), Some(p("a/b")));
+        assert_eq!(p("web/src/a.ts").relative_to(p("web")), Some(p("src/a.ts")));
+        assert_eq!(p("web").relative_to(p("web")), Some(RelPath::root()));
+        assert_eq!(p("website/a").relative_to(p("web")), None);
+        assert_eq!(p("a/b").relative_to(RelPath::root()), Some(p("a/b")));
     }
 
     #[test]

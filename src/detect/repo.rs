@@ -1,6 +1,7 @@
 //! The [`Repo`] view: one gitignore-aware walk of the checkout, and capped, cached reads
 //! of the files detectors ask for. Problems with single files become warnings.
 
+use crate::rel_path::RelPath;
 use crate::warning::Warning;
 use std::collections::HashMap;
 use std::io::Read;
@@ -199,6 +200,7 @@ impl Repo {
     }
 
     /// The path of the file at sorted position `i` (`i < file_count()`).
+    // TODO(issue 29): a `&RelPath` once the secrets code moves to RelPath (secrets-5 merge).
     pub fn file(&self, i: usize) -> &str {
         if let Some(path) = self.built.get(&(i as u32)) {
             return path;
@@ -213,17 +215,17 @@ impl Repo {
 
     /// Directories holding a file called `manifest` that are projects rather than samples
     /// (see [`is_project_path`]): "" for the root, shallowest first.
-    pub fn project_dirs(&self, manifest: &str) -> Vec<&str> {
-        let mut dirs: Vec<&str> = self
+    pub fn project_dirs(&self, manifest: &str) -> Vec<&RelPath> {
+        let mut dirs: Vec<&RelPath> = self
             .files
             .named(manifest)
             .iter()
-            .map(|&i| self.files.dir(i as usize))
+            .map(|&i| RelPath::trusted(self.files.dir(i as usize)))
             .filter(|dir| is_project_dir(dir))
             .collect();
         dirs.sort_by_cached_key(|dir| {
-            let path = join(dir, manifest);
-            (depth(&path), path)
+            let path = dir.join(RelPath::trusted(manifest));
+            (path.depth(), path)
         });
         dirs
     }
@@ -238,18 +240,19 @@ impl Repo {
     }
 
     /// Files called `name` anywhere in the tree, shallowest first, then by path.
-    pub fn named(&self, name: &str) -> Vec<&str> {
-        let mut found: Vec<&str> = self.files.named(name).iter().map(|&i| self.file(i as usize)).collect();
+    pub fn named(&self, name: &str) -> Vec<&RelPath> {
+        let mut found: Vec<&RelPath> =
+            self.files.named(name).iter().map(|&i| RelPath::trusted(self.file(i as usize))).collect();
         // Keys worked out once: a name like `package.json` is thousands of files in a large tree.
-        found.sort_by_cached_key(|p| (depth(p), *p));
+        found.sort_by_cached_key(|p| (p.depth(), *p));
         found
     }
 
     /// Files under `dir` (repo-relative, no trailing slash; "" for all).
     pub fn under<'a>(&'a self, dir: &str) -> impl Iterator<Item = RepoFile<'a>> + 'a {
-        let dir = dir.to_string();
-        let start = if dir.is_empty() { 0 } else { self.files.first_not_before(&format!("{dir}/")) };
-        self.files_in(start..self.files.len()).take_while(move |f| is_within(f.dir(), &dir))
+        let dir = RelPath::trusted(dir).to_owned();
+        let start = if dir.is_root() { 0 } else { self.files.first_not_before(&format!("{dir}/")) };
+        self.files_in(start..self.files.len()).take_while(move |f| f.dir().is_within(&dir))
     }
 
     /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
@@ -399,8 +402,8 @@ pub struct RepoFile<'r> {
 
 impl<'r> RepoFile<'r> {
     /// The folder holding the file, "" at the root.
-    pub fn dir(&self) -> &'r str {
-        self.repo.files.dir(self.at as usize)
+    pub fn dir(&self) -> &'r RelPath {
+        RelPath::trusted(self.repo.files.dir(self.at as usize))
     }
 
     pub fn name(&self) -> &'r str {
@@ -408,8 +411,8 @@ impl<'r> RepoFile<'r> {
     }
 
     /// The repo-relative path, built once.
-    pub fn path(&self) -> &'r str {
-        self.repo.file(self.at as usize)
+    pub fn path(&self) -> &'r RelPath {
+        RelPath::trusted(self.repo.file(self.at as usize))
     }
 
     /// See [`is_project_path`].
@@ -696,29 +699,24 @@ pub fn is_project_dir(dir: &str) -> bool {
 /// agent's work need installed.
 const BENCHMARK_DIRS: &[&str] = &["benchmark", "benchmarks"];
 
-/// True when `path` is `dir` or inside it (`dir` "" is the root, which holds everything).
+// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
 pub fn is_within(path: &str, dir: &str) -> bool {
-    dir.is_empty() || path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
+    RelPath::trusted(path).is_within(RelPath::trusted(dir))
 }
 
-/// How many folders deep `rel` is (0 at the root).
-fn depth(rel: &str) -> usize {
-    rel.matches('/').count()
-}
-
-/// `dir/name`, or `name` at the root.
+// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
 pub fn join(dir: &str, name: &str) -> String {
-    if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") }
+    RelPath::trusted(dir).join(RelPath::trusted(name)).into_string()
 }
 
-/// The last `/`-separated component.
+// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
 pub fn file_name(rel: &str) -> &str {
-    rel.rsplit('/').next().unwrap_or(rel)
+    RelPath::trusted(rel).file_name()
 }
 
-/// The directory part of `rel`, "" at the root.
+// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
 pub fn parent_dir(rel: &str) -> &str {
-    rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+    RelPath::trusted(rel).parent().as_str()
 }
 
 #[cfg(test)]
@@ -752,7 +750,7 @@ mod tests {
         files.push("web/package.json".into());
         let repo = Repo::from_files(Path::new("/x"), files, vec![], 1 << 20);
         assert_eq!(repo.file_count(), 8002);
-        let all: Vec<&str> = repo.files().map(|f| f.path()).collect();
+        let all: Vec<&RelPath> = repo.files().map(|f| f.path()).collect();
         assert!(all.windows(2).all(|w| w[0] < w[1]), "sorted and without duplicates");
         assert!(repo.exists("pkg0012/src/module_00012/file.rs") && repo.exists("web/package.json"));
         assert!(!repo.exists("pkg0012/src/module_00012") && !repo.exists("zzz"));

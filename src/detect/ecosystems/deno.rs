@@ -88,7 +88,8 @@ fn deno_version(repo: &Repo, pins: &[ToolPin], dir: &str) -> Option<(String, Evi
 }
 
 fn detect(repo: &Repo, pins: &[ToolPin], out: &mut Findings) {
-    let mut dirs: Vec<&str> = ["deno.json", "deno.jsonc"].iter().flat_map(|m| repo.project_dirs(m)).collect();
+    let mut dirs: Vec<&str> =
+        ["deno.json", "deno.jsonc"].iter().flat_map(|m| repo.project_dirs(m)).map(|p| p.as_str()).collect();
     dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
     dirs.dedup();
     let mut projects: Vec<&str> = Vec::new();

@@ -195,6 +195,7 @@ fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
         .files()
         .filter(|f| (f.name().ends_with(".sln") || f.name().ends_with(".slnx")) && f.is_project_path())
         .map(|f| f.path())
+        .map(|p| p.as_str())
         .collect();
     // Shallowest first; of several solutions in one folder the shortest name is the main one
     // (`App.sln` over `App.Tests.sln`).
@@ -205,6 +206,7 @@ fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
         .files()
         .filter(|f| PROJECT_EXTENSIONS.iter().any(|e| f.name().ends_with(e)) && f.is_project_path())
         .map(|f| f.path())
+        .map(|p| p.as_str())
         .collect();
     if solutions.is_empty() && project_files.is_empty() {
         return;
@@ -269,7 +271,7 @@ fn sdk_version(repo: &Repo, dir: &str) -> Option<(String, Evidence)> {
 fn framework_version(repo: &Repo, projects: &[&str]) -> Option<(String, Evidence)> {
     let props = repo.named("Directory.Build.props");
     let mut best: Option<(String, Evidence)> = None;
-    for path in props.iter().copied().chain(projects.iter().copied()).take(300) {
+    for path in props.iter().map(|p| p.as_str()).chain(projects.iter().copied()).take(300) {
         let Some(text) = repo.read_once(path) else { continue };
         for caps in TARGET_FRAMEWORKS.captures_iter(&text) {
             for tfm in caps[1].split(';').map(str::trim) {

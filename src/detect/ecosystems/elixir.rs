@@ -115,6 +115,7 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
             .named("mix.exs")
             .into_iter()
             .filter(|p| *p != manifest && is_within(parent_dir(p), dir) && is_project_path(p))
+            .map(|p| p.as_str())
             .collect();
         out.note(format!("Elixir umbrella at {} ({} apps)", pm_path(dir), apps.len()));
         sources.extend(apps.iter().filter_map(|p| repo.read(p).map(|t| (p.to_string(), t))));

@@ -81,6 +81,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
         .filter(|f| (f.name().ends_with(".cabal") || f.name() == "cabal.project") && f.is_project_path())
         .filter(|f| !stack.iter().any(|s| is_within(f.dir(), parent_dir(s))))
         .map(|f| f.path())
+        .map(|p| p.as_str())
         .collect();
     // `cabal.project` before a `.cabal` file of the same folder.
     cabal.sort_by_key(|p| (p.matches('/').count(), !p.ends_with("cabal.project"), *p));
@@ -124,6 +125,7 @@ fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &str) {
             .filter(|f| f.name().ends_with(".cabal") && f.is_project_path())
             .take(100)
             .map(|f| f.path())
+            .map(|p| p.as_str())
             .collect();
         files.sort_by_key(|f| (f.matches('/').count(), *f));
         files.into_iter().find_map(|f| {

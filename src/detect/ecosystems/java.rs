@@ -213,6 +213,7 @@ fn module_poms<'r>(repo: &'r Repo, pom: &str) -> Vec<&'r str> {
     repo.named("pom.xml")
         .into_iter()
         .filter(|p| *p != pom && is_within(parent_dir(p), dir) && is_project_path(p))
+        .map(|p| p.as_str())
         .collect()
 }
 
@@ -375,6 +376,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
         .filter(|f| (f.name().ends_with(".gradle") || f.name().ends_with(".gradle.kts")) && f.is_project_path())
         .take(400)
         .map(|f| f.path())
+        .map(|p| p.as_str())
         .collect();
     let settings_files = [join(dir, "gradle.properties"), join(dir, "gradle/libs.versions.toml")];
     let daemon_jvm = join(dir, "gradle/gradle-daemon-jvm.properties");

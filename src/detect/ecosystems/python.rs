@@ -336,7 +336,7 @@ impl Tool {
 }
 
 fn detect(repo: &Repo, from_ci: &FromCi, out: &mut Findings) {
-    let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
+    let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).map(|p| p.as_str()).collect();
     let requirements = requirement_files(repo);
     dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
     dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
@@ -382,6 +382,7 @@ fn requirement_files(repo: &Repo) -> Vec<&str> {
         })
         .filter(|f| f.is_project_path())
         .map(|f| f.path())
+        .map(|p| p.as_str())
         .collect();
     found.sort_by_key(|f| (f.matches('/').count(), *f));
     found

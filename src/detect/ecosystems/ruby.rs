@@ -143,6 +143,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
         .iter()
         .flat_map(|name| repo.named(name))
         .filter(|path| is_project_path(path) && !too_deep_for_a_project(parent_dir(path)))
+        .map(|p| p.as_str())
         .collect();
     gemfiles.sort_by_key(|path| (path.matches('/').count(), *path));
     // An app's `ios/Gemfile` (fastlane, CocoaPods) is release tooling of its native shell.

@@ -49,6 +49,7 @@ pub fn project_files(repo: &Repo) -> Vec<&str> {
             name.contains("ompose") && is_compose_file(name) && f.is_own() && !is_within(f.dir(), ".devcontainer")
         })
         .map(|f| f.path())
+        .map(|p| p.as_str())
         .collect()
 }
 

@@ -53,6 +53,7 @@ pub fn read_all(repo: &Repo) -> Vec<Devcontainer> {
         .named("devcontainer.json")
         .into_iter()
         .filter(|rel| parent_dir(rel) == ".devcontainer" || parent_dir(parent_dir(rel)) == ".devcontainer")
+        .map(|p| p.as_str())
         .collect();
     if repo.exists(".devcontainer.json") {
         candidates.insert(0, ".devcontainer.json");

@@ -63,8 +63,11 @@ static DEVENV_LANGUAGE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub fn read_all(repo: &Repo) -> Vec<DevShell> {
-    let mut files: Vec<&str> =
-        ["flake.nix", "shell.nix", "devenv.nix", "devbox.json"].into_iter().flat_map(|name| repo.named(name)).collect();
+    let mut files: Vec<&str> = ["flake.nix", "shell.nix", "devenv.nix", "devbox.json"]
+        .into_iter()
+        .flat_map(|name| repo.named(name))
+        .map(|p| p.as_str())
+        .collect();
     files.sort_unstable();
     let mut shells = Vec::new();
     for rel in files {

@@ -28,6 +28,7 @@ pub fn read_all(repo: &Repo) -> Vec<ToolPin> {
         [".tool-versions", "mise.toml", ".mise.toml", "mise.local.toml", ".rtx.toml", "config.toml"]
             .into_iter()
             .flat_map(|name| repo.named(name))
+            .map(|p| p.as_str())
             .collect();
     files.sort_unstable();
     let mut pins = Vec::new();

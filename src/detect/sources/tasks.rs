@@ -28,7 +28,7 @@ pub struct TaskFile {
 impl TaskFile {
     /// Evidence for the place `at` of this file.
     pub fn at(&self, at: &Anchor) -> Evidence {
-        Evidence { path: self.path.clone(), anchor: at.clone(), kind: Kind::Task }
+        Evidence { anchor: at.clone(), kind: Kind::Task, ..Evidence::file(&self.path) }
     }
 
     /// The command that runs `target` from the repo root (`make -C api test`, `task -d worker test`).
@@ -59,7 +59,7 @@ pub fn read_all(repo: &Repo) -> Vec<TaskFile> {
         "taskfile.yml",
         "taskfile.yaml",
     ]);
-    let mut files: Vec<&str> = names.flat_map(|name| repo.named(name)).collect();
+    let mut files: Vec<&str> = names.flat_map(|name| repo.named(name)).map(|p| p.as_str()).collect();
     files.sort_unstable();
     let mut found = Vec::new();
     for rel in files {

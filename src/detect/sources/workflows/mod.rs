@@ -175,6 +175,7 @@ impl Workflows {
             .filter(|f| f.dir() == ".github/workflows" && is_yaml(f.name()))
             .map(|f| f.path())
             .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
+            .map(|p| p.as_str())
             .collect();
         workflows.sort_by_key(|rel| (workflow_rank(repo, rel), *rel));
         let count = workflows.len();
