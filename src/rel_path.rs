@@ -167,6 +167,26 @@ impl RelPath {
         if rest.is_empty() { Some(RelPath::root()) } else { rest.strip_prefix('/').map(RelPath::trusted) }
     }
 
+    /// `text`, a path written relative to this folder (in a command, a compose file), as a
+    /// repo-relative path: `.` and empty components dropped, `..` taking one folder back.
+    /// `None` when it is absolute or climbs out of the checkout.
+    pub fn join_normalized(&self, text: &str) -> Option<RelPathBuf> {
+        if text.starts_with('/') {
+            return None;
+        }
+        let mut parts: Vec<&str> = self.components().collect();
+        for part in text.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => {
+                    parts.pop()?;
+                }
+                part => parts.push(part),
+            }
+        }
+        RelPathBuf::new(parts.join("/")).ok()
+    }
+
     /// How many folders deep it is: 0 for `Cargo.toml`, 1 for `web/package.json`.
     pub fn depth(&self) -> usize {
         self.0.matches('/').count()
@@ -498,6 +518,17 @@ mod tests {
         assert_eq!(p("web").relative_to(p("web")), Some(RelPath::root()));
         assert_eq!(p("website/a").relative_to(p("web")), None);
         assert_eq!(p("a/b").relative_to(RelPath::root()), Some(p("a/b")));
+    }
+
+    #[test]
+    fn text_joins_normalized_within_the_checkout() {
+        assert_eq!(p("tests").join_normalized("./docker/compose.yml").unwrap(), "tests/docker/compose.yml");
+        assert_eq!(p("a/b").join_normalized("../c").unwrap(), "a/c");
+        assert_eq!(p("a").join_normalized("..").unwrap(), "");
+        assert_eq!(p("a").join_normalized("b//c/").unwrap(), "a/b/c");
+        assert_eq!(RelPath::root().join_normalized("../x"), None);
+        assert_eq!(p("a").join_normalized("/etc/x"), None);
+        assert_eq!(p("a").join_normalized("b\\c"), None);
     }
 
     #[test]

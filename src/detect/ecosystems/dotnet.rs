@@ -151,6 +151,7 @@ impl Ecosystem for Dotnet {
                     .split_whitespace()
                     .filter(|word| word.ends_with(".slnf"))
                     .filter_map(|word| join_path(&line.dir, word.trim_matches(['"', '\''])))
+                    .map(String::from)
                     .collect::<Vec<_>>()
             })
             .collect();
@@ -186,7 +187,7 @@ fn ci_filter<'f>(repo: &Repo, solution: &str, named_by_ci: &'f [String]) -> Opti
     named_by_ci.iter().map(String::as_str).find(|filter| {
         let Some(json) = repo.read_jsonc(filter) else { return false };
         let filtered = json.pointer("/solution/path").and_then(Value::as_str).unwrap_or_default().replace('\\', "/");
-        join_path(parent_dir(filter), &filtered).as_deref() == Some(solution)
+        join_path(parent_dir(filter), &filtered).is_some_and(|path| path == solution)
     })
 }
 

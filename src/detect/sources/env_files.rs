@@ -2,11 +2,12 @@
 //! `.env`/`.env.test` in the project's own folders outside the folders of test suites. Keys,
 //! values and line numbers; which keys are secrets is the secrets signal's to say.
 
-use crate::detect::repo::{Repo, file_name, is_own_dir};
+use crate::detect::repo::{Repo, is_own_dir};
+use crate::rel_path::{RelPath, RelPathBuf};
 
 #[derive(Debug, Clone)]
 pub struct EnvFile {
-    pub path: String,
+    pub path: RelPathBuf,
     /// An example (`.env.example`, `env.sample`): it lists what to set rather than values.
     pub example: bool,
     pub entries: Vec<EnvEntry>,
@@ -155,7 +156,7 @@ pub fn read_all(repo: &Repo) -> Vec<EnvFile> {
                 return launch_settings(repo, rel);
             }
             let text = repo.read(rel)?;
-            Some(EnvFile { path: rel.to_string(), example: is_example(file_name(rel)), entries: entries(&text) })
+            Some(EnvFile { path: rel.to_owned(), example: is_example(rel.file_name()), entries: entries(&text) })
         })
         .collect()
 }
@@ -165,19 +166,19 @@ const LAUNCH_SETTINGS: &str = "launchSettings.json";
 /// ASP.NET's `Properties/launchSettings.json`, of the project's own (not a test project's):
 /// the `environmentVariables` of its profiles are what `dotnet run` sets for development —
 /// a committed `.env` by another name.
-fn is_launch_settings(dir: &str, name: &str) -> bool {
+fn is_launch_settings(dir: &RelPath, name: &str) -> bool {
     name == LAUNCH_SETTINGS
-        && file_name(dir).eq_ignore_ascii_case("Properties")
+        && dir.file_name().eq_ignore_ascii_case("Properties")
         && is_own_dir(dir)
         && !is_examples_dir(dir)
-        && !dir.split('/').any(|d| {
+        && !dir.components().any(|d| {
             TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)) || d.ends_with(".Tests") || d.ends_with(".Test")
         })
 }
 
 /// The variables a `launchSettings.json` sets, each once (profiles repeat them), with the
 /// line that first sets it; values as JSON writes them (a string's with its quotes).
-fn launch_settings(repo: &Repo, rel: &str) -> Option<EnvFile> {
+fn launch_settings(repo: &Repo, rel: &RelPath) -> Option<EnvFile> {
     let json = repo.read_jsonc(rel)?;
     let text = repo.read(rel)?;
     let mut found: Vec<EnvEntry> = Vec::new();
@@ -199,13 +200,12 @@ fn launch_settings(repo: &Repo, rel: &str) -> Option<EnvFile> {
             });
         }
     }
-    Some(EnvFile { path: rel.to_string(), example: false, entries: found })
+    Some(EnvFile { path: rel.to_owned(), example: false, entries: found })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::repo::parent_dir;
 
     #[test]
     fn env_file_names() {
@@ -237,7 +237,10 @@ mod tests {
         for rel in
             [".env.example", "backend/.env", "packages/kit/.env.example", ".env.development.template", "sampler/.env"]
         {
-            assert!(is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
+            assert!(
+                is_project_env_file(RelPath::new(rel).unwrap().parent(), RelPath::new(rel).unwrap().file_name()),
+                "{rel}"
+            );
         }
         for rel in [
             "packages/kit/test/apps/basics/.env",
@@ -252,7 +255,10 @@ mod tests {
             "docs/config-examples/.env",
             "sample-apps/api/.env.example",
         ] {
-            assert!(!is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
+            assert!(
+                !is_project_env_file(RelPath::new(rel).unwrap().parent(), RelPath::new(rel).unwrap().file_name()),
+                "{rel}"
+            );
         }
     }
 
@@ -282,7 +288,7 @@ mod tests {
     #[test]
     fn names_survive_any_text() {
         for rel in ["src/é.env", "日本語/.env.example", "é"] {
-            let _ = is_project_env_file(parent_dir(rel), file_name(rel));
+            let _ = is_project_env_file(RelPath::new(rel).unwrap().parent(), RelPath::new(rel).unwrap().file_name());
         }
     }
 }

@@ -46,13 +46,14 @@ impl CiPackages {
     ) -> Option<(Option<CiPackages>, bool)> {
         let Installed { packages, files, extras, paths, options, own } = pip_install(words)?;
         let options = options.into_iter().filter_map(|o| kept_option(repo, dir, o)).collect();
-        let files = files.iter().filter_map(|f| join_path(dir, f)).filter(|f| repo.exists(f)).collect();
+        let files =
+            files.iter().filter_map(|f| join_path(dir, f)).filter(|f| repo.exists(f)).map(String::from).collect();
         let projects = paths
             .into_iter()
             .filter_map(|(path, extras)| {
                 let project = join_path(dir, &path).filter(|d| !d.is_empty() && d != dir)?;
                 let is_project = ["pyproject.toml", "setup.py"].iter().any(|m| repo.exists(&format!("{project}/{m}")));
-                is_project.then_some(LocalProject { dir: project, extras })
+                is_project.then_some(LocalProject { dir: project.into(), extras })
             })
             .collect();
         let installs = CiPackages {
@@ -180,7 +181,7 @@ pub fn nox_test_packages(sources: &Sources) -> Vec<CiPackages> {
     let repo = sources.repo();
     let mut found = Vec::new();
     for dir in repo.project_dirs("noxfile.py") {
-        let path = join_path(dir, "noxfile.py").unwrap_or_else(|| "noxfile.py".to_string());
+        let path = dir.join(crate::rel!("noxfile.py"));
         let Some(text) = repo.read(&path) else { continue };
         let Some(session) = SESSION.captures(&text) else { continue };
         let (Some(whole), Some(function), Some(name)) = (session.get(0), session.get(1), session.get(2)) else {

@@ -252,7 +252,7 @@ impl ToxConfig {
 pub(super) fn tox_special_files(repo: &Repo, dir: &str) -> Vec<String> {
     let ini = tox_config(repo, dir).filter(|config| !config.is_toml());
     let files = ini.and_then(|ini| ini.ini_text(repo)).map(|text| tox::files_of_special_envs(&text));
-    files.unwrap_or_default().iter().filter_map(|file| join_path(dir, file)).collect()
+    files.unwrap_or_default().iter().filter_map(|file| join_path(dir, file)).map(String::from).collect()
 }
 
 /// The test extras setuptools declares outside `pyproject.toml`: `[options.extras_require]`
