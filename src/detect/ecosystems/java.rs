@@ -109,7 +109,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
 
 /// The JDK pinned by `.java-version` or `.sdkmanrc` (`java=17.0.9-tem`).
 fn java_version_file(repo: &Repo, dir: &str) -> Option<(String, Evidence)> {
-    if let Some(found) = version_file(repo, dir, ".java-version") {
+    if let Some(found) = version_file(repo, crate::rel_path::RelPath::trusted(dir), crate::rel!(".java-version")) {
         return Some((normalize_java(&found.0), found.1));
     }
     for path in [join(dir, ".sdkmanrc"), ".sdkmanrc".to_string()] {
@@ -355,7 +355,7 @@ fn gradle_wrapper_version(repo: &Repo, dir: &str) -> Option<String> {
 fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
     let dir = parent_dir(build);
     // Built by the Flutter/React Native app it belongs to.
-    if native_shell_of(repo, build).is_some() {
+    if native_shell_of(repo, crate::rel_path::RelPath::trusted(build)).is_some() {
         return;
     }
 

@@ -571,7 +571,12 @@ fn workspace(
     }
     let members =
         Members::new(patterns.iter().map(String::as_str), &[], |w| repo.warn(Warning::in_file(manifest_path, w)));
-    out.note(workspace_note(pm.name(), members.count(repo, dir, "package.json"), "package", dir));
+    out.note(workspace_note(
+        pm.name(),
+        members.count(repo, crate::rel_path::RelPath::trusted(dir), "package.json"),
+        "package",
+        dir,
+    ));
     Some(members)
 }
 

@@ -642,5 +642,12 @@ fn uv_workspace(
     out: &mut Findings,
 ) -> Option<Members> {
     let workspace = pyproject?.get("tool")?.get("uv")?.get("workspace")?;
-    Some(toml_workspace(repo, dir, workspace, pyproject_path, ("uv", "member"), out))
+    Some(toml_workspace(
+        repo,
+        crate::rel_path::RelPath::trusted(dir),
+        workspace,
+        crate::rel_path::RelPath::trusted(pyproject_path),
+        ("uv", "member"),
+        out,
+    ))
 }

@@ -13,7 +13,6 @@
 use crate::detect::ecosystems::ecosystem::AliasKind;
 use crate::detect::ecosystems::{self, has_manifest_for};
 use crate::detect::findings::{Evidence, Findings, Kind, Phase};
-use crate::detect::repo::file_name;
 use crate::detect::signals::relevance;
 use crate::detect::sources::agent_files::Purpose;
 use crate::detect::sources::devcontainer::{feature_name, microsoft_image, tag_version};
@@ -276,7 +275,7 @@ fn setup_action(sources: &Sources, action: &ActionUse) -> Vec<SetUp> {
 /// it: no problem of this repo).
 fn version_file(sources: &Sources, path: &str, toolchain: &str) -> Option<String> {
     let file = crate::detect::sources::shell::join_path("", path)?;
-    if ecosystems::is_versioned_manifest(file_name(&file)) {
+    if ecosystems::is_versioned_manifest(file.file_name()) {
         return None;
     }
     let in_file = |pin: &&crate::detect::sources::pins::ToolPin| pin.source.path == file;
