@@ -4,6 +4,7 @@
 //! `Pipfile` or `requirements*.txt` among the project's own files. A nested one inside
 //! another project counts only when it has its own lockfile and is not a uv workspace member.
 
+use crate::rel_path::RelPath;
 use crate::warning::Warning;
 use std::sync::LazyLock;
 
@@ -103,7 +104,7 @@ pub static DECLARATION: Declaration = Declaration {
 };
 
 impl Ecosystem for Python {
-    fn lines_run_by(&self, sources: &Sources, dir: &str, command: &str) -> Vec<String> {
+    fn lines_run_by(&self, sources: &Sources, dir: &RelPath, command: &str) -> Vec<String> {
         tox_env_commands(sources.repo(), dir, command)
     }
     fn in_installed_environment(&self, command: &str, package_managers: &[&str]) -> Option<String> {
