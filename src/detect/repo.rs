@@ -231,11 +231,12 @@ impl Repo {
     }
 
     /// Whether any file lies under `dir` ("" for the whole tree).
-    pub fn has_dir(&self, dir: &str) -> bool {
+    pub fn has_dir(&self, dir: impl AsRef<RelPath>) -> bool {
         self.under(dir).next().is_some()
     }
 
-    pub fn exists(&self, rel: &str) -> bool {
+    pub fn exists(&self, rel: impl AsRef<RelPath>) -> bool {
+        let rel = rel.as_ref().as_str();
         self.files.is_at(self.files.first_not_before(rel), rel)
     }
 
@@ -249,15 +250,16 @@ impl Repo {
     }
 
     /// Files under `dir` (repo-relative, no trailing slash; "" for all).
-    pub fn under<'a>(&'a self, dir: &str) -> impl Iterator<Item = RepoFile<'a>> + 'a {
-        let dir = RelPath::trusted(dir).to_owned();
+    pub fn under<'a>(&'a self, dir: impl AsRef<RelPath>) -> impl Iterator<Item = RepoFile<'a>> + 'a {
+        let dir = dir.as_ref().to_owned();
         let start = if dir.is_root() { 0 } else { self.files.first_not_before(&format!("{dir}/")) };
         self.files_in(start..self.files.len()).take_while(move |f| f.dir().is_within(&dir))
     }
 
     /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
     /// not UTF-8. Reads are cached: several detectors may ask for the same file.
-    pub fn read(&self, rel: &str) -> Option<Arc<str>> {
+    pub fn read(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
+        let rel = rel.as_ref().as_str();
         if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
             return hit.clone();
         }
@@ -269,7 +271,8 @@ impl Repo {
 
     /// The text of `rel` like [`Repo::read`], without keeping it: for the many files one
     /// ecosystem scans once (every build script of a Gradle build, every `.csproj`).
-    pub fn read_once(&self, rel: &str) -> Option<Arc<str>> {
+    pub fn read_once(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
+        let rel = rel.as_ref().as_str();
         if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
             return hit.clone();
         }
@@ -299,20 +302,23 @@ impl Repo {
     }
 
     /// `rel` parsed as JSON (comments and trailing commas are not JSON: a warning says so).
-    pub fn read_json(&self, rel: &str) -> Option<Arc<serde_json::Value>> {
+    pub fn read_json(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
+        let rel = rel.as_ref().as_str();
         self.parsed(&self.parsed.json, rel, |text| serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")))
     }
 
     /// `rel` parsed as JSON with comments and trailing commas allowed (`deno.jsonc`,
     /// `tsconfig.json`, `devcontainer.json`).
-    pub fn read_jsonc(&self, rel: &str) -> Option<Arc<serde_json::Value>> {
+    pub fn read_jsonc(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
+        let rel = rel.as_ref().as_str();
         self.parsed(&self.parsed.jsonc, rel, |text| {
             jsonc_parser::parse_to_serde_value(text, &Default::default()).map_err(|e| format!("invalid JSON: {e}"))
         })
     }
 
     /// `rel` parsed as a TOML table.
-    pub fn read_toml(&self, rel: &str) -> Option<Arc<toml::Table>> {
+    pub fn read_toml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<toml::Table>> {
+        let rel = rel.as_ref().as_str();
         self.parsed(&self.parsed.toml, rel, |text| {
             text.parse::<toml::Table>()
                 .map_err(|e| format!("invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
@@ -323,7 +329,8 @@ impl Repo {
     /// expansion bounded. Parsed trees are kept for the next asker up to
     /// [`MAX_KEPT_YAML_NODES`] in all; past that a file is parsed for each asker and let go,
     /// so that many large files cost time, not memory (the answer is the same).
-    pub fn read_yaml(&self, rel: &str) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
+    pub fn read_yaml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
+        let rel = rel.as_ref().as_str();
         let cell =
             self.parsed.yaml.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
         if let Some(kept) = cell.get() {
@@ -722,6 +729,7 @@ pub fn parent_dir(rel: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rel;
 
     #[test]
     fn parsed_once_with_jsonc_comments_and_trailing_commas() {
@@ -730,11 +738,11 @@ mod tests {
         std::fs::write(dir.path().join("devcontainer.json"), text).unwrap();
         std::fs::write(dir.path().join("package.json"), "{ broken").unwrap();
         let repo = Repo::walk(dir.path(), &WalkOptions::default()).unwrap();
-        let value = repo.read_jsonc("devcontainer.json").unwrap();
+        let value = repo.read_jsonc(rel!("devcontainer.json")).unwrap();
         assert_eq!(value["a"], "x // not a comment");
         assert_eq!(value["b"], serde_json::json!([1, 2]));
-        assert!(Arc::ptr_eq(&value, &repo.read_jsonc("devcontainer.json").unwrap()), "parsed once");
-        assert!(repo.read_json("package.json").is_none() && repo.read_json("package.json").is_none());
+        assert!(Arc::ptr_eq(&value, &repo.read_jsonc(rel!("devcontainer.json")).unwrap()), "parsed once");
+        assert!(repo.read_json(rel!("package.json")).is_none() && repo.read_json(rel!("package.json")).is_none());
         let warnings = repo.warnings();
         assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
         assert!(warnings[0].to_string().starts_with("package.json: invalid JSON"), "{warnings:?}");
@@ -752,12 +760,12 @@ mod tests {
         assert_eq!(repo.file_count(), 8002);
         let all: Vec<&RelPath> = repo.files().map(|f| f.path()).collect();
         assert!(all.windows(2).all(|w| w[0] < w[1]), "sorted and without duplicates");
-        assert!(repo.exists("pkg0012/src/module_00012/file.rs") && repo.exists("web/package.json"));
-        assert!(!repo.exists("pkg0012/src/module_00012") && !repo.exists("zzz"));
+        assert!(repo.exists(rel!("pkg0012/src/module_00012/file.rs")) && repo.exists(rel!("web/package.json")));
+        assert!(!repo.exists(rel!("pkg0012/src/module_00012")) && !repo.exists(rel!("zzz")));
         assert_eq!(repo.named("package.json"), ["package.json", "web/package.json"]);
         assert_eq!(repo.named("file.rs").len(), 8000);
-        assert_eq!(repo.under("pkg0001").count(), 8000 / 97 + 1);
-        assert!(repo.has_dir("web") && !repo.has_dir("we"));
+        assert_eq!(repo.under(rel!("pkg0001")).count(), 8000 / 97 + 1);
+        assert!(repo.has_dir(rel!("web")) && !repo.has_dir(rel!("we")));
     }
 
     #[test]

@@ -165,7 +165,7 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &RelPath) {
     out.package_manager("cmake", minimum, pm_path(dir), Evidence::file(list));
     standard_note(out, list, &text);
     for manager in [rel!("vcpkg.json"), rel!("conanfile.txt"), rel!("conanfile.py")] {
-        if repo.exists(&dir.join(manager)) {
+        if repo.exists(dir.join(manager)) {
             out.note(format!("C/C++ dependencies declared in {}", dir.join(manager)));
         }
     }
@@ -219,7 +219,7 @@ fn meson_build(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
 
 fn make_build(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
     let dir = manifest.parent();
-    let exists = |name: &RelPath| repo.exists(&dir.join(name));
+    let exists = |name: &RelPath| repo.exists(dir.join(name));
     let autotools = exists(rel!("configure.ac")) || exists(rel!("configure.in"));
     let makefile = [rel!("GNUmakefile"), rel!("Makefile"), rel!("makefile")]
         .map(|n| dir.join(n))

@@ -86,7 +86,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
 
     toolchains(repo, out, &packages);
 
-    let melos = repo.exists("melos.yaml") || (root.dir.is_root() && !root.doc["melos"].is_badvalue());
+    let melos = repo.exists(rel!("melos.yaml")) || (root.dir.is_root() && !root.doc["melos"].is_badvalue());
     // Pub workspaces (Dart 3.6): one `pub get` at the workspace root resolves every member.
     let workspaces: Vec<&RelPath> =
         packages.iter().filter(|p| p.doc["workspace"].as_vec().is_some()).map(|p| p.dir).collect();
@@ -94,12 +94,12 @@ fn detect(repo: &Repo, out: &mut Findings) {
         out.step(
             Phase::Toolchain,
             "dart pub global activate melos",
-            Evidence::file(if repo.exists("melos.yaml") { rel!("melos.yaml") } else { root.manifest }),
+            Evidence::file(if repo.exists(rel!("melos.yaml")) { rel!("melos.yaml") } else { root.manifest }),
         );
         out.step(
             Phase::Install,
             "dart pub global run melos bootstrap",
-            Evidence::file(if repo.exists("melos.yaml") { rel!("melos.yaml") } else { root.manifest }),
+            Evidence::file(if repo.exists(rel!("melos.yaml")) { rel!("melos.yaml") } else { root.manifest }),
         );
         Vec::new()
     } else {
@@ -132,13 +132,13 @@ fn detect(repo: &Repo, out: &mut Findings) {
 /// Dart's from `environment.sdk`: the highest floor, the one every package accepts.
 fn toolchains(repo: &Repo, out: &mut Findings, packages: &[Package]) {
     if let Some(first) = packages.iter().find(|p| p.flutter) {
-        let fvm = [(".fvmrc", "/flutter"), (".fvm/fvm_config.json", "/flutterSdkVersion")].into_iter().find_map(
-            |(path, key)| {
+        let fvm = [(rel!(".fvmrc"), "/flutter"), (rel!(".fvm/fvm_config.json"), "/flutterSdkVersion")]
+            .into_iter()
+            .find_map(|(path, key)| {
                 read_existing(repo, path)?;
                 let version = repo.read_json(path)?.pointer(key)?.as_str()?.to_string();
                 Some((version, Evidence::key(path, key.trim_start_matches('/'))))
-            },
-        );
+            });
         let declared = newest(packages.iter().filter(|p| p.flutter).filter_map(|p| {
             let floor = version::floor(p.doc["environment"]["flutter"].as_str()?)?;
             Some((floor, Evidence::key(p.manifest, "environment.flutter")))

@@ -48,7 +48,7 @@ impl Ecosystem for Dotnet {
     /// `global.json`, or any solution or project file.
     fn has_manifest(&self, _declared: &Declaration, sources: &Sources) -> bool {
         let repo = sources.repo();
-        repo.exists("global.json")
+        repo.exists(rel!("global.json"))
             || repo.files().any(|f| [".csproj", ".fsproj", ".sln"].iter().any(|e| f.name().ends_with(e)))
     }
     /// CI's `dotnet test --no-build` leans on its own `dotnet build` step before; install

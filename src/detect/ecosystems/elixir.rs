@@ -113,11 +113,10 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
     // An umbrella's apps declare the deps and usually the Elixir version: read them too.
     let mut sources: Vec<(String, std::sync::Arc<str>)> = vec![(manifest.to_string(), text.clone())];
     if text.contains("apps_path") {
-        let apps: Vec<&str> = repo
+        let apps: Vec<&RelPath> = repo
             .named("mix.exs")
             .into_iter()
             .filter(|p| *p != manifest && p.parent().is_within(dir) && is_project_path(p))
-            .map(|p| p.as_str())
             .collect();
         out.note(format!("Elixir umbrella at {} ({} apps)", pm_path(dir), apps.len()));
         sources.extend(apps.iter().filter_map(|p| repo.read(p).map(|t| (p.to_string(), t))));

@@ -105,11 +105,8 @@ fn detect(repo: &Repo, out: &mut Findings) {
         let Some(text) = repo.read(&path) else { continue };
         versions.push(version(&text, &path));
         out.package_manager("go", None, pm_path(dir), Evidence::file(path.clone()));
-        let source = Evidence::file(if repo.exists(&dir.join(rel!("go.sum"))) {
-            dir.join(rel!("go.sum"))
-        } else {
-            path.clone()
-        });
+        let source =
+            Evidence::file(if repo.exists(dir.join(rel!("go.sum"))) { dir.join(rel!("go.sum")) } else { path.clone() });
         out.step_in(dir, Phase::Install, "go mod download", source);
         out.test(in_dir(dir, "go test ./..."), Evidence::file(path));
     }

@@ -81,24 +81,24 @@ fn detect(repo: &Repo, out: &mut Findings) {
         projects(repo, &["pom.xml", "settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"])
     {
         let dir = build.parent();
-        let has_pom = repo.exists(&dir.join(rel!("pom.xml")));
+        let has_pom = repo.exists(dir.join(rel!("pom.xml")));
         let has_gradle =
             [rel!("settings.gradle.kts"), rel!("settings.gradle"), rel!("build.gradle.kts"), rel!("build.gradle")]
                 .map(|n| dir.join(n))
                 .into_iter()
                 .find(|path| repo.exists(path));
         // Both in one folder: Maven, unless only Gradle comes with its wrapper.
-        let gradle_wins = repo.exists(&dir.join(rel!("gradlew"))) && !has_maven_wrapper(repo, dir);
+        let gradle_wins = repo.exists(dir.join(rel!("gradlew"))) && !has_maven_wrapper(repo, dir);
         // Clojure and Scala libraries keep a pom.xml for publishing; their own tool builds them.
         let has_pom = has_pom
-            && ![rel!("deps.edn"), rel!("project.clj"), rel!("build.sbt")].iter().any(|n| repo.exists(&dir.join(n)));
+            && ![rel!("deps.edn"), rel!("project.clj"), rel!("build.sbt")].iter().any(|n| repo.exists(dir.join(n)));
         match (has_pom, has_gradle) {
             (true, Some(gradle_build)) if gradle_wins => gradle(repo, out, &gradle_build),
             (true, gradle_build) => {
                 maven(repo, out, &dir.join(rel!("pom.xml")));
                 // Both wrappers: the project keeps both builds working; Maven installs, and
                 // Gradle is named for the commands that use it.
-                if gradle_build.is_some() && repo.exists(&dir.join(rel!("gradlew"))) {
+                if gradle_build.is_some() && repo.exists(dir.join(rel!("gradlew"))) {
                     let version = gradle_wrapper_version(repo, dir);
                     let source =
                         if version.is_some() { dir.join(GRADLE_WRAPPER_PROPERTIES) } else { dir.join(rel!("gradlew")) };
@@ -136,7 +136,7 @@ fn normalize_java(v: &str) -> String {
 }
 
 fn has_maven_wrapper(repo: &Repo, dir: &RelPath) -> bool {
-    repo.exists(&dir.join(rel!("mvnw"))) && repo.under(&dir.join(rel!(".mvn/wrapper"))).next().is_some()
+    repo.exists(dir.join(rel!("mvnw"))) && repo.under(&dir.join(rel!(".mvn/wrapper"))).next().is_some()
 }
 
 // ---------------------------------------------------------------------------------- Maven
@@ -359,7 +359,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &RelPath) {
         return;
     }
 
-    let wrapper = repo.exists(&dir.join(rel!("gradlew")));
+    let wrapper = repo.exists(dir.join(rel!("gradlew")));
     // Real Gradle projects carry their wrapper; a bare build script in a sub-folder of some
     // other project (a C++ library's `support/build.gradle`) is an extra, not the project.
     if !wrapper && !dir.is_empty() {

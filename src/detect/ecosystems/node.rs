@@ -92,7 +92,7 @@ impl Ecosystem for Node {
             ["yarn" | "pnpm", script, ..] => *script,
             _ => return Vec::new(),
         };
-        let manifest = sources.repo().read_json(&dir.join(rel!("package.json")));
+        let manifest = sources.repo().read_json(dir.join(rel!("package.json")));
         let body =
             manifest.as_deref().and_then(|m| m.pointer(&format!("/scripts/{}", script.replace('/', "~1"))).cloned());
         match body.as_ref().and_then(Value::as_str) {
@@ -165,7 +165,7 @@ fn detect(sources: &Sources, out: &mut Findings) {
         if let Some(parent) = enclosing {
             let relative = dir.relative_to(parent.dir).unwrap_or(dir);
             let member = parent.members.as_ref().is_some_and(|m| m.contains(relative));
-            let own_lockfile = LOCKFILES.iter().any(|(name, _)| repo.exists(&dir.join(name)));
+            let own_lockfile = LOCKFILES.iter().any(|(name, _)| repo.exists(dir.join(name)));
             if member || !own_lockfile {
                 continue;
             }
@@ -191,7 +191,7 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
         Pm::from_name(name).map(|pm| (pm, version::numeric_pin(version)))
     });
     let lockfile =
-        LOCKFILES.iter().find(|(name, _)| repo.exists(&dir.join(name))).map(|(name, pm)| (dir.join(name), *pm));
+        LOCKFILES.iter().find(|(name, _)| repo.exists(dir.join(name))).map(|(name, pm)| (dir.join(name), *pm));
     let pnpm_workspace = dir.join(rel!("pnpm-workspace.yaml"));
     let (pm, pm_version, pm_source) = match (&declared, &lockfile) {
         (Some((pm, version)), _) => (*pm, version.clone(), Evidence::key(&manifest_path, "packageManager")),
@@ -312,7 +312,7 @@ const INSTALL_DOWNLOADS: &[InstallDownload] = &[
 ];
 
 /// The packages of [`INSTALL_DOWNLOADS`] a lockfile resolves.
-fn downloads_at_install(repo: &Repo, lockfile: &str) -> Vec<&'static InstallDownload> {
+fn downloads_at_install(repo: &Repo, lockfile: &RelPath) -> Vec<&'static InstallDownload> {
     // Lockfiles run to megabytes and are read once: not kept.
     let Some(text) = repo.exists(lockfile).then(|| repo.read_once(lockfile)).flatten() else { return Vec::new() };
     INSTALL_DOWNLOADS
@@ -493,7 +493,7 @@ fn is_yarn_berry(repo: &Repo, dir: &RelPath, declared: Option<&str>) -> bool {
     if let Some(pin) = declared.and_then(version::Pin::parse) {
         return pin.major() >= 2;
     }
-    if repo.exists(&dir.join(rel!(".yarnrc.yml"))) {
+    if repo.exists(dir.join(rel!(".yarnrc.yml"))) {
         return true;
     }
     let lock = dir.join(rel!("yarn.lock"));

@@ -132,7 +132,7 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
         out.test(in_dir(dir, "composer test"), Evidence::key(manifest, "scripts.test").of(Kind::Task));
     } else if requires("pestphp/pest") {
         out.test(in_dir(dir, "vendor/bin/pest"), Evidence::key(manifest, "require-dev.pestphp/pest"));
-    } else if repo.exists(&dir.join(rel!("artisan"))) && requires("laravel/framework") {
+    } else if repo.exists(dir.join(rel!("artisan"))) && requires("laravel/framework") {
         out.test(in_dir(dir, "php artisan test"), Evidence::file(dir.join(rel!("artisan"))));
     } else if let Some(config) = phpunit_config {
         out.test(in_dir(dir, "vendor/bin/phpunit"), Evidence::file(config));
@@ -144,7 +144,7 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
     // example. The key is checked, not the file: composer's `post-install-cmd` often copies
     // the example already (koel's does), without a key. Guarded, so a second run keeps it.
     let env_example = dir.join(rel!(".env.example"));
-    if requires("laravel/framework") && repo.exists(&dir.join(rel!("artisan"))) && repo.exists(&env_example) {
+    if requires("laravel/framework") && repo.exists(dir.join(rel!("artisan"))) && repo.exists(&env_example) {
         let setup = "{ [ -f .env ] || cp .env.example .env; } && { grep -q '^APP_KEY=.' .env || php artisan key:generate --no-interaction; }";
         out.step_in(dir, Phase::Build, setup, Evidence::file(env_example.as_str()));
     }

@@ -48,7 +48,7 @@ pub fn native_shell_of<'a>(repo: &Repo, rel: &'a RelPath) -> Option<&'a RelPath>
     while !dir.is_root() {
         let app = dir.parent();
         if PLATFORM_DIRS.contains(&dir.file_name())
-            && (repo.exists(&app.join(rel!("pubspec.yaml"))) || repo.exists(&app.join(rel!("package.json"))))
+            && (repo.exists(app.join(rel!("pubspec.yaml"))) || repo.exists(app.join(rel!("package.json"))))
         {
             return Some(app);
         }
@@ -66,13 +66,13 @@ pub fn source_at(path: impl EvidencePath, text: &str, needle: &str) -> Evidence 
 }
 
 /// The text of `rel` when the walk found it (no warning when it is simply absent).
-pub fn read_existing(repo: &Repo, rel: &str) -> Option<std::sync::Arc<str>> {
+pub fn read_existing(repo: &Repo, rel: &RelPath) -> Option<std::sync::Arc<str>> {
     repo.exists(rel).then(|| repo.read(rel)).flatten()
 }
 
 /// Whether `rel` is a file on disk, also in directories the walk skips (`bin/rails`).
-pub fn file_on_disk(repo: &Repo, rel: &str) -> bool {
-    repo.exists(rel) || repo.root().join(rel).is_file()
+pub fn file_on_disk(repo: &Repo, rel: &RelPath) -> bool {
+    repo.exists(rel) || repo.root().join(rel.as_str()).is_file()
 }
 
 /// A version file's first version (`.java-version`, `.ruby-version`, …) looked for in the

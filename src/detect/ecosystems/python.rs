@@ -349,12 +349,12 @@ fn detect(repo: &Repo, from_ci: &FromCi, out: &mut Findings) {
         if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| dir.is_within(p)) {
             let relative = dir.relative_to(parent).unwrap_or(dir);
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
-            let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(&dir.join(l)));
+            let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(dir.join(l)));
             // A parent that is configuration only (pytest's, mypy's settings over `core/`
             // and `pool/`) installs its folders' projects the way CI does, or not at all:
             // then each is a project of its own.
             let parent_installs = members.is_some()
-                || LOCKFILES.iter().any(|l| repo.exists(&parent.join(l)))
+                || LOCKFILES.iter().any(|l| repo.exists(parent.join(l)))
                 || is_installable(repo, parent)
                 || !local_projects(&from_ci.test_packages, parent).is_empty();
             if (member || !own_lockfile) && parent_installs {
@@ -413,7 +413,7 @@ fn project(
     let pyproject_path = dir.join(rel!("pyproject.toml"));
     let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
     let tool_table = |name: &str| pyproject.as_deref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
-    let has = |file: &RelPath| repo.exists(&dir.join(file));
+    let has = |file: &RelPath| repo.exists(dir.join(file));
 
     let (tool, source) = if has(rel!("uv.lock")) {
         (Tool::Uv, Evidence::file(dir.join(rel!("uv.lock"))))

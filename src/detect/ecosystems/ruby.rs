@@ -126,7 +126,7 @@ pub fn keeps_secrets_in_credentials(repo: &Repo, production_rb: &str) -> bool {
     let Some(app) = production_rb.strip_suffix("config/environments/production.rb") else { return false };
     ["credentials.yml.enc", "credentials.yml.enc.sample", "credentials/production.yml.enc"]
         .iter()
-        .any(|file| repo.exists(&format!("{app}config/{file}")))
+        .any(|file| RelPath::new(&format!("{app}config/{file}")).is_ok_and(|path| repo.exists(path)))
 }
 
 static GEMFILE_RUBY: LazyLock<Regex> =

@@ -74,7 +74,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
         if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| dir.is_within(p)) {
             let relative = dir.relative_to(parent).unwrap_or(dir);
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
-            if member || !repo.exists(&dir.join(rel!("Cargo.lock"))) {
+            if member || !repo.exists(dir.join(rel!("Cargo.lock"))) {
                 continue;
             }
         }

@@ -128,15 +128,15 @@ fn scala_version(repo: &Repo, dir: &RelPath, build: &RelPath, text: &str) -> Opt
     ))
     .ok()?;
     let project_dir = dir.join(rel!("project"));
-    let sources = std::iter::once(build.to_string()).chain(
+    let sources = std::iter::once(build).chain(
         repo.under(&project_dir)
             .filter(|f| f.name().ends_with(".scala") || f.name().ends_with(".sbt"))
-            .map(|f| f.path().to_string()),
+            .map(|f| f.path()),
     );
     sources.take(50).find_map(|path| {
-        let t = repo.read(&path)?;
+        let t = repo.read(path)?;
         let c = definition.captures(&t)?;
-        Some((c[1].to_string(), source_at(&path, &t, c[0].trim())))
+        Some((c[1].to_string(), source_at(path, &t, c[0].trim())))
     })
 }
 

@@ -58,7 +58,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     for job in &sources.workflows().jobs {
         // A line that also ships (`pytest && twine upload dist/*`) is not one to run.
         // Nor one in a folder an earlier step made (`dotnet new … --output generated`).
-        let in_checkout = |dir: &str| dir.is_empty() || sources.repo().has_dir(dir);
+        let in_checkout = |dir: &RelPath| dir.is_root() || sources.repo().has_dir(dir);
         let built_first = built_in_another_job(sources, job);
         // Read once per job, each line with its place: what a test line gets is what came
         // before it, a few at most whatever the workflow holds.

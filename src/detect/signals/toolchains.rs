@@ -20,6 +20,7 @@ use crate::detect::sources::devshells::{ShellKind, split_attribute};
 use crate::detect::sources::images::{canonical_service, tag};
 use crate::detect::sources::workflows::{ActionUse, JobKind};
 use crate::detect::sources::{Sources, version};
+use crate::rel;
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
     submodules(sources, out);
@@ -34,7 +35,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
 /// (a test-suite submodule is common). Fetched first, where there is a git checkout; a
 /// network that cannot reach their host costs a warning, not the install.
 fn submodules(sources: &Sources, out: &mut Findings) {
-    if sources.repo().exists(".gitmodules") {
+    if sources.repo().exists(rel!(".gitmodules")) {
         out.step(
             Phase::Toolchain,
             "[ ! -e .git ] || git submodule update --init --recursive || \

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::detect::repo::{AGENTS_MD_END, AGENTS_MD_START, Repo, is_generated};
 use crate::detect::sources::shell::{commands, is_variable_name, join_path, quote, without_comment};
-use crate::rel_path::RelPathBuf;
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 
 /// One command an agent file runs, with its evidence (`path#key` or `path:line`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,13 +27,13 @@ pub enum Purpose {
     Any,
 }
 
-pub const CURSOR_ENVIRONMENT: &str = ".cursor/environment.json";
-pub const AGENTS_MD: &str = "AGENTS.md";
+pub const CURSOR_ENVIRONMENT: &RelPath = rel!(".cursor/environment.json");
+pub const AGENTS_MD: &RelPath = rel!("AGENTS.md");
 
 /// The commands of the hand-written agent files at the repository's root.
 pub fn read_all(repo: &Repo) -> Vec<AgentCommand> {
     let mut found = Vec::new();
-    let hand_written = |rel: &str| repo.exists(rel) && !repo.read(rel).is_some_and(|text| is_generated(&text));
+    let hand_written = |rel: &RelPath| repo.exists(rel) && !repo.read(rel).is_some_and(|text| is_generated(&text));
     if hand_written(CURSOR_ENVIRONMENT)
         && let Some(config) = repo.read_jsonc(CURSOR_ENVIRONMENT)
     {

@@ -56,12 +56,12 @@ pub fn project_files(repo: &Repo) -> Vec<&RelPath> {
 
 /// The root's default compose file, when there is one.
 pub fn root_default(repo: &Repo) -> Option<&'static RelPath> {
-    DEFAULT_FILES.iter().copied().find(|f| repo.exists(f)).map(RelPath::trusted)
+    DEFAULT_FILES.iter().filter_map(|f| RelPath::new(f).ok()).find(|f| repo.exists(f))
 }
 
 /// The root's override file, when there is one.
 pub fn root_override(repo: &Repo) -> Option<&'static RelPath> {
-    OVERRIDE_FILES.iter().copied().find(|f| repo.exists(f)).map(RelPath::trusted)
+    OVERRIDE_FILES.iter().filter_map(|f| RelPath::new(f).ok()).find(|f| repo.exists(f))
 }
 
 /// One service of a compose file.
@@ -147,7 +147,7 @@ pub const MAX_SERVICES_PER_FILE: usize = 100;
 /// warning) when it cannot be read.
 // TODO(issue 29): `rel: &RelPath` once the secrets code moves to RelPath (secrets-5 merge).
 pub fn services(repo: &Repo, rel: &str) -> Option<Vec<ComposeService>> {
-    let docs = repo.read_yaml(rel)?;
+    let docs = repo.read_yaml(RelPath::trusted(rel))?;
     let services = docs.first().map(|d| &d["services"]).and_then(Yaml::as_hash)?;
     let read = first_entries(repo, rel, "services", services.len(), MAX_SERVICES_PER_FILE);
     // Compose fills `image: ${DB_IMAGE}` from the `.env` of its project folder (the file's

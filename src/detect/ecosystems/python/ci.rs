@@ -54,7 +54,7 @@ impl CiPackages {
             .filter_map(|(path, extras)| {
                 let project = join_path(dir, &path).filter(|d| !d.is_empty() && d != dir)?;
                 let is_project =
-                    [rel!("pyproject.toml"), rel!("setup.py")].iter().any(|m| repo.exists(&project.join(m)));
+                    [rel!("pyproject.toml"), rel!("setup.py")].iter().any(|m| repo.exists(project.join(m)));
                 is_project.then_some(LocalProject { dir: project, extras })
             })
             .collect();

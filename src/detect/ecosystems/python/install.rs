@@ -108,7 +108,7 @@ pub(super) fn install_ci_test_packages(
 /// The names (normalized) of the distributions the repo's `pyproject.toml` files define.
 pub(super) fn own_distributions(repo: &Repo) -> Vec<String> {
     let manifests =
-        repo.project_dirs("pyproject.toml").into_iter().filter_map(|d| repo.read_toml(&d.join(rel!("pyproject.toml"))));
+        repo.project_dirs("pyproject.toml").into_iter().filter_map(|d| repo.read_toml(d.join(rel!("pyproject.toml"))));
     manifests
         .filter_map(|p| {
             let name = p.get("project").and_then(|p| p.get("name"));
@@ -308,7 +308,7 @@ pub(super) fn pip_install(
         // `sys.path`: setuptools' default editable finder loses to it, its path-based mode not.
         let shadowed = ci.projects.iter().any(|(project, _)| {
             let package = project.dir.file_name().replace('-', "_");
-            RelPath::new(&format!("{package}/__init__.py")).is_ok_and(|init| repo.exists(&project.dir.join(init)))
+            RelPath::new(&format!("{package}/__init__.py")).is_ok_and(|init| repo.exists(project.dir.join(init)))
         });
         let mode = if shadowed { "--config-settings editable_mode=compat " } else { "" };
         out.step_in(
@@ -319,7 +319,7 @@ pub(super) fn pip_install(
         );
         names_pytest |= ci.projects.iter().any(|(project, _)| {
             !project.extras.is_empty()
-                && repo.read(&project.dir.join(rel!("pyproject.toml"))).is_some_and(|t| mentions_pytest(&t))
+                && repo.read(project.dir.join(rel!("pyproject.toml"))).is_some_and(|t| mentions_pytest(&t))
         });
     }
     names_pytest
@@ -352,7 +352,7 @@ pub(super) fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &RelPath) -> 
 /// as its backend or none, is not a project: setuptools would guess its packages from the
 /// folders and refuse a tree of several.
 pub(super) fn is_installable(repo: &Repo, dir: &RelPath) -> bool {
-    if [rel!("setup.py"), rel!("setup.cfg")].iter().any(|f| repo.exists(&dir.join(f))) {
+    if [rel!("setup.py"), rel!("setup.cfg")].iter().any(|f| repo.exists(dir.join(f))) {
         return true;
     }
     let path = dir.join(rel!("pyproject.toml"));

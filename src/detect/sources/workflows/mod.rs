@@ -173,7 +173,7 @@ impl Workflows {
     pub fn read(repo: &Repo) -> Workflows {
         let mut reader = Reader { repo, jobs: Vec::new(), composites_used: Vec::new() };
         let mut workflows: Vec<&RelPath> = repo
-            .under(".github/workflows")
+            .under(rel!(".github/workflows"))
             .filter(|f| f.dir() == ".github/workflows" && is_yaml(f.name()))
             .map(|f| f.path())
             .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
@@ -195,7 +195,7 @@ impl Workflows {
             }
             reader.github_workflow(rel);
         }
-        for file in repo.under(".github/actions") {
+        for file in repo.under(rel!(".github/actions")) {
             let (rel, name) = (file.path(), file.name());
             if (name == "action.yml" || name == "action.yaml") && !reader.composites_used.iter().any(|u| u == rel) {
                 let mut job = Job::new(Evidence::key(rel, "runs"), JobKind::UnusedAction);
@@ -203,19 +203,19 @@ impl Workflows {
                 reader.jobs.push(job);
             }
         }
-        if repo.exists(".gitlab-ci.yml") {
+        if repo.exists(rel!(".gitlab-ci.yml")) {
             reader.gitlab(rel!(".gitlab-ci.yml"));
         }
-        if repo.exists(".circleci/config.yml") {
+        if repo.exists(rel!(".circleci/config.yml")) {
             reader.circleci(rel!(".circleci/config.yml"));
         }
         // Repos that moved to another CI often leave `.travis.yml` behind, stale: it speaks
         // for the project only when it is the only CI configuration.
         let mut notes = Vec::new();
-        if reader.jobs.is_empty() && repo.exists(".travis.yml") {
+        if reader.jobs.is_empty() && repo.exists(rel!(".travis.yml")) {
             reader.travis(rel!(".travis.yml"));
         } else if let Some(current) = reader.jobs.iter().find(|job| job.kind != JobKind::UnusedAction)
-            && repo.exists(".travis.yml")
+            && repo.exists(rel!(".travis.yml"))
         {
             // Its pins (a 2019 `pytest==4.6.9`) crash on today's interpreters.
             let file = &current.source.path;
