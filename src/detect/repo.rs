@@ -663,8 +663,8 @@ pub fn is_generated(text: &str) -> bool {
 
 /// Whether `rel` is the project's own file: no folder of its path (the file name aside) is
 /// one of [`NOT_OWN_DIRS`], in any letter case. The one rule every ecosystem and signal uses.
-pub fn is_own_path(rel: &str) -> bool {
-    is_own_dir(parent_dir(rel))
+pub fn is_own_path(rel: &RelPath) -> bool {
+    is_own_dir(rel.parent())
 }
 
 /// Whether the files of folder `dir` are the project's own (see [`is_own_path`]).
@@ -687,8 +687,8 @@ pub fn too_deep_for_a_project(dir: &str) -> bool {
 /// tooling, `.devcontainer/…` the container) or a benchmarks folder, and not in a JVM source
 /// set's tests or resources (`src/it/simple/pom.xml` is a Maven plugin's test project, `src/main/resources`
 /// holds files the build copies).
-pub fn is_project_path(rel: &str) -> bool {
-    is_project_dir(parent_dir(rel))
+pub fn is_project_path(rel: &RelPath) -> bool {
+    is_project_dir(rel.parent())
 }
 
 /// Whether a manifest in folder `dir` may belong to a project (see [`is_project_path`]).
@@ -705,16 +705,6 @@ pub fn is_project_dir(dir: &str) -> bool {
 /// `benchmark/package.json` compares it with other clients), which neither the tests nor an
 /// agent's work need installed.
 const BENCHMARK_DIRS: &[&str] = &["benchmark", "benchmarks"];
-
-// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
-pub fn is_within(path: &str, dir: &str) -> bool {
-    RelPath::trusted(path).is_within(RelPath::trusted(dir))
-}
-
-// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
-pub fn join(dir: &str, name: &str) -> String {
-    RelPath::trusted(dir).join(RelPath::trusted(name)).into_string()
-}
 
 // TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
 pub fn file_name(rel: &str) -> &str {
@@ -779,17 +769,17 @@ mod tests {
             "website/package.json",
             "Docs/x/.env.example",
         ] {
-            assert!(!is_own_path(rel), "{rel}");
+            assert!(!is_own_path(RelPath::new(rel).unwrap()), "{rel}");
         }
         for rel in ["web/package.json", "package.json", "exampleapp/go.mod", "src/demo.rs", "docs.md"] {
-            assert!(is_own_path(rel), "{rel}");
+            assert!(is_own_path(RelPath::new(rel).unwrap()), "{rel}");
         }
-        assert!(!is_project_path("module/src/it/simple/pom.xml"));
-        assert!(!is_project_path("src/main/resources/static/package.json"));
-        assert!(!is_project_path(".github/requirements.txt"));
-        assert!(!is_project_path("benchmark/package.json") && !is_project_path("Benchmarks/pyproject.toml"));
-        assert!(is_project_path("web/package.json") && is_project_path("package.json"));
-        assert!(is_within("web/src", "web") && is_within("web", "web") && !is_within("website", "web"));
-        assert!(is_within("anything", ""));
+        assert!(!is_project_path(rel!("module/src/it/simple/pom.xml")));
+        assert!(!is_project_path(rel!("src/main/resources/static/package.json")));
+        assert!(!is_project_path(rel!(".github/requirements.txt")));
+        assert!(
+            !is_project_path(rel!("benchmark/package.json")) && !is_project_path(rel!("Benchmarks/pyproject.toml"))
+        );
+        assert!(is_project_path(rel!("web/package.json")) && is_project_path(rel!("package.json")));
     }
 }
