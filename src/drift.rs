@@ -67,7 +67,7 @@ pub struct Drift {
 
 impl Drift {
     fn new(kind: Kind, severity: Severity, message: String, evidence: Vec<Evidence>) -> Drift {
-        let file = evidence.first().map(|e| e.path.clone());
+        let file = evidence.first().map(|e| e.path.to_string());
         let line = evidence.first().and_then(Evidence::line_number);
         Drift { kind, severity, message, evidence, file, line }
     }

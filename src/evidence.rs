@@ -7,6 +7,8 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
+use crate::rel_path::{RelPath, RelPathBuf};
+
 /// What kind of file the evidence is, strongest first: merge orders toolchains and services
 /// by it before folding duplicates, so a version manager's pin is named before a manifest's
 /// and a CI image's, and a dev container's database before a compose file's.
@@ -54,31 +56,35 @@ pub enum Anchor {
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Evidence {
-    /// Repo-relative, `/`-separated; empty only for [`Kind::Default`].
-    pub path: String,
+    /// Empty (the root) only for [`Kind::Default`].
+    pub path: RelPathBuf,
     pub anchor: Anchor,
     pub kind: Kind,
 }
 
 impl Evidence {
     /// The whole file, as a manifest.
-    pub fn file(path: impl Into<String>) -> Evidence {
-        Evidence { path: path.into(), anchor: Anchor::File, kind: Kind::Manifest }
+    pub fn file(path: impl EvidencePath) -> Evidence {
+        Evidence { path: path.into_rel_path_buf(), anchor: Anchor::File, kind: Kind::Manifest }
     }
 
     /// A key of the file, as a manifest.
-    pub fn key(path: impl Into<String>, key: impl Into<String>) -> Evidence {
-        Evidence { path: path.into(), anchor: Anchor::Key(key.into()), kind: Kind::Manifest }
+    pub fn key(path: impl EvidencePath, key: impl Into<String>) -> Evidence {
+        Evidence { path: path.into_rel_path_buf(), anchor: Anchor::Key(key.into()), kind: Kind::Manifest }
     }
 
     /// A line of the file, as a manifest.
-    pub fn line(path: impl Into<String>, line: usize) -> Evidence {
-        Evidence { path: path.into(), anchor: Anchor::Line(line), kind: Kind::Manifest }
+    pub fn line(path: impl EvidencePath, line: usize) -> Evidence {
+        Evidence { path: path.into_rel_path_buf(), anchor: Anchor::Line(line), kind: Kind::Manifest }
     }
 
     /// A CI job of a workflow file.
-    pub fn job(path: impl Into<String>, job: impl Into<String>) -> Evidence {
-        Evidence { path: path.into(), anchor: Anchor::Job { id: job.into(), within: String::new() }, kind: Kind::Ci }
+    pub fn job(path: impl EvidencePath, job: impl Into<String>) -> Evidence {
+        Evidence {
+            path: path.into_rel_path_buf(),
+            anchor: Anchor::Job { id: job.into(), within: String::new() },
+            kind: Kind::Ci,
+        }
     }
 
     /// The same place, said to be of another kind.
@@ -145,6 +151,49 @@ impl fmt::Display for Evidence {
     }
 }
 
+/// The file evidence points at: a repo-relative path.
+pub trait EvidencePath {
+    fn into_rel_path_buf(self) -> RelPathBuf;
+}
+
+impl EvidencePath for RelPathBuf {
+    fn into_rel_path_buf(self) -> RelPathBuf {
+        self
+    }
+}
+
+impl EvidencePath for &RelPathBuf {
+    fn into_rel_path_buf(self) -> RelPathBuf {
+        self.clone()
+    }
+}
+
+impl EvidencePath for &RelPath {
+    fn into_rel_path_buf(self) -> RelPathBuf {
+        self.to_owned()
+    }
+}
+
+// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge; until then its
+// paths, all listed by the walk, come as text.
+impl EvidencePath for &str {
+    fn into_rel_path_buf(self) -> RelPathBuf {
+        RelPath::trusted(self).to_owned()
+    }
+}
+
+impl EvidencePath for String {
+    fn into_rel_path_buf(self) -> RelPathBuf {
+        RelPath::trusted(&self).to_owned()
+    }
+}
+
+impl EvidencePath for &String {
+    fn into_rel_path_buf(self) -> RelPathBuf {
+        RelPath::trusted(self).to_owned()
+    }
+}
+
 /// `--json` keeps the text a person reads (`"source": "package.json#packageManager"`).
 impl Serialize for Evidence {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -187,7 +236,8 @@ pub fn ev(text: &str) -> Evidence {
     } else {
         Kind::Manifest
     };
-    Evidence { path: path.to_string(), anchor, kind }
+    let path = RelPathBuf::new(path).unwrap_or_else(|e| panic!("test evidence: {e}"));
+    Evidence { path, anchor, kind }
 }
 
 #[cfg(test)]

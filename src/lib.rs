@@ -21,6 +21,7 @@ pub mod ignore_files;
 pub mod names;
 pub mod plan;
 pub mod proposal;
+pub mod rel_path;
 pub mod report;
 pub mod review;
 pub mod secret_value;

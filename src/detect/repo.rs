@@ -1,6 +1,7 @@
 //! The [`Repo`] view: one gitignore-aware walk of the checkout, and capped, cached reads
 //! of the files detectors ask for. Problems with single files become warnings.
 
+use crate::rel_path::RelPath;
 use crate::warning::Warning;
 use std::collections::HashMap;
 use std::io::Read;
@@ -201,6 +202,7 @@ impl Repo {
     }
 
     /// The path of the file at sorted position `i` (`i < file_count()`).
+    // TODO(issue 29): a `&RelPath` once the secrets code moves to RelPath (secrets-5 merge).
     pub fn file(&self, i: usize) -> &str {
         if let Some(path) = self.built.get(&(i as u32)) {
             return path;
@@ -215,48 +217,51 @@ impl Repo {
 
     /// Directories holding a file called `manifest` that are projects rather than samples
     /// (see [`is_project_path`]): "" for the root, shallowest first.
-    pub fn project_dirs(&self, manifest: &str) -> Vec<&str> {
-        let mut dirs: Vec<&str> = self
+    pub fn project_dirs(&self, manifest: &str) -> Vec<&RelPath> {
+        let mut dirs: Vec<&RelPath> = self
             .files
             .named(manifest)
             .iter()
-            .map(|&i| self.files.dir(i as usize))
+            .map(|&i| RelPath::trusted(self.files.dir(i as usize)))
             .filter(|dir| is_project_dir(dir))
             .collect();
         dirs.sort_by_cached_key(|dir| {
-            let path = join(dir, manifest);
-            (depth(&path), path)
+            let path = dir.join(RelPath::trusted(manifest));
+            (path.depth(), path)
         });
         dirs
     }
 
     /// Whether any file lies under `dir` ("" for the whole tree).
-    pub fn has_dir(&self, dir: &str) -> bool {
+    pub fn has_dir(&self, dir: impl AsRef<RelPath>) -> bool {
         self.under(dir).next().is_some()
     }
 
-    pub fn exists(&self, rel: &str) -> bool {
+    pub fn exists(&self, rel: impl AsRef<RelPath>) -> bool {
+        let rel = rel.as_ref().as_str();
         self.files.is_at(self.files.first_not_before(rel), rel)
     }
 
     /// Files called `name` anywhere in the tree, shallowest first, then by path.
-    pub fn named(&self, name: &str) -> Vec<&str> {
-        let mut found: Vec<&str> = self.files.named(name).iter().map(|&i| self.file(i as usize)).collect();
+    pub fn named(&self, name: &str) -> Vec<&RelPath> {
+        let mut found: Vec<&RelPath> =
+            self.files.named(name).iter().map(|&i| RelPath::trusted(self.file(i as usize))).collect();
         // Keys worked out once: a name like `package.json` is thousands of files in a large tree.
-        found.sort_by_cached_key(|p| (depth(p), *p));
+        found.sort_by_cached_key(|p| (p.depth(), *p));
         found
     }
 
     /// Files under `dir` (repo-relative, no trailing slash; "" for all).
-    pub fn under<'a>(&'a self, dir: &str) -> impl Iterator<Item = RepoFile<'a>> + 'a {
-        let dir = dir.to_string();
-        let start = if dir.is_empty() { 0 } else { self.files.first_not_before(&format!("{dir}/")) };
-        self.files_in(start..self.files.len()).take_while(move |f| is_within(f.dir(), &dir))
+    pub fn under<'a>(&'a self, dir: impl AsRef<RelPath>) -> impl Iterator<Item = RepoFile<'a>> + 'a {
+        let dir = dir.as_ref().to_owned();
+        let start = if dir.is_root() { 0 } else { self.files.first_not_before(&format!("{dir}/")) };
+        self.files_in(start..self.files.len()).take_while(move |f| f.dir().is_within(&dir))
     }
 
     /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
     /// not UTF-8. Reads are cached: several detectors may ask for the same file.
-    pub fn read(&self, rel: &str) -> Option<Arc<str>> {
+    pub fn read(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
+        let rel = rel.as_ref().as_str();
         if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
             return hit.clone();
         }
@@ -268,7 +273,8 @@ impl Repo {
 
     /// The text of `rel` like [`Repo::read`], without keeping it: for the many files one
     /// ecosystem scans once (every build script of a Gradle build, every `.csproj`).
-    pub fn read_once(&self, rel: &str) -> Option<Arc<str>> {
+    pub fn read_once(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
+        let rel = rel.as_ref().as_str();
         if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
             return hit.clone();
         }
@@ -298,20 +304,23 @@ impl Repo {
     }
 
     /// `rel` parsed as JSON (comments and trailing commas are not JSON: a warning says so).
-    pub fn read_json(&self, rel: &str) -> Option<Arc<serde_json::Value>> {
+    pub fn read_json(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
+        let rel = rel.as_ref().as_str();
         self.parsed(&self.parsed.json, rel, |text| serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")))
     }
 
     /// `rel` parsed as JSON with comments and trailing commas allowed (`deno.jsonc`,
     /// `tsconfig.json`, `devcontainer.json`).
-    pub fn read_jsonc(&self, rel: &str) -> Option<Arc<serde_json::Value>> {
+    pub fn read_jsonc(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
+        let rel = rel.as_ref().as_str();
         self.parsed(&self.parsed.jsonc, rel, |text| {
             jsonc_parser::parse_to_serde_value(text, &Default::default()).map_err(|e| format!("invalid JSON: {e}"))
         })
     }
 
     /// `rel` parsed as a TOML table.
-    pub fn read_toml(&self, rel: &str) -> Option<Arc<toml::Table>> {
+    pub fn read_toml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<toml::Table>> {
+        let rel = rel.as_ref().as_str();
         self.parsed(&self.parsed.toml, rel, |text| {
             text.parse::<toml::Table>()
                 .map_err(|e| format!("invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
@@ -322,7 +331,8 @@ impl Repo {
     /// expansion bounded. Parsed trees are kept for the next asker up to
     /// [`MAX_KEPT_YAML_NODES`] in all; past that a file is parsed for each asker and let go,
     /// so that many large files cost time, not memory (the answer is the same).
-    pub fn read_yaml(&self, rel: &str) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
+    pub fn read_yaml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
+        let rel = rel.as_ref().as_str();
         let cell =
             self.parsed.yaml.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
         if let Some(kept) = cell.get() {
@@ -401,8 +411,8 @@ pub struct RepoFile<'r> {
 
 impl<'r> RepoFile<'r> {
     /// The folder holding the file, "" at the root.
-    pub fn dir(&self) -> &'r str {
-        self.repo.files.dir(self.at as usize)
+    pub fn dir(&self) -> &'r RelPath {
+        RelPath::trusted(self.repo.files.dir(self.at as usize))
     }
 
     pub fn name(&self) -> &'r str {
@@ -410,8 +420,8 @@ impl<'r> RepoFile<'r> {
     }
 
     /// The repo-relative path, built once.
-    pub fn path(&self) -> &'r str {
-        self.repo.file(self.at as usize)
+    pub fn path(&self) -> &'r RelPath {
+        RelPath::trusted(self.repo.file(self.at as usize))
     }
 
     /// See [`is_project_path`].
@@ -655,8 +665,8 @@ pub fn is_generated(text: &str) -> bool {
 
 /// Whether `rel` is the project's own file: no folder of its path (the file name aside) is
 /// one of [`NOT_OWN_DIRS`], in any letter case. The one rule every ecosystem and signal uses.
-pub fn is_own_path(rel: &str) -> bool {
-    is_own_dir(parent_dir(rel))
+pub fn is_own_path(rel: &RelPath) -> bool {
+    is_own_dir(rel.parent())
 }
 
 /// Whether the files of folder `dir` are the project's own (see [`is_own_path`]).
@@ -679,8 +689,8 @@ pub fn too_deep_for_a_project(dir: &str) -> bool {
 /// tooling, `.devcontainer/…` the container) or a benchmarks folder, and not in a JVM source
 /// set's tests or resources (`src/it/simple/pom.xml` is a Maven plugin's test project, `src/main/resources`
 /// holds files the build copies).
-pub fn is_project_path(rel: &str) -> bool {
-    is_project_dir(parent_dir(rel))
+pub fn is_project_path(rel: &RelPath) -> bool {
+    is_project_dir(rel.parent())
 }
 
 /// Whether a manifest in folder `dir` may belong to a project (see [`is_project_path`]).
@@ -698,34 +708,20 @@ pub fn is_project_dir(dir: &str) -> bool {
 /// agent's work need installed.
 const BENCHMARK_DIRS: &[&str] = &["benchmark", "benchmarks"];
 
-/// True when `path` is `dir` or inside it (`dir` "" is the root, which holds everything).
-pub fn is_within(path: &str, dir: &str) -> bool {
-    dir.is_empty() || path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
-}
-
-/// How many folders deep `rel` is (0 at the root).
-fn depth(rel: &str) -> usize {
-    rel.matches('/').count()
-}
-
-/// `dir/name`, or `name` at the root.
-pub fn join(dir: &str, name: &str) -> String {
-    if dir.is_empty() { name.to_string() } else { format!("{dir}/{name}") }
-}
-
-/// The last `/`-separated component.
+// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
 pub fn file_name(rel: &str) -> &str {
-    rel.rsplit('/').next().unwrap_or(rel)
+    RelPath::trusted(rel).file_name()
 }
 
-/// The directory part of `rel`, "" at the root.
+// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
 pub fn parent_dir(rel: &str) -> &str {
-    rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+    RelPath::trusted(rel).parent().as_str()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rel;
 
     #[test]
     fn parsed_once_with_jsonc_comments_and_trailing_commas() {
@@ -734,11 +730,11 @@ mod tests {
         std::fs::write(dir.path().join("devcontainer.json"), text).unwrap();
         std::fs::write(dir.path().join("package.json"), "{ broken").unwrap();
         let repo = Repo::walk(dir.path(), &WalkOptions::default()).unwrap();
-        let value = repo.read_jsonc("devcontainer.json").unwrap();
+        let value = repo.read_jsonc(rel!("devcontainer.json")).unwrap();
         assert_eq!(value["a"], "x // not a comment");
         assert_eq!(value["b"], serde_json::json!([1, 2]));
-        assert!(Arc::ptr_eq(&value, &repo.read_jsonc("devcontainer.json").unwrap()), "parsed once");
-        assert!(repo.read_json("package.json").is_none() && repo.read_json("package.json").is_none());
+        assert!(Arc::ptr_eq(&value, &repo.read_jsonc(rel!("devcontainer.json")).unwrap()), "parsed once");
+        assert!(repo.read_json(rel!("package.json")).is_none() && repo.read_json(rel!("package.json")).is_none());
         let warnings = repo.warnings();
         assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
         assert!(warnings[0].to_string().starts_with("package.json: invalid JSON"), "{warnings:?}");
@@ -754,14 +750,14 @@ mod tests {
         files.push("web/package.json".into());
         let repo = Repo::from_files(Path::new("/x"), files, vec![], 1 << 20);
         assert_eq!(repo.file_count(), 8002);
-        let all: Vec<&str> = repo.files().map(|f| f.path()).collect();
+        let all: Vec<&RelPath> = repo.files().map(|f| f.path()).collect();
         assert!(all.windows(2).all(|w| w[0] < w[1]), "sorted and without duplicates");
-        assert!(repo.exists("pkg0012/src/module_00012/file.rs") && repo.exists("web/package.json"));
-        assert!(!repo.exists("pkg0012/src/module_00012") && !repo.exists("zzz"));
+        assert!(repo.exists(rel!("pkg0012/src/module_00012/file.rs")) && repo.exists(rel!("web/package.json")));
+        assert!(!repo.exists(rel!("pkg0012/src/module_00012")) && !repo.exists(rel!("zzz")));
         assert_eq!(repo.named("package.json"), ["package.json", "web/package.json"]);
         assert_eq!(repo.named("file.rs").len(), 8000);
-        assert_eq!(repo.under("pkg0001").count(), 8000 / 97 + 1);
-        assert!(repo.has_dir("web") && !repo.has_dir("we"));
+        assert_eq!(repo.under(rel!("pkg0001")).count(), 8000 / 97 + 1);
+        assert!(repo.has_dir(rel!("web")) && !repo.has_dir(rel!("we")));
     }
 
     #[test]
@@ -775,17 +771,17 @@ mod tests {
             "website/package.json",
             "Docs/x/.env.example",
         ] {
-            assert!(!is_own_path(rel), "{rel}");
+            assert!(!is_own_path(RelPath::new(rel).unwrap()), "{rel}");
         }
         for rel in ["web/package.json", "package.json", "exampleapp/go.mod", "src/demo.rs", "docs.md"] {
-            assert!(is_own_path(rel), "{rel}");
+            assert!(is_own_path(RelPath::new(rel).unwrap()), "{rel}");
         }
-        assert!(!is_project_path("module/src/it/simple/pom.xml"));
-        assert!(!is_project_path("src/main/resources/static/package.json"));
-        assert!(!is_project_path(".github/requirements.txt"));
-        assert!(!is_project_path("benchmark/package.json") && !is_project_path("Benchmarks/pyproject.toml"));
-        assert!(is_project_path("web/package.json") && is_project_path("package.json"));
-        assert!(is_within("web/src", "web") && is_within("web", "web") && !is_within("website", "web"));
-        assert!(is_within("anything", ""));
+        assert!(!is_project_path(rel!("module/src/it/simple/pom.xml")));
+        assert!(!is_project_path(rel!("src/main/resources/static/package.json")));
+        assert!(!is_project_path(rel!(".github/requirements.txt")));
+        assert!(
+            !is_project_path(rel!("benchmark/package.json")) && !is_project_path(rel!("Benchmarks/pyproject.toml"))
+        );
+        assert!(is_project_path(rel!("web/package.json")) && is_project_path(rel!("package.json")));
     }
 }

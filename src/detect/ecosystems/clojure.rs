@@ -8,10 +8,11 @@ use regex::Regex;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects, read_existing, source_at};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, parent_dir};
+use crate::detect::repo::Repo;
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::evidence::Evidence;
+use crate::rel_path::RelPath;
 
 pub struct Clojure;
 
@@ -64,15 +65,15 @@ fn detect(repo: &Repo, out: &mut Findings) {
     }
 }
 
-fn clojure_toolchain(out: &mut Findings, manifest: &str, text: &str, pattern: &Regex) {
+fn clojure_toolchain(out: &mut Findings, manifest: &RelPath, text: &str, pattern: &Regex) {
     match pattern.captures(text) {
         Some(c) => out.toolchain("clojure", Some(c[1].to_string()), source_at(manifest, text, &c[0])),
         None => out.toolchain("clojure", None, Evidence::file(manifest)),
     }
 }
 
-fn lein(out: &mut Findings, manifest: &str, text: &str) {
-    let dir = parent_dir(manifest);
+fn lein(out: &mut Findings, manifest: &RelPath, text: &str) {
+    let dir = manifest.parent();
     clojure_toolchain(out, manifest, text, &LEIN_CLOJURE);
     let min = MIN_LEIN.captures(text).map(|c| c[1].to_string());
     out.package_manager("lein", min, pm_path(dir), Evidence::file(manifest));
@@ -80,8 +81,8 @@ fn lein(out: &mut Findings, manifest: &str, text: &str) {
     out.test(in_dir(dir, "lein test"), Evidence::file(manifest));
 }
 
-fn cli(out: &mut Findings, manifest: &str, text: &str) {
-    let dir = parent_dir(manifest);
+fn cli(out: &mut Findings, manifest: &RelPath, text: &str) {
+    let dir = manifest.parent();
     clojure_toolchain(out, manifest, text, &DEPS_CLOJURE);
     out.package_manager("clojure-cli", None, pm_path(dir), Evidence::file(manifest));
     let test_alias = alias_body(text, "test");

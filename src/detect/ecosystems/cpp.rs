@@ -9,11 +9,13 @@ use regex::Regex;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, Toolchain};
 use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, read_existing, source_at};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
+use crate::detect::repo::{Repo, is_project_path};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{in_dir, quote};
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 
 pub struct Cpp;
 
@@ -41,16 +43,16 @@ impl Ecosystem for Cpp {
 const C_EXTENSIONS: &[&str] = &[".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx"];
 /// Manifests of tools that build the C code below them themselves (build.rs, setuptools,
 /// scikit-build, cgo, node-gyp, zig build, SwiftPM, elixir_make/rebar NIFs).
-const DRIVERS: &[&str] = &[
-    "Cargo.toml",
-    "pyproject.toml",
-    "setup.py",
-    "go.mod",
-    "binding.gyp",
-    "build.zig",
-    "Package.swift",
-    "mix.exs",
-    "rebar.config",
+const DRIVERS: &[&RelPath] = &[
+    rel!("Cargo.toml"),
+    rel!("pyproject.toml"),
+    rel!("setup.py"),
+    rel!("go.mod"),
+    rel!("binding.gyp"),
+    rel!("build.zig"),
+    rel!("Package.swift"),
+    rel!("mix.exs"),
+    rel!("rebar.config"),
 ];
 
 static CMAKE_MINIMUM: LazyLock<Regex> =
@@ -73,19 +75,19 @@ static MAKE_COMPILES_C: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 fn detect(repo: &Repo, out: &mut Findings) {
-    let not_shell = |p: &&str| native_shell_of(repo, p).is_none();
+    let not_shell = |p: &&RelPath| native_shell_of(repo, p).is_none();
     // A folder with both: Meson, which projects add as the successor of their CMake build.
-    let meson: Vec<&str> = projects(repo, &["meson.build"]).into_iter().filter(not_shell).collect();
-    let cmake: Vec<&str> = projects(repo, &["CMakeLists.txt"])
+    let meson: Vec<&RelPath> = projects(repo, &["meson.build"]).into_iter().filter(not_shell).collect();
+    let cmake: Vec<&RelPath> = projects(repo, &["CMakeLists.txt"])
         .into_iter()
         .filter(not_shell)
-        .filter(|c| !meson.iter().any(|m| parent_dir(m) == parent_dir(c)))
+        .filter(|c| !meson.iter().any(|m| m.parent() == c.parent()))
         .collect();
-    let generated: Vec<&str> = cmake.iter().chain(&meson).map(|p| parent_dir(p)).collect();
-    let make: Vec<&str> =
+    let generated: Vec<&RelPath> = cmake.iter().chain(&meson).map(|p| p.parent()).collect();
+    let make: Vec<&RelPath> =
         projects(repo, &["configure.ac", "configure.in", "configure", "GNUmakefile", "Makefile", "makefile"])
             .into_iter()
-            .filter(|m| !generated.iter().any(|g| is_within(parent_dir(m), g)))
+            .filter(|m| !generated.iter().any(|g| m.parent().is_within(g)))
             .collect();
 
     for list in &cmake {
@@ -99,21 +101,21 @@ fn detect(repo: &Repo, out: &mut Findings) {
     }
 }
 
-fn has_c_sources(repo: &Repo, dir: &str) -> bool {
+fn has_c_sources(repo: &Repo, dir: &RelPath) -> bool {
     repo.under(dir).any(|f| C_EXTENSIONS.iter().any(|e| f.name().ends_with(e)) && f.is_project_path())
 }
 
 /// The manifest of the tool that builds the C code in `dir`, if one does.
-fn driver(repo: &Repo, dir: &str) -> Option<String> {
+fn driver(repo: &Repo, dir: &RelPath) -> Option<RelPathBuf> {
     let mut at = dir;
     loop {
-        if let Some(found) = DRIVERS.iter().map(|d| join(at, d)).find(|p| repo.exists(p)) {
+        if let Some(found) = DRIVERS.iter().map(|d| at.join(d)).find(|p| repo.exists(p)) {
             return Some(found);
         }
-        if at.is_empty() {
+        if at.is_root() {
             return None;
         }
-        at = parent_dir(at);
+        at = at.parent();
     }
 }
 
@@ -128,8 +130,8 @@ enum Role {
 }
 
 /// Report the toolchain and say who builds the code.
-fn toolchain(repo: &Repo, out: &mut Findings, manifest: &str) -> Role {
-    let dir = parent_dir(manifest);
+fn toolchain(repo: &Repo, out: &mut Findings, manifest: &RelPath) -> Role {
+    let dir = manifest.parent();
     let sources = has_c_sources(repo, dir);
     if sources {
         out.toolchain("cpp", None, Evidence::file(manifest));
@@ -144,7 +146,7 @@ fn toolchain(repo: &Repo, out: &mut Findings, manifest: &str) -> Role {
     }
 }
 
-fn standard_note(out: &mut Findings, manifest: &str, text: &str) {
+fn standard_note(out: &mut Findings, manifest: &RelPath, text: &str) {
     if let Some(std) =
         CXX_STANDARD.captures(text).and_then(|c| c.iter().skip(1).flatten().next().map(|m| m.as_str().to_string()))
     {
@@ -152,8 +154,8 @@ fn standard_note(out: &mut Findings, manifest: &str, text: &str) {
     }
 }
 
-fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
-    let dir = parent_dir(list);
+fn cmake_build(repo: &Repo, out: &mut Findings, list: &RelPath) {
+    let dir = list.parent();
     let text = repo.read(list).unwrap_or_default();
     let minimum = CMAKE_MINIMUM.captures(&text).map(|c| c[1].to_string());
     let role = toolchain(repo, out, list);
@@ -162,16 +164,16 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
     }
     out.package_manager("cmake", minimum, pm_path(dir), Evidence::file(list));
     standard_note(out, list, &text);
-    for manager in ["vcpkg.json", "conanfile.txt", "conanfile.py"] {
-        if repo.exists(&join(dir, manager)) {
-            out.note(format!("C/C++ dependencies declared in {}", join(dir, manager)));
+    for manager in [rel!("vcpkg.json"), rel!("conanfile.txt"), rel!("conanfile.py")] {
+        if repo.exists(dir.join(manager)) {
+            out.note(format!("C/C++ dependencies declared in {}", dir.join(manager)));
         }
     }
     if role == Role::Driven {
         return;
     }
     let source = quote(pm_path(dir));
-    let build = quote(&join(dir, "build"));
+    let build = quote(&dir.join(rel!("build")));
     out.step(
         Phase::Build,
         format!("cmake -S {source} -B {build} && cmake --build {build} --parallel"),
@@ -180,7 +182,7 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
     let tested = repo
         .named("CMakeLists.txt")
         .into_iter()
-        .filter(|p| is_within(parent_dir(p), dir) && is_project_path(p))
+        .filter(|p| p.parent().is_within(dir) && is_project_path(p))
         .take(300)
         .find_map(|p| {
             let t = repo.read_once(p)?;
@@ -192,8 +194,8 @@ fn cmake_build(repo: &Repo, out: &mut Findings, list: &str) {
     }
 }
 
-fn meson_build(repo: &Repo, out: &mut Findings, manifest: &str) {
-    let dir = parent_dir(manifest);
+fn meson_build(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
+    let dir = manifest.parent();
     let text = repo.read(manifest).unwrap_or_default();
     let minimum = MESON_VERSION.captures(&text).and_then(|c| version::floor(&c[1]));
     let role = toolchain(repo, out, manifest);
@@ -215,15 +217,21 @@ fn meson_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     out.test(in_dir(dir, "meson test -C build"), Evidence::file(manifest));
 }
 
-fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
-    let dir = parent_dir(manifest);
-    let exists = |name: &str| repo.exists(&join(dir, name));
-    let autotools = exists("configure.ac") || exists("configure.in");
-    let makefile = ["GNUmakefile", "Makefile", "makefile"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p));
+fn make_build(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
+    let dir = manifest.parent();
+    let exists = |name: &RelPath| repo.exists(dir.join(name));
+    let autotools = exists(rel!("configure.ac")) || exists(rel!("configure.in"));
+    let makefile = [rel!("GNUmakefile"), rel!("Makefile"), rel!("makefile")]
+        .map(|n| dir.join(n))
+        .into_iter()
+        .find(|p| repo.exists(p));
     let compiles_c =
         makefile.as_deref().and_then(|m| read_existing(repo, m)).is_some_and(|t| MAKE_COMPILES_C.is_match(&t));
     // Under another ecosystem's manifest a Makefile is that project's task runner.
-    if !(autotools || compiles_c || exists("configure")) || !has_c_sources(repo, dir) || driver(repo, dir).is_some() {
+    if !(autotools || compiles_c || exists(rel!("configure")))
+        || !has_c_sources(repo, dir)
+        || driver(repo, dir).is_some()
+    {
         return;
     }
     let evidence = makefile.as_deref().unwrap_or(manifest);
@@ -231,7 +239,7 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
         return;
     }
     out.package_manager("make", None, pm_path(dir), Evidence::file(evidence));
-    let cmd = if exists("configure") {
+    let cmd = if exists(rel!("configure")) {
         "./configure && make"
     } else if autotools {
         "autoreconf -fi && ./configure && make"
@@ -240,7 +248,7 @@ fn make_build(repo: &Repo, out: &mut Findings, manifest: &str) {
     };
     out.step_in(dir, Phase::Build, cmd, Evidence::file(manifest));
     // Automake's test target; a hand-written Makefile's targets are the tasks detector's.
-    let automake = join(dir, "Makefile.am");
+    let automake = dir.join(rel!("Makefile.am"));
     if let Some(text) = read_existing(repo, &automake).filter(|t| t.contains("TESTS")) {
         out.test(in_dir(dir, "make check"), source_at(&automake, &text, "TESTS"));
     }

@@ -10,11 +10,13 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, read_existing};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
+use crate::detect::repo::{Repo, is_project_path};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::RelPath;
 
 pub struct Dart;
 
@@ -62,8 +64,8 @@ impl Ecosystem for Dart {
 }
 
 struct Package<'r> {
-    manifest: &'r str,
-    dir: &'r str,
+    manifest: &'r RelPath,
+    dir: &'r RelPath,
     doc: Yaml,
     flutter: bool,
 }
@@ -77,31 +79,31 @@ fn detect(repo: &Repo, out: &mut Findings) {
             let doc = repo.read_yaml(manifest).and_then(|docs| docs.first().cloned()).unwrap_or(Yaml::BadValue);
             let flutter = doc["dependencies"]["flutter"]["sdk"].as_str() == Some("flutter")
                 || !doc["environment"]["flutter"].is_badvalue();
-            Package { manifest, dir: parent_dir(manifest), doc, flutter }
+            Package { manifest, dir: manifest.parent(), doc, flutter }
         })
         .collect();
     let Some(root) = packages.first() else { return };
 
     toolchains(repo, out, &packages);
 
-    let melos = repo.exists("melos.yaml") || (root.dir.is_empty() && !root.doc["melos"].is_badvalue());
+    let melos = repo.exists(rel!("melos.yaml")) || (root.dir.is_root() && !root.doc["melos"].is_badvalue());
     // Pub workspaces (Dart 3.6): one `pub get` at the workspace root resolves every member.
-    let workspaces: Vec<&str> =
+    let workspaces: Vec<&RelPath> =
         packages.iter().filter(|p| p.doc["workspace"].as_vec().is_some()).map(|p| p.dir).collect();
     let installed: Vec<&Package> = if melos {
         out.step(
             Phase::Toolchain,
             "dart pub global activate melos",
-            Evidence::file(if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest }),
+            Evidence::file(if repo.exists(rel!("melos.yaml")) { rel!("melos.yaml") } else { root.manifest }),
         );
         out.step(
             Phase::Install,
             "dart pub global run melos bootstrap",
-            Evidence::file(if repo.exists("melos.yaml") { "melos.yaml" } else { root.manifest }),
+            Evidence::file(if repo.exists(rel!("melos.yaml")) { rel!("melos.yaml") } else { root.manifest }),
         );
         Vec::new()
     } else {
-        packages.iter().filter(|p| !workspaces.iter().any(|w| *w != p.dir && is_within(p.dir, w))).collect()
+        packages.iter().filter(|p| !workspaces.iter().any(|w| *w != p.dir && p.dir.is_within(w))).collect()
     };
     for package in &installed {
         let tool = if package.flutter { "flutter" } else { "dart" };
@@ -110,8 +112,8 @@ fn detect(repo: &Repo, out: &mut Findings) {
     for package in &packages {
         let tool = if package.flutter { "flutter" } else { "dart" };
         out.package_manager("pub", None, pm_path(package.dir), Evidence::file(package.manifest));
-        if repo.under(&join(package.dir, "test")).next().is_some() {
-            out.test(in_dir(package.dir, &format!("{tool} test")), Evidence::file(join(package.dir, "test")));
+        if repo.under(&package.dir.join(rel!("test"))).next().is_some() {
+            out.test(in_dir(package.dir, &format!("{tool} test")), Evidence::file(package.dir.join(rel!("test"))));
         }
     }
     if packages.len() > 1 {
@@ -130,13 +132,13 @@ fn detect(repo: &Repo, out: &mut Findings) {
 /// Dart's from `environment.sdk`: the highest floor, the one every package accepts.
 fn toolchains(repo: &Repo, out: &mut Findings, packages: &[Package]) {
     if let Some(first) = packages.iter().find(|p| p.flutter) {
-        let fvm = [(".fvmrc", "/flutter"), (".fvm/fvm_config.json", "/flutterSdkVersion")].into_iter().find_map(
-            |(path, key)| {
+        let fvm = [(rel!(".fvmrc"), "/flutter"), (rel!(".fvm/fvm_config.json"), "/flutterSdkVersion")]
+            .into_iter()
+            .find_map(|(path, key)| {
                 read_existing(repo, path)?;
                 let version = repo.read_json(path)?.pointer(key)?.as_str()?.to_string();
                 Some((version, Evidence::key(path, key.trim_start_matches('/'))))
-            },
-        );
+            });
         let declared = newest(packages.iter().filter(|p| p.flutter).filter_map(|p| {
             let floor = version::floor(p.doc["environment"]["flutter"].as_str()?)?;
             Some((floor, Evidence::key(p.manifest, "environment.flutter")))

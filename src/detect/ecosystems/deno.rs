@@ -9,12 +9,14 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::counted;
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_within, join, parent_dir, too_deep_for_a_project};
+use crate::detect::repo::{Repo, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::pins::ToolPin;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::RelPath;
 
 pub struct Deno;
 
@@ -72,8 +74,8 @@ fn deno_from_npm(version: Option<&str>) -> String {
 
 /// Deno's version for the project in `dir`: its `.dvmrc`, else a version manager's pin there
 /// or in a folder above; with its evidence.
-fn deno_version(repo: &Repo, pins: &[ToolPin], dir: &str) -> Option<(String, Evidence)> {
-    let dvmrc = join(dir, ".dvmrc");
+fn deno_version(repo: &Repo, pins: &[ToolPin], dir: &RelPath) -> Option<(String, Evidence)> {
+    let dvmrc = dir.join(rel!(".dvmrc"));
     if let Some(version) = repo.read(&dvmrc).and_then(|t| version::numeric_pin(t.trim())) {
         return Some((version, Evidence::file(dvmrc)));
     }
@@ -82,31 +84,34 @@ fn deno_version(repo: &Repo, pins: &[ToolPin], dir: &str) -> Option<(String, Evi
         if let Some(pin) = super::folder_pin(pins, d, "deno") {
             return pin.version.as_deref().and_then(version::numeric_pin).map(|v| (v, pin.source.clone()));
         }
-        current = (!d.is_empty()).then(|| parent_dir(d));
+        current = (!d.is_root()).then(|| d.parent());
     }
     None
 }
 
 fn detect(repo: &Repo, pins: &[ToolPin], out: &mut Findings) {
-    let mut dirs: Vec<&str> = ["deno.json", "deno.jsonc"].iter().flat_map(|m| repo.project_dirs(m)).collect();
-    dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
+    let mut dirs: Vec<&RelPath> = ["deno.json", "deno.jsonc"].iter().flat_map(|m| repo.project_dirs(m)).collect();
+    dirs.sort_by_key(|d| (d.components().count(), *d));
     dirs.dedup();
-    let mut projects: Vec<&str> = Vec::new();
+    let mut projects: Vec<&RelPath> = Vec::new();
     for dir in dirs {
         // Members of a Deno workspace (or any nested config) belong to the enclosing project.
-        if projects.iter().any(|p| is_within(dir, p)) || too_deep_for_a_project(dir) {
+        if projects.iter().any(|p| dir.is_within(p)) || too_deep_for_a_project(dir) {
             continue;
         }
         projects.push(dir);
-        let config_path =
-            ["deno.json", "deno.jsonc"].iter().map(|f| join(dir, f)).find(|p| repo.exists(p)).unwrap_or_default();
+        let config_path = [rel!("deno.json"), rel!("deno.jsonc")]
+            .map(|f| dir.join(f))
+            .into_iter()
+            .find(|p| repo.exists(p))
+            .unwrap_or_default();
         let config = repo.read_jsonc(&config_path).map_or(Value::Null, |c| (*c).clone());
         let (version, source) = deno_version(repo, pins, dir).unzip();
         let source = source.unwrap_or_else(|| Evidence::file(&config_path));
         let bootstrap = deno_from_npm(version.as_deref());
         out.step(Phase::Toolchain, bootstrap, source.clone());
         out.toolchain("deno", version, source);
-        let lock = join(dir, "deno.lock");
+        let lock = dir.join(rel!("deno.lock"));
         let (install, source) =
             if repo.exists(&lock) { ("deno install --frozen", lock) } else { ("deno install", config_path.clone()) };
         out.step_in(dir, Phase::Install, install, Evidence::file(source));

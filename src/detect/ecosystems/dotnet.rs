@@ -10,11 +10,13 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{outermost, pm_path};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, file_name, is_own_path, is_within, join, parent_dir};
+use crate::detect::repo::{Repo, is_own_path};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{join_path, quote};
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 
 pub struct Dotnet;
 
@@ -46,7 +48,7 @@ impl Ecosystem for Dotnet {
     /// `global.json`, or any solution or project file.
     fn has_manifest(&self, _declared: &Declaration, sources: &Sources) -> bool {
         let repo = sources.repo();
-        repo.exists("global.json")
+        repo.exists(rel!("global.json"))
             || repo.files().any(|f| [".csproj", ".fsproj", ".sln"].iter().any(|e| f.name().ends_with(e)))
     }
     /// CI's `dotnet test --no-build` leans on its own `dotnet build` step before; install
@@ -141,7 +143,7 @@ impl Ecosystem for Dotnet {
         environment_prefix(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
-        let named_by_ci: Vec<String> = sources
+        let named_by_ci: Vec<RelPathBuf> = sources
             .workflows()
             .jobs
             .iter()
@@ -182,26 +184,26 @@ const PROJECT_EXTENSIONS: &[&str] = &[".csproj", ".fsproj", ".vbproj"];
 /// A solution filter (`.slnf`) of `solution` that CI builds instead of it: the projects
 /// that build on CI's machines (eShop's `eShop.Web.slnf` leaves out the MAUI apps, which
 /// cannot restore on Linux).
-fn ci_filter<'f>(repo: &Repo, solution: &str, named_by_ci: &'f [String]) -> Option<&'f str> {
-    named_by_ci.iter().map(String::as_str).find(|filter| {
+fn ci_filter<'f>(repo: &Repo, solution: &RelPath, named_by_ci: &'f [RelPathBuf]) -> Option<&'f RelPath> {
+    named_by_ci.iter().map(|filter| filter.as_rel_path()).find(|filter| {
         let Some(json) = repo.read_jsonc(filter) else { return false };
         let filtered = json.pointer("/solution/path").and_then(Value::as_str).unwrap_or_default().replace('\\', "/");
-        join_path(parent_dir(filter), &filtered).as_deref() == Some(solution)
+        join_path(filter.parent(), &filtered).is_some_and(|path| path == solution)
     })
 }
 
-fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
-    let mut solutions: Vec<&str> = repo
+fn detect(repo: &Repo, named_by_ci: &[RelPathBuf], out: &mut Findings) {
+    let mut solutions: Vec<&RelPath> = repo
         .files()
         .filter(|f| (f.name().ends_with(".sln") || f.name().ends_with(".slnx")) && f.is_project_path())
         .map(|f| f.path())
         .collect();
     // Shallowest first; of several solutions in one folder the shortest name is the main one
     // (`App.sln` over `App.Tests.sln`).
-    solutions.sort_by_key(|p| (p.matches('/').count(), file_name(p).len(), *p));
+    solutions.sort_by_key(|p| (p.depth(), p.file_name().len(), *p));
     let solutions = outermost(solutions);
 
-    let mut project_files: Vec<&str> = repo
+    let mut project_files: Vec<&RelPath> = repo
         .files()
         .filter(|f| PROJECT_EXTENSIONS.iter().any(|e| f.name().ends_with(e)) && f.is_project_path())
         .map(|f| f.path())
@@ -209,14 +211,14 @@ fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
     if solutions.is_empty() && project_files.is_empty() {
         return;
     }
-    project_files.sort_by_key(|p| (p.matches('/').count(), *p));
-    let loose: Vec<&str> = outermost(project_files.iter().copied())
+    project_files.sort_by_key(|p| (p.depth(), *p));
+    let loose: Vec<&RelPath> = outermost(project_files.iter().copied())
         .into_iter()
-        .filter(|p| !solutions.iter().any(|s| is_within(parent_dir(p), parent_dir(s))))
+        .filter(|p| !solutions.iter().any(|s| p.parent().is_within(s.parent())))
         .collect();
 
-    let first = solutions.first().or(loose.first()).copied().unwrap_or_default();
-    let root_dir = parent_dir(first);
+    let first = solutions.first().or(loose.first()).copied().unwrap_or(RelPath::root());
+    let root_dir = first.parent();
     match sdk_version(repo, root_dir).or_else(|| framework_version(repo, &project_files)) {
         Some((v, source)) => out.toolchain("dotnet", Some(v), source),
         None => out.toolchain("dotnet", None, Evidence::file(first)),
@@ -227,18 +229,18 @@ fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
         .into_iter()
         .filter(|p| p.ends_with(".config/dotnet-tools.json") && is_own_path(p))
     {
-        let dir = parent_dir(parent_dir(tools));
-        let cmd = if dir.is_empty() {
+        let dir = tools.parent().parent();
+        let cmd = if dir.is_root() {
             "dotnet tool restore".to_string()
         } else {
             format!("(cd {} && dotnet tool restore)", quote(dir))
         };
         out.step(Phase::Install, cmd, Evidence::file(tools));
     }
-    let solutions: Vec<&str> =
+    let solutions: Vec<&RelPath> =
         solutions.iter().map(|solution| ci_filter(repo, solution, named_by_ci).unwrap_or(solution)).collect();
     for target in solutions.iter().chain(&loose) {
-        out.package_manager("nuget", None, pm_path(parent_dir(target)), Evidence::file(*target));
+        out.package_manager("nuget", None, pm_path(target.parent()), Evidence::file(*target));
         out.step(Phase::Install, format!("dotnet restore {}", quote(target)), Evidence::file(*target));
     }
     for solution in &solutions {
@@ -248,15 +250,19 @@ fn detect(repo: &Repo, named_by_ci: &[String], out: &mut Findings) {
         out.test(format!("dotnet test {}", quote(project)), Evidence::file(*project));
     }
     if !solutions.is_empty() {
-        out.note(format!("{} .NET project(s) in solution {}", project_files.len(), solutions.join(", ")));
+        out.note(format!(
+            "{} .NET project(s) in solution {}",
+            project_files.len(),
+            solutions.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        ));
     }
 }
 
 /// `global.json` `sdk.version`, next to the solution or at the root.
-fn sdk_version(repo: &Repo, dir: &str) -> Option<(String, Evidence)> {
-    let mut candidates = vec![join(dir, "global.json")];
+fn sdk_version(repo: &Repo, dir: &RelPath) -> Option<(String, Evidence)> {
+    let mut candidates = vec![dir.join(rel!("global.json"))];
     if !dir.is_empty() {
-        candidates.push("global.json".into());
+        candidates.push(rel!("global.json").to_owned());
     }
     candidates.into_iter().filter(|p| repo.exists(p)).find_map(|path| {
         let json = repo.read_json(&path)?;
@@ -266,10 +272,10 @@ fn sdk_version(repo: &Repo, dir: &str) -> Option<(String, Evidence)> {
 }
 
 /// The newest target framework the projects build for (`net8.0` → 8.0).
-fn framework_version(repo: &Repo, projects: &[&str]) -> Option<(String, Evidence)> {
+fn framework_version(repo: &Repo, projects: &[&RelPath]) -> Option<(String, Evidence)> {
     let props = repo.named("Directory.Build.props");
     let mut best: Option<(String, Evidence)> = None;
-    for path in props.iter().copied().chain(projects.iter().copied()).take(300) {
+    for path in props.iter().chain(projects).copied().take(300) {
         let Some(text) = repo.read_once(path) else { continue };
         for caps in TARGET_FRAMEWORKS.captures_iter(&text) {
             for tfm in caps[1].split(';').map(str::trim) {
@@ -283,8 +289,8 @@ fn framework_version(repo: &Repo, projects: &[&str]) -> Option<(String, Evidence
     best
 }
 
-fn is_test_project(repo: &Repo, project: &str) -> bool {
-    file_name(project).contains("Test")
+fn is_test_project(repo: &Repo, project: &RelPath) -> bool {
+    project.file_name().contains("Test")
         || repo.read(project).is_some_and(|t| {
             ["Microsoft.NET.Test.Sdk", "xunit", "NUnit", "MSTest"].iter().any(|needle| t.contains(needle))
         })

@@ -9,6 +9,7 @@
 use crate::detect::findings::Findings;
 pub use crate::detect::findings::Need;
 use crate::detect::sources::Sources;
+use crate::rel_path::RelPath;
 
 /// A toolchain an ecosystem owns: its id in findings (`node`) and its name in prose (`Node`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -259,13 +260,13 @@ pub trait Ecosystem: Sync {
     /// The lines a runner command runs when it runs one of this ecosystem's configured
     /// environments (`tox -e lint` runs its `commands`), so a smoke check or a linter run
     /// through the test runner is told from the suite; empty when it cannot tell.
-    fn lines_run_by(&self, _sources: &Sources, _dir: &str, _command: &str) -> Vec<String> {
+    fn lines_run_by(&self, _sources: &Sources, _dir: &RelPath, _command: &str) -> Vec<String> {
         Vec::new()
     }
 
     /// What CI's runner sets that `command` (a CI test line run from `dir`) behaves by, for
     /// the sandbox to set too: a test runner that watches for changes unless `CI` is set.
-    fn runner_env(&self, _sources: &Sources, _dir: &str, _command: &str) -> Vec<(&'static str, &'static str)> {
+    fn runner_env(&self, _sources: &Sources, _dir: &RelPath, _command: &str) -> Vec<(&'static str, &'static str)> {
         Vec::new()
     }
 

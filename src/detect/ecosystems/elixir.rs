@@ -11,11 +11,13 @@ use crate::detect::ecosystems::ecosystem::{
 };
 use crate::detect::ecosystems::project::{pm_path, projects, source_at};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
+use crate::detect::repo::{Repo, is_project_path};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::RelPath;
 
 mod env;
 
@@ -121,16 +123,16 @@ fn detect(repo: &Repo, out: &mut Findings) {
     }
 }
 
-fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
-    let dir = parent_dir(manifest);
+fn mix(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
+    let dir = manifest.parent();
     let text = repo.read(manifest).unwrap_or_default();
     // An umbrella's apps declare the deps and usually the Elixir version: read them too.
     let mut sources: Vec<(String, std::sync::Arc<str>)> = vec![(manifest.to_string(), text.clone())];
     if text.contains("apps_path") {
-        let apps: Vec<&str> = repo
+        let apps: Vec<&RelPath> = repo
             .named("mix.exs")
             .into_iter()
-            .filter(|p| *p != manifest && is_within(parent_dir(p), dir) && is_project_path(p))
+            .filter(|p| *p != manifest && p.parent().is_within(dir) && is_project_path(p))
             .collect();
         out.note(format!("Elixir umbrella at {} ({} apps)", pm_path(dir), apps.len()));
         sources.extend(apps.iter().filter_map(|p| repo.read(p).map(|t| (p.to_string(), t))));
@@ -150,8 +152,8 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &str) {
     }
     out.toolchain("erlang", None, Evidence::file(manifest));
 
-    let lock = join(dir, "mix.lock");
-    let evidence = if repo.exists(&lock) { lock.clone() } else { manifest.to_string() };
+    let lock = dir.join(rel!("mix.lock"));
+    let evidence = if repo.exists(&lock) { lock.clone() } else { manifest.to_owned() };
     out.package_manager("mix", None, pm_path(dir), Evidence::file(evidence.as_str()));
     out.step_in(dir, Phase::Install, "mix deps.get", Evidence::file(evidence.as_str()));
     out.test(in_dir(dir, "mix test"), Evidence::file(manifest));

@@ -10,7 +10,8 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{join, parent_dir};
+use crate::rel;
+
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
@@ -48,7 +49,7 @@ impl Ecosystem for Gleam {
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         let repo = sources.repo();
         for manifest in projects(repo, &["gleam.toml"]) {
-            let dir = parent_dir(manifest);
+            let dir = manifest.parent();
             let config = repo.read_toml(manifest);
             let constraint = config.as_ref().and_then(|c| c.get("gleam")?.as_str().map(str::to_string));
             match constraint.as_deref().and_then(version::floor) {
@@ -61,12 +62,12 @@ impl Ecosystem for Gleam {
                 Some("javascript") => out.toolchain("node", None, Evidence::key(manifest, "target")),
                 _ => out.toolchain("erlang", None, Evidence::file(manifest)),
             }
-            let lock = join(dir, "manifest.toml");
-            let evidence = if repo.exists(&lock) { lock } else { manifest.to_string() };
+            let lock = dir.join(rel!("manifest.toml"));
+            let evidence = if repo.exists(&lock) { lock } else { manifest.to_owned() };
             out.package_manager("gleam", None, pm_path(dir), Evidence::file(evidence.as_str()));
             out.step_in(dir, Phase::Install, "gleam deps download", Evidence::file(evidence.as_str()));
-            if repo.under(&join(dir, "test")).next().is_some() {
-                out.test(in_dir(dir, "gleam test"), Evidence::file(join(dir, "test")));
+            if repo.under(&dir.join(rel!("test"))).next().is_some() {
+                out.test(in_dir(dir, "gleam test"), Evidence::file(dir.join(rel!("test"))));
             }
         }
     }

@@ -8,11 +8,13 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{counted, pm_path};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, join, too_deep_for_a_project};
+use crate::detect::repo::{Repo, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 
 mod env;
 
@@ -72,16 +74,19 @@ fn detect(repo: &Repo, out: &mut Findings) {
     // A module's `go` line is the oldest Go that builds it: the one Go that builds every
     // module of the repo is the newest of them, so it comes first.
     let mut versions: Vec<(Option<String>, Evidence)> = Vec::new();
-    let mut covered: Vec<String> = Vec::new();
+    let mut covered: Vec<RelPathBuf> = Vec::new();
     for dir in repo.project_dirs("go.work") {
-        let path = join(dir, "go.work");
+        let path = dir.join(rel!("go.work"));
         let Some(text) = repo.read(&path) else { continue };
         let uses = work_uses(&text);
         for used in &uses {
-            let member = join(dir, used.trim_start_matches("./").trim_end_matches('/'));
-            covered.push(if used == "." || used == "./" { dir.to_string() } else { member });
+            if used == "." || used == "./" {
+                covered.push(dir.to_owned());
+            } else if let Ok(member) = RelPath::new(used.trim_start_matches("./").trim_end_matches('/')) {
+                covered.push(dir.join(member));
+            }
         }
-        covered.push(dir.to_string());
+        covered.push(dir.to_owned());
         versions.push(version(&text, &path));
         out.package_manager("go", None, pm_path(dir), Evidence::file(path.clone()));
         out.note(format!(
@@ -96,11 +101,12 @@ fn detect(repo: &Repo, out: &mut Findings) {
         if covered.iter().any(|c| c == dir) || too_deep_for_a_project(dir) || ignored_by_go(dir) {
             continue;
         }
-        let path = join(dir, "go.mod");
+        let path = dir.join(rel!("go.mod"));
         let Some(text) = repo.read(&path) else { continue };
         versions.push(version(&text, &path));
         out.package_manager("go", None, pm_path(dir), Evidence::file(path.clone()));
-        let source = Evidence::file(if repo.exists(&join(dir, "go.sum")) { join(dir, "go.sum") } else { path.clone() });
+        let source =
+            Evidence::file(if repo.exists(dir.join(rel!("go.sum"))) { dir.join(rel!("go.sum")) } else { path.clone() });
         out.step_in(dir, Phase::Install, "go mod download", source);
         out.test(in_dir(dir, "go test ./..."), Evidence::file(path));
     }
@@ -115,7 +121,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
 
 /// Folders the go tool leaves out of `./...` (those starting with `_` or `.`, and
 /// `testdata`): a module there is an example or a test's input (`_examples/rest`).
-fn ignored_by_go(dir: &str) -> bool {
+fn ignored_by_go(dir: &RelPath) -> bool {
     dir.split('/').any(|part| part.starts_with(['_', '.']) || part == "testdata")
 }
 

@@ -8,11 +8,13 @@ use regex::Regex;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{outermost, pm_path, projects, read_existing};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_within, join, parent_dir};
+use crate::detect::repo::Repo;
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::RelPath;
 
 pub struct Haskell;
 
@@ -76,21 +78,21 @@ fn detect(repo: &Repo, out: &mut Findings) {
     for manifest in &stack {
         stack_project(repo, out, manifest);
     }
-    let mut cabal: Vec<&str> = repo
+    let mut cabal: Vec<&RelPath> = repo
         .files()
         .filter(|f| (f.name().ends_with(".cabal") || f.name() == "cabal.project") && f.is_project_path())
-        .filter(|f| !stack.iter().any(|s| is_within(f.dir(), parent_dir(s))))
+        .filter(|f| !stack.iter().any(|s| f.dir().is_within(s.parent())))
         .map(|f| f.path())
         .collect();
     // `cabal.project` before a `.cabal` file of the same folder.
-    cabal.sort_by_key(|p| (p.matches('/').count(), !p.ends_with("cabal.project"), *p));
+    cabal.sort_by_key(|p| (p.depth(), !p.ends_with("cabal.project"), *p));
     for manifest in outermost(cabal) {
         cabal_project(repo, out, manifest);
     }
 }
 
-fn stack_project(repo: &Repo, out: &mut Findings, manifest: &str) {
-    let dir = parent_dir(manifest);
+fn stack_project(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
+    let dir = manifest.parent();
     let text = repo.read(manifest).unwrap_or_default();
     let ghc = RESOLVER.captures(&text).and_then(|c| resolver_ghc(&c[1]));
     match ghc {
@@ -112,20 +114,20 @@ fn resolver_ghc(resolver: &str) -> Option<String> {
     LTS_GHC.iter().find(|(lts, _)| *lts == major).map(|(_, ghc)| ghc.to_string())
 }
 
-fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &str) {
-    let dir = parent_dir(manifest);
-    let project = join(dir, "cabal.project");
+fn cabal_project(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
+    let dir = manifest.parent();
+    let project = dir.join(rel!("cabal.project"));
     let pinned = read_existing(repo, &project)
         .and_then(|t| WITH_COMPILER.captures(&t).map(|c| (c[1].to_string(), Evidence::key(project, "with-compiler"))));
     // The shallowest package that states `tested-with` (the main one), its newest GHC.
     let tested = || {
-        let mut files: Vec<&str> = repo
+        let mut files: Vec<&RelPath> = repo
             .under(dir)
             .filter(|f| f.name().ends_with(".cabal") && f.is_project_path())
             .take(100)
             .map(|f| f.path())
             .collect();
-        files.sort_by_key(|f| (f.matches('/').count(), *f));
+        files.sort_by_key(|f| (f.depth(), *f));
         files.into_iter().find_map(|f| {
             let text = repo.read_once(f)?;
             let field = TESTED_WITH.captures(&text)?[1].to_string();

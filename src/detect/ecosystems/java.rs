@@ -2,6 +2,8 @@
 //! (`build.gradle(.kts)`, `settings.gradle(.kts)`, `./gradlew`). A multi-module build is one
 //! install at its root; the Java version is the JDK the build needs, not the bytecode target.
 
+use crate::rel;
+use crate::rel_path::RelPath;
 use crate::warning::Warning;
 use std::sync::LazyLock;
 
@@ -10,7 +12,7 @@ use regex::Regex;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, read_existing, source_at, version_file};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_project_path, is_within, join, parent_dir};
+use crate::detect::repo::{Repo, is_project_path};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
@@ -78,26 +80,28 @@ fn detect(repo: &Repo, out: &mut Findings) {
     for build in
         projects(repo, &["pom.xml", "settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"])
     {
-        let dir = parent_dir(build);
-        let has_pom = repo.exists(&join(dir, "pom.xml"));
-        let has_gradle = ["settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"]
-            .iter()
-            .find(|n| repo.exists(&join(dir, n)))
-            .map(|n| join(dir, n));
+        let dir = build.parent();
+        let has_pom = repo.exists(dir.join(rel!("pom.xml")));
+        let has_gradle =
+            [rel!("settings.gradle.kts"), rel!("settings.gradle"), rel!("build.gradle.kts"), rel!("build.gradle")]
+                .map(|n| dir.join(n))
+                .into_iter()
+                .find(|path| repo.exists(path));
         // Both in one folder: Maven, unless only Gradle comes with its wrapper.
-        let gradle_wins = repo.exists(&join(dir, "gradlew")) && !has_maven_wrapper(repo, dir);
+        let gradle_wins = repo.exists(dir.join(rel!("gradlew"))) && !has_maven_wrapper(repo, dir);
         // Clojure and Scala libraries keep a pom.xml for publishing; their own tool builds them.
-        let has_pom = has_pom && !["deps.edn", "project.clj", "build.sbt"].iter().any(|n| repo.exists(&join(dir, n)));
+        let has_pom = has_pom
+            && ![rel!("deps.edn"), rel!("project.clj"), rel!("build.sbt")].iter().any(|n| repo.exists(dir.join(n)));
         match (has_pom, has_gradle) {
             (true, Some(gradle_build)) if gradle_wins => gradle(repo, out, &gradle_build),
             (true, gradle_build) => {
-                maven(repo, out, &join(dir, "pom.xml"));
+                maven(repo, out, &dir.join(rel!("pom.xml")));
                 // Both wrappers: the project keeps both builds working; Maven installs, and
                 // Gradle is named for the commands that use it.
-                if gradle_build.is_some() && repo.exists(&join(dir, "gradlew")) {
+                if gradle_build.is_some() && repo.exists(dir.join(rel!("gradlew"))) {
                     let version = gradle_wrapper_version(repo, dir);
                     let source =
-                        if version.is_some() { join(dir, GRADLE_WRAPPER_PROPERTIES) } else { join(dir, "gradlew") };
+                        if version.is_some() { dir.join(GRADLE_WRAPPER_PROPERTIES) } else { dir.join(rel!("gradlew")) };
                     out.package_manager("gradle", version, pm_path(dir), Evidence::file(source));
                 }
             }
@@ -108,11 +112,11 @@ fn detect(repo: &Repo, out: &mut Findings) {
 }
 
 /// The JDK pinned by `.java-version` or `.sdkmanrc` (`java=17.0.9-tem`).
-fn java_version_file(repo: &Repo, dir: &str) -> Option<(String, Evidence)> {
-    if let Some(found) = version_file(repo, dir, ".java-version") {
+fn java_version_file(repo: &Repo, dir: &RelPath) -> Option<(String, Evidence)> {
+    if let Some(found) = version_file(repo, dir, rel!(".java-version")) {
         return Some((normalize_java(&found.0), found.1));
     }
-    for path in [join(dir, ".sdkmanrc"), ".sdkmanrc".to_string()] {
+    for path in [dir.join(rel!(".sdkmanrc")), rel!(".sdkmanrc").to_owned()] {
         if let Some(text) = read_existing(repo, &path) {
             let line = text.lines().find_map(|l| l.trim().strip_prefix("java="));
             if let Some(v) = line.and_then(version::first) {
@@ -131,14 +135,14 @@ fn normalize_java(v: &str) -> String {
     }
 }
 
-fn has_maven_wrapper(repo: &Repo, dir: &str) -> bool {
-    repo.exists(&join(dir, "mvnw")) && repo.under(&join(dir, ".mvn/wrapper")).next().is_some()
+fn has_maven_wrapper(repo: &Repo, dir: &RelPath) -> bool {
+    repo.exists(dir.join(rel!("mvnw"))) && repo.under(&dir.join(rel!(".mvn/wrapper"))).next().is_some()
 }
 
 // ---------------------------------------------------------------------------------- Maven
 
-fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
-    let dir = parent_dir(pom);
+fn maven(repo: &Repo, out: &mut Findings, pom: &RelPath) {
+    let dir = pom.parent();
     let project = repo.read(pom).and_then(|text| {
         parse_xml(&text)
             .map_err(|e| repo.warn(Warning::in_file(pom, format!("invalid XML, {e}; assuming a plain Maven build"))))
@@ -147,7 +151,7 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
     let project = project.unwrap_or_default();
 
     let wrapper = has_maven_wrapper(repo, dir);
-    let wrapper_props = join(dir, ".mvn/wrapper/maven-wrapper.properties");
+    let wrapper_props = dir.join(rel!(".mvn/wrapper/maven-wrapper.properties"));
     let maven_version = wrapper.then(|| read_existing(repo, &wrapper_props)).flatten().and_then(|text| {
         static DIST: LazyLock<Regex> =
             LazyLock::new(|| Regex::new(r"apache-maven/([0-9]+(?:\.[0-9]+)*)/").expect("regex"));
@@ -208,18 +212,15 @@ fn maven(repo: &Repo, out: &mut Findings, pom: &str) {
 }
 
 /// The POMs below `pom`'s folder: its modules (and theirs).
-fn module_poms<'r>(repo: &'r Repo, pom: &str) -> Vec<&'r str> {
-    let dir = parent_dir(pom);
-    repo.named("pom.xml")
-        .into_iter()
-        .filter(|p| *p != pom && is_within(parent_dir(p), dir) && is_project_path(p))
-        .collect()
+fn module_poms<'r>(repo: &'r Repo, pom: &RelPath) -> Vec<&'r RelPath> {
+    let dir = pom.parent();
+    repo.named("pom.xml").into_iter().filter(|p| *p != pom && p.parent().is_within(dir) && is_project_path(p)).collect()
 }
 
 /// The JDK a POM needs: the enforcer's `requireJavaVersion` floor, the toolchains plugin,
 /// then the compiler level (`maven.compiler.release`, `java.version`, …), then the Spring Boot
 /// parent's baseline. The compiler level is only a target, so the enforcer range wins.
-fn maven_java_version(project: &Element, pom: &str) -> Option<(String, Evidence)> {
+fn maven_java_version(project: &Element, pom: &RelPath) -> Option<(String, Evidence)> {
     let props = Properties(project);
     let floor = |raw: &str| version::floor(&props.resolve(raw)).map(|v| normalize_java(&v));
     if let Some(v) = find_plugin(project, "maven-enforcer-plugin")
@@ -341,44 +342,44 @@ static MULTIPLATFORM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|["']org\.jetbrains\.kotlin\.multiplatform["']|libs\.plugins\.kotlin[.-]?[Mm]ultiplatform"#).expect("regex")
 });
 
-const GRADLE_WRAPPER_PROPERTIES: &str = "gradle/wrapper/gradle-wrapper.properties";
+const GRADLE_WRAPPER_PROPERTIES: &RelPath = rel!("gradle/wrapper/gradle-wrapper.properties");
 
 /// The Gradle version the wrapper of `dir` downloads.
-fn gradle_wrapper_version(repo: &Repo, dir: &str) -> Option<String> {
+fn gradle_wrapper_version(repo: &Repo, dir: &RelPath) -> Option<String> {
     static DIST: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"gradle-([0-9]+(?:\.[0-9]+)*)-(?:bin|all)\.zip").expect("regex"));
-    let text = read_existing(repo, &join(dir, GRADLE_WRAPPER_PROPERTIES))?;
+    let text = read_existing(repo, &dir.join(GRADLE_WRAPPER_PROPERTIES))?;
     DIST.captures(&text).map(|c| c[1].to_string())
 }
 
-fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
-    let dir = parent_dir(build);
+fn gradle(repo: &Repo, out: &mut Findings, build: &RelPath) {
+    let dir = build.parent();
     // Built by the Flutter/React Native app it belongs to.
     if native_shell_of(repo, build).is_some() {
         return;
     }
 
-    let wrapper = repo.exists(&join(dir, "gradlew"));
+    let wrapper = repo.exists(dir.join(rel!("gradlew")));
     // Real Gradle projects carry their wrapper; a bare build script in a sub-folder of some
     // other project (a C++ library's `support/build.gradle`) is an extra, not the project.
     if !wrapper && !dir.is_empty() {
         out.note(format!("{build}: a Gradle build without a wrapper in a sub-folder, left out of install"));
         return;
     }
-    let wrapper_props = join(dir, GRADLE_WRAPPER_PROPERTIES);
+    let wrapper_props = dir.join(GRADLE_WRAPPER_PROPERTIES);
     let gradle_version = gradle_wrapper_version(repo, dir);
 
     // Every build script of the build (modules, buildSrc, included convention builds) and the
     // places versions are kept.
-    let mut scripts: Vec<&str> = repo
+    let mut scripts: Vec<&RelPath> = repo
         .under(dir)
         .filter(|f| (f.name().ends_with(".gradle") || f.name().ends_with(".gradle.kts")) && f.is_project_path())
         .take(400)
         .map(|f| f.path())
         .collect();
-    let settings_files = [join(dir, "gradle.properties"), join(dir, "gradle/libs.versions.toml")];
-    let daemon_jvm = join(dir, "gradle/gradle-daemon-jvm.properties");
-    scripts.sort_by_key(|p| (p.matches('/').count(), *p));
+    let settings_files = [dir.join(rel!("gradle.properties")), dir.join(rel!("gradle/libs.versions.toml"))];
+    let daemon_jvm = dir.join(rel!("gradle/gradle-daemon-jvm.properties"));
+    scripts.sort_by_key(|p| (p.depth(), *p));
 
     let mut toolchain: Option<(String, Evidence)> = None;
     let mut compatibility: Option<(String, Evidence)> = None;
@@ -392,7 +393,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
             *slot = Some((version, source));
         }
     };
-    for path in scripts.iter().copied().chain([daemon_jvm.as_str()]) {
+    for path in scripts.iter().copied().chain([daemon_jvm.as_rel_path()]) {
         let Some(text) = repo.exists(path).then(|| repo.read_once(path)).flatten() else { continue };
         for caps in TOOLCHAIN_OF.captures_iter(&text) {
             // `javaToolchains.launcherFor { … }` picks a JDK for one task (a GraalVM native
@@ -453,7 +454,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
         "gradle",
         gradle_version,
         pm_path(dir),
-        Evidence::file(if repo.exists(&wrapper_props) { wrapper_props.clone() } else { build.to_string() }),
+        Evidence::file(if repo.exists(&wrapper_props) { wrapper_props.clone() } else { build.to_owned() }),
     );
 
     let gradle = if wrapper { "./gradlew" } else { "gradle" };
@@ -467,7 +468,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &str) {
         (false, _, false) => "testClasses",
     };
     let mut install = format!("{gradle} --no-daemon {task}");
-    if wrapper && !is_executable(repo, &join(dir, "gradlew")) {
+    if wrapper && !is_executable(repo, &dir.join(rel!("gradlew"))) {
         install = format!("chmod +x gradlew && {install}");
     }
     out.step_in(dir, Phase::Install, &install, Evidence::file(build));

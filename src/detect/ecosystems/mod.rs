@@ -37,6 +37,7 @@ use regex::Regex;
 use self::ecosystem::{Alias, AliasKind, Declaration, Ecosystem, SetupStep, Toolchain};
 use crate::detect::sources::pins::ToolPin;
 use crate::detect::sources::{Sources, shell};
+use crate::rel_path::RelPath;
 
 /// Every ecosystem, in the order their findings are merged.
 pub static ALL: &[&Declaration] = &[
@@ -351,7 +352,7 @@ pub fn fans_out(command: &str) -> bool {
 
 /// The lines runner `command` runs from `dir` as the ecosystem configuring it declares them
 /// (see [`Ecosystem::lines_run_by`]).
-pub fn lines_run_by(sources: &Sources, dir: &str, command: &str) -> Vec<String> {
+pub fn lines_run_by(sources: &Sources, dir: &RelPath, command: &str) -> Vec<String> {
     ALL.iter()
         .map(|eco| eco.behaviour.lines_run_by(sources, dir, command))
         .find(|lines| !lines.is_empty())
@@ -359,7 +360,7 @@ pub fn lines_run_by(sources: &Sources, dir: &str, command: &str) -> Vec<String> 
 }
 
 /// What CI's runner sets that a CI test line behaves by (see [`Ecosystem::runner_env`]).
-pub fn runner_env(sources: &Sources, dir: &str, command: &str) -> Vec<(&'static str, &'static str)> {
+pub fn runner_env(sources: &Sources, dir: &RelPath, command: &str) -> Vec<(&'static str, &'static str)> {
     ALL.iter().flat_map(|eco| eco.behaviour.runner_env(sources, dir, command)).collect()
 }
 

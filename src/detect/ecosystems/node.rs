@@ -6,13 +6,15 @@
 //! separate app checked in beside the first). A workspace (package.json `workspaces`,
 //! `pnpm-workspace.yaml`) is one install at its root; its members are counted, not installed.
 
+use crate::rel;
+use crate::rel_path::RelPath;
 use crate::warning::Warning;
 use serde_json::Value;
 
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, workspace_note};
 use crate::detect::findings::{Findings, Kind, Phase, Service, Start, StartOrigin};
-use crate::detect::repo::{Repo, is_own_path, is_within, join, parent_dir, too_deep_for_a_project};
+use crate::detect::repo::{Repo, is_own_path, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
 use crate::detect::sources::pins::ToolPin;
@@ -83,7 +85,7 @@ pub static DECLARATION: Declaration = Declaration {
 };
 
 impl Ecosystem for Node {
-    fn runner_env(&self, sources: &Sources, dir: &str, command: &str) -> Vec<(&'static str, &'static str)> {
+    fn runner_env(&self, sources: &Sources, dir: &RelPath, command: &str) -> Vec<(&'static str, &'static str)> {
         let words: Vec<&str> = command.split_whitespace().collect();
         let script = match words.as_slice() {
             ["npm" | "pnpm" | "yarn" | "bun", "run", script, ..] => *script,
@@ -91,7 +93,7 @@ impl Ecosystem for Node {
             ["yarn" | "pnpm", script, ..] => *script,
             _ => return Vec::new(),
         };
-        let manifest = sources.repo().read_json(&join(dir, "package.json"));
+        let manifest = sources.repo().read_json(dir.join(rel!("package.json")));
         let body =
             manifest.as_deref().and_then(|m| m.pointer(&format!("/scripts/{}", script.replace('/', "~1"))).cloned());
         match body.as_ref().and_then(Value::as_str) {
@@ -113,13 +115,13 @@ impl Ecosystem for Node {
     }
 }
 
-const LOCKFILES: &[(&str, Pm)] = &[
-    ("bun.lock", Pm::Bun),
-    ("bun.lockb", Pm::Bun),
-    ("pnpm-lock.yaml", Pm::Pnpm),
-    ("yarn.lock", Pm::Yarn),
-    ("package-lock.json", Pm::Npm),
-    ("npm-shrinkwrap.json", Pm::Npm),
+const LOCKFILES: &[(&RelPath, Pm)] = &[
+    (rel!("bun.lock"), Pm::Bun),
+    (rel!("bun.lockb"), Pm::Bun),
+    (rel!("pnpm-lock.yaml"), Pm::Pnpm),
+    (rel!("yarn.lock"), Pm::Yarn),
+    (rel!("package-lock.json"), Pm::Npm),
+    (rel!("npm-shrinkwrap.json"), Pm::Npm),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,8 +153,8 @@ impl Pm {
 }
 
 /// A project root found so far, with the workspace members it covers.
-struct Project {
-    dir: String,
+struct Project<'r> {
+    dir: &'r RelPath,
     members: Option<Members>,
 }
 
@@ -160,11 +162,11 @@ fn detect(sources: &Sources, out: &mut Findings) {
     let repo = sources.repo();
     let mut projects: Vec<Project> = Vec::new();
     for dir in repo.project_dirs("package.json") {
-        let enclosing = projects.iter().rev().find(|p| is_within(dir, &p.dir) && p.dir != dir);
+        let enclosing = projects.iter().rev().find(|p| dir.is_within(p.dir) && p.dir != dir);
         if let Some(parent) = enclosing {
-            let relative = dir.strip_prefix(parent.dir.as_str()).unwrap_or(dir).trim_start_matches('/');
+            let relative = dir.relative_to(parent.dir).unwrap_or(dir);
             let member = parent.members.as_ref().is_some_and(|m| m.contains(relative));
-            let own_lockfile = LOCKFILES.iter().any(|(name, _)| repo.exists(&join(dir, name)));
+            let own_lockfile = LOCKFILES.iter().any(|(name, _)| repo.exists(dir.join(name)));
             if member || !own_lockfile {
                 continue;
             }
@@ -173,14 +175,14 @@ fn detect(sources: &Sources, out: &mut Findings) {
             continue;
         }
         let members = project(sources, dir, out);
-        projects.push(Project { dir: dir.to_string(), members });
+        projects.push(Project { dir, members });
     }
 }
 
 /// Report one Node project rooted at `dir`; returns its workspace members, if it has any.
-fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> {
+fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Members> {
     let (repo, pins) = (sources.repo(), sources.pins());
-    let manifest_path = join(dir, "package.json");
+    let manifest_path = dir.join(rel!("package.json"));
     let manifest = repo.read_json(&manifest_path).map_or(Value::Null, |m| (*m).clone());
 
     // The package manager: `packageManager` names it; else the lockfile; else the workspace file.
@@ -190,8 +192,8 @@ fn project(sources: &Sources, dir: &str, out: &mut Findings) -> Option<Members> 
         Pm::from_name(name).map(|pm| (pm, version::numeric_pin(version)))
     });
     let lockfile =
-        LOCKFILES.iter().find(|(name, _)| repo.exists(&join(dir, name))).map(|(name, pm)| (join(dir, name), *pm));
-    let pnpm_workspace = join(dir, "pnpm-workspace.yaml");
+        LOCKFILES.iter().find(|(name, _)| repo.exists(dir.join(name))).map(|(name, pm)| (dir.join(name), *pm));
+    let pnpm_workspace = dir.join(rel!("pnpm-workspace.yaml"));
     let (pm, pm_version, pm_source) = match (&declared, &lockfile) {
         (Some((pm, version)), _) => (*pm, version.clone(), Evidence::key(&manifest_path, "packageManager")),
         (None, Some((path, pm))) => (*pm, None, Evidence::file(path)),
@@ -311,7 +313,7 @@ const INSTALL_DOWNLOADS: &[InstallDownload] = &[
 ];
 
 /// The packages of [`INSTALL_DOWNLOADS`] a lockfile resolves.
-fn downloads_at_install(repo: &Repo, lockfile: &str) -> Vec<&'static InstallDownload> {
+fn downloads_at_install(repo: &Repo, lockfile: &RelPath) -> Vec<&'static InstallDownload> {
     // Lockfiles run to megabytes and are read once: not kept.
     let Some(text) = repo.exists(lockfile).then(|| repo.read_once(lockfile)).flatten() else { return Vec::new() };
     INSTALL_DOWNLOADS
@@ -366,11 +368,11 @@ fn ci_version(sources: &Sources, pm: Pm) -> Option<(String, Evidence)> {
     })
 }
 
-fn lockfile_version_hint(repo: &Repo, dir: &str, pm: Pm) -> Option<String> {
+fn lockfile_version_hint(repo: &Repo, dir: &RelPath, pm: Pm) -> Option<String> {
     if pm != Pm::Pnpm {
         return None;
     }
-    let lock = join(dir, "pnpm-lock.yaml");
+    let lock = dir.join(rel!("pnpm-lock.yaml"));
     let text = repo.exists(&lock).then(|| repo.read_once(&lock))??;
     let line = text.lines().find_map(|l| l.strip_prefix("lockfileVersion:"))?;
     Some(
@@ -400,9 +402,9 @@ fn node_floor(pm: Pm, version: &str) -> Option<&'static str> {
 fn node_version(
     repo: &Repo,
     pins: &[ToolPin],
-    dir: &str,
+    dir: &RelPath,
     manifest: &Value,
-    manifest_path: &str,
+    manifest_path: &RelPath,
     pm: Pm,
     out: &mut Findings,
 ) -> Option<(String, Evidence)> {
@@ -414,15 +416,17 @@ fn node_version(
         && found.is_none()
     {
         found =
-            [".nvmrc", ".node-version"].into_iter().map(|file| join(d, file)).find(|p| repo.exists(p)).map(|path| {
-                let text = repo.read(&path).unwrap_or_default();
-                (version::first_line(&text).and_then(nvmrc_version), Evidence::file(path))
-            });
+            [rel!(".nvmrc"), rel!(".node-version")].into_iter().map(|file| d.join(file)).find(|p| repo.exists(p)).map(
+                |path| {
+                    let text = repo.read(&path).unwrap_or_default();
+                    (version::first_line(&text).and_then(nvmrc_version), Evidence::file(path))
+                },
+            );
         if found.is_none() {
             found = super::folder_pin(pins, d, "node")
                 .map(|pin| (pin.version.as_deref().and_then(version::numeric_pin), pin.source.clone()));
         }
-        current = (!d.is_empty()).then(|| parent_dir(d));
+        current = (!d.is_empty()).then(|| d.parent());
     }
     if found.as_ref().is_none_or(|(v, _)| v.is_none())
         && let Some(v) = manifest.pointer("/volta/node").and_then(Value::as_str).and_then(version::numeric_pin)
@@ -486,20 +490,20 @@ fn nvmrc_version(text: &str) -> Option<String> {
 
 /// Yarn 2+ ("berry"): a `.yarnrc.yml`, a `packageManager` of yarn 2 or later, or a lockfile in
 /// the berry format (it has a `__metadata:` block; classic lockfiles start `# yarn lockfile v1`).
-fn is_yarn_berry(repo: &Repo, dir: &str, declared: Option<&str>) -> bool {
+fn is_yarn_berry(repo: &Repo, dir: &RelPath, declared: Option<&str>) -> bool {
     if let Some(pin) = declared.and_then(version::Pin::parse) {
         return pin.major() >= 2;
     }
-    if repo.exists(&join(dir, ".yarnrc.yml")) {
+    if repo.exists(dir.join(rel!(".yarnrc.yml"))) {
         return true;
     }
-    let lock = join(dir, "yarn.lock");
+    let lock = dir.join(rel!("yarn.lock"));
     repo.exists(&lock) && repo.read_once(&lock).is_some_and(|text| text.contains("\n__metadata:"))
 }
 
 /// The test command: the `test` script (unless it is npm's placeholder), else the first
 /// `test:*`/`test-*` script.
-fn tests(manifest: &Value, manifest_path: &str, dir: &str, pm: Pm, out: &mut Findings) {
+fn tests(manifest: &Value, manifest_path: &RelPath, dir: &RelPath, pm: Pm, out: &mut Findings) {
     let Some(scripts) = manifest.get("scripts").and_then(Value::as_object) else { return };
     let placeholder = |body: &str| body.contains("no test specified");
     let chosen = match scripts.get("test").and_then(Value::as_str) {
@@ -545,9 +549,9 @@ fn watches_unless_ci(script: &str) -> bool {
 /// `pnpm-workspace.yaml` `packages:`; reported as a note, returned to skip the members.
 fn workspace(
     repo: &Repo,
-    dir: &str,
+    dir: &RelPath,
     manifest: &Value,
-    manifest_path: &str,
+    manifest_path: &RelPath,
     pm: Pm,
     out: &mut Findings,
 ) -> Option<Members> {
@@ -560,7 +564,7 @@ fn workspace(
     if let Some(items) = from_manifest {
         patterns.extend(items.iter().filter_map(Value::as_str).map(str::to_string));
     }
-    let pnpm_workspace = join(dir, "pnpm-workspace.yaml");
+    let pnpm_workspace = dir.join(rel!("pnpm-workspace.yaml"));
     if repo.exists(&pnpm_workspace)
         && let Some(docs) = repo.read_yaml(&pnpm_workspace)
         && let Some(packages) = docs.first().and_then(|d| d["packages"].as_vec())
@@ -583,7 +587,7 @@ fn package_scripts(repo: &Repo, out: &mut Findings) {
         let Some(manifest) = repo.read_json(rel) else { continue };
         let Some(scripts) = manifest.get("scripts").and_then(Value::as_object) else { continue };
         for (name, script) in scripts {
-            let Some(start) = script.as_str().and_then(|s| ComposeStart::of_line(repo, parent_dir(rel), s)) else {
+            let Some(start) = script.as_str().and_then(|s| ComposeStart::of_line(repo, rel.parent(), s)) else {
                 continue;
             };
             if start.named {

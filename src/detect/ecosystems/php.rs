@@ -9,11 +9,13 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Kind, Phase};
-use crate::detect::repo::{Repo, join, parent_dir};
+use crate::detect::repo::Repo;
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::RelPath;
 
 pub struct Php;
 
@@ -96,12 +98,12 @@ fn detect(repo: &Repo, out: &mut Findings) {
     }
 }
 
-fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
-    let dir = parent_dir(manifest);
+fn composer(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
+    let dir = manifest.parent();
     let json = repo.read_json(manifest).unwrap_or_default();
     let str_at = |pointer: &str| json.pointer(pointer).and_then(|v| v.as_str());
 
-    let pinned = version_file(repo, dir, ".php-version").or_else(|| {
+    let pinned = version_file(repo, dir, rel!(".php-version")).or_else(|| {
         str_at("/config/platform/php").map(|v| (v.to_string(), Evidence::key(manifest, "config.platform.php")))
     });
     let floor = || Some((version::floor(str_at("/require/php")?)?, Evidence::key(manifest, "require.php")));
@@ -111,7 +113,7 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
         (None, None) => out.toolchain("php", None, Evidence::file(manifest)),
     }
 
-    let lock = join(dir, "composer.lock");
+    let lock = dir.join(rel!("composer.lock"));
     let locked = repo.exists(&lock);
     out.package_manager("composer", None, pm_path(dir), Evidence::file(if locked { lock.as_str() } else { manifest }));
     // Without a lockfile (a library), resolve as CI does; with one, install exactly it.
@@ -122,14 +124,16 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     let requires = |package: &str| {
         ["/require", "/require-dev"].iter().any(|k| json.pointer(k).and_then(|r| r.get(package)).is_some())
     };
-    let phpunit_config =
-        ["phpunit.xml", "phpunit.xml.dist", "phpunit.dist.xml"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p));
+    let phpunit_config = [rel!("phpunit.xml"), rel!("phpunit.xml.dist"), rel!("phpunit.dist.xml")]
+        .map(|n| dir.join(n))
+        .into_iter()
+        .find(|p| repo.exists(p));
     if json.pointer("/scripts/test").is_some() {
         out.test(in_dir(dir, "composer test"), Evidence::key(manifest, "scripts.test").of(Kind::Task));
     } else if requires("pestphp/pest") {
         out.test(in_dir(dir, "vendor/bin/pest"), Evidence::key(manifest, "require-dev.pestphp/pest"));
-    } else if repo.exists(&join(dir, "artisan")) && requires("laravel/framework") {
-        out.test(in_dir(dir, "php artisan test"), Evidence::file(join(dir, "artisan")));
+    } else if repo.exists(dir.join(rel!("artisan"))) && requires("laravel/framework") {
+        out.test(in_dir(dir, "php artisan test"), Evidence::file(dir.join(rel!("artisan"))));
     } else if let Some(config) = phpunit_config {
         out.test(in_dir(dir, "vendor/bin/phpunit"), Evidence::file(config));
     } else if requires("phpunit/phpunit") {
@@ -139,8 +143,8 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &str) {
     // A Laravel app boots only with a `.env` holding an APP_KEY; its CI makes one from the
     // example. The key is checked, not the file: composer's `post-install-cmd` often copies
     // the example already (koel's does), without a key. Guarded, so a second run keeps it.
-    let env_example = join(dir, ".env.example");
-    if requires("laravel/framework") && repo.exists(&join(dir, "artisan")) && repo.exists(&env_example) {
+    let env_example = dir.join(rel!(".env.example"));
+    if requires("laravel/framework") && repo.exists(dir.join(rel!("artisan"))) && repo.exists(&env_example) {
         let setup = "{ [ -f .env ] || cp .env.example .env; } && { grep -q '^APP_KEY=.' .env || php artisan key:generate --no-interaction; }";
         out.step_in(dir, Phase::Build, setup, Evidence::file(env_example.as_str()));
     }

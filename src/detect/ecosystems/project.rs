@@ -2,21 +2,23 @@
 //! workspace member patterns, version files, and how findings cite a line of a file.
 
 use crate::detect::findings::Findings;
-use crate::detect::repo::{Repo, file_name, is_project_path, is_within, join, parent_dir};
+use crate::detect::repo::{Repo, is_project_path};
 use crate::detect::sources::version;
-use crate::evidence::Evidence;
+use crate::evidence::{Evidence, EvidencePath};
+use crate::rel;
+use crate::rel_path::RelPath;
 use crate::warning::Warning;
 
 /// The manifests called any of `names` that are projects of their own: the project's own
 /// files ([`is_project_path`]), and not inside the directory of another one (a nested
 /// manifest is a module of the outer build). Shallowest first; within one directory the
 /// first of `names` wins.
-pub fn projects<'r>(repo: &'r Repo, names: &[&str]) -> Vec<&'r str> {
-    let mut found: Vec<(usize, &str, usize, &str)> = Vec::new();
+pub fn projects<'r>(repo: &'r Repo, names: &[&str]) -> Vec<&'r RelPath> {
+    let mut found: Vec<(usize, &RelPath, usize, &RelPath)> = Vec::new();
     for (rank, name) in names.iter().enumerate() {
         for path in repo.named(name) {
             if is_project_path(path) {
-                found.push((path.matches('/').count(), parent_dir(path), rank, path));
+                found.push((path.depth(), path.parent(), rank, path));
             }
         }
     }
@@ -25,10 +27,10 @@ pub fn projects<'r>(repo: &'r Repo, names: &[&str]) -> Vec<&'r str> {
 }
 
 /// Keep, from manifests sorted shallowest first, those not inside an earlier one's directory.
-pub fn outermost<'r>(sorted: impl IntoIterator<Item = &'r str>) -> Vec<&'r str> {
-    let mut kept: Vec<&str> = Vec::new();
+pub fn outermost<'r>(sorted: impl IntoIterator<Item = &'r RelPath>) -> Vec<&'r RelPath> {
+    let mut kept: Vec<&RelPath> = Vec::new();
     for path in sorted {
-        if !kept.iter().any(|k| is_within(parent_dir(path), parent_dir(k))) {
+        if !kept.iter().any(|k| path.parent().is_within(k.parent())) {
             kept.push(path);
         }
     }
@@ -41,12 +43,12 @@ const PLATFORM_DIRS: &[&str] = &["android", "ios", "macos", "linux", "windows", 
 /// The app folder when `rel` lies in a Flutter or React Native platform folder (`android/`,
 /// `ios/`, `linux/`, … beside a pubspec.yaml or package.json): that app's toolchain builds
 /// those, they are not projects of their own.
-pub fn native_shell_of<'a>(repo: &Repo, rel: &'a str) -> Option<&'a str> {
-    let mut dir = parent_dir(rel);
-    while !dir.is_empty() {
-        let app = parent_dir(dir);
-        if PLATFORM_DIRS.contains(&file_name(dir))
-            && (repo.exists(&join(app, "pubspec.yaml")) || repo.exists(&join(app, "package.json")))
+pub fn native_shell_of<'a>(repo: &Repo, rel: &'a RelPath) -> Option<&'a RelPath> {
+    let mut dir = rel.parent();
+    while !dir.is_root() {
+        let app = dir.parent();
+        if PLATFORM_DIRS.contains(&dir.file_name())
+            && (repo.exists(app.join(rel!("pubspec.yaml"))) || repo.exists(app.join(rel!("package.json"))))
         {
             return Some(app);
         }
@@ -56,7 +58,7 @@ pub fn native_shell_of<'a>(repo: &Repo, rel: &'a str) -> Option<&'a str> {
 }
 
 /// `path:N` for the first line of `text` containing `needle`, else `path`.
-pub fn source_at(path: &str, text: &str, needle: &str) -> Evidence {
+pub fn source_at(path: impl EvidencePath, text: &str, needle: &str) -> Evidence {
     match text.lines().position(|l| l.contains(needle)) {
         Some(i) => Evidence::line(path, i + 1),
         None => Evidence::file(path),
@@ -64,21 +66,21 @@ pub fn source_at(path: &str, text: &str, needle: &str) -> Evidence {
 }
 
 /// The text of `rel` when the walk found it (no warning when it is simply absent).
-pub fn read_existing(repo: &Repo, rel: &str) -> Option<std::sync::Arc<str>> {
+pub fn read_existing(repo: &Repo, rel: &RelPath) -> Option<std::sync::Arc<str>> {
     repo.exists(rel).then(|| repo.read(rel)).flatten()
 }
 
 /// Whether `rel` is a file on disk, also in directories the walk skips (`bin/rails`).
-pub fn file_on_disk(repo: &Repo, rel: &str) -> bool {
-    repo.exists(rel) || repo.root().join(rel).is_file()
+pub fn file_on_disk(repo: &Repo, rel: &RelPath) -> bool {
+    repo.exists(rel) || repo.root().join(rel.as_str()).is_file()
 }
 
 /// A version file's first version (`.java-version`, `.ruby-version`, …) looked for in the
 /// project's directory, then at the root: `(version, source)`.
-pub fn version_file(repo: &Repo, dir: &str, name: &str) -> Option<(String, Evidence)> {
-    let mut candidates = vec![join(dir, name)];
-    if !dir.is_empty() {
-        candidates.push(name.to_string());
+pub fn version_file(repo: &Repo, dir: &RelPath, name: &RelPath) -> Option<(String, Evidence)> {
+    let mut candidates = vec![dir.join(name)];
+    if !dir.is_root() {
+        candidates.push(name.to_owned());
     }
     candidates.into_iter().find_map(|path| {
         let text = read_existing(repo, &path)?;
@@ -139,11 +141,12 @@ impl Members {
     }
 
     /// The member projects (folders holding `manifest`) of the workspace rooted at `dir`.
-    pub fn count(&self, repo: &Repo, dir: &str, manifest: &str) -> usize {
+    pub fn count(&self, repo: &Repo, dir: &RelPath, manifest: &str) -> usize {
         repo.project_dirs(manifest)
             .into_iter()
-            .filter(|d| is_within(d, dir) && *d != dir)
-            .filter(|d| self.contains(d.strip_prefix(dir).unwrap_or(d).trim_start_matches('/')))
+            .filter(|d| d.is_within(dir) && *d != dir)
+            .filter_map(|d| d.relative_to(dir))
+            .filter(|member| self.contains(member))
             .count()
     }
 }
@@ -152,9 +155,9 @@ impl Members {
 /// `[workspace]`, a `[tool.uv.workspace]`), noted as "<kind> workspace of N <noun>s".
 pub fn toml_workspace(
     repo: &Repo,
-    dir: &str,
+    dir: &RelPath,
     workspace: &toml::Value,
-    manifest_path: &str,
+    manifest_path: &RelPath,
     (kind, noun): (&str, &str),
     out: &mut Findings,
 ) -> Members {
@@ -168,9 +171,10 @@ pub fn toml_workspace(
     let include = strings("members");
     let exclude = strings("exclude");
     let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-    let members =
-        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(Warning::in_file(manifest_path, w)));
-    let count = members.count(repo, dir, file_name(manifest_path));
+    let members = Members::new(include.iter().map(String::as_str), &exclude, |w| {
+        repo.warn(Warning::in_file(manifest_path.as_str(), w))
+    });
+    let count = members.count(repo, dir, manifest_path.file_name());
     out.note(workspace_note(kind, count, noun, dir));
     members
 }
@@ -197,8 +201,11 @@ mod tests {
 
     #[test]
     fn samples_and_nesting() {
-        assert_eq!(outermost(["pom.xml", "gson/pom.xml"]), vec!["pom.xml"]);
-        assert_eq!(outermost(["a/pom.xml", "ab/pom.xml", "a/b/pom.xml"]), vec!["a/pom.xml", "ab/pom.xml"]);
+        let paths = |list: &[&'static str]| -> Vec<&'static RelPath> {
+            list.iter().map(|p| RelPath::new(p).unwrap()).collect()
+        };
+        assert_eq!(outermost(paths(&["pom.xml", "gson/pom.xml"])), paths(&["pom.xml"]));
+        assert_eq!(outermost(paths(&["a/pom.xml", "ab/pom.xml", "a/b/pom.xml"])), paths(&["a/pom.xml", "ab/pom.xml"]));
         assert_eq!(source_at("f", "a\nb needle\n", "needle"), Evidence::line("f", 2));
         assert_eq!(source_at("f", "a\n", "needle"), Evidence::file("f"));
     }

@@ -4,6 +4,8 @@
 //! `Pipfile` or `requirements*.txt` among the project's own files. A nested one inside
 //! another project counts only when it has its own lockfile and is not a uv workspace member.
 
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 use crate::warning::Warning;
 use std::sync::LazyLock;
 
@@ -12,7 +14,7 @@ use regex::Regex;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep_for_a_project};
+use crate::detect::repo::{Repo, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{self, commands, in_dir, join_path, quote};
 use crate::detect::sources::version;
@@ -103,7 +105,7 @@ pub static DECLARATION: Declaration = Declaration {
 };
 
 impl Ecosystem for Python {
-    fn lines_run_by(&self, sources: &Sources, dir: &str, command: &str) -> Vec<String> {
+    fn lines_run_by(&self, sources: &Sources, dir: &RelPath, command: &str) -> Vec<String> {
         tox_env_commands(sources.repo(), dir, command)
     }
     fn in_installed_environment(&self, command: &str, package_managers: &[&str]) -> Option<String> {
@@ -280,8 +282,8 @@ fn toml_table<'a>(pyproject: Option<&'a toml::Table>, path: &[&str]) -> Option<&
     path.iter().try_fold(pyproject?, |table, key| table.get(*key)?.as_table())
 }
 
-const MARKERS: &[&str] = &["pyproject.toml", "setup.py", "setup.cfg", "Pipfile"];
-const LOCKFILES: &[&str] = &["uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock"];
+const MARKERS: &[&RelPath] = &[rel!("pyproject.toml"), rel!("setup.py"), rel!("setup.cfg"), rel!("Pipfile")];
+const LOCKFILES: &[&RelPath] = &[rel!("uv.lock"), rel!("poetry.lock"), rel!("pdm.lock"), rel!("Pipfile.lock")];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Tool {
@@ -336,23 +338,23 @@ impl Tool {
 }
 
 fn detect(repo: &Repo, from_ci: &FromCi, out: &mut Findings) {
-    let mut dirs: Vec<&str> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
+    let mut dirs: Vec<&RelPath> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
     let requirements = requirement_files(repo);
     dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
-    dirs.sort_by_key(|d| (if d.is_empty() { 0 } else { d.matches('/').count() + 1 }, *d));
+    dirs.sort_by_key(|d| (d.components().count(), *d));
     dirs.dedup();
 
-    let mut projects: Vec<(String, Option<Members>)> = Vec::new();
+    let mut projects: Vec<(&RelPath, Option<Members>)> = Vec::new();
     for dir in dirs {
-        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
-            let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| dir.is_within(p)) {
+            let relative = dir.relative_to(parent).unwrap_or(dir);
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
-            let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(&join(dir, l)));
+            let own_lockfile = LOCKFILES.iter().any(|l| repo.exists(dir.join(l)));
             // A parent that is configuration only (pytest's, mypy's settings over `core/`
             // and `pool/`) installs its folders' projects the way CI does, or not at all:
             // then each is a project of its own.
             let parent_installs = members.is_some()
-                || LOCKFILES.iter().any(|l| repo.exists(&join(parent, l)))
+                || LOCKFILES.iter().any(|l| repo.exists(parent.join(l)))
                 || is_installable(repo, parent)
                 || !local_projects(&from_ci.test_packages, parent).is_empty();
             if (member || !own_lockfile) && parent_installs {
@@ -362,28 +364,28 @@ fn detect(repo: &Repo, from_ci: &FromCi, out: &mut Findings) {
         if too_deep_for_a_project(dir) {
             continue;
         }
-        let own_requirements: Vec<&str> =
+        let own_requirements: Vec<&RelPath> =
             requirements.iter().copied().filter(|f| requirements_project_dir(f) == dir).collect();
         let members = project(repo, dir, &own_requirements, from_ci, out);
-        projects.push((dir.to_string(), members));
+        projects.push((dir, members));
     }
 }
 
 /// `requirements.txt`, `requirements-dev.txt`, `requirements/test.txt`, `test_requirements.txt`,
 /// … outside samples.
-fn requirement_files(repo: &Repo) -> Vec<&str> {
-    let mut found: Vec<&str> = repo
+fn requirement_files(repo: &Repo) -> Vec<&RelPath> {
+    let mut found: Vec<&RelPath> = repo
         .files()
         .filter(|f| f.name().ends_with(".txt"))
         .filter(|f| {
             f.name().starts_with("requirements")
-                || file_name(f.dir()) == "requirements"
+                || f.dir().file_name() == "requirements"
                 || is_test_requirements(f.name())
         })
         .filter(|f| f.is_project_path())
         .map(|f| f.path())
         .collect();
-    found.sort_by_key(|f| (f.matches('/').count(), *f));
+    found.sort_by_key(|f| (f.depth(), *f));
     found
 }
 
@@ -394,27 +396,33 @@ fn is_test_requirements(name: &str) -> bool {
 }
 
 /// The project a requirements file belongs to: its directory, or the parent of `requirements/`.
-fn requirements_project_dir(file: &str) -> &str {
-    let dir = parent_dir(file);
-    if file_name(dir) == "requirements" { parent_dir(dir) } else { dir }
+fn requirements_project_dir(file: &RelPath) -> &RelPath {
+    let dir = file.parent();
+    if dir.file_name() == "requirements" { dir.parent() } else { dir }
 }
 
 /// One project at `dir`; `requirements` are its own requirements files; `from_ci` what the
 /// repo's CI and task files ask of its environment.
-fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out: &mut Findings) -> Option<Members> {
-    let pyproject_path = join(dir, "pyproject.toml");
+fn project(
+    repo: &Repo,
+    dir: &RelPath,
+    requirements: &[&RelPath],
+    from_ci: &FromCi,
+    out: &mut Findings,
+) -> Option<Members> {
+    let pyproject_path = dir.join(rel!("pyproject.toml"));
     let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
     let tool_table = |name: &str| pyproject.as_deref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
-    let has = |file: &str| repo.exists(&join(dir, file));
+    let has = |file: &RelPath| repo.exists(dir.join(file));
 
-    let (tool, source) = if has("uv.lock") {
-        (Tool::Uv, Evidence::file(join(dir, "uv.lock")))
-    } else if has("poetry.lock") {
-        (Tool::Poetry, Evidence::file(join(dir, "poetry.lock")))
-    } else if has("pdm.lock") {
-        (Tool::Pdm, Evidence::file(join(dir, "pdm.lock")))
-    } else if has("Pipfile") {
-        (Tool::Pipenv, Evidence::file(join(dir, "Pipfile")))
+    let (tool, source) = if has(rel!("uv.lock")) {
+        (Tool::Uv, Evidence::file(dir.join(rel!("uv.lock"))))
+    } else if has(rel!("poetry.lock")) {
+        (Tool::Poetry, Evidence::file(dir.join(rel!("poetry.lock"))))
+    } else if has(rel!("pdm.lock")) {
+        (Tool::Pdm, Evidence::file(dir.join(rel!("pdm.lock"))))
+    } else if has(rel!("Pipfile")) {
+        (Tool::Pipenv, Evidence::file(dir.join(rel!("Pipfile"))))
     } else if tool_table("poetry").is_some_and(|p| p.get("dependencies").is_some() || p.get("name").is_some()) {
         (Tool::Poetry, Evidence::key(&pyproject_path, "tool.poetry"))
     } else if tool_table("uv").is_some() {
@@ -437,11 +445,11 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     }
     // A project of requirements files alone has no manifest: the tool's evidence names the file.
     let manifest =
-        MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p)).map_or_else(|| source.clone(), Evidence::file);
+        MARKERS.iter().map(|m| dir.join(m)).find(|p| repo.exists(p)).map_or_else(|| source.clone(), Evidence::file);
     out.helper(Phase::Toolchain, "hanzo_pip_setup", Vec::new(), manifest.clone());
     out.helper(Phase::Expose, "hanzo_link_user_tools", Vec::new(), manifest);
     out.package_manager(tool.name(), None, pm_path(dir), source.clone());
-    let lock = (tool == Tool::Poetry && has("poetry.lock")).then(|| repo.read(&source.path)).flatten();
+    let lock = (tool == Tool::Poetry && has(rel!("poetry.lock"))).then(|| repo.read(&source.path)).flatten();
     if let Some(requirement) = tool.requirement(pyproject.as_deref(), lock.as_deref()) {
         let command = tool.name();
         out.step(
@@ -470,7 +478,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     // a leftover (alembic's pins a pytest older than the one its project needs).
     let ci_prefers_nox = from_ci.runners == ["nox"];
     // The requirements files the install below takes (pip's only; the locks hold the rest).
-    let mut installed_files: Vec<&str> = Vec::new();
+    let mut installed_files: Vec<&RelPath> = Vec::new();
     let run_prefix = match tool {
         Tool::Uv => {
             // `uv sync` fills a private `.venv` that only `uv run` sees; the locked set (the
@@ -479,7 +487,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
             // The locked dependencies first, then the workspace's own packages (`-e` lines)
             // without theirs: built from a copy or a shallow clone they get a made-up version
             // that a locked dependency on them (pytest on pluggy) would refuse.
-            let mut export = String::from(if has("uv.lock") { "uv export --frozen" } else { "uv export" });
+            let mut export = String::from(if has(rel!("uv.lock")) { "uv export --frozen" } else { "uv export" });
             if members.is_some() {
                 export.push_str(" --all-packages");
             }
@@ -508,12 +516,12 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         }
         // These build the project too (editable, into their own environment).
         Tool::Pdm => {
-            let cmd = if has("pdm.lock") { "pdm install --frozen-lockfile" } else { "pdm install" };
+            let cmd = if has(rel!("pdm.lock")) { "pdm install --frozen-lockfile" } else { "pdm install" };
             out.step_in(dir, Phase::Install, without_git_metadata(pyproject.as_deref(), cmd), source);
             "pdm run "
         }
         Tool::Pipenv => {
-            let cmd = if has("Pipfile.lock") { "pipenv install --dev --deploy" } else { "pipenv install --dev" };
+            let cmd = if has(rel!("Pipfile.lock")) { "pipenv install --dev --deploy" } else { "pipenv install --dev" };
             out.step_in(dir, Phase::Install, without_git_metadata(pyproject.as_deref(), cmd), source);
             "pipenv run "
         }
@@ -523,7 +531,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
         }
         Tool::Pip => {
             let theirs = tox_special_files(repo, dir);
-            let requirements: Vec<&str> =
+            let requirements: Vec<&RelPath> =
                 requirements.iter().copied().filter(|f| !theirs.iter().any(|t| t == f)).collect();
             let ci_extras: Vec<&str> = from_ci
                 .test_packages
@@ -565,7 +573,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     // environment adds, so that the tests also run without tox. Before the project's
     // install: tox depends on filelock and virtualenv, and installed after their checkout
     // it would replace the editable project with a release.
-    let nox = Some(join(dir, "noxfile.py")).filter(|path| repo.exists(path)).map(Evidence::file);
+    let nox = Some(dir.join(rel!("noxfile.py"))).filter(|path| repo.exists(path)).map(Evidence::file);
     for (config, runner) in [(tox.as_ref().map(ToxConfig::evidence), "tox"), (nox, "nox")] {
         if let (true, Some(path)) = (tool.fills_interpreter(), config) {
             out.step(
@@ -579,7 +587,7 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     let already_installed = |dep: &String| {
         let file = dep.strip_prefix("--requirement").or_else(|| dep.strip_prefix("-r"));
         let file = file.map(|f| f.trim_start_matches('=').trim());
-        file.and_then(|f| join_path(dir, f)).is_some_and(|f| installed_files.contains(&f.as_str()))
+        file.and_then(|f| join_path(dir, f)).is_some_and(|f| installed_files.contains(&f.as_rel_path()))
     };
     let tox_deps: Vec<String> = tox_deps.into_iter().filter(|dep| !already_installed(dep)).collect();
     if let (false, Some(path)) = (tox_deps.is_empty(), &tox) {
@@ -602,11 +610,11 @@ fn project(repo: &Repo, dir: &str, requirements: &[&str], from_ci: &FromCi, out:
     tests(repo, dir, pytest, tool, run_prefix, tox_env.as_deref(), out);
     // Workspace members keep their own tests: run them from the member, in the shared env.
     if let Some(members) = &members {
-        for member in repo.project_dirs("pyproject.toml").into_iter().filter(|d| is_within(d, dir) && *d != dir) {
-            if !members.contains(member.strip_prefix(dir).unwrap_or(member).trim_start_matches('/')) {
+        for member in repo.project_dirs("pyproject.toml").into_iter().filter(|d| d.is_within(dir) && *d != dir) {
+            if !members.contains(member.relative_to(dir).unwrap_or(member)) {
                 continue;
             }
-            let member_path = join(member, "pyproject.toml");
+            let member_path = member.join(rel!("pyproject.toml"));
             let member_pyproject = repo.read_toml(&member_path);
             let pytest = pytest_evidence(repo, member, &[], member_pyproject.as_deref(), &member_path);
             tests(repo, member, pytest, tool, run_prefix, None, out);
@@ -630,17 +638,17 @@ fn is_version_file(evidence: &Evidence) -> bool {
     [".python-version", "runtime.txt", "Pipfile"].iter().any(|f| evidence.path.ends_with(f))
 }
 
-fn pyproject_or_setup(repo: &Repo, dir: &str) -> Evidence {
-    let path = MARKERS.iter().map(|m| join(dir, m)).find(|p| repo.exists(p));
-    Evidence::file(path.unwrap_or_else(|| join(dir, "pyproject.toml")))
+fn pyproject_or_setup(repo: &Repo, dir: &RelPath) -> Evidence {
+    let path = MARKERS.iter().map(|m| dir.join(m)).find(|p| repo.exists(p));
+    Evidence::file(path.unwrap_or_else(|| dir.join(rel!("pyproject.toml"))))
 }
 
 /// `[tool.uv.workspace] members/exclude`: one `uv sync --all-packages` at the root.
 fn uv_workspace(
     repo: &Repo,
-    dir: &str,
+    dir: &RelPath,
     pyproject: Option<&toml::Table>,
-    pyproject_path: &str,
+    pyproject_path: &RelPath,
     out: &mut Findings,
 ) -> Option<Members> {
     let workspace = pyproject?.get("tool")?.get("uv")?.get("workspace")?;

@@ -11,11 +11,13 @@ use crate::detect::ecosystems::project::{
     file_on_disk, native_shell_of, pm_path, read_existing, source_at, version_file,
 };
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, is_project_path, join, parent_dir, too_deep_for_a_project};
+use crate::detect::repo::{Repo, is_project_path, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{in_dir, quote};
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::RelPath;
 
 pub struct Ruby;
 
@@ -127,7 +129,7 @@ pub fn keeps_secrets_in_credentials(repo: &Repo, production_rb: &str) -> bool {
     let Some(app) = production_rb.strip_suffix("config/environments/production.rb") else { return false };
     ["credentials.yml.enc", "credentials.yml.enc.sample", "credentials/production.yml.enc"]
         .iter()
-        .any(|file| repo.exists(&format!("{app}config/{file}")))
+        .any(|file| RelPath::new(&format!("{app}config/{file}")).is_ok_and(|path| repo.exists(path)))
 }
 
 static GEMFILE_RUBY: LazyLock<Regex> =
@@ -142,26 +144,26 @@ static ADAPTER: LazyLock<Regex> =
 fn detect(repo: &Repo, out: &mut Findings) {
     // Bundler takes the Gemfile nearest the working directory: one in a subfolder is a bundle
     // of its own (sinatra's rack-protection/ and sinatra-contrib/), not part of the root's.
-    let mut gemfiles: Vec<&str> = ["Gemfile", "gems.rb"]
+    let mut gemfiles: Vec<&RelPath> = ["Gemfile", "gems.rb"]
         .iter()
         .flat_map(|name| repo.named(name))
-        .filter(|path| is_project_path(path) && !too_deep_for_a_project(parent_dir(path)))
+        .filter(|path| is_project_path(path) && !too_deep_for_a_project(path.parent()))
         .collect();
-    gemfiles.sort_by_key(|path| (path.matches('/').count(), *path));
+    gemfiles.sort_by_key(|path| (path.depth(), *path));
     // An app's `ios/Gemfile` (fastlane, CocoaPods) is release tooling of its native shell.
     for gemfile in gemfiles.into_iter().filter(|g| native_shell_of(repo, g).is_none()) {
         bundle(repo, out, gemfile);
     }
 }
 
-fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
-    let dir = parent_dir(gemfile);
+fn bundle(repo: &Repo, out: &mut Findings, gemfile: &RelPath) {
+    let dir = gemfile.parent();
     let text = repo.read(gemfile).unwrap_or_default();
-    let lock_path = join(dir, if gemfile.ends_with("gems.rb") { "gems.locked" } else { "Gemfile.lock" });
+    let lock_path = dir.join(if gemfile.ends_with("gems.rb") { rel!("gems.locked") } else { rel!("Gemfile.lock") });
     let lock = read_existing(repo, &lock_path);
 
     // (version, source, whether the version is only a constraint's floor)
-    let version = version_file(repo, dir, ".ruby-version")
+    let version = version_file(repo, dir, rel!(".ruby-version"))
         .map(|(v, source)| (v, source, false))
         .or_else(|| {
             let caps = GEMFILE_RUBY.captures(&text)?;
@@ -190,7 +192,7 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
         "bundler",
         bundler,
         pm_path(dir),
-        Evidence::file(if lock.is_some() { lock_path.as_str() } else { gemfile }),
+        Evidence::file(if lock.is_some() { lock_path.as_rel_path() } else { gemfile }),
     );
     // Plain `bundle install`: it keeps the lockfile's versions, and unlike frozen/deployment
     // mode it can add the Linux platform to a lockfile written on a Mac.
@@ -198,18 +200,20 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
         dir,
         Phase::Install,
         "bundle install",
-        Evidence::file(if lock.is_some() { lock_path.as_str() } else { gemfile }),
+        Evidence::file(if lock.is_some() { lock_path.as_rel_path() } else { gemfile }),
     );
 
     let gems = format!("{text}\n{}", lock.as_deref().unwrap_or_default());
     let rails = RAILS_GEM.is_match(&text) || lock.as_deref().is_some_and(|l| l.contains("\n    rails ("));
-    let has_dir = |name: &str| repo.under(&join(dir, name)).next().is_some();
-    if has_dir("spec") && gems.contains("rspec") {
-        out.test(in_dir(dir, "bundle exec rspec"), Evidence::file(join(dir, "spec")));
-    } else if rails && file_on_disk(repo, &join(dir, "bin/rails")) && has_dir("test") {
-        out.test(in_dir(dir, "bin/rails test"), Evidence::file(join(dir, "bin/rails")));
-    } else if let Some(rakefile) =
-        ["Rakefile", "rakefile", "Rakefile.rb"].iter().map(|n| join(dir, n)).find(|p| repo.exists(p))
+    let has_dir = |name: &RelPath| repo.under(&dir.join(name)).next().is_some();
+    if has_dir(rel!("spec")) && gems.contains("rspec") {
+        out.test(in_dir(dir, "bundle exec rspec"), Evidence::file(dir.join(rel!("spec"))));
+    } else if rails && file_on_disk(repo, &dir.join(rel!("bin/rails"))) && has_dir(rel!("test")) {
+        out.test(in_dir(dir, "bin/rails test"), Evidence::file(dir.join(rel!("bin/rails"))));
+    } else if let Some(rakefile) = [rel!("Rakefile"), rel!("rakefile"), rel!("Rakefile.rb")]
+        .map(|n| dir.join(n))
+        .into_iter()
+        .find(|p| repo.exists(p))
     {
         let rake = read_existing(repo, &rakefile).unwrap_or_default();
         let test_task = rake.contains("TestTask") || rake.contains("task :test") || rake.contains("task test:");
@@ -226,19 +230,24 @@ fn bundle(repo: &Repo, out: &mut Findings, gemfile: &str) {
 /// The services a Rails app's `config/database.yml` adapters need. Apps that keep only a
 /// `database.yml.sample` (`.example`, `example.database.yml`, …) get it copied into place,
 /// as their CI does.
-fn database(repo: &Repo, out: &mut Findings, dir: &str) {
-    let config = join(dir, "config/database.yml");
+fn database(repo: &Repo, out: &mut Findings, dir: &RelPath) {
+    let config = dir.join(rel!("config/database.yml"));
     let path = if repo.exists(&config) {
         config
     } else {
-        let samples = ["database.yml.sample", "database.yml.example", "database.yml.dist", "database.yml.template"]
-            .into_iter()
-            .chain(["example.database.yml", "sample.database.yml"]);
-        let Some(sample) = samples.map(|name| join(dir, &format!("config/{name}"))).find(|p| repo.exists(p)) else {
+        let samples = [
+            rel!("config/database.yml.sample"),
+            rel!("config/database.yml.example"),
+            rel!("config/database.yml.dist"),
+            rel!("config/database.yml.template"),
+            rel!("config/example.database.yml"),
+            rel!("config/sample.database.yml"),
+        ];
+        let Some(sample) = samples.map(|name| dir.join(name)).into_iter().find(|p| repo.exists(p)) else {
             return;
         };
         let (from, to) = (quote(&sample), quote(&config));
-        out.step(Phase::Build, format!("[ -f {to} ] || cp {from} {to}"), Evidence::file(sample.as_str()));
+        out.step(Phase::Build, format!("[ -f {to} ] || cp {from} {to}"), Evidence::file(&sample));
         sample
     };
     let Some(text) = read_existing(repo, &path) else { return };

@@ -7,11 +7,13 @@
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, file_name, is_within, join, parent_dir, too_deep_for_a_project};
+use crate::detect::repo::{Repo, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::RelPath;
 
 mod env;
 
@@ -54,7 +56,8 @@ impl Ecosystem for Rust {
         name == "diesel.toml"
     }
     fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
-        if file_name(rel) == "diesel.toml" {
+        // `rel` comes from the secrets scan, still text (issue 29).
+        if crate::detect::repo::file_name(rel) == "diesel.toml" {
             return vec![EnvRead::new("DATABASE_URL", 0, Need::Unstated, "the diesel CLI")];
         }
         env::reads(text)
@@ -65,13 +68,13 @@ impl Ecosystem for Rust {
 }
 
 fn detect(repo: &Repo, out: &mut Findings) {
-    let mut projects: Vec<(String, Option<Members>)> = Vec::new();
+    let mut projects: Vec<(&RelPath, Option<Members>)> = Vec::new();
     for dir in repo.project_dirs("Cargo.toml") {
-        let manifest_path = join(dir, "Cargo.toml");
-        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| is_within(dir, p)) {
-            let relative = dir.strip_prefix(parent.as_str()).unwrap_or(dir).trim_start_matches('/');
+        let manifest_path = dir.join(rel!("Cargo.toml"));
+        if let Some((parent, members)) = projects.iter().rev().find(|(p, _)| dir.is_within(p)) {
+            let relative = dir.relative_to(parent).unwrap_or(dir);
             let member = members.as_ref().is_some_and(|m| m.contains(relative));
-            if member || !repo.exists(&join(dir, "Cargo.lock")) {
+            if member || !repo.exists(dir.join(rel!("Cargo.lock"))) {
                 continue;
             }
         }
@@ -89,35 +92,41 @@ fn detect(repo: &Repo, out: &mut Findings) {
             continue;
         }
         let members = project(repo, dir, &manifest, &manifest_path, out);
-        projects.push((dir.to_string(), members));
+        projects.push((dir, members));
     }
 }
 
-fn project(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, out: &mut Findings) -> Option<Members> {
+fn project(
+    repo: &Repo,
+    dir: &RelPath,
+    manifest: &toml::Table,
+    manifest_path: &RelPath,
+    out: &mut Findings,
+) -> Option<Members> {
     rust_version(repo, dir, manifest, manifest_path, out);
-    let lock = join(dir, "Cargo.lock");
+    let lock = dir.join(rel!("Cargo.lock"));
     let locked = repo.exists(&lock);
-    out.package_manager("cargo", None, pm_path(dir), Evidence::file(manifest_path.to_string()));
+    out.package_manager("cargo", None, pm_path(dir), Evidence::file(manifest_path));
     let (fetch, source) =
-        if locked { ("cargo fetch --locked", lock) } else { ("cargo fetch", manifest_path.to_string()) };
+        if locked { ("cargo fetch --locked", lock) } else { ("cargo fetch", manifest_path.to_owned()) };
     let source = Evidence::file(source);
     out.step_in(dir, Phase::Install, fetch, source);
 
     let workspace = manifest.get("workspace");
     let members = workspace.map(|ws| toml_workspace(repo, dir, ws, manifest_path, ("cargo", "member crate"), out));
     let test = if members.is_some() { "cargo test --workspace" } else { "cargo test" };
-    out.test(in_dir(dir, test), Evidence::file(manifest_path.to_string()));
+    out.test(in_dir(dir, test), Evidence::file(manifest_path));
     members
 }
 
 /// `rust-toolchain.toml`/`rust-toolchain` (here or in a parent) names the toolchain the repo
 /// builds with; when it names a moving channel (`stable`), `rust-version` (the MSRV, resolved from `[workspace.package]` when the
 /// package says `rust-version.workspace = true`). `stable`/`nightly` pin nothing.
-fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &str, out: &mut Findings) {
+fn rust_version(repo: &Repo, dir: &RelPath, manifest: &toml::Table, manifest_path: &str, out: &mut Findings) {
     let mut current = Some(dir);
     while let Some(d) = current {
-        let toml_file = join(d, "rust-toolchain.toml");
-        let plain_file = join(d, "rust-toolchain");
+        let toml_file = d.join(rel!("rust-toolchain.toml"));
+        let plain_file = d.join(rel!("rust-toolchain"));
         if repo.exists(&toml_file) {
             let channel = repo.read_toml(&toml_file).and_then(|t| {
                 t.get("toolchain").and_then(|tc| tc.get("channel")).and_then(|c| c.as_str()).map(str::to_string)
@@ -148,7 +157,7 @@ fn rust_version(repo: &Repo, dir: &str, manifest: &toml::Table, manifest_path: &
             }
             break;
         }
-        current = (!d.is_empty()).then(|| parent_dir(d));
+        current = (!d.is_empty()).then(|| d.parent());
     }
     let package = manifest.get("package");
     let rust_version = package.and_then(|p| p.get("rust-version"));
@@ -201,23 +210,23 @@ fn install_minimum_toolchain(msrv: &str, source: &Evidence, out: &mut Findings) 
 
 /// The `[workspace.package] rust-version` of this manifest, or of the nearest ancestor
 /// manifest that has a `[workspace]`.
-fn workspace_rust_version(repo: &Repo, dir: &str, manifest: &toml::Table) -> Option<(String, Evidence)> {
+fn workspace_rust_version(repo: &Repo, dir: &RelPath, manifest: &toml::Table) -> Option<(String, Evidence)> {
     let own = |table: &toml::Table| -> Option<String> {
         table.get("workspace")?.get("package")?.get("rust-version")?.as_str().and_then(version::numeric_pin)
     };
     if let Some(v) = own(manifest) {
-        return Some((v, Evidence::key(join(dir, "Cargo.toml"), "workspace.package.rust-version")));
+        return Some((v, Evidence::key(dir.join(rel!("Cargo.toml")), "workspace.package.rust-version")));
     }
-    let mut current = (!dir.is_empty()).then(|| parent_dir(dir));
+    let mut current = (!dir.is_empty()).then(|| dir.parent());
     while let Some(d) = current {
-        let path = join(d, "Cargo.toml");
+        let path = d.join(rel!("Cargo.toml"));
         if repo.exists(&path)
             && let Some(table) = repo.read_toml(&path)
             && table.get("workspace").is_some()
         {
             return own(&table).map(|v| (v, Evidence::key(path, "workspace.package.rust-version")));
         }
-        current = (!d.is_empty()).then(|| parent_dir(d));
+        current = (!d.is_empty()).then(|| d.parent());
     }
     None
 }

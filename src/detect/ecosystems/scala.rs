@@ -9,10 +9,12 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, Toolchain};
 use crate::detect::ecosystems::project::{file_on_disk, pm_path, projects, read_existing, source_at};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, join, parent_dir};
+use crate::detect::repo::Repo;
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::RelPath;
 
 pub struct Scala;
 
@@ -77,18 +79,18 @@ fn detect(repo: &Repo, out: &mut Findings) {
 }
 
 /// Mill has no package-manager name in the schema: the toolchain, the steps and the tests.
-fn mill(repo: &Repo, out: &mut Findings, build: &str) {
-    let dir = parent_dir(build);
+fn mill(repo: &Repo, out: &mut Findings, build: &RelPath) {
+    let dir = build.parent();
     out.toolchain("scala", None, Evidence::file(build));
-    let mill = if file_on_disk(repo, &join(dir, "mill")) { "./mill" } else { "mill" };
+    let mill = if file_on_disk(repo, &dir.join(rel!("mill"))) { "./mill" } else { "mill" };
     out.step_in(dir, Phase::Install, format!("{mill} -i __.compile"), Evidence::file(build));
     out.test(in_dir(dir, &format!("{mill} -i __.test")), Evidence::file(build));
 }
 
-fn sbt(repo: &Repo, out: &mut Findings, build: &str) {
-    let dir = parent_dir(build);
+fn sbt(repo: &Repo, out: &mut Findings, build: &RelPath) {
+    let dir = build.parent();
     let text = repo.read(build).unwrap_or_default();
-    let props_path = join(dir, "project/build.properties");
+    let props_path = dir.join(rel!("project/build.properties"));
     let sbt_version = read_existing(repo, &props_path).and_then(|t| {
         t.lines().find_map(|l| {
             l.trim().strip_prefix("sbt.version").map(|v| v.trim_start_matches([' ', '=']).trim().to_string())
@@ -114,7 +116,7 @@ fn sbt(repo: &Repo, out: &mut Findings, build: &str) {
 }
 
 /// `scalaVersion := "3.3.1"`, or a name defined as a string in build.sbt or project/*.scala.
-fn scala_version(repo: &Repo, dir: &str, build: &str, text: &str) -> Option<(String, Evidence)> {
+fn scala_version(repo: &Repo, dir: &RelPath, build: &RelPath, text: &str) -> Option<(String, Evidence)> {
     let caps = SCALA_VERSION.captures(text)?;
     if let Some(v) = caps.get(1) {
         return Some((v.as_str().to_string(), source_at(build, text, caps[0].trim())));
@@ -125,16 +127,16 @@ fn scala_version(repo: &Repo, dir: &str, build: &str, text: &str) -> Option<(Str
         regex::escape(name)
     ))
     .ok()?;
-    let project_dir = join(dir, "project");
-    let sources = std::iter::once(build.to_string()).chain(
+    let project_dir = dir.join(rel!("project"));
+    let sources = std::iter::once(build).chain(
         repo.under(&project_dir)
             .filter(|f| f.name().ends_with(".scala") || f.name().ends_with(".sbt"))
-            .map(|f| f.path().to_string()),
+            .map(|f| f.path()),
     );
     sources.take(50).find_map(|path| {
-        let t = repo.read(&path)?;
+        let t = repo.read(path)?;
         let c = definition.captures(&t)?;
-        Some((c[1].to_string(), source_at(&path, &t, c[0].trim())))
+        Some((c[1].to_string(), source_at(path, &t, c[0].trim())))
     })
 }
 

@@ -9,11 +9,13 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, join, parent_dir};
+use crate::detect::repo::Repo;
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::RelPath;
 
 pub struct Swift;
 
@@ -86,8 +88,8 @@ fn detect(repo: &Repo, out: &mut Findings) {
     }
 }
 
-fn package(repo: &Repo, out: &mut Findings, manifest: &str) {
-    let dir = parent_dir(manifest);
+fn package(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
+    let dir = manifest.parent();
     let text = repo.read(manifest).unwrap_or_default();
     // The first line: `// swift-tools-version:5.9` (or `// swift-tools-version: 6.0`).
     let tools = text
@@ -96,11 +98,11 @@ fn package(repo: &Repo, out: &mut Findings, manifest: &str) {
         .and_then(|l| l.split_once("swift-tools-version"))
         .and_then(|(_, v)| version::first(v))
         .map(|v| (v, Evidence::line(manifest, 1)));
-    match version_file(repo, dir, ".swift-version").or(tools) {
+    match version_file(repo, dir, rel!(".swift-version")).or(tools) {
         Some((v, source)) => out.toolchain("swift", Some(v), source),
         None => out.toolchain("swift", None, Evidence::file(manifest)),
     }
-    let resolved = join(dir, "Package.resolved");
+    let resolved = dir.join(rel!("Package.resolved"));
     let evidence = if repo.exists(&resolved) { resolved.as_str() } else { manifest };
     out.package_manager("swiftpm", None, pm_path(dir), Evidence::file(evidence));
     out.step_in(dir, Phase::Install, "swift package resolve", Evidence::file(evidence));

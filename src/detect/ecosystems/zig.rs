@@ -7,10 +7,11 @@ use regex::Regex;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{projects, read_existing, source_at, version_file};
 use crate::detect::findings::{Findings, Phase};
-use crate::detect::repo::{Repo, join, parent_dir};
+use crate::detect::repo::Repo;
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::evidence::Evidence;
+use crate::rel;
 
 pub struct Zig;
 
@@ -43,14 +44,14 @@ static MINIMUM: LazyLock<Regex> =
 
 fn detect(repo: &Repo, out: &mut Findings) {
     for build in projects(repo, &["build.zig"]) {
-        let dir = parent_dir(build);
-        let zon_path = join(dir, "build.zig.zon");
+        let dir = build.parent();
+        let zon_path = dir.join(rel!("build.zig.zon"));
         let zon = read_existing(repo, &zon_path);
         let minimum = zon.as_deref().and_then(|text| {
             let caps = MINIMUM.captures(text)?;
             Some((caps[1].to_string(), source_at(&zon_path, text, &caps[0])))
         });
-        match version_file(repo, dir, ".zigversion").or(minimum) {
+        match version_file(repo, dir, rel!(".zigversion")).or(minimum) {
             Some((v, source)) => out.toolchain("zig", Some(v), source),
             None => out.toolchain("zig", None, Evidence::file(build)),
         }

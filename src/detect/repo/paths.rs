@@ -4,6 +4,7 @@
 //! names (`index.ts`, `__init__.py`, `package.json`): `Paths` keeps each folder and each name
 //! once and a file as two 4-byte ids, a third of the bytes of its paths.
 
+use crate::rel_path::RelPath;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -266,7 +267,8 @@ impl Paths {
 
     /// The path of the file at `i`, built.
     pub(super) fn path(&self, i: usize) -> String {
-        super::join(self.dir(i), self.name(i))
+        // The walk's own folders and names: relative, `/`-separated, no `.` or `..`.
+        RelPath::trusted(self.dir(i)).join(RelPath::trusted(self.name(i))).into_string()
     }
 
     /// How the path at `i` orders against `key`, without building it.

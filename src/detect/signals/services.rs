@@ -35,7 +35,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     for file in sources.tasks() {
         for target in &file.targets {
             for (_, command) in &target.recipe {
-                let dir = crate::detect::repo::parent_dir(&file.path);
+                let dir = file.path.parent();
                 if let Some(start) = ComposeStart::of_line(sources.repo(), dir, command).filter(|s| s.named) {
                     report(&start, Kind::Task, out);
                 }

@@ -13,7 +13,6 @@
 
 use crate::detect::ecosystems;
 use crate::detect::findings::{Evidence, Findings, Kind, Service, Start, StartOrigin};
-use crate::detect::repo::parent_dir;
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::agent_files::Purpose;
@@ -23,6 +22,7 @@ use crate::detect::sources::packaged_services;
 use crate::detect::sources::shell::quote;
 use crate::detect::sources::tasks::docker_run_services;
 use crate::detect::sources::workflows::{EnvValue, JobService};
+use crate::rel_path::RelPathBuf;
 
 /// The lines of CI test jobs with service containers that prepare the services before the
 /// job's first test — a service's client (`psql -c "CREATE ROLE scram_test …"`) or a script
@@ -100,7 +100,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     for file in sources.tasks() {
         for target in &file.targets {
             for (at, command) in &target.recipe {
-                if let Some(start) = ComposeStart::of_line(sources.repo(), parent_dir(&file.path), command) {
+                if let Some(start) = ComposeStart::of_line(sources.repo(), file.path.parent(), command) {
                     add(out, start, file.at(at), StartOrigin::Task);
                 }
             }
@@ -161,10 +161,10 @@ fn docker_run(service: &JobService, kind: Kind) -> Option<(String, Service)> {
 }
 
 /// The first three of `items`, and how many more.
-fn few(items: &[String]) -> String {
+fn few(items: &[RelPathBuf]) -> String {
     match items {
         [a, b, c, rest @ ..] if !rest.is_empty() => format!("{a}, {b}, {c} (and {} more)", rest.len()),
-        _ => items.join(", "),
+        _ => items.iter().map(|item| item.as_str()).collect::<Vec<_>>().join(", "),
     }
 }
 

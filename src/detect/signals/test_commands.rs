@@ -10,12 +10,12 @@ use regex::Regex;
 use crate::detect::ecosystems::ships;
 use crate::detect::ecosystems::{self, is_test_command, node};
 use crate::detect::findings::{Evidence, Findings, Kind, Phase, Step, TestCommand};
-use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::signals::relevance::runs_tests_line;
 use crate::detect::sources::Sources;
 use crate::detect::sources::devshells::ShellKind;
 use crate::detect::sources::shell::{commands, in_dir, join_path, quote, script_path};
 use crate::detect::sources::workflows::{Job, RUNNER_VARIABLES, RunLine, SHELL_VARIABLE};
+use crate::rel_path::{RelPath, RelPathBuf};
 
 /// Target names that run the test suite, best first.
 const TEST_TARGETS: &[&str] =
@@ -58,7 +58,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     for job in &sources.workflows().jobs {
         // A line that also ships (`pytest && twine upload dist/*`) is not one to run.
         // Nor one in a folder an earlier step made (`dotnet new … --output generated`).
-        let in_checkout = |dir: &str| dir.is_empty() || sources.repo().has_dir(dir);
+        let in_checkout = |dir: &RelPath| dir.is_root() || sources.repo().has_dir(dir);
         let built_first = built_in_another_job(sources, job);
         // Read once per job, each line with its place: what a test line gets is what came
         // before it, a few at most whatever the workflow holds.
@@ -69,7 +69,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             .flat_map(|(i, before)| placed_files(sources, before).into_iter().map(move |step| (i, step)))
             .take(MAX_BEFORE_A_TEST)
             .collect();
-        let builds: Vec<(usize, Option<String>, String)> = job
+        let builds: Vec<(usize, Option<RelPathBuf>, String)> = job
             .lines
             .iter()
             .enumerate()
@@ -121,7 +121,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 let built_here = builds
                     .iter()
                     .filter(|(i, dir, _)| *i < index && *dir == test_dir)
-                    .map(|(_, dir, command)| in_dir(dir.as_deref().unwrap_or_default(), command));
+                    .map(|(_, dir, command)| in_dir(dir.as_deref().unwrap_or(RelPath::root()), command));
                 out.ci_test(TestCommand {
                     command,
                     source: line.source.clone(),
@@ -153,8 +153,8 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         }
     }
     for shell in sources.devshells().iter().filter(|s| s.kind == ShellKind::Devbox && s.test_script) {
-        let command = match parent_dir(&shell.path) {
-            "" => "devbox run test".to_string(),
+        let command = match shell.path.parent() {
+            dir if dir.is_root() => "devbox run test".to_string(),
             dir => format!("cd {dir} && devbox run test"),
         };
         out.test(command, Evidence::key(&shell.path, "shell.scripts.test").of(Kind::Task));
@@ -210,7 +210,7 @@ const MAX_BEFORE_A_TEST: usize = 16;
 
 /// Where a CI line runs, past a `cd DIR && ` of its own (`None` outside the checkout), and
 /// what it runs there.
-fn place(line: &RunLine) -> (Option<String>, String) {
+fn place(line: &RunLine) -> (Option<RelPathBuf>, String) {
     let text = line.text.trim();
     match text.strip_prefix("cd ").and_then(|rest| rest.split_once(" && ")) {
         Some((dir, command)) => (join_path(&line.dir, dir.trim()), command.trim().to_string()),
@@ -231,18 +231,18 @@ fn placed_files(sources: &Sources, line: &RunLine) -> Vec<Step> {
     if line.in_foreign_checkout || commands(&line.text).len() != 1 {
         return Vec::new();
     }
-    let path = |rel: &str| join_path(&line.dir, rel).filter(|p| !p.is_empty());
+    let path = |rel: &str| join_path(&line.dir, rel).filter(|p| !p.is_root());
     // A folder the job makes first (`mkdir .cargo`) goes with other steps of a build.
-    let in_a_committed_folder = |target: &str| parent_dir(target).is_empty() || repo.has_dir(parent_dir(target));
+    let in_a_committed_folder = |target: &RelPath| target.parent().is_root() || repo.has_dir(target.parent());
     let words = shell_words::split(&line.text).unwrap_or_default();
     match words.first().map(String::as_str) {
         Some("cp" | "mv") => {
             let args: Vec<&str> = words[1..].iter().map(String::as_str).filter(|w| !w.starts_with('-')).collect();
             let [from, to] = args[..] else { return Vec::new() };
-            let files: Vec<String> = match from.strip_suffix("/*") {
+            let files: Vec<RelPathBuf> = match from.strip_suffix("/*") {
                 Some(folder) => path(folder)
                     .map(|folder| {
-                        repo.under(&folder).filter(|f| f.dir() == folder).map(|f| f.path().to_string()).collect()
+                        repo.under(&folder).filter(|f| f.dir() == folder).map(|f| f.path().to_owned()).collect()
                     })
                     .unwrap_or_default(),
                 None => path(from).filter(|p| repo.exists(p)).into_iter().collect(),
@@ -251,7 +251,7 @@ fn placed_files(sources: &Sources, line: &RunLine) -> Vec<Step> {
             let into_folder = files.len() > 1 || repo.has_dir(&to) || words.last().is_some_and(|w| w.ends_with('/'));
             files
                 .iter()
-                .map(|file| (file, if into_folder { format!("{to}/{}", file_name(file)) } else { to.clone() }))
+                .map(|file| (file, if into_folder { to.join(RelPath::trusted(file.file_name())) } else { to.clone() }))
                 .filter(|(_, target)| !repo.exists(target) && in_a_committed_folder(target))
                 .map(|(file, target)| format!("[ -e {0} ] || cp {1} {0}", quote(&target), quote(file)))
                 .map(|command| Step::shell(Phase::Build, command, line.source.clone()))
@@ -312,7 +312,7 @@ fn repo_script(sources: &Sources, dir: &str, command: &str) -> Option<std::sync:
 /// Whether `command` starts with a script (`sh X`, `bash X` or `X`) whose name says it tests.
 fn runs_a_test_script(command: &str) -> bool {
     let words = commands(command).into_iter().next().unwrap_or_default();
-    script_path("", &words).is_some_and(|path| file_name(&path).to_ascii_lowercase().contains("test"))
+    script_path("", &words).is_some_and(|path| path.file_name().to_ascii_lowercase().contains("test"))
 }
 
 /// Whether shell `text` reads `$name` or `${name…}`.
@@ -329,7 +329,7 @@ fn reads_variable(text: &str, name: &str) -> bool {
 fn make_recipes(sources: &Sources, dir: &str, command: &str) -> Vec<String> {
     let mut lines = Vec::new();
     for words in commands(command).into_iter().filter(|w| w.first().is_some_and(|p| p == "make")) {
-        let mut make_dir = dir.to_string();
+        let mut make_dir = RelPath::root().join_normalized(dir).unwrap_or_default();
         let mut targets = Vec::new();
         let mut args = words[1..].iter();
         while let Some(arg) = args.next() {
@@ -339,7 +339,7 @@ fn make_recipes(sources: &Sources, dir: &str, command: &str) -> Vec<String> {
                 targets.push(arg.as_str());
             }
         }
-        let file = sources.tasks().iter().find(|f| f.tool == "make" && parent_dir(&f.path) == make_dir);
+        let file = sources.tasks().iter().find(|f| f.tool == "make" && f.path.parent() == make_dir);
         for target in file.iter().flat_map(|f| &f.targets).filter(|t| targets.contains(&t.name.as_str())) {
             lines.extend(target.recipe.iter().map(|(_, line)| line.clone()));
         }

@@ -13,7 +13,6 @@
 use crate::detect::ecosystems::ecosystem::AliasKind;
 use crate::detect::ecosystems::{self, has_manifest_for};
 use crate::detect::findings::{Evidence, Findings, Kind, Phase};
-use crate::detect::repo::file_name;
 use crate::detect::signals::relevance;
 use crate::detect::sources::agent_files::Purpose;
 use crate::detect::sources::devcontainer::{feature_name, microsoft_image, tag_version};
@@ -21,6 +20,7 @@ use crate::detect::sources::devshells::{ShellKind, split_attribute};
 use crate::detect::sources::images::{canonical_service, tag};
 use crate::detect::sources::workflows::{ActionUse, JobKind};
 use crate::detect::sources::{Sources, version};
+use crate::rel;
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
     submodules(sources, out);
@@ -35,7 +35,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
 /// (a test-suite submodule is common). Fetched first, where there is a git checkout; a
 /// network that cannot reach their host costs a warning, not the install.
 fn submodules(sources: &Sources, out: &mut Findings) {
-    if sources.repo().exists(".gitmodules") {
+    if sources.repo().exists(rel!(".gitmodules")) {
         out.step(
             Phase::Toolchain,
             "[ ! -e .git ] || git submodule update --init --recursive || \
@@ -276,7 +276,7 @@ fn setup_action(sources: &Sources, action: &ActionUse) -> Vec<SetUp> {
 /// it: no problem of this repo).
 fn version_file(sources: &Sources, path: &str, toolchain: &str) -> Option<String> {
     let file = crate::detect::sources::shell::join_path("", path)?;
-    if ecosystems::is_versioned_manifest(file_name(&file)) {
+    if ecosystems::is_versioned_manifest(file.file_name()) {
         return None;
     }
     let in_file = |pin: &&crate::detect::sources::pins::ToolPin| pin.source.path == file;

@@ -8,6 +8,8 @@ use serde_json::Value;
 
 use crate::detect::repo::{AGENTS_MD_END, AGENTS_MD_START, Repo, is_generated};
 use crate::detect::sources::shell::{commands, is_variable_name, join_path, quote, without_comment};
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 
 /// One command an agent file runs, with its evidence (`path#key` or `path:line`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,13 +27,13 @@ pub enum Purpose {
     Any,
 }
 
-pub const CURSOR_ENVIRONMENT: &str = ".cursor/environment.json";
-pub const AGENTS_MD: &str = "AGENTS.md";
+pub const CURSOR_ENVIRONMENT: &RelPath = rel!(".cursor/environment.json");
+pub const AGENTS_MD: &RelPath = rel!("AGENTS.md");
 
 /// The commands of the hand-written agent files at the repository's root.
 pub fn read_all(repo: &Repo) -> Vec<AgentCommand> {
     let mut found = Vec::new();
-    let hand_written = |rel: &str| repo.exists(rel) && !repo.read(rel).is_some_and(|text| is_generated(&text));
+    let hand_written = |rel: &RelPath| repo.exists(rel) && !repo.read(rel).is_some_and(|text| is_generated(&text));
     if hand_written(CURSOR_ENVIRONMENT)
         && let Some(config) = repo.read_jsonc(CURSOR_ENVIRONMENT)
     {
@@ -65,13 +67,13 @@ pub fn read_all(repo: &Repo) -> Vec<AgentCommand> {
 /// (repo-relative; `None` when the block left the checkout or used a variable).
 struct BlockCommand {
     line: usize,
-    dir: Option<String>,
+    dir: Option<RelPathBuf>,
     command: String,
 }
 
 fn in_block_dir(c: &BlockCommand) -> String {
-    match c.dir.as_deref() {
-        Some(dir) if !dir.is_empty() => format!("cd {} && {}", quote(dir), c.command),
+    match &c.dir {
+        Some(dir) if !dir.is_root() => format!("cd {} && {}", quote(dir), c.command),
         _ => c.command.clone(),
     }
 }
@@ -94,7 +96,7 @@ fn names_only_existing_paths(repo: &Repo, c: &BlockCommand) -> bool {
             let word = word.split("::").next().unwrap_or(word).trim_end_matches('/');
             match join_path(dir, word) {
                 Some(path) => {
-                    let top = path.split('/').next().unwrap_or_default();
+                    let top = path.components().next().unwrap_or_default();
                     MADE_BY_INSTALL_OR_BUILD.contains(&top) || repo.exists(&path) || repo.has_dir(&path)
                 }
                 None => true,
@@ -126,7 +128,7 @@ fn setup_commands(text: &str) -> Vec<BlockCommand> {
     let mut in_setup = false;
     let mut in_export = false;
     let mut fence: Option<(String, bool)> = None;
-    let mut dir: Option<String> = Some(String::new());
+    let mut dir: Option<RelPathBuf> = Some(RelPathBuf::root());
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim();
         if trimmed == AGENTS_MD_START || trimmed == AGENTS_MD_END {
@@ -162,7 +164,7 @@ fn setup_commands(text: &str) -> Vec<BlockCommand> {
         }
         for marker in ["```", "~~~"] {
             if let Some(info) = trimmed.strip_prefix(marker) {
-                dir = Some(String::new());
+                dir = Some(RelPathBuf::root());
                 let language = info.split_whitespace().next().unwrap_or("");
                 let shell = matches!(language, "" | "sh" | "bash" | "shell" | "console" | "zsh");
                 fence = Some((marker.to_string(), shell));

@@ -7,10 +7,12 @@ use std::collections::BTreeMap;
 
 use yaml_rust2::Yaml;
 
-use crate::detect::repo::{Repo, file_name, first_entries, is_within, parent_dir};
+use crate::detect::repo::{Repo, first_entries};
 use crate::detect::sources::images::backing_product;
 use crate::detect::sources::shell::{ComposeUp, join_path, quote};
 use crate::detect::sources::workflows::scalar;
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 
 /// The files `docker compose` reads by default, in its order of preference.
 pub const DEFAULT_FILES: &[&str] = &["compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml"];
@@ -41,25 +43,25 @@ pub fn is_production_file(name: &str) -> bool {
 
 /// The compose files of the project itself: its own paths (see [`is_own_path`]), not the
 /// dev container's (its compose file is read through its configuration).
-pub fn project_files(repo: &Repo) -> Vec<&str> {
+pub fn project_files(repo: &Repo) -> Vec<&RelPath> {
     repo.files()
         .filter(|f| {
             let name = f.name();
             // `contains` first: this runs for every file of the tree.
-            name.contains("ompose") && is_compose_file(name) && f.is_own() && !is_within(f.dir(), ".devcontainer")
+            name.contains("ompose") && is_compose_file(name) && f.is_own() && !f.dir().is_within(rel!(".devcontainer"))
         })
         .map(|f| f.path())
         .collect()
 }
 
 /// The root's default compose file, when there is one.
-pub fn root_default(repo: &Repo) -> Option<&'static str> {
-    DEFAULT_FILES.iter().copied().find(|f| repo.exists(f))
+pub fn root_default(repo: &Repo) -> Option<&'static RelPath> {
+    DEFAULT_FILES.iter().filter_map(|f| RelPath::new(f).ok()).find(|f| repo.exists(f))
 }
 
 /// The root's override file, when there is one.
-pub fn root_override(repo: &Repo) -> Option<&'static str> {
-    OVERRIDE_FILES.iter().copied().find(|f| repo.exists(f))
+pub fn root_override(repo: &Repo) -> Option<&'static RelPath> {
+    OVERRIDE_FILES.iter().filter_map(|f| RelPath::new(f).ok()).find(|f| repo.exists(f))
 }
 
 /// One service of a compose file.
@@ -143,14 +145,16 @@ pub const MAX_SERVICES_PER_FILE: usize = 100;
 
 /// The services of a compose file (the first [`MAX_SERVICES_PER_FILE`]), or `None` (with a
 /// warning) when it cannot be read.
+// TODO(issue 29): `rel: &RelPath` once the secrets code moves to RelPath (secrets-5 merge).
 pub fn services(repo: &Repo, rel: &str) -> Option<Vec<ComposeService>> {
-    let docs = repo.read_yaml(rel)?;
+    let docs = repo.read_yaml(RelPath::trusted(rel))?;
     let services = docs.first().map(|d| &d["services"]).and_then(Yaml::as_hash)?;
     let read = first_entries(repo, rel, "services", services.len(), MAX_SERVICES_PER_FILE);
     // Compose fills `image: ${DB_IMAGE}` from the `.env` of its project folder (the file's
     // own); `env_file:` is the container's environment, not interpolation. Only images and
     // ports are filled from it: its other values may be secrets, which a draft never holds.
-    let dotenv = join_path(parent_dir(rel), ".env").filter(|p| repo.exists(p)).and_then(|p| repo.read(&p));
+    let dotenv =
+        Some(RelPath::trusted(rel).parent().join(rel!(".env"))).filter(|p| repo.exists(p)).and_then(|p| repo.read(&p));
     let set: BTreeMap<String, String> =
         crate::detect::sources::env_files::entries(dotenv.as_deref().unwrap_or_default())
             .into_iter()
@@ -295,7 +299,7 @@ pub fn interpolate(text: &str, set: &BTreeMap<String, String>) -> String {
 
 /// The start command for `files` (repo-relative) and the services to bring up. `-f` is
 /// omitted for the root's default file, which compose picks (with its override) by itself.
-pub fn up_command(files: &[String], services: &[String]) -> String {
+pub fn up_command(files: &[RelPathBuf], services: &[String]) -> String {
     let mut command = String::from("docker compose");
     let default_only = files.len() == 1 && DEFAULT_FILES.contains(&files[0].as_str());
     if !default_only {
@@ -316,7 +320,7 @@ pub fn up_command(files: &[String], services: &[String]) -> String {
 /// its product and definition.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ComposeStart {
-    pub files: Vec<String>,
+    pub files: Vec<RelPathBuf>,
     pub services: Vec<StartedService>,
     /// The command line named its services (rather than bringing up all of its files').
     pub named: bool,
@@ -324,7 +328,7 @@ pub struct ComposeStart {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StartedService {
-    pub file: String,
+    pub file: RelPathBuf,
     pub product: String,
     pub service: ComposeService,
 }
@@ -332,7 +336,7 @@ pub struct StartedService {
 impl ComposeStart {
     /// The backing services of `files` named in `wanted` (all of them when `wanted` is None),
     /// each once; `None` when a file cannot be read.
-    pub fn of(repo: &Repo, files: Vec<String>, wanted: Option<&[String]>) -> Option<ComposeStart> {
+    pub fn of(repo: &Repo, files: Vec<RelPathBuf>, wanted: Option<&[String]>) -> Option<ComposeStart> {
         let mut services: Vec<StartedService> = Vec::new();
         let mut left_out = 0;
         for file in &files {
@@ -352,7 +356,7 @@ impl ComposeStart {
         }
         if left_out > 0 {
             repo.warn(Warning::in_file(
-                files.join(", "),
+                files.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", "),
                 format!(
                     "{} backing services, more than one start brings up: the first {MAX_STARTED_SERVICES} kept",
                     MAX_STARTED_SERVICES + left_out
@@ -369,11 +373,11 @@ impl ComposeStart {
         let up = ComposeUp::parse(line)?;
         let base = match &up.project_dir {
             Some(dir) => join_path(cwd, dir)?,
-            None => cwd.to_string(),
+            None => RelPath::root().join_normalized(cwd)?,
         };
         let in_base = |names: &[&str]| names.iter().filter_map(|f| join_path(&base, f)).find(|f| repo.exists(f));
         // Without `-f`, compose reads the folder's default file and its override.
-        let (files, over) = if up.files.is_empty() {
+        let (files, over): (Vec<RelPathBuf>, Option<RelPathBuf>) = if up.files.is_empty() {
             (vec![in_base(DEFAULT_FILES)?], in_base(OVERRIDE_FILES))
         } else {
             (up.files.iter().map(|f| join_path(cwd, f)).collect::<Option<Vec<_>>>()?, None)
@@ -388,8 +392,8 @@ impl ComposeStart {
 
     /// The services of the override file compose reads beside the default one (`over`),
     /// added after this start's own, those of a name it already has left out.
-    fn with_override(mut self, repo: &Repo, over: Option<&str>, wanted: Option<&[String]>) -> ComposeStart {
-        if let Some(extra) = over.and_then(|over| ComposeStart::of(repo, vec![over.to_string()], wanted)) {
+    fn with_override(mut self, repo: &Repo, over: Option<&RelPath>, wanted: Option<&[String]>) -> ComposeStart {
+        if let Some(extra) = over.and_then(|over| ComposeStart::of(repo, vec![over.to_owned()], wanted)) {
             let known = self.names();
             self.services.extend(extra.services.into_iter().filter(|s| !known.contains(&s.service.name)));
         }
@@ -415,15 +419,16 @@ impl ComposeStart {
 #[derive(Debug, Clone, Default)]
 pub struct ProjectCompose {
     /// Every compose file of the project.
+    // TODO(issue 29): RelPathBufs once the secrets code moves to RelPath (secrets-5 merge).
     pub files: Vec<String>,
     /// What each file that is started brings up, the root's default file first (with its
     /// override), then the shallowest: files without backing services are left out.
     pub starts: Vec<ComposeStart>,
     /// Files for deployments (`docker-compose.prod.yml`): their services are managed elsewhere.
-    pub production: Vec<String>,
+    pub production: Vec<RelPathBuf>,
     /// Files in a folder of alternatives (`docker-compose.postgres.yml` beside
     /// `docker-compose.mariadb.yml`), started only when a script names them.
-    pub alternatives: Vec<String>,
+    pub alternatives: Vec<RelPathBuf>,
 }
 
 impl ProjectCompose {
@@ -432,22 +437,22 @@ impl ProjectCompose {
         let over = root_override(repo);
         let mut files = project_files(repo);
         let alternatives = alternative_files(&files);
-        files.sort_by_key(|rel| (default != Some(*rel), rel.matches('/').count(), *rel));
+        files.sort_by_key(|rel| (default != Some(*rel), rel.depth(), *rel));
         let mut found =
             ProjectCompose { files: files.iter().map(|f| f.to_string()).collect(), ..ProjectCompose::default() };
         for rel in files {
             if over == Some(rel) && default.is_some() {
                 continue; // read together with the default file
             }
-            if is_production_file(file_name(rel)) {
-                found.production.push(rel.to_string());
+            if is_production_file(rel.file_name()) {
+                found.production.push(rel.to_owned());
                 continue;
             }
             if alternatives.contains(&rel) {
-                found.alternatives.push(rel.to_string());
+                found.alternatives.push(rel.to_owned());
                 continue;
             }
-            let Some(start) = ComposeStart::of(repo, vec![rel.to_string()], None) else { continue };
+            let Some(start) = ComposeStart::of(repo, vec![rel.to_owned()], None) else { continue };
             let start = start.with_override(repo, over.filter(|_| default == Some(rel)), None);
             if !start.services.is_empty() {
                 found.starts.push(start);
@@ -460,20 +465,20 @@ impl ProjectCompose {
 /// The compose files among `files` that lie in a folder of alternatives: several compose
 /// files beside each other (`docker-compose.postgres.yml`, `docker-compose.mariadb.yml`)
 /// where this one is not the folder's default.
-fn alternative_files<'a>(files: &[&'a str]) -> Vec<&'a str> {
-    let mut per_dir: BTreeMap<&str, usize> = BTreeMap::new();
+fn alternative_files<'a>(files: &[&'a RelPath]) -> Vec<&'a RelPath> {
+    let mut per_dir: BTreeMap<&RelPath, usize> = BTreeMap::new();
     for rel in
-        files.iter().filter(|rel| !OVERRIDE_FILES.contains(&file_name(rel)) && !is_production_file(file_name(rel)))
+        files.iter().filter(|rel| !OVERRIDE_FILES.contains(&rel.file_name()) && !is_production_file(rel.file_name()))
     {
-        *per_dir.entry(parent_dir(rel)).or_default() += 1;
+        *per_dir.entry(rel.parent()).or_default() += 1;
     }
     files
         .iter()
         .copied()
         .filter(|rel| {
-            per_dir.get(parent_dir(rel)).is_some_and(|n| *n > 1)
-                && !DEFAULT_FILES.contains(&file_name(rel))
-                && !OVERRIDE_FILES.contains(&file_name(rel))
+            per_dir.get(rel.parent()).is_some_and(|n| *n > 1)
+                && !DEFAULT_FILES.contains(&rel.file_name())
+                && !OVERRIDE_FILES.contains(&rel.file_name())
         })
         .collect()
 }
@@ -564,7 +569,7 @@ mod tests {
         let compose = "services:\n  bitcoind:\n    image: ruimarinho/bitcoin-core:24\n  db:\n    image: postgres:16\n  runner:\n    image: python:3.12\n  ui:\n    image: acme/ledger-ui\n  app:\n    build: .\n    image: acme/wallet\n";
         let (_dir, repo) = repo_with(&[("tests/docker-compose.yml", compose), ("docker-compose.yml", compose)]);
         let products = |file: &str| -> Vec<String> {
-            ComposeStart::of(&repo, vec![file.to_string()], None)
+            ComposeStart::of(&repo, vec![RelPathBuf::new(file).unwrap()], None)
                 .unwrap()
                 .services
                 .into_iter()

@@ -6,17 +6,20 @@
 use crate::warning::Warning;
 use serde_json::Value;
 
-use crate::detect::repo::{Repo, parent_dir};
+use crate::detect::repo::Repo;
 use crate::detect::sources::compose::{self, ComposeStart};
 use crate::detect::sources::shell::join_path;
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 
 #[derive(Debug, Clone, Default)]
 pub struct Devcontainer {
-    pub path: String,
+    pub path: RelPathBuf,
     pub image: Option<String>,
     /// Feature id (`ghcr.io/devcontainers/features/node:1`) and its `version` option.
     pub features: Vec<(String, Option<String>)>,
     /// `dockerComposeFile`, repo-relative; empty for an image-based container.
+    // TODO(issue 29): RelPathBufs once the secrets code moves to RelPath (secrets-5 merge).
     pub compose_files: Vec<String>,
     /// The container's own service in the compose files.
     pub service: Option<String>,
@@ -43,19 +46,21 @@ impl Devcontainer {
                 }
             }
         }
-        ComposeStart::of(repo, self.compose_files.clone(), Some(&names)).filter(|start| !start.services.is_empty())
+        let files = self.compose_files.iter().map(|f| RelPath::trusted(f).to_owned()).collect();
+        ComposeStart::of(repo, files, Some(&names)).filter(|start| !start.services.is_empty())
     }
 }
 
 /// Every dev container configuration of the repo, `.devcontainer.json` first.
 pub fn read_all(repo: &Repo) -> Vec<Devcontainer> {
-    let mut candidates: Vec<&str> = repo
+    let mut candidates: Vec<&RelPath> = repo
         .named("devcontainer.json")
         .into_iter()
-        .filter(|rel| parent_dir(rel) == ".devcontainer" || parent_dir(parent_dir(rel)) == ".devcontainer")
+        .filter(|rel| rel.parent() == ".devcontainer" || rel.parent().parent() == ".devcontainer")
         .collect();
-    if repo.exists(".devcontainer.json") {
-        candidates.insert(0, ".devcontainer.json");
+    let top_level = rel!(".devcontainer.json");
+    if repo.exists(top_level) {
+        candidates.insert(0, top_level);
     }
     candidates
         .into_iter()
@@ -64,7 +69,7 @@ pub fn read_all(repo: &Repo) -> Vec<Devcontainer> {
         .collect()
 }
 
-fn read(repo: &Repo, rel: &str, config: &Value) -> Devcontainer {
+fn read(repo: &Repo, rel: &RelPath, config: &Value) -> Devcontainer {
     let features = config
         .get("features")
         .and_then(Value::as_object)
@@ -82,15 +87,15 @@ fn read(repo: &Repo, rel: &str, config: &Value) -> Devcontainer {
         Some(Value::Array(files)) => files.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
     };
-    let compose_files = match files.iter().map(|f| join_path(parent_dir(rel), f)).collect::<Option<Vec<String>>>() {
-        Some(files) => files,
+    let compose_files = match files.iter().map(|f| join_path(rel.parent(), f)).collect::<Option<Vec<RelPathBuf>>>() {
+        Some(files) => files.into_iter().map(RelPathBuf::into_string).collect(),
         None => {
-            repo.warn(Warning::in_file(rel, "dockerComposeFile points outside the repository"));
+            repo.warn(Warning::in_file(rel.as_str(), "dockerComposeFile points outside the repository"));
             Vec::new()
         }
     };
     Devcontainer {
-        path: rel.to_string(),
+        path: rel.to_owned(),
         image: config.get("image").and_then(Value::as_str).map(str::to_string),
         features,
         compose_files,

@@ -8,7 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::Value;
 
-use crate::detect::repo::{Repo, file_name, is_own_path};
+use crate::detect::repo::{Repo, is_own_path};
+use crate::rel_path::{RelPath, RelPathBuf};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ShellKind {
@@ -32,7 +33,7 @@ impl ShellKind {
 
 #[derive(Debug, Clone)]
 pub struct DevShell {
-    pub path: String,
+    pub path: RelPathBuf,
     pub kind: ShellKind,
     /// Nix attribute names (`nodejs_20`, `pkgs.go` as `go`) in order of appearance, each once.
     pub attributes: Vec<String>,
@@ -63,22 +64,22 @@ static DEVENV_LANGUAGE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 pub fn read_all(repo: &Repo) -> Vec<DevShell> {
-    let mut files: Vec<&str> =
+    let mut files: Vec<&RelPath> =
         ["flake.nix", "shell.nix", "devenv.nix", "devbox.json"].into_iter().flat_map(|name| repo.named(name)).collect();
     files.sort_unstable();
     let mut shells = Vec::new();
     for rel in files {
-        if rel.matches('/').count() > 1 || !is_own_path(rel) {
+        if rel.depth() > 1 || !is_own_path(rel) {
             continue;
         }
-        let kind = match file_name(rel) {
+        let kind = match rel.file_name() {
             "flake.nix" => ShellKind::Flake,
             "shell.nix" => ShellKind::NixShell,
             "devenv.nix" => ShellKind::Devenv,
             _ => ShellKind::Devbox,
         };
         let mut shell = DevShell {
-            path: rel.to_string(),
+            path: rel.to_owned(),
             kind,
             attributes: Vec::new(),
             languages: Vec::new(),

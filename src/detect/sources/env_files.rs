@@ -4,11 +4,12 @@
 //! marked as such. Keys, values and line numbers; which keys are secrets is the secrets
 //! signal's to say.
 
-use crate::detect::repo::{Repo, file_name, is_ci_dir, is_own_dir, is_test_suite_dir};
+use crate::detect::repo::{Repo, is_ci_dir, is_own_dir, is_test_suite_dir};
+use crate::rel_path::{RelPath, RelPathBuf};
 
 #[derive(Debug, Clone)]
 pub struct EnvFile {
-    pub path: String,
+    pub path: RelPathBuf,
     /// An example (`.env.example`, `env.sample`): it lists what to set rather than values.
     pub example: bool,
     /// One CI runs with ([`is_ci_env_file`]): it sets up the CI run, so it backs what the app
@@ -167,7 +168,7 @@ pub fn read_all(repo: &Repo) -> Vec<EnvFile> {
             }
             let text = repo.read(rel)?;
             let (example, ci) = (is_example(f.name()), is_ci_env_file(f.dir(), f.name()));
-            Some(EnvFile { path: rel.to_string(), example, ci, entries: entries(&text) })
+            Some(EnvFile { path: rel.to_owned(), example, ci, entries: entries(&text) })
         })
         .collect()
 }
@@ -177,17 +178,17 @@ const LAUNCH_SETTINGS: &str = "launchSettings.json";
 /// ASP.NET's `Properties/launchSettings.json`, of the project's own (not a test project's):
 /// the `environmentVariables` of its profiles are what `dotnet run` sets for development —
 /// a committed `.env` by another name.
-fn is_launch_settings(dir: &str, name: &str) -> bool {
+fn is_launch_settings(dir: &RelPath, name: &str) -> bool {
     name == LAUNCH_SETTINGS
-        && file_name(dir).eq_ignore_ascii_case("Properties")
+        && dir.file_name().eq_ignore_ascii_case("Properties")
         && is_own_dir(dir)
         && !is_examples_dir(dir)
-        && !dir.split('/').any(|d| is_test_suite_dir(d) || d.ends_with(".Tests") || d.ends_with(".Test"))
+        && !dir.components().any(|d| is_test_suite_dir(d) || d.ends_with(".Tests") || d.ends_with(".Test"))
 }
 
 /// The variables a `launchSettings.json` sets, each once (profiles repeat them), with the
 /// line that first sets it; values as JSON writes them (a string's with its quotes).
-fn launch_settings(repo: &Repo, rel: &str) -> Option<EnvFile> {
+fn launch_settings(repo: &Repo, rel: &RelPath) -> Option<EnvFile> {
     let json = repo.read_jsonc(rel)?;
     let text = repo.read(rel)?;
     let mut found: Vec<EnvEntry> = Vec::new();
@@ -209,13 +210,12 @@ fn launch_settings(repo: &Repo, rel: &str) -> Option<EnvFile> {
             });
         }
     }
-    Some(EnvFile { path: rel.to_string(), example: false, ci: false, entries: found })
+    Some(EnvFile { path: rel.to_owned(), example: false, ci: false, entries: found })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detect::repo::parent_dir;
 
     #[test]
     fn env_file_names() {
@@ -247,7 +247,10 @@ mod tests {
         for rel in
             [".env.example", "backend/.env", "packages/kit/.env.example", ".env.development.template", "sampler/.env"]
         {
-            assert!(is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
+            assert!(
+                is_project_env_file(RelPath::new(rel).unwrap().parent(), RelPath::new(rel).unwrap().file_name()),
+                "{rel}"
+            );
         }
         for rel in [
             "packages/kit/test/apps/basics/.env",
@@ -267,7 +270,10 @@ mod tests {
             "tools/locust/.env.sample",
             "stress/.env.template",
         ] {
-            assert!(!is_project_env_file(parent_dir(rel), file_name(rel)), "{rel}");
+            assert!(
+                !is_project_env_file(RelPath::new(rel).unwrap().parent(), RelPath::new(rel).unwrap().file_name()),
+                "{rel}"
+            );
         }
     }
 
@@ -281,11 +287,13 @@ mod tests {
             ".gitlab/.env",
             ".ci/app.env",
         ] {
-            let (dir, name) = (parent_dir(rel), file_name(rel));
+            let rel = RelPath::new(rel).unwrap();
+            let (dir, name) = (rel.parent(), rel.file_name());
             assert!(is_project_env_file(dir, name) && is_ci_env_file(dir, name), "{rel}");
         }
         for rel in [".env", ".env.example", "backend/.env.circle", "ci/.envrc", ".github/env.ts", "civic.env.example"] {
-            assert!(!is_ci_env_file(parent_dir(rel), file_name(rel)), "{rel}");
+            let rel = RelPath::new(rel).unwrap();
+            assert!(!is_ci_env_file(rel.parent(), rel.file_name()), "{rel}");
         }
     }
 
@@ -315,7 +323,7 @@ mod tests {
     #[test]
     fn names_survive_any_text() {
         for rel in ["src/é.env", "日本語/.env.example", "é"] {
-            let _ = is_project_env_file(parent_dir(rel), file_name(rel));
+            let _ = is_project_env_file(RelPath::new(rel).unwrap().parent(), RelPath::new(rel).unwrap().file_name());
         }
     }
 }

@@ -3,8 +3,9 @@
 //! with the version they pin and the directory they apply to. Which tool is which toolchain
 //! or package manager is the ecosystems' to say.
 
-use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
+use crate::detect::repo::{Repo, is_own_path};
 use crate::evidence::{Evidence, Kind};
+use crate::rel_path::{RelPath, RelPathBuf};
 
 /// One tool a version manager pins (not [`crate::detect::sources::version::Pin`], a checked
 /// version string).
@@ -16,7 +17,7 @@ pub struct ToolPin {
     /// for `latest`, `system`, `ref:…`, `path:…`.
     pub version: Option<String>,
     /// The directory it applies to ("" for the root).
-    pub dir: String,
+    pub dir: RelPathBuf,
     pub source: Evidence,
 }
 
@@ -24,7 +25,7 @@ const MISE_FILES: &[&str] = &["mise.toml", ".mise.toml", "mise.local.toml", ".rt
 
 /// Every pin of the project's own version-manager files, by file path, in file order.
 pub fn read_all(repo: &Repo) -> Vec<ToolPin> {
-    let mut files: Vec<&str> =
+    let mut files: Vec<&RelPath> =
         [".tool-versions", "mise.toml", ".mise.toml", "mise.local.toml", ".rtx.toml", "config.toml"]
             .into_iter()
             .flat_map(|name| repo.named(name))
@@ -35,13 +36,13 @@ pub fn read_all(repo: &Repo) -> Vec<ToolPin> {
         if !is_own_path(rel) {
             continue;
         }
-        let name = file_name(rel);
+        let name = rel.file_name();
         if name == ".tool-versions" {
             if let Some(text) = repo.read(rel) {
                 pins.extend(tool_versions(&text).into_iter().map(|(line, tool, version)| ToolPin {
                     tool: normalise(&tool),
                     version,
-                    dir: parent_dir(rel).to_string(),
+                    dir: rel.parent().to_owned(),
                     source: Evidence::line(rel, line).of(Kind::VersionManager),
                 }));
             }
@@ -57,10 +58,9 @@ fn normalise(tool: &str) -> String {
 }
 
 /// `mise/config.toml`, `.mise/config.toml`, `.config/mise.toml`, `.config/mise/config.toml`.
-fn is_mise_config_dir_file(rel: &str) -> bool {
-    let dir = parent_dir(rel);
-    let last_dir = file_name(dir);
-    match file_name(rel) {
+fn is_mise_config_dir_file(rel: &RelPath) -> bool {
+    let last_dir = rel.parent().file_name();
+    match rel.file_name() {
         "config.toml" => last_dir == "mise" || last_dir == ".mise",
         "mise.toml" => last_dir == ".config",
         _ => false,
@@ -68,12 +68,12 @@ fn is_mise_config_dir_file(rel: &str) -> bool {
 }
 
 /// The directory a version-manager file applies to (its config directory's parent).
-fn project_dir(rel: &str) -> &str {
-    let dir = parent_dir(rel);
-    match file_name(dir) {
+fn project_dir(rel: &RelPath) -> &RelPath {
+    let dir = rel.parent();
+    match dir.file_name() {
         "mise" | ".mise" | ".config" => {
-            let up = parent_dir(dir);
-            if file_name(up) == ".config" { parent_dir(up) } else { up }
+            let up = dir.parent();
+            if up.file_name() == ".config" { up.parent() } else { up }
         }
         _ => dir,
     }
@@ -105,7 +105,7 @@ fn clean_version(raw: &str) -> Option<String> {
     if prefix.is_empty() || prefix == "v" || prefix.ends_with('-') { Some(raw[start..].to_string()) } else { None }
 }
 
-fn mise(repo: &Repo, rel: &str) -> Vec<ToolPin> {
+fn mise(repo: &Repo, rel: &RelPath) -> Vec<ToolPin> {
     let Some(table) = repo.read_toml(rel) else { return Vec::new() };
     let Some(tools) = table.get("tools").and_then(|t| t.as_table()) else { return Vec::new() };
     tools
@@ -121,7 +121,7 @@ fn mise(repo: &Repo, rel: &str) -> Vec<ToolPin> {
             ToolPin {
                 tool: normalise(tool),
                 version: version.and_then(clean_version),
-                dir: project_dir(rel).to_string(),
+                dir: project_dir(rel).to_owned(),
                 source: Evidence::key(rel, format!("tools.{tool}")).of(Kind::VersionManager),
             }
         })

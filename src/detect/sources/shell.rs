@@ -2,6 +2,7 @@
 //! commands of a line, repo-relative paths as a command names them, and the one reader of
 //! `docker compose … up …` invocations.
 
+use crate::rel_path::{RelPath, RelPathBuf};
 /// A word for `sh` and `bash`: bare when it is plainly safe, else single-quoted. `KEY=value`
 /// keeps its key bare (`-e POSTGRES_USER=app`), quoting only the value when it needs it.
 /// Braces are quoted too: bash expands a bare `{a,b}` (the `shell-words` crate leaves it bare).
@@ -136,7 +137,7 @@ pub fn commands(line: &str) -> Vec<Vec<String>> {
 
 /// The repo-relative path of the script a command's `words` start with, run from `cwd`:
 /// `scripts/test`, `./ci/test.sh`, `bash scripts/test.sh` (a path, not a program on PATH).
-pub fn script_path(cwd: &str, words: &[String]) -> Option<String> {
+pub fn script_path(cwd: &str, words: &[String]) -> Option<RelPathBuf> {
     let script = match words.first().map(String::as_str) {
         Some("sh" | "bash") => words.get(1),
         _ => words.first(),
@@ -146,21 +147,11 @@ pub fn script_path(cwd: &str, words: &[String]) -> Option<String> {
 
 /// Join `rel` (as written in a command run from `cwd`, both repo-relative) into a normalised
 /// repo-relative path; `None` when it leaves the repo, is absolute or uses a variable.
-pub fn join_path(cwd: &str, rel: &str) -> Option<String> {
-    if rel.starts_with('/') || rel.starts_with('~') || rel.contains('$') {
+pub fn join_path(cwd: &str, rel: &str) -> Option<RelPathBuf> {
+    if rel.starts_with('~') || rel.contains('$') {
         return None;
     }
-    let mut parts: Vec<&str> = cwd.split('/').filter(|p| !p.is_empty() && *p != ".").collect();
-    for part in rel.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
+    RelPath::root().join_normalized(cwd)?.join_normalized(rel)
 }
 
 /// A `docker compose … up …` (or `docker-compose`) invocation.
@@ -316,8 +307,11 @@ mod tests {
 
     #[test]
     fn paths_as_commands_name_them() {
-        assert_eq!(join_path("tests", "./docker/compose.yml").as_deref(), Some("tests/docker/compose.yml"));
-        assert_eq!(join_path("a/b", "../c").as_deref(), Some("a/c"));
+        assert_eq!(
+            join_path("tests", "./docker/compose.yml").as_deref().map(RelPath::as_str),
+            Some("tests/docker/compose.yml")
+        );
+        assert_eq!(join_path("a/b", "../c").as_deref().map(RelPath::as_str), Some("a/c"));
         assert_eq!(join_path("", "../x"), None);
         assert_eq!(join_path("", "/etc/x"), None);
         assert_eq!(join_path("", "$DIR/x"), None);

@@ -8,10 +8,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::repo::{Repo, file_name, is_own_path, parent_dir};
+use crate::detect::repo::{Repo, is_own_path};
 use crate::detect::sources::shell::commands;
 use crate::detect::sources::workflows::{JobService, docker_run_service, scalar};
 use crate::evidence::{Anchor, Evidence, Kind};
+use crate::rel_path::{RelPath, RelPathBuf};
 
 /// Task files deeper than this (root = 0) are helpers of sub-components, not entry points.
 pub const MAX_DEPTH: usize = 2;
@@ -19,7 +20,7 @@ pub const MAX_DEPTH: usize = 2;
 /// A task file and its targets.
 #[derive(Debug, Clone)]
 pub struct TaskFile {
-    pub path: String,
+    pub path: RelPathBuf,
     /// The program that runs its targets: `make`, `just` or `task`.
     pub tool: &'static str,
     pub targets: Vec<Target>,
@@ -28,13 +29,13 @@ pub struct TaskFile {
 impl TaskFile {
     /// Evidence for the place `at` of this file.
     pub fn at(&self, at: &Anchor) -> Evidence {
-        Evidence { path: self.path.clone(), anchor: at.clone(), kind: Kind::Task }
+        Evidence { anchor: at.clone(), kind: Kind::Task, ..Evidence::file(&self.path) }
     }
 
     /// The command that runs `target` from the repo root (`make -C api test`, `task -d worker test`).
     pub fn invoke(&self, target: &str) -> String {
-        match (self.tool, parent_dir(&self.path)) {
-            (tool, "") => format!("{tool} {target}"),
+        match (self.tool, self.path.parent()) {
+            (tool, dir) if dir.is_root() => format!("{tool} {target}"),
             ("make", dir) => format!("make -C {dir} {target}"),
             ("task", dir) => format!("task -d {dir} {target}"),
             (tool, dir) => format!("cd {dir} && {tool} {target}"),
@@ -59,20 +60,20 @@ pub fn read_all(repo: &Repo) -> Vec<TaskFile> {
         "taskfile.yml",
         "taskfile.yaml",
     ]);
-    let mut files: Vec<&str> = names.flat_map(|name| repo.named(name)).collect();
+    let mut files: Vec<&RelPath> = names.flat_map(|name| repo.named(name)).collect();
     files.sort_unstable();
     let mut found = Vec::new();
     for rel in files {
-        if rel.matches('/').count() > MAX_DEPTH || !is_own_path(rel) {
+        if rel.depth() > MAX_DEPTH || !is_own_path(rel) {
             continue;
         }
-        let (tool, targets) = match file_name(rel) {
+        let (tool, targets) = match rel.file_name() {
             "Makefile" | "makefile" | "GNUmakefile" => ("make", repo.read(rel).map(|t| make_targets(&t))),
             "justfile" | "Justfile" | ".justfile" => ("just", repo.read(rel).map(|t| just_recipes(&t))),
             _ => ("task", repo.read_yaml(rel).map(|docs| docs.first().map(taskfile_tasks).unwrap_or_default())),
         };
         if let Some(targets) = targets {
-            found.push(TaskFile { path: rel.to_string(), tool, targets });
+            found.push(TaskFile { path: rel.to_owned(), tool, targets });
         }
     }
     found
@@ -227,7 +228,7 @@ pub fn docker_run_services(repo: &Repo, tasks: &[TaskFile]) -> Vec<JobService> {
         }
     }
     for dir in repo.project_dirs("package.json") {
-        let manifest = crate::detect::repo::join(dir, "package.json");
+        let manifest = dir.join(crate::rel!("package.json"));
         let Some(json) = repo.read_json(&manifest) else { continue };
         let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) else { continue };
         for (name, body) in scripts {

@@ -3,6 +3,8 @@
 //! CI's own test command (`pytest --cov`) fails without them.
 
 use crate::evidence::Evidence;
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -17,8 +19,8 @@ use crate::detect::sources::workflows::{JobKind, RunLine};
 pub struct CiPackages {
     pub dir: String,
     pub packages: Vec<String>,
-    /// Requirements files (`-r tests/requirements.txt`), repo-relative, that exist.
-    pub files: Vec<String>,
+    /// Requirements files (`-r tests/requirements.txt`) that exist.
+    pub files: Vec<RelPathBuf>,
     /// Extras of the project in that directory (`pip install -e '.[tests,redis]'`).
     pub extras: Vec<String>,
     /// The repo's projects in other folders it installs (`pip install ./core[test] ./pool`).
@@ -39,7 +41,7 @@ impl CiPackages {
     /// installs nothing this module keeps.
     fn of_pip(
         repo: &crate::detect::repo::Repo,
-        dir: &str,
+        dir: &RelPath,
         words: &[String],
         after_own: bool,
         source: &Evidence,
@@ -51,7 +53,8 @@ impl CiPackages {
             .into_iter()
             .filter_map(|(path, extras)| {
                 let project = join_path(dir, &path).filter(|d| !d.is_empty() && d != dir)?;
-                let is_project = ["pyproject.toml", "setup.py"].iter().any(|m| repo.exists(&format!("{project}/{m}")));
+                let is_project =
+                    [rel!("pyproject.toml"), rel!("setup.py")].iter().any(|m| repo.exists(project.join(m)));
                 is_project.then_some(LocalProject { dir: project, extras })
             })
             .collect();
@@ -76,8 +79,7 @@ impl CiPackages {
 /// A project of the repo installed by its path, with the extras asked of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LocalProject {
-    /// Repo-relative.
-    pub dir: String,
+    pub dir: RelPathBuf,
     pub extras: Vec<String>,
 }
 
@@ -180,7 +182,7 @@ pub fn nox_test_packages(sources: &Sources) -> Vec<CiPackages> {
     let repo = sources.repo();
     let mut found = Vec::new();
     for dir in repo.project_dirs("noxfile.py") {
-        let path = join_path(dir, "noxfile.py").unwrap_or_else(|| "noxfile.py".to_string());
+        let path = dir.join(crate::rel!("noxfile.py"));
         let Some(text) = repo.read(&path) else { continue };
         let Some(session) = SESSION.captures(&text) else { continue };
         let (Some(whole), Some(function), Some(name)) = (session.get(0), session.get(1), session.get(2)) else {
@@ -287,7 +289,7 @@ fn split_arguments(call: &str) -> Vec<&str> {
 
 /// Whether `words` run a repo script (`./scripts/test-postgres.sh`, `bash ci/test.sh`)
 /// whose lines run Python tests.
-fn runs_python_tests_script(sources: &Sources, dir: &str, words: &[String]) -> bool {
+fn runs_python_tests_script(sources: &Sources, dir: &RelPath, words: &[String]) -> bool {
     let Some(path) = script_path(dir, words) else { return false };
     let repo = sources.repo();
     repo.exists(&path) && repo.read(&path).is_some_and(|text| text.lines().any(|l| PYTHON_TEST.is_match(l.trim())))
@@ -388,7 +390,7 @@ fn is_own(arg: &str) -> bool {
 /// pip's options that change what a CI line installs, in their long form: the others say how
 /// pip talks (`-q`), where it installs (`--user`, uv's `--system`: here the interpreter on
 /// PATH) or which index it asks (the sandbox's pip configuration says that).
-fn kept_option(repo: &crate::detect::repo::Repo, dir: &str, option: String) -> Option<String> {
+fn kept_option(repo: &crate::detect::repo::Repo, dir: &RelPath, option: String) -> Option<String> {
     let (name, value) = match option.split_once('=') {
         Some((name, value)) => (name, Some(value)),
         None => (option.as_str(), None),
@@ -524,7 +526,7 @@ mod tests {
         assert_eq!(options, ["-q", "--no-deps", "-U", "--root-user-action=ignore", "--only-binary=:all:"]);
         let dir = tempfile::tempdir().unwrap();
         let repo = crate::detect::repo::Repo::walk(dir.path(), &Default::default()).unwrap();
-        let kept: Vec<String> = options.into_iter().filter_map(|o| kept_option(&repo, "", o)).collect();
+        let kept: Vec<String> = options.into_iter().filter_map(|o| kept_option(&repo, RelPath::root(), o)).collect();
         assert_eq!(kept, ["--no-deps", "--upgrade", "--only-binary=:all:"]);
         assert!(commands("pip install -e . && pip install .[x] ./").iter().all(|w| pip_install(w).unwrap().own));
         assert!(!pip_install(&commands("pip install ./core")[0]).unwrap().own);

@@ -2,6 +2,8 @@
 //! extras and groups the tests need, and what CI's test jobs install besides.
 
 use super::*;
+use crate::rel;
+use crate::rel_path::RelPath;
 use crate::warning::Warning;
 
 /// Which of CI's test installs a step takes, by where CI runs them relative to its install of
@@ -34,25 +36,25 @@ pub(super) fn install_ci_test_packages(
     repo: &Repo,
     found: &[ci::CiPackages],
     order: CiOrder,
-    dir: &str,
-    installed: &[&str],
+    dir: &RelPath,
+    installed: &[&RelPath],
     out: &mut Findings,
 ) -> bool {
     // The repo's own distributions by name (`psycopg<3.3`) test a release from the index
     // against the checkout's other parts: here they would replace the checkout's editable copy.
     let own = own_distributions(repo);
-    let mut files: Vec<(&str, &Evidence)> = Vec::new();
+    let mut files: Vec<(&RelPath, &Evidence)> = Vec::new();
     // Per set of options (and CI's apart from a noxfile's), in order of appearance: the
     // packages and the first line's evidence.
     let mut groups: Vec<(&[String], Vec<&str>, &Evidence)> = Vec::new();
-    let from_nox = |source: &Evidence| file_name(&source.path) == "noxfile.py";
+    let from_nox = |source: &Evidence| source.path.file_name() == "noxfile.py";
     let mut taken: Vec<String> = Vec::new();
     // Every line of `dir` is looked at, in order, so that a package a line before the taken
     // ones installed is not taken again from a later job.
     for line in found.iter().filter(|f| f.dir == dir) {
         let this = order.takes(line);
         for file in &line.files {
-            if this && !installed.contains(&file.as_str()) && !files.iter().any(|(f, _)| f == file) {
+            if this && !installed.contains(&file.as_rel_path()) && !files.iter().any(|(f, _)| f == file) {
                 files.push((file, &line.source));
             }
         }
@@ -79,7 +81,7 @@ pub(super) fn install_ci_test_packages(
     }
     let mut names_pytest = false;
     for (file, source) in files {
-        let relative = file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/');
+        let relative = file.strip_prefix(dir.as_str()).unwrap_or(file).trim_start_matches('/');
         out.step_in(dir, Phase::Install, format!("python3 -m pip install -r {}", quote(relative)), source.clone());
         names_pytest |= repo.read(file).is_some_and(|text| mentions_pytest(&text));
     }
@@ -89,7 +91,7 @@ pub(super) fn install_ci_test_packages(
             .iter()
             .map(|o| match o.strip_prefix("--constraint=") {
                 Some(file) => {
-                    format!("--constraint={}", file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/'))
+                    format!("--constraint={}", file.strip_prefix(dir.as_str()).unwrap_or(file).trim_start_matches('/'))
                 }
                 None => o.clone(),
             })
@@ -106,7 +108,7 @@ pub(super) fn install_ci_test_packages(
 /// The names (normalized) of the distributions the repo's `pyproject.toml` files define.
 pub(super) fn own_distributions(repo: &Repo) -> Vec<String> {
     let manifests =
-        repo.project_dirs("pyproject.toml").into_iter().filter_map(|d| repo.read_toml(&join(d, "pyproject.toml")));
+        repo.project_dirs("pyproject.toml").into_iter().filter_map(|d| repo.read_toml(d.join(rel!("pyproject.toml"))));
     manifests
         .filter_map(|p| {
             let name = p.get("project").and_then(|p| p.get("name"));
@@ -151,9 +153,9 @@ pub(super) const TEST_SETS: &[&str] = &["test", "tests", "testing", "dev"];
 /// what it installs names pytest.
 /// The requirements files pip's install takes, in order: runtime requirements first, then the
 /// ones for development and tests; docs, linters and type checkers stay out.
-pub(super) fn installed_requirements<'a>(files: &[&'a str]) -> Vec<&'a str> {
-    let rank = |f: &str| {
-        let name = file_name(f).to_ascii_lowercase();
+pub(super) fn installed_requirements<'a>(files: &[&'a RelPath]) -> Vec<&'a RelPath> {
+    let rank = |f: &RelPath| {
+        let name = f.file_name().to_ascii_lowercase();
         let stem = name.trim_end_matches(".txt");
         let words: Vec<&str> = stem.split(['-', '_', '.']).filter(|w| *w != "requirements").collect();
         if words.is_empty() || words.iter().all(|w| ["base", "main", "prod", "common", "install"].contains(w)) {
@@ -164,7 +166,7 @@ pub(super) fn installed_requirements<'a>(files: &[&'a str]) -> Vec<&'a str> {
             None
         }
     };
-    let mut chosen: Vec<&str> = files.iter().copied().filter(|f| rank(f).is_some()).collect();
+    let mut chosen: Vec<&RelPath> = files.iter().copied().filter(|f| rank(f).is_some()).collect();
     chosen.sort_by_key(|f| rank(f));
     chosen
 }
@@ -188,15 +190,15 @@ pub(super) struct CiInstalls<'a> {
 
 pub(super) fn pip_install(
     repo: &Repo,
-    dir: &str,
-    files: &[&str],
+    dir: &RelPath,
+    files: &[&RelPath],
     ci: &CiInstalls,
     pyproject: Option<&toml::Table>,
     out: &mut Findings,
 ) -> bool {
     let chosen = installed_requirements(files);
     for file in &chosen {
-        let relative = quote(file.strip_prefix(dir).unwrap_or(file).trim_start_matches('/'));
+        let relative = quote(file.relative_to(dir).unwrap_or(file));
         let mut command = format!("python3 -m pip install -r {relative}");
         if repo.read(file).is_some_and(|text| names_by_url(&text)) {
             // A package by URL (`https://github.com/…/zipball/main`, `git+https://…`) is
@@ -215,7 +217,7 @@ pub(super) fn pip_install(
             dir,
             Phase::Install,
             format!("python3 -m pip install {}", requirements.join(" ")),
-            Evidence::key(join(dir, "pyproject.toml"), "dependency-groups"),
+            Evidence::key(dir.join(rel!("pyproject.toml")), "dependency-groups"),
         );
         names_pytest |= groups.iter().any(|r| mentions_pytest(r));
     }
@@ -236,7 +238,7 @@ pub(super) fn pip_install(
                 extras.push(extra);
             }
         }
-        let pyproject_path = join(dir, "pyproject.toml");
+        let pyproject_path = dir.join(rel!("pyproject.toml"));
         if let Some(missing) = missing_force_include(repo, dir, pyproject) {
             // A wheel that bundles built output (`netbox/project-static/docs`) cannot be
             // built from a checkout: what the extras need goes in, the project stays a
@@ -270,7 +272,12 @@ pub(super) fn pip_install(
                 if !requirements.is_empty() {
                     let quoted: Vec<String> = requirements.iter().map(|r| quote(r)).collect();
                     let command = format!("python3 -m pip install {}", quoted.join(" "));
-                    out.step_in(dir, Phase::Install, &command, Evidence::key(join(dir, "pyproject.toml"), "project"));
+                    out.step_in(
+                        dir,
+                        Phase::Install,
+                        &command,
+                        Evidence::key(dir.join(rel!("pyproject.toml")), "project"),
+                    );
                 }
                 without_git_metadata(pyproject, "python3 -m pip install --no-deps -e .")
             }
@@ -290,7 +297,7 @@ pub(super) fn pip_install(
             .projects
             .iter()
             .map(|(project, _)| {
-                let relative = project.dir.strip_prefix(dir).unwrap_or(&project.dir).trim_start_matches('/');
+                let relative = project.dir.relative_to(dir).unwrap_or(&project.dir);
                 let extras =
                     if project.extras.is_empty() { String::new() } else { format!("[{}]", project.extras.join(",")) };
                 format!("-e {}", quote(&format!("./{relative}{extras}")))
@@ -300,8 +307,8 @@ pub(super) fn pip_install(
         // from the repo's root, where `python -m pytest` puts the working directory first on
         // `sys.path`: setuptools' default editable finder loses to it, its path-based mode not.
         let shadowed = ci.projects.iter().any(|(project, _)| {
-            let package = file_name(&project.dir).replace('-', "_");
-            repo.exists(&join(&project.dir, &format!("{package}/__init__.py")))
+            let package = project.dir.file_name().replace('-', "_");
+            RelPath::new(&format!("{package}/__init__.py")).is_ok_and(|init| repo.exists(project.dir.join(init)))
         });
         let mode = if shadowed { "--config-settings editable_mode=compat " } else { "" };
         out.step_in(
@@ -312,7 +319,7 @@ pub(super) fn pip_install(
         );
         names_pytest |= ci.projects.iter().any(|(project, _)| {
             !project.extras.is_empty()
-                && repo.read(&join(&project.dir, "pyproject.toml")).is_some_and(|t| mentions_pytest(&t))
+                && repo.read(project.dir.join(rel!("pyproject.toml"))).is_some_and(|t| mentions_pytest(&t))
         });
     }
     names_pytest
@@ -320,10 +327,10 @@ pub(super) fn pip_install(
 
 /// The projects in `dir`'s subfolders that CI's test jobs install by path, each once with
 /// every extra asked of it, and the first line that asks.
-pub(super) fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &str) -> Vec<(ci::LocalProject, &'a Evidence)> {
+pub(super) fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &RelPath) -> Vec<(ci::LocalProject, &'a Evidence)> {
     let mut projects: Vec<(ci::LocalProject, &Evidence)> = Vec::new();
     for line in found {
-        for project in line.projects.iter().filter(|p| is_within(&p.dir, dir) && p.dir != dir) {
+        for project in line.projects.iter().filter(|p| p.dir.is_within(dir) && p.dir != dir) {
             match projects.iter_mut().find(|(p, _)| p.dir == project.dir) {
                 Some((known, _)) => {
                     for extra in &project.extras {
@@ -344,11 +351,11 @@ pub(super) fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &str) -> Vec<
 /// maturin's `Cargo.toml`). A `pyproject.toml` of tool settings alone, with setuptools named
 /// as its backend or none, is not a project: setuptools would guess its packages from the
 /// folders and refuse a tree of several.
-pub(super) fn is_installable(repo: &Repo, dir: &str) -> bool {
-    if ["setup.py", "setup.cfg"].iter().any(|f| repo.exists(&join(dir, f))) {
+pub(super) fn is_installable(repo: &Repo, dir: &RelPath) -> bool {
+    if [rel!("setup.py"), rel!("setup.cfg")].iter().any(|f| repo.exists(dir.join(f))) {
         return true;
     }
-    let path = join(dir, "pyproject.toml");
+    let path = dir.join(rel!("pyproject.toml"));
     let Some(pyproject) = repo.exists(&path).then(|| repo.read_toml(&path)).flatten() else { return false };
     let backend = pyproject.get("build-system").and_then(|b| b.get("build-backend")).and_then(|b| b.as_str());
     pyproject.get("project").is_some() || backend.is_some_and(|backend| !backend.starts_with("setuptools"))
@@ -474,14 +481,14 @@ pub(super) fn extra_requirements(pyproject: Option<&toml::Table>, extras: &[Stri
 
 /// The first path `[tool.hatch.build.targets.wheel.force-include]` bundles that the checkout
 /// lacks (built assets, rendered docs): hatch refuses to build the wheel without it.
-pub(super) fn missing_force_include(repo: &Repo, dir: &str, pyproject: Option<&toml::Table>) -> Option<String> {
+pub(super) fn missing_force_include(repo: &Repo, dir: &RelPath, pyproject: Option<&toml::Table>) -> Option<String> {
     let backend = pyproject?.get("build-system")?.get("build-backend")?.as_str()?;
     if !backend.starts_with("hatchling") {
         return None;
     }
     let included = toml_table(pyproject, &["tool", "hatch", "build", "targets", "wheel", "force-include"])?;
     // On disk, not in the walk: it leaves out build output (`dist/`) that a repo may commit.
-    let on_disk = |source: &str| repo.root().join(join(dir, source.trim_end_matches('/'))).exists();
+    let on_disk = |source: &str| repo.root().join(dir.as_str()).join(source.trim_end_matches('/')).exists();
     included.keys().find(|source| !source.starts_with(['/', '~']) && !source.contains('*') && !on_disk(source)).cloned()
 }
 
@@ -493,7 +500,7 @@ pub(super) fn requirement_name(requirement: &str) -> String {
 
 /// `[tool.uv.sources]` entries whose `path` leaves the checkout (`../plugins`): a sibling
 /// checkout the developer has and a sandbox does not.
-pub(super) fn sources_outside_the_checkout(pyproject: Option<&toml::Table>, dir: &str) -> Vec<(String, String)> {
+pub(super) fn sources_outside_the_checkout(pyproject: Option<&toml::Table>, dir: &RelPath) -> Vec<(String, String)> {
     let sources = pyproject.and_then(|p| p.get("tool")?.get("uv")?.get("sources")?.as_table());
     let mut found = Vec::new();
     for (name, source) in sources.into_iter().flatten() {

@@ -7,9 +7,9 @@ use super::*;
 /// and its evidence.
 pub(super) fn python_version(
     repo: &Repo,
-    dir: &str,
+    dir: &RelPath,
     pyproject: Option<&toml::Table>,
-    pyproject_path: &str,
+    pyproject_path: &RelPath,
     out: &mut Findings,
 ) -> Option<(String, Evidence)> {
     let found = python_pin(repo, dir, pyproject, pyproject_path);
@@ -21,13 +21,13 @@ pub(super) fn python_version(
 
 pub(super) fn python_pin(
     repo: &Repo,
-    dir: &str,
+    dir: &RelPath,
     pyproject: Option<&toml::Table>,
-    pyproject_path: &str,
+    pyproject_path: &RelPath,
 ) -> Option<(String, Evidence)> {
     let mut current = Some(dir);
     while let Some(d) = current {
-        let path = join(d, ".python-version");
+        let path = d.join(rel!(".python-version"));
         if repo.exists(&path) {
             let text = repo.read(&path).unwrap_or_default();
             let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
@@ -36,15 +36,15 @@ pub(super) fn python_pin(
                 return Some((version, Evidence::file(path)));
             }
         }
-        current = (!d.is_empty()).then(|| parent_dir(d));
+        current = (!d.is_empty()).then(|| d.parent());
     }
-    let runtime = join(dir, "runtime.txt");
+    let runtime = dir.join(rel!("runtime.txt"));
     if repo.exists(&runtime)
         && let Some(v) = repo.read(&runtime).and_then(|t| version::numeric_pin(t.trim().trim_start_matches("python-")))
     {
         return Some((v, Evidence::file(runtime)));
     }
-    let pipfile = join(dir, "Pipfile");
+    let pipfile = dir.join(rel!("Pipfile"));
     if repo.exists(&pipfile)
         && let Some(v) = repo
             .read_toml(&pipfile)

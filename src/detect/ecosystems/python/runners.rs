@@ -119,19 +119,19 @@ pub(super) fn on_the_python_on_path(command: &str) -> Option<String> {
 
 /// Where projects keep a script that runs their suite (Django's `tests/runtests.py`, a
 /// library's `runtests.py`), relative to the project; the first found is run from there.
-pub(super) const TEST_SCRIPTS: &[&str] = &[
-    "runtests.py",
-    "run_tests.py",
-    "tests/runtests.py",
-    "tests/run_tests.py",
-    "test/runtests.py",
-    "test/run_tests.py",
+pub(super) const TEST_SCRIPTS: &[&RelPath] = &[
+    rel!("runtests.py"),
+    rel!("run_tests.py"),
+    rel!("tests/runtests.py"),
+    rel!("tests/run_tests.py"),
+    rel!("test/runtests.py"),
+    rel!("test/run_tests.py"),
 ];
 
 /// `tox_env`: tox's matrix environment for the interpreter on PATH (`py-unit`), if any.
 pub(super) fn tests(
     repo: &Repo,
-    dir: &str,
+    dir: &RelPath,
     pytest: Option<Evidence>,
     tool: Tool,
     run_prefix: &str,
@@ -141,8 +141,8 @@ pub(super) fn tests(
     let python = if tool.fills_interpreter() { "python3".to_string() } else { format!("{run_prefix}python") };
     // The project's own runner comes before a runner inferred from its configuration: it
     // sets up what the suite needs (settings, paths, the database to test against).
-    if let Some(script) = TEST_SCRIPTS.iter().map(|s| join(dir, s)).find(|path| repo.exists(path)) {
-        let relative = script.strip_prefix(dir).unwrap_or(&script).trim_start_matches('/');
+    if let Some(script) = TEST_SCRIPTS.iter().map(|s| dir.join(s)).find(|path| repo.exists(path)) {
+        let relative = script.relative_to(dir).unwrap_or(&script);
         out.test(in_dir(dir, &format!("{python} {relative}")), Evidence::file(script.clone()));
     }
     let runs_pytest = pytest.is_some();
@@ -159,7 +159,7 @@ pub(super) fn tests(
         };
         out.test(in_dir(dir, &tox), path.evidence());
     }
-    let noxfile = join(dir, "noxfile.py");
+    let noxfile = dir.join(rel!("noxfile.py"));
     if repo.exists(&noxfile) {
         // The session of the tests, on the interpreters this machine has (nox fails on a
         // missing one when `CI` is set, as in a sandbox); a bare `nox` runs every default
@@ -170,7 +170,7 @@ pub(super) fn tests(
         };
         out.test(in_dir(dir, &command), Evidence::file(noxfile));
     }
-    let manage = join(dir, "manage.py");
+    let manage = dir.join(rel!("manage.py"));
     if repo.exists(&manage) {
         out.test(in_dir(dir, &format!("{python} manage.py test")), Evidence::file(manage));
     }
@@ -178,32 +178,32 @@ pub(super) fn tests(
 
 /// Where tox is configured, in tox's own order: `tox.ini`, `setup.cfg` with a `[tox:tox]`
 /// section, `[tool.tox]` of `pyproject.toml` (`pyproject.toml#tool.tox`), `tox.toml`.
-pub(super) fn tox_config(repo: &Repo, dir: &str) -> Option<ToxConfig> {
-    let tox_ini = join(dir, "tox.ini");
+pub(super) fn tox_config(repo: &Repo, dir: &RelPath) -> Option<ToxConfig> {
+    let tox_ini = dir.join(rel!("tox.ini"));
     if repo.exists(&tox_ini) {
         return Some(ToxConfig::Ini(tox_ini));
     }
-    let setup_cfg = join(dir, "setup.cfg");
+    let setup_cfg = dir.join(rel!("setup.cfg"));
     let has_tox = |text: &str| text.lines().any(|l| l.trim() == "[tox:tox]");
     if repo.exists(&setup_cfg) && repo.read(&setup_cfg).is_some_and(|t| has_tox(&t)) {
         return Some(ToxConfig::Ini(setup_cfg));
     }
-    let pyproject = join(dir, "pyproject.toml");
+    let pyproject = dir.join(rel!("pyproject.toml"));
     if repo.exists(&pyproject) && repo.read_toml(&pyproject).is_some_and(|p| tool_tox(&p).is_some()) {
         return Some(ToxConfig::Pyproject(pyproject));
     }
-    Some(join(dir, "tox.toml")).filter(|path| repo.exists(path)).map(ToxConfig::Toml)
+    Some(dir.join(rel!("tox.toml"))).filter(|path| repo.exists(path)).map(ToxConfig::Toml)
 }
 
 /// Where a project's tox configuration is, by its format.
 #[derive(Debug, Clone)]
 pub(super) enum ToxConfig {
     /// `tox.ini`, or `setup.cfg` with a `[tox:tox]` section.
-    Ini(String),
+    Ini(RelPathBuf),
     /// `tox.toml`.
-    Toml(String),
+    Toml(RelPathBuf),
     /// `pyproject.toml` with a `[tool.tox]` table.
-    Pyproject(String),
+    Pyproject(RelPathBuf),
 }
 
 impl ToxConfig {
@@ -249,7 +249,7 @@ impl ToxConfig {
 
 /// The requirements files (repo-relative) that tox gives only to its docs or lint
 /// environments: theirs, not the tests' (see [`tox::files_of_special_envs`]).
-pub(super) fn tox_special_files(repo: &Repo, dir: &str) -> Vec<String> {
+pub(super) fn tox_special_files(repo: &Repo, dir: &RelPath) -> Vec<RelPathBuf> {
     let ini = tox_config(repo, dir).filter(|config| !config.is_toml());
     let files = ini.and_then(|ini| ini.ini_text(repo)).map(|text| tox::files_of_special_envs(&text));
     files.unwrap_or_default().iter().filter_map(|file| join_path(dir, file)).collect()
@@ -258,20 +258,20 @@ pub(super) fn tox_special_files(repo: &Repo, dir: &str) -> Vec<String> {
 /// The test extras setuptools declares outside `pyproject.toml`: `[options.extras_require]`
 /// of `setup.cfg`, and the keys of `setup.py`'s `extras_require` (`{"tests": [...]}` or
 /// `dict(tests=[...])`), read as text: the names in `TEST_SETS` only.
-pub(super) fn setuptools_test_extras(repo: &Repo, dir: &str) -> Vec<String> {
+pub(super) fn setuptools_test_extras(repo: &Repo, dir: &RelPath) -> Vec<String> {
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"["']([[:word:].-]+)["']\s*:|(?-u:\b)([[:word:]]+)\s*=\s*[\[(]"#)
             .expect("the extras key pattern is valid")
     });
-    let read = |name: &str| Some(join(dir, name)).filter(|path| repo.exists(path)).and_then(|path| repo.read(&path));
+    let read = |name: &RelPath| Some(dir.join(name)).filter(|path| repo.exists(path)).and_then(|path| repo.read(&path));
     let mut found: Vec<String> = Vec::new();
-    if let Some(text) = read("setup.py")
+    if let Some(text) = read(rel!("setup.py"))
         && let Some((_, declared)) = text.split_once("extras_require")
     {
         let keys = KEY.captures_iter(declared).filter_map(|c| c.get(1).or_else(|| c.get(2)));
         found.extend(keys.map(|k| k.as_str().to_string()));
     }
-    if let Some(text) = read("setup.cfg") {
+    if let Some(text) = read(rel!("setup.cfg")) {
         let section = text.lines().skip_while(|l| l.trim() != "[options.extras_require]").skip(1);
         let keys =
             section.take_while(|l| !l.trim_start().starts_with('[')).filter(|l| !l.starts_with(char::is_whitespace));
@@ -293,7 +293,7 @@ pub(super) fn tool_tox(pyproject: &toml::Table) -> Option<&toml::Table> {
 /// The commands of the tox environments `command` runs (`tox -e lint`, `python3 -m tox run
 /// -e py,docs`) from `dir`, as its ini configuration declares them; empty for another
 /// command, a TOML configuration or no configuration.
-pub(super) fn tox_env_commands(repo: &Repo, dir: &str, command: &str) -> Vec<String> {
+pub(super) fn tox_env_commands(repo: &Repo, dir: &RelPath, command: &str) -> Vec<String> {
     let words: Vec<&str> = shell::split_prefix(command).1.split_whitespace().collect();
     let runs_tox = match words.as_slice() {
         ["tox", ..] => true,
@@ -308,22 +308,22 @@ pub(super) fn tox_env_commands(repo: &Repo, dir: &str, command: &str) -> Vec<Str
 
 pub(super) fn pytest_evidence(
     repo: &Repo,
-    dir: &str,
-    requirements: &[&str],
+    dir: &RelPath,
+    requirements: &[&RelPath],
     pyproject: Option<&toml::Table>,
-    pyproject_path: &str,
+    pyproject_path: &RelPath,
 ) -> Option<Evidence> {
     if pyproject.and_then(|p| p.get("tool")).and_then(|t| t.get("pytest")).is_some() {
         return Some(Evidence::key(pyproject_path, "tool.pytest"));
     }
-    for file in ["pytest.ini", "conftest.py", "tests/conftest.py", "test/conftest.py"] {
-        let path = join(dir, file);
+    for file in [rel!("pytest.ini"), rel!("conftest.py"), rel!("tests/conftest.py"), rel!("test/conftest.py")] {
+        let path = dir.join(file);
         if repo.exists(&path) {
             return Some(Evidence::file(path));
         }
     }
-    for file in ["setup.cfg", "tox.ini"] {
-        let path = join(dir, file);
+    for file in [rel!("setup.cfg"), rel!("tox.ini")] {
+        let path = dir.join(file);
         if repo.exists(&path) && repo.read(&path).is_some_and(|t| t.contains("[tool:pytest]") || t.contains("[pytest]"))
         {
             return Some(Evidence::file(path));

@@ -135,7 +135,7 @@ fn runners_are_bootstrapped_into_the_interpreter_the_tests_use() {
 fn setuptools_test_extras_outside_pyproject() {
     let extras = |files: &[(&str, &str)]| {
         let (_dir, repo) = crate::detect::testing::repo_with(files);
-        setuptools_test_extras(&repo, "")
+        setuptools_test_extras(&repo, RelPath::root())
     };
     let setup_py = "tests_require = ['pytest']\nextras_require = {\"tests\": tests_require, 'docs': ['sphinx']}\nsetup(name='x', extras_require=extras_require)\n";
     assert_eq!(extras(&[("setup.py", setup_py)]), ["tests"]);

@@ -6,7 +6,7 @@ use super::*;
 const MAX_ACTION_NESTING: usize = 8;
 
 impl Reader<'_> {
-    pub(super) fn github_workflow(&mut self, rel: &str) {
+    pub(super) fn github_workflow(&mut self, rel: &RelPath) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
         let release = is_release_workflow(rel, doc);
@@ -17,10 +17,10 @@ impl Reader<'_> {
         for (job_name, def) in jobs.iter().take(read) {
             let Some(job_name) = scalar(job_name) else { continue };
             let foreign_dirs = foreign_checkouts(def);
-            if foreign_dirs.iter().any(String::is_empty) || never_runs(&def["if"], &workflow_ctx) {
+            if foreign_dirs.iter().any(|dir| dir.is_root()) || never_runs(&def["if"], &workflow_ctx) {
                 continue;
             }
-            let agent_setup = file_name(rel).starts_with("copilot-setup-steps.") && job_name == "copilot-setup-steps";
+            let agent_setup = rel.file_name().starts_with("copilot-setup-steps.") && job_name == "copilot-setup-steps";
             let kind = if agent_setup { JobKind::AgentSetup } else { JobKind::Github { release } };
             let evidence = Evidence::job(rel, format!("jobs.{job_name}"));
             let evidence = if agent_setup { evidence.of(Kind::AgentSetup) } else { evidence };
@@ -141,13 +141,13 @@ impl Reader<'_> {
     /// from the caller's `with:` or the action's defaults.
     pub(super) fn composite_action(
         &self,
-        rel: &str,
+        rel: &RelPath,
         given: &HashMap<String, String>,
         caller: &Context,
-        foreign_dirs: &[String],
+        foreign_dirs: &[RelPathBuf],
         job: &mut Job,
     ) {
-        self.composite_action_within(rel, given, caller, foreign_dirs, job, &mut vec![rel.to_string()]);
+        self.composite_action_within(rel, given, caller, foreign_dirs, job, &mut vec![rel.to_owned()]);
     }
 
     /// What `cat FILE >> $GITHUB_ENV` (run from `dir`) exports to later steps: the file's
@@ -166,9 +166,10 @@ impl Reader<'_> {
 
     /// The `action.yml` (or `.yaml`) of a local action's folder (`.github/actions/setup`), as
     /// `uses: ./…` names it from the repository's root.
-    fn local_action(&self, local: &str) -> Option<String> {
-        let dir = local.trim_end_matches('/');
-        ["action.yml", "action.yaml"].into_iter().map(|file| format!("{dir}/{file}")).find(|p| self.repo.exists(p))
+    fn local_action(&self, local: &str) -> Option<RelPathBuf> {
+        // `uses: ./` (an action at the root) is not read.
+        let dir = RelPath::new(local.trim_end_matches('/')).ok().filter(|dir| !dir.is_root())?;
+        [rel!("action.yml"), rel!("action.yaml")].into_iter().map(|file| dir.join(file)).find(|p| self.repo.exists(p))
     }
 
     /// [`Self::composite_action`], with the chain of local actions being read (`used`), so
@@ -176,12 +177,12 @@ impl Reader<'_> {
     /// through, and one that comes back to itself stops.
     fn composite_action_within(
         &self,
-        rel: &str,
+        rel: &RelPath,
         given: &HashMap<String, String>,
         caller: &Context,
-        foreign_dirs: &[String],
+        foreign_dirs: &[RelPathBuf],
         job: &mut Job,
-        used: &mut Vec<String>,
+        used: &mut Vec<RelPathBuf>,
     ) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };

@@ -24,11 +24,13 @@ use std::sync::LazyLock;
 use regex::Regex;
 use yaml_rust2::Yaml;
 
-use crate::detect::repo::{Repo, file_name, first_entries};
+use crate::detect::repo::{Repo, first_entries};
 use crate::detect::sources::images::{canonical_service, is_backing_service};
 use crate::detect::sources::shell::{is_variable_name, join_path, quote};
 use crate::detect::sources::version;
 use crate::evidence::{Evidence, Kind};
+use crate::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 
 mod expressions;
 mod github;
@@ -143,8 +145,8 @@ pub struct Input {
 pub struct RunLine {
     /// Resolved, continuation lines joined, whitespace collapsed.
     pub text: String,
-    /// The repo-relative directory it runs in ("" for the root).
-    pub dir: String,
+    /// The directory it runs in ("" for the root).
+    pub dir: RelPathBuf,
     /// Inside a directory where the job checks out another repository, or outside the
     /// checkout (after `cd $RUNNER_TEMP/app`).
     pub in_foreign_checkout: bool,
@@ -170,8 +172,8 @@ impl RunLine {
 impl Workflows {
     pub fn read(repo: &Repo) -> Workflows {
         let mut reader = Reader { repo, jobs: Vec::new(), composites_used: Vec::new() };
-        let mut workflows: Vec<&str> = repo
-            .under(".github/workflows")
+        let mut workflows: Vec<&RelPath> = repo
+            .under(rel!(".github/workflows"))
             .filter(|f| f.dir() == ".github/workflows" && is_yaml(f.name()))
             .map(|f| f.path())
             .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
@@ -181,7 +183,7 @@ impl Workflows {
         for (read, rel) in workflows.into_iter().enumerate() {
             if reader.jobs.len() >= MAX_JOBS {
                 repo.warn(Warning::in_file(
-                    rel,
+                    rel.as_str(),
                     format!(
                         "not read, nor {} other workflow(s) after it: the {read} before it hold {} jobs, more than \
                          detection reads",
@@ -193,7 +195,7 @@ impl Workflows {
             }
             reader.github_workflow(rel);
         }
-        for file in repo.under(".github/actions") {
+        for file in repo.under(rel!(".github/actions")) {
             let (rel, name) = (file.path(), file.name());
             if (name == "action.yml" || name == "action.yaml") && !reader.composites_used.iter().any(|u| u == rel) {
                 let mut job = Job::new(Evidence::key(rel, "runs"), JobKind::UnusedAction);
@@ -201,19 +203,19 @@ impl Workflows {
                 reader.jobs.push(job);
             }
         }
-        if repo.exists(".gitlab-ci.yml") {
-            reader.gitlab(".gitlab-ci.yml");
+        if repo.exists(rel!(".gitlab-ci.yml")) {
+            reader.gitlab(rel!(".gitlab-ci.yml"));
         }
-        if repo.exists(".circleci/config.yml") {
-            reader.circleci(".circleci/config.yml");
+        if repo.exists(rel!(".circleci/config.yml")) {
+            reader.circleci(rel!(".circleci/config.yml"));
         }
         // Repos that moved to another CI often leave `.travis.yml` behind, stale: it speaks
         // for the project only when it is the only CI configuration.
         let mut notes = Vec::new();
-        if reader.jobs.is_empty() && repo.exists(".travis.yml") {
-            reader.travis(".travis.yml");
+        if reader.jobs.is_empty() && repo.exists(rel!(".travis.yml")) {
+            reader.travis(rel!(".travis.yml"));
         } else if let Some(current) = reader.jobs.iter().find(|job| job.kind != JobKind::UnusedAction)
-            && repo.exists(".travis.yml")
+            && repo.exists(rel!(".travis.yml"))
         {
             // Its pins (a 2019 `pytest==4.6.9`) crash on today's interpreters.
             let file = &current.source.path;
@@ -263,8 +265,8 @@ impl Job {
 
 /// The project's main test workflows first (their commands are the ones to run), then the
 /// rest, then scheduled and nightly ones and those that check only some changes.
-fn workflow_rank(repo: &Repo, rel: &str) -> u8 {
-    let name = file_name(rel).to_ascii_lowercase();
+fn workflow_rank(repo: &Repo, rel: &RelPath) -> u8 {
+    let name = rel.file_name().to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or_default();
     let main = ["test", "tests", "ci", "build", "check", "checks", "main"];
     // End-to-end suites drive a built app from outside (`e2e.yml`, `playwright.yml`):
@@ -284,8 +286,8 @@ fn workflow_rank(repo: &Repo, rel: &str) -> u8 {
 
 /// A workflow that runs on a schedule, by hand, or when only some places change (see
 /// [`checks_every_change`]), or is named for a schedule.
-fn is_partial_workflow(repo: &Repo, rel: &str) -> bool {
-    let name = file_name(rel).to_ascii_lowercase();
+fn is_partial_workflow(repo: &Repo, rel: &RelPath) -> bool {
+    let name = rel.file_name().to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or_default();
     let partial = repo.read_yaml(rel).and_then(|docs| docs.first().map(|doc| !checks_every_change(&doc["on"])));
     partial == Some(true) || ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w))
@@ -326,9 +328,9 @@ fn is_yaml(rel: &str) -> bool {
 }
 
 /// Workflows about shipping rather than testing (by file name or `name:`).
-fn is_release_workflow(rel: &str, doc: &Yaml) -> bool {
+fn is_release_workflow(rel: &RelPath, doc: &Yaml) -> bool {
     const WORDS: &[&str] = &["release", "publish", "deploy", "docs", "pages", "nightly-build", "snapshot"];
-    let name = format!("{} {}", file_name(rel), scalar(&doc["name"]).unwrap_or_default()).to_ascii_lowercase();
+    let name = format!("{} {}", rel.file_name(), scalar(&doc["name"]).unwrap_or_default()).to_ascii_lowercase();
     WORDS.iter().any(|w| name.contains(w))
 }
 
@@ -352,7 +354,7 @@ pub const MAX_JOBS: usize = 1024;
 struct Reader<'r> {
     repo: &'r Repo,
     jobs: Vec<Job>,
-    composites_used: Vec<String>,
+    composites_used: Vec<RelPathBuf>,
 }
 
 /// Variables the GitHub Actions runner sets for every step. A repo's test script may read
@@ -422,7 +424,7 @@ fn action_use(uses: &str, with: &Yaml, ctx: &Context, source: Evidence) -> Actio
 }
 
 /// The directories (`""` for the workspace root) where a job checks out another repository.
-fn foreign_checkouts(job: &Yaml) -> Vec<String> {
+fn foreign_checkouts(job: &Yaml) -> Vec<RelPathBuf> {
     job["steps"]
         .as_vec()
         .into_iter()
@@ -439,7 +441,7 @@ fn foreign_checkouts(job: &Yaml) -> Vec<String> {
 
 /// The lines of a script run from `dir`: continuations joined, resolved, `cd DIR` lines and
 /// literal `export`s applied to the lines after them.
-fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], source: &Evidence) -> Vec<RunLine> {
+fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[RelPathBuf], source: &Evidence) -> Vec<RunLine> {
     let mut dir = join_path("", &ctx.resolve(dir)).unwrap_or_default();
     let loop_variables: Vec<String> =
         LOOP_VARIABLE.captures_iter(script).filter_map(|c| c.get(1)).map(|m| m.as_str().to_string()).collect();
@@ -480,8 +482,7 @@ fn run_lines(script: &str, dir: &str, ctx: &Context, foreign_dirs: &[String], so
             }
             continue;
         }
-        let in_foreign_checkout =
-            outside || foreign_dirs.iter().any(|f| !f.is_empty() && crate::detect::repo::is_within(&dir, f));
+        let in_foreign_checkout = outside || foreign_dirs.iter().any(|f| !f.is_root() && dir.is_within(f));
         let exports = exported_by(&resolved);
         lines.push(RunLine {
             unresolved: ctx.leaves_unknown(&line),

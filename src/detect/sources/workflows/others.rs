@@ -4,7 +4,7 @@ use super::*;
 
 impl Reader<'_> {
     /// GitLab CI: global and per-job `services:` and `image:`, `script:` lines.
-    pub(super) fn gitlab(&mut self, rel: &str) {
+    pub(super) fn gitlab(&mut self, rel: &RelPath) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
         let ctx = Context::default().with_env(&doc["variables"]);
@@ -52,7 +52,7 @@ impl Reader<'_> {
 
     /// CircleCI: `jobs.X.docker` (the first image is the job's own, the rest are services)
     /// and `run` steps.
-    pub(super) fn circleci(&mut self, rel: &str) {
+    pub(super) fn circleci(&mut self, rel: &RelPath) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
         let jobs = doc["jobs"].as_hash().into_iter().flatten();
@@ -90,7 +90,7 @@ impl Reader<'_> {
     /// Travis CI: the `services:` it starts on the build machine (and the database versions
     /// `addons:` picks), as the service containers they amount to, and the lines of its
     /// `before_install`, `install`, `before_script` and `script` phases, in that order.
-    pub(super) fn travis(&mut self, rel: &str) {
+    pub(super) fn travis(&mut self, rel: &RelPath) {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
         let mut job = Job::new(Evidence::file(rel).of(Kind::Ci), JobKind::Travis);
