@@ -126,6 +126,7 @@ impl Ecosystem for Python {
             poetry: Requested::by(sources, &POETRY_OPTIONS),
             test_packages,
             runners,
+            python: ci::oldest_setup_python(sources),
         };
         detect(sources.repo(), &from_ci, out);
     }
@@ -138,6 +139,8 @@ struct FromCi {
     test_packages: Vec<ci::CiPackages>,
     /// The fan-out runners CI runs (see [`ci::runners_used`]).
     runners: Vec<&'static str>,
+    /// The oldest Python CI tests on (see [`ci::oldest_setup_python`]).
+    python: Option<(String, Evidence)>,
 }
 
 /// How a tool's commands ask for extras and groups.
@@ -437,11 +440,14 @@ fn project(
     };
 
     let pin = python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
-    // A version file names the Python; else the newest the project's range accepts.
+    // A version file names the Python; else the newest the project's range accepts, else
+    // one no older than the oldest CI tests on.
     if let Some((version, evidence)) = pin.filter(|(_, evidence)| is_version_file(evidence)) {
         out.helper(Phase::Toolchain, "hanzo_python", vec![version], evidence);
     } else if let Some((range, evidence)) = python_range(pyproject.as_deref(), &pyproject_path) {
         out.helper(Phase::Toolchain, "hanzo_python_in", range.arguments(), evidence);
+    } else if let Some((floor, evidence)) = &from_ci.python {
+        out.helper(Phase::Toolchain, "hanzo_python_in", vec![floor.clone()], evidence.clone());
     }
     // A project of requirements files alone has no manifest: the tool's evidence names the file.
     let manifest =

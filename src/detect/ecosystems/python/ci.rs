@@ -10,9 +10,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::ships;
-use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{commands, join_path, script_path};
 use crate::detect::sources::workflows::{JobKind, RunLine};
+use crate::detect::sources::{Sources, version};
 
 /// What one CI line installs, from the directory it runs in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -293,6 +293,26 @@ fn runs_python_tests_script(sources: &Sources, dir: &RelPath, words: &[String]) 
     let Some(path) = script_path(dir, words) else { return false };
     let repo = sources.repo();
     repo.exists(&path) && repo.read(&path).is_some_and(|text| text.lines().any(|l| PYTHON_TEST.is_match(l.trim())))
+}
+
+/// The oldest Python CI sets up with `actions/setup-python` (a matrix's lowest value): the
+/// floor of what the project is tested on, where no version file or `requires-python`
+/// says. As `MAJOR.MINOR`, with the action's step.
+pub fn oldest_setup_python(sources: &Sources) -> Option<(String, Evidence)> {
+    let step = super::DECLARATION.setup_steps.iter().find(|step| step.target == "python")?;
+    let action = step.uses.split('@').next()?;
+    let actions = sources.workflows().jobs.iter().flat_map(|job| &job.actions);
+    let found = actions.filter(|used| used.action == action).filter_map(|used| {
+        let input = used.inputs.get(step.version_input)?;
+        let version = match &input.matrix {
+            Some(values) => version::lowest(values)?,
+            None => version::pin(&input.text)?,
+        };
+        let pin = version::Pin::parse(&version)?;
+        Some(((pin.major(), pin.minor()?), used.source.clone()))
+    });
+    let ((major, minor), source) = found.min_by_key(|(minor, _)| *minor)?;
+    (major == 3).then(|| (format!("{major}.{minor}"), source))
 }
 
 /// The fan-out runners (`tox`, `nox`) that CI's lines run, by name: where CI runs nox and

@@ -420,3 +420,16 @@ fn python_ranges_are_a_floor_and_the_first_minor_kept_out() {
         assert_eq!(PythonRange::parse(range), None, "{range}");
     }
 }
+
+#[test]
+fn without_a_version_file_or_range_the_oldest_python_ci_tests_on_is_the_floor() {
+    let tests = "jobs:\n  test:\n    strategy:\n      matrix:\n        python-version: ['3.13', '3.12', '3.14']\n    steps:\n      - uses: actions/setup-python@v6\n        with:\n          python-version: ${{ matrix.python-version }}\n      - run: python manage.py test\n  docs:\n    steps:\n      - uses: actions/setup-python@v6\n        with:\n          python-version: '3.13'\n";
+    let files = [("requirements.txt", "django\n"), ("manage.py", ""), (".github/workflows/ci.yml", tests)];
+    let d = crate::detect::testing::detection(&files);
+    assert!(d.install.contains("hanzo_python_in 3.12  # .github/workflows/ci.yml#jobs.test.steps[0]"), "{}", d.install);
+    // A range in pyproject.toml says more than CI does.
+    let pyproject = "[project]\nname = 'x'\nrequires-python = '>=3.10'\n";
+    let d = crate::detect::testing::detection(&[files[1], files[2], ("pyproject.toml", pyproject)]);
+    assert!(d.install.contains("hanzo_python_in 3.10  # pyproject.toml#project.requires-python"), "{}", d.install);
+    assert!(!d.install.contains("hanzo_python_in 3.12"), "{}", d.install);
+}
