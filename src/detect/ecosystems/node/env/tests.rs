@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn found(rel: &str, text: &str) -> Vec<(String, Need)> {
