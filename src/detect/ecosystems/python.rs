@@ -23,6 +23,7 @@ use crate::evidence::Evidence;
 mod ci;
 mod env;
 mod install;
+mod native;
 mod pin;
 mod runners;
 #[cfg(test)]
@@ -439,6 +440,7 @@ fn project(
         (Tool::Pip, first.map(|f| Evidence::file(*f)).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
     };
 
+    native::native_build_packages(repo, dir, requirements, out);
     let pin = python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
     // A version file names the Python; else the newest the project's range accepts, else
     // one no older than the oldest CI tests on.
