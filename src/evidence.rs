@@ -174,8 +174,8 @@ impl EvidencePath for &RelPath {
     }
 }
 
-// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge; until then its
-// paths, all listed by the walk, come as text.
+// TODO(issue 29): ~60 call sites (most of them tests) still give a path as text; they move to
+// `rel!` literals and RelPaths, then these three impls go.
 impl EvidencePath for &str {
     fn into_rel_path_buf(self) -> RelPathBuf {
         RelPath::trusted(self).to_owned()

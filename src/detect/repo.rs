@@ -202,12 +202,11 @@ impl Repo {
     }
 
     /// The path of the file at sorted position `i` (`i < file_count()`).
-    // TODO(issue 29): a `&RelPath` once the secrets code moves to RelPath (secrets-5 merge).
-    pub fn file(&self, i: usize) -> &str {
+    pub fn file(&self, i: usize) -> &RelPath {
         if let Some(path) = self.built.get(&(i as u32)) {
-            return path;
+            return RelPath::trusted(path);
         }
-        self.built.insert_with(i as u32, || self.files.path(i).into_boxed_str())
+        RelPath::trusted(self.built.insert_with(i as u32, || self.files.path(i).into_boxed_str()))
     }
 
     /// How many files the walk found.
@@ -244,8 +243,7 @@ impl Repo {
 
     /// Files called `name` anywhere in the tree, shallowest first, then by path.
     pub fn named(&self, name: &str) -> Vec<&RelPath> {
-        let mut found: Vec<&RelPath> =
-            self.files.named(name).iter().map(|&i| RelPath::trusted(self.file(i as usize))).collect();
+        let mut found: Vec<&RelPath> = self.files.named(name).iter().map(|&i| self.file(i as usize)).collect();
         // Keys worked out once: a name like `package.json` is thousands of files in a large tree.
         found.sort_by_cached_key(|p| (p.depth(), *p));
         found
@@ -421,7 +419,7 @@ impl<'r> RepoFile<'r> {
 
     /// The repo-relative path, built once.
     pub fn path(&self) -> &'r RelPath {
-        RelPath::trusted(self.repo.file(self.at as usize))
+        self.repo.file(self.at as usize)
     }
 
     /// See [`is_project_path`].
@@ -707,16 +705,6 @@ pub fn is_project_dir(dir: &str) -> bool {
 /// `benchmark/package.json` compares it with other clients), which neither the tests nor an
 /// agent's work need installed.
 const BENCHMARK_DIRS: &[&str] = &["benchmark", "benchmarks"];
-
-// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
-pub fn file_name(rel: &str) -> &str {
-    RelPath::trusted(rel).file_name()
-}
-
-// TODO(issue 29): secrets code moves to RelPath after the secrets-5 merge
-pub fn parent_dir(rel: &str) -> &str {
-    RelPath::trusted(rel).parent().as_str()
-}
 
 #[cfg(test)]
 mod tests {

@@ -49,7 +49,7 @@ pub static DECLARATION: Declaration = Declaration {
 };
 
 impl Ecosystem for Dart {
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)Platform\.environment\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\]"#)
                 .expect("the Dart environment-read pattern is valid")

@@ -41,7 +41,7 @@ pub static DECLARATION: Declaration = Declaration {
 };
 
 impl Ecosystem for Deno {
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)Deno\.env\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#)
                 .expect("the Deno environment-read pattern is valid")

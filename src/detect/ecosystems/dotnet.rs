@@ -68,7 +68,7 @@ impl Ecosystem for Dotnet {
     /// (required), under the prefix of an `AddEnvironmentVariables("APP_")` of the same file.
     /// appsettings or an orchestrator usually give those, so they count only where an env or
     /// compose file of the project names the variable (see [`EnvRead::derived`]).
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(
                 r#"(?x)
@@ -315,7 +315,7 @@ mod tests {
     fn configuration_keys_bind_with_double_underscores() {
         let text = "var k = builder.Configuration[\"Stripe:SecretKey\"] ?? throw new X();\nvar c = config.GetConnectionString(\"Shop\");\nvar t = Environment.GetEnvironmentVariable(\"API_TOKEN\") ?? \"\";\nvar v = cfg.GetValue<int>(\"Http:Timeout\", 30);\nvar p = builder.AddParameter(\"openai-key\", secret: true);\n";
         let reads: Vec<(String, Need, bool, bool)> = Dotnet
-            .env_reads("Program.cs", text)
+            .env_reads(crate::rel!("Program.cs"), text)
             .into_iter()
             .map(|r| (r.name, r.need, r.derived, r.marked_secret))
             .collect();
@@ -377,10 +377,12 @@ mod tests {
     #[test]
     fn configuration_keys_under_an_environment_prefix() {
         let text = "builder.Configuration.AddEnvironmentVariables(prefix: \"SHOP_\");\nvar key = builder.Configuration[\"Stripe:SecretKey\"];\nvar db = builder.Configuration.GetConnectionString(\"Db\");\n";
-        let names: Vec<String> = Dotnet.env_reads("Program.cs", text).into_iter().map(|r| r.name).collect();
+        let names: Vec<String> =
+            Dotnet.env_reads(crate::rel!("Program.cs"), text).into_iter().map(|r| r.name).collect();
         assert_eq!(names, ["SHOP_Stripe__SecretKey", "SHOP_ConnectionStrings__Db"]);
         let both = format!("builder.Configuration.AddEnvironmentVariables();\n{text}");
-        let names: Vec<String> = Dotnet.env_reads("Program.cs", &both).into_iter().map(|r| r.name).collect();
+        let names: Vec<String> =
+            Dotnet.env_reads(crate::rel!("Program.cs"), &both).into_iter().map(|r| r.name).collect();
         assert_eq!(names, ["Stripe__SecretKey", "ConnectionStrings__Db"]);
     }
 

@@ -288,7 +288,7 @@ pub trait Ecosystem: Sync {
     /// files) reads: plain reads (`os.getenv("X")`) and the names settings schemas bind
     /// (a pydantic `BaseSettings` field, a clap `env = "X"`, a t3-env `server` entry), each
     /// with whether the code needs it. Reads in the file's own tests are left out.
-    fn env_reads(&self, _rel: &str, _text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, _rel: &RelPath, _text: &str) -> Vec<EnvRead> {
         Vec::new()
     }
 

@@ -60,7 +60,7 @@ impl Ecosystem for Elixir {
     /// of a config file (`if config_env() == :prod do`) or in `config/prod.exs` are optional.
     /// Calls with a variable's name of a function some file may define as an env helper
     /// (`App.Config.secret!("X")`, see [`env`]) are kept for the secrets signal to pair.
-    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)(?:[A-Z][[:word:]]*\.)+(get_env|fetch_env!?)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
                 .expect("the Elixir environment-read pattern is valid")
@@ -232,7 +232,7 @@ mod tests {
     fn environment_reads_and_what_they_need() {
         let text = "config :a, pass: Util.fetch_env!(\"DATABASE_PASS\", all: \"postgres\"),\n  url: System.get_env(\"DATABASE_URL\") || raise(\"missing\"),\n  key: System.fetch_env!(\"STRIPE_KEY\"),\n  token: System.get_env(\"API_TOKEN\")\n\nif config_env() == :prod do\n  config :a, base: System.fetch_env!(\"SECRET_KEY_BASE\")\nend\nconfig :a, later: System.fetch_env!(\"LATER_TOKEN\")\n";
         let reads: Vec<(String, Need)> =
-            Elixir.env_reads("config/runtime.exs", text).into_iter().map(|r| (r.name, r.need)).collect();
+            Elixir.env_reads(crate::rel!("config/runtime.exs"), text).into_iter().map(|r| (r.name, r.need)).collect();
         assert_eq!(
             reads,
             [
@@ -246,7 +246,7 @@ mod tests {
         );
         assert!(
             Elixir
-                .env_reads("config/prod.exs", "System.fetch_env!(\"X_KEY\")")
+                .env_reads(crate::rel!("config/prod.exs"), "System.fetch_env!(\"X_KEY\")")
                 .iter()
                 .all(|r| r.need == Need::Optional)
         );
@@ -282,7 +282,7 @@ mod tests {
     fn a_strictly_equal_production_test_is_a_production_block() {
         let text = "if config_env() === :prod do\n  url = System.get_env(\"DATABASE_URL\") || raise \"missing\"\nend\n";
         let reads: Vec<(String, Need)> =
-            Elixir.env_reads("config/runtime.exs", text).into_iter().map(|r| (r.name, r.need)).collect();
+            Elixir.env_reads(crate::rel!("config/runtime.exs"), text).into_iter().map(|r| (r.name, r.need)).collect();
         assert_eq!(reads, [("DATABASE_URL".into(), Need::Optional)]);
     }
 }

@@ -2,6 +2,7 @@
 //! the compiler version from the `gleam` constraint of `gleam.toml`, and the runtime its
 //! `target` compiles for (Erlang/OTP by default, Node for `javascript`).
 
+use crate::rel_path::RelPath;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -38,7 +39,7 @@ pub static DECLARATION: Declaration = Declaration {
 };
 
 impl Ecosystem for Gleam {
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         // The `envoy` package is how Gleam code reads the environment.
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)envoy\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)

@@ -56,7 +56,7 @@ impl Ecosystem for Go {
         name.split('.').skip(1).any(|part| matches!(part, "tmpl" | "gotmpl" | "tpl"))
             || code::is_interpolated_config(dir, name)
     }
-    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)
     }
     fn env_prefix(&self, text: &str) -> Option<String> {

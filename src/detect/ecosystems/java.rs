@@ -66,7 +66,7 @@ impl Ecosystem for Java {
     fn is_settings_file(&self, dir: &str, name: &str) -> bool {
         env::is_spring_config(dir, name)
     }
-    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {

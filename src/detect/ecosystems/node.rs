@@ -106,7 +106,7 @@ impl Ecosystem for Node {
     fn is_settings_file(&self, _dir: &str, name: &str) -> bool {
         name.ends_with(".prisma") || name == "turbo.json"
     }
-    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {

@@ -67,7 +67,7 @@ impl Ecosystem for Php {
     /// `getenv('X')`, `env('X')` (Laravel), `$_ENV['X']`, `$_SERVER['X']`, `Env::get('X')`:
     /// optional with a default argument or a `??` fallback. Symfony's `%env(X)%` (any
     /// processors before the name) fails without it unless a parameter gives a default.
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?:(?-u:\b)getenv\(|(?-u:\b)env\(|\$_ENV\[|\$_SERVER\[|(?-u:\b)Env::get\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
                 .expect("the PHP environment-read pattern is valid")

@@ -112,7 +112,7 @@ impl Ecosystem for Python {
     fn in_installed_environment(&self, command: &str, package_managers: &[&str]) -> Option<String> {
         in_the_interpreter(command, package_managers)
     }
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {

@@ -61,7 +61,7 @@ impl Ecosystem for Ruby {
     /// (optional with an `||` fallback), `Rails.application.credentials`, which needs the
     /// master key that decrypts them (`RAILS_MASTER_KEY`), and a Rails app's production
     /// environment, which reads `SECRET_KEY_BASE`.
-    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)ENV(?:\[|(\.fetch)\(?)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
                 .expect("the Ruby environment-read pattern is valid")
@@ -314,12 +314,12 @@ mod tests {
     #[test]
     fn a_rails_apps_production_environment_reads_its_key_base() {
         let production = "require \"active_support/core_ext/integer/time\"\n\nRails.application.configure do\n  config.eager_load = true\nend\n";
-        let reads = Ruby.env_reads("config/environments/production.rb", production);
+        let reads = Ruby.env_reads(crate::rel!("config/environments/production.rb"), production);
         let rows: Vec<(&str, Need)> = reads.iter().map(|r| (r.name.as_str(), r.need)).collect();
         assert_eq!(rows, [("SECRET_KEY_BASE", Need::Optional)]);
         // An engine's dummy app or any other file says nothing of the kind.
-        assert!(Ruby.env_reads("config/environments/test.rb", production).is_empty());
-        assert!(Ruby.env_reads("config/environments/production.rb", "# empty\n").is_empty());
+        assert!(Ruby.env_reads(crate::rel!("config/environments/test.rb"), production).is_empty());
+        assert!(Ruby.env_reads(crate::rel!("config/environments/production.rb"), "# empty\n").is_empty());
     }
 
     #[test]
@@ -327,7 +327,7 @@ mod tests {
         let job = "class VerifyJob < ApplicationJob\n  TOKEN = ENV.fetch(\"CLASS_TOKEN\")\n\n  def perform\n    if ready?\n      call(key: ENV.fetch(\"FASTLY_API_KEY\"))\n    end\n  end\n\n  def token = ENV.fetch(\"ENDLESS_TOKEN\")\nend\n";
         let initializer = "Stripe.api_key = ENV.fetch(\"STRIPE_SECRET_KEY\")\nif Rails.env.production?\n  Sentry.init { |c| c.dsn = ENV.fetch(\"SENTRY_DSN\") }\nend\n";
         let needs = |rel: &str, text: &str| -> Vec<(String, Need)> {
-            Ruby.env_reads(rel, text).into_iter().map(|r| (r.name, r.need)).collect()
+            Ruby.env_reads(RelPath::new(rel).unwrap(), text).into_iter().map(|r| (r.name, r.need)).collect()
         };
         assert_eq!(
             needs("app/jobs/verify_job.rb", job),

@@ -55,9 +55,9 @@ impl Ecosystem for Rust {
     fn is_settings_file(&self, _dir: &str, name: &str) -> bool {
         name == "diesel.toml"
     }
-    fn env_reads(&self, rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         // `rel` comes from the secrets scan, still text (issue 29).
-        if crate::detect::repo::file_name(rel) == "diesel.toml" {
+        if rel.file_name() == "diesel.toml" {
             return vec![EnvRead::new("DATABASE_URL", 0, Need::Unstated, "the diesel CLI")];
         }
         env::reads(text)
@@ -250,7 +250,7 @@ mod tests {
         assert!(Rust.is_settings_file("crates/db", "diesel.toml"));
         assert!(!Rust.is_settings_file("", "Cargo.toml"));
         let reads: Vec<(String, Need)> = Rust
-            .env_reads("crates/db/diesel.toml", "[print_schema]\nfile = \"src/schema.rs\"\n")
+            .env_reads(crate::rel!("crates/db/diesel.toml"), "[print_schema]\nfile = \"src/schema.rs\"\n")
             .into_iter()
             .map(|r| (r.name, r.need))
             .collect();

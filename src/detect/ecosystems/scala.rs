@@ -40,7 +40,7 @@ pub static DECLARATION: Declaration = Declaration {
 impl Ecosystem for Scala {
     /// `sys.env("X")` (throws without it), `System.getenv("X")` and `sys.env.get("X")`
     /// (optional with a `.getOrElse`).
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)(?:System\.getenv|sys\.env\.get|(sys\.env))\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
                 .expect("the Scala environment-read pattern is valid")

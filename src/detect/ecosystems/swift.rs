@@ -40,7 +40,7 @@ pub static DECLARATION: Declaration = Declaration {
 };
 
 impl Ecosystem for Swift {
-    fn env_reads(&self, _rel: &str, text: &str) -> Vec<EnvRead> {
+    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             // Vapor's `Environment.get("X")` reads the process environment (and its `.env` files).
             Regex::new(

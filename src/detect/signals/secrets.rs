@@ -43,10 +43,11 @@ pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead};
 use crate::detect::ecosystems::{self, ruby};
 use crate::detect::findings::{Evidence, Findings, Need, Secret};
-use crate::detect::repo::{Repo, file_name, is_ci_dir, is_load_test_dir, is_own_dir, is_test_suite_dir, parent_dir};
+use crate::detect::repo::{Repo, is_ci_dir, is_load_test_dir, is_own_dir, is_test_suite_dir};
 use crate::detect::signals::relevance;
 use crate::detect::sources::Sources;
 use crate::detect::sources::env_files::is_examples_dir;
+use crate::rel_path::RelPath;
 use crate::warning::Warning;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
@@ -186,7 +187,7 @@ impl ProjectNames {
         for file in sources.env_files() {
             // A test run's or CI's env file (`.env.test`, `.env.ci`) gives dummies
             // (`API_KEY=123`): what the test needs, not what the value looks like.
-            let dummies = is_test_run_env_file(file_name(&file.path)) || file.ci;
+            let dummies = is_test_run_env_file(file.path.file_name()) || file.ci;
             for entry in &file.entries {
                 if dummies {
                     names.spelled.entry(squashed(&entry.key)).or_insert_with(|| entry.key.clone());
@@ -310,14 +311,14 @@ fn code_secrets(
             "secret names read from the first {MAX_SCANNED_FILES} of {total} source files (configuration first)"
         ));
     }
-    let scanned: Vec<&str> = positions.iter().map(|&i| repo.file(i as usize)).collect();
+    let scanned: Vec<&RelPath> = positions.iter().map(|&i| repo.file(i as usize)).collect();
     let root = repo.root();
-    let scans: Vec<(&str, FileScan)> = in_chunks(scanned.len(), |range| {
+    let scans: Vec<(&RelPath, FileScan)> = in_chunks(scanned.len(), |range| {
         // One buffer per thread for every file it reads, not one allocation per file.
         let mut bytes = Vec::new();
         scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project, &mut bytes))).collect()
     });
-    let crowded: Vec<&str> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
+    let crowded: Vec<&RelPath> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
     if let Some(first) = crowded.first() {
         let files = match crowded.len() {
             1 => first.to_string(),
@@ -332,8 +333,8 @@ fn code_secrets(
         ));
     }
     // Packages that walk the whole environment key their parsers by the names.
-    let walking: HashSet<&str> =
-        scans.iter().filter(|(_, scan)| scan.walks_environment).map(|(rel, _)| parent_dir(rel)).collect();
+    let walking: HashSet<&RelPath> =
+        scans.iter().filter(|(_, scan)| scan.walks_environment).map(|(rel, _)| rel.parent()).collect();
     // One prefix set in one file (`PrefixLookuper("APP_", …)` in `main.go`) is the project's:
     // the reads of files that set none are under it. Several disagree: then no file's applies.
     let prefixes: HashSet<&str> = scans.iter().filter_map(|(_, scan)| scan.prefix.as_deref()).collect();
@@ -344,7 +345,7 @@ fn code_secrets(
         scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
     let mut typed_settings = HashSet::new();
     for (rel, scan) in scans {
-        let keyed = scan.keyed.into_iter().filter(|_| walking.contains(parent_dir(rel)));
+        let keyed = scan.keyed.into_iter().filter(|_| walking.contains(rel.parent()));
         for secret in scan.secrets.into_iter().chain(keyed) {
             if secret.why.starts_with(ruby::RAILS_PRODUCTION) && ruby::keeps_secrets_in_credentials(repo, rel) {
                 continue;
@@ -366,7 +367,7 @@ fn code_secrets(
                 continue;
             }
             let Some((name, why, keyed)) = accepted(&read, project) else { continue };
-            if name.len() <= crate::names::MAX_NAME_LEN && (!keyed || walking.contains(parent_dir(rel))) {
+            if name.len() <= crate::names::MAX_NAME_LEN && (!keyed || walking.contains(rel.parent())) {
                 evidence.add(&name, &Evidence::line(rel.to_string(), line), read.need, why);
             }
         }
@@ -402,8 +403,8 @@ struct FileScan {
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
 /// reads, of the project's own, not tests, release automation or generated code.
 #[cfg(test)]
-fn is_scanned_source(rel: &str) -> bool {
-    is_scanned_file(parent_dir(rel), file_name(rel)) && is_scanned_dir(parent_dir(rel))
+fn is_scanned_source(rel: &RelPath) -> bool {
+    is_scanned_file(rel.parent(), rel.file_name()) && is_scanned_dir(rel.parent())
 }
 
 /// The half of [`is_scanned_source`] that looks at the file's name (this runs for every file
@@ -481,7 +482,7 @@ fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R
 /// The secrets `rel` reads, each with `path:line` and the evidence. In a `scripts/` folder
 /// only names a sandbox would set count (not `GITHUB_TOKEN`, `NPM_TOKEN`, …). At most
 /// [`MAX_NAMES_PER_FILE`] names: a file of generated reads must not fill the proposal.
-fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>) -> FileScan {
+fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec<u8>) -> FileScan {
     // Listed as a file, but it may have been swapped for a FIFO since: never block on one.
     let Ok(file) = crate::fsutil::open_regular_within(&root.join(rel), root) else { return FileScan::default() };
     bytes.clear();
@@ -491,11 +492,11 @@ fn scan_file(root: &Path, rel: &str, project: &ProjectNames, bytes: &mut Vec<u8>
     let text = String::from_utf8_lossy(bytes);
     let is_yaml = [".yml", ".yaml", ".yml.erb", ".yaml.erb"].iter().any(|e| rel.ends_with(e));
     // A project's scripts: what they read counts, but not what CI and publishing use there.
-    let automation = parent_dir(rel).split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
-    let on_demand = is_on_demand_command(parent_dir(rel));
-    let production = is_production_settings(parent_dir(rel), file_name(rel));
+    let automation = rel.parent().split('/').any(|d| d.eq_ignore_ascii_case("scripts"));
+    let on_demand = is_on_demand_command(rel.parent());
+    let production = is_production_settings(rel.parent(), rel.file_name());
     let mut scan = FileScan::default();
-    let readers: Vec<_> = ecosystems::reading_env_in(parent_dir(rel), file_name(rel)).collect();
+    let readers: Vec<_> = ecosystems::reading_env_in(rel.parent(), rel.file_name()).collect();
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
     scan.prefix = readers.iter().find_map(|eco| eco.env_prefix(&text));
     scan.helpers = readers.iter().flat_map(|eco| eco.env_helpers(&text)).take(MAX_NAMES_PER_FILE).collect();

@@ -145,9 +145,8 @@ pub const MAX_SERVICES_PER_FILE: usize = 100;
 
 /// The services of a compose file (the first [`MAX_SERVICES_PER_FILE`]), or `None` (with a
 /// warning) when it cannot be read.
-// TODO(issue 29): `rel: &RelPath` once the secrets code moves to RelPath (secrets-5 merge).
-pub fn services(repo: &Repo, rel: &str) -> Option<Vec<ComposeService>> {
-    let docs = repo.read_yaml(RelPath::trusted(rel))?;
+pub fn services(repo: &Repo, rel: &RelPath) -> Option<Vec<ComposeService>> {
+    let docs = repo.read_yaml(rel)?;
     let services = docs.first().map(|d| &d["services"]).and_then(Yaml::as_hash)?;
     let read = first_entries(repo, rel, "services", services.len(), MAX_SERVICES_PER_FILE);
     // Compose fills `image: ${DB_IMAGE}` from the `.env` of its project folder (the file's
@@ -419,8 +418,7 @@ impl ComposeStart {
 #[derive(Debug, Clone, Default)]
 pub struct ProjectCompose {
     /// Every compose file of the project.
-    // TODO(issue 29): RelPathBufs once the secrets code moves to RelPath (secrets-5 merge).
-    pub files: Vec<String>,
+    pub files: Vec<RelPathBuf>,
     /// What each file that is started brings up, the root's default file first (with its
     /// override), then the shallowest: files without backing services are left out.
     pub starts: Vec<ComposeStart>,
@@ -439,7 +437,7 @@ impl ProjectCompose {
         let alternatives = alternative_files(&files);
         files.sort_by_key(|rel| (default != Some(*rel), rel.depth(), *rel));
         let mut found =
-            ProjectCompose { files: files.iter().map(|f| f.to_string()).collect(), ..ProjectCompose::default() };
+            ProjectCompose { files: files.iter().map(|f| (*f).to_owned()).collect(), ..ProjectCompose::default() };
         for rel in files {
             if over == Some(rel) && default.is_some() {
                 continue; // read together with the default file
@@ -505,7 +503,7 @@ mod tests {
     #[test]
     fn services_with_ports_and_environment() {
         let (_dir, repo) = repo_with(&[("docker-compose.yml", APP_AND_DB)]);
-        let services = services(&repo, "docker-compose.yml").unwrap();
+        let services = services(&repo, crate::rel!("docker-compose.yml")).unwrap();
         let db = &services[1];
         assert_eq!((db.image.as_deref(), db.backing().as_deref()), (Some("postgres:16"), Some("postgres")));
         assert_eq!(db.ports, ["5433:5432"]);
@@ -548,7 +546,7 @@ mod tests {
             ("tests/.env", dotenv),
             ("tests/.env.test", "DB_IMAGE=postgres:16\n"),
         ]);
-        let services = services(&repo, "tests/compose.yml").unwrap();
+        let services = services(&repo, crate::rel!("tests/compose.yml")).unwrap();
         assert_eq!(services[0].image.as_deref(), Some("mariadb:10.11"));
         assert_eq!(services[0].backing().as_deref(), Some("mariadb"));
         assert_eq!(services[0].ports, ["13306:3306"]);
@@ -561,7 +559,7 @@ mod tests {
     }
 
     fn services_of(repo: &Repo) -> Vec<Option<String>> {
-        services(repo, "tests/compose.yml").unwrap().into_iter().map(|s| s.image).collect()
+        services(repo, crate::rel!("tests/compose.yml")).unwrap().into_iter().map(|s| s.image).collect()
     }
 
     #[test]
@@ -608,7 +606,7 @@ mod tests {
             "",
         ] {
             let (_dir, repo) = repo_with(&[("compose.yaml", text)]);
-            let _ = services(&repo, "compose.yaml");
+            let _ = services(&repo, crate::rel!("compose.yaml"));
         }
     }
 }

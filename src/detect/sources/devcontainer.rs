@@ -19,8 +19,7 @@ pub struct Devcontainer {
     /// Feature id (`ghcr.io/devcontainers/features/node:1`) and its `version` option.
     pub features: Vec<(String, Option<String>)>,
     /// `dockerComposeFile`, repo-relative; empty for an image-based container.
-    // TODO(issue 29): RelPathBufs once the secrets code moves to RelPath (secrets-5 merge).
-    pub compose_files: Vec<String>,
+    pub compose_files: Vec<RelPathBuf>,
     /// The container's own service in the compose files.
     pub service: Option<String>,
     pub run_services: Option<Vec<String>>,
@@ -46,8 +45,7 @@ impl Devcontainer {
                 }
             }
         }
-        let files = self.compose_files.iter().map(|f| RelPath::trusted(f).to_owned()).collect();
-        ComposeStart::of(repo, files, Some(&names)).filter(|start| !start.services.is_empty())
+        ComposeStart::of(repo, self.compose_files.clone(), Some(&names)).filter(|start| !start.services.is_empty())
     }
 }
 
@@ -88,7 +86,7 @@ fn read(repo: &Repo, rel: &RelPath, config: &Value) -> Devcontainer {
         _ => Vec::new(),
     };
     let compose_files = match files.iter().map(|f| join_path(rel.parent(), f)).collect::<Option<Vec<RelPathBuf>>>() {
-        Some(files) => files.into_iter().map(RelPathBuf::into_string).collect(),
+        Some(files) => files,
         None => {
             repo.warn(Warning::in_file(rel.as_str(), "dockerComposeFile points outside the repository"));
             Vec::new()

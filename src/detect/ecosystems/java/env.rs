@@ -7,6 +7,7 @@
 //! give such names, which count only when the project names the variable elsewhere
 //! (see [`EnvRead::derived`]).
 
+use crate::rel_path::RelPath;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -14,7 +15,6 @@ use yaml_rust2::Yaml;
 
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
-use crate::detect::repo::{file_name, parent_dir};
 
 /// Spring configuration: `application*.yml|yaml|properties` and `bootstrap*` anywhere, and
 /// any YAML or properties file among a module's resources (`src/main/resources/shared/
@@ -27,7 +27,7 @@ pub fn is_spring_config(dir: &str, name: &str) -> bool {
             || dir.split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]))
 }
 
-pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
+pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     static GETENV: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?-u:\b)System\.getenv\(\s*\)?\s*(?:\.(get|getOrDefault)\()?\(?\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
             .expect("the JVM environment-read pattern is valid")
@@ -41,7 +41,7 @@ pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
             Some(EnvRead::new(name.as_str(), name.start(), need, "System.getenv"))
         })
         .collect();
-    if is_spring_config(parent_dir(rel), file_name(rel)) {
+    if is_spring_config(rel.parent(), rel.file_name()) {
         found.extend(placeholders(text, "Spring placeholder"));
         found.extend(property_keys(rel, text));
     } else {
@@ -201,7 +201,7 @@ mod tests {
     use super::*;
 
     fn found(rel: &str, text: &str) -> Vec<(String, Need, bool)> {
-        reads(rel, text).into_iter().map(|r| (r.name, r.need, r.derived)).collect()
+        reads(RelPath::new(rel).unwrap(), text).into_iter().map(|r| (r.name, r.need, r.derived)).collect()
     }
 
     #[test]

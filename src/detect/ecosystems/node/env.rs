@@ -10,6 +10,7 @@
 //! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
 //! read by themselves (the AI SDK's `OPENAI_API_KEY`).
 
+use crate::rel_path::RelPath;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -20,7 +21,7 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
 const QUOTES: &[char] = &['"', '\'', '`'];
 
-pub fn reads(rel: &str, text: &str) -> Vec<EnvRead> {
+pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     if rel.ends_with(".prisma") {
         return prisma_reads(text);
     }

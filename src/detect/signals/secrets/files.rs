@@ -2,6 +2,7 @@
 //! (an example's, a committed `.env`'s stand-ins), the credentials of the compose services
 //! it builds, and what a deployment's or CI's env files add to the names the app reads.
 
+use crate::rel_path::{RelPath, RelPathBuf};
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -10,7 +11,6 @@ use regex::Regex;
 use super::rules::{is_placeholder, is_public, is_setting_name, is_test_suite_name};
 use super::{Gathered, ProjectNames, is_skipped_code_dir};
 use crate::detect::findings::{Evidence, Kind, Need};
-use crate::detect::repo::{file_name, parent_dir};
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose;
 use crate::detect::sources::env_files::{EnvEntry, EnvFile};
@@ -20,7 +20,7 @@ use crate::detect::sources::images::{canonical_service, is_backing_service};
 /// production set-up adds (uptime monitors, a managed database's shadow URL), not what the
 /// app needs to run here.
 pub(super) fn is_production_env_file(file: &EnvFile) -> bool {
-    compose::is_production_file(file_name(&file.path))
+    compose::is_production_file(file.path.file_name())
 }
 
 /// What an env file that only backs the app's reads is: a deployment's, or one CI runs with
@@ -52,13 +52,13 @@ pub(super) fn evidence_only_env_secrets(sources: &Sources, project: &ProjectName
 
 /// A compose service of the project's development setup: its file, the service, and whether
 /// it is the app the tests run against.
-pub(super) type ComposeApp = (String, compose::ComposeService, bool);
+pub(super) type ComposeApp = (RelPathBuf, compose::ComposeService, bool);
 
 /// The services of the compose files that run for development (not deployments, not the
 /// fixtures of end-to-end tests), and of the dev container's compose files, whose own
 /// service is where the code runs.
 pub(super) fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
-    let in_tests = |rel: &str| parent_dir(rel).split('/').any(is_skipped_code_dir);
+    let in_tests = |rel: &RelPath| rel.parent().components().any(is_skipped_code_dir);
     let mut found = Vec::new();
     for rel in &sources.compose().files {
         if rel.split('/').any(compose::is_production_file) || in_tests(rel) {
