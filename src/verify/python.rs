@@ -1,7 +1,8 @@
 //! Which Python the scratch virtualenv runs: the one the plan asks for — a pinned minor
 //! (`hanzo_python 3.12`) or a range (`hanzo_python_in 3.9 3.13`, from requires-python) —
 //! found on this machine, as the install's own helper would make it the python3 of later
-//! shells. Nothing is downloaded here; a Python the machine lacks is a warning.
+//! shells. Nothing is downloaded here; a Python the machine lacks is a warning, and python3
+//! in the range asked for is no lack.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -57,13 +58,30 @@ fn minor(text: &str) -> Option<(u32, u32)> {
     Some((major.parse().ok()?, minor.parse().ok()?))
 }
 
-/// An interpreter of the wanted Python here, or `None` to keep python3 (it already is one,
-/// or nothing here is).
-pub fn interpreter(wanted: &Wanted, env: &ChildEnv) -> Option<PathBuf> {
-    match wanted {
+/// What the scratch virtualenv is made with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Choice {
+    /// python3: it is what the plan asks for.
+    Python3,
+    /// Another interpreter here that is.
+    At(PathBuf),
+    /// Nothing here is: python3, with a warning.
+    Missing,
+}
+
+/// The interpreter of the wanted Python here.
+pub fn interpreter(wanted: &Wanted, env: &ChildEnv) -> Choice {
+    let found = match wanted {
         Wanted::Pinned(version) => pinned(version, env),
-        Wanted::InRange { floor, below } => in_range(*floor, *below, env),
-    }
+        Wanted::InRange { floor, below } => {
+            let accepts = |version: (u32, u32)| version >= *floor && below.is_none_or(|b| version < b);
+            if python3_version(env).is_some_and(accepts) {
+                return Choice::Python3;
+            }
+            in_range(*floor, *below, env)
+        }
+    };
+    found.map_or(Choice::Missing, Choice::At)
 }
 
 /// `python3.12` on the run's PATH, else pyenv's newest installed 3.12.
@@ -75,13 +93,10 @@ fn pinned(version: &str, env: &ChildEnv) -> Option<PathBuf> {
     })
 }
 
-/// For a range: `None` when python3 is in it (what the install's helper keeps too); else the
-/// newest `python3.X` on PATH in it; else pyenv's newest installed version in it.
+/// For a range python3 is not in: the newest `python3.X` on PATH in it, else pyenv's newest
+/// installed version in it.
 fn in_range(floor: (u32, u32), below: Option<(u32, u32)>, env: &ChildEnv) -> Option<PathBuf> {
     let accepts = |version: (u32, u32)| version >= floor && below.is_none_or(|b| version < b);
-    if python3_version(env).is_some_and(accepts) {
-        return None;
-    }
     // Minors of the floor's major, newest first; 30 past the floor is far beyond any release.
     let newest = below.filter(|b| b.0 == floor.0).map_or(floor.1 + 30, |b| b.1.saturating_sub(1));
     let versioned = (floor.1..=newest).rev().map(|minor| format!("python{}.{minor}", floor.0));
@@ -176,8 +191,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let python = script(dir.path(), "python3.12", "");
         let env = env_with_path(dir.path());
-        assert_eq!(interpreter(&Wanted::Pinned("3.12".into()), &env), Some(python));
-        assert_eq!(interpreter(&Wanted::Pinned("3.99".into()), &env), None, "no pyenv on this PATH either");
+        assert_eq!(interpreter(&Wanted::Pinned("3.12".into()), &env), Choice::At(python));
+        assert_eq!(interpreter(&Wanted::Pinned("3.99".into()), &env), Choice::Missing, "no pyenv on this PATH either");
     }
 
     #[test]
@@ -188,11 +203,11 @@ mod tests {
         let new = script(dir.path(), "python3.13", "");
         let env = env_with_path(dir.path());
         let range = |floor, below| Wanted::InRange { floor, below };
-        assert_eq!(interpreter(&range((3, 9), None), &env), None, "python3 (3.11) is in it");
-        assert_eq!(interpreter(&range((3, 12), None), &env), Some(new.clone()));
-        assert_eq!(interpreter(&range((3, 12), Some((3, 14))), &env), Some(new));
-        assert_eq!(interpreter(&range((3, 8), Some((3, 11))), &env), Some(old));
-        assert_eq!(interpreter(&range((3, 14), None), &env), None, "none here, and no pyenv");
+        assert_eq!(interpreter(&range((3, 9), None), &env), Choice::Python3, "python3 (3.11) is in it");
+        assert_eq!(interpreter(&range((3, 12), None), &env), Choice::At(new.clone()));
+        assert_eq!(interpreter(&range((3, 12), Some((3, 14))), &env), Choice::At(new));
+        assert_eq!(interpreter(&range((3, 8), Some((3, 11))), &env), Choice::At(old));
+        assert_eq!(interpreter(&range((3, 14), None), &env), Choice::Missing, "none here, and no pyenv");
         // pyenv's newest installed version in the range, when PATH has none.
         let prefix = dir.path().join("versions/3.12.1");
         std::fs::create_dir_all(prefix.join("bin")).unwrap();
@@ -204,6 +219,6 @@ mod tests {
         );
         std::fs::remove_file(dir.path().join("python3.13")).unwrap();
         script(dir.path(), "pyenv", &pyenv);
-        assert_eq!(interpreter(&range((3, 12), Some((3, 15))), &env), Some(pyenv_python));
+        assert_eq!(interpreter(&range((3, 12), Some((3, 15))), &env), Choice::At(pyenv_python));
     }
 }

@@ -57,15 +57,16 @@ pub fn prepare(
     let mut path_first: Vec<PathBuf> = Vec::new();
     if runs_python(install) {
         let venv = dir.join("venv");
-        let python = python::wanted(install).and_then(|wanted| {
-            let found = python::interpreter(&wanted, env);
-            if found.is_none() {
+        let python = python::wanted(install).and_then(|wanted| match python::interpreter(&wanted, env) {
+            python::Choice::Python3 => None,
+            python::Choice::At(path) => Some(path),
+            python::Choice::Missing => {
                 sandbox.warnings.push(format!(
                     "the plan asks for {wanted}, which this machine lacks (no such python3.X on PATH, no pyenv \
                      version of it): the scratch virtualenv runs python3"
                 ));
+                None
             }
-            found
         });
         match make_venv(&venv, python.as_deref(), env) {
             Ok(()) => {
@@ -143,6 +144,26 @@ fn make_venv(dir: &Path, python: Option<&Path>, env: &ChildEnv) -> Result<(), St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_python3_in_the_plans_range_is_no_lack() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        // A python3 that says it is 3.11 (and makes no virtualenv: a warning of its own).
+        std::fs::write(bin.join("python3"), "#!/bin/sh\necho 3.11\n").unwrap();
+        std::fs::set_permissions(bin.join("python3"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path = bin.as_os_str().to_owned();
+        let host = move |name: &str| (name == "PATH").then(|| path.clone());
+        let (env, _) = ChildEnv::build(Vec::new(), &[], &host).unwrap();
+        let lacks = |plan: &str| {
+            let sandbox = prepare(&dir.path().join("scratch"), plan, &env, dir.path(), true).unwrap();
+            sandbox.warnings.iter().any(|w| w.contains("which this machine lacks"))
+        };
+        assert!(!lacks("# hanzo-env helpers v1: hanzo_python_in\nhanzo_python_in 3.9  # pyproject.toml\n"));
+        assert!(lacks("# hanzo-env helpers v1: hanzo_python_in\nhanzo_python_in 3.12  # pyproject.toml\n"));
+    }
 
     #[test]
     fn python_tooling_is_recognised_by_word() {
