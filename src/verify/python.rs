@@ -74,8 +74,7 @@ pub fn interpreter(wanted: &Wanted, env: &ChildEnv) -> Choice {
     let found = match wanted {
         Wanted::Pinned(version) => pinned(version, env),
         Wanted::InRange { floor, below } => {
-            let accepts = |version: (u32, u32)| version >= *floor && below.is_none_or(|b| version < b);
-            if python3_version(env).is_some_and(accepts) {
+            if python3_version(env).is_some_and(|version| accepts(*floor, *below, version)) {
                 return Choice::Python3;
             }
             in_range(*floor, *below, env)
@@ -96,7 +95,6 @@ fn pinned(version: &str, env: &ChildEnv) -> Option<PathBuf> {
 /// For a range python3 is not in: the newest `python3.X` on PATH in it, else pyenv's newest
 /// installed version in it.
 fn in_range(floor: (u32, u32), below: Option<(u32, u32)>, env: &ChildEnv) -> Option<PathBuf> {
-    let accepts = |version: (u32, u32)| version >= floor && below.is_none_or(|b| version < b);
     // Minors of the floor's major, newest first; 30 past the floor is far beyond any release.
     let newest = below.filter(|b| b.0 == floor.0).map_or(floor.1 + 30, |b| b.1.saturating_sub(1));
     let versioned = (floor.1..=newest).rev().map(|minor| format!("python{}.{minor}", floor.0));
@@ -111,9 +109,14 @@ fn in_range(floor: (u32, u32), below: Option<(u32, u32)>, env: &ChildEnv) -> Opt
             let parts: Vec<u32> = v.split('.').map(|p| p.parse().ok()).collect::<Option<_>>()?;
             matches!(parts.as_slice(), [_, _, _]).then_some((parts, v))
         })
-        .filter(|(parts, _)| accepts((parts[0], parts[1])))
+        .filter(|(parts, _)| accepts(floor, below, (parts[0], parts[1])))
         .max_by(|a, b| a.0.cmp(&b.0))?;
     pyenv_python(newest.1, env)
+}
+
+/// Whether `version` is `floor` or newer and older than `below`.
+fn accepts(floor: (u32, u32), below: Option<(u32, u32)>, version: (u32, u32)) -> bool {
+    version >= floor && below.is_none_or(|b| version < b)
 }
 
 /// `name` in a folder of the run's PATH, pyenv's shims left out: they answer for every
