@@ -35,12 +35,12 @@ pub struct RelPath(str);
 pub struct RelPathBuf(String);
 
 /// A repo-relative path written in the source: checked when the program is compiled.
-#[macro_export]
 macro_rules! rel {
     ($path:literal) => {
         const { $crate::rel_path::RelPath::literal($path) }
     };
 }
+pub(crate) use rel;
 
 /// The first rule `path` breaks, if any (const: literals are checked at compile time).
 const fn problem(path: &str) -> Option<Problem> {

@@ -709,7 +709,7 @@ const BENCHMARK_DIRS: &[&str] = &["benchmark", "benchmarks"];
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rel;
+    use crate::rel_path::rel;
 
     #[test]
     fn parsed_once_with_jsonc_comments_and_trailing_commas() {

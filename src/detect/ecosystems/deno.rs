@@ -15,8 +15,8 @@ use crate::detect::sources::pins::ToolPin;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
-use crate::rel;
 use crate::rel_path::RelPath;
+use crate::rel_path::rel;
 
 pub struct Deno;
 

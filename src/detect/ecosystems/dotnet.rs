@@ -15,7 +15,7 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{join_path, quote};
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
-use crate::rel;
+use crate::rel_path::rel;
 use crate::rel_path::{RelPath, RelPathBuf};
 
 pub struct Dotnet;
@@ -315,7 +315,7 @@ mod tests {
     fn configuration_keys_bind_with_double_underscores() {
         let text = "var k = builder.Configuration[\"Stripe:SecretKey\"] ?? throw new X();\nvar c = config.GetConnectionString(\"Shop\");\nvar t = Environment.GetEnvironmentVariable(\"API_TOKEN\") ?? \"\";\nvar v = cfg.GetValue<int>(\"Http:Timeout\", 30);\nvar p = builder.AddParameter(\"openai-key\", secret: true);\n";
         let reads: Vec<(String, Need, bool, bool)> = Dotnet
-            .env_reads(crate::rel!("Program.cs"), text)
+            .env_reads(crate::rel_path::rel!("Program.cs"), text)
             .into_iter()
             .map(|r| (r.name, r.need, r.derived, r.marked_secret))
             .collect();
@@ -378,11 +378,11 @@ mod tests {
     fn configuration_keys_under_an_environment_prefix() {
         let text = "builder.Configuration.AddEnvironmentVariables(prefix: \"SHOP_\");\nvar key = builder.Configuration[\"Stripe:SecretKey\"];\nvar db = builder.Configuration.GetConnectionString(\"Db\");\n";
         let names: Vec<String> =
-            Dotnet.env_reads(crate::rel!("Program.cs"), text).into_iter().map(|r| r.name).collect();
+            Dotnet.env_reads(crate::rel_path::rel!("Program.cs"), text).into_iter().map(|r| r.name).collect();
         assert_eq!(names, ["SHOP_Stripe__SecretKey", "SHOP_ConnectionStrings__Db"]);
         let both = format!("builder.Configuration.AddEnvironmentVariables();\n{text}");
         let names: Vec<String> =
-            Dotnet.env_reads(crate::rel!("Program.cs"), &both).into_iter().map(|r| r.name).collect();
+            Dotnet.env_reads(crate::rel_path::rel!("Program.cs"), &both).into_iter().map(|r| r.name).collect();
         assert_eq!(names, ["Stripe__SecretKey", "ConnectionStrings__Db"]);
     }
 

@@ -16,8 +16,8 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
-use crate::rel;
 use crate::rel_path::RelPath;
+use crate::rel_path::rel;
 
 mod env;
 
@@ -231,8 +231,11 @@ mod tests {
     #[test]
     fn environment_reads_and_what_they_need() {
         let text = "config :a, pass: Util.fetch_env!(\"DATABASE_PASS\", all: \"postgres\"),\n  url: System.get_env(\"DATABASE_URL\") || raise(\"missing\"),\n  key: System.fetch_env!(\"STRIPE_KEY\"),\n  token: System.get_env(\"API_TOKEN\")\n\nif config_env() == :prod do\n  config :a, base: System.fetch_env!(\"SECRET_KEY_BASE\")\nend\nconfig :a, later: System.fetch_env!(\"LATER_TOKEN\")\n";
-        let reads: Vec<(String, Need)> =
-            Elixir.env_reads(crate::rel!("config/runtime.exs"), text).into_iter().map(|r| (r.name, r.need)).collect();
+        let reads: Vec<(String, Need)> = Elixir
+            .env_reads(crate::rel_path::rel!("config/runtime.exs"), text)
+            .into_iter()
+            .map(|r| (r.name, r.need))
+            .collect();
         assert_eq!(
             reads,
             [
@@ -246,7 +249,7 @@ mod tests {
         );
         assert!(
             Elixir
-                .env_reads(crate::rel!("config/prod.exs"), "System.fetch_env!(\"X_KEY\")")
+                .env_reads(crate::rel_path::rel!("config/prod.exs"), "System.fetch_env!(\"X_KEY\")")
                 .iter()
                 .all(|r| r.need == Need::Optional)
         );
@@ -281,8 +284,11 @@ mod tests {
     #[test]
     fn a_strictly_equal_production_test_is_a_production_block() {
         let text = "if config_env() === :prod do\n  url = System.get_env(\"DATABASE_URL\") || raise \"missing\"\nend\n";
-        let reads: Vec<(String, Need)> =
-            Elixir.env_reads(crate::rel!("config/runtime.exs"), text).into_iter().map(|r| (r.name, r.need)).collect();
+        let reads: Vec<(String, Need)> = Elixir
+            .env_reads(crate::rel_path::rel!("config/runtime.exs"), text)
+            .into_iter()
+            .map(|r| (r.name, r.need))
+            .collect();
         assert_eq!(reads, [("DATABASE_URL".into(), Need::Optional)]);
     }
 }

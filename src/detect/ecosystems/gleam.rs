@@ -11,7 +11,7 @@ use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects};
 use crate::detect::findings::{Findings, Phase};
-use crate::rel;
+use crate::rel_path::rel;
 
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;

@@ -2,8 +2,8 @@
 //! (`build.gradle(.kts)`, `settings.gradle(.kts)`, `./gradlew`). A multi-module build is one
 //! install at its root; the Java version is the JDK the build needs, not the bytecode target.
 
-use crate::rel;
 use crate::rel_path::RelPath;
+use crate::rel_path::rel;
 use crate::warning::Warning;
 use std::sync::LazyLock;
 

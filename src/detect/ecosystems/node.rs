@@ -6,8 +6,8 @@
 //! separate app checked in beside the first). A workspace (package.json `workspaces`,
 //! `pnpm-workspace.yaml`) is one install at its root; its members are counted, not installed.
 
-use crate::rel;
 use crate::rel_path::RelPath;
+use crate::rel_path::rel;
 use crate::warning::Warning;
 use serde_json::Value;
 

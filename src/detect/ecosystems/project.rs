@@ -5,8 +5,8 @@ use crate::detect::findings::Findings;
 use crate::detect::repo::{Repo, is_project_path};
 use crate::detect::sources::version;
 use crate::evidence::{Evidence, EvidencePath};
-use crate::rel;
 use crate::rel_path::RelPath;
+use crate::rel_path::rel;
 use crate::warning::Warning;
 
 /// The manifests called any of `names` that are projects of their own: the project's own

@@ -16,8 +16,8 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{in_dir, quote};
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
-use crate::rel;
 use crate::rel_path::RelPath;
+use crate::rel_path::rel;
 
 pub struct Ruby;
 
@@ -314,12 +314,12 @@ mod tests {
     #[test]
     fn a_rails_apps_production_environment_reads_its_key_base() {
         let production = "require \"active_support/core_ext/integer/time\"\n\nRails.application.configure do\n  config.eager_load = true\nend\n";
-        let reads = Ruby.env_reads(crate::rel!("config/environments/production.rb"), production);
+        let reads = Ruby.env_reads(crate::rel_path::rel!("config/environments/production.rb"), production);
         let rows: Vec<(&str, Need)> = reads.iter().map(|r| (r.name.as_str(), r.need)).collect();
         assert_eq!(rows, [("SECRET_KEY_BASE", Need::Optional)]);
         // An engine's dummy app or any other file says nothing of the kind.
-        assert!(Ruby.env_reads(crate::rel!("config/environments/test.rb"), production).is_empty());
-        assert!(Ruby.env_reads(crate::rel!("config/environments/production.rb"), "# empty\n").is_empty());
+        assert!(Ruby.env_reads(crate::rel_path::rel!("config/environments/test.rb"), production).is_empty());
+        assert!(Ruby.env_reads(crate::rel_path::rel!("config/environments/production.rb"), "# empty\n").is_empty());
     }
 
     #[test]

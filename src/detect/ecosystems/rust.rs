@@ -12,8 +12,8 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
-use crate::rel;
 use crate::rel_path::RelPath;
+use crate::rel_path::rel;
 
 mod env;
 
@@ -250,7 +250,7 @@ mod tests {
         assert!(Rust.is_settings_file("crates/db", "diesel.toml"));
         assert!(!Rust.is_settings_file("", "Cargo.toml"));
         let reads: Vec<(String, Need)> = Rust
-            .env_reads(crate::rel!("crates/db/diesel.toml"), "[print_schema]\nfile = \"src/schema.rs\"\n")
+            .env_reads(crate::rel_path::rel!("crates/db/diesel.toml"), "[print_schema]\nfile = \"src/schema.rs\"\n")
             .into_iter()
             .map(|r| (r.name, r.need))
             .collect();

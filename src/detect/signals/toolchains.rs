@@ -20,7 +20,7 @@ use crate::detect::sources::devshells::{ShellKind, split_attribute};
 use crate::detect::sources::images::{canonical_service, tag};
 use crate::detect::sources::workflows::{ActionUse, JobKind};
 use crate::detect::sources::{Sources, version};
-use crate::rel;
+use crate::rel_path::rel;
 
 pub fn detect(sources: &Sources, out: &mut Findings) {
     submodules(sources, out);

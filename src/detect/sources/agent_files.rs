@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::detect::repo::{AGENTS_MD_END, AGENTS_MD_START, Repo, is_generated};
 use crate::detect::sources::shell::{commands, is_variable_name, join_path, quote, without_comment};
-use crate::rel;
+use crate::rel_path::rel;
 use crate::rel_path::{RelPath, RelPathBuf};
 
 /// One command an agent file runs, with its evidence (`path#key` or `path:line`).

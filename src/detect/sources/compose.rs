@@ -11,7 +11,7 @@ use crate::detect::repo::{Repo, first_entries};
 use crate::detect::sources::images::backing_product;
 use crate::detect::sources::shell::{ComposeUp, join_path, quote};
 use crate::detect::sources::workflows::scalar;
-use crate::rel;
+use crate::rel_path::rel;
 use crate::rel_path::{RelPath, RelPathBuf};
 
 /// The files `docker compose` reads by default, in its order of preference.
@@ -503,7 +503,7 @@ mod tests {
     #[test]
     fn services_with_ports_and_environment() {
         let (_dir, repo) = repo_with(&[("docker-compose.yml", APP_AND_DB)]);
-        let services = services(&repo, crate::rel!("docker-compose.yml")).unwrap();
+        let services = services(&repo, crate::rel_path::rel!("docker-compose.yml")).unwrap();
         let db = &services[1];
         assert_eq!((db.image.as_deref(), db.backing().as_deref()), (Some("postgres:16"), Some("postgres")));
         assert_eq!(db.ports, ["5433:5432"]);
@@ -546,7 +546,7 @@ mod tests {
             ("tests/.env", dotenv),
             ("tests/.env.test", "DB_IMAGE=postgres:16\n"),
         ]);
-        let services = services(&repo, crate::rel!("tests/compose.yml")).unwrap();
+        let services = services(&repo, crate::rel_path::rel!("tests/compose.yml")).unwrap();
         assert_eq!(services[0].image.as_deref(), Some("mariadb:10.11"));
         assert_eq!(services[0].backing().as_deref(), Some("mariadb"));
         assert_eq!(services[0].ports, ["13306:3306"]);
@@ -559,7 +559,7 @@ mod tests {
     }
 
     fn services_of(repo: &Repo) -> Vec<Option<String>> {
-        services(repo, crate::rel!("tests/compose.yml")).unwrap().into_iter().map(|s| s.image).collect()
+        services(repo, crate::rel_path::rel!("tests/compose.yml")).unwrap().into_iter().map(|s| s.image).collect()
     }
 
     #[test]
@@ -606,7 +606,7 @@ mod tests {
             "",
         ] {
             let (_dir, repo) = repo_with(&[("compose.yaml", text)]);
-            let _ = services(&repo, crate::rel!("compose.yaml"));
+            let _ = services(&repo, crate::rel_path::rel!("compose.yaml"));
         }
     }
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::detect::repo::Repo;
 use crate::detect::sources::compose::{self, ComposeStart};
 use crate::detect::sources::shell::join_path;
-use crate::rel;
+use crate::rel_path::rel;
 use crate::rel_path::{RelPath, RelPathBuf};
 
 #[derive(Debug, Clone, Default)]

@@ -228,7 +228,7 @@ pub fn docker_run_services(repo: &Repo, tasks: &[TaskFile]) -> Vec<JobService> {
         }
     }
     for dir in repo.project_dirs("package.json") {
-        let manifest = dir.join(crate::rel!("package.json"));
+        let manifest = dir.join(crate::rel_path::rel!("package.json"));
         let Some(json) = repo.read_json(&manifest) else { continue };
         let Some(scripts) = json.get("scripts").and_then(|s| s.as_object()) else { continue };
         for (name, body) in scripts {

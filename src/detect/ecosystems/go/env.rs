@@ -521,7 +521,7 @@ func Get() Config {
 	err := envconfig.Process(prefix, &config)
 }
 "#;
-        let reads = reads(crate::rel!("config/config.go"), text);
+        let reads = reads(crate::rel_path::rel!("config/config.go"), text);
         let rows: Vec<(&str, Need, bool)> = reads.iter().map(|r| (r.name.as_str(), r.need, r.setting)).collect();
         assert_eq!(
             rows,
@@ -549,7 +549,7 @@ func Load(ctx context.Context) (*Config, error) {
 	return envconfig.ProcessWith(ctx, &envconfig.Config{Target: &c, Lookuper: l})
 }
 "#;
-        let reads = reads(crate::rel!("config.go"), text);
+        let reads = reads(crate::rel_path::rel!("config.go"), text);
         let rows: Vec<(&str, bool)> = reads.iter().map(|r| (r.name.as_str(), r.setting)).collect();
         assert_eq!(rows, [("APP_DATABASE_URL", false), ("APP_KEY_TTL", true), ("APP_RELEASE_SAME_DAY_KEYS", true)]);
     }
@@ -571,12 +571,12 @@ key := viper.GetString("stripe.secret_key")
     #[test]
     fn parsers_keyed_by_the_names() {
         let text = "for _, kv := range os.Environ() {\n\tswitch key {\n\tcase \"DATABASE_URL\", \"DB_URL\":\n\tcase \"LOG_LEVEL\":\n\t}\n}\n";
-        let parsed = reads(crate::rel!("parser.go"), text);
+        let parsed = reads(crate::rel_path::rel!("parser.go"), text);
         let names: Vec<(&str, bool)> = parsed.iter().map(|r| (r.name.as_str(), r.derived)).collect();
         assert_eq!(names, [("DATABASE_URL", false), ("DB_URL", false), ("LOG_LEVEL", false)]);
         // Elsewhere the keys of an options table only count where the project names them.
         let text = "options: map[string]*configValue{\n\t\"ADMIN_PASSWORD\": {\n\t\tsecret: true,\n\t},\n}\nswitch s {\ncase \"METRICS_PASSWORD\":\n}\n";
-        let parsed = reads(crate::rel!("options.go"), text);
+        let parsed = reads(crate::rel_path::rel!("options.go"), text);
         let names: Vec<(&str, bool)> = parsed.iter().map(|r| (r.name.as_str(), r.derived)).collect();
         assert_eq!(names, [("METRICS_PASSWORD", true), ("ADMIN_PASSWORD", true)]);
     }
@@ -642,9 +642,9 @@ key := viper.GetString("stripe.secret_key")
         assert_eq!(prefix("envconfig.Process(ctx, &c)"), None);
         // Without a prefix in the file, the tags' names wait for the project's.
         let tags = "type C struct {\n\tDB string `env:\"DATABASE_URL\"`\n}\n";
-        assert!(reads(crate::rel!("config.go"), tags).iter().all(|r| r.unprefixed));
+        assert!(reads(crate::rel_path::rel!("config.go"), tags).iter().all(|r| r.unprefixed));
         let prefixed = format!("{tags}var l = envconfig.PrefixLookuper(\"APP_\", nil)\n");
-        let read = &reads(crate::rel!("config.go"), &prefixed)[0];
+        let read = &reads(crate::rel_path::rel!("config.go"), &prefixed)[0];
         assert_eq!((read.name.as_str(), read.unprefixed), ("APP_DATABASE_URL", false));
     }
 }

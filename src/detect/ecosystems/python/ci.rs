@@ -3,7 +3,7 @@
 //! CI's own test command (`pytest --cov`) fails without them.
 
 use crate::evidence::Evidence;
-use crate::rel;
+use crate::rel_path::rel;
 use crate::rel_path::{RelPath, RelPathBuf};
 use std::sync::LazyLock;
 
@@ -182,7 +182,7 @@ pub fn nox_test_packages(sources: &Sources) -> Vec<CiPackages> {
     let repo = sources.repo();
     let mut found = Vec::new();
     for dir in repo.project_dirs("noxfile.py") {
-        let path = dir.join(crate::rel!("noxfile.py"));
+        let path = dir.join(crate::rel_path::rel!("noxfile.py"));
         let Some(text) = repo.read(&path) else { continue };
         let Some(session) = SESSION.captures(&text) else { continue };
         let (Some(whole), Some(function), Some(name)) = (session.get(0), session.get(1), session.get(2)) else {

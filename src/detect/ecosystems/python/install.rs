@@ -2,8 +2,8 @@
 //! extras and groups the tests need, and what CI's test jobs install besides.
 
 use super::*;
-use crate::rel;
 use crate::rel_path::RelPath;
+use crate::rel_path::rel;
 use crate::warning::Warning;
 
 /// Which of CI's test installs a step takes, by where CI runs them relative to its install of

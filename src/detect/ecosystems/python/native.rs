@@ -33,11 +33,11 @@ pub(super) fn native_build_packages(repo: &Repo, dir: &RelPath, requirements: &[
         let text = repo.read(file).unwrap_or_default();
         note(requirements_names(&text), Evidence::file(*file));
     }
-    let pyproject = dir.join(crate::rel!("pyproject.toml"));
+    let pyproject = dir.join(crate::rel_path::rel!("pyproject.toml"));
     if let Some(table) = repo.exists(&pyproject).then(|| repo.read_toml(&pyproject)).flatten() {
         note(pyproject_names(&table), Evidence::file(&pyproject));
     }
-    for lock in [crate::rel!("uv.lock"), crate::rel!("poetry.lock")] {
+    for lock in [crate::rel_path::rel!("uv.lock"), crate::rel_path::rel!("poetry.lock")] {
         let path = dir.join(lock);
         if let Some(table) = repo.exists(&path).then(|| repo.read_toml(&path)).flatten() {
             note(locked_names(&table), Evidence::file(&path));

@@ -32,7 +32,7 @@ fn reads_shown_in_comments_do_not_count() {
     let text =
         "/// SECRET_KEY = os.environ[\"SECRET_KEY\"]\n  # os.getenv('DB_PASSWORD')\nkey = os.getenv('API_TOKEN')\n";
     let names: Vec<_> = ecosystems::reading_env_in("", "app.py")
-        .flat_map(|eco| eco.env_reads(crate::rel!("app.py"), text))
+        .flat_map(|eco| eco.env_reads(crate::rel_path::rel!("app.py"), text))
         .filter(|read| {
             let mut lines = Lines::new(text);
             lines.seek(read.at);
@@ -48,10 +48,10 @@ fn reads_shown_in_comments_do_not_count() {
 
 #[test]
 fn release_scripts_and_test_code_are_not_scanned() {
-    assert!(!is_scanned_source(crate::rel!("support/release.py")));
-    assert!(!is_scanned_source(crate::rel!("tools/publish-docs.ts")));
-    assert!(!is_scanned_source(crate::rel!("build.gradle.kts")));
-    assert!(is_scanned_source(crate::rel!("app/models/releases.rb")));
+    assert!(!is_scanned_source(crate::rel_path::rel!("support/release.py")));
+    assert!(!is_scanned_source(crate::rel_path::rel!("tools/publish-docs.ts")));
+    assert!(!is_scanned_source(crate::rel_path::rel!("build.gradle.kts")));
+    assert!(is_scanned_source(crate::rel_path::rel!("app/models/releases.rb")));
     for rel in [
         "pkg/api/server_test.go",
         "app/test_settings.py",
@@ -88,7 +88,7 @@ fn production_sections_of_yaml_config() {
     assert!(!at("DEV_TOKEN").in_production_section());
     assert!(at("SECRET_KEY_BASE").in_production_section());
     assert_eq!(at("SECRET_KEY_BASE").number, 4);
-    assert!(!is_scanned_source(crate::rel!("src/app/database/revisions/tenant/versions/2021_x.py")));
+    assert!(!is_scanned_source(crate::rel_path::rel!("src/app/database/revisions/tenant/versions/2021_x.py")));
 }
 
 #[test]
@@ -98,8 +98,8 @@ fn source_file_rules_survive_any_name() {
         let _ = is_scanned_source(rel);
         let _ = scan_priority(rel.parent(), rel.file_name(), is_config_dir(rel.parent()));
     }
-    assert!(!is_scanned_source(crate::rel!("src/日本語_test.py")));
-    assert!(is_scanned_source(crate::rel!("src/é.py")));
+    assert!(!is_scanned_source(crate::rel_path::rel!("src/日本語_test.py")));
+    assert!(is_scanned_source(crate::rel_path::rel!("src/é.py")));
 }
 
 #[test]
@@ -469,8 +469,8 @@ fn dotnet_test_projects_and_ci_folders_are_not_the_app() {
     for rel in ["csharp/Svix.Tests/ClientVars.cs", "src/Api.IntegrationTests/Setup.cs", ".ci/seed.py"] {
         assert!(!is_scanned_source(RelPath::new(rel).unwrap()), "{rel}");
     }
-    assert!(is_scanned_source(crate::rel!("src/Api/Program.cs")));
-    assert!(is_scanned_source(crate::rel!("src/Contests/Program.cs")));
+    assert!(is_scanned_source(crate::rel_path::rel!("src/Api/Program.cs")));
+    assert!(is_scanned_source(crate::rel_path::rel!("src/Contests/Program.cs")));
     let compose = "services:\n  app:\n    build: .\n    environment:\n      POSTGRES_PASSWORD: ci\n      PERCY_TOKEN: ${PERCY_TOKEN}\n";
     assert_eq!(names(&[(".ci/compose.ci.yaml", compose)]), Vec::<String>::new());
 }

@@ -29,7 +29,7 @@ use crate::detect::sources::images::{canonical_service, is_backing_service};
 use crate::detect::sources::shell::{is_variable_name, join_path, quote};
 use crate::detect::sources::version;
 use crate::evidence::{Evidence, Kind};
-use crate::rel;
+use crate::rel_path::rel;
 use crate::rel_path::{RelPath, RelPathBuf};
 
 mod expressions;

@@ -21,7 +21,7 @@ fn reads_written_inside_strings_are_snippets() {
 #[test]
 fn class_validator_fields_are_required_unless_optional() {
     let text = "import { IsOptional, IsString, IsInt, ValidateIf } from 'class-validator';\n\nclass EnvironmentVariablesValidator {\n  @IsString()\n  AUTH_JWT_SECRET: string;\n\n  @ValidateIf((envValues) => !envValues.DATABASE_URL)\n  @IsString()\n  DATABASE_PASSWORD: string;\n\n  @IsString()\n  @IsOptional()\n  MAIL_PASSWORD: string;\n\n  @IsInt()\n  @IsOptional()\n  APP_PORT: number;\n\n  @IsString()\n  STRIPE_KEY?: string;\n\n  helper: string;\n}\n\nexport default registerAs('auth', () => {\n  validateConfig(process.env, EnvironmentVariablesValidator);\n});\n";
-    let reads = reads(crate::rel!("src/auth/config/auth.config.ts"), text);
+    let reads = reads(crate::rel_path::rel!("src/auth/config/auth.config.ts"), text);
     let got: Vec<(&str, Need, bool)> = reads.iter().map(|r| (r.name.as_str(), r.need, r.setting)).collect();
     assert_eq!(
         got,
@@ -132,7 +132,7 @@ export const env = createEnv({
   },
 });
 "#;
-    let schema: Vec<(String, Need)> = reads(crate::rel!("env.ts"), text)
+    let schema: Vec<(String, Need)> = reads(crate::rel_path::rel!("env.ts"), text)
         .into_iter()
         .filter(|r| r.via == "t3-env schema")
         .map(|r| (r.name, r.need))
@@ -153,7 +153,8 @@ export const env = createEnv({
 #[test]
 fn a_t3_env_schema_that_skips_validation_requires_nothing() {
     let text = "export const env = createEnv({\n  server: {\n    CRON_SECRET: z.string(),\n    AXIOM_TOKEN: z.string().min(1),\n    DEBUG: z.string().optional(),\n  },\n  runtimeEnv: process.env,\n  skipValidation: true,\n});\n";
-    let needs: Vec<(String, Need)> = reads(crate::rel!("env.ts"), text).into_iter().map(|r| (r.name, r.need)).collect();
+    let needs: Vec<(String, Need)> =
+        reads(crate::rel_path::rel!("env.ts"), text).into_iter().map(|r| (r.name, r.need)).collect();
     assert_eq!(
         needs,
         [
@@ -165,7 +166,7 @@ fn a_t3_env_schema_that_skips_validation_requires_nothing() {
     // Skipped on a condition: checked by default, so required as before.
     let conditional = text.replace("skipValidation: true", "skipValidation: !!process.env.SKIP_ENV_VALIDATION");
     let schema: Vec<EnvRead> =
-        reads(crate::rel!("env.ts"), &conditional).into_iter().filter(|r| r.via == "t3-env schema").collect();
+        reads(crate::rel_path::rel!("env.ts"), &conditional).into_iter().filter(|r| r.via == "t3-env schema").collect();
     assert_eq!(schema.iter().filter(|r| r.need == Need::Required).count(), 2, "{schema:?}");
 }
 
