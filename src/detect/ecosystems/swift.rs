@@ -1,12 +1,7 @@
 //! Swift packages (`Package.swift`, `// swift-tools-version:`, `.swift-version`);
 //! Xcode projects are noted: they build on macOS only.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvHelper, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{native_shell_of, pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::Repo;
@@ -16,6 +11,8 @@ use crate::detect::sources::version;
 use crate::evidence::Evidence;
 use crate::rel_path::RelPath;
 use crate::rel_path::rel;
+
+mod env;
 
 pub struct Swift;
 
@@ -41,24 +38,10 @@ pub static DECLARATION: Declaration = Declaration {
 
 impl Ecosystem for Swift {
     fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
-        static READ: LazyLock<Regex> = LazyLock::new(|| {
-            // Vapor's `Environment.get("X")` reads the process environment (and its `.env` files).
-            Regex::new(
-                r#"(?-u:\b)(?:ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]|Environment\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\))"#,
-            )
-            .expect("the Swift environment-read pattern is valid")
-        });
-        // `?? "default"` is optional; `guard let x = Environment.get("X") else { throw … }` is a
-        // startup check.
-        code::reads_of(&READ, text, "Swift environment read", |after| {
-            if code::followed_by(after, &["??"]) {
-                Need::Optional
-            } else if code::followed_by(after, &["else"]) {
-                Need::Required
-            } else {
-                Need::Unstated
-            }
-        })
+        env::reads(text)
+    }
+    fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
+        env::helpers(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

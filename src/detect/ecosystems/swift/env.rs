@@ -1,0 +1,142 @@
+//! What Swift code reads from the environment: Vapor's `Environment.get("X")` and Foundation's
+//! `ProcessInfo.processInfo.environment["X"]`, and the project's env helpers — functions
+//! whose `String` parameter is the name they read (`static func env(_ key: String) -> String
+//! { … environment[key] … fatalError(…) }`), called with a literal anywhere in the project
+//! (`Constants.env("BOT_TOKEN")`, `try requireEnvVar("GH_CLIENT_ID")`). Where a helper is
+//! defined and where it is called are often different files: the secrets signal pairs them
+//! (see [`EnvRead::helper`]).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
+
+const QUOTES: &[char] = &['"'];
+
+/// The direct reads of `text`, and its calls of functions that may be env helpers.
+pub fn reads(text: &str) -> Vec<EnvRead> {
+    static READ: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?-u:\b)(?:ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]|Environment\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\))"#,
+        )
+        .expect("the Swift environment-read pattern is valid")
+    });
+    // `?? "default"` is optional; `guard let x = Environment.get("X") else { throw … }` is a
+    // startup check.
+    let mut found = code::reads_of(&READ, text, "Swift environment read", |after| {
+        if code::followed_by(after, &["??"]) {
+            Need::Optional
+        } else if code::followed_by(after, &["else"]) {
+            Need::Required
+        } else {
+            Need::Unstated
+        }
+    });
+    found.extend(helper_calls(text));
+    found
+}
+
+/// The functions `text` defines whose `String` parameter goes as it is to
+/// `Environment.get` or `ProcessInfo.processInfo.environment[…]`. One that stops without the
+/// value (`fatalError`, `preconditionFailure`, `throw`) is required.
+pub fn helpers(text: &str) -> Vec<EnvHelper> {
+    static FUNC: LazyLock<Regex> = LazyLock::new(|| {
+        // `func env(_ key: String)`, `func requireEnvVar(_ key: String) throws -> String`,
+        // `func value(for key: String)`: the parameter's name is the last word before `:`.
+        Regex::new(r"(?-u:\b)func\s+([a-zA-Z_][[:word:]]*)\s*\(\s*(?:[a-zA-Z_][[:word:]]*\s+)?([a-zA-Z_][[:word:]]*)\s*:\s*String\s*\)")
+            .expect("the Swift func pattern is valid")
+    });
+    let mut found: Vec<EnvHelper> = Vec::new();
+    for c in FUNC.captures_iter(text) {
+        let (Some(whole), Some(function), Some(parameter)) = (c.get(0), c.get(1), c.get(2)) else { continue };
+        let after = &text[whole.end()..];
+        let Some(open) = after.find('{') else { continue };
+        let Some(body) = code::block(&after[open..], QUOTES) else { continue };
+        let parameter = parameter.as_str();
+        let reads_it = body.contains(&format!("environment[{parameter}]"))
+            || body.contains(&format!("Environment.get({parameter})"));
+        if !reads_it || found.iter().any(|h| h.function == function.as_str()) {
+            continue;
+        }
+        let stops = ["fatalError(", "preconditionFailure(", "throw "].iter().any(|s| body.contains(s));
+        found.push(EnvHelper::named(function.as_str(), stops));
+    }
+    found
+}
+
+/// Calls of any function with a variable's name as its literal first argument
+/// (`env("BOT_TOKEN")`, `Constants.env("X")`, `requireEnvVar("X")`): reads if the project
+/// defines the function as a helper. Optional with a `??` fallback.
+fn helper_calls(text: &str) -> Vec<EnvRead> {
+    static CALL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?:^|[^[:word:].])(?:[A-Z][[:word:]]*\.)*([a-z_][[:word:]]*)\(\s*(?:[a-z_][[:word:]]*:\s*)?"([A-Z][A-Z0-9]*_[A-Z0-9_]*)"\s*\)"#,
+        )
+        .expect("the Swift call pattern is valid")
+    });
+    CALL.captures_iter(text)
+        .filter_map(|c| {
+            let (function, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
+            // Vapor's own `Environment.get("X")` is a direct read, found above.
+            if whole.as_str().contains("Environment.get(") {
+                return None;
+            }
+            let need = if code::followed_by(&text[whole.end()..], &["??"]) { Need::Optional } else { Need::Unstated };
+            let read = EnvRead::new(name.as_str(), name.start(), need, "an env helper of the project");
+            Some(EnvRead { helper: Some(function.as_str().to_string()), ..read })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers_that_read_the_name_they_are_given() {
+        let text = r#"
+enum Constants {
+    static func env(_ key: String) -> String {
+        if let value = ProcessInfo.processInfo.environment[key] { return value } else { fatalError("set \(key)") }
+    }
+}
+package func requireEnvVar(_ key: String) throws -> String {
+    if let value = ProcessInfo.processInfo.environment[key] { return value } else { throw NoEnvVarError(key: key) }
+}
+func optionalValue(for key: String) -> String? { Environment.get(key) }
+func greet(_ name: String) -> String { "hello \(name)" }
+"#;
+        let found: Vec<(String, bool)> = helpers(text).into_iter().map(|h| (h.function, h.required)).collect();
+        assert_eq!(
+            found,
+            [("env".to_string(), true), ("requireEnvVar".to_string(), true), ("optionalValue".to_string(), false)]
+        );
+    }
+
+    #[test]
+    fn calls_with_a_literal_name_are_candidate_reads() {
+        let text = r#"
+static let botToken = env("BOT_TOKEN")
+static let apiKey = Constants.env("SO_API_KEY")
+let id = try requireEnvVar("GH_CLIENT_ID")
+let region = value(for: "AWS_REGION") ?? "us-east-1"
+let home = Environment.get("HOME_URL") ?? "/"
+print("NOT_A_CALL")
+"#;
+        let found: Vec<(Option<String>, String, Need)> =
+            reads(text).into_iter().map(|r| (r.helper, r.name, r.need)).collect();
+        assert_eq!(
+            found,
+            [
+                (None, "HOME_URL".to_string(), Need::Optional),
+                (Some("env".to_string()), "BOT_TOKEN".to_string(), Need::Unstated),
+                (Some("env".to_string()), "SO_API_KEY".to_string(), Need::Unstated),
+                (Some("requireEnvVar".to_string()), "GH_CLIENT_ID".to_string(), Need::Unstated),
+                (Some("value".to_string()), "AWS_REGION".to_string(), Need::Optional),
+                (Some("print".to_string()), "NOT_A_CALL".to_string(), Need::Unstated),
+            ]
+        );
+    }
+}
