@@ -122,16 +122,11 @@ pub fn is_upper_snake(name: &str) -> bool {
         && name.chars().any(|c| c.is_ascii_uppercase())
 }
 
-/// What JavaScript/TypeScript code right after a read says: `?? "d"`, `|| "d"` (optional),
-/// a non-null `!` (required).
+/// What JavaScript/TypeScript code right after a read says: `?? "d"`, `|| "d"` (optional).
+/// A non-null `!` (`process.env.X!`) asserts to the compiler alone: nothing checks it when
+/// the code runs, so the app starts without the value and it is not required.
 pub fn script_need_after(after: &str) -> Need {
-    if followed_by(after, &["??", "||"]) {
-        Need::Optional
-    } else if followed_by(after, &["!"]) && !followed_by(after, &["!="]) {
-        Need::Required
-    } else {
-        Need::Unstated
-    }
+    if followed_by(after, &["??", "||"]) { Need::Optional } else { Need::Unstated }
 }
 
 /// Whether the code right after a read (`after`, past its closing bracket) starts with one

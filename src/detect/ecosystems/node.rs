@@ -22,7 +22,6 @@ use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
 
-mod blocks;
 mod env;
 
 pub struct Node;

@@ -15,7 +15,6 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::blocks;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
@@ -37,15 +36,6 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(declared(text));
     found.extend(wrapper_reads(text));
     found.extend(aliased_reads(text));
-    // `process.env.X!` asserts to the compiler alone: in a function's body or a conditional
-    // block it says the value is set when that code runs, not that the app needs it.
-    let asserted = |read: &EnvRead| read.need == Need::Required && read.via == "process.env";
-    if found.iter().any(asserted) {
-        let on_demand = blocks::on_demand_spans(text, &string_text(text));
-        for read in found.iter_mut().filter(|read| asserted(read) && blocks::is_within(&on_demand, read.at)) {
-            read.need = Need::Unstated;
-        }
-    }
     found
 }
 
@@ -555,7 +545,9 @@ fn turbo_reads(text: &str) -> Vec<EnvRead> {
             continue;
         }
         let at = text.find(&format!("\"{name}\"")).map_or(0, |i| i + 1);
-        found.push(EnvRead::new(name, at, Need::Unstated, "turbo.json env"));
+        // turbo hashes these into its cache key: a list kept by hand, often of names no code
+        // reads any more. It backs a name an env file or compose file gives too.
+        found.push(EnvRead::derived(name, at, Need::Unstated, "turbo.json env"));
     }
     found
 }
