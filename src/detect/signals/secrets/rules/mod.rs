@@ -68,8 +68,14 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "FOREIGN",
     "HASH",
     "PUBLIC",
+    "PUB",
     "PUBLISHABLE",
     "SITE",
+    // reCAPTCHA's site key as some apps spell it (`RECAPTCHA_WEBSITE_KEY`): shown in every page.
+    "WEBSITE",
+    // The names of keys to mask or skip in logs (`BUGSNAG_REDACTED_KEYS=password,token`).
+    "REDACTED",
+    "IGNORED",
     "ANON",
     "IDEMPOTENCY",
     "LOOKUP",
@@ -158,6 +164,8 @@ const SETTING_WORDS: &[&str] = &[
     "QUEUE",
     "CHANNEL",
     "REGION",
+    // A cloud project's id (`GOOGLE_CLOUD_PROJECT`, `SENTRY_PROJECT`): it names, it grants nothing.
+    "PROJECT",
     "BUCKET",
     "VERSION",
     "COUNT",
