@@ -77,6 +77,19 @@ pub(super) fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
             }
         }
     }
+    // Compose merges a folder's files service by service: `backend` built in
+    // `docker-compose.yml` is the same app where `docker-compose.override.yml` only gives it
+    // its environment.
+    let built: HashSet<(RelPathBuf, String)> = found
+        .iter()
+        .filter(|(_, _, app)| *app)
+        .map(|(rel, service, _)| (rel.parent().to_owned(), service.name.clone()))
+        .collect();
+    for (rel, service, app) in &mut found {
+        *app = *app
+            || built.contains(&(rel.parent().to_owned(), service.name.clone()))
+                && !is_backing_service(&canonical_service(&service.name));
+    }
     found
 }
 
@@ -118,10 +131,15 @@ fn documents_a_credential(entry: &EnvEntry) -> bool {
         Regex::new(r"(?i)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?|openssl\s+rand|random\s+(?:string|value|bytes))(?-u:\b)")
             .expect("the credential-doc pattern is valid")
     });
+    // `# Path to the TLS private key`: the value says where a credential is, not what.
+    static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:path|location|directory|folder|file\s+name)\s+(?:to|of|for|where)(?-u:\b)")
+            .expect("the location-doc pattern is valid")
+    });
     let value = entry.value.trim().trim_matches(['"', '\'']);
     let stand_in = value.starts_with('<') && value.ends_with('>');
     is_placeholder(&entry.value)
-        && (CREDENTIAL.is_match(&entry.doc) || stand_in && CREDENTIAL.is_match(value))
+        && (CREDENTIAL.is_match(&entry.doc) && !LOCATION.is_match(&entry.doc) || stand_in && CREDENTIAL.is_match(value))
         && crate::names::validate_secret_name(&entry.key).is_ok()
         && !is_public(&entry.key)
         && !is_setting_name(&entry.key)

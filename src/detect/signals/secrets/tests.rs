@@ -130,6 +130,12 @@ fn an_example_documented_as_a_connection_string_holds_credentials() {
 }
 
 #[test]
+fn an_example_documented_as_a_credential_without_a_keyword() {
+    let text = "# Client secret paired with the client ID.\n# APP_OIDC_CLIENTSECRET=\n# Path to the TLS private key.\n# Example: /etc/ssl/private/app.key\n# APP_SSL_CERTKEY=\n# The provider's API password\nAPP_UPSTREAM_AUTH=\n";
+    assert_eq!(names(&[(".env.example", text)]), ["APP_OIDC_CLIENTSECRET", "APP_UPSTREAM_AUTH"]);
+}
+
+#[test]
 fn a_committed_stand_in_value_supplies_nothing() {
     let text = "SECRET_KEY=changethis\nPOSTGRES_PASSWORD=changethis\nDATABASE_URL=postgresql://postgres:${POSTGRES_PASSWORD}@localhost/app\nSMTP_PASSWORD=<your smtp password>\nJWT_SECRET=9f8e7d\nREDIS_PASSWORD=secret\nFIRST_SUPERUSER_PASSWORD=hunter2\n";
     assert_eq!(
@@ -207,6 +213,19 @@ fn compose_services_built_from_the_repo() {
     for absent in ["PROJECT_NAME", "ADMIN_TOKEN", "OTHER_TOKEN"] {
         assert!(!needs.contains_key(absent), "{absent}: {found:?}");
     }
+}
+
+#[test]
+fn an_override_file_configures_the_app_its_folder_builds() {
+    let base = "services:\n  backend:\n    build: .\n    environment:\n      APP_DB_DSN: postgresql://postgres:postgres@db/app\n  db:\n    image: postgres\n";
+    let override_file = "services:\n  backend:\n    environment:\n      APP_JWT_SECRET: x\n  db:\n    environment:\n      POSTGRES_PASSWORD: pw\n";
+    let elsewhere = "services:\n  backend:\n    image: app\n    environment:\n      OTHER_TOKEN: x\n";
+    let files = [
+        ("server/docker-compose.yml", base),
+        ("server/docker-compose.override.yml", override_file),
+        ("tools/compose.yml", elsewhere),
+    ];
+    assert_eq!(names(&files), ["APP_DB_DSN", "APP_JWT_SECRET"]);
 }
 
 #[test]
