@@ -56,11 +56,13 @@ impl Ecosystem for Rust {
         name == "diesel.toml"
     }
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
-        // `rel` comes from the secrets scan, still text (issue 29).
         if rel.file_name() == "diesel.toml" {
             return vec![EnvRead::new("DATABASE_URL", 0, Need::Unstated, "the diesel CLI")];
         }
         env::reads(text)
+    }
+    fn env_namespace(&self, text: &str) -> Option<String> {
+        env::namespace(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

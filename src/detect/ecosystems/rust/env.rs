@@ -202,12 +202,24 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
     static DESERIALIZE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:try_deserialize|try_into|deserialize|extract)::<\s*([A-Za-z_][[:word:]]*)\s*>").expect("valid")
     });
+    // `fn load(f: Figment) -> anyhow::Result<Config> { … f.extract() … }`: the type a
+    // function returns is what its untyped `extract()` gives.
+    static RETURNED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"->\s*(?:[[:word:]]+::)*Result<\s*([A-Z][[:word:]]*)\s*[,>]")
+            .expect("the returned type pattern is valid")
+    });
     static ANNOTATED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"let\s+(?:mut\s+)?[[:word:]]+\s*:\s*([A-Z][[:word:]]*)\s*=")
             .expect("the annotated let pattern is valid")
     });
     let mut found = Vec::new();
-    let annotated = || ANNOTATED.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str());
+    let returned = || {
+        let call = text.find(".extract()").or_else(|| text.find(".try_deserialize()"))?;
+        let signature = &text[text[..call].rfind("fn ")?..];
+        let signature = &signature[..signature.find('{')?];
+        RETURNED.captures(signature)?.get(1).map(|m| m.as_str())
+    };
+    let annotated = || returned().or_else(|| ANNOTATED.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str()));
     for c in ENVY.captures_iter(text) {
         let prefix = c.get(1).map_or(String::new(), |p| p.as_str().to_string());
         let Some(ty) = c.get(2).map(|m| m.as_str()).or_else(annotated) else { continue };
@@ -229,17 +241,44 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
     if let Some(prefix) = FIGMENT_PREFIX.captures(text).and_then(|c| c.get(1))
         && let Some(ty) = DESERIALIZE.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str()).or_else(annotated)
     {
-        found.extend(struct_fields(text, ty, &prefix.as_str().to_ascii_uppercase(), "figment field"));
+        // Merged over defaults built into the binary (`Toml::string(DEFAULTS)`), a field they
+        // give needs no variable: the environment only overrides it. A `Toml::file(…)` may be
+        // missing where the app runs: its fields stay as the struct says.
+        let files = ["Toml::string(", "Yaml::string(", "Json::string("].iter().any(|provider| text.contains(provider));
+        found.extend(struct_fields(text, ty, &prefix.as_str().to_ascii_uppercase(), "figment field").into_iter().map(
+            |read| {
+                let need = if files && read.need == Need::Required { Need::Unstated } else { read.need };
+                EnvRead { need, ..read }
+            },
+        ));
     }
     found
+}
+
+/// The prefix figment (`Env::prefixed("APP_")`, as written) or the config crate
+/// (`Environment::with_prefix("app")`, upper case and `_`) loads every variable under.
+pub fn namespace(text: &str) -> Option<String> {
+    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)(?:Env::prefixed\(\s*"([A-Za-z0-9_]+)"|Environment::with_prefix\(\s*"([A-Za-z0-9_]+)")"#)
+            .expect("the settings prefix pattern is valid")
+    });
+    let c = PREFIX.captures(text)?;
+    match (c.get(1), c.get(2)) {
+        (Some(figment), _) => Some(figment.as_str().to_ascii_uppercase()),
+        (None, Some(config)) => Some(format!("{}_", config.as_str().to_ascii_uppercase())),
+        (None, None) => None,
+    }
 }
 
 /// The fields of `struct ty { … }` in `text` as environment reads `PREFIX` + `FIELD`:
 /// required unless an `Option` or `#[serde(default…)]`.
 fn struct_fields(text: &str, ty: &str, prefix: &str, via: &'static str) -> Vec<EnvRead> {
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^\s*((?:#\[[^\n]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)")
+        Regex::new(r"(?m)^\s*((?:#\[(?:[^\[\]]|\[[^\]]*\])*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)")
             .expect("the struct field pattern is valid")
+    });
+    static RENAME: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)rename\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)""#).expect("the serde rename pattern is valid")
     });
     let Some(start) = text.find(&format!("struct {ty} {{")).or_else(|| text.find(&format!("struct {ty}{{"))) else {
         return Vec::new();
@@ -255,7 +294,9 @@ fn struct_fields(text: &str, ty: &str, prefix: &str, via: &'static str) -> Vec<E
             } else {
                 Need::Required
             };
-            let name = format!("{prefix}{}", field.as_str()).to_ascii_uppercase();
+            // `#[serde(rename = "main_secret")] encryption: Encryption` is read as `main_secret`.
+            let key = RENAME.captures(attributes).and_then(|c| c.get(1)).map_or(field.as_str(), |m| m.as_str());
+            let name = format!("{prefix}{key}").to_ascii_uppercase();
             Some(EnvRead::new(name, open + 1 + field.start(), need, via))
         })
         .collect()
@@ -451,6 +492,34 @@ let mut config: Configuration = Figment::new().merge(env()).extract()?;
         );
         let text = "struct App { token: String }\nlet a = Figment::from(Env::prefixed(\"APP_\")).extract::<App>()?;\n";
         assert_eq!(found(text), [("APP_TOKEN".into(), Need::Required)]);
+    }
+
+    #[test]
+    fn figment_through_a_function_over_a_file_of_defaults() {
+        // The type comes from the function that extracts; a renamed field is read by its
+        // serde name; over a file of defaults a field needs no variable.
+        let text = r#"
+pub struct ConfigurationInner {
+    /// The main secret.
+    #[serde(
+        rename = "main_secret",
+        deserialize_with = "deserialize_main_secret"
+    )]
+    pub encryption: Encryption,
+    pub db_dsn: String,
+}
+fn try_extract(figment: Figment) -> anyhow::Result<ConfigurationInner> {
+    Ok(figment.extract()?)
+}
+pub fn load() -> anyhow::Result<ConfigurationInner> {
+    try_extract(Figment::new().merge(Toml::string(DEFAULTS)).merge(Env::prefixed("APP_")))
+}
+#[cfg(test)]
+mod tests {
+    fn t() { let actual: Other = Figment::new().extract().unwrap(); }
+}
+"#;
+        assert_eq!(found(text), [("APP_MAIN_SECRET".into(), Need::Unstated), ("APP_DB_DSN".into(), Need::Unstated)]);
     }
 
     #[test]
