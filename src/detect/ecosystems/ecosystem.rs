@@ -299,6 +299,14 @@ pub trait Ecosystem: Sync {
         None
     }
 
+    /// The prefix under which `text`'s settings library loads every variable there is
+    /// (koanf's `env.Provider("APP_", …)`, figment's `Env::prefixed("APP_")`, the config
+    /// crate's `Environment::with_prefix("app")`): any variable so named configures the app,
+    /// whichever file spells it.
+    fn env_namespace(&self, _text: &str) -> Option<String> {
+        None
+    }
+
     /// The functions `text` defines that read the variable their first parameter names (a
     /// config module's `def secret!(env), do: System.get_env(env)`): calls to them with a
     /// literal, in any file of the project, are reads (see [`EnvRead::helper`]).

@@ -62,6 +62,9 @@ impl Ecosystem for Go {
     fn env_prefix(&self, text: &str) -> Option<String> {
         env::prefix(text)
     }
+    fn env_namespace(&self, text: &str) -> Option<String> {
+        env::namespace(text)
+    }
     fn walks_environment(&self, text: &str) -> bool {
         text.contains("os.Environ()")
     }

@@ -34,6 +34,7 @@ use self::context::{
 };
 use self::files::{
     ComposeApp, compose_secrets, compose_services, env_file_secrets, evidence_only, evidence_only_env_secrets,
+    namespaced_secrets,
 };
 use self::lines::Lines;
 use self::rules::{
@@ -110,7 +111,7 @@ pub const MAX_NAMES_PER_FILE: usize = 100;
 pub fn detect(sources: &Sources, out: &mut Findings) {
     // Which source files to scan depends on their paths alone: chosen (over every file of the
     // tree) while the CI, compose and env files are read.
-    let (chosen, (mut evidence, project)) = std::thread::scope(|scope| {
+    let (chosen, (mut evidence, project, services)) = std::thread::scope(|scope| {
         let choosing = scope.spawn(|| chosen_sources(sources.repo()));
         let mut evidence = Gathered::default();
         let services = compose_services(sources);
@@ -121,11 +122,12 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         compose_secrets(&services, &project, &mut evidence);
         // The thread only ranks paths: it cannot panic but on a bug, which it passes on.
         let chosen = choosing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (chosen, (evidence, project))
+        (chosen, (evidence, project, services))
     });
     // A name the code types as a setting (a boolean, a number, a list) is none, wherever else
     // it is spelled.
-    let typed_settings = code_secrets(sources, chosen, &project, &mut evidence, out);
+    let (typed_settings, namespaces) = code_secrets(sources, chosen, &project, &mut evidence, out);
+    namespaced_secrets(&services, &namespaces, &project, &mut evidence);
     ci_secrets(sources, &mut evidence);
     evidence_only_env_secrets(sources, &project, &mut evidence);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
@@ -303,7 +305,7 @@ fn code_secrets(
     project: &ProjectNames,
     evidence: &mut Gathered,
     out: &mut Findings,
-) -> HashSet<String> {
+) -> (HashSet<String>, HashSet<String>) {
     let repo = sources.repo();
     let Chosen { positions, capped_from } = chosen;
     if let Some(total) = capped_from {
@@ -340,6 +342,7 @@ fn code_secrets(
     let prefixes: HashSet<&str> = scans.iter().filter_map(|(_, scan)| scan.prefix.as_deref()).collect();
     let project_prefix = if prefixes.len() == 1 { prefixes.into_iter().next() } else { None };
     let project_prefix = project_prefix.unwrap_or_default().to_string();
+    let namespaces: HashSet<String> = scans.iter().filter_map(|(_, scan)| scan.namespace.clone()).collect();
     // The env helpers of the project, wherever defined: calls of them in any file are reads.
     let helpers: HashMap<String, EnvHelper> =
         scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
@@ -372,7 +375,7 @@ fn code_secrets(
             }
         }
     }
-    typed_settings
+    (typed_settings, namespaces)
 }
 
 /// What one source file says.
@@ -390,6 +393,9 @@ struct FileScan {
     /// The prefix the file's settings library puts before the names it reads
     /// ([`ecosystems::ecosystem::Ecosystem::env_prefix`]).
     prefix: Option<String>,
+    /// The prefix the file's settings library loads every variable under
+    /// ([`ecosystems::ecosystem::Ecosystem::env_namespace`]).
+    namespace: Option<String>,
     /// Reads under a prefix another file may set ([`EnvRead::unprefixed`]), with their line:
     /// named once the project's prefix is known.
     unprefixed: Vec<(EnvRead, usize)>,
@@ -499,6 +505,7 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
     let readers: Vec<_> = ecosystems::reading_env_in(rel.parent(), rel.file_name()).collect();
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
     scan.prefix = readers.iter().find_map(|eco| eco.env_prefix(&text));
+    scan.namespace = readers.iter().find_map(|eco| eco.env_namespace(&text));
     scan.helpers = readers.iter().flat_map(|eco| eco.env_helpers(&text)).take(MAX_NAMES_PER_FILE).collect();
     let mut lines = Lines::new(&text);
     let mut names = HashSet::new();

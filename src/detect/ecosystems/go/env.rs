@@ -227,6 +227,17 @@ pub fn prefix(text: &str) -> Option<String> {
     Some(c.get(1).or(c.get(2))?.as_str().to_string())
 }
 
+/// The prefix koanf's env provider loads every variable under (`env.Provider("APP_", ".",
+/// …)`, `env.ProviderWithValue("APP_", …)`, v2's `env.Provider(".", env.Opt{Prefix: "APP_"})`).
+pub fn namespace(text: &str) -> Option<String> {
+    static PROVIDER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)env\.Provider(?:WithValue)?\(\s*(?:"([A-Za-z0-9_]+)"|"[^"]*"\s*,\s*env\.Opt\s*\{[^}]*(?-u:\b)Prefix:\s*"([A-Za-z0-9_]+)")"#)
+            .expect("the koanf env provider pattern is valid")
+    });
+    let c = PROVIDER.captures(text)?;
+    Some(c.get(1).or(c.get(2))?.as_str().to_string())
+}
+
 /// The type of the struct field whose tag starts at `tag` (`Port int `, `TTL time.Duration `).
 fn field_type(text: &str, tag: usize) -> &str {
     let line_start = text[..tag].rfind('\n').map_or(0, |i| i + 1);
@@ -633,6 +644,14 @@ key := viper.GetString("stripe.secret_key")
         assert!(!describes_a_credential("path to the private key file"));
         assert!(!describes_a_credential("OAuth client ID"));
         assert!(!describes_a_credential("Private key ID"));
+    }
+
+    #[test]
+    fn the_namespace_koanf_loads() {
+        assert_eq!(namespace(r#"ko.Load(env.Provider("APP_", ".", strings.ToLower), nil)"#).as_deref(), Some("APP_"));
+        assert_eq!(namespace(r#"env.ProviderWithValue("SVC_", ".", cb)"#).as_deref(), Some("SVC_"));
+        assert_eq!(namespace(r#"env.Provider(".", env.Opt{Prefix: "V2_", TransformFunc: f})"#).as_deref(), Some("V2_"));
+        assert_eq!(namespace(r#"os.Getenv("APP_KEY")"#), None);
     }
 
     #[test]

@@ -186,6 +186,35 @@ pub(super) fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence:
     }
 }
 
+/// Secrets a compose file gives any service under a prefix the app's settings library loads
+/// every variable from (`namespaces`, see
+/// [`crate::detect::ecosystems::ecosystem::Ecosystem::env_namespace`]): koanf reads
+/// `LISTMONK_db__password` whichever image runs it. Services built from the repo are
+/// [`compose_secrets`]'s.
+pub(super) fn namespaced_secrets(
+    services: &[ComposeApp],
+    namespaces: &HashSet<String>,
+    project: &ProjectNames,
+    evidence: &mut Gathered,
+) {
+    let namespace_of = |key: &str| {
+        namespaces.iter().find(|prefix| {
+            key.len() > prefix.len() && key.get(..prefix.len()).is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+        })
+    };
+    for (rel, service, _) in services.iter().filter(|(_, _, app)| !app) {
+        for key in service.env_as_written.keys() {
+            let Some(prefix) = namespace_of(key) else { continue };
+            if project.is_secret(key, false) {
+                let source =
+                    Evidence::key(rel, format!("services.{}.environment.{key}", service.name)).of(Kind::ComposeFile);
+                let why = format!("{prefix}… configures the app, given to the {} service in {rel}", service.name);
+                evidence.add(key, &source, Need::Unstated, why);
+            }
+        }
+    }
+}
+
 /// Secrets of the compose services built from the repo (the app the tests run against):
 /// the credentials in their `environment:`, and the variables any service interpolates that
 /// compose refuses to run without (`${SECRET_KEY:?not set}`).

@@ -229,6 +229,17 @@ fn an_override_file_configures_the_app_its_folder_builds() {
 }
 
 #[test]
+fn a_settings_library_namespace_claims_what_compose_gives_under_it() {
+    let koanf = "ko.Load(env.Provider(\"APP_\", \".\", func(s string) string { return s }), nil)\n";
+    let figment = "let c: Config = Figment::new().merge(Env::prefixed(\"SRV_\")).extract()?;\n";
+    let compose = "services:\n  app:\n    image: example/app:latest\n    environment:\n      APP_db__password: pw\n      APP_db__host: db\n      SRV_JWT_SECRET: x\n      OTHER_PASSWORD: x\n";
+    let files = [("cmd/main.go", koanf), ("server/src/cfg.rs", figment), ("docker-compose.yml", compose)];
+    assert_eq!(names(&files), ["APP_db__password", "SRV_JWT_SECRET"]);
+    // Without a library that loads the namespace, a service run from an image is not the app.
+    assert_eq!(names(&[("docker-compose.yml", compose)]), Vec::<String>::new());
+}
+
+#[test]
 fn rails_takes_its_key_base_from_encrypted_credentials_when_it_keeps_them() {
     let production = ("config/environments/production.rb", "Rails.application.configure do\nend\n");
     assert_eq!(names(&[production]), ["SECRET_KEY_BASE"]);
