@@ -13,66 +13,59 @@ mod paths;
 pub use folders::{is_ci_dir, is_load_test_dir, is_test_suite_dir};
 use paths::{Paths, Walked};
 
-/// Directories never descended into, wherever they are: dependencies, build output, VCS.
+/// Directories never descended into, wherever they are, whatever the ecosystem: version
+/// control, vendored code and the build output, caches and editor folders of any project.
+/// Each ecosystem's own (`node_modules`, `.tox`) are its declaration's `skipped_dirs`.
 pub const SKIPPED_DIRS: &[&str] = &[
     ".git",
     ".hg",
     ".svn",
-    "node_modules",
-    "target",
-    ".venv",
-    "venv",
     "vendor",
-    "__pycache__",
-    ".tox",
-    ".nox",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".gradle",
-    ".next",
-    ".nuxt",
-    ".svelte-kit",
-    ".turbo",
-    ".parcel-cache",
-    ".cache",
     "dist",
     "build",
     "out",
-    "_build",
-    "deps",
-    ".dart_tool",
-    ".pub-cache",
-    "bower_components",
-    "jspm_packages",
-    ".stack-work",
-    "dist-newstyle",
-    ".bundle",
-    "zig-cache",
-    ".zig-cache",
-    "zig-out",
+    "coverage",
+    ".cache",
     ".terraform",
     ".idea",
     ".vscode-test",
-    "coverage",
-    "Pods",
-    "DerivedData",
-    ".build",
-    "bin",
-    "obj",
 ];
 
+/// The folder names a walk never descends into: [`SKIPPED_DIRS`] and the ones given,
+/// sorted once so that each of the walk's folders costs one binary search.
+#[derive(Debug, Clone)]
+pub struct SkippedDirs(Box<[&'static str]>);
+
+impl SkippedDirs {
+    /// [`SKIPPED_DIRS`] and `more`.
+    pub fn with(more: impl IntoIterator<Item = &'static str>) -> SkippedDirs {
+        let mut names: Vec<&str> = SKIPPED_DIRS.iter().copied().chain(more).collect();
+        names.sort_unstable();
+        names.dedup();
+        SkippedDirs(names.into_boxed_slice())
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.0.binary_search(&name).is_ok()
+    }
+}
+
+/// How to walk a checkout. Its `Default` (in [`crate::detect`], which sees every ecosystem)
+/// skips the folders of all of them.
 #[derive(Debug, Clone)]
 pub struct WalkOptions {
     /// Files larger than this are never read (a warning names them).
     pub max_file_bytes: u64,
     /// Threads for the walk; 0 picks the number of CPUs.
     pub threads: usize,
+    /// Folders never descended into.
+    pub skipped_dirs: &'static SkippedDirs,
 }
 
-impl Default for WalkOptions {
-    fn default() -> Self {
-        WalkOptions { max_file_bytes: 2 << 20, threads: 0 }
+impl WalkOptions {
+    /// The usual limits, skipping `skipped_dirs`.
+    pub fn skipping(skipped_dirs: &'static SkippedDirs) -> WalkOptions {
+        WalkOptions { max_file_bytes: 2 << 20, threads: 0, skipped_dirs }
     }
 }
 
@@ -122,7 +115,8 @@ struct Parsed {
 }
 
 impl Repo {
-    /// Walk `root` once, in parallel, honouring `.gitignore`/`.ignore` and [`SKIPPED_DIRS`].
+    /// Walk `root` once, in parallel, honouring `.gitignore`/`.ignore` and never descending
+    /// into the options' skipped folders.
     pub fn walk(root: &Path, options: &WalkOptions) -> Result<Repo, WalkError> {
         let meta = std::fs::metadata(root).map_err(|source| WalkError::Root { path: root.to_path_buf(), source })?;
         if !meta.is_dir() {
@@ -134,6 +128,7 @@ impl Repo {
         // Ignore files come from the checkout: read only as regular files of bounded size.
         let (mut builder, ignores) = crate::ignore_files::IgnoreFiles::walk_builder(root);
         let keep = std::sync::Arc::clone(&ignores);
+        let skipped = options.skipped_dirs;
         let walker = builder
             .hidden(false)
             .require_git(false)
@@ -142,7 +137,7 @@ impl Repo {
             .filter_entry(move |entry| {
                 !(entry.file_type().is_some_and(|t| t.is_dir())
                     && entry.depth() > 0
-                    && entry.file_name().to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+                    && entry.file_name().to_str().is_some_and(|n| skipped.contains(n)))
                     && keep.keep(entry)
             })
             .build_parallel();
@@ -726,6 +721,17 @@ mod tests {
         let warnings = repo.warnings();
         assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
         assert!(warnings[0].to_string().starts_with("package.json: invalid JSON"), "{warnings:?}");
+    }
+
+    #[test]
+    fn the_default_walk_skips_shared_and_every_ecosystems_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        for rel in ["src/main.rs", ".git/config", "web/node_modules/x/package.json", "py/.tox/py312/pyvenv.cfg"] {
+            std::fs::create_dir_all(dir.path().join(rel).parent().unwrap()).unwrap();
+            std::fs::write(dir.path().join(rel), "").unwrap();
+        }
+        let repo = Repo::walk(dir.path(), &WalkOptions::default()).unwrap();
+        assert_eq!(repo.files().map(|f| f.path().to_string()).collect::<Vec<_>>(), ["src/main.rs"]);
     }
 
     #[test]

@@ -50,6 +50,7 @@ pub static DECLARATION: Declaration = Declaration {
     install_commands: &[r"mix\s+archive"],
     source_extensions: &["ex", "exs"],
     install_programs: &["mix"],
+    skipped_dirs: &["_build", "deps"],
     ..Declaration::new(&Elixir)
 };
 

@@ -59,6 +59,7 @@ pub static DECLARATION: Declaration = Declaration {
     source_extensions: &["java", "kt", "kts", "groovy"],
     install_programs: &["./gradlew", "./mvnw", "gradle", "mvn"],
     publish_commands: &[("mvn", "deploy")],
+    skipped_dirs: &["target", ".gradle"],
     ..Declaration::new(&Java)
 };
 

@@ -81,6 +81,17 @@ pub static DECLARATION: Declaration = Declaration {
     script_runners: &["npm", "pnpm", "yarn", "bun"],
     publish_commands: &[("npm", "publish"), ("yarn", "publish"), ("pnpm", "publish")],
     versioned_manifests: &["package.json"],
+    test_file_words: &["jest", "vitest", "playwright", "cypress", "karma", "setuptests"],
+    skipped_dirs: &[
+        "node_modules",
+        "bower_components",
+        "jspm_packages",
+        ".next",
+        ".nuxt",
+        ".svelte-kit",
+        ".turbo",
+        ".parcel-cache",
+    ],
     ..Declaration::new(&Node)
 };
 

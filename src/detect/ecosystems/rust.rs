@@ -46,6 +46,7 @@ pub static DECLARATION: Declaration = Declaration {
     source_extensions: &["rs"],
     install_programs: &["cargo"],
     publish_commands: &[("cargo", "publish")],
+    skipped_dirs: &["target"],
     ..Declaration::new(&Rust)
 };
 

@@ -34,6 +34,7 @@ pub static DECLARATION: Declaration = Declaration {
     test_commands: &[r"sbt(?-u:\b)[^;&|]*?(?-u:\b)test(?-u:\b)"],
     source_extensions: &["scala"],
     install_programs: &["sbt"],
+    skipped_dirs: &["target"],
     ..Declaration::new(&Scala)
 };
 

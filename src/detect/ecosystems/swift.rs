@@ -36,6 +36,7 @@ pub static DECLARATION: Declaration = Declaration {
     test_commands: &[r"swift\s+test(?-u:\b)"],
     source_extensions: &["swift"],
     install_programs: &["swift"],
+    skipped_dirs: &[".build", "Pods", "DerivedData"],
     ..Declaration::new(&Swift)
 };
 

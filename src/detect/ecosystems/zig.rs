@@ -30,6 +30,7 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     setup_steps: &[SetupStep::new("zig", "mlugg/setup-zig@v2", "version").when_unpinned()],
     test_commands: &[r"zig\s+build\s+test(?-u:\b)"],
+    skipped_dirs: &["zig-cache", ".zig-cache", "zig-out"],
     ..Declaration::new(&Zig)
 };
 

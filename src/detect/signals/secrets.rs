@@ -83,22 +83,10 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
 fn is_skipped_code_dir(part: &str) -> bool {
     is_test_suite_dir(part) || is_ci_dir(part) || SKIPPED_CODE_DIRS.iter().any(|s| part.eq_ignore_ascii_case(s))
 }
-/// First words of the names of test code and test-runner configuration (`conftest.py`,
-/// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings,
-/// locust's `locustfile.py`).
-const TEST_FILE_WORDS: &[&str] = &[
-    "conftest",
-    "tests",
-    "test",
-    "smoketest",
-    "playwright",
-    "vitest",
-    "jest",
-    "cypress",
-    "karma",
-    "setuptests",
-    "locustfile",
-];
+/// First words of the names of test code in any language (Django's `tests.py`, a smoke
+/// test's settings), beside each ecosystem's test-runner files
+/// ([`ecosystems::is_test_file_word`]: `conftest.py`, `jest.setup.js`).
+const TEST_FILE_WORDS: &[&str] = &["tests", "test", "smoketest"];
 /// At most this many source files are scanned.
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
@@ -433,6 +421,7 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
     let is_test_file = [".test", ".spec", "_test", "_spec", ".test-d", ".e2e", ".stories"].iter().any(|s| ends_with(s))
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || TEST_FILE_WORDS.iter().any(|w| first_word.eq_ignore_ascii_case(w))
+        || ecosystems::is_test_file_word(first_word)
         || is_load_test_dir(stem)
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
     !is_test_file
