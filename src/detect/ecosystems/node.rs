@@ -282,7 +282,7 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
     if !skipped.is_empty() {
         let exports: Vec<&str> = skipped.iter().map(|d| d.skip).collect();
         let names: Vec<&str> = skipped.iter().map(|d| d.package).collect();
-        out.step(Phase::Install, format!("export {}", exports.join(" ")), Evidence::file(evidence.as_str()));
+        out.step(Phase::Install, format!("export {}", exports.join(" ")), Evidence::file(&evidence));
         out.note(format!(
             "{} download a browser or binary from outside the npm registry at install: skipped ({})",
             names.join(", "),
@@ -471,7 +471,7 @@ fn node_version(
     }
     match &found {
         Some((version, source)) => out.toolchain("node", version.clone(), source.clone()),
-        None => out.toolchain("node", None, Evidence::file(manifest_path.to_string())),
+        None => out.toolchain("node", None, Evidence::file(manifest_path)),
     }
     found.and_then(|(v, source)| Some((v?, source)))
 }

@@ -356,7 +356,7 @@ fn code_secrets(
             }
             let Some((name, why, keyed)) = accepted(&read, project) else { continue };
             if name.len() <= crate::names::MAX_NAME_LEN && (!keyed || walking.contains(rel.parent())) {
-                evidence.add(&name, &Evidence::line(rel.to_string(), line), read.need, why);
+                evidence.add(&name, &Evidence::line(rel, line), read.need, why);
             }
         }
     }
