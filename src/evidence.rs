@@ -137,8 +137,14 @@ impl Evidence {
 
 impl fmt::Display for Evidence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.path)?;
-        match &self.anchor {
+        write!(f, "{}{}", self.path, self.anchor)
+    }
+}
+
+/// As it reads after the path: nothing, `#key`, `#jobs.test.steps[2]`, `:12`.
+impl fmt::Display for Anchor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Anchor::File => Ok(()),
             Anchor::Key(key) => write!(f, "#{key}"),
             Anchor::Job { id, within } => write!(f, "#{id}{within}"),

@@ -203,7 +203,7 @@ impl Findings {
     pub fn toolchain(&mut self, name: &str, version: Option<String>, source: Evidence) {
         let pin = version.as_deref().and_then(Pin::parse);
         if let (Some(text), None) = (&version, &pin) {
-            self.warn(Warning::in_file(
+            self.warn(Warning::at(
                 &source,
                 format!("{name} version {text:?} pins nothing; {name} is drafted unpinned"),
             ));

@@ -232,7 +232,7 @@ impl Repo {
     }
 
     pub fn exists(&self, rel: impl AsRef<RelPath>) -> bool {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         self.files.is_at(self.files.first_not_before(rel), rel)
     }
 
@@ -254,12 +254,11 @@ impl Repo {
     /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
     /// not UTF-8. Reads are cached: several detectors may ask for the same file.
     pub fn read(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
-        let rel = rel.as_ref().as_str();
-        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
+        let rel = rel.as_ref();
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel.as_str()) {
             return hit.clone();
         }
-        let text =
-            self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok();
+        let text = self.read_or_warn(rel);
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(rel.to_string(), text.clone());
         text
     }
@@ -267,14 +266,19 @@ impl Repo {
     /// The text of `rel` like [`Repo::read`], without keeping it: for the many files one
     /// ecosystem scans once (every build script of a Gradle build, every `.csproj`).
     pub fn read_once(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
-        let rel = rel.as_ref().as_str();
-        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
+        let rel = rel.as_ref();
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel.as_str()) {
             return hit.clone();
         }
-        self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok()
+        self.read_or_warn(rel)
     }
 
-    fn read_uncached(&self, rel: &str) -> Result<Arc<str>, String> {
+    /// The text of `rel`, read now, or `None` with a warning.
+    fn read_or_warn(&self, rel: &RelPath) -> Option<Arc<str>> {
+        self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem))).ok()
+    }
+
+    fn read_uncached(&self, rel: &RelPath) -> Result<Arc<str>, String> {
         let path = self.root.join(rel);
         // Listed as a file, but it may have been swapped for a FIFO or a device since.
         let file = crate::fsutil::open_regular_within(&path, &self.root).map_err(|refusal| match refusal {
@@ -298,14 +302,14 @@ impl Repo {
 
     /// `rel` parsed as JSON (comments and trailing commas are not JSON: a warning says so).
     pub fn read_json(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         self.parsed(&self.parsed.json, rel, |text| serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")))
     }
 
     /// `rel` parsed as JSON with comments and trailing commas allowed (`deno.jsonc`,
     /// `tsconfig.json`, `devcontainer.json`).
     pub fn read_jsonc(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         self.parsed(&self.parsed.jsonc, rel, |text| {
             jsonc_parser::parse_to_serde_value(text, &Default::default()).map_err(|e| format!("invalid JSON: {e}"))
         })
@@ -313,7 +317,7 @@ impl Repo {
 
     /// `rel` parsed as a TOML table.
     pub fn read_toml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<toml::Table>> {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         self.parsed(&self.parsed.toml, rel, |text| {
             text.parse::<toml::Table>()
                 .map_err(|e| format!("invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
@@ -325,7 +329,7 @@ impl Repo {
     /// [`MAX_KEPT_YAML_NODES`] in all; past that a file is parsed for each asker and let go,
     /// so that many large files cost time, not memory (the answer is the same).
     pub fn read_yaml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         let cell =
             self.parsed.yaml.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
         if let Some(kept) = cell.get() {
@@ -354,13 +358,11 @@ impl Repo {
 
     /// The text of `rel` for a parse (the text itself is not cached for a parsed file: the
     /// parsed value is), or `None` with a warning.
-    fn text_to_parse(&self, rel: &str) -> Option<Arc<str>> {
-        let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel).cloned();
+    fn text_to_parse(&self, rel: &RelPath) -> Option<Arc<str>> {
+        let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel.as_str()).cloned();
         match cached {
             Some(text) => text,
-            None => {
-                self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok()
-            }
+            None => self.read_or_warn(rel),
         }
     }
 
@@ -370,13 +372,13 @@ impl Repo {
     fn parsed<T>(
         &self,
         cache: &ParseCache<T>,
-        rel: &str,
+        rel: &RelPath,
         parse: impl FnOnce(&str) -> Result<T, String>,
     ) -> Option<Arc<T>> {
         let cell = cache.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
         cell.get_or_init(|| {
             let text = self.text_to_parse(rel)?;
-            parse(&text).map(Arc::new).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok()
+            parse(&text).map(Arc::new).map_err(|problem| self.warn(Warning::in_file(rel, problem))).ok()
         })
         .clone()
     }
@@ -481,6 +483,11 @@ impl ignore::ParallelVisitor for Visitor<'_> {
 }
 
 impl Visitor<'_> {
+    /// A problem with `path`, named relative to the root.
+    fn in_file(&self, path: &Path, problem: impl Into<String>) -> Warning {
+        Warning::in_file_under(self.root, path, problem)
+    }
+
     fn relative(&self, path: &Path) -> String {
         let rel = path.strip_prefix(self.root).unwrap_or(path);
         rel.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/")
@@ -490,9 +497,7 @@ impl Visitor<'_> {
         match path.strip_prefix(self.root).ok().and_then(Path::to_str) {
             Some(rel) if std::path::MAIN_SEPARATOR == '/' => self.files.push(rel),
             Some(rel) => self.files.push(&rel.replace(std::path::MAIN_SEPARATOR, "/")),
-            None => {
-                self.warnings.push(Warning::in_file(self.relative(path), "skipped, the file name is not valid UTF-8"))
-            }
+            None => self.warnings.push(self.in_file(path, "skipped, the file name is not valid UTF-8")),
         }
     }
 
@@ -500,8 +505,7 @@ impl Visitor<'_> {
     /// named, so that a `package.json` that is one does not vanish silently.
     fn special(&mut self, path: &Path, file_type: std::fs::FileType) {
         let kind = crate::fsutil::describe_kind(file_type);
-        self.warnings
-            .push(Warning::in_file(self.relative(path), format!("skipped, it is not a regular file but {kind}")));
+        self.warnings.push(self.in_file(path, format!("skipped, it is not a regular file but {kind}")));
     }
 
     /// Links are not followed (they may leave the checkout or loop): a link to a file in the
@@ -511,10 +515,9 @@ impl Visitor<'_> {
     fn symlink(&mut self, path: &Path) {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_file() => match std::fs::canonicalize(path) {
-                Ok(target) if !target.starts_with(self.resolved_root) => self.warnings.push(Warning::in_file(
-                    self.relative(path),
-                    format!("skipped, {}", crate::fsutil::Refusal::Outside(target)),
-                )),
+                Ok(target) if !target.starts_with(self.resolved_root) => self
+                    .warnings
+                    .push(self.in_file(path, format!("skipped, {}", crate::fsutil::Refusal::Outside(target)))),
                 _ => self.add(path),
             },
             Ok(meta) if meta.is_dir() => {
@@ -529,15 +532,15 @@ impl Visitor<'_> {
                         Ok(rel) => rel.to_string_lossy().into_owned(),
                         Err(_) => target.display().to_string(),
                     };
-                    self.warnings.push(Warning::in_file(
-                        self.relative(path),
+                    self.warnings.push(self.in_file(
+                        path,
                         format!("symlink loop (points back to its own ancestor {ancestor}), not followed"),
                     ));
                 }
             }
             Ok(meta) => self.special(path, meta.file_type()),
             Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-                self.warnings.push(Warning::in_file(self.relative(path), "symlink loop, not followed"));
+                self.warnings.push(self.in_file(path, "symlink loop, not followed"));
             }
             Err(_) => {} // a dangling link names nothing to detect
         }
@@ -546,12 +549,11 @@ impl Visitor<'_> {
     /// `path: problem`, with the path relative to the root.
     fn describe(&self, err: &ignore::Error) -> Warning {
         match err {
-            ignore::Error::WithPath { path, err } => Warning::in_file(self.relative(path), problem(err)),
+            ignore::Error::WithPath { path, err } => self.in_file(path, problem(err)),
             ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => self.describe(err),
-            ignore::Error::Loop { ancestor, child } => Warning::in_file(
-                self.relative(child),
-                format!("symlink loop back to {}, not followed", self.relative(ancestor)),
-            ),
+            ignore::Error::Loop { ancestor, child } => {
+                self.in_file(child, format!("symlink loop back to {}, not followed", self.relative(ancestor)))
+            }
             ignore::Error::Partial(errs) => {
                 Warning::general(errs.iter().map(|e| self.describe(e).to_string()).collect::<Vec<_>>().join("; "))
             }
@@ -632,7 +634,7 @@ const NOT_OWN_DIRS: &[&str] = &[
 /// How many of a file's `count` entries (`what`: services, jobs) detection reads: at most
 /// `max`, the first ones, with a warning naming the file when there are more. A file of
 /// generated entries must bound neither memory nor time nor the proposal.
-pub fn first_entries(repo: &Repo, rel: &str, what: &str, count: usize, max: usize) -> usize {
+pub fn first_entries(repo: &Repo, rel: &RelPath, what: &str, count: usize, max: usize) -> usize {
     if count > max {
         repo.warn(Warning::in_file(
             rel,

@@ -171,9 +171,8 @@ pub fn toml_workspace(
     let include = strings("members");
     let exclude = strings("exclude");
     let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-    let members = Members::new(include.iter().map(String::as_str), &exclude, |w| {
-        repo.warn(Warning::in_file(manifest_path.as_str(), w))
-    });
+    let members =
+        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(Warning::in_file(manifest_path, w)));
     let count = members.count(repo, dir, manifest_path.file_name());
     out.note(workspace_note(kind, count, noun, dir));
     members

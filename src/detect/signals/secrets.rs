@@ -308,17 +308,14 @@ fn code_secrets(
     });
     let crowded: Vec<&RelPath> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
     if let Some(first) = crowded.first() {
-        let files = match crowded.len() {
-            1 => first.to_string(),
-            n => format!("{first} and {} other files", n - 1),
-        };
-        out.warn(Warning::in_file(
-            files,
-            format!(
-                "more than {MAX_NAMES_PER_FILE} secret names read from the environment; only the first \
-                 {MAX_NAMES_PER_FILE} of each file kept"
-            ),
-        ));
+        let problem = format!(
+            "more than {MAX_NAMES_PER_FILE} secret names read from the environment; only the first \
+             {MAX_NAMES_PER_FILE} of each file kept"
+        );
+        out.warn(match crowded.len() {
+            1 => Warning::in_file(*first, problem),
+            n => Warning::in_first_of(*first, n - 1, problem),
+        });
     }
     // Packages that walk the whole environment key their parsers by the names.
     let walking: HashSet<&RelPath> =
