@@ -553,6 +553,7 @@ mod tests {
     use super::*;
     use crate::detect::{Findings, Phase, Repo};
     use crate::evidence::ev;
+    use crate::rel_path::rel;
 
     fn detection(f: Findings) -> Detection {
         let repo = Repo::from_files(Path::new("/x/site"), vec![], vec![], 1 << 20);
@@ -725,7 +726,7 @@ mod tests {
             Kind::InstallLine,
             Severity::Drift,
             "50% done\nnext".into(),
-            vec![Evidence::line("a:b,c/file.txt", 7)],
+            vec![Evidence::line(rel!("a:b,c/file.txt"), 7)],
         );
         assert_eq!(
             d.annotation(),

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use crate::rel_path::{RelPath, RelPathBuf};
+use crate::rel_path::RelPathBuf;
 
 /// What kind of file the evidence is, strongest first: merge orders toolchains and services
 /// by it before folding duplicates, so a version manager's pin is named before a manifest's
@@ -64,27 +64,23 @@ pub struct Evidence {
 
 impl Evidence {
     /// The whole file, as a manifest.
-    pub fn file(path: impl EvidencePath) -> Evidence {
-        Evidence { path: path.into_rel_path_buf(), anchor: Anchor::File, kind: Kind::Manifest }
+    pub fn file(path: impl Into<RelPathBuf>) -> Evidence {
+        Evidence { path: path.into(), anchor: Anchor::File, kind: Kind::Manifest }
     }
 
     /// A key of the file, as a manifest.
-    pub fn key(path: impl EvidencePath, key: impl Into<String>) -> Evidence {
-        Evidence { path: path.into_rel_path_buf(), anchor: Anchor::Key(key.into()), kind: Kind::Manifest }
+    pub fn key(path: impl Into<RelPathBuf>, key: impl Into<String>) -> Evidence {
+        Evidence { path: path.into(), anchor: Anchor::Key(key.into()), kind: Kind::Manifest }
     }
 
     /// A line of the file, as a manifest.
-    pub fn line(path: impl EvidencePath, line: usize) -> Evidence {
-        Evidence { path: path.into_rel_path_buf(), anchor: Anchor::Line(line), kind: Kind::Manifest }
+    pub fn line(path: impl Into<RelPathBuf>, line: usize) -> Evidence {
+        Evidence { path: path.into(), anchor: Anchor::Line(line), kind: Kind::Manifest }
     }
 
     /// A CI job of a workflow file.
-    pub fn job(path: impl EvidencePath, job: impl Into<String>) -> Evidence {
-        Evidence {
-            path: path.into_rel_path_buf(),
-            anchor: Anchor::Job { id: job.into(), within: String::new() },
-            kind: Kind::Ci,
-        }
+    pub fn job(path: impl Into<RelPathBuf>, job: impl Into<String>) -> Evidence {
+        Evidence { path: path.into(), anchor: Anchor::Job { id: job.into(), within: String::new() }, kind: Kind::Ci }
     }
 
     /// The same place, said to be of another kind.
@@ -141,56 +137,19 @@ impl Evidence {
 
 impl fmt::Display for Evidence {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.path)?;
-        match &self.anchor {
+        write!(f, "{}{}", self.path, self.anchor)
+    }
+}
+
+/// As it reads after the path: nothing, `#key`, `#jobs.test.steps[2]`, `:12`.
+impl fmt::Display for Anchor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
             Anchor::File => Ok(()),
             Anchor::Key(key) => write!(f, "#{key}"),
             Anchor::Job { id, within } => write!(f, "#{id}{within}"),
             Anchor::Line(line) => write!(f, ":{line}"),
         }
-    }
-}
-
-/// The file evidence points at: a repo-relative path.
-pub trait EvidencePath {
-    fn into_rel_path_buf(self) -> RelPathBuf;
-}
-
-impl EvidencePath for RelPathBuf {
-    fn into_rel_path_buf(self) -> RelPathBuf {
-        self
-    }
-}
-
-impl EvidencePath for &RelPathBuf {
-    fn into_rel_path_buf(self) -> RelPathBuf {
-        self.clone()
-    }
-}
-
-impl EvidencePath for &RelPath {
-    fn into_rel_path_buf(self) -> RelPathBuf {
-        self.to_owned()
-    }
-}
-
-// TODO(issue 29): ~60 call sites (most of them tests) still give a path as text; they move to
-// `rel!` literals and RelPaths, then these three impls go.
-impl EvidencePath for &str {
-    fn into_rel_path_buf(self) -> RelPathBuf {
-        RelPath::trusted(self).to_owned()
-    }
-}
-
-impl EvidencePath for String {
-    fn into_rel_path_buf(self) -> RelPathBuf {
-        RelPath::trusted(&self).to_owned()
-    }
-}
-
-impl EvidencePath for &String {
-    fn into_rel_path_buf(self) -> RelPathBuf {
-        RelPath::trusted(self).to_owned()
     }
 }
 
@@ -251,25 +210,26 @@ impl Evidence {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rel_path::rel;
 
     #[test]
     fn reads_as_the_person_sees_it() {
-        assert_eq!(Evidence::file("Cargo.lock").to_string(), "Cargo.lock");
-        assert_eq!(Evidence::key("package.json", "scripts.test").to_string(), "package.json#scripts.test");
-        assert_eq!(Evidence::line("Makefile", 12).to_string(), "Makefile:12");
+        assert_eq!(Evidence::file(rel!("Cargo.lock")).to_string(), "Cargo.lock");
+        assert_eq!(Evidence::key(rel!("package.json"), "scripts.test").to_string(), "package.json#scripts.test");
+        assert_eq!(Evidence::line(rel!("Makefile"), 12).to_string(), "Makefile:12");
         assert_eq!(
-            Evidence::job(".github/workflows/ci.yml", "jobs.test").to_string(),
+            Evidence::job(rel!(".github/workflows/ci.yml"), "jobs.test").to_string(),
             ".github/workflows/ci.yml#jobs.test"
         );
-        assert_eq!(serde_json::to_string(&Evidence::line("a b", 3)).unwrap(), "\"a b:3\"");
+        assert_eq!(serde_json::to_string(&Evidence::line(rel!("a b"), 3)).unwrap(), "\"a b:3\"");
     }
 
     #[test]
     fn a_sub_key_extends_the_key() {
-        let scripts = Evidence::key("package.json", "scripts");
+        let scripts = Evidence::key(rel!("package.json"), "scripts");
         assert_eq!(scripts.sub_key("test").to_string(), "package.json#scripts.test");
-        assert_eq!(Evidence::file("tox.ini").sub_key("testenv").to_string(), "tox.ini#testenv");
-        let step = Evidence::job("ci.yml", "jobs.t").sub_key("steps[2]");
+        assert_eq!(Evidence::file(rel!("tox.ini")).sub_key("testenv").to_string(), "tox.ini#testenv");
+        let step = Evidence::job(rel!("ci.yml"), "jobs.t").sub_key("steps[2]");
         assert_eq!((step.to_string(), step.job_id()), ("ci.yml#jobs.t.steps[2]".to_string(), Some("jobs.t")));
         assert_eq!(step.whole_job().to_string(), "ci.yml#jobs.t");
     }

@@ -190,8 +190,7 @@ impl IgnoreFiles {
     }
 
     fn warn(&self, file: &Path, problem: &str) {
-        let shown = file.strip_prefix(&self.root).unwrap_or(file).to_string_lossy().into_owned();
-        self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(Warning::in_file(shown, problem));
+        self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(Warning::in_file_under(&self.root, file, problem));
     }
 }
 

@@ -203,7 +203,7 @@ impl Findings {
     pub fn toolchain(&mut self, name: &str, version: Option<String>, source: Evidence) {
         let pin = version.as_deref().and_then(Pin::parse);
         if let (Some(text), None) = (&version, &pin) {
-            self.warn(Warning::in_file(
+            self.warn(Warning::at(
                 &source,
                 format!("{name} version {text:?} pins nothing; {name} is drafted unpinned"),
             ));
@@ -303,13 +303,14 @@ impl Findings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rel_path::rel;
 
     #[test]
     fn a_toolchain_carries_a_checked_pin_and_text_that_pins_nothing_is_said_and_dropped() {
         let mut out = Findings::default();
-        out.toolchain("node", Some("v20.11.1".into()), Evidence::file(".nvmrc"));
-        out.toolchain("python", Some("3.12; rm -rf /".into()), Evidence::key("pyproject.toml", "project"));
-        out.toolchain("go", None, Evidence::file("go.mod"));
+        out.toolchain("node", Some("v20.11.1".into()), Evidence::file(rel!(".nvmrc")));
+        out.toolchain("python", Some("3.12; rm -rf /".into()), Evidence::key(rel!("pyproject.toml"), "project"));
+        out.toolchain("go", None, Evidence::file(rel!("go.mod")));
         let versions: Vec<_> = out.toolchains.iter().map(|t| t.version.as_deref()).collect();
         assert_eq!(versions, [Some("20.11.1"), None, None]);
         assert_eq!(

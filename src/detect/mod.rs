@@ -18,13 +18,23 @@ pub mod testing;
 pub mod yaml;
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 pub use findings::{Findings, PackageManager, Phase, Secret, Service, Start, Step, TestCommand, Toolchain};
 pub use merge::Detection;
 pub use repo::{Repo, WalkOptions};
 pub use sources::Sources;
+
+/// The walk skips every ecosystem's dependency, cache and build folders, gathered once.
+static SKIPPED_DIRS: LazyLock<repo::SkippedDirs> =
+    LazyLock::new(|| repo::SkippedDirs::with(ecosystems::ALL.iter().flat_map(|eco| eco.skipped_dirs).copied()));
+
+impl Default for WalkOptions {
+    fn default() -> Self {
+        WalkOptions::skipping(&SKIPPED_DIRS)
+    }
+}
 
 /// Walk `root` and draft its environment. Never fails on the repo's contents: problems with
 /// single files become `warnings`; only an unreadable `root` is an error.

@@ -13,66 +13,59 @@ mod paths;
 pub use folders::{is_ci_dir, is_load_test_dir, is_test_suite_dir};
 use paths::{Paths, Walked};
 
-/// Directories never descended into, wherever they are: dependencies, build output, VCS.
+/// Directories never descended into, wherever they are, whatever the ecosystem: version
+/// control, vendored code and the build output, caches and editor folders of any project.
+/// Each ecosystem's own (`node_modules`, `.tox`) are its declaration's `skipped_dirs`.
 pub const SKIPPED_DIRS: &[&str] = &[
     ".git",
     ".hg",
     ".svn",
-    "node_modules",
-    "target",
-    ".venv",
-    "venv",
     "vendor",
-    "__pycache__",
-    ".tox",
-    ".nox",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".gradle",
-    ".next",
-    ".nuxt",
-    ".svelte-kit",
-    ".turbo",
-    ".parcel-cache",
-    ".cache",
     "dist",
     "build",
     "out",
-    "_build",
-    "deps",
-    ".dart_tool",
-    ".pub-cache",
-    "bower_components",
-    "jspm_packages",
-    ".stack-work",
-    "dist-newstyle",
-    ".bundle",
-    "zig-cache",
-    ".zig-cache",
-    "zig-out",
+    "coverage",
+    ".cache",
     ".terraform",
     ".idea",
     ".vscode-test",
-    "coverage",
-    "Pods",
-    "DerivedData",
-    ".build",
-    "bin",
-    "obj",
 ];
 
+/// The folder names a walk never descends into: [`SKIPPED_DIRS`] and the ones given,
+/// sorted once so that each of the walk's folders costs one binary search.
+#[derive(Debug, Clone)]
+pub struct SkippedDirs(Box<[&'static str]>);
+
+impl SkippedDirs {
+    /// [`SKIPPED_DIRS`] and `more`.
+    pub fn with(more: impl IntoIterator<Item = &'static str>) -> SkippedDirs {
+        let mut names: Vec<&str> = SKIPPED_DIRS.iter().copied().chain(more).collect();
+        names.sort_unstable();
+        names.dedup();
+        SkippedDirs(names.into_boxed_slice())
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.0.binary_search(&name).is_ok()
+    }
+}
+
+/// How to walk a checkout. Its `Default` (in [`crate::detect`], which sees every ecosystem)
+/// skips the folders of all of them.
 #[derive(Debug, Clone)]
 pub struct WalkOptions {
     /// Files larger than this are never read (a warning names them).
     pub max_file_bytes: u64,
     /// Threads for the walk; 0 picks the number of CPUs.
     pub threads: usize,
+    /// Folders never descended into.
+    pub skipped_dirs: &'static SkippedDirs,
 }
 
-impl Default for WalkOptions {
-    fn default() -> Self {
-        WalkOptions { max_file_bytes: 2 << 20, threads: 0 }
+impl WalkOptions {
+    /// The usual limits, skipping `skipped_dirs`.
+    pub fn skipping(skipped_dirs: &'static SkippedDirs) -> WalkOptions {
+        WalkOptions { max_file_bytes: 2 << 20, threads: 0, skipped_dirs }
     }
 }
 
@@ -122,7 +115,8 @@ struct Parsed {
 }
 
 impl Repo {
-    /// Walk `root` once, in parallel, honouring `.gitignore`/`.ignore` and [`SKIPPED_DIRS`].
+    /// Walk `root` once, in parallel, honouring `.gitignore`/`.ignore` and never descending
+    /// into the options' skipped folders.
     pub fn walk(root: &Path, options: &WalkOptions) -> Result<Repo, WalkError> {
         let meta = std::fs::metadata(root).map_err(|source| WalkError::Root { path: root.to_path_buf(), source })?;
         if !meta.is_dir() {
@@ -134,6 +128,7 @@ impl Repo {
         // Ignore files come from the checkout: read only as regular files of bounded size.
         let (mut builder, ignores) = crate::ignore_files::IgnoreFiles::walk_builder(root);
         let keep = std::sync::Arc::clone(&ignores);
+        let skipped = options.skipped_dirs;
         let walker = builder
             .hidden(false)
             .require_git(false)
@@ -142,7 +137,7 @@ impl Repo {
             .filter_entry(move |entry| {
                 !(entry.file_type().is_some_and(|t| t.is_dir())
                     && entry.depth() > 0
-                    && entry.file_name().to_str().is_some_and(|n| SKIPPED_DIRS.contains(&n)))
+                    && entry.file_name().to_str().is_some_and(|n| skipped.contains(n)))
                     && keep.keep(entry)
             })
             .build_parallel();
@@ -237,7 +232,7 @@ impl Repo {
     }
 
     pub fn exists(&self, rel: impl AsRef<RelPath>) -> bool {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         self.files.is_at(self.files.first_not_before(rel), rel)
     }
 
@@ -259,12 +254,11 @@ impl Repo {
     /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
     /// not UTF-8. Reads are cached: several detectors may ask for the same file.
     pub fn read(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
-        let rel = rel.as_ref().as_str();
-        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
+        let rel = rel.as_ref();
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel.as_str()) {
             return hit.clone();
         }
-        let text =
-            self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok();
+        let text = self.read_or_warn(rel);
         self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(rel.to_string(), text.clone());
         text
     }
@@ -272,14 +266,19 @@ impl Repo {
     /// The text of `rel` like [`Repo::read`], without keeping it: for the many files one
     /// ecosystem scans once (every build script of a Gradle build, every `.csproj`).
     pub fn read_once(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
-        let rel = rel.as_ref().as_str();
-        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel) {
+        let rel = rel.as_ref();
+        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel.as_str()) {
             return hit.clone();
         }
-        self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok()
+        self.read_or_warn(rel)
     }
 
-    fn read_uncached(&self, rel: &str) -> Result<Arc<str>, String> {
+    /// The text of `rel`, read now, or `None` with a warning.
+    fn read_or_warn(&self, rel: &RelPath) -> Option<Arc<str>> {
+        self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem))).ok()
+    }
+
+    fn read_uncached(&self, rel: &RelPath) -> Result<Arc<str>, String> {
         let path = self.root.join(rel);
         // Listed as a file, but it may have been swapped for a FIFO or a device since.
         let file = crate::fsutil::open_regular_within(&path, &self.root).map_err(|refusal| match refusal {
@@ -303,14 +302,14 @@ impl Repo {
 
     /// `rel` parsed as JSON (comments and trailing commas are not JSON: a warning says so).
     pub fn read_json(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         self.parsed(&self.parsed.json, rel, |text| serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")))
     }
 
     /// `rel` parsed as JSON with comments and trailing commas allowed (`deno.jsonc`,
     /// `tsconfig.json`, `devcontainer.json`).
     pub fn read_jsonc(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         self.parsed(&self.parsed.jsonc, rel, |text| {
             jsonc_parser::parse_to_serde_value(text, &Default::default()).map_err(|e| format!("invalid JSON: {e}"))
         })
@@ -318,7 +317,7 @@ impl Repo {
 
     /// `rel` parsed as a TOML table.
     pub fn read_toml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<toml::Table>> {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         self.parsed(&self.parsed.toml, rel, |text| {
             text.parse::<toml::Table>()
                 .map_err(|e| format!("invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
@@ -330,7 +329,7 @@ impl Repo {
     /// [`MAX_KEPT_YAML_NODES`] in all; past that a file is parsed for each asker and let go,
     /// so that many large files cost time, not memory (the answer is the same).
     pub fn read_yaml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
-        let rel = rel.as_ref().as_str();
+        let rel = rel.as_ref();
         let cell =
             self.parsed.yaml.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
         if let Some(kept) = cell.get() {
@@ -359,13 +358,11 @@ impl Repo {
 
     /// The text of `rel` for a parse (the text itself is not cached for a parsed file: the
     /// parsed value is), or `None` with a warning.
-    fn text_to_parse(&self, rel: &str) -> Option<Arc<str>> {
-        let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel).cloned();
+    fn text_to_parse(&self, rel: &RelPath) -> Option<Arc<str>> {
+        let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel.as_str()).cloned();
         match cached {
             Some(text) => text,
-            None => {
-                self.read_uncached(rel).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok()
-            }
+            None => self.read_or_warn(rel),
         }
     }
 
@@ -375,13 +372,13 @@ impl Repo {
     fn parsed<T>(
         &self,
         cache: &ParseCache<T>,
-        rel: &str,
+        rel: &RelPath,
         parse: impl FnOnce(&str) -> Result<T, String>,
     ) -> Option<Arc<T>> {
         let cell = cache.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
         cell.get_or_init(|| {
             let text = self.text_to_parse(rel)?;
-            parse(&text).map(Arc::new).map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string()))).ok()
+            parse(&text).map(Arc::new).map_err(|problem| self.warn(Warning::in_file(rel, problem))).ok()
         })
         .clone()
     }
@@ -486,6 +483,11 @@ impl ignore::ParallelVisitor for Visitor<'_> {
 }
 
 impl Visitor<'_> {
+    /// A problem with `path`, named relative to the root.
+    fn in_file(&self, path: &Path, problem: impl Into<String>) -> Warning {
+        Warning::in_file_under(self.root, path, problem)
+    }
+
     fn relative(&self, path: &Path) -> String {
         let rel = path.strip_prefix(self.root).unwrap_or(path);
         rel.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/")
@@ -495,9 +497,7 @@ impl Visitor<'_> {
         match path.strip_prefix(self.root).ok().and_then(Path::to_str) {
             Some(rel) if std::path::MAIN_SEPARATOR == '/' => self.files.push(rel),
             Some(rel) => self.files.push(&rel.replace(std::path::MAIN_SEPARATOR, "/")),
-            None => {
-                self.warnings.push(Warning::in_file(self.relative(path), "skipped, the file name is not valid UTF-8"))
-            }
+            None => self.warnings.push(self.in_file(path, "skipped, the file name is not valid UTF-8")),
         }
     }
 
@@ -505,8 +505,7 @@ impl Visitor<'_> {
     /// named, so that a `package.json` that is one does not vanish silently.
     fn special(&mut self, path: &Path, file_type: std::fs::FileType) {
         let kind = crate::fsutil::describe_kind(file_type);
-        self.warnings
-            .push(Warning::in_file(self.relative(path), format!("skipped, it is not a regular file but {kind}")));
+        self.warnings.push(self.in_file(path, format!("skipped, it is not a regular file but {kind}")));
     }
 
     /// Links are not followed (they may leave the checkout or loop): a link to a file in the
@@ -516,10 +515,9 @@ impl Visitor<'_> {
     fn symlink(&mut self, path: &Path) {
         match std::fs::metadata(path) {
             Ok(meta) if meta.is_file() => match std::fs::canonicalize(path) {
-                Ok(target) if !target.starts_with(self.resolved_root) => self.warnings.push(Warning::in_file(
-                    self.relative(path),
-                    format!("skipped, {}", crate::fsutil::Refusal::Outside(target)),
-                )),
+                Ok(target) if !target.starts_with(self.resolved_root) => self
+                    .warnings
+                    .push(self.in_file(path, format!("skipped, {}", crate::fsutil::Refusal::Outside(target)))),
                 _ => self.add(path),
             },
             Ok(meta) if meta.is_dir() => {
@@ -534,15 +532,15 @@ impl Visitor<'_> {
                         Ok(rel) => rel.to_string_lossy().into_owned(),
                         Err(_) => target.display().to_string(),
                     };
-                    self.warnings.push(Warning::in_file(
-                        self.relative(path),
+                    self.warnings.push(self.in_file(
+                        path,
                         format!("symlink loop (points back to its own ancestor {ancestor}), not followed"),
                     ));
                 }
             }
             Ok(meta) => self.special(path, meta.file_type()),
             Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
-                self.warnings.push(Warning::in_file(self.relative(path), "symlink loop, not followed"));
+                self.warnings.push(self.in_file(path, "symlink loop, not followed"));
             }
             Err(_) => {} // a dangling link names nothing to detect
         }
@@ -551,12 +549,11 @@ impl Visitor<'_> {
     /// `path: problem`, with the path relative to the root.
     fn describe(&self, err: &ignore::Error) -> Warning {
         match err {
-            ignore::Error::WithPath { path, err } => Warning::in_file(self.relative(path), problem(err)),
+            ignore::Error::WithPath { path, err } => self.in_file(path, problem(err)),
             ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => self.describe(err),
-            ignore::Error::Loop { ancestor, child } => Warning::in_file(
-                self.relative(child),
-                format!("symlink loop back to {}, not followed", self.relative(ancestor)),
-            ),
+            ignore::Error::Loop { ancestor, child } => {
+                self.in_file(child, format!("symlink loop back to {}, not followed", self.relative(ancestor)))
+            }
             ignore::Error::Partial(errs) => {
                 Warning::general(errs.iter().map(|e| self.describe(e).to_string()).collect::<Vec<_>>().join("; "))
             }
@@ -637,7 +634,7 @@ const NOT_OWN_DIRS: &[&str] = &[
 /// How many of a file's `count` entries (`what`: services, jobs) detection reads: at most
 /// `max`, the first ones, with a warning naming the file when there are more. A file of
 /// generated entries must bound neither memory nor time nor the proposal.
-pub fn first_entries(repo: &Repo, rel: &str, what: &str, count: usize, max: usize) -> usize {
+pub fn first_entries(repo: &Repo, rel: &RelPath, what: &str, count: usize, max: usize) -> usize {
     if count > max {
         repo.warn(Warning::in_file(
             rel,
@@ -726,6 +723,17 @@ mod tests {
         let warnings = repo.warnings();
         assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
         assert!(warnings[0].to_string().starts_with("package.json: invalid JSON"), "{warnings:?}");
+    }
+
+    #[test]
+    fn the_default_walk_skips_shared_and_every_ecosystems_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        for rel in ["src/main.rs", ".git/config", "web/node_modules/x/package.json", "py/.tox/py312/pyvenv.cfg"] {
+            std::fs::create_dir_all(dir.path().join(rel).parent().unwrap()).unwrap();
+            std::fs::write(dir.path().join(rel), "").unwrap();
+        }
+        let repo = Repo::walk(dir.path(), &WalkOptions::default()).unwrap();
+        assert_eq!(repo.files().map(|f| f.path().to_string()).collect::<Vec<_>>(), ["src/main.rs"]);
     }
 
     #[test]

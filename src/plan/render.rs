@@ -225,6 +225,7 @@ mod tests {
     use super::*;
     use crate::evidence::ev;
     use crate::plan::{Guard, Phase};
+    use crate::rel_path::rel;
 
     #[test]
     fn one_line_per_step_with_its_evidence() {
@@ -285,12 +286,12 @@ mod tests {
             ServiceCall {
                 product: "postgres",
                 args: vec!["5432".into(), "app".into(), "it's".into(), "app".into()],
-                source: Evidence::key("compose.yaml", "services.db"),
+                source: Evidence::key(rel!("compose.yaml"), "services.db"),
             },
             ServiceCall {
                 product: "redis",
                 args: vec!["6379".into(), String::new()],
-                source: Evidence::key("compose.yaml", "services.cache"),
+                source: Evidence::key(rel!("compose.yaml"), "services.cache"),
             },
         ];
         let docker = DockerUp::Compose(vec!["docker compose up -d db cache".into()]);

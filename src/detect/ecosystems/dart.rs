@@ -45,6 +45,7 @@ pub static DECLARATION: Declaration = Declaration {
     test_commands: &[r"(?:dart|flutter)\s+test(?-u:\b)"],
     source_extensions: &["dart"],
     install_programs: &["dart", "flutter"],
+    skipped_dirs: &[".dart_tool", ".pub-cache"],
     ..Declaration::new(&Dart)
 };
 

@@ -41,6 +41,7 @@ pub static DECLARATION: Declaration = Declaration {
     source_extensions: &["cs", "fs"],
     install_programs: &["dotnet"],
     versioned_manifests: &["global.json"],
+    skipped_dirs: &["bin", "obj"],
     ..Declaration::new(&Dotnet)
 };
 

@@ -211,6 +211,13 @@ pub struct Declaration {
     pub install_commands: &'static [&'static str],
     /// Extensions (without the dot) of its source files, scanned for environment reads.
     pub source_extensions: &'static [&'static str],
+    /// First words of the names of its test runners' configuration and test-setup files
+    /// (`jest.setup.js`, `conftest.py`), in any letter case: code there is the tests', so its
+    /// environment reads are no secrets the app needs.
+    pub test_file_words: &'static [&'static str],
+    /// Folders its tools fill with dependencies, caches and build output (`node_modules`,
+    /// `.tox`): the walk never descends into them, wherever they are.
+    pub skipped_dirs: &'static [&'static str],
     /// What it does: reads manifests, source files and commands.
     pub behaviour: &'static dyn Ecosystem,
 }
@@ -239,6 +246,8 @@ impl Declaration {
             current_environment: &[],
             install_commands: &[],
             source_extensions: &[],
+            test_file_words: &[],
+            skipped_dirs: &[],
             behaviour,
         }
     }

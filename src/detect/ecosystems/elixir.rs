@@ -50,6 +50,7 @@ pub static DECLARATION: Declaration = Declaration {
     install_commands: &[r"mix\s+archive"],
     source_extensions: &["ex", "exs"],
     install_programs: &["mix"],
+    skipped_dirs: &["_build", "deps"],
     ..Declaration::new(&Elixir)
 };
 
@@ -127,7 +128,7 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
     let dir = manifest.parent();
     let text = repo.read(manifest).unwrap_or_default();
     // An umbrella's apps declare the deps and usually the Elixir version: read them too.
-    let mut sources: Vec<(String, std::sync::Arc<str>)> = vec![(manifest.to_string(), text.clone())];
+    let mut sources: Vec<(&RelPath, std::sync::Arc<str>)> = vec![(manifest, text.clone())];
     if text.contains("apps_path") {
         let apps: Vec<&RelPath> = repo
             .named("mix.exs")
@@ -135,16 +136,16 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
             .filter(|p| *p != manifest && p.parent().is_within(dir) && is_project_path(p))
             .collect();
         out.note(format!("Elixir umbrella at {} ({} apps)", pm_path(dir), apps.len()));
-        sources.extend(apps.iter().filter_map(|p| repo.read(p).map(|t| (p.to_string(), t))));
+        sources.extend(apps.iter().filter_map(|p| repo.read(p).map(|t| (*p, t))));
     }
     let version = sources.iter().find_map(|(path, text)| {
         let c = ELIXIR_REQ.captures(text)?;
         if let Some(literal) = c.get(1) {
-            return Some((version::floor(literal.as_str())?, source_at(path, text, &c[0])));
+            return Some((version::floor(literal.as_str())?, source_at(*path, text, &c[0])));
         }
         let attribute = format!("@{} \"", c.get(2)?.as_str());
         let line = text.lines().find(|l| l.trim_start().starts_with(&attribute))?;
-        Some((version::floor(line.trim().trim_start_matches(&attribute))?, source_at(path, text, &attribute)))
+        Some((version::floor(line.trim().trim_start_matches(&attribute))?, source_at(*path, text, &attribute)))
     });
     match version {
         Some((v, source)) => out.toolchain_floor("elixir", v, source),
@@ -154,13 +155,13 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
 
     let lock = dir.join(rel!("mix.lock"));
     let evidence = if repo.exists(&lock) { lock.clone() } else { manifest.to_owned() };
-    out.package_manager("mix", None, pm_path(dir), Evidence::file(evidence.as_str()));
-    out.step_in(dir, Phase::Install, "mix deps.get", Evidence::file(evidence.as_str()));
+    out.package_manager("mix", None, pm_path(dir), Evidence::file(&evidence));
+    out.step_in(dir, Phase::Install, "mix deps.get", Evidence::file(&evidence));
     out.test(in_dir(dir, "mix test"), Evidence::file(manifest));
 
     let dep = |name: &str| {
         let needle = format!("{{:{name},");
-        sources.iter().find(|(_, t)| t.contains(&needle)).map(|(p, t)| source_at(p, t, &needle))
+        sources.iter().find(|(_, t)| t.contains(&needle)).map(|(p, t)| source_at(*p, t, &needle))
     };
     if let Some(source) = dep("phoenix") {
         out.note(format!("Phoenix app ({})", source.path));

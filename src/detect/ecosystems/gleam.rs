@@ -65,8 +65,8 @@ impl Ecosystem for Gleam {
             }
             let lock = dir.join(rel!("manifest.toml"));
             let evidence = if repo.exists(&lock) { lock } else { manifest.to_owned() };
-            out.package_manager("gleam", None, pm_path(dir), Evidence::file(evidence.as_str()));
-            out.step_in(dir, Phase::Install, "gleam deps download", Evidence::file(evidence.as_str()));
+            out.package_manager("gleam", None, pm_path(dir), Evidence::file(&evidence));
+            out.step_in(dir, Phase::Install, "gleam deps download", Evidence::file(&evidence));
             if repo.under(&dir.join(rel!("test"))).next().is_some() {
                 out.test(in_dir(dir, "gleam test"), Evidence::file(dir.join(rel!("test"))));
             }

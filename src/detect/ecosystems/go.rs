@@ -130,7 +130,7 @@ fn ignored_by_go(dir: &RelPath) -> bool {
 
 /// The `toolchain go1.22.3` line pins the exact toolchain; else the `go 1.22.0` line. With
 /// the line it came from.
-fn version(text: &str, path: &str) -> (Option<String>, Evidence) {
+fn version(text: &str, path: &RelPath) -> (Option<String>, Evidence) {
     let directive = |name: &str| {
         text.lines().enumerate().find_map(|(i, line)| {
             let rest = line.trim().strip_prefix(name)?;

@@ -39,6 +39,7 @@ pub static DECLARATION: Declaration = Declaration {
     setup_steps: &[SetupStep::new("haskell", "haskell-actions/setup@v2", "ghc-version")],
     test_commands: &[r"(?:stack|cabal)\s+test(?-u:\b)"],
     install_programs: &["cabal", "stack"],
+    skipped_dirs: &[".stack-work", "dist-newstyle"],
     ..Declaration::new(&Haskell)
 };
 

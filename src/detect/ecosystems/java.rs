@@ -59,6 +59,7 @@ pub static DECLARATION: Declaration = Declaration {
     source_extensions: &["java", "kt", "kts", "groovy"],
     install_programs: &["./gradlew", "./mvnw", "gradle", "mvn"],
     publish_commands: &[("mvn", "deploy")],
+    skipped_dirs: &["target", ".gradle"],
     ..Declaration::new(&Java)
 };
 
@@ -383,7 +384,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &RelPath) {
 
     let mut toolchain: Option<(String, Evidence)> = None;
     let mut compatibility: Option<(String, Evidence)> = None;
-    let mut kotlin: Option<String> = None;
+    let mut kotlin: Option<&RelPath> = None;
     let mut kotlin_version: Option<(String, Evidence)> = None;
     let mut android = false;
     let mut multiplatform = false;
@@ -414,7 +415,7 @@ fn gradle(repo: &Repo, out: &mut Findings, build: &RelPath) {
             }
         }
         if kotlin.is_none() && KOTLIN_PLUGIN.is_match(&text) {
-            kotlin = Some(path.to_string());
+            kotlin = Some(path);
         }
         if kotlin_version.is_none()
             && let Some(v) = KOTLIN_VERSION.captures(&text).and_then(|c| c.iter().skip(1).flatten().next())

@@ -401,6 +401,12 @@ pub fn main_ecosystems(repo: &crate::detect::repo::Repo) -> Vec<&'static str> {
     ALL.iter().zip(&counts).filter(|(_, n)| most > 0 && **n == most).map(|(eco, _)| eco.id).collect()
 }
 
+/// Whether `word` (the first word of a file's name, any letter case) names a test runner's
+/// configuration or test-setup file of some ecosystem (`jest.setup.js`, `conftest.py`).
+pub fn is_test_file_word(word: &str) -> bool {
+    ALL.iter().flat_map(|eco| eco.test_file_words).any(|w| word.eq_ignore_ascii_case(w))
+}
+
 /// The ecosystems whose source or settings files `rel` is.
 pub fn reading_env_in<'a>(dir: &'a str, name: &'a str) -> impl Iterator<Item = &'static dyn Ecosystem> + 'a {
     let extension = name.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();

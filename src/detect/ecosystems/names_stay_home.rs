@@ -7,19 +7,8 @@ use std::path::{Path, PathBuf};
 use super::ALL;
 
 /// Files that still name an ecosystem's tool, each with why. Keep it short.
-const ALLOWED: &[(&str, &str)] = &[
-    ("src/cli.rs", "help text: examples a person reads (`hanzo-env run npm test`); man pages are generated from it"),
-    (
-        "src/detect/repo.rs",
-        "the walk's skipped cache folders (`.tox`, `.nox`, `.gradle`); the walk is being tuned for speed on main, \
-         so the list stays put until that lands",
-    ),
-    (
-        "src/detect/signals/secrets.rs",
-        "test-runner configuration file words (`jest.setup.js`) for the secret scan; the secrets signal is being \
-         rewritten on another branch, so the words move with that work",
-    ),
-];
+const ALLOWED: &[(&str, &str)] =
+    &[("src/cli.rs", "help text: examples a person reads (`hanzo-env run npm test`); man pages are generated from it")];
 
 /// Names that are also ordinary words or shared tools, so a literal holding them says nothing
 /// about one ecosystem: `make` (the shared task runner beside `just` and `task`), `go` and

@@ -80,6 +80,17 @@ pub static DECLARATION: Declaration = Declaration {
     script_runners: &["npm", "pnpm", "yarn", "bun"],
     publish_commands: &[("npm", "publish"), ("yarn", "publish"), ("pnpm", "publish")],
     versioned_manifests: &["package.json"],
+    test_file_words: &["jest", "vitest", "playwright", "cypress", "karma", "setuptests"],
+    skipped_dirs: &[
+        "node_modules",
+        "bower_components",
+        "jspm_packages",
+        ".next",
+        ".nuxt",
+        ".svelte-kit",
+        ".turbo",
+        ".parcel-cache",
+    ],
     ..Declaration::new(&Node)
 };
 
@@ -270,7 +281,7 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
     if !skipped.is_empty() {
         let exports: Vec<&str> = skipped.iter().map(|d| d.skip).collect();
         let names: Vec<&str> = skipped.iter().map(|d| d.package).collect();
-        out.step(Phase::Install, format!("export {}", exports.join(" ")), Evidence::file(evidence.as_str()));
+        out.step(Phase::Install, format!("export {}", exports.join(" ")), Evidence::file(&evidence));
         out.note(format!(
             "{} download a browser or binary from outside the npm registry at install: skipped ({})",
             names.join(", "),
@@ -459,7 +470,7 @@ fn node_version(
     }
     match &found {
         Some((version, source)) => out.toolchain("node", version.clone(), source.clone()),
-        None => out.toolchain("node", None, Evidence::file(manifest_path.to_string())),
+        None => out.toolchain("node", None, Evidence::file(manifest_path)),
     }
     found.and_then(|(v, source)| Some((v?, source)))
 }

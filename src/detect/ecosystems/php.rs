@@ -115,11 +115,11 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
 
     let lock = dir.join(rel!("composer.lock"));
     let locked = repo.exists(&lock);
-    out.package_manager("composer", None, pm_path(dir), Evidence::file(if locked { lock.as_str() } else { manifest }));
+    out.package_manager("composer", None, pm_path(dir), Evidence::file(if locked { &lock } else { manifest }));
     // Without a lockfile (a library), resolve as CI does; with one, install exactly it.
     let verb = if locked { "install" } else { "update" };
     let install = format!("composer {verb} --no-interaction --prefer-dist --no-progress");
-    out.step_in(dir, Phase::Install, &install, Evidence::file(if locked { lock.as_str() } else { manifest }));
+    out.step_in(dir, Phase::Install, &install, Evidence::file(if locked { &lock } else { manifest }));
 
     let requires = |package: &str| {
         ["/require", "/require-dev"].iter().any(|k| json.pointer(k).and_then(|r| r.get(package)).is_some())
@@ -146,7 +146,7 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
     let env_example = dir.join(rel!(".env.example"));
     if requires("laravel/framework") && repo.exists(dir.join(rel!("artisan"))) && repo.exists(&env_example) {
         let setup = "{ [ -f .env ] || cp .env.example .env; } && { grep -q '^APP_KEY=.' .env || php artisan key:generate --no-interaction; }";
-        out.step_in(dir, Phase::Build, setup, Evidence::file(env_example.as_str()));
+        out.step_in(dir, Phase::Build, setup, Evidence::file(&env_example));
     }
 
     let extensions: Vec<&str> = json

@@ -4,9 +4,9 @@
 use crate::detect::findings::Findings;
 use crate::detect::repo::{Repo, is_project_path};
 use crate::detect::sources::version;
-use crate::evidence::{Evidence, EvidencePath};
-use crate::rel_path::RelPath;
+use crate::evidence::Evidence;
 use crate::rel_path::rel;
+use crate::rel_path::{RelPath, RelPathBuf};
 use crate::warning::Warning;
 
 /// The manifests called any of `names` that are projects of their own: the project's own
@@ -58,7 +58,7 @@ pub fn native_shell_of<'a>(repo: &Repo, rel: &'a RelPath) -> Option<&'a RelPath>
 }
 
 /// `path:N` for the first line of `text` containing `needle`, else `path`.
-pub fn source_at(path: impl EvidencePath, text: &str, needle: &str) -> Evidence {
+pub fn source_at(path: impl Into<RelPathBuf>, text: &str, needle: &str) -> Evidence {
     match text.lines().position(|l| l.contains(needle)) {
         Some(i) => Evidence::line(path, i + 1),
         None => Evidence::file(path),
@@ -171,9 +171,8 @@ pub fn toml_workspace(
     let include = strings("members");
     let exclude = strings("exclude");
     let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
-    let members = Members::new(include.iter().map(String::as_str), &exclude, |w| {
-        repo.warn(Warning::in_file(manifest_path.as_str(), w))
-    });
+    let members =
+        Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(Warning::in_file(manifest_path, w)));
     let count = members.count(repo, dir, manifest_path.file_name());
     out.note(workspace_note(kind, count, noun, dir));
     members
@@ -206,7 +205,7 @@ mod tests {
         };
         assert_eq!(outermost(paths(&["pom.xml", "gson/pom.xml"])), paths(&["pom.xml"]));
         assert_eq!(outermost(paths(&["a/pom.xml", "ab/pom.xml", "a/b/pom.xml"])), paths(&["a/pom.xml", "ab/pom.xml"]));
-        assert_eq!(source_at("f", "a\nb needle\n", "needle"), Evidence::line("f", 2));
-        assert_eq!(source_at("f", "a\n", "needle"), Evidence::file("f"));
+        assert_eq!(source_at(rel!("f"), "a\nb needle\n", "needle"), Evidence::line(rel!("f"), 2));
+        assert_eq!(source_at(rel!("f"), "a\n", "needle"), Evidence::file(rel!("f")));
     }
 }

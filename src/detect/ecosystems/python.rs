@@ -102,6 +102,8 @@ pub static DECLARATION: Declaration = Declaration {
         ("flit", "publish"),
     ],
     versioned_manifests: &["pyproject.toml"],
+    test_file_words: &["conftest", "locustfile"],
+    skipped_dirs: &[".venv", "venv", "__pycache__", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache"],
     ..Declaration::new(&Python)
 };
 

@@ -47,6 +47,7 @@ pub static DECLARATION: Declaration = Declaration {
     test_runners: &["rspec"],
     install_programs: &["bundle"],
     publish_commands: &[("gem", "push")],
+    skipped_dirs: &[".bundle"],
     ..Declaration::new(&Ruby)
 };
 

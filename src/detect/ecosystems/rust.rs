@@ -46,6 +46,7 @@ pub static DECLARATION: Declaration = Declaration {
     source_extensions: &["rs"],
     install_programs: &["cargo"],
     publish_commands: &[("cargo", "publish")],
+    skipped_dirs: &["target"],
     ..Declaration::new(&Rust)
 };
 
@@ -124,7 +125,7 @@ fn project(
 /// `rust-toolchain.toml`/`rust-toolchain` (here or in a parent) names the toolchain the repo
 /// builds with; when it names a moving channel (`stable`), `rust-version` (the MSRV, resolved from `[workspace.package]` when the
 /// package says `rust-version.workspace = true`). `stable`/`nightly` pin nothing.
-fn rust_version(repo: &Repo, dir: &RelPath, manifest: &toml::Table, manifest_path: &str, out: &mut Findings) {
+fn rust_version(repo: &Repo, dir: &RelPath, manifest: &toml::Table, manifest_path: &RelPath, out: &mut Findings) {
     let mut current = Some(dir);
     while let Some(d) = current {
         let toml_file = d.join(rel!("rust-toolchain.toml"));

@@ -34,6 +34,7 @@ pub static DECLARATION: Declaration = Declaration {
     test_commands: &[r"sbt(?-u:\b)[^;&|]*?(?-u:\b)test(?-u:\b)"],
     source_extensions: &["scala"],
     install_programs: &["sbt"],
+    skipped_dirs: &["target"],
     ..Declaration::new(&Scala)
 };
 
@@ -106,7 +107,7 @@ fn sbt(repo: &Repo, out: &mut Findings, build: &RelPath) {
         "sbt",
         sbt_version,
         pm_path(dir),
-        Evidence::file(if repo.exists(&props_path) { props_path.as_str() } else { build }),
+        Evidence::file(if repo.exists(&props_path) { &props_path } else { build }),
     );
     // Compiling the tests fetches every dependency and the compiler bridge, like Gradle's
     // testClasses; sbt 0.13 spells the task `test:compile`.

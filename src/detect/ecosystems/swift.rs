@@ -33,6 +33,7 @@ pub static DECLARATION: Declaration = Declaration {
     test_commands: &[r"swift\s+test(?-u:\b)"],
     source_extensions: &["swift"],
     install_programs: &["swift"],
+    skipped_dirs: &[".build", "Pods", "DerivedData"],
     ..Declaration::new(&Swift)
 };
 
@@ -86,7 +87,7 @@ fn package(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
         None => out.toolchain("swift", None, Evidence::file(manifest)),
     }
     let resolved = dir.join(rel!("Package.resolved"));
-    let evidence = if repo.exists(&resolved) { resolved.as_str() } else { manifest };
+    let evidence = if repo.exists(&resolved) { &resolved } else { manifest };
     out.package_manager("swiftpm", None, pm_path(dir), Evidence::file(evidence));
     out.step_in(dir, Phase::Install, "swift package resolve", Evidence::file(evidence));
     out.test(in_dir(dir, "swift test"), Evidence::file(manifest));

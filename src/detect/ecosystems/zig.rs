@@ -30,6 +30,7 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     setup_steps: &[SetupStep::new("zig", "mlugg/setup-zig@v2", "version").when_unpinned()],
     test_commands: &[r"zig\s+build\s+test(?-u:\b)"],
+    skipped_dirs: &["zig-cache", ".zig-cache", "zig-out"],
     ..Declaration::new(&Zig)
 };
 
@@ -57,7 +58,7 @@ fn detect(repo: &Repo, out: &mut Findings) {
         }
         // Dependencies are fetched by the build; `--fetch` does only that (Zig 0.12+).
         if zon.as_deref().is_some_and(|t| t.contains(".url")) {
-            out.step_in(dir, Phase::Install, "zig build --fetch", Evidence::file(zon_path.as_str()));
+            out.step_in(dir, Phase::Install, "zig build --fetch", Evidence::file(&zon_path));
         }
         let script = repo.read(build).unwrap_or_default();
         if script.contains("\"test\"") {

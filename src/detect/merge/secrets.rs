@@ -37,7 +37,7 @@ pub(super) fn merge_secrets(secrets: Vec<Secret>) -> (Vec<SecretDetail>, Vec<War
             Err(crate::names::NameError::Reserved(_)) => continue,
             Err(e) => {
                 if !index.contains_key(&secret.name) {
-                    rejected.push(Warning::in_file(&secret.source, format!("{e}; left out of secrets")));
+                    rejected.push(Warning::at(&secret.source, format!("{e}; left out of secrets")));
                     // Remembered (never shown) so that the name is reported once.
                     index.insert(secret.name.clone(), chosen.len());
                     chosen.push(Secret { need: Need::Unstated, ..secret });

@@ -132,8 +132,9 @@ pub(super) fn split_services(services: Vec<Service>, used: Option<&[String]>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rel_path::{RelPath, rel};
 
-    fn ci(path: &str, job: &str, within: &str) -> Evidence {
+    fn ci(path: &RelPath, job: &str, within: &str) -> Evidence {
         Evidence::job(path, job).sub_key(within)
     }
 
@@ -148,18 +149,18 @@ mod tests {
     #[test]
     fn the_primary_jobs_own_services_are_the_ones_it_uses() {
         let services = [
-            service("mysql", ci("w/tests.yml", "jobs.tests", "services.mysql")),
-            service("redis", ci("w/tests.yml", "jobs.tests", "services.redis")),
-            service("postgres", ci("w/databases.yml", "jobs.pgsql", "services.postgres")),
-            service("mailpit", Evidence::key("compose.yml", "services.mail").of(Kind::ComposeFile)),
+            service("mysql", ci(rel!("w/tests.yml"), "jobs.tests", "services.mysql")),
+            service("redis", ci(rel!("w/tests.yml"), "jobs.tests", "services.redis")),
+            service("postgres", ci(rel!("w/databases.yml"), "jobs.pgsql", "services.postgres")),
+            service("mailpit", Evidence::key(rel!("compose.yml"), "services.mail").of(Kind::ComposeFile)),
         ];
-        let primary = test_of(ci("w/tests.yml", "jobs.tests", "steps[3]"));
+        let primary = test_of(ci(rel!("w/tests.yml"), "jobs.tests", "steps[3]"));
         assert_eq!(primary_products(Some(&primary), &[], &services), Some(vec!["mysql".into(), "redis".into()]));
         // A job that brings up nothing: what another job brings up is that job's.
-        let unit = test_of(ci("w/unit.yml", "jobs.unit", "steps[1]"));
+        let unit = test_of(ci(rel!("w/unit.yml"), "jobs.unit", "steps[1]"));
         assert_eq!(primary_products(Some(&unit), &[], &services), Some(vec!["mailpit".into()]));
         // No CI job behind the test: nothing links, so every service is the primary's.
-        let make = test_of(Evidence::line("Makefile", 3).of(Kind::Task));
+        let make = test_of(Evidence::line(rel!("Makefile"), 3).of(Kind::Task));
         assert_eq!(primary_products(Some(&make), &[], &services), None);
         assert_eq!(primary_products(Some(&unit), &[], &services[3..]), None);
     }
@@ -167,12 +168,12 @@ mod tests {
     #[test]
     fn container_starts_split_by_product() {
         let containers = vec![
-            service("postgres", ci("w/ci.yml", "jobs.t", "services.pg")),
-            service("redis", ci("w/ci.yml", "jobs.t", "services.cache")),
+            service("postgres", ci(rel!("w/ci.yml"), "jobs.t", "services.pg")),
+            service("redis", ci(rel!("w/ci.yml"), "jobs.t", "services.cache")),
         ];
         let start = Start {
             command: "docker run pg && docker run cache".into(),
-            source: ci("w/ci.yml", "jobs.t", "services"),
+            source: ci(rel!("w/ci.yml"), "jobs.t", "services"),
             origin: StartOrigin::Ci,
             compose: None,
             containers,

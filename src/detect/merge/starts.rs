@@ -144,7 +144,7 @@ impl ServicesStart {
                 same_product.fold((0, false), |(ports, started), n| (ports + 1, started || n.port == start.port));
             match product.ports_per_machine {
                 _ if started => {}
-                Some(most) if ports >= most => plan.warnings.push(Warning::in_file(
+                Some(most) if ports >= most => plan.warnings.push(Warning::at(
                     &start.source,
                     format!(
                         "without Docker, one {} server answers {most} port{} at most: port {} needs Docker",

@@ -84,22 +84,10 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
 fn is_skipped_code_dir(part: &str) -> bool {
     is_test_suite_dir(part) || is_ci_dir(part) || SKIPPED_CODE_DIRS.iter().any(|s| part.eq_ignore_ascii_case(s))
 }
-/// First words of the names of test code and test-runner configuration (`conftest.py`,
-/// `playwright.config.ts`, `jest.setup.js`, Django's `tests.py`, a smoke test's settings,
-/// locust's `locustfile.py`).
-const TEST_FILE_WORDS: &[&str] = &[
-    "conftest",
-    "tests",
-    "test",
-    "smoketest",
-    "playwright",
-    "vitest",
-    "jest",
-    "cypress",
-    "karma",
-    "setuptests",
-    "locustfile",
-];
+/// First words of the names of test code in any language (Django's `tests.py`, a smoke
+/// test's settings), beside each ecosystem's test-runner files
+/// ([`ecosystems::is_test_file_word`]: `conftest.py`, `jest.setup.js`).
+const TEST_FILE_WORDS: &[&str] = &["tests", "test", "smoketest"];
 /// At most this many source files are scanned.
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
@@ -322,17 +310,14 @@ fn code_secrets(
     });
     let crowded: Vec<&RelPath> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
     if let Some(first) = crowded.first() {
-        let files = match crowded.len() {
-            1 => first.to_string(),
-            n => format!("{first} and {} other files", n - 1),
-        };
-        out.warn(Warning::in_file(
-            files,
-            format!(
-                "more than {MAX_NAMES_PER_FILE} secret names read from the environment; only the first \
-                 {MAX_NAMES_PER_FILE} of each file kept"
-            ),
-        ));
+        let problem = format!(
+            "more than {MAX_NAMES_PER_FILE} secret names read from the environment; only the first \
+             {MAX_NAMES_PER_FILE} of each file kept"
+        );
+        out.warn(match crowded.len() {
+            1 => Warning::in_file(*first, problem),
+            n => Warning::in_first_of(*first, n - 1, problem),
+        });
     }
     // Packages that walk the whole environment key their parsers by the names.
     let walking: HashSet<&RelPath> =
@@ -371,7 +356,7 @@ fn code_secrets(
             }
             let Some((name, why, keyed)) = accepted(&read, project) else { continue };
             if name.len() <= crate::names::MAX_NAME_LEN && (!keyed || walking.contains(rel.parent())) {
-                evidence.add(&name, &Evidence::line(rel.to_string(), line), read.need, why);
+                evidence.add(&name, &Evidence::line(rel, line), read.need, why);
             }
         }
     }
@@ -439,6 +424,7 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
     let is_test_file = [".test", ".spec", "_test", "_spec", ".test-d", ".e2e", ".stories"].iter().any(|s| ends_with(s))
         || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
         || TEST_FILE_WORDS.iter().any(|w| first_word.eq_ignore_ascii_case(w))
+        || ecosystems::is_test_file_word(first_word)
         || is_load_test_dir(stem)
         || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
     !is_test_file

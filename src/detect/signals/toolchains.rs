@@ -40,7 +40,7 @@ fn submodules(sources: &Sources, out: &mut Findings) {
             Phase::Toolchain,
             "[ ! -e .git ] || git submodule update --init --recursive || \
              echo \"hanzo-env: warning: could not fetch the git submodules (.gitmodules); what reads them will fail\" >&2",
-            Evidence::file(".gitmodules"),
+            Evidence::file(rel!(".gitmodules")),
         );
     }
 }
@@ -110,7 +110,7 @@ fn nix_toolchain(attribute: &str) -> Option<(&'static str, Option<String>)> {
 
 fn dev_shells(sources: &Sources, out: &mut Findings) {
     for shell in sources.devshells() {
-        let rel = shell.path.as_str();
+        let rel = &shell.path;
         if shell.kind == ShellKind::Devbox {
             out.note(format!("{rel}: devbox shell via `devbox shell`, not entered by install"));
             for (name, pinned) in &shell.packages {
@@ -150,7 +150,7 @@ fn dev_shells(sources: &Sources, out: &mut Findings) {
 
 fn dev_containers(sources: &Sources, out: &mut Findings) {
     for config in sources.devcontainers() {
-        let rel = config.path.as_str();
+        let rel = &config.path;
         if let Some(image) = &config.image {
             let found = match microsoft_image(image) {
                 Some((name, tag)) => ecosystems::toolchain_named(ecosystems::is_devcontainer_image, &name)

@@ -354,8 +354,8 @@ impl ComposeStart {
             }
         }
         if left_out > 0 {
-            repo.warn(Warning::in_file(
-                files.iter().map(|f| f.as_str()).collect::<Vec<_>>().join(", "),
+            repo.warn(Warning::in_files(
+                &files,
                 format!(
                     "{} backing services, more than one start brings up: the first {MAX_STARTED_SERVICES} kept",
                     MAX_STARTED_SERVICES + left_out

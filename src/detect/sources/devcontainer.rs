@@ -88,7 +88,7 @@ fn read(repo: &Repo, rel: &RelPath, config: &Value) -> Devcontainer {
     let compose_files = match files.iter().map(|f| join_path(rel.parent(), f)).collect::<Option<Vec<RelPathBuf>>>() {
         Some(files) => files,
         None => {
-            repo.warn(Warning::in_file(rel.as_str(), "dockerComposeFile points outside the repository"));
+            repo.warn(Warning::in_file(rel, "dockerComposeFile points outside the repository"));
             Vec::new()
         }
     };

@@ -88,7 +88,7 @@ impl Definition<'_> {
         // Empty is unset: the images' entrypoints fall back to their defaults alike.
         let (key, value) = keys.iter().find_map(|k| self.env.get(*k).filter(|v| !v.is_empty()).map(|v| (*k, v)))?;
         if value.chars().any(char::is_control) {
-            warnings.push(Warning::in_file(
+            warnings.push(Warning::at(
                 self.source,
                 format!("{key} holds control characters; left out of the start without Docker"),
             ));
@@ -243,7 +243,7 @@ fn rabbitmq_arguments(d: &Definition, warnings: &mut Vec<Warning>) -> Vec<String
     let mut value = |keys: &[&str]| {
         let value = d.setting(keys, warnings).unwrap_or_default();
         if value.contains('#') || value.trim() != value {
-            warnings.push(Warning::in_file(
+            warnings.push(Warning::at(
                 d.source,
                 format!(
                     "{} cannot be written to RabbitMQ's config (a `#` or surrounding spaces); left out of the start \

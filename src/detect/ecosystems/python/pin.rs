@@ -57,7 +57,7 @@ pub(super) fn python_pin(
 
 /// The Python versions the project accepts as written: `project.requires-python`, else
 /// poetry's `tool.poetry.dependencies.python`.
-fn requires_python<'a>(pyproject: Option<&'a toml::Table>, pyproject_path: &str) -> Option<(&'a str, Evidence)> {
+fn requires_python<'a>(pyproject: Option<&'a toml::Table>, pyproject_path: &RelPath) -> Option<(&'a str, Evidence)> {
     let pyproject = pyproject?;
     if let Some(range) = pyproject.get("project").and_then(|p| p.get("requires-python")).and_then(|r| r.as_str()) {
         return Some((range, Evidence::key(pyproject_path, "project.requires-python")));
@@ -135,7 +135,10 @@ impl PythonRange {
 }
 
 /// The range of Pythons the project accepts, with where it says so.
-pub(super) fn python_range(pyproject: Option<&toml::Table>, pyproject_path: &str) -> Option<(PythonRange, Evidence)> {
+pub(super) fn python_range(
+    pyproject: Option<&toml::Table>,
+    pyproject_path: &RelPath,
+) -> Option<(PythonRange, Evidence)> {
     let (range, source) = requires_python(pyproject, pyproject_path)?;
     Some((PythonRange::parse(range)?, source))
 }

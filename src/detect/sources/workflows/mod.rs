@@ -183,7 +183,7 @@ impl Workflows {
         for (read, rel) in workflows.into_iter().enumerate() {
             if reader.jobs.len() >= MAX_JOBS {
                 repo.warn(Warning::in_file(
-                    rel.as_str(),
+                    rel,
                     format!(
                         "not read, nor {} other workflow(s) after it: the {read} before it hold {} jobs, more than \
                          detection reads",
