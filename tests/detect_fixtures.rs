@@ -227,6 +227,35 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
     // (fixture, names that must be proposed, names that must be required, names that must not appear)
     type Case<'a> = (&'a str, &'a [&'a str], &'a [&'a str], &'a [&'a str]);
     let cases: &[Case] = &[
+        // ASP.NET Core reads every appsettings key from the environment (`__` between sections,
+        // under the project's `AddEnvironmentVariables` prefix): the credential keys the file
+        // leaves to give are secrets, never required; keys with values, and other environments',
+        // the browser's and the tests' files, are not.
+        (
+            "secrets-dotnet-appsettings",
+            &[
+                "VAULT_GlobalSettings__SqlServer__ConnectionString",
+                "VAULT_GlobalSettings__Mail__SmtpPassword",
+                "VAULT_GlobalSettings__IdentityServer__ClientSecret",
+                "VAULT_GlobalSettings__Stripe__ApiKey",
+                "VAULT_GlobalSettings__Yubico__Key",
+            ],
+            &[],
+            &[
+                "VAULT_GlobalSettings__Mail__SmtpUsername",
+                "VAULT_GlobalSettings__IdentityServer__CertificateThumbprint",
+                "VAULT_GlobalSettings__DataProtection__EncryptionKey",
+                "VAULT_GlobalSettings__Stripe__PublishableKey",
+                "VAULT_GlobalSettings__Attachment__BaseDirectory",
+                "VAULT_GlobalSettings__Yubico__ClientId",
+                "VAULT_GlobalSettings__Sentry__Dsn",
+                "VAULT_ConnectionStrings__Cache",
+                "Analytics__ApiKey",
+                "VAULT_Analytics__ApiKey",
+                "Admin__Password",
+                "VAULT_Admin__Password",
+            ],
+        ),
         // CI's secret store is no evidence by itself and never makes a name required.
         (
             "secrets-ci-not-required",

@@ -1,6 +1,8 @@
 //! .NET (`global.json`, `*.sln`/`*.slnx`, `*.csproj`/`*.fsproj`/`*.vbproj`):
 //! one `dotnet restore` per root solution (or per project outside any solution), NuGet.
 
+mod appsettings;
+
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -46,6 +48,9 @@ pub static DECLARATION: Declaration = Declaration {
 };
 
 impl Ecosystem for Dotnet {
+    fn is_settings_file(&self, dir: &str, name: &str) -> bool {
+        appsettings::is_appsettings(dir, name)
+    }
     /// `global.json`, or any solution or project file.
     fn has_manifest(&self, _declared: &Declaration, sources: &Sources) -> bool {
         let repo = sources.repo();
@@ -69,7 +74,11 @@ impl Ecosystem for Dotnet {
     /// (required), under the prefix of an `AddEnvironmentVariables("APP_")` of the same file.
     /// appsettings or an orchestrator usually give those, so they count only where an env or
     /// compose file of the project names the variable (see [`EnvRead::derived`]).
-    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
+    /// An `appsettings.json` binds its keys the same way: see [`appsettings`].
+    fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+        if appsettings::is_appsettings(rel.parent().as_str(), rel.file_name()) {
+            return appsettings::reads(text);
+        }
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(
                 r#"(?x)

@@ -363,6 +363,21 @@ pub struct EnvRead {
     /// (`Livebook.Config.secret!("LIVEBOOK_SECRET_KEY_BASE")`): the function's name, and a read
     /// only when a file of the project defines it as an env helper ([`Ecosystem::env_helpers`]).
     pub helper: Option<String>,
+    /// The key of a settings file that the environment overrides (ASP.NET's `appsettings.json`
+    /// key `Stripe.ApiKey`, settable as `Stripe__ApiKey`), and the value the file gives it: the
+    /// evidence is `path#key`, and the read counts only while that value is still to be given
+    /// (empty or a stand-in) or carries a password — a real value needs nothing set.
+    pub settings_key: Option<SettingsKey>,
+}
+
+/// A settings file's key that the environment overrides, and the value the file gives it (see
+/// [`EnvRead::settings_key`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsKey {
+    /// The key as the file nests it, dotted (`GlobalSettings.Mail.SmtpPassword`).
+    pub key: String,
+    /// The value the file gives (a string's contents, `""` for `null`).
+    pub value: String,
 }
 
 /// A function of the project that reads the variable its first parameter names (see
@@ -422,6 +437,7 @@ impl EnvRead {
             setting: false,
             unprefixed: false,
             helper: None,
+            settings_key: None,
         }
     }
 
@@ -438,6 +454,12 @@ impl EnvRead {
     /// The same read, declared a secret by the code (see [`EnvRead::marked_secret`]).
     pub fn marked_secret(self, marked: bool) -> EnvRead {
         EnvRead { marked_secret: self.marked_secret || marked, ..self }
+    }
+
+    /// The same read, of a settings file's `key` given `value` there (see
+    /// [`EnvRead::settings_key`]).
+    pub fn of_settings_key(self, key: impl Into<String>, value: impl Into<String>) -> EnvRead {
+        EnvRead { settings_key: Some(SettingsKey { key: key.into(), value: value.into() }), ..self }
     }
 
     /// The same read, its value typed as a setting by the code (see [`EnvRead::setting`]).

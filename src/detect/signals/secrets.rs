@@ -356,7 +356,7 @@ fn code_secrets(
             }
             let Some((name, why, keyed)) = accepted(&read, project) else { continue };
             if name.len() <= crate::names::MAX_NAME_LEN && (!keyed || walking.contains(rel.parent())) {
-                evidence.add(&name, &Evidence::line(rel, line), read.need, why);
+                evidence.add(&name, &read_evidence(rel, &read, line), read.need, why);
             }
         }
     }
@@ -506,7 +506,12 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
         // In order, so that the lines are counted in one pass.
         reads.sort_by_key(|read| read.at);
         for read in reads {
-            let read = EnvRead { setting: read.setting || typed_by_its_call(&text, &read), ..read };
+            // A settings file's key is no call: its value says what it holds.
+            let typed = read.settings_key.is_none() && typed_by_its_call(&text, &read);
+            let read = EnvRead { setting: read.setting || typed, ..read };
+            if read.settings_key.as_ref().is_some_and(|key| !is_still_to_give(&key.value)) {
+                continue;
+            }
             lines.seek(read.at);
             if lines.in_comment() || is_yaml && lines.in_production_section() {
                 continue;
@@ -558,7 +563,7 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
             } else {
                 (read.need, why)
             };
-            let secret = Secret { name, source: Evidence::line(rel, lines.number), need, why };
+            let secret = Secret { name, source: read_evidence(rel, &read, lines.number), need, why };
             if keyed { scan.keyed.push(secret) } else { scan.secrets.push(secret) }
         }
     }
@@ -609,6 +614,22 @@ fn accepted_name(read: &EnvRead, project: &ProjectNames) -> Option<String> {
     let name = if read.derived { project.spelled.get(&squashed(&read.name))?.clone() } else { read.name.clone() };
     let by_words = read.derived && looks_like_secret(&read.name) && !is_public(&name);
     (project.is_secret(&name, read.marked_secret) || by_words).then_some(name)
+}
+
+/// Whether a settings file's value for a key leaves it to the environment: empty, a stand-in
+/// (`YourConnectionString`, `<api-key>`), or carrying a password (a connection string's
+/// `Password=…`, a URL's `user:pass@`) a developer replaces with their own. Any other value
+/// (a committed key, a thumbprint, a URL, a path) is one the app runs with.
+fn is_still_to_give(value: &str) -> bool {
+    is_placeholder(value) || has_credentials(value)
+}
+
+/// Where a read is: its settings file's key (`appsettings.json#Stripe.ApiKey`), or its line.
+fn read_evidence(rel: &RelPath, read: &EnvRead, line: usize) -> Evidence {
+    match &read.settings_key {
+        Some(key) => Evidence::key(rel, &key.key),
+        None => Evidence::line(rel, line),
+    }
 }
 
 /// A read's evidence in words: `BaseSettings field, no default`.

@@ -292,6 +292,56 @@ fn launch_settings_set_what_dotnet_run_reads() {
 }
 
 #[test]
+fn appsettings_keys_left_to_give_are_what_the_environment_sets() {
+    let program = "var builder = WebApplication.CreateBuilder(args);\nbuilder.Configuration.AddEnvironmentVariables(\"SHOP_\");\n";
+    let settings = r#"{
+  "ConnectionStrings": { "Shop": "Server=(localdb)\\mssqllocaldb;Database=Shop;Trusted_Connection=True" },
+  "SqlServer": { "ConnectionString": "Server=db;User Id=sa;Password=SHOW_ME_THE_MONEY;" },
+  "Stripe": { "ApiKey": "", "PublishableKey": "pk_test_51Hx", "Live": false },
+  // The certificate's thumbprint names it; the store holds the key.
+  "Identity": { "ClientSecret": "<client-secret>", "CertificateThumbprint": "", "Authority": "https://login.example.com" },
+  "GlobalSettings": { "Mail": { "SmtpHost": "", "SmtpPassword": null }, "EncryptionKey": "E546C8DF278CK5990069B522" },
+  "Paths": { "TokenFile": "" }
+}"#;
+    let development = r#"{ "GlobalSettings": { "Yubico": { "Key": "YourYubicoKey" } } }"#;
+    let found = evidence(&[
+        ("src/Shop/Program.cs", program),
+        ("src/Shop/appsettings.json", settings),
+        ("src/Shop/appsettings.Development.json", development),
+        ("src/Shop/appsettings.Production.json", r#"{ "Sentry": { "Dsn": "" } }"#),
+        ("src/Shop/wwwroot/appsettings.json", r#"{ "Analytics": { "ApiKey": "" } }"#),
+        ("tests/Shop.Tests/appsettings.json", r#"{ "Admin": { "Password": "" } }"#),
+        ("samples/Demo/appsettings.json", r#"{ "Demo": { "ApiKey": "" } }"#),
+    ]);
+    let shown: Vec<(&str, &str, Need)> = found.iter().map(|(n, s, need)| (n.as_str(), s.as_str(), *need)).collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "SHOP_GlobalSettings__Yubico__Key",
+                "src/Shop/appsettings.Development.json#GlobalSettings.Yubico.Key",
+                Need::Optional
+            ),
+            (
+                "SHOP_SqlServer__ConnectionString",
+                "src/Shop/appsettings.json#SqlServer.ConnectionString",
+                Need::Optional
+            ),
+            ("SHOP_Stripe__ApiKey", "src/Shop/appsettings.json#Stripe.ApiKey", Need::Optional),
+            ("SHOP_Identity__ClientSecret", "src/Shop/appsettings.json#Identity.ClientSecret", Need::Optional),
+            (
+                "SHOP_GlobalSettings__Mail__SmtpPassword",
+                "src/Shop/appsettings.json#GlobalSettings.Mail.SmtpPassword",
+                Need::Optional
+            ),
+        ]
+    );
+    // Without a prefix, the names are the keys joined by `__`, spelled as the JSON does.
+    let found = names(&[("src/Shop/appsettings.json", settings)]);
+    assert!(found.contains(&"Stripe__ApiKey".to_string()), "{found:?}");
+}
+
+#[test]
 fn the_key_beside_a_secret_is_its_public_half() {
     let config = "<?php return ['stripe' => ['key' => env('STRIPE_KEY'), 'secret' => env('STRIPE_SECRET')], 'k' => env('MEILISEARCH_KEY')];\n";
     assert_eq!(names(&[("config/services.php", config)]), ["MEILISEARCH_KEY", "STRIPE_SECRET"]);

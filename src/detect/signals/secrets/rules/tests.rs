@@ -242,6 +242,13 @@ fn urls_without_credentials_in_any_example_are_settings() {
     assert!(has_credentials("postgres://app:hunter2@localhost/app"));
     assert!(has_credentials("postgresql://postgres:${POSTGRES_PASSWORD}@localhost:5432/app"));
     assert!(!has_credentials("http://localhost:3000"));
+    // Keyword connection strings (ADO.NET, Npgsql, libpq) with a password in them.
+    assert!(has_credentials("Server=db,1433;User Id=sa;Password=Pass@word1;TrustServerCertificate=true"));
+    assert!(has_credentials("Host=localhost;Database=app;Username=postgres;pwd=hunter2"));
+    assert!(has_credentials("host=db user=app password=hunter2"));
+    assert!(!has_credentials("Server=(localdb)\\mssqllocaldb;Database=app;Trusted_Connection=True"));
+    assert!(!has_credentials("Host=db;Username=app;Password=;"));
+    assert!(!has_credentials("PasswordLength=12"));
 }
 
 #[test]
@@ -262,10 +269,15 @@ fn placeholders() {
         "TODO",
         "...",
         "replace-me",
+        "YourConnectionString",
+        "yourPassword",
+        "YOUR_TOKEN",
     ] {
         assert!(is_placeholder(value), "{value}");
     }
-    for value in ["hunter2", "postgres", "sk_test_123", "yourself", "http://x", "secretive-value", "1"] {
+    for value in
+        ["hunter2", "postgres", "sk_test_123", "yourself", "YOURS", "Yours", "http://x", "secretive-value", "1"]
+    {
         assert!(!is_placeholder(value), "{value}");
     }
 }

@@ -20,11 +20,17 @@ pub fn is_url_setting(name: &str, values: &[&str]) -> bool {
 
 static CREDENTIAL_URL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]*:[^\s/@]+@").expect("the URL pattern is valid"));
+/// A keyword connection string's password (ADO.NET, Npgsql, ODBC: `…;Password=x;`, `Pwd=x`;
+/// libpq: `host=db password=x`).
+static CONNECTION_STRING_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:^|[;\s])(?:password|pwd)\s*=\s*[^;\s]").expect("the connection-string pattern is valid")
+});
 
-/// Whether a value is a URL with credentials (`postgres://app:hunter2@db/app`,
-/// `redis://:secret@cache:6379`).
+/// Whether a value carries credentials: a URL with them (`postgres://app:hunter2@db/app`,
+/// `redis://:secret@cache:6379`) or a connection string with a password
+/// (`Server=db;User Id=sa;Password=hunter2`).
 pub fn has_credentials(value: &str) -> bool {
-    CREDENTIAL_URL.is_match(value)
+    CREDENTIAL_URL.is_match(value) || CONNECTION_STRING_PASSWORD.is_match(value)
 }
 
 /// Whether a value is a stand-in for the real one rather than a value: empty, or
@@ -39,9 +45,18 @@ pub fn is_placeholder(value: &str) -> bool {
         || letters.starts_with("change") && (letters[6..].starts_with("me") || letters[6..].starts_with("this"))
         || letters.starts_with("replace") && (letters[7..].starts_with("me") || letters[7..].starts_with("this"))
         || ["secret", "todo", "tbd", "fixme", "placeholder", "yoursecret"].contains(&letters.as_str())
-        || letters.starts_with("your") && value.len() > 4 && value[4..].starts_with(['-', '_', ' ', '.'])
+        || addresses_the_reader(value)
         || value.len() >= 3 && lower.chars().all(|c| matches!(c, 'x' | '*' | '.'))
 }
+
+/// A value that tells its reader to put theirs: `your-api-key`, `YOUR_TOKEN`,
+/// `YourConnectionString`, `yourPassword` — not `yourself` or `YOURS`.
+fn addresses_the_reader(value: &str) -> bool {
+    let Some((head, rest)) = value.split_at_checked(4) else { return false };
+    let camel = matches!(head, "Your" | "your") && rest.starts_with(|c: char| c.is_ascii_uppercase());
+    head.eq_ignore_ascii_case("your") && (rest.starts_with(['-', '_', ' ', '.']) || camel)
+}
+
 /// Whether an example's `value` for `name` is a setting's: a boolean (`true`, `off`), a
 /// number (unless the name is a password's: `123456` is an example password), a duration
 /// (`15m`, `6.hours`), a cron schedule (`0 3 * * *`) or a list (`a,b`, `["a"]`). Such a name
