@@ -75,6 +75,9 @@ impl Ecosystem for Dotnet {
     /// appsettings or an orchestrator usually give those, so they count only where an env or
     /// compose file of the project names the variable (see [`EnvRead::derived`]).
     /// An `appsettings.json` binds its keys the same way: see [`appsettings`].
+    fn env_supplied(&self, text: &str) -> Vec<String> {
+        aspire_connection_strings(text)
+    }
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         if appsettings::is_appsettings(rel.parent().as_str(), rel.file_name()) {
             return appsettings::reads(text);
@@ -304,6 +307,23 @@ fn is_test_project(repo: &Repo, project: &RelPath) -> bool {
         || repo.read(project).is_some_and(|t| {
             ["Microsoft.NET.Test.Sdk", "xunit", "NUnit", "MSTest"].iter().any(|needle| t.contains(needle))
         })
+}
+
+/// The connection strings an Aspire AppHost gives the projects it references: one per
+/// resource it adds (`builder.AddRedis("cache")`, `postgres.AddDatabase("catalogdb")`), as
+/// `ConnectionStrings__<name>`.
+fn aspire_connection_strings(text: &str) -> Vec<String> {
+    static RESOURCE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\.Add[A-Z][[:word:]]*\(\s*"([A-Za-z0-9_-]+)""#).expect("the Aspire resource pattern is valid")
+    });
+    if !text.contains("DistributedApplication.CreateBuilder") {
+        return Vec::new();
+    }
+    RESOURCE
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .map(|m| format!("ConnectionStrings__{}", m.as_str()))
+        .collect()
 }
 
 #[cfg(test)]

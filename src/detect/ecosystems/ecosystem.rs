@@ -316,6 +316,13 @@ pub trait Ecosystem: Sync {
         None
     }
 
+    /// The variables the project's own orchestration in `text` sets for the services it starts
+    /// (an Aspire AppHost's `AddPostgres("pg").AddDatabase("catalogdb")` gives each project it
+    /// references `ConnectionStrings__catalogdb`): supplied, not for a developer to set.
+    fn env_supplied(&self, _text: &str) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The functions `text` defines that read the variable their first parameter names (a
     /// config module's `def secret!(env), do: System.get_env(env)`): calls to them with a
     /// literal, in any file of the project, are reads (see [`EnvRead::helper`]).

@@ -112,16 +112,15 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
         let chosen = choosing.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (chosen, (evidence, project, services))
     });
-    // A name the code types as a setting (a boolean, a number, a list) is none, wherever else
-    // it is spelled.
-    let (typed_settings, namespaces) = code_secrets(sources, chosen, &project, &mut evidence, out);
-    namespaced_secrets(&services, &namespaces, &project, &mut evidence);
+    // A name the code types as a setting (a boolean, a number, a list), or that the project's
+    // orchestration sets itself, is none, wherever else it is spelled.
+    let code = code_secrets(sources, chosen, &project, &mut evidence, out);
+    namespaced_secrets(&services, &code.namespaces, &project, &mut evidence);
     ci_secrets(sources, &mut evidence);
     evidence_only_env_secrets(sources, &project, &mut evidence);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
-    out.secrets
-        .extend(evidence.found.into_iter().filter(|s| !public.contains(&s.name) && !typed_settings.contains(&s.name)));
+    out.secrets.extend(evidence.found.into_iter().filter(|s| !public.contains(&s.name) && !code.leaves_out(&s.name)));
 }
 
 /// What CI's secret store says: a test job's `secrets.X` is private to CI, which keeps model
@@ -293,7 +292,7 @@ fn code_secrets(
     project: &ProjectNames,
     evidence: &mut Gathered,
     out: &mut Findings,
-) -> (HashSet<String>, HashSet<String>) {
+) -> CodeFacts {
     let repo = sources.repo();
     let Chosen { positions, capped_from } = chosen;
     if let Some(total) = capped_from {
@@ -328,6 +327,8 @@ fn code_secrets(
     let project_prefix = if prefixes.len() == 1 { prefixes.into_iter().next() } else { None };
     let project_prefix = project_prefix.unwrap_or_default().to_string();
     let namespaces: HashSet<String> = scans.iter().filter_map(|(_, scan)| scan.namespace.clone()).collect();
+    let supplied: HashSet<String> =
+        scans.iter().flat_map(|(_, scan)| &scan.supplied).map(|name| name.to_ascii_uppercase()).collect();
     // The env helpers of the project, wherever defined: calls of them in any file are reads.
     let helpers: HashMap<String, EnvHelper> =
         scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
@@ -360,7 +361,24 @@ fn code_secrets(
             }
         }
     }
-    (typed_settings, namespaces)
+    CodeFacts { typed_settings, namespaces, supplied }
+}
+
+/// What the code says about names beyond the secrets it reads.
+struct CodeFacts {
+    /// Names the code types as settings (a boolean, a number, a list): none is a secret,
+    /// wherever else it is spelled.
+    typed_settings: HashSet<String>,
+    /// Prefixes a settings library loads every variable under.
+    namespaces: HashSet<String>,
+    /// Names (upper case: .NET compares them so) the project's orchestration sets itself.
+    supplied: HashSet<String>,
+}
+
+impl CodeFacts {
+    fn leaves_out(&self, name: &str) -> bool {
+        self.typed_settings.contains(name) || self.supplied.contains(&name.to_ascii_uppercase())
+    }
 }
 
 /// What one source file says.
@@ -381,6 +399,8 @@ struct FileScan {
     /// The prefix the file's settings library loads every variable under
     /// ([`ecosystems::ecosystem::Ecosystem::env_namespace`]).
     namespace: Option<String>,
+    /// Variables the project's orchestration sets ([`ecosystems::ecosystem::Ecosystem::env_supplied`]).
+    supplied: Vec<String>,
     /// Reads under a prefix another file may set ([`EnvRead::unprefixed`]), with their line:
     /// named once the project's prefix is known.
     unprefixed: Vec<(EnvRead, usize)>,
@@ -492,6 +512,7 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
     scan.prefix = readers.iter().find_map(|eco| eco.env_prefix(&text));
     scan.namespace = readers.iter().find_map(|eco| eco.env_namespace(&text));
+    scan.supplied = readers.iter().flat_map(|eco| eco.env_supplied(&text)).take(MAX_NAMES_PER_FILE).collect();
     scan.helpers = readers.iter().flat_map(|eco| eco.env_helpers(&text)).take(MAX_NAMES_PER_FILE).collect();
     let mut lines = Lines::new(&text);
     let mut names = HashSet::new();

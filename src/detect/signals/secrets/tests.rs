@@ -292,6 +292,16 @@ fn launch_settings_set_what_dotnet_run_reads() {
 }
 
 #[test]
+fn connection_strings_an_aspire_apphost_supplies_are_not_to_set() {
+    let apphost = "var builder = DistributedApplication.CreateBuilder(args);\nvar pg = builder.AddPostgres(\"postgres\");\nvar catalogDb = pg.AddDatabase(\"catalogdb\");\nbuilder.AddProject<Projects.Catalog_API>(\"catalog-api\").WithReference(catalogDb);\n";
+    let development = r#"{ "ConnectionStrings": { "CatalogDB": "Host=localhost;Username=postgres;Password=yourWeakPassword", "Search": "Host=s;Password=changeme" } }"#;
+    let service = ("src/Catalog.API/appsettings.Development.json", development);
+    assert_eq!(names(&[service]), ["ConnectionStrings__CatalogDB", "ConnectionStrings__Search"]);
+    // .NET compares configuration keys without case: `catalogdb` is `CatalogDB`.
+    assert_eq!(names(&[("src/AppHost/Program.cs", apphost), service]), ["ConnectionStrings__Search"]);
+}
+
+#[test]
 fn appsettings_keys_left_to_give_are_what_the_environment_sets() {
     let program = "var builder = WebApplication.CreateBuilder(args);\nbuilder.Configuration.AddEnvironmentVariables(\"SHOP_\");\n";
     let settings = r#"{
