@@ -321,19 +321,35 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["POSTGRES_PASSWORD"],
             &["POSTGRES_URI", "REDIS_CACHE_URL", "CACHE_TOKEN_TTL"],
         ),
-        // The prefix the settings library applies is part of the name.
+        // The prefix the settings library applies is part of the name; a library that loads a
+        // whole prefix (koanf) claims what compose gives under it.
         (
             "secrets-go-prefixes",
-            &["SHOP_API_SECRET", "SHOP_SMTP_PASSWORD", "STORE_DATABASE_PASSWORD"],
+            &["SHOP_API_SECRET", "SHOP_SMTP_PASSWORD", "STORE_DATABASE_PASSWORD", "MAILER_smtp__password"],
             &["SHOP_API_SECRET", "STORE_DATABASE_PASSWORD"],
-            &["API_SECRET", "APISECRET", "DATABASE_PASSWORD", "SHOP_TOKEN_TTL", "STORE_POOL_MAX_TOKEN_LIFETIME"],
+            &[
+                "API_SECRET",
+                "APISECRET",
+                "DATABASE_PASSWORD",
+                "SHOP_TOKEN_TTL",
+                "STORE_POOL_MAX_TOKEN_LIFETIME",
+                "MAILER_smtp__host",
+                "UNRELATED_PASSWORD",
+            ],
         ),
-        // Vapor's `Environment.get` and `.env.*.template` files are read.
+        // Vapor's `Environment.get` and `.env.*.template` files are read, and the project's env
+        // helpers (`func env(_ key: String)`) wherever they are called.
         (
             "secrets-vapor-templates",
-            &["DATABASE_PASSWORD", "SENDGRID_API_KEY", "GITHUB_WEBHOOK_SECRET"],
-            &["DATABASE_PASSWORD"],
-            &["DATABASE_HOST"],
+            &[
+                "DATABASE_PASSWORD",
+                "SENDGRID_API_KEY",
+                "GITHUB_WEBHOOK_SECRET",
+                "DISCORD_BOT_TOKEN",
+                "OAUTH_CLIENT_SECRET",
+            ],
+            &["DATABASE_PASSWORD", "DISCORD_BOT_TOKEN"],
+            &["DATABASE_HOST", "ACCOUNT_LINKING_PUB_KEY"],
         ),
         // A string constant names the variable; a typed number is a setting.
         (

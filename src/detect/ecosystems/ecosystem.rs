@@ -375,6 +375,9 @@ pub struct EnvRead {
     /// evidence is `path#key`, and the read counts only while that value is still to be given
     /// (empty or a stand-in) or carries a password — a real value needs nothing set.
     pub settings_key: Option<SettingsKey>,
+    /// The read runs when some function is called, not when the app boots (a helper call in a
+    /// function's body): a helper that stops without the value does not make it required.
+    pub on_demand: bool,
 }
 
 /// A settings file's key that the environment overrides, and the value the file gives it (see
@@ -427,7 +430,8 @@ impl EnvHelper {
     /// A call of this helper (`read`, with its need as the call site says: a default or an
     /// `||` fallback makes it optional) as the read it is.
     pub fn read(&self, read: EnvRead) -> EnvRead {
-        let need = if read.need == Need::Unstated && self.required { Need::Required } else { read.need };
+        let need =
+            if read.need == Need::Unstated && self.required && !read.on_demand { Need::Required } else { read.need };
         EnvRead { need, helper: None, ..read }.marked_secret(self.marked_secret).typed_setting(self.setting)
     }
 }
@@ -445,6 +449,7 @@ impl EnvRead {
             unprefixed: false,
             helper: None,
             settings_key: None,
+            on_demand: false,
         }
     }
 

@@ -76,6 +76,16 @@ fn helper_calls(text: &str) -> Vec<EnvRead> {
         )
         .expect("the Swift call pattern is valid")
     });
+    static FUNC_BODY: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?-u:\b)func\s+[^{}]*\{").expect("the Swift func body pattern is valid"));
+    // Where functions' bodies are: a call there runs when the function does, not at start.
+    let bodies: Vec<std::ops::Range<usize>> = FUNC_BODY
+        .find_iter(text)
+        .filter_map(|m| {
+            let open = m.end() - 1;
+            code::block(&text[open..], QUOTES).map(|body| open..open + body.len() + 2)
+        })
+        .collect();
     CALL.captures_iter(text)
         .filter_map(|c| {
             let (function, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
@@ -85,7 +95,8 @@ fn helper_calls(text: &str) -> Vec<EnvRead> {
             }
             let need = if code::followed_by(&text[whole.end()..], &["??"]) { Need::Optional } else { Need::Unstated };
             let read = EnvRead::new(name.as_str(), name.start(), need, "an env helper of the project");
-            Some(EnvRead { helper: Some(function.as_str().to_string()), ..read })
+            let on_demand = bodies.iter().any(|body| body.contains(&name.start()));
+            Some(EnvRead { helper: Some(function.as_str().to_string()), on_demand, ..read })
         })
         .collect()
 }
@@ -113,6 +124,13 @@ func greet(_ name: String) -> String { "hello \(name)" }
             found,
             [("env".to_string(), true), ("requireEnvVar".to_string(), true), ("optionalValue".to_string(), false)]
         );
+    }
+
+    #[test]
+    fn a_call_in_a_function_body_runs_on_demand() {
+        let text = "enum C {\n    static let token = env(\"BOT_TOKEN\")\n}\nstruct O {\n    func secret() throws -> String { try requireEnvVar(\"OAUTH_SECRET\") }\n}\n";
+        let found: Vec<(String, bool)> = reads(text).into_iter().map(|r| (r.name, r.on_demand)).collect();
+        assert_eq!(found, [("BOT_TOKEN".to_string(), false), ("OAUTH_SECRET".to_string(), true)]);
     }
 
     #[test]
