@@ -323,6 +323,15 @@ pub trait Ecosystem: Sync {
         Vec::new()
     }
 
+    /// The structs `text` defines that a settings library may fill from the environment field
+    /// by field, and the places it has the library fill one (kelseyhightower/envconfig's
+    /// `envconfig.Process("app", &cfg)`). The struct is often in another file or package,
+    /// and a field of another struct's type reads that struct's fields under a longer prefix:
+    /// the secrets signal puts them together (see [`SettingsStruct`]).
+    fn settings_structs(&self, _text: &str) -> SettingsTypes {
+        SettingsTypes::default()
+    }
+
     /// The functions `text` defines that read the variable their first parameter names (a
     /// config module's `def secret!(env), do: System.get_env(env)`): calls to them with a
     /// literal, in any file of the project, are reads (see [`EnvRead::helper`]).
@@ -339,6 +348,49 @@ pub trait Ecosystem: Sync {
 
     /// Read the repo's manifests and report what they say.
     fn detect(&self, sources: &Sources, out: &mut Findings);
+}
+
+/// A struct a settings library fills from the environment, one variable a field: `PREFIX_KEY`,
+/// or, for a field whose type is another such struct, that struct's fields under
+/// `PREFIX_KEY_` (an embedded one's under `PREFIX_`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsStruct {
+    pub name: String,
+    pub fields: Vec<SettingsField>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsField {
+    /// The field's part of the variable's name (`SECRET`, `TLS_CERT_FILE`).
+    pub key: String,
+    /// The name of the field's type, without package or pointer (`OAuthProviderConfiguration`).
+    pub ty: String,
+    /// Embedded: its struct's fields keep the prefix.
+    pub embedded: bool,
+    pub need: Need,
+    /// The type is a setting's (a boolean, number, duration, list).
+    pub setting: bool,
+    /// The byte offset of the field in the file's text.
+    pub at: usize,
+}
+
+/// What a file says of the structs a settings library fills (see
+/// [`Ecosystem::settings_structs`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SettingsTypes {
+    pub structs: Vec<SettingsStruct>,
+    pub roots: Vec<SettingsRoot>,
+    /// Types that parse their own value (Go's `Decode`, `UnmarshalText`, `Set`): one
+    /// variable, however many fields they hold.
+    pub decoders: Vec<String>,
+}
+
+/// Where the project has a settings library fill a struct: the prefix (`APP`, joined with
+/// `_`; empty for none) and the struct's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsRoot {
+    pub prefix: String,
+    pub ty: String,
 }
 
 /// One environment variable a source or settings file reads.

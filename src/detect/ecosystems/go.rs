@@ -5,7 +5,9 @@
 //! modules from their parent), so each gets its own `go mod download`.
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{
+    Alias, Declaration, Ecosystem, EnvRead, SettingsTypes, SetupStep, Toolchain,
+};
 use crate::detect::ecosystems::project::{counted, pm_path};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, too_deep_for_a_project};
@@ -17,6 +19,7 @@ use crate::rel_path::rel;
 use crate::rel_path::{RelPath, RelPathBuf};
 
 mod env;
+mod envconfig;
 
 pub struct Go;
 
@@ -61,6 +64,9 @@ impl Ecosystem for Go {
     }
     fn env_prefix(&self, text: &str) -> Option<String> {
         env::prefix(text)
+    }
+    fn settings_structs(&self, text: &str) -> SettingsTypes {
+        envconfig::settings_structs(text)
     }
     fn env_namespace(&self, text: &str) -> Option<String> {
         env::namespace(text)

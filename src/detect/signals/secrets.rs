@@ -28,6 +28,7 @@ mod context;
 mod files;
 mod lines;
 mod rules;
+mod structs;
 
 use self::context::{
     is_dotnet_test_project, is_on_demand_command, is_production_settings, is_test_run_env_file, typed_by_its_call,
@@ -41,7 +42,7 @@ use self::rules::{
     has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_value, is_url_setting, public_halves,
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
-use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead};
+use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, SettingsRoot};
 use crate::detect::ecosystems::{self, ruby};
 use crate::detect::findings::{Evidence, Findings, Need, Secret};
 use crate::detect::repo::{Repo, is_ci_dir, is_load_test_dir, is_own_dir, is_test_suite_dir};
@@ -302,7 +303,7 @@ fn code_secrets(
     }
     let scanned: Vec<&RelPath> = positions.iter().map(|&i| repo.file(i as usize)).collect();
     let root = repo.root();
-    let scans: Vec<(&RelPath, FileScan)> = in_chunks(scanned.len(), |range| {
+    let mut scans: Vec<(&RelPath, FileScan)> = in_chunks(scanned.len(), |range| {
         // One buffer per thread for every file it reads, not one allocation per file.
         let mut bytes = Vec::new();
         scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project, &mut bytes))).collect()
@@ -332,6 +333,15 @@ fn code_secrets(
     // The env helpers of the project, wherever defined: calls of them in any file are reads.
     let helpers: HashMap<String, EnvHelper> =
         scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
+    // The structs a settings library fills, defined and filled anywhere in the project.
+    let mut defined: Vec<(&RelPath, structs::Defined)> = Vec::new();
+    let mut roots: Vec<SettingsRoot> = Vec::new();
+    let mut decoders: Vec<String> = Vec::new();
+    for (rel, scan) in &mut scans {
+        defined.extend(std::mem::take(&mut scan.structs).into_iter().map(|d| (*rel, d)));
+        roots.append(&mut scan.roots);
+        decoders.append(&mut scan.decoders);
+    }
     let mut typed_settings = HashSet::new();
     for (rel, scan) in scans {
         let keyed = scan.keyed.into_iter().filter(|_| walking.contains(rel.parent()));
@@ -359,6 +369,17 @@ fn code_secrets(
             if name.len() <= crate::names::MAX_NAME_LEN && (!keyed || walking.contains(rel.parent())) {
                 evidence.add(&name, &read_evidence(rel, &read, line), read.need, why);
             }
+        }
+    }
+    let decoders: HashSet<&str> = decoders.iter().map(String::as_str).collect();
+    for (rel, read, line) in structs::filled(&roots, &defined, &decoders) {
+        if read.setting && !read.marked_secret {
+            typed_settings.insert(read.name);
+            continue;
+        }
+        let Some((name, why, _)) = accepted(&read, project) else { continue };
+        if name.len() <= crate::names::MAX_NAME_LEN {
+            evidence.add(&name, &Evidence::line(rel, line), read.need, why);
         }
     }
     CodeFacts { typed_settings, namespaces, supplied }
@@ -399,6 +420,11 @@ struct FileScan {
     /// The prefix the file's settings library loads every variable under
     /// ([`ecosystems::ecosystem::Ecosystem::env_namespace`]).
     namespace: Option<String>,
+    /// The structs the file defines, the ones it has a settings library fill, and the types
+    /// that parse their own value ([`ecosystems::ecosystem::Ecosystem::settings_structs`]).
+    structs: Vec<structs::Defined>,
+    roots: Vec<SettingsRoot>,
+    decoders: Vec<String>,
     /// Variables the project's orchestration sets ([`ecosystems::ecosystem::Ecosystem::env_supplied`]).
     supplied: Vec<String>,
     /// Reads under a prefix another file may set ([`EnvRead::unprefixed`]), with their line:
@@ -512,6 +538,20 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
     scan.walks_environment = readers.iter().any(|eco| eco.walks_environment(&text));
     scan.prefix = readers.iter().find_map(|eco| eco.env_prefix(&text));
     scan.namespace = readers.iter().find_map(|eco| eco.env_namespace(&text));
+    for eco in &readers {
+        let types = eco.settings_structs(&text);
+        if types.structs.is_empty() && types.roots.is_empty() && types.decoders.is_empty() {
+            continue;
+        }
+        let newlines: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
+        let line_of = |at: usize| newlines.partition_point(|&n| n < at) + 1;
+        scan.structs.extend(types.structs.into_iter().map(|settings| {
+            let lines = settings.fields.iter().map(|f| line_of(f.at)).collect();
+            structs::Defined { settings, lines }
+        }));
+        scan.roots.extend(types.roots);
+        scan.decoders.extend(types.decoders);
+    }
     scan.supplied = readers.iter().flat_map(|eco| eco.env_supplied(&text)).take(MAX_NAMES_PER_FILE).collect();
     scan.helpers = readers.iter().flat_map(|eco| eco.env_helpers(&text)).take(MAX_NAMES_PER_FILE).collect();
     let mut lines = Lines::new(&text);

@@ -1,7 +1,7 @@
 //! How Go code reads the environment: `os.Getenv`/`os.LookupEnv`; the struct tags of the
 //! env libraries (caarlos0/env and sethvargo/go-envconfig `env:"X"`, under the prefix of a
-//! `PrefixLookuper` of the same file; kelseyhightower's `envconfig:"x"`, and the fields of the
-//! struct `envconfig.Process("app", &c)` fills, as `APP_FIELD`), with the field's type
+//! `PrefixLookuper` of the same file; kelseyhightower's `envconfig:"x"` — the structs
+//! `envconfig.Process("app", &c)` fills are [`super::envconfig`]'s), with the field's type
 //! (a `bool`, number, duration or list is a setting); viper's `BindEnv`, and its keys under
 //! `SetEnvPrefix` + `AutomaticEnv`; parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
 //! Go templates that render configuration (`{{ .Env.X }}`, gomplate's `getenv "X"`, sprig's
@@ -29,7 +29,6 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     });
     let mut found = code::reads_of(&GETENV, text, "os.Getenv", |_| Need::Unstated);
     found.extend(tag_reads(text));
-    found.extend(process_reads(text));
     found.extend(viper_reads(text));
     found.extend(keyed_reads(text));
     found
@@ -247,7 +246,7 @@ fn field_type(text: &str, tag: usize) -> &str {
 }
 
 /// Whether a Go field type holds a setting: a flag, a number, a duration, a list or a map.
-fn is_setting_type(ty: &str) -> bool {
+pub(super) fn is_setting_type(ty: &str) -> bool {
     let ty = ty.trim_start_matches('*');
     ty == "bool"
         || ty.starts_with("int")
@@ -256,118 +255,6 @@ fn is_setting_type(ty: &str) -> bool {
         || ty == "time.Duration"
         || ty.starts_with("map[")
         || ty.starts_with("[]") && ty != "[]byte"
-}
-
-/// kelseyhightower/envconfig: `envconfig.Process("app", &config)` reads every field of
-/// `config`'s struct as `APP_` and the field's name — split into words with `split_words`
-/// (`TurnExternalSecret` is `APP_TURN_EXTERNAL_SECRET`), or the `envconfig:"key"` of its
-/// tag; required with `required:"true"`, optional with a `default`. The prefix may be a
-/// string variable or constant of the file (`envconfig.Process(prefix, &c)`).
-fn process_reads(text: &str) -> Vec<EnvRead> {
-    static PROCESS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)envconfig\.(?:Must)?Process\(\s*(?:"([A-Za-z0-9_]*)"|([A-Za-z_][[:word:]]*))\s*,\s*&?([A-Za-z_][[:word:]]*)"#)
-            .expect("the envconfig.Process pattern is valid")
-    });
-    static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\s*([A-Z][[:word:]]*)\s+(\S+)\s*(?:`([^`]*)`)?").expect("the struct-field pattern is valid")
-    });
-    static PAIR: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r#"([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid"));
-    let mut found = Vec::new();
-    for c in PROCESS.captures_iter(text) {
-        let prefix = match (c.get(1), c.get(2)) {
-            (Some(literal), _) => literal.as_str().to_string(),
-            (None, Some(constant)) => match string_constant(text, constant.as_str()) {
-                Some(value) => value,
-                None => continue,
-            },
-            _ => continue,
-        };
-        let Some(target) = c.get(3) else { continue };
-        let Some(ty) = variable_type(text, target.as_str()) else { continue };
-        let Some(open) = text.find(&format!("type {ty} struct {{")).map(|at| at + "type  struct ".len() + ty.len())
-        else {
-            continue;
-        };
-        let Some(body) = code::block(&text[open..], QUOTES) else { continue };
-        let mut offset = open + 1;
-        for line in body.split_inclusive('\n') {
-            let at = offset;
-            offset += line.len();
-            let Some(field) = FIELD.captures(line) else { continue };
-            let (Some(name), Some(field_ty)) = (field.get(1), field.get(2)) else { continue };
-            let tags: Vec<(&str, &str)> = field
-                .get(3)
-                .map(|t| {
-                    PAIR.captures_iter(t.as_str())
-                        .filter_map(|p| Some((p.get(1)?.as_str(), p.get(2)?.as_str())))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let tag = |key: &str| tags.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
-            if tag("ignored") == Some("true") || field_ty.as_str().starts_with("func") {
-                continue;
-            }
-            let key = match tag("envconfig") {
-                Some(key) if !key.is_empty() => key.to_ascii_uppercase(),
-                _ if tag("split_words") == Some("true") => split_words(name.as_str()),
-                _ => name.as_str().to_ascii_uppercase(),
-            };
-            let env = if prefix.is_empty() { key } else { format!("{}_{key}", prefix.to_ascii_uppercase()) };
-            let need = if tag("default").is_some() {
-                Need::Optional
-            } else if tag("required") == Some("true") {
-                Need::Required
-            } else {
-                Need::Unstated
-            };
-            found.push(
-                EnvRead::new(env, at + name.start(), need, "envconfig.Process field")
-                    .typed_setting(is_setting_type(field_ty.as_str())),
-            );
-        }
-    }
-    found
-}
-
-/// The value of a string variable or constant of the file: `prefix = "screego"`,
-/// `const envPrefix string = "APP"`.
-fn string_constant(text: &str, name: &str) -> Option<String> {
-    let pattern =
-        Regex::new(&format!(r#"(?m)^\s*(?:(?:var|const)\s+)?{}\s+(?:string\s+)?:?=\s*"([^"]*)""#, regex::escape(name)))
-            .ok()?;
-    pattern.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str().to_string())
-}
-
-/// The struct type of a variable of the file: `var cfg Config`, `cfg := Config{}`,
-/// `cfg := &Config{}`, `cfg = new(Config)`.
-fn variable_type(text: &str, variable: &str) -> Option<String> {
-    let pattern = Regex::new(&format!(
-        r"(?-u:\b){v}\s+\*?([A-Z][[:word:]]*)\s*(?:\n|;|=|$)|(?-u:\b){v}\s*:?=\s*(?:&?([A-Z][[:word:]]*)\s*\{{|new\(\s*([A-Z][[:word:]]*)\s*\))",
-        v = regex::escape(variable)
-    ))
-    .ok()?;
-    let c = pattern.captures(text)?;
-    c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str().to_string())
-}
-
-/// A Go field name as kelseyhightower/envconfig's `split_words` spells it: words at case
-/// changes, an acronym kept whole (`TLSCertFile` is `TLS_CERT_FILE`, `ExternalIP`
-/// `EXTERNAL_IP`).
-fn split_words(field: &str) -> String {
-    let chars: Vec<char> = field.chars().collect();
-    let mut out = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        let previous = i.checked_sub(1).map(|p| chars[p]);
-        let next = chars.get(i + 1);
-        let boundary = c.is_uppercase()
-            && previous.is_some_and(|p| p.is_lowercase() || p.is_uppercase() && next.is_some_and(|n| n.is_lowercase()));
-        if boundary {
-            out.push('_');
-        }
-        out.extend(c.to_uppercase());
-    }
-    out
 }
 
 /// viper: `BindEnv("key", "X", …)` binds the names given; `BindEnv("key")` and, with
@@ -508,41 +395,6 @@ type Config struct {
                 ("JWT_SECRET".into(), Need::Optional),
                 ("STRIPE_KEY".into(), Need::Required),
                 ("SMTP_PASS".into(), Need::Optional),
-            ]
-        );
-    }
-
-    #[test]
-    fn envconfig_process_applies_its_prefix_and_split_words() {
-        let text = r#"
-var prefix = "screego"
-
-type Config struct {
-	TLSKeyFile         string   `split_words:"true"`
-	Secret             []byte   `split_words:"true"`
-	ServerTLS          bool     `split_words:"true"`
-	TurnExternalSecret string   `split_words:"true"`
-	TurnAddress        string   `default:":3478" required:"true" split_words:"true"`
-	AdminPass          string   `envconfig:"admin_password" required:"true"`
-	CheckOrigin        func(string) bool `ignored:"true"`
-}
-
-func Get() Config {
-	config := Config{}
-	err := envconfig.Process(prefix, &config)
-}
-"#;
-        let reads = reads(crate::rel_path::rel!("config/config.go"), text);
-        let rows: Vec<(&str, Need, bool)> = reads.iter().map(|r| (r.name.as_str(), r.need, r.setting)).collect();
-        assert_eq!(
-            rows,
-            [
-                ("SCREEGO_TLS_KEY_FILE", Need::Unstated, false),
-                ("SCREEGO_SECRET", Need::Unstated, false),
-                ("SCREEGO_SERVER_TLS", Need::Unstated, true),
-                ("SCREEGO_TURN_EXTERNAL_SECRET", Need::Unstated, false),
-                ("SCREEGO_TURN_ADDRESS", Need::Optional, false),
-                ("SCREEGO_ADMIN_PASSWORD", Need::Required, false),
             ]
         );
     }

@@ -240,6 +240,55 @@ fn a_settings_library_namespace_claims_what_compose_gives_under_it() {
 }
 
 #[test]
+fn envconfig_fills_a_struct_of_another_package_and_the_structs_it_holds() {
+    let conf = r#"package conf
+
+type OAuthProvider struct {
+	ClientID string `split_words:"true"`
+	Secret   string
+	Enabled  bool
+}
+
+type Providers struct {
+	Github OAuthProvider
+	Fly    OAuthProvider `envconfig:"FLY_IO"`
+}
+
+type Rate struct {
+	Events float64
+}
+
+func (r *Rate) Decode(value string) error { return nil }
+
+type Shared struct {
+	SigningKey string `split_words:"true" required:"true"`
+}
+
+type Global struct {
+	Shared
+	External        Providers
+	RateLimitTokens Rate   `split_words:"true"`
+	DatabaseURL     string `envconfig:"DATABASE_URL" required:"true"`
+}
+"#;
+    let load = "package load\n\nfunc Load() (*conf.Global, error) {\n\tconfig := new(conf.Global)\n\terr := envconfig.Process(\"app\", config)\n\treturn config, err\n}\n";
+    let found = evidence(&[("internal/conf/conf.go", conf), ("internal/load/load.go", load)]);
+    let shown: Vec<(&str, &str, Need)> = found.iter().map(|(n, s, need)| (n.as_str(), s.as_str(), *need)).collect();
+    assert_eq!(
+        shown,
+        [
+            ("DATABASE_URL", "internal/conf/conf.go:28", Need::Required),
+            ("APP_SIGNING_KEY", "internal/conf/conf.go:21", Need::Required),
+            ("APP_EXTERNAL_GITHUB_SECRET", "internal/conf/conf.go:5", Need::Unstated),
+            ("APP_EXTERNAL_FLY_IO_SECRET", "internal/conf/conf.go:5", Need::Unstated),
+            // A type that parses its own value is one variable (no `_EVENTS`).
+            ("APP_RATE_LIMIT_TOKENS", "internal/conf/conf.go:27", Need::Unstated),
+            ("APP_DATABASE_URL", "internal/conf/conf.go:28", Need::Unstated),
+        ]
+    );
+}
+
+#[test]
 fn rails_takes_its_key_base_from_encrypted_credentials_when_it_keeps_them() {
     let production = ("config/environments/production.rb", "Rails.application.configure do\nend\n");
     assert_eq!(names(&[production]), ["SECRET_KEY_BASE"]);

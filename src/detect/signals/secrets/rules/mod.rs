@@ -166,6 +166,9 @@ const SETTING_WORDS: &[&str] = &[
     "REGION",
     // A cloud project's id (`GOOGLE_CLOUD_PROJECT`, `SENTRY_PROJECT`): it names, it grants nothing.
     "PROJECT",
+    // What a client says it is (`HIBP_USER_AGENT`), which characters a password needs.
+    "AGENT",
+    "CHARACTERS",
     "BUCKET",
     "VERSION",
     "COUNT",
@@ -456,7 +459,8 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     {
         return true;
     }
-    if is(SETTING_WORDS, last) {
+    // A name glued to its noun (`HOOKNAME`, `DBNAME`) names a thing, like `_NAME`.
+    if is(SETTING_WORDS, last) || last.len() > 4 && last.ends_with("NAME") {
         return false;
     }
     if is_glued_credential(last) {

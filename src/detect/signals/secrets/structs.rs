@@ -1,0 +1,72 @@
+//! The structs a settings library fills from the environment, put together over the project
+//! (see [`Ecosystem::settings_structs`]): where a file has the library fill a struct
+//! (`envconfig.Process("gotrue", config)`), the struct may be defined in another package, and
+//! its fields of other structs' types read those structs' fields under longer prefixes
+//! (`GOTRUE_EXTERNAL_GITHUB_SECRET`).
+//!
+//! [`Ecosystem::settings_structs`]: crate::detect::ecosystems::ecosystem::Ecosystem::settings_structs
+
+use std::collections::HashMap;
+
+use crate::detect::ecosystems::ecosystem::{EnvRead, SettingsRoot, SettingsStruct};
+use crate::rel_path::RelPath;
+use std::collections::HashSet;
+
+/// How deep structs nest before the walk stops (a struct holding itself would never end).
+const MAX_DEPTH: usize = 8;
+/// At most this many variables come from one filled struct.
+const MAX_FIELDS: usize = 2000;
+
+/// A struct a file defines, with the line of each of its fields.
+pub(super) struct Defined {
+    pub settings: SettingsStruct,
+    pub lines: Vec<usize>,
+}
+
+/// Every variable the `roots` fill, as a read with the file and line of its field. A struct
+/// name defined in several files is the first's (the scan goes configuration first).
+pub(super) fn filled<'a>(
+    roots: &[SettingsRoot],
+    defined: &'a [(&'a RelPath, Defined)],
+    decoders: &HashSet<&str>,
+) -> Vec<(&'a RelPath, EnvRead, usize)> {
+    // A type that parses its own value is one variable, not a struct of them.
+    let mut by_name: HashMap<&str, (&RelPath, &Defined)> = HashMap::new();
+    for (rel, d) in defined.iter().filter(|(_, d)| !decoders.contains(d.settings.name.as_str())) {
+        by_name.entry(d.settings.name.as_str()).or_insert((*rel, d));
+    }
+    let mut found = Vec::new();
+    for root in roots {
+        walk(&by_name, &root.ty, &root.prefix, 0, &mut found);
+    }
+    found
+}
+
+fn walk<'a>(
+    by_name: &HashMap<&str, (&'a RelPath, &'a Defined)>,
+    ty: &str,
+    prefix: &str,
+    depth: usize,
+    found: &mut Vec<(&'a RelPath, EnvRead, usize)>,
+) {
+    let Some(&(rel, defined)) = by_name.get(ty) else { return };
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for (field, &line) in defined.settings.fields.iter().zip(&defined.lines) {
+        if found.len() >= MAX_FIELDS {
+            return;
+        }
+        let name = match (prefix.is_empty(), field.key.is_empty()) {
+            (_, true) => prefix.to_string(),
+            (true, false) => field.key.clone(),
+            (false, false) => format!("{prefix}_{}", field.key),
+        };
+        if field.embedded || by_name.contains_key(field.ty.as_str()) {
+            walk(by_name, &field.ty, &name, depth + 1, found);
+        } else if !name.is_empty() {
+            let read = EnvRead::new(name, field.at, field.need, "envconfig.Process field").typed_setting(field.setting);
+            found.push((rel, read, line));
+        }
+    }
+}
