@@ -431,7 +431,7 @@ fn project(
         (Tool::Pipenv, Evidence::file(dir.join(rel!("Pipfile"))))
     } else if tool_table("poetry").is_some_and(|p| p.get("dependencies").is_some() || p.get("name").is_some()) {
         (Tool::Poetry, Evidence::key(&pyproject_path, "tool.poetry"))
-    } else if tool_table("uv").is_some() {
+    } else if tool_table("uv").is_some() && sources_outside_the_checkout(pyproject.as_deref(), dir).is_empty() {
         (Tool::Uv, Evidence::key(&pyproject_path, "tool.uv"))
     } else if tool_table("pdm").is_some() {
         (Tool::Pdm, Evidence::key(&pyproject_path, "tool.pdm"))
@@ -471,12 +471,17 @@ fn project(
 
     let members = uv_workspace(repo, dir, pyproject.as_deref(), &pyproject_path, out);
     for (name, path) in sources_outside_the_checkout(pyproject.as_deref(), dir) {
+        // Without a lock, uv resolves every extra and group at once and stops on the missing
+        // path; pip installs what the draft asks and ignores uv's sources.
+        let consequence = if tool == Tool::Uv {
+            "install fails in a sandbox that lacks it (publish it to an index the sandbox reaches, or vendor it \
+             into the repository)"
+        } else {
+            "uv cannot resolve the project without it, so the draft installs with pip, which leaves it out"
+        };
         out.warn(Warning::in_file(
             &pyproject_path,
-            format!(
-                "tool.uv.sources.{name} is the path `{path}`, outside the checkout: install fails in a sandbox that \
-                 lacks it (publish it to an index the sandbox reaches, or vendor it into the repository)"
-            ),
+            format!("tool.uv.sources.{name} is the path `{path}`, outside the checkout: {consequence}"),
         ));
     }
     let mut pytest_installed = false;

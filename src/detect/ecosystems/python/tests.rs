@@ -214,6 +214,17 @@ fn uv_path_sources_outside_the_checkout_are_warned_about() {
             .starts_with("pyproject.toml: tool.uv.sources.plugins is the path `../plugins`, outside the checkout")
     );
     assert!(warnings[0].ends_with("or vendor it into the repository)"));
+    // Without a lock uv resolves every extra and group at once and stops on the missing path:
+    // pip installs the project and the extras asked for, and ignores uv's sources.
+    let optional = pyproject.replace(
+        "name = 'app'\n",
+        "name = 'app'\ndependencies = ['httpx']\n[project.optional-dependencies]\ntest = ['pytest']\n[dependency-groups]\ninternal = ['plugins']\n",
+    );
+    let s = scan(&Python, &[("pyproject.toml", &optional)]);
+    assert!(!s.steps().iter().any(|c| c.contains("uv export")), "{:?}", s.steps());
+    assert!(s.steps().contains(&"python3 -m pip install -e '.[test]'"), "{:?}", s.steps());
+    let warnings: Vec<String> = s.findings.warnings.iter().map(ToString::to_string).collect();
+    assert!(warnings[0].ends_with("so the draft installs with pip, which leaves it out"), "{warnings:?}");
 }
 
 #[test]
