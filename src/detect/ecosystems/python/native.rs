@@ -98,7 +98,8 @@ fn locked_names(lock: &str) -> Vec<String> {
     let mut in_package = false;
     for line in lock.lines().map(str::trim) {
         if line.starts_with('[') {
-            in_package = line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")).is_some_and(|h| h.trim() == "package");
+            in_package =
+                line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")).is_some_and(|h| h.trim() == "package");
         } else if in_package && let Some(name) = key_string(line, "name") {
             names.push(requirement_name(name));
             in_package = false;
