@@ -22,7 +22,7 @@
 # The checkouts come from $CHECKOUTS (default ~/src), as folder `name` or `owner+name`; one
 # missing there is cloned into it with `git clone --depth 1` from GitHub.
 #
-# Needs: cargo, python3, git, rg (Debian: ripgrep).
+# Needs: cargo, python3, git, rg (Debian: ripgrep), GNU time at /usr/bin/time (Debian: time).
 # Usage: scripts/bench-detect-real.sh [--keep] LIST...
 #        scripts/bench-detect-real.sh scripts/bench-trees/first.txt scripts/bench-trees/second.txt
 #        CHECKOUTS=~/src RUNS=15 COPIES=8 SAVE=/tmp/out scripts/bench-detect-real.sh LIST...
@@ -38,6 +38,7 @@ if [ "${1:-}" = "--keep" ]; then keep=1; shift; fi
 for tool in rg python3 git; do
     command -v "$tool" >/dev/null || { echo "bench-detect-real: $tool is not installed" >&2; exit 2; }
 done
+[ -x /usr/bin/time ] || { echo "bench-detect-real: GNU time (/usr/bin/time) is not installed" >&2; exit 2; }
 for list in "$@"; do
     [ -f "$list" ] || { echo "bench-detect-real: no list of repositories at $list" >&2; exit 2; }
 done
@@ -121,16 +122,26 @@ def build(tree, repos, copies):
         f.write("node_modules/\ntarget/\n")
 
 
+RSS_FILE = os.path.join(trees, ".peak-rss")
+
+
 def timed(cmd):
-    """Wall seconds, CPU seconds (user + sys) and peak RSS (KiB) of one run."""
+    """Wall seconds, CPU seconds (user + sys) and peak RSS (KiB) of one run.
+
+    The peak RSS is the one GNU time reports, which every command (rg too, so both pay the
+    same millisecond) is started under: Linux carries a parent's high-water mark through fork
+    and exec into the child's ru_maxrss, so a command started from this script, which holds
+    rg's whole listing, reports the script's own RSS when that is larger (/bin/true: 70 MiB)."""
     start = time.perf_counter()
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(["/usr/bin/time", "-o", RSS_FILE, "-f", "%M", *cmd],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         sys.exit(f"bench-detect-real: {' '.join(cmd)} failed with exit code {code}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    rss = int(open(RSS_FILE).read().split()[-1])
+    return wall, usage.ru_utime + usage.ru_stime, rss
 
 
 def load():

@@ -13,9 +13,11 @@
 //! [`IgnoreFiles::keep`] in `filter_entry`.
 
 use crate::warning::Warning;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
@@ -34,6 +36,8 @@ struct Rules {
 }
 
 pub struct IgnoreFiles {
+    /// Tells this walk's entry in [`LAST_PARENT`] from another walk's on the same thread.
+    id: u64,
     root: PathBuf,
     /// The root's rules.
     top: Arc<Rules>,
@@ -50,7 +54,9 @@ impl IgnoreFiles {
     pub fn walk_builder(root: &Path) -> (ignore::WalkBuilder, Arc<IgnoreFiles>) {
         let mut builder = ignore::WalkBuilder::new(root);
         builder.ignore(false).git_ignore(false).git_exclude(false).parents(false);
+        static WALKS: AtomicU64 = AtomicU64::new(0);
         let mut files = IgnoreFiles {
+            id: WALKS.fetch_add(1, Ordering::Relaxed),
             root: root.to_path_buf(),
             top: Arc::default(),
             rules: RwLock::default(),
@@ -96,17 +102,38 @@ impl IgnoreFiles {
         // Ancestors by bytes: the walk spells an entry's path as its parent's, a separator and
         // its name, so cutting at the last separator gives the parent as the walk spelled it;
         // at the root's length or shorter, that is the root (however it is spelled).
+        let path = path.as_os_str().as_encoded_bytes();
+        let parent = &path[..last_separator(path).unwrap_or(0)];
+        // A walker thread passes a directory's entries one after another: the rules of the
+        // parent it asked for last answer most entries without hashing their ancestors. (The
+        // answer for a directory never changes: its own rules are in before its entries.)
+        LAST_PARENT.with_borrow_mut(|last| {
+            if last.walk == self.id
+                && last.dir == parent
+                && let Some(rules) = last.rules.upgrade()
+            {
+                return rules;
+            }
+            let rules = self.nearest_rules(parent);
+            last.walk = self.id;
+            // The buffer kept: a walk asks for thousands of directories.
+            last.dir.clear();
+            last.dir.extend_from_slice(parent);
+            last.rules = Arc::downgrade(&rules);
+            rules
+        })
+    }
+
+    /// The rules of `dir` (as the walk spells it), or of its nearest ancestor with any.
+    fn nearest_rules(&self, mut dir: &[u8]) -> Arc<Rules> {
         let root_len = self.root.as_os_str().len();
         let rules = self.rules.read().unwrap_or_else(|e| e.into_inner());
-        let mut dir = path.as_os_str().as_encoded_bytes();
-        while let Some(cut) = dir.iter().rposition(|&b| b.is_ascii() && std::path::is_separator(b.into())) {
-            dir = &dir[..cut];
-            if dir.len() <= root_len {
-                break;
-            }
+        while dir.len() > root_len {
             if let Some(found) = rules.get(dir) {
                 return Arc::clone(found);
             }
+            let Some(cut) = last_separator(dir) else { break };
+            dir = &dir[..cut];
         }
         Arc::clone(&self.top)
     }
@@ -192,6 +219,24 @@ impl IgnoreFiles {
     fn warn(&self, file: &Path, problem: &str) {
         self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(Warning::in_file_under(&self.root, file, problem));
     }
+}
+
+/// A thread's last [`IgnoreFiles::rules_of_parent`]: the walk (its [`IgnoreFiles::id`]), the
+/// directory, and its rules, held weakly so that the matchers go with the walk.
+struct LastParent {
+    walk: u64,
+    dir: Vec<u8>,
+    rules: Weak<Rules>,
+}
+
+thread_local! {
+    static LAST_PARENT: RefCell<LastParent> =
+        const { RefCell::new(LastParent { walk: u64::MAX, dir: Vec::new(), rules: Weak::new() }) };
+}
+
+/// Where the last path separator in `path` is.
+fn last_separator(path: &[u8]) -> Option<usize> {
+    path.iter().rposition(|&b| b.is_ascii() && std::path::is_separator(b.into()))
 }
 
 /// The crate's precedence: `.ignore` files, then `.gitignore` files, then `info/exclude`; in

@@ -39,8 +39,9 @@ pub(super) fn native_build_packages(repo: &Repo, dir: &RelPath, requirements: &[
     }
     for lock in [crate::rel_path::rel!("uv.lock"), crate::rel_path::rel!("poetry.lock")] {
         let path = dir.join(lock);
-        if let Some(table) = repo.exists(&path).then(|| repo.read_toml(&path)).flatten() {
-            note(locked_names(&table), Evidence::file(&path));
+        // Read, not parsed or kept: a lock is megabytes, and its parsed table ten times that.
+        if let Some(text) = repo.exists(&path).then(|| repo.read_once(&path)).flatten() {
+            note(locked_names(&text), Evidence::file(&path));
         }
     }
     let Some((_, source)) = wanted.first() else { return };
@@ -89,10 +90,29 @@ fn pyproject_names(pyproject: &toml::Table) -> Vec<String> {
     names
 }
 
-/// The distributions a `uv.lock` or `poetry.lock` holds (`[[package]] name = "…"`).
-fn locked_names(lock: &toml::Table) -> Vec<String> {
-    let packages = lock.get("package").and_then(|p| p.as_array()).into_iter().flatten();
-    packages.filter_map(|p| p.get("name")?.as_str()).map(requirement_name).collect()
+/// The distributions a `uv.lock` or `poetry.lock` holds. Both tools write each package as a
+/// `[[package]]` table whose own `name = "…"` line comes before any other table header, so
+/// the lines say it without a TOML parse (200 ms and 20 MiB for a 1 MiB `uv.lock`).
+fn locked_names(lock: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut in_package = false;
+    for line in lock.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_package =
+                line.strip_prefix("[[").and_then(|l| l.strip_suffix("]]")).is_some_and(|h| h.trim() == "package");
+        } else if in_package && let Some(name) = key_string(line, "name") {
+            names.push(requirement_name(name));
+            in_package = false;
+        }
+    }
+    names
+}
+
+/// The string of a `key = "value"` (or `'value'`) line.
+fn key_string<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let value = line.strip_prefix(key)?.trim_start().strip_prefix('=')?.trim_start();
+    let quote = value.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    value[1..].split(quote).next()
 }
 
 #[cfg(test)]
@@ -108,9 +128,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(pyproject_names(&pyproject), ["django", "psycopg2", "pytest", "python-ldap", "mysqlclient"]);
-        let lock: toml::Table =
-            toml::from_str("[[package]]\nname = \"MySQLClient\"\n[[package]]\nname = \"six\"\n").unwrap();
-        assert_eq!(locked_names(&lock), ["mysqlclient", "six"]);
+        let lock = "version = 1\n[[package]]\nname = \"MySQLClient\"\nversion = \"2.2\"\n\n[package.metadata]\n\
+                    requires-dist = [{ name = \"psycopg2\" }]\n\n[[package.wheels]]\nname = \"x\"\n\
+                    [[package]]\nname = 'six'\n[[ package ]]\n  name=\"Python_LDAP\"\n";
+        assert_eq!(locked_names(lock), ["mysqlclient", "six", "python-ldap"]);
     }
 
     #[test]
