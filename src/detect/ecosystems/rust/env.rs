@@ -192,13 +192,6 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
         )
         .expect("the envy pattern is valid")
     });
-    static CONFIG_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"Environment::with_prefix\(\s*"([A-Za-z0-9_]*)"\s*\)"#)
-            .expect("the config prefix pattern is valid")
-    });
-    static FIGMENT_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)Env::prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the figment prefix pattern is valid")
-    });
     static DESERIALIZE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?:try_deserialize|try_into|deserialize|extract)::<\s*([A-Za-z_][[:word:]]*)\s*>").expect("valid")
     });
@@ -225,49 +218,56 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
         let Some(ty) = c.get(2).map(|m| m.as_str()).or_else(annotated) else { continue };
         found.extend(struct_fields(text, ty, &prefix, "envy field"));
     }
-    if let Some(prefix) = CONFIG_PREFIX.captures(text).and_then(|c| c.get(1))
-        && let Some(ty) = DESERIALIZE.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str()).or_else(annotated)
-    {
-        let prefix = format!("{}_", prefix.as_str().to_ascii_uppercase());
-        // Layered over configuration files (`File::from(base.join("base.yaml"))`), a field the
-        // files may give needs no variable: the environment only overrides it.
-        let files = text.contains("File::from") || text.contains("File::with_name");
-        found.extend(struct_fields(text, ty, &prefix, "config crate field").into_iter().map(|read| {
-            let need = if files && read.need == Need::Required { Need::Unstated } else { read.need };
+    let deserialized = || DESERIALIZE.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str()).or_else(annotated);
+    // Over settings a file may give, a field needs no variable: the environment only overrides it.
+    let overriding = |reads: Vec<EnvRead>, layered: bool| {
+        reads.into_iter().map(move |read| {
+            let need = if layered && read.need == Need::Required { Need::Unstated } else { read.need };
             EnvRead { need, ..read }
-        }));
-    }
-    // figment's `Env::prefixed("APP_")` keeps the prefix as written, `_` included.
-    if let Some(prefix) = FIGMENT_PREFIX.captures(text).and_then(|c| c.get(1))
-        && let Some(ty) = DESERIALIZE.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str()).or_else(annotated)
+        })
+    };
+    if let Some(prefix) = config_prefix(text)
+        && let Some(ty) = deserialized()
     {
-        // Merged over defaults built into the binary (`Toml::string(DEFAULTS)`), a field they
-        // give needs no variable: the environment only overrides it. A `Toml::file(…)` may be
-        // missing where the app runs: its fields stay as the struct says.
-        let files = ["Toml::string(", "Yaml::string(", "Json::string("].iter().any(|provider| text.contains(provider));
-        found.extend(struct_fields(text, ty, &prefix.as_str().to_ascii_uppercase(), "figment field").into_iter().map(
-            |read| {
-                let need = if files && read.need == Need::Required { Need::Unstated } else { read.need };
-                EnvRead { need, ..read }
-            },
-        ));
+        // Configuration files (`File::from(base.join("base.yaml"))`) under the environment.
+        let files = text.contains("File::from") || text.contains("File::with_name");
+        found.extend(overriding(struct_fields(text, ty, &prefix, "config crate field"), files));
+    }
+    if let Some(prefix) = figment_prefix(text)
+        && let Some(ty) = deserialized()
+    {
+        // Defaults built into the binary (`Toml::string(DEFAULTS)`); a `Toml::file(…)` may be
+        // missing where the app runs, so its fields stay as the struct says.
+        let defaults =
+            ["Toml::string(", "Yaml::string(", "Json::string("].iter().any(|provider| text.contains(provider));
+        found.extend(overriding(struct_fields(text, ty, &prefix, "figment field"), defaults));
     }
     found
+}
+
+/// The config crate's `Environment::with_prefix("app")`: its variables start `APP_`.
+fn config_prefix(text: &str) -> Option<String> {
+    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"Environment::with_prefix\(\s*"([A-Za-z0-9_]*)"\s*\)"#)
+            .expect("the config prefix pattern is valid")
+    });
+    let prefix = PREFIX.captures(text)?.get(1)?;
+    Some(format!("{}_", prefix.as_str().to_ascii_uppercase()))
+}
+
+/// figment's `Env::prefixed("APP_")`: the prefix as written, `_` included.
+fn figment_prefix(text: &str) -> Option<String> {
+    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)Env::prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the figment prefix pattern is valid")
+    });
+    Some(PREFIX.captures(text)?.get(1)?.as_str().to_ascii_uppercase())
 }
 
 /// The prefix figment (`Env::prefixed("APP_")`, as written) or the config crate
 /// (`Environment::with_prefix("app")`, upper case and `_`) loads every variable under.
 pub fn namespace(text: &str) -> Option<String> {
-    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)(?:Env::prefixed\(\s*"([A-Za-z0-9_]+)"|Environment::with_prefix\(\s*"([A-Za-z0-9_]+)")"#)
-            .expect("the settings prefix pattern is valid")
-    });
-    let c = PREFIX.captures(text)?;
-    match (c.get(1), c.get(2)) {
-        (Some(figment), _) => Some(figment.as_str().to_ascii_uppercase()),
-        (None, Some(config)) => Some(format!("{}_", config.as_str().to_ascii_uppercase())),
-        (None, None) => None,
-    }
+    // An empty prefix would claim every variable there is.
+    figment_prefix(text).or_else(|| config_prefix(text)).filter(|prefix| !prefix.trim_end_matches('_').is_empty())
 }
 
 /// The fields of `struct ty { … }` in `text` as environment reads `PREFIX` + `FIELD`:
