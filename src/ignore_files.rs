@@ -12,6 +12,7 @@
 //! Use: build the walk with [`IgnoreFiles::walk_builder`] and pass every entry through
 //! [`IgnoreFiles::keep`] in `filter_entry`.
 
+use crate::evidence::Anchor;
 use crate::warning::Warning;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -178,7 +179,7 @@ impl IgnoreFiles {
             }
         }
         if let Some((line, err)) = first_error {
-            self.warn(file, &format!("line {line}: {err}; that pattern is not applied"));
+            self.warn_at(file, Anchor::Line(line), &format!("{err}; that pattern is not applied"));
         }
         match builder.build() {
             Ok(matcher) => Some(matcher),
@@ -217,7 +218,12 @@ impl IgnoreFiles {
     }
 
     fn warn(&self, file: &Path, problem: &str) {
-        self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(Warning::in_file_under(&self.root, file, problem));
+        self.warn_at(file, Anchor::File, problem);
+    }
+
+    fn warn_at(&self, file: &Path, anchor: Anchor, problem: &str) {
+        let warning = Warning::at_place_under(&self.root, file, anchor, problem);
+        self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(warning);
     }
 }
 
@@ -356,6 +362,21 @@ mod tests {
         ]) {
             assert!(warning.starts_with(start), "{warning}");
         }
+    }
+
+    #[test]
+    fn a_bad_pattern_is_named_by_its_line_and_the_others_still_apply() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, "sub/.gitignore", "*.log\n\n{unclosed\n*.tmp\n");
+        write(root, "sub/a.log", "");
+        write(root, "sub/b.tmp", "");
+        write(root, "sub/c.txt", "");
+        let (files, warnings) = walk(root);
+        assert_eq!(files, ["sub/.gitignore", "sub/c.txt"]);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].starts_with("sub/.gitignore:3: "), "{warnings:?}");
+        assert!(warnings[0].ends_with("; that pattern is not applied"), "{warnings:?}");
     }
 
     #[test]

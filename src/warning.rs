@@ -56,11 +56,17 @@ impl Warning {
     /// A problem with the file `path` the walk of `root` came upon: named relative to the
     /// checkout, or as the system names it when it lies outside.
     pub fn in_file_under(root: &Path, path: &Path, problem: impl Into<String>) -> Warning {
+        Warning::at_place_under(root, path, Anchor::File, problem)
+    }
+
+    /// A problem at `anchor` (a line) of the file `path` the walk of `root` came upon; a file
+    /// outside the checkout is named as the system names it, without the place.
+    pub fn at_place_under(root: &Path, path: &Path, anchor: Anchor, problem: impl Into<String>) -> Warning {
         let subject = match path.strip_prefix(root) {
             Ok(rel) => {
                 let rel = rel.to_string_lossy().replace(std::path::MAIN_SEPARATOR, "/");
                 // Spelled as the walk lists it (a backslash in a Unix file name stays).
-                Subject::File { path: RelPath::trusted(&rel).to_owned(), anchor: Anchor::File }
+                Subject::File { path: RelPath::trusted(&rel).to_owned(), anchor }
             }
             Err(_) => Subject::Outside(path.to_path_buf()),
         };
