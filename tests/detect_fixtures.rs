@@ -351,6 +351,20 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DATABASE_PASSWORD", "DISCORD_BOT_TOKEN"],
             &["DATABASE_HOST", "ACCOUNT_LINKING_PUB_KEY"],
         ),
+        // urfave/cli flags: the flag's type, usage, default and `Required` say what each is.
+        (
+            "secrets-go-urfave-cli",
+            &["PIPES_AGENT_SECRET", "PIPES_FORGE_SECRET", "PIPES_GITHUB_SECRET", "PIPES_LICENSE_TOKEN", "PIPES_TOKEN"],
+            &["PIPES_LICENSE_TOKEN"],
+            &[
+                "PIPES_AGENT_SECRET_FILE",
+                "PIPES_SERVER_KEY",
+                "PIPES_SECRET_EXTENSION_NETRC",
+                "PIPES_TOKEN_TTL",
+                "PIPES_PULL_SECRET_NAMES",
+                "PIPES_SERVER",
+            ],
+        ),
         // A string constant names the variable; a typed number is a setting.
         (
             "secrets-rust-clap",

@@ -3,7 +3,7 @@
 //! `PrefixLookuper` of the same file; kelseyhightower's `envconfig:"x"` — the structs
 //! `envconfig.Process("app", &c)` fills are [`super::envconfig`]'s), with the field's type
 //! (a `bool`, number, duration or list is a setting); viper's `BindEnv`, and its keys under
-//! `SetEnvPrefix` + `AutomaticEnv`; parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
+//! `SetEnvPrefix` + `AutomaticEnv`; urfave/cli's flags ([`super::cli_flags`]); parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
 //! Go templates that render configuration (`{{ .Env.X }}`, gomplate's `getenv "X"`, sprig's
 //! `env "X"`).
 
@@ -31,6 +31,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(tag_reads(text));
     found.extend(viper_reads(text));
     found.extend(keyed_reads(text));
+    found.extend(super::cli_flags::reads(text));
     found
 }
 
@@ -104,7 +105,7 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
 /// Whether an option's description says it holds a credential (`OAuth client secret`, `SMTP
 /// password`, `API key`) rather than where one is or what it is called (`path to the private
 /// key file`, `private key ID`).
-fn describes_a_credential(description: &str) -> bool {
+pub(super) fn describes_a_credential(description: &str) -> bool {
     static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?)(?-u:\b)")
             .expect("the credential-description pattern is valid")
