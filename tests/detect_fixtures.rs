@@ -348,8 +348,16 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "DISCORD_BOT_TOKEN",
                 "OAUTH_CLIENT_SECRET",
             ],
-            &["DATABASE_PASSWORD", "DISCORD_BOT_TOKEN"],
+            // `static let botToken = env(…)` runs when first used: not at start.
+            &["DATABASE_PASSWORD"],
             &["DATABASE_HOST", "ACCOUNT_LINKING_PUB_KEY"],
+        ),
+        // Static properties are lazy; `Self.get` in an `extension Environment` is Vapor's read.
+        (
+            "secrets-swift-lazy-statics",
+            &["MAILER_API_KEY", "APNS_PRIVATE_KEY", "BOT_TOKEN", "SO_API_KEY", "JWT_SECRET"],
+            &["MAILER_API_KEY"],
+            &["APNS_KEY_ID"],
         ),
         // urfave/cli flags: the flag's type, usage, default and `Required` say what each is.
         (
