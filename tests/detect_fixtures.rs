@@ -373,6 +373,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "PIPES_SERVER",
             ],
         ),
+        // appsettings keys in the project's letter case; an AppHost-given Aspire parameter.
+        (
+            "secrets-dotnet-settings-spelling",
+            &["IDENTITY__ADMINPASSWORD", "IDENTITY__ADMINCLIENTSECRET", "EMAIL__SMTP__PASSWORD", "Parameters__openai_key"],
+            &[],
+            &["IDENTITY__GOOGLESECRET", "IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
+        ),
         // A string constant names the variable; a typed number is a setting.
         (
             "secrets-rust-clap",
