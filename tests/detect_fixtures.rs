@@ -380,6 +380,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["IDENTITY__GOOGLESECRET", "IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
         ),
+        // Compose files in a `docker` folder, known by their content, spell the derived name.
+        (
+            "secrets-docker-folder-compose",
+            &["STORE_SECURITY_JWT_BASE64_SECRET"],
+            &["STORE_SECURITY_JWT_BASE64_SECRET"],
+            &["SPRING_DATASOURCE_URL", "POSTGRES_USER"],
+        ),
         // A string constant names the variable; a typed number is a setting.
         (
             "secrets-rust-clap",
