@@ -380,6 +380,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["IDENTITY__GOOGLESECRET", "IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
         ),
+        // peterbourgon/ff reads each flag from `PREFIX_NAME`; typed and path flags are settings.
+        (
+            "secrets-go-ff-flags",
+            &["RELAY_SESSION_SECRET", "RELAY_UPSTREAM_API_KEY"],
+            &[],
+            &["RELAY_LISTEN_ADDR", "RELAY_DEBUG", "RELAY_TLS_KEY"],
+        ),
         // Compose files in a `docker` folder, known by their content, spell the derived name.
         (
             "secrets-docker-folder-compose",

@@ -1,9 +1,11 @@
-//! urfave/cli's flags, which read the environment by the names they list: v3's `Sources:
+//! Command-line flag libraries that read the environment. urfave/cli's flags read the names
+//! they list: v3's `Sources:
 //! cli.EnvVars("X", "Y")` (or a `cli.NewValueSourceChain(…, cli.EnvVar("X"))`), v2's
 //! `EnvVars: []string{"X"}`, v1's `EnvVar: "X,Y"`. The flag's type says what the value is (a
 //! `BoolFlag`, `IntFlag`, `DurationFlag` or `StringSliceFlag` holds a setting), its `Value:`
 //! gives a default, `Required: true` makes it needed, and its `Usage:` says what it holds: a
-//! credential (`oauth2 client secret`) or where one is (`server ssl key path`).
+//! credential (`oauth2 client secret`) or where one is (`server ssl key path`). peterbourgon/ff
+//! reads every flag of a standard flag set under a prefix (see [`ff_reads`]).
 
 use std::sync::LazyLock;
 
@@ -19,8 +21,55 @@ const QUOTES: &[char] = &['"', '`'];
 /// setting (`BoolFlag`, `IntFlag`, `DurationFlag`, `TimestampFlag`, the slices and maps).
 const STRING_FLAGS: &[&str] = &["String", "Generic"];
 
-/// The variables the urfave/cli flags of `text` read.
+/// The variables the flags of `text` read: urfave/cli's, and peterbourgon/ff's.
 pub fn reads(text: &str) -> Vec<EnvRead> {
+    let mut found = urfave_reads(text);
+    found.extend(ff_reads(text));
+    found
+}
+
+/// peterbourgon/ff: `ff.Parse(fs, args, ff.WithEnvVarPrefix("APP"))` reads every flag of the
+/// standard library's flag set from `APP_<NAME>` (`-`, `.` and `/` as `_`; without a prefix,
+/// `ff.WithEnvVars()`, from `<NAME>`): `fs.String("api-key", "", "upstream API key")`,
+/// `fs.StringVar(&key, "api-key", …)`. The method says the type; the default and the usage
+/// follow the name.
+fn ff_reads(text: &str) -> Vec<EnvRead> {
+    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)ff\.WithEnvVar(?:Prefix\(\s*"([A-Za-z0-9_]+)"|s\(\s*\))"#)
+            .expect("the ff env option pattern is valid")
+    });
+    static FLAG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)[a-z_][[:word:]]*\.([A-Z][a-z0-9]*)(?:Var)?\(\s*(?:&[[:word:].]+\s*,\s*)?"([a-zA-Z0-9][a-zA-Z0-9._/-]*)""#)
+            .expect("the flag declaration pattern is valid")
+    });
+    let Some(option) = PREFIX.captures(text) else { return Vec::new() };
+    let prefix = option.get(1).map(|p| format!("{}_", p.as_str().to_ascii_uppercase())).unwrap_or_default();
+    let mut found = Vec::new();
+    for c in FLAG.captures_iter(text) {
+        let (Some(whole), Some(kind), Some(flag)) = (c.get(0), c.get(1), c.get(2)) else { continue };
+        let kind = kind.as_str();
+        if !matches!(kind, "String" | "Bool" | "Int" | "Int64" | "Uint" | "Uint64" | "Float64" | "Duration") {
+            continue;
+        }
+        let rest = code::rest_of_call(&text[whole.end()..], QUOTES);
+        let mut args = rest.trim_start().strip_prefix(',').unwrap_or_default().trim_start();
+        let default = code::expression(args, QUOTES).trim();
+        args = args[default.len()..].trim_start().strip_prefix(',').unwrap_or_default().trim_start();
+        let usage = code::expression(args, QUOTES).trim().trim_matches(['"', '`']);
+        let name = format!("{prefix}{}", flag.as_str().to_ascii_uppercase().replace(['-', '.', '/'], "_"));
+        let setting = kind != "String" || describes_a_location(usage);
+        let need = if default.is_empty() || default == "\"\"" { Need::Unstated } else { Need::Optional };
+        found.push(
+            EnvRead::new(name, flag.start(), need, "ff flag")
+                .typed_setting(setting)
+                .marked_secret(!setting && describes_a_credential(usage)),
+        );
+    }
+    found
+}
+
+/// The variables the urfave/cli flags of `text` read.
+fn urfave_reads(text: &str) -> Vec<EnvRead> {
     static FLAG: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?-u:\b)[A-Za-z_][A-Za-z0-9_]*\.([A-Z][A-Za-z0-9]*)Flag\s*\{").expect("the cli flag pattern is valid")
     });
@@ -160,6 +209,33 @@ var flags = []cli.Flag{
                 ("API_TOKEN".into(), Need::Required, false, false),
             ]
         );
+    }
+
+    #[test]
+    fn ff_reads_the_flag_set_under_its_prefix() {
+        let text = r#"
+fs := flag.NewFlagSet("relay", flag.ContinueOnError)
+var (
+	listen = fs.String("listen-addr", "localhost:8080", "listen address")
+	apiKey = fs.String("upstream.api-key", "", "API key for the upstream")
+	debug  = fs.Bool("debug", false, "log debug information")
+)
+fs.StringVar(&cfg.Secret, "session-secret", "", "session signing secret")
+fs.StringVar(&cfg.TLSKey, "tls-key", "", "path to the TLS key file")
+ff.Parse(fs, os.Args[1:], ff.WithEnvVarPrefix("relay"))
+"#;
+        assert_eq!(
+            found(text),
+            [
+                ("RELAY_LISTEN_ADDR".into(), Need::Optional, true, false),
+                ("RELAY_UPSTREAM_API_KEY".into(), Need::Unstated, false, true),
+                ("RELAY_DEBUG".into(), Need::Optional, true, false),
+                ("RELAY_SESSION_SECRET".into(), Need::Unstated, false, true),
+                ("RELAY_TLS_KEY".into(), Need::Unstated, true, false),
+            ]
+        );
+        // Without ff's env option the flags are command-line only.
+        assert!(reads("var key = flag.String(\"api-key\", \"\", \"API key\")\n").is_empty());
     }
 
     #[test]
