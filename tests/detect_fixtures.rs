@@ -387,6 +387,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["RELAY_LISTEN_ADDR", "RELAY_DEBUG", "RELAY_TLS_KEY"],
         ),
+        // MicroProfile's `@ConfigProperty` binds its key's upper-cased name.
+        (
+            "secrets-quarkus-config-property",
+            &["MAILER_API_KEY"],
+            &["MAILER_API_KEY"],
+            &["MAILER_FROM", "MAILER_RETRIES"],
+        ),
         // Compose files in a `docker` folder, known by their content, spell the derived name.
         (
             "secrets-docker-folder-compose",

@@ -69,22 +69,28 @@ fn placeholders(text: &str, via: &'static str) -> Vec<EnvRead> {
         .collect()
 }
 
-/// `@Value("${X}")` / `@Value("${X:default}")`; a property key (`${app.jwt.secret}`) binds
-/// its relaxed name.
+/// `@Value("${X}")` / `@Value("${X:default}")` (Spring, Micronaut); a property key
+/// (`${app.jwt.secret}`) binds its relaxed name. MicroProfile's (Quarkus')
+/// `@ConfigProperty(name = "smtp.password", defaultValue = "…")` binds its key the same way.
 fn value_annotations(text: &str) -> Vec<EnvRead> {
     static VALUE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"@Value\(\s*"\$\{([A-Za-z_][A-Za-z0-9_.\-\[\]]*)(:[^}]*)?\}"#)
-            .expect("the @Value pattern is valid")
+        Regex::new(
+            r#"@Value\(\s*"\$\{([A-Za-z_][A-Za-z0-9_.\-\[\]]*)(:[^}]*)?\}|@ConfigProperty\(\s*name\s*=\s*"([A-Za-z_][A-Za-z0-9_.\-\[\]]*)"([^)]*)\)"#,
+        )
+        .expect("the @Value pattern is valid")
     });
     VALUE
         .captures_iter(text)
         .filter_map(|c| {
-            let key = c.get(1)?;
-            let need = if c.get(2).is_some() { Need::Optional } else { Need::Required };
+            let key = c.get(1).or(c.get(3))?;
+            let defaulted = c.get(2).is_some() || c.get(4).is_some_and(|rest| code::has_keyword(rest.as_str(), "defaultValue"));
+            let need = if defaulted { Need::Optional } else { Need::Required };
+            let (direct, property) =
+                if c.get(3).is_some() { ("@ConfigProperty", "@ConfigProperty key") } else { ("@Value", "@Value property") };
             Some(if code::is_upper_snake(key.as_str()) {
-                EnvRead::new(key.as_str(), key.start(), need, "@Value")
+                EnvRead::new(key.as_str(), key.start(), need, direct)
             } else {
-                EnvRead::derived(relaxed_name(key.as_str()), key.start(), need, "@Value property")
+                EnvRead::derived(relaxed_name(key.as_str()), key.start(), need, property)
             })
         })
         .collect()
@@ -222,6 +228,8 @@ mod tests {
         let text = r#"
 @Value("${STRIPE_SECRET_KEY}") String key;
 @Value("${app.jwt.secret:dev}") String jwt;
+@ConfigProperty(name = "mailer.api-key") String mailerKey;
+@ConfigProperty(name = "mailer.from", defaultValue = "shop@example.com") String from;
 String t = System.getenv("API_TOKEN");
 String d = System.getenv().getOrDefault("DB_PASS", "x");
 @ConfigurationProperties(prefix = "app.mail")
@@ -237,6 +245,8 @@ public class MailProperties {
                 ("DB_PASS".into(), Need::Optional, false),
                 ("STRIPE_SECRET_KEY".into(), Need::Required, false),
                 ("APP_JWT_SECRET".into(), Need::Optional, true),
+                ("MAILER_API_KEY".into(), Need::Required, true),
+                ("MAILER_FROM".into(), Need::Optional, true),
                 ("APP_MAIL_SMTP_PASSWORD".into(), Need::Unstated, true),
                 ("APP_MAIL_PORT".into(), Need::Unstated, true),
             ]
