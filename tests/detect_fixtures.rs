@@ -376,7 +376,12 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         // appsettings keys in the project's letter case; an AppHost-given Aspire parameter.
         (
             "secrets-dotnet-settings-spelling",
-            &["IDENTITY__ADMINPASSWORD", "IDENTITY__ADMINCLIENTSECRET", "EMAIL__SMTP__PASSWORD", "Parameters__openai_key"],
+            &[
+                "IDENTITY__ADMINPASSWORD",
+                "IDENTITY__ADMINCLIENTSECRET",
+                "EMAIL__SMTP__PASSWORD",
+                "Parameters__openai_key",
+            ],
             &[],
             &["IDENTITY__GOOGLESECRET", "IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
         ),

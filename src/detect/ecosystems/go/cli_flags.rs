@@ -71,7 +71,8 @@ fn ff_reads(text: &str) -> Vec<EnvRead> {
 /// The variables the urfave/cli flags of `text` read.
 fn urfave_reads(text: &str) -> Vec<EnvRead> {
     static FLAG: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)[A-Za-z_][A-Za-z0-9_]*\.([A-Z][A-Za-z0-9]*)Flag\s*\{").expect("the cli flag pattern is valid")
+        Regex::new(r"(?-u:\b)[A-Za-z_][A-Za-z0-9_]*\.([A-Z][A-Za-z0-9]*)Flag\s*\{")
+            .expect("the cli flag pattern is valid")
     });
     if !text.contains("urfave/cli") {
         return Vec::new();

@@ -83,10 +83,14 @@ fn value_annotations(text: &str) -> Vec<EnvRead> {
         .captures_iter(text)
         .filter_map(|c| {
             let key = c.get(1).or(c.get(3))?;
-            let defaulted = c.get(2).is_some() || c.get(4).is_some_and(|rest| code::has_keyword(rest.as_str(), "defaultValue"));
+            let defaulted =
+                c.get(2).is_some() || c.get(4).is_some_and(|rest| code::has_keyword(rest.as_str(), "defaultValue"));
             let need = if defaulted { Need::Optional } else { Need::Required };
-            let (direct, property) =
-                if c.get(3).is_some() { ("@ConfigProperty", "@ConfigProperty key") } else { ("@Value", "@Value property") };
+            let (direct, property) = if c.get(3).is_some() {
+                ("@ConfigProperty", "@ConfigProperty key")
+            } else {
+                ("@Value", "@Value property")
+            };
             Some(if code::is_upper_snake(key.as_str()) {
                 EnvRead::new(key.as_str(), key.start(), need, direct)
             } else {
