@@ -355,7 +355,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         // Static properties are lazy; `Self.get` in an `extension Environment` is Vapor's read.
         (
             "secrets-swift-lazy-statics",
-            &["MAILER_API_KEY", "APNS_PRIVATE_KEY", "BOT_TOKEN", "SO_API_KEY", "JWT_SECRET"],
+            &["MAILER_API_KEY", "APNS_PRIVATE_KEY", "BOT_TOKEN", "SO_API_KEY", "JWT_SECRET", "SLACK_SIGNING_SECRET"],
             &["MAILER_API_KEY"],
             &["APNS_KEY_ID"],
         ),

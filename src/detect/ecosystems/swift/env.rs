@@ -1,5 +1,5 @@
 //! What Swift code reads from the environment: Vapor's `Environment.get("X")` (`Self.get("X")`
-//! in an `extension Environment`) and Foundation's
+//! in an `extension Environment`) and `Environment.process.X`, and Foundation's
 //! `ProcessInfo.processInfo.environment["X"]`, and the project's env helpers — functions
 //! whose `String` parameter is the name they read (`static func env(_ key: String) -> String
 //! { … environment[key] … fatalError(…) }`), called with a literal anywhere in the project
@@ -20,7 +20,7 @@ const QUOTES: &[char] = &['"'];
 pub fn reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?-u:\b)(?:ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]|(Environment|Self)\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\))"#,
+            r#"(?-u:\b)(?:ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]|(Environment|Self)\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)|Environment\.process\.([A-Z_][A-Z0-9_]*)(?-u:\b))"#,
         )
         .expect("the Swift environment-read pattern is valid")
     });
@@ -33,7 +33,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
             if c.get(2).is_some_and(|owner| owner.as_str() == "Self") && !extends_environment {
                 return None;
             }
-            let name = c.get(1).or(c.get(3))?;
+            let name = c.get(1).or(c.get(3)).or(c.get(4))?;
             let after = &text[whole.end()..];
             // `?? "default"` is optional; `guard let x = Environment.get("X") else { throw … }`
             // and a force unwrap (`Environment.get("X")!`) stop without it — but a static
@@ -166,7 +166,7 @@ func greet(_ name: String) -> String { "hello \(name)" }
 
     #[test]
     fn reads_of_an_environment_extension_and_force_unwraps() {
-        let text = "extension Environment {\n    static public let apnsKey = Self.get(\"APNS_PRIVATE_KEY\")!.base64Decoded()!\n}\nfunc configure() {\n    let key = Environment.get(\"MAILER_KEY\")!\n    let id = Environment.get(\"KEY_ID\") != nil\n}\n";
+        let text = "extension Environment {\n    static public let apnsKey = Self.get(\"APNS_PRIVATE_KEY\")!.base64Decoded()!\n}\nfunc configure() {\n    let key = Environment.get(\"MAILER_KEY\")!\n    let id = Environment.get(\"KEY_ID\") != nil\n    let token = Environment.process.API_TOKEN ?? \"\"\n}\n";
         let direct = |text: &str| -> Vec<(String, Need)> {
             reads(text).into_iter().filter(|r| r.helper.is_none()).map(|r| (r.name, r.need)).collect()
         };
@@ -176,6 +176,7 @@ func greet(_ name: String) -> String { "hello \(name)" }
                 ("APNS_PRIVATE_KEY".to_string(), Need::Unstated),
                 ("MAILER_KEY".to_string(), Need::Required),
                 ("KEY_ID".to_string(), Need::Unstated),
+                ("API_TOKEN".to_string(), Need::Optional),
             ]
         );
         // Elsewhere `Self.get` is any type's.
