@@ -399,6 +399,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["MAILER_API_KEY"],
             &["MAILER_FROM", "MAILER_RETRIES"],
         ),
+        // HOCON: `${?X}` keeps the earlier value without the variable; `${X}` does not resolve.
+        (
+            "secrets-ktor-hocon",
+            &["DATABASE_PASSWORD", "JWT_SECRET"],
+            &["DATABASE_PASSWORD"],
+            &["PORT"],
+        ),
         // Compose files in a `docker` folder, known by their content, spell the derived name.
         (
             "secrets-docker-folder-compose",

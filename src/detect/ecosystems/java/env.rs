@@ -1,4 +1,5 @@
 //! How JVM code and Spring configuration read the environment: `System.getenv("X")`;
+//! HOCON's `${?X}` substitutions in `application.conf` (Ktor, Play, Akka);
 //! `${X}` placeholders in Spring configuration files (required: the context does not start
 //! without them) and `${X:default}` (optional); `@Value("${…}")` in code; and Spring Boot's
 //! relaxed binding, where an environment variable overrides a property by its upper-cased
@@ -27,7 +28,33 @@ pub fn is_spring_config(dir: &str, name: &str) -> bool {
             || dir.split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]))
 }
 
+/// HOCON configuration that Ktor, Play and Akka load: `application.conf` (and its
+/// `application.dev.conf`-style siblings), wherever it is.
+pub fn is_hocon_config(name: &str) -> bool {
+    name.starts_with("application") && name.ends_with(".conf")
+}
+
+/// HOCON's substitutions of environment variables: `${?X}` is optional (the key keeps its
+/// earlier value without it); `${X}` fails to resolve without it. A path (`${app.name}`)
+/// names another key, no variable.
+fn hocon_substitutions(text: &str) -> Vec<EnvRead> {
+    static SUBSTITUTION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\$\{(\?)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}").expect("the HOCON substitution pattern is valid")
+    });
+    SUBSTITUTION
+        .captures_iter(text)
+        .filter_map(|c| {
+            let name = c.get(2).filter(|name| code::is_upper_snake(name.as_str()))?;
+            let need = if c.get(1).is_some() { Need::Optional } else { Need::Required };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "HOCON substitution"))
+        })
+        .collect()
+}
+
 pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
+    if is_hocon_config(rel.file_name()) {
+        return hocon_substitutions(text);
+    }
     static GETENV: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?-u:\b)System\.getenv\(\s*\)?\s*(?:\.(get|getOrDefault)\()?\(?\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
             .expect("the JVM environment-read pattern is valid")
@@ -225,6 +252,21 @@ mod tests {
         assert!(is_spring_config("config/src/main/resources/shared", "account-service.yml"));
         assert!(is_spring_config("", "bootstrap.yml"));
         assert!(!is_spring_config("src/test/resources", "data.yml"));
+    }
+
+    #[test]
+    fn hocon_substitutions_in_application_conf() {
+        let text = "ktor {\n  deployment { port = 8080, port = ${?PORT} }\n}\njwt {\n  secret = \"dev\"\n  secret = ${?JWT_SECRET}\n  realm = ${app.name}\n}\ndb.password = ${DB_PASSWORD}\n";
+        assert_eq!(
+            found("src/main/resources/application.conf", text),
+            [
+                ("PORT".into(), Need::Optional, false),
+                ("JWT_SECRET".into(), Need::Optional, false),
+                ("DB_PASSWORD".into(), Need::Required, false),
+            ]
+        );
+        assert!(is_hocon_config("application.conf") && is_hocon_config("application.dev.conf"));
+        assert!(!is_hocon_config("nginx.conf") && !is_hocon_config("reference.conf"));
     }
 
     #[test]
