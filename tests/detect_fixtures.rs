@@ -400,12 +400,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["MAILER_FROM", "MAILER_RETRIES"],
         ),
         // HOCON: `${?X}` keeps the earlier value without the variable; `${X}` does not resolve.
-        (
-            "secrets-ktor-hocon",
-            &["DATABASE_PASSWORD", "JWT_SECRET"],
-            &["DATABASE_PASSWORD"],
-            &["PORT"],
-        ),
+        ("secrets-ktor-hocon", &["DATABASE_PASSWORD", "JWT_SECRET"], &["DATABASE_PASSWORD"], &["PORT"]),
         // Compose files in a `docker` folder, known by their content, spell the derived name.
         (
             "secrets-docker-folder-compose",
