@@ -445,7 +445,8 @@ pub struct ProjectCompose {
     /// Files for deployments (`docker-compose.prod.yml`): their services are managed elsewhere.
     pub production: Vec<RelPathBuf>,
     /// Files in a folder of alternatives (`docker-compose.postgres.yml` beside
-    /// `docker-compose.mariadb.yml`), started only when a script names them.
+    /// `docker-compose.mariadb.yml`), and files compose does not know by their name, started
+    /// only when a script names them.
     pub alternatives: Vec<RelPathBuf>,
 }
 
@@ -466,7 +467,9 @@ impl ProjectCompose {
                 found.production.push(rel.to_owned());
                 continue;
             }
-            if alternatives.contains(&rel) {
+            // A compose file known by its content only (JHipster's `src/main/docker/app.yml`)
+            // is started with `-f` by the scripts that name it.
+            if alternatives.contains(&rel) || !is_compose_file(rel.file_name()) {
                 found.alternatives.push(rel.to_owned());
                 continue;
             }
