@@ -348,8 +348,65 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "DISCORD_BOT_TOKEN",
                 "OAUTH_CLIENT_SECRET",
             ],
-            &["DATABASE_PASSWORD", "DISCORD_BOT_TOKEN"],
+            // `static let botToken = env(…)` runs when first used: not at start.
+            &["DATABASE_PASSWORD"],
             &["DATABASE_HOST", "ACCOUNT_LINKING_PUB_KEY"],
+        ),
+        // Static properties are lazy; `Self.get` in an `extension Environment` is Vapor's read.
+        (
+            "secrets-swift-lazy-statics",
+            &["MAILER_API_KEY", "APNS_PRIVATE_KEY", "BOT_TOKEN", "SO_API_KEY", "JWT_SECRET", "SLACK_SIGNING_SECRET"],
+            &["MAILER_API_KEY"],
+            &["APNS_KEY_ID"],
+        ),
+        // urfave/cli flags: the flag's type, usage, default and `Required` say what each is.
+        (
+            "secrets-go-urfave-cli",
+            &["PIPES_AGENT_SECRET", "PIPES_FORGE_SECRET", "PIPES_GITHUB_SECRET", "PIPES_LICENSE_TOKEN", "PIPES_TOKEN"],
+            &["PIPES_LICENSE_TOKEN"],
+            &[
+                "PIPES_AGENT_SECRET_FILE",
+                "PIPES_SERVER_KEY",
+                "PIPES_SECRET_EXTENSION_NETRC",
+                "PIPES_TOKEN_TTL",
+                "PIPES_PULL_SECRET_NAMES",
+                "PIPES_SERVER",
+            ],
+        ),
+        // appsettings keys in the project's letter case; an AppHost-given Aspire parameter.
+        (
+            "secrets-dotnet-settings-spelling",
+            &[
+                "IDENTITY__ADMINPASSWORD",
+                "IDENTITY__ADMINCLIENTSECRET",
+                "EMAIL__SMTP__PASSWORD",
+                "Parameters__openai_key",
+            ],
+            &[],
+            &["IDENTITY__GOOGLESECRET", "IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
+        ),
+        // peterbourgon/ff reads each flag from `PREFIX_NAME`; typed and path flags are settings.
+        (
+            "secrets-go-ff-flags",
+            &["RELAY_SESSION_SECRET", "RELAY_UPSTREAM_API_KEY"],
+            &[],
+            &["RELAY_LISTEN_ADDR", "RELAY_DEBUG", "RELAY_TLS_KEY"],
+        ),
+        // MicroProfile's `@ConfigProperty` binds its key's upper-cased name.
+        (
+            "secrets-quarkus-config-property",
+            &["MAILER_API_KEY"],
+            &["MAILER_API_KEY"],
+            &["MAILER_FROM", "MAILER_RETRIES"],
+        ),
+        // HOCON: `${?X}` keeps the earlier value without the variable; `${X}` does not resolve.
+        ("secrets-ktor-hocon", &["DATABASE_PASSWORD", "JWT_SECRET"], &["DATABASE_PASSWORD"], &["PORT"]),
+        // Compose files in a `docker` folder, known by their content, spell the derived name.
+        (
+            "secrets-docker-folder-compose",
+            &["STORE_SECURITY_JWT_BASE64_SECRET"],
+            &["STORE_SECURITY_JWT_BASE64_SECRET"],
+            &["SPRING_DATASOURCE_URL", "POSTGRES_USER"],
         ),
         // A string constant names the variable; a typed number is a setting.
         (

@@ -129,6 +129,10 @@ impl Ecosystem for Dotnet {
                     );
                 }
                 if let Some(parameter) = c.name("parameter") {
+                    // `AddParameter("pw", value, secret: true)`: the AppHost gives the value itself.
+                    if gives_a_value(rest) {
+                        return None;
+                    }
                     let secret = code::has_keyword(rest, "secret") && rest.contains("true");
                     let name = format!("Parameters__{}", parameter.as_str().replace('-', "_"));
                     return Some(
@@ -171,6 +175,16 @@ impl Ecosystem for Dotnet {
             .collect();
         detect(sources.repo(), &named_by_ci, out);
     }
+}
+
+/// Whether the arguments after an Aspire parameter's name (`rest`) start with a value
+/// (`, builder.Configuration["Pw"], secret: true`) rather than a named one (`, secret: true`):
+/// then the AppHost sets the parameter from its own code, not from `Parameters__X`.
+fn gives_a_value(rest: &str) -> bool {
+    let Some(first) = rest.trim_start().strip_prefix(',').map(str::trim_start) else { return false };
+    let word = first.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    let named = word.len() < first.len() && word.trim_start().starts_with(':') && !word.trim_start().starts_with("::");
+    !first.is_empty() && !named
 }
 
 /// The prefix of `AddEnvironmentVariables("APP_")` when `text` adds the environment only so
@@ -343,7 +357,7 @@ mod tests {
 
     #[test]
     fn configuration_keys_bind_with_double_underscores() {
-        let text = "var k = builder.Configuration[\"Stripe:SecretKey\"] ?? throw new X();\nvar c = config.GetConnectionString(\"Shop\");\nvar t = Environment.GetEnvironmentVariable(\"API_TOKEN\") ?? \"\";\nvar v = cfg.GetValue<int>(\"Http:Timeout\", 30);\nvar p = builder.AddParameter(\"openai-key\", secret: true);\n";
+        let text = "var k = builder.Configuration[\"Stripe:SecretKey\"] ?? throw new X();\nvar c = config.GetConnectionString(\"Shop\");\nvar t = Environment.GetEnvironmentVariable(\"API_TOKEN\") ?? \"\";\nvar v = cfg.GetValue<int>(\"Http:Timeout\", 30);\nvar p = builder.AddParameter(\"openai-key\", secret: true);\nvar pw = builder.AddParameter(\"db-password\", builder.Configuration[\"Db\"], secret: true);\n";
         let reads: Vec<(String, Need, bool, bool)> = Dotnet
             .env_reads(crate::rel_path::rel!("Program.cs"), text)
             .into_iter()
@@ -357,6 +371,8 @@ mod tests {
                 ("API_TOKEN".into(), Need::Optional, false, false),
                 ("Http__Timeout".into(), Need::Optional, true, false),
                 ("Parameters__openai_key".into(), Need::Unstated, false, true),
+                // The AppHost gives `db-password` its value: only the key it reads is one.
+                ("Db".into(), Need::Unstated, true, false),
             ]
         );
     }

@@ -18,6 +18,7 @@ use crate::evidence::Evidence;
 use crate::rel_path::rel;
 use crate::rel_path::{RelPath, RelPathBuf};
 
+mod cli_flags;
 mod env;
 mod envconfig;
 

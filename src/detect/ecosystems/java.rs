@@ -65,7 +65,7 @@ pub static DECLARATION: Declaration = Declaration {
 
 impl Ecosystem for Java {
     fn is_settings_file(&self, dir: &str, name: &str) -> bool {
-        env::is_spring_config(dir, name)
+        env::is_spring_config(dir, name) || env::is_hocon_config(name)
     }
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)

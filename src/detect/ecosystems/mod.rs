@@ -419,6 +419,12 @@ pub fn reading_env_in<'a>(dir: &'a str, name: &'a str) -> impl Iterator<Item = &
         .map(|(_, eco)| eco.behaviour)
 }
 
+/// Whether some ecosystem reads `name` in `dir` as a settings file (an `appsettings.json`, a
+/// Spring `application.yml`) rather than as source code.
+pub fn is_settings_file(dir: &str, name: &str) -> bool {
+    ALL.iter().any(|eco| eco.behaviour.is_settings_file(dir, name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

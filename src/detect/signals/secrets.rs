@@ -160,6 +160,9 @@ struct ProjectNames {
     values: HashMap<String, Vec<String>>,
     /// By [`squashed`] name: the name as the project spells it.
     spelled: HashMap<String, String>,
+    /// Every name with .NET's `__` section separator the project spells is in upper case
+    /// (`IDENTITY__ADMINPASSWORD`), and there is one.
+    sections_in_upper_case: bool,
 }
 
 /// A name compared the way frameworks bind it: upper case, without `_`.
@@ -191,7 +194,23 @@ impl ProjectNames {
                 give(&mut names, key, value);
             }
         }
+        let mut sectioned = names.spelled.values().filter(|key| key.contains("__")).peekable();
+        names.sections_in_upper_case =
+            sectioned.peek().is_some() && sectioned.all(|key| !key.chars().any(|c| c.is_ascii_lowercase()));
         names
+    }
+
+    /// How the project spells a variable that .NET matches in any letter case (an appsettings
+    /// key's `identity__adminPassword`): as an env or compose file writes it, else in upper case
+    /// where those write every sectioned name so, else as the settings file does.
+    fn as_spelled_in_any_case(&self, name: &str) -> String {
+        if let Some(spelled) = self.spelled.get(&squashed(name)).filter(|s| s.eq_ignore_ascii_case(name)) {
+            spelled.clone()
+        } else if self.sections_in_upper_case {
+            name.to_ascii_uppercase()
+        } else {
+            name.to_string()
+        }
     }
 
     /// Whether an env or compose file gives a value to `name`, or to a name ending in it
@@ -484,11 +503,12 @@ fn is_scanned_dir(dir: &str) -> bool {
         && !dir.split('/').any(|d| is_skipped_code_dir(d) || is_dotnet_test_project(d))
 }
 
-/// Configuration code first (`config/`, `settings.py`, `env.ts`; `in_config_dir` from
-/// [`is_config_dir`] of its folder), then shallowest, then by path.
+/// Configuration code first (`config/`, `settings.py`, `env.ts`, an ecosystem's settings file
+/// such as `appsettings.json`; `in_config_dir` from [`is_config_dir`] of its folder), then
+/// shallowest, then by path.
 fn scan_priority(dir: &str, name: &str, in_config_dir: bool) -> (u8, u16) {
     let stem = name.split('.').next().unwrap_or_default();
-    let config = in_config_dir || is_config_name(stem);
+    let config = in_config_dir || is_config_name(stem) || ecosystems::is_settings_file(dir, name);
     let depth = if dir.is_empty() { 0 } else { dir.matches('/').count() + 1 };
     // A path has at most 4096 bytes: its depth fits.
     (u8::from(!config), u16::try_from(depth).unwrap_or(u16::MAX))
@@ -672,9 +692,17 @@ fn accepted(read: &EnvRead, project: &ProjectNames) -> Option<(String, String, b
 /// The name a read reports, when it is a secret: a derived name only as the project spells
 /// it in an env or compose file.
 fn accepted_name(read: &EnvRead, project: &ProjectNames) -> Option<String> {
-    let name = if read.derived { project.spelled.get(&squashed(&read.name))?.clone() } else { read.name.clone() };
+    let name = if read.derived {
+        project.spelled.get(&squashed(&read.name))?.clone()
+    } else if read.settings_key.is_some() {
+        project.as_spelled_in_any_case(&read.name)
+    } else {
+        read.name.clone()
+    };
     let by_words = read.derived && looks_like_secret(&read.name) && !is_public(&name);
-    (project.is_secret(&name, read.marked_secret) || by_words).then_some(name)
+    // Upper case loses a settings key's word boundaries (`adminClientSecret`): judged as written.
+    let as_keyed = read.settings_key.is_some() && project.is_secret(&read.name, read.marked_secret);
+    (project.is_secret(&name, read.marked_secret) || by_words || as_keyed).then_some(name)
 }
 
 /// Whether a settings file's value for a key leaves it to the environment: empty, a stand-in

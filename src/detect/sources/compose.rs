@@ -42,16 +42,36 @@ pub fn is_production_file(name: &str) -> bool {
 }
 
 /// The compose files of the project itself: its own paths (see [`is_own_path`]), not the
-/// dev container's (its compose file is read through its configuration).
+/// dev container's (its compose file is read through its configuration). Besides the names
+/// compose knows, a YAML file in a `docker` folder that is one by its content (see
+/// [`is_compose_by_content`]).
 pub fn project_files(repo: &Repo) -> Vec<&RelPath> {
     repo.files()
         .filter(|f| {
             let name = f.name();
             // `contains` first: this runs for every file of the tree.
-            name.contains("ompose") && is_compose_file(name) && f.is_own() && !f.dir().is_within(rel!(".devcontainer"))
+            let named = name.contains("ompose") && is_compose_file(name);
+            let in_docker_dir = || f.dir().components().any(|d| d.eq_ignore_ascii_case("docker"));
+            let yaml = name.ends_with(".yml") || name.ends_with(".yaml");
+            (named || yaml && in_docker_dir() && is_compose_by_content(repo, f.path()))
+                && f.is_own()
+                && !f.dir().is_within(rel!(".devcontainer"))
         })
         .map(|f| f.path())
         .collect()
+}
+
+/// Whether `rel` is a compose file by what it holds: a top-level `services:` whose entries
+/// name an image or a build (JHipster keeps `app.yml`, `postgresql.yml` in `src/main/docker/`
+/// and starts them with `docker compose -f`).
+fn is_compose_by_content(repo: &Repo, rel: &RelPath) -> bool {
+    let Some(text) = repo.read(rel) else { return false };
+    let mut lines = text.lines().map(str::trim_end);
+    lines.any(|line| line == "services:")
+        && lines.any(|line| {
+            let entry = line.trim_start();
+            line.len() > entry.len() && (entry.starts_with("image:") || entry.starts_with("build:"))
+        })
 }
 
 /// The root's default compose file, when there is one.
@@ -425,7 +445,8 @@ pub struct ProjectCompose {
     /// Files for deployments (`docker-compose.prod.yml`): their services are managed elsewhere.
     pub production: Vec<RelPathBuf>,
     /// Files in a folder of alternatives (`docker-compose.postgres.yml` beside
-    /// `docker-compose.mariadb.yml`), started only when a script names them.
+    /// `docker-compose.mariadb.yml`), and files compose does not know by their name, started
+    /// only when a script names them.
     pub alternatives: Vec<RelPathBuf>,
 }
 
@@ -446,7 +467,9 @@ impl ProjectCompose {
                 found.production.push(rel.to_owned());
                 continue;
             }
-            if alternatives.contains(&rel) {
+            // A compose file known by its content only (JHipster's `src/main/docker/app.yml`)
+            // is started with `-f` by the scripts that name it.
+            if alternatives.contains(&rel) || !is_compose_file(rel.file_name()) {
                 found.alternatives.push(rel.to_owned());
                 continue;
             }
@@ -487,6 +510,17 @@ mod tests {
     use crate::detect::testing::repo_with;
 
     const APP_AND_DB: &str = "services:\n  app:\n    build: .\n    depends_on: [db]\n  db:\n    image: postgres:${PG:-16}\n    environment:\n      POSTGRES_PASSWORD: ${DB_PASSWORD:-secret}\n      POSTGRES_DB: app\n    ports:\n      - \"127.0.0.1:5433:5432\"\n  cache:\n    image: bitnami/redis:7\n    environment:\n      - ALLOW_EMPTY_PASSWORD=yes\n    ports: [6379, {target: 6380, published: 16380}]\n  proxy:\n    image: nginx\n";
+
+    #[test]
+    fn yaml_files_of_a_docker_folder_are_compose_files_by_their_content() {
+        let (_dir, repo) = repo_with(&[
+            ("src/main/docker/app.yml", APP_AND_DB),
+            ("src/main/docker/grafana/dashboards.yml", "apiVersion: 1\nproviders:\n  - name: x\n"),
+            ("src/main/docker/notes.yml", "services:\n  - a list, not compose's\n"),
+            ("config/app.yml", APP_AND_DB),
+        ]);
+        assert_eq!(project_files(&repo), [crate::rel_path::rel!("src/main/docker/app.yml")]);
+    }
 
     #[test]
     fn recognises_compose_file_names() {

@@ -30,7 +30,11 @@ pub fn is_appsettings(dir: &str, name: &str) -> bool {
 /// string (or `null`), named as the environment provider binds it, with the value. Numbers
 /// and booleans are settings; arrays bind by index, never a credential's name.
 pub fn reads(text: &str) -> Vec<EnvRead> {
-    let Ok(Some(json)) = jsonc_parser::parse_to_serde_value(text, &Default::default()) else { return Vec::new() };
+    // Visual Studio saves JSON with a byte-order mark, which the parser refuses.
+    let json_text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Ok(Some(json)) = jsonc_parser::parse_to_serde_value(json_text, &Default::default()) else {
+        return Vec::new();
+    };
     let mut found = Vec::new();
     leaves(&json, &mut Vec::new(), 0, text, &mut found);
     found
@@ -132,6 +136,14 @@ mod tests {
         assert!(!is_appsettings("src/Api", "appsettings.Production.json"));
         assert!(!is_appsettings("src/Api", "appsettings.Docker.json"));
         assert!(!is_appsettings("src/Admin/wwwroot", "appsettings.json"));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_the_json() {
+        let text = "\u{feff}{\n  \"Identity\": { \"AdminPassword\": \"\" }\n}";
+        let reads = reads(text);
+        assert_eq!(reads.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["Identity__AdminPassword"]);
+        assert!(text[reads[0].at..].starts_with("\"AdminPassword\""));
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! How Go code reads the environment: `os.Getenv`/`os.LookupEnv`; the struct tags of the
-//! env libraries (caarlos0/env and sethvargo/go-envconfig `env:"X"`, under the prefix of a
+//! env libraries (caarlos0/env, sethvargo/go-envconfig and cleanenv `env:"X"`, under the prefix of a
 //! `PrefixLookuper` of the same file; kelseyhightower's `envconfig:"x"` — the structs
 //! `envconfig.Process("app", &c)` fills are [`super::envconfig`]'s), with the field's type
 //! (a `bool`, number, duration or list is a setting); viper's `BindEnv`, and its keys under
-//! `SetEnvPrefix` + `AutomaticEnv`; parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
+//! `SetEnvPrefix` + `AutomaticEnv`; urfave/cli's flags ([`super::cli_flags`]); parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
 //! Go templates that render configuration (`{{ .Env.X }}`, gomplate's `getenv "X"`, sprig's
 //! `env "X"`).
 
@@ -31,6 +31,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(tag_reads(text));
     found.extend(viper_reads(text));
     found.extend(keyed_reads(text));
+    found.extend(super::cli_flags::reads(text));
     found
 }
 
@@ -42,7 +43,7 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
         Regex::new(r"`([^`\n]*(?-u:\b)(?:env|envconfig):[^`\n]*)`").expect("the struct-tag pattern is valid")
     });
     static PAIR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid")
+        Regex::new(r#"(?:^|\s)([A-Za-z_][A-Za-z0-9_-]*):"([^"]*)""#).expect("the tag-pair pattern is valid")
     });
     // go-envconfig's `PrefixLookuper("APP_", …)` (caarlos0/env's `Options{Prefix: "APP_"}`)
     // puts its prefix before every `env:` name; set in another file, the project's applies.
@@ -72,10 +73,13 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
             if !code::is_upper_snake(&name) {
                 continue;
             }
+            // ilyakaznacheev/cleanenv: `env-required:"true"`, `env-default:"…"`.
             let required = options.iter().any(|o| matches!(*o, "required" | "notEmpty"))
-                || value("required").is_some_and(|v| v == "true");
+                || value("required").is_some_and(|v| v == "true")
+                || value("env-required").is_some_and(|v| v == "true");
             let defaulted = options.iter().any(|o| o.starts_with("default="))
                 || value("envDefault").is_some()
+                || value("env-default").is_some()
                 || value("default").is_some();
             let need = if defaulted {
                 Need::Optional
@@ -104,7 +108,7 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
 /// Whether an option's description says it holds a credential (`OAuth client secret`, `SMTP
 /// password`, `API key`) rather than where one is or what it is called (`path to the private
 /// key file`, `private key ID`).
-fn describes_a_credential(description: &str) -> bool {
+pub(super) fn describes_a_credential(description: &str) -> bool {
     static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?)(?-u:\b)")
             .expect("the credential-description pattern is valid")
@@ -384,6 +388,8 @@ type Config struct {
     Pass        string `envconfig:"SMTP_PASS" default:"x"`
     Skipped     string `env:"-"`
     Name        string `json:"name"`
+    Mailer      string `yaml:"mailer" env:"MAILER_TOKEN" env-required:"true"`
+    Region      string `env:"S3_SECRET_REGION" env-default:"eu-west-1"`
 }
 "#;
         assert_eq!(
@@ -395,6 +401,8 @@ type Config struct {
                 ("JWT_SECRET".into(), Need::Optional),
                 ("STRIPE_KEY".into(), Need::Required),
                 ("SMTP_PASS".into(), Need::Optional),
+                ("MAILER_TOKEN".into(), Need::Required),
+                ("S3_SECRET_REGION".into(), Need::Optional),
             ]
         );
     }

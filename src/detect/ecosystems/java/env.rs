@@ -1,4 +1,5 @@
 //! How JVM code and Spring configuration read the environment: `System.getenv("X")`;
+//! HOCON's `${?X}` substitutions in `application.conf` (Ktor, Play, Akka);
 //! `${X}` placeholders in Spring configuration files (required: the context does not start
 //! without them) and `${X:default}` (optional); `@Value("${…}")` in code; and Spring Boot's
 //! relaxed binding, where an environment variable overrides a property by its upper-cased
@@ -27,7 +28,33 @@ pub fn is_spring_config(dir: &str, name: &str) -> bool {
             || dir.split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]))
 }
 
+/// HOCON configuration that Ktor, Play and Akka load: `application.conf` (and its
+/// `application.dev.conf`-style siblings), wherever it is.
+pub fn is_hocon_config(name: &str) -> bool {
+    name.starts_with("application") && name.ends_with(".conf")
+}
+
+/// HOCON's substitutions of environment variables: `${?X}` is optional (the key keeps its
+/// earlier value without it); `${X}` fails to resolve without it. A path (`${app.name}`)
+/// names another key, no variable.
+fn hocon_substitutions(text: &str) -> Vec<EnvRead> {
+    static SUBSTITUTION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\$\{(\?)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}").expect("the HOCON substitution pattern is valid")
+    });
+    SUBSTITUTION
+        .captures_iter(text)
+        .filter_map(|c| {
+            let name = c.get(2).filter(|name| code::is_upper_snake(name.as_str()))?;
+            let need = if c.get(1).is_some() { Need::Optional } else { Need::Required };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "HOCON substitution"))
+        })
+        .collect()
+}
+
 pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
+    if is_hocon_config(rel.file_name()) {
+        return hocon_substitutions(text);
+    }
     static GETENV: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?-u:\b)System\.getenv\(\s*\)?\s*(?:\.(get|getOrDefault)\()?\(?\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
             .expect("the JVM environment-read pattern is valid")
@@ -69,22 +96,32 @@ fn placeholders(text: &str, via: &'static str) -> Vec<EnvRead> {
         .collect()
 }
 
-/// `@Value("${X}")` / `@Value("${X:default}")`; a property key (`${app.jwt.secret}`) binds
-/// its relaxed name.
+/// `@Value("${X}")` / `@Value("${X:default}")` (Spring, Micronaut); a property key
+/// (`${app.jwt.secret}`) binds its relaxed name. MicroProfile's (Quarkus')
+/// `@ConfigProperty(name = "smtp.password", defaultValue = "…")` binds its key the same way.
 fn value_annotations(text: &str) -> Vec<EnvRead> {
     static VALUE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"@Value\(\s*"\$\{([A-Za-z_][A-Za-z0-9_.\-\[\]]*)(:[^}]*)?\}"#)
-            .expect("the @Value pattern is valid")
+        Regex::new(
+            r#"@Value\(\s*"\$\{([A-Za-z_][A-Za-z0-9_.\-\[\]]*)(:[^}]*)?\}|@ConfigProperty\(\s*name\s*=\s*"([A-Za-z_][A-Za-z0-9_.\-\[\]]*)"([^)]*)\)"#,
+        )
+        .expect("the @Value pattern is valid")
     });
     VALUE
         .captures_iter(text)
         .filter_map(|c| {
-            let key = c.get(1)?;
-            let need = if c.get(2).is_some() { Need::Optional } else { Need::Required };
-            Some(if code::is_upper_snake(key.as_str()) {
-                EnvRead::new(key.as_str(), key.start(), need, "@Value")
+            let key = c.get(1).or(c.get(3))?;
+            let defaulted =
+                c.get(2).is_some() || c.get(4).is_some_and(|rest| code::has_keyword(rest.as_str(), "defaultValue"));
+            let need = if defaulted { Need::Optional } else { Need::Required };
+            let (direct, property) = if c.get(3).is_some() {
+                ("@ConfigProperty", "@ConfigProperty key")
             } else {
-                EnvRead::derived(relaxed_name(key.as_str()), key.start(), need, "@Value property")
+                ("@Value", "@Value property")
+            };
+            Some(if code::is_upper_snake(key.as_str()) {
+                EnvRead::new(key.as_str(), key.start(), need, direct)
+            } else {
+                EnvRead::derived(relaxed_name(key.as_str()), key.start(), need, property)
             })
         })
         .collect()
@@ -218,10 +255,27 @@ mod tests {
     }
 
     #[test]
+    fn hocon_substitutions_in_application_conf() {
+        let text = "ktor {\n  deployment { port = 8080, port = ${?PORT} }\n}\njwt {\n  secret = \"dev\"\n  secret = ${?JWT_SECRET}\n  realm = ${app.name}\n}\ndb.password = ${DB_PASSWORD}\n";
+        assert_eq!(
+            found("src/main/resources/application.conf", text),
+            [
+                ("PORT".into(), Need::Optional, false),
+                ("JWT_SECRET".into(), Need::Optional, false),
+                ("DB_PASSWORD".into(), Need::Required, false),
+            ]
+        );
+        assert!(is_hocon_config("application.conf") && is_hocon_config("application.dev.conf"));
+        assert!(!is_hocon_config("nginx.conf") && !is_hocon_config("reference.conf"));
+    }
+
+    #[test]
     fn values_and_configuration_properties_in_code() {
         let text = r#"
 @Value("${STRIPE_SECRET_KEY}") String key;
 @Value("${app.jwt.secret:dev}") String jwt;
+@ConfigProperty(name = "mailer.api-key") String mailerKey;
+@ConfigProperty(name = "mailer.from", defaultValue = "shop@example.com") String from;
 String t = System.getenv("API_TOKEN");
 String d = System.getenv().getOrDefault("DB_PASS", "x");
 @ConfigurationProperties(prefix = "app.mail")
@@ -237,6 +291,8 @@ public class MailProperties {
                 ("DB_PASS".into(), Need::Optional, false),
                 ("STRIPE_SECRET_KEY".into(), Need::Required, false),
                 ("APP_JWT_SECRET".into(), Need::Optional, true),
+                ("MAILER_API_KEY".into(), Need::Required, true),
+                ("MAILER_FROM".into(), Need::Optional, true),
                 ("APP_MAIL_SMTP_PASSWORD".into(), Need::Unstated, true),
                 ("APP_MAIL_PORT".into(), Need::Unstated, true),
             ]

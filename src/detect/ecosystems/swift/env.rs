@@ -1,4 +1,5 @@
-//! What Swift code reads from the environment: Vapor's `Environment.get("X")` and Foundation's
+//! What Swift code reads from the environment: Vapor's `Environment.get("X")` (`Self.get("X")`
+//! in an `extension Environment`) and `Environment.process.X`, and Foundation's
 //! `ProcessInfo.processInfo.environment["X"]`, and the project's env helpers — functions
 //! whose `String` parameter is the name they read (`static func env(_ key: String) -> String
 //! { … environment[key] … fatalError(…) }`), called with a literal anywhere in the project
@@ -19,23 +20,49 @@ const QUOTES: &[char] = &['"'];
 pub fn reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?-u:\b)(?:ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]|Environment\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\))"#,
+            r#"(?-u:\b)(?:ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]|(Environment|Self)\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)|Environment\.process\.([A-Z_][A-Z0-9_]*)(?-u:\b))"#,
         )
         .expect("the Swift environment-read pattern is valid")
     });
-    // `?? "default"` is optional; `guard let x = Environment.get("X") else { throw … }` is a
-    // startup check.
-    let mut found = code::reads_of(&READ, text, "Swift environment read", |after| {
-        if code::followed_by(after, &["??"]) {
-            Need::Optional
-        } else if code::followed_by(after, &["else"]) {
-            Need::Required
-        } else {
-            Need::Unstated
-        }
-    });
+    // Inside `extension Environment { … }`, `Self.get("X")` is Vapor's read too.
+    let extends_environment = text.contains("extension Environment");
+    let mut found: Vec<EnvRead> = READ
+        .captures_iter(text)
+        .filter_map(|c| {
+            let whole = c.get(0)?;
+            if c.get(2).is_some_and(|owner| owner.as_str() == "Self") && !extends_environment {
+                return None;
+            }
+            let name = c.get(1).or(c.get(3)).or(c.get(4))?;
+            let after = &text[whole.end()..];
+            // `?? "default"` is optional; `guard let x = Environment.get("X") else { throw … }`
+            // and a force unwrap (`Environment.get("X")!`) stop without it — but a static
+            // property's initializer runs when it is first used, not at start.
+            let stops = code::followed_by(after, &["else"])
+                || code::followed_by(after, &["!"]) && !code::followed_by(after, &["!="]);
+            let need = if code::followed_by(after, &["??"]) {
+                Need::Optional
+            } else if stops && !initializes_a_static(text, whole.start()) {
+                Need::Required
+            } else {
+                Need::Unstated
+            };
+            Some(EnvRead::new(name.as_str(), name.start(), need, "Swift environment read"))
+        })
+        .collect();
     found.extend(helper_calls(text));
     found
+}
+
+/// Whether the code at `at` is on the line of a static or lazy stored property (`static let
+/// token = …`, `lazy var key = …`): Swift runs its initializer when it is first used.
+fn initializes_a_static(text: &str, at: usize) -> bool {
+    static LAZY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\s*(?:@[[:word:]]+\s+)*(?:(?:public|private|fileprivate|internal|package|open|nonisolated)(?:\(set\))?\s+)*(?:(?:static|class)\s+(?:(?:public|private|fileprivate|internal|package)\s+)*(?:let|var)|lazy\s+var)\s")
+            .expect("the Swift static property pattern is valid")
+    });
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    LAZY.is_match(&text[line_start..at])
 }
 
 /// The functions `text` defines whose `String` parameter goes as it is to
@@ -95,7 +122,8 @@ fn helper_calls(text: &str) -> Vec<EnvRead> {
             }
             let need = if code::followed_by(&text[whole.end()..], &["??"]) { Need::Optional } else { Need::Unstated };
             let read = EnvRead::new(name.as_str(), name.start(), need, "an env helper of the project");
-            let on_demand = bodies.iter().any(|body| body.contains(&name.start()));
+            let on_demand =
+                bodies.iter().any(|body| body.contains(&name.start())) || initializes_a_static(text, whole.start());
             Some(EnvRead { helper: Some(function.as_str().to_string()), on_demand, ..read })
         })
         .collect()
@@ -127,10 +155,32 @@ func greet(_ name: String) -> String { "hello \(name)" }
     }
 
     #[test]
-    fn a_call_in_a_function_body_runs_on_demand() {
-        let text = "enum C {\n    static let token = env(\"BOT_TOKEN\")\n}\nstruct O {\n    func secret() throws -> String { try requireEnvVar(\"OAUTH_SECRET\") }\n}\n";
+    fn a_call_in_a_function_body_or_a_static_initializer_runs_on_demand() {
+        let text = "enum C {\n    static let token = env(\"BOT_TOKEN\")\n}\nlet key = env(\"APP_KEY\")\nstruct O {\n    func secret() throws -> String { try requireEnvVar(\"OAUTH_SECRET\") }\n}\n";
         let found: Vec<(String, bool)> = reads(text).into_iter().map(|r| (r.name, r.on_demand)).collect();
-        assert_eq!(found, [("BOT_TOKEN".to_string(), false), ("OAUTH_SECRET".to_string(), true)]);
+        assert_eq!(
+            found,
+            [("BOT_TOKEN".to_string(), true), ("APP_KEY".to_string(), false), ("OAUTH_SECRET".to_string(), true)]
+        );
+    }
+
+    #[test]
+    fn reads_of_an_environment_extension_and_force_unwraps() {
+        let text = "extension Environment {\n    static public let apnsKey = Self.get(\"APNS_PRIVATE_KEY\")!.base64Decoded()!\n}\nfunc configure() {\n    let key = Environment.get(\"MAILER_KEY\")!\n    let id = Environment.get(\"KEY_ID\") != nil\n    let token = Environment.process.API_TOKEN ?? \"\"\n}\n";
+        let direct = |text: &str| -> Vec<(String, Need)> {
+            reads(text).into_iter().filter(|r| r.helper.is_none()).map(|r| (r.name, r.need)).collect()
+        };
+        assert_eq!(
+            direct(text),
+            [
+                ("APNS_PRIVATE_KEY".to_string(), Need::Unstated),
+                ("MAILER_KEY".to_string(), Need::Required),
+                ("KEY_ID".to_string(), Need::Unstated),
+                ("API_TOKEN".to_string(), Need::Optional),
+            ]
+        );
+        // Elsewhere `Self.get` is any type's.
+        assert_eq!(direct("struct S {\n    let x = Self.get(\"APNS_PRIVATE_KEY\")\n}\n"), []);
     }
 
     #[test]

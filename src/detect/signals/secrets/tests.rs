@@ -653,3 +653,21 @@ fn a_url_whose_password_is_given_apart_is_an_address() {
     let inside = "DATABASE_URL=postgres://app:app@localhost/app\nDATABASE_PASSWORD=\n";
     assert_eq!(names(&[(".env.example", inside)]), ["DATABASE_PASSWORD", "DATABASE_URL"]);
 }
+
+#[test]
+fn appsettings_keys_take_the_letter_case_the_project_writes() {
+    // .NET matches variables in any letter case: the names are the project's spelling.
+    let settings = "\u{feff}{\n  \"identity\": { \"adminEmail\": \"\", \"adminPassword\": \"\", \"adminClientSecret\": \"\" },\n  \"email\": { \"smtp\": { \"password\": \"\" } }\n}";
+    let compose = "services:\n  cms:\n    build: .\n    environment:\n      - IDENTITY__ADMINEMAIL=admin@example.com\n      - URLS__BASEURL=http://localhost:5000\n";
+    let from_settings = |files: &[(&str, &str)]| -> Vec<String> {
+        evidence(files).into_iter().filter(|(_, source, _)| source.contains("appsettings")).map(|(n, _, _)| n).collect()
+    };
+    let upper = from_settings(&[("src/Cms/appsettings.json", settings), ("docker-compose.yml", compose)]);
+    assert_eq!(upper, ["IDENTITY__ADMINPASSWORD", "IDENTITY__ADMINCLIENTSECRET", "EMAIL__SMTP__PASSWORD"]);
+    // Without a spelling of the project's, as the settings file writes them.
+    let as_keyed = from_settings(&[("src/Cms/appsettings.json", settings)]);
+    assert_eq!(as_keyed, ["identity__adminPassword", "identity__adminClientSecret", "email__smtp__password"]);
+    // A settings file is configuration: scanned before the code of a large tree.
+    assert_eq!(scan_priority("src/Cms", "appsettings.json", false).0, 0);
+    assert_eq!(scan_priority("src/Cms", "Program.cs", false).0, 1);
+}
