@@ -7,7 +7,7 @@
 //!   CREDENTIALS, DSN, SALT, …) — unless it is KEY/TOKEN and the word before makes it an
 //!   identifier or a public value (CACHE_KEY, PUBLIC_KEY, SITE_KEY, ANON_KEY, CSRF_TOKEN, and
 //!   `<SERVICE>_APP_KEY`, the public half of a Pusher/Reverb app's key and secret);
-//!   `*_ACCESS_KEY_ID` counts;
+//!   `*_ACCESS_KEY_ID` counts, and so does a key named for its cipher (`DB_ENC_KEY_GCM`);
 //! - or SECRET/PASSWORD/TOKEN/CREDENTIALS/APIKEY (or PRIVATE right before KEY) comes earlier
 //!   and the last word is not a setting about it (`SECRET_KEY_BASE` yes, `PASSWORD_TIMEOUT` no);
 //! - or it is a connection string: `*_CONNECTION_STRING`, .NET's `ConnectionStrings__*`, a
@@ -457,6 +457,10 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
         && before[..url].iter().any(|w| is(DATABASE_WORDS, w))
         && !is(SETTING_WORDS, last)
     {
+        return true;
+    }
+    // `DB_ENC_KEY_GCM`, `SECRET_KEY_AES`: a key named for the cipher it feeds.
+    if before.last().is_some_and(|w| w == "KEY") && matches!(last.as_str(), "AES" | "GCM" | "CBC") {
         return true;
     }
     // A name glued to its noun (`HOOKNAME`, `DBNAME`) names a thing, like `_NAME`.
