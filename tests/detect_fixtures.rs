@@ -294,6 +294,24 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DATABASE_URL", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY"],
             &["SHOP_AWS_CREDENTIALS", "SHOP_VAULT_TOKEN"],
         ),
+        // Production-only blocks (`config_env() == :prod and …`, `in [:prod]`, a `:prod ->`
+        // branch) and blocks under a test of another variable need nothing to start; helpers
+        // take the name second (`get_var(config_dir, "X")`) or are anonymous (`get_env.("X")`);
+        // an authentication method's word is a setting; a `@moduledoc` example is no read.
+        (
+            "secrets-elixir-conditions",
+            &[
+                "SIGNING_SECRET",
+                "BILLING_API_KEY",
+                "MAILER_API_KEY",
+                "OAUTH_CLIENT_SECRET",
+                "PAGER_INTEGRATION_KEY",
+                "QUEUE_SECRET_ACCESS_KEY",
+                "SMTP_PASSWORD",
+            ],
+            &["SIGNING_SECRET"],
+            &["SMTP_AUTH", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (

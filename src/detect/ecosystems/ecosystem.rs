@@ -457,7 +457,7 @@ pub struct EnvHelper {
 
 impl EnvHelper {
     /// A helper named `function`, marked by the words of its name (`secret_key!`, `parse_bool`,
-    /// glued to `env` or `get`: `envsecret`, `getbool`).
+    /// glued to `env` or `get`: `envsecret`, `getbool`) before any `from`.
     pub fn named(function: &str, required: bool) -> EnvHelper {
         const SECRET_WORDS: &[&str] =
             &["secret", "secrets", "password", "passwd", "token", "key", "cookie", "credential", "credentials"];
@@ -466,7 +466,9 @@ impl EnvHelper {
             "timeout", "list", "atom",
         ];
         let lower = function.trim_end_matches(['!', '?']).to_ascii_lowercase();
-        let mut words: Vec<&str> = lower.split('_').collect();
+        // Words from `from` on say where the value comes from (`get_var_from_path_or_env`),
+        // not what it is.
+        let mut words: Vec<&str> = lower.split('_').take_while(|w| *w != "from").collect();
         if let Some(glued) = ["env", "get"].iter().find_map(|verb| lower.strip_prefix(verb)) {
             words.push(glued);
         }
