@@ -376,6 +376,15 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["APP_STRIPE_SECRET_KEY", "DATABASE_URL", "HMAC_KEY", "JWT_SECRET", "LDAP_JWT_SECRET", "LDAP_KEY_SEED"],
             &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS"],
         ),
+        // A Rust server's settings file (`server.toml`) gives the keys the config crate
+        // overrides under its prefix: a credential key left to give (commented out with an
+        // example that holds a password, empty) is a variable; one with a value is not.
+        (
+            "secrets-rust-settings-file",
+            &["SHOP_DB_URI", "SHOP_API_TOKEN"],
+            &[],
+            &["SHOP_HOST", "SHOP_SIGNING_KEY", "SHOP_LOG_LEVEL", "SHOP_TOKEN", "DB_URI", "API_TOKEN"],
+        ),
         // A template's comment or stand-in says the value is a credential.
         (
             "secrets-documented-credential",

@@ -355,6 +355,7 @@ fn code_secrets(
         let prefixed = scan
             .unprefixed
             .into_iter()
+            .filter(|(read, _)| !read.needs_prefix || !project_prefix.is_empty())
             .map(|(read, line)| (EnvRead { name: format!("{project_prefix}{}", read.name), ..read }, line));
         let helped = scan.helper_calls.into_iter().filter_map(|(read, line)| {
             let helper = helpers.get(read.helper.as_deref().unwrap_or_default())?;
@@ -574,7 +575,8 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
                 continue;
             }
             lines.seek(read.at);
-            if lines.in_comment() || is_yaml && lines.in_production_section() {
+            // A settings file's commented-out key (`# db_uri = "postgres://…"`) is one still to give.
+            if lines.in_comment() && read.settings_key.is_none() || is_yaml && lines.in_production_section() {
                 continue;
             }
             if automation && !is_sandbox_secret(&read.name) {
