@@ -385,12 +385,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["SHOP_HOST", "SHOP_SIGNING_KEY", "SHOP_LOG_LEVEL", "SHOP_TOKEN", "DB_URI", "API_TOKEN"],
         ),
-        // A template's comment or stand-in says the value is a credential.
+        // A template's comment or stand-in says the value is a credential (not one that says
+        // the setting uses credentials given elsewhere).
         (
             "secrets-documented-credential",
             &["DUO_SKEY", "PROVIDER_SIGNATURE"],
             &[],
-            &["DUO_IKEY", "DUO_HOST", "SHOW_PASSWORD_HINT", "API_KEY_HEADER"],
+            &["DUO_IKEY", "DUO_HOST", "SHOW_PASSWORD_HINT", "API_KEY_HEADER", "CDN_DISTRIBUTION_ID_INDEX"],
         ),
         // What surrounds a read: its own default or number parser, the block it sits in (an
         // `if`, a fallback), a field built from others, a command run by hand, production-only

@@ -136,10 +136,16 @@ fn documents_a_credential(entry: &EnvEntry) -> bool {
         Regex::new(r"(?i)(?-u:\b)(?:path|location|directory|folder|file\s+name)\s+(?:to|of|for|where)(?-u:\b)")
             .expect("the location-doc pattern is valid")
     });
+    // `# Uses AWS credentials.`: the setting relies on credentials given elsewhere.
+    static USES: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:uses|needs|requires)\s+(?:the\s+)?(?:[[:word:]]+\s+){0,2}credentials(?-u:\b)")
+            .expect("the uses-credentials pattern is valid")
+    });
     let value = entry.value.trim().trim_matches(['"', '\'']);
     let stand_in = value.starts_with('<') && value.ends_with('>');
     is_placeholder(&entry.value)
-        && (CREDENTIAL.is_match(&entry.doc) && !LOCATION.is_match(&entry.doc) || stand_in && CREDENTIAL.is_match(value))
+        && (CREDENTIAL.is_match(&entry.doc) && !LOCATION.is_match(&entry.doc) && !USES.is_match(&entry.doc)
+            || stand_in && CREDENTIAL.is_match(value))
         && crate::names::validate_secret_name(&entry.key).is_ok()
         && !is_public(&entry.key)
         && !is_setting_name(&entry.key)

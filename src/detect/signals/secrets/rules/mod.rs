@@ -381,7 +381,8 @@ impl StartsWithStr for [String] {
 
 /// Credentials of release tooling spelled with ordinary words: Sentry's auth token uploads
 /// releases and source maps (`SENTRY_DSN` is the app's).
-const RELEASE_NAMES: &[&[&str]] = &[&["SENTRY", "AUTH", "TOKEN"]];
+/// Cargo's registry token (`CARGO_REGISTRY_TOKEN`) is what `cargo publish` reads.
+const RELEASE_NAMES: &[&[&str]] = &[&["SENTRY", "AUTH", "TOKEN"], &["CARGO", "REGISTRY", "TOKEN"]];
 
 /// True when `name` is a credential of release automation (see [`RELEASE_WORDS`] and
 /// [`RELEASE_NAMES`]).

@@ -294,9 +294,15 @@ fn placeholders() {
 
 #[test]
 fn release_and_ci_credentials() {
-    for name in
-        ["GPG_PRIVATE_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "OSSRH_PASSWORD", "SENTRY_AUTH_TOKEN"]
-    {
+    for name in [
+        "GPG_PRIVATE_KEY",
+        "NUGET_KEY",
+        "PYPI_API_TOKEN",
+        "CODECOV_TOKEN",
+        "OSSRH_PASSWORD",
+        "SENTRY_AUTH_TOKEN",
+        "CARGO_REGISTRY_TOKEN",
+    ] {
         assert!(is_release_credential(name), "{name}");
     }
     for name in ["DATABASE_URL", "STRIPE_SECRET_KEY", "RELEASED_AT_TOKEN_X", "SLACK_SIGNING_SECRET", "JWT_SIGNING_KEY"]
