@@ -42,8 +42,8 @@ use self::rules::{
     has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_value, is_url_setting, public_halves,
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
+use crate::detect::ecosystems;
 use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, SettingsRoot};
-use crate::detect::ecosystems::{self, ruby};
 use crate::detect::findings::{Evidence, Findings, Need, Secret};
 use crate::detect::repo::{Repo, is_ci_dir, is_load_test_dir, is_own_dir, is_test_suite_dir};
 use crate::detect::signals::relevance;
@@ -346,9 +346,6 @@ fn code_secrets(
     for (rel, scan) in scans {
         let keyed = scan.keyed.into_iter().filter(|_| walking.contains(rel.parent()));
         for secret in scan.secrets.into_iter().chain(keyed) {
-            if secret.why.starts_with(ruby::RAILS_PRODUCTION) && ruby::keeps_secrets_in_credentials(repo, rel) {
-                continue;
-            }
             evidence.add(&secret.name, &secret.source, secret.need, secret.why);
         }
         typed_settings.extend(scan.settings);
