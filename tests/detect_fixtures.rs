@@ -397,7 +397,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         // `if`, a fallback), a field built from others, a command run by hand, production-only
         // settings, a deployment's env file, CI's compose file, a .NET test project, a test
         // run's dummy values; an algorithm name; a webhook URL that carries no token; a URL
-        // whose password is given apart.
+        // whose password is given apart; a script's credential no env file asks for.
         (
             "secrets-read-context",
             &[
@@ -410,6 +410,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "PAYMENTS_API_TOKEN",
                 "PREVIEW_API_KEY",
                 "CLICKHOUSE_PASSWORD",
+                "GATEWAY_API_KEY",
             ],
             &["STRIPE_API_KEY"],
             &[
@@ -423,6 +424,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "SHOP_CLIENT_TOKEN",
                 "UPTIME_MONITOR_API_KEY",
                 "CLICKHOUSE_URL",
+                "TRANSLATE_LLM_API_KEY",
             ],
         ),
     ];

@@ -57,8 +57,9 @@ use std::path::Path;
 
 /// Directories (any path component) whose code is tests' helpers, fixtures or generated,
 /// beside test suites and CI's folders ([`is_test_suite_dir`], [`is_ci_dir`]). (`scripts/`
-/// is scanned: builds run them, `build-geo.js` reads a license key; the credentials CI and
-/// publishing use there stay out, see [`scan_file`].)
+/// is scanned: builds run them, a translation script reads the key its template asks for; the
+/// credentials CI and publishing use there, and those no env file asks for, stay out, see
+/// [`scan_file`].)
 const SKIPPED_CODE_DIRS: &[&str] = &[
     "testdata",
     "testutil",
@@ -516,7 +517,8 @@ fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R
 }
 
 /// The secrets `rel` reads, each with `path:line` and the evidence. In a `scripts/` folder
-/// only names a sandbox would set count (not `GITHUB_TOKEN`, `NPM_TOKEN`, …). At most
+/// only names a sandbox would set (not `GITHUB_TOKEN`, `NPM_TOKEN`, …) and an env file of the
+/// project spells count. At most
 /// [`MAX_NAMES_PER_FILE`] names: a file of generated reads must not fill the proposal.
 fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec<u8>) -> FileScan {
     // Listed as a file, but it may have been swapped for a FIFO since: never block on one.
@@ -576,7 +578,10 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
             if lines.in_comment() && read.settings_key.is_none() || is_yaml && lines.in_production_section() {
                 continue;
             }
-            if automation && !is_sandbox_secret(&read.name) {
+            // A script's own credential counts only when an env file of the project asks for it
+            // (`PYDANTIC_AI_GATEWAY_API_KEY` in the template beside the translation script);
+            // one it alone reads is the script author's (a seeding or load-test token).
+            if automation && (!is_sandbox_secret(&read.name) || !project.spelled.contains_key(&squashed(&read.name))) {
                 continue;
             }
             if read.helper.is_some() {
