@@ -386,11 +386,12 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["SHOP_HOST", "SHOP_SIGNING_KEY", "SHOP_LOG_LEVEL", "SHOP_TOKEN", "DB_URI", "API_TOKEN"],
         ),
         // A template's comment or stand-in says the value is a credential (not one that says
-        // the setting uses credentials given elsewhere).
+        // the setting uses credentials given elsewhere), and a `required` that marks the entry
+        // makes it required (not one in a sentence about another).
         (
             "secrets-documented-credential",
-            &["DUO_SKEY", "PROVIDER_SIGNATURE"],
-            &[],
+            &["DUO_SKEY", "PROVIDER_SIGNATURE", "MAPS_API_KEY", "SESSION_SIGNING_SECRET"],
+            &["SESSION_SIGNING_SECRET"],
             &["DUO_IKEY", "DUO_HOST", "SHOW_PASSWORD_HINT", "API_KEY_HEADER", "CDN_DISTRIBUTION_ID_INDEX"],
         ),
         // What surrounds a read: its own default or number parser, the block it sits in (an

@@ -99,15 +99,31 @@ fn is_app(service: &compose::ComposeService) -> bool {
     service.build && !is_backing_service(&canonical_service(&service.name))
 }
 
-/// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`; `not
-/// required` and a condition (`Required if you use S3`, `required for Stripe`) are options.
+/// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`, `…, required`;
+/// `not required` and a condition (`Required if you use S3`, `required for Stripe`) are
+/// options. A bare `required` inside a sentence is about something else (`A username is also
+/// required, this is …`): only one that marks the entry — first or last, or set off by a
+/// colon, comma, dash, bracket or full stop — says the entry is required.
 fn documented(entry: &EnvEntry) -> Option<Need> {
     static WORD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)(?-u:\b)(not\s+required|optional|required(?:\s+(?:if|when|for|only|by|with|unless)(?-u:\b))?)")
             .expect("the doc pattern is valid")
     });
-    let word = WORD.captures(&entry.doc)?.get(1)?.as_str().to_ascii_lowercase();
-    Some(if word == "required" { Need::Required } else { Need::Optional })
+    let doc = entry.doc.as_str();
+    WORD.captures_iter(doc).find_map(|c| {
+        let found = c.get(1)?;
+        let word = found.as_str().to_ascii_lowercase();
+        if word != "required" {
+            return Some(Need::Optional);
+        }
+        let before = doc[..found.start()].trim_end();
+        let after = doc[found.end()..].trim_start();
+        let marks = before.is_empty()
+            || before.ends_with([',', '(', '[', '-', ':', '*'])
+            || after.is_empty()
+            || after.starts_with([':', ')', ']', '!', '.']);
+        marks.then_some(Need::Required)
+    })
 }
 
 /// Whether an example's comment calls the key a connection string or DSN (`# Database
