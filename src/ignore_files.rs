@@ -76,7 +76,7 @@ impl IgnoreFiles {
         let path = entry.path();
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
         let rules = self.rules_of_parent(path);
-        if ignored(&rules, path, is_dir) {
+        if ignored(&rules, path, is_dir) && (is_dir || !is_env_template(path)) {
             return false;
         }
         if is_dir {
@@ -245,6 +245,14 @@ fn last_separator(path: &[u8]) -> Option<usize> {
     path.iter().rposition(|&b| b.is_ascii() && std::path::is_separator(b.into()))
 }
 
+/// Whether `path` is an env file's template (`.env.sample`, `.env.example`): committed for
+/// others to copy, so a `.env.*` pattern meant for the local env files that also matches it
+/// leaves it in every clone.
+fn is_env_template(path: &Path) -> bool {
+    use crate::detect::sources::env_files::{is_env_file, is_example};
+    path.file_name().and_then(|name| name.to_str()).is_some_and(|name| is_env_file(name) && is_example(name))
+}
+
 /// The crate's precedence: `.ignore` files, then `.gitignore` files, then `info/exclude`; in
 /// each, the deepest file with a matching pattern decides (a `!` pattern keeps the path).
 fn ignored(rules: &Rules, path: &Path, is_dir: bool) -> bool {
@@ -287,6 +295,18 @@ mod tests {
         let path = root.join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, text).unwrap();
+    }
+
+    #[test]
+    fn an_env_template_stays_whatever_a_dotenv_pattern_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        write(root, ".gitignore", ".env\n.env.*\n!.env.test\n");
+        for name in [".env", ".env.local", ".env.sample", ".env.test", "app/.env.example"] {
+            write(root, name, "");
+        }
+        let (files, _) = walk(root);
+        assert_eq!(files, [".env.sample", ".env.test", ".gitignore", "app/.env.example"]);
     }
 
     #[test]

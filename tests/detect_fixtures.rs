@@ -294,6 +294,24 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DATABASE_URL", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY"],
             &["SHOP_AWS_CREDENTIALS", "SHOP_VAULT_TOKEN"],
         ),
+        // Production-only blocks (`config_env() == :prod and …`, `in [:prod]`, a `:prod ->`
+        // branch) and blocks under a test of another variable need nothing to start; helpers
+        // take the name second (`get_var(config_dir, "X")`) or are anonymous (`get_env.("X")`);
+        // an authentication method's word is a setting; a `@moduledoc` example is no read.
+        (
+            "secrets-elixir-conditions",
+            &[
+                "SIGNING_SECRET",
+                "BILLING_API_KEY",
+                "MAILER_API_KEY",
+                "OAUTH_CLIENT_SECRET",
+                "PAGER_INTEGRATION_KEY",
+                "QUEUE_SECRET_ACCESS_KEY",
+                "SMTP_PASSWORD",
+            ],
+            &["SIGNING_SECRET"],
+            &["SMTP_AUTH", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
@@ -415,18 +433,29 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["APP_STRIPE_SECRET_KEY", "DATABASE_URL", "HMAC_KEY", "JWT_SECRET", "LDAP_JWT_SECRET", "LDAP_KEY_SEED"],
             &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS"],
         ),
-        // A template's comment or stand-in says the value is a credential.
+        // A Rust server's settings file (`server.toml`) gives the keys the config crate
+        // overrides under its prefix: a credential key left to give (commented out with an
+        // example that holds a password, empty) is a variable; one with a value is not.
+        (
+            "secrets-rust-settings-file",
+            &["SHOP_DB_URI", "SHOP_API_TOKEN"],
+            &[],
+            &["SHOP_HOST", "SHOP_SIGNING_KEY", "SHOP_LOG_LEVEL", "SHOP_TOKEN", "DB_URI", "API_TOKEN"],
+        ),
+        // A template's comment or stand-in says the value is a credential (not one that says
+        // the setting uses credentials given elsewhere), and a `required` that marks the entry
+        // makes it required (not one in a sentence about another).
         (
             "secrets-documented-credential",
-            &["DUO_SKEY", "PROVIDER_SIGNATURE"],
-            &[],
-            &["DUO_IKEY", "DUO_HOST", "SHOW_PASSWORD_HINT", "API_KEY_HEADER"],
+            &["DUO_SKEY", "PROVIDER_SIGNATURE", "MAPS_API_KEY", "SESSION_SIGNING_SECRET"],
+            &["SESSION_SIGNING_SECRET"],
+            &["DUO_IKEY", "DUO_HOST", "SHOW_PASSWORD_HINT", "API_KEY_HEADER", "CDN_DISTRIBUTION_ID_INDEX"],
         ),
         // What surrounds a read: its own default or number parser, the block it sits in (an
         // `if`, a fallback), a field built from others, a command run by hand, production-only
         // settings, a deployment's env file, CI's compose file, a .NET test project, a test
         // run's dummy values; an algorithm name; a webhook URL that carries no token; a URL
-        // whose password is given apart.
+        // whose password is given apart; a script's credential no env file asks for.
         (
             "secrets-read-context",
             &[
@@ -439,6 +468,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "PAYMENTS_API_TOKEN",
                 "PREVIEW_API_KEY",
                 "CLICKHOUSE_PASSWORD",
+                "GATEWAY_API_KEY",
             ],
             &["STRIPE_API_KEY"],
             &[
@@ -452,6 +482,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "SHOP_CLIENT_TOKEN",
                 "UPTIME_MONITOR_API_KEY",
                 "CLICKHOUSE_URL",
+                "TRANSLATE_LLM_API_KEY",
             ],
         ),
     ];

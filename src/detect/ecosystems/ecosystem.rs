@@ -418,6 +418,10 @@ pub struct EnvRead {
     /// `main.go`, the struct tags in `config.go`): the name is the variable's once the
     /// project's prefix ([`Ecosystem::env_prefix`]) is put before it.
     pub unprefixed: bool,
+    /// An unprefixed read that names a variable only under the project's prefix (a Rust
+    /// server's `server.toml` key, which the config crate overrides as `APP_KEY` under
+    /// `Environment::with_prefix("app")`): nothing while the project sets no prefix.
+    pub needs_prefix: bool,
     /// A call of a function with a variable's name as its literal first argument
     /// (`Livebook.Config.secret!("LIVEBOOK_SECRET_KEY_BASE")`): the function's name, and a read
     /// only when a file of the project defines it as an env helper ([`Ecosystem::env_helpers`]).
@@ -457,7 +461,7 @@ pub struct EnvHelper {
 
 impl EnvHelper {
     /// A helper named `function`, marked by the words of its name (`secret_key!`, `parse_bool`,
-    /// glued to `env` or `get`: `envsecret`, `getbool`).
+    /// glued to `env` or `get`: `envsecret`, `getbool`) before any `from`.
     pub fn named(function: &str, required: bool) -> EnvHelper {
         const SECRET_WORDS: &[&str] =
             &["secret", "secrets", "password", "passwd", "token", "key", "cookie", "credential", "credentials"];
@@ -466,7 +470,9 @@ impl EnvHelper {
             "timeout", "list", "atom",
         ];
         let lower = function.trim_end_matches(['!', '?']).to_ascii_lowercase();
-        let mut words: Vec<&str> = lower.split('_').collect();
+        // Words from `from` on say where the value comes from (`get_var_from_path_or_env`),
+        // not what it is.
+        let mut words: Vec<&str> = lower.split('_').take_while(|w| *w != "from").collect();
         if let Some(glued) = ["env", "get"].iter().find_map(|verb| lower.strip_prefix(verb)) {
             words.push(glued);
         }
@@ -499,6 +505,7 @@ impl EnvRead {
             marked_secret: false,
             setting: false,
             unprefixed: false,
+            needs_prefix: false,
             helper: None,
             settings_key: None,
             on_demand: false,
@@ -508,6 +515,11 @@ impl EnvRead {
     /// The same read, under a prefix another file may set (see [`EnvRead::unprefixed`]).
     pub fn without_prefix(self, unprefixed: bool) -> EnvRead {
         EnvRead { unprefixed: self.unprefixed || unprefixed, ..self }
+    }
+
+    /// The same read, named only under the project's prefix (see [`EnvRead::needs_prefix`]).
+    pub fn under_project_prefix(self) -> EnvRead {
+        EnvRead { unprefixed: true, needs_prefix: true, ..self }
     }
 
     /// A name the framework derives from a settings key (see [`EnvRead::derived`]).

@@ -58,7 +58,9 @@ impl Ecosystem for Elixir {
     /// `System.fetch_env!("X")` (required), `System.get_env("X")` (with a default or an
     /// `||` fallback: optional; `|| raise`: required), and the same calls through a helper
     /// module (`Util.fetch_env!("X", all: "postgres")`). Reads in a production-only block
-    /// of a config file (`if config_env() == :prod do`) or in `config/prod.exs` are optional.
+    /// of a config file (`if config_env() == :prod do`, a `:prod ->` branch) or in
+    /// `config/prod.exs` are optional, and so are those under an `if` that tests another
+    /// variable; the examples of a `@doc` heredoc are no reads.
     /// Calls with a variable's name of a function some file may define as an env helper
     /// (`App.Config.secret!("X")`, see [`env`]) are kept for the secrets signal to pair.
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
@@ -67,15 +69,21 @@ impl Ecosystem for Elixir {
                 .expect("the Elixir environment-read pattern is valid")
         });
         let production = production_blocks(rel, text);
+        let docs = doc_heredocs(text);
+        let switched = switched_blocks(text);
         let mut found: Vec<EnvRead> = READ
             .captures_iter(text)
             .filter_map(|c| {
                 let (call, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
+                if docs.iter().any(|d| d.contains(&name.start())) {
+                    return None;
+                }
                 let after = &text[whole.end()..];
                 let rest = code::rest_of_call(after, &['"']);
                 let fallback = after[rest.len()..].trim_start_matches(')').trim_start();
                 let in_production = production.iter().any(|r| r.contains(&name.start()));
-                let need = if in_production || code::has_another_argument(rest) {
+                let switched = switched.iter().any(|r| r.contains(&name.start()));
+                let need = if in_production || switched || code::has_another_argument(rest) {
                     Need::Optional
                 } else if let Some(alternative) = fallback.strip_prefix("||") {
                     if alternative.trim_start().starts_with("raise") { Need::Required } else { Need::Optional }
@@ -86,6 +94,8 @@ impl Ecosystem for Elixir {
                 };
                 let via = if in_production {
                     "production-only config"
+                } else if switched {
+                    "read when another variable is set"
                 } else if call.as_str() == "fetch_env!" {
                     "System.fetch_env!"
                 } else {
@@ -95,10 +105,12 @@ impl Ecosystem for Elixir {
             })
             .collect();
         let in_production = |read: &EnvRead| production.iter().any(|r| r.contains(&read.at));
-        found.extend(env::helper_calls(text).into_iter().map(|read| {
-            let need = if in_production(&read) { Need::Optional } else { read.need };
-            EnvRead { need, ..read }
-        }));
+        found.extend(
+            env::helper_calls(text).into_iter().filter(|read| !docs.iter().any(|d| d.contains(&read.at))).map(|read| {
+                let need = if in_production(&read) { Need::Optional } else { read.need };
+                EnvRead { need, ..read }
+            }),
+        );
         found
     }
     fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
@@ -176,27 +188,120 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
 }
 
 /// The byte ranges of `text` only a production deployment reads: all of `config/prod.exs`,
-/// and in other config files the blocks under `if config_env() == :prod do` (or
-/// `Mix.env() == :prod`), up to the `end` at the same indentation.
+/// and in other config files the blocks under `if config_env() == :prod do` (also with an
+/// `and` condition, or `config_env() in [:prod]`; or `Mix.env()`) up to the `end` at the same
+/// indentation, and the `:prod ->` branches of a `case config_env() do`.
 fn production_blocks(rel: &str, text: &str) -> Vec<std::ops::Range<usize>> {
     static PROD_IF: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^([ \t]*)if\s+(?:config_env\(\)|Mix\.env\(\))\s*===?\s*:prod\s+do\s*$")
-            .expect("the production-block pattern is valid")
+        Regex::new(
+            r"(?m)^([ \t]*)if\s+(?:config_env\(\)|Mix\.env\(\))\s*(?:===?\s*:prod|in\s+\[([^\]\n]*)\]|in\s+~w[\(\[]([^\)\]\n]*)[\)\]]a)((?:\s+(?:and|&&)\s+[^\n]*?)?)\s+do\s*$",
+        )
+        .expect("the production-block pattern is valid")
     });
     if rel == "config/prod.exs" || rel.ends_with("/config/prod.exs") {
         return std::iter::once(0..text.len()).collect();
     }
-    PROD_IF
+    // `in [:prod, :staging]`: deployments only, no development or test environment.
+    let deployments = |list: &str| {
+        let mut atoms =
+            list.split([',', ' ', '\t']).map(|a| a.trim().trim_start_matches(':')).filter(|a| !a.is_empty());
+        atoms.clone().next().is_some() && atoms.all(|a| matches!(a, "prod" | "production" | "staging"))
+    };
+    let mut found: Vec<std::ops::Range<usize>> = PROD_IF
         .captures_iter(text)
         .filter_map(|c| {
             let (whole, indent) = (c.get(0)?, c.get(1)?.as_str());
-            let closing = format!("\n{indent}end");
-            let end = text[whole.end()..]
-                .match_indices(&closing)
-                .map(|(i, _)| whole.end() + i + closing.len())
-                .find(|&e| text[e..].starts_with(['\n', '\r', ' ']) || e == text.len())
-                .unwrap_or(text.len());
-            Some(whole.start()..end)
+            if c.get(2).or(c.get(3)).is_some_and(|list| !deployments(list.as_str())) {
+                return None;
+            }
+            // `and` narrows the block to production; an `or` after it widens it again.
+            let condition = c.get(4).map_or("", |m| m.as_str());
+            if condition.contains(" or ") || condition.contains("||") {
+                return None;
+            }
+            Some(whole.start()..block_end(text, whole.end(), indent))
+        })
+        .collect();
+    found.extend(production_case_branches(text));
+    found
+}
+
+/// The byte ranges of the blocks under an `if` that tests another variable
+/// (`if System.get_env("SQS_QUEUE_URL") do … System.fetch_env!("SQS_SECRET") … end`): what
+/// they read is needed only when that one is set.
+fn switched_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
+    static SWITCH_IF: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^([ \t]*)if\s+[^\n]*?(?:System\.get_env|System\.fetch_env)\(\s*\x22[^\n]*\s+do\s*$")
+            .expect("the switched-block pattern is valid")
+    });
+    SWITCH_IF
+        .captures_iter(text)
+        .filter_map(|c| {
+            let (whole, indent) = (c.get(0)?, c.get(1)?.as_str());
+            Some(whole.end()..block_end(text, whole.end(), indent))
+        })
+        .collect()
+}
+
+/// Where the block opened before `from` ends: after the `end` at `indent`, or the text's end.
+fn block_end(text: &str, from: usize, indent: &str) -> usize {
+    let closing = format!("\n{indent}end");
+    text[from..]
+        .match_indices(&closing)
+        .map(|(i, _)| from + i + closing.len())
+        .find(|&e| text[e..].starts_with(['\n', '\r', ' ']) || e == text.len())
+        .unwrap_or(text.len())
+}
+
+/// The `:prod ->` branches of each `case config_env() do` (or `Mix.env()`): a one-line branch,
+/// or the lines under it, up to the next line indented no deeper than the branch.
+fn production_case_branches(text: &str) -> Vec<std::ops::Range<usize>> {
+    static CASE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"case\s+(?:config_env\(\)|Mix\.env\(\))\s+do\s*\n").expect("the case pattern is valid")
+    });
+    let indent_of = |line: &str| line.len() - line.trim_start().len();
+    let mut found = Vec::new();
+    for case in CASE.find_iter(text) {
+        let mut at = case.end();
+        let mut branch: Option<(usize, usize)> = None;
+        let mut case_indent: Option<usize> = None;
+        for line in text[case.end()..].split_inclusive('\n') {
+            let trimmed = line.trim();
+            let indent = indent_of(line);
+            if !trimmed.is_empty() {
+                if let Some((start, depth)) = branch
+                    && indent <= depth
+                {
+                    found.push(start..at);
+                    branch = None;
+                }
+                let depth = *case_indent.get_or_insert(indent);
+                if indent < depth || trimmed == "end" && indent <= depth {
+                    break;
+                }
+                if indent == depth && trimmed.starts_with(":prod") && trimmed[5..].trim_start().starts_with("->") {
+                    branch = Some((at, indent));
+                }
+            }
+            at += line.len();
+        }
+        if let Some((start, _)) = branch {
+            found.push(start..at);
+        }
+    }
+    found
+}
+
+/// The byte ranges of the documentation heredocs of `text` (`@doc """ … """`, `@moduledoc`,
+/// `@typedoc`): their examples (`System.fetch_env!("AWS_ACCESS_KEY_ID")`) are not reads.
+fn doc_heredocs(text: &str) -> Vec<std::ops::Range<usize>> {
+    static DOC: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"@(?:module|type)?doc\s+(?:~[sS])?""""#).expect("the Elixir doc pattern is valid")
+    });
+    DOC.find_iter(text)
+        .map(|open| {
+            let end = text[open.end()..].find(r#"""""#).map_or(text.len(), |i| open.end() + i + 3);
+            open.start()..end
         })
         .collect()
 }
@@ -291,5 +396,37 @@ mod tests {
             .map(|r| (r.name, r.need))
             .collect();
         assert_eq!(reads, [("DATABASE_URL".into(), Need::Optional)]);
+    }
+
+    #[test]
+    fn production_only_and_switched_blocks() {
+        let text = "if config_env() == :prod and not hosted do\n  a = System.fetch_env!(\"A_KEY\")\nend\nif config_env() == :prod or hosted do\n  b = System.fetch_env!(\"B_KEY\")\nend\nif config_env() in [:prod, :staging] do\n  c = System.fetch_env!(\"C_KEY\")\nend\nif config_env() in [:dev, :prod] do\n  d = System.fetch_env!(\"D_KEY\")\nend\nkey =\n  case config_env() do\n    :prod -> System.fetch_env!(\"E_KEY\")\n    :test ->\n      System.fetch_env!(\"F_KEY\")\n  end\nq =\n  if System.get_env(\"QUEUE_URL\") do\n    System.fetch_env!(\"G_KEY\")\n  end\nh = System.fetch_env!(\"H_KEY\")\n";
+        let reads: Vec<(String, Need)> = Elixir
+            .env_reads(crate::rel_path::rel!("config/runtime.exs"), text)
+            .into_iter()
+            .filter(|r| r.name.ends_with("_KEY"))
+            .map(|r| (r.name, r.need))
+            .collect();
+        assert_eq!(
+            reads,
+            [
+                ("A_KEY".into(), Need::Optional),
+                ("B_KEY".into(), Need::Required),
+                ("C_KEY".into(), Need::Optional),
+                ("D_KEY".into(), Need::Required),
+                ("E_KEY".into(), Need::Optional),
+                ("F_KEY".into(), Need::Required),
+                ("G_KEY".into(), Need::Optional),
+                ("H_KEY".into(), Need::Required),
+            ]
+        );
+    }
+
+    #[test]
+    fn doc_examples_are_no_reads() {
+        let text = "  @doc \"\"\"\n      System.fetch_env!(\"AWS_SECRET_ACCESS_KEY\")\n  \"\"\"\n  def f, do: System.get_env(\"REAL_TOKEN\")\n";
+        let names: Vec<String> =
+            Elixir.env_reads(crate::rel_path::rel!("lib/a.ex"), text).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["REAL_TOKEN"]);
     }
 }

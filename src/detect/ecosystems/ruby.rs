@@ -67,6 +67,7 @@ impl Ecosystem for Ruby {
             Regex::new(r#"(?-u:\b)ENV(?:\[|(\.fetch)\(?)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
                 .expect("the Ruby environment-read pattern is valid")
         });
+        let tested = tested_in_conditions(text);
         let mut reads: Vec<EnvRead> = READ
             .captures_iter(text)
             .filter_map(|c| {
@@ -80,7 +81,10 @@ impl Ecosystem for Ruby {
                 let need = if c.get(1).is_some() {
                     // `ENV.fetch "X"` without parentheses takes its arguments to the end of the line.
                     let rest = if after.trim_start().starts_with(',') { code::rest_of_line(after) } else { rest };
-                    if code::has_another_argument(rest) || code::followed_by(closed, &["{", "do"]) {
+                    if code::has_another_argument(rest)
+                        || code::followed_by(closed, &["{", "do"])
+                        || tested.contains(name.as_str())
+                    {
                         Need::Optional
                     } else if in_method(text, whole.start()) {
                         // Raises when the method runs (a job, a client call), not when the app boots.
@@ -117,21 +121,27 @@ impl Ecosystem for Ruby {
     }
 }
 
-/// How a Rails app's production environment reads `SECRET_KEY_BASE` (see
-/// [`keeps_secrets_in_credentials`]).
-pub const RAILS_PRODUCTION: &str = "Rails in production";
-
-/// Whether the Rails app whose production config is `production_rb` keeps its secrets in
-/// encrypted credentials (`config/credentials.yml.enc`, per-environment
-/// `config/credentials/production.yml.enc`, or the `.sample` a project ships for you to
-/// encrypt): Rails then takes the key base from them, unlocked by `RAILS_MASTER_KEY`, and
-/// `SECRET_KEY_BASE` is not one to set.
-pub fn keeps_secrets_in_credentials(repo: &Repo, production_rb: &str) -> bool {
-    let Some(app) = production_rb.strip_suffix("config/environments/production.rb") else { return false };
-    ["credentials.yml.enc", "credentials.yml.enc.sample", "credentials/production.yml.enc"]
-        .iter()
-        .any(|file| RelPath::new(&format!("{app}config/{file}")).is_ok_and(|path| repo.exists(path)))
+/// The variables `text` tests in a condition (`if ENV['X'].present?`, `unless
+/// ENV["X"].to_s.empty?`, `… if ENV.key?('X')`): an `ENV.fetch` of one is reached only when
+/// it is set.
+fn tested_in_conditions(text: &str) -> std::collections::HashSet<&str> {
+    static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)(?:^|\s)(?:if|unless|elsif)\s[^\n]*").expect("the Ruby condition pattern is valid")
+    });
+    static TESTED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"ENV(?:\[|\.key\?\(|\.include\?\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+            .expect("the Ruby tested-variable pattern is valid")
+    });
+    CONDITION
+        .find_iter(text)
+        .flat_map(|condition| TESTED.captures_iter(condition.as_str()).filter_map(|c| c.get(1)).map(|m| m.as_str()))
+        .collect()
 }
+
+/// How a Rails app's production environment reads `SECRET_KEY_BASE`: from the environment
+/// first, before any encrypted credentials the app keeps, so it is always one a deployment
+/// may set.
+const RAILS_PRODUCTION: &str = "Rails in production";
 
 static GEMFILE_RUBY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?m)^\s*ruby\s*\(?\s*["']([^"']+)["']"#).expect("regex"));
@@ -341,6 +351,25 @@ mod tests {
         assert_eq!(
             needs("config/initializers/keys.rb", initializer),
             [("STRIPE_SECRET_KEY".to_string(), Need::Required), ("SENTRY_DSN".to_string(), Need::Required)]
+        );
+    }
+
+    #[test]
+    fn a_fetch_of_a_variable_tested_first_is_optional() {
+        let text = "if !ENV['SIDEKIQ_PASSWORD'].to_s.empty?\n  check(ENV.fetch('SIDEKIQ_PASSWORD'))\nend\nuse(ENV.fetch('HOOK_SECRET')) if ENV.key?('HOOK_SECRET')\nkey = ENV.fetch('MASTER_KEY')\n";
+        let needs: Vec<(String, Need)> = Ruby
+            .env_reads(crate::rel_path::rel!("config/initializers/sidekiq.rb"), text)
+            .into_iter()
+            .filter(|r| r.via == "ENV.fetch")
+            .map(|r| (r.name, r.need))
+            .collect();
+        assert_eq!(
+            needs,
+            [
+                ("SIDEKIQ_PASSWORD".to_string(), Need::Optional),
+                ("HOOK_SECRET".to_string(), Need::Optional),
+                ("MASTER_KEY".to_string(), Need::Required)
+            ]
         );
     }
 

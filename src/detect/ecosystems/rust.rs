@@ -16,6 +16,7 @@ use crate::rel_path::RelPath;
 use crate::rel_path::rel;
 
 mod env;
+mod settings_file;
 
 pub struct Rust;
 
@@ -52,15 +53,23 @@ pub static DECLARATION: Declaration = Declaration {
 
 impl Ecosystem for Rust {
     /// `diesel.toml`: the diesel CLI (migrations, `print-schema`) connects through
-    /// `DATABASE_URL`, which its configuration never names.
-    fn is_settings_file(&self, _dir: &str, name: &str) -> bool {
-        name == "diesel.toml"
+    /// `DATABASE_URL`, which its configuration never names. A server's settings file
+    /// (`server.toml`, see [`settings_file`]) gives the keys its prefix reads.
+    fn is_settings_file(&self, dir: &str, name: &str) -> bool {
+        name == "diesel.toml" || settings_file::is_settings_file(dir, name)
     }
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         if rel.file_name() == "diesel.toml" {
             return vec![EnvRead::new("DATABASE_URL", 0, Need::Unstated, "the diesel CLI")];
         }
+        if rel.file_name().ends_with(".toml") {
+            return settings_file::reads(text);
+        }
         env::reads(text)
+    }
+    /// The config crate's or figment's prefix: the project's, for its settings file's keys.
+    fn env_prefix(&self, text: &str) -> Option<String> {
+        env::namespace(text)
     }
     fn env_namespace(&self, text: &str) -> Option<String> {
         env::namespace(text)

@@ -42,8 +42,8 @@ use self::rules::{
     has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_value, is_url_setting, public_halves,
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
+use crate::detect::ecosystems;
 use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, SettingsRoot};
-use crate::detect::ecosystems::{self, ruby};
 use crate::detect::findings::{Evidence, Findings, Need, Secret};
 use crate::detect::repo::{Repo, is_ci_dir, is_load_test_dir, is_own_dir, is_test_suite_dir};
 use crate::detect::signals::relevance;
@@ -57,8 +57,9 @@ use std::path::Path;
 
 /// Directories (any path component) whose code is tests' helpers, fixtures or generated,
 /// beside test suites and CI's folders ([`is_test_suite_dir`], [`is_ci_dir`]). (`scripts/`
-/// is scanned: builds run them, `build-geo.js` reads a license key; the credentials CI and
-/// publishing use there stay out, see [`scan_file`].)
+/// is scanned: builds run them, a translation script reads the key its template asks for; the
+/// credentials CI and publishing use there, and those no env file asks for, stay out, see
+/// [`scan_file`].)
 const SKIPPED_CODE_DIRS: &[&str] = &[
     "testdata",
     "testutil",
@@ -365,15 +366,13 @@ fn code_secrets(
     for (rel, scan) in scans {
         let keyed = scan.keyed.into_iter().filter(|_| walking.contains(rel.parent()));
         for secret in scan.secrets.into_iter().chain(keyed) {
-            if secret.why.starts_with(ruby::RAILS_PRODUCTION) && ruby::keeps_secrets_in_credentials(repo, rel) {
-                continue;
-            }
             evidence.add(&secret.name, &secret.source, secret.need, secret.why);
         }
         typed_settings.extend(scan.settings);
         let prefixed = scan
             .unprefixed
             .into_iter()
+            .filter(|(read, _)| !read.needs_prefix || !project_prefix.is_empty())
             .map(|(read, line)| (EnvRead { name: format!("{project_prefix}{}", read.name), ..read }, line));
         let helped = scan.helper_calls.into_iter().filter_map(|(read, line)| {
             let helper = helpers.get(read.helper.as_deref().unwrap_or_default())?;
@@ -538,7 +537,8 @@ fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R
 }
 
 /// The secrets `rel` reads, each with `path:line` and the evidence. In a `scripts/` folder
-/// only names a sandbox would set count (not `GITHUB_TOKEN`, `NPM_TOKEN`, …). At most
+/// only names a sandbox would set (not `GITHUB_TOKEN`, `NPM_TOKEN`, …) and an env file of the
+/// project spells count. At most
 /// [`MAX_NAMES_PER_FILE`] names: a file of generated reads must not fill the proposal.
 fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec<u8>) -> FileScan {
     // Listed as a file, but it may have been swapped for a FIFO since: never block on one.
@@ -594,10 +594,14 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
                 continue;
             }
             lines.seek(read.at);
-            if lines.in_comment() || is_yaml && lines.in_production_section() {
+            // A settings file's commented-out key (`# db_uri = "postgres://…"`) is one still to give.
+            if lines.in_comment() && read.settings_key.is_none() || is_yaml && lines.in_production_section() {
                 continue;
             }
-            if automation && !is_sandbox_secret(&read.name) {
+            // A script's own credential counts only when an env file of the project asks for it
+            // (`PYDANTIC_AI_GATEWAY_API_KEY` in the template beside the translation script);
+            // one it alone reads is the script author's (a seeding or load-test token).
+            if automation && (!is_sandbox_secret(&read.name) || !project.spelled.contains_key(&squashed(&read.name))) {
                 continue;
             }
             if read.helper.is_some() {

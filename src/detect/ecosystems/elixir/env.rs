@@ -1,8 +1,11 @@
-//! Elixir's env helpers: a config module's functions that read and check the variable their
-//! first parameter names (`def secret!(env) do … System.get_env(env) …`), called with a
-//! literal from the runtime configuration (`Livebook.Config.secret!("LIVEBOOK_SECRET_KEY_BASE")`).
-//! Where a function is defined and where it is called are different files: the secrets
-//! signal pairs them (see [`EnvRead::helper`]).
+//! Elixir's env helpers: a config module's functions that read and check the variable one of
+//! their first two parameters names (`def secret!(env) do … System.get_env(env) …`,
+//! `def get_var(config_dir, name, default \\ nil)`), or an anonymous function bound to a
+//! variable (`get_env = fn key -> System.get_env(key) end`), called with a literal from the
+//! runtime configuration (`Livebook.Config.secret!("LIVEBOOK_SECRET_KEY_BASE")`,
+//! `get_var(config_dir, "SMTP_PASSWORD", nil)`, `get_env.("GITHUB_CLIENT_SECRET")`). Where a
+//! function is defined and where it is called are different files: the secrets signal pairs
+//! them (see [`EnvRead::helper`]) by the function's name and the position of the name.
 
 use std::sync::LazyLock;
 
@@ -11,63 +14,102 @@ use regex::Regex;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
 
-/// The functions `text` defines whose first parameter goes to `System.get_env` or
-/// `System.fetch_env!` as it is.
+/// The functions `text` defines whose first or second parameter goes to `System.get_env` or
+/// `System.fetch_env!` as it is, and the anonymous functions it binds to a variable that do
+/// the same with theirs; each keyed as [`helper_key`] spells it.
 pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static DEF: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^[ \t]*defp?\s+([a-z_][[:word:]]*[!?]?)\s*\(\s*([a-z_][[:word:]]*)")
-            .expect("the Elixir def pattern is valid")
+        Regex::new(
+            r"(?m)^[ \t]*defp?\s+([a-z_][[:word:]]*[!?]?)\s*\(\s*([a-z_][[:word:]]*)(?:\s*,\s*([a-z_][[:word:]]*))?",
+        )
+        .expect("the Elixir def pattern is valid")
     });
     static NEXT_DEF: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^[ \t]*(?:defp?|defmacrop?|defmodule)\s").expect("the next-def pattern is valid")
     });
+    static FN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^([ \t]*)([a-z_][[:word:]]*)\s*=\s*fn\s*\(?\s*([a-z_][[:word:]]*)\s*\)?\s*->")
+            .expect("the Elixir anonymous-function pattern is valid")
+    });
     // Where each definition starts, found once: a body ends where the next one starts.
     let starts: Vec<usize> = NEXT_DEF.find_iter(text).map(|m| m.start()).collect();
     let mut found: Vec<EnvHelper> = Vec::new();
+    let mut add = |function: &str, body: &str, parameter: &str, key: String| {
+        if let Some(required) = reading(body, parameter)
+            && !found.iter().any(|h| h.function == key)
+        {
+            found.push(EnvHelper { function: key, ..EnvHelper::named(function, required) });
+        }
+    };
     for c in DEF.captures_iter(text) {
-        let (Some(whole), Some(function), Some(parameter)) = (c.get(0), c.get(1), c.get(2)) else { continue };
+        let (Some(whole), Some(function)) = (c.get(0), c.get(1)) else { continue };
         let next = starts.partition_point(|&start| start < whole.end());
         let body = &text[whole.end()..starts.get(next).copied().unwrap_or(text.len())];
-        let reads = |call: &str| {
-            body.match_indices(&format!("{call}({}", parameter.as_str()))
-                .any(|(at, m)| body[at + m.len()..].trim_start().starts_with([',', ')']))
-        };
-        let required = reads("System.fetch_env!");
-        if (required || reads("System.get_env") || reads("System.fetch_env"))
-            && !found.iter().any(|h| h.function == function.as_str())
-        {
-            found.push(EnvHelper::named(function.as_str(), required));
+        for (position, parameter) in [c.get(2), c.get(3)].into_iter().enumerate() {
+            if let Some(parameter) = parameter {
+                add(function.as_str(), body, parameter.as_str(), helper_key(function.as_str(), false, position));
+            }
         }
+    }
+    for c in FN.captures_iter(text) {
+        let (Some(whole), Some(indent), Some(function), Some(parameter)) = (c.get(0), c.get(1), c.get(2), c.get(3))
+        else {
+            continue;
+        };
+        // The body ends at the `end` of the assignment's indentation.
+        let closing = format!("\n{}end", indent.as_str());
+        let rest = &text[whole.end()..];
+        let body = &rest[..rest.find(&closing).unwrap_or(rest.len())];
+        add(function.as_str(), body, parameter.as_str(), helper_key(function.as_str(), true, 0));
     }
     found
 }
 
-/// Calls of any function with a variable's name as their first argument
-/// (`Config.secret!("X")`, `boolean!("X", false)`): reads if the project defines the
-/// function as a helper. Optional with another argument or an `||` fallback.
+/// Whether `body` passes `parameter` as it is to `System.get_env` or `System.fetch_env!`:
+/// `Some(true)` when it always fails without the variable (`fetch_env!` and no `get_env`,
+/// which is a way on without it).
+fn reading(body: &str, parameter: &str) -> Option<bool> {
+    let reads = |call: &str| {
+        body.match_indices(&format!("{call}({parameter}"))
+            .any(|(at, m)| body[at + m.len()..].trim_start().starts_with([',', ')']))
+    };
+    let (required, optional) = (reads("System.fetch_env!"), reads("System.get_env") || reads("System.fetch_env"));
+    (required || optional).then_some(required && !optional)
+}
+
+/// How a helper is known to the secrets signal: its name, a `.` for an anonymous function
+/// (called `get_env.("X")`), and `#1` when the variable's name is its second argument.
+fn helper_key(function: &str, anonymous: bool, position: usize) -> String {
+    let dot = if anonymous { "." } else { "" };
+    if position == 0 { format!("{function}{dot}") } else { format!("{function}{dot}#{position}") }
+}
+
+/// Calls of any function with a variable's name as their first argument, or as their second
+/// after a variable (`Config.secret!("X")`, `boolean!("X", false)`, `get_var(dir, "X")`,
+/// `get_env.("X")`): reads if the project defines the function as a helper. Optional with
+/// another argument (but `nil`) or an `||` fallback.
 pub fn helper_calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:^|[^[:word:].!?])(?:[A-Z][[:word:]]*\.)*([a-z_][[:word:]]*[!?]?)\(\s*"([A-Z][A-Z0-9]*_[A-Z0-9_]*)""#,
+            r#"(?:^|[^[:word:].!?])(?:[A-Z][[:word:]]*\.)*([a-z_][[:word:]]*[!?]?)(\.)?\(\s*(?:([a-z_][[:word:]]*)\s*,\s*)?"([A-Z][A-Z0-9]*_[A-Z0-9_]*)""#,
         )
         .expect("the Elixir call pattern is valid")
     });
     CALL.captures_iter(text)
         .filter_map(|c| {
-            let (function, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
-            if matches!(function.as_str(), "get_env" | "fetch_env" | "fetch_env!") {
+            let (function, name, whole) = (c.get(1)?, c.get(4)?, c.get(0)?);
+            let anonymous = c.get(2).is_some();
+            if !anonymous && matches!(function.as_str(), "get_env" | "fetch_env" | "fetch_env!") {
                 return None;
             }
             let after = &text[whole.end()..];
             let rest = code::rest_of_call(after, &['"']);
             let fallback = after[rest.len()..].trim_start_matches(')').trim_start();
-            let need = if code::has_another_argument(rest) || fallback.starts_with("||") {
-                Need::Optional
-            } else {
-                Need::Unstated
-            };
+            let default = code::has_another_argument(rest) && rest.trim_start()[1..].trim() != "nil";
+            let need = if default || fallback.starts_with("||") { Need::Optional } else { Need::Unstated };
+            let position = usize::from(c.get(3).is_some());
             let read = EnvRead::new(name.as_str(), name.start(), need, "an env helper of the project");
-            Some(EnvRead { helper: Some(function.as_str().to_string()), ..read })
+            Some(EnvRead { helper: Some(helper_key(function.as_str(), anonymous, position)), ..read })
         })
         .collect()
 }
@@ -111,6 +153,24 @@ mod tests {
                 ("password!".into(), "APP_PASSWORD".into(), Need::Unstated),
                 ("boolean!".into(), "APP_AWS_CREDENTIALS".into(), Need::Optional),
                 ("puts".into(), "NOT_A_CALL".into(), Need::Unstated),
+            ]
+        );
+    }
+
+    #[test]
+    fn helpers_with_the_name_second_and_anonymous_ones() {
+        let text = "defmodule C do\n  def get_var(config_dir, var_name, default \\\\ nil) do\n    System.get_env(var_name, default)\n  end\nend\nget_env = fn key ->\n  if hosted do\n    System.fetch_env!(key)\n  else\n    System.get_env(key)\n  end\nend\nneed = fn key -> System.fetch_env!(key) end\n";
+        let found: Vec<_> = helpers(text).into_iter().map(|h| (h.function, h.required)).collect();
+        assert_eq!(found, [("get_var#1".into(), false), ("get_env.".into(), false), ("need.".into(), true)]);
+        let calls = "a = C.get_var(config_dir, \"SMTP_PASSWORD\", nil)\nb = get_var(dir, \"SMTP_AUTH\", \"login\")\nc = get_env.(\"OAUTH_SECRET\")\nd = System.get_env(\"PLAIN\")\n";
+        let found: Vec<_> =
+            helper_calls(calls).into_iter().map(|r| (r.helper.unwrap_or_default(), r.name, r.need)).collect();
+        assert_eq!(
+            found,
+            [
+                ("get_var#1".into(), "SMTP_PASSWORD".into(), Need::Unstated),
+                ("get_var#1".into(), "SMTP_AUTH".into(), Need::Optional),
+                ("get_env.".into(), "OAUTH_SECRET".into(), Need::Unstated),
             ]
         );
     }

@@ -99,15 +99,31 @@ fn is_app(service: &compose::ComposeService) -> bool {
     service.build && !is_backing_service(&canonical_service(&service.name))
 }
 
-/// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`; `not
-/// required` and a condition (`Required if you use S3`, `required for Stripe`) are options.
+/// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`, `…, required`;
+/// `not required` and a condition (`Required if you use S3`, `required for Stripe`) are
+/// options. A bare `required` inside a sentence is about something else (`A username is also
+/// required, this is …`): only one that marks the entry — first or last, or set off by a
+/// colon, comma, dash, bracket or full stop — says the entry is required.
 fn documented(entry: &EnvEntry) -> Option<Need> {
     static WORD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)(?-u:\b)(not\s+required|optional|required(?:\s+(?:if|when|for|only|by|with|unless)(?-u:\b))?)")
             .expect("the doc pattern is valid")
     });
-    let word = WORD.captures(&entry.doc)?.get(1)?.as_str().to_ascii_lowercase();
-    Some(if word == "required" { Need::Required } else { Need::Optional })
+    let doc = entry.doc.as_str();
+    WORD.captures_iter(doc).find_map(|c| {
+        let found = c.get(1)?;
+        let word = found.as_str().to_ascii_lowercase();
+        if word != "required" {
+            return Some(Need::Optional);
+        }
+        let before = doc[..found.start()].trim_end();
+        let after = doc[found.end()..].trim_start();
+        let marks = before.is_empty()
+            || before.ends_with([',', '(', '[', '-', ':', '*'])
+            || after.is_empty()
+            || after.starts_with([':', ')', ']', '!', '.']);
+        marks.then_some(Need::Required)
+    })
 }
 
 /// Whether an example's comment calls the key a connection string or DSN (`# Database
@@ -136,10 +152,16 @@ fn documents_a_credential(entry: &EnvEntry) -> bool {
         Regex::new(r"(?i)(?-u:\b)(?:path|location|directory|folder|file\s+name)\s+(?:to|of|for|where)(?-u:\b)")
             .expect("the location-doc pattern is valid")
     });
+    // `# Uses AWS credentials.`: the setting relies on credentials given elsewhere.
+    static USES: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)(?-u:\b)(?:uses|needs|requires)\s+(?:the\s+)?(?:[[:word:]]+\s+){0,2}credentials(?-u:\b)")
+            .expect("the uses-credentials pattern is valid")
+    });
     let value = entry.value.trim().trim_matches(['"', '\'']);
     let stand_in = value.starts_with('<') && value.ends_with('>');
     is_placeholder(&entry.value)
-        && (CREDENTIAL.is_match(&entry.doc) && !LOCATION.is_match(&entry.doc) || stand_in && CREDENTIAL.is_match(value))
+        && (CREDENTIAL.is_match(&entry.doc) && !LOCATION.is_match(&entry.doc) && !USES.is_match(&entry.doc)
+            || stand_in && CREDENTIAL.is_match(value))
         && crate::names::validate_secret_name(&entry.key).is_ok()
         && !is_public(&entry.key)
         && !is_setting_name(&entry.key)

@@ -289,15 +289,12 @@ type Global struct {
 }
 
 #[test]
-fn rails_takes_its_key_base_from_encrypted_credentials_when_it_keeps_them() {
+fn rails_reads_its_key_base_from_the_environment_before_its_encrypted_credentials() {
     let production = ("config/environments/production.rb", "Rails.application.configure do\nend\n");
     assert_eq!(names(&[production]), ["SECRET_KEY_BASE"]);
     for credentials in ["config/credentials.yml.enc", "config/credentials.yml.enc.sample"] {
-        assert_eq!(names(&[production, (credentials, "x")]), Vec::<String>::new(), "{credentials}");
+        assert_eq!(names(&[production, (credentials, "x")]), ["SECRET_KEY_BASE"], "{credentials}");
     }
-    // Another app's credentials say nothing about this one.
-    let other = ("admin/config/credentials.yml.enc", "x");
-    assert_eq!(names(&[production, other]), ["SECRET_KEY_BASE"]);
 }
 
 #[test]
@@ -419,9 +416,14 @@ fn a_parsers_keys_are_reads_in_the_package_that_walks_the_environment() {
 }
 
 #[test]
-fn scripts_count_without_what_ci_uses() {
-    let script = "const key = process.env.MAXMIND_LICENSE_KEY;\nconst gh = process.env.GITHUB_TOKEN;\nconst npm = process.env.NPM_TOKEN;\n";
-    assert_eq!(names(&[("scripts/build-geo.js", script)]), ["MAXMIND_LICENSE_KEY"]);
+fn scripts_count_what_an_env_file_asks_for_without_what_ci_uses() {
+    let script = "const key = process.env.MAXMIND_LICENSE_KEY;\nconst gh = process.env.GITHUB_TOKEN;\nconst npm = process.env.NPM_TOKEN;\nconst own = process.env.TRANSLATE_API_KEY;\n";
+    let example = "MAXMIND_LICENSE_KEY=\nGITHUB_TOKEN=\n";
+    assert_eq!(
+        names(&[("scripts/build-geo.js", script), (".env.example", example)]),
+        ["GITHUB_TOKEN", "MAXMIND_LICENSE_KEY"]
+    );
+    assert!(names(&[("scripts/build-geo.js", script)]).is_empty());
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //!   CREDENTIALS, DSN, SALT, …) — unless it is KEY/TOKEN and the word before makes it an
 //!   identifier or a public value (CACHE_KEY, PUBLIC_KEY, SITE_KEY, ANON_KEY, CSRF_TOKEN, and
 //!   `<SERVICE>_APP_KEY`, the public half of a Pusher/Reverb app's key and secret);
-//!   `*_ACCESS_KEY_ID` counts;
+//!   `*_ACCESS_KEY_ID` counts, and so does a key named for its cipher (`DB_ENC_KEY_GCM`);
 //! - or SECRET/PASSWORD/TOKEN/CREDENTIALS/APIKEY (or PRIVATE right before KEY) comes earlier
 //!   and the last word is not a setting about it (`SECRET_KEY_BASE` yes, `PASSWORD_TIMEOUT` no);
 //! - or it is a connection string: `*_CONNECTION_STRING`, .NET's `ConnectionStrings__*`, a
@@ -381,7 +381,8 @@ impl StartsWithStr for [String] {
 
 /// Credentials of release tooling spelled with ordinary words: Sentry's auth token uploads
 /// releases and source maps (`SENTRY_DSN` is the app's).
-const RELEASE_NAMES: &[&[&str]] = &[&["SENTRY", "AUTH", "TOKEN"]];
+/// Cargo's registry token (`CARGO_REGISTRY_TOKEN`) is what `cargo publish` reads.
+const RELEASE_NAMES: &[&[&str]] = &[&["SENTRY", "AUTH", "TOKEN"], &["CARGO", "REGISTRY", "TOKEN"]];
 
 /// True when `name` is a credential of release automation (see [`RELEASE_WORDS`] and
 /// [`RELEASE_NAMES`]).
@@ -457,6 +458,10 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
         && before[..url].iter().any(|w| is(DATABASE_WORDS, w))
         && !is(SETTING_WORDS, last)
     {
+        return true;
+    }
+    // `DB_ENC_KEY_GCM`, `SECRET_KEY_AES`: a key named for the cipher it feeds.
+    if before.last().is_some_and(|w| w == "KEY") && matches!(last.as_str(), "AES" | "GCM" | "CBC") {
         return true;
     }
     // A name glued to its noun (`HOOKNAME`, `DBNAME`) names a thing, like `_NAME`.

@@ -12,6 +12,9 @@ fn values_that_make_a_name_a_setting() {
         ("PURGE_AUTH_SCHEDULE", "0 3 * * *"),
         ("EMAIL_TOKEN_SIZE", "6"),
         ("YUBICO_CLIENT_ID", "11111"),
+        ("OPENAI_MAX_TOKENS", "4096"),
+        ("SMTP_AUTH", "login"),
+        ("DASHBOARD_AUTH", "basic_auth"),
     ] {
         assert!(is_setting_value(name, value), "{name}={value}");
     }
@@ -26,6 +29,9 @@ fn values_that_make_a_name_a_setting() {
         ("ADMIN_RECOVERY_KEY", "wang wang"),
         ("LDAP_PASS", "false"),
         ("AZURE_APP_SECRET", "false"),
+        ("DB_ENC_KEY", "1234567890123456"),
+        ("BASIC_AUTH", "admin:hunter2"),
+        ("PROXY_AUTH", "Bearer abc123"),
     ] {
         assert!(!is_setting_value(name, value), "{name}={value}");
     }
@@ -47,6 +53,7 @@ fn secret_names() {
         "SLACK_BOT_USER_OAUTH_TOKEN",
         "APP_PREVIOUS_KEYS",
         "SECRET_KEY_BASE",
+        "DB_ENC_KEY_GCM",
         "ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY",
         "DATABASE_URL",
         "REDIS_URL",
@@ -287,9 +294,15 @@ fn placeholders() {
 
 #[test]
 fn release_and_ci_credentials() {
-    for name in
-        ["GPG_PRIVATE_KEY", "NUGET_KEY", "PYPI_API_TOKEN", "CODECOV_TOKEN", "OSSRH_PASSWORD", "SENTRY_AUTH_TOKEN"]
-    {
+    for name in [
+        "GPG_PRIVATE_KEY",
+        "NUGET_KEY",
+        "PYPI_API_TOKEN",
+        "CODECOV_TOKEN",
+        "OSSRH_PASSWORD",
+        "SENTRY_AUTH_TOKEN",
+        "CARGO_REGISTRY_TOKEN",
+    ] {
         assert!(is_release_credential(name), "{name}");
     }
     for name in ["DATABASE_URL", "STRIPE_SECRET_KEY", "RELEASED_AT_TOKEN_X", "SLACK_SIGNING_SECRET", "JWT_SIGNING_KEY"]

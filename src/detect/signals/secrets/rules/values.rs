@@ -58,7 +58,8 @@ fn addresses_the_reader(value: &str) -> bool {
 }
 
 /// Whether an example's `value` for `name` is a setting's: a boolean (`true`, `off`), a
-/// number (unless the name is a password's: `123456` is an example password), a duration
+/// number (unless the name is a password's: `123456` is an example password; or a key's of
+/// 16 digits or more), an authentication method's word (`SMTP_AUTH=login`), a duration
 /// (`15m`, `6.hours`), a cron schedule (`0 3 * * *`) or a list (`a,b`, `["a"]`). Such a name
 /// holds no credential whatever its words say (`LIVE_DELETE_TOKEN_AFTER=true`,
 /// `RESET_PASSWORD_WITHIN=6.hours`, `AUTOSPAM_IGNORED_TOKENS=spam,ham`).
@@ -91,7 +92,14 @@ pub fn is_setting_value(name: &str, value: &str) -> bool {
     if NUMBER.is_match(value) {
         let password =
             matches!(last.as_str(), "PASSWORD" | "PASS" | "PASSWD" | "PWD" | "PASSPHRASE" | "PIN" | "SECRET");
-        return !password;
+        // `DB_ENC_KEY=1234567890123456`: a key's length in digits (16, 32 bytes), not a count.
+        let key = value.len() >= 16 && words(name).iter().any(|w| CREDENTIAL_NOUNS.contains(&w.as_str()));
+        return !password && !key;
+    }
+    // `SMTP_AUTH=login`, `DASHBOARD_AUTH=basic_auth`: a word names an authentication method;
+    // credentials have a colon, digits or capitals (`user:pass`, a token).
+    if last == "AUTH" && value.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '-') {
+        return true;
     }
     let fields: Vec<&str> = value.split_whitespace().collect();
     if (5..=6).contains(&fields.len()) && fields.iter().all(|f| CRON_FIELD.is_match(f)) && value.contains('*') {
