@@ -397,6 +397,24 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "CLICKHOUSE_URL",
             ],
         ),
+        // A configparser whose interpolation falls back to the variable of an option's name
+        // makes the options the code asks it for settable; a plain parser keeps to its file.
+        (
+            "secrets-python-settings",
+            &["UPLOAD_SECRET", "MAIL_PASSWORD", "ADMIN_TOKEN"],
+            &[
+                "APP_DATABASE_URL",
+                "APP_REDIS_PASSWORD",
+                "APP_SECRET_KEY",
+                "APP_STRIPE_API_KEY",
+                "DJANGO_SECRET_KEY",
+                "SENDGRID_API_KEY",
+                "SHOP_PAYPAL_SECRET",
+                "STRIPE_WEBHOOK_SECRET",
+                "WEBHOOK_SECRET",
+            ],
+            &["MAIL_USE_TOKEN", "LOG_SECRET", "MAIL_HOST"],
+        ),
     ];
     for (fixture, must, required, must_not) in cases {
         let (names, required_names) = secrets_of(fixture);

@@ -5,7 +5,8 @@
 //! name a `Config(…)` is bound to); pydantic-settings `BaseSettings` classes (each field an
 //! upper-cased variable after the class's `env_prefix`, or its `alias`/`validation_alias`;
 //! required without a default); and dynaconf `Validator("X", must_exist=True)` under the
-//! settings' `envvar_prefix`.
+//! settings' `envvar_prefix`; and the options of a configparser whose interpolation falls back to
+//! the environment.
 
 use std::sync::LazyLock;
 
@@ -22,6 +23,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(reader_reads(text));
     found.extend(settings_classes(text));
     found.extend(dynaconf_validators(text));
+    found.extend(interpolation::reads(text));
     // A settings module runs top to bottom at import: a read under `if USE_S3:` or in an
     // `else:` branch happens only in the set-ups that take it, so the app starts without it.
     for read in &mut found {
@@ -642,6 +644,8 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
     }
     found
 }
+
+mod interpolation;
 
 #[cfg(test)]
 mod tests;
