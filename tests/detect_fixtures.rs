@@ -397,6 +397,22 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "CLICKHOUSE_URL",
             ],
         ),
+        // A zod schema checked with `safeParse` is required only when a failure stops the app
+        // as it loads; `z` and `.object` may sit on lines of their own.
+        (
+            "secrets-node-schemas",
+            &["SESSION_SIGNING_SECRET", "SEARCH_API_KEY", "BILLING_SECRET_KEY", "CHAT_CLIENT_SECRET"],
+            &[
+                "DATABASE_URL",
+                "DIRECT_DATABASE_URL",
+                "JOBS_SIGNING_KEY",
+                "NEXTAUTH_SECRET",
+                "OPENAI_API_KEY",
+                "QUEUE_API_TOKEN",
+                "SESSION_SIGNING_SECRET",
+            ],
+            &[],
+        ),
         // A configparser whose interpolation falls back to the variable of an option's name
         // makes the options the code asks it for settable; a plain parser keeps to its file.
         (
