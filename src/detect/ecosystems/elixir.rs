@@ -79,8 +79,10 @@ impl Ecosystem for Elixir {
                     Need::Optional
                 } else if let Some(alternative) = fallback.strip_prefix("||") {
                     if alternative.trim_start().starts_with("raise") { Need::Required } else { Need::Optional }
-                } else if call.as_str() == "fetch_env!" {
+                } else if call.as_str() == "fetch_env!" && !guarded_by_itself(text, name.start(), name.as_str()) {
                     Need::Required
+                } else if call.as_str() == "fetch_env!" {
+                    Need::Optional
                 } else {
                     Need::Unstated
                 };
@@ -107,6 +109,31 @@ impl Ecosystem for Elixir {
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }
+}
+
+/// Whether the read of `name` at `at` sits in a block that runs only when the variable is set
+/// (`if System.get_env("DATABASE_PEM") do … System.fetch_env!("DATABASE_PEM")`).
+fn guarded_by_itself(text: &str, at: usize, name: &str) -> bool {
+    /// How many lines up enclosing blocks are looked for.
+    const LOOKBACK: usize = 200;
+    let test = format!("get_env(\"{name}\"");
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent_of = |line: &str| line.len() - line.trim_start().len();
+    let mut indent = indent_of(&text[line_start..at]);
+    for line in text[..line_start].lines().rev().take(LOOKBACK) {
+        if indent == 0 {
+            break;
+        }
+        let content = line.trim_start();
+        if content.is_empty() || content.starts_with('#') || indent_of(line) >= indent {
+            continue;
+        }
+        indent = indent_of(line);
+        if (content.starts_with("if ") || content.starts_with("unless ")) && content.contains(&test) {
+            return !content.starts_with("unless ");
+        }
+    }
+    false
 }
 
 /// `elixir: "~> 1.15"` or `elixir: @elixir_requirement` (a module attribute).
@@ -291,5 +318,31 @@ mod tests {
             .map(|r| (r.name, r.need))
             .collect();
         assert_eq!(reads, [("DATABASE_URL".into(), Need::Optional)]);
+    }
+
+    #[test]
+    fn a_fetch_under_a_test_that_the_variable_is_set_is_optional() {
+        let text = "ssl =
+  if System.get_env(\"DATABASE_SSL\", \"true\") == \"true\" do
+    if System.get_env(\"DATABASE_CA_PEM\") do
+      host = System.fetch_env!(\"DATABASE_URL\")
+      cacerts = System.fetch_env!(\"DATABASE_CA_PEM\")
+    end
+  end
+";
+        let reads: Vec<(String, Need)> = Elixir
+            .env_reads(crate::rel_path::rel!("config/runtime.exs"), text)
+            .into_iter()
+            .filter(|r| r.name != "DATABASE_SSL")
+            .map(|r| (r.name, r.need))
+            .collect();
+        assert_eq!(
+            reads,
+            [
+                ("DATABASE_CA_PEM".into(), Need::Unstated),
+                ("DATABASE_URL".into(), Need::Required),
+                ("DATABASE_CA_PEM".into(), Need::Optional)
+            ]
+        );
     }
 }
