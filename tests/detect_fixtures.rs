@@ -415,10 +415,11 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
         ),
         // A configparser whose interpolation falls back to the variable of an option's name
-        // makes the options the code asks it for settable; a plain parser keeps to its file.
+        // makes the options the code asks it for settable; a plain parser keeps to its file. A
+        // request handler's read is needed only when a request comes.
         (
             "secrets-python-settings",
-            &["UPLOAD_SECRET", "MAIL_PASSWORD", "ADMIN_TOKEN"],
+            &["UPLOAD_SECRET", "MAIL_PASSWORD", "ADMIN_TOKEN", "OAUTH_CLIENT_SECRET", "HOOK_SIGNING_KEY"],
             &[
                 "APP_DATABASE_URL",
                 "APP_REDIS_PASSWORD",
