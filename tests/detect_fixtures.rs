@@ -352,12 +352,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DATABASE_PASSWORD", "DISCORD_BOT_TOKEN"],
             &["DATABASE_HOST", "ACCOUNT_LINKING_PUB_KEY"],
         ),
-        // A string constant names the variable; a typed number is a setting.
+        // A string constant names the variable; a typed number is a setting; the project's
+        // own helpers (`maybe_env("X")`, through `require_env`) read what they are given.
         (
             "secrets-rust-clap",
-            &["MEILI_MASTER_KEY"],
+            &["MEILI_MASTER_KEY", "STATS_GITHUB_ACCESSTOKEN", "STATS_REGISTRY_WEBHOOK_SECRET"],
             &["APP_STRIPE_SECRET_KEY", "DATABASE_URL", "HMAC_KEY", "JWT_SECRET", "LDAP_JWT_SECRET", "LDAP_KEY_SEED"],
-            &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS"],
+            &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS", "NOT_A_VARIABLE_TOKEN"],
         ),
         // A template's comment or stand-in says the value is a credential.
         (

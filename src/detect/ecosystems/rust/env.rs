@@ -7,14 +7,18 @@
 //! (`envy::prefixed("APP_").from_env::<Config>()`), the `config` crate
 //! (`Environment::with_prefix("APP")`) or figment (`Env::prefixed("APP_")`, then
 //! `extract::<Config>()` or `let config: Config = figment.extract()?`). Inline test modules (`#[cfg(test)] mod tests`)
-//! are left out: their literals are fixtures, not reads.
+//! are left out: their literals are fixtures, not reads. The project's own helpers
+//! (`require_env("X")`) are in [`helpers`].
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+pub use self::helpers::helpers;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+mod helpers;
 
 const QUOTES: &[char] = &['"'];
 
@@ -25,6 +29,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(clap_reads(text));
     found.extend(envconfig_reads(text));
     found.extend(serde_struct_reads(text));
+    found.extend(helpers::helper_calls(text));
     found.retain(|r| !tests.iter().any(|t| t.contains(&r.at)));
     found
 }
