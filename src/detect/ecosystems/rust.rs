@@ -4,7 +4,9 @@
 //! workspace members are built by the workspace, and a nested crate is a project of its own
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{
+    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SetupStep, Toolchain,
+};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, too_deep_for_a_project};

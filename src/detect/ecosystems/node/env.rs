@@ -282,7 +282,8 @@ const SAFE_PARSED_ZOD: &str = "zod schema, checked with safeParse";
 /// back a failure for the code to handle instead of throwing: its fields are optional.
 fn only_safe_parsed(text: &str, start: usize, open: usize) -> bool {
     static BOUND: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)(?:\s*:[^=]+)?\s*=\s*$").expect("the binding pattern is valid")
+        Regex::new(r"(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)(?:\s*:[^=]+)?\s*=\s*$")
+            .expect("the binding pattern is valid")
     });
     let Some(body) = code::block(&text[open..], QUOTES) else { return false };
     let after = text[open + body.len() + 2..].trim_start();
@@ -296,7 +297,9 @@ fn only_safe_parsed(text: &str, start: usize, open: usize) -> bool {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let Some(name) = BOUND.captures(&text[line_start..start]).and_then(|c| c.get(1)) else { return false };
     let name = regex::escape(name.as_str());
-    let Ok(check) = Regex::new(&format!(r"(?:^|[^[:word:]$.]){name}\s*\.\s*(safeParse|parse|safeParseAsync|parseAsync)\(")) else {
+    let Ok(check) =
+        Regex::new(&format!(r"(?:^|[^[:word:]$.]){name}\s*\.\s*(safeParse|parse|safeParseAsync|parseAsync)\("))
+    else {
         return false;
     };
     let mut checked = false;
@@ -326,11 +329,10 @@ fn runs_at_load(text: &str, at: usize) -> bool {
     if indent == 0 {
         return true;
     }
-    let Some(function) = text[..line_start]
-        .lines()
-        .rev()
-        .filter(|line| !line.trim().is_empty() && indent_of(line) < indent)
-        .find_map(|line| FUNCTION.captures(line).and_then(|c| c.get(1).or(c.get(2))).map(|m| m.as_str().to_string()))
+    let Some(function) =
+        text[..line_start].lines().rev().filter(|line| !line.trim().is_empty() && indent_of(line) < indent).find_map(
+            |line| FUNCTION.captures(line).and_then(|c| c.get(1).or(c.get(2))).map(|m| m.as_str().to_string()),
+        )
     else {
         return true;
     };

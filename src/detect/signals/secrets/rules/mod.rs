@@ -495,8 +495,8 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
 /// (`DOCSRS_GITHUB_ACCESSTOKEN`), `AUTHTOKEN` — but not `BYPASS` or `COMPASS`.
 fn is_glued_credential(word: &str) -> bool {
     const FOR: &[&str] = &[
-        "DB", "SQL", "SMTP", "MAIL", "LDAP", "REDIS", "ADMIN", "ROOT", "USER", "API", "CLIENT", "APP", "OAUTH", "ACCESS",
-        "AUTH",
+        "DB", "SQL", "SMTP", "MAIL", "LDAP", "REDIS", "ADMIN", "ROOT", "USER", "API", "CLIENT", "APP", "OAUTH",
+        "ACCESS", "AUTH",
     ];
     FOR.iter().any(|owner| {
         word.strip_prefix(owner)
