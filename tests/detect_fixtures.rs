@@ -353,10 +353,16 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DATABASE_HOST", "ACCOUNT_LINKING_PUB_KEY"],
         ),
         // A string constant names the variable; a typed number is a setting; the project's
-        // own helpers (`maybe_env("X")`, through `require_env`) read what they are given.
+        // own helpers (`maybe_env("X")`, through `require_env`) read what they are given, and an
+        // imported `std::env::var` read bare is a read.
         (
             "secrets-rust-clap",
-            &["MEILI_MASTER_KEY", "STATS_GITHUB_ACCESSTOKEN", "STATS_REGISTRY_WEBHOOK_SECRET"],
+            &[
+                "MEILI_MASTER_KEY",
+                "STATS_GITHUB_ACCESSTOKEN",
+                "STATS_REGISTRY_WEBHOOK_SECRET",
+                "STORAGE_SECRET_ACCESS_KEY",
+            ],
             &["APP_STRIPE_SECRET_KEY", "DATABASE_URL", "HMAC_KEY", "JWT_SECRET", "LDAP_JWT_SECRET", "LDAP_KEY_SEED"],
             &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS", "NOT_A_VARIABLE_TOKEN"],
         ),
