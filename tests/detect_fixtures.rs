@@ -287,10 +287,11 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             ],
         ),
         // A config module's env helpers, called from runtime.exs, read what they are given;
-        // their names say what the value is (`cookie!` a credential, `boolean!` a setting).
+        // their names say what the value is (`cookie!` a credential, `boolean!` a setting). A
+        // fetch under a test that the variable is set needs nothing.
         (
             "secrets-elixir-runtime",
-            &["SHOP_SESSION_SALT", "SHOP_DISTRIBUTION", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY"],
+            &["SHOP_SESSION_SALT", "SHOP_DISTRIBUTION", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY", "SHOP_LEDGER_TOKEN"],
             &["DATABASE_URL", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY"],
             &["SHOP_AWS_CREDENTIALS", "SHOP_VAULT_TOKEN"],
         ),
@@ -426,12 +427,19 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["STORE_SECURITY_JWT_BASE64_SECRET"],
             &["SPRING_DATASOURCE_URL", "POSTGRES_USER"],
         ),
-        // A string constant names the variable; a typed number is a setting.
+        // A string constant names the variable; a typed number is a setting; the project's
+        // own helpers (`maybe_env("X")`, through `require_env`) read what they are given, and an
+        // imported `std::env::var` read bare is a read.
         (
             "secrets-rust-clap",
-            &["MEILI_MASTER_KEY"],
+            &[
+                "MEILI_MASTER_KEY",
+                "STATS_GITHUB_ACCESSTOKEN",
+                "STATS_REGISTRY_WEBHOOK_SECRET",
+                "STORAGE_SECRET_ACCESS_KEY",
+            ],
             &["APP_STRIPE_SECRET_KEY", "DATABASE_URL", "HMAC_KEY", "JWT_SECRET", "LDAP_JWT_SECRET", "LDAP_KEY_SEED"],
-            &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS"],
+            &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS", "NOT_A_VARIABLE_TOKEN"],
         ),
         // A Rust server's settings file (`server.toml`) gives the keys the config crate
         // overrides under its prefix: a credential key left to give (commented out with an
@@ -484,6 +492,41 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "CLICKHOUSE_URL",
                 "TRANSLATE_LLM_API_KEY",
             ],
+        ),
+        // A zod schema checked with `safeParse` is required only when a failure stops the app
+        // as it loads; `z` and `.object` may sit on lines of their own.
+        (
+            "secrets-node-schemas",
+            &["SESSION_SIGNING_SECRET", "SEARCH_API_KEY", "BILLING_SECRET_KEY", "CHAT_CLIENT_SECRET"],
+            &[
+                "DATABASE_URL",
+                "DIRECT_DATABASE_URL",
+                "JOBS_SIGNING_KEY",
+                "NEXTAUTH_SECRET",
+                "OPENAI_API_KEY",
+                "QUEUE_API_TOKEN",
+                "SESSION_SIGNING_SECRET",
+            ],
+            &[],
+        ),
+        // A configparser whose interpolation falls back to the variable of an option's name
+        // makes the options the code asks it for settable; a plain parser keeps to its file. A
+        // request handler's read is needed only when a request comes.
+        (
+            "secrets-python-settings",
+            &["UPLOAD_SECRET", "MAIL_PASSWORD", "ADMIN_TOKEN", "OAUTH_CLIENT_SECRET", "HOOK_SIGNING_KEY"],
+            &[
+                "APP_DATABASE_URL",
+                "APP_REDIS_PASSWORD",
+                "APP_SECRET_KEY",
+                "APP_STRIPE_API_KEY",
+                "DJANGO_SECRET_KEY",
+                "SENDGRID_API_KEY",
+                "SHOP_PAYPAL_SECRET",
+                "STRIPE_WEBHOOK_SECRET",
+                "WEBHOOK_SECRET",
+            ],
+            &["MAIL_USE_TOKEN", "LOG_SECRET", "MAIL_HOST"],
         ),
     ];
     for (fixture, must, required, must_not) in cases {

@@ -4,7 +4,9 @@
 //! workspace members are built by the workspace, and a nested crate is a project of its own
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{
+    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SetupStep, Toolchain,
+};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, too_deep_for_a_project};
@@ -73,6 +75,9 @@ impl Ecosystem for Rust {
     }
     fn env_namespace(&self, text: &str) -> Option<String> {
         env::namespace(text)
+    }
+    fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
+        env::helpers(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

@@ -232,7 +232,7 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
     static CLEAN_ENV: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?-u:\b)cleanEnv\(").expect("the cleanEnv pattern is valid"));
     static ZOD_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)z\.(?:object|strictObject|looseObject)\(\s*\{").expect("the z.object pattern is valid")
+        Regex::new(r"(?-u:\b)z\s*\.(?:object|strictObject|looseObject)\(\s*\{").expect("the z.object pattern is valid")
     });
     static SKIPPED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?-u:\b)skipValidation\s*:\s*true(?-u:\b)").expect("the skipValidation pattern is valid")
@@ -263,7 +263,8 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
     if reads_environment {
         for m in ZOD_OBJECT.find_iter(text) {
             if !blocks.iter().any(|(b, _)| *b == m.end() - 1) {
-                blocks.push((m.end() - 1, "zod schema"));
+                let via = if only_safe_parsed(text, m.start(), m.end() - 1) { SAFE_PARSED_ZOD } else { "zod schema" };
+                blocks.push((m.end() - 1, via));
             }
         }
     }
@@ -271,6 +272,85 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
     found.sort_by_key(|r| r.at);
     found.dedup_by(|a, b| a.at == b.at);
     found
+}
+
+/// A zod schema the code checks with `safeParse`, going on without the values when they fail.
+const SAFE_PARSED_ZOD: &str = "zod schema, checked with safeParse";
+
+/// Whether the zod object starting at `start`, its fields' block opening at `open`, is only
+/// ever checked with `safeParse` — chained on it, or on the name it is bound to — which hands
+/// back a failure for the code to handle instead of throwing: its fields are optional.
+fn only_safe_parsed(text: &str, start: usize, open: usize) -> bool {
+    static BOUND: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)(?:\s*:[^=]+)?\s*=\s*$")
+            .expect("the binding pattern is valid")
+    });
+    let Some(body) = code::block(&text[open..], QUOTES) else { return false };
+    let after = text[open + body.len() + 2..].trim_start();
+    let after = after.strip_prefix(')').unwrap_or(after).trim_start();
+    if after.starts_with(".safeParse(") {
+        return true;
+    }
+    if after.starts_with('.') {
+        return false;
+    }
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let Some(name) = BOUND.captures(&text[line_start..start]).and_then(|c| c.get(1)) else { return false };
+    let name = regex::escape(name.as_str());
+    let Ok(check) =
+        Regex::new(&format!(r"(?:^|[^[:word:]$.]){name}\s*\.\s*(safeParse|parse|safeParseAsync|parseAsync)\("))
+    else {
+        return false;
+    };
+    let mut checked = false;
+    for c in check.captures_iter(text) {
+        let (Some(whole), Some(method)) = (c.get(0), c.get(1)) else { continue };
+        if !method.as_str().starts_with("safe")
+            || (stops_on_failure(&text[whole.end()..]) && runs_at_load(text, whole.start()))
+        {
+            return false;
+        }
+        checked = true;
+    }
+    checked
+}
+
+/// Whether the code at `at` runs when the module loads: at the top level, or in a function
+/// the top level calls (`export const env = validateEnv();`) — not in one called on demand
+/// (`getSlackEnv()` from a route).
+fn runs_at_load(text: &str, at: usize) -> bool {
+    static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\s*(?:export\s+)?(?:(?:async\s+)?function\s+([A-Za-z_$][[:word:]$]*)|(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)\s*=.*=>)")
+            .expect("the function pattern is valid")
+    });
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent_of = |line: &str| line.len() - line.trim_start().len();
+    let indent = indent_of(&text[line_start..at]);
+    if indent == 0 {
+        return true;
+    }
+    let Some(function) =
+        text[..line_start].lines().rev().filter(|line| !line.trim().is_empty() && indent_of(line) < indent).find_map(
+            |line| FUNCTION.captures(line).and_then(|c| c.get(1).or(c.get(2))).map(|m| m.as_str().to_string()),
+        )
+    else {
+        return true;
+    };
+    text.lines().any(|line| {
+        !line.starts_with(char::is_whitespace)
+            && line.match_indices(&format!("{function}(")).any(|(i, _)| {
+                !line[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
+                    && !line[..i].trim_end().ends_with("function")
+            })
+    })
+}
+
+/// Whether the lines after a `safeParse(` stop the app when it fails
+/// (`if (!result.success) { …; process.exit(1) }`, `throw`): then it checks like `parse`.
+fn stops_on_failure(after: &str) -> bool {
+    /// How many lines after the call its failure is looked for.
+    const LINES: usize = 8;
+    after.lines().take(LINES).any(|line| line.contains("process.exit(") || line.contains("throw "))
 }
 
 /// A t3-env schema whose `createEnv` says `skipValidation: true`.
@@ -302,7 +382,7 @@ fn schema_entries(text: &str, open: usize, via: &'static str) -> Vec<EnvRead> {
             let value = value.trim();
             let need = if OPTIONAL.iter().any(|o| value.contains(o)) {
                 Need::Optional
-            } else if via == UNCHECKED_T3_ENV {
+            } else if via == UNCHECKED_T3_ENV || via == SAFE_PARSED_ZOD {
                 Need::Unstated
             } else if value.starts_with("z.") || ENVALID.iter().any(|v| value.starts_with(v)) {
                 Need::Required

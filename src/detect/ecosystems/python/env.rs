@@ -5,7 +5,8 @@
 //! name a `Config(…)` is bound to); pydantic-settings `BaseSettings` classes (each field an
 //! upper-cased variable after the class's `env_prefix`, or its `alias`/`validation_alias`;
 //! required without a default); and dynaconf `Validator("X", must_exist=True)` under the
-//! settings' `envvar_prefix`.
+//! settings' `envvar_prefix`; and the options of a configparser whose interpolation falls back to
+//! the environment.
 
 use std::sync::LazyLock;
 
@@ -22,9 +23,15 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(reader_reads(text));
     found.extend(settings_classes(text));
     found.extend(dynaconf_validators(text));
+    found.extend(interpolation::reads(text));
     // A settings module runs top to bottom at import: a read under `if USE_S3:` or in an
     // `else:` branch happens only in the set-ups that take it, so the app starts without it.
     for read in &mut found {
+        // A request handler reads when a request comes, not when the app starts.
+        if read.need == Need::Required && in_request_handler(text, read.at) {
+            read.need = Need::Unstated;
+            continue;
+        }
         if read.need == Need::Required && under_condition(text, read.at) {
             read.need = Need::Optional;
             read.via = match read.via {
@@ -36,6 +43,29 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
         }
     }
     found
+}
+
+/// Whether offset `at` lies in a coroutine (`async def`, run by an event loop on demand) or in a
+/// function a web framework routes requests to (`@router.post("/auth")`, `@app.route("/")`).
+fn in_request_handler(text: &str, at: usize) -> bool {
+    /// How many lines up the enclosing function is looked for.
+    const LOOKBACK: usize = 400;
+    static ROUTE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^@[[:word:].]*\.(?:get|post|put|patch|delete|route|api_route|websocket)\(")
+            .expect("the route decorator pattern is valid")
+    });
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent_of = |line: &str| line.len() - line.trim_start().len();
+    let indent = indent_of(&text[line_start..at]);
+    let mut lines = text[..line_start].lines().rev().take(LOOKBACK);
+    let Some(def) = lines.by_ref().find(|line| {
+        let content = line.trim_start();
+        indent_of(line) < indent && (content.starts_with("def ") || content.starts_with("async def "))
+    }) else {
+        return false;
+    };
+    def.trim_start().starts_with("async ")
+        || lines.map(str::trim).take_while(|line| line.starts_with('@')).any(|line| ROUTE.is_match(line))
 }
 
 /// Whether the statement holding offset `at` runs only under a condition: some block that
@@ -642,6 +672,8 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
     }
     found
 }
+
+mod interpolation;
 
 #[cfg(test)]
 mod tests;

@@ -7,14 +7,18 @@
 //! (`envy::prefixed("APP_").from_env::<Config>()`), the `config` crate
 //! (`Environment::with_prefix("APP")`) or figment (`Env::prefixed("APP_")`, then
 //! `extract::<Config>()` or `let config: Config = figment.extract()?`). Inline test modules (`#[cfg(test)] mod tests`)
-//! are left out: their literals are fixtures, not reads.
+//! are left out: their literals are fixtures, not reads. The project's own helpers
+//! (`require_env("X")`) are in [`helpers`].
 
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+pub use self::helpers::helpers;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+mod helpers;
 
 const QUOTES: &[char] = &['"'];
 
@@ -25,6 +29,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(clap_reads(text));
     found.extend(envconfig_reads(text));
     found.extend(serde_struct_reads(text));
+    found.extend(helpers::helper_calls(text));
     found.retain(|r| !tests.iter().any(|t| t.contains(&r.at)));
     found
 }
@@ -37,11 +42,22 @@ fn var_reads(text: &str) -> Vec<EnvRead> {
         )
         .expect("the Rust environment-read pattern is valid")
     });
+    // `use std::env::{self, var};` then `var("AWS_ACCESS_KEY_ID")`: the bare function is the same read.
+    static IMPORTS_VAR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^\s*use\s+std::env::(?:var\s*;|\{[^}]*(?-u:\b)var(?-u:\b)[^}]*\})")
+            .expect("the std::env::var import pattern is valid")
+    });
+    static BARE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?:^|[^[:word:].:])var\(()\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
+            .expect("the bare var pattern is valid")
+    });
+    let bare = IMPORTS_VAR.is_match(text).then(|| BARE.captures_iter(text)).into_iter().flatten();
     READ.captures_iter(text)
+        .chain(bare)
         .filter_map(|c| {
             let (whole, name) = (c.get(0)?, c.get(2)?);
             let after = &text[whole.end()..];
-            let need = match c.get(1).map(|m| m.as_str()) {
+            let need = match c.get(1).map(|m| m.as_str()).filter(|m| !m.is_empty()) {
                 Some("env!") => Need::Required,
                 Some(_) => Need::Optional,
                 None if code::followed_by(
@@ -403,6 +419,19 @@ mod tests {
                 ("OPT".into(), Need::Optional)
             ]
         );
+    }
+
+    #[test]
+    fn the_imported_var_function_read_bare() {
+        let text = "use std::env::{self, var};
+fn s3() { let k = var(\"AWS_SECRET_ACCESS_KEY\").ok(); let m = var(\"MAIL_PASSWORD\")?; }
+";
+        assert_eq!(
+            found(text),
+            [("AWS_SECRET_ACCESS_KEY".into(), Need::Optional), ("MAIL_PASSWORD".into(), Need::Required)]
+        );
+        // Without the import, `var` is some other function.
+        assert!(found("fn f() { let k = var(\"AWS_SECRET_ACCESS_KEY\"); }\n").is_empty());
     }
 
     #[test]

@@ -198,3 +198,16 @@ fn fields_formatted_from_other_fields_are_computed() {
     assert!(names.iter().any(|n| n == "PLAIN_URL"), "{names:?}");
     assert!(names.iter().any(|n| n == "POSTGRES_PASSWORD"), "{names:?}");
 }
+
+#[test]
+fn a_request_handler_reads_on_demand() {
+    let text = "import os\n\n@router.post(\"/auth\")\nasync def auth(request):\n    secret = os.environ[\"OAUTH_CLIENT_SECRET\"]\n\n@app.route(\"/hook\")\n@login_required\ndef hook():\n    return os.environ[\"HOOK_KEY\"]\n\ndef boot():\n    return os.environ[\"BOOT_KEY\"]\n";
+    assert_eq!(
+        found(text),
+        [
+            ("OAUTH_CLIENT_SECRET".into(), Need::Unstated),
+            ("HOOK_KEY".into(), Need::Unstated),
+            ("BOOT_KEY".into(), Need::Required),
+        ]
+    );
+}

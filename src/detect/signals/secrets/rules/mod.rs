@@ -496,10 +496,13 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
 }
 
 /// A credential word glued to what it is for: `DBPASS` (`PAPERLESS_DBPASS`), `SMTPPASSWORD`,
-/// `ADMINPWD`, `CLIENTSECRET` (`GOTIFY_OIDC_CLIENTSECRET`) — but not `BYPASS` or `COMPASS`.
+/// `ADMINPWD`, `CLIENTSECRET` (`GOTIFY_OIDC_CLIENTSECRET`), `ACCESSTOKEN`
+/// (`DOCSRS_GITHUB_ACCESSTOKEN`), `AUTHTOKEN` — but not `BYPASS` or `COMPASS`.
 fn is_glued_credential(word: &str) -> bool {
-    const FOR: &[&str] =
-        &["DB", "SQL", "SMTP", "MAIL", "LDAP", "REDIS", "ADMIN", "ROOT", "USER", "API", "CLIENT", "APP", "OAUTH"];
+    const FOR: &[&str] = &[
+        "DB", "SQL", "SMTP", "MAIL", "LDAP", "REDIS", "ADMIN", "ROOT", "USER", "API", "CLIENT", "APP", "OAUTH",
+        "ACCESS", "AUTH",
+    ];
     FOR.iter().any(|owner| {
         word.strip_prefix(owner)
             .is_some_and(|rest| matches!(rest, "PASS" | "PASSWORD" | "PASSWD" | "PWD" | "SECRET" | "TOKEN"))

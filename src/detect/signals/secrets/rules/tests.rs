@@ -95,6 +95,8 @@ fn secret_names() {
         "SERVER_KEY_SEED",
         "WEBAPP_SERVER_SIGNING_SEED",
         "GOTIFY_OIDC_CLIENTSECRET",
+        "DOCSRS_GITHUB_ACCESSTOKEN",
+        "TWILIO_AUTHTOKEN",
         "FB_APPSECRET",
         "API_KEY_ALPHA_VANTAGE",
         "API_KEY_COINGECKO_PRO",

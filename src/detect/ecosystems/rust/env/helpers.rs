@@ -1,0 +1,112 @@
+//! A project's own env helpers: functions that read the variable their first parameter names
+//! (`pub fn maybe_env<T: FromStr>(var: &str) -> Result<Option<T>> { match std::env::var(var) … }`),
+//! directly or through another such function of the file (`require_env(var)` calling
+//! `maybe_env(var)`), and the calls of any function with a variable's name as its literal first
+//! argument (`require_env("DOCSRS_DATABASE_URL")`), which the secrets signal pairs with them
+//! (see [`EnvRead::helper`]).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
+
+/// The functions `text` defines whose first parameter goes to `env::var` as it is, or to
+/// another such function.
+pub fn helpers(text: &str) -> Vec<EnvHelper> {
+    static FN: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[ \t]*(?:pub(?:\([a-z]+\))?\s+)?fn\s+([a-z_][[:word:]]*)\s*(?:<[^>{]*>)?\s*\(\s*([a-z_][[:word:]]*)\s*:\s*&")
+            .expect("the Rust fn pattern is valid")
+    });
+    if !text.contains("var(") {
+        return Vec::new();
+    }
+    // (function, parameter, body) of each candidate: the body runs to the next `fn`.
+    let starts: Vec<usize> = FN.find_iter(text).map(|m| m.start()).collect();
+    let functions: Vec<(&str, &str, &str)> = FN
+        .captures_iter(text)
+        .filter_map(|c| {
+            let (whole, function, parameter) = (c.get(0)?, c.get(1)?, c.get(2)?);
+            let next = starts.partition_point(|&start| start <= whole.start());
+            let body = &text[whole.end()..starts.get(next).copied().unwrap_or(text.len())];
+            Some((function.as_str(), parameter.as_str(), body))
+        })
+        .collect();
+    let passes = |body: &str, call: &str, parameter: &str| {
+        body.match_indices(&format!("{call}({parameter}"))
+            .any(|(at, m)| body[at + m.len()..].trim_start().starts_with([',', ')']))
+    };
+    let mut readers: Vec<&str> = Vec::new();
+    loop {
+        let before = readers.len();
+        for (function, parameter, body) in &functions {
+            if readers.contains(function) {
+                continue;
+            }
+            let direct = ["env::var", "env::var_os", "dotenvy::var"].iter().any(|call| passes(body, call, parameter));
+            if direct || readers.iter().any(|reader| passes(body, reader, parameter)) {
+                readers.push(function);
+            }
+        }
+        if readers.len() == before {
+            break;
+        }
+    }
+    readers
+        .into_iter()
+        // `require_env` hands back a `Result` whose error its caller may log, skip or propagate
+        // from a constructor only some commands run: the call does not say the app stops.
+        .map(|function| EnvHelper::named(function, false))
+        .collect()
+}
+
+/// Calls of any function with a variable's name as their literal first argument
+/// (`maybe_env("X")`, `docs_rs_env_vars::env("X", 8)`): reads if the project defines the
+/// function as a helper. Optional with another argument.
+pub fn helper_calls(text: &str) -> Vec<EnvRead> {
+    static CALL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?:^|[^[:word:]!])([a-z_][[:word:]]*)(?:::<[^>]*>)?\(\s*"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
+            .expect("the Rust call pattern is valid")
+    });
+    CALL.captures_iter(text)
+        .filter_map(|c| {
+            let (function, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
+            if matches!(function.as_str(), "var" | "var_os" | "set_var" | "remove_var") {
+                return None;
+            }
+            let rest = code::rest_of_call(&text[whole.end()..], &['"']);
+            let need = if code::has_another_argument(rest) { Need::Optional } else { Need::Unstated };
+            let read = EnvRead::new(name.as_str(), name.start(), need, "an env helper of the project");
+            Some(EnvRead { helper: Some(function.as_str().to_string()), ..read })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers_and_the_helpers_they_call() {
+        let text = "pub fn env<T>(var: &str, default: T) -> Result<T> {\n    Ok(maybe_env(var)?.unwrap_or(default))\n}\n\npub fn require_env<T>(var: &str) -> Result<T> {\n    maybe_env(var)?.context(\"missing\")\n}\n\npub fn maybe_env<T: FromStr>(var: &str) -> Result<Option<T>> {\n    match std::env::var(var) {\n        Ok(v) => Ok(Some(v.parse()?)),\n        Err(_) => Ok(None),\n    }\n}\n\nfn shout(word: &str) -> String { word.to_uppercase() }\n";
+        let mut found: Vec<(String, bool)> = helpers(text).into_iter().map(|h| (h.function, h.required)).collect();
+        found.sort();
+        assert_eq!(found, [("env".into(), false), ("maybe_env".into(), false), ("require_env".into(), false)]);
+    }
+
+    #[test]
+    fn calls_with_a_variables_name() {
+        let text = "let c = Config {\n    url: require_env(\"APP_DATABASE_URL\")?,\n    workers: env(\"APP_BUILD_WORKERS\", 4)?,\n    token: maybe_env::<String>(\"APP_GITHUB_ACCESSTOKEN\")?,\n    key: std::env::var(\"DIRECT_KEY\"),\n};\n";
+        let found: Vec<(String, String, Need)> =
+            helper_calls(text).into_iter().map(|r| (r.helper.unwrap_or_default(), r.name, r.need)).collect();
+        assert_eq!(
+            found,
+            [
+                ("require_env".into(), "APP_DATABASE_URL".into(), Need::Unstated),
+                ("env".into(), "APP_BUILD_WORKERS".into(), Need::Optional),
+                ("maybe_env".into(), "APP_GITHUB_ACCESSTOKEN".into(), Need::Unstated),
+            ]
+        );
+    }
+}
