@@ -281,7 +281,10 @@ fn chosen_sources(repo: &Repo) -> Chosen {
         ranked.select_nth_unstable(MAX_SCANNED_FILES);
         ranked.truncate(MAX_SCANNED_FILES);
     }
-    let mut positions: Vec<u32> = ranked.into_iter().map(|(_, _, i)| i).collect();
+    // Not collected in place: `ranked`'s buffer holds every candidate of the tree, and the
+    // positions live through the whole scan.
+    let mut positions: Vec<u32> = ranked.iter().map(|&(_, _, i)| i).collect();
+    drop(ranked);
     positions.sort_unstable();
     Chosen { positions, capped_from }
 }
