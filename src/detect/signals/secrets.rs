@@ -508,15 +508,20 @@ fn is_config_name(name: &str) -> bool {
     CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c))
 }
 
-/// `work` over consecutive ranges of `0..len` on a few threads; results in order.
+/// `work` over consecutive ranges of `0..len` on a few threads, the first range on this one
+/// (each thread that allocates keeps a malloc arena of its own); results in order.
 fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R> + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
     let chunk = len.div_ceil(threads).max(1);
     let work = &work;
     std::thread::scope(|scope| {
-        let handles: Vec<_> =
-            (0..len).step_by(chunk).map(|start| scope.spawn(move || work(start..(start + chunk).min(len)))).collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        let handles: Vec<_> = (chunk..len)
+            .step_by(chunk)
+            .map(|start| scope.spawn(move || work(start..(start + chunk).min(len))))
+            .collect();
+        let mut results = work(0..chunk.min(len));
+        results.extend(handles.into_iter().flat_map(|h| h.join().unwrap_or_default()));
+        results
     })
 }
 
