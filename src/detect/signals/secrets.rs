@@ -309,7 +309,12 @@ fn code_secrets(
     let mut scans: Vec<(&RelPath, FileScan)> = in_chunks(scanned.len(), |range| {
         // One buffer per thread for every file it reads, not one allocation per file.
         let mut bytes = Vec::new();
-        scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project, &mut bytes))).collect()
+        // Most files read nothing: only the scans that say something are kept.
+        scanned[range]
+            .iter()
+            .map(|rel| (*rel, scan_file(root, rel, project, &mut bytes)))
+            .filter(|(_, scan)| !scan.is_empty())
+            .collect()
     });
     let crowded: Vec<&RelPath> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
     if let Some(first) = crowded.first() {
@@ -438,6 +443,42 @@ struct FileScan {
     /// Calls that are reads if some file defines their function as an env helper
     /// ([`EnvRead::helper`]), with their line.
     helper_calls: Vec<(EnvRead, usize)>,
+}
+
+impl FileScan {
+    /// Whether the file said nothing (every field named: a new one must be judged here too).
+    fn is_empty(&self) -> bool {
+        let FileScan {
+            secrets,
+            keyed,
+            capped,
+            settings,
+            walks_environment,
+            prefix,
+            namespace,
+            structs,
+            roots,
+            decoders,
+            supplied,
+            unprefixed,
+            helpers,
+            helper_calls,
+        } = self;
+        secrets.is_empty()
+            && keyed.is_empty()
+            && !capped
+            && settings.is_empty()
+            && !walks_environment
+            && prefix.is_none()
+            && namespace.is_none()
+            && structs.is_empty()
+            && roots.is_empty()
+            && decoders.is_empty()
+            && supplied.is_empty()
+            && unprefixed.is_empty()
+            && helpers.is_empty()
+            && helper_calls.is_empty()
+    }
 }
 
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
