@@ -383,6 +383,20 @@ impl Repo {
         .clone()
     }
 
+    /// Let go of the texts and parsed documents kept for later askers (megabytes in a large
+    /// tree), and hand their pages back: for when the askers that share them are done. A
+    /// later read reads and parses again, with the same answer (and warnings, deduplicated).
+    pub fn forget_kept(&self) {
+        drop(std::mem::take(&mut *self.cache.lock().unwrap_or_else(|e| e.into_inner())));
+        let Parsed { json, jsonc, toml, yaml } = &self.parsed;
+        drop(std::mem::take(&mut *json.lock().unwrap_or_else(|e| e.into_inner())));
+        drop(std::mem::take(&mut *jsonc.lock().unwrap_or_else(|e| e.into_inner())));
+        drop(std::mem::take(&mut *toml.lock().unwrap_or_else(|e| e.into_inner())));
+        drop(std::mem::take(&mut *yaml.lock().unwrap_or_else(|e| e.into_inner())));
+        self.yaml_nodes_kept.store(0, std::sync::atomic::Ordering::Relaxed);
+        release_freed_memory();
+    }
+
     /// Record a problem that did not stop detection.
     pub fn warn(&self, warning: Warning) {
         self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(warning);
