@@ -150,10 +150,10 @@ impl Repo {
         // Every ignore file's matchers are held until here (megabytes in a large tree): let
         // them go before the paths are sorted, which is when a run needs the most memory.
         drop((builder, ignores));
-        release_freed_memory();
+        crate::memory::release_freed();
         let files = Paths::from_walk(files.into_inner().unwrap_or_else(|e| e.into_inner()));
         // The walkers' full paths, freed by the line above, were the largest part of memory.
-        release_freed_memory();
+        crate::memory::release_freed();
         Ok(Repo::from_paths(root, files, warnings, options.max_file_bytes))
     }
 
@@ -394,7 +394,7 @@ impl Repo {
         drop(std::mem::take(&mut *toml.lock().unwrap_or_else(|e| e.into_inner())));
         drop(std::mem::take(&mut *yaml.lock().unwrap_or_else(|e| e.into_inner())));
         self.yaml_nodes_kept.store(0, std::sync::atomic::Ordering::Relaxed);
-        release_freed_memory();
+        crate::memory::release_freed();
     }
 
     /// Record a problem that did not stop detection.
@@ -594,17 +594,6 @@ impl Drop for Visitor<'_> {
     fn drop(&mut self) {
         self.collected.files.lock().unwrap_or_else(|e| e.into_inner()).push(std::mem::take(&mut self.files));
         self.collected.warnings.lock().unwrap_or_else(|e| e.into_inner()).append(&mut self.warnings);
-    }
-}
-
-/// Hand the pages of freed memory back to the system. glibc keeps what a thread freed in
-/// that thread's arena, where the threads that detect do not reuse it: after the walk, the
-/// ignore files' matchers are about 5 MiB of a large tree that the run's peak would carry.
-fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free pages to the kernel; no live allocation moves.
-    unsafe {
-        libc::malloc_trim(0);
     }
 }
 
