@@ -97,6 +97,9 @@ pub fn detect_in(repo: &Repo) -> Detection {
             // scan, which reads its files itself) would carry them to the run's peak.
             if finished.fetch_add(1, std::sync::atomic::Ordering::AcqRel) + 2 == units.len() {
                 repo.forget_kept();
+            } else {
+                // What the unit read and parsed for itself lies freed between what is kept.
+                crate::memory::release_freed();
             }
         }
     };
