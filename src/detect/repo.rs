@@ -726,6 +726,11 @@ mod tests {
         let warnings = repo.warnings();
         assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
         assert!(warnings[0].to_string().starts_with("package.json: invalid JSON"), "{warnings:?}");
+        repo.forget_kept();
+        let again = repo.read_jsonc(rel!("devcontainer.json")).unwrap();
+        assert!(!Arc::ptr_eq(&value, &again) && again == value, "parsed again, with the same answer");
+        assert!(repo.read_json(rel!("package.json")).is_none());
+        assert_eq!(repo.warnings(), warnings, "the same warning, once");
     }
 
     #[test]
