@@ -18,6 +18,7 @@ pub mod evidence;
 pub mod export;
 pub mod fsutil;
 pub mod ignore_files;
+pub mod memory;
 pub mod names;
 pub mod plan;
 pub mod proposal;

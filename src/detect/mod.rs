@@ -80,6 +80,7 @@ pub fn detect_in(repo: &Repo) -> Detection {
         .collect();
     let slots: Vec<Mutex<Option<(Findings, Duration)>>> = units.iter().map(|_| Mutex::new(None)).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let finished = std::sync::atomic::AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(units.len());
     // The code scan reads the most files: started first, so it is not the last one started.
     let mut order: Vec<usize> = (0..units.len()).collect();
@@ -92,6 +93,14 @@ pub fn detect_in(repo: &Repo) -> Detection {
             let started = Instant::now();
             units[i].run(&sources, &mut found);
             *slots[i].lock().unwrap_or_else(|e| e.into_inner()) = Some((found, started.elapsed()));
+            // The kept files serve units that share them; the last one running (the code
+            // scan, which reads its files itself) would carry them to the run's peak.
+            if finished.fetch_add(1, std::sync::atomic::Ordering::AcqRel) + 2 == units.len() {
+                repo.forget_kept();
+            } else {
+                // What the unit read and parsed for itself lies freed between what is kept.
+                crate::memory::release_freed();
+            }
         }
     };
     std::thread::scope(|scope| {

@@ -150,10 +150,10 @@ impl Repo {
         // Every ignore file's matchers are held until here (megabytes in a large tree): let
         // them go before the paths are sorted, which is when a run needs the most memory.
         drop((builder, ignores));
-        release_freed_memory();
+        crate::memory::release_freed();
         let files = Paths::from_walk(files.into_inner().unwrap_or_else(|e| e.into_inner()));
         // The walkers' full paths, freed by the line above, were the largest part of memory.
-        release_freed_memory();
+        crate::memory::release_freed();
         Ok(Repo::from_paths(root, files, warnings, options.max_file_bytes))
     }
 
@@ -383,6 +383,20 @@ impl Repo {
         .clone()
     }
 
+    /// Let go of the texts and parsed documents kept for later askers (megabytes in a large
+    /// tree), and hand their pages back: for when the askers that share them are done. A
+    /// later read reads and parses again, with the same answer (and warnings, deduplicated).
+    pub fn forget_kept(&self) {
+        drop(std::mem::take(&mut *self.cache.lock().unwrap_or_else(|e| e.into_inner())));
+        let Parsed { json, jsonc, toml, yaml } = &self.parsed;
+        drop(std::mem::take(&mut *json.lock().unwrap_or_else(|e| e.into_inner())));
+        drop(std::mem::take(&mut *jsonc.lock().unwrap_or_else(|e| e.into_inner())));
+        drop(std::mem::take(&mut *toml.lock().unwrap_or_else(|e| e.into_inner())));
+        drop(std::mem::take(&mut *yaml.lock().unwrap_or_else(|e| e.into_inner())));
+        self.yaml_nodes_kept.store(0, std::sync::atomic::Ordering::Relaxed);
+        crate::memory::release_freed();
+    }
+
     /// Record a problem that did not stop detection.
     pub fn warn(&self, warning: Warning) {
         self.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(warning);
@@ -583,17 +597,6 @@ impl Drop for Visitor<'_> {
     }
 }
 
-/// Hand the pages of freed memory back to the system. glibc keeps what a thread freed in
-/// that thread's arena, where the threads that detect do not reuse it: after the walk, the
-/// ignore files' matchers are about 5 MiB of a large tree that the run's peak would carry.
-fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free pages to the kernel; no live allocation moves.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
 /// Folder names whose contents are not the project's own, in any letter case: samples,
 /// fixtures, templates, snapshots, documentation and doc sites, demos and snippets, and
 /// vendored third-party code. Real repos are full of them, and none holds a project to
@@ -723,6 +726,11 @@ mod tests {
         let warnings = repo.warnings();
         assert_eq!(warnings.len(), 1, "one warning for a file asked for twice: {warnings:?}");
         assert!(warnings[0].to_string().starts_with("package.json: invalid JSON"), "{warnings:?}");
+        repo.forget_kept();
+        let again = repo.read_jsonc(rel!("devcontainer.json")).unwrap();
+        assert!(!Arc::ptr_eq(&value, &again) && again == value, "parsed again, with the same answer");
+        assert!(repo.read_json(rel!("package.json")).is_none());
+        assert_eq!(repo.warnings(), warnings, "the same warning, once");
     }
 
     #[test]

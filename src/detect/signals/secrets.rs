@@ -301,7 +301,10 @@ fn chosen_sources(repo: &Repo) -> Chosen {
         ranked.select_nth_unstable(MAX_SCANNED_FILES);
         ranked.truncate(MAX_SCANNED_FILES);
     }
-    let mut positions: Vec<u32> = ranked.into_iter().map(|(_, _, i)| i).collect();
+    // Not collected in place: `ranked`'s buffer holds every candidate of the tree, and the
+    // positions live through the whole scan.
+    let mut positions: Vec<u32> = ranked.iter().map(|&(_, _, i)| i).collect();
+    drop(ranked);
     positions.sort_unstable();
     Chosen { positions, capped_from }
 }
@@ -326,7 +329,12 @@ fn code_secrets(
     let mut scans: Vec<(&RelPath, FileScan)> = in_chunks(scanned.len(), |range| {
         // One buffer per thread for every file it reads, not one allocation per file.
         let mut bytes = Vec::new();
-        scanned[range].iter().map(|rel| (*rel, scan_file(root, rel, project, &mut bytes))).collect()
+        // Most files read nothing: only the scans that say something are kept.
+        scanned[range]
+            .iter()
+            .map(|rel| (*rel, scan_file(root, rel, project, &mut bytes)))
+            .filter(|(_, scan)| !scan.is_empty())
+            .collect()
     });
     let crowded: Vec<&RelPath> = scans.iter().filter(|(_, scan)| scan.capped).map(|(rel, _)| *rel).collect();
     if let Some(first) = crowded.first() {
@@ -455,6 +463,42 @@ struct FileScan {
     helper_calls: Vec<(EnvRead, usize)>,
 }
 
+impl FileScan {
+    /// Whether the file said nothing (every field named: a new one must be judged here too).
+    fn is_empty(&self) -> bool {
+        let FileScan {
+            secrets,
+            keyed,
+            capped,
+            settings,
+            walks_environment,
+            prefix,
+            namespace,
+            structs,
+            roots,
+            decoders,
+            supplied,
+            unprefixed,
+            helpers,
+            helper_calls,
+        } = self;
+        secrets.is_empty()
+            && keyed.is_empty()
+            && !capped
+            && settings.is_empty()
+            && !walks_environment
+            && prefix.is_none()
+            && namespace.is_none()
+            && structs.is_empty()
+            && roots.is_empty()
+            && decoders.is_empty()
+            && supplied.is_empty()
+            && unprefixed.is_empty()
+            && helpers.is_empty()
+            && helper_calls.is_empty()
+    }
+}
+
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
 /// reads, of the project's own, not tests, release automation or generated code.
 #[cfg(test)]
@@ -524,15 +568,20 @@ fn is_config_name(name: &str) -> bool {
     CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c))
 }
 
-/// `work` over consecutive ranges of `0..len` on a few threads; results in order.
+/// `work` over consecutive ranges of `0..len` on a few threads, the first range on this one
+/// (each thread that allocates keeps a malloc arena of its own); results in order.
 fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R> + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
     let chunk = len.div_ceil(threads).max(1);
     let work = &work;
     std::thread::scope(|scope| {
-        let handles: Vec<_> =
-            (0..len).step_by(chunk).map(|start| scope.spawn(move || work(start..(start + chunk).min(len)))).collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        let handles: Vec<_> = (chunk..len)
+            .step_by(chunk)
+            .map(|start| scope.spawn(move || work(start..(start + chunk).min(len))))
+            .collect();
+        let mut results = work(0..chunk.min(len));
+        results.extend(handles.into_iter().flat_map(|h| h.join().unwrap_or_default()));
+        results
     })
 }
 
