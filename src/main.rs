@@ -3,6 +3,5 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    hanzo_env::memory::use_one_arena();
     hanzo_env::run_from_args(std::env::args_os())
 }

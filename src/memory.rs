@@ -6,6 +6,7 @@
 /// (walkers, detection workers, the code scan) each grew their own, and a run's peak RSS
 /// carried all of them — 36-42 MiB on the second bench tree, 33-35 MiB with one arena, at the
 /// same CPU time. Call before any thread starts: glibc fixes the number of arenas at the first.
+/// Not for `serve`, whose request threads would all wait on the one arena's lock.
 pub fn use_one_arena() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes an allocator setting; no allocation is moved or freed.
