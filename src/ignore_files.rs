@@ -47,12 +47,16 @@ pub struct IgnoreFiles {
     /// every entry of a tree of hundreds of thousands).
     rules: RwLock<HashMap<Vec<u8>, Arc<Rules>>>,
     warnings: Mutex<Vec<Warning>>,
+    /// File names the walk keeps although a pattern ignores them (the caller's knowledge).
+    kept_anyway: fn(&str) -> bool,
 }
 
 impl IgnoreFiles {
     /// A walk of `root` in which the crate reads no ignore file of the checkout, and the
-    /// rules that stand in for them (their root level read now).
-    pub fn walk_builder(root: &Path) -> (ignore::WalkBuilder, Arc<IgnoreFiles>) {
+    /// rules that stand in for them (their root level read now). A file whose name
+    /// `kept_anyway` accepts stays in the walk whatever a pattern says: a pattern cannot untrack
+    /// a committed file, and some files are committed although a pattern matches them.
+    pub fn walk_builder(root: &Path, kept_anyway: fn(&str) -> bool) -> (ignore::WalkBuilder, Arc<IgnoreFiles>) {
         let mut builder = ignore::WalkBuilder::new(root);
         builder.ignore(false).git_ignore(false).git_exclude(false).parents(false);
         static WALKS: AtomicU64 = AtomicU64::new(0);
@@ -62,6 +66,7 @@ impl IgnoreFiles {
             top: Arc::default(),
             rules: RwLock::default(),
             warnings: Mutex::default(),
+            kept_anyway,
         };
         files.top = files.read_dir_rules(root, &Arc::default());
         (builder, Arc::new(files))
@@ -76,7 +81,7 @@ impl IgnoreFiles {
         let path = entry.path();
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
         let rules = self.rules_of_parent(path);
-        if ignored(&rules, path, is_dir) && (is_dir || !is_env_template(path)) {
+        if ignored(&rules, path, is_dir) && (is_dir || !self.is_kept_anyway(path)) {
             return false;
         }
         if is_dir {
@@ -217,6 +222,10 @@ impl IgnoreFiles {
         }
     }
 
+    fn is_kept_anyway(&self, path: &Path) -> bool {
+        path.file_name().and_then(|name| name.to_str()).is_some_and(self.kept_anyway)
+    }
+
     fn warn(&self, file: &Path, problem: &str) {
         self.warn_at(file, Anchor::File, problem);
     }
@@ -245,14 +254,6 @@ fn last_separator(path: &[u8]) -> Option<usize> {
     path.iter().rposition(|&b| b.is_ascii() && std::path::is_separator(b.into()))
 }
 
-/// Whether `path` is an env file's template (`.env.sample`, `.env.example`): committed for
-/// others to copy, so a `.env.*` pattern meant for the local env files that also matches it
-/// leaves it in every clone.
-fn is_env_template(path: &Path) -> bool {
-    use crate::detect::sources::env_files::{is_env_file, is_example};
-    path.file_name().and_then(|name| name.to_str()).is_some_and(|name| is_env_file(name) && is_example(name))
-}
-
 /// The crate's precedence: `.ignore` files, then `.gitignore` files, then `info/exclude`; in
 /// each, the deepest file with a matching pattern decides (a `!` pattern keeps the path).
 fn ignored(rules: &Rules, path: &Path, is_dir: bool) -> bool {
@@ -276,7 +277,11 @@ mod tests {
 
     /// The files a walk with [`IgnoreFiles`] lists, and its warnings.
     fn walk(root: &Path) -> (Vec<String>, Vec<String>) {
-        let (mut builder, ignores) = IgnoreFiles::walk_builder(root);
+        walk_keeping(root, |_| false)
+    }
+
+    fn walk_keeping(root: &Path, kept_anyway: fn(&str) -> bool) -> (Vec<String>, Vec<String>) {
+        let (mut builder, ignores) = IgnoreFiles::walk_builder(root, kept_anyway);
         let keep = Arc::clone(&ignores);
         builder.hidden(false).filter_entry(move |e| keep.keep(e) && e.file_name() != ".git");
         let mut files: Vec<String> = builder
@@ -298,15 +303,17 @@ mod tests {
     }
 
     #[test]
-    fn an_env_template_stays_whatever_a_dotenv_pattern_says() {
+    fn a_file_the_caller_keeps_stays_whatever_a_pattern_says() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         write(root, ".gitignore", ".env\n.env.*\n!.env.test\n");
         for name in [".env", ".env.local", ".env.sample", ".env.test", "app/.env.example"] {
             write(root, name, "");
         }
-        let (files, _) = walk(root);
+        let (files, _) = walk_keeping(root, crate::detect::repo::is_env_template);
         assert_eq!(files, [".env.sample", ".env.test", ".gitignore", "app/.env.example"]);
+        let (files, _) = walk(root);
+        assert_eq!(files, [".env.test", ".gitignore"]);
     }
 
     #[test]

@@ -8,8 +8,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+mod env_names;
 mod folders;
 mod paths;
+pub use env_names::{is_env_file, is_env_template, is_example};
 pub use folders::{is_ci_dir, is_load_test_dir, is_test_suite_dir};
 use paths::{Paths, Walked};
 
@@ -126,7 +128,7 @@ impl Repo {
 
         let collected = Collected::default();
         // Ignore files come from the checkout: read only as regular files of bounded size.
-        let (mut builder, ignores) = crate::ignore_files::IgnoreFiles::walk_builder(root);
+        let (mut builder, ignores) = crate::ignore_files::IgnoreFiles::walk_builder(root, is_env_template);
         let keep = std::sync::Arc::clone(&ignores);
         let skipped = options.skipped_dirs;
         let walker = builder

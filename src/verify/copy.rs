@@ -44,7 +44,8 @@ pub fn copy_checkout(from: &Path, to: &Path) -> Result<Copied, CopyError> {
     let scratch = to.parent().unwrap_or(to);
     let scratch = std::fs::canonicalize(scratch).unwrap_or_else(|_| scratch.to_path_buf());
     // Ignore files come from the checkout: read only as regular files of bounded size.
-    let (mut builder, ignores) = crate::ignore_files::IgnoreFiles::walk_builder(from);
+    let (mut builder, ignores) =
+        crate::ignore_files::IgnoreFiles::walk_builder(from, crate::detect::repo::is_env_template);
     let keep = std::sync::Arc::clone(&ignores);
     let walk = builder
         .hidden(false)

@@ -61,7 +61,11 @@ impl Ecosystem for Go {
             || code::is_interpolated_config(dir, name)
     }
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
-        env::reads(rel, text)
+        let mut reads = env::reads(rel, text);
+        if rel.ends_with(".go") {
+            reads.extend(cli_flags::reads(text));
+        }
+        reads
     }
     fn env_prefix(&self, text: &str) -> Option<String> {
         env::prefix(text)

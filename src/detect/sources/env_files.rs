@@ -5,6 +5,7 @@
 //! signal's to say.
 
 use crate::detect::repo::{Repo, is_ci_dir, is_own_dir, is_test_suite_dir};
+pub use crate::detect::repo::{is_env_file, is_env_template, is_example};
 use crate::rel_path::{RelPath, RelPathBuf};
 
 #[derive(Debug, Clone)]
@@ -29,31 +30,6 @@ pub struct EnvEntry {
     pub doc: String,
     /// Commented out (`# SMTP_PASSWORD=`): shown as an option to set, not set.
     pub commented: bool,
-}
-
-/// Dotenv files: `.env` and `.env.*` (a committed `.env`, `.env.test` or `.env.example`; a
-/// gitignored one is never walked), and example files under other names (`example.env`,
-/// `env.sample`, `sample.env`, `env.template`, `server.env.example`) — ending in `.env` or
-/// in the marker, so that `env.example.js` is code.
-pub fn is_env_file(name: &str) -> bool {
-    if name == ".env" || name.starts_with(".env.") {
-        return true;
-    }
-    // Cheap refusal first: this runs for every file of the tree.
-    if !name.as_bytes().windows(3).any(|w| w.eq_ignore_ascii_case(b"env")) {
-        return false;
-    }
-    let lower = name.to_ascii_lowercase();
-    let parts: Vec<&str> = lower.split('.').collect();
-    let ends_right = parts.last().is_some_and(|last| *last == "env" || EXAMPLE_MARKERS.contains(last));
-    ends_right && parts.contains(&"env") && is_example(name)
-}
-
-const EXAMPLE_MARKERS: &[&str] = &["example", "sample", "template", "tmpl", "tpl", "dist", "defaults", "default"];
-
-/// An env file that lists what to set (`.env.example`, `env.sample`) rather than values.
-pub fn is_example(name: &str) -> bool {
-    name.to_ascii_lowercase().split('.').any(|p| EXAMPLE_MARKERS.contains(&p))
 }
 
 /// Whether an env file is one CI runs with: named for CI (`.env.ci`, `ci.env`,

@@ -3,7 +3,7 @@
 //! `PrefixLookuper` of the same file; kelseyhightower's `envconfig:"x"` — the structs
 //! `envconfig.Process("app", &c)` fills are [`super::envconfig`]'s), with the field's type
 //! (a `bool`, number, duration or list is a setting); viper's `BindEnv`, and its keys under
-//! `SetEnvPrefix` + `AutomaticEnv`; urfave/cli's flags ([`super::cli_flags`]); parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
+//! `SetEnvPrefix` + `AutomaticEnv`; urfave/cli's flags (read beside these, in `cli_flags`); parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
 //! Go templates that render configuration (`{{ .Env.X }}`, gomplate's `getenv "X"`, sprig's
 //! `env "X"`).
 
@@ -31,7 +31,6 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(tag_reads(text));
     found.extend(viper_reads(text));
     found.extend(keyed_reads(text));
-    found.extend(super::cli_flags::reads(text));
     found
 }
 
