@@ -39,11 +39,6 @@ pub fn dispatch(cli: Cli, ui: &Ui) -> anyhow::Result<Exit> {
                 .into());
         }
     }
-    // Every command but `serve` is a short run whose peak memory counts (detect's threads);
-    // the server's request threads keep glibc's arena per thread.
-    if !matches!(cli.command, Command::Serve(_)) {
-        crate::memory::use_one_arena();
-    }
     match cli.command {
         Command::Detect(args) => detect::run(global, &args, ui),
         Command::Export(args) => export::run(global, &args, ui),
