@@ -77,12 +77,22 @@ impl Machine {
 
 /// The install script detect drafts for `fixture`, as it runs: with its helpers' text.
 fn drafted_install(fixture: &str) -> String {
+    saved_install(fixture, &[])
+}
+
+/// The install detect drafts for `fixture` with each `(from, to)` replaced in the plan (a
+/// file an older hanzo-env saved), as it runs.
+fn saved_install(fixture: &str, replace: &[(&str, &str)]) -> String {
     let home = tempfile::tempdir().unwrap();
     let run = common::run(
         common::hanzo_env(home.path(), home.path()).args(["detect", "--json"]).arg(common::fixture(fixture)),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
-    runnable_install(&run.stdout)
+    let detection: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let plan = replace
+        .iter()
+        .fold(detection["install"].as_str().unwrap().to_string(), |plan, (from, to)| plan.replace(from, to));
+    hanzo_env::plan::block::expand(&plan).unwrap()
 }
 
 /// The install of `detect --json`'s output, with its helpers' text.
@@ -335,11 +345,61 @@ fn a_pinned_python_goes_through_pyenv_or_is_named_in_a_warning() {
 }
 
 #[test]
-fn a_python_range_keeps_python3_in_it_else_pyenvs_newest_in_it_becomes_global() {
+fn a_python_range_takes_pyenvs_newest_installed_in_it_else_keeps_python3_in_it() {
     let machine = Machine::new();
     fake_python(&machine);
     // poetry's `python = "^3.11"`: 3.11 or newer, older than 4.0.
     let install = drafted_install("detect/poetry");
+    assert!(install.contains("hanzo_python_newest 3.11 4.0"), "{install}");
+    let checkout = common::fixture("detect/poetry");
+    let listing = machine.path("pyenv-versions");
+    let pyenv = format!(
+        r#"case "$1" in versions) cat '{0}' ;; install) echo 3.11.9 > '{0}' ;; latest) cat '{0}' ;; global) ;; *) exit 1 ;; esac"#,
+        listing.display()
+    );
+    machine.tool("bin", "pyenv", &pyenv);
+    std::fs::write(&listing, "system\n3.10.13\n3.13.0\n3.12.1\n4.0.1\n3.14.0t\n").unwrap();
+    // python3 is 3.11, in the range, but pyenv's newest in it becomes every later shell's.
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(machine.calls().contains("pyenv global 3.13.0\n"), "{}", machine.calls());
+    assert!(!run.stderr.contains("warning: "), "{}", run.stderr);
+    // None installed in it: python3 (3.11) is kept, and nothing is installed.
+    std::fs::write(&listing, "system\n3.10.13\n").unwrap();
+    machine.forget_calls();
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!machine.calls().contains("pyenv install"), "{}", machine.calls());
+    assert!(!machine.calls().contains("pyenv global"), "{}", machine.calls());
+    // Nor is python3 in it (3.9): pyenv installs the floor, then makes it global.
+    std::fs::write(machine.path("python-key"), "3009").unwrap();
+    machine.forget_calls();
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let calls = machine.calls();
+    assert!(
+        calls.contains("pyenv install --skip-existing 3.11\n") && calls.contains("pyenv global 3.11.9\n"),
+        "{calls}"
+    );
+    // In a virtualenv (verify's), pyenv is left alone: a warning names the range and what runs.
+    machine.forget_calls();
+    let run = machine.run(&format!("export VIRTUAL_ENV=/tmp/venv\n{install}"), &checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("asks for Python 3.11 or newer (older than 4.0); the virtualenv /tmp/venv runs"),
+        "{}",
+        run.stderr
+    );
+    assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
+}
+
+#[test]
+fn a_python_range_keeps_python3_in_it_else_pyenvs_newest_in_it_becomes_global() {
+    let machine = Machine::new();
+    fake_python(&machine);
+    // poetry's `python = "^3.11"`: 3.11 or newer, older than 4.0.
+    // A file saved before hanzo_python_newest calls hanzo_python_in, which keeps working.
+    let install = saved_install("detect/poetry", &[("hanzo_python_newest", "hanzo_python_in")]);
     assert!(install.contains("hanzo_python_in 3.11 4.0"), "{install}");
     let checkout = common::fixture("detect/poetry");
     let listing = machine.path("pyenv-versions");

@@ -210,6 +210,7 @@ mod tests {
         ("hanzo_pm", "5d9e669d17051b948dc35030eb4bf18f311b959664a87d40463d03938a4d4d8d"),
         ("hanzo_python", "0cc61f977e22e0b07171a90630a72b3e1a09aaf2f148c5a37fdd342ab8ee4a3d"),
         ("hanzo_python_in", "fe2d862a8ba8e8aa1c1da98e572b2b21869b9b5655188f97ef074c13a0dd3ebd"),
+        ("hanzo_python_newest", "601c49548b7f9bd9f0fc7713689477ba8db2f0ad55cb352cc075e6f6695bfae1"),
         ("hanzo_pip_setup", "67e8e553c44987a9cb0a4d9a20c3dfd421451ab3b525fd24cef9c08d553188fd"),
         ("hanzo_pip_each", "194ad7dd619262ef3015be7f658eb2c10244d9801d640df40b8def8a8672a014"),
         ("hanzo_link_user_tools", "3399f60d7462131a5522e04e4468e8e1b0b91a8ad1069105b33f9a373a9d30eb"),

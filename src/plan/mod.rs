@@ -164,6 +164,7 @@ pub const HELPERS: &[Helper] = &[
     helper!("hanzo_pm"),
     helper!("hanzo_python"),
     helper!("hanzo_python_in"),
+    helper!("hanzo_python_newest", "hanzo_python_in"),
     helper!("hanzo_pip_setup"),
     helper!("hanzo_pip_each"),
     helper!("hanzo_link_user_tools"),

@@ -17,13 +17,15 @@ pub enum Wanted {
     Pinned(String),
     /// `hanzo_python_in 3.9 [3.13]`: a minor from `floor`, older than `below`.
     InRange { floor: (u32, u32), below: Option<(u32, u32)> },
+    /// `hanzo_python_newest 3.9 [3.13]`: the same range, the newest pyenv has installed first.
+    Newest { floor: (u32, u32), below: Option<(u32, u32)> },
 }
 
 impl fmt::Display for Wanted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Wanted::Pinned(version) => write!(f, "Python {version}"),
-            Wanted::InRange { floor, below } => {
+            Wanted::InRange { floor, below } | Wanted::Newest { floor, below } => {
                 write!(f, "Python {}.{} or newer", floor.0, floor.1)?;
                 match below {
                     Some((major, minor)) => write!(f, " (older than {major}.{minor})"),
@@ -34,21 +36,25 @@ impl fmt::Display for Wanted {
     }
 }
 
-/// The Python the plan asks for: the arguments of its `hanzo_python` or `hanzo_python_in`
-/// step. Arguments that are not plain versions ask for nothing.
+/// The Python the plan asks for: the arguments of its `hanzo_python`, `hanzo_python_in` or
+/// `hanzo_python_newest` step. Arguments that are not plain versions ask for nothing.
 pub fn wanted(install: &str) -> Option<Wanted> {
     install.lines().map(crate::plan::render::without_evidence).find_map(|line| {
         if let Some(version) = line.strip_prefix("hanzo_python ").map(str::trim) {
             let plain = !version.is_empty() && version.chars().all(|c| c.is_ascii_digit() || c == '.');
             return plain.then(|| Wanted::Pinned(version.to_string()));
         }
-        let mut arguments = line.strip_prefix("hanzo_python_in ")?.split_whitespace();
+        let (newest, arguments) = match line.strip_prefix("hanzo_python_newest ") {
+            Some(arguments) => (true, arguments),
+            None => (false, line.strip_prefix("hanzo_python_in ")?),
+        };
+        let mut arguments = arguments.split_whitespace();
         let floor = minor(arguments.next()?)?;
-        let below = arguments.next().map(minor);
-        match below {
-            Some(None) => None,
-            below => Some(Wanted::InRange { floor, below: below.flatten() }),
-        }
+        let below = match arguments.next().map(minor) {
+            Some(None) => return None,
+            below => below.flatten(),
+        };
+        Some(if newest { Wanted::Newest { floor, below } } else { Wanted::InRange { floor, below } })
     })
 }
 
@@ -73,12 +79,11 @@ pub enum Choice {
 pub fn interpreter(wanted: &Wanted, env: &ChildEnv) -> Choice {
     let found = match wanted {
         Wanted::Pinned(version) => pinned(version, env),
-        Wanted::InRange { floor, below } => {
-            if python3_version(env).is_some_and(|version| accepts(*floor, *below, version)) {
-                return Choice::Python3;
-            }
-            in_range(*floor, *below, env)
-        }
+        Wanted::InRange { floor, below } => return in_range_or_python3(*floor, *below, env),
+        Wanted::Newest { floor, below } => match pyenv_newest(*floor, *below, env) {
+            Some(found) => Some(found),
+            None => return in_range_or_python3(*floor, *below, env),
+        },
     };
     found.map_or(Choice::Missing, Choice::At)
 }
@@ -92,15 +97,21 @@ fn pinned(version: &str, env: &ChildEnv) -> Option<PathBuf> {
     })
 }
 
-/// For a range python3 is not in: the newest `python3.X` on PATH in it, else pyenv's newest
-/// installed version in it.
-fn in_range(floor: (u32, u32), below: Option<(u32, u32)>, env: &ChildEnv) -> Option<PathBuf> {
+/// python3 when it is in the range; else the newest `python3.X` on PATH in it, else pyenv's
+/// newest installed version in it.
+fn in_range_or_python3(floor: (u32, u32), below: Option<(u32, u32)>, env: &ChildEnv) -> Choice {
+    if python3_version(env).is_some_and(|version| accepts(floor, below, version)) {
+        return Choice::Python3;
+    }
     // Minors of the floor's major, newest first; 30 past the floor is far beyond any release.
     let newest = below.filter(|b| b.0 == floor.0).map_or(floor.1 + 30, |b| b.1.saturating_sub(1));
     let versioned = (floor.1..=newest).rev().map(|minor| format!("python{}.{minor}", floor.0));
-    if let Some(found) = versioned.into_iter().find_map(|name| on_path(&name, env)) {
-        return Some(found);
-    }
+    let found = versioned.into_iter().find_map(|name| on_path(&name, env));
+    found.or_else(|| pyenv_newest(floor, below, env)).map_or(Choice::Missing, Choice::At)
+}
+
+/// pyenv's newest installed version in the range.
+fn pyenv_newest(floor: (u32, u32), below: Option<(u32, u32)>, env: &ChildEnv) -> Option<PathBuf> {
     let installed = ask_pyenv(&["versions", "--bare"], env)?;
     let newest = installed
         .lines()
@@ -223,5 +234,32 @@ mod tests {
         std::fs::remove_file(dir.path().join("python3.13")).unwrap();
         script(dir.path(), "pyenv", &pyenv);
         assert_eq!(interpreter(&range((3, 12), Some((3, 15))), &env), Choice::At(pyenv_python));
+    }
+
+    #[test]
+    fn newest_takes_pyenvs_newest_in_the_range_before_python3() {
+        let dir = tempfile::tempdir().unwrap();
+        script(dir.path(), "python3", "echo 3.11");
+        let env = env_with_path(dir.path());
+        let newest = |floor, below| Wanted::Newest { floor, below };
+        assert_eq!(wanted("hanzo_python_newest 3.10 3.14  # pyproject.toml\n"), Some(newest((3, 10), Some((3, 14)))));
+        assert_eq!(interpreter(&newest((3, 10), None), &env), Choice::Python3, "no pyenv: python3, in the range");
+        let listing = "system\n3.11.7\n3.13.0\n3.12.1";
+        let prefix = dir.path().join("versions/VERSION");
+        let pyenv = format!(
+            "case \"$1\" in versions) printf '%s\\n' '{listing}' ;; prefix) p='{}'; echo \"${{p%VERSION}}$2\" ;; *) exit 1 ;; esac",
+            prefix.display()
+        );
+        script(dir.path(), "pyenv", &pyenv);
+        let mut made = Vec::new();
+        for version in ["3.12.1", "3.13.0"] {
+            let bin = dir.path().join(format!("versions/{version}/bin"));
+            std::fs::create_dir_all(&bin).unwrap();
+            made.push(script(&bin, "python3", ""));
+        }
+        assert_eq!(interpreter(&newest((3, 10), None), &env), Choice::At(made[1].clone()));
+        assert_eq!(interpreter(&newest((3, 10), Some((3, 13))), &env), Choice::At(made[0].clone()));
+        // Nothing pyenv has in the range: as hanzo_python_in, python3 when it is in it.
+        assert_eq!(interpreter(&newest((3, 10), Some((3, 12))), &env), Choice::Python3);
     }
 }

@@ -40,7 +40,8 @@ pub fn runs_python(install: &str) -> bool {
 }
 
 /// The helpers that set up Python (see `src/plan/helpers/`).
-const PYTHON_HELPERS: &[&str] = &["hanzo_python", "hanzo_python_in", "hanzo_pip_setup", "hanzo_pip_each"];
+const PYTHON_HELPERS: &[&str] =
+    &["hanzo_python", "hanzo_python_in", "hanzo_python_newest", "hanzo_pip_setup", "hanzo_pip_each"];
 
 /// Make the scratch environment under `dir` for a run whose install script is `install`.
 /// `checkout` is the developer's own, which the scratch copy came from.

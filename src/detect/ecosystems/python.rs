@@ -129,7 +129,7 @@ impl Ecosystem for Python {
             poetry: Requested::by(sources, &POETRY_OPTIONS),
             test_packages,
             runners,
-            python: ci::oldest_setup_python(sources),
+            python: ci::tested_pythons(sources),
         };
         detect(sources.repo(), &from_ci, out);
     }
@@ -142,8 +142,8 @@ struct FromCi {
     test_packages: Vec<ci::CiPackages>,
     /// The fan-out runners CI runs (see [`ci::runners_used`]).
     runners: Vec<&'static str>,
-    /// The oldest Python CI tests on (see [`ci::oldest_setup_python`]).
-    python: Option<(String, Evidence)>,
+    /// The Pythons CI tests on (see [`ci::tested_pythons`]).
+    python: Option<ci::TestedPythons>,
 }
 
 /// How a tool's commands ask for extras and groups.
@@ -444,14 +444,19 @@ fn project(
 
     native::native_build_packages(repo, dir, requirements, out);
     let pin = python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
-    // A version file names the Python; else the newest the project's range accepts, else
-    // one no older than the oldest CI tests on.
+    // A version file names the Python; else the newest installed one the project's range
+    // accepts and CI tests on, else one no older than the oldest CI tests on.
+    let tested_below =
+        from_ci.python.as_ref().and_then(|tested| tested.newest).map(|(major, minor)| (major, minor + 1));
     if let Some((version, evidence)) = pin.filter(|(_, evidence)| is_version_file(evidence)) {
         out.helper(Phase::Toolchain, "hanzo_python", vec![version], evidence);
     } else if let Some((range, evidence)) = python_range(pyproject.as_deref(), &pyproject_path) {
-        out.helper(Phase::Toolchain, "hanzo_python_in", range.arguments(), evidence);
-    } else if let Some((floor, evidence)) = &from_ci.python {
-        out.helper(Phase::Toolchain, "hanzo_python_in", vec![floor.clone()], evidence.clone());
+        out.helper(Phase::Toolchain, "hanzo_python_newest", range.tested_below(tested_below).arguments(), evidence);
+    } else if let Some(tested) = &from_ci.python {
+        let (floor, evidence) = &tested.oldest;
+        let range = PythonRange::parse(&format!(">={floor}")).map(|range| range.tested_below(tested_below));
+        let arguments = range.map_or_else(|| vec![floor.clone()], |range| range.arguments());
+        out.helper(Phase::Toolchain, "hanzo_python_newest", arguments, evidence.clone());
     }
     // A project of requirements files alone has no manifest: the tool's evidence names the file.
     let manifest =

@@ -295,24 +295,50 @@ fn runs_python_tests_script(sources: &Sources, dir: &RelPath, words: &[String]) 
     repo.exists(&path) && repo.read(&path).is_some_and(|text| text.lines().any(|l| PYTHON_TEST.is_match(l.trim())))
 }
 
-/// The oldest Python CI sets up with `actions/setup-python` (a matrix's lowest value): the
-/// floor of what the project is tested on, where no version file or `requires-python`
-/// says. As `MAJOR.MINOR`, with the action's step.
-pub fn oldest_setup_python(sources: &Sources) -> Option<(String, Evidence)> {
+/// The Pythons CI sets up with `actions/setup-python`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestedPythons {
+    /// The oldest (a matrix's lowest value), as `MAJOR.MINOR` with the action's step: the floor
+    /// of what the project is tested on, where no version file or `requires-python` says.
+    pub oldest: (String, Evidence),
+    /// The newest, when every setup names its minor: a `3.x`, a PyPy or an expression may be
+    /// any newer one, and then CI sets no ceiling.
+    pub newest: Option<(u32, u32)>,
+}
+
+/// The Pythons CI tests on; `None` where CI names no CPython 3 version.
+pub fn tested_pythons(sources: &Sources) -> Option<TestedPythons> {
     let step = super::DECLARATION.setup_steps.iter().find(|step| step.target == "python")?;
     let action = step.uses.split('@').next()?;
     let actions = sources.workflows().jobs.iter().flat_map(|job| &job.actions);
-    let found = actions.filter(|used| used.action == action).filter_map(|used| {
-        let input = used.inputs.get(step.version_input)?;
-        let version = match &input.matrix {
-            Some(values) => version::lowest(values)?,
-            None => version::pin(&input.text)?,
+    let minor = |text: &str| version::Pin::parse(text).and_then(|pin| Some((pin.major(), pin.minor()?)));
+    let mut oldest: Option<((u32, u32), Evidence)> = None;
+    let mut newest = Some((0, 0));
+    for used in actions.filter(|used| used.action == action) {
+        let Some(input) = used.inputs.get(step.version_input) else { continue };
+        let values = match &input.matrix {
+            Some(values) => values.iter().map(String::as_str).collect(),
+            None => vec![input.text.as_str()],
         };
-        let pin = version::Pin::parse(&version)?;
-        Some(((pin.major(), pin.minor()?), used.source.clone()))
-    });
-    let ((major, minor), source) = found.min_by_key(|(minor, _)| *minor)?;
-    (major == 3).then(|| (format!("{major}.{minor}"), source))
+        let minors: Vec<Option<(u32, u32)>> = values.iter().map(|value| minor(value)).collect();
+        newest = newest
+            .zip(minors.iter().copied().collect::<Option<Vec<_>>>())
+            .map(|(newest, minors)| minors.into_iter().fold(newest, std::cmp::max));
+        let lowest = match &input.matrix {
+            Some(values) => version::lowest(values),
+            None => version::pin(&input.text),
+        };
+        if let Some(lowest) = lowest.as_deref().and_then(minor)
+            && oldest.as_ref().is_none_or(|(kept, _)| lowest < *kept)
+        {
+            oldest = Some((lowest, used.source.clone()));
+        }
+    }
+    let ((major, minor), source) = oldest?;
+    (major == 3).then(|| TestedPythons {
+        oldest: (format!("{major}.{minor}"), source),
+        newest: newest.filter(|(major, _)| *major == 3),
+    })
 }
 
 /// The fan-out runners (`tox`, `nox`) that CI's lines run, by name: where CI runs nox and

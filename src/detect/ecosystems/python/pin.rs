@@ -128,6 +128,17 @@ impl PythonRange {
     }
 
     /// The helper's arguments: `3.9`, and `3.13` when there is a ceiling.
+    /// The range kept to the Pythons older than `below` too (CI's newest tested minor, plus
+    /// one), when that leaves some in it.
+    pub fn tested_below(self, below: Option<Minor>) -> PythonRange {
+        match below {
+            Some(below) if below > self.floor && self.below.is_none_or(|kept| below < kept) => {
+                PythonRange { below: Some(below), ..self }
+            }
+            _ => self,
+        }
+    }
+
     pub fn arguments(&self) -> Vec<String> {
         let minor = |(major, minor): Minor| format!("{major}.{minor}");
         std::iter::once(minor(self.floor)).chain(self.below.map(minor)).collect()

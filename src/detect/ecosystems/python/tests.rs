@@ -433,14 +433,47 @@ fn python_ranges_are_a_floor_and_the_first_minor_kept_out() {
 }
 
 #[test]
-fn without_a_version_file_or_range_the_oldest_python_ci_tests_on_is_the_floor() {
+fn without_a_version_file_or_range_the_pythons_ci_tests_on_bound_the_choice() {
     let tests = "jobs:\n  test:\n    strategy:\n      matrix:\n        python-version: ['3.13', '3.12', '3.14']\n    steps:\n      - uses: actions/setup-python@v6\n        with:\n          python-version: ${{ matrix.python-version }}\n      - run: python manage.py test\n  docs:\n    steps:\n      - uses: actions/setup-python@v6\n        with:\n          python-version: '3.13'\n";
     let files = [("requirements.txt", "django\n"), ("manage.py", ""), (".github/workflows/ci.yml", tests)];
     let d = crate::detect::testing::detection(&files);
-    assert!(d.install.contains("hanzo_python_in 3.12  # .github/workflows/ci.yml#jobs.test.steps[0]"), "{}", d.install);
-    // A range in pyproject.toml says more than CI does.
+    // The oldest CI tests on is the floor; the newest, plus one, the bound.
+    assert!(
+        d.install.contains("hanzo_python_newest 3.12 3.15  # .github/workflows/ci.yml#jobs.test.steps[0]"),
+        "{}",
+        d.install
+    );
+    // A range in pyproject.toml says more than CI does of the floor; CI still bounds it.
     let pyproject = "[project]\nname = 'x'\nrequires-python = '>=3.10'\n";
     let d = crate::detect::testing::detection(&[files[1], files[2], ("pyproject.toml", pyproject)]);
-    assert!(d.install.contains("hanzo_python_in 3.10  # pyproject.toml#project.requires-python"), "{}", d.install);
-    assert!(!d.install.contains("hanzo_python_in 3.12"), "{}", d.install);
+    assert!(
+        d.install.contains("hanzo_python_newest 3.10 3.15  # pyproject.toml#project.requires-python"),
+        "{}",
+        d.install
+    );
+    // A tighter range keeps its own bound.
+    let pyproject = "[project]\nname = 'x'\nrequires-python = '>=3.10,<3.14'\n";
+    let d = crate::detect::testing::detection(&[files[1], files[2], ("pyproject.toml", pyproject)]);
+    assert!(
+        d.install.contains("hanzo_python_newest 3.10 3.14  # pyproject.toml#project.requires-python"),
+        "{}",
+        d.install
+    );
+    // A setup CI does not name a minor of (`3.x`) may be any newer one: no bound.
+    let any = tests.replace("python-version: '3.13'", "python-version: '3.x'");
+    let d = crate::detect::testing::detection(&[files[0], files[1], (".github/workflows/ci.yml", &any)]);
+    assert!(
+        d.install.contains("hanzo_python_newest 3.12  # .github/workflows/ci.yml#jobs.test.steps[0]"),
+        "{}",
+        d.install
+    );
+    // CI testing only older Pythons than the range's floor bounds nothing.
+    let old = tests.replace("['3.13', '3.12', '3.14']", "['3.8', '3.9']").replace("'3.13'", "'3.9'");
+    let pyproject = "[project]\nname = 'x'\nrequires-python = '>=3.10'\n";
+    let d = crate::detect::testing::detection(&[
+        files[1],
+        (".github/workflows/ci.yml", &old),
+        ("pyproject.toml", pyproject),
+    ]);
+    assert!(d.install.contains("hanzo_python_newest 3.10  # pyproject.toml#project.requires-python"), "{}", d.install);
 }
