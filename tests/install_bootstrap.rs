@@ -344,6 +344,44 @@ fn a_pinned_python_goes_through_pyenv_or_is_named_in_a_warning() {
     assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
 }
 
+/// A fake pyenv that lists the versions in its state file (`listing` to begin with), installs
+/// 3.11.9 and makes any version global; returns the state file.
+fn fake_pyenv(machine: &Machine, listing: &str) -> PathBuf {
+    let state = machine.path("pyenv-versions");
+    let pyenv = format!(
+        r#"case "$1" in versions) cat '{0}' ;; install) echo 3.11.9 > '{0}' ;; latest) cat '{0}' ;; global) ;; *) exit 1 ;; esac"#,
+        state.display()
+    );
+    machine.tool("bin", "pyenv", &pyenv);
+    std::fs::write(&state, listing).unwrap();
+    state
+}
+
+/// With nothing in `^3.11` installed and python3 outside it, pyenv installs 3.11 and makes it global.
+fn assert_pyenv_installs_the_floor(machine: &Machine, install: &str, checkout: &Path) {
+    machine.forget_calls();
+    let run = machine.run(install, checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let calls = machine.calls();
+    assert!(
+        calls.contains("pyenv install --skip-existing 3.11\n") && calls.contains("pyenv global 3.11.9\n"),
+        "{calls}"
+    );
+}
+
+/// In a virtualenv (verify's), pyenv is left alone: a warning names the range and what runs.
+fn assert_a_virtualenv_is_left_alone(machine: &Machine, install: &str, checkout: &Path) {
+    machine.forget_calls();
+    let run = machine.run(&format!("export VIRTUAL_ENV=/tmp/venv\n{install}"), checkout);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("asks for Python 3.11 or newer (older than 4.0); the virtualenv /tmp/venv runs"),
+        "{}",
+        run.stderr
+    );
+    assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
+}
+
 #[test]
 fn a_python_range_takes_pyenvs_newest_installed_in_it_else_keeps_python3_in_it() {
     let machine = Machine::new();
@@ -352,13 +390,7 @@ fn a_python_range_takes_pyenvs_newest_installed_in_it_else_keeps_python3_in_it()
     let install = drafted_install("detect/poetry");
     assert!(install.contains("hanzo_python_newest 3.11 4.0"), "{install}");
     let checkout = common::fixture("detect/poetry");
-    let listing = machine.path("pyenv-versions");
-    let pyenv = format!(
-        r#"case "$1" in versions) cat '{0}' ;; install) echo 3.11.9 > '{0}' ;; latest) cat '{0}' ;; global) ;; *) exit 1 ;; esac"#,
-        listing.display()
-    );
-    machine.tool("bin", "pyenv", &pyenv);
-    std::fs::write(&listing, "system\n3.10.13\n3.13.0\n3.12.1\n4.0.1\n3.14.0t\n").unwrap();
+    let listing = fake_pyenv(&machine, "system\n3.10.13\n3.13.0\n3.12.1\n4.0.1\n3.14.0t\n");
     // python3 is 3.11, in the range, but pyenv's newest in it becomes every later shell's.
     let run = machine.run(&install, &checkout);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -373,24 +405,9 @@ fn a_python_range_takes_pyenvs_newest_installed_in_it_else_keeps_python3_in_it()
     assert!(!machine.calls().contains("pyenv global"), "{}", machine.calls());
     // Nor is python3 in it (3.9): pyenv installs the floor, then makes it global.
     std::fs::write(machine.path("python-key"), "3009").unwrap();
-    machine.forget_calls();
-    let run = machine.run(&install, &checkout);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let calls = machine.calls();
-    assert!(
-        calls.contains("pyenv install --skip-existing 3.11\n") && calls.contains("pyenv global 3.11.9\n"),
-        "{calls}"
-    );
+    assert_pyenv_installs_the_floor(&machine, &install, &checkout);
     // In a virtualenv (verify's), pyenv is left alone: a warning names the range and what runs.
-    machine.forget_calls();
-    let run = machine.run(&format!("export VIRTUAL_ENV=/tmp/venv\n{install}"), &checkout);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("asks for Python 3.11 or newer (older than 4.0); the virtualenv /tmp/venv runs"),
-        "{}",
-        run.stderr
-    );
-    assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
+    assert_a_virtualenv_is_left_alone(&machine, &install, &checkout);
 }
 
 #[test]
@@ -402,13 +419,7 @@ fn a_python_range_keeps_python3_in_it_else_pyenvs_newest_in_it_becomes_global() 
     let install = saved_install("detect/poetry", &[("hanzo_python_newest", "hanzo_python_in")]);
     assert!(install.contains("hanzo_python_in 3.11 4.0"), "{install}");
     let checkout = common::fixture("detect/poetry");
-    let listing = machine.path("pyenv-versions");
-    let pyenv = format!(
-        r#"case "$1" in versions) cat '{0}' ;; install) echo 3.11.9 > '{0}' ;; latest) cat '{0}' ;; global) ;; *) exit 1 ;; esac"#,
-        listing.display()
-    );
-    machine.tool("bin", "pyenv", &pyenv);
-    std::fs::write(&listing, "system\n3.10.13\n3.13.0\n3.12.1\n4.0.1\n3.14.0t\n").unwrap();
+    let listing = fake_pyenv(&machine, "system\n3.10.13\n3.13.0\n3.12.1\n4.0.1\n3.14.0t\n");
     // python3 is 3.11: in the range, so nothing changes.
     let run = machine.run(&install, &checkout);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -422,24 +433,9 @@ fn a_python_range_keeps_python3_in_it_else_pyenvs_newest_in_it_becomes_global() 
     assert!(!run.stderr.contains("warning: "), "{}", run.stderr);
     // None installed in it: pyenv installs the floor, then makes it global.
     std::fs::write(&listing, "system\n3.10.13\n").unwrap();
-    machine.forget_calls();
-    let run = machine.run(&install, &checkout);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let calls = machine.calls();
-    assert!(
-        calls.contains("pyenv install --skip-existing 3.11\n") && calls.contains("pyenv global 3.11.9\n"),
-        "{calls}"
-    );
+    assert_pyenv_installs_the_floor(&machine, &install, &checkout);
     // In a virtualenv (verify's), or without pyenv: a warning names the range and what runs.
-    machine.forget_calls();
-    let run = machine.run(&format!("export VIRTUAL_ENV=/tmp/venv\n{install}"), &checkout);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(
-        run.stderr.contains("asks for Python 3.11 or newer (older than 4.0); the virtualenv /tmp/venv runs"),
-        "{}",
-        run.stderr
-    );
-    assert!(!machine.calls().contains("pyenv"), "{}", machine.calls());
+    assert_a_virtualenv_is_left_alone(&machine, &install, &checkout);
     std::fs::remove_file(machine.path("bin/pyenv")).unwrap();
     let run = machine.run(&install, &checkout);
     assert_eq!(run.code, 0, "{}", run.stderr);
