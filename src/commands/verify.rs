@@ -193,7 +193,7 @@ impl Spinners<'_> {
 impl Progress for Spinners<'_> {
     fn started(&mut self, step: &str, command: &str) {
         let first_line = summary_line(command);
-        let message = format!("{step}: {}", truncate(first_line, 60));
+        let message = format!("{step}: {}", truncate(&first_line, 60));
         // A background `start` keeps running; its spinner gives way to the next step.
         if let Some(bar) = self.active.remove("start") {
             bar.finish_with_message("start: running in the background");
@@ -227,12 +227,14 @@ impl Progress for Spinners<'_> {
     }
 }
 
-/// The line that says what a script does: the first one that is not blank, a comment or a
-/// `set` of shell options.
-fn summary_line(script: &str) -> &str {
-    let mut lines = script.lines().map(str::trim).filter(|l| !l.is_empty());
+/// The line that says what a script does: the first one that is not blank, a comment, a
+/// `set` of shell options or the stock helpers' text.
+fn summary_line(script: &str) -> String {
+    let plan = crate::plan::block::collapse(script);
+    let mut lines = plan.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.clone().next().unwrap_or_default();
-    lines.find(|l| !l.starts_with('#') && !l.starts_with("set -") && !l.starts_with("set +")).unwrap_or(first)
+    let found = lines.find(|l| !l.starts_with('#') && !l.starts_with("set -") && !l.starts_with("set +"));
+    found.unwrap_or(first).to_string()
 }
 
 fn truncate(text: &str, max: usize) -> String {
@@ -319,6 +321,11 @@ mod tests {
         assert_eq!(summary_line("set -euo pipefail\n# pnpm-lock.yaml\n\npnpm install\nmore"), "pnpm install");
         assert_eq!(summary_line("cargo test"), "cargo test");
         assert_eq!(summary_line("# only a comment"), "# only a comment");
+        // The stock helpers' text says nothing of what the script does.
+        let plan = "# hanzo-env helpers v1: hanzo_python\nset -euo pipefail\nhanzo_python 3.12  # .python-version\n";
+        let runnable = crate::plan::block::expand(plan).unwrap();
+        assert!(runnable.contains("hanzo_python() {"), "{runnable}");
+        assert_eq!(summary_line(&runnable), "hanzo_python 3.12  # .python-version");
         assert_eq!(summary_line(""), "");
     }
 }
