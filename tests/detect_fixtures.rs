@@ -356,6 +356,27 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "UNRELATED_PASSWORD",
             ],
         ),
+        // viper under `SetEnvPrefix` + `AutomaticEnv`: its defaults' keys and the struct it
+        // unmarshals, named as its key replacer says; a typed default is a setting.
+        (
+            "secrets-go-viper",
+            &[
+                "MEDIA_PASSWORDENCRYPTIONKEY",
+                "MEDIA_LASTFM_APIKEY",
+                "MEDIA_LASTFM_SECRET",
+                "MEDIA_SMTP_PASSWORD",
+                "WORKER_API_TOKEN",
+            ],
+            &[],
+            &[
+                "MEDIA_TLSKEY",
+                "MEDIA_PORT",
+                "MEDIA_SMTP_HOST",
+                "MEDIA_INTERNALSECRET",
+                "WORKER_SMTP_PASSWORD",
+                "WORKER_SMTP.PASSWORD",
+            ],
+        ),
         // Vapor's `Environment.get` and `.env.*.template` files are read, and the project's env
         // helpers (`func env(_ key: String)`) wherever they are called.
         (
