@@ -530,6 +530,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             ],
             &[],
         ),
+        // A settings class of another file is a settings class's subclass too: its fields are
+        // read as a settings base without a prefix names them; any other base's are not.
+        (
+            "secrets-python-settings-bases",
+            &["SERVER_SECRET", "ADMIN_PASSWORD", "LDAP_BIND_PASSWORD"],
+            &["SERVER_SECRET"],
+            &["CLIENT_TOKEN", "STRIPE_SECRET", "DEBUG_TOKEN_LOGGING"],
+        ),
         // A configparser whose interpolation falls back to the variable of an option's name
         // makes the options the code asks it for settable; a plain parser keeps to its file. A
         // request handler's read is needed only when a request comes.
