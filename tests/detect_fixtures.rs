@@ -531,12 +531,21 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
         ),
         // A settings class of another file is a settings class's subclass too: its fields are
-        // read as a settings base without a prefix names them; any other base's are not.
+        // read as a settings base without a prefix names them; any other base's are not. The
+        // groups a settings class inherits from are its fields (Lightning's macaroons and runes
+        // are credentials by name).
         (
             "secrets-python-settings-bases",
-            &["SERVER_SECRET", "ADMIN_PASSWORD", "LDAP_BIND_PASSWORD"],
+            &[
+                "SERVER_SECRET",
+                "ADMIN_PASSWORD",
+                "LDAP_BIND_PASSWORD",
+                "LND_REST_MACAROON",
+                "LND_REST_MACAROON_ENCRYPTED",
+                "CLNREST_INVOICE_RUNE",
+            ],
             &["SERVER_SECRET"],
-            &["CLIENT_TOKEN", "STRIPE_SECRET", "DEBUG_TOKEN_LOGGING"],
+            &["CLIENT_TOKEN", "STRIPE_SECRET", "DEBUG_TOKEN_LOGGING", "LND_REST_CERT", "PAYOUT_TOKEN"],
         ),
         // A configparser whose interpolation falls back to the variable of an option's name
         // makes the options the code asks it for settable; a plain parser keeps to its file. A

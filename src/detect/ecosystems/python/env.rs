@@ -472,7 +472,8 @@ fn class_fields(text: &str, class: &Class, prefix: &str) -> Vec<EnvRead> {
         .collect()
 }
 
-/// The file's settings classes and their prefixes, parents before children.
+/// The file's settings classes and their prefixes, parents before children, then the classes
+/// they inherit from.
 fn settings_of<'t>(text: &str, classes: &[Class<'t>]) -> Vec<(&'t str, String)> {
     let mut settings: Vec<(&str, String)> = Vec::new();
     loop {
@@ -490,6 +491,20 @@ fn settings_of<'t>(text: &str, classes: &[Class<'t>]) -> Vec<(&'t str, String)> 
         }
         if settings.len() == before {
             break;
+        }
+    }
+    // The classes of the file a settings class inherits from are its fields' too (lnbits'
+    // `class Settings(EditableSettings, ReadOnlySettings, BaseSettings)` over `BaseModel`
+    // groups), under its prefix; their other subclasses are not settings for that.
+    let mut next = 0;
+    while let Some((name, prefix)) = settings.get(next).cloned() {
+        next += 1;
+        let Some(class) = classes.iter().find(|c| c.name == name) else { continue };
+        for base in class.bases.iter().map(|b| b.rsplit('.').next().unwrap_or(b)) {
+            let Some(ancestor) = classes.iter().find(|c| c.name == base) else { continue };
+            if !settings.iter().any(|(n, _)| *n == ancestor.name) {
+                settings.push((ancestor.name, prefix.clone()));
+            }
         }
     }
     settings
