@@ -356,6 +356,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "UNRELATED_PASSWORD",
             ],
         ),
+        // A Gradle test source set (`src/contractTest`) configures its suite, not the app.
+        (
+            "secrets-spring",
+            &["DB_PASSWORD", "STRIPE_SECRET_KEY"],
+            &["APP_JWT_SECRET", "DB_PASSWORD", "STRIPE_SECRET_KEY"],
+            &["CW_PWD", "PACT_BROKER_URL"],
+        ),
         // viper under `SetEnvPrefix` + `AutomaticEnv`: its defaults' keys and the struct it
         // unmarshals, named as its key replacer says; a typed default is a setting.
         (
