@@ -356,6 +356,8 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "UNRELATED_PASSWORD",
             ],
         ),
+        // A Rails `ENV.fetch` under a feature's condition requires nothing to start.
+        ("secrets-ruby-rails", &["STRIPE_SECRET_KEY", "OIDC_CLIENT_SECRET"], &["STRIPE_SECRET_KEY"], &[]),
         // A Gradle test source set (`src/contractTest`) configures its suite, not the app.
         (
             "secrets-spring",
