@@ -64,7 +64,8 @@ impl Setup {
                 let arguments = code::rest_of_call(&text[call.end()..], QUOTES);
                 let literals: Vec<&str> =
                     LITERAL.captures_iter(arguments).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect();
-                replacements.extend(literals.chunks_exact(2).map(|pair| (pair[0].to_string(), pair[1].to_string())));
+                replacements
+                    .extend(literals.as_chunks::<2>().0.iter().map(|[old, new]| (old.to_string(), new.to_string())));
             }
         }
         Some(Setup { receivers, prefix, replacements, automatic: text.contains("AutomaticEnv()") })
