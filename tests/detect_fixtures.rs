@@ -356,6 +356,36 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "UNRELATED_PASSWORD",
             ],
         ),
+        // A Rails `ENV.fetch` under a feature's condition requires nothing to start.
+        ("secrets-ruby-rails", &["STRIPE_SECRET_KEY", "OIDC_CLIENT_SECRET"], &["STRIPE_SECRET_KEY"], &[]),
+        // A Gradle test source set (`src/contractTest`) configures its suite, not the app.
+        (
+            "secrets-spring",
+            &["DB_PASSWORD", "STRIPE_SECRET_KEY"],
+            &["APP_JWT_SECRET", "DB_PASSWORD", "STRIPE_SECRET_KEY"],
+            &["CW_PWD", "PACT_BROKER_URL"],
+        ),
+        // viper under `SetEnvPrefix` + `AutomaticEnv`: its defaults' keys and the struct it
+        // unmarshals, named as its key replacer says; a typed default is a setting.
+        (
+            "secrets-go-viper",
+            &[
+                "MEDIA_PASSWORDENCRYPTIONKEY",
+                "MEDIA_LASTFM_APIKEY",
+                "MEDIA_LASTFM_SECRET",
+                "MEDIA_SMTP_PASSWORD",
+                "WORKER_API_TOKEN",
+            ],
+            &[],
+            &[
+                "MEDIA_TLSKEY",
+                "MEDIA_PORT",
+                "MEDIA_SMTP_HOST",
+                "MEDIA_INTERNALSECRET",
+                "WORKER_SMTP_PASSWORD",
+                "WORKER_SMTP.PASSWORD",
+            ],
+        ),
         // Vapor's `Environment.get` and `.env.*.template` files are read, and the project's env
         // helpers (`func env(_ key: String)`) wherever they are called.
         (
@@ -508,6 +538,23 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "SESSION_SIGNING_SECRET",
             ],
             &[],
+        ),
+        // A settings class of another file is a settings class's subclass too: its fields are
+        // read as a settings base without a prefix names them; any other base's are not. The
+        // groups a settings class inherits from are its fields (Lightning's macaroons and runes
+        // are credentials by name).
+        (
+            "secrets-python-settings-bases",
+            &[
+                "SERVER_SECRET",
+                "ADMIN_PASSWORD",
+                "LDAP_BIND_PASSWORD",
+                "LND_REST_MACAROON",
+                "LND_REST_MACAROON_ENCRYPTED",
+                "CLNREST_INVOICE_RUNE",
+            ],
+            &["SERVER_SECRET"],
+            &["CLIENT_TOKEN", "STRIPE_SECRET", "DEBUG_TOKEN_LOGGING", "LND_REST_CERT", "PAYOUT_TOKEN"],
         ),
         // A configparser whose interpolation falls back to the variable of an option's name
         // makes the options the code asks it for settable; a plain parser keeps to its file. A

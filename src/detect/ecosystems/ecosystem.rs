@@ -361,8 +361,14 @@ pub struct SettingsStruct {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SettingsField {
-    /// The field's part of the variable's name (`SECRET`, `TLS_CERT_FILE`).
+    /// The field's part of the variable's name as envconfig names it (`SECRET`,
+    /// `TLS_CERT_FILE`).
     pub key: String,
+    /// The same as mapstructure (viper's `Unmarshal`) names it, as written (the variable is it
+    /// upper-cased, but its words are judged as written: `PasswordEncryptionKey`): its
+    /// `mapstructure:"x"` tag, else the field's name; empty for a squashed (embedded) field,
+    /// `None` for one mapstructure leaves out.
+    pub mapped_key: Option<String>,
     /// The name of the field's type, without package or pointer (`OAuthProviderConfiguration`).
     pub ty: String,
     /// Embedded: its struct's fields keep the prefix.
@@ -391,6 +397,16 @@ pub struct SettingsTypes {
 pub struct SettingsRoot {
     pub prefix: String,
     pub ty: String,
+    pub keys: FieldKeys,
+}
+
+/// Which library fills a [`SettingsRoot`], so which of a field's keys it reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKeys {
+    /// kelseyhightower/envconfig ([`SettingsField::key`]).
+    Envconfig,
+    /// viper's `Unmarshal` through mapstructure ([`SettingsField::mapped_key`]).
+    Mapstructure,
 }
 
 /// One environment variable a source or settings file reads.

@@ -21,6 +21,7 @@ use crate::rel_path::{RelPath, RelPathBuf};
 mod cli_flags;
 mod env;
 mod envconfig;
+mod viper;
 
 pub struct Go;
 
@@ -71,7 +72,9 @@ impl Ecosystem for Go {
         env::prefix(text)
     }
     fn settings_structs(&self, text: &str) -> SettingsTypes {
-        envconfig::settings_structs(text)
+        let mut types = envconfig::settings_structs(text);
+        types.roots.extend(viper::roots(text));
+        types
     }
     fn env_namespace(&self, text: &str) -> Option<String> {
         env::namespace(text)

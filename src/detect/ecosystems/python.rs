@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvHelper, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, too_deep_for_a_project};
@@ -116,6 +116,9 @@ impl Ecosystem for Python {
     }
     fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(text)
+    }
+    fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
+        env::settings_bases(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         let runners = ci::runners_used(sources);

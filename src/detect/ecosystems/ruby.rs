@@ -78,6 +78,7 @@ impl Ecosystem for Ruby {
                 if code::assigns(closed) {
                     return None;
                 }
+                let mut via = if c.get(1).is_some() { "ENV.fetch" } else { "ENV[…]" };
                 let need = if c.get(1).is_some() {
                     // `ENV.fetch "X"` without parentheses takes its arguments to the end of the line.
                     let rest = if after.trim_start().starts_with(',') { code::rest_of_line(after) } else { rest };
@@ -89,6 +90,9 @@ impl Ecosystem for Ruby {
                     } else if in_method(text, whole.start()) {
                         // Raises when the method runs (a job, a client call), not when the app boots.
                         Need::Unstated
+                    } else if under_condition(text, whole.start()) {
+                        via = "ENV.fetch under a condition";
+                        Need::Optional
                     } else {
                         Need::Required
                     }
@@ -97,12 +101,7 @@ impl Ecosystem for Ruby {
                 } else {
                     Need::Unstated
                 };
-                Some(EnvRead::new(
-                    name.as_str(),
-                    name.start(),
-                    need,
-                    if c.get(1).is_some() { "ENV.fetch" } else { "ENV[…]" },
-                ))
+                Some(EnvRead::new(name.as_str(), name.start(), need, via))
             })
             .collect();
         if let Some(at) = text.find("Rails.application.credentials") {
@@ -287,6 +286,31 @@ fn section<'a>(lock: &'a str, header: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// Whether the byte at `at` runs only in the set-ups a block's condition takes (`if
+/// Rails.application.config.features[:oidc]`, `unless`, `elsif`, `else`, `case`/`when`):
+/// the app starts without what it reads. `Rails.env` conditions are not such: production is
+/// the app as it is deployed.
+fn under_condition(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut within = indent(&text[start..]);
+    for line in text[..start].lines().rev() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') || indent(line) >= within {
+            continue;
+        }
+        let word = trimmed.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next().unwrap_or_default();
+        if matches!(word, "if" | "unless" | "elsif" | "else" | "case" | "when") {
+            return !trimmed.contains("Rails.env");
+        }
+        if matches!(word, "def" | "class" | "module") {
+            return false;
+        }
+        within = indent(line);
+    }
+    false
+}
+
 /// Whether the byte at `at` is inside a method's body: the nearest enclosing line that is
 /// indented less (an `if`, a block, a `def`) is, walking out, a `def` before a `class` or
 /// `module` or the file's top level.
@@ -334,9 +358,9 @@ mod tests {
     }
 
     #[test]
-    fn a_fetch_in_a_methods_body_requires_nothing_at_boot() {
+    fn a_fetch_in_a_methods_body_or_under_a_feature_requires_nothing_at_boot() {
         let job = "class VerifyJob < ApplicationJob\n  TOKEN = ENV.fetch(\"CLASS_TOKEN\")\n\n  def perform\n    if ready?\n      call(key: ENV.fetch(\"FASTLY_API_KEY\"))\n    end\n  end\n\n  def token = ENV.fetch(\"ENDLESS_TOKEN\")\nend\n";
-        let initializer = "Stripe.api_key = ENV.fetch(\"STRIPE_SECRET_KEY\")\nif Rails.env.production?\n  Sentry.init { |c| c.dsn = ENV.fetch(\"SENTRY_DSN\") }\nend\n";
+        let initializer = "Stripe.api_key = ENV.fetch(\"STRIPE_SECRET_KEY\")\nif Rails.env.production?\n  Sentry.init { |c| c.dsn = ENV.fetch(\"SENTRY_DSN\") }\nend\nif Rails.application.config.features[:oidc]\n  config.omniauth :openid_connect, {\n    client_options: {\n      secret: ENV.fetch(\"OIDC_CLIENT_SECRET\"),\n    }\n  }\nend\n";
         let needs = |rel: &str, text: &str| -> Vec<(String, Need)> {
             Ruby.env_reads(RelPath::new(rel).unwrap(), text).into_iter().map(|r| (r.name, r.need)).collect()
         };
@@ -350,7 +374,12 @@ mod tests {
         );
         assert_eq!(
             needs("config/initializers/keys.rb", initializer),
-            [("STRIPE_SECRET_KEY".to_string(), Need::Required), ("SENTRY_DSN".to_string(), Need::Required)]
+            [
+                ("STRIPE_SECRET_KEY".to_string(), Need::Required),
+                ("SENTRY_DSN".to_string(), Need::Required),
+                // Under a feature's condition: only the set-ups that turn it on need it.
+                ("OIDC_CLIENT_SECRET".to_string(), Need::Optional),
+            ]
         );
     }
 

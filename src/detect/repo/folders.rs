@@ -21,7 +21,18 @@ const CI_DIRS: &[&str] = &[".github", ".circleci", ".gitlab", ".buildkite", ".ci
 /// Whether the folder `part` (one component of a path) holds a test suite, load tests
 /// included.
 pub fn is_test_suite_dir(part: &str) -> bool {
-    TEST_SUITE_DIRS.iter().chain(LOAD_TEST_TOOLS).any(|d| part.eq_ignore_ascii_case(d)) || is_load_test_dir(part)
+    TEST_SUITE_DIRS.iter().chain(LOAD_TEST_TOOLS).any(|d| part.eq_ignore_ascii_case(d))
+        || is_load_test_dir(part)
+        || is_test_source_set(part)
+}
+
+/// A Gradle or Maven test source set named for its suite in camel case (`src/integrationTest`,
+/// `src/contractTest`, `src/functionalTests`): its resources configure that suite.
+fn is_test_source_set(part: &str) -> bool {
+    let Some(stem) = part.strip_suffix("Tests").or_else(|| part.strip_suffix("Test")) else { return false };
+    stem.len() > 1
+        && stem.starts_with(|c: char| c.is_ascii_lowercase())
+        && stem.ends_with(|c: char| c.is_ascii_lowercase())
 }
 
 /// Whether `part` (a folder, or a file's name without its extension: `load-test.js`,
@@ -70,10 +81,25 @@ mod tests {
             "stresstests",
             "perf-tests",
             "soak_test",
+            "integrationTest",
+            "contractTest",
+            "functionalTests",
         ] {
             assert!(is_test_suite_dir(part), "{part}");
         }
-        for part in ["src", "loader", "load", "perf", "payload", "stresser", "performance", "download-tests-data"] {
+        for part in [
+            "ContractTest",
+            "aTest",
+            "latest",
+            "src",
+            "loader",
+            "load",
+            "perf",
+            "payload",
+            "stresser",
+            "performance",
+            "download-tests-data",
+        ] {
             assert!(!is_test_suite_dir(part), "{part}");
         }
     }

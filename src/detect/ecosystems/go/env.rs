@@ -2,8 +2,9 @@
 //! env libraries (caarlos0/env, sethvargo/go-envconfig and cleanenv `env:"X"`, under the prefix of a
 //! `PrefixLookuper` of the same file; kelseyhightower's `envconfig:"x"` — the structs
 //! `envconfig.Process("app", &c)` fills are [`super::envconfig`]'s), with the field's type
-//! (a `bool`, number, duration or list is a setting); viper's `BindEnv`, and its keys under
-//! `SetEnvPrefix` + `AutomaticEnv`; urfave/cli's flags (read beside these, in `cli_flags`); parsers that walk `os.Environ()` and switch on the names (`case "DATABASE_URL":`); and
+//! (a `bool`, number, duration or list is a setting); viper's keys (in `super::viper`);
+//! urfave/cli's flags (read beside these, in `cli_flags`); parsers that walk `os.Environ()`
+//! and switch on the names (`case "DATABASE_URL":`); and
 //! Go templates that render configuration (`{{ .Env.X }}`, gomplate's `getenv "X"`, sprig's
 //! `env "X"`).
 
@@ -29,7 +30,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     });
     let mut found = code::reads_of(&GETENV, text, "os.Getenv", |_| Need::Unstated);
     found.extend(tag_reads(text));
-    found.extend(viper_reads(text));
+    found.extend(super::viper::reads(text));
     found.extend(keyed_reads(text));
     found
 }
@@ -260,55 +261,6 @@ pub(super) fn is_setting_type(ty: &str) -> bool {
         || ty.starts_with("[]") && ty != "[]byte"
 }
 
-/// viper: `BindEnv("key", "X", …)` binds the names given; `BindEnv("key")` and, with
-/// `AutomaticEnv()`, every `Get…("key")` read `PREFIX_KEY` (`SetEnvPrefix`), with `.` and
-/// `-` as `_` when the file sets a key replacer.
-fn viper_reads(text: &str) -> Vec<EnvRead> {
-    static BIND: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r#"\.BindEnv\(\s*"([^"]+)"\s*([,)])"#).expect("the BindEnv pattern is valid"));
-    static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#""([A-Za-z_][A-Za-z0-9_]*)""#).expect("valid"));
-    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\.SetEnvPrefix\(\s*"([^"]*)"\s*\)"#).expect("the SetEnvPrefix pattern is valid")
-    });
-    static GET: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r#"(?-u:\b)viper\.Get(?:String|Int|Int64|Bool|Duration|StringSlice|Float64)?\(\s*"([A-Za-z0-9_.\-]+)"\s*\)"#,
-        )
-        .expect("the viper Get pattern is valid")
-    });
-    if !text.contains("BindEnv(") && !text.contains("AutomaticEnv()") {
-        return Vec::new();
-    }
-    let prefix = PREFIX.captures(text).and_then(|c| c.get(1)).map(|p| p.as_str().to_ascii_uppercase());
-    let replaces = text.contains("SetEnvKeyReplacer(");
-    let env_name = |key: &str| {
-        let key = if replaces { key.replace(['.', '-'], "_") } else { key.to_string() };
-        let key = key.to_ascii_uppercase();
-        match &prefix {
-            Some(p) if !p.is_empty() => format!("{p}_{key}"),
-            _ => key,
-        }
-    };
-    let mut found = Vec::new();
-    for c in BIND.captures_iter(text) {
-        let (Some(key), Some(close)) = (c.get(1), c.get(2)) else { continue };
-        if close.as_str() == ")" {
-            found.push(EnvRead::new(env_name(key.as_str()), key.start(), Need::Unstated, "viper BindEnv"));
-            continue;
-        }
-        let rest = code::rest_of_call(&text[close.end()..], QUOTES);
-        for name in NAME.captures_iter(rest).filter_map(|n| n.get(1)) {
-            found.push(EnvRead::new(name.as_str(), close.end() + name.start(), Need::Unstated, "viper BindEnv"));
-        }
-    }
-    if text.contains("AutomaticEnv()") && prefix.is_some() {
-        for key in GET.captures_iter(text).filter_map(|c| c.get(1)) {
-            found.push(EnvRead::new(env_name(key.as_str()), key.start(), Need::Unstated, "viper key"));
-        }
-    }
-    found
-}
-
 /// Configuration parsers keyed by the variables' names: `case "DATABASE_URL":` labels and
 /// `"DATABASE_URL": {…}` keys of an options table. In a file that walks `os.Environ()` they
 /// are reads; elsewhere they are [`EnvRead::derived`]: reads where the package walks the
@@ -422,20 +374,6 @@ func Load(ctx context.Context) (*Config, error) {
         let reads = reads(crate::rel_path::rel!("config.go"), text);
         let rows: Vec<(&str, bool)> = reads.iter().map(|r| (r.name.as_str(), r.setting)).collect();
         assert_eq!(rows, [("APP_DATABASE_URL", false), ("APP_KEY_TTL", true), ("APP_RELEASE_SAME_DAY_KEYS", true)]);
-    }
-
-    #[test]
-    fn viper_bindings_and_prefixed_keys() {
-        let text = r#"
-viper.SetEnvPrefix("app")
-viper.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
-viper.AutomaticEnv()
-viper.BindEnv("db.password", "DB_PASSWORD", "DATABASE_PASSWORD")
-viper.BindEnv("token")
-key := viper.GetString("stripe.secret_key")
-"#;
-        let names: Vec<String> = found("cfg.go", text).into_iter().map(|(n, _)| n).collect();
-        assert_eq!(names, ["DB_PASSWORD", "DATABASE_PASSWORD", "APP_TOKEN", "APP_STRIPE_SECRET_KEY"]);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! kelseyhightower/envconfig: `envconfig.Process("app", &config)` reads every exported field of
+//! kelseyhightower/envconfig (and viper's `Unmarshal`, which names the same fields by their
+//! mapstructure tags, see [`super::viper`]): `envconfig.Process("app", &config)` reads every exported field of
 //! `config`'s struct as `APP_` and the field's key — its name in upper case, split into words
 //! with `split_words` (`TurnExternalSecret` is `TURN_EXTERNAL_SECRET`), or the
 //! `envconfig:"key"` of its tag; required with `required:"true"`, optional with a `default`.
@@ -13,7 +14,9 @@ use regex::Regex;
 
 use super::env::is_setting_type;
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Need, SettingsField, SettingsRoot, SettingsStruct, SettingsTypes};
+use crate::detect::ecosystems::ecosystem::{
+    FieldKeys, Need, SettingsField, SettingsRoot, SettingsStruct, SettingsTypes,
+};
 
 const QUOTES: &[char] = &['"', '`'];
 
@@ -50,14 +53,14 @@ fn roots(text: &str) -> Vec<SettingsRoot> {
                 _ => return None,
             };
             let ty = variable_type(text, c.get(3)?.as_str())?;
-            Some(SettingsRoot { prefix: prefix.to_ascii_uppercase(), ty })
+            Some(SettingsRoot { prefix: prefix.to_ascii_uppercase(), ty, keys: FieldKeys::Envconfig })
         })
         .collect()
 }
 
 fn structs(text: &str) -> Vec<SettingsStruct> {
     static STRUCT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^type\s+([A-Z][[:word:]]*)\s+struct\s*\{").expect("the Go struct pattern is valid")
+        Regex::new(r"(?m)^type\s+([A-Za-z][[:word:]]*)\s+struct\s*\{").expect("the Go struct pattern is valid")
     });
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^\s*([A-Z][[:word:]]*)\s+(\S+)\s*(?:`([^`]*)`)?").expect("the struct-field pattern is valid")
@@ -83,6 +86,7 @@ fn structs(text: &str) -> Vec<SettingsStruct> {
                 let ty = embedded.as_str().to_string();
                 fields.push(SettingsField {
                     key: String::new(),
+                    mapped_key: Some(String::new()),
                     ty,
                     embedded: true,
                     need: Need::Unstated,
@@ -106,6 +110,15 @@ fn structs(text: &str) -> Vec<SettingsStruct> {
             {
                 continue;
             }
+            // viper's Unmarshal names fields by mapstructure: `mapstructure:"api_key,omitempty"`,
+            // `mapstructure:",squash"` (its fields keep the prefix), `mapstructure:"-"` (none).
+            let mapstructure = tag("mapstructure").unwrap_or_default();
+            let mapped_key = match mapstructure.split(',').next().unwrap_or_default() {
+                "-" => None,
+                _ if mapstructure.split(',').any(|o| o == "squash") => Some(String::new()),
+                "" => Some(field_name.as_str().to_string()),
+                named => Some(named.to_string()),
+            };
             let named = tag("envconfig").filter(|key| !key.is_empty());
             let key = match named {
                 Some(key) => key.to_ascii_uppercase(),
@@ -126,6 +139,7 @@ fn structs(text: &str) -> Vec<SettingsStruct> {
             let ty = field_ty.as_str();
             fields.push(SettingsField {
                 key,
+                mapped_key,
                 ty: ty.trim_start_matches('*').rsplit('.').next().unwrap_or(ty).to_string(),
                 embedded: false,
                 need,
@@ -148,11 +162,12 @@ fn string_constant(text: &str, name: &str) -> Option<String> {
 }
 
 /// The struct type of a variable or parameter of the file, without its package: `var cfg
-/// Config`, `cfg := Config{}`, `cfg := &conf.Config{}`, `cfg = new(conf.Config)`,
+/// Config`, `cfg := Config{}`, `cfg := &conf.Config{}`, `cfg = new(conf.Config)`, `Server =
+/// &configOptions{}` (a package's own type may be unexported: the fields are what is read),
 /// `func load(config *conf.Config)`.
-fn variable_type(text: &str, variable: &str) -> Option<String> {
+pub(super) fn variable_type(text: &str, variable: &str) -> Option<String> {
     let pattern = Regex::new(&format!(
-        r"(?-u:\b){v}\s+\*?(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)\s*(?:\n|;|=|,|\)|$)|(?-u:\b){v}\s*:?=\s*(?:&?(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)\s*\{{|new\(\s*(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)\s*\))",
+        r"(?-u:\b){v}\s+\*?(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)\s*(?:\n|;|=|,|\)|$)|(?-u:\b){v}\s*:?=\s*(?:&?(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)\s*\{{|new\(\s*(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)\s*\))",
         v = regex::escape(variable)
     ))
     .ok()?;
@@ -206,7 +221,7 @@ func Get() Config {
 }
 "#;
         let SettingsTypes { structs, roots, .. } = settings_structs(text);
-        assert_eq!(roots, [SettingsRoot { prefix: "SCREEGO".into(), ty: "Config".into() }]);
+        assert_eq!(roots, [SettingsRoot { prefix: "SCREEGO".into(), ty: "Config".into(), keys: FieldKeys::Envconfig }]);
         let rows: Vec<(&str, &str, bool, Need, bool)> =
             structs[0].fields.iter().map(|f| (f.key.as_str(), f.ty.as_str(), f.embedded, f.need, f.setting)).collect();
         assert_eq!(
@@ -227,11 +242,17 @@ func Get() Config {
     #[test]
     fn a_struct_of_another_package_through_a_parameter() {
         let text = "func loadGlobal(config *conf.GlobalConfiguration) error {\n\tif err := envconfig.Process(\"gotrue\", config); err != nil {\n\t\treturn err\n\t}\n}\n";
-        assert_eq!(roots(text), [SettingsRoot { prefix: "GOTRUE".into(), ty: "GlobalConfiguration".into() }]);
+        assert_eq!(
+            roots(text),
+            [SettingsRoot { prefix: "GOTRUE".into(), ty: "GlobalConfiguration".into(), keys: FieldKeys::Envconfig }]
+        );
         let rate =
             "type Rate struct {\n\tEvents float64\n}\n\nfunc (r *Rate) Decode(value string) error {\n\treturn nil\n}\n";
         assert_eq!(decoders(rate), ["Rate"]);
         let made = "config := new(conf.GlobalConfiguration)\nenvconfig.MustProcess(\"app\", config)\n";
-        assert_eq!(roots(made), [SettingsRoot { prefix: "APP".into(), ty: "GlobalConfiguration".into() }]);
+        assert_eq!(
+            roots(made),
+            [SettingsRoot { prefix: "APP".into(), ty: "GlobalConfiguration".into(), keys: FieldKeys::Envconfig }]
+        );
     }
 }

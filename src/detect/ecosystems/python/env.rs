@@ -404,17 +404,81 @@ fn classes(text: &str) -> Vec<Class<'_>> {
 }
 
 /// The fields of pydantic-settings classes: subclasses of `BaseSettings`, directly or through
-/// another settings class of the file.
+/// another settings class of the file. A class whose base is defined in another file (a
+/// project's `BaseConfigSet(BaseSettings)` in `configset.py`) reads its fields when that base
+/// is a settings class: its fields are reads of that base's helper (see [`settings_bases`]).
 fn settings_classes(text: &str) -> Vec<EnvRead> {
+    let classes = classes(text);
+    let mut found = Vec::new();
+    let settings = if text.contains("BaseSettings") { settings_of(text, &classes) } else { Vec::new() };
+    for class in classes.iter().filter(|class| !settings.iter().any(|(n, _)| *n == class.name)) {
+        let imported = class.bases.iter().copied().find(|base| {
+            let base = base.rsplit('.').next().unwrap_or(base);
+            base.starts_with(|c: char| c.is_ascii_uppercase()) && !classes.iter().any(|c| c.name == base)
+        });
+        let Some(base) = imported else { continue };
+        let base = base.rsplit('.').next().unwrap_or(base);
+        let prefix = env_prefix(&text[class.body.clone()]).unwrap_or_default();
+        found.extend(
+            class_fields(text, class, &prefix)
+                .into_iter()
+                .map(|read| EnvRead { helper: Some(settings_base_key(base)), ..read }),
+        );
+    }
+    for class in &classes {
+        let Some((_, prefix)) = settings.iter().find(|(n, _)| *n == class.name) else { continue };
+        found.extend(class_fields(text, class, prefix));
+    }
+    found
+}
+
+/// The settings classes of the file that set no prefix, as helpers: a class of another file
+/// that inherits one reads its fields as they are named (see [`settings_classes`]).
+pub fn settings_bases(text: &str) -> Vec<EnvHelper> {
     if !text.contains("BaseSettings") {
         return Vec::new();
     }
-    let classes = classes(text);
-    // Settings classes and their prefixes, parents before children.
+    settings_of(text, &classes(text))
+        .into_iter()
+        .filter(|(_, prefix)| prefix.is_empty())
+        .map(|(name, _)| EnvHelper {
+            function: settings_base_key(name),
+            required: false,
+            marked_secret: false,
+            setting: false,
+        })
+        .collect()
+}
+
+/// The helper name of a settings class (see [`EnvRead::helper`]): apart from any function's.
+fn settings_base_key(class: &str) -> String {
+    format!("class {class}(BaseSettings)")
+}
+
+/// A settings class's fields, less those given when it is constructed and those its validators
+/// build.
+fn class_fields(text: &str, class: &Class, prefix: &str) -> Vec<EnvRead> {
+    let given: Vec<String> = given_at_construction(text, class.name)
+        .iter()
+        .map(|field| format!("{prefix}{field}").to_ascii_uppercase())
+        .collect();
+    let built = built_by_validators(&text[class.body.clone()]);
+    fields(text, class.body.clone(), prefix)
+        .into_iter()
+        .filter(|read| {
+            !given.contains(&read.name)
+                && !built.iter().any(|field| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
+        })
+        .collect()
+}
+
+/// The file's settings classes and their prefixes, parents before children, then the classes
+/// they inherit from.
+fn settings_of<'t>(text: &str, classes: &[Class<'t>]) -> Vec<(&'t str, String)> {
     let mut settings: Vec<(&str, String)> = Vec::new();
     loop {
         let before = settings.len();
-        for class in &classes {
+        for class in classes {
             if settings.iter().any(|(n, _)| *n == class.name) {
                 continue;
             }
@@ -429,20 +493,21 @@ fn settings_classes(text: &str) -> Vec<EnvRead> {
             break;
         }
     }
-    let mut found = Vec::new();
-    for class in &classes {
-        let Some((_, prefix)) = settings.iter().find(|(n, _)| *n == class.name) else { continue };
-        let given: Vec<String> = given_at_construction(text, class.name)
-            .iter()
-            .map(|field| format!("{prefix}{field}").to_ascii_uppercase())
-            .collect();
-        let built = built_by_validators(&text[class.body.clone()]);
-        found.extend(fields(text, class.body.clone(), prefix).into_iter().filter(|read| {
-            !given.contains(&read.name)
-                && !built.iter().any(|field| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
-        }));
+    // The classes of the file a settings class inherits from are its fields' too (lnbits'
+    // `class Settings(EditableSettings, ReadOnlySettings, BaseSettings)` over `BaseModel`
+    // groups), under its prefix; their other subclasses are not settings for that.
+    let mut next = 0;
+    while let Some((name, prefix)) = settings.get(next).cloned() {
+        next += 1;
+        let Some(class) = classes.iter().find(|c| c.name == name) else { continue };
+        for base in class.bases.iter().map(|b| b.rsplit('.').next().unwrap_or(b)) {
+            let Some(ancestor) = classes.iter().find(|c| c.name == base) else { continue };
+            if !settings.iter().any(|(n, _)| *n == ancestor.name) {
+                settings.push((ancestor.name, prefix.clone()));
+            }
+        }
     }
-    found
+    settings
 }
 
 /// The fields of a settings class that a validator builds from other fields

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use crate::detect::ecosystems::ecosystem::{EnvRead, SettingsRoot, SettingsStruct};
+use crate::detect::ecosystems::ecosystem::{EnvRead, FieldKeys, Need, SettingsRoot, SettingsStruct};
 use crate::rel_path::RelPath;
 use std::collections::HashSet;
 
@@ -37,13 +37,14 @@ pub(super) fn filled<'a>(
     }
     let mut found = Vec::new();
     for root in roots {
-        walk(&by_name, &root.ty, &root.prefix, 0, &mut found);
+        walk(&by_name, root.keys, &root.ty, &root.prefix, 0, &mut found);
     }
     found
 }
 
 fn walk<'a>(
     by_name: &HashMap<&str, (&'a RelPath, &'a Defined)>,
+    keys: FieldKeys,
     ty: &str,
     prefix: &str,
     depth: usize,
@@ -57,15 +58,27 @@ fn walk<'a>(
         if found.len() >= MAX_FIELDS {
             return;
         }
-        let name = match (prefix.is_empty(), field.key.is_empty()) {
+        // envconfig's `required` and `default` tags are its own: viper leaves every key optional.
+        let (key, need, via) = match keys {
+            FieldKeys::Envconfig => (field.key.clone(), field.need, "envconfig.Process field"),
+            FieldKeys::Mapstructure => match &field.mapped_key {
+                Some(key) => (key.to_ascii_uppercase(), Need::Unstated, "viper Unmarshal field"),
+                None => continue,
+            },
+        };
+        // Upper case loses a field name's words (`PasswordEncryptionKey`): judged as written.
+        let written_secret =
+            keys == FieldKeys::Mapstructure && field.mapped_key.as_deref().is_some_and(super::looks_like_secret);
+        let name = match (prefix.is_empty(), key.is_empty()) {
             (_, true) => prefix.to_string(),
-            (true, false) => field.key.clone(),
-            (false, false) => format!("{prefix}_{}", field.key),
+            (true, false) => key.clone(),
+            (false, false) => format!("{prefix}_{key}"),
         };
         if field.embedded || by_name.contains_key(field.ty.as_str()) {
-            walk(by_name, &field.ty, &name, depth + 1, found);
+            walk(by_name, keys, &field.ty, &name, depth + 1, found);
         } else if !name.is_empty() {
-            let read = EnvRead::new(name, field.at, field.need, "envconfig.Process field").typed_setting(field.setting);
+            let read =
+                EnvRead::new(name, field.at, need, via).typed_setting(field.setting).marked_secret(written_secret);
             found.push((rel, read, line));
         }
     }

@@ -1,7 +1,8 @@
 use super::*;
 
+/// The reads of `text` by itself: not those that wait for a settings base of another file.
 fn found(text: &str) -> Vec<(String, Need)> {
-    reads(text).into_iter().map(|r| (r.name, r.need)).collect()
+    reads(text).into_iter().filter(|r| r.helper.is_none()).map(|r| (r.name, r.need)).collect()
 }
 
 #[test]
@@ -129,6 +130,16 @@ class NotSettings(BaseModel):
         ]
     );
     assert!(reads(text).iter().any(|r| r.name == "APP_API_KEY" && r.marked_secret));
+    // A base of another file: read if it is a settings class there.
+    let deferred: Vec<(String, Option<String>)> =
+        reads(text).into_iter().filter(|r| r.helper.is_some()).map(|r| (r.name, r.helper)).collect();
+    assert_eq!(deferred, [("PASSWORD".to_string(), Some("class BaseModel(BaseSettings)".to_string()))]);
+    let bases: Vec<String> = settings_bases(text).into_iter().map(|h| h.function).collect();
+    // `Settings` sets a prefix: a subclass of another file would read its fields under it.
+    assert_eq!(bases, Vec::<String>::new());
+    let unprefixed = "class Base(BaseSettings):\n    model_config = SettingsConfigDict(env_file=\".env\")\n";
+    let bases: Vec<String> = settings_bases(unprefixed).into_iter().map(|h| h.function).collect();
+    assert_eq!(bases, ["class Base(BaseSettings)"]);
 }
 
 #[test]

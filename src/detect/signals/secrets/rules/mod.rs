@@ -4,7 +4,7 @@
 //!
 //! A name is a secret when
 //! - its last word is a credential word (PASSWORD, PASS, PWD, SECRET, TOKEN, KEY, APIKEY,
-//!   CREDENTIALS, DSN, SALT, …) — unless it is KEY/TOKEN and the word before makes it an
+//!   CREDENTIALS, DSN, SALT, MACAROON, …) — unless it is KEY/TOKEN and the word before makes it an
 //!   identifier or a public value (CACHE_KEY, PUBLIC_KEY, SITE_KEY, ANON_KEY, CSRF_TOKEN, and
 //!   `<SERVICE>_APP_KEY`, the public half of a Pusher/Reverb app's key and secret);
 //!   `*_ACCESS_KEY_ID` counts, and so does a key named for its cipher (`DB_ENC_KEY_GCM`);
@@ -15,7 +15,7 @@
 //!   of a cache, broker or mail server (REDIS_URL) — the latter only while no example the
 //!   repo gives shows it without credentials (see [`is_url_setting`]);
 //! - or it is the encoded contents of one of the above (`*_CREDENTIALS_JSON`,
-//!   `*_PRIVATE_KEY_BASE64`, `*_KEY_FILE_CONTENTS`), a PEM or a file's contents given in
+//!   `*_PRIVATE_KEY_BASE64`, `*_KEY_FILE_CONTENTS`, `*_MACAROON_ENCRYPTED`), a PEM or a file's contents given in
 //!   place of its path (`GITHUB_APP_PEM`, `SIGNING_FILE_CONTENTS`) that is no certificate or
 //!   public key, or the seed a key is derived from (`KEY_SEED`).
 //!
@@ -53,11 +53,17 @@ const CREDENTIAL_NOUNS: &[&str] = &[
     "DSN",
     "SALT",
     "PEPPER",
+    // Bearer credentials by their own names: a macaroon (LND's, Google's), Core Lightning's
+    // rune, a wallet's mnemonic phrase.
+    "MACAROON",
+    "MACAROONS",
+    "RUNE",
+    "MNEMONIC",
 ];
 /// Words that, last in a name, make it a credential but also name a mode (`PROXY_AUTH=off`).
 const CREDENTIAL_MODES: &[&str] = &["AUTH", "JWT", "PAT"];
 /// Words that, anywhere before the last, make a name a credential (`SECRET_KEY_BASE`).
-const STRONG_WORDS: &[&str] = &["SECRET", "PASSWORD", "TOKEN", "CREDENTIALS", "APIKEY"];
+const STRONG_WORDS: &[&str] = &["SECRET", "PASSWORD", "TOKEN", "CREDENTIALS", "APIKEY", "MACAROON"];
 /// Words before KEY/KEYS/TOKEN/TOKENS that make the name an identifier or a public value.
 const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "CACHE",
@@ -290,7 +296,8 @@ const SERVICE_WORDS: &[&str] = &[
 /// Words between a service word and its `URL` that qualify the connection (`REDIS_TLS_URL`).
 const URL_QUALIFIERS: &[&str] = &["TLS", "SSL", "PRIVATE", "INTERNAL"];
 /// Last words that say a name holds another credential's encoded contents.
-const ENCODING_WORDS: &[&str] = &["CONTENTS", "CONTENT", "BASE64", "B64", "JSON", "PEM"];
+/// (`ENCRYPTED`: the same, encrypted for the app to decrypt — `LND_REST_MACAROON_ENCRYPTED`.)
+const ENCODING_WORDS: &[&str] = &["CONTENTS", "CONTENT", "BASE64", "B64", "JSON", "PEM", "ENCRYPTED"];
 /// Words that make a key file's contents public: a certificate, its chain, a public key.
 const CERTIFICATE_WORDS: &[&str] = &["PUBLIC", "CRT", "CERT", "CERTS", "CERTIFICATE", "CERTIFICATES", "CHAIN", "CA"];
 /// Leading words of values bundled into browser code by a front-end toolchain.

@@ -101,6 +101,10 @@ fn secret_names() {
         "API_KEY_ALPHA_VANTAGE",
         "API_KEY_COINGECKO_PRO",
         "PRIVATE_KEY_GITHUB_APP",
+        "LND_REST_MACAROON",
+        "LND_GRPC_MACAROON_ENCRYPTED",
+        "CLNREST_INVOICE_RUNE",
+        "WALLET_MNEMONIC",
     ] {
         assert!(looks_like_secret(name), "{name}");
     }
@@ -109,6 +113,9 @@ fn secret_names() {
 #[test]
 fn not_secret_names() {
     for name in [
+        "LND_REST_MACAROON_PATH",
+        "LND_MACAROON_ENCRYPTED_DIR",
+        "LOG_ENCRYPTED",
         "UPTIME_KUMA_SSL_KEY",
         "TOKEN_UPDATE_LAST_LOGIN_THRESHOLD",
         "MYSQL_SSL_KEY",

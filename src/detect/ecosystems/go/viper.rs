@@ -1,0 +1,251 @@
+//! spf13/viper: a key (`lastfm.apikey`) is read from the environment when the app binds it
+//! (`BindEnv("key")`, or `BindEnv("key", "X", …)` for the names given) or, after
+//! `AutomaticEnv()`, whenever viper looks it up: a `Get…("key")`, and every key it knows when
+//! it fills a struct (`viper.Unmarshal(&cfg)`: those of `SetDefault`, of the config file, of
+//! the struct's fields). The variable is the key upper-cased under `SetEnvPrefix("nd")` and
+//! `_` (`ND_LASTFM_APIKEY`), with the key's characters swapped as the
+//! `SetEnvKeyReplacer(strings.NewReplacer(".", "_"))` says — without a replacer a nested key
+//! keeps its dot and no shell can set it. A key given a default is optional, and a default,
+//! or a typed getter (`GetBool`, `GetDuration`), that is a flag, number, duration or list
+//! makes it a setting.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvRead, FieldKeys, Need, SettingsRoot};
+
+const QUOTES: &[char] = &['"', '`'];
+
+/// How a file sets viper up: the receivers it calls viper through, its prefix and replacer.
+struct Setup {
+    /// `viper.` and the variables of `viper.New()` (`v := viper.New()`, `v *viper.Viper`).
+    receivers: Regex,
+    /// `SetEnvPrefix`'s, upper case with its `_`; empty for none.
+    prefix: String,
+    /// The replacer's pairs: (old, new).
+    replacements: Vec<(String, String)>,
+    automatic: bool,
+}
+
+impl Setup {
+    fn of(text: &str) -> Option<Setup> {
+        static INSTANCE: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"(?-u:\b)([A-Za-z_][[:word:]]*)\s*(?::?=\s*viper\.New\(\)|\*viper\.Viper(?-u:\b))")
+                .expect("the viper instance pattern is valid")
+        });
+        static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"\.SetEnvPrefix\(\s*"([^"]*)"\s*\)"#).expect("the SetEnvPrefix pattern is valid")
+        });
+        static REPLACER: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"strings\.NewReplacer\(").expect("the replacer pattern is valid"));
+        static LITERAL: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r#""([^"\\]*)""#).expect("the string literal pattern is valid"));
+        if !text.contains("viper") || !text.contains("BindEnv(") && !text.contains("AutomaticEnv()") {
+            return None;
+        }
+        let mut names: Vec<String> = vec!["viper".to_string()];
+        names.extend(INSTANCE.captures_iter(text).filter_map(|c| c.get(1)).map(|m| regex::escape(m.as_str())));
+        names.sort();
+        names.dedup();
+        let receivers = Regex::new(&format!(r"^(?:{})\.$", names.join("|"))).ok()?;
+        let prefix = PREFIX
+            .captures(text)
+            .and_then(|c| c.get(1))
+            .map(|p| p.as_str().to_ascii_uppercase())
+            .filter(|p| !p.is_empty())
+            .map(|p| format!("{p}_"))
+            .unwrap_or_default();
+        // The replacer is often made apart from the call (`r := strings.NewReplacer(".", "_")`).
+        let mut replacements = Vec::new();
+        if text.contains("SetEnvKeyReplacer(") {
+            for call in REPLACER.find_iter(text) {
+                let arguments = code::rest_of_call(&text[call.end()..], QUOTES);
+                let literals: Vec<&str> =
+                    LITERAL.captures_iter(arguments).filter_map(|c| c.get(1)).map(|m| m.as_str()).collect();
+                replacements
+                    .extend(literals.as_chunks::<2>().0.iter().map(|[old, new]| (old.to_string(), new.to_string())));
+            }
+        }
+        Some(Setup { receivers, prefix, replacements, automatic: text.contains("AutomaticEnv()") })
+    }
+
+    /// The variable viper reads for `key`.
+    fn variable(&self, key: &str) -> String {
+        let mut key = key.to_string();
+        for (old, new) in self.replacements.iter().filter(|(old, _)| !old.is_empty()) {
+            key = key.replace(old.as_str(), new);
+        }
+        format!("{}{}", self.prefix, key.to_ascii_uppercase())
+    }
+
+    /// Whether nested keys (`lastfm.apikey`) reach the environment as names a shell can set.
+    fn nests(&self) -> bool {
+        self.replacements.iter().any(|(old, new)| old == "." && new == "_")
+    }
+
+    /// Whether the receiver ends right before `at` (`viper.` or `v.`).
+    fn called_at(&self, text: &str, at: usize) -> bool {
+        let start = text[..at].rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).map_or(0, |i| i + 1);
+        self.receivers.is_match(&text[start..at])
+    }
+}
+
+/// The variables `text` has viper read (see the module documentation).
+pub fn reads(text: &str) -> Vec<EnvRead> {
+    static BIND: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)BindEnv\(\s*"([^"]+)"\s*([,)])"#).expect("the BindEnv pattern is valid")
+    });
+    static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#""([A-Za-z_][A-Za-z0-9_]*)""#).expect("valid"));
+    static LOOKUP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)(Get[A-Za-z0-9]*|SetDefault)\(\s*"([A-Za-z0-9_.\-]+)"\s*([,)])"#)
+            .expect("the viper lookup pattern is valid")
+    });
+    let Some(setup) = Setup::of(text) else { return Vec::new() };
+    let mut found = Vec::new();
+    for c in BIND.captures_iter(text) {
+        let (Some(whole), Some(key), Some(close)) = (c.get(0), c.get(1), c.get(2)) else { continue };
+        if !setup.called_at(text, whole.start()) {
+            continue;
+        }
+        if close.as_str() == ")" {
+            found.push(EnvRead::new(setup.variable(key.as_str()), key.start(), Need::Unstated, "viper BindEnv"));
+            continue;
+        }
+        let rest = code::rest_of_call(&text[close.end()..], QUOTES);
+        for name in NAME.captures_iter(rest).filter_map(|n| n.get(1)) {
+            found.push(EnvRead::new(name.as_str(), close.end() + name.start(), Need::Unstated, "viper BindEnv"));
+        }
+    }
+    if !setup.automatic {
+        return found;
+    }
+    for c in LOOKUP.captures_iter(text) {
+        let (Some(whole), Some(call), Some(key), Some(close)) = (c.get(0), c.get(1), c.get(2), c.get(3)) else {
+            continue;
+        };
+        if !setup.called_at(text, whole.start()) || key.as_str().contains('.') && !setup.nests() {
+            continue;
+        }
+        let name = setup.variable(key.as_str());
+        if !code::is_upper_snake(&name) {
+            continue;
+        }
+        let read = if call.as_str() == "SetDefault" {
+            let value = code::expression(text[close.end()..].trim_start(), QUOTES);
+            EnvRead::new(name, key.start(), Need::Optional, "viper default").typed_setting(is_setting_value(value))
+        } else {
+            EnvRead::new(name, key.start(), Need::Unstated, "viper key").typed_setting(is_setting_getter(call.as_str()))
+        };
+        found.push(read);
+    }
+    found
+}
+
+/// The structs `text` has viper fill from every key it knows (`viper.Unmarshal(&cfg)`), under
+/// the file's prefix: only where `AutomaticEnv()` lets the environment give each key, and a
+/// nested struct's keys only where the replacer makes them names.
+pub fn roots(text: &str) -> Vec<SettingsRoot> {
+    static UNMARSHAL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)Unmarshal(?:Exact)?\(\s*&?([A-Za-z_][[:word:]]*)\s*[,)]")
+            .expect("the viper Unmarshal pattern is valid")
+    });
+    let Some(setup) = Setup::of(text).filter(|s| s.automatic && s.nests()) else { return Vec::new() };
+    let mut found: Vec<SettingsRoot> = UNMARSHAL
+        .captures_iter(text)
+        .filter(|c| c.get(0).is_some_and(|whole| setup.called_at(text, whole.start())))
+        .filter_map(|c| super::envconfig::variable_type(text, c.get(1)?.as_str()))
+        .map(|ty| SettingsRoot {
+            prefix: setup.prefix.trim_end_matches('_').to_string(),
+            ty,
+            keys: FieldKeys::Mapstructure,
+        })
+        .collect();
+    found.dedup();
+    found
+}
+
+/// Whether a `Get…` call returns a setting: a flag, a number, a duration, a list, a map.
+fn is_setting_getter(call: &str) -> bool {
+    let ty = call.trim_start_matches("Get");
+    ["Bool", "Int", "Uint", "Float", "Duration", "Time", "SizeInBytes"].iter().any(|t| ty.starts_with(t))
+        || ty.ends_with("Slice")
+        || ty.starts_with("StringMap")
+}
+
+/// Whether a default is a setting's: `true`, `4533`, `5*time.Second`, a list or map literal.
+fn is_setting_value(value: &str) -> bool {
+    let value = value.trim();
+    matches!(value, "true" | "false")
+        || value.starts_with(|c: char| c.is_ascii_digit() || c == '-') && !value.starts_with("--")
+        || value.contains("time.")
+        || value.starts_with("[]")
+        || value.starts_with("map[")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rows(text: &str) -> Vec<(String, Need, bool)> {
+        reads(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect()
+    }
+
+    #[test]
+    fn bindings_getters_and_defaults_under_the_prefix() {
+        let text = r#"
+viper.SetEnvPrefix("app")
+viper.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+viper.AutomaticEnv()
+viper.BindEnv("db.password", "DB_PASSWORD", "DATABASE_PASSWORD")
+viper.BindEnv("token")
+key := viper.GetString("stripe.secret_key")
+viper.SetDefault("lastfm.apikey", "")
+viper.SetDefault("port", 4533)
+viper.SetDefault("session.timeout", 5*time.Second)
+debug := viper.GetBool("debug")
+name := c.GetString("user")
+"#;
+        assert_eq!(
+            rows(text),
+            [
+                ("DB_PASSWORD".into(), Need::Unstated, false),
+                ("DATABASE_PASSWORD".into(), Need::Unstated, false),
+                ("APP_TOKEN".into(), Need::Unstated, false),
+                ("APP_STRIPE_SECRET_KEY".into(), Need::Unstated, false),
+                ("APP_LASTFM_APIKEY".into(), Need::Optional, false),
+                ("APP_PORT".into(), Need::Optional, true),
+                ("APP_SESSION_TIMEOUT".into(), Need::Optional, true),
+                ("APP_DEBUG".into(), Need::Unstated, true),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_replacer_says_which_keys_are_names() {
+        // Only `-` is swapped: a dotted key keeps its dot, which no shell sets.
+        let text = "v := viper.New()\nv.SetEnvPrefix(\"memos\")\nv.SetEnvKeyReplacer(strings.NewReplacer(\"-\", \"_\"))\nv.AutomaticEnv()\nv.GetString(\"instance-secret\")\nv.GetString(\"smtp.password\")\n";
+        assert_eq!(rows(text), [("MEMOS_INSTANCE_SECRET".into(), Need::Unstated, false)]);
+        // Made apart from the call.
+        let text = "r := strings.NewReplacer(\".\", \"_\")\nviper.SetEnvKeyReplacer(r)\nviper.SetEnvPrefix(\"ND\")\nviper.AutomaticEnv()\nviper.SetDefault(\"lastfm.secret\", \"\")\n";
+        assert_eq!(rows(text), [("ND_LASTFM_SECRET".into(), Need::Optional, false)]);
+        // No prefix: the key alone.
+        let text = "viper.AutomaticEnv()\nviper.GetString(\"jwt_secret\")\n";
+        assert_eq!(rows(text), [("JWT_SECRET".into(), Need::Unstated, false)]);
+        // No AutomaticEnv: a getter reads the config alone.
+        assert_eq!(rows("viper.BindEnv(\"x\", \"X_TOKEN\")\nviper.GetString(\"api_key\")\n").len(), 1);
+    }
+
+    #[test]
+    fn the_struct_unmarshal_fills() {
+        let text = "var cfg Config\nviper.SetEnvPrefix(\"app\")\nviper.SetEnvKeyReplacer(strings.NewReplacer(\".\", \"_\"))\nviper.AutomaticEnv()\nif err := viper.Unmarshal(&cfg); err != nil {}\n";
+        assert_eq!(
+            roots(text),
+            [SettingsRoot { prefix: "APP".into(), ty: "Config".into(), keys: FieldKeys::Mapstructure }]
+        );
+        // Without the replacer a nested key is no name; without AutomaticEnv none is read.
+        assert_eq!(roots(&text.replace("viper.SetEnvKeyReplacer", "// ")), []);
+        assert_eq!(roots(&text.replace("viper.AutomaticEnv()", "")), []);
+    }
+}
