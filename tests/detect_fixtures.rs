@@ -641,6 +641,12 @@ fn services_in_json_the_summary_and_start_agree() {
         let starts_services =
             ["docker compose", "hanzo_compose", "docker run", "hanzo_service "].iter().any(|word| start.contains(word));
         assert!(!starts_services || !listed.is_empty(), "{name}: start is {start:?} but --json lists no services");
+        // And the converse for CI's service containers: a listed one is started.
+        let from_ci = listed.iter().find(|(_, source)| source.starts_with(".github/workflows/"));
+        assert!(
+            from_ci.is_none() || starts_services,
+            "{name}: --json lists CI's service {from_ci:?} but start brings up nothing: {start:?}"
+        );
         for line in start.lines().filter(|l| l.trim_start().starts_with("hanzo_service ")) {
             let listed_here = match line.rsplit_once("  # ") {
                 Some((_, cited)) => cited.split(", ").all(|source| listed.iter().any(|(_, s)| s == source)),

@@ -6,8 +6,9 @@
 //! Decisions:
 //! - Deployment compose files are never started, and of a folder of alternative compose
 //!   files only the one a script names.
-//! - With no compose file anywhere and no compose start in CI, the service containers of
-//!   each CI job that tests the project are a start candidate, as
+//! - With no compose file that starts backing services (a deployment file, alternatives no
+//!   script names, or images of no known product start none) and no compose start in CI, the
+//!   service containers of each CI job that tests the project are a start candidate, as
 //!   `docker run -d --name NAME -p PORT:PORT -e KEY=VALUE IMAGE` (a `secrets.X` value is
 //!   passed from the sandbox's `$X`).
 
@@ -83,7 +84,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
             }
         }
     }
-    if !ci_compose && compose.files.is_empty() {
+    if !ci_compose && compose.starts.is_empty() {
         // One candidate per test job, in reading order: merge keeps the primary test's job's
         // (else the first), and lists the others' services as optional.
         for job in sources.workflows().jobs.iter().filter(|job| relevance::tests_the_project(sources, job)) {
