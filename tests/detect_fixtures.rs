@@ -313,6 +313,22 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["SIGNING_SECRET"],
             &["SMTP_AUTH", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
         ),
+        // Dotenvy's `env!("X", :type)` fails without the variable, with a default it is optional;
+        // a number, boolean or module type is a setting; a production-only read needs nothing.
+        (
+            "secrets-elixir-dotenvy",
+            &[
+                "DATABASE_URL",
+                "SECRET_KEY_BASE",
+                "CLOAK_KEY",
+                "PAYMENTS_API_KEY",
+                "PAYMENTS_WEBHOOK_SECRET",
+                "SMTP_PASSWORD",
+                "ANALYTICS_API_KEY",
+            ],
+            &["DATABASE_URL", "SECRET_KEY_BASE", "CLOAK_KEY"],
+            &["POOL_SIZE", "DATABASE_SSL", "PORT", "PHX_HOST", "PAYMENTS_TOKEN_TTL", "MAX_TOKENS", "MAILER_ADAPTER"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
