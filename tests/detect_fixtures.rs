@@ -382,7 +382,9 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["CW_PWD", "PACT_BROKER_URL"],
         ),
         // viper under `SetEnvPrefix` + `AutomaticEnv`: its defaults' keys and the struct it
-        // unmarshals, named as its key replacer says; a typed default is a setting.
+        // unmarshals, named as its key replacer says; a typed default is a setting. Keys may be
+        // constants of a string type whose methods hand them to viper (`string(k)`); a number
+        // default or getter makes one a setting.
         (
             "secrets-go-viper",
             &[
@@ -391,6 +393,10 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "MEDIA_LASTFM_SECRET",
                 "MEDIA_SMTP_PASSWORD",
                 "WORKER_API_TOKEN",
+                "TRACKER_SERVICE_SECRET",
+                "TRACKER_MAILER_PASSWORD",
+                "TRACKER_STORAGE_S3_SECRETKEY",
+                "TRACKER_TELEMETRY_TOKEN",
             ],
             &[],
             &[
@@ -400,6 +406,10 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "MEDIA_INTERNALSECRET",
                 "WORKER_SMTP_PASSWORD",
                 "WORKER_SMTP.PASSWORD",
+                "TRACKER_SERVICE_PUBLICURL",
+                "TRACKER_SERVICE_JWTTTL",
+                "TRACKER_MAILER_ENABLED",
+                "TRACKER_RATELIMIT_TOKENS",
             ],
         ),
         // Vapor's `Environment.get` and `.env.*.template` files are read, and the project's env
