@@ -313,6 +313,22 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["SIGNING_SECRET"],
             &["SMTP_AUTH", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
         ),
+        // Dotenvy's `env!("X", :type)` fails without the variable, with a default it is optional;
+        // a number, boolean or module type is a setting; a production-only read needs nothing.
+        (
+            "secrets-elixir-dotenvy",
+            &[
+                "DATABASE_URL",
+                "SECRET_KEY_BASE",
+                "CLOAK_KEY",
+                "PAYMENTS_API_KEY",
+                "PAYMENTS_WEBHOOK_SECRET",
+                "SMTP_PASSWORD",
+                "ANALYTICS_API_KEY",
+            ],
+            &["DATABASE_URL", "SECRET_KEY_BASE", "CLOAK_KEY"],
+            &["POOL_SIZE", "DATABASE_SSL", "PORT", "PHX_HOST", "PAYMENTS_TOKEN_TTL", "MAX_TOKENS", "MAILER_ADAPTER"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
@@ -366,7 +382,9 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["CW_PWD", "PACT_BROKER_URL"],
         ),
         // viper under `SetEnvPrefix` + `AutomaticEnv`: its defaults' keys and the struct it
-        // unmarshals, named as its key replacer says; a typed default is a setting.
+        // unmarshals, named as its key replacer says; a typed default is a setting. Keys may be
+        // constants of a string type whose methods hand them to viper (`string(k)`); a number
+        // default or getter makes one a setting.
         (
             "secrets-go-viper",
             &[
@@ -375,6 +393,10 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "MEDIA_LASTFM_SECRET",
                 "MEDIA_SMTP_PASSWORD",
                 "WORKER_API_TOKEN",
+                "TRACKER_SERVICE_SECRET",
+                "TRACKER_MAILER_PASSWORD",
+                "TRACKER_STORAGE_S3_SECRETKEY",
+                "TRACKER_TELEMETRY_TOKEN",
             ],
             &[],
             &[
@@ -384,6 +406,10 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "MEDIA_INTERNALSECRET",
                 "WORKER_SMTP_PASSWORD",
                 "WORKER_SMTP.PASSWORD",
+                "TRACKER_SERVICE_PUBLICURL",
+                "TRACKER_SERVICE_JWTTTL",
+                "TRACKER_MAILER_ENABLED",
+                "TRACKER_RATELIMIT_TOKENS",
             ],
         ),
         // Vapor's `Environment.get` and `.env.*.template` files are read, and the project's env

@@ -19,6 +19,7 @@ use crate::evidence::Evidence;
 use crate::rel_path::RelPath;
 use crate::rel_path::rel;
 
+mod dotenvy;
 mod env;
 
 pub struct Elixir;
@@ -60,7 +61,8 @@ impl Ecosystem for Elixir {
     /// module (`Util.fetch_env!("X", all: "postgres")`). Reads in a production-only block
     /// of a config file (`if config_env() == :prod do`, a `:prod ->` branch) or in
     /// `config/prod.exs` are optional, and so are those under an `if` that tests another
-    /// variable; the examples of a `@doc` heredoc are no reads.
+    /// variable; the examples of a `@doc` heredoc are no reads. Dotenvy's `env!("X", :type)`
+    /// reads the same way (see [`dotenvy`]).
     /// Calls with a variable's name of a function some file may define as an env helper
     /// (`App.Config.secret!("X")`, see [`env`]) are kept for the secrets signal to pair.
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
@@ -104,13 +106,32 @@ impl Ecosystem for Elixir {
                 Some(EnvRead::new(name.as_str(), name.start(), need, via))
             })
             .collect();
-        let in_production = |read: &EnvRead| production.iter().any(|r| r.contains(&read.at));
-        found.extend(
-            env::helper_calls(text).into_iter().filter(|read| !docs.iter().any(|d| d.contains(&read.at))).map(|read| {
-                let need = if in_production(&read) { Need::Optional } else { read.need };
+        let in_production = |at: usize| production.iter().any(|r| r.contains(&at));
+        let in_docs = |at: usize| docs.iter().any(|d| d.contains(&at));
+        let dotenvy: Vec<EnvRead> = dotenvy::reads(text)
+            .into_iter()
+            .filter(|read| !in_docs(read.at))
+            .map(|read| {
+                if in_production(read.at) {
+                    EnvRead { need: Need::Optional, via: "production-only config", ..read }
+                } else if switched.iter().any(|r| r.contains(&read.at)) {
+                    EnvRead { need: Need::Optional, via: "read when another variable is set", ..read }
+                } else {
+                    read
+                }
+            })
+            .collect();
+        // Dotenvy's `env!("X")` is no helper of the project's own.
+        let helper_calls: Vec<EnvRead> = env::helper_calls(text)
+            .into_iter()
+            .filter(|read| !in_docs(read.at) && !dotenvy.iter().any(|d| d.at == read.at))
+            .map(|read| {
+                let need = if in_production(read.at) { Need::Optional } else { read.need };
                 EnvRead { need, ..read }
-            }),
-        );
+            })
+            .collect();
+        found.extend(dotenvy);
+        found.extend(helper_calls);
         found
     }
     fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {

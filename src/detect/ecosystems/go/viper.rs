@@ -7,7 +7,9 @@
 //! `SetEnvKeyReplacer(strings.NewReplacer(".", "_"))` says — without a replacer a nested key
 //! keeps its dot and no shell can set it. A key given a default is optional, and a default,
 //! or a typed getter (`GetBool`, `GetDuration`), that is a flag, number, duration or list
-//! makes it a setting.
+//! makes it a setting. Keys may also be constants of a named string type whose methods hand
+//! them to viper (`const ServiceSecret Key = "service.secret"`, `func (k Key) GetString()
+//! string { return viper.GetString(string(k)) }`): see [`typed_keys`].
 
 use std::sync::LazyLock;
 
@@ -121,6 +123,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     if !setup.automatic {
         return found;
     }
+    found.extend(typed_keys(text, &setup));
     for c in LOOKUP.captures_iter(text) {
         let (Some(whole), Some(call), Some(key), Some(close)) = (c.get(0), c.get(1), c.get(2), c.get(3)) else {
             continue;
@@ -141,6 +144,97 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
         found.push(read);
     }
     found
+}
+
+/// What a method of a key type does with its key: the viper call it passes `string(k)` to.
+struct KeyMethod {
+    name: String,
+    viper_call: String,
+}
+
+/// The keys declared as constants of a string type whose methods pass `string(k)` to viper
+/// (Vikunja's `type Key string`, `ServiceSecret Key = "service.secret"`, `func (k Key)
+/// setDefault(i interface{}) { viper.SetDefault(string(k), i) }`), under the file's prefix and
+/// replacer. A key the file gives a default through such a method (`DatabasePassword.setDefault("")`)
+/// is optional, a setting when that default or the getter it is read with (`GetBool`) is one.
+fn typed_keys(text: &str, setup: &Setup) -> Vec<EnvRead> {
+    static TYPE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^type\s+([A-Za-z_][[:word:]]*)\s+string\s*$").expect("the key type pattern is valid")
+    });
+    static USE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)([A-Za-z_][[:word:]]*)\.([A-Za-z_][[:word:]]*)\(")
+            .expect("the method call pattern is valid")
+    });
+    let mut found = Vec::new();
+    for ty in TYPE.captures_iter(text).filter_map(|c| c.get(1)) {
+        let methods = key_methods(text, setup, ty.as_str());
+        if methods.is_empty() {
+            continue;
+        }
+        let Ok(constant) = Regex::new(&format!(
+            r#"(?m)^[ \t]*(?:const\s+)?([A-Za-z_][[:word:]]*)\s+{}\s*=\s*["`]([A-Za-z0-9_.\-]+)["`]"#,
+            regex::escape(ty.as_str())
+        )) else {
+            continue;
+        };
+        let mut keys: Vec<(String, EnvRead)> = constant
+            .captures_iter(text)
+            .filter_map(|c| {
+                let (ident, key) = (c.get(1)?, c.get(2)?);
+                if key.as_str().contains('.') && !setup.nests() {
+                    return None;
+                }
+                let name = setup.variable(key.as_str());
+                code::is_upper_snake(&name).then(|| {
+                    (ident.as_str().to_string(), EnvRead::new(name, key.start(), Need::Unstated, "viper key constant"))
+                })
+            })
+            .collect();
+        for c in USE.captures_iter(text) {
+            let (Some(ident), Some(method), Some(whole)) = (c.get(1), c.get(2), c.get(0)) else { continue };
+            let Some(method) = methods.iter().find(|m| m.name == method.as_str()) else { continue };
+            let Some((_, read)) = keys.iter_mut().find(|(k, _)| k == ident.as_str()) else { continue };
+            let updated = if method.viper_call == "SetDefault" {
+                let value = code::rest_of_call(&text[whole.end()..], QUOTES);
+                EnvRead { need: Need::Optional, via: "viper key constant with a default", ..read.clone() }
+                    .typed_setting(is_setting_value(value))
+            } else {
+                read.clone().typed_setting(is_setting_getter(&method.viper_call))
+            };
+            *read = updated;
+        }
+        found.extend(keys.into_iter().map(|(_, read)| read));
+    }
+    found
+}
+
+/// The methods of `ty` that pass their receiver, as a string, to a viper getter or
+/// `SetDefault` (`func (k Key) GetBool() bool { return viper.GetBool(string(k)) }`).
+fn key_methods(text: &str, setup: &Setup, ty: &str) -> Vec<KeyMethod> {
+    static CALL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)(Get[A-Za-z0-9]*|SetDefault)\(\s*string\(\s*([A-Za-z_][[:word:]]*)\s*\)")
+            .expect("the viper key call pattern is valid")
+    });
+    let Ok(method) = Regex::new(&format!(
+        r"(?m)^func\s*\(\s*([A-Za-z_][[:word:]]*)\s+\*?{}\s*\)\s*([A-Za-z_][[:word:]]*)\s*\(",
+        regex::escape(ty)
+    )) else {
+        return Vec::new();
+    };
+    method
+        .captures_iter(text)
+        .filter_map(|c| {
+            let (whole, receiver, name) = (c.get(0)?, c.get(1)?, c.get(2)?);
+            // The body runs to the next top-level `}`.
+            let rest = &text[whole.end()..];
+            let body = &rest[..rest.find("\n}").unwrap_or(rest.len())];
+            let call = CALL.captures_iter(body).find(|call| {
+                call.get(2).is_some_and(|k| k.as_str() == receiver.as_str())
+                    && call.get(0).is_some_and(|m| setup.called_at(body, m.start()))
+            })?;
+            Some(KeyMethod { name: name.as_str().to_string(), viper_call: call.get(1)?.as_str().to_string() })
+        })
+        .collect()
 }
 
 /// The structs `text` has viper fill from every key it knows (`viper.Unmarshal(&cfg)`), under
@@ -235,6 +329,22 @@ name := c.GetString("user")
         assert_eq!(rows(text), [("JWT_SECRET".into(), Need::Unstated, false)]);
         // No AutomaticEnv: a getter reads the config alone.
         assert_eq!(rows("viper.BindEnv(\"x\", \"X_TOKEN\")\nviper.GetString(\"api_key\")\n").len(), 1);
+    }
+
+    #[test]
+    fn constants_of_a_key_type_viper_reads() {
+        let text = "type Key string\n\nconst (\n\tServiceSecret Key = `service.secret`\n\tServicePort   Key = \"service.port\"\n\tQueueTokens   Key = `queue.tokens`\n\tLocalName     Key = `local.name`\n)\n\nfunc (k Key) GetString() string {\n\treturn viper.GetString(string(k))\n}\n\nfunc (k Key) GetInt() int {\n\treturn viper.GetInt(string(k))\n}\n\nfunc (k Key) setDefault(i interface{}) {\n\tviper.SetDefault(string(k), i)\n}\n\nfunc Init() {\n\tServiceSecret.setDefault(\"\")\n\tServicePort.setDefault(3456)\n\tviper.SetEnvPrefix(\"app\")\n\tviper.SetEnvKeyReplacer(strings.NewReplacer(\".\", \"_\"))\n\tviper.AutomaticEnv()\n}\n\nfunc n() int { return QueueTokens.GetInt() }\n";
+        assert_eq!(
+            rows(text),
+            [
+                ("APP_SERVICE_SECRET".into(), Need::Optional, false),
+                ("APP_SERVICE_PORT".into(), Need::Optional, true),
+                ("APP_QUEUE_TOKENS".into(), Need::Unstated, true),
+                ("APP_LOCAL_NAME".into(), Need::Unstated, false),
+            ]
+        );
+        // A string type no method hands to viper declares no keys.
+        assert_eq!(rows(&text.replace("string(k)", "k.String()")), []);
     }
 
     #[test]

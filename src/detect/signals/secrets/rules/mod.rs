@@ -47,6 +47,8 @@ const CREDENTIAL_NOUNS: &[&str] = &[
     "KEY",
     "KEYS",
     "APIKEY",
+    // S3-style storage's secret key glued as one word (`MINIO_SECRETKEY`, `S3_SECRETKEY`).
+    "SECRETKEY",
     "CREDENTIALS",
     "CREDENTIAL",
     "CREDS",
@@ -504,11 +506,12 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
 
 /// A credential word glued to what it is for: `DBPASS` (`PAPERLESS_DBPASS`), `SMTPPASSWORD`,
 /// `ADMINPWD`, `CLIENTSECRET` (`GOTIFY_OIDC_CLIENTSECRET`), `ACCESSTOKEN`
-/// (`DOCSRS_GITHUB_ACCESSTOKEN`), `AUTHTOKEN` — but not `BYPASS` or `COMPASS`.
+/// (`DOCSRS_GITHUB_ACCESSTOKEN`), `AUTHTOKEN`, an LDAP bind's `BINDPASSWORD`, an HTTP proxy's
+/// `PROXYPASSWORD` — but not `BYPASS` or `COMPASS`.
 fn is_glued_credential(word: &str) -> bool {
     const FOR: &[&str] = &[
         "DB", "SQL", "SMTP", "MAIL", "LDAP", "REDIS", "ADMIN", "ROOT", "USER", "API", "CLIENT", "APP", "OAUTH",
-        "ACCESS", "AUTH",
+        "ACCESS", "AUTH", "BIND", "PROXY",
     ];
     FOR.iter().any(|owner| {
         word.strip_prefix(owner)

@@ -105,6 +105,9 @@ fn secret_names() {
         "LND_GRPC_MACAROON_ENCRYPTED",
         "CLNREST_INVOICE_RUNE",
         "WALLET_MNEMONIC",
+        "APP_FILES_S3_SECRETKEY",
+        "APP_AUTH_LDAP_BINDPASSWORD",
+        "APP_OUTGOING_PROXYPASSWORD",
     ] {
         assert!(looks_like_secret(name), "{name}");
     }
