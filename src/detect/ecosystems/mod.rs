@@ -6,6 +6,7 @@
 //! Adding an ecosystem is one file (its [`Declaration`] and the [`Ecosystem`] behaviour it
 //! points to) and one line in [`ALL`].
 
+pub mod ci_setup;
 pub mod clojure;
 pub mod code;
 pub mod cpp;

@@ -241,7 +241,14 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
         (None, Some((floor, _, source))) => {
             out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], source.clone())
         }
-        (None, None) => {}
+        // Nothing pins one: the oldest major CI sets up is the floor (a dependency's engines
+        // may refuse an older Node, as yarn does).
+        (None, None) => {
+            if let Some(tested) = super::ci_setup::tested_versions(sources, "node", |pin| pin.major() < u32::MAX) {
+                let (oldest, source) = tested.oldest;
+                out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={}", oldest.major())], source)
+            }
+        }
     }
     out.package_manager(pm.name(), pm_version.clone(), pm_path(dir), pm_source.clone());
 
@@ -670,6 +677,23 @@ mod tests {
         // A `.nvmrc` in the same folder speaks first.
         let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "20\n")]);
         assert_eq!(scan.toolchain("node"), Some((Some("20"), ".nvmrc")));
+    }
+
+    #[test]
+    fn without_a_pin_the_oldest_node_ci_sets_up_is_the_floor() {
+        let matrix = "jobs:\n  t:\n    strategy:\n      matrix:\n        node: [22.x, 18.x, lts/*]\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: ${{ matrix.node }}\n      - run: npm test\n";
+        let files = [("package.json", "{}"), ("package-lock.json", "{}"), (".github/workflows/ci.yml", matrix)];
+        let ensure = |scan: &crate::detect::testing::Scan| -> Vec<String> {
+            scan.steps().into_iter().filter(|s| s.starts_with("hanzo_node ")).map(String::from).collect()
+        };
+        assert_eq!(ensure(&crate::detect::testing::scan(&Node, &files)), ["hanzo_node '>=18'"]);
+        // A version file says more than CI does.
+        let pinned = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "20\n")]);
+        assert_eq!(ensure(&pinned), ["hanzo_node 20"]);
+        // CI naming only a channel sets no floor.
+        let channel = matrix.replace("[22.x, 18.x, lts/*]", "[lts/*]");
+        let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], (".github/workflows/ci.yml", &channel)]);
+        assert!(ensure(&scan).is_empty(), "{:?}", scan.steps());
     }
 
     #[test]

@@ -308,36 +308,12 @@ pub struct TestedPythons {
 
 /// The Pythons CI tests on; `None` where CI names no CPython 3 version.
 pub fn tested_pythons(sources: &Sources) -> Option<TestedPythons> {
-    let step = super::DECLARATION.setup_steps.iter().find(|step| step.target == "python")?;
-    let action = step.uses.split('@').next()?;
-    let actions = sources.workflows().jobs.iter().flat_map(|job| &job.actions);
-    let minor = |text: &str| version::Pin::parse(text).and_then(|pin| Some((pin.major(), pin.minor()?)));
-    let mut oldest: Option<((u32, u32), Evidence)> = None;
-    let mut newest = Some((0, 0));
-    for used in actions.filter(|used| used.action == action) {
-        let Some(input) = used.inputs.get(step.version_input) else { continue };
-        let values = match &input.matrix {
-            Some(values) => values.iter().map(String::as_str).collect(),
-            None => vec![input.text.as_str()],
-        };
-        let minors: Vec<Option<(u32, u32)>> = values.iter().map(|value| minor(value)).collect();
-        newest = newest
-            .zip(minors.iter().copied().collect::<Option<Vec<_>>>())
-            .map(|(newest, minors)| minors.into_iter().fold(newest, std::cmp::max));
-        let lowest = match &input.matrix {
-            Some(values) => version::lowest(values),
-            None => version::pin(&input.text),
-        };
-        if let Some(lowest) = lowest.as_deref().and_then(minor)
-            && oldest.as_ref().is_none_or(|(kept, _)| lowest < *kept)
-        {
-            oldest = Some((lowest, used.source.clone()));
-        }
-    }
-    let ((major, minor), source) = oldest?;
+    let minor = |pin: &version::Pin| Some((pin.major(), pin.minor()?));
+    let tested = crate::detect::ecosystems::ci_setup::tested_versions(sources, "python", |pin| minor(pin).is_some())?;
+    let ((major, oldest), source) = (minor(&tested.oldest.0)?, tested.oldest.1);
     (major == 3).then(|| TestedPythons {
-        oldest: (format!("{major}.{minor}"), source),
-        newest: newest.filter(|(major, _)| *major == 3),
+        oldest: (format!("{major}.{oldest}"), source),
+        newest: tested.newest.as_ref().and_then(minor).filter(|(major, _)| *major == 3),
     })
 }
 
