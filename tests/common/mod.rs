@@ -30,9 +30,13 @@ pub fn run(cmd: &mut Command) -> Run {
 #[allow(dead_code)] // each test crate compiles this module; not all use every helper
 pub fn hanzo_env(home: &std::path::Path, cwd: &std::path::Path) -> Command {
     let mut cmd = Command::cargo_bin("hanzo-env").unwrap();
+    // Temporary files (the logs a failed verify keeps) go with the test's home.
+    let tmp = home.join(".tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
     cmd.env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", home)
+        .env("TMPDIR", tmp)
         .env("NO_COLOR", "1")
         .current_dir(cwd);
     cmd
