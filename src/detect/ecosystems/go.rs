@@ -21,6 +21,7 @@ use crate::rel_path::{RelPath, RelPathBuf};
 mod cli_flags;
 mod env;
 mod envconfig;
+mod types;
 mod viper;
 
 pub struct Go;

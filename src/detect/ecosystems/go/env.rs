@@ -8,6 +8,7 @@
 //! Go templates that render configuration (`{{ .Env.X }}`, gomplate's `getenv "X"`, sprig's
 //! `env "X"`).
 
+use super::types::is_setting_type;
 use crate::rel_path::RelPath;
 use std::sync::LazyLock;
 
@@ -247,18 +248,6 @@ fn field_type(text: &str, tag: usize) -> &str {
     let mut words = text[line_start..tag.saturating_sub(1)].split_whitespace();
     words.next();
     words.next().unwrap_or_default()
-}
-
-/// Whether a Go field type holds a setting: a flag, a number, a duration, a list or a map.
-pub(super) fn is_setting_type(ty: &str) -> bool {
-    let ty = ty.trim_start_matches('*');
-    ty == "bool"
-        || ty.starts_with("int")
-        || ty.starts_with("uint")
-        || ty.starts_with("float")
-        || ty == "time.Duration"
-        || ty.starts_with("map[")
-        || ty.starts_with("[]") && ty != "[]byte"
 }
 
 /// Configuration parsers keyed by the variables' names: `case "DATABASE_URL":` labels and

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::env::is_setting_type;
+use super::types::{is_setting_type, variable_type};
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{
     FieldKeys, Need, SettingsField, SettingsRoot, SettingsStruct, SettingsTypes,
@@ -159,20 +159,6 @@ fn string_constant(text: &str, name: &str) -> Option<String> {
         Regex::new(&format!(r#"(?m)^\s*(?:(?:var|const)\s+)?{}\s+(?:string\s+)?:?=\s*"([^"]*)""#, regex::escape(name)))
             .ok()?;
     pattern.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str().to_string())
-}
-
-/// The struct type of a variable or parameter of the file, without its package: `var cfg
-/// Config`, `cfg := Config{}`, `cfg := &conf.Config{}`, `cfg = new(conf.Config)`, `Server =
-/// &configOptions{}` (a package's own type may be unexported: the fields are what is read),
-/// `func load(config *conf.Config)`.
-pub(super) fn variable_type(text: &str, variable: &str) -> Option<String> {
-    let pattern = Regex::new(&format!(
-        r"(?-u:\b){v}\s+\*?(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)\s*(?:\n|;|=|,|\)|$)|(?-u:\b){v}\s*:?=\s*(?:&?(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)\s*\{{|new\(\s*(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)\s*\))",
-        v = regex::escape(variable)
-    ))
-    .ok()?;
-    let c = pattern.captures(text)?;
-    c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str().to_string())
 }
 
 /// A Go field name as envconfig's `split_words` spells it: words at case changes, an acronym

@@ -249,7 +249,7 @@ pub fn roots(text: &str) -> Vec<SettingsRoot> {
     let mut found: Vec<SettingsRoot> = UNMARSHAL
         .captures_iter(text)
         .filter(|c| c.get(0).is_some_and(|whole| setup.called_at(text, whole.start())))
-        .filter_map(|c| super::envconfig::variable_type(text, c.get(1)?.as_str()))
+        .filter_map(|c| super::types::variable_type(text, c.get(1)?.as_str()))
         .map(|ty| SettingsRoot {
             prefix: setup.prefix.trim_end_matches('_').to_string(),
             ty,
