@@ -42,7 +42,9 @@ pub(super) fn install_ci_test_packages(
 ) -> bool {
     // The repo's own distributions by name (`psycopg<3.3`) test a release from the index
     // against the checkout's other parts: here they would replace the checkout's editable copy.
-    let own = own_distributions(repo);
+    // Read only when a line names packages: it reads every `pyproject.toml` of the tree, and
+    // this runs for every project.
+    let own = std::cell::OnceCell::new();
     let mut files: Vec<(&RelPath, &Evidence)> = Vec::new();
     // Per set of options (and CI's apart from a noxfile's), in order of appearance: the
     // packages and the first line's evidence.
@@ -63,7 +65,7 @@ pub(super) fn install_ci_test_packages(
         // cannot install both; one by one, the last would win.
         for package in &line.packages {
             let name = requirement_name(package);
-            if taken.contains(&name) || own.contains(&name) {
+            if taken.contains(&name) || own.get_or_init(|| own_distributions(repo)).contains(&name) {
                 continue;
             }
             taken.push(name);
