@@ -25,7 +25,8 @@ pub const MAX_KEPT_BYTES: u64 = 256 << 10;
 pub const YAML_NODE_WEIGHT: u64 = 16;
 
 /// A cell per path, filled by the first reader whose answer is kept.
-pub(super) type Cache<T> = Mutex<HashMap<String, Arc<OnceLock<Option<Arc<T>>>>>>;
+pub(super) type Cache<T> = Mutex<Cells<T>>;
+type Cells<T> = HashMap<String, Arc<OnceLock<Option<Arc<T>>>>>;
 
 #[derive(Default)]
 pub(super) struct Kept {
@@ -81,7 +82,7 @@ impl Kept {
     }
 }
 
-fn lock<T: ?Sized>(cache: &Cache<T>) -> std::sync::MutexGuard<'_, HashMap<String, Arc<OnceLock<Option<Arc<T>>>>>> {
+fn lock<T: ?Sized>(cache: &Cache<T>) -> std::sync::MutexGuard<'_, Cells<T>> {
     cache.lock().unwrap_or_else(|e| e.into_inner())
 }
 
