@@ -227,7 +227,7 @@ pub(super) fn pip_install(
     // The project last: a test dependency that depends on it (pytest on pluggy, virtualenv
     // on filelock) would otherwise replace the editable checkout with the release from PyPI.
     let manifest = pyproject_or_setup(repo, dir);
-    if is_installable(repo, dir) {
+    if is_installable(repo, dir, pyproject) {
         let mut extras: Vec<String> = pyproject
             .and_then(|p| p.get("project"))
             .and_then(|p| p.get("optional-dependencies"))
@@ -352,13 +352,12 @@ pub(super) fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &RelPath) -> 
 /// `setup.cfg`) or a build backend that keeps it elsewhere (poetry's `[tool.poetry]`,
 /// maturin's `Cargo.toml`). A `pyproject.toml` of tool settings alone, with setuptools named
 /// as its backend or none, is not a project: setuptools would guess its packages from the
-/// folders and refuse a tree of several.
-pub(super) fn is_installable(repo: &Repo, dir: &RelPath) -> bool {
+/// folders and refuse a tree of several. `pyproject` is the project's `pyproject.toml`, parsed.
+pub(super) fn is_installable(repo: &Repo, dir: &RelPath, pyproject: Option<&toml::Table>) -> bool {
     if [rel!("setup.py"), rel!("setup.cfg")].iter().any(|f| repo.exists(dir.join(f))) {
         return true;
     }
-    let path = dir.join(rel!("pyproject.toml"));
-    let Some(pyproject) = repo.exists(&path).then(|| repo.read_toml(&path)).flatten() else { return false };
+    let Some(pyproject) = pyproject else { return false };
     let backend = pyproject.get("build-system").and_then(|b| b.get("build-backend")).and_then(|b| b.as_str());
     pyproject.get("project").is_some() || backend.is_some_and(|backend| !backend.starts_with("setuptools"))
 }
