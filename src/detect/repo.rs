@@ -3,16 +3,17 @@
 
 use crate::rel_path::RelPath;
 use crate::warning::Warning;
-use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 mod env_names;
 mod folders;
+mod kept;
 mod paths;
 pub use env_names::{is_env_file, is_env_template, is_example};
 pub use folders::{is_ci_dir, is_load_test_dir, is_test_suite_dir};
+pub use kept::MAX_KEPT_BYTES;
 use paths::{Paths, Walked};
 
 /// Directories never descended into, wherever they are, whatever the ecosystem: version
@@ -94,26 +95,9 @@ pub struct Repo {
     /// built once each, and only for the few files asked for by path.
     built: elsa::sync::FrozenMap<u32, Box<str>>,
     max_file_bytes: u64,
-    cache: Mutex<HashMap<String, Option<Arc<str>>>>,
-    parsed: Parsed,
-    /// The nodes of the YAML trees kept in `parsed` (see [`Repo::read_yaml`]).
-    yaml_nodes_kept: std::sync::atomic::AtomicU64,
+    /// Texts and parsed documents kept for later askers.
+    kept: kept::Kept,
     warnings: Mutex<Vec<Warning>>,
-}
-
-/// The most YAML nodes kept parsed for a whole detection (some 250 bytes each): every real
-/// project's CI and compose files, many times over.
-pub const MAX_KEPT_YAML_NODES: u64 = 200_000;
-
-/// One parse per file and format: a cell per path, filled by the first reader.
-type ParseCache<T> = Mutex<HashMap<String, Arc<OnceLock<Option<Arc<T>>>>>>;
-
-#[derive(Default)]
-struct Parsed {
-    json: ParseCache<serde_json::Value>,
-    jsonc: ParseCache<serde_json::Value>,
-    toml: ParseCache<toml::Table>,
-    yaml: ParseCache<Vec<yaml_rust2::Yaml>>,
 }
 
 impl Repo {
@@ -174,9 +158,7 @@ impl Repo {
             files,
             built: elsa::sync::FrozenMap::new(),
             max_file_bytes,
-            cache: Mutex::new(HashMap::new()),
-            parsed: Parsed::default(),
-            yaml_nodes_kept: Default::default(),
+            kept: kept::Kept::default(),
             warnings: Mutex::new(warnings),
         }
     }
@@ -254,25 +236,22 @@ impl Repo {
     }
 
     /// The text of `rel`, or `None` with a warning when it is missing, too large, binary or
-    /// not UTF-8. Reads are cached: several detectors may ask for the same file.
+    /// not UTF-8. Reads are kept (see [`MAX_KEPT_BYTES`]): several detectors may ask for the
+    /// same file.
     pub fn read(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
         let rel = rel.as_ref();
-        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel.as_str()) {
-            return hit.clone();
-        }
-        let text = self.read_or_warn(rel);
-        self.cache.lock().unwrap_or_else(|e| e.into_inner()).insert(rel.to_string(), text.clone());
-        text
+        self.kept.get_or_read(&self.kept.texts, rel.as_str(), || {
+            self.read_or_warn(rel).map(|text| {
+                let weight = text.len() as u64;
+                (text, weight)
+            })
+        })
     }
 
     /// The text of `rel` like [`Repo::read`], without keeping it: for the many files one
     /// ecosystem scans once (every build script of a Gradle build, every `.csproj`).
     pub fn read_once(&self, rel: impl AsRef<RelPath>) -> Option<Arc<str>> {
-        let rel = rel.as_ref();
-        if let Some(hit) = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel.as_str()) {
-            return hit.clone();
-        }
-        self.read_or_warn(rel)
+        self.text_to_parse(rel.as_ref())
     }
 
     /// The text of `rel`, read now, or `None` with a warning.
@@ -305,14 +284,14 @@ impl Repo {
     /// `rel` parsed as JSON (comments and trailing commas are not JSON: a warning says so).
     pub fn read_json(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
         let rel = rel.as_ref();
-        self.parsed(&self.parsed.json, rel, |text| serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")))
+        self.parsed(&self.kept.json, rel, |text| serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}")))
     }
 
     /// `rel` parsed as JSON with comments and trailing commas allowed (`deno.jsonc`,
     /// `tsconfig.json`, `devcontainer.json`).
     pub fn read_jsonc(&self, rel: impl AsRef<RelPath>) -> Option<Arc<serde_json::Value>> {
         let rel = rel.as_ref();
-        self.parsed(&self.parsed.jsonc, rel, |text| {
+        self.parsed(&self.kept.jsonc, rel, |text| {
             jsonc_parser::parse_to_serde_value(text, &Default::default()).map_err(|e| format!("invalid JSON: {e}"))
         })
     }
@@ -320,82 +299,54 @@ impl Repo {
     /// `rel` parsed as a TOML table.
     pub fn read_toml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<toml::Table>> {
         let rel = rel.as_ref();
-        self.parsed(&self.parsed.toml, rel, |text| {
+        self.parsed(&self.kept.toml, rel, |text| {
             text.parse::<toml::Table>()
                 .map_err(|e| format!("invalid TOML: {}", e.to_string().lines().next().unwrap_or_default()))
         })
     }
 
     /// `rel` parsed as YAML (every document in the file), its size and its aliases'
-    /// expansion bounded. Parsed trees are kept for the next asker up to
-    /// [`MAX_KEPT_YAML_NODES`] in all; past that a file is parsed for each asker and let go,
-    /// so that many large files cost time, not memory (the answer is the same).
+    /// expansion bounded.
     pub fn read_yaml(&self, rel: impl AsRef<RelPath>) -> Option<Arc<Vec<yaml_rust2::Yaml>>> {
         let rel = rel.as_ref();
-        let cell =
-            self.parsed.yaml.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
-        if let Some(kept) = cell.get() {
-            return kept.clone();
-        }
-        let text = self.text_to_parse(rel);
-        let parsed = text.map(|text| {
-            super::yaml::load_counted(&text)
+        self.kept.get_or_read(&self.kept.yaml, rel.as_str(), || {
+            let text = self.text_to_parse(rel)?;
+            let (docs, nodes) = super::yaml::load_counted(&text)
                 .map_err(|problem| self.warn(Warning::in_file(rel, problem.to_string())))
-                .ok()
-        });
-        let Some(Some((docs, nodes))) = parsed else {
-            // Unreadable or invalid: one warning, and no second try.
-            let _ = cell.set(None);
-            return None;
-        };
-        let docs = Arc::new(docs);
-        let kept = self.yaml_nodes_kept.fetch_add(nodes, std::sync::atomic::Ordering::Relaxed) + nodes;
-        if kept <= MAX_KEPT_YAML_NODES {
-            let _ = cell.set(Some(Arc::clone(&docs)));
-        } else {
-            self.yaml_nodes_kept.fetch_sub(nodes, std::sync::atomic::Ordering::Relaxed);
-        }
-        Some(docs)
+                .ok()?;
+            Some((Arc::new(docs), (text.len() as u64).max(nodes * kept::YAML_NODE_WEIGHT)))
+        })
     }
 
-    /// The text of `rel` for a parse (the text itself is not cached for a parsed file: the
+    /// The text of `rel` for a parse (the text itself is not kept for a parsed file: the
     /// parsed value is), or `None` with a warning.
     fn text_to_parse(&self, rel: &RelPath) -> Option<Arc<str>> {
-        let cached = self.cache.lock().unwrap_or_else(|e| e.into_inner()).get(rel.as_str()).cloned();
-        match cached {
+        match self.kept.get(&self.kept.texts, rel.as_str()) {
             Some(text) => text,
             None => self.read_or_warn(rel),
         }
     }
 
-    /// `rel` parsed once per run, however many ecosystems and signals ask: the first asker
-    /// parses (the others wait for that one file, not for each other); a file that does not
-    /// parse is one warning.
+    /// `rel` parsed once per run while what is kept fits (see [`MAX_KEPT_BYTES`]), however
+    /// many ecosystems and signals ask; a file that does not parse is one warning.
     fn parsed<T>(
         &self,
-        cache: &ParseCache<T>,
+        cache: &kept::Cache<T>,
         rel: &RelPath,
         parse: impl FnOnce(&str) -> Result<T, String>,
     ) -> Option<Arc<T>> {
-        let cell = cache.lock().unwrap_or_else(|e| e.into_inner()).entry(rel.to_string()).or_default().clone();
-        cell.get_or_init(|| {
+        self.kept.get_or_read(cache, rel.as_str(), || {
             let text = self.text_to_parse(rel)?;
-            parse(&text).map(Arc::new).map_err(|problem| self.warn(Warning::in_file(rel, problem))).ok()
+            let value = parse(&text).map_err(|problem| self.warn(Warning::in_file(rel, problem))).ok()?;
+            Some((Arc::new(value), text.len() as u64))
         })
-        .clone()
     }
 
     /// Let go of the texts and parsed documents kept for later askers (megabytes in a large
     /// tree), and hand their pages back: for when the askers that share them are done. A
     /// later read reads and parses again, with the same answer (and warnings, deduplicated).
     pub fn forget_kept(&self) {
-        drop(std::mem::take(&mut *self.cache.lock().unwrap_or_else(|e| e.into_inner())));
-        let Parsed { json, jsonc, toml, yaml } = &self.parsed;
-        drop(std::mem::take(&mut *json.lock().unwrap_or_else(|e| e.into_inner())));
-        drop(std::mem::take(&mut *jsonc.lock().unwrap_or_else(|e| e.into_inner())));
-        drop(std::mem::take(&mut *toml.lock().unwrap_or_else(|e| e.into_inner())));
-        drop(std::mem::take(&mut *yaml.lock().unwrap_or_else(|e| e.into_inner())));
-        self.yaml_nodes_kept.store(0, std::sync::atomic::Ordering::Relaxed);
+        self.kept.forget();
         crate::memory::release_freed();
     }
 
@@ -733,6 +684,19 @@ mod tests {
         assert!(!Arc::ptr_eq(&value, &again) && again == value, "parsed again, with the same answer");
         assert!(repo.read_json(rel!("package.json")).is_none());
         assert_eq!(repo.warnings(), warnings, "the same warning, once");
+    }
+
+    #[test]
+    fn past_the_budget_a_file_is_parsed_for_each_asker_with_the_same_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let large = format!("{{\"a\": \"{}\"}}", "x".repeat(MAX_KEPT_BYTES as usize));
+        std::fs::write(dir.path().join("large.json"), &large).unwrap();
+        std::fs::write(dir.path().join("small.json"), "{\"b\": 1}").unwrap();
+        let repo = Repo::walk(dir.path(), &WalkOptions::default()).unwrap();
+        let (first, again) = (repo.read_json(rel!("large.json")).unwrap(), repo.read_json(rel!("large.json")).unwrap());
+        assert!(!Arc::ptr_eq(&first, &again) && first == again, "not kept, the same answer");
+        let small = repo.read_json(rel!("small.json")).unwrap();
+        assert!(Arc::ptr_eq(&small, &repo.read_json(rel!("small.json")).unwrap()), "kept");
     }
 
     #[test]

@@ -364,7 +364,7 @@ fn detect(repo: &Repo, from_ci: &FromCi, out: &mut Findings) {
             // then each is a project of its own.
             let parent_installs = members.is_some()
                 || LOCKFILES.iter().any(|l| repo.exists(parent.join(l)))
-                || is_installable(repo, parent)
+                || is_installable(repo, parent, pyproject_of(repo, parent).as_deref())
                 || !local_projects(&from_ci.test_packages, parent).is_empty();
             if (member || !own_lockfile) && parent_installs {
                 continue;
@@ -420,7 +420,8 @@ fn project(
     out: &mut Findings,
 ) -> Option<Members> {
     let pyproject_path = dir.join(rel!("pyproject.toml"));
-    let pyproject = if repo.exists(&pyproject_path) { repo.read_toml(&pyproject_path) } else { None };
+    // Parsed once here for every reader below: a large tree does not keep it.
+    let pyproject = pyproject_of(repo, dir);
     let tool_table = |name: &str| pyproject.as_deref().and_then(|p| p.get("tool")).and_then(|t| t.get(name));
     let has = |file: &RelPath| repo.exists(dir.join(file));
 
@@ -445,7 +446,7 @@ fn project(
         (Tool::Pip, first.map(|f| Evidence::file(*f)).unwrap_or_else(|| pyproject_or_setup(repo, dir)))
     };
 
-    native::native_build_packages(repo, dir, requirements, out);
+    native::native_build_packages(repo, dir, requirements, pyproject.as_deref(), out);
     let pin = python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
     // A version file names the Python; else the newest installed one the project's range
     // accepts and CI tests on, else one no older than the oldest CI tests on.
@@ -493,7 +494,7 @@ fn project(
         ));
     }
     let mut pytest_installed = false;
-    let tox = tox_config(repo, dir);
+    let tox = tox_config(repo, dir, pyproject.as_deref());
     let tox::TestDeps { deps: tox_deps, extras: tox_extras, variant: tox_variant, current: tox_env } =
         tox.as_ref().map(|config| config.test_deps(repo)).unwrap_or_default();
     // Only pip's projects take tox's deps and extras: the others' locks say what their
@@ -553,7 +554,7 @@ fn project(
             "hatch run "
         }
         Tool::Pip => {
-            let theirs = tox_special_files(repo, dir);
+            let theirs = tox_special_files(repo, tox.as_ref(), dir);
             let requirements: Vec<&RelPath> =
                 requirements.iter().copied().filter(|f| !theirs.iter().any(|t| t == f)).collect();
             let ci_extras: Vec<&str> = from_ci
@@ -630,7 +631,7 @@ fn project(
             out.note(format!("tox deps of `{env}`, the first variant of the envlist ({envlist})"));
         }
     }
-    tests(repo, dir, pytest, tool, run_prefix, tox_env.as_deref(), out);
+    tests(repo, dir, pytest, tox.as_ref().map(|config| (config, tox_env.as_deref())), tool, run_prefix, out);
     // Workspace members keep their own tests: run them from the member, in the shared env.
     if let Some(members) = &members {
         for member in repo.project_dirs("pyproject.toml").into_iter().filter(|d| d.is_within(dir) && *d != dir) {
@@ -640,7 +641,8 @@ fn project(
             let member_path = member.join(rel!("pyproject.toml"));
             let member_pyproject = repo.read_toml(&member_path);
             let pytest = pytest_evidence(repo, member, &[], member_pyproject.as_deref(), &member_path);
-            tests(repo, member, pytest, tool, run_prefix, None, out);
+            let tox = tox_config(repo, member, member_pyproject.as_deref());
+            tests(repo, member, pytest, tox.as_ref().map(|config| (config, None)), tool, run_prefix, out);
         }
     }
     members
@@ -659,6 +661,12 @@ pub fn is_python_tool(word: &str) -> bool {
 
 fn is_version_file(evidence: &Evidence) -> bool {
     [".python-version", "runtime.txt", "Pipfile"].iter().any(|f| evidence.path.ends_with(f))
+}
+
+/// The `pyproject.toml` of the project at `dir`, parsed, when it has one.
+fn pyproject_of(repo: &Repo, dir: &RelPath) -> Option<std::sync::Arc<toml::Table>> {
+    let path = dir.join(rel!("pyproject.toml"));
+    repo.exists(&path).then(|| repo.read_toml(&path)).flatten()
 }
 
 fn pyproject_or_setup(repo: &Repo, dir: &RelPath) -> Evidence {

@@ -42,7 +42,9 @@ pub(super) fn install_ci_test_packages(
 ) -> bool {
     // The repo's own distributions by name (`psycopg<3.3`) test a release from the index
     // against the checkout's other parts: here they would replace the checkout's editable copy.
-    let own = own_distributions(repo);
+    // Read only when a line names packages: it reads every `pyproject.toml` of the tree, and
+    // this runs for every project.
+    let own = std::cell::OnceCell::new();
     let mut files: Vec<(&RelPath, &Evidence)> = Vec::new();
     // Per set of options (and CI's apart from a noxfile's), in order of appearance: the
     // packages and the first line's evidence.
@@ -63,7 +65,7 @@ pub(super) fn install_ci_test_packages(
         // cannot install both; one by one, the last would win.
         for package in &line.packages {
             let name = requirement_name(package);
-            if taken.contains(&name) || own.contains(&name) {
+            if taken.contains(&name) || own.get_or_init(|| own_distributions(repo)).contains(&name) {
                 continue;
             }
             taken.push(name);
@@ -225,7 +227,7 @@ pub(super) fn pip_install(
     // The project last: a test dependency that depends on it (pytest on pluggy, virtualenv
     // on filelock) would otherwise replace the editable checkout with the release from PyPI.
     let manifest = pyproject_or_setup(repo, dir);
-    if is_installable(repo, dir) {
+    if is_installable(repo, dir, pyproject) {
         let mut extras: Vec<String> = pyproject
             .and_then(|p| p.get("project"))
             .and_then(|p| p.get("optional-dependencies"))
@@ -350,13 +352,12 @@ pub(super) fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &RelPath) -> 
 /// `setup.cfg`) or a build backend that keeps it elsewhere (poetry's `[tool.poetry]`,
 /// maturin's `Cargo.toml`). A `pyproject.toml` of tool settings alone, with setuptools named
 /// as its backend or none, is not a project: setuptools would guess its packages from the
-/// folders and refuse a tree of several.
-pub(super) fn is_installable(repo: &Repo, dir: &RelPath) -> bool {
+/// folders and refuse a tree of several. `pyproject` is the project's `pyproject.toml`, parsed.
+pub(super) fn is_installable(repo: &Repo, dir: &RelPath, pyproject: Option<&toml::Table>) -> bool {
     if [rel!("setup.py"), rel!("setup.cfg")].iter().any(|f| repo.exists(dir.join(f))) {
         return true;
     }
-    let path = dir.join(rel!("pyproject.toml"));
-    let Some(pyproject) = repo.exists(&path).then(|| repo.read_toml(&path)).flatten() else { return false };
+    let Some(pyproject) = pyproject else { return false };
     let backend = pyproject.get("build-system").and_then(|b| b.get("build-backend")).and_then(|b| b.as_str());
     pyproject.get("project").is_some() || backend.is_some_and(|backend| !backend.starts_with("setuptools"))
 }

@@ -20,7 +20,13 @@ const NATIVE_BUILDS: &[(&str, &[&str])] = &[
 /// One `hanzo_apt_install` for the native builds the project's requirements name (its
 /// requirements files, `pyproject.toml`'s dependencies, extras and groups, and its lockfiles),
 /// with the first file that names each.
-pub(super) fn native_build_packages(repo: &Repo, dir: &RelPath, requirements: &[&RelPath], out: &mut Findings) {
+pub(super) fn native_build_packages(
+    repo: &Repo,
+    dir: &RelPath,
+    requirements: &[&RelPath],
+    pyproject: Option<&toml::Table>,
+    out: &mut Findings,
+) {
     let mut wanted: Vec<(&str, Evidence)> = Vec::new();
     let mut note = |names: Vec<String>, evidence: Evidence| {
         for (distribution, _) in NATIVE_BUILDS {
@@ -33,9 +39,8 @@ pub(super) fn native_build_packages(repo: &Repo, dir: &RelPath, requirements: &[
         let text = repo.read(file).unwrap_or_default();
         note(requirements_names(&text), Evidence::file(*file));
     }
-    let pyproject = dir.join(crate::rel_path::rel!("pyproject.toml"));
-    if let Some(table) = repo.exists(&pyproject).then(|| repo.read_toml(&pyproject)).flatten() {
-        note(pyproject_names(&table), Evidence::file(&pyproject));
+    if let Some(table) = pyproject {
+        note(pyproject_names(table), Evidence::file(dir.join(crate::rel_path::rel!("pyproject.toml"))));
     }
     for lock in [crate::rel_path::rel!("uv.lock"), crate::rel_path::rel!("poetry.lock")] {
         let path = dir.join(lock);

@@ -128,14 +128,15 @@ pub(super) const TEST_SCRIPTS: &[&RelPath] = &[
     rel!("test/run_tests.py"),
 ];
 
-/// `tox_env`: tox's matrix environment for the interpreter on PATH (`py-unit`), if any.
+/// `tox`: where tox is configured, if it is, and its matrix environment for the interpreter
+/// on PATH (`py-unit`), if any.
 pub(super) fn tests(
     repo: &Repo,
     dir: &RelPath,
     pytest: Option<Evidence>,
+    tox: Option<(&ToxConfig, Option<&str>)>,
     tool: Tool,
     run_prefix: &str,
-    tox_env: Option<&str>,
     out: &mut Findings,
 ) {
     let python = if tool.fills_interpreter() { "python3".to_string() } else { format!("{run_prefix}python") };
@@ -150,7 +151,7 @@ pub(super) fn tests(
         let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
         out.test(in_dir(dir, &command), source);
     }
-    if let Some(path) = tox_config(repo, dir) {
+    if let Some((path, tox_env)) = tox {
         // pytest in the installed interpreter is the quicker check; without it, tox's matrix
         // once, for the Python here (a bare `tox` runs every interpreter it lists).
         let tox = match tox_env.filter(|_| !runs_pytest) {
@@ -177,8 +178,9 @@ pub(super) fn tests(
 }
 
 /// Where tox is configured, in tox's own order: `tox.ini`, `setup.cfg` with a `[tox:tox]`
-/// section, `[tool.tox]` of `pyproject.toml` (`pyproject.toml#tool.tox`), `tox.toml`.
-pub(super) fn tox_config(repo: &Repo, dir: &RelPath) -> Option<ToxConfig> {
+/// section, `[tool.tox]` of `pyproject.toml` (`pyproject.toml#tool.tox`; `pyproject` is the
+/// project's, parsed), `tox.toml`.
+pub(super) fn tox_config(repo: &Repo, dir: &RelPath, pyproject: Option<&toml::Table>) -> Option<ToxConfig> {
     let tox_ini = dir.join(rel!("tox.ini"));
     if repo.exists(&tox_ini) {
         return Some(ToxConfig::Ini(tox_ini));
@@ -188,9 +190,8 @@ pub(super) fn tox_config(repo: &Repo, dir: &RelPath) -> Option<ToxConfig> {
     if repo.exists(&setup_cfg) && repo.read(&setup_cfg).is_some_and(|t| has_tox(&t)) {
         return Some(ToxConfig::Ini(setup_cfg));
     }
-    let pyproject = dir.join(rel!("pyproject.toml"));
-    if repo.exists(&pyproject) && repo.read_toml(&pyproject).is_some_and(|p| tool_tox(&p).is_some()) {
-        return Some(ToxConfig::Pyproject(pyproject));
+    if pyproject.is_some_and(|p| tool_tox(p).is_some()) {
+        return Some(ToxConfig::Pyproject(dir.join(rel!("pyproject.toml"))));
     }
     Some(dir.join(rel!("tox.toml"))).filter(|path| repo.exists(path)).map(ToxConfig::Toml)
 }
@@ -249,8 +250,8 @@ impl ToxConfig {
 
 /// The requirements files (repo-relative) that tox gives only to its docs or lint
 /// environments: theirs, not the tests' (see [`tox::files_of_special_envs`]).
-pub(super) fn tox_special_files(repo: &Repo, dir: &RelPath) -> Vec<RelPathBuf> {
-    let ini = tox_config(repo, dir).filter(|config| !config.is_toml());
+pub(super) fn tox_special_files(repo: &Repo, tox: Option<&ToxConfig>, dir: &RelPath) -> Vec<RelPathBuf> {
+    let ini = tox.filter(|config| !config.is_toml());
     let files = ini.and_then(|ini| ini.ini_text(repo)).map(|text| tox::files_of_special_envs(&text));
     files.unwrap_or_default().iter().filter_map(|file| join_path(dir, file)).collect()
 }
@@ -302,7 +303,8 @@ pub(super) fn tox_env_commands(repo: &Repo, dir: &RelPath, command: &str) -> Vec
     };
     let envs = words.windows(2).find(|w| ["-e", "--env"].contains(&w[0])).map(|w| w[1]);
     let (Some(envs), true) = (envs, runs_tox) else { return Vec::new() };
-    let Some(ini) = tox_config(repo, dir).and_then(|config| config.ini_text(repo)) else { return Vec::new() };
+    let config = tox_config(repo, dir, super::pyproject_of(repo, dir).as_deref());
+    let Some(ini) = config.and_then(|config| config.ini_text(repo)) else { return Vec::new() };
     envs.split(',').flat_map(|env| tox::env_commands(&ini, env)).collect()
 }
 

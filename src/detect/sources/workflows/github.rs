@@ -10,7 +10,7 @@ impl Reader<'_> {
         let Some(docs) = self.repo.read_yaml(rel) else { return };
         let Some(doc) = docs.first() else { return };
         let release = is_release_workflow(rel, doc);
-        let partial = is_partial_workflow(self.repo, rel);
+        let partial = is_partial_workflow(rel, Some(doc));
         let workflow_ctx = Context::default().with_env(&doc["env"]);
         let Some(jobs) = doc["jobs"].as_hash() else { return };
         let read = first_entries(self.repo, rel, "jobs", jobs.len(), MAX_JOBS_PER_FILE);

@@ -178,7 +178,8 @@ impl Workflows {
             .map(|f| f.path())
             .filter(|rel| !repo.read(rel).is_some_and(|text| crate::detect::repo::is_generated(&text)))
             .collect();
-        workflows.sort_by_key(|rel| (workflow_rank(repo, rel), *rel));
+        // Each rank once: it parses the workflow, which a large tree does not keep.
+        workflows.sort_by_cached_key(|rel| (workflow_rank(repo, rel), *rel));
         let count = workflows.len();
         for (read, rel) in workflows.into_iter().enumerate() {
             if reader.jobs.len() >= MAX_JOBS {
@@ -272,7 +273,8 @@ fn workflow_rank(repo: &Repo, rel: &RelPath) -> u8 {
     // End-to-end suites drive a built app from outside (`e2e.yml`, `playwright.yml`):
     // another harness, often in a folder of its own with its own toolchain.
     let end_to_end = ["e2e", "end-to-end", "playwright", "cypress"].iter().any(|w| stem.contains(w));
-    if is_partial_workflow(repo, rel) || end_to_end {
+    let docs = repo.read_yaml(rel);
+    if is_partial_workflow(rel, docs.as_ref().and_then(|docs| docs.first())) || end_to_end {
         3
     } else if main.contains(&stem) {
         // `test.yml` before `test-coverage.yml`: the variant runs the same suite another way.
@@ -284,13 +286,13 @@ fn workflow_rank(repo: &Repo, rel: &RelPath) -> u8 {
     }
 }
 
-/// A workflow that runs on a schedule, by hand, or when only some places change (see
-/// [`checks_every_change`]), or is named for a schedule.
-fn is_partial_workflow(repo: &Repo, rel: &RelPath) -> bool {
+/// Whether the workflow `rel` (its first document `doc`) runs on a schedule, by hand, or when
+/// only some places change (see [`checks_every_change`]), or is named for a schedule.
+fn is_partial_workflow(rel: &RelPath, doc: Option<&Yaml>) -> bool {
     let name = rel.file_name().to_ascii_lowercase();
     let stem = name.split('.').next().unwrap_or_default();
-    let partial = repo.read_yaml(rel).and_then(|docs| docs.first().map(|doc| !checks_every_change(&doc["on"])));
-    partial == Some(true) || ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w))
+    doc.is_some_and(|doc| !checks_every_change(&doc["on"]))
+        || ["nightly", "schedule", "cron", "weekly", "daily"].iter().any(|w| stem.contains(w))
 }
 
 /// Whether a workflow with these `on:` triggers checks every change: it runs on a push, a
