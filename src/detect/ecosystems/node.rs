@@ -244,7 +244,7 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
         // Nothing pins one: the oldest major CI sets up is the floor (a dependency's engines
         // may refuse an older Node, as yarn does).
         (None, None) => {
-            if let Some(tested) = super::ci_setup::tested_versions(sources, "node", |pin| pin.major() < u32::MAX) {
+            if let Some(tested) = super::ci_setup::tested_versions(sources, "node", |_| true) {
                 let (oldest, source) = tested.oldest;
                 out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={}", oldest.major())], source)
             }

@@ -458,9 +458,8 @@ fn project(
         out.helper(Phase::Toolchain, "hanzo_python_newest", range.tested_below(tested_below).arguments(), evidence);
     } else if let Some(tested) = &from_ci.python {
         let (floor, evidence) = &tested.oldest;
-        let range = PythonRange::parse(&format!(">={floor}")).map(|range| range.tested_below(tested_below));
-        let arguments = range.map_or_else(|| vec![floor.clone()], |range| range.arguments());
-        out.helper(Phase::Toolchain, "hanzo_python_newest", arguments, evidence.clone());
+        let range = PythonRange { floor: *floor, below: None }.tested_below(tested_below);
+        out.helper(Phase::Toolchain, "hanzo_python_newest", range.arguments(), evidence.clone());
     }
     // A project of requirements files alone has no manifest: the tool's evidence names the file.
     let manifest =

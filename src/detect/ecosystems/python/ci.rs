@@ -298,9 +298,9 @@ fn runs_python_tests_script(sources: &Sources, dir: &RelPath, words: &[String]) 
 /// The Pythons CI sets up with `actions/setup-python`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestedPythons {
-    /// The oldest (a matrix's lowest value), as `MAJOR.MINOR` with the action's step: the floor
+    /// The oldest (a matrix's lowest value), as (major, minor) with the action's step: the floor
     /// of what the project is tested on, where no version file or `requires-python` says.
-    pub oldest: (String, Evidence),
+    pub oldest: ((u32, u32), Evidence),
     /// The newest, when every setup names its minor: a `3.x`, a PyPy or an expression may be
     /// any newer one, and then CI sets no ceiling.
     pub newest: Option<(u32, u32)>,
@@ -310,9 +310,9 @@ pub struct TestedPythons {
 pub fn tested_pythons(sources: &Sources) -> Option<TestedPythons> {
     let minor = |pin: &version::Pin| Some((pin.major(), pin.minor()?));
     let tested = crate::detect::ecosystems::ci_setup::tested_versions(sources, "python", |pin| minor(pin).is_some())?;
-    let ((major, oldest), source) = (minor(&tested.oldest.0)?, tested.oldest.1);
-    (major == 3).then(|| TestedPythons {
-        oldest: (format!("{major}.{oldest}"), source),
+    let oldest = minor(&tested.oldest.0)?;
+    (oldest.0 == 3).then(|| TestedPythons {
+        oldest: (oldest, tested.oldest.1),
         newest: tested.newest.as_ref().and_then(minor).filter(|(major, _)| *major == 3),
     })
 }
