@@ -223,8 +223,8 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
         (None, Some((v, source))) => node_floor(pm, v).map(|floor| (floor, v.clone(), source.clone())),
         (None, None) => None,
     };
-    match (&pin, &needed) {
-        (Some((version, evidence)), _) => {
+    match &pin {
+        Some((version, evidence)) => {
             if let Some((floor, pm_version, pm_evidence)) = &needed
                 && version::cmp(version, floor).is_lt()
                 && !floor.starts_with(&format!("{version}."))
@@ -238,15 +238,30 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
             }
             out.helper(Phase::Toolchain, "hanzo_node", vec![version.clone()], evidence.clone())
         }
-        (None, Some((floor, _, source))) => {
-            out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], source.clone())
-        }
-        // Nothing pins one: the oldest major CI sets up is the floor (a dependency's engines
-        // may refuse an older Node, as yarn does).
-        (None, None) => {
-            if let Some(tested) = super::ci_setup::tested_versions(sources, "node", |_| true) {
-                let (oldest, source) = tested.oldest;
-                out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={}", oldest.major())], source)
+        // Nothing pins one: the oldest Node the project runs on is the highest of the floors of
+        // its package manager, its `engines.node` (`>=22.12.0`: a test runner's flags may need
+        // it) and the oldest major CI sets up (a dependency's engines may refuse an older Node,
+        // as yarn does). Each one alone may be below another.
+        None => {
+            let engines = manifest
+                .pointer("/engines/node")
+                .and_then(Value::as_str)
+                .and_then(version::lowest_floor)
+                .map(|floor| (floor, Evidence::key(&manifest_path, "engines.node")));
+            let tested = super::ci_setup::tested_versions(sources, "node", |_| true)
+                .map(|tested| (tested.oldest.0.major().to_string(), tested.oldest.1));
+            let floors = needed
+                .iter()
+                .map(|(floor, _, source)| (floor.to_string(), source.clone()))
+                .chain(engines)
+                .chain(tested);
+            // The highest; the first of equals (the package manager's, then engines').
+            let highest = floors.fold(None, |best: Option<(String, Evidence)>, (floor, source)| match best {
+                Some(kept) if !version::cmp(&floor, &kept.0).is_gt() => Some(kept),
+                _ => Some((floor, source)),
+            });
+            if let Some((floor, source)) = highest {
+                out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], source)
             }
         }
     }

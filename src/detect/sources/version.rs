@@ -135,6 +135,13 @@ pub fn floor(constraint: &str) -> Option<String> {
     floors.into_iter().filter(|v| major(v) == newest_major).min_by(|a, b| cmp(a, b))
 }
 
+/// The lowest version any alternative of a constraint accepts: `^18.18 || ^20.9 || >=21.1` →
+/// 18.18. For a runtime that keeps old majors working (Node), where [`floor`]'s newest-major
+/// rule would ask for a newer one than the project needs.
+pub fn lowest_floor(constraint: &str) -> Option<String> {
+    constraint.split('|').filter(|alt| !alt.trim().is_empty()).filter_map(alternative_floor).min_by(|a, b| cmp(a, b))
+}
+
 /// A version's leading number (`8` of `8.1.2`); 0 when it has none.
 fn major(version: &str) -> u64 {
     version.split('.').next().and_then(|m| m.parse().ok()).unwrap_or(0)
@@ -249,6 +256,9 @@ mod tests {
         assert_eq!(floor("^7.2 || ^8.2 || ^8.0").as_deref(), Some("8.0"));
         assert_eq!(floor(">= 2.7, < 4 | >= 3.1").as_deref(), Some("3.1"));
         assert_eq!(floor("*"), None);
+        assert_eq!(lowest_floor("^18.18 || ^20.9 || >=21.1").as_deref(), Some("18.18"));
+        assert_eq!(lowest_floor(">=22.12.0").as_deref(), Some("22.12.0"));
+        assert_eq!(lowest_floor("<20"), None);
         assert_eq!(first("temurin-17.0.2").as_deref(), Some("17.0.2"));
         assert_eq!(first("ruby-3.2.2p53").as_deref(), Some("3.2.2"));
     }
