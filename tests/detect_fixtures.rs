@@ -329,6 +329,34 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DATABASE_URL", "SECRET_KEY_BASE", "CLOAK_KEY"],
             &["POOL_SIZE", "DATABASE_SSL", "PORT", "PHX_HOST", "PAYMENTS_TOKEN_TTL", "MAX_TOKENS", "MAILER_ADAPTER"],
         ),
+        // joi keys are optional unless `.required()` (and then only when a `Joi.when` holds);
+        // convict reads each property's `env`, requires a `default: null` it validates, and a
+        // `sensitive: true` value is a secret whatever its name; znv takes zod's rules. A
+        // request body's joi schema reads nothing.
+        (
+            "secrets-node-joi-convict",
+            &[
+                "DATABASE_URL",
+                "JWT_SECRET",
+                "STRIPE_SECRET_KEY",
+                "GITHUB_CLIENT_SECRET",
+                "MAILER_CREDENTIAL",
+                "SMTP_PASSWORD",
+                "SEARCH_API_KEY",
+            ],
+            &["DATABASE_URL", "JWT_SECRET", "MAILER_CREDENTIAL", "SEARCH_API_KEY"],
+            &[
+                "NODE_ENV",
+                "PORT",
+                "SESSION_TOKEN_TTL",
+                "ENABLE_SIGNUP",
+                "LOGIN_PASSWORD",
+                "QUEUE_CONCURRENCY",
+                "MAILER_RETRY_TOKENS",
+                "ADMIN_EMAILS",
+                "SEARCH_TIMEOUT_MS",
+            ],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
