@@ -357,6 +357,25 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "SEARCH_TIMEOUT_MS",
             ],
         ),
+        // anyway_config reads each attribute under its class's config name (`StripeConfig`:
+        // `STRIPE_`, a `Config` class under its module's); `required` requires one unless it
+        // names environments, a flag or number default is a setting, a hash default is nested.
+        // figaro's `Figaro.env.x` reads `X`; `require_keys` and `x!` require.
+        (
+            "secrets-ruby-anyway-figaro",
+            &["PUSHER_SECRET", "STRIPE_API_KEY", "STRIPE_WEBHOOK_SECRET", "MAILER_SMTP_PASSWORD"],
+            &["PUSHER_SECRET", "STRIPE_API_KEY"],
+            &[
+                "API_KEY",
+                "SMTP_PASSWORD",
+                "STRIPE_TIMEOUT",
+                "STRIPE_ENABLED",
+                "MAILER_RETRY_TOKENS",
+                "MAILER_DELIVERY",
+                "MAILER_PORT",
+                "PUSHER_TLS",
+            ],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
