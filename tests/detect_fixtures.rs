@@ -376,6 +376,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "PUSHER_TLS",
             ],
         ),
+        // vlucas/phpdotenv: `required` stops the app without the names, `ifPresent` checks one
+        // only when set, and an integer, boolean or allowed-values check is a setting's.
+        (
+            "secrets-php-dotenv",
+            &["APP_SECRET", "DB_PASS", "MAILGUN_SECRET"],
+            &["APP_SECRET", "DB_PASS"],
+            &["CACHE_TTL", "SESSION_STORE", "SIGNUP_TOKENS_ENABLED", "DB_HOST"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
