@@ -384,6 +384,15 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["APP_SECRET", "DB_PASS"],
             &["CACHE_TTL", "SESSION_STORE", "SIGNUP_TOKENS_ENABLED", "DB_HOST"],
         ),
+        // Vapor's `%Env{bindings: […]}`: `Vapor.load!` stops the boot without a binding unless
+        // it gives a default or says `required: false`; a number or atom `map:` is a setting's,
+        // and a `@moduledoc` example binds nothing.
+        (
+            "secrets-elixir-vapor",
+            &["DATABASE_URL", "RELAY_SIGNING_SECRET", "WEBHOOK_SECRET"],
+            &["DATABASE_URL", "RELAY_SIGNING_SECRET"],
+            &["PORT", "LOG_LEVEL", "MAX_TOKENS", "EXAMPLE_TOKEN"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
