@@ -393,6 +393,15 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DATABASE_URL", "RELAY_SIGNING_SECRET"],
             &["PORT", "LOG_LEVEL", "MAX_TOKENS", "EXAMPLE_TOKEN"],
         ),
+        // kingpin's `.Envar("X")`: `.Required()` needs it, `.Default(…)` does without, a typed
+        // flag (`Duration()`, `Int()`) or one whose help names a location is a setting, and a
+        // help that names a credential marks one whatever its name.
+        (
+            "secrets-go-kingpin",
+            &["DB_PASSWORD", "UPSTREAM_API_KEY", "BROKER_AUTH"],
+            &["DB_PASSWORD"],
+            &["LISTEN_ADDRESS", "SCRAPE_TIMEOUT", "MAX_TOKENS", "TLS_KEY_FILE"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
