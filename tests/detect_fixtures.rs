@@ -402,6 +402,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DB_PASSWORD"],
             &["LISTEN_ADDRESS", "SCRAPE_TIMEOUT", "MAX_TOKENS", "TLS_KEY_FILE"],
         ),
+        // environs' `with env.prefixed("MYAPP_"):` puts its prefix before every read inside,
+        // nested blocks outer prefix first.
+        (
+            "secrets-python-environs-prefixed",
+            &["MYAPP_SECRET_KEY", "MYAPP_DB_PASSWORD", "MAIL_API_KEY"],
+            &["MYAPP_SECRET_KEY", "MYAPP_DB_PASSWORD"],
+            &["SECRET_KEY", "PASSWORD", "DB_PASSWORD", "MYAPP_PASSWORD", "MYAPP_DEBUG"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
