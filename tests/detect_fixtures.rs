@@ -360,11 +360,11 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         // anyway_config reads each attribute under its class's config name (`StripeConfig`:
         // `STRIPE_`, a `Config` class under its module's); `required` requires one unless it
         // names environments, a flag or number default is a setting, a hash default is nested.
-        // figaro's `Figaro.env.x` reads `X`; `require_keys` and `x!` require.
+        // figaro's `Figaro.env.x` reads `X`; `require_keys` (figaro's, dotenv's) and `x!` require.
         (
-            "secrets-ruby-anyway-figaro",
-            &["PUSHER_SECRET", "STRIPE_API_KEY", "STRIPE_WEBHOOK_SECRET", "MAILER_SMTP_PASSWORD"],
-            &["PUSHER_SECRET", "STRIPE_API_KEY"],
+            "secrets-ruby-settings-libraries",
+            &["PUSHER_SECRET", "STRIPE_API_KEY", "STRIPE_WEBHOOK_SECRET", "MAILER_SMTP_PASSWORD", "SESSION_SECRET"],
+            &["PUSHER_SECRET", "STRIPE_API_KEY", "SESSION_SECRET", "DATABASE_URL"],
             &[
                 "API_KEY",
                 "SMTP_PASSWORD",

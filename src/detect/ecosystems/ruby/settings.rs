@@ -11,7 +11,7 @@
 //!
 //! figaro: `Figaro.env.stripe_key` reads `STRIPE_KEY`, `Figaro.env.stripe_key!` raises without
 //! it, `Figaro.env.enabled?` reads a flag, and `Figaro.require_keys("A", "B")` stops the boot
-//! without them.
+//! without them — as dotenv's `Dotenv.require_keys("A", "B")` does.
 
 use std::sync::LazyLock;
 
@@ -238,8 +238,9 @@ fn figaro_reads(text: &str) -> Vec<EnvRead> {
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?-u:\b)Figaro\.env\.([a-z_][a-z0-9_]*)([!?])?").expect("the Figaro.env pattern is valid")
     });
-    static REQUIRE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?-u:\b)Figaro\.require_keys\b\(?").expect("the require_keys pattern is valid"));
+    static REQUIRE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)(Figaro|Dotenv)\.require_keys\b\(?").expect("the require_keys pattern is valid")
+    });
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"['"]([A-Za-z_][A-Za-z0-9_]*)['"]|%w[\[(]([^\])]*)[\])]"#).expect("the key pattern is valid")
     });
@@ -256,21 +257,22 @@ fn figaro_reads(text: &str) -> Vec<EnvRead> {
                 .typed_setting(punctuation == Some("?")),
         );
     }
-    for m in REQUIRE.find_iter(text) {
+    for c in REQUIRE.captures_iter(text) {
+        let Some(m) = c.get(0) else { continue };
+        let via = if c.get(1).is_some_and(|l| l.as_str() == "Dotenv") {
+            "Dotenv.require_keys"
+        } else {
+            "Figaro.require_keys"
+        };
         let line_end = text[m.end()..].find('\n').map_or(text.len(), |i| m.end() + i);
         for key in KEY.captures_iter(&text[m.end()..line_end]) {
             if let Some(single) = key.get(1) {
-                found.push(EnvRead::new(
-                    single.as_str(),
-                    m.end() + single.start(),
-                    Need::Required,
-                    "Figaro.require_keys",
-                ));
+                found.push(EnvRead::new(single.as_str(), m.end() + single.start(), Need::Required, via));
             } else if let Some(words) = key.get(2) {
                 let mut at = m.end() + words.start();
                 for word in words.as_str().split(' ') {
                     if !word.is_empty() {
-                        found.push(EnvRead::new(word, at, Need::Required, "Figaro.require_keys"));
+                        found.push(EnvRead::new(word, at, Need::Required, via));
                     }
                     at += word.len() + 1;
                 }
@@ -325,13 +327,14 @@ mod tests {
 
     #[test]
     fn figaro_reads_upper_cases_and_requires() {
-        let text = "Figaro.require_keys(\"PUSHER_APP_ID\", \"PUSHER_SECRET\")\nFigaro.require_keys %w[SMTP_PASSWORD MAIL_FROM]\nPusher.key = Figaro.env.pusher_key!\nPusher.cluster = Figaro.env.pusher_cluster\nSIGNUPS = Figaro.env.signups_open?\n";
+        let text = "Dotenv.require_keys(\"SECRET_KEY_BASE\")\nFigaro.require_keys(\"PUSHER_APP_ID\", \"PUSHER_SECRET\")\nFigaro.require_keys %w[SMTP_PASSWORD MAIL_FROM]\nPusher.key = Figaro.env.pusher_key!\nPusher.cluster = Figaro.env.pusher_cluster\nSIGNUPS = Figaro.env.signups_open?\n";
         assert_eq!(
             found(text),
             [
                 ("PUSHER_KEY".into(), Need::Required, false),
                 ("PUSHER_CLUSTER".into(), Need::Unstated, false),
                 ("SIGNUPS_OPEN".into(), Need::Unstated, true),
+                ("SECRET_KEY_BASE".into(), Need::Required, false),
                 ("PUSHER_APP_ID".into(), Need::Required, false),
                 ("PUSHER_SECRET".into(), Need::Required, false),
                 ("SMTP_PASSWORD".into(), Need::Required, false),
