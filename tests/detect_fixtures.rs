@@ -410,6 +410,15 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["MYAPP_SECRET_KEY", "MYAPP_DB_PASSWORD"],
             &["SECRET_KEY", "PASSWORD", "DB_PASSWORD", "MYAPP_PASSWORD", "MYAPP_DEBUG"],
         ),
+        // @fastify/env (env-schema) checks the environment against a JSON Schema: a property is
+        // required when `required` lists it without a default, and a number, integer, boolean
+        // or enum is a setting's.
+        (
+            "secrets-node-env-schema",
+            &["DATABASE_URL", "JWT_SECRET", "SMTP_PASSWORD"],
+            &["DATABASE_URL", "JWT_SECRET"],
+            &["PORT", "LOG_LEVEL", "RATE_LIMIT_TOKENS"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (
