@@ -28,7 +28,8 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
         return Vec::new();
     }
     let loads_environment = ["env-schema", "@fastify/env", "fastify-env"].iter().any(|l| text.contains(l));
-    let schemas = if loads_environment { vec![0..text.len()] } else { environment_schemas(text) };
+    // In the loader's file every schema is the environment's; elsewhere, those named for it.
+    let schemas = if loads_environment { vec![Range { start: 0, end: text.len() }] } else { environment_schemas(text) };
     let mut found = Vec::new();
     for schema in schemas {
         let required: Vec<&str> = REQUIRED

@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{QUOTES, object_entries, types_a_setting};
+use super::{object_entries, types_a_setting};
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
