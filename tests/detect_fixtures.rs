@@ -329,6 +329,96 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["DATABASE_URL", "SECRET_KEY_BASE", "CLOAK_KEY"],
             &["POOL_SIZE", "DATABASE_SSL", "PORT", "PHX_HOST", "PAYMENTS_TOKEN_TTL", "MAX_TOKENS", "MAILER_ADAPTER"],
         ),
+        // joi keys are optional unless `.required()` (and then only when a `Joi.when` holds);
+        // convict reads each property's `env`, requires a `default: null` it validates, and a
+        // `sensitive: true` value is a secret whatever its name; znv takes zod's rules. A
+        // request body's joi schema reads nothing.
+        (
+            "secrets-node-joi-convict",
+            &[
+                "DATABASE_URL",
+                "JWT_SECRET",
+                "STRIPE_SECRET_KEY",
+                "GITHUB_CLIENT_SECRET",
+                "MAILER_CREDENTIAL",
+                "SMTP_PASSWORD",
+                "SEARCH_API_KEY",
+            ],
+            &["DATABASE_URL", "JWT_SECRET", "MAILER_CREDENTIAL", "SEARCH_API_KEY"],
+            &[
+                "NODE_ENV",
+                "PORT",
+                "SESSION_TOKEN_TTL",
+                "ENABLE_SIGNUP",
+                "LOGIN_PASSWORD",
+                "QUEUE_CONCURRENCY",
+                "MAILER_RETRY_TOKENS",
+                "ADMIN_EMAILS",
+                "SEARCH_TIMEOUT_MS",
+            ],
+        ),
+        // anyway_config reads each attribute under its class's config name (`StripeConfig`:
+        // `STRIPE_`, a `Config` class under its module's); `required` requires one unless it
+        // names environments, a flag or number default is a setting, a hash default is nested.
+        // figaro's `Figaro.env.x` reads `X`; `require_keys` (figaro's, dotenv's) and `x!` require.
+        (
+            "secrets-ruby-settings-libraries",
+            &["PUSHER_SECRET", "STRIPE_API_KEY", "STRIPE_WEBHOOK_SECRET", "MAILER_SMTP_PASSWORD", "SESSION_SECRET"],
+            &["PUSHER_SECRET", "STRIPE_API_KEY", "SESSION_SECRET", "DATABASE_URL"],
+            &[
+                "API_KEY",
+                "SMTP_PASSWORD",
+                "STRIPE_TIMEOUT",
+                "STRIPE_ENABLED",
+                "MAILER_RETRY_TOKENS",
+                "MAILER_DELIVERY",
+                "MAILER_PORT",
+                "PUSHER_TLS",
+            ],
+        ),
+        // vlucas/phpdotenv: `required` stops the app without the names, `ifPresent` checks one
+        // only when set, and an integer, boolean or allowed-values check is a setting's.
+        (
+            "secrets-php-dotenv",
+            &["APP_SECRET", "DB_PASS", "MAILGUN_SECRET"],
+            &["APP_SECRET", "DB_PASS"],
+            &["CACHE_TTL", "SESSION_STORE", "SIGNUP_TOKENS_ENABLED", "DB_HOST"],
+        ),
+        // Vapor's `%Env{bindings: […]}`: `Vapor.load!` stops the boot without a binding unless
+        // it gives a default or says `required: false`; a number or atom `map:` is a setting's,
+        // and a `@moduledoc` example binds nothing.
+        (
+            "secrets-elixir-vapor",
+            &["DATABASE_URL", "RELAY_SIGNING_SECRET", "WEBHOOK_SECRET"],
+            &["DATABASE_URL", "RELAY_SIGNING_SECRET"],
+            &["PORT", "LOG_LEVEL", "MAX_TOKENS", "EXAMPLE_TOKEN"],
+        ),
+        // kingpin's `.Envar("X")`: `.Required()` needs it, `.Default(…)` does without, a typed
+        // flag (`Duration()`, `Int()`) or one whose help names a location is a setting, and a
+        // help that names a credential marks one whatever its name.
+        (
+            "secrets-go-kingpin",
+            &["DB_PASSWORD", "UPSTREAM_API_KEY", "BROKER_AUTH"],
+            &["DB_PASSWORD"],
+            &["LISTEN_ADDRESS", "SCRAPE_TIMEOUT", "MAX_TOKENS", "TLS_KEY_FILE"],
+        ),
+        // environs' `with env.prefixed("MYAPP_"):` puts its prefix before every read inside,
+        // nested blocks outer prefix first.
+        (
+            "secrets-python-environs-prefixed",
+            &["MYAPP_SECRET_KEY", "MYAPP_DB_PASSWORD", "MAIL_API_KEY"],
+            &["MYAPP_SECRET_KEY", "MYAPP_DB_PASSWORD"],
+            &["SECRET_KEY", "PASSWORD", "DB_PASSWORD", "MYAPP_PASSWORD", "MYAPP_DEBUG"],
+        ),
+        // @fastify/env (env-schema) checks the environment against a JSON Schema: a property is
+        // required when `required` lists it without a default, and a number, integer, boolean
+        // or enum is a setting's.
+        (
+            "secrets-node-env-schema",
+            &["DATABASE_URL", "JWT_SECRET", "SMTP_PASSWORD"],
+            &["DATABASE_URL", "JWT_SECRET"],
+            &["PORT", "LOG_LEVEL", "RATE_LIMIT_TOKENS"],
+        ),
         // The env files of a test suite configure the suite, load tests' too, and their code
         // is no app's; an env file CI runs with backs what the app reads and adds nothing.
         (

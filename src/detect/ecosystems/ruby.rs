@@ -19,6 +19,8 @@ use crate::evidence::Evidence;
 use crate::rel_path::RelPath;
 use crate::rel_path::rel;
 
+mod settings;
+
 pub struct Ruby;
 
 /// What Ruby declares (see [`Declaration`]).
@@ -61,7 +63,8 @@ impl Ecosystem for Ruby {
     /// `ENV.fetch("X")` (raises without it; optional with a default or a block), `ENV["X"]`
     /// (optional with an `||` fallback), `Rails.application.credentials`, which needs the
     /// master key that decrypts them (`RAILS_MASTER_KEY`), and a Rails app's production
-    /// environment, which reads `SECRET_KEY_BASE`.
+    /// environment, which reads `SECRET_KEY_BASE`; and the settings libraries that form the
+    /// names themselves (anyway_config, figaro: see [`settings`]).
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)ENV(?:\[|(\.fetch)\(?)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
@@ -104,6 +107,7 @@ impl Ecosystem for Ruby {
                 Some(EnvRead::new(name.as_str(), name.start(), need, via))
             })
             .collect();
+        reads.extend(settings::reads(text));
         if let Some(at) = text.find("Rails.application.credentials") {
             reads.push(EnvRead::new("RAILS_MASTER_KEY", at, Need::Unstated, "Rails.application.credentials"));
         }

@@ -5,7 +5,8 @@
 //! `BoolFlag`, `IntFlag`, `DurationFlag` or `StringSliceFlag` holds a setting), its `Value:`
 //! gives a default, `Required: true` makes it needed, and its `Usage:` says what it holds: a
 //! credential (`oauth2 client secret`) or where one is (`server ssl key path`). peterbourgon/ff
-//! reads every flag of a standard flag set under a prefix (see [`ff_reads`]).
+//! reads every flag of a standard flag set under a prefix (see [`ff_reads`]), and kingpin's
+//! flags the variable their `.Envar("X")` names (see [`kingpin_reads`]).
 
 use std::sync::LazyLock;
 
@@ -25,7 +26,77 @@ const STRING_FLAGS: &[&str] = &["String", "Generic"];
 pub fn reads(text: &str) -> Vec<EnvRead> {
     let mut found = urfave_reads(text);
     found.extend(ff_reads(text));
+    found.extend(kingpin_reads(text));
     found
+}
+
+/// alecthomas/kingpin: `app.Flag("db-password", "Database password.").Envar("DB_PASSWORD")
+/// .Required().String()` reads `DB_PASSWORD` (`.OverrideDefaultFromEnvar("X")` in kingpin v1).
+/// `.Required()` makes it needed and `.Default(…)` optional; the method that ends the chain says
+/// the type — anything but `String()` (a `Bool()`, `Int()`, `Duration()`, `Enum(…)`, `Strings()`,
+/// a `URL()` or `File()`) holds a setting — and the flag's help what it holds.
+fn kingpin_reads(text: &str) -> Vec<EnvRead> {
+    static ENVAR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\.\s*(?:Envar|OverrideDefaultFromEnvar)\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
+            .expect("the kingpin Envar pattern is valid")
+    });
+    static FLAG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)Flag\(\s*"[^"]*"\s*,\s*(?:"([^"]*)"|`([^`]*)`)"#)
+            .expect("the kingpin Flag pattern is valid")
+    });
+    static TYPE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\.([A-Z][A-Za-z0-9]*)(?:Var)?\([^()]*\)\s*$").expect("the kingpin type pattern is valid")
+    });
+    /// How far before `.Envar` its flag's `Flag(…)` call is looked for.
+    const LOOKBACK: usize = 400;
+    if !text.contains("kingpin") {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for c in ENVAR.captures_iter(text) {
+        let (Some(whole), Some(name)) = (c.get(0), c.get(1)) else { continue };
+        let mut from = whole.start().saturating_sub(LOOKBACK);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let Some(flag) = FLAG.captures_iter(&text[from..whole.start()]).last() else { continue };
+        let help = flag.get(1).or(flag.get(2)).map_or("", |h| h.as_str());
+        let chain = flag_chain(&text[whole.end()..]);
+        let before = &text[from..whole.start()];
+        let chain_before = &before[flag.get(0).map_or(0, |f| f.end())..];
+        let called = |method: &str| chain.contains(method) || chain_before.contains(method);
+        let kind = TYPE.captures(chain).and_then(|t| t.get(1)).map_or("String", |t| t.as_str());
+        let setting = kind != "String" || describes_a_location(help);
+        let need = if called(".Default(") {
+            Need::Optional
+        } else if called(".Required()") {
+            Need::Required
+        } else {
+            Need::Unstated
+        };
+        found.push(
+            EnvRead::new(name.as_str(), name.start(), need, "kingpin flag")
+                .typed_setting(setting)
+                .marked_secret(!setting && describes_a_credential(help)),
+        );
+    }
+    found
+}
+
+/// The rest of a method chain from `after` on: its line, and the next ones while a line ends
+/// with `.` or the next starts with one.
+fn flag_chain(after: &str) -> &str {
+    let mut end = 0;
+    let mut lines = after.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        end += line.len();
+        let continues =
+            line.trim_end().ends_with('.') || lines.peek().is_some_and(|next| next.trim_start().starts_with('.'));
+        if !continues {
+            break;
+        }
+    }
+    after[..end].trim_end()
 }
 
 /// peterbourgon/ff: `ff.Parse(fs, args, ff.WithEnvVarPrefix("APP"))` reads every flag of the
@@ -163,6 +234,36 @@ mod tests {
 
     fn found(text: &str) -> Vec<(String, Need, bool, bool)> {
         reads(text).into_iter().map(|r| (r.name, r.need, r.setting, r.marked_secret)).collect()
+    }
+
+    #[test]
+    fn kingpin_flags_read_their_envar() {
+        let text = r#"import "github.com/alecthomas/kingpin/v2"
+
+var (
+	listen   = kingpin.Flag("web.listen-address", "Address to listen on.").Envar("LISTEN_ADDRESS").Default(":9100").String()
+	dsn      = kingpin.Flag("db.dsn", "Database connection string.").Envar("DATA_SOURCE_NAME").Required().String()
+	apiKey   = app.Flag("api-key", "The upstream API key.").
+			Envar("UPSTREAM_API_KEY").
+			String()
+	cred     = app.Flag("auth", "Client credential for the exporter.").Envar("EXPORTER_AUTH").String()
+	timeout  = kingpin.Flag("timeout", "Scrape timeout.").Envar("SCRAPE_TIMEOUT").Default("5s").Duration()
+	tokens   = kingpin.Flag("max-tokens", "Tokens per scrape.").Envar("MAX_TOKENS").Int()
+	keyFile  = kingpin.Flag("tls.key", "Path to the TLS key file.").Envar("TLS_KEY_FILE").String()
+)
+"#;
+        assert_eq!(
+            found(text),
+            [
+                ("LISTEN_ADDRESS".into(), Need::Optional, true, false),
+                ("DATA_SOURCE_NAME".into(), Need::Required, false, false),
+                ("UPSTREAM_API_KEY".into(), Need::Unstated, false, true),
+                ("EXPORTER_AUTH".into(), Need::Unstated, false, true),
+                ("SCRAPE_TIMEOUT".into(), Need::Optional, true, false),
+                ("MAX_TOKENS".into(), Need::Unstated, true, false),
+                ("TLS_KEY_FILE".into(), Need::Unstated, true, false),
+            ]
+        );
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! (`const { X, Y = "d" } = process.env`); the `env("X")` helpers apps define; the schemas
 //! that validate the environment — t3-env's `createEnv({ server: { X: z.string() } })`, zod
 //! objects parsed from it, envalid's `cleanEnv(process.env, { X: str() })` — whose entries
-//! are required unless optional or defaulted; the `env-var` package (`env.get("X").required()`);
+//! are required unless optional or defaulted, and znv's `parseEnv(process.env, { X: z.string() })`;
+//! joi schemas (see [`joi`]), convict's (see [`convict`]) and env-schema's (see [`env_schema`]); the `env-var` package (`env.get("X").required()`);
 //! NestJS's `ConfigService` (`config.getOrThrow("X")`);
 //! Prisma schemas (`url = env("DATABASE_URL")`, required); and the variables a `turbo.json`
 //! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
@@ -30,6 +31,9 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     let mut found = member_reads(text);
     found.extend(destructured(text));
     found.extend(schema_reads(text));
+    found.extend(joi::reads(text));
+    found.extend(convict::reads(text));
+    found.extend(env_schema::reads(text));
     found.extend(class_validator_reads(text));
     found.extend(env_var_reads(text));
     found.extend(nest_config_reads(text));
@@ -221,7 +225,7 @@ fn destructured(text: &str) -> Vec<EnvRead> {
 }
 
 /// The entries of the environment's schemas: t3-env `createEnv({ server, shared, client })`,
-/// envalid `cleanEnv(env, { … })`, and `z.object({ … })` in a file that reads the
+/// envalid `cleanEnv(env, { … })`, znv `parseEnv(process.env, { … })`, and `z.object({ … })` in a file that reads the
 /// environment.
 fn schema_reads(text: &str) -> Vec<EnvRead> {
     static CREATE_ENV: LazyLock<Regex> =
@@ -231,6 +235,11 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
     });
     static CLEAN_ENV: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?-u:\b)cleanEnv\(").expect("the cleanEnv pattern is valid"));
+    // znv's `parseEnv(process.env, { X: z.string() })`: a plain object of zod validators.
+    static PARSE_ENV: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)parseEnv\(\s*(?:process\.env|import\.meta\.env|Bun\.env)\s*,\s*\{")
+            .expect("the znv parseEnv pattern is valid")
+    });
     static ZOD_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?-u:\b)z\s*\.(?:object|strictObject|looseObject)\(\s*\{").expect("the z.object pattern is valid")
     });
@@ -258,6 +267,9 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
         {
             blocks.push((brace, "envalid cleanEnv"));
         }
+    }
+    for m in PARSE_ENV.find_iter(text) {
+        blocks.push((m.end() - 1, "znv parseEnv"));
     }
     let reads_environment = ["process.env", "import.meta.env", "Bun.env", "createEnv"].iter().any(|r| text.contains(r));
     if reads_environment {
@@ -358,13 +370,43 @@ const UNCHECKED_T3_ENV: &str = "t3-env schema, never validated";
 
 /// The `NAME: validator` entries of the object block opening at `open`.
 fn schema_entries(text: &str, open: usize, via: &'static str) -> Vec<EnvRead> {
+    const OPTIONAL: &[&str] =
+        &[".optional()", ".default(", ".prefault(", ".catch(", ".nullish()", "default:", "devDefault:"];
+    const ENVALID: &[&str] = &["str(", "bool(", "num(", "email(", "host(", "port(", "url(", "json(", "makeValidator("];
+    object_entries(text, open)
+        .into_iter()
+        .filter(|entry| code::is_upper_snake(entry.name))
+        .map(|entry| {
+            let value = entry.value.trim();
+            let need = if OPTIONAL.iter().any(|o| value.contains(o)) {
+                Need::Optional
+            } else if via == UNCHECKED_T3_ENV || via == SAFE_PARSED_ZOD {
+                Need::Unstated
+            } else if value.starts_with("z.") || ENVALID.iter().any(|v| value.starts_with(v)) {
+                Need::Required
+            } else {
+                Need::Unstated
+            };
+            EnvRead::new(entry.name, entry.at, need, via).typed_setting(types_a_setting(value))
+        })
+        .collect()
+}
+
+/// One `key: value` entry of an object literal: its key (unquoted), the key's offset in the
+/// whole text, and the value's expression.
+struct ObjectEntry<'t> {
+    name: &'t str,
+    at: usize,
+    value: &'t str,
+}
+
+/// The `key: value` entries of the object block opening at `open` (comments before a key,
+/// quoted keys), skipping spreads and methods.
+fn object_entries(text: &str, open: usize) -> Vec<ObjectEntry<'_>> {
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"^\s*(?:(?://[^\n]*|/\*[\s\S]*?\*/)\s*)*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*:\s*"#)
             .expect("valid")
     });
-    const OPTIONAL: &[&str] =
-        &[".optional()", ".default(", ".prefault(", ".catch(", ".nullish()", "default:", "devDefault:"];
-    const ENVALID: &[&str] = &["str(", "bool(", "num(", "email(", "host(", "port(", "url(", "json(", "makeValidator("];
     let Some(body) = code::block(&text[open..], QUOTES) else { return Vec::new() };
     let mut found = Vec::new();
     let mut offset = 0;
@@ -378,22 +420,7 @@ fn schema_entries(text: &str, open: usize, via: &'static str) -> Vec<EnvRead> {
         };
         let (Some(whole), Some(name)) = (key.get(0), key.get(1)) else { break };
         let value = code::expression(&rest[whole.end()..], QUOTES);
-        if code::is_upper_snake(name.as_str()) {
-            let value = value.trim();
-            let need = if OPTIONAL.iter().any(|o| value.contains(o)) {
-                Need::Optional
-            } else if via == UNCHECKED_T3_ENV || via == SAFE_PARSED_ZOD {
-                Need::Unstated
-            } else if value.starts_with("z.") || ENVALID.iter().any(|v| value.starts_with(v)) {
-                Need::Required
-            } else {
-                Need::Unstated
-            };
-            found.push(
-                EnvRead::new(name.as_str(), open + 1 + offset + name.start(), need, via)
-                    .typed_setting(types_a_setting(value)),
-            );
-        }
+        found.push(ObjectEntry { name: name.as_str(), at: open + 1 + offset + name.start(), value });
         offset += whole.end() + value.len() + 1;
     }
     found
@@ -647,6 +674,10 @@ fn prisma_reads(text: &str) -> Vec<EnvRead> {
     }
     reads
 }
+
+mod convict;
+mod env_schema;
+mod joi;
 
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,7 @@
 //! How Python code reads the environment: `os.environ["X"]` (required), `os.getenv("X")` and
 //! `os.environ.get("X")` (optional with a default); the `Env()` readers of environs and
 //! django-environ under any name they are bound to (`env.str("X")`, `env("X")`: required
-//! without a default); python-decouple's and starlette's `config("X")` (likewise, under any
+//! without a default, under the prefix of an enclosing `with env.prefixed("APP_"):`); python-decouple's and starlette's `config("X")` (likewise, under any
 //! name a `Config(…)` is bound to); pydantic-settings `BaseSettings` classes (each field an
 //! upper-cased variable after the class's `env_prefix`, or its `alias`/`validation_alias`;
 //! required without a default); and dynaconf `Validator("X", must_exist=True)` under the
@@ -315,6 +315,7 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
         })
         .collect();
     found.extend(default_named_reads(text, &names));
+    prefixed::apply(text, &mut found);
     found
 }
 
@@ -739,6 +740,7 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
 }
 
 mod interpolation;
+mod prefixed;
 
 #[cfg(test)]
 mod tests;

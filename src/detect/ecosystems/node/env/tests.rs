@@ -229,3 +229,18 @@ fn prisma_schema() {
         ]
     );
 }
+
+#[test]
+fn znv_parses_a_plain_object_of_zod_validators() {
+    let text = "import { parseEnv } from \"znv\";\nimport { z } from \"zod\";\n\nexport const { DATABASE_URL, PORT, SENTRY_DSN } = parseEnv(process.env, {\n  DATABASE_URL: z.string().url(),\n  PORT: z.number().int().default(3000),\n  SENTRY_DSN: z.string().optional(),\n});\n";
+    let got: Vec<(String, Need, bool)> =
+        reads(crate::rel_path::rel!("src/env.ts"), text).into_iter().map(|r| (r.name, r.need, r.setting)).collect();
+    assert_eq!(
+        got,
+        [
+            ("DATABASE_URL".into(), Need::Required, false),
+            ("PORT".into(), Need::Optional, true),
+            ("SENTRY_DSN".into(), Need::Optional, false),
+        ]
+    );
+}

@@ -222,3 +222,17 @@ fn a_request_handler_reads_on_demand() {
         ]
     );
 }
+
+#[test]
+fn environs_prefixed_blocks_put_their_prefix_first() {
+    let text = "from environs import Env\n\nenv = Env()\nenv.read_env()\n\nwith env.prefixed(\"MYAPP_\"):\n    SECRET_KEY = env.str(\"SECRET_KEY\")\n    with env.prefixed(\"DB_\"):\n        # the database's\n        DB_PASSWORD = env.str(\"PASSWORD\")\n    DEBUG = env.bool(\"DEBUG\", False)\n\nSENTRY_DSN = env.str(\"SENTRY_DSN\", None)\n";
+    assert_eq!(
+        found(text),
+        [
+            ("MYAPP_SECRET_KEY".into(), Need::Required),
+            ("MYAPP_DB_PASSWORD".into(), Need::Required),
+            ("MYAPP_DEBUG".into(), Need::Optional),
+            ("SENTRY_DSN".into(), Need::Optional),
+        ]
+    );
+}
