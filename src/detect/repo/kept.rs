@@ -57,12 +57,24 @@ impl Kept {
             let _ = cell.set(None);
             return None;
         };
-        if self.weight.fetch_add(weight, Ordering::Relaxed) + weight > MAX_KEPT_BYTES
-            || cell.set(Some(Arc::clone(&value))).is_err()
-        {
-            self.weight.fetch_sub(weight, Ordering::Relaxed);
+        // Taken only when it fits, and given back without going below nothing: `forget` may
+        // have zeroed the count between the two (a plain add and subtract then wrapped, and the
+        // next sum overflowed).
+        let taken = self
+            .weight
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
+                held.checked_add(weight).filter(|&sum| sum <= MAX_KEPT_BYTES)
+            })
+            .is_ok();
+        if taken && cell.set(Some(Arc::clone(&value))).is_err() {
+            self.give_back(weight);
         }
         Some(value)
+    }
+
+    fn give_back(&self, weight: u64) {
+        let _ =
+            self.weight.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| Some(held.saturating_sub(weight)));
     }
 
     /// The answer kept for `rel` in `cache`, if any (`Some(None)`: the file failed).
@@ -113,5 +125,20 @@ mod tests {
         assert!(kept.get(&kept.texts, "a").is_none());
         kept.get_or_read(&kept.texts, "b", || read(11));
         assert!(kept.get(&kept.texts, "b").is_some(), "room again once forgotten");
+    }
+
+    #[test]
+    fn a_weight_past_any_sum_or_a_count_zeroed_meanwhile_neither_overflows_nor_wraps() {
+        let kept = Kept::default();
+        kept.get_or_read(&kept.texts, "a", || Some((Arc::<str>::from("x"), 100)));
+        // Beside what is held, the largest weight: no sum is made that overflows.
+        assert!(kept.get_or_read(&kept.texts, "b", || Some((Arc::<str>::from("x"), u64::MAX))).is_some());
+        assert!(kept.get(&kept.texts, "b").is_none(), "past the budget: not kept");
+        // `forget` zeroed the count after another asker took its weight: given back from zero.
+        kept.forget();
+        kept.give_back(100);
+        assert_eq!(kept.weight.load(Ordering::Relaxed), 0);
+        assert!(kept.get_or_read(&kept.texts, "c", || Some((Arc::<str>::from("x"), MAX_KEPT_BYTES))).is_some());
+        assert!(kept.get(&kept.texts, "c").is_some(), "the whole budget is there");
     }
 }
