@@ -574,12 +574,20 @@ fn given_at_construction(text: &str, class: &str) -> Vec<String> {
     given
 }
 
-/// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`.
+/// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`;
+/// one in a comment (`# env_prefix='my_prefix_'`) is a note, not the class's setting.
 fn env_prefix(body: &str) -> Option<String> {
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?-u:\b)env_prefix\s*[=:]\s*['"]([A-Za-z0-9_]*)['"]"#).expect("the env_prefix pattern is valid")
     });
-    PREFIX.captures(body).and_then(|c| c.get(1)).map(|m| m.as_str().to_ascii_uppercase())
+    PREFIX
+        .captures_iter(body)
+        .filter_map(|c| c.get(1).zip(c.get(0)))
+        .find(|(_, whole)| {
+            let line_start = body[..whole.start()].rfind('\n').map_or(0, |i| i + 1);
+            !body[line_start..whole.start()].contains('#')
+        })
+        .map(|(prefix, _)| prefix.as_str().to_ascii_uppercase())
 }
 
 /// The annotated fields at the first indentation of a class body.

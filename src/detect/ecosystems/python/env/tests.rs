@@ -90,6 +90,19 @@ fn url_readers_that_name_their_own_variable() {
 }
 
 #[test]
+fn a_commented_out_env_prefix_is_not_applied() {
+    // pydantic-settings reads `model_config`; a prefix left in a comment configures nothing.
+    let text = r#"
+class ModelSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    # env_prefix='my_prefix_'
+    openai_api_key: Optional[str] = None
+"#;
+    assert_eq!(found(text), [("OPENAI_API_KEY".into(), Need::Optional)]);
+}
+
+#[test]
 fn pydantic_settings_classes() {
     let text = r#"
 from pydantic_settings import BaseSettings, SettingsConfigDict
