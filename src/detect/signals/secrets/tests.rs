@@ -592,6 +592,21 @@ fn a_reads_own_default_or_number_parser_makes_it_a_setting() {
 }
 
 #[test]
+fn a_value_split_into_a_list_or_parsed_after_the_call_is_a_setting() {
+    // Elixir pipes the read into its parser; Python and Ruby chain a method on the value.
+    let elixir = "config :app,\n  api_blocklist: System.get_env(\"API_TOKEN_BLOCKLIST\", \"\") |> String.split(\",\"),\n  \
+        ttl: System.get_env(\"SESSION_TOKEN_TTL\", \"60\") |> String.to_integer(),\n  \
+        keys: System.get_env(\"ADMIN_API_KEYS\", \"\") |> String.split(\",\"),\n  \
+        jwt: System.get_env(\"API_JWT_SECRET\")\n";
+    let python = "IGNORED = os.getenv(\"SPAM_TOKEN_WORDS\", \"\").split(\",\")\nKEY = os.getenv(\"STRIPE_KEY\")\n";
+    let ruby = "LIMIT = ENV[\"PASSWORD_MIN_LENGTH_KEY\"].to_i\nTOKEN = ENV[\"SLACK_BOT_TOKEN\"]\n";
+    assert_eq!(
+        names(&[("config/runtime.exs", elixir), ("app/settings.py", python), ("config/initializers/limits.rb", ruby)]),
+        ["ADMIN_API_KEYS", "API_JWT_SECRET", "SLACK_BOT_TOKEN", "STRIPE_KEY"]
+    );
+}
+
+#[test]
 fn commands_run_by_hand_never_make_a_name_required() {
     let found = evidence(&[
         ("shop/management/commands/createsuperuser.py", "password = os.environ[\"DJANGO_SUPERUSER_PASSWORD\"]\n"),
