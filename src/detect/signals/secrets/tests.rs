@@ -63,6 +63,9 @@ fn release_scripts_and_test_code_are_not_scanned() {
         "internal/testdata/config.go",
         "apps/web/playwright.config.ts",
         "scripts/smoketest_configuration.py",
+        // The settings of the test environment (Laravel's `APP_ENV=testing`).
+        "config/testing.php",
+        "app/settings/testing.py",
         // Load tests, in a folder of their own or a file of their own.
         "load-tests/scenario.js",
         "tools/k6/checkout.js",
