@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::context::is_test_run_env_file;
 use super::rules::{is_placeholder, is_public, is_setting_name, is_test_suite_name};
 use super::{Gathered, ProjectNames, is_skipped_code_dir};
 use crate::detect::findings::{Evidence, Kind, Need};
@@ -23,13 +24,17 @@ pub(super) fn is_production_env_file(file: &EnvFile) -> bool {
     compose::is_production_file(file.path.file_name())
 }
 
-/// What an env file that only backs the app's reads is: a deployment's, or one CI runs with
-/// (`.env.ci`, `.github/…/test.env`, whose names set up the CI run). `None` for the app's own.
+/// What an env file that only backs the app's reads is: a deployment's, one CI runs with
+/// (`.env.ci`, `.github/…/test.env`, whose names set up the CI run), or a test run's
+/// (`.env.test`: a suite's fixtures, kept as long as the suite, read or not). `None` for the
+/// app's own.
 pub(super) fn evidence_only(file: &EnvFile) -> Option<&'static str> {
     if is_production_env_file(file) {
         Some("a deployment's")
     } else if file.ci {
         Some("CI's")
+    } else if is_test_run_env_file(file.path.file_name()) {
+        Some("a test run's")
     } else {
         None
     }
