@@ -691,3 +691,12 @@ fn appsettings_keys_take_the_letter_case_the_project_writes() {
     assert_eq!(scan_priority("src/Cms", "appsettings.json", false).0, 0);
     assert_eq!(scan_priority("src/Cms", "Program.cs", false).0, 1);
 }
+
+#[test]
+fn a_test_runs_env_file_backs_only_what_the_app_reads() {
+    let test_env = "S3_SECRET=test\nSTRIPE_SECRET_KEY=sk_test_123\n";
+    let app = "const stripe = process.env.STRIPE_SECRET_KEY;\n";
+    // The suite's fixture that nothing reads is no secret of the app's.
+    assert_eq!(names(&[("apps/api/src/.env.test", test_env)]), Vec::<String>::new());
+    assert_eq!(names(&[("apps/api/src/.env.test", test_env), ("apps/api/src/stripe.ts", app)]), ["STRIPE_SECRET_KEY"]);
+}
