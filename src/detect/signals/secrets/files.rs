@@ -84,7 +84,8 @@ pub(super) fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
     }
     // Compose merges a folder's files service by service: `backend` built in
     // `docker-compose.yml` is the same app where `docker-compose.override.yml` only gives it
-    // its environment.
+    // its environment. A same-named service that runs a database's or cache's image (`db:
+    // image: postgres` beside another stack's `db` built from a Dockerfile) is that database.
     let built: HashSet<(RelPathBuf, String)> = found
         .iter()
         .filter(|(_, _, app)| *app)
@@ -93,7 +94,8 @@ pub(super) fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
     for (rel, service, app) in &mut found {
         *app = *app
             || built.contains(&(rel.parent().to_owned(), service.name.clone()))
-                && !is_backing_service(&canonical_service(&service.name));
+                && !is_backing_service(&canonical_service(&service.name))
+                && service.backing().is_none();
     }
     found
 }
@@ -273,7 +275,12 @@ pub(super) fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, e
                     evidence.add(name, &source, need, why);
                 }
             }
-            if *app && project.is_secret(key, false) {
+            // A key whose whole value is another variable (`SOKETI_APP_SECRET:
+            // ${PUSHER_APP_SECRET:-x}`) is compose's renaming: the variable is what a developer
+            // sets (the code's own reads of the key are found apart).
+            let renamed = matches!(references.as_slice(), [(name, _)] if name != key)
+                && REFERENCE.find(value.trim()).is_some_and(|m| m.as_str() == value.trim());
+            if *app && !renamed && project.is_secret(key, false) {
                 let need = references.iter().map(|(_, need)| *need).min().unwrap_or(Need::Optional);
                 let why = if references.is_empty() {
                     format!("given a value for the {} service in {rel}", service.name)

@@ -219,6 +219,21 @@ fn compose_services_built_from_the_repo() {
 }
 
 #[test]
+fn a_compose_key_renaming_another_variable_is_compose_wiring() {
+    // The built service's own key is fed from the variable a developer sets.
+    let compose = "services:\n  realtime:\n    build: .\n    environment:\n      SOKETI_DEFAULT_APP_SECRET: \"${PUSHER_APP_SECRET:-local}\"\n      RELAY_TOKEN: literal\n";
+    assert_eq!(names(&[("docker-compose.dev.yml", compose)]), ["PUSHER_APP_SECRET", "RELAY_TOKEN"]);
+}
+
+#[test]
+fn a_database_image_beside_another_stacks_built_service_of_its_name_is_the_database() {
+    // `db` built in one stack's file is not the app in a file that runs it from an image.
+    let built = "services:\n  db:\n    build: ./db\n    environment:\n      DB_ADMIN_TOKEN: x\n";
+    let pulled = "services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: postgres\n";
+    assert_eq!(names(&[("docker-compose.alt.yml", built), ("docker-compose.yml", pulled)]), ["DB_ADMIN_TOKEN"]);
+}
+
+#[test]
 fn an_override_file_configures_the_app_its_folder_builds() {
     let base = "services:\n  backend:\n    build: .\n    environment:\n      APP_DB_DSN: postgresql://postgres:postgres@db/app\n  db:\n    image: postgres\n";
     let override_file = "services:\n  backend:\n    environment:\n      APP_JWT_SECRET: x\n  db:\n    environment:\n      POSTGRES_PASSWORD: pw\n";
