@@ -226,7 +226,7 @@ fn destructured(text: &str) -> Vec<EnvRead> {
 fn schema_reads(text: &str) -> Vec<EnvRead> {
     // A schema's comments are prose (`// under ClickHouse's 10MB limit`): an apostrophe there
     // would open a quote that never closes and hide the rest of the schema.
-    let blanked = without_line_comments(text);
+    let blanked = code::without_line_comments(text, "//", QUOTES);
     let text = blanked.as_str();
     static CREATE_ENV: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?-u:\b)createEnv\(\s*\{").expect("the createEnv pattern is valid"));
@@ -276,41 +276,6 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
     found.sort_by_key(|r| r.at);
     found.dedup_by(|a, b| a.at == b.at);
     found
-}
-
-/// `text` with each `//` comment outside a string blanked out, byte for byte (offsets stay).
-fn without_line_comments(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    let mut in_comment = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if in_comment {
-            if c == '\n' {
-                in_comment = false;
-                out.push(c);
-            } else {
-                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
-            }
-            continue;
-        }
-        match quote {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if QUOTES.contains(&c) => quote = Some(c),
-            None if c == '/' && chars.peek() == Some(&'/') => {
-                in_comment = true;
-                out.push(' ');
-                continue;
-            }
-            None => {}
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A zod schema the code checks with `safeParse`, going on without the values when they fail.

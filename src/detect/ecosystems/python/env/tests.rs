@@ -235,3 +235,17 @@ fn a_request_handler_reads_on_demand() {
         ]
     );
 }
+
+#[test]
+fn django_environ_reads_take_the_schemes_cast_and_default() {
+    let text = "env = environ.Env(\n    DD_FORGOT_PASSWORD=(bool, True),\n    DD_BROKER_PASSWORD=(str, \"\"),\n)\nFORGOT = env(\"DD_FORGOT_PASSWORD\")\nBROKER = env(\"DD_BROKER_PASSWORD\")\nKEY = env(\"DD_SECRET_KEY\")\n";
+    let got: Vec<(String, Need, bool)> = reads(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect();
+    assert_eq!(
+        got,
+        [
+            ("DD_FORGOT_PASSWORD".to_string(), Need::Optional, true),
+            ("DD_BROKER_PASSWORD".to_string(), Need::Optional, false),
+            ("DD_SECRET_KEY".to_string(), Need::Required, false),
+        ]
+    );
+}
