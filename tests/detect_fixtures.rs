@@ -503,7 +503,8 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             ],
         ),
         // Vapor's `Environment.get` and `.env.*.template` files are read, and the project's env
-        // helpers (`func env(_ key: String)`) wherever they are called.
+        // helpers (`func env(_ key: String)`) wherever they are called. The testing template is
+        // a test run's: its names back the app's reads, its fixtures are none of the app's.
         (
             "secrets-vapor-templates",
             &[
@@ -515,7 +516,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             ],
             // `static let botToken = env(…)` runs when first used: not at start.
             &["DATABASE_PASSWORD"],
-            &["DATABASE_HOST", "ACCOUNT_LINKING_PUB_KEY"],
+            &["DATABASE_HOST", "ACCOUNT_LINKING_PUB_KEY", "FIXTURE_USER_PASSWORD"],
         ),
         // Static properties are lazy; `Self.get` in an `extension Environment` is Vapor's read.
         (

@@ -148,6 +148,41 @@ pub fn rest_of_line(text: &str) -> &str {
     text.split('\n').next().unwrap_or_default()
 }
 
+/// `text` with each line comment (from `marker`, `//` or `#`, outside the strings of `quotes`
+/// to the end of its line) blanked out byte for byte, so that offsets stay: a comment is prose,
+/// and an apostrophe there (`// ClickHouse's limit`) would open a quote the scanners above
+/// never see closed.
+pub fn without_line_comments(text: &str, marker: &str, quotes: &[char]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut in_comment = false;
+    for (i, c) in text.char_indices() {
+        if in_comment && c != '\n' {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+            continue;
+        }
+        in_comment = false;
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            // A line ends a quote the language cannot carry over lines; a backtick's goes on.
+            Some(q) if c == '\n' && q != '`' => quote = None,
+            Some(_) => {}
+            None if quotes.contains(&c) => quote = Some(c),
+            None if text[i..].starts_with(marker) => {
+                in_comment = true;
+                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+                continue;
+            }
+            None => {}
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The offset in `text` where `stop(depth, c)` first holds outside quotes, else the end of
 /// the text or of the lookahead.
 fn scan(text: &str, quotes: &[char], stop: impl Fn(usize, char) -> bool) -> usize {
@@ -215,6 +250,15 @@ mod tests {
         assert_eq!(block("{ a: { b: 1 }, c: '}' } tail", QUOTES), Some(" a: { b: 1 }, c: '}' "));
         assert_eq!(block("{ never closed", QUOTES), None);
         assert_eq!(block("x", QUOTES), None);
+    }
+
+    #[test]
+    fn line_comments_are_blanked_where_they_are_no_string() {
+        let js = "a: 1, // ClickHouse's\nb: \"http://x\", c: `//`\n";
+        let blanked = without_line_comments(js, "//", &['"', '\'', '`']);
+        assert_eq!(blanked, "a: 1,                \nb: \"http://x\", c: `//`\n");
+        let python = "X=(str, \"#\"),  # don't\nY=1\n";
+        assert_eq!(without_line_comments(python, "#", QUOTES), "X=(str, \"#\"),         \nY=1\n");
     }
 
     #[test]

@@ -87,9 +87,10 @@ fn is_skipped_code_dir(part: &str) -> bool {
     is_test_suite_dir(part) || is_ci_dir(part) || SKIPPED_CODE_DIRS.iter().any(|s| part.eq_ignore_ascii_case(s))
 }
 /// First words of the names of test code in any language (Django's `tests.py`, a smoke
-/// test's settings), beside each ecosystem's test-runner files
-/// ([`ecosystems::is_test_file_word`]: `conftest.py`, `jest.setup.js`).
-const TEST_FILE_WORDS: &[&str] = &["tests", "test", "smoketest"];
+/// test's settings, the settings of the `testing` environment: Laravel's
+/// `config/testing.php`, Django's `settings/testing.py`), beside each ecosystem's test-runner
+/// files ([`ecosystems::is_test_file_word`]: `conftest.py`, `jest.setup.js`).
+const TEST_FILE_WORDS: &[&str] = &["tests", "test", "testing", "smoketest"];
 /// At most this many source files are scanned.
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.

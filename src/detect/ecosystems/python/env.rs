@@ -262,7 +262,7 @@ fn sets_django_secret_key(text: &str, at: usize) -> bool {
 /// to in the file, and `env`/`config` as everyone names them. Required without a default.
 fn reader_reads(text: &str) -> Vec<EnvRead> {
     static BINDING: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^\s*([A-Za-z_][[:word:]]*)\s*=\s*(?:environ\.|environs\.|decouple\.|starlette\.config\.)?(Env|Config|AutoConfig)\(")
+        Regex::new(r"(?m)^\s*([A-Za-z_][[:word:]]*)\s*=\s*(?:environ\.|environs\.|decouple\.|starlette\.config\.)?(Env|FileAwareEnv|Config|AutoConfig)\(")
             .expect("the reader binding pattern is valid")
     });
     const TYPED: &str = "str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path|decimal|datetime|date|time|timedelta|uuid|log_level|enum|tuple|NOTSET";
@@ -295,17 +295,21 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
         own.as_ref()
     };
     let Some(read) = read else { return Vec::new() };
+    let scheme = scheme::environ_scheme(text);
     let mut found: Vec<EnvRead> = read
         .captures_iter(text)
         .filter_map(|c| {
             let (whole, name) = (c.get(0)?, c.get(2)?);
             let rest = arguments(&text[whole.end()..]);
+            let declared = scheme.iter().find(|entry| entry.name == name.as_str());
             // `env.bool("X")`, `config("X", cast=int)`: a flag or a number is no secret.
             let typed = c.get(1).map(|t| t.as_str().to_ascii_lowercase());
+            let typed = typed.or_else(|| declared.map(|entry| entry.cast.clone()));
             let scalar =
                 typed.as_deref().is_some_and(|t| SCALAR_TYPES.contains(&t) || READER_SETTING_TYPES.contains(&t))
                     || CAST.is_match(rest);
-            let need = if passes_default(rest) { Need::Optional } else { Need::Required };
+            let defaulted = passes_default(rest) || declared.is_some_and(|entry| entry.has_default);
+            let need = if defaulted { Need::Optional } else { Need::Required };
             let secret = rest.contains("cast=Secret");
             Some(
                 EnvRead::new(name.as_str(), name.start(), need, "settings reader")
@@ -575,12 +579,20 @@ fn given_at_construction(text: &str, class: &str) -> Vec<String> {
     given
 }
 
-/// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`.
+/// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`;
+/// one in a comment (`# env_prefix='my_prefix_'`) is a note, not the class's setting.
 fn env_prefix(body: &str) -> Option<String> {
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?-u:\b)env_prefix\s*[=:]\s*['"]([A-Za-z0-9_]*)['"]"#).expect("the env_prefix pattern is valid")
     });
-    PREFIX.captures(body).and_then(|c| c.get(1)).map(|m| m.as_str().to_ascii_uppercase())
+    PREFIX
+        .captures_iter(body)
+        .filter_map(|c| c.get(1).zip(c.get(0)))
+        .find(|(_, whole)| {
+            let line_start = body[..whole.start()].rfind('\n').map_or(0, |i| i + 1);
+            !body[line_start..whole.start()].contains('#')
+        })
+        .map(|(prefix, _)| prefix.as_str().to_ascii_uppercase())
 }
 
 /// The annotated fields at the first indentation of a class body.
@@ -741,6 +753,7 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
 
 mod interpolation;
 mod prefixed;
+mod scheme;
 
 #[cfg(test)]
 mod tests;

@@ -52,7 +52,9 @@ pub fn is_dotnet_test_project(part: &str) -> bool {
 /// default it passes is a setting's value (`env('LIVE_DELETE_TOKEN_AFTER', true)`,
 /// `os.getenv("X_TOKENS", "a,b")`, `ENV.fetch("X", "15m")`, `process.env.X ?? "true"`), or
 /// a parser of flags or numbers wraps it (`(int) env('X')`,
-/// `parse_boolean(os.environ.get("X"))`, `String.to_integer(System.get_env("X"))`). Such a
+/// `parse_boolean(os.environ.get("X"))`, `String.to_integer(System.get_env("X"))`), or the
+/// value is split into a list or parsed as a number right after the call
+/// (`System.get_env("X", "") |> String.split(",")`, `os.getenv("X", "").split(",")`). Such a
 /// name holds no credential whatever its words say (see [`is_setting_value`]). (`Boolean(…)`,
 /// `bool(…)` and `(bool)` are not such a parser: they test whether a value is set.)
 pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
@@ -74,6 +76,9 @@ pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
         return true;
     }
     let after = after.strip_prefix(['\'', '"']).unwrap_or(after);
+    if converted_after_the_call(after) && !names_credentials(&read.name) {
+        return true;
+    }
     let after = after.trim_start();
     let after = after.strip_prefix([']', ')']).map_or(after, str::trim_start);
     let default = if let Some(more) = after.strip_prefix(',') {
@@ -94,4 +99,26 @@ pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
         || ["true", "false", "True", "False"].contains(&default)
         || !default.is_empty() && default.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '_');
     literal && is_setting_value(&read.name, default)
+}
+
+/// Whether the code right after a read's call (`after`: past the name and its quote) turns
+/// the value into a list or a number: `… |> String.split(",")`, `….split(",")`,
+/// `… |> String.to_integer()`, Ruby's `….to_i`.
+fn converted_after_the_call(after: &str) -> bool {
+    static CONVERSION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"^\s*(?:\|>\s*|\.)(?:(?:String\.)?split\(\s*['"][,;]['"]|String\.to_(?:integer|float)\b|Integer\.parse\b|to_[if]\b)"#,
+        )
+        .expect("the conversion pattern is valid")
+    });
+    let rest = crate::detect::ecosystems::code::rest_of_call(after, &['"', '\'']);
+    let Some(closed) = after[rest.len()..].strip_prefix([')', ']']) else { return false };
+    CONVERSION.is_match(closed)
+}
+
+/// Whether a name's last word is a plural credential (`API_KEYS`, `ADMIN_TOKENS`): a list of
+/// credentials is still credentials.
+fn names_credentials(name: &str) -> bool {
+    let last = name.rsplit('_').next().unwrap_or(name);
+    ["KEYS", "TOKENS", "SECRETS", "PASSWORDS"].iter().any(|w| last.eq_ignore_ascii_case(w))
 }

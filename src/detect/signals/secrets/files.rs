@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::context::is_test_run_env_file;
 use super::rules::{is_placeholder, is_public, is_setting_name, is_test_suite_name};
 use super::{Gathered, ProjectNames, is_skipped_code_dir};
 use crate::detect::findings::{Evidence, Kind, Need};
@@ -23,13 +24,17 @@ pub(super) fn is_production_env_file(file: &EnvFile) -> bool {
     compose::is_production_file(file.path.file_name())
 }
 
-/// What an env file that only backs the app's reads is: a deployment's, or one CI runs with
-/// (`.env.ci`, `.github/…/test.env`, whose names set up the CI run). `None` for the app's own.
+/// What an env file that only backs the app's reads is: a deployment's, one CI runs with
+/// (`.env.ci`, `.github/…/test.env`, whose names set up the CI run), or a test run's
+/// (`.env.test`: a suite's fixtures, kept as long as the suite, read or not). `None` for the
+/// app's own.
 pub(super) fn evidence_only(file: &EnvFile) -> Option<&'static str> {
     if is_production_env_file(file) {
         Some("a deployment's")
     } else if file.ci {
         Some("CI's")
+    } else if is_test_run_env_file(file.path.file_name()) {
+        Some("a test run's")
     } else {
         None
     }
@@ -79,7 +84,8 @@ pub(super) fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
     }
     // Compose merges a folder's files service by service: `backend` built in
     // `docker-compose.yml` is the same app where `docker-compose.override.yml` only gives it
-    // its environment.
+    // its environment. A same-named service that runs a database's or cache's image (`db:
+    // image: postgres` beside another stack's `db` built from a Dockerfile) is that database.
     let built: HashSet<(RelPathBuf, String)> = found
         .iter()
         .filter(|(_, _, app)| *app)
@@ -88,7 +94,8 @@ pub(super) fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
     for (rel, service, app) in &mut found {
         *app = *app
             || built.contains(&(rel.parent().to_owned(), service.name.clone()))
-                && !is_backing_service(&canonical_service(&service.name));
+                && !is_backing_service(&canonical_service(&service.name))
+                && service.backing().is_none();
     }
     found
 }
@@ -268,7 +275,12 @@ pub(super) fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, e
                     evidence.add(name, &source, need, why);
                 }
             }
-            if *app && project.is_secret(key, false) {
+            // A key whose whole value is another variable (`SOKETI_APP_SECRET:
+            // ${PUSHER_APP_SECRET:-x}`) is compose's renaming: the variable is what a developer
+            // sets (the code's own reads of the key are found apart).
+            let renamed = matches!(references.as_slice(), [(name, _)] if name != key)
+                && REFERENCE.find(value.trim()).is_some_and(|m| m.as_str() == value.trim());
+            if *app && !renamed && project.is_secret(key, false) {
                 let need = references.iter().map(|(_, need)| *need).min().unwrap_or(Need::Optional);
                 let why = if references.is_empty() {
                     format!("given a value for the {} service in {rel}", service.name)

@@ -63,6 +63,9 @@ fn release_scripts_and_test_code_are_not_scanned() {
         "internal/testdata/config.go",
         "apps/web/playwright.config.ts",
         "scripts/smoketest_configuration.py",
+        // The settings of the test environment (Laravel's `APP_ENV=testing`).
+        "config/testing.php",
+        "app/settings/testing.py",
         // Load tests, in a folder of their own or a file of their own.
         "load-tests/scenario.js",
         "tools/k6/checkout.js",
@@ -213,6 +216,21 @@ fn compose_services_built_from_the_repo() {
     for absent in ["PROJECT_NAME", "ADMIN_TOKEN", "OTHER_TOKEN"] {
         assert!(!needs.contains_key(absent), "{absent}: {found:?}");
     }
+}
+
+#[test]
+fn a_compose_key_renaming_another_variable_is_compose_wiring() {
+    // The built service's own key is fed from the variable a developer sets.
+    let compose = "services:\n  realtime:\n    build: .\n    environment:\n      SOKETI_DEFAULT_APP_SECRET: \"${PUSHER_APP_SECRET:-local}\"\n      RELAY_TOKEN: literal\n";
+    assert_eq!(names(&[("docker-compose.dev.yml", compose)]), ["PUSHER_APP_SECRET", "RELAY_TOKEN"]);
+}
+
+#[test]
+fn a_database_image_beside_another_stacks_built_service_of_its_name_is_the_database() {
+    // `db` built in one stack's file is not the app in a file that runs it from an image.
+    let built = "services:\n  db:\n    build: ./db\n    environment:\n      DB_ADMIN_TOKEN: x\n";
+    let pulled = "services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_PASSWORD: postgres\n";
+    assert_eq!(names(&[("docker-compose.alt.yml", built), ("docker-compose.yml", pulled)]), ["DB_ADMIN_TOKEN"]);
 }
 
 #[test]
@@ -592,6 +610,21 @@ fn a_reads_own_default_or_number_parser_makes_it_a_setting() {
 }
 
 #[test]
+fn a_value_split_into_a_list_or_parsed_after_the_call_is_a_setting() {
+    // Elixir pipes the read into its parser; Python and Ruby chain a method on the value.
+    let elixir = "config :app,\n  api_blocklist: System.get_env(\"API_TOKEN_BLOCKLIST\", \"\") |> String.split(\",\"),\n  \
+        ttl: System.get_env(\"SESSION_TOKEN_TTL\", \"60\") |> String.to_integer(),\n  \
+        keys: System.get_env(\"ADMIN_API_KEYS\", \"\") |> String.split(\",\"),\n  \
+        jwt: System.get_env(\"API_JWT_SECRET\")\n";
+    let python = "IGNORED = os.getenv(\"SPAM_TOKEN_WORDS\", \"\").split(\",\")\nKEY = os.getenv(\"STRIPE_KEY\")\n";
+    let ruby = "LIMIT = ENV[\"PASSWORD_MIN_LENGTH_KEY\"].to_i\nTOKEN = ENV[\"SLACK_BOT_TOKEN\"]\n";
+    assert_eq!(
+        names(&[("config/runtime.exs", elixir), ("app/settings.py", python), ("config/initializers/limits.rb", ruby)]),
+        ["ADMIN_API_KEYS", "API_JWT_SECRET", "SLACK_BOT_TOKEN", "STRIPE_KEY"]
+    );
+}
+
+#[test]
 fn commands_run_by_hand_never_make_a_name_required() {
     let found = evidence(&[
         ("shop/management/commands/createsuperuser.py", "password = os.environ[\"DJANGO_SUPERUSER_PASSWORD\"]\n"),
@@ -672,4 +705,13 @@ fn appsettings_keys_take_the_letter_case_the_project_writes() {
     // A settings file is configuration: scanned before the code of a large tree.
     assert_eq!(scan_priority("src/Cms", "appsettings.json", false).0, 0);
     assert_eq!(scan_priority("src/Cms", "Program.cs", false).0, 1);
+}
+
+#[test]
+fn a_test_runs_env_file_backs_only_what_the_app_reads() {
+    let test_env = "S3_SECRET=test\nSTRIPE_SECRET_KEY=sk_test_123\n";
+    let app = "const stripe = process.env.STRIPE_SECRET_KEY;\n";
+    // The suite's fixture that nothing reads is no secret of the app's.
+    assert_eq!(names(&[("apps/api/src/.env.test", test_env)]), Vec::<String>::new());
+    assert_eq!(names(&[("apps/api/src/.env.test", test_env), ("apps/api/src/stripe.ts", app)]), ["STRIPE_SECRET_KEY"]);
 }

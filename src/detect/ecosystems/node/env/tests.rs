@@ -244,3 +244,11 @@ fn znv_parses_a_plain_object_of_zod_validators() {
         ]
     );
 }
+
+#[test]
+fn an_apostrophe_in_a_schema_comment_hides_nothing_after_it() {
+    let text = "const EnvSchema = z.object({\n  LIMIT: z.coerce.number().default(9), // under ClickHouse's limit\n  REDIS_CONNECTION_STRING: z.string().nullish(),\n  URL: z.string().default(\"https://example.com\"), // it's a URL\n  API_SECRET: z.string(),\n});\nEnvSchema.parse(process.env);\n";
+    let names: Vec<String> = found("src/env.ts", text).into_iter().map(|(name, _)| name).collect();
+    assert!(names.contains(&"REDIS_CONNECTION_STRING".to_string()), "{names:?}");
+    assert!(names.contains(&"API_SECRET".to_string()), "{names:?}");
+}

@@ -90,6 +90,19 @@ fn url_readers_that_name_their_own_variable() {
 }
 
 #[test]
+fn a_commented_out_env_prefix_is_not_applied() {
+    // pydantic-settings reads `model_config`; a prefix left in a comment configures nothing.
+    let text = r#"
+class ModelSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    # env_prefix='my_prefix_'
+    openai_api_key: Optional[str] = None
+"#;
+    assert_eq!(found(text), [("OPENAI_API_KEY".into(), Need::Optional)]);
+}
+
+#[test]
 fn pydantic_settings_classes() {
     let text = r#"
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -233,6 +246,20 @@ fn environs_prefixed_blocks_put_their_prefix_first() {
             ("MYAPP_DB_PASSWORD".into(), Need::Required),
             ("MYAPP_DEBUG".into(), Need::Optional),
             ("SENTRY_DSN".into(), Need::Optional),
+        ]
+    );
+}
+
+#[test]
+fn django_environ_reads_take_the_schemes_cast_and_default() {
+    let text = "env = environ.Env(\n    DD_FORGOT_PASSWORD=(bool, True),\n    DD_BROKER_PASSWORD=(str, \"\"),\n)\nFORGOT = env(\"DD_FORGOT_PASSWORD\")\nBROKER = env(\"DD_BROKER_PASSWORD\")\nKEY = env(\"DD_SECRET_KEY\")\n";
+    let got: Vec<(String, Need, bool)> = reads(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect();
+    assert_eq!(
+        got,
+        [
+            ("DD_FORGOT_PASSWORD".to_string(), Need::Optional, true),
+            ("DD_BROKER_PASSWORD".to_string(), Need::Optional, false),
+            ("DD_SECRET_KEY".to_string(), Need::Required, false),
         ]
     );
 }

@@ -103,9 +103,12 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "LOCATION",
     "ATTRIBUTE",
     "ATTR",
-    // The key file of a TLS pair, beside its `*_SSL_CERT` (`MYSQL_SSL_KEY`): a path.
+    // The key file of a TLS pair, beside its `*_SSL_CERT` (`MYSQL_SSL_KEY`), or named for the
+    // certificate it goes with (`SSL_CERT_KEY`): a path the server loads.
     "SSL",
     "TLS",
+    "CERT",
+    "CERTIFICATE",
     // Keys their products publish in browser code: a PostHog project key, a Segment write key.
     "POSTHOG",
     "SEGMENT",
