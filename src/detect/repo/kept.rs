@@ -10,7 +10,6 @@
 //! a parsed document is several times its text (a JSON value about 5, a TOML table about 7).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use yaml_rust2::Yaml;
@@ -36,7 +35,7 @@ pub(super) struct Kept {
     pub(super) toml: Cache<toml::Table>,
     pub(super) yaml: Cache<Vec<Yaml>>,
     /// The weight of what the caches hold.
-    weight: AtomicU64,
+    weight: Mutex<u64>,
 }
 
 impl Kept {
@@ -60,12 +59,12 @@ impl Kept {
         // Taken only when it fits, and given back without going below nothing: `forget` may
         // have zeroed the count between the two (a plain add and subtract then wrapped, and the
         // next sum overflowed).
-        let taken = self
-            .weight
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| {
-                held.checked_add(weight).filter(|&sum| sum <= MAX_KEPT_BYTES)
-            })
-            .is_ok();
+        let taken = {
+            let mut held = self.weight.lock().unwrap_or_else(|e| e.into_inner());
+            let sum = held.checked_add(weight).filter(|&sum| sum <= MAX_KEPT_BYTES);
+            *held = sum.unwrap_or(*held);
+            sum.is_some()
+        };
         if taken && cell.set(Some(Arc::clone(&value))).is_err() {
             self.give_back(weight);
         }
@@ -73,8 +72,8 @@ impl Kept {
     }
 
     fn give_back(&self, weight: u64) {
-        let _ =
-            self.weight.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |held| Some(held.saturating_sub(weight)));
+        let mut held = self.weight.lock().unwrap_or_else(|e| e.into_inner());
+        *held = held.saturating_sub(weight);
     }
 
     /// The answer kept for `rel` in `cache`, if any (`Some(None)`: the file failed).
@@ -90,7 +89,7 @@ impl Kept {
         drop(std::mem::take(&mut *lock(jsonc)));
         drop(std::mem::take(&mut *lock(toml)));
         drop(std::mem::take(&mut *lock(yaml)));
-        weight.store(0, Ordering::Relaxed);
+        *weight.lock().unwrap_or_else(|e| e.into_inner()) = 0;
     }
 }
 
@@ -137,7 +136,7 @@ mod tests {
         // `forget` zeroed the count after another asker took its weight: given back from zero.
         kept.forget();
         kept.give_back(100);
-        assert_eq!(kept.weight.load(Ordering::Relaxed), 0);
+        assert_eq!(*kept.weight.lock().unwrap(), 0);
         assert!(kept.get_or_read(&kept.texts, "c", || Some((Arc::<str>::from("x"), MAX_KEPT_BYTES))).is_some());
         assert!(kept.get(&kept.texts, "c").is_some(), "the whole budget is there");
     }
