@@ -192,6 +192,13 @@ pub struct Declaration {
     /// Package managers that run a command in an environment they make (`uv run pytest`): a
     /// test through one the project does not use runs somewhere else than the install.
     pub environment_runners: &'static [&'static str],
+    /// The script, inside an environment's folder, that a shell sources to activate it
+    /// (`bin/activate` of a virtualenv).
+    pub activate_script: Option<&'static str>,
+    /// Package managers whose install makes that environment in the project, and its folder
+    /// (`uv`: `.venv`): a recipe that activates any other (`. venv/bin/activate`) needs the
+    /// step of its own that made it, which the install does not run.
+    pub project_environments: &'static [(&'static str, &'static str)],
     /// Package managers that run a manifest's script by its name (`pnpm build`, `npm run
     /// build`).
     pub script_runners: &'static [&'static str],
@@ -239,6 +246,8 @@ impl Declaration {
             suite_words: &[],
             install_programs: &[],
             environment_runners: &[],
+            activate_script: None,
+            project_environments: &[],
             script_runners: &[],
             publish_commands: &[],
             versioned_manifests: &[],

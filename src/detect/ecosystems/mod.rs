@@ -139,6 +139,24 @@ pub fn is_environment_runner(name: &str) -> bool {
     ALL.iter().any(|eco| eco.environment_runners.contains(&name))
 }
 
+/// Whether `line` activates an environment (`. venv/bin/activate`) that an install with the
+/// package managers `managers` does not make in the project (uv makes `.venv`; a Makefile's
+/// `venv` comes from a target of its own).
+pub fn activates_an_unmade_environment(line: &str, managers: &[&str]) -> bool {
+    crate::detect::sources::shell::commands(line).iter().any(|words| {
+        let [dot, script, ..] = words.as_slice() else { return false };
+        let script = script.trim_matches(['"', '\'']);
+        (dot == "." || dot == "source")
+            && ALL.iter().any(|eco| {
+                let Some(folder) = eco.activate_script.and_then(|activate| script.strip_suffix(activate)) else {
+                    return false;
+                };
+                let folder = folder.trim_end_matches('/').trim_start_matches("./");
+                !eco.project_environments.iter().any(|(pm, made)| *made == folder && managers.contains(pm))
+            })
+    })
+}
+
 /// Whether a job or script named with `word` runs the whole suite (see
 /// [`Declaration::suite_words`]).
 pub fn is_suite_word(word: &str) -> bool {

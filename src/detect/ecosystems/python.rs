@@ -94,6 +94,9 @@ pub static DECLARATION: Declaration = Declaration {
     suite_words: &["pytest"],
     install_programs: &["hatch", "pdm", "pip", "pipenv", "poetry", "uv"],
     environment_runners: &["uv", "poetry", "pdm", "hatch"],
+    activate_script: Some("bin/activate"),
+    // Poetry, Pipenv and Hatch keep theirs outside the project unless configured to.
+    project_environments: &[("uv", ".venv"), ("pdm", ".venv")],
     publish_commands: &[
         ("twine", "upload"),
         ("poetry", "publish"),

@@ -140,7 +140,8 @@ pub(super) const BUILD_CONFIGURATION_OPTIONS: &[&str] = &["--configuration", "-c
 /// (`-e pypy311`, `--python 3.10`), tests a built package (`--installpkg dist/…`,
 /// `--notest`), runs through a tool the project does not install (`pipx`, `uvx`, `uv` in a
 /// pip project) or in a container (`docker run …`), or fans out over interpreters (`tox -p
-/// all`), itself or in the recipe of its target.
+/// all`), or activates an environment the install does not make (`. venv/bin/activate`),
+/// itself or in the recipe of its target.
 pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager]) -> usize {
     let command = test.command.as_str();
     let words: Vec<&str> = command.split_whitespace().collect();
@@ -214,7 +215,11 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
     };
     let foreign_tool = elsewhere(command) || test.runs.iter().any(|line| elsewhere(line));
     let fans_out = ecosystems::fans_out(command) || test.runs.iter().any(|line| ecosystems::fans_out(line));
-    [other_work, interpreter, package, foreign_tool, fans_out].iter().filter(|r| **r).count()
+    let installed: Vec<&str> = managers.iter().map(|m| m.name.as_str()).collect();
+    let unmade_environment = std::iter::once(command)
+        .chain(test.runs.iter().map(String::as_str))
+        .any(|line| ecosystems::activates_an_unmade_environment(line, &installed));
+    [other_work, interpreter, package, foreign_tool, fans_out, unmade_environment].iter().filter(|r| **r).count()
 }
 
 /// Whether a CI test command runs in a job named for the test suite alone (`test`,

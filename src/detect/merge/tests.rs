@@ -539,6 +539,10 @@ fn the_primary_test_is_the_suite_a_developer_runs() {
     assert_eq!(reasons("make test", &["poetry install", "pytest tests/"]), 1);
     assert_eq!(reasons("make requirements check", &["pip install -e .", "ruff check ."]), 1, "no tests");
     assert_eq!(reasons("make test", &["@python -m unittest -v"]), 0);
+    // A recipe in an environment a target of its own makes (`make build311`), not the install.
+    assert_eq!(reasons("make test", &["rm -f .coverage", ". venv/bin/activate; pytest"]), 1, "venv: its own");
+    assert_eq!(reasons("make test", &["source ./.venv/bin/activate && pytest"]), 0, "uv makes .venv");
+    assert_eq!(reasons("make test", &["source env/bin/activate && pytest"]), 1);
     // A subset: smoke or integration runs beside the suite; a script named for its part.
     assert_eq!(reasons("yarn test:smoke", &[]), 1);
     assert_eq!(reasons("./scripts/test-integration.sh", &["python -m pytest -m integration"]), 1);
