@@ -550,6 +550,30 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["IDENTITY__GOOGLESECRET", "IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
         ),
+        // .NET options classes bound to a section: each property is `Section__Property`; a
+        // `[Required]` one stops the app where the binding validates DataAnnotations, unless a
+        // development settings file gives it; an unvalidated one counts only where the project
+        // spells it; typed properties are settings.
+        (
+            "secrets-dotnet-options",
+            &[
+                "Payments__Stripe__ApiKey",
+                "Payments__Stripe__WebhookSecret",
+                "Auth__ClientSecret",
+                "Mail__Smtp__Password",
+            ],
+            &["Payments__Stripe__ApiKey", "Payments__Stripe__WebhookSecret", "Auth__ClientSecret"],
+            &[
+                "Payments__Stripe__PublishableKey",
+                "Payments__Stripe__Currency",
+                "Payments__Stripe__TokenCacheSeconds",
+                "Payments__Stripe__PasswordResetWithin",
+                "Auth__JwtSigningKey",
+                "Auth__Authority",
+                "Mail__Smtp__ApiToken",
+                "StorageOptions__SecretKey",
+            ],
+        ),
         // peterbourgon/ff reads each flag from `PREFIX_NAME`; typed and path flags are settings.
         (
             "secrets-go-ff-flags",

@@ -673,3 +673,20 @@ fn appsettings_keys_take_the_letter_case_the_project_writes() {
     assert_eq!(scan_priority("src/Cms", "appsettings.json", false).0, 0);
     assert_eq!(scan_priority("src/Cms", "Program.cs", false).0, 1);
 }
+
+#[test]
+fn a_validated_options_class_is_read_under_the_project_prefix() {
+    let program = "var builder = WebApplication.CreateBuilder(args);\nbuilder.Configuration.AddEnvironmentVariables(\"SHOP_\");\nbuilder.Services.AddOptions<MailOptions>().BindConfiguration(MailOptions.Section).ValidateDataAnnotations();\n";
+    let options = "public class MailOptions\n{\n    public const string Section = \"Mail\";\n    [Required]\n    public string SmtpPassword { get; set; }\n    [Required]\n    public string ApiKey { get; set; }\n}\n";
+    let settings = r#"{ "Mail": { "ApiKey": "dev-only-mail-api-key-0123456789" } }"#;
+    let found = evidence(&[
+        ("src/Shop/Program.cs", program),
+        ("src/Shop/Options/MailOptions.cs", options),
+        ("src/Shop/appsettings.Development.json", settings),
+    ]);
+    // The development settings give the API key: only the password is left to set.
+    assert_eq!(
+        found,
+        [("SHOP_Mail__SmtpPassword".to_string(), "src/Shop/Options/MailOptions.cs:5".to_string(), Need::Required)]
+    );
+}
