@@ -574,6 +574,22 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "StorageOptions__SecretKey",
             ],
         ),
+        // MicroProfile (Quarkus) overrides each key by its upper-cased name, every other
+        // character `_`: a credential key left empty or a stand-in is one to give; one with a
+        // value, or read from a placeholder, is not; another profile's `%prod.` keys are not read.
+        (
+            "secrets-microprofile-properties",
+            &["QUARKUS_DATASOURCE_PASSWORD", "DT_PAYMENTS_API_KEY", "SMTP_PASSWORD"],
+            &["SMTP_PASSWORD"],
+            &[
+                "QUARKUS_DATASOURCE_USERNAME",
+                "QUARKUS_DATASOURCE_JDBC_URL",
+                "DT_PAYMENTS_WEBHOOK_SECRET",
+                "DT_PAYMENTS_TOKEN_TTL",
+                "DT_MAIL_SMTP_PASSWORD",
+                "PAYMENTS_API_KEY",
+            ],
+        ),
         // peterbourgon/ff reads each flag from `PREFIX_NAME`; typed and path flags are settings.
         (
             "secrets-go-ff-flags",
