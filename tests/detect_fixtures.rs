@@ -590,6 +590,23 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "PAYMENTS_API_KEY",
             ],
         ),
+        // pydantic-settings' nested models under `env_nested_delimiter`, the prefix once in
+        // front: a model's fields, required only where the model field is too.
+        (
+            "secrets-python-nested-settings",
+            &["SHOP_DB__PASSWORD", "SHOP_PAYMENTS__STRIPE__SECRET_KEY", "SHOP_MAIL__API_KEY"],
+            &["SHOP_DB__PASSWORD", "SHOP_PAYMENTS__STRIPE__SECRET_KEY"],
+            &[
+                "SHOP_DB",
+                "SHOP_PAYMENTS",
+                "SHOP_MAIL",
+                "SHOP_PAYMENTS__STRIPE__PUBLISHABLE_KEY",
+                "SHOP_PAYMENTS__RETRY__MAX_ATTEMPTS",
+                "PASSWORD",
+                "SECRET_KEY",
+                "API_KEY",
+            ],
+        ),
         // peterbourgon/ff reads each flag from `PREFIX_NAME`; typed and path flags are settings.
         (
             "secrets-go-ff-flags",
