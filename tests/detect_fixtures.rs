@@ -607,6 +607,21 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "API_KEY",
             ],
         ),
+        // kingpin's `DefaultEnvars()` reads every flag without an envar of its own from
+        // `<APP>_<FLAG>`; typed and address flags are settings, `NoEnvar()` reads none.
+        (
+            "secrets-go-kingpin-default-envars",
+            &["RELAY_DB_PASSWORD", "RELAY_SIGNING_SECRET", "UPSTREAM_API_KEY"],
+            &["RELAY_DB_PASSWORD"],
+            &[
+                "RELAY_LISTEN_ADDRESS",
+                "RELAY_TOKEN_TTL",
+                "RELAY_VERBOSE",
+                "RELAY_UPSTREAM_KEY",
+                "RELAY_ADMIN_PASSWORD",
+                "DB_PASSWORD",
+            ],
+        ),
         // peterbourgon/ff reads each flag from `PREFIX_NAME`; typed and path flags are settings.
         (
             "secrets-go-ff-flags",
