@@ -53,7 +53,7 @@ fn roots(text: &str) -> Vec<SettingsRoot> {
             (Some(_), Some(ty), _) => {
                 // The chain up to the statement's end: `.Bind(…)`/`.BindConfiguration(…)`, then
                 // `.ValidateDataAnnotations()`.
-                let chain = &after[..after.find(';').unwrap_or(after.len()).min(2000)];
+                let chain = &after[..after.find(';').unwrap_or(after.len())];
                 let Some(section) = bound_section(chain) else { continue };
                 (ty.as_str(), section, chain.contains(".ValidateDataAnnotations("))
             }
@@ -344,6 +344,8 @@ public sealed class StripeOptions : IValidatableObject
 
     #[test]
     fn text_without_classes_or_bindings_says_nothing() {
+        let long = format!("services.AddOptions<X>(){}é;", " ".repeat(1999));
+        assert!(roots(&long).is_empty());
         assert_eq!(settings_structs("var x = 1;"), SettingsTypes::default());
         assert_eq!(settings_structs("class Broken { public string A { get; set; }"), SettingsTypes::default());
         assert!(roots("services.Configure<X>(config, \"path\");").is_empty());
