@@ -551,6 +551,78 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["IDENTITY__GOOGLESECRET", "IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
         ),
+        // .NET options classes bound to a section: each property is `Section__Property`; a
+        // `[Required]` one stops the app where the binding validates DataAnnotations, unless a
+        // development settings file gives it; an unvalidated one counts only where the project
+        // spells it; typed properties are settings.
+        (
+            "secrets-dotnet-options",
+            &[
+                "Payments__Stripe__ApiKey",
+                "Payments__Stripe__WebhookSecret",
+                "Auth__ClientSecret",
+                "Mail__Smtp__Password",
+            ],
+            &["Payments__Stripe__ApiKey", "Payments__Stripe__WebhookSecret", "Auth__ClientSecret"],
+            &[
+                "Payments__Stripe__PublishableKey",
+                "Payments__Stripe__Currency",
+                "Payments__Stripe__TokenCacheSeconds",
+                "Payments__Stripe__PasswordResetWithin",
+                "Auth__JwtSigningKey",
+                "Auth__Authority",
+                "Mail__Smtp__ApiToken",
+                "StorageOptions__SecretKey",
+            ],
+        ),
+        // MicroProfile (Quarkus) overrides each key by its upper-cased name, every other
+        // character `_`: a credential key left empty or a stand-in is one to give; one with a
+        // value, or read from a placeholder, is not; another profile's `%prod.` keys are not read.
+        (
+            "secrets-microprofile-properties",
+            &["QUARKUS_DATASOURCE_PASSWORD", "DT_PAYMENTS_API_KEY", "SMTP_PASSWORD"],
+            &["SMTP_PASSWORD"],
+            &[
+                "QUARKUS_DATASOURCE_USERNAME",
+                "QUARKUS_DATASOURCE_JDBC_URL",
+                "DT_PAYMENTS_WEBHOOK_SECRET",
+                "DT_PAYMENTS_TOKEN_TTL",
+                "DT_MAIL_SMTP_PASSWORD",
+                "PAYMENTS_API_KEY",
+            ],
+        ),
+        // pydantic-settings' nested models under `env_nested_delimiter`, the prefix once in
+        // front: a model's fields, required only where the model field is too.
+        (
+            "secrets-python-nested-settings",
+            &["SHOP_DB__PASSWORD", "SHOP_PAYMENTS__STRIPE__SECRET_KEY", "SHOP_MAIL__API_KEY"],
+            &["SHOP_DB__PASSWORD", "SHOP_PAYMENTS__STRIPE__SECRET_KEY"],
+            &[
+                "SHOP_DB",
+                "SHOP_PAYMENTS",
+                "SHOP_MAIL",
+                "SHOP_PAYMENTS__STRIPE__PUBLISHABLE_KEY",
+                "SHOP_PAYMENTS__RETRY__MAX_ATTEMPTS",
+                "PASSWORD",
+                "SECRET_KEY",
+                "API_KEY",
+            ],
+        ),
+        // kingpin's `DefaultEnvars()` reads every flag without an envar of its own from
+        // `<APP>_<FLAG>`; typed and address flags are settings, `NoEnvar()` reads none.
+        (
+            "secrets-go-kingpin-default-envars",
+            &["RELAY_DB_PASSWORD", "RELAY_SIGNING_SECRET", "UPSTREAM_API_KEY"],
+            &["RELAY_DB_PASSWORD"],
+            &[
+                "RELAY_LISTEN_ADDRESS",
+                "RELAY_TOKEN_TTL",
+                "RELAY_VERBOSE",
+                "RELAY_UPSTREAM_KEY",
+                "RELAY_ADMIN_PASSWORD",
+                "DB_PASSWORD",
+            ],
+        ),
         // peterbourgon/ff reads each flag from `PREFIX_NAME`; typed and path flags are settings.
         (
             "secrets-go-ff-flags",

@@ -2,6 +2,7 @@
 //! one `dotnet restore` per root solution (or per project outside any solution), NuGet.
 
 mod appsettings;
+mod options;
 
 use std::sync::LazyLock;
 
@@ -9,7 +10,9 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{
+    Alias, Declaration, Ecosystem, EnvRead, Need, SettingsTypes, SetupStep, Toolchain,
+};
 use crate::detect::ecosystems::project::{outermost, pm_path};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, is_own_path};
@@ -158,6 +161,10 @@ impl Ecosystem for Dotnet {
     }
     fn env_prefix(&self, text: &str) -> Option<String> {
         environment_prefix(text)
+    }
+    /// Options classes and the sections they are bound to: see [`options`].
+    fn settings_structs(&self, text: &str) -> SettingsTypes {
+        options::settings_structs(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         let named_by_ci: Vec<RelPathBuf> = sources

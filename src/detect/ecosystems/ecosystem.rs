@@ -366,6 +366,9 @@ pub trait Ecosystem: Sync {
 pub struct SettingsStruct {
     pub name: String,
     pub fields: Vec<SettingsField>,
+    /// The string constants it declares, by name (a .NET options class's `const string
+    /// Section = "Smtp"`, which the binding names it by): a [`SettingsRoot::prefix_constant`].
+    pub constants: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -407,6 +410,15 @@ pub struct SettingsRoot {
     pub prefix: String,
     pub ty: String,
     pub keys: FieldKeys,
+    /// The prefix is the value of this string constant of this struct, wherever it is
+    /// defined (`GetSection(SmtpOptions.Section)`), not [`Self::prefix`].
+    pub prefix_constant: Option<(String, String)>,
+}
+
+impl SettingsRoot {
+    pub fn new(prefix: impl Into<String>, ty: impl Into<String>, keys: FieldKeys) -> SettingsRoot {
+        SettingsRoot { prefix: prefix.into(), ty: ty.into(), keys, prefix_constant: None }
+    }
 }
 
 /// Which library fills a [`SettingsRoot`], so which of a field's keys it reads.
@@ -416,6 +428,10 @@ pub enum FieldKeys {
     Envconfig,
     /// viper's `Unmarshal` through mapstructure ([`SettingsField::mapped_key`]).
     Mapstructure,
+    /// .NET's options binding (`services.Configure<T>(config.GetSection("Smtp"))`): each
+    /// property as `Smtp__Property`, sections joined by `__`; `validated` when the binding
+    /// validates the class's DataAnnotations, so a `[Required]` property stops the app.
+    Options { validated: bool },
 }
 
 /// One environment variable a source or settings file reads.

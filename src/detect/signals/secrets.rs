@@ -366,10 +366,12 @@ fn code_secrets(
     let mut defined: Vec<(&RelPath, structs::Defined)> = Vec::new();
     let mut roots: Vec<SettingsRoot> = Vec::new();
     let mut decoders: Vec<String> = Vec::new();
+    let mut given: HashSet<String> = HashSet::new();
     for (rel, scan) in &mut scans {
         defined.extend(std::mem::take(&mut scan.structs).into_iter().map(|d| (*rel, d)));
         roots.append(&mut scan.roots);
         decoders.append(&mut scan.decoders);
+        given.extend(std::mem::take(&mut scan.given));
     }
     let mut typed_settings = HashSet::new();
     for (rel, scan) in scans {
@@ -399,13 +401,13 @@ fn code_secrets(
         }
     }
     let decoders: HashSet<&str> = decoders.iter().map(String::as_str).collect();
-    for (rel, read, line) in structs::filled(&roots, &defined, &decoders) {
+    for (rel, read, line) in structs::filled(&roots, &defined, &decoders, &given, &project_prefix) {
         if read.setting && !read.marked_secret {
             typed_settings.insert(read.name);
             continue;
         }
-        let Some((name, why, _)) = accepted(&read, project) else { continue };
-        if name.len() <= crate::names::MAX_NAME_LEN {
+        let Some((name, why, keyed)) = accepted(&read, project) else { continue };
+        if name.len() <= crate::names::MAX_NAME_LEN && !keyed {
             evidence.add(&name, &Evidence::line(rel, line), read.need, why);
         }
     }
@@ -454,6 +456,8 @@ struct FileScan {
     decoders: Vec<String>,
     /// Variables the project's orchestration sets ([`ecosystems::ecosystem::Ecosystem::env_supplied`]).
     supplied: Vec<String>,
+    /// Variables (upper case) a settings file's key gives a value ([`EnvRead::settings_key`]).
+    given: Vec<String>,
     /// Reads under a prefix another file may set ([`EnvRead::unprefixed`]), with their line:
     /// named once the project's prefix is known.
     unprefixed: Vec<(EnvRead, usize)>,
@@ -479,6 +483,7 @@ impl FileScan {
             roots,
             decoders,
             supplied,
+            given,
             unprefixed,
             helpers,
             helper_calls,
@@ -494,6 +499,7 @@ impl FileScan {
             && roots.is_empty()
             && decoders.is_empty()
             && supplied.is_empty()
+            && given.is_empty()
             && unprefixed.is_empty()
             && helpers.is_empty()
             && helper_calls.is_empty()
@@ -641,6 +647,9 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
             let typed = read.settings_key.is_none() && typed_by_its_call(&text, &read);
             let read = EnvRead { setting: read.setting || typed, ..read };
             if read.settings_key.as_ref().is_some_and(|key| !is_still_to_give(&key.value)) {
+                if scan.given.len() < MAX_NAMES_PER_FILE * 4 {
+                    scan.given.push(read.name.to_ascii_uppercase());
+                }
                 continue;
             }
             lines.seek(read.at);
@@ -754,8 +763,12 @@ fn accepted_name(read: &EnvRead, project: &ProjectNames) -> Option<String> {
         read.name.clone()
     };
     let by_words = read.derived && looks_like_secret(&read.name) && !is_public(&name);
-    // Upper case loses a settings key's word boundaries (`adminClientSecret`): judged as written.
-    let as_keyed = read.settings_key.is_some() && project.is_secret(&read.name, read.marked_secret);
+    // Upper case loses a settings key's word boundaries (`adminClientSecret`,
+    // `mail.smtpPassword`): judged as written.
+    let as_keyed = read.settings_key.as_ref().is_some_and(|key| {
+        let written = key.key.replace(['.', '-'], "_");
+        project.is_secret(&read.name, read.marked_secret) || project.is_secret(&written, read.marked_secret)
+    });
     (project.is_secret(&name, read.marked_secret) || by_words || as_keyed).then_some(name)
 }
 

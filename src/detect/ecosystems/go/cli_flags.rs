@@ -34,18 +34,13 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
 /// .Required().String()` reads `DB_PASSWORD` (`.OverrideDefaultFromEnvar("X")` in kingpin v1).
 /// `.Required()` makes it needed and `.Default(…)` optional; the method that ends the chain says
 /// the type — anything but `String()` (a `Bool()`, `Int()`, `Duration()`, `Enum(…)`, `Strings()`,
-/// a `URL()` or `File()`) holds a setting — and the flag's help what it holds.
+/// a `URL()` or `File()`) holds a setting — and the flag's help what it holds. An application
+/// with `DefaultEnvars()` (`kingpin.New("relay", …).DefaultEnvars()`) reads every other flag
+/// from `<APP>_<FLAG>`, each character but letters, digits and `_` as `_` (`RELAY_DB_PASSWORD`).
 fn kingpin_reads(text: &str) -> Vec<EnvRead> {
     static ENVAR: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"\.\s*(?:Envar|OverrideDefaultFromEnvar)\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
             .expect("the kingpin Envar pattern is valid")
-    });
-    static FLAG: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)Flag\(\s*"[^"]*"\s*,\s*(?:"([^"]*)"|`([^`]*)`)"#)
-            .expect("the kingpin Flag pattern is valid")
-    });
-    static TYPE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\.([A-Z][A-Za-z0-9]*)(?:Var)?\([^()]*\)\s*$").expect("the kingpin type pattern is valid")
     });
     /// How far before `.Envar` its flag's `Flag(…)` call is looked for.
     const LOOKBACK: usize = 400;
@@ -59,28 +54,66 @@ fn kingpin_reads(text: &str) -> Vec<EnvRead> {
         while !text.is_char_boundary(from) {
             from += 1;
         }
-        let Some(flag) = FLAG.captures_iter(&text[from..whole.start()]).last() else { continue };
-        let help = flag.get(1).or(flag.get(2)).map_or("", |h| h.as_str());
-        let chain = flag_chain(&text[whole.end()..]);
+        let Some(flag) = KINGPIN_FLAG.captures_iter(&text[from..whole.start()]).last() else { continue };
+        let help = flag.get(2).or(flag.get(3)).map_or("", |h| h.as_str());
         let before = &text[from..whole.start()];
-        let chain_before = &before[flag.get(0).map_or(0, |f| f.end())..];
-        let called = |method: &str| chain.contains(method) || chain_before.contains(method);
-        let kind = TYPE.captures(chain).and_then(|t| t.get(1)).map_or("String", |t| t.as_str());
-        let setting = kind != "String" || describes_a_location(help);
-        let need = if called(".Default(") {
-            Need::Optional
-        } else if called(".Required()") {
-            Need::Required
-        } else {
-            Need::Unstated
-        };
-        found.push(
-            EnvRead::new(name.as_str(), name.start(), need, "kingpin flag")
-                .typed_setting(setting)
-                .marked_secret(!setting && describes_a_credential(help)),
-        );
+        let chain = format!("{}{}", &before[flag.get(0).map_or(0, |f| f.end())..], flag_chain(&text[whole.end()..]));
+        found.push(kingpin_flag(name.as_str(), name.start(), help, &chain));
+    }
+    found.extend(default_envars(text));
+    found
+}
+
+/// `Flag("name", "help"` or with a raw-string help.
+static KINGPIN_FLAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?-u:\b)Flag\(\s*"([^"]*)"\s*,\s*(?:"([^"]*)"|`([^`]*)`)"#)
+        .expect("the kingpin Flag pattern is valid")
+});
+
+/// The flags a `DefaultEnvars()` application of `text` reads from `<APP>_<FLAG>` (see
+/// [`kingpin_reads`]): those without an `.Envar(…)` or `.NoEnvar()` of their own.
+fn default_envars(text: &str) -> Vec<EnvRead> {
+    static APP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)kingpin\.New\(\s*"([^"]+)""#).expect("the kingpin.New pattern is valid")
+    });
+    let Some(app) = APP.captures(text).and_then(|c| c.get(1)).filter(|_| text.contains(".DefaultEnvars()")) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for flag in KINGPIN_FLAG.captures_iter(text) {
+        let (Some(whole), Some(name)) = (flag.get(0), flag.get(1)) else { continue };
+        let help = flag.get(2).or(flag.get(3)).map_or("", |h| h.as_str());
+        let chain = flag_chain(&text[whole.end()..]);
+        if chain.contains(".Envar(") || chain.contains(".NoEnvar()") || chain.contains("OverrideDefaultFromEnvar(") {
+            continue;
+        }
+        let variable: String = format!("{}_{}", app.as_str(), name.as_str())
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' })
+            .collect();
+        found.push(kingpin_flag(&variable, name.start(), help, chain));
     }
     found
+}
+
+/// The read of a kingpin flag's variable `name` (at `at`), judged by its `help` and the rest of
+/// its method `chain`.
+fn kingpin_flag(name: &str, at: usize, help: &str, chain: &str) -> EnvRead {
+    static TYPE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\.([A-Z][A-Za-z0-9]*)(?:Var)?\([^()]*\)\s*$").expect("the kingpin type pattern is valid")
+    });
+    let kind = TYPE.captures(chain).and_then(|t| t.get(1)).map_or("String", |t| t.as_str());
+    let setting = kind != "String" || describes_a_location(help);
+    let need = if chain.contains(".Default(") {
+        Need::Optional
+    } else if chain.contains(".Required()") {
+        Need::Required
+    } else {
+        Need::Unstated
+    };
+    EnvRead::new(name, at, need, "kingpin flag")
+        .typed_setting(setting)
+        .marked_secret(!setting && describes_a_credential(help))
 }
 
 /// The rest of a method chain from `after` on: its line, and the next ones while a line ends
@@ -264,6 +297,33 @@ var (
                 ("TLS_KEY_FILE".into(), Need::Unstated, true, false),
             ]
         );
+    }
+
+    #[test]
+    fn kingpin_default_envars_name_every_other_flag_after_the_app() {
+        let text = r#"import "github.com/alecthomas/kingpin/v2"
+
+var (
+	app      = kingpin.New("relay-server", "A relay.").DefaultEnvars()
+	password = app.Flag("db.password", "Database password.").Required().String()
+	listen   = app.Flag("listen-address", "Address to listen on.").Default(":8080").String()
+	token    = app.Flag("token", "Upstream token.").Envar("UPSTREAM_TOKEN").String()
+	debug    = app.Flag("debug", "Log more.").Bool()
+	local    = app.Flag("secret", "Never from the environment.").NoEnvar().String()
+)
+"#;
+        assert_eq!(
+            found(text),
+            [
+                ("UPSTREAM_TOKEN".into(), Need::Unstated, false, false),
+                ("RELAY_SERVER_DB_PASSWORD".into(), Need::Required, false, true),
+                ("RELAY_SERVER_LISTEN_ADDRESS".into(), Need::Optional, true, false),
+                ("RELAY_SERVER_DEBUG".into(), Need::Unstated, true, false),
+            ]
+        );
+        // Without `DefaultEnvars()`, only the named envar is read.
+        let named = text.replace(".DefaultEnvars()", "");
+        assert_eq!(found(&named), [("UPSTREAM_TOKEN".into(), Need::Unstated, false, false)]);
     }
 
     #[test]

@@ -53,7 +53,7 @@ fn roots(text: &str) -> Vec<SettingsRoot> {
                 _ => return None,
             };
             let ty = variable_type(text, c.get(3)?.as_str())?;
-            Some(SettingsRoot { prefix: prefix.to_ascii_uppercase(), ty, keys: FieldKeys::Envconfig })
+            Some(SettingsRoot::new(prefix.to_ascii_uppercase(), ty, FieldKeys::Envconfig))
         })
         .collect()
 }
@@ -147,7 +147,7 @@ fn structs(text: &str) -> Vec<SettingsStruct> {
                 at: at + field_name.start(),
             });
         }
-        found.push(SettingsStruct { name: name.as_str().to_string(), fields });
+        found.push(SettingsStruct { name: name.as_str().to_string(), fields, constants: Vec::new() });
     }
     found
 }
@@ -207,7 +207,7 @@ func Get() Config {
 }
 "#;
         let SettingsTypes { structs, roots, .. } = settings_structs(text);
-        assert_eq!(roots, [SettingsRoot { prefix: "SCREEGO".into(), ty: "Config".into(), keys: FieldKeys::Envconfig }]);
+        assert_eq!(roots, [SettingsRoot::new("SCREEGO", "Config", FieldKeys::Envconfig)]);
         let rows: Vec<(&str, &str, bool, Need, bool)> =
             structs[0].fields.iter().map(|f| (f.key.as_str(), f.ty.as_str(), f.embedded, f.need, f.setting)).collect();
         assert_eq!(
@@ -228,17 +228,11 @@ func Get() Config {
     #[test]
     fn a_struct_of_another_package_through_a_parameter() {
         let text = "func loadGlobal(config *conf.GlobalConfiguration) error {\n\tif err := envconfig.Process(\"gotrue\", config); err != nil {\n\t\treturn err\n\t}\n}\n";
-        assert_eq!(
-            roots(text),
-            [SettingsRoot { prefix: "GOTRUE".into(), ty: "GlobalConfiguration".into(), keys: FieldKeys::Envconfig }]
-        );
+        assert_eq!(roots(text), [SettingsRoot::new("GOTRUE", "GlobalConfiguration", FieldKeys::Envconfig)]);
         let rate =
             "type Rate struct {\n\tEvents float64\n}\n\nfunc (r *Rate) Decode(value string) error {\n\treturn nil\n}\n";
         assert_eq!(decoders(rate), ["Rate"]);
         let made = "config := new(conf.GlobalConfiguration)\nenvconfig.MustProcess(\"app\", config)\n";
-        assert_eq!(
-            roots(made),
-            [SettingsRoot { prefix: "APP".into(), ty: "GlobalConfiguration".into(), keys: FieldKeys::Envconfig }]
-        );
+        assert_eq!(roots(made), [SettingsRoot::new("APP", "GlobalConfiguration", FieldKeys::Envconfig)]);
     }
 }

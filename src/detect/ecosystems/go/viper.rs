@@ -250,11 +250,7 @@ pub fn roots(text: &str) -> Vec<SettingsRoot> {
         .captures_iter(text)
         .filter(|c| c.get(0).is_some_and(|whole| setup.called_at(text, whole.start())))
         .filter_map(|c| super::types::variable_type(text, c.get(1)?.as_str()))
-        .map(|ty| SettingsRoot {
-            prefix: setup.prefix.trim_end_matches('_').to_string(),
-            ty,
-            keys: FieldKeys::Mapstructure,
-        })
+        .map(|ty| SettingsRoot::new(setup.prefix.trim_end_matches('_'), ty, FieldKeys::Mapstructure))
         .collect();
     found.dedup();
     found
@@ -350,10 +346,7 @@ name := c.GetString("user")
     #[test]
     fn the_struct_unmarshal_fills() {
         let text = "var cfg Config\nviper.SetEnvPrefix(\"app\")\nviper.SetEnvKeyReplacer(strings.NewReplacer(\".\", \"_\"))\nviper.AutomaticEnv()\nif err := viper.Unmarshal(&cfg); err != nil {}\n";
-        assert_eq!(
-            roots(text),
-            [SettingsRoot { prefix: "APP".into(), ty: "Config".into(), keys: FieldKeys::Mapstructure }]
-        );
+        assert_eq!(roots(text), [SettingsRoot::new("APP", "Config", FieldKeys::Mapstructure)]);
         // Without the replacer a nested key is no name; without AutomaticEnv none is read.
         assert_eq!(roots(&text.replace("viper.SetEnvKeyReplacer", "// ")), []);
         assert_eq!(roots(&text.replace("viper.AutomaticEnv()", "")), []);

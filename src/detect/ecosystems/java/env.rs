@@ -69,7 +69,8 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
         })
         .collect();
     if is_spring_config(rel.parent(), rel.file_name()) {
-        found.extend(placeholders(text, "Spring placeholder"));
+        let microprofile = is_microprofile_config(rel.file_name(), text.lines().map(str::trim_start));
+        found.extend(placeholders(text, if microprofile { "MicroProfile placeholder" } else { "Spring placeholder" }));
         found.extend(property_keys(rel, text));
     } else {
         found.extend(value_annotations(text));
@@ -79,7 +80,8 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
 }
 
 /// `${NAME}` (required) and `${NAME:default}` (optional) of upper-case names; a
-/// placeholder of a property key (`${app.secret}`) names no variable.
+/// placeholder of a property key (`${app.secret}`) names no variable, nor one of a key of
+/// another profile than the development one (Quarkus' `%prod.app.key=${APP_KEY}`).
 fn placeholders(text: &str, via: &'static str) -> Vec<EnvRead> {
     static PLACEHOLDER: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:[^}]*)?\}").expect("the placeholder pattern is valid")
@@ -88,6 +90,11 @@ fn placeholders(text: &str, via: &'static str) -> Vec<EnvRead> {
         .captures_iter(text)
         .filter_map(|c| {
             let name = c.get(1)?;
+            let line = text[..name.start()].rfind('\n').map_or(0, |i| i + 1);
+            let key = text[line..].trim_start();
+            if key.starts_with('%') && !key.starts_with("%dev.") {
+                return None;
+            }
             code::is_upper_snake(name.as_str()).then(|| {
                 let need = if c.get(2).is_some() { Need::Optional } else { Need::Required };
                 EnvRead::new(name.as_str(), name.start(), need, via)
@@ -159,18 +166,22 @@ fn configuration_properties(text: &str) -> Vec<EnvRead> {
     found
 }
 
-/// Every property a Spring configuration file sets to a value, by its relaxed name: an
-/// environment variable of that name overrides the value (optional: the file gives one).
-fn property_keys(rel: &str, text: &str) -> Vec<EnvRead> {
-    let mut keys: Vec<(String, usize)> = Vec::new();
+/// Every property a Spring or MicroProfile configuration file sets, by its relaxed name: an
+/// environment variable of that name overrides the value (optional: the file gives one). A
+/// key the file leaves to give (empty, a stand-in) is also read as the variable itself, with
+/// its value for the secrets signal to judge ([`EnvRead::settings_key`]), outside the files
+/// of a production or test profile.
+fn property_keys(rel: &RelPath, text: &str) -> Vec<EnvRead> {
+    let mut keys: Vec<(String, usize, Option<String>)> = Vec::new();
     if rel.ends_with(".properties") {
         let mut offset = 0;
         for line in text.split_inclusive('\n') {
             let trimmed = line.trim_start();
-            if let Some((key, _)) = trimmed.split_once(['=', ':'])
+            if let Some((key, value)) = trimmed.split_once(['=', ':'])
                 && !trimmed.starts_with(['#', '!'])
             {
-                keys.push((key.trim().to_string(), offset + line.len() - trimmed.len()));
+                let at = offset + line.len() - trimmed.len();
+                keys.push((key.trim().to_string(), at, Some(value.trim().to_string())));
             }
             offset += line.len();
         }
@@ -180,25 +191,61 @@ fn property_keys(rel: &str, text: &str) -> Vec<EnvRead> {
             flatten(doc, String::new(), &mut keys, text);
         }
     }
-    keys.into_iter()
-        .filter(|(key, _)| key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')))
-        .map(|(key, at)| EnvRead::derived(relaxed_name(&key), at, Need::Optional, "Spring property"))
+    keys.retain(|(key, _, _)| key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')));
+    let microprofile = is_microprofile_config(rel.file_name(), keys.iter().map(|(key, _, _)| key.as_str()));
+    let to_give = !is_other_profile(rel.file_name());
+    let via = if microprofile { "MicroProfile property" } else { "Spring property" };
+    let mut found = Vec::new();
+    for (key, at, value) in keys {
+        if let Some(value) = value.filter(|v| to_give && !v.contains("${")) {
+            let value = value.trim_matches(['"', '\'']);
+            let name = environment_name(&key, microprofile);
+            found.push(EnvRead::new(name, at, Need::Optional, via).of_settings_key(key.as_str(), value));
+        }
+        found.push(EnvRead::derived(relaxed_name(&key), at, Need::Optional, via));
+    }
+    found
+}
+
+/// Whether a configuration file is MicroProfile Config's (Quarkus, SmallRye, Helidon, Open
+/// Liberty): `microprofile-config.properties`, or keys of Quarkus or MicroProfile itself.
+fn is_microprofile_config<'k>(name: &str, mut keys: impl Iterator<Item = &'k str>) -> bool {
+    name == "microprofile-config.properties"
+        || keys.any(|key| ["quarkus.", "mp.", "smallrye."].iter().any(|p| key.starts_with(p)))
+}
+
+/// Whether a configuration file is a production or test profile's (`application-prod.yml`,
+/// `application-test.properties`): the development run never loads it.
+fn is_other_profile(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or_default();
+    stem.split(['-', '_']).skip(1).any(|w| {
+        ["prod", "production", "staging", "test", "tests", "it", "ci"].iter().any(|p| w.eq_ignore_ascii_case(p))
+    })
+}
+
+/// The environment variable that overrides a property key: MicroProfile replaces every
+/// character but letters and digits with `_` (`smtp-password` → `SMTP_PASSWORD`); Spring's
+/// relaxed binding drops dashes (`SMTPPASSWORD`). Neither splits camel case.
+fn environment_name(key: &str, microprofile: bool) -> String {
+    key.chars()
+        .filter(|c| microprofile || *c != '-')
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' })
         .collect()
 }
 
 /// The dotted keys of a YAML document's scalar leaves, each with the offset of its last
 /// segment in `text` (the first occurrence: enough for a line number).
-fn flatten(node: &Yaml, prefix: String, out: &mut Vec<(String, usize)>, text: &str) {
+fn flatten(node: &Yaml, prefix: String, out: &mut Vec<(String, usize, Option<String>)>, text: &str) {
     let Some(hash) = node.as_hash() else { return };
     for (key, value) in hash {
         let Some(key) = key.as_str() else { continue };
         let path = if prefix.is_empty() { key.to_string() } else { format!("{prefix}.{key}") };
+        let at = || text.find(&format!("{key}:")).unwrap_or(0);
         match value {
             Yaml::Hash(_) => flatten(value, path, out, text),
-            Yaml::String(_) | Yaml::Integer(_) | Yaml::Real(_) | Yaml::Boolean(_) => {
-                let at = text.find(&format!("{key}:")).unwrap_or(0);
-                out.push((path, at));
-            }
+            // A string may be left to give; a number or boolean is a setting's value.
+            Yaml::String(given) => out.push((path, at(), Some(given.clone()))),
+            Yaml::Integer(_) | Yaml::Real(_) | Yaml::Boolean(_) => out.push((path, at(), None)),
             _ => {}
         }
     }
@@ -304,8 +351,48 @@ public class MailProperties {
         let names = found("application.properties", "# c\nspring.mail.password=x\nserver.port: 8080\n");
         assert_eq!(
             names,
-            [("SPRING_MAIL_PASSWORD".into(), Need::Optional, true), ("SERVER_PORT".into(), Need::Optional, true)]
+            [
+                ("SPRING_MAIL_PASSWORD".into(), Need::Optional, false),
+                ("SPRING_MAIL_PASSWORD".into(), Need::Optional, true),
+                ("SERVER_PORT".into(), Need::Optional, false),
+                ("SERVER_PORT".into(), Need::Optional, true),
+            ]
         );
         assert_eq!(relaxed_name("my-app.someKey[0].x"), "MY_APP_SOME_KEY_0_X");
+    }
+
+    /// (name, value) of the keys read as the variable itself, with the value the file gives.
+    fn given(rel: &str, text: &str) -> Vec<(String, String)> {
+        reads(RelPath::new(rel).unwrap(), text)
+            .into_iter()
+            .filter_map(|r| Some((r.name, r.settings_key?.value)))
+            .collect()
+    }
+
+    #[test]
+    fn microprofile_keys_are_overridden_by_their_upper_cased_names() {
+        let text = "quarkus.datasource.username=shop\nquarkus.datasource.password=\ndt.mail.smtp-password=<smtp-password>\nmp.jwt.verify.issuer=${JWT_ISSUER}\n%prod.dt.api-key=\n";
+        let dir = "src/main/resources";
+        assert_eq!(
+            given(&format!("{dir}/application.properties"), text),
+            [
+                ("QUARKUS_DATASOURCE_USERNAME".into(), "shop".into()),
+                ("QUARKUS_DATASOURCE_PASSWORD".into(), String::new()),
+                ("DT_MAIL_SMTP_PASSWORD".into(), "<smtp-password>".into()),
+            ]
+        );
+        // MicroProfile's own file, without any Quarkus key.
+        assert_eq!(
+            given(&format!("{dir}/META-INF/microprofile-config.properties"), "app.api-key=\n"),
+            [("APP_API_KEY".into(), String::new())]
+        );
+        // Spring drops a segment's dashes; a YAML number is a setting's value.
+        assert_eq!(
+            given("src/main/resources/application.yml", "app:\n  api-key: ''\n  retries: 3\n"),
+            [("APP_APIKEY".into(), String::new())]
+        );
+        // A production or test profile's file is no development run's.
+        assert!(given("src/main/resources/application-prod.properties", "app.secret=\n").is_empty());
+        assert!(given("src/main/resources/application-test.yml", "app:\n  secret: ''\n").is_empty());
     }
 }

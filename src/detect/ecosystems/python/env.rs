@@ -425,14 +425,14 @@ fn settings_classes(text: &str) -> Vec<EnvRead> {
         let base = base.rsplit('.').next().unwrap_or(base);
         let prefix = env_prefix(&text[class.body.clone()]).unwrap_or_default();
         found.extend(
-            class_fields(text, class, &prefix)
+            class_fields(text, class, &classes, &prefix)
                 .into_iter()
                 .map(|read| EnvRead { helper: Some(settings_base_key(base)), ..read }),
         );
     }
     for class in &classes {
         let Some((_, prefix)) = settings.iter().find(|(n, _)| *n == class.name) else { continue };
-        found.extend(class_fields(text, class, prefix));
+        found.extend(class_fields(text, class, &classes, prefix));
     }
     found
 }
@@ -462,13 +462,14 @@ fn settings_base_key(class: &str) -> String {
 
 /// A settings class's fields, less those given when it is constructed and those its validators
 /// build.
-fn class_fields(text: &str, class: &Class, prefix: &str) -> Vec<EnvRead> {
+fn class_fields(text: &str, class: &Class, classes: &[Class], prefix: &str) -> Vec<EnvRead> {
     let given: Vec<String> = given_at_construction(text, class.name)
         .iter()
         .map(|field| format!("{prefix}{field}").to_ascii_uppercase())
         .collect();
     let built = built_by_validators(&text[class.body.clone()]);
-    fields(text, class.body.clone(), prefix)
+    let nesting = nested::Nesting::of(text, class, classes);
+    fields(text, class.body.clone(), prefix, nesting.as_ref(), 0)
         .into_iter()
         .filter(|read| {
             !given.contains(&read.name)
@@ -595,8 +596,16 @@ fn env_prefix(body: &str) -> Option<String> {
         .map(|(prefix, _)| prefix.as_str().to_ascii_uppercase())
 }
 
-/// The annotated fields at the first indentation of a class body.
-fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead> {
+/// The annotated fields at the first indentation of a class body; a field typed by a model of
+/// the file, under a `nesting`, as that model's fields (see [`nested`]), at most
+/// [`nested::MAX_DEPTH`] deep.
+fn fields(
+    text: &str,
+    body: std::ops::Range<usize>,
+    prefix: &str,
+    nesting: Option<&nested::Nesting>,
+    level: usize,
+) -> Vec<EnvRead> {
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^([A-Za-z_][[:word:]]*)\s*:\s*([^=\n#]+?)\s*(?:=\s*(.*))?$").expect("the field pattern is valid")
     });
@@ -666,6 +675,17 @@ fn fields(text: &str, body: std::ops::Range<usize>, prefix: &str) -> Vec<EnvRead
             .unwrap_or_default();
         if aliases.is_empty() {
             let env = format!("{prefix}{name_text}").to_ascii_uppercase();
+            if let Some((nesting, model)) =
+                nesting.and_then(|n| Some((n, n.model(ty.as_str())?))).filter(|_| level < nested::MAX_DEPTH)
+            {
+                // A model field with a default (or `None`) leaves each of its fields optional.
+                let under = format!("{env}{}", nesting.delimiter);
+                found.extend(fields(text, model, &under, Some(nesting), level + 1).into_iter().map(|read| {
+                    let need = if need != Need::Required && read.need == Need::Required { need } else { read.need };
+                    EnvRead { need, ..read }
+                }));
+                continue;
+            }
             found.push(
                 EnvRead::new(env, name_at, need, "BaseSettings field").marked_secret(secret).typed_setting(setting),
             );
@@ -752,6 +772,7 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
 }
 
 mod interpolation;
+mod nested;
 mod prefixed;
 mod scheme;
 

@@ -23,12 +23,16 @@ pub(super) struct Defined {
     pub lines: Vec<usize>,
 }
 
-/// Every variable the `roots` fill, as a read with the file and line of its field. A struct
-/// name defined in several files is the first's (the scan goes configuration first).
+/// Every variable the `roots` fill, as a read with the file and line of its field, under the
+/// `project_prefix` where the library reads so ([`EnvRead::unprefixed`]); none a settings file
+/// `given` a value (upper case) — the file gives the field one. A struct name defined in
+/// several files is the first's (the scan goes configuration first).
 pub(super) fn filled<'a>(
     roots: &[SettingsRoot],
     defined: &'a [(&'a RelPath, Defined)],
     decoders: &HashSet<&str>,
+    given: &HashSet<String>,
+    project_prefix: &str,
 ) -> Vec<(&'a RelPath, EnvRead, usize)> {
     // A type that parses its own value is one variable, not a struct of them.
     let mut by_name: HashMap<&str, (&RelPath, &Defined)> = HashMap::new();
@@ -37,7 +41,21 @@ pub(super) fn filled<'a>(
     }
     let mut found = Vec::new();
     for root in roots {
-        walk(&by_name, root.keys, &root.ty, &root.prefix, 0, &mut found);
+        let prefix = match &root.prefix_constant {
+            None => root.prefix.as_str(),
+            Some((owner, constant)) => {
+                let Some((_, defined)) = by_name.get(owner.as_str()) else { continue };
+                let Some((_, value)) = defined.settings.constants.iter().find(|(name, _)| name == constant) else {
+                    continue;
+                };
+                value.as_str()
+            }
+        };
+        walk(&by_name, root.keys, &root.ty, prefix, 0, &mut found);
+    }
+    found.retain(|(_, read, _)| !given.contains(&read.name.to_ascii_uppercase()));
+    for (_, read, _) in found.iter_mut().filter(|(_, read, _)| read.unprefixed) {
+        read.name.insert_str(0, project_prefix);
     }
     found
 }
@@ -58,27 +76,43 @@ fn walk<'a>(
         if found.len() >= MAX_FIELDS {
             return;
         }
-        // envconfig's `required` and `default` tags are its own: viper leaves every key optional.
+        // envconfig's `required` and `default` tags are its own: viper leaves every key optional;
+        // a `[Required]` property stops the app only where the binding validates it.
         let (key, need, via) = match keys {
             FieldKeys::Envconfig => (field.key.clone(), field.need, "envconfig.Process field"),
             FieldKeys::Mapstructure => match &field.mapped_key {
                 Some(key) => (key.to_ascii_uppercase(), Need::Unstated, "viper Unmarshal field"),
                 None => continue,
             },
+            FieldKeys::Options { validated } => {
+                let need = if field.need == Need::Required && !validated { Need::Unstated } else { field.need };
+                let via =
+                    if need == Need::Required { "validated [Required] property" } else { "options class property" };
+                (field.key.clone(), need, via)
+            }
         };
+        let options = matches!(keys, FieldKeys::Options { .. });
+        let joiner = if options { "__" } else { "_" };
         // Upper case loses a field name's words (`PasswordEncryptionKey`): judged as written.
         let written_secret =
             keys == FieldKeys::Mapstructure && field.mapped_key.as_deref().is_some_and(super::looks_like_secret);
         let name = match (prefix.is_empty(), key.is_empty()) {
             (_, true) => prefix.to_string(),
             (true, false) => key.clone(),
-            (false, false) => format!("{prefix}_{key}"),
+            (false, false) => format!("{prefix}{joiner}{key}"),
         };
         if field.embedded || by_name.contains_key(field.ty.as_str()) {
             walk(by_name, keys, &field.ty, &name, depth + 1, found);
         } else if !name.is_empty() {
-            let read =
-                EnvRead::new(name, field.at, need, via).typed_setting(field.setting).marked_secret(written_secret);
+            // A bound property the app does not insist on is like any configuration key: a
+            // variable only where the project spells it (an options class often holds keys
+            // nothing sets); all are under the project's `AddEnvironmentVariables("APP_")`.
+            let read = if options && need != Need::Required {
+                EnvRead::derived(name, field.at, need, via)
+            } else {
+                EnvRead::new(name, field.at, need, via)
+            };
+            let read = read.typed_setting(field.setting).marked_secret(written_secret).without_prefix(options);
             found.push((rel, read, line));
         }
     }

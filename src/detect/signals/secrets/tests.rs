@@ -715,3 +715,20 @@ fn a_test_runs_env_file_backs_only_what_the_app_reads() {
     assert_eq!(names(&[("apps/api/src/.env.test", test_env)]), Vec::<String>::new());
     assert_eq!(names(&[("apps/api/src/.env.test", test_env), ("apps/api/src/stripe.ts", app)]), ["STRIPE_SECRET_KEY"]);
 }
+
+#[test]
+fn a_validated_options_class_is_read_under_the_project_prefix() {
+    let program = "var builder = WebApplication.CreateBuilder(args);\nbuilder.Configuration.AddEnvironmentVariables(\"SHOP_\");\nbuilder.Services.AddOptions<MailOptions>().BindConfiguration(MailOptions.Section).ValidateDataAnnotations();\n";
+    let options = "public class MailOptions\n{\n    public const string Section = \"Mail\";\n    [Required]\n    public string SmtpPassword { get; set; }\n    [Required]\n    public string ApiKey { get; set; }\n}\n";
+    let settings = r#"{ "Mail": { "ApiKey": "dev-only-mail-api-key-0123456789" } }"#;
+    let found = evidence(&[
+        ("src/Shop/Program.cs", program),
+        ("src/Shop/Options/MailOptions.cs", options),
+        ("src/Shop/appsettings.Development.json", settings),
+    ]);
+    // The development settings give the API key: only the password is left to set.
+    assert_eq!(
+        found,
+        [("SHOP_Mail__SmtpPassword".to_string(), "src/Shop/Options/MailOptions.cs:5".to_string(), Need::Required)]
+    );
+}

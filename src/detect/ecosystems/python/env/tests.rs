@@ -263,3 +263,37 @@ fn django_environ_reads_take_the_schemes_cast_and_default() {
         ]
     );
 }
+
+#[test]
+fn nested_models_under_the_delimiter_and_the_prefix() {
+    let text = r#"
+class Database(BaseModel):
+    host: str = "localhost"
+    password: SecretStr
+    pool_size: int = 5
+
+class Mail(BaseModel):
+    api_key: str
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="SHOP_", env_nested_delimiter="__")
+
+    db: Database
+    mail: Optional[Mail] = None
+    debug: bool = False
+"#;
+    assert_eq!(
+        found(text),
+        [
+            ("SHOP_DB__HOST".into(), Need::Optional),
+            ("SHOP_DB__PASSWORD".into(), Need::Required),
+            ("SHOP_DB__POOL_SIZE".into(), Need::Optional),
+            // An optional model's required field is optional.
+            ("SHOP_MAIL__API_KEY".into(), Need::Optional),
+            ("SHOP_DEBUG".into(), Need::Optional),
+        ]
+    );
+    // Without a delimiter, a model field is one variable holding JSON.
+    let flat = text.replace(", env_nested_delimiter=\"__\"", "");
+    assert!(found(&flat).contains(&("SHOP_DB".into(), Need::Required)), "{:?}", found(&flat));
+}
