@@ -763,8 +763,7 @@ fn accepted_name(read: &EnvRead, project: &ProjectNames) -> Option<String> {
         read.name.clone()
     };
     let by_words = read.derived && looks_like_secret(&read.name) && !is_public(&name);
-    // Upper case loses a settings key's word boundaries (`adminClientSecret`,
-    // `mail.smtpPassword`): judged as written.
+    // Upper case loses a key's word boundaries (`adminClientSecret`, `mail.smtpPassword`).
     let as_keyed = read.settings_key.as_ref().is_some_and(|key| {
         let written = key.key.replace(['.', '-'], "_");
         project.is_secret(&read.name, read.marked_secret) || project.is_secret(&written, read.marked_secret)
