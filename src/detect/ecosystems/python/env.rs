@@ -554,13 +554,7 @@ fn given_at_construction(text: &str, class: &str) -> Vec<String> {
             continue;
         }
         let Some(arguments) = code::block(&text[found.end() - 1..], QUOTES) else { continue };
-        let mut rest = arguments;
-        while !rest.trim().is_empty() {
-            let argument = code::expression(rest, QUOTES);
-            // Comments between arguments (`_env_file=f,  # type: ignore`) lead the next one.
-            let code_lines: Vec<&str> =
-                argument.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
-            let joined = code_lines.join(" ");
+        for joined in call_arguments(arguments) {
             let trimmed = joined.as_str();
             if let Some(unpacked) = trimmed.strip_prefix("**").filter(|v| is_identifier(v)) {
                 let literal = Regex::new(&format!(r"(?m)^\s*{}\s*(?::[^=\n]*)?=\s*\{{", regex::escape(unpacked)));
@@ -574,10 +568,25 @@ fn given_at_construction(text: &str, class: &str) -> Vec<String> {
             {
                 given.push(key.trim().to_string());
             }
-            rest = rest[argument.len()..].strip_prefix([',', ';']).unwrap_or_default();
         }
     }
     given
+}
+
+/// The arguments of a call (`arguments`: inside its brackets), each its code lines joined:
+/// comments between arguments (`_env_file=f,  # type: ignore`) lead the next one, dropped.
+fn call_arguments(arguments: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = arguments;
+    while !rest.trim().is_empty() {
+        let argument = code::expression(rest, QUOTES);
+        let code_lines: Vec<&str> =
+            argument.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+        found.push(code_lines.join(" "));
+        let Some(next) = rest.get(argument.len()..).and_then(|after| after.strip_prefix([',', ';'])) else { break };
+        rest = next;
+    }
+    found
 }
 
 /// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`;

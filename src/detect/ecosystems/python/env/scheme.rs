@@ -37,13 +37,7 @@ pub(super) fn environ_scheme(text: &str) -> Vec<SchemeEntry> {
     let text = blanked.as_str();
     for m in CONSTRUCTOR.find_iter(text) {
         let Some(arguments) = code::block(&text[m.end() - 1..], QUOTES) else { continue };
-        let mut rest = arguments;
-        while !rest.trim().is_empty() {
-            let argument = code::expression(rest, QUOTES);
-            // Comments between arguments lead the next one.
-            let code_lines: Vec<&str> =
-                argument.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
-            let joined = code_lines.join(" ");
+        for joined in super::call_arguments(arguments) {
             if let Some(c) = ENTRY.captures(&joined)
                 && let (Some(name), Some(cast)) = (c.get(1), c.get(3))
             {
@@ -55,9 +49,6 @@ pub(super) fn environ_scheme(text: &str) -> Vec<SchemeEntry> {
                     tuple && after_cast.strip_prefix(',').is_some_and(|default| !default.trim_start().starts_with(')'));
                 found.push(SchemeEntry { name: name.as_str().to_string(), cast, has_default });
             }
-            let Some(after) = rest.get(argument.len()..) else { break };
-            let Some(next) = after.strip_prefix([',', ';']) else { break };
-            rest = next;
         }
     }
     found
