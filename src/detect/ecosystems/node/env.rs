@@ -258,7 +258,9 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
         // required (a condition, `!!process.env.SKIP_ENV_VALIDATION`, still checks by default).
         let via = if SKIPPED.is_match(body) { UNCHECKED_T3_ENV } else { "t3-env schema" };
         for section in SECTION.find_iter(body) {
-            blocks.push((open + 1 + section.end() - 1, via));
+            let section_open = open + 1 + section.end() - 1;
+            blocks.push((section_open, via));
+            blocks.extend(spread_sections(text, section_open).into_iter().map(|spread| (spread, via)));
         }
     }
     for m in CLEAN_ENV.find_iter(text) {
@@ -287,6 +289,36 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
     let mut found: Vec<EnvRead> = blocks.into_iter().flat_map(|(open, via)| schema_entries(text, open, via)).collect();
     found.sort_by_key(|r| r.at);
     found.dedup_by(|a, b| a.at == b.at);
+    found
+}
+
+/// The object blocks a t3-env section block (opening at `open`) spreads in from the same
+/// file: `...githubEnv.server` is the `server: { … }` of `const githubEnv = { … }`, and
+/// `...authVars` the object `const authVars = { … }` itself (a schema split by feature).
+fn spread_sections(text: &str, open: usize) -> Vec<usize> {
+    static SPREAD: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\.\.\.\s*([A-Za-z_$][[:word:]$]*)(?:\s*\.\s*(server|shared|client))?\s*(?:,|$)")
+            .expect("the spread pattern is valid")
+    });
+    let Some(body) = code::block(&text[open..], QUOTES) else { return Vec::new() };
+    let mut found = Vec::new();
+    for spread in SPREAD.captures_iter(body) {
+        let Some(name) = spread.get(1) else { continue };
+        let definition = format!(r"(?-u:\b)(?:const|let|var)\s+{}\s*(?::[^=]*)?=\s*\{{", regex::escape(name.as_str()));
+        let Some(object) = Regex::new(&definition).ok().and_then(|d| d.find(text)).map(|m| m.end() - 1) else {
+            continue;
+        };
+        match spread.get(2) {
+            None => found.push(object),
+            Some(member) => {
+                let entry = object_entries(text, object).into_iter().find(|e| e.name == member.as_str());
+                if let Some(entry) = entry.filter(|e| e.value.trim_start().starts_with('{')) {
+                    let value_at = entry.value.as_ptr() as usize - text.as_ptr() as usize;
+                    found.push(value_at + (entry.value.len() - entry.value.trim_start().len()));
+                }
+            }
+        }
+    }
     found
 }
 

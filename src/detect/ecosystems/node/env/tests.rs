@@ -252,3 +252,21 @@ fn an_apostrophe_in_a_schema_comment_hides_nothing_after_it() {
     assert!(names.contains(&"REDIS_CONNECTION_STRING".to_string()), "{names:?}");
     assert!(names.contains(&"API_SECRET".to_string()), "{names:?}");
 }
+
+#[test]
+fn a_t3_env_schema_split_by_feature_reads_every_spread_section() {
+    let text = "import { createEnv } from \"@t3-oss/env-nextjs\";\nconst baseEnv = {\n  server: { ENCRYPTION_SECRET: z.string().length(32) },\n  client: { NEXT_PUBLIC_URL: z.string().url() },\n};\nconst gitlabEnv = {\n  server: {\n    GITLAB_CLIENT_SECRET: z.string().min(1).optional(),\n    GITLAB_BASE_URL: z.string().url().optional(),\n  },\n};\nconst smtpVars = { SMTP_PASSWORD: z.string().optional() };\nconst unused = { server: { NOT_SPREAD_TOKEN: z.string() } };\nexport const env = createEnv({\n  server: {\n    ...baseEnv.server,\n    ...gitlabEnv.server,\n    ...smtpVars,\n    OWN_SECRET: z.string(),\n  },\n  client: { ...baseEnv.client },\n  runtimeEnv: process.env,\n});\n";
+    let mut names: Vec<String> = found("src/env.ts", text).into_iter().map(|(name, _)| name).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "ENCRYPTION_SECRET",
+            "GITLAB_BASE_URL",
+            "GITLAB_CLIENT_SECRET",
+            "NEXT_PUBLIC_URL",
+            "OWN_SECRET",
+            "SMTP_PASSWORD"
+        ]
+    );
+}
