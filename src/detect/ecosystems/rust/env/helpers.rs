@@ -16,22 +16,30 @@ use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
 /// another such function.
 pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static FN: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^[ \t]*(?:pub(?:\([a-z]+\))?\s+)?fn\s+([a-z_][[:word:]]*)\s*(?:<[^>{]*>)?\s*\(\s*([a-z_][[:word:]]*)\s*:\s*&")
+        Regex::new(r"(?m)^[ \t]*(?:pub(?:\([a-z]+\))?\s+)?fn\s+([a-z_][[:word:]]*)\s*(?:<[^>{]*>)?\s*\(([^)]*)\)")
             .expect("the Rust fn pattern is valid")
     });
     if !text.contains("var(") {
         return Vec::new();
     }
-    // (function, parameter, body) of each candidate: the body runs to the next `fn`.
+    // (function, parameter, body) of each candidate, a parameter taken by reference (`var:
+    // &str`) in any place (`t_str(map, parent, key, env_var: &str)`): the body runs to the
+    // next `fn`.
     let starts: Vec<usize> = FN.find_iter(text).map(|m| m.start()).collect();
     let functions: Vec<(&str, &str, &str)> = FN
         .captures_iter(text)
         .filter_map(|c| {
-            let (whole, function, parameter) = (c.get(0)?, c.get(1)?, c.get(2)?);
+            let (whole, function, parameters) = (c.get(0)?, c.get(1)?, c.get(2)?);
             let next = starts.partition_point(|&start| start <= whole.start());
             let body = &text[whole.end()..starts.get(next).copied().unwrap_or(text.len())];
-            Some((function.as_str(), parameter.as_str(), body))
+            Some(parameters.as_str().split(',').filter_map(move |parameter| {
+                let (name, kind) = parameter.split_once(':')?;
+                let name = name.trim();
+                (kind.trim_start().starts_with('&') && name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_'))
+                    .then_some((function.as_str(), name, body))
+            }))
         })
+        .flatten()
         .collect();
     let passes = |body: &str, call: &str, parameter: &str| {
         body.match_indices(&format!("{call}({parameter}"))
@@ -61,12 +69,12 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
         .collect()
 }
 
-/// Calls of any function with a variable's name as their literal first argument
-/// (`maybe_env("X")`, `docs_rs_env_vars::env("X", 8)`): reads if the project defines the
-/// function as a helper. Optional with another argument.
+/// Calls of any function with a variable's name as a literal argument (`maybe_env("X")`,
+/// `docs_rs_env_vars::env("X", 8)`, `t_str(&mut map, "db", "password", "DB_PASSWORD")`):
+/// reads if the project defines the function as a helper. Optional with another argument.
 pub fn helper_calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|[^[:word:]!])([a-z_][[:word:]]*)(?:::<[^>]*>)?\(\s*"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
+        Regex::new(r#"(?:^|[^[:word:]!])([a-z_][[:word:]]*)(?:::<[^>]*>)?\(\s*(?:[^()";{}=]|"[^"\n]*")*?"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
             .expect("the Rust call pattern is valid")
     });
     CALL.captures_iter(text)
@@ -93,6 +101,17 @@ mod tests {
         let mut found: Vec<(String, bool)> = helpers(text).into_iter().map(|h| (h.function, h.required)).collect();
         found.sort();
         assert_eq!(found, [("env".into(), false), ("maybe_env".into(), false), ("require_env".into(), false)]);
+    }
+
+    #[test]
+    fn a_helper_whose_later_parameter_names_the_variable() {
+        let text = "pub fn t_str(map: &mut toml::Table, parent: &str, key: &str, env_var: &str) -> Option<String> {\n    let value = map.remove(key);\n    if !env_var.is_empty() && let Ok(v) = env::var(env_var) {\n        return Some(v);\n    }\n    None\n}\n";
+        let names: Vec<String> = helpers(text).into_iter().map(|h| h.function).collect();
+        assert_eq!(names, ["t_str"]);
+        let call = "let keys = t_str(&mut table, \"encryption\", \"keys\", \"ENC_KEYS\");\nlet port = other(3);\n";
+        let found: Vec<(String, String)> =
+            helper_calls(call).into_iter().map(|r| (r.helper.unwrap_or_default(), r.name)).collect();
+        assert_eq!(found, [("t_str".to_string(), "ENC_KEYS".to_string())]);
     }
 
     #[test]
