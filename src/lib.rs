@@ -53,6 +53,7 @@ where
             return code.into();
         }
     };
+    memory::map_large_blocks();
     let ui = ui::Ui::new(&cli.global);
     match commands::dispatch(cli, &ui) {
         Ok(code) => code.into(),
