@@ -56,6 +56,10 @@ pub(super) fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Op
         }
         _ => return None,
     };
+    // `tox …`, `python -m tox …`
+    if rest.first() == Some(&"tox") || rest.get(1..3) == Some(&["-m", "tox"]) {
+        rest = without_installpkg(rest);
+    }
     let program = rest.first()?;
     let program = match *program {
         "python" | "python3" => "python3".to_string(),
@@ -63,6 +67,34 @@ pub(super) fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Op
     };
     rest.remove(0);
     Some(std::iter::once(program.as_str()).chain(rest).collect::<Vec<_>>().join(" "))
+}
+
+/// tox's words without `--installpkg PATH`: in CI the package comes from another job's
+/// artifact (`dist/*.tar.gz`, `` `find dist/*.whl` ``), which no checkout has; without the
+/// option tox builds it from the checkout, and the run is the same suite.
+fn without_installpkg(words: Vec<&str>) -> Vec<&str> {
+    let mut kept = Vec::with_capacity(words.len());
+    let mut words = words.into_iter();
+    while let Some(word) = words.next() {
+        if word.starts_with("--installpkg=") {
+            continue;
+        }
+        if word != "--installpkg" {
+            kept.push(word);
+            continue;
+        }
+        // The value, which a command substitution may spread over several words.
+        let Some(value) = words.next() else { break };
+        let closing = match value {
+            v if v.starts_with('`') && (v.len() == 1 || !v.ends_with('`')) => Some('`'),
+            v if v.starts_with("$(") && !v.ends_with(')') => Some(')'),
+            _ => None,
+        };
+        if let Some(closing) = closing {
+            words.by_ref().find(|w| w.ends_with(closing));
+        }
+    }
+    kept
 }
 
 /// The major version of `tool` that wrote a lock file, from its first line (`# This file is

@@ -252,6 +252,17 @@ fn uv_and_poetry_runs_go_to_the_interpreter() {
     assert_eq!(with("pytest tests --cov", &["pip"]).as_deref(), Some("python3 -m pytest tests --cov"));
     assert_eq!(with("py.test -x", &["poetry"]).as_deref(), Some("python3 -m pytest -x"));
     assert_eq!(with("tox -e py", &["uv", "npm"]).as_deref(), Some("python3 -m tox -e py"));
+    // CI's artifact of another job is not in a checkout: tox builds the package itself.
+    let built_elsewhere = [
+        "tox run -e py --installpkg `find dist/*.tar.gz`",
+        "tox run --installpkg dist/*.whl -e py",
+        "tox run --installpkg=dist/x.whl -e py",
+        "python -m tox run --installpkg $(ls dist/*.whl | head -1) -e py",
+    ];
+    for command in built_elsewhere {
+        let local = with(command, &["pip"]);
+        assert!(matches!(local.as_deref(), Some("python3 -m tox run -e py")), "{command} -> {local:?}");
+    }
     assert_eq!(with("coverage run -m pytest", &["pip"]).as_deref(), Some("python3 -m coverage run -m pytest"));
     assert_eq!(with("pytest", &["pipenv"]), None, "pipenv's environment is its own");
     assert_eq!(with("pytest", &["npm"]), None);
