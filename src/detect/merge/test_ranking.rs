@@ -23,11 +23,9 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
         let program = shell::split_prefix(&t.command).1.split_whitespace().next().unwrap_or_default();
         app_beside_node && (program == "npx" || ecosystem_of(program) == Some("node"))
     };
-    let other_ecosystem = |t: &TestCommand| {
-        t.source.kind == Kind::Ci
-            && !main.is_empty()
-            && ecosystems::owner_of_test(&t.command).is_some_and(|eco| !main.contains(&eco.id))
-    };
+    let of_other_ecosystem =
+        |t: &TestCommand| !main.is_empty() && ecosystems::owner_of_test(&t.command).is_some_and(|eco| !main.contains(&eco.id));
+    let other_ecosystem = |t: &TestCommand| t.source.kind == Kind::Ci && of_other_ecosystem(t);
     tests.sort_by_key(|t| {
         (
             test_rank(&t.source),
@@ -58,9 +56,13 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
         let least = tests.remove(fewest);
         tests.insert(i, least);
     }
-    // The primary: the first that runs the suite as a developer would before pushing; the
-    // others keep their places.
-    if let Some(best) = (0..tests.len()).min_by_key(|&i| (reasons_not_primary(&tests[i], managers), i)) {
+    // The primary: the first that runs the suite as a developer would before pushing, and of
+    // the main ecosystem (CI's `tox` for a Django package fans out over its envlist: tox.ini's
+    // own env is the suite, not the JS job's `npm test`) unless the owners' agent setup says
+    // otherwise (they list the backend's tests first). The others keep their places.
+    let another_ecosystems = |t: &TestCommand| t.source.kind != Kind::AgentSetup && of_other_ecosystem(t);
+    let primary_key = |i: usize| (reasons_not_primary(&tests[i], managers), another_ecosystems(&tests[i]), i);
+    if let Some(best) = (0..tests.len()).min_by_key(|&i| primary_key(i)) {
         let mut primary = tests.remove(best);
         primary.primary = true;
         tests.insert(0, primary);
