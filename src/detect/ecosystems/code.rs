@@ -143,6 +143,31 @@ pub fn assigns(after: &str) -> bool {
     after.starts_with('=') && !after.starts_with("==") && !after.starts_with("=>") && !after.starts_with("=~")
 }
 
+/// Whether offset `at` lies in the block of a `try { … }` of a brace language (JavaScript,
+/// Java, C#, PHP), within [`LOOKAHEAD`] × 2 bytes before it: what the code there throws for a
+/// missing value is caught, so the program goes on without it. Brackets in strings are
+/// taken as written (a template's `${…}` is balanced).
+pub fn in_try_block(text: &str, at: usize) -> bool {
+    let from = at.saturating_sub(LOOKAHEAD * 2);
+    let Some(before) = text.get(from..at) else { return false };
+    let mut depth = 0usize;
+    for (i, c) in before.char_indices().rev() {
+        match c {
+            '}' => depth += 1,
+            '{' if depth > 0 => depth -= 1,
+            '{' => {
+                let head = before[..i].trim_end();
+                if head.ends_with("try") && !head[..head.len() - 3].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// The rest of the line that starts at the beginning of `text`.
 pub fn rest_of_line(text: &str) -> &str {
     text.split('\n').next().unwrap_or_default()

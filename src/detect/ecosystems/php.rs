@@ -1,12 +1,7 @@
 //! PHP with Composer (`composer.json`, `composer.lock`), the PHP version it needs
 //! and the test runner (composer `test` script, Pest, `php artisan test`, PHPUnit).
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
-use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{pm_path, projects, version_file};
 use crate::detect::findings::{Findings, Kind, Phase};
 use crate::detect::repo::Repo;
@@ -16,6 +11,8 @@ use crate::detect::sources::version;
 use crate::evidence::Evidence;
 use crate::rel_path::RelPath;
 use crate::rel_path::rel;
+
+mod env;
 
 pub struct Php;
 
@@ -64,65 +61,14 @@ impl Ecosystem for Php {
         let extension = name.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
         ["yml", "yaml", "xml"].contains(&extension) && dir.split('/').any(|d| d == "config")
     }
-    /// `getenv('X')`, `env('X')` (Laravel), `$_ENV['X']`, `$_SERVER['X']`, `Env::get('X')`:
-    /// optional with a default argument or a `??` fallback. Symfony's `%env(X)%` (any
-    /// processors before the name) fails without it unless a parameter gives a default.
-    /// vlucas/phpdotenv's checks name variables too (see [`phpdotenv_reads`]).
+    /// `getenv('X')`, `env('X')` (Laravel), `$_ENV['X']`, Symfony's `%env(X)%`, phpdotenv's
+    /// checks and jbtronics/settings-bundle's `envVar:` parameters (see [`env::reads`]).
     fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
-        static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?:(?-u:\b)getenv\(|(?-u:\b)env\(|\$_ENV\[|\$_SERVER\[|(?-u:\b)Env::get\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
-                .expect("the PHP environment-read pattern is valid")
-        });
-        static SYMFONY: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"%env\((?:[a-z_]+:)*([A-Za-z_][A-Za-z0-9_]*)\)%").expect("the Symfony env pattern is valid")
-        });
-        let mut reads = code::reads_of(&READ, text, "env()", |after| {
-            let rest = code::rest_of_call(after, &['"', '\'']);
-            let closed = after[rest.len()..].get(1..).unwrap_or_default();
-            if code::has_another_argument(rest) || code::followed_by(closed, &["??", "?:"]) {
-                Need::Optional
-            } else {
-                Need::Unstated
-            }
-        });
-        reads.extend(code::reads_of(&SYMFONY, text, "%env()% parameter", |_| Need::Unstated));
-        reads.extend(phpdotenv_reads(text));
-        reads
+        env::reads(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }
-}
-
-/// vlucas/phpdotenv's validation: `$dotenv->required('X')` or `->required(['A', 'B'])` stops
-/// the app without them, `->ifPresent('X')` checks one only when set; a check chained on
-/// (`->isInteger()`, `->isBoolean()`, `->allowedValues([…])`) types the value as a setting.
-fn phpdotenv_reads(text: &str) -> Vec<EnvRead> {
-    static CHECK: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"->(required|ifPresent)\(\s*(\[[^\]]*\]|['\x22][A-Za-z_][A-Za-z0-9_]*['\x22])\s*\)")
-            .expect("the phpdotenv check pattern is valid")
-    });
-    static NAME: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#).expect("the phpdotenv name pattern is valid")
-    });
-    if !text.contains("Dotenv") {
-        return Vec::new();
-    }
-    let mut found = Vec::new();
-    for c in CHECK.captures_iter(text) {
-        let (Some(whole), Some(check), Some(names)) = (c.get(0), c.get(1), c.get(2)) else { continue };
-        let chain = code::rest_of_line(&text[whole.end()..]);
-        let setting = ["->isInteger(", "->isBoolean(", "->allowedValues("].iter().any(|t| chain.contains(t));
-        let (need, via) = if check.as_str() == "required" {
-            (Need::Required, "phpdotenv required")
-        } else {
-            (Need::Optional, "phpdotenv ifPresent")
-        };
-        for name in NAME.captures_iter(names.as_str()).filter_map(|n| n.get(1)) {
-            found.push(EnvRead::new(name.as_str(), names.start() + name.start(), need, via).typed_setting(setting));
-        }
-    }
-    found
 }
 
 fn detect(repo: &Repo, out: &mut Findings) {
@@ -195,26 +141,6 @@ fn composer(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn phpdotenv_checks_require_and_type() {
-        let text = "<?php\n$dotenv = Dotenv\\Dotenv::createImmutable(__DIR__);\n$dotenv->load();\n$dotenv->required(['DB_HOST', 'DB_PASS']);\n$dotenv->required('APP_KEY')->notEmpty();\n$dotenv->required('CACHE_TTL')->isInteger();\n$dotenv->ifPresent('MAILGUN_SECRET')->notEmpty();\n";
-        let got: Vec<(String, Need, bool)> = Php
-            .env_reads(crate::rel_path::rel!("bootstrap.php"), text)
-            .into_iter()
-            .map(|r| (r.name, r.need, r.setting))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("DB_HOST".into(), Need::Required, false),
-                ("DB_PASS".into(), Need::Required, false),
-                ("APP_KEY".into(), Need::Required, false),
-                ("CACHE_TTL".into(), Need::Required, true),
-                ("MAILGUN_SECRET".into(), Need::Optional, false),
-            ]
-        );
-    }
 
     #[test]
     fn a_php_binary_named_for_its_version_is_the_sandbox_s_php() {

@@ -123,6 +123,10 @@ impl Ecosystem for Python {
     fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
         env::settings_bases(text)
     }
+    /// Flask's `from_prefixed_env` and the like (see [`env::flask::prefix`]).
+    fn env_prefix(&self, text: &str) -> Option<String> {
+        env::flask::prefix(text)
+    }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         let runners = ci::runners_used(sources);
         let mut test_packages = ci::test_packages(sources);

@@ -97,10 +97,55 @@ fn placeholders(text: &str, via: &'static str) -> Vec<EnvRead> {
             }
             code::is_upper_snake(name.as_str()).then(|| {
                 let need = if c.get(2).is_some() { Need::Optional } else { Need::Required };
-                EnvRead::new(name.as_str(), name.start(), need, via)
+                EnvRead::new(name.as_str(), name.start(), need, via).typed_setting(binds_names(key))
             })
         })
         .collect()
+}
+
+/// Whether the property a placeholder's line sets (`autocomplete-keys: ${X:}`,
+/// `app.redacted-keys=${X}`) is a plural `keys` naming other things — Spring binds such a
+/// comma-separated value to a list of names (tag keys, header keys to redact) — and not key
+/// material, which a credential or cipher word before `keys` marks (`signing-keys`,
+/// `jwt-keys`, `api-keys`). A bare `keys` is left to the variable's name.
+fn binds_names(line: &str) -> bool {
+    const KEY_MATERIAL: &[&str] = &[
+        "secret",
+        "private",
+        "api",
+        "access",
+        "signing",
+        "encryption",
+        "decryption",
+        "jwt",
+        "jwk",
+        "hmac",
+        "rsa",
+        "master",
+        "auth",
+        "crypto",
+        "cipher",
+        "previous",
+        "rotated",
+        "license",
+    ];
+    let key = line.split([':', '=']).next().unwrap_or_default().trim();
+    let segment = key.rsplit('.').next().unwrap_or_default();
+    let mut words = Vec::new();
+    for part in segment.split(['-', '_']) {
+        let mut word = String::new();
+        for c in part.chars() {
+            if c.is_ascii_uppercase() && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            word.push(c.to_ascii_lowercase());
+        }
+        words.push(word);
+    }
+    match words.as_slice() {
+        [.., qualifier, last] if last == "keys" => !KEY_MATERIAL.contains(&qualifier.as_str()),
+        _ => false,
+    }
 }
 
 /// `@Value("${X}")` / `@Value("${X:default}")` (Spring, Micronaut); a property key
@@ -296,6 +341,21 @@ mod tests {
         assert!(names.contains(&("JDBC_URL".into(), Need::Optional, false)), "{names:?}");
         assert!(names.contains(&("SPRING_DATASOURCE_PASSWORD".into(), Need::Optional, true)), "{names:?}");
         assert!(!names.iter().any(|(n, _, _)| n == "APP_USER"), "{names:?}");
+        let lists = "zipkin:\n  storage:\n    autocomplete-keys: ${AUTOCOMPLETE_KEYS:}\n    signing-keys: ${SIGNING_KEYS}\n    keys: ${APP_KEYS}\napp.redactedKeys=${REDACTED_KEYS:password}\n";
+        let typed: Vec<(String, bool)> = reads(RelPath::new("src/main/resources/application.yml").unwrap(), lists)
+            .into_iter()
+            .filter(|r| !r.derived && r.settings_key.is_none())
+            .map(|r| (r.name, r.setting))
+            .collect();
+        assert_eq!(
+            typed,
+            [
+                ("AUTOCOMPLETE_KEYS".into(), true),
+                ("SIGNING_KEYS".into(), false),
+                ("APP_KEYS".into(), false),
+                ("REDACTED_KEYS".into(), true)
+            ]
+        );
         assert!(is_spring_config("config/src/main/resources/shared", "account-service.yml"));
         assert!(is_spring_config("", "bootstrap.yml"));
         assert!(!is_spring_config("src/test/resources", "data.yml"));

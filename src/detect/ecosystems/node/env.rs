@@ -581,14 +581,20 @@ fn nest_config_reads(text: &str) -> Vec<EnvRead> {
     GET.captures_iter(text)
         .filter_map(|c| {
             let (method, name, whole) = (c.get(1)?, c.get(2)?, c.get(0)?);
-            let need = if method.as_str() == "getOrThrow" {
+            // A `getOrThrow` in a `try` block is caught: the app goes on without the value
+            // (a login strategy it then leaves out).
+            let caught = method.as_str() == "getOrThrow" && code::in_try_block(text, whole.start());
+            let need = if caught {
+                Need::Optional
+            } else if method.as_str() == "getOrThrow" {
                 Need::Required
             } else if code::has_another_argument(code::rest_of_call(&text[whole.end()..], QUOTES)) {
                 Need::Optional
             } else {
                 Need::Unstated
             };
-            Some(EnvRead::new(name.as_str(), name.start(), need, "ConfigService"))
+            let via = if caught { "ConfigService getOrThrow in a try block" } else { "ConfigService" };
+            Some(EnvRead::new(name.as_str(), name.start(), need, via))
         })
         .collect()
 }

@@ -24,6 +24,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(settings_classes(text));
     found.extend(dynaconf_validators(text));
     found.extend(interpolation::reads(text));
+    found.extend(flask::config_keys(text));
     // A settings module runs top to bottom at import: a read under `if USE_S3:` or in an
     // `else:` branch happens only in the set-ups that take it, so the app starts without it.
     for read in &mut found {
@@ -780,6 +781,7 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
     found
 }
 
+pub(super) mod flask;
 mod interpolation;
 mod nested;
 mod prefixed;

@@ -66,6 +66,16 @@ fn nest_config_service() {
         ]
     );
     assert!(found("other.ts", "const url = configService.get('DATABASE_URL');\n").is_empty());
+    // Thrown in a `try` block and caught: the app falls back to something else.
+    let caught = "import { ConfigService } from '@nestjs/config';\nconst strategy = () => {\n  try {\n    const id = config.getOrThrow('GITHUB_CLIENT_ID');\n    if (id) { log(`${id}`); }\n    return new GitHub(id, config.getOrThrow('GITHUB_CLIENT_SECRET'));\n  } catch {\n    return new Dummy();\n  }\n};\nconst retry = () => config.getOrThrow('SESSION_SECRET');\n";
+    assert_eq!(
+        found("auth.module.ts", caught),
+        [
+            ("GITHUB_CLIENT_ID".into(), Need::Optional),
+            ("GITHUB_CLIENT_SECRET".into(), Need::Optional),
+            ("SESSION_SECRET".into(), Need::Required),
+        ]
+    );
 }
 
 #[test]

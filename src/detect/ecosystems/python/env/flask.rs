@@ -1,0 +1,124 @@
+//! Flask's configuration from the environment: `app.config.from_prefixed_env()` (Flask 2.1)
+//! loads every variable named `FLASK_<KEY>` (or `<prefix>_<KEY>` for `prefix="X"`) into the
+//! config key `<KEY>`, so each key of the app's config classes is a variable under that
+//! prefix. Older apps walk `os.environ` for a prefix themselves, the same shape.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::classes;
+use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+/// The prefix `text` has Flask's config load variables under: `from_prefixed_env()` gives
+/// `FLASK_`, `from_prefixed_env(prefix="APP")` or `("APP")` gives `APP_`; a loop over
+/// `os.environ` that keeps the names starting with a literal (or a parameter's literal
+/// default, `def load(app, prefix="APP_")`) and stores them in a config gives that literal.
+pub(in crate::detect::ecosystems::python) fn prefix(text: &str) -> Option<String> {
+    static PREFIXED_ENV: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\.from_prefixed_env\(\s*(?:(?:prefix\s*=\s*)?['"]([A-Za-z0-9_]*)['"])?"#)
+            .expect("the from_prefixed_env pattern is valid")
+    });
+    if let Some(c) = PREFIXED_ENV.captures(text) {
+        let prefix = c.get(1).map_or("FLASK", |p| p.as_str());
+        return Some(format!("{}_", prefix.trim_end_matches('_')));
+    }
+    walked_prefix(text)
+}
+
+/// `for key, value in os.environ.items(): if key.startswith(P): … config[…] = value`, with
+/// `P` a literal or a parameter of the function with a literal default.
+fn walked_prefix(text: &str) -> Option<String> {
+    static WALK: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"for\s+(\w+)\s*,\s*\w+\s+in\s+os\.environ\.items\(\)\s*:")
+            .expect("the environ walk pattern is valid")
+    });
+    static STARTS_WITH: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(\w+)\.startswith\(\s*(?:['"]([A-Za-z0-9_]+)['"]|([A-Za-z_]\w*))\s*\)"#)
+            .expect("the startswith pattern is valid")
+    });
+    let walk = WALK.captures(text)?;
+    let key = walk.get(1)?.as_str();
+    let body = &text[walk.get(0)?.end()..];
+    let body = &body[..body.len().min(600)];
+    if !body.contains("config[") {
+        return None;
+    }
+    let test = STARTS_WITH.captures_iter(body).find(|c| c.get(1).is_some_and(|v| v.as_str() == key))?;
+    if let Some(literal) = test.get(2) {
+        return Some(literal.as_str().to_string());
+    }
+    let parameter = test.get(3)?.as_str();
+    let default =
+        Regex::new(&format!(r#"def\s+\w+\([^)]*(?-u:\b){parameter}\s*(?::\s*\w+\s*)?=\s*['"]([A-Za-z0-9_]+)['"]"#))
+            .ok()?;
+    let before = &text[..walk.get(0)?.start()];
+    default.captures_iter(before).last()?.get(1).map(|p| p.as_str().to_string())
+}
+
+/// The keys of the app's config classes (Flask's convention: `class Config:`,
+/// `class ProductionConfig(Config):`; `from_object` keeps their upper-case attributes), each
+/// a variable only under the prefix the project loads its config from (see [`prefix`]):
+/// optional, the class gives the value; a boolean or number is a setting. A key the class
+/// already reads from the environment (`SECRET_KEY = os.environ["SECRET_KEY"]`) is read so.
+pub(super) fn config_keys(text: &str) -> Vec<EnvRead> {
+    static KEY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^([ \t]+)([A-Z][A-Z0-9_]*)[ \t]*(?::[^=\n]*)?=[ \t]*([^\n]*)")
+            .expect("the config key pattern is valid")
+    });
+    static SCALAR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:True|False|-?\d[\d_.]*|timedelta\(.*)\s*(?:#.*)?$").expect("the scalar pattern is valid")
+    });
+    let mut found = Vec::new();
+    for class in classes(text).iter().filter(|class| class.name.ends_with("Config")) {
+        let body = &text[class.body.clone()];
+        let indent = body.lines().find(|l| !l.trim().is_empty()).map_or(0, |l| l.len() - l.trim_start().len());
+        for c in KEY.captures_iter(body) {
+            let (Some(depth), Some(key), Some(value)) = (c.get(1), c.get(2), c.get(3)) else { continue };
+            let value = value.as_str().trim();
+            if depth.as_str().len() != indent || value.contains("environ") || value.contains("getenv") {
+                continue;
+            }
+            let read = EnvRead::new(key.as_str(), class.body.start + key.start(), Need::Optional, "Flask config key");
+            found.push(read.under_project_prefix().typed_setting(SCALAR.is_match(value)));
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flask_loads_its_config_under_a_prefix() {
+        assert_eq!(prefix("app.config.from_prefixed_env()\n").as_deref(), Some("FLASK_"));
+        assert_eq!(prefix("app.config.from_prefixed_env(prefix=\"SHOP\")\n").as_deref(), Some("SHOP_"));
+        assert_eq!(prefix("app.config.from_prefixed_env('SHOP')\n").as_deref(), Some("SHOP_"));
+        let walk = "def config_from_env(app, prefix=\"SHOP_\"):\n    for key, value in os.environ.items():\n        if key.startswith(prefix):\n            app.config[key[len(prefix):]] = value\n";
+        assert_eq!(prefix(walk).as_deref(), Some("SHOP_"));
+        let literal = "for name, value in os.environ.items():\n    if name.startswith(\"APP_\"):\n        config[name[4:]] = value\n";
+        assert_eq!(prefix(literal).as_deref(), Some("APP_"));
+        // A walk that stores nothing in a config loads nothing.
+        assert_eq!(
+            prefix("for key, value in os.environ.items():\n    if key.startswith(\"X_\"):\n        print(key)\n"),
+            None
+        );
+    }
+
+    #[test]
+    fn config_classes_give_the_keys() {
+        let text = "class Config(object):\n    DEBUG = False\n    SECRET_KEY = \"change me\"\n    MAIL_PASSWORD = \"\"\n    DATABASE_URL = os.environ.get(\"DATABASE_URL\")\n    PER_PAGE = 20\n\n    def helper(self):\n        LOCAL_KEY = 1\n\nclass Unrelated:\n    API_KEY = \"x\"\n";
+        let got: Vec<(String, bool, bool)> =
+            config_keys(text).into_iter().map(|r| (r.name, r.needs_prefix, r.setting)).collect();
+        assert_eq!(
+            got,
+            [
+                ("DEBUG".into(), true, true),
+                ("SECRET_KEY".into(), true, false),
+                ("MAIL_PASSWORD".into(), true, false),
+                ("PER_PAGE".into(), true, true),
+            ]
+        );
+    }
+}
