@@ -764,6 +764,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             ],
             &["MAIL_USE_TOKEN", "LOG_SECRET", "MAIL_HOST"],
         ),
+        // A helper called once per setting: the 111th call still counts; one returning a number
+        // reads a setting.
+        (
+            "secrets-rust-helper-calls",
+            &["EVENT_MATRIX_ACCESS_TOKEN"],
+            &[],
+            &["PAM_REMOTE_PASSWORD_LEN", "EVENT_SLACK_CHANNEL", "TUNING_KNOB_1"],
+        ),
     ];
     for (fixture, must, required, must_not) in cases {
         let (names, required_names) = secrets_of(fixture);

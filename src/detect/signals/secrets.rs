@@ -664,9 +664,8 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
                 continue;
             }
             if read.helper.is_some() {
-                if scan.helper_calls.len() < MAX_NAMES_PER_FILE {
-                    scan.helper_calls.push((read, lines.number));
-                }
+                // A call per setting, most of them no secret (`t_str` for each key): bounded like prefixed reads.
+                scan.helper_calls.extend((scan.helper_calls.len() < MAX_NAMES_PER_FILE * 4).then_some((read, lines.number)));
                 continue;
             }
             if read.unprefixed {

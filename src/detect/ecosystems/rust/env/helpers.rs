@@ -16,7 +16,7 @@ use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
 /// another such function.
 pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static FN: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^[ \t]*(?:pub(?:\([a-z]+\))?\s+)?fn\s+([a-z_][[:word:]]*)\s*(?:<[^>{]*>)?\s*\(([^)]*)\)")
+        Regex::new(r"(?m)^[ \t]*(?:pub(?:\([a-z]+\))?\s+)?fn\s+([a-z_][[:word:]]*)\s*(?:<[^>{]*>)?\s*\(([^)]*)\)(?:\s*->\s*([^{]*))?")
             .expect("the Rust fn pattern is valid")
     });
     if !text.contains("var(") {
@@ -26,10 +26,14 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
     // &str`) in any place (`t_str(map, parent, key, env_var: &str)`): the body runs to the
     // next `fn`.
     let starts: Vec<usize> = FN.find_iter(text).map(|m| m.start()).collect();
+    let mut typed: Vec<&str> = Vec::new();
     let functions: Vec<(&str, &str, &str)> = FN
         .captures_iter(text)
         .filter_map(|c| {
             let (whole, function, parameters) = (c.get(0)?, c.get(1)?, c.get(2)?);
+            if c.get(3).is_some_and(|returned| returns_a_setting(returned.as_str())) {
+                typed.push(function.as_str());
+            }
             let next = starts.partition_point(|&start| start <= whole.start());
             let body = &text[whole.end()..starts.get(next).copied().unwrap_or(text.len())];
             Some(parameters.as_str().split(',').filter_map(move |parameter| {
@@ -65,8 +69,22 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
         .into_iter()
         // `require_env` hands back a `Result` whose error its caller may log, skip or propagate
         // from a constructor only some commands run: the call does not say the app stops.
-        .map(|function| EnvHelper::named(function, false))
+        .map(|function| {
+            let helper = EnvHelper::named(function, false);
+            EnvHelper { setting: helper.setting || typed.contains(&function), ..helper }
+        })
         .collect()
+}
+
+/// Whether a helper hands back a flag or a number (`fn t_u32(…) -> Option<u32>`): what it
+/// reads is a setting whatever the variable's name (`PASSWORD_LEN`).
+fn returns_a_setting(returned: &str) -> bool {
+    let returned = returned.trim().trim_end_matches("where").trim();
+    let inner = ["Option<", "Result<"].iter().fold(returned, |t, wrapper| {
+        t.strip_prefix(wrapper).map_or(t, |rest| rest.split([',', '>']).next().unwrap_or(rest))
+    });
+    inner == "bool"
+        || ["u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64"].contains(&inner.trim())
 }
 
 /// Calls of any function with a variable's name as a literal argument (`maybe_env("X")`,
@@ -108,6 +126,9 @@ mod tests {
         let text = "pub fn t_str(map: &mut toml::Table, parent: &str, key: &str, env_var: &str) -> Option<String> {\n    let value = map.remove(key);\n    if !env_var.is_empty() && let Ok(v) = env::var(env_var) {\n        return Some(v);\n    }\n    None\n}\n";
         let names: Vec<String> = helpers(text).into_iter().map(|h| h.function).collect();
         assert_eq!(names, ["t_str"]);
+        let numbers = "fn t_u32(map: &mut toml::Table, parent: &str, key: &str, env_var: &str) -> Option<u32> {\n    env::var(env_var).ok()?.parse().ok()\n}\n";
+        assert!(helpers(numbers).iter().all(|h| h.setting));
+        assert!(helpers(text).iter().all(|h| !h.setting));
         let call = "let keys = t_str(&mut table, \"encryption\", \"keys\", \"ENC_KEYS\");\nlet port = other(3);\n";
         let found: Vec<(String, String)> =
             helper_calls(call).into_iter().map(|r| (r.helper.unwrap_or_default(), r.name)).collect();
