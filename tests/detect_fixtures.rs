@@ -764,6 +764,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             ],
             &["MAIL_USE_TOKEN", "LOG_SECRET", "MAIL_HOST"],
         ),
+        // Effect's `Config.redacted` declares a secret; `Config.number`/`boolean` type settings.
+        (
+            "secrets-node-effect-config",
+            &["WORKFLOWS_DATABASE_URL", "MAPS_LICENCE"],
+            &[],
+            &["WORKFLOWS_RPC_URL", "MAX_TOKENS", "USE_AUTH_TOKEN", "PUBLIC_HOST"],
+        ),
         // A helper called once per setting: the 111th call still counts; one returning a number
         // reads a setting.
         (

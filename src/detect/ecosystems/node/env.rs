@@ -5,7 +5,7 @@
 //! that validate the environment — t3-env's `createEnv({ server: { X: z.string() } })`, zod
 //! objects parsed from it, envalid's `cleanEnv(process.env, { X: str() })` — whose entries
 //! are required unless optional or defaulted, and znv's `parseEnv(process.env, { X: z.string() })`;
-//! joi schemas (see [`joi`]), convict's (see [`convict`]) and env-schema's (see [`env_schema`]); the `env-var` package (`env.get("X").required()`);
+//! joi schemas (see [`joi`]), convict's (see [`convict`]), env-schema's (see [`env_schema`]) and Effect's `Config` (see [`effect`]); the `env-var` package (`env.get("X").required()`);
 //! NestJS's `ConfigService` (`config.getOrThrow("X")`);
 //! Prisma schemas (`url = env("DATABASE_URL")`, required); and the variables a `turbo.json`
 //! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
@@ -34,6 +34,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(joi::reads(text));
     found.extend(convict::reads(text));
     found.extend(env_schema::reads(text));
+    found.extend(effect::reads(text));
     found.extend(class_validator_reads(text));
     found.extend(env_var_reads(text));
     found.extend(nest_config_reads(text));
@@ -718,6 +719,7 @@ fn prisma_reads(text: &str) -> Vec<EnvRead> {
 }
 
 mod convict;
+mod effect;
 mod env_schema;
 mod joi;
 
