@@ -310,6 +310,12 @@ pub trait Ecosystem: Sync {
         Vec::new()
     }
 
+    /// [`Ecosystem::env_reads`] where the project around the file changes what it reads: the
+    /// build that loads a settings file says which library binds its keys to which names.
+    fn env_reads_in(&self, _sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+        self.env_reads(rel, text)
+    }
+
     /// The prefix `text` makes its settings library put before every name it reads
     /// (`PrefixLookuper("APP_", …)`, `AddEnvironmentVariables("APP_")`): the project's, for the
     /// reads of other files that set none (see [`EnvRead::unprefixed`]).

@@ -70,6 +70,11 @@ impl Ecosystem for Java {
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)
     }
+    fn env_reads_in(&self, sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+        let microprofile =
+            env::is_spring_config(rel.parent(), rel.file_name()) && env::built_with_microprofile(sources.repo(), rel);
+        env::reads_built(rel, text, microprofile)
+    }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }

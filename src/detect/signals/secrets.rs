@@ -53,7 +53,6 @@ use crate::rel_path::RelPath;
 use crate::warning::Warning;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
-use std::path::Path;
 
 /// Directories (any path component) whose code is tests' helpers, fixtures or generated,
 /// beside test suites and CI's folders ([`is_test_suite_dir`], [`is_ci_dir`]). (`scripts/`
@@ -326,14 +325,13 @@ fn code_secrets(
         ));
     }
     let scanned: Vec<&RelPath> = positions.iter().map(|&i| repo.file(i as usize)).collect();
-    let root = repo.root();
     let mut scans: Vec<(&RelPath, FileScan)> = in_chunks(scanned.len(), |range| {
         // One buffer per thread for every file it reads, not one allocation per file.
         let mut bytes = Vec::new();
         // Most files read nothing: only the scans that say something are kept.
         scanned[range]
             .iter()
-            .map(|rel| (*rel, scan_file(root, rel, project, &mut bytes)))
+            .map(|rel| (*rel, scan_file(sources, rel, project, &mut bytes)))
             .filter(|(_, scan)| !scan.is_empty())
             .collect()
     });
@@ -596,8 +594,9 @@ fn in_chunks<R: Send>(len: usize, work: impl Fn(std::ops::Range<usize>) -> Vec<R
 /// only names a sandbox would set (not `GITHUB_TOKEN`, `NPM_TOKEN`, …) and an env file of the
 /// project spells count. At most
 /// [`MAX_NAMES_PER_FILE`] names: a file of generated reads must not fill the proposal.
-fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec<u8>) -> FileScan {
+fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec<u8>) -> FileScan {
     // Listed as a file, but it may have been swapped for a FIFO since: never block on one.
+    let root = sources.repo().root();
     let Ok(file) = crate::fsutil::open_regular_within(&root.join(rel), root) else { return FileScan::default() };
     bytes.clear();
     if file.take(MAX_SOURCE_BYTES).read_to_end(bytes).is_err() || bytes.contains(&0) {
@@ -636,7 +635,7 @@ fn scan_file(root: &Path, rel: &RelPath, project: &ProjectNames, bytes: &mut Vec
     for piece in pieces(&text) {
         let mut reads: Vec<EnvRead> = readers
             .iter()
-            .flat_map(|eco| eco.env_reads(rel, &text[piece.clone()]))
+            .flat_map(|eco| eco.env_reads_in(sources, rel, &text[piece.clone()]))
             .filter(|read| read.at <= piece.len())
             .map(|read| EnvRead { at: piece.start + read.at, ..read })
             .collect();

@@ -16,6 +16,7 @@ use yaml_rust2::Yaml;
 
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+use crate::detect::repo::Repo;
 
 /// Spring configuration: `application*.yml|yaml|properties` and `bootstrap*` anywhere, and
 /// any YAML or properties file among a module's resources (`src/main/resources/shared/
@@ -52,6 +53,12 @@ fn hocon_substitutions(text: &str) -> Vec<EnvRead> {
 }
 
 pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
+    reads_built(rel, text, false)
+}
+
+/// [`reads`] of a file whose build says MicroProfile Config binds its keys
+/// ([`built_with_microprofile`]) when `microprofile`.
+pub fn reads_built(rel: &RelPath, text: &str, microprofile_build: bool) -> Vec<EnvRead> {
     if is_hocon_config(rel.file_name()) {
         return hocon_substitutions(text);
     }
@@ -69,9 +76,10 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
         })
         .collect();
     if is_spring_config(rel.parent(), rel.file_name()) {
-        let microprofile = is_microprofile_config(rel.file_name(), text.lines().map(str::trim_start));
+        let microprofile =
+            microprofile_build || is_microprofile_config(rel.file_name(), text.lines().map(str::trim_start));
         found.extend(placeholders(text, if microprofile { "MicroProfile placeholder" } else { "Spring placeholder" }));
-        found.extend(property_keys(rel, text));
+        found.extend(property_keys(rel, text, microprofile_build));
     } else {
         found.extend(value_annotations(text));
         found.extend(configuration_properties(text));
@@ -216,7 +224,7 @@ fn configuration_properties(text: &str) -> Vec<EnvRead> {
 /// key the file leaves to give (empty, a stand-in) is also read as the variable itself, with
 /// its value for the secrets signal to judge ([`EnvRead::settings_key`]), outside the files
 /// of a production or test profile.
-fn property_keys(rel: &RelPath, text: &str) -> Vec<EnvRead> {
+fn property_keys(rel: &RelPath, text: &str, microprofile_build: bool) -> Vec<EnvRead> {
     let mut keys: Vec<(String, usize, Option<String>)> = Vec::new();
     if rel.ends_with(".properties") {
         let mut offset = 0;
@@ -237,7 +245,8 @@ fn property_keys(rel: &RelPath, text: &str) -> Vec<EnvRead> {
         }
     }
     keys.retain(|(key, _, _)| key.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')));
-    let microprofile = is_microprofile_config(rel.file_name(), keys.iter().map(|(key, _, _)| key.as_str()));
+    let microprofile =
+        microprofile_build || is_microprofile_config(rel.file_name(), keys.iter().map(|(key, _, _)| key.as_str()));
     let to_give = !is_other_profile(rel.file_name());
     let via = if microprofile { "MicroProfile property" } else { "Spring property" };
     let mut found = Vec::new();
@@ -257,6 +266,31 @@ fn property_keys(rel: &RelPath, text: &str) -> Vec<EnvRead> {
 fn is_microprofile_config<'k>(name: &str, mut keys: impl Iterator<Item = &'k str>) -> bool {
     name == "microprofile-config.properties"
         || keys.any(|key| ["quarkus.", "mp.", "smallrye."].iter().any(|p| key.starts_with(p)))
+}
+
+/// Whether the build of the module holding `rel` (its nearest `pom.xml` or Gradle build and
+/// those above it) uses MicroProfile Config — SmallRye Config, Quarkus or Helidon — and not
+/// Spring Boot: then `application.properties` is MicroProfile's, whose keys an environment
+/// variable overrides with every other character as `_` (`dt.ldap.bind-password` →
+/// `DT_LDAP_BIND_PASSWORD`), where Spring drops the dash.
+pub fn built_with_microprofile(repo: &Repo, rel: &RelPath) -> bool {
+    const BUILDS: &[&str] = &["pom.xml", "build.gradle", "build.gradle.kts"];
+    const MICROPROFILE: &[&str] = &["smallrye-config", "microprofile-config", "io.quarkus", "io.helidon"];
+    let mut microprofile = false;
+    let mut dir = rel.parent();
+    loop {
+        let builds = BUILDS.iter().map(|build| dir.join(RelPath::trusted(build))).filter(|build| repo.exists(build));
+        for build in builds.filter_map(|build| repo.read(build)) {
+            if build.contains("spring-boot") {
+                return false;
+            }
+            microprofile |= MICROPROFILE.iter().any(|artifact| build.contains(artifact));
+        }
+        if dir.is_root() {
+            return microprofile;
+        }
+        dir = dir.parent();
+    }
 }
 
 /// Whether a configuration file is a production or test profile's (`application-prod.yml`,
