@@ -770,7 +770,12 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             "secrets-microprofile-build",
             &["TRACKER_LDAP_BIND_PASSWORD", "TRACKER_POLICY_BUNDLE_AUTH_BEARER_TOKEN", "WEB_MAIL_SMTPPASSWORD"],
             &[],
-            &["TRACKER_LDAP_BINDPASSWORD", "TRACKER_LDAP_BIND_USERNAME", "TRACKER_MAIL_SMTP_PORT", "WEB_MAIL_SMTP_PASSWORD"],
+            &[
+                "TRACKER_LDAP_BINDPASSWORD",
+                "TRACKER_LDAP_BIND_USERNAME",
+                "TRACKER_MAIL_SMTP_PORT",
+                "WEB_MAIL_SMTP_PASSWORD",
+            ],
         ),
         // Effect's `Config.redacted` declares a secret; `Config.number`/`boolean` type settings.
         (

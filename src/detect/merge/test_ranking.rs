@@ -23,8 +23,9 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
         let program = shell::split_prefix(&t.command).1.split_whitespace().next().unwrap_or_default();
         app_beside_node && (program == "npx" || ecosystem_of(program) == Some("node"))
     };
-    let of_other_ecosystem =
-        |t: &TestCommand| !main.is_empty() && ecosystems::owner_of_test(&t.command).is_some_and(|eco| !main.contains(&eco.id));
+    let of_other_ecosystem = |t: &TestCommand| {
+        !main.is_empty() && ecosystems::owner_of_test(&t.command).is_some_and(|eco| !main.contains(&eco.id))
+    };
     let other_ecosystem = |t: &TestCommand| t.source.kind == Kind::Ci && of_other_ecosystem(t);
     tests.sort_by_key(|t| {
         (

@@ -664,7 +664,8 @@ fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &m
             }
             if read.helper.is_some() {
                 // A call per setting, most of them no secret (`t_str` for each key): bounded like prefixed reads.
-                scan.helper_calls.extend((scan.helper_calls.len() < MAX_NAMES_PER_FILE * 4).then_some((read, lines.number)));
+                scan.helper_calls
+                    .extend((scan.helper_calls.len() < MAX_NAMES_PER_FILE * 4).then_some((read, lines.number)));
                 continue;
             }
             if read.unprefixed {

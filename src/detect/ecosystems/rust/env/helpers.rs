@@ -84,7 +84,8 @@ fn returns_a_setting(returned: &str) -> bool {
         t.strip_prefix(wrapper).map_or(t, |rest| rest.split([',', '>']).next().unwrap_or(rest))
     });
     inner == "bool"
-        || ["u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64"].contains(&inner.trim())
+        || ["u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize", "f32", "f64"]
+            .contains(&inner.trim())
 }
 
 /// Calls of any function with a variable's name as a literal argument (`maybe_env("X")`,
