@@ -792,6 +792,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["PAM_REMOTE_PASSWORD_LEN", "EVENT_SLACK_CHANNEL", "TUNING_KNOB_1"],
         ),
+        // Konfig's schema: a group's and an attribute's names joined; numbers, flags, arrays are settings.
+        (
+            "secrets-ruby-konfig",
+            &["MAIN_DB_PASSWORD", "OIDC_SECRET"],
+            &[],
+            &["MAIN_DB_HOST", "MAIN_DB_PORT", "OIDC_IDENTIFIER", "OIDC_SCOPES", "SMTP_USE_TOKEN_AUTH"],
+        ),
     ];
     for (fixture, must, required, must_not) in cases {
         let (names, required_names) = secrets_of(fixture);

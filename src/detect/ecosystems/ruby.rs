@@ -19,6 +19,7 @@ use crate::evidence::Evidence;
 use crate::rel_path::RelPath;
 use crate::rel_path::rel;
 
+mod konfig;
 mod settings;
 
 pub struct Ruby;
@@ -64,7 +65,7 @@ impl Ecosystem for Ruby {
     /// (optional with an `||` fallback), `Rails.application.credentials`, which needs the
     /// master key that decrypts them (`RAILS_MASTER_KEY`), and a Rails app's production
     /// environment, which reads `SECRET_KEY_BASE`; and the settings libraries that form the
-    /// names themselves (anyway_config, figaro: see [`settings`]).
+    /// names themselves (anyway_config, figaro: see [`settings`]; Konfig: see [`konfig`]).
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(r#"(?-u:\b)ENV(?:\[|(\.fetch)\(?)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
@@ -108,6 +109,7 @@ impl Ecosystem for Ruby {
             })
             .collect();
         reads.extend(settings::reads(text));
+        reads.extend(konfig::reads(text));
         if let Some(at) = text.find("Rails.application.credentials") {
             reads.push(EnvRead::new("RAILS_MASTER_KEY", at, Need::Unstated, "Rails.application.credentials"));
         }
