@@ -209,3 +209,12 @@ pub fn jsonc(text: &str) -> serde_json::Value {
     };
     jsonc_parser::parse_to_serde_value(text, &options).unwrap_or_else(|e| panic!("not JSONC ({e}):\n{text}"))
 }
+
+/// `detect MODE DIR` with a temporary HOME, which must succeed.
+#[allow(dead_code)] // each test crate compiles this module; not all use every helper
+pub fn run_detect(dir: &std::path::Path, mode: &str) -> Run {
+    let home = tempfile::tempdir().expect("temp HOME");
+    let run = run(hanzo_env(home.path(), home.path()).args(["detect", mode]).arg(dir));
+    assert_eq!(run.code, 0, "detect {mode} {} failed: {}", dir.display(), run.stderr);
+    run
+}

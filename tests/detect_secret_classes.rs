@@ -1,0 +1,616 @@
+//! Each class of secret evidence (issue 25), on its fixture under `tests/fixtures/detect/`,
+//! run as a user would (the built binary, a temporary HOME, a cleared environment): the names
+//! `detect --json` must propose, must mark required, and must leave out.
+
+mod common;
+
+/// The secret names and required ones of a fixture, from `detect --json`.
+fn secrets_of(name: &str) -> (Vec<String>, Vec<String>) {
+    let json: serde_json::Value =
+        serde_json::from_str(&common::run_detect(&common::fixture("detect").join(name), "--json").stdout)
+            .expect("--json prints JSON");
+    let names = json["secrets"].as_array().expect("secrets").iter().filter_map(|s| s.as_str().map(String::from));
+    let required = json["secret_details"]
+        .as_array()
+        .expect("secret_details")
+        .iter()
+        .filter(|d| d["required"].as_bool() == Some(true))
+        .filter_map(|d| d["name"].as_str().map(String::from));
+    (names.collect(), required.collect())
+}
+
+/// Each class of secret evidence (issue 25): the names that must be proposed, the ones that
+/// must be required, and the ones that must not appear at all.
+#[test]
+fn secret_classes_keep_credentials_and_leave_out_settings() {
+    // (fixture, names that must be proposed, names that must be required, names that must not appear)
+    type Case<'a> = (&'a str, &'a [&'a str], &'a [&'a str], &'a [&'a str]);
+    let cases: &[Case] = &[
+        // ASP.NET Core reads every appsettings key from the environment (`__` between sections,
+        // under the project's `AddEnvironmentVariables` prefix): the credential keys the file
+        // leaves to give are secrets, never required; keys with values, and other environments',
+        // the browser's and the tests' files, are not.
+        (
+            "secrets-dotnet-appsettings",
+            &[
+                "VAULT_GlobalSettings__SqlServer__ConnectionString",
+                "VAULT_GlobalSettings__Mail__SmtpPassword",
+                "VAULT_GlobalSettings__IdentityServer__ClientSecret",
+                "VAULT_GlobalSettings__Stripe__ApiKey",
+                "VAULT_GlobalSettings__Yubico__Key",
+            ],
+            &[],
+            &[
+                "VAULT_GlobalSettings__Mail__SmtpUsername",
+                "VAULT_GlobalSettings__IdentityServer__CertificateThumbprint",
+                "VAULT_GlobalSettings__DataProtection__EncryptionKey",
+                "VAULT_GlobalSettings__Stripe__PublishableKey",
+                "VAULT_GlobalSettings__Attachment__BaseDirectory",
+                "VAULT_GlobalSettings__Yubico__ClientId",
+                "VAULT_GlobalSettings__Sentry__Dsn",
+                "VAULT_ConnectionStrings__Cache",
+                "Analytics__ApiKey",
+                "VAULT_Analytics__ApiKey",
+                "Admin__Password",
+                "VAULT_Admin__Password",
+            ],
+        ),
+        // CI's secret store is no evidence by itself and never makes a name required.
+        (
+            "secrets-ci-not-required",
+            &["DATABASE_URL", "STRIPE_SECRET_KEY"],
+            &["DATABASE_URL"],
+            &[
+                "DEFAULT_LLM_MODELS",
+                "BEDROCK_REGION",
+                "GOOGLE_CLIENT_ID",
+                "ENABLE_BETA_INBOX",
+                "E2E_TEST_EMAIL",
+                "SAUCE_ACCESS_KEY",
+            ],
+        ),
+        // A value typed or exemplified as a flag, number, duration, list or schedule is a setting.
+        (
+            "secrets-typed-settings",
+            &["API_TOKEN", "SESSION_SECRET", "JWT_SECRET", "WEBHOOK_SECRET"],
+            &["JWT_SECRET"],
+            &[
+                "LIVE_DELETE_TOKEN_AFTER",
+                "RESET_PASSWORD_WITHIN",
+                "AUTOSPAM_IGNORED_TOKENS",
+                "SESSION_TOKEN_ROTATION",
+                "PROXY_AUTH",
+                "EMAIL_TOKEN_DIGITS",
+                "MAX_TOKENS",
+                "REFRESH_TOKEN",
+            ],
+        ),
+        // A config module's env helpers, called from runtime.exs, read what they are given;
+        // their names say what the value is (`cookie!` a credential, `boolean!` a setting). A
+        // fetch under a test that the variable is set needs nothing.
+        (
+            "secrets-elixir-runtime",
+            &["SHOP_SESSION_SALT", "SHOP_DISTRIBUTION", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY", "SHOP_LEDGER_TOKEN"],
+            &["DATABASE_URL", "SHOP_WEBHOOK_SECRET", "STRIPE_API_KEY"],
+            &["SHOP_AWS_CREDENTIALS", "SHOP_VAULT_TOKEN"],
+        ),
+        // Production-only blocks (`config_env() == :prod and …`, `in [:prod]`, a `:prod ->`
+        // branch) and blocks under a test of another variable need nothing to start; helpers
+        // take the name second (`get_var(config_dir, "X")`) or are anonymous (`get_env.("X")`);
+        // an authentication method's word is a setting; a `@moduledoc` example is no read.
+        (
+            "secrets-elixir-conditions",
+            &[
+                "SIGNING_SECRET",
+                "BILLING_API_KEY",
+                "MAILER_API_KEY",
+                "OAUTH_CLIENT_SECRET",
+                "PAGER_INTEGRATION_KEY",
+                "QUEUE_SECRET_ACCESS_KEY",
+                "SMTP_PASSWORD",
+            ],
+            &["SIGNING_SECRET"],
+            &["SMTP_AUTH", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
+        ),
+        // Dotenvy's `env!("X", :type)` fails without the variable, with a default it is optional;
+        // a number, boolean or module type is a setting; a production-only read needs nothing.
+        (
+            "secrets-elixir-dotenvy",
+            &[
+                "DATABASE_URL",
+                "SECRET_KEY_BASE",
+                "CLOAK_KEY",
+                "PAYMENTS_API_KEY",
+                "PAYMENTS_WEBHOOK_SECRET",
+                "SMTP_PASSWORD",
+                "ANALYTICS_API_KEY",
+            ],
+            &["DATABASE_URL", "SECRET_KEY_BASE", "CLOAK_KEY"],
+            &["POOL_SIZE", "DATABASE_SSL", "PORT", "PHX_HOST", "PAYMENTS_TOKEN_TTL", "MAX_TOKENS", "MAILER_ADAPTER"],
+        ),
+        // joi keys are optional unless `.required()` (and then only when a `Joi.when` holds);
+        // convict reads each property's `env`, requires a `default: null` it validates, and a
+        // `sensitive: true` value is a secret whatever its name; znv takes zod's rules. A
+        // request body's joi schema reads nothing.
+        (
+            "secrets-node-joi-convict",
+            &[
+                "DATABASE_URL",
+                "JWT_SECRET",
+                "STRIPE_SECRET_KEY",
+                "GITHUB_CLIENT_SECRET",
+                "MAILER_CREDENTIAL",
+                "SMTP_PASSWORD",
+                "SEARCH_API_KEY",
+            ],
+            &["DATABASE_URL", "JWT_SECRET", "MAILER_CREDENTIAL", "SEARCH_API_KEY"],
+            &[
+                "NODE_ENV",
+                "PORT",
+                "SESSION_TOKEN_TTL",
+                "ENABLE_SIGNUP",
+                "LOGIN_PASSWORD",
+                "QUEUE_CONCURRENCY",
+                "MAILER_RETRY_TOKENS",
+                "ADMIN_EMAILS",
+                "SEARCH_TIMEOUT_MS",
+            ],
+        ),
+        // anyway_config reads each attribute under its class's config name (`StripeConfig`:
+        // `STRIPE_`, a `Config` class under its module's); `required` requires one unless it
+        // names environments, a flag or number default is a setting, a hash default is nested.
+        // figaro's `Figaro.env.x` reads `X`; `require_keys` (figaro's, dotenv's) and `x!` require.
+        (
+            "secrets-ruby-settings-libraries",
+            &["PUSHER_SECRET", "STRIPE_API_KEY", "STRIPE_WEBHOOK_SECRET", "MAILER_SMTP_PASSWORD", "SESSION_SECRET"],
+            &["PUSHER_SECRET", "STRIPE_API_KEY", "SESSION_SECRET", "DATABASE_URL"],
+            &[
+                "API_KEY",
+                "SMTP_PASSWORD",
+                "STRIPE_TIMEOUT",
+                "STRIPE_ENABLED",
+                "MAILER_RETRY_TOKENS",
+                "MAILER_DELIVERY",
+                "MAILER_PORT",
+                "PUSHER_TLS",
+            ],
+        ),
+        // vlucas/phpdotenv: `required` stops the app without the names, `ifPresent` checks one
+        // only when set, and an integer, boolean or allowed-values check is a setting's.
+        (
+            "secrets-php-dotenv",
+            &["APP_SECRET", "DB_PASS", "MAILGUN_SECRET"],
+            &["APP_SECRET", "DB_PASS"],
+            &["CACHE_TTL", "SESSION_STORE", "SIGNUP_TOKENS_ENABLED", "DB_HOST"],
+        ),
+        // Vapor's `%Env{bindings: […]}`: `Vapor.load!` stops the boot without a binding unless
+        // it gives a default or says `required: false`; a number or atom `map:` is a setting's,
+        // and a `@moduledoc` example binds nothing.
+        (
+            "secrets-elixir-vapor",
+            &["DATABASE_URL", "RELAY_SIGNING_SECRET", "WEBHOOK_SECRET"],
+            &["DATABASE_URL", "RELAY_SIGNING_SECRET"],
+            &["PORT", "LOG_LEVEL", "MAX_TOKENS", "EXAMPLE_TOKEN"],
+        ),
+        // kingpin's `.Envar("X")`: `.Required()` needs it, `.Default(…)` does without, a typed
+        // flag (`Duration()`, `Int()`) or one whose help names a location is a setting, and a
+        // help that names a credential marks one whatever its name.
+        (
+            "secrets-go-kingpin",
+            &["DB_PASSWORD", "UPSTREAM_API_KEY", "BROKER_AUTH"],
+            &["DB_PASSWORD"],
+            &["LISTEN_ADDRESS", "SCRAPE_TIMEOUT", "MAX_TOKENS", "TLS_KEY_FILE"],
+        ),
+        // environs' `with env.prefixed("MYAPP_"):` puts its prefix before every read inside,
+        // nested blocks outer prefix first.
+        (
+            "secrets-python-environs-prefixed",
+            &["MYAPP_SECRET_KEY", "MYAPP_DB_PASSWORD", "MAIL_API_KEY"],
+            &["MYAPP_SECRET_KEY", "MYAPP_DB_PASSWORD"],
+            &["SECRET_KEY", "PASSWORD", "DB_PASSWORD", "MYAPP_PASSWORD", "MYAPP_DEBUG"],
+        ),
+        // @fastify/env (env-schema) checks the environment against a JSON Schema: a property is
+        // required when `required` lists it without a default, and a number, integer, boolean
+        // or enum is a setting's.
+        (
+            "secrets-node-env-schema",
+            &["DATABASE_URL", "JWT_SECRET", "SMTP_PASSWORD"],
+            &["DATABASE_URL", "JWT_SECRET"],
+            &["PORT", "LOG_LEVEL", "RATE_LIMIT_TOKENS"],
+        ),
+        // The env files of a test suite configure the suite, load tests' too, and their code
+        // is no app's; an env file CI runs with backs what the app reads and adds nothing.
+        (
+            "secrets-test-suite-env",
+            &["SESSION_SECRET", "DATABASE_URL", "MAIL_PASSWORD"],
+            &[],
+            &[
+                "TEST_USER_PASSWORD",
+                "ADMIN_PASSWORD",
+                "KEYCLOAK_ADMIN_PASSWORD",
+                "WEBHOOK_SIGNING_SECRET",
+                "ANALYTICS_API_KEY",
+                "SEARCH_API_KEY",
+                "LOAD_USER_PASSWORD",
+                "LOAD_API_TOKEN",
+                "TARGET_API_KEY",
+                "LOCUST_ADMIN_PASSWORD",
+                "STRESS_DB_PASSWORD",
+            ],
+        ),
+        // A field a validator builds from other fields is not read.
+        (
+            "secrets-computed-fields",
+            &["POSTGRES_PASSWORD", "REDIS_PASSWORD"],
+            &["POSTGRES_PASSWORD"],
+            &["POSTGRES_URI", "REDIS_CACHE_URL", "CACHE_TOKEN_TTL"],
+        ),
+        // The prefix the settings library applies is part of the name; a library that loads a
+        // whole prefix (koanf) claims what compose gives under it.
+        (
+            "secrets-go-prefixes",
+            &["SHOP_API_SECRET", "SHOP_SMTP_PASSWORD", "STORE_DATABASE_PASSWORD", "MAILER_smtp__password"],
+            &["SHOP_API_SECRET", "STORE_DATABASE_PASSWORD"],
+            &[
+                "API_SECRET",
+                "APISECRET",
+                "DATABASE_PASSWORD",
+                "SHOP_TOKEN_TTL",
+                "STORE_POOL_MAX_TOKEN_LIFETIME",
+                "MAILER_smtp__host",
+                "UNRELATED_PASSWORD",
+            ],
+        ),
+        // A Rails `ENV.fetch` under a feature's condition requires nothing to start.
+        ("secrets-ruby-rails", &["STRIPE_SECRET_KEY", "OIDC_CLIENT_SECRET"], &["STRIPE_SECRET_KEY"], &[]),
+        // A Gradle test source set (`src/contractTest`) configures its suite, not the app.
+        (
+            "secrets-spring",
+            &["DB_PASSWORD", "STRIPE_SECRET_KEY"],
+            &["APP_JWT_SECRET", "DB_PASSWORD", "STRIPE_SECRET_KEY"],
+            &["CW_PWD", "PACT_BROKER_URL"],
+        ),
+        // viper under `SetEnvPrefix` + `AutomaticEnv`: its defaults' keys and the struct it
+        // unmarshals, named as its key replacer says; a typed default is a setting. Keys may be
+        // constants of a string type whose methods hand them to viper (`string(k)`); a number
+        // default or getter makes one a setting.
+        (
+            "secrets-go-viper",
+            &[
+                "MEDIA_PASSWORDENCRYPTIONKEY",
+                "MEDIA_LASTFM_APIKEY",
+                "MEDIA_LASTFM_SECRET",
+                "MEDIA_SMTP_PASSWORD",
+                "WORKER_API_TOKEN",
+                "TRACKER_SERVICE_SECRET",
+                "TRACKER_MAILER_PASSWORD",
+                "TRACKER_STORAGE_S3_SECRETKEY",
+                "TRACKER_TELEMETRY_TOKEN",
+            ],
+            &[],
+            &[
+                "MEDIA_TLSKEY",
+                "MEDIA_PORT",
+                "MEDIA_SMTP_HOST",
+                "MEDIA_INTERNALSECRET",
+                "WORKER_SMTP_PASSWORD",
+                "WORKER_SMTP.PASSWORD",
+                "TRACKER_SERVICE_PUBLICURL",
+                "TRACKER_SERVICE_JWTTTL",
+                "TRACKER_MAILER_ENABLED",
+                "TRACKER_RATELIMIT_TOKENS",
+            ],
+        ),
+        // Vapor's `Environment.get` and `.env.*.template` files are read, and the project's env
+        // helpers (`func env(_ key: String)`) wherever they are called. The testing template is
+        // a test run's: its names back the app's reads, its fixtures are none of the app's.
+        (
+            "secrets-vapor-templates",
+            &[
+                "DATABASE_PASSWORD",
+                "SENDGRID_API_KEY",
+                "GITHUB_WEBHOOK_SECRET",
+                "DISCORD_BOT_TOKEN",
+                "OAUTH_CLIENT_SECRET",
+            ],
+            // `static let botToken = env(…)` runs when first used: not at start.
+            &["DATABASE_PASSWORD"],
+            &["DATABASE_HOST", "ACCOUNT_LINKING_PUB_KEY", "FIXTURE_USER_PASSWORD"],
+        ),
+        // Static properties are lazy; `Self.get` in an `extension Environment` is Vapor's read.
+        (
+            "secrets-swift-lazy-statics",
+            &["MAILER_API_KEY", "APNS_PRIVATE_KEY", "BOT_TOKEN", "SO_API_KEY", "JWT_SECRET", "SLACK_SIGNING_SECRET"],
+            &["MAILER_API_KEY"],
+            &["APNS_KEY_ID"],
+        ),
+        // urfave/cli flags: the flag's type, usage, default and `Required` say what each is.
+        (
+            "secrets-go-urfave-cli",
+            &["PIPES_AGENT_SECRET", "PIPES_FORGE_SECRET", "PIPES_GITHUB_SECRET", "PIPES_LICENSE_TOKEN", "PIPES_TOKEN"],
+            &["PIPES_LICENSE_TOKEN"],
+            &[
+                "PIPES_AGENT_SECRET_FILE",
+                "PIPES_SERVER_KEY",
+                "PIPES_SECRET_EXTENSION_NETRC",
+                "PIPES_TOKEN_TTL",
+                "PIPES_PULL_SECRET_NAMES",
+                "PIPES_SERVER",
+            ],
+        ),
+        // appsettings keys in the project's letter case; an AppHost-given Aspire parameter.
+        (
+            "secrets-dotnet-settings-spelling",
+            &[
+                "IDENTITY__ADMINPASSWORD",
+                "IDENTITY__ADMINCLIENTSECRET",
+                "EMAIL__SMTP__PASSWORD",
+                "Parameters__openai_key",
+            ],
+            &[],
+            &["IDENTITY__GOOGLESECRET", "IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
+        ),
+        // .NET options classes bound to a section: each property is `Section__Property`; a
+        // `[Required]` one stops the app where the binding validates DataAnnotations, unless a
+        // development settings file gives it; an unvalidated one counts only where the project
+        // spells it; typed properties are settings.
+        (
+            "secrets-dotnet-options",
+            &[
+                "Payments__Stripe__ApiKey",
+                "Payments__Stripe__WebhookSecret",
+                "Auth__ClientSecret",
+                "Mail__Smtp__Password",
+            ],
+            &["Payments__Stripe__ApiKey", "Payments__Stripe__WebhookSecret", "Auth__ClientSecret"],
+            &[
+                "Payments__Stripe__PublishableKey",
+                "Payments__Stripe__Currency",
+                "Payments__Stripe__TokenCacheSeconds",
+                "Payments__Stripe__PasswordResetWithin",
+                "Auth__JwtSigningKey",
+                "Auth__Authority",
+                "Mail__Smtp__ApiToken",
+                "StorageOptions__SecretKey",
+            ],
+        ),
+        // MicroProfile (Quarkus) overrides each key by its upper-cased name, every other
+        // character `_`: a credential key left empty or a stand-in is one to give; one with a
+        // value, or read from a placeholder, is not; another profile's `%prod.` keys are not read.
+        (
+            "secrets-microprofile-properties",
+            &["QUARKUS_DATASOURCE_PASSWORD", "DT_PAYMENTS_API_KEY", "SMTP_PASSWORD"],
+            &["SMTP_PASSWORD"],
+            &[
+                "QUARKUS_DATASOURCE_USERNAME",
+                "QUARKUS_DATASOURCE_JDBC_URL",
+                "DT_PAYMENTS_WEBHOOK_SECRET",
+                "DT_PAYMENTS_TOKEN_TTL",
+                "DT_MAIL_SMTP_PASSWORD",
+                "PAYMENTS_API_KEY",
+            ],
+        ),
+        // pydantic-settings' nested models under `env_nested_delimiter`, the prefix once in
+        // front: a model's fields, required only where the model field is too.
+        (
+            "secrets-python-nested-settings",
+            &["SHOP_DB__PASSWORD", "SHOP_PAYMENTS__STRIPE__SECRET_KEY", "SHOP_MAIL__API_KEY"],
+            &["SHOP_DB__PASSWORD", "SHOP_PAYMENTS__STRIPE__SECRET_KEY"],
+            &[
+                "SHOP_DB",
+                "SHOP_PAYMENTS",
+                "SHOP_MAIL",
+                "SHOP_PAYMENTS__STRIPE__PUBLISHABLE_KEY",
+                "SHOP_PAYMENTS__RETRY__MAX_ATTEMPTS",
+                "PASSWORD",
+                "SECRET_KEY",
+                "API_KEY",
+            ],
+        ),
+        // kingpin's `DefaultEnvars()` reads every flag without an envar of its own from
+        // `<APP>_<FLAG>`; typed and address flags are settings, `NoEnvar()` reads none.
+        (
+            "secrets-go-kingpin-default-envars",
+            &["RELAY_DB_PASSWORD", "RELAY_SIGNING_SECRET", "UPSTREAM_API_KEY"],
+            &["RELAY_DB_PASSWORD"],
+            &[
+                "RELAY_LISTEN_ADDRESS",
+                "RELAY_TOKEN_TTL",
+                "RELAY_VERBOSE",
+                "RELAY_UPSTREAM_KEY",
+                "RELAY_ADMIN_PASSWORD",
+                "DB_PASSWORD",
+            ],
+        ),
+        // peterbourgon/ff reads each flag from `PREFIX_NAME`; typed and path flags are settings.
+        (
+            "secrets-go-ff-flags",
+            &["RELAY_SESSION_SECRET", "RELAY_UPSTREAM_API_KEY"],
+            &[],
+            &["RELAY_LISTEN_ADDR", "RELAY_DEBUG", "RELAY_TLS_KEY"],
+        ),
+        // MicroProfile's `@ConfigProperty` binds its key's upper-cased name.
+        (
+            "secrets-quarkus-config-property",
+            &["MAILER_API_KEY"],
+            &["MAILER_API_KEY"],
+            &["MAILER_FROM", "MAILER_RETRIES"],
+        ),
+        // HOCON: `${?X}` keeps the earlier value without the variable; `${X}` does not resolve.
+        ("secrets-ktor-hocon", &["DATABASE_PASSWORD", "JWT_SECRET"], &["DATABASE_PASSWORD"], &["PORT"]),
+        // Compose files in a `docker` folder, known by their content, spell the derived name.
+        (
+            "secrets-docker-folder-compose",
+            &["STORE_SECURITY_JWT_BASE64_SECRET"],
+            &["STORE_SECURITY_JWT_BASE64_SECRET"],
+            &["SPRING_DATASOURCE_URL", "POSTGRES_USER"],
+        ),
+        // A string constant names the variable; a typed number is a setting; the project's
+        // own helpers (`maybe_env("X")`, through `require_env`) read what they are given, and an
+        // imported `std::env::var` read bare is a read.
+        (
+            "secrets-rust-clap",
+            &[
+                "MEILI_MASTER_KEY",
+                "STATS_GITHUB_ACCESSTOKEN",
+                "STATS_REGISTRY_WEBHOOK_SECRET",
+                "STORAGE_SECRET_ACCESS_KEY",
+            ],
+            &["APP_STRIPE_SECRET_KEY", "DATABASE_URL", "HMAC_KEY", "JWT_SECRET", "LDAP_JWT_SECRET", "LDAP_KEY_SEED"],
+            &["MASTER_KEY_ENV", "REFRESH_TOKEN_MAX_AGE_SECS", "NOT_A_VARIABLE_TOKEN"],
+        ),
+        // A Rust server's settings file (`server.toml`) gives the keys the config crate
+        // overrides under its prefix: a credential key left to give (commented out with an
+        // example that holds a password, empty) is a variable; one with a value is not.
+        (
+            "secrets-rust-settings-file",
+            &["SHOP_DB_URI", "SHOP_API_TOKEN"],
+            &[],
+            &["SHOP_HOST", "SHOP_SIGNING_KEY", "SHOP_LOG_LEVEL", "SHOP_TOKEN", "DB_URI", "API_TOKEN"],
+        ),
+        // A template's comment or stand-in says the value is a credential (not one that says
+        // the setting uses credentials given elsewhere), and a `required` that marks the entry
+        // makes it required (not one in a sentence about another).
+        (
+            "secrets-documented-credential",
+            &["DUO_SKEY", "PROVIDER_SIGNATURE", "MAPS_API_KEY", "SESSION_SIGNING_SECRET"],
+            &["SESSION_SIGNING_SECRET"],
+            &["DUO_IKEY", "DUO_HOST", "SHOW_PASSWORD_HINT", "API_KEY_HEADER", "CDN_DISTRIBUTION_ID_INDEX"],
+        ),
+        // What surrounds a read: its own default or number parser, the block it sits in (an
+        // `if`, a fallback), a field built from others, a command run by hand, production-only
+        // settings, a deployment's env file, CI's compose file, a .NET test project, a test
+        // run's dummy values; an algorithm name; a webhook URL that carries no token; a URL
+        // whose password is given apart; a script's credential no env file asks for.
+        (
+            "secrets-read-context",
+            &[
+                "STRIPE_API_KEY",
+                "AWS_SECRET_ACCESS_KEY",
+                "SECRET_KEY",
+                "SLACK_WEBHOOK_URL",
+                "DJANGO_SUPERUSER_PASSWORD",
+                "REDIS_PASSWORD",
+                "PAYMENTS_API_TOKEN",
+                "PREVIEW_API_KEY",
+                "CLICKHOUSE_PASSWORD",
+                "GATEWAY_API_KEY",
+            ],
+            &["STRIPE_API_KEY"],
+            &[
+                "ATHENA_OPTIONAL_CREDENTIALS",
+                "AUTOSPAM_IGNORED_TOKENS",
+                "OIDC_ID_TOKEN_SIGNED_RESPONSE_ALG",
+                "NOTIFY_WEBHOOK_URL",
+                "REDIS_CACHE_URL",
+                "POSTGRES_PASSWORD",
+                "PERCY_TOKEN",
+                "SHOP_CLIENT_TOKEN",
+                "UPTIME_MONITOR_API_KEY",
+                "CLICKHOUSE_URL",
+                "TRANSLATE_LLM_API_KEY",
+            ],
+        ),
+        // A zod schema checked with `safeParse` is required only when a failure stops the app
+        // as it loads; `z` and `.object` may sit on lines of their own.
+        (
+            "secrets-node-schemas",
+            &["SESSION_SIGNING_SECRET", "SEARCH_API_KEY", "BILLING_SECRET_KEY", "CHAT_CLIENT_SECRET"],
+            &[
+                "DATABASE_URL",
+                "DIRECT_DATABASE_URL",
+                "JOBS_SIGNING_KEY",
+                "NEXTAUTH_SECRET",
+                "OPENAI_API_KEY",
+                "QUEUE_API_TOKEN",
+                "SESSION_SIGNING_SECRET",
+            ],
+            &[],
+        ),
+        // A settings class of another file is a settings class's subclass too: its fields are
+        // read as a settings base without a prefix names them; any other base's are not. The
+        // groups a settings class inherits from are its fields (Lightning's macaroons and runes
+        // are credentials by name).
+        (
+            "secrets-python-settings-bases",
+            &[
+                "SERVER_SECRET",
+                "ADMIN_PASSWORD",
+                "LDAP_BIND_PASSWORD",
+                "LND_REST_MACAROON",
+                "LND_REST_MACAROON_ENCRYPTED",
+                "CLNREST_INVOICE_RUNE",
+            ],
+            &["SERVER_SECRET"],
+            &["CLIENT_TOKEN", "STRIPE_SECRET", "DEBUG_TOKEN_LOGGING", "LND_REST_CERT", "PAYOUT_TOKEN"],
+        ),
+        // A configparser whose interpolation falls back to the variable of an option's name
+        // makes the options the code asks it for settable; a plain parser keeps to its file. A
+        // request handler's read is needed only when a request comes.
+        (
+            "secrets-python-settings",
+            &["UPLOAD_SECRET", "MAIL_PASSWORD", "ADMIN_TOKEN", "OAUTH_CLIENT_SECRET", "HOOK_SIGNING_KEY"],
+            &[
+                "APP_DATABASE_URL",
+                "APP_REDIS_PASSWORD",
+                "APP_SECRET_KEY",
+                "APP_STRIPE_API_KEY",
+                "DJANGO_SECRET_KEY",
+                "SENDGRID_API_KEY",
+                "SHOP_PAYPAL_SECRET",
+                "STRIPE_WEBHOOK_SECRET",
+                "WEBHOOK_SECRET",
+            ],
+            &["MAIL_USE_TOKEN", "LOG_SECRET", "MAIL_HOST"],
+        ),
+        // The build says which library binds `application.properties`: SmallRye Config (a
+        // dash is `_`) in one module, Spring Boot (a dash dropped) in another.
+        (
+            "secrets-microprofile-build",
+            &["TRACKER_LDAP_BIND_PASSWORD", "TRACKER_POLICY_BUNDLE_AUTH_BEARER_TOKEN", "WEB_MAIL_SMTPPASSWORD"],
+            &[],
+            &[
+                "TRACKER_LDAP_BINDPASSWORD",
+                "TRACKER_LDAP_BIND_USERNAME",
+                "TRACKER_MAIL_SMTP_PORT",
+                "WEB_MAIL_SMTP_PASSWORD",
+            ],
+        ),
+        // Effect's `Config.redacted` declares a secret; `Config.number`/`boolean` type settings.
+        (
+            "secrets-node-effect-config",
+            &["WORKFLOWS_DATABASE_URL", "MAPS_LICENCE"],
+            &[],
+            &["WORKFLOWS_RPC_URL", "MAX_TOKENS", "USE_AUTH_TOKEN", "PUBLIC_HOST"],
+        ),
+        // A helper called once per setting: the 111th call still counts; one returning a number
+        // reads a setting.
+        (
+            "secrets-rust-helper-calls",
+            &["EVENT_MATRIX_ACCESS_TOKEN"],
+            &[],
+            &["PAM_REMOTE_PASSWORD_LEN", "EVENT_SLACK_CHANNEL", "TUNING_KNOB_1"],
+        ),
+        // Konfig's schema: a group's and an attribute's names joined; numbers, flags, arrays are settings.
+        (
+            "secrets-ruby-konfig",
+            &["MAIN_DB_PASSWORD", "OIDC_SECRET"],
+            &[],
+            &["MAIN_DB_HOST", "MAIN_DB_PORT", "OIDC_IDENTIFIER", "OIDC_SCOPES", "SMTP_USE_TOKEN_AUTH"],
+        ),
+    ];
+    for (fixture, must, required, must_not) in cases {
+        let (names, required_names) = secrets_of(fixture);
+        for name in *must {
+            assert!(names.iter().any(|n| n == name), "{fixture}: {name} missing from {names:?}");
+        }
+        for name in *required {
+            assert!(required_names.iter().any(|n| n == name), "{fixture}: {name} not required in {required_names:?}");
+        }
+        for name in *must_not {
+            assert!(!names.iter().any(|n| n == name), "{fixture}: {name} must not be proposed: {names:?}");
+        }
+        let unexpected: Vec<&String> = required_names.iter().filter(|n| !required.contains(&n.as_str())).collect();
+        assert!(unexpected.is_empty(), "{fixture}: required without the app requiring it: {unexpected:?}");
+    }
+}
