@@ -112,6 +112,32 @@ const OPTIONS_WITH_A_VALUE: &[&str] = &[
     "--cache-dir",
     "--log",
     "--group",
+    "--upgrade-strategy",
+    "--src",
+    "--trusted-host",
+    "--config-settings",
+    "--report",
+    // uv pip's own
+    "--resolution",
+    "--prerelease",
+    "--index-strategy",
+    "--keyring-provider",
+    "--exclude-newer",
+    "--upgrade-package",
+    "-P",
+    "--reinstall-package",
+    "--no-build-isolation-package",
+    "--config-setting",
+    "-C",
+    "--python-platform",
+    "--index",
+    "--default-index",
+    "--extra",
+    "--overrides",
+    "--build-constraints",
+    "-b",
+    "--link-mode",
+    "--torch-backend",
 ];
 
 /// What CI installs to build or ship rather than to test (install already sees to these),
@@ -483,6 +509,16 @@ mod tests {
         assert_eq!(extras("pip install -e '.[tests,redis]' pytest-cov"), ["tests", "redis"]);
         assert_eq!(extras("python -m pip install .[dev] && pip install ./[all]"), ["dev", "all"]);
         assert!(extras("pip install -e . ../other[x] 'pkg[extra]' .[${EXTRA}]").is_empty());
+    }
+
+    #[test]
+    fn an_options_value_is_no_package() {
+        assert_eq!(named("uv pip install --system --resolution lowest-direct --group test pytest"), ["pytest"]);
+        assert_eq!(named("pip install --upgrade-strategy eager -c constraints.txt pytest-cov"), ["pytest-cov"]);
+        assert_eq!(
+            named("uv pip install --prerelease allow --index-strategy unsafe-best-match hypothesis"),
+            ["hypothesis"]
+        );
     }
 
     fn paths(line: &str) -> Vec<(String, Vec<String>)> {
