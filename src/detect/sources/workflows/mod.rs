@@ -530,14 +530,7 @@ fn never_runs(condition: &Yaml, ctx: &Context) -> bool {
                 return true;
             }
             let Some(c) = DEFINITE_COMPARISON.captures(inner) else { return false };
-            // A bare literal (`true`, `3`) is itself; the rest as the context resolves it (a
-            // matrix value from the first cell).
-            let operand = |op: &str| match op {
-                "true" | "false" => Some(op.to_string()),
-                _ if op.parse::<f64>().is_ok() => Some(op.to_string()),
-                _ => ctx.value(op),
-            };
-            let (Some(left), Some(right)) = (operand(&c[1]), operand(&c[3])) else { return false };
+            let (Some(left), Some(right)) = (ctx.value(&c[1]), ctx.value(&c[3])) else { return false };
             // GitHub compares strings ignoring case.
             left.eq_ignore_ascii_case(&right) == (&c[2] == "!=")
         }
@@ -545,10 +538,9 @@ fn never_runs(condition: &Yaml, ctx: &Context) -> bool {
     }
 }
 
-/// `inputs.X == 'literal'` or `matrix.X == true` (or `!=`, either way round), one comparison
-/// alone.
+/// `inputs.X == 'literal'` (or `!=`, either way round), one comparison alone.
 static DEFINITE_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
-    let operand = r"((?:inputs|matrix)\.[A-Za-z0-9_-]+|'[^']*'|true|false|-?[0-9]+(?:\.[0-9]+)?)";
+    let operand = r"(inputs\.[A-Za-z0-9_-]+|'[^']*')";
     Regex::new(&format!(r"^{operand}\s*(==|!=)\s*{operand}$")).expect("the comparison pattern is valid")
 });
 

@@ -213,15 +213,6 @@ fn steps_an_input_known_here_switches_off_are_not_read() {
 }
 
 #[test]
-fn steps_the_first_matrix_cell_switches_off_are_not_read() {
-    // The lowest-bound variant is a later cell (`include`); the first runs the plain install.
-    let workflow = "jobs:\n  test:\n    strategy:\n      matrix:\n        python: ['3.10']\n        lowest-bound: [false]\n        include:\n          - python: '3.10'\n            lowest-bound: true\n    steps:\n      - run: pip install --group test -e .\n        if: matrix.lowest-bound == false\n      - run: uv pip install --system --resolution lowest-direct --group test -e .\n        if: ${{ matrix.lowest-bound == true }}\n      - run: pytest\n        if: matrix.python != 3.9\n";
-    let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
-    let lines: Vec<String> = Workflows::read(&repo).jobs[0].lines.iter().map(|l| l.text.clone()).collect();
-    assert_eq!(lines, ["pip install --group test -e .", "pytest"]);
-}
-
-#[test]
 fn composite_actions_inline_into_their_callers() {
     let action = "inputs:\n  php-version:\n    default: '8.2'\nruns:\n  using: composite\n  steps:\n    - uses: shivammathur/setup-php@v2\n      with:\n        php-version: ${{ inputs.php-version }}\n    - run: vendor/bin/pest\n      shell: bash\n";
     let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        php: ['8.4', '8.3']\n    steps:\n      - uses: ./.github/actions/setup\n        with:\n          php-version: ${{ matrix.php }}\n";
