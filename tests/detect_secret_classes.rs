@@ -598,6 +598,35 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["MAIN_DB_HOST", "MAIN_DB_PORT", "OIDC_IDENTIFIER", "OIDC_SCOPES", "SMTP_USE_TOKEN_AUTH"],
         ),
+        // The config crate's separator nests the settings structs (`APP_DATABASE__PASSWORD`);
+        // numbers and flags are settings, the secrecy crate's `Secret` fields credentials.
+        (
+            "secrets-rust-config-nested",
+            &["APP_DATABASE__PASSWORD", "APP_APPLICATION__SIGNING_SECRET", "APP_MAILER__API_TOKEN"],
+            &[],
+            &[
+                "APP_DATABASE__USERNAME",
+                "APP_DATABASE__PORT",
+                "APP_DATABASE__REQUIRE_SSL",
+                "APP_MAILER__BASE_URL",
+                "APP_MAILER__TIMEOUT_MILLISECONDS",
+                "APP_DATABASE",
+            ],
+        ),
+        // Go helpers that hand their string parameter to viper's bind or os.LookupEnv: calls with
+        // a variable's name are reads; those returning a flag, number or duration read settings.
+        (
+            "secrets-go-flag-helpers",
+            &["NOTIFIER_HTTP_API_TOKEN", "NOTIFIER_SMTP_PASSWORD", "NOTIFIER_REGISTRY_PASSWORD"],
+            &[],
+            &[
+                "NOTIFIER_DOCKER_HOST",
+                "NOTIFIER_POLL_INTERVAL",
+                "NOTIFIER_TIMEOUT",
+                "NOTIFIER_CLEANUP",
+                "NOTIFIER_SMTP_USER",
+            ],
+        ),
     ];
     for (fixture, must, required, must_not) in cases {
         let (names, required_names) = secrets_of(fixture);

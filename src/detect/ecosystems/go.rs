@@ -6,7 +6,7 @@
 
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{
-    Alias, Declaration, Ecosystem, EnvRead, SettingsTypes, SetupStep, Toolchain,
+    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, SettingsTypes, SetupStep, Toolchain,
 };
 use crate::detect::ecosystems::project::{counted, pm_path};
 use crate::detect::findings::{Findings, Phase};
@@ -21,6 +21,7 @@ use crate::rel_path::{RelPath, RelPathBuf};
 mod cli_flags;
 mod env;
 mod envconfig;
+mod helpers;
 mod types;
 mod viper;
 
@@ -66,8 +67,12 @@ impl Ecosystem for Go {
         let mut reads = env::reads(rel, text);
         if rel.ends_with(".go") {
             reads.extend(cli_flags::reads(text));
+            reads.extend(helpers::helper_calls(text));
         }
         reads
+    }
+    fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
+        helpers::helpers(text)
     }
     fn env_prefix(&self, text: &str) -> Option<String> {
         env::prefix(text)

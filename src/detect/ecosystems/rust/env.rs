@@ -247,7 +247,9 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
     {
         // Configuration files (`File::from(base.join("base.yaml"))`) under the environment.
         let files = text.contains("File::from") || text.contains("File::with_name");
-        found.extend(overriding(struct_fields(text, ty, &prefix, "config crate field"), files));
+        let separator = nesting_separator(text, &CONFIG_PREFIX, r"\.separator");
+        let fields = nested_fields(text, ty, &prefix, separator.as_deref(), "config crate field", 0);
+        found.extend(overriding(fields, files));
     }
     if let Some(prefix) = figment_prefix(text)
         && let Some(ty) = deserialized()
@@ -256,27 +258,48 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
         // missing where the app runs, so its fields stay as the struct says.
         let defaults =
             ["Toml::string(", "Yaml::string(", "Json::string("].iter().any(|provider| text.contains(provider));
-        found.extend(overriding(struct_fields(text, ty, &prefix, "figment field"), defaults));
+        let separator = nesting_separator(text, &FIGMENT_PREFIX, r"\.split");
+        found.extend(overriding(nested_fields(text, ty, &prefix, separator.as_deref(), "figment field", 0), defaults));
     }
     found
 }
 
-/// The config crate's `Environment::with_prefix("app")`: its variables start `APP_`.
+/// The config crate's `Environment::with_prefix("app")`: its variables start `APP_`, or
+/// `APP` and the `prefix_separator` — which defaults to the `separator` if one is set.
 fn config_prefix(text: &str) -> Option<String> {
-    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"Environment::with_prefix\(\s*"([A-Za-z0-9_]*)"\s*\)"#)
-            .expect("the config prefix pattern is valid")
+    static PREFIX_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\.prefix_separator\(\s*"([^"]*)"\s*\)"#).expect("the prefix separator pattern is valid")
     });
-    let prefix = PREFIX.captures(text)?.get(1)?;
-    Some(format!("{}_", prefix.as_str().to_ascii_uppercase()))
+    let c = CONFIG_PREFIX.captures(text)?;
+    let chain = code::expression(&text[c.get(0)?.end()..], QUOTES);
+    let separator = PREFIX_SEPARATOR
+        .captures(chain)
+        .and_then(|c| c.get(1))
+        .map(|m| m.as_str().to_string())
+        .or_else(|| nesting_separator(text, &CONFIG_PREFIX, r"\.separator"))
+        .unwrap_or_else(|| "_".to_string());
+    Some(format!("{}{separator}", c.get(1)?.as_str().to_ascii_uppercase()))
+}
+
+static CONFIG_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"Environment::with_prefix\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the config prefix pattern is valid")
+});
+static FIGMENT_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?-u:\b)Env::prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the figment prefix pattern is valid")
+});
+
+/// The separator between nested keys that the call chain after `source` sets with `method`
+/// (the config crate's `.separator("__")`, figment's `.split("__")`): `APP_DATABASE__PASSWORD`
+/// sets `database.password`. Without one a nested struct cannot be set from the environment.
+fn nesting_separator(text: &str, source: &Regex, method: &str) -> Option<String> {
+    let chain = code::expression(&text[source.find(text)?.end()..], QUOTES);
+    let pattern = Regex::new(&format!(r#"{method}\(\s*"([^"]+)"\s*\)"#)).ok()?;
+    Some(pattern.captures(chain)?.get(1)?.as_str().to_string())
 }
 
 /// figment's `Env::prefixed("APP_")`: the prefix as written, `_` included.
 fn figment_prefix(text: &str) -> Option<String> {
-    static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)Env::prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the figment prefix pattern is valid")
-    });
-    Some(PREFIX.captures(text)?.get(1)?.as_str().to_ascii_uppercase())
+    Some(FIGMENT_PREFIX.captures(text)?.get(1)?.as_str().to_ascii_uppercase())
 }
 
 /// The prefix figment (`Env::prefixed("APP_")`, as written) or the config crate
@@ -287,8 +310,22 @@ pub fn namespace(text: &str) -> Option<String> {
 }
 
 /// The fields of `struct ty { … }` in `text` as environment reads `PREFIX` + `FIELD`:
-/// required unless an `Option` or `#[serde(default…)]`.
+/// required unless an `Option` or `#[serde(default…)]`; a setting when typed as one, a
+/// credential when the secrecy crate wraps it (`Secret<String>`, `SecretString`). With a
+/// `separator`, a field whose type is another struct of the file stands for that struct's
+/// fields, `PREFIX` + `FIELD` + `separator` + its field.
 fn struct_fields(text: &str, ty: &str, prefix: &str, via: &'static str) -> Vec<EnvRead> {
+    nested_fields(text, ty, prefix, None, via, 0)
+}
+
+fn nested_fields(
+    text: &str,
+    ty: &str,
+    prefix: &str,
+    separator: Option<&str>,
+    via: &'static str,
+    depth: usize,
+) -> Vec<EnvRead> {
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^\s*((?:#\[(?:[^\[\]]|\[[^\]]*\])*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)")
             .expect("the struct field pattern is valid")
@@ -301,21 +338,38 @@ fn struct_fields(text: &str, ty: &str, prefix: &str, via: &'static str) -> Vec<E
     };
     let open = start + text[start..].find('{').unwrap_or(0);
     let Some(body) = code::block(&text[open..], QUOTES) else { return Vec::new() };
-    FIELD
-        .captures_iter(body)
-        .filter_map(|f| {
-            let (attributes, field, field_type) = (f.get(1)?.as_str(), f.get(2)?, f.get(3)?.as_str());
-            let need = if optional_type(field_type) || attributes.contains("default") {
-                Need::Optional
-            } else {
-                Need::Required
-            };
-            // `#[serde(rename = "main_secret")] encryption: Encryption` is read as `main_secret`.
-            let key = RENAME.captures(attributes).and_then(|c| c.get(1)).map_or(field.as_str(), |m| m.as_str());
-            let name = format!("{prefix}{key}").to_ascii_uppercase();
-            Some(EnvRead::new(name, open + 1 + field.start(), need, via))
-        })
-        .collect()
+    let mut found = Vec::new();
+    for f in FIELD.captures_iter(body) {
+        let (Some(attributes), Some(field), Some(field_type)) = (f.get(1), f.get(2), f.get(3)) else { continue };
+        let (attributes, field_type) = (attributes.as_str(), field_type.as_str().trim());
+        let optional = optional_type(field_type) || attributes.contains("default");
+        // `#[serde(rename = "main_secret")] encryption: Encryption` is read as `main_secret`.
+        let key = RENAME.captures(attributes).and_then(|c| c.get(1)).map_or(field.as_str(), |m| m.as_str());
+        let inner = field_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(field_type).trim();
+        if let Some(separator) = separator
+            && depth < 4
+            && inner.starts_with(|c: char| c.is_ascii_uppercase())
+            && (text.contains(&format!("struct {inner} {{")) || text.contains(&format!("struct {inner}{{")))
+        {
+            let nested = format!("{prefix}{key}{separator}");
+            found.extend(nested_fields(text, inner, &nested, Some(separator), via, depth + 1).into_iter().map(
+                |read| {
+                    let need = if optional { Need::Optional } else { read.need };
+                    EnvRead { need, ..read }
+                },
+            ));
+            continue;
+        }
+        let need = if optional { Need::Optional } else { Need::Required };
+        let name = format!("{prefix}{key}").to_ascii_uppercase();
+        let secret = ["Secret<", "SecretString", "SecretBox<", "secrecy::"].iter().any(|t| inner.starts_with(t));
+        found.push(
+            EnvRead::new(name, open + 1 + field.start(), need, via)
+                .typed_setting(is_setting_type(field_type))
+                .marked_secret(secret),
+        );
+    }
+    found
 }
 
 /// The byte ranges of inline test modules: a `#[cfg(test)]` attribute followed by
@@ -502,6 +556,34 @@ struct Other {
             ".add_source(File::from(base.join(\"base.yaml\"))).add_source(Environment",
         );
         assert_eq!(found(&layered), [("APP_JWT_SECRET".into(), Need::Unstated)]);
+    }
+
+    #[test]
+    fn config_crate_separators_nest_the_settings_structs() {
+        let text = "pub struct Settings {\n    pub database: DatabaseSettings,\n    pub email: Option<EmailSettings>,\n    pub redis_uri: Secret<String>,\n}\npub struct DatabaseSettings {\n    pub password: Secret<String>,\n    pub port: u16,\n}\npub struct EmailSettings {\n    pub token: String,\n}\nlet s = Config::builder()\n    .add_source(config::Environment::with_prefix(\"APP\")\n        .prefix_separator(\"_\")\n        .separator(\"__\"))\n    .build()?;\ns.try_deserialize::<Settings>()\n";
+        let found = reads(text);
+        let rows: Vec<(&str, Need, bool, bool)> =
+            found.iter().map(|r| (r.name.as_str(), r.need, r.setting, r.marked_secret)).collect();
+        assert_eq!(
+            rows,
+            [
+                ("APP_DATABASE__PASSWORD", Need::Required, false, true),
+                ("APP_DATABASE__PORT", Need::Required, true, false),
+                ("APP_EMAIL__TOKEN", Need::Optional, false, false),
+                ("APP_REDIS_URI", Need::Required, false, true),
+            ]
+        );
+        // The prefix separator defaults to the separator; without one, nothing nests.
+        let doubled = text.replace("\n        .prefix_separator(\"_\")", "");
+        assert_eq!(namespace(&doubled).as_deref(), Some("APP__"));
+        assert!(reads(&doubled).iter().any(|r| r.name == "APP__DATABASE__PASSWORD"));
+        let flat = doubled.replace("\n        .separator(\"__\")", "");
+        let names: Vec<String> = reads(&flat).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["APP_DATABASE", "APP_EMAIL", "APP_REDIS_URI"]);
+        // figment's `split` nests the same way.
+        let figment = "struct Config { db: Db }\nstruct Db { password: String }\nlet c: Config = Figment::new().merge(Env::prefixed(\"APP_\").split(\"__\")).extract()?;\n";
+        let names: Vec<String> = reads(figment).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["APP_DB__PASSWORD"]);
     }
 
     #[test]

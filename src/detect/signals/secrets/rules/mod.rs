@@ -271,10 +271,10 @@ const DATABASE_WORDS: &[&str] = &[
 ];
 /// Chat services whose incoming-webhook URL carries its token in the path
 /// (`hooks.slack.com/services/T…/B…/<token>`, `discord.com/api/webhooks/<id>/<token>`): such a
-/// `*_WEBHOOK_URL` is a credential. Any other webhook URL is an address the app posts to or is
+/// `*_WEBHOOK_URL` (Slack's own `hooks.slack.com` gives `*_HOOK_URL`) is a credential. Any other webhook URL is an address the app posts to or is
 /// called at (`NOTIFY_WEBHOOK_URL`, `TELEGRAM_BOT_WEBHOOK_URL`): a setting unless an example
 /// shows credentials in it.
-const TOKEN_IN_URL_WEBHOOKS: &[&str] = &["SLACK", "DISCORD", "MATTERMOST", "TEAMS", "ROCKETCHAT"];
+const TOKEN_IN_URL_WEBHOOKS: &[&str] = &["SLACK", "DISCORD", "MATTERMOST", "TEAMS", "MSTEAMS", "ROCKETCHAT"];
 /// What a `*_URL`/`*_URI` is about, right before it, when it may carry credentials: caches,
 /// brokers, mail and search servers (`REDIS_URL`, `CELERY_BROKER_URL`). Such a URL is a
 /// setting when every example of it has none.
@@ -460,7 +460,8 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     }
     if matches!(last.as_str(), "URL" | "URI" | "URLS" | "URIS") {
         let service = before.iter().rev().find(|w| !is(URL_QUALIFIERS, w));
-        let chat_webhook = before.iter().any(|w| w == "WEBHOOK") && before.iter().any(|w| is(TOKEN_IN_URL_WEBHOOKS, w));
+        let chat_webhook =
+            before.iter().any(|w| w == "WEBHOOK" || w == "HOOK") && before.iter().any(|w| is(TOKEN_IN_URL_WEBHOOKS, w));
         return before.iter().any(|w| is(DATABASE_WORDS, w))
             || service.is_some_and(|w| is(SERVICE_WORDS, w))
             || chat_webhook;

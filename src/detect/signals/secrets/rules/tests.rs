@@ -351,10 +351,18 @@ fn algorithms_are_settings_and_only_chat_webhook_urls_carry_a_token() {
         "NOTIFY_WEBHOOK_URL",
         "TELEGRAM_BOT_WEBHOOK_URL",
         "WEBHOOK_URL",
+        "GIT_HOOK_URL",
     ] {
         assert!(!looks_like_secret(name), "{name}");
     }
-    for name in ["LOG_SLACK_WEBHOOK_URL", "DISCORD_WEBHOOK_URL", "STRIPE_WEBHOOK_SECRET", "JWT_SECRET"] {
+    for name in [
+        "LOG_SLACK_WEBHOOK_URL",
+        "DISCORD_WEBHOOK_URL",
+        "NOTIFICATION_SLACK_HOOK_URL",
+        "NOTIFICATION_MSTEAMS_HOOK_URL",
+        "STRIPE_WEBHOOK_SECRET",
+        "JWT_SECRET",
+    ] {
         assert!(looks_like_secret(name), "{name}");
     }
 }
