@@ -563,6 +563,29 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             ],
             &["MAIL_USE_TOKEN", "LOG_SECRET", "MAIL_HOST"],
         ),
+        // A settings field whose default names a constant (`LLM_KEY: str = "OPENAI_GPT4O"`)
+        // picks a registry entry by its key, and so do the fields that qualify its name
+        // (`EXTRACTION_LLM_KEY`); a stand-in default (`PLACEHOLDER`, `CHANGE_ME`), a credential's
+        // words in it, or a `SecretStr` keep a credential one.
+        (
+            "secrets-python-registry-keys",
+            &[
+                "AGENT_LLM_API_KEY",
+                "AGENT_SECRET_KEY",
+                "AGENT_SIGNING_KEY",
+                "AGENT_SESSION_KEY",
+                "AGENT_OPENAI_API_KEY",
+                "AGENT_BACKUP_LLM_KEY",
+            ],
+            &[],
+            &[
+                "AGENT_LLM_KEY",
+                "AGENT_EXTRACTION_LLM_KEY",
+                "AGENT_PLANNER_LLM_KEY",
+                "AGENT_VISION_MODEL_KEY",
+                "AGENT_DOWNLOAD_PARAMETER_KEY",
+            ],
+        ),
         // The build says which library binds `application.properties`: SmallRye Config (a
         // dash is `_`) in one module, Spring Boot (a dash dropped) in another.
         (

@@ -438,7 +438,7 @@ struct FileScan {
     keyed: Vec<Secret>,
     /// More than [`MAX_NAMES_PER_FILE`] names: the rest were not taken.
     capped: bool,
-    /// Names the code types as settings ([`EnvRead::setting`]).
+    /// Names the code types as settings ([`EnvRead::setting`]): a flat class may type hundreds.
     settings: Vec<String>,
     walks_environment: bool,
     /// The prefix the file's settings library puts before the names it reads
@@ -683,7 +683,7 @@ fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &m
                 continue;
             }
             if read.setting && !read.marked_secret {
-                if scan.settings.len() < MAX_NAMES_PER_FILE {
+                if scan.settings.len() < MAX_NAMES_PER_FILE * 4 {
                     scan.settings.push(read.name.clone());
                 }
                 continue;

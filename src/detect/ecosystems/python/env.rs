@@ -626,6 +626,7 @@ fn fields(
         .expect("the alias pattern is valid")
     });
     let mut found = Vec::new();
+    let mut constant_named = Vec::new();
     let mut indent: Option<usize> = None;
     let mut offset = body.start;
     for line in text[body.clone()].split_inclusive('\n') {
@@ -673,7 +674,11 @@ fn fields(
             (Some(_), None) => Need::Optional,
         };
         let secret = ty.as_str().contains("SecretStr") || ty.as_str().contains("SecretBytes");
-        let setting = is_setting_annotation(ty.as_str());
+        let names_constant = default.is_some_and(named_constants::names_a_constant);
+        if names_constant {
+            constant_named.push(name_text.to_ascii_uppercase());
+        }
+        let setting = is_setting_annotation(ty.as_str()) || names_constant;
         let aliases: Vec<(String, usize)> = call
             .map(|arguments| {
                 ALIAS
@@ -707,6 +712,7 @@ fn fields(
             }
         }
     }
+    named_constants::mark_variants(&mut found, prefix, &constant_named);
     found
 }
 
@@ -783,6 +789,7 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
 
 pub(super) mod flask;
 mod interpolation;
+mod named_constants;
 mod nested;
 mod prefixed;
 mod scheme;
