@@ -90,6 +90,15 @@ pub fn block<'t>(text: &'t str, quotes: &[char]) -> Option<&'t str> {
     (end < inner.len()).then(|| &inner[..end])
 }
 
+/// The read of a call of `function` whose literal argument `name` ends at `end` in `text`
+/// (`env_string("X")`): a read through that project helper, optional when the call passes
+/// another argument after the name.
+pub fn helper_call_read(text: &str, function: &str, name: regex::Match, end: usize, quotes: &[char]) -> EnvRead {
+    let need = if has_another_argument(rest_of_call(&text[end..], quotes)) { Need::Optional } else { Need::Unstated };
+    let read = EnvRead::new(name.as_str(), name.start(), need, "an env helper of the project");
+    EnvRead { helper: Some(function.to_string()), ..read }
+}
+
 /// Whether a call's remaining arguments (see [`rest_of_call`]) pass another one after the
 /// name: a positional default (`os.getenv("X", "d")`).
 pub fn has_another_argument(rest: &str) -> bool {

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
+use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead};
 
 const QUOTES: &[char] = &['"', '`'];
 
@@ -136,10 +136,7 @@ pub fn helper_calls(text: &str) -> Vec<EnvRead> {
             if c.get(1).is_some_and(|package| matches!(package.as_str(), "os" | "syscall" | "viper")) {
                 return None;
             }
-            let rest = code::rest_of_call(&text[whole.end()..], QUOTES);
-            let need = if code::has_another_argument(rest) { Need::Optional } else { Need::Unstated };
-            let read = EnvRead::new(name.as_str(), name.start(), need, "an env helper of the project");
-            Some(EnvRead { helper: Some(function.as_str().to_string()), ..read })
+            Some(code::helper_call_read(text, function.as_str(), name, whole.end(), QUOTES))
         })
         .collect()
 }
@@ -147,6 +144,7 @@ pub fn helper_calls(text: &str) -> Vec<EnvRead> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detect::ecosystems::ecosystem::Need;
 
     #[test]
     fn helpers_that_bind_or_read_the_variable() {

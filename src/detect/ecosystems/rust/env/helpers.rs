@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
+use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead};
 
 /// The functions `text` defines whose first parameter goes to `env::var` as it is, or to
 /// another such function.
@@ -102,10 +102,7 @@ pub fn helper_calls(text: &str) -> Vec<EnvRead> {
             if matches!(function.as_str(), "var" | "var_os" | "set_var" | "remove_var") {
                 return None;
             }
-            let rest = code::rest_of_call(&text[whole.end()..], &['"']);
-            let need = if code::has_another_argument(rest) { Need::Optional } else { Need::Unstated };
-            let read = EnvRead::new(name.as_str(), name.start(), need, "an env helper of the project");
-            Some(EnvRead { helper: Some(function.as_str().to_string()), ..read })
+            Some(code::helper_call_read(text, function.as_str(), name, whole.end(), &['"']))
         })
         .collect()
 }
@@ -113,6 +110,7 @@ pub fn helper_calls(text: &str) -> Vec<EnvRead> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::detect::ecosystems::ecosystem::Need;
 
     #[test]
     fn helpers_and_the_helpers_they_call() {
