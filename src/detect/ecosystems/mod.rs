@@ -240,7 +240,8 @@ pub fn has_manifest_for(sources: &Sources, toolchain_id: &str) -> bool {
 
 /// Test runners of no one ecosystem: task files and test scripts.
 const SHARED_TEST_COMMANDS: &[&str] = &[
-    r#"(?:make|gmake)(?-u:\b)[^;&|]*?\s["']?(?:test|tests|check|test[-.][[:word:]\-.]+|unit|unittest)["']?(?:\s|$)"#,
+    // A target named for tests, first or last word (`test-unit`, `unit-tests`, `tests_all`).
+    r#"(?:make|gmake)(?-u:\b)[^;&|]*?\s["']?(?:check|unit|(?:[[:alnum:]]+[-_])?(?:tests?|unittests?)(?:[-_.][[:word:]\-.]+)?)["']?(?:\s|$)"#,
     r"just\s+(?:\S+\s+)*?test[[:word:]\-]*(?-u:\b)",
     // go-task, a namespaced task too (`task py:test`, from an included Taskfile).
     r"task\s+(?:[[:word:]\-]+:)*test[[:word:]:\-]*(?-u:\b)",
@@ -584,6 +585,9 @@ mod tests {
             "make test",
             "make -C backend test",
             "make -- \"test.ci\"",
+            "make unit-tests",
+            "make -j2 test_all",
+            "make py-unittest",
             "npm run ci:backend:test",
             "task py:test",
             "vendor/bin/phpunit --no-coverage",
@@ -646,6 +650,9 @@ mod tests {
             "go vet ./...",
             "pnpm run check",
             "make build",
+            "make contest",
+            "make attest-release",
+            "make testdata",
             "latest-version",
             "scripts/testdata.sh",
             "./contest.sh",
