@@ -621,6 +621,21 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["MAIN_DB_HOST", "MAIN_DB_PORT", "OIDC_IDENTIFIER", "OIDC_SCOPES", "SMTP_USE_TOKEN_AUTH"],
         ),
+        // Go's `os.Getenv(BootstrapPassword)` of a string constant of the file reads its value.
+        (
+            "secrets-go-getenv-constant",
+            &["LEDGER_BOOTSTRAP_PASSWORD", "LEDGER_BOOTSTRAP_API_KEY"],
+            &[],
+            &["LEDGER_LISTEN_ADDRESS"],
+        ),
+        // A Ruby project's own methods over `ENV` (`AppConfig.get("X")`): a call with a literal
+        // name is a read; one that raises without it is required, one in a method on demand.
+        (
+            "secrets-ruby-env-helpers",
+            &["DOCUMENT_VAULT_KEY", "IDS_CIPHER_KEY", "COURIER_API_TOKEN"],
+            &["DOCUMENT_VAULT_KEY"],
+            &["DOCUMENTS_PER_PAGE", "PREVIEW_ENABLED", "COURIER_ENDPOINT_URL"],
+        ),
         // The config crate's separator nests the settings structs (`APP_DATABASE__PASSWORD`);
         // numbers and flags are settings, the secrecy crate's `Secret` fields credentials.
         (
