@@ -61,10 +61,10 @@ impl Ecosystem for Elixir {
     /// `||` fallback: optional; `|| raise`: required), and the same calls through a helper
     /// module (`Util.fetch_env!("X", all: "postgres")`). Reads in a production-only block
     /// of a config file (`if config_env() == :prod do`, a `:prod ->` branch) or in
-    /// `config/prod.exs` are optional, and so are those under an `if` that tests another
-    /// variable; the examples of a `@doc` heredoc are no reads. Dotenvy's `env!("X", :type)`
-    /// reads the same way (see [`dotenvy`]), and so do Vapor's `%Env{bindings: […]}` (see
-    /// [`vapor`]).
+    /// `config/prod.exs` or `config/releases.exs` are optional, and so are those under an
+    /// `if` that tests another variable; the examples of a `@doc` heredoc are no reads.
+    /// Dotenvy's `env!("X", :type)` reads the same way (see [`dotenvy`]), and so do Vapor's
+    /// `%Env{bindings: […]}` (see [`vapor`]).
     /// Calls with a variable's name of a function some file may define as an env helper
     /// (`App.Config.secret!("X")`, see [`env`]) are kept for the secrets signal to pair.
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
@@ -211,7 +211,8 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
     }
 }
 
-/// The byte ranges of `text` only a production deployment reads: all of `config/prod.exs`,
+/// The byte ranges of `text` only a production deployment reads: all of `config/prod.exs`
+/// and `config/releases.exs`,
 /// and in other config files the blocks under `if config_env() == :prod do` (also with an
 /// `and` condition, or `config_env() in [:prod]`; or `Mix.env()`) up to the `end` at the same
 /// indentation, and the `:prod ->` branches of a `case config_env() do`.
@@ -222,7 +223,10 @@ fn production_blocks(rel: &str, text: &str) -> Vec<std::ops::Range<usize>> {
         )
         .expect("the production-block pattern is valid")
     });
-    if rel == "config/prod.exs" || rel.ends_with("/config/prod.exs") {
+    // `config/releases.exs` runs when a release boots (Mix's runtime configuration of releases
+    // before `runtime.exs`): a deployment's, never development's or the tests'.
+    let whole_file = ["config/prod.exs", "config/releases.exs"];
+    if whole_file.iter().any(|file| rel == *file || rel.ends_with(&format!("/{file}"))) {
         return std::iter::once(0..text.len()).collect();
     }
     // `in [:prod, :staging]`: deployments only, no development or test environment.
@@ -382,6 +386,14 @@ mod tests {
                 .env_reads(crate::rel_path::rel!("config/prod.exs"), "System.fetch_env!(\"X_KEY\")")
                 .iter()
                 .all(|r| r.need == Need::Optional)
+        );
+        let raised = "secret = System.get_env(\"SECRET_KEY_BASE\") || raise \"missing\"\n";
+        assert!(
+            Elixir
+                .env_reads(crate::rel_path::rel!("config/releases.exs"), raised)
+                .iter()
+                .all(|r| r.need == Need::Optional),
+            "a release's boot configuration"
         );
     }
 

@@ -6,7 +6,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, Need, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{
+    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SetupStep, Toolchain,
+};
 use crate::detect::ecosystems::project::{
     file_on_disk, native_shell_of, pm_path, read_existing, source_at, version_file,
 };
@@ -19,6 +21,7 @@ use crate::evidence::Evidence;
 use crate::rel_path::RelPath;
 use crate::rel_path::rel;
 
+mod helpers;
 mod konfig;
 mod settings;
 
@@ -110,6 +113,7 @@ impl Ecosystem for Ruby {
             .collect();
         reads.extend(settings::reads(text));
         reads.extend(konfig::reads(text));
+        reads.extend(helpers::calls(text));
         if let Some(at) = text.find("Rails.application.credentials") {
             reads.push(EnvRead::new("RAILS_MASTER_KEY", at, Need::Unstated, "Rails.application.credentials"));
         }
@@ -120,6 +124,10 @@ impl Ecosystem for Ruby {
             reads.push(EnvRead::new("SECRET_KEY_BASE", at, Need::Optional, RAILS_PRODUCTION));
         }
         reads
+    }
+    /// The project's own methods over `ENV` (see [`helpers`]).
+    fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
+        helpers::helpers(text)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

@@ -30,10 +30,29 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
             .expect("the Go environment-read pattern is valid")
     });
     let mut found = code::reads_of(&GETENV, text, "os.Getenv", |_| Need::Unstated);
+    found.extend(constant_reads(text));
     found.extend(tag_reads(text));
     found.extend(super::viper::reads(text));
     found.extend(keyed_reads(text));
     found
+}
+
+/// `os.Getenv(InitialAdminPassword)` where the file declares the name as a string constant
+/// (`const InitialAdminPassword = "APP_ADMIN_PASSWORD"`): the constant's value is read.
+fn constant_reads(text: &str) -> Vec<EnvRead> {
+    static BY_CONSTANT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)os\.(?:Getenv|LookupEnv)\(\s*([A-Za-z_][[:word:]]*)\s*\)")
+            .expect("the Go constant environment-read pattern is valid")
+    });
+    BY_CONSTANT
+        .captures_iter(text)
+        .filter_map(|c| {
+            let constant = c.get(1)?;
+            let name = super::envconfig::string_constant(text, constant.as_str())?;
+            code::is_upper_snake(&name)
+                .then(|| EnvRead::new(&name, constant.start(), Need::Unstated, "os.Getenv of a constant"))
+        })
+        .collect()
 }
 
 /// `env:"DATABASE_URL,required"` (caarlos0/env: `required`/`notEmpty`, `envDefault:"…"`),
@@ -313,6 +332,16 @@ mod tests {
 
     fn found(rel: &str, text: &str) -> Vec<(String, Need)> {
         reads(RelPath::new(rel).unwrap(), text).into_iter().map(|r| (r.name, r.need)).collect()
+    }
+
+    #[test]
+    fn getenv_of_a_string_constant_reads_its_value() {
+        let text = "package models\n\n// The admin's first password, from the environment.\nconst AdminPassword = \"APP_ADMIN_PASSWORD\"\n\nconst (\n\tseedToken string = \"APP_SEED_TOKEN\"\n)\n\nfunc seed() {\n\tif p := os.Getenv(AdminPassword); p != \"\" {\n\t}\n\t_, ok := os.LookupEnv(seedToken)\n\t_ = os.Getenv(name)\n}\n";
+        assert_eq!(
+            found("models/models.go", text),
+            [("APP_ADMIN_PASSWORD".into(), Need::Unstated), ("APP_SEED_TOKEN".into(), Need::Unstated)],
+            "a parameter (`name`) names no constant of the file"
+        );
     }
 
     #[test]

@@ -154,7 +154,7 @@ fn structs(text: &str) -> Vec<SettingsStruct> {
 
 /// The value of a string variable or constant of the file: `prefix = "screego"`,
 /// `const envPrefix string = "APP"`.
-fn string_constant(text: &str, name: &str) -> Option<String> {
+pub(super) fn string_constant(text: &str, name: &str) -> Option<String> {
     let pattern =
         Regex::new(&format!(r#"(?m)^\s*(?:(?:var|const)\s+)?{}\s+(?:string\s+)?:?=\s*"([^"]*)""#, regex::escape(name)))
             .ok()?;

@@ -19,6 +19,7 @@ const QUOTES: &[char] = &['"', '\''];
 
 pub fn reads(text: &str) -> Vec<EnvRead> {
     let mut found = os_reads(text);
+    found.extend(constant_reads(text));
     found.extend(wrapper_reads(text));
     found.extend(reader_reads(text));
     found.extend(settings_classes(text));
@@ -71,12 +72,18 @@ fn in_request_handler(text: &str, at: usize) -> bool {
 
 /// Whether the statement holding offset `at` runs only under a condition: some block that
 /// encloses it (by indentation, through the lines of a multi-line expression) opens with
-/// `if`, `elif`, `else`, `except`, `for` or `while`. A class body is no condition (a settings
-/// class's fields), nor a function's (called at start-up as often as not).
+/// `if`, `elif`, `else`, `except`, `for` or `while`, or the statement is such an `if`
+/// itself (the read is in its condition). A class body is no condition (a settings class's
+/// fields), nor a function's (called at start-up as often as not).
 fn under_condition(text: &str, at: usize) -> bool {
     /// How many lines up enclosing blocks are looked for.
     const LOOKBACK: usize = 400;
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    // The read is the condition itself (`if "X" in os.environ and os.environ["X"] != "":`).
+    let own = text[line_start..at].trim_start();
+    if ["if ", "elif ", "while "].iter().any(|keyword| own.starts_with(keyword)) {
+        return true;
+    }
     let indent_of = |line: &str| line.len() - line.trim_start().len();
     let mut indent = indent_of(&text[line_start..at]);
     for line in text[..line_start].lines().rev().take(LOOKBACK) {
@@ -166,6 +173,52 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
             Some(EnvRead::new(name.as_str(), name.start(), need, via))
         })
         .collect()
+}
+
+/// `os.environ.get(ConfigKey.SECRET_KEY)`, `os.getenv(TOKEN_VAR)`: a read of the name a
+/// string constant of the file holds (`SECRET_KEY = "SECRET_KEY"` in `class ConfigKey`,
+/// `TOKEN_VAR = "APP_TOKEN"`). Optional like a literal read with a default.
+fn constant_reads(text: &str) -> Vec<EnvRead> {
+    static READ: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?-u:\b)(?:(?P<index>os\.environ|environ)\[|(?:os\.environ\.get|os\.getenv|environ\.get|getenv)\()\s*(?:(?P<class>[A-Z][[:word:]]*)\.)?(?P<constant>[A-Z][A-Z0-9_]*)\s*[\]),]",
+        )
+        .expect("the Python constant environment-read pattern is valid")
+    });
+    READ.captures_iter(text)
+        .filter_map(|c| {
+            let (whole, constant) = (c.get(0)?, c.name("constant")?);
+            let name = string_constant(text, c.name("class").map(|m| m.as_str()), constant.as_str())?;
+            let after = &text[whole.end() - 1..];
+            let need = if c.name("index").is_some() {
+                Need::Required
+            } else if passes_default(arguments(after)) {
+                Need::Optional
+            } else {
+                Need::Unstated
+            };
+            Some(EnvRead::new(name, constant.start(), need, "os.getenv of a constant"))
+        })
+        .collect()
+}
+
+/// The variable name the string constant `constant` holds: an assignment of the module, or
+/// of `class`'s body when a class is named; `None` unless it is spelled like a variable.
+fn string_constant(text: &str, class: Option<&str>, constant: &str) -> Option<String> {
+    let from = match class {
+        Some(class) => {
+            let at = Regex::new(&format!(r"(?m)^class\s+{}\b", regex::escape(class))).ok()?.find(text)?;
+            at.end()
+        }
+        None => 0,
+    };
+    let assignment = Regex::new(&format!(
+        r#"(?m)^[ \t]*{}\s*(?::\s*str\s*)?=\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*$"#,
+        regex::escape(constant)
+    ))
+    .ok()?;
+    let value = assignment.captures(&text[from..])?.get(1)?.as_str();
+    code::is_upper_snake(value).then(|| value.to_string())
 }
 
 /// Functions of the file that read the variable their first parameter names

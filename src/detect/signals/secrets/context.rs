@@ -52,7 +52,7 @@ pub fn is_dotnet_test_project(part: &str) -> bool {
 /// default it passes is a setting's value (`env('LIVE_DELETE_TOKEN_AFTER', true)`,
 /// `os.getenv("X_TOKENS", "a,b")`, `ENV.fetch("X", "15m")`, `process.env.X ?? "true"`), or
 /// a parser of flags or numbers wraps it (`(int) env('X')`,
-/// `parse_boolean(os.environ.get("X"))`, `String.to_integer(System.get_env("X"))`), or the
+/// `parse_boolean(os.environ.get("X"))`, `is_truthy(os.environ["X"])`, `String.to_integer(System.get_env("X"))`), or the
 /// value is split into a list or parsed as a number right after the call
 /// (`System.get_env("X", "") |> String.split(",")`, `os.getenv("X", "").split(",")`). Such a
 /// name holds no credential whatever its words say (see [`is_setting_value`]). (`Boolean(…)`,
@@ -60,7 +60,7 @@ pub fn is_dotnet_test_project(part: &str) -> bool {
 pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
     static CAST: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?:\(\s*(?:int|integer|float|double)\s*\)\s*|(?:^|[^[:word:].])(?:int|float|intval|floatval|parse_boolean|parse_bool|strtobool|to_bool|parseInt|parseFloat|Number|String\.to_integer|Integer\.parseInt)\(\s*)$",
+            r"(?:\(\s*(?:int|integer|float|double)\s*\)\s*|(?:^|[^[:word:].])(?:int|float|intval|floatval|parse_boolean|parse_bool|strtobool|str2bool|str_to_bool|to_bool|to_boolean|asbool|as_bool|is_truthy|parseInt|parseFloat|Number|String\.to_integer|Integer\.parseInt)\(\s*)$",
         )
         .expect("the cast pattern is valid")
     });

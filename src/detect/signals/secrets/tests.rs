@@ -599,6 +599,8 @@ fn a_reads_own_default_or_number_parser_makes_it_a_setting() {
         'ldap' => env('LDAP_PASSWORD', false),\n];\n";
     let python = "OPTIONAL = parse_boolean(os.environ.get(\"ATHENA_OPTIONAL_CREDENTIALS\", \"true\"))\n\
         WITHIN = os.getenv(\"RESET_PASSWORD_WITHIN\", default=\"6h\")\n\
+        NATURAL = is_truthy(os.environ.get(\"NAME_AS_NATURAL_KEY\"))\n\
+        TOKENS = asbool(os.environ.get(\"CSRF_TOKENS\"))\n\
         MAIL = os.getenv(\"MAIL_PASSWORD\")\n";
     // `Boolean(…)` tests whether a value is set: the URL is still one.
     let node =

@@ -195,7 +195,8 @@ fn reads_under_a_condition_are_optional() {
             if env.bool('USE_S3', False):\n    AWS_SECRET_ACCESS_KEY = env.str('AWS_SECRET_ACCESS_KEY')\n\
             else:\n    DATABASES = {\n        'default': {\n            'PASSWORD': env.str('DB_PASSWORD'),\n        }\n    }\n\
             class Settings(BaseSettings):\n    API_TOKEN: str\n\
-            def token():\n    return os.environ['CALLED_TOKEN']\n";
+            def token():\n    return os.environ['CALLED_TOKEN']\n\
+            if \"SIGNING_KEY\" in os.environ and os.environ[\"SIGNING_KEY\"] != \"\":\n    SIGN = True\n";
     let found = found(text);
     let need = |name: &str| found.iter().find(|(n, _)| n == name).map(|(_, need)| *need);
     assert_eq!(need("SECRET_KEY"), Some(Need::Required));
@@ -203,6 +204,7 @@ fn reads_under_a_condition_are_optional() {
     assert_eq!(need("DB_PASSWORD"), Some(Need::Optional));
     assert_eq!(need("API_TOKEN"), Some(Need::Required));
     assert_eq!(need("CALLED_TOKEN"), Some(Need::Required));
+    assert_eq!(need("SIGNING_KEY"), Some(Need::Optional), "read in the condition that tests it");
 }
 
 #[test]
@@ -296,4 +298,21 @@ class Settings(BaseSettings):
     // Without a delimiter, a model field is one variable holding JSON.
     let flat = text.replace(", env_nested_delimiter=\"__\"", "");
     assert!(found(&flat).contains(&("SHOP_DB".into(), Need::Required)), "{:?}", found(&flat));
+}
+
+#[test]
+fn reads_of_a_string_constant_read_its_value() {
+    let text = "class ConfigKey:\n    SECRET_KEY = \"SECRET_KEY\"\n    PEPPER: str = \"APP_PEPPER\"\n    CONFIG_NAME = \"config_name\"\n\n\
+        TOKEN_VAR = \"APP_TOKEN\"\n\n\
+        class Config:\n    SECRET_KEY = os.environ.get(ConfigKey.SECRET_KEY)\n    PEPPER = os.environ[ConfigKey.PEPPER]\n\
+            NAME = os.environ.get(ConfigKey.CONFIG_NAME, \"production\")\n    TOKEN = os.getenv(TOKEN_VAR, \"dev\")\n    OTHER = os.getenv(UNKNOWN)\n";
+    assert_eq!(
+        found(text),
+        [
+            ("SECRET_KEY".into(), Need::Unstated),
+            ("APP_PEPPER".into(), Need::Required),
+            ("APP_TOKEN".into(), Need::Optional),
+        ],
+        "a lower-case value and a name the file never assigns are no reads"
+    );
 }
