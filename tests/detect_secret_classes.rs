@@ -621,6 +621,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["MAIN_DB_HOST", "MAIN_DB_PORT", "OIDC_IDENTIFIER", "OIDC_SCOPES", "SMTP_USE_TOKEN_AUTH"],
         ),
+        // Elixir's `{:system, "X"}` tuples (Phoenix, Ecto, Confex); `prod.secret.exs` is production's.
+        (
+            "secrets-elixir-system-tuples",
+            &["SECRET_KEY_BASE", "RELAY_WEBHOOK_SECRET", "FORGE_CLIENT_SECRET"],
+            &[],
+            &["PORT", "FORGE_API_URL"],
+        ),
         // Go's `os.Getenv(BootstrapPassword)` of a string constant of the file reads its value.
         (
             "secrets-go-getenv-constant",

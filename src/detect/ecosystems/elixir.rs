@@ -132,6 +132,27 @@ impl Ecosystem for Elixir {
                 EnvRead { need, ..read }
             })
             .collect();
+        // `{:system, "DATABASE_URL"}` (with a default: `{:system, "PORT", "4000"}`): read when
+        // the app starts by the library given it (Phoenix's endpoint, Ecto's repo, Confex).
+        static SYSTEM_TUPLE: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"\{\s*:system\s*,\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*(,)?"#)
+                .expect("the Elixir {:system, …} pattern is valid")
+        });
+        let tuples = SYSTEM_TUPLE.captures_iter(text).filter_map(|c| {
+            let name = c.get(1)?;
+            if in_docs(name.start()) {
+                return None;
+            }
+            let (need, via) = if in_production(name.start()) {
+                (Need::Optional, "production-only config")
+            } else if c.get(2).is_some() {
+                (Need::Optional, "{:system, …} with a default")
+            } else {
+                (Need::Unstated, "{:system, …}")
+            };
+            Some(EnvRead::new(name.as_str(), name.start(), need, via))
+        });
+        found.extend(tuples.collect::<Vec<_>>());
         found.extend(dotenvy);
         found.extend(helper_calls);
         found.extend(vapor::reads(text).into_iter().filter(|read| !in_docs(read.at)));
@@ -225,7 +246,8 @@ fn production_blocks(rel: &str, text: &str) -> Vec<std::ops::Range<usize>> {
     });
     // `config/releases.exs` runs when a release boots (Mix's runtime configuration of releases
     // before `runtime.exs`): a deployment's, never development's or the tests'.
-    let whole_file = ["config/prod.exs", "config/releases.exs"];
+    // So is Phoenix's `config/prod.secret.exs`, which `prod.exs` imports.
+    let whole_file = ["config/prod.exs", "config/prod.secret.exs", "config/releases.exs"];
     if whole_file.iter().any(|file| rel == *file || rel.ends_with(&format!("/{file}"))) {
         return std::iter::once(0..text.len()).collect();
     }
@@ -386,6 +408,21 @@ mod tests {
                 .env_reads(crate::rel_path::rel!("config/prod.exs"), "System.fetch_env!(\"X_KEY\")")
                 .iter()
                 .all(|r| r.need == Need::Optional)
+        );
+        let tuples =
+            "config :app, App.Repo,\n  url: {:system, \"DATABASE_URL\"},\n  port: {:system, \"DB_PORT\", \"5432\"}\n";
+        let found: Vec<(String, Need)> = Elixir
+            .env_reads(crate::rel_path::rel!("config/dev.exs"), tuples)
+            .into_iter()
+            .map(|r| (r.name, r.need))
+            .collect();
+        assert_eq!(found, [("DATABASE_URL".into(), Need::Unstated), ("DB_PORT".into(), Need::Optional)]);
+        assert!(
+            Elixir
+                .env_reads(crate::rel_path::rel!("config/prod.secret.exs"), tuples)
+                .iter()
+                .all(|r| r.need == Need::Optional),
+            "imported by prod.exs"
         );
         let raised = "secret = System.get_env(\"SECRET_KEY_BASE\") || raise \"missing\"\n";
         assert!(
