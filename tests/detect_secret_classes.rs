@@ -621,6 +621,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["MAIN_DB_HOST", "MAIN_DB_PORT", "OIDC_IDENTIFIER", "OIDC_SCOPES", "SMTP_USE_TOKEN_AUTH"],
         ),
+        // Django: `manage.py` runs development on `settings.local`; a sibling module it does not
+        // import (`hosted.py`) is another deployment's, whose reads development never needs.
+        (
+            "secrets-django-deployment-settings",
+            &["DJANGO_SECRET_KEY", "EMAIL_HOST_PASSWORD", "MAPS_API_KEY"],
+            &["MAPS_API_KEY"],
+            &[],
+        ),
         // Elixir's `{:system, "X"}` tuples (Phoenix, Ecto, Confex); `prod.secret.exs` is production's.
         (
             "secrets-elixir-system-tuples",

@@ -11,7 +11,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvHelper, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{
+    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SetupStep, Toolchain,
+};
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
 use crate::detect::repo::{Repo, too_deep_for_a_project};
@@ -21,6 +23,7 @@ use crate::detect::sources::version;
 use crate::evidence::Evidence;
 
 mod ci;
+mod django_settings;
 mod env;
 mod install;
 mod native;
@@ -119,6 +122,19 @@ impl Ecosystem for Python {
     }
     fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(text)
+    }
+    /// A Django settings module of another deployment requires nothing of development (see
+    /// [`django_settings`]).
+    fn env_reads_in(&self, sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+        let reads = env::reads(text);
+        if !django_settings::is_another_deployments(sources, rel) {
+            return reads;
+        }
+        let optional = |read: EnvRead| match read.need {
+            Need::Required => EnvRead { need: Need::Optional, via: "another deployment's settings module", ..read },
+            _ => read,
+        };
+        reads.into_iter().map(optional).collect()
     }
     fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
         env::settings_bases(text)

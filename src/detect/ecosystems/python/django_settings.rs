@@ -1,0 +1,40 @@
+//! Django's settings modules: `manage.py` names the one development runs
+//! (`os.environ.setdefault("DJANGO_SETTINGS_MODULE", "site.settings.local")`). The other
+//! modules of that settings package, but those it imports, are other deployments' (a
+//! `cabotage.py` or `heroku.py` beside `local.py` and `base.py`): a deployment gives what they
+//! read, so none of it is required to develop.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::sources::Sources;
+use crate::rel_path::RelPath;
+
+/// Whether `rel` is a settings module of the package `manage.py` takes development's from,
+/// other than that module and the modules it imports.
+pub fn is_another_deployments(sources: &Sources, rel: &RelPath) -> bool {
+    static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"setdefault\(\s*["']DJANGO_SETTINGS_MODULE["']\s*,\s*["']([[:word:].]+)["']"#)
+            .expect("the DJANGO_SETTINGS_MODULE pattern is valid")
+    });
+    let Some(stem) = rel.file_name().strip_suffix(".py") else { return false };
+    if stem == "__init__" || !rel.parent().split('/').next_back().is_some_and(|d| d == "settings") {
+        return false;
+    }
+    let repo = sources.repo();
+    for manage in repo.named("manage.py") {
+        let Some(text) = repo.read(manage) else { continue };
+        let Some(module) = DEFAULT.captures(&text).and_then(|c| c.get(1)) else { continue };
+        let Some((package, development)) = module.as_str().rsplit_once('.') else { continue };
+        let dir = manage.parent().join_normalized(&package.replace('.', "/")).unwrap_or_default();
+        if dir.as_str() != rel.parent() || development == stem {
+            continue;
+        }
+        // `from .base import *`, `from site.settings.base import *`: what development builds on.
+        let development_text = repo.read(dir.join(RelPath::trusted(&format!("{development}.py")))).unwrap_or_default();
+        let imported = [format!(".{stem} import"), format!("import {stem}")];
+        return !imported.iter().any(|i| development_text.contains(i.as_str()));
+    }
+    false
+}
