@@ -296,12 +296,25 @@ fn placeholders() {
         "YourConnectionString",
         "yourPassword",
         "YOUR_TOKEN",
+        "[gitlab-client-secret]",
+        "[your api token]",
     ] {
         assert!(is_placeholder(value), "{value}");
     }
-    for value in
-        ["hunter2", "postgres", "sk_test_123", "yourself", "YOURS", "Yours", "http://x", "secretive-value", "1"]
-    {
+    for value in [
+        "hunter2",
+        "postgres",
+        "sk_test_123",
+        "yourself",
+        "YOURS",
+        "Yours",
+        "http://x",
+        "secretive-value",
+        "1",
+        "[\"a\",\"b\"]",
+        "[1, 2]",
+        "[]",
+    ] {
         assert!(!is_placeholder(value), "{value}");
     }
 }

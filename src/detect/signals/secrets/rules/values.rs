@@ -35,18 +35,27 @@ pub fn has_credentials(value: &str) -> bool {
 
 /// Whether a value is a stand-in for the real one rather than a value: empty, or
 /// `changeme`, `changethis`, `CHANGE-THIS!`, `secret`, `xxx`, `your-api-key`, `<token>`,
-/// `TODO`, `...`.
+/// `[client-secret]`, `TODO`, `...`.
 pub fn is_placeholder(value: &str) -> bool {
     let value = value.trim().trim_matches(['"', '\'']).trim();
     let lower = value.to_ascii_lowercase();
     let letters: String = lower.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
     value.is_empty()
         || value.starts_with('<') && value.ends_with('>')
+        || is_bracketed_words(value)
         || letters.starts_with("change") && (letters[6..].starts_with("me") || letters[6..].starts_with("this"))
         || letters.starts_with("replace") && (letters[7..].starts_with("me") || letters[7..].starts_with("this"))
         || ["secret", "todo", "tbd", "fixme", "placeholder", "yoursecret"].contains(&letters.as_str())
         || addresses_the_reader(value)
         || value.len() >= 3 && lower.chars().all(|c| matches!(c, 'x' | '*' | '.'))
+}
+
+/// `[gitlab-client-secret]`, `[your token]`: words in square brackets, as docs write a blank
+/// to fill — not a list (`["a","b"]`, `[1, 2]`), whose items are quoted or separated.
+fn is_bracketed_words(value: &str) -> bool {
+    let Some(inner) = value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) else { return false };
+    inner.chars().any(|c| c.is_ascii_alphabetic())
+        && inner.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' ' | '.'))
 }
 
 /// A value that tells its reader to put theirs: `your-api-key`, `YOUR_TOKEN`,
