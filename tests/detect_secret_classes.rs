@@ -621,6 +621,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["MAIN_DB_HOST", "MAIN_DB_PORT", "OIDC_IDENTIFIER", "OIDC_SCOPES", "SMTP_USE_TOKEN_AUTH"],
         ),
+        // NestJS's ConfigService asked by a constant: one of the file, or a member of the
+        // class the file imports (`Env.JWT_SECRET`); `getOrThrow` requires it.
+        (
+            "secrets-nest-config-constants",
+            &["GITHUB_CLIENT_SECRET", "GITLAB_CLIENT_SECRET", "JWT_SECRET"],
+            &["JWT_SECRET"],
+            &["CLIENT_HOST", "GITLAB_CLIENT_ID"],
+        ),
         // Django: `manage.py` runs development on `settings.local`; a sibling module it does not
         // import (`hosted.py`) is another deployment's, whose reads development never needs.
         (

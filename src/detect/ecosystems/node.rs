@@ -119,6 +119,12 @@ impl Ecosystem for Node {
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)
     }
+    /// NestJS reads by a constant, which another file may hold (see [`env::reads_by_constant`]).
+    fn env_reads_in(&self, sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+        let mut reads = env::reads(rel, text);
+        reads.extend(env::reads_by_constant(sources, rel, text));
+        reads
+    }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources, out);
         package_scripts(sources.repo(), out);

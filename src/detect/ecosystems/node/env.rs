@@ -18,8 +18,14 @@ use regex::Regex;
 
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+use crate::detect::sources::Sources;
 
 const QUOTES: &[char] = &['"', '\'', '`'];
+
+/// NestJS `ConfigService` reads by a constant's name (see [`named_keys`]).
+pub fn reads_by_constant(sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+    named_keys::reads(sources, rel, text)
+}
 
 pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     if rel.ends_with(".prisma") {
@@ -722,6 +728,7 @@ mod convict;
 mod effect;
 mod env_schema;
 mod joi;
+mod named_keys;
 
 #[cfg(test)]
 mod tests;
