@@ -34,14 +34,12 @@ pub fn reads(sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
             };
             let name = constant_value(&holder, constant.as_str())?;
             let rest = code::rest_of_call(&text[whole.end() - 1..], &['"', '\'', '`']);
-            let need = if method.as_str() == "getOrThrow" && !code::in_try_block(text, whole.start()) {
-                Need::Required
-            } else if method.as_str() == "get" && code::has_another_argument(rest) {
-                Need::Optional
-            } else if method.as_str() == "getOrThrow" {
-                Need::Optional
-            } else {
-                Need::Unstated
+            // A `getOrThrow` in a `try` is caught, a `get` with a default has one: optional both.
+            let need = match method.as_str() {
+                "getOrThrow" if !code::in_try_block(text, whole.start()) => Need::Required,
+                "getOrThrow" => Need::Optional,
+                _ if code::has_another_argument(rest) => Need::Optional,
+                _ => Need::Unstated,
             };
             Some(EnvRead::new(name, constant.start(), need, "ConfigService by a constant"))
         })
