@@ -49,9 +49,21 @@ impl Reader<'_> {
             if let Some(image) = scalar(&def["container"]["image"]).or_else(|| scalar(&def["container"])) {
                 job.images.push((ctx.resolve(&image), job.source.sub_key("container")));
             }
-            // The job's env reaches its tests only beside services: it says how they connect.
+            // The job's env reaches its tests beside services: it says how they connect. Its
+            // time zone and locale (and the workflow's) always do: a suite that formats dates
+            // or text asserts CI's, where a sandbox runs in UTC and the C locale.
             let declared_services = !job.services.is_empty();
-            let job_env = if declared_services { literal_env(&def["env"], &ctx) } else { Vec::new() };
+            let job_env = if declared_services {
+                literal_env(&def["env"], &ctx)
+            } else {
+                let mut locale = literal_env(&doc["env"], &workflow_ctx);
+                for (name, value) in literal_env(&def["env"], &ctx) {
+                    locale.retain(|(set, _)| *set != name);
+                    locale.push((name, value));
+                }
+                locale.retain(|(name, _)| is_locale_variable(name));
+                locale
+            };
             let default_dir = scalar(&def["defaults"]["run"]["working-directory"])
                 .or_else(|| scalar(&doc["defaults"]["run"]["working-directory"]));
             // What earlier steps wrote to `$GITHUB_ENV`: the environment of the steps after them.
@@ -259,4 +271,9 @@ fn runs_only_off_linux(runs_on: &Yaml, ctx: &Context) -> bool {
         })
     };
     !runners.is_empty() && runners.iter().all(off_linux)
+}
+
+/// The variables that set a process's time zone and locale (`TZ`, `LANG`, `LC_ALL`, `LC_TIME`).
+fn is_locale_variable(name: &str) -> bool {
+    matches!(name, "TZ" | "LANG" | "LANGUAGE") || name.starts_with("LC_")
 }

@@ -152,8 +152,9 @@ pub struct RunLine {
     pub in_foreign_checkout: bool,
     /// Variables of `for NAME in …` loops of the script the line belongs to.
     pub loop_variables: Vec<String>,
-    /// What the line needs set to run as in CI: its step's `env:` and, when the job runs
-    /// service containers, the job's own `env:` (how the tests reach them). Values known
+    /// What the line needs set to run as in CI: its step's `env:`, the time zone and locale
+    /// of the job and workflow, and, when the job runs service containers, the job's own
+    /// `env:` (how the tests reach them). Values known
     /// here only: a secret or an unresolved expression is left to the environment.
     pub env: Vec<(String, String)>,
     pub source: Evidence,
