@@ -22,6 +22,7 @@ use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
 
+mod ci_install;
 mod env;
 
 pub struct Node;
@@ -304,6 +305,8 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
         (Pm::Bun, true) => "bun install --frozen-lockfile",
         (Pm::Bun, false) => "bun install",
     };
+    // CI's flags for a tree whose peer dependencies conflict go with it, and its line is the evidence.
+    let ci_flags = (pm == Pm::Npm).then(|| ci_install::npm_resolution_flags(sources, dir)).flatten();
     let evidence = frozen.clone().unwrap_or_else(|| manifest_path.clone());
     let skipped = frozen.as_deref().map(|lock| downloads_at_install(repo, lock)).unwrap_or_default();
     if !skipped.is_empty() {
@@ -316,7 +319,10 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
             skipped.iter().map(|d| d.later).collect::<Vec<_>>().join("; ")
         ));
     }
-    out.step_in(dir, Phase::Install, install, Evidence::file(evidence));
+    match ci_flags {
+        Some((flags, source)) => out.step_in(dir, Phase::Install, format!("{install} {}", flags.join(" ")), source),
+        None => out.step_in(dir, Phase::Install, install, Evidence::file(evidence)),
+    }
 
     tests(&manifest, &manifest_path, dir, pm, out);
     workspace(repo, dir, &manifest, &manifest_path, pm, out)

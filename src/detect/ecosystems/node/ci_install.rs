@@ -1,0 +1,28 @@
+//! What CI's own `npm install` line says about how the dependencies resolve: npm's flags for a
+//! tree whose peer dependencies conflict (`npm install --legacy-peer-deps`). Without the flag
+//! the same install stops with ERESOLVE, so it goes with the draft's install.
+
+use crate::detect::sources::Sources;
+use crate::detect::sources::shell::commands;
+use crate::evidence::Evidence;
+use crate::rel_path::RelPath;
+
+/// npm's install flags that change how a conflicting tree resolves.
+const RESOLUTION_FLAGS: &[&str] = &["--legacy-peer-deps", "--force"];
+
+/// The resolution flags CI's `npm install`/`npm ci` in `dir` passes, with the line's evidence.
+pub fn npm_resolution_flags(sources: &Sources, dir: &RelPath) -> Option<(Vec<&'static str>, Evidence)> {
+    let lines = sources.workflows().jobs.iter().flat_map(|job| &job.lines);
+    lines.filter(|line| !line.in_foreign_checkout && line.dir.as_str() == dir.as_str()).find_map(|line| {
+        let flags: Vec<&'static str> = commands(&line.text)
+            .iter()
+            .filter(|words| {
+                words.first().is_some_and(|w| w == "npm")
+                    && words.get(1).is_some_and(|w| matches!(w.as_str(), "install" | "i" | "ci"))
+                    && words.len() == 2 + words[2..].iter().filter(|w| w.starts_with('-')).count()
+            })
+            .flat_map(|words| RESOLUTION_FLAGS.iter().copied().filter(|flag| words.iter().any(|w| w == flag)))
+            .collect();
+        (!flags.is_empty()).then(|| (flags, line.source.clone()))
+    })
+}
