@@ -576,6 +576,7 @@ mod tests {
             "pnpm test",
             "pnpm run test-unit",
             "npm run test:ci",
+            "npm run tests-only",
             "yarn test --coverage",
             "pnpm -r --filter ./packages test",
             "npx vitest run",

@@ -66,7 +66,7 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     devcontainer_features: &[("node", "ghcr.io/devcontainers/features/node:1")],
     test_commands: &[
-        r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?\s(?:run\s+)?test(?:[:\-_][[:word:]:\-]*)?(?:\s|$)",
+        r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?\s(?:run\s+)?tests?(?:[:\-_][[:word:]:\-]*)?(?:\s|$)",
         // A namespaced script whose last part says test (`ci:backend:test`).
         r"(?:npm|pnpm|yarn|bun)(?-u:\b)[^;&|]*?\s(?:run\s+)?[[:word:]\-]+(?::[[:word:]\-]+)*:test(?:\s|$)",
         r"(?:npm|pnpm)\s+t(?:\s|$)",

@@ -142,6 +142,7 @@ impl Reader<'_> {
                     line.env.extend(own);
                 }
             }
+            job.lines.extend(reusable_workflow_commands(def, &ctx, &foreign_dirs, &job.source));
             let mut found = Vec::new();
             strings(def, &mut found);
             job.secrets = found.into_iter().flat_map(secret_references).collect();
@@ -276,4 +277,24 @@ fn runs_only_off_linux(runs_on: &Yaml, ctx: &Context) -> bool {
 /// The variables that set a process's time zone and locale (`TZ`, `LANG`, `LC_ALL`, `LC_TIME`).
 fn is_locale_variable(name: &str) -> bool {
     matches!(name, "TZ" | "LANG" | "LANGUAGE") || name.starts_with("LC_")
+}
+
+/// The commands a job that calls a reusable workflow of another repository hands it
+/// (`uses: org/actions/.github/workflows/node.yml@main` with `command: npm run tests-only`):
+/// that workflow runs them in the checkout, so they are the job's lines. Inputs named for a
+/// command (`command`, `test-command`, `run`, `script`, `cmd`) only.
+fn reusable_workflow_commands(def: &Yaml, ctx: &Context, foreign_dirs: &[RelPathBuf], job: &Evidence) -> Vec<RunLine> {
+    let Some(uses) = scalar(&def["uses"]) else { return Vec::new() };
+    if uses.starts_with("./") {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    for (key, value) in def["with"].as_hash().into_iter().flatten() {
+        let (Some(key), Some(value)) = (scalar(key), scalar(value)) else { continue };
+        let words: Vec<&str> = key.split(['-', '_']).collect();
+        if words.iter().any(|w| matches!(*w, "command" | "commands" | "run" | "script" | "cmd")) {
+            lines.extend(run_lines(&value, "", ctx, foreign_dirs, &job.sub_key(&format!("with.{key}"))));
+        }
+    }
+    lines
 }
