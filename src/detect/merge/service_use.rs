@@ -34,10 +34,34 @@ pub(super) fn primary_products(
         return Some(used);
     }
     if elsewhere.is_empty() {
-        return None;
+        // No job brings up a service. A compose file in a test suite's folder that no job or
+        // script names is still some tests' fixture (a manual TLS test's redis), not the
+        // primary's: CI runs the primary without it.
+        let (fixture_starts, other_starts): (Vec<&Start>, Vec<&Start>) =
+            starts.iter().partition(|s| is_test_fixture(s));
+        let others: Vec<String> = other_starts.into_iter().flat_map(products).collect();
+        let fixtures: Vec<String> =
+            fixture_starts.into_iter().flat_map(products).filter(|p| !others.contains(p)).collect();
+        if fixtures.is_empty() {
+            return None;
+        }
+        elsewhere = fixtures;
     }
     let all = starts.iter().flat_map(products).chain(services.iter().map(|s| s.name.clone()));
     Some(dedup_by_key(all.filter(|p| !elsewhere.contains(p)).collect(), Clone::clone))
+}
+
+/// A start of one of the project's compose files that lies in a test suite's folder
+/// (`test/manual-test-radius-tls/compose.yaml`), which nothing else starts.
+fn is_test_fixture(start: &Start) -> bool {
+    start.origin == StartOrigin::ComposeFile
+        && start.compose.as_ref().is_some_and(|compose| {
+            !compose.files.is_empty()
+                && compose
+                    .files
+                    .iter()
+                    .all(|file| file.parent().components().any(crate::detect::repo::is_test_suite_dir))
+        })
 }
 
 /// Whether `evidence` is a place in the CI job of `job` (same file, same job).
@@ -144,6 +168,28 @@ mod tests {
 
     fn test_of(source: Evidence) -> TestCommand {
         TestCommand { command: "pytest".into(), source, ..TestCommand::default() }
+    }
+
+    #[test]
+    fn a_compose_file_in_a_test_folder_is_not_the_primary_s_when_no_job_names_it() {
+        let primary = test_of(ci(rel!("w/ci.yml"), "jobs.unit", "steps[3]"));
+        let start = |file: &str| {
+            let (_dir, repo) =
+                crate::detect::testing::repo_with(&[(file, "services:\n  redis:\n    image: redis:7\n")]);
+            let compose = ComposeStart::of(&repo, vec![RelPath::new(file).unwrap().to_owned()], None).unwrap();
+            Start {
+                command: compose.command(),
+                source: Evidence::file(RelPath::new(file).unwrap()).of(Kind::ComposeFile),
+                origin: StartOrigin::ComposeFile,
+                compose: Some(compose),
+                containers: Vec::new(),
+                runs: Vec::new(),
+            }
+        };
+        assert_eq!(primary_products(Some(&primary), &[start("test/manual-tls/compose.yaml")], &[]), Some(vec![]));
+        assert_eq!(primary_products(Some(&primary), &[start("compose.yaml")], &[]), None, "the project's own");
+        let both = [start("compose.yaml"), start("cypress/compose.yaml")];
+        assert_eq!(primary_products(Some(&primary), &both, &[]), None, "the project's own compose file starts it too");
     }
 
     #[test]
