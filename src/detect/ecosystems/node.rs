@@ -305,8 +305,6 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
         (Pm::Bun, true) => "bun install --frozen-lockfile",
         (Pm::Bun, false) => "bun install",
     };
-    // CI's flags for a tree whose peer dependencies conflict go with it, and its line is the evidence.
-    let ci_flags = (pm == Pm::Npm).then(|| ci_install::npm_resolution_flags(sources, dir)).flatten();
     let evidence = frozen.clone().unwrap_or_else(|| manifest_path.clone());
     let skipped = frozen.as_deref().map(|lock| downloads_at_install(repo, lock)).unwrap_or_default();
     if !skipped.is_empty() {
@@ -319,10 +317,8 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
             skipped.iter().map(|d| d.later).collect::<Vec<_>>().join("; ")
         ));
     }
-    match ci_flags {
-        Some((flags, source)) => out.step_in(dir, Phase::Install, format!("{install} {}", flags.join(" ")), source),
-        None => out.step_in(dir, Phase::Install, install, Evidence::file(evidence)),
-    }
+    let (install, source) = ci_install::with_ci_flags(sources, dir, pm == Pm::Npm, install, Evidence::file(evidence));
+    out.step_in(dir, Phase::Install, install, source);
 
     tests(&manifest, &manifest_path, dir, pm, out);
     workspace(repo, dir, &manifest, &manifest_path, pm, out)

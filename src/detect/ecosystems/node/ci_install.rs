@@ -10,8 +10,23 @@ use crate::rel_path::RelPath;
 /// npm's install flags that change how a conflicting tree resolves.
 const RESOLUTION_FLAGS: &[&str] = &["--legacy-peer-deps", "--force"];
 
+/// `install` (the project's install in `dir`) with CI's resolution flags when it is npm's,
+/// and CI's line as its evidence then; else as it is, with `evidence`.
+pub fn with_ci_flags(
+    sources: &Sources,
+    dir: &RelPath,
+    npm: bool,
+    install: &str,
+    evidence: Evidence,
+) -> (String, Evidence) {
+    match npm.then(|| npm_resolution_flags(sources, dir)).flatten() {
+        Some((flags, source)) => (format!("{install} {}", flags.join(" ")), source),
+        None => (install.to_string(), evidence),
+    }
+}
+
 /// The resolution flags CI's `npm install`/`npm ci` in `dir` passes, with the line's evidence.
-pub fn npm_resolution_flags(sources: &Sources, dir: &RelPath) -> Option<(Vec<&'static str>, Evidence)> {
+fn npm_resolution_flags(sources: &Sources, dir: &RelPath) -> Option<(Vec<&'static str>, Evidence)> {
     let lines = sources.workflows().jobs.iter().flat_map(|job| &job.lines);
     lines.filter(|line| !line.in_foreign_checkout && line.dir.as_str() == dir.as_str()).find_map(|line| {
         let flags: Vec<&'static str> = commands(&line.text)

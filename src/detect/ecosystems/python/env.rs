@@ -19,7 +19,7 @@ const QUOTES: &[char] = &['"', '\''];
 
 pub fn reads(text: &str) -> Vec<EnvRead> {
     let mut found = os_reads(text);
-    found.extend(constant_reads(text));
+    found.extend(by_constant::reads(text));
     found.extend(wrapper_reads(text));
     found.extend(reader_reads(text));
     found.extend(settings_classes(text));
@@ -30,11 +30,11 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     // `else:` branch happens only in the set-ups that take it, so the app starts without it.
     for read in &mut found {
         // A request handler reads when a request comes, not when the app starts.
-        if read.need == Need::Required && in_request_handler(text, read.at) {
+        if read.need == Need::Required && conditions::in_request_handler(text, read.at) {
             read.need = Need::Unstated;
             continue;
         }
-        if read.need == Need::Required && under_condition(text, read.at) {
+        if read.need == Need::Required && conditions::under_condition(text, read.at) {
             read.need = Need::Optional;
             read.via = match read.via {
                 "os.environ[…]" => "os.environ[…] under a condition",
@@ -45,64 +45,6 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
         }
     }
     found
-}
-
-/// Whether offset `at` lies in a coroutine (`async def`, run by an event loop on demand) or in a
-/// function a web framework routes requests to (`@router.post("/auth")`, `@app.route("/")`).
-fn in_request_handler(text: &str, at: usize) -> bool {
-    /// How many lines up the enclosing function is looked for.
-    const LOOKBACK: usize = 400;
-    static ROUTE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^@[[:word:].]*\.(?:get|post|put|patch|delete|route|api_route|websocket)\(")
-            .expect("the route decorator pattern is valid")
-    });
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let indent_of = |line: &str| line.len() - line.trim_start().len();
-    let indent = indent_of(&text[line_start..at]);
-    let mut lines = text[..line_start].lines().rev().take(LOOKBACK);
-    let Some(def) = lines.by_ref().find(|line| {
-        let content = line.trim_start();
-        indent_of(line) < indent && (content.starts_with("def ") || content.starts_with("async def "))
-    }) else {
-        return false;
-    };
-    def.trim_start().starts_with("async ")
-        || lines.map(str::trim).take_while(|line| line.starts_with('@')).any(|line| ROUTE.is_match(line))
-}
-
-/// Whether the statement holding offset `at` runs only under a condition: some block that
-/// encloses it (by indentation, through the lines of a multi-line expression) opens with
-/// `if`, `elif`, `else`, `except`, `for` or `while`, or the statement is such an `if`
-/// itself (the read is in its condition). A class body is no condition (a settings class's
-/// fields), nor a function's (called at start-up as often as not).
-fn under_condition(text: &str, at: usize) -> bool {
-    /// How many lines up enclosing blocks are looked for.
-    const LOOKBACK: usize = 400;
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    // The read is the condition itself (`if "X" in os.environ and os.environ["X"] != "":`).
-    let own = text[line_start..at].trim_start();
-    if ["if ", "elif ", "while "].iter().any(|keyword| own.starts_with(keyword)) {
-        return true;
-    }
-    let indent_of = |line: &str| line.len() - line.trim_start().len();
-    let mut indent = indent_of(&text[line_start..at]);
-    for line in text[..line_start].lines().rev().take(LOOKBACK) {
-        if indent == 0 {
-            return false;
-        }
-        let content = line.trim_start();
-        if content.is_empty() || content.starts_with('#') || indent_of(line) >= indent {
-            continue;
-        }
-        indent = indent_of(line);
-        let keyword = content.split(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or_default();
-        match keyword {
-            "if" | "elif" | "else" | "except" | "for" | "while" => return true,
-            "class" | "def" | "async" => return false,
-            _ => {}
-        }
-    }
-    false
 }
 
 /// Whether a field's default is an f-string that interpolates other values
@@ -173,52 +115,6 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
             Some(EnvRead::new(name.as_str(), name.start(), need, via))
         })
         .collect()
-}
-
-/// `os.environ.get(ConfigKey.SECRET_KEY)`, `os.getenv(TOKEN_VAR)`: a read of the name a
-/// string constant of the file holds (`SECRET_KEY = "SECRET_KEY"` in `class ConfigKey`,
-/// `TOKEN_VAR = "APP_TOKEN"`). Optional like a literal read with a default.
-fn constant_reads(text: &str) -> Vec<EnvRead> {
-    static READ: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r"(?-u:\b)(?:(?P<index>os\.environ|environ)\[|(?:os\.environ\.get|os\.getenv|environ\.get|getenv)\()\s*(?:(?P<class>[A-Z][[:word:]]*)\.)?(?P<constant>[A-Z][A-Z0-9_]*)\s*[\]),]",
-        )
-        .expect("the Python constant environment-read pattern is valid")
-    });
-    READ.captures_iter(text)
-        .filter_map(|c| {
-            let (whole, constant) = (c.get(0)?, c.name("constant")?);
-            let name = string_constant(text, c.name("class").map(|m| m.as_str()), constant.as_str())?;
-            let after = &text[whole.end() - 1..];
-            let need = if c.name("index").is_some() {
-                Need::Required
-            } else if passes_default(arguments(after)) {
-                Need::Optional
-            } else {
-                Need::Unstated
-            };
-            Some(EnvRead::new(name, constant.start(), need, "os.getenv of a constant"))
-        })
-        .collect()
-}
-
-/// The variable name the string constant `constant` holds: an assignment of the module, or
-/// of `class`'s body when a class is named; `None` unless it is spelled like a variable.
-fn string_constant(text: &str, class: Option<&str>, constant: &str) -> Option<String> {
-    let from = match class {
-        Some(class) => {
-            let at = Regex::new(&format!(r"(?m)^class\s+{}\b", regex::escape(class))).ok()?.find(text)?;
-            at.end()
-        }
-        None => 0,
-    };
-    let assignment = Regex::new(&format!(
-        r#"(?m)^[ \t]*{}\s*(?::\s*str\s*)?=\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*$"#,
-        regex::escape(constant)
-    ))
-    .ok()?;
-    let value = assignment.captures(&text[from..])?.get(1)?.as_str();
-    code::is_upper_snake(value).then(|| value.to_string())
 }
 
 /// Functions of the file that read the variable their first parameter names
@@ -840,6 +736,8 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
     found
 }
 
+mod by_constant;
+mod conditions;
 pub(super) mod flask;
 mod interpolation;
 mod named_constants;

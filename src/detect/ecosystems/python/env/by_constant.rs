@@ -1,0 +1,56 @@
+//! Reads by a string constant of the file rather than a literal: the constant's value is the
+//! variable's name.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{arguments, passes_default};
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+/// `os.environ.get(ConfigKey.SECRET_KEY)`, `os.getenv(TOKEN_VAR)`: a read of the name a
+/// string constant of the file holds (`SECRET_KEY = "SECRET_KEY"` in `class ConfigKey`,
+/// `TOKEN_VAR = "APP_TOKEN"`). Optional like a literal read with a default.
+pub(super) fn reads(text: &str) -> Vec<EnvRead> {
+    static READ: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?-u:\b)(?:(?P<index>os\.environ|environ)\[|(?:os\.environ\.get|os\.getenv|environ\.get|getenv)\()\s*(?:(?P<class>[A-Z][[:word:]]*)\.)?(?P<constant>[A-Z][A-Z0-9_]*)\s*[\]),]",
+        )
+        .expect("the Python constant environment-read pattern is valid")
+    });
+    READ.captures_iter(text)
+        .filter_map(|c| {
+            let (whole, constant) = (c.get(0)?, c.name("constant")?);
+            let name = string_constant(text, c.name("class").map(|m| m.as_str()), constant.as_str())?;
+            let after = &text[whole.end() - 1..];
+            let need = if c.name("index").is_some() {
+                Need::Required
+            } else if passes_default(arguments(after)) {
+                Need::Optional
+            } else {
+                Need::Unstated
+            };
+            Some(EnvRead::new(name, constant.start(), need, "os.getenv of a constant"))
+        })
+        .collect()
+}
+
+/// The variable name the string constant `constant` holds: an assignment of the module, or
+/// of `class`'s body when a class is named; `None` unless it is spelled like a variable.
+fn string_constant(text: &str, class: Option<&str>, constant: &str) -> Option<String> {
+    let from = match class {
+        Some(class) => {
+            let at = Regex::new(&format!(r"(?m)^class\s+{}\b", regex::escape(class))).ok()?.find(text)?;
+            at.end()
+        }
+        None => 0,
+    };
+    let assignment = Regex::new(&format!(
+        r#"(?m)^[ \t]*{}\s*(?::\s*str\s*)?=\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*$"#,
+        regex::escape(constant)
+    ))
+    .ok()?;
+    let value = assignment.captures(&text[from..])?.get(1)?.as_str();
+    code::is_upper_snake(value).then(|| value.to_string())
+}
