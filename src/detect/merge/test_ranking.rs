@@ -194,7 +194,10 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
             let line = line.trim_start_matches(['@', '-', '+']);
             ecosystems::is_test_command(line) || line.to_ascii_lowercase().contains("make")
         });
+    // `cargo test --no-run` (also `--no-run` of other runners) builds the tests, runs none.
+    let builds_only = words.contains(&"--no-run");
     let other_work = !recipe_tests
+        || builds_only
         || names.iter().any(|n| match n.as_str() {
             "coverage" | "cov" => !names_the_suite,
             n => NOT_THE_SUITE.contains(&n),

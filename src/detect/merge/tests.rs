@@ -549,6 +549,7 @@ fn the_primary_test_is_the_suite_a_developer_runs() {
     assert_eq!(reasons("./scripts/test-integration.sh", &["python -m pytest -m integration"]), 1);
     assert_eq!(reasons("./scripts/test-postgres.sh", &["python -m pytest"]), 0);
     assert_eq!(reasons("cargo test --target i686-unknown-linux-gnu", &[]), 1, "a cross build");
+    assert_eq!(reasons("cargo test --workspace --no-run", &[]), 1, "builds the tests, runs none");
     // What the run sets, and what it leaves out, name nothing it does.
     assert_eq!(reasons("CHECK_NUMBER_FORMAT=1 python3 runtests.py", &[]), 0);
     assert_eq!(reasons("python3 -m pytest -m \"not e2e\" -n logical", &[]), 0);
