@@ -621,6 +621,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["MAIN_DB_HOST", "MAIN_DB_PORT", "OIDC_IDENTIFIER", "OIDC_SCOPES", "SMTP_USE_TOKEN_AUTH"],
         ),
+        // A Python function of another module over `os.environ` (`get_secret("X", default)`):
+        // its calls are reads; its name marks nothing (it reads the database host too).
+        (
+            "secrets-python-env-helper-module",
+            &["LEDGER_DB_PASSWORD", "STRIPE_API_KEY"],
+            &[],
+            &["LEDGER_DB_HOST", "LEDGER_DB_PORT", "LEDGER_DB_USER"],
+        ),
         // NestJS's ConfigService asked by a constant: one of the file, or a member of the
         // class the file imports (`Env.JWT_SECRET`); `getOrThrow` requires it.
         (

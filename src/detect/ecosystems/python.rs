@@ -137,7 +137,9 @@ impl Ecosystem for Python {
         reads.into_iter().map(optional).collect()
     }
     fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
-        env::settings_bases(text)
+        let mut helpers = env::settings_bases(text);
+        helpers.extend(env::function_helpers(text));
+        helpers
     }
     /// Flask's `from_prefixed_env` and the like (see [`env::flask::prefix`]).
     fn env_prefix(&self, text: &str) -> Option<String> {

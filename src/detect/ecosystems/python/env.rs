@@ -21,6 +21,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     let mut found = os_reads(text);
     found.extend(by_constant::reads(text));
     found.extend(wrapper_reads(text));
+    found.extend(helper_calls::reads(text));
     found.extend(reader_reads(text));
     found.extend(settings_classes(text));
     found.extend(dynaconf_validators(text));
@@ -122,6 +123,49 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
 /// literal are reads too — optional with a second argument, required when the function
 /// indexes `os.environ` or its name says so (`require_env`, `must_get`).
 fn wrapper_reads(text: &str) -> Vec<EnvRead> {
+    let mut found = Vec::new();
+    for (wrapper, required, scalar) in wrappers(text) {
+        let Ok(call) = Regex::new(&format!(
+            r#"(?:^|[^[:word:].]){}\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+            regex::escape(&wrapper)
+        )) else {
+            continue;
+        };
+        let reads = code::reads_of(&call, text, "env helper", |after| {
+            if passes_default(arguments(after)) {
+                Need::Optional
+            } else if required {
+                Need::Required
+            } else {
+                Need::Unstated
+            }
+        });
+        // `envsecret("TRELLO_APP_KEY")`: the project says the value is a credential.
+        let marked = EnvHelper::named(&wrapper, required).marked_secret;
+        found.extend(reads.into_iter().map(|read| read.typed_setting(scalar).marked_secret(marked && !scalar)));
+    }
+    found
+}
+
+/// The functions of the file that read the variable their first parameter names, as env
+/// helpers of the project: other files call them too (`get_secret("DB_PASSWORD", "x")`
+/// from the settings, with the function in `utils/secrets.py`; see [`helper_calls`]). Its
+/// name marks nothing there: a project's `get_secret` reads its database host as well.
+pub fn function_helpers(text: &str) -> Vec<EnvHelper> {
+    wrappers(text)
+        .into_iter()
+        .map(|(function, required, scalar)| EnvHelper {
+            setting: scalar || EnvHelper::named(&function, required).setting,
+            marked_secret: false,
+            ..EnvHelper::named(&function, required)
+        })
+        .collect()
+}
+
+/// The functions of `text` whose first parameter goes to `os.environ`/`os.getenv`: each with
+/// whether it requires the variable (it indexes `os.environ`, or its name says so) and
+/// whether it parses a flag or a number.
+fn wrappers(text: &str) -> Vec<(String, bool, bool)> {
     static DEF: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^([ \t]*)def\s+([A-Za-z_][[:word:]]*)\s*\(\s*([A-Za-z_][[:word:]]*)")
             .expect("the def pattern is valid")
@@ -158,28 +202,7 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
             wrappers.push((function.as_str().to_string(), required, scalar));
         }
     }
-    let mut found = Vec::new();
-    for (wrapper, required, scalar) in wrappers {
-        let Ok(call) = Regex::new(&format!(
-            r#"(?:^|[^[:word:].]){}\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
-            regex::escape(&wrapper)
-        )) else {
-            continue;
-        };
-        let reads = code::reads_of(&call, text, "env helper", |after| {
-            if passes_default(arguments(after)) {
-                Need::Optional
-            } else if required {
-                Need::Required
-            } else {
-                Need::Unstated
-            }
-        });
-        // `envsecret("TRELLO_APP_KEY")`: the project says the value is a credential.
-        let marked = EnvHelper::named(&wrapper, required).marked_secret;
-        found.extend(reads.into_iter().map(|read| read.typed_setting(scalar).marked_secret(marked && !scalar)));
-    }
-    found
+    wrappers
 }
 
 /// The types a reader converts a flag or a number to: what it reads is never a secret.
@@ -739,6 +762,7 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
 mod by_constant;
 mod conditions;
 pub(super) mod flask;
+mod helper_calls;
 mod interpolation;
 mod named_constants;
 mod nested;

@@ -2,7 +2,12 @@ use super::*;
 
 /// The reads of `text` by itself: not those that wait for a settings base of another file.
 fn found(text: &str) -> Vec<(String, Need)> {
-    reads(text).into_iter().filter(|r| r.helper.is_none()).map(|r| (r.name, r.need)).collect()
+    direct(text).into_iter().map(|r| (r.name, r.need)).collect()
+}
+
+/// The file's own reads, without the calls that are reads only through a project's helper.
+fn direct(text: &str) -> Vec<EnvRead> {
+    reads(text).into_iter().filter(|r| r.helper.is_none()).collect()
 }
 
 #[test]
@@ -35,14 +40,14 @@ fn helpers_the_file_defines() {
     // A helper named for secrets marks what it reads: an app key is a credential here.
     let text = "def envsecret(s):\n    return os.getenv(s)\n\ndef envint(s, d):\n    return int(os.getenv(s, d))\n\nT = envsecret('TRELLO_APP_KEY')\nN = envint('TOKEN_COUNT', '5')\n";
     let rows: Vec<(String, bool, bool)> =
-        reads(text).into_iter().map(|r| (r.name, r.marked_secret, r.setting)).collect();
+        direct(text).into_iter().map(|r| (r.name, r.marked_secret, r.setting)).collect();
     assert_eq!(rows, [("TRELLO_APP_KEY".into(), true, false), ("TOKEN_COUNT".into(), false, true)]);
 }
 
 #[test]
 fn readers_under_any_name() {
     let text = "import environ\nsettings_env = environ.Env(DEBUG=(bool, False))\nSECRET_KEY = settings_env('DJANGO_SECRET_KEY')\nDB = settings_env.db_url('DATABASE_URL', default='sqlite://')\nconfig = Config('.env')\nJWT = config('JWT_SECRET', cast=Secret)\nX = config('MAIL_PASSWORD', cast=str, default='')\n";
-    let reads = reads(text);
+    let reads = direct(text);
     let rows: Vec<(&str, Need, bool)> = reads.iter().map(|r| (r.name.as_str(), r.need, r.marked_secret)).collect();
     assert_eq!(
         rows,
@@ -58,16 +63,16 @@ fn readers_under_any_name() {
 #[test]
 fn fields_a_validator_builds_are_not_read() {
     let text = "class Settings(BaseSettings):\n    POSTGRES_PASSWORD: str\n    POSTGRES_URI: PostgresDsn | None = None\n    DEBUG: bool = False\n\n    @field_validator(\"POSTGRES_URI\", mode=\"before\")\n    def assemble(cls, v, info):\n        return PostgresDsn.build(scheme=\"postgresql\", password=info.data[\"POSTGRES_PASSWORD\"])\n";
-    let rows: Vec<(String, bool)> = reads(text).into_iter().map(|r| (r.name, r.setting)).collect();
+    let rows: Vec<(String, bool)> = direct(text).into_iter().map(|r| (r.name, r.setting)).collect();
     assert_eq!(rows, [("POSTGRES_PASSWORD".to_string(), false), ("DEBUG".to_string(), true)]);
 }
 
 #[test]
 fn flags_and_numbers_are_read_but_never_secrets() {
     let text = "def get_bool_from_env(name, default_value):\n    value = os.environ.get(name)\n    return value in ('1', 'true')\n\nA = get_bool_from_env('AWS_QUERYSTRING_AUTH', False)\nB = env.bool('SESSION_TOKEN_AUTH')\nC = config('JWT_AUTH', cast=bool)\nD = config('JWT_SECRET')\nE = env.int('MAX_TOKEN')\n";
-    let credentials: Vec<String> = reads(text).into_iter().filter(|r| !r.setting).map(|r| r.name).collect();
+    let credentials: Vec<String> = direct(text).into_iter().filter(|r| !r.setting).map(|r| r.name).collect();
     assert_eq!(credentials, ["JWT_SECRET"]);
-    let mut settings: Vec<String> = reads(text).into_iter().filter(|r| r.setting).map(|r| r.name).collect();
+    let mut settings: Vec<String> = direct(text).into_iter().filter(|r| r.setting).map(|r| r.name).collect();
     settings.sort_unstable();
     assert_eq!(settings, ["AWS_QUERYSTRING_AUTH", "JWT_AUTH", "MAX_TOKEN", "SESSION_TOKEN_AUTH"]);
 }
@@ -75,7 +80,7 @@ fn flags_and_numbers_are_read_but_never_secrets() {
 #[test]
 fn url_readers_that_name_their_own_variable() {
     let text = "import environ, dj_database_url\nenv = environ.Env()\nDATABASES = {'default': env.db()}\nEMAIL = env.email(default='smtp://localhost')\nOTHER = env.db('REPLICA_URL')\nD = dj_database_url.config(env=dj_database_url.DEFAULT_ENV, conn_max_age=600)\nE = dj_database_url.config(env='LEGACY_DB')\nF = dj_database_url.config(default='sqlite:///db.sqlite3')\n";
-    let rows: Vec<(String, Need)> = reads(text).into_iter().map(|r| (r.name, r.need)).collect();
+    let rows: Vec<(String, Need)> = direct(text).into_iter().map(|r| (r.name, r.need)).collect();
     assert_eq!(
         rows,
         [
@@ -255,7 +260,7 @@ fn environs_prefixed_blocks_put_their_prefix_first() {
 #[test]
 fn django_environ_reads_take_the_schemes_cast_and_default() {
     let text = "env = environ.Env(\n    DD_FORGOT_PASSWORD=(bool, True),\n    DD_BROKER_PASSWORD=(str, \"\"),\n)\nFORGOT = env(\"DD_FORGOT_PASSWORD\")\nBROKER = env(\"DD_BROKER_PASSWORD\")\nKEY = env(\"DD_SECRET_KEY\")\n";
-    let got: Vec<(String, Need, bool)> = reads(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect();
+    let got: Vec<(String, Need, bool)> = direct(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect();
     assert_eq!(
         got,
         [
