@@ -90,6 +90,27 @@ pub fn block<'t>(text: &'t str, quotes: &[char]) -> Option<&'t str> {
     (end < inner.len()).then(|| &inner[..end])
 }
 
+/// The calls `pattern` finds in `text` as reads through project helpers (see
+/// [`helper_call_read`]): its named groups are `function`, `name` (the literal's contents)
+/// and, when the call has one, `receiver`; `skip(receiver, function)` leaves out the
+/// language's own readers (`os.Getenv`), which are found apart.
+pub fn helper_call_reads(
+    pattern: &regex::Regex,
+    text: &str,
+    quotes: &[char],
+    skip: impl Fn(&str, &str) -> bool,
+) -> Vec<EnvRead> {
+    pattern
+        .captures_iter(text)
+        .filter_map(|c| {
+            let (function, name, whole) = (c.name("function")?, c.name("name")?, c.get(0)?);
+            let receiver = c.name("receiver").map_or("", |r| r.as_str());
+            (!skip(receiver, function.as_str()))
+                .then(|| helper_call_read(text, function.as_str(), name, whole.end(), quotes))
+        })
+        .collect()
+}
+
 /// The read of a call of `function` whose literal argument `name` ends at `end` in `text`
 /// (`env_string("X")`): a read through that project helper, optional when the call passes
 /// another argument after the name.

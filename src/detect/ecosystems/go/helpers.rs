@@ -127,18 +127,10 @@ fn snake_case(name: &str) -> String {
 /// Optional with another argument. Calls of the os package and viper are their own readers'.
 pub fn helper_calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|[^[:word:].])(?:([A-Za-z_][[:word:]]*)\.)?([A-Za-z_][[:word:]]*)\(\s*(?:[^()";{}=]|"[^"\n]*")*?"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
+        Regex::new(r#"(?:^|[^[:word:].])(?:(?P<receiver>[A-Za-z_][[:word:]]*)\.)?(?P<function>[A-Za-z_][[:word:]]*)\(\s*(?:[^()";{}=]|"[^"\n]*")*?"(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
             .expect("the Go call pattern is valid")
     });
-    CALL.captures_iter(text)
-        .filter_map(|c| {
-            let (function, name, whole) = (c.get(2)?, c.get(3)?, c.get(0)?);
-            if c.get(1).is_some_and(|package| matches!(package.as_str(), "os" | "syscall" | "viper")) {
-                return None;
-            }
-            Some(code::helper_call_read(text, function.as_str(), name, whole.end(), QUOTES))
-        })
-        .collect()
+    code::helper_call_reads(&CALL, text, QUOTES, |package, _| matches!(package, "os" | "syscall" | "viper"))
 }
 
 #[cfg(test)]

@@ -83,21 +83,13 @@ fn method_body<'t>(after: &'t str, indent: &str) -> &'t str {
 pub fn calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:^|[^[:word:].:])((?:[A-Z][[:word:]]*(?:::|\.))*)([a-z_][[:word:]]*[!?]?)(?:\(\s*|[ \t]+)['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]"#,
+            r#"(?:^|[^[:word:].:])(?P<receiver>(?:[A-Z][[:word:]]*(?:::|\.))*)(?P<function>[a-z_][[:word:]]*[!?]?)(?:\(\s*|[ \t]+)['"](?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]"#,
         )
         .expect("the Ruby helper-call pattern is valid")
     });
-    CALL.captures_iter(text)
-        .filter_map(|c| {
-            let (receiver, method, name, whole) = (c.get(1)?, c.get(2)?, c.get(3)?, c.get(0)?);
-            // `ENV.fetch("X")` is Ruby's own read, found by the ecosystem.
-            if receiver.as_str() == "ENV." {
-                return None;
-            }
-            let read = code::helper_call_read(text, method.as_str(), name, whole.end(), QUOTES);
-            Some(EnvRead { on_demand: super::in_method(text, whole.start()), ..read })
-        })
-        .collect()
+    // `ENV.fetch("X")` is Ruby's own read, found by the ecosystem.
+    let reads = code::helper_call_reads(&CALL, text, QUOTES, |receiver, _| receiver == "ENV.");
+    reads.into_iter().map(|read| EnvRead { on_demand: super::in_method(text, read.at), ..read }).collect()
 }
 
 #[cfg(test)]

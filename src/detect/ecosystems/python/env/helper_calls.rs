@@ -15,25 +15,16 @@ const QUOTES: &[char] = &['"', '\''];
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:^|[^[:word:].])((?:[A-Za-z_][[:word:]]*\.)*)([a-z_][[:word:]]*)\(\s*['"]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]"#,
+            r#"(?:^|[^[:word:].])(?P<receiver>(?:[A-Za-z_][[:word:]]*\.)*)(?P<function>[a-z_][[:word:]]*)\(\s*['"](?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]"#,
         )
         .expect("the Python helper-call pattern is valid")
     });
     // The file's own wrappers' calls are read with them (see `wrapper_reads`).
     let own: Vec<String> = super::wrappers(text).into_iter().map(|(function, _, _)| function).collect();
-    CALL.captures_iter(text)
-        .filter_map(|c| {
-            let (receiver, function, name, whole) = (c.get(1)?, c.get(2)?, c.get(3)?, c.get(0)?);
-            // `os.environ.get("X")`, `os.getenv("X")`: the language's own reads, found apart.
-            if receiver.as_str().ends_with("environ.")
-                || receiver.as_str() == "os."
-                || own.contains(&function.as_str().to_string())
-            {
-                return None;
-            }
-            Some(code::helper_call_read(text, function.as_str(), name, whole.end(), QUOTES))
-        })
-        .collect()
+    // `os.environ.get("X")`, `os.getenv("X")`: the language's own reads, found apart.
+    code::helper_call_reads(&CALL, text, QUOTES, |receiver, function| {
+        receiver.ends_with("environ.") || receiver == "os." || own.iter().any(|f| f == function)
+    })
 }
 
 #[cfg(test)]
