@@ -277,9 +277,7 @@ fn chosen_sources(repo: &Repo) -> Chosen {
         let mut found = Vec::new();
         for (i, file) in repo.files_in(range).enumerate() {
             let dir = file.dir();
-            if !is_scanned_file(dir, file.name()) {
-                continue;
-            }
+            // The folder's verdict first: it is worked out once for all its files.
             let (scanned, config) = match folder {
                 Some((last, scanned, config)) if last == dir => (scanned, config),
                 _ => {
@@ -288,7 +286,7 @@ fn chosen_sources(repo: &Repo) -> Chosen {
                     (scanned, config)
                 }
             };
-            if scanned {
+            if scanned && is_scanned_file(dir, file.name()) {
                 let (config, depth) = scan_priority(dir, file.name(), config);
                 found.push((config, depth, (start + i) as u32));
             }
