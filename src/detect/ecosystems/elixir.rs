@@ -133,9 +133,11 @@ impl Ecosystem for Elixir {
             })
             .collect();
         // `{:system, "DATABASE_URL"}` (with a default: `{:system, "PORT", "4000"}`): read when
-        // the app starts by the library given it (Phoenix's endpoint, Ecto's repo, Confex).
+        // the app starts by the library given it (Phoenix's endpoint, Ecto's repo, Confex); and
+        // the call put off as module, function and arguments, `{System, :get_env, ["X"]}`
+        // (Ueberauth's providers call it when they first need the value).
         static SYSTEM_TUPLE: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\{\s*:system\s*,\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*(,)?"#)
+            Regex::new(r#"\{\s*(?::system\s*,\s*|System\s*,\s*:get_env\s*,\s*\[\s*)"([A-Za-z_][A-Za-z0-9_]*)"\s*(,)?"#)
                 .expect("the Elixir {:system, …} pattern is valid")
         });
         let tuples = SYSTEM_TUPLE.captures_iter(text).filter_map(|c| {
@@ -409,14 +411,21 @@ mod tests {
                 .iter()
                 .all(|r| r.need == Need::Optional)
         );
-        let tuples =
-            "config :app, App.Repo,\n  url: {:system, \"DATABASE_URL\"},\n  port: {:system, \"DB_PORT\", \"5432\"}\n";
+        let tuples = "config :app, App.Repo,\n  url: {:system, \"DATABASE_URL\"},\n  port: {:system, \"DB_PORT\", \"5432\"}\n\
+            config :ueberauth, Google, client_secret: {System, :get_env, [\"GOOGLE_CLIENT_SECRET\"]}\n";
         let found: Vec<(String, Need)> = Elixir
             .env_reads(crate::rel_path::rel!("config/dev.exs"), tuples)
             .into_iter()
             .map(|r| (r.name, r.need))
             .collect();
-        assert_eq!(found, [("DATABASE_URL".into(), Need::Unstated), ("DB_PORT".into(), Need::Optional)]);
+        assert_eq!(
+            found,
+            [
+                ("DATABASE_URL".into(), Need::Unstated),
+                ("DB_PORT".into(), Need::Optional),
+                ("GOOGLE_CLIENT_SECRET".into(), Need::Unstated)
+            ]
+        );
         assert!(
             Elixir
                 .env_reads(crate::rel_path::rel!("config/prod.secret.exs"), tuples)

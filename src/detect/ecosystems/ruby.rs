@@ -115,13 +115,22 @@ impl Ecosystem for Ruby {
         reads.extend(konfig::reads(text));
         reads.extend(helpers::calls(text));
         if let Some(at) = text.find("Rails.application.credentials") {
-            reads.push(EnvRead::new("RAILS_MASTER_KEY", at, Need::Unstated, "Rails.application.credentials"));
+            reads.push(EnvRead::new("RAILS_MASTER_KEY", at, Need::Unstated, CREDENTIALS));
         }
         // A Rails app in production signs its cookies and sessions with the key base it reads
         // from `SECRET_KEY_BASE` (before its encrypted credentials); tests make up their own.
         if rel.ends_with("config/environments/production.rb") && text.contains("Rails.application.configure") {
             let at = text.find("Rails.application.configure").unwrap_or_default();
             reads.push(EnvRead::new("SECRET_KEY_BASE", at, Need::Optional, RAILS_PRODUCTION));
+        }
+        reads
+    }
+    /// The master key decrypts the credentials the checkout commits: with none (an engine's
+    /// library code, an app that keeps them out of git) it opens nothing.
+    fn env_reads_in(&self, sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+        let mut reads = self.env_reads(rel, text);
+        if reads.iter().any(|read| read.via == CREDENTIALS) && !has_encrypted_credentials(sources.repo()) {
+            reads.retain(|read| read.via != CREDENTIALS);
         }
         reads
     }
@@ -132,6 +141,16 @@ impl Ecosystem for Ruby {
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
     }
+}
+
+const CREDENTIALS: &str = "Rails.application.credentials";
+
+/// Whether the checkout commits Rails' encrypted credentials (`config/credentials.yml.enc`,
+/// one per environment under `config/credentials/`, or Rails 5.1's `secrets.yml.enc`).
+fn has_encrypted_credentials(repo: &Repo) -> bool {
+    !repo.named("credentials.yml.enc").is_empty()
+        || !repo.named("secrets.yml.enc").is_empty()
+        || repo.files().any(|file| file.dir().ends_with("config/credentials") && file.name().ends_with(".yml.enc"))
 }
 
 /// The variables `text` tests in a condition (`if ENV['X'].present?`, `unless
