@@ -55,6 +55,33 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "VAULT_Admin__Password",
             ],
         ),
+        // A parser named for the type it returns makes a flag or a number of the value, whether
+        // its call opens on the line before the read or it is the env helper itself; a pydantic
+        // `HttpUrl` is an address; a word after the credential names what holds it.
+        (
+            "secrets-typed-by-parser",
+            &["STRIPE_SECRET_KEY", "MAILER_PASSWORD", "API_TOKEN"],
+            &[],
+            &[
+                "APP_EXPERIMENTAL_SECURE_TOKEN",
+                "APP_MAX_TOKENS",
+                "PREVENT_FORGOT_PASSWORD",
+                "ENVIRONMENTS_API_KEY_TABLE_NAME_DYNAMO",
+                "SENTRY_DSN",
+                "PUBLIC_API_URL",
+            ],
+        ),
+        // Elixir's deferred reads: `{System, :get_env, ["X"]}` as `{:system, "X"}`.
+        (
+            "secrets-elixir-deferred",
+            &["GOOGLE_LOGIN_CLIENT_SECRET", "SENDGRID_API_KEY"],
+            &[],
+            &["GOOGLE_LOGIN_CLIENT_ID"],
+        ),
+        // Rails' master key opens the encrypted credentials a checkout commits: an engine (or
+        // an app) with none needs no key, whatever its code asks of the credentials.
+        ("secrets-rails-engine", &["SHOP_PREFERENCES_MASTER_KEY"], &[], &["RAILS_MASTER_KEY"]),
+        ("secrets-rails-credentials", &["RAILS_MASTER_KEY", "SMTP_PASSWORD"], &[], &[]),
         // CI's secret store is no evidence by itself and never makes a name required.
         (
             "secrets-ci-not-required",

@@ -144,6 +144,23 @@ pub fn has_keyword(text: &str, key: &str) -> bool {
     false
 }
 
+/// Whether a function's name says it parses a value into a flag or a number: its last word,
+/// after at least one other (`parseEnvVarBoolean`, `envToBool`, `env_int`, `getEnvAsNumber`).
+/// `Boolean` and `bool` alone test whether a value is set; `print` is no `…Int`.
+pub fn names_a_typed_parser(function: &str) -> bool {
+    const TYPES: &[&str] = &["bool", "boolean", "int", "integer", "number", "float", "num"];
+    let last_word_at = function
+        .char_indices()
+        .skip(1)
+        .filter(|&(i, c)| {
+            c.is_ascii_uppercase() && !function[..i].ends_with(|p: char| p.is_ascii_uppercase()) || c == '_'
+        })
+        .map(|(i, c)| if c == '_' { i + 1 } else { i })
+        .last();
+    last_word_at
+        .is_some_and(|at| at > 0 && at < function.len() && TYPES.iter().any(|t| function[at..].eq_ignore_ascii_case(t)))
+}
+
 /// Whether `name` is written like an environment variable: upper case, digits and `_`,
 /// starting with a letter or `_` (`DATABASE_URL`, not `database_url` or `Url`).
 pub fn is_upper_snake(name: &str) -> bool {
@@ -278,6 +295,16 @@ fn scan_bounded(text: &str, quotes: &[char], limit: usize, stop: impl Fn(usize, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parser_is_named_for_the_type_it_returns() {
+        for typed in ["parseEnvVarBoolean", "envToBool", "env_int", "getEnvAsNumber", "toBOOL", "parse_float"] {
+            assert!(names_a_typed_parser(typed), "{typed}");
+        }
+        for untyped in ["Boolean", "bool", "int", "print", "getSecret", "hint", "fetchToken", "Number"] {
+            assert!(!names_a_typed_parser(untyped), "{untyped}");
+        }
+    }
 
     const QUOTES: &[char] = &['"', '\''];
 

@@ -669,7 +669,9 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
         };
         let lower = wrapper.to_ascii_lowercase();
         let required = lower.contains("require") || lower.contains("must");
-        found.extend(code::reads_of(&call, text, "env helper", |after| {
+        // `envToBool('PREVENT_SIGNUP', false)`: the helper says what it makes of the value.
+        let typed = code::names_a_typed_parser(&wrapper);
+        let reads = code::reads_of(&call, text, "env helper", |after| {
             let rest = code::rest_of_call(after, QUOTES);
             if code::has_another_argument(rest) {
                 Need::Optional
@@ -678,7 +680,8 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
             } else {
                 code::script_need_after(after[rest.len()..].get(1..).unwrap_or_default())
             }
-        }));
+        });
+        found.extend(reads.into_iter().map(|read| read.typed_setting(typed)));
     }
     found
 }

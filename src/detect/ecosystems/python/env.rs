@@ -142,6 +142,8 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
         });
         // `envsecret("TRELLO_APP_KEY")`: the project says the value is a credential.
         let marked = EnvHelper::named(&wrapper, required).marked_secret;
+        // `env_bool("X")`: the helper's name says what it makes of the value.
+        let scalar = scalar || code::names_a_typed_parser(&wrapper);
         found.extend(reads.into_iter().map(|read| read.typed_setting(scalar).marked_secret(marked && !scalar)));
     }
     found
@@ -710,6 +712,9 @@ fn is_setting_annotation(annotation: &str) -> bool {
         "Path",
         "DirectoryPath",
         "FilePath",
+        // An http(s) URL: a site or an endpoint, not a database's URL with its password.
+        "HttpUrl",
+        "AnyHttpUrl",
     ];
     // `Optional[int]`, `int | None`, `Annotated[int, …]`: the type without its wrapper.
     let outer = annotation.trim().trim_start_matches("Optional[").trim_start_matches("Annotated[");

@@ -9,6 +9,7 @@ use regex::Regex;
 
 use super::is_config_dir;
 use super::rules::is_setting_value;
+use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::EnvRead;
 
 /// Whether an env file is the one a test run loads (`.env.test`, `.env.testing`, `test.env`,
@@ -55,9 +56,14 @@ pub fn is_dotnet_test_project(part: &str) -> bool {
 /// `parse_boolean(os.environ.get("X"))`, `is_truthy(os.environ["X"])`, `String.to_integer(System.get_env("X"))`), or the
 /// value is split into a list or parsed as a number right after the call
 /// (`System.get_env("X", "") |> String.split(",")`, `os.getenv("X", "").split(",")`). Such a
-/// name holds no credential whatever its words say (see [`is_setting_value`]). (`Boolean(…)`,
+/// name holds no credential whatever its words say (see [`is_setting_value`]). The parser may
+/// be the project's own, named for the type it returns (`parseEnvVarBoolean(`, on the line
+/// before, `envToBool('X', false)` as the env helper itself, `env_int(`). (`Boolean(…)`,
 /// `bool(…)` and `(bool)` are not such a parser: they test whether a value is set.)
 pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
+    if read.helper.as_deref().is_some_and(code::names_a_typed_parser) {
+        return true;
+    }
     static CAST: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?:\(\s*(?:int|integer|float|double)\s*\)\s*|(?:^|[^[:word:].])(?:int|float|intval|floatval|parse_boolean|parse_bool|strtobool|str2bool|str_to_bool|to_bool|to_boolean|asbool|as_bool|is_truthy|parseInt|parseFloat|Number|String\.to_integer|Integer\.parseInt)\(\s*)$",
@@ -73,6 +79,14 @@ pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
     let before = before
         .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '$' | '\\' | '>' | '-'));
     if CAST.is_match(before) {
+        return true;
+    }
+    // The parser's call may open on the line before (`parseEnvVarBoolean(\n  process.env.X,`).
+    let wrapped = if before.trim().is_empty() { text[..line_start].trim_end() } else { before };
+    if wrapped.strip_suffix('(').is_some_and(|call| {
+        let function = call.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or_default();
+        code::names_a_typed_parser(function)
+    }) {
         return true;
     }
     let after = after.strip_prefix(['\'', '"']).unwrap_or(after);

@@ -503,9 +503,15 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
         return !names_a_thing;
     }
     // A credential named first and its provider after (`API_KEY_ALPHA_VANTAGE`,
-    // `PRIVATE_KEY_GITHUB_APP`): the compound says what the value is.
-    before.iter().any(|w| is(STRONG_WORDS, w))
-        || before.windows(2).any(|pair| matches!(pair[0].as_str(), "PRIVATE" | "API") && pair[1] == "KEY")
+    // `PRIVATE_KEY_GITHUB_APP`): the compound says what the value is — unless a word after it
+    // names a thing that holds or describes the credential (`API_KEY_TABLE_NAME_DYNAMO`).
+    let credential_end = before.iter().position(|w| is(STRONG_WORDS, w)).map(|at| at + 1).or_else(|| {
+        before
+            .windows(2)
+            .position(|pair| matches!(pair[0].as_str(), "PRIVATE" | "API") && pair[1] == "KEY")
+            .map(|at| at + 2)
+    });
+    credential_end.is_some_and(|end| !before[end..].iter().any(|w| is(SETTING_WORDS, w)))
 }
 
 /// A credential word glued to what it is for: `DBPASS` (`PAPERLESS_DBPASS`), `SMTPPASSWORD`,
