@@ -198,6 +198,7 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
     let builds_only = words.contains(&"--no-run");
     let other_work = !recipe_tests
         || builds_only
+        || words.iter().any(|w| selects_one_test(w))
         || names.iter().any(|n| match n.as_str() {
             "coverage" | "cov" => !names_the_suite,
             n => NOT_THE_SUITE.contains(&n),
@@ -226,6 +227,19 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
         .chain(test.runs.iter().map(String::as_str))
         .any(|line| ecosystems::activates_an_unmade_environment(line, &installed));
     [other_work, interpreter, package, foreign_tool, fans_out, unmade_environment].iter().filter(|r| **r).count()
+}
+
+/// Whether a command's word picks one test out of the suite: pytest's `tests/test_a.py::test_b`,
+/// unittest's `tests.test_meta.TestVersion.test_version` (module, case class, method) — a
+/// check of that test (a version-bump job's), not the suite.
+fn selects_one_test(word: &str) -> bool {
+    let word = word.trim_matches(['"', '\'']);
+    let dotted: Vec<&str> = word.split('.').collect();
+    word.contains("::test")
+        || !word.contains('/')
+            && dotted.len() >= 3
+            && dotted[dotted.len() - 2].starts_with(|c: char| c.is_ascii_uppercase())
+            && dotted[dotted.len() - 1].starts_with("test")
 }
 
 /// Whether a CI test command runs in a job named for the test suite alone (`test`,

@@ -550,6 +550,12 @@ fn the_primary_test_is_the_suite_a_developer_runs() {
     assert_eq!(reasons("./scripts/test-postgres.sh", &["python -m pytest"]), 0);
     assert_eq!(reasons("cargo test --target i686-unknown-linux-gnu", &[]), 1, "a cross build");
     assert_eq!(reasons("cargo test --workspace --no-run", &[]), 1, "builds the tests, runs none");
+    // One test picked out of the suite (a version-bump check), not a module or the suite.
+    assert_eq!(reasons("python3 -m unittest tests.test_meta.TestVersion.test__version__IsValid", &[]), 1);
+    assert_eq!(reasons("python3 -m pytest tests/test_api.py::test_login", &[]), 1);
+    assert_eq!(reasons("python3 -m unittest discover tests", &[]), 0);
+    assert_eq!(reasons("python3 manage.py test myapp.tests", &[]), 0);
+    assert_eq!(reasons("python3 -m pytest tests/test_api.py", &[]), 0);
     // What the run sets, and what it leaves out, name nothing it does.
     assert_eq!(reasons("CHECK_NUMBER_FORMAT=1 python3 runtests.py", &[]), 0);
     assert_eq!(reasons("python3 -m pytest -m \"not e2e\" -n logical", &[]), 0);
