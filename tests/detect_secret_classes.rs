@@ -71,6 +71,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "PUBLIC_API_URL",
             ],
         ),
+        // The project's own type of its environment (`interface EnvVariables`): its upper-case
+        // members are the variables it parses; a `boolean` or `number` one is a setting.
+        (
+            "secrets-node-env-type",
+            &["MAILER_AUTH_PASSWORD", "LDAP_1_BIND_PW", "STRIPE_SECRET_KEY"],
+            &[],
+            &["APP_BASE_URL", "DB_AUTO_MIGRATION", "SESSION_TOKEN_TTL"],
+        ),
         // Elixir's deferred reads: `{System, :get_env, ["X"]}` as `{:system, "X"}`.
         (
             "secrets-elixir-deferred",

@@ -607,23 +607,36 @@ fn nest_config_reads(text: &str) -> Vec<EnvRead> {
 }
 
 /// The environment a declaration file types (`process-env.d.ts`, Vite's `env.d.ts`):
-/// `interface ProcessEnv { X?: string; Y: string }` (optional with `?`), `ImportMetaEnv`.
+/// `interface ProcessEnv { X?: string; Y: string }` (optional with `?`), `ImportMetaEnv`;
+/// and the project's own type of its environment (`interface EnvVariables`, `type ServerEnv
+/// = {`, a Worker's `interface Env`), whose upper-case members are the variables it parses
+/// (a `boolean` or `number` member is a setting).
 fn declared(text: &str) -> Vec<EnvRead> {
     static INTERFACE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)interface\s+(?:ProcessEnv|ImportMetaEnv)(?-u:\b)[^{]*\{")
-            .expect("the env interface pattern is valid")
+        Regex::new(
+            r"(?-u:\b)(?:interface\s+([A-Za-z]*Env(?:ironment)?(?:Vars|Variables)?)|type\s+([A-Za-z]*Env(?:ironment)?(?:Vars|Variables)?)\s*=)(?-u:\b)[^{;]*\{",
+        )
+        .expect("the env interface pattern is valid")
     });
     static MEMBER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^\s*(?:readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)(\?)?\s*:").expect("the member pattern is valid")
+        Regex::new(r"(?m)^\s*(?:readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)(\?)?\s*:\s*([^;,\n]*)")
+            .expect("the member pattern is valid")
     });
     let mut found = Vec::new();
-    for m in INTERFACE.find_iter(text) {
-        let open = m.end() - 1;
+    for c in INTERFACE.captures_iter(text) {
+        let (Some(whole), Some(type_name)) = (c.get(0), c.get(1).or(c.get(2))) else { continue };
+        let process_env = matches!(type_name.as_str(), "ProcessEnv" | "ImportMetaEnv");
+        let open = whole.end() - 1;
         let Some(body) = code::block(&text[open..], QUOTES) else { continue };
         for member in MEMBER.captures_iter(body) {
             let Some(name) = member.get(1) else { continue };
+            if !process_env && !code::is_upper_snake(name.as_str()) {
+                continue;
+            }
             let need = if member.get(2).is_some() { Need::Optional } else { Need::Unstated };
-            found.push(EnvRead::new(name.as_str(), open + 1 + name.start(), need, "ProcessEnv declaration"));
+            let typed = member.get(3).map(|t| t.as_str().trim()).is_some_and(|t| matches!(t, "boolean" | "number"));
+            let via = if process_env { "ProcessEnv declaration" } else { "the project's env type" };
+            found.push(EnvRead::new(name.as_str(), open + 1 + name.start(), need, via).typed_setting(typed));
         }
     }
     found

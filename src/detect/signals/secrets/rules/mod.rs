@@ -40,6 +40,8 @@ const CREDENTIAL_NOUNS: &[&str] = &[
     "PASS",
     "PASSPHRASE",
     "PWD",
+    // `LDAP_BIND_PW`, `SMTP_PW`.
+    "PW",
     "SECRET",
     "SECRETS",
     "TOKEN",

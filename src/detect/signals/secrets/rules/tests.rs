@@ -108,6 +108,7 @@ fn secret_names() {
         "APP_FILES_S3_SECRETKEY",
         "APP_AUTH_LDAP_BINDPASSWORD",
         "APP_OUTGOING_PROXYPASSWORD",
+        "LDAP_1_BIND_PW",
     ] {
         assert!(looks_like_secret(name), "{name}");
     }
