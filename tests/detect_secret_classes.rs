@@ -79,6 +79,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["APP_BASE_URL", "DB_AUTO_MIGRATION", "SESSION_TOKEN_TTL"],
         ),
+        // What an SDK reads by itself when its client is made without the value (`new
+        // OpenAI()`, `@vercel/blob`'s `put`); none where the code gives it.
+        (
+            "secrets-node-sdk-defaults",
+            &["OPENAI_API_KEY", "BLOB_READ_WRITE_TOKEN", "CLAUDE_KEY"],
+            &[],
+            &["ANTHROPIC_API_KEY"],
+        ),
         // Elixir's deferred reads: `{System, :get_env, ["X"]}` as `{:system, "X"}`.
         (
             "secrets-elixir-deferred",

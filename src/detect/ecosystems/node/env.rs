@@ -9,7 +9,8 @@
 //! NestJS's `ConfigService` (`config.getOrThrow("X")`);
 //! Prisma schemas (`url = env("DATABASE_URL")`, required); and the variables a `turbo.json`
 //! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
-//! read by themselves (the AI SDK's `OPENAI_API_KEY`).
+//! read by themselves (the AI SDK's `OPENAI_API_KEY`); and the variables an SDK reads when
+//! its client is made without a value (see [`sdk_defaults`]).
 
 use crate::rel_path::RelPath;
 use std::sync::LazyLock;
@@ -47,6 +48,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(declared(text));
     found.extend(wrapper_reads(text));
     found.extend(aliased_reads(text));
+    found.extend(sdk_defaults::reads(text));
     found
 }
 
@@ -745,6 +747,7 @@ mod effect;
 mod env_schema;
 mod joi;
 mod named_keys;
+mod sdk_defaults;
 
 #[cfg(test)]
 mod tests;

@@ -499,7 +499,8 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
         let cryptographic = before.iter().any(|w| is_cryptographic(w));
         let names_a_thing = keyish
             && !cryptographic
-            && (qualifier.is_some_and(|w| is(IDENTIFIER_QUALIFIERS, w))
+            // A `READ_WRITE_TOKEN` is scoped to read and write: an access token, no write key.
+            && (qualifier.is_some_and(|w| is(IDENTIFIER_QUALIFIERS, w) && !(w == "WRITE" && before.ends_with_str(&["READ", "WRITE"])))
                 // PUSHER_APP_KEY is the public half of PUSHER_APP_SECRET; APP_KEY alone is Laravel's key.
                 || qualifier.is_some_and(|w| w == "APP") && before.len() >= 2);
         return !names_a_thing;

@@ -109,6 +109,7 @@ fn secret_names() {
         "APP_AUTH_LDAP_BINDPASSWORD",
         "APP_OUTGOING_PROXYPASSWORD",
         "LDAP_1_BIND_PW",
+        "BLOB_READ_WRITE_TOKEN",
     ] {
         assert!(looks_like_secret(name), "{name}");
     }

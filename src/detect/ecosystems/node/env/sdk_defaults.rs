@@ -1,0 +1,142 @@
+//! Variables an SDK reads by itself when the code that makes its client gives no value:
+//! `new OpenAI()` reads `OPENAI_API_KEY`, `@vercel/blob`'s `put(…)` reads
+//! `BLOB_READ_WRITE_TOKEN`. The code never spells the name, yet the app needs it. One row
+//! per SDK: the package the file imports, the call that relies on the default, the option
+//! that would give the value instead (a file that passes it reads its own variable), and
+//! the variables.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::detect::ecosystems::code;
+use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+
+const QUOTES: &[char] = &['"', '\'', '`'];
+
+struct SdkDefault {
+    package: &'static str,
+    /// A pattern of the call that makes the client or uses the default one.
+    call: &'static str,
+    /// The option (`apiKey: …`) that gives the value in code, if the SDK has one.
+    option: Option<&'static str>,
+    /// Which argument holds the options: the client's constructor takes them alone (0), a
+    /// function after what it works on (`put(path, body, { token })`: 2).
+    options_at: usize,
+    names: &'static [&'static str],
+    via: &'static str,
+}
+
+const SDK_DEFAULTS: &[SdkDefault] = &[
+    SdkDefault {
+        package: "openai",
+        call: r"new\s+OpenAI\s*\(",
+        option: Some("apiKey"),
+        options_at: 0,
+        names: &["OPENAI_API_KEY"],
+        via: "the openai SDK's default",
+    },
+    SdkDefault {
+        package: "@anthropic-ai/sdk",
+        call: r"new\s+Anthropic\s*\(",
+        option: Some("apiKey"),
+        options_at: 0,
+        names: &["ANTHROPIC_API_KEY"],
+        via: "the Anthropic SDK's default",
+    },
+    SdkDefault {
+        package: "@vercel/blob",
+        call: r"(?:^|[^.\w])(?:put|del|list|head|copy)\s*\(",
+        option: Some("token"),
+        options_at: 2,
+        names: &["BLOB_READ_WRITE_TOKEN"],
+        via: "@vercel/blob's default",
+    },
+    SdkDefault {
+        package: "@upstash/redis",
+        call: r"Redis\s*\.\s*fromEnv\s*\(",
+        option: None,
+        options_at: 0,
+        names: &["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
+        via: "@upstash/redis's Redis.fromEnv()",
+    },
+];
+
+/// The variables the SDKs `text` imports read by default, at the first call that relies on it.
+pub fn reads(text: &str) -> Vec<EnvRead> {
+    static COMPILED: LazyLock<Vec<(Regex, Regex, Option<Regex>)>> = LazyLock::new(|| {
+        SDK_DEFAULTS
+            .iter()
+            .map(|sdk| {
+                let package = regex::escape(sdk.package);
+                let import = Regex::new(&format!(r#"(?:from\s*|require\(\s*|import\(\s*)['"]{package}['"]"#))
+                    .expect("the SDK import pattern is valid");
+                let call = Regex::new(sdk.call).expect("the SDK call pattern is valid");
+                let option = sdk
+                    .option
+                    .map(|o| Regex::new(&format!(r"(?-u:\b){o}\s*[:,}}]")).expect("the SDK option pattern is valid"));
+                (import, call, option)
+            })
+            .collect()
+    });
+    let mut found = Vec::new();
+    for (sdk, (import, call, option)) in SDK_DEFAULTS.iter().zip(COMPILED.iter()) {
+        if !import.is_match(text) || option.as_ref().is_some_and(|o| o.is_match(text)) {
+            continue;
+        }
+        // Options spread in or passed as a variable come from elsewhere: only a call with
+        // nothing, or with a literal object that leaves the option out, relies on the default.
+        let relies_on_default = |m: regex::Match| {
+            let options = options_argument(code::rest_of_call(&text[m.end()..], QUOTES), sdk.options_at);
+            sdk.option.is_none() || options.is_none_or(|o| o.starts_with('{') && !o.contains("..."))
+        };
+        let Some(at) = call.find_iter(text).find(|m| relies_on_default(*m)).map(|m| m.start()) else { continue };
+        found.extend(sdk.names.iter().map(|name| EnvRead::new(*name, at, Need::Unstated, sdk.via)));
+    }
+    found
+}
+
+/// The argument at `at` of a call whose arguments are `arguments` (past its opening
+/// parenthesis), trimmed; `None` when the call passes fewer.
+fn options_argument(arguments: &str, at: usize) -> Option<&str> {
+    let mut rest = arguments.trim_start();
+    for _ in 0..at {
+        let first = code::expression(rest, QUOTES);
+        rest = rest[first.len()..].trim_start().strip_prefix(',')?.trim_start();
+    }
+    let argument = code::expression(rest, QUOTES).trim();
+    (!argument.is_empty()).then_some(argument)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reads;
+
+    fn names(text: &str) -> Vec<String> {
+        reads(text).into_iter().map(|r| r.name).collect()
+    }
+
+    #[test]
+    fn a_client_made_without_its_key_reads_the_sdks_variable() {
+        assert_eq!(names("import OpenAI from 'openai';\nconst client = new OpenAI();\n"), ["OPENAI_API_KEY"]);
+        assert_eq!(
+            names("import { put } from \"@vercel/blob\";\nawait put(name, file, { access: 'public' });\n"),
+            ["BLOB_READ_WRITE_TOKEN"]
+        );
+        assert_eq!(
+            names("const { Redis } = require('@upstash/redis');\nconst redis = Redis.fromEnv();\n"),
+            ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]
+        );
+    }
+
+    #[test]
+    fn a_key_given_in_code_or_no_call_reads_nothing() {
+        assert!(names("import OpenAI from 'openai';\nnew OpenAI({ apiKey: process.env.MY_KEY });\n").is_empty());
+        assert!(names("import type { ChatCompletion } from 'openai';\nlet c: ChatCompletion;\n").is_empty());
+        assert!(names("import { put } from '@vercel/blob';\nawait put(n, f, { token: env.BLOB });\n").is_empty());
+        assert!(names("const client = new OpenAI();\n").is_empty(), "not the SDK's class");
+        assert!(names("import { Redis } from '@upstash/redis';\nnew Redis({ url, token });\n").is_empty());
+        assert!(names("import OpenAI from 'openai';\nnew OpenAI({ ...options, fetch });\n").is_empty(), "spread");
+        assert!(names("import OpenAI from 'openai';\nnew OpenAI(config);\n").is_empty(), "a variable");
+    }
+}
