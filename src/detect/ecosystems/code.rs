@@ -157,8 +157,7 @@ pub fn names_a_typed_parser(function: &str) -> bool {
         })
         .map(|(i, c)| if c == '_' { i + 1 } else { i })
         .last();
-    last_word_at
-        .is_some_and(|at| at > 0 && at < function.len() && TYPES.iter().any(|t| function[at..].eq_ignore_ascii_case(t)))
+    last_word_at.is_some_and(|at| at < function.len() && TYPES.iter().any(|t| function[at..].eq_ignore_ascii_case(t)))
 }
 
 /// Whether `name` is written like an environment variable: upper case, digits and `_`,

@@ -146,11 +146,15 @@ impl Ecosystem for Ruby {
 const CREDENTIALS: &str = "Rails.application.credentials";
 
 /// Whether the checkout commits Rails' encrypted credentials (`config/credentials.yml.enc`,
-/// one per environment under `config/credentials/`, or Rails 5.1's `secrets.yml.enc`).
+/// one per environment under `config/credentials/`, or Rails 5.1's `secrets.yml.enc`). By
+/// name, not by a pass over every file: this is asked for each file that uses credentials.
 fn has_encrypted_credentials(repo: &Repo) -> bool {
+    const PER_ENVIRONMENT: &[&str] = &["development.yml.enc", "production.yml.enc", "test.yml.enc", "staging.yml.enc"];
     !repo.named("credentials.yml.enc").is_empty()
         || !repo.named("secrets.yml.enc").is_empty()
-        || repo.files().any(|file| file.dir().ends_with("config/credentials") && file.name().ends_with(".yml.enc"))
+        || PER_ENVIRONMENT
+            .iter()
+            .any(|name| repo.named(name).iter().any(|path| path.parent().ends_with("config/credentials")))
 }
 
 /// The variables `text` tests in a condition (`if ENV['X'].present?`, `unless
@@ -378,6 +382,19 @@ mod tests {
     use crate::evidence::ev;
 
     const LOCK: &str = "GEM\n  remote: https://rubygems.org/\n  specs:\n    rails (7.1.3)\n    rspec-rails (6.1.0)\n\nRUBY VERSION\n   ruby 3.2.2p53\n\nBUNDLED WITH\n   2.5.3\n";
+
+    #[test]
+    fn encrypted_credentials_are_found_by_name_in_any_project() {
+        let repo = |files: &[&str]| {
+            let files = files.iter().map(|f| f.to_string()).collect();
+            Repo::from_files(std::path::Path::new("/x"), files, Vec::new(), 1 << 20)
+        };
+        assert!(has_encrypted_credentials(&repo(&["config/credentials.yml.enc"])));
+        assert!(has_encrypted_credentials(&repo(&["web/config/credentials/production.yml.enc"])));
+        assert!(has_encrypted_credentials(&repo(&["config/secrets.yml.enc"])));
+        assert!(!has_encrypted_credentials(&repo(&["config/credentials.yml.enc.sample", "lib/x.rb"])));
+        assert!(!has_encrypted_credentials(&repo(&["spec/fixtures/production.yml.enc"])));
+    }
 
     #[test]
     fn a_rails_apps_production_environment_reads_its_key_base() {

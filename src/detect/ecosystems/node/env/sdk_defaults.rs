@@ -81,7 +81,8 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     });
     let mut found = Vec::new();
     for (sdk, (import, call, option)) in SDK_DEFAULTS.iter().zip(COMPILED.iter()) {
-        if !import.is_match(text) || option.as_ref().is_some_and(|o| o.is_match(text)) {
+        // The package's name first: a substring search, where the patterns scan the whole file.
+        if !text.contains(sdk.package) || !import.is_match(text) || option.as_ref().is_some_and(|o| o.is_match(text)) {
             continue;
         }
         // Options spread in or passed as a variable come from elsewhere: only a call with
