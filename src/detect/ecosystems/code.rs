@@ -84,9 +84,14 @@ pub fn expression<'t>(text: &'t str, quotes: &[char]) -> &'t str {
 /// `text` (`{ … }` → ` … `), or `None` when it does not close within [`LOOKAHEAD`] × 16
 /// bytes (a settings schema can be long).
 pub fn block<'t>(text: &'t str, quotes: &[char]) -> Option<&'t str> {
+    block_within(text, quotes, LOOKAHEAD * 16)
+}
+
+/// [`block`] with another bound: `None` when the block does not close within `limit` bytes.
+pub fn block_within<'t>(text: &'t str, quotes: &[char], limit: usize) -> Option<&'t str> {
     let open = text.chars().next().filter(|c| matches!(c, '(' | '[' | '{'))?;
     let inner = &text[open.len_utf8()..];
-    let end = scan_bounded(inner, quotes, LOOKAHEAD * 16, |depth, c| depth == 0 && matches!(c, ')' | ']' | '}'));
+    let end = scan_bounded(inner, quotes, limit, |depth, c| depth == 0 && matches!(c, ')' | ']' | '}'));
     (end < inner.len()).then(|| &inner[..end])
 }
 

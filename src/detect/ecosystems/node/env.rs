@@ -260,9 +260,9 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
         Regex::new(r"(?-u:\b)skipValidation\s*:\s*true(?-u:\b)").expect("the skipValidation pattern is valid")
     });
     let mut blocks: Vec<(usize, &'static str)> = Vec::new();
-    for m in CREATE_ENV.find_iter(text) {
+    for m in CREATE_ENV.find_iter(text).take(MAX_SCHEMAS) {
         let open = m.end() - 1;
-        let Some(body) = code::block(&text[open..], QUOTES) else { continue };
+        let Some(body) = schema_block(&text[open..]) else { continue };
         // `skipValidation: true`: t3-env never checks the schema, so nothing in it is
         // required (a condition, `!!process.env.SKIP_ENV_VALIDATION`, still checks by default).
         let via = if SKIPPED.is_match(body) { UNCHECKED_T3_ENV } else { "t3-env schema" };
@@ -272,7 +272,7 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
             blocks.extend(spread_sections(text, section_open).into_iter().map(|spread| (spread, via)));
         }
     }
-    for m in CLEAN_ENV.find_iter(text) {
+    for m in CLEAN_ENV.find_iter(text).take(MAX_SCHEMAS) {
         let Some(arguments) = code::block(&text[m.end() - 1..], QUOTES) else { continue };
         // The second argument: the validators.
         let first = code::expression(arguments, QUOTES);
@@ -283,12 +283,12 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
             blocks.push((brace, "envalid cleanEnv"));
         }
     }
-    for m in PARSE_ENV.find_iter(text) {
+    for m in PARSE_ENV.find_iter(text).take(MAX_SCHEMAS) {
         blocks.push((m.end() - 1, "znv parseEnv"));
     }
     let reads_environment = ["process.env", "import.meta.env", "Bun.env", "createEnv"].iter().any(|r| text.contains(r));
     if reads_environment {
-        for m in ZOD_OBJECT.find_iter(text) {
+        for m in ZOD_OBJECT.find_iter(text).take(MAX_SCHEMAS) {
             if !blocks.iter().any(|(b, _)| *b == m.end() - 1) {
                 let via = if only_safe_parsed(text, m.start(), m.end() - 1) { SAFE_PARSED_ZOD } else { "zod schema" };
                 blocks.push((m.end() - 1, via));
@@ -309,7 +309,7 @@ fn spread_sections(text: &str, open: usize) -> Vec<usize> {
         Regex::new(r"\.\.\.\s*([A-Za-z_$][[:word:]$]*)(?:\s*\.\s*(server|shared|client))?\s*(?:,|$)")
             .expect("the spread pattern is valid")
     });
-    let Some(body) = code::block(&text[open..], QUOTES) else { return Vec::new() };
+    let Some(body) = schema_block(&text[open..]) else { return Vec::new() };
     let mut found = Vec::new();
     for spread in SPREAD.captures_iter(body) {
         let Some(name) = spread.get(1) else { continue };
@@ -329,6 +329,18 @@ fn spread_sections(text: &str, open: usize) -> Vec<usize> {
         }
     }
     found
+}
+
+/// How far a schema's block is followed: one object of a few hundred variables, each with its
+/// comment, is 60 KB.
+const SCHEMA_BYTES: usize = 256 * 1024;
+/// How many schema blocks of each kind a file gives: a file of nothing but unclosed
+/// `z.object({` stays linear.
+const MAX_SCHEMAS: usize = 64;
+
+/// The inside of the schema block opening at the start of `text`.
+fn schema_block(text: &str) -> Option<&str> {
+    code::block_within(text, QUOTES, SCHEMA_BYTES)
 }
 
 /// A zod schema the code checks with `safeParse`, going on without the values when they fail.
@@ -452,7 +464,7 @@ fn object_entries(text: &str, open: usize) -> Vec<ObjectEntry<'_>> {
         Regex::new(r#"^\s*(?:(?://[^\n]*|/\*[\s\S]*?\*/)\s*)*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*:\s*"#)
             .expect("valid")
     });
-    let Some(body) = code::block(&text[open..], QUOTES) else { return Vec::new() };
+    let Some(body) = schema_block(&text[open..]) else { return Vec::new() };
     let mut found = Vec::new();
     let mut offset = 0;
     while offset < body.len() {

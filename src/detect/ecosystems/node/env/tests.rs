@@ -280,3 +280,27 @@ fn a_t3_env_schema_split_by_feature_reads_every_spread_section() {
         ]
     );
 }
+
+#[test]
+fn a_long_schema_is_read_to_its_end() {
+    // One object of a few hundred variables with their comments outgrows a call's lookahead.
+    let mut text = String::from("import * as z from 'zod';\nexport const serverSchema = z\n  .object({\n");
+    for i in 0..600 {
+        text.push_str(&format!("    // The {i}th setting's reason, written out at some length for a reader.\n"));
+        text.push_str(&format!("    SETTING_{i}: z.string().optional(),\n"));
+    }
+    text.push_str("    STRIPE_WEBHOOK_SECRET: z.string(),\n  });\nserverSchema.parse(process.env);\n");
+    assert!(text.len() > 64 * 1024);
+    let names = found("src/env/server-schema.ts", &text);
+    assert_eq!(names.len(), 601);
+    assert_eq!(names.last(), Some(&("STRIPE_WEBHOOK_SECRET".into(), Need::Required)));
+}
+
+#[test]
+fn a_file_of_unclosed_schemas_stays_linear() {
+    let text = format!("const a = process.env;\n{}", "z.object({".repeat(150_000));
+    let started = std::time::Instant::now();
+    assert!(found("env.ts", &text).is_empty());
+    // Unbounded, each opener scans the rest of the file: minutes, not milliseconds.
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+}
