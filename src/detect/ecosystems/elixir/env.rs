@@ -65,13 +65,26 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
     found
 }
 
-/// Whether `body` passes `parameter` as it is to `System.get_env` or `System.fetch_env!`:
+/// Whether `body` passes `parameter` as it is to `System.get_env` or `System.fetch_env!`, as
+/// an argument or down a pipe:
 /// `Some(true)` when it always fails without the variable (`fetch_env!` and no `get_env`,
 /// which is a way on without it).
 fn reading(body: &str, parameter: &str) -> Option<bool> {
     let reads = |call: &str| {
-        body.match_indices(&format!("{call}({parameter}"))
-            .any(|(at, m)| body[at + m.len()..].trim_start().starts_with([',', ')']))
+        let argument = body
+            .match_indices(&format!("{call}({parameter}"))
+            // A piped call's first argument in brackets is its second.
+            .any(|(at, m)| {
+                body[at + m.len()..].trim_start().starts_with([',', ')']) && !body[..at].trim_end().ends_with("|>")
+            });
+        // Piped in as the first argument: `env_var |> System.get_env(default)`.
+        let piped = body.match_indices(&format!("|> {call}(")).any(|(at, _)| {
+            let before = body[..at].trim_end();
+            before
+                .strip_suffix(parameter)
+                .is_some_and(|head| !head.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+        });
+        argument || piped
     };
     let (required, optional) = (reads("System.fetch_env!"), reads("System.get_env") || reads("System.fetch_env"));
     (required || optional).then_some(required && !optional)
@@ -159,9 +172,17 @@ mod tests {
 
     #[test]
     fn helpers_with_the_name_second_and_anonymous_ones() {
-        let text = "defmodule C do\n  def get_var(config_dir, var_name, default \\\\ nil) do\n    System.get_env(var_name, default)\n  end\nend\nget_env = fn key ->\n  if hosted do\n    System.fetch_env!(key)\n  else\n    System.get_env(key)\n  end\nend\nneed = fn key -> System.fetch_env!(key) end\n";
+        let text = "defmodule C do\n  def get_var(config_dir, var_name, default \\\\ nil) do\n    System.get_env(var_name, default)\n  end\nend\nget_env = fn key ->\n  if hosted do\n    System.fetch_env!(key)\n  else\n    System.get_env(key)\n  end\nend\nneed = fn key -> System.fetch_env!(key) end\ndef safe_get_env(env_var, default_value) do\n    env_var\n    |> System.get_env(default_value)\n    |> case do\n      \"\" -> default_value\n    end\nend\ndef upcased(env_var) do\n    other_var\n    |> System.get_env()\nend\n";
         let found: Vec<_> = helpers(text).into_iter().map(|h| (h.function, h.required)).collect();
-        assert_eq!(found, [("get_var#1".into(), false), ("get_env.".into(), false), ("need.".into(), true)]);
+        assert_eq!(
+            found,
+            [
+                ("get_var#1".into(), false),
+                ("safe_get_env".into(), false),
+                ("get_env.".into(), false),
+                ("need.".into(), true)
+            ]
+        );
         let calls = "a = C.get_var(config_dir, \"SMTP_PASSWORD\", nil)\nb = get_var(dir, \"SMTP_AUTH\", \"login\")\nc = get_env.(\"OAUTH_SECRET\")\nd = System.get_env(\"PLAIN\")\n";
         let found: Vec<_> =
             helper_calls(calls).into_iter().map(|r| (r.helper.unwrap_or_default(), r.name, r.need)).collect();
