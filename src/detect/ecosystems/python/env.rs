@@ -436,7 +436,7 @@ fn settings_base_key(class: &str) -> String {
 }
 
 /// A settings class's fields, less those given when it is constructed and those its validators
-/// build.
+/// build, under the names pydantic v1's `Config.fields` gives them.
 fn class_fields(text: &str, class: &Class, classes: &[Class], prefix: &str) -> Vec<EnvRead> {
     let given: Vec<String> = given_at_construction(text, class.name)
         .iter()
@@ -444,11 +444,19 @@ fn class_fields(text: &str, class: &Class, classes: &[Class], prefix: &str) -> V
         .collect();
     let built = built_by_validators(&text[class.body.clone()]);
     let nesting = nested::Nesting::of(text, class, classes);
+    let renamed = v1_fields::renamed(&text[class.body.clone()]);
     fields(text, class.body.clone(), prefix, nesting.as_ref(), 0)
         .into_iter()
         .filter(|read| {
             !given.contains(&read.name)
                 && !built.iter().any(|field| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
+        })
+        .flat_map(|read| {
+            match renamed.iter().cloned().find(|(field, _)| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
+            {
+                Some((_, names)) => names.into_iter().map(|name| EnvRead { name, ..read.clone() }).collect(),
+                None => vec![read],
+            }
         })
         .collect()
 }
@@ -773,6 +781,7 @@ mod named_constants;
 mod nested;
 mod prefixed;
 mod scheme;
+mod v1_fields;
 
 #[cfg(test)]
 mod tests;
