@@ -242,6 +242,10 @@ const SETTING_WORDS: &[&str] = &[
     "ENCODING",
     "MANAGER",
     "ROOT",
+    // Where a value comes from (`TOKEN_EXCHANGE_RATES_SOURCE=coin_gecko`).
+    "SOURCE",
+    // A deployed smart contract, by its address (`NATIVE_TOKEN_CONTRACT=0x…`).
+    "CONTRACT",
 ];
 /// Words that, before the last, make a name a switch or a setting about a credential
 /// (`AUTH_PROVIDER_USE_ID_TOKEN`, `SKIP_AUTH`, `ALLOWED_TOKEN_ORIGINS`, `DEBUG_TOKEN_X`,
@@ -486,6 +490,11 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     if is_glued_credential(last) {
         return true;
     }
+    // The Erlang distribution cookie (a release's `RELEASE_COOKIE`): any node that has it may
+    // join the cluster and run code on it.
+    if last == "COOKIE" && before.last().is_some_and(|w| matches!(w.as_str(), "RELEASE" | "ERLANG" | "ERL")) {
+        return true;
+    }
     // The seed a private key is derived from is that key (`KEY_SEED`, `SERVER_KEY_SEED`,
     // `SIGNING_SEED`).
     if last == "SEED" && before.last().is_some_and(|w| matches!(w.as_str(), "KEY" | "SECRET") || is_cryptographic(w)) {
@@ -518,13 +527,34 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
 }
 
 /// A credential word glued to what it is for: `DBPASS` (`PAPERLESS_DBPASS`), `SMTPPASSWORD`,
-/// `ADMINPWD`, `CLIENTSECRET` (`GOTIFY_OIDC_CLIENTSECRET`), `ACCESSTOKEN`
+/// `ADMINPWD`, libpq's `PGPASSWORD`, a Java key store's `KEYSTOREPASSWORD`, `CLIENTSECRET` (`GOTIFY_OIDC_CLIENTSECRET`), `ACCESSTOKEN`
 /// (`DOCSRS_GITHUB_ACCESSTOKEN`), `AUTHTOKEN`, an LDAP bind's `BINDPASSWORD`, an HTTP proxy's
 /// `PROXYPASSWORD` — but not `BYPASS` or `COMPASS`.
 fn is_glued_credential(word: &str) -> bool {
     const FOR: &[&str] = &[
-        "DB", "SQL", "SMTP", "MAIL", "LDAP", "REDIS", "ADMIN", "ROOT", "USER", "API", "CLIENT", "APP", "OAUTH",
-        "ACCESS", "AUTH", "BIND", "PROXY",
+        "DB",
+        "SQL",
+        "SMTP",
+        "MAIL",
+        "LDAP",
+        "REDIS",
+        "ADMIN",
+        "ROOT",
+        "USER",
+        "API",
+        "CLIENT",
+        "APP",
+        "OAUTH",
+        "ACCESS",
+        "AUTH",
+        "BIND",
+        "PROXY",
+        "PG",
+        "POSTGRES",
+        "MYSQL",
+        "MONGO",
+        "KEYSTORE",
+        "TRUSTSTORE",
     ];
     FOR.iter().any(|owner| {
         word.strip_prefix(owner)

@@ -110,6 +110,9 @@ fn secret_names() {
         "APP_OUTGOING_PROXYPASSWORD",
         "LDAP_1_BIND_PW",
         "BLOB_READ_WRITE_TOKEN",
+        "PGPASSWORD",
+        "RELEASE_COOKIE",
+        "KAFKA_CLUSTERS_0_SSL_TRUSTSTOREPASSWORD",
     ] {
         assert!(looks_like_secret(name), "{name}");
     }
@@ -119,6 +122,9 @@ fn secret_names() {
 fn not_secret_names() {
     for name in [
         "LND_REST_MACAROON_PATH",
+        "TOKEN_EXCHANGE_RATES_SOURCE",
+        "SESSION_COOKIE",
+        "INDEXER_ARC_NATIVE_TOKEN_CONTRACT",
         "LND_MACAROON_ENCRYPTED_DIR",
         "LOG_ENCRYPTED",
         "UPTIME_KUMA_SSL_KEY",
