@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::context::is_test_run_env_file;
-use super::rules::{is_placeholder, is_public, is_setting_name, is_test_suite_name};
+use super::rules::{is_placeholder, is_public, is_setting_name, is_setting_value, is_test_suite_name};
 use super::{Gathered, ProjectNames, is_skipped_code_dir};
 use crate::detect::findings::{Evidence, Kind, Need};
 use crate::detect::sources::Sources;
@@ -175,6 +175,19 @@ fn documents_a_credential(entry: &EnvEntry) -> bool {
         && !is_test_suite_name(&entry.key)
 }
 
+/// Whether a comment of the file shows the key's own value, and it is a setting's (`# Set
+/// CAPTCHA_DEV=true to run the real captcha with test keys`): the prose around it may be
+/// about keys and secrets, the key is a switch.
+fn shown_as_setting(file: &EnvFile, key: &str) -> bool {
+    file.entries.iter().any(|entry| {
+        entry.doc.match_indices(key).any(|(at, _)| {
+            let starts_a_word = !entry.doc[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+            let value = entry.doc[at + key.len()..].strip_prefix('=').and_then(|rest| rest.split_whitespace().next());
+            starts_a_word && value.is_some_and(|v| is_setting_value(key, v))
+        })
+    })
+}
+
 /// The names a value interpolates (`${POSTGRES_PASSWORD}`, `$HOME`).
 fn interpolated(value: &str) -> impl Iterator<Item = &str> {
     static REFERENCE: LazyLock<Regex> =
@@ -195,7 +208,9 @@ pub(super) fn env_file_secrets(file: &EnvFile, project: &ProjectNames, evidence:
         let supplied = !file.example
             && !stand_in.contains(entry.key.as_str())
             && !interpolated(&entry.value).any(|name| stand_in.contains(name));
-        let documented_credential = documents_a_credential(entry) && !project.exemplified_as_setting(&entry.key);
+        let documented_credential = documents_a_credential(entry)
+            && !project.exemplified_as_setting(&entry.key)
+            && !shown_as_setting(file, &entry.key);
         if supplied
             || !(project.is_secret(&entry.key, false) || documents_a_connection_string(entry) || documented_credential)
         {

@@ -134,7 +134,7 @@ fn an_example_documented_as_a_connection_string_holds_credentials() {
 
 #[test]
 fn an_example_documented_as_a_credential_without_a_keyword() {
-    let text = "# Client secret paired with the client ID.\n# APP_OIDC_CLIENTSECRET=\n# Path to the TLS private key.\n# Example: /etc/ssl/private/app.key\n# APP_SSL_CERTKEY=\n# The provider's API password\nAPP_UPSTREAM_AUTH=\n";
+    let text = "# Client secret paired with the client ID.\n# APP_OIDC_CLIENTSECRET=\n# Path to the TLS private key.\n# Example: /etc/ssl/private/app.key\n# APP_SSL_CERTKEY=\n# The provider's API password\nAPP_UPSTREAM_AUTH=\n# Set CAPTCHA_DEV=true to use the provider's test keys.\n# TEST_SITEKEY=1x00\n# The dummy secret is used then.\nCAPTCHA_DEV=\n";
     assert_eq!(names(&[(".env.example", text)]), ["APP_OIDC_CLIENTSECRET", "APP_UPSTREAM_AUTH"]);
 }
 
