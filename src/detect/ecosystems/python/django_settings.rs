@@ -19,7 +19,7 @@ pub fn is_another_deployments(sources: &Sources, rel: &RelPath) -> bool {
             .expect("the DJANGO_SETTINGS_MODULE pattern is valid")
     });
     let Some(stem) = rel.file_name().strip_suffix(".py") else { return false };
-    if stem == "__init__" || !rel.parent().split('/').next_back().is_some_and(|d| d == "settings") {
+    if stem == "__init__" || rel.parent().split('/').next_back().is_none_or(|d| d != "settings") {
         return false;
     }
     let repo = sources.repo();

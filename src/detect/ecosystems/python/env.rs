@@ -452,7 +452,10 @@ fn class_fields(text: &str, class: &Class, classes: &[Class], prefix: &str) -> V
                 && !built.iter().any(|field| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
         })
         .flat_map(|read| {
-            match renamed.iter().cloned().find(|(field, _)| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
+            match renamed
+                .iter()
+                .find(|&(field, _)| format!("{prefix}{field}").eq_ignore_ascii_case(&read.name))
+                .cloned()
             {
                 Some((_, names)) => names.into_iter().map(|name| EnvRead { name, ..read.clone() }).collect(),
                 None => vec![read],
