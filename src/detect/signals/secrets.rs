@@ -281,7 +281,8 @@ fn chosen_sources(repo: &Repo) -> Chosen {
             let (scanned, config) = match folder {
                 Some((last, scanned, config)) if last == dir => (scanned, config),
                 _ => {
-                    let (scanned, config) = (is_scanned_dir(dir), is_config_dir(dir));
+                    let scanned = is_scanned_dir(dir) || is_a_package_named_like_docs(repo, dir);
+                    let config = is_config_dir(dir);
                     folder = Some((dir, scanned, config));
                     (scanned, config)
                 }
@@ -545,6 +546,30 @@ fn is_scanned_file(dir: &str, name: &str) -> bool {
 /// tests, fixtures, CI or generated code.
 fn is_scanned_dir(dir: &str) -> bool {
     is_own_dir(dir)
+        && !is_examples_dir(dir)
+        && !dir.split('/').any(|d| is_skipped_code_dir(d) || is_dotnet_test_project(d))
+}
+
+/// Whether `dir` is left out only for a documentation site's name (`website/`, Docusaurus's
+/// folder in JavaScript projects) that is a Python package here: it and each such folder on
+/// its path have an `__init__.py`, so the app imports it and its reads are the app's.
+fn is_a_package_named_like_docs(repo: &Repo, dir: &str) -> bool {
+    const DOC_SITE_NAMES: &[&str] = &["website", "docs", "doc", "documentation"];
+    let is_package = |dir: &str| RelPath::new(&format!("{dir}/__init__.py")).is_ok_and(|init| repo.exists(init));
+    let mut named_like_docs = false;
+    let mut end = 0;
+    for part in dir.split('/') {
+        end += part.len();
+        if !is_own_dir(part) {
+            if !DOC_SITE_NAMES.iter().any(|name| part.eq_ignore_ascii_case(name)) || !is_package(&dir[..end]) {
+                return false;
+            }
+            named_like_docs = true;
+        }
+        end += 1;
+    }
+    named_like_docs
+        && is_package(dir)
         && !is_examples_dir(dir)
         && !dir.split('/').any(|d| is_skipped_code_dir(d) || is_dotnet_test_project(d))
 }

@@ -734,3 +734,16 @@ fn a_validated_options_class_is_read_under_the_project_prefix() {
         [("SHOP_Mail__SmtpPassword".to_string(), "src/Shop/Options/MailOptions.cs:5".to_string(), Need::Required)]
     );
 }
+
+#[test]
+fn a_python_package_named_like_a_doc_site_is_code() {
+    let files = [
+        ("requirements.txt", "flask\n"),
+        ("website/__init__.py", ""),
+        ("website/newsletter.py", "import os\nKEY = os.getenv(\"MAILCHIMP_API_KEY\")\n"),
+        ("docs/website/conf.py", "import os\nT = os.getenv(\"DOCS_ONLY_TOKEN\")\n"),
+        ("website/src/search.js", "const k = process.env.ALGOLIA_ADMIN_KEY;\n"),
+    ];
+    // `website/src` holds no `__init__.py`: a doc site's sources beside the package.
+    assert_eq!(names(&files), ["MAILCHIMP_API_KEY"]);
+}
