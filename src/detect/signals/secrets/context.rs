@@ -89,6 +89,9 @@ pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
     }) {
         return true;
     }
+    if struct_tag_default(text, read.at).is_some_and(|default| is_setting_value(&read.name, default)) {
+        return true;
+    }
     let after = after.strip_prefix(['\'', '"']).unwrap_or(after);
     if converted_after_the_call(after) && !names_credentials(&read.name) {
         return true;
@@ -113,6 +116,22 @@ pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
         || ["true", "false", "True", "False"].contains(&default)
         || !default.is_empty() && default.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '_');
     literal && is_setting_value(&read.name, default)
+}
+
+/// The default a Go struct tag gives the variable read at `at` inside it (`default:"Remote-User"
+/// env:"X"`, cleanenv's `env-default:"…"`, caarlos0/env's `envDefault:"…"`, go-envconfig's
+/// `env:"X, default=…"`).
+fn struct_tag_default(text: &str, at: usize) -> Option<&str> {
+    static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?:^|\s)(?:default|env-default|envDefault):"([^"]*)"|,\s*default=([^,"]*)"#)
+            .expect("the struct-tag default pattern is valid")
+    });
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let open = text[line_start..at].rfind('`')? + line_start;
+    let close = text[at..line_end].find('`')? + at;
+    let tag = &text[open + 1..close];
+    DEFAULT.captures(tag).and_then(|c| c.get(1).or(c.get(2))).map(|m| m.as_str().trim())
 }
 
 /// Whether the code right after a read's call (`after`: past the name and its quote) turns

@@ -612,6 +612,12 @@ fn a_reads_own_default_or_number_parser_makes_it_a_setting() {
 }
 
 #[test]
+fn a_struct_tags_default_that_is_a_setting_makes_one() {
+    let go = "package config\n\ntype Security struct {\n\tHeaderKey string `yaml:\"h\" default:\"Remote-User\" env:\"APP_TRUSTED_HEADER_AUTH_KEY\"`\n\tTTL string `env:\"APP_TOKEN_TTL, default=15m\"`\n\tOld bool `env:\"APP_TOKEN_AFTER\" envDefault:\"true\"`\n\tSalt string `default:\"\" env:\"APP_PASSWORD_SALT\"`\n\tKey string `env:\"APP_API_KEY\" env-default:\"changeme\"`\n}\n";
+    assert_eq!(names(&[("go.mod", "module x\n"), ("config/config.go", go)]), ["APP_API_KEY", "APP_PASSWORD_SALT"]);
+}
+
+#[test]
 fn a_value_split_into_a_list_or_parsed_after_the_call_is_a_setting() {
     // Elixir pipes the read into its parser; Python and Ruby chain a method on the value.
     let elixir = "config :app,\n  api_blocklist: System.get_env(\"API_TOKEN_BLOCKLIST\", \"\") |> String.split(\",\"),\n  \

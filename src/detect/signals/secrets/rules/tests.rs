@@ -15,6 +15,8 @@ fn values_that_make_a_name_a_setting() {
         ("OPENAI_MAX_TOKENS", "4096"),
         ("SMTP_AUTH", "login"),
         ("DASHBOARD_AUTH", "basic_auth"),
+        ("TRUSTED_HEADER_AUTH_KEY", "Remote-User"),
+        ("PROXY_USER_TOKEN", "X-Forwarded-Access-Token"),
     ] {
         assert!(is_setting_value(name, value), "{name}={value}");
     }
@@ -32,6 +34,8 @@ fn values_that_make_a_name_a_setting() {
         ("DB_ENC_KEY", "1234567890123456"),
         ("BASIC_AUTH", "admin:hunter2"),
         ("PROXY_AUTH", "Bearer abc123"),
+        ("ADMIN_PASSWORD", "Correct-Horse-Battery"),
+        ("APP_SECRET", "ThisIsNotSecret"),
     ] {
         assert!(!is_setting_value(name, value), "{name}={value}");
     }

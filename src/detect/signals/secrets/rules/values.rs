@@ -117,6 +117,15 @@ pub fn is_setting_value(name: &str, value: &str) -> bool {
     if value.starts_with('[') && value.ends_with(']') {
         return true;
     }
+    // `TRUSTED_HEADER_AUTH_KEY=Remote-User`: the name of an HTTP header the value comes in
+    // (capitalised words joined by hyphens), not the credential itself.
+    static HEADER_NAME: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^[A-Z][a-z0-9]*(?:-[A-Z][A-Za-z0-9]*)+$").expect("the header-name pattern is valid")
+    });
+    let password = matches!(last.as_str(), "PASSWORD" | "PASS" | "PASSWD" | "PWD" | "PASSPHRASE");
+    if HEADER_NAME.is_match(value) && !password {
+        return true;
+    }
     let items: Vec<&str> = value.split(',').map(str::trim).collect();
     items.len() >= 2 && items.iter().all(|i| LIST_ITEM.is_match(i))
 }
