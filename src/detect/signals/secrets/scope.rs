@@ -1,0 +1,98 @@
+//! Which files the secret scan reads: by folder (the project's own code, not tests, fixtures,
+//! CI or generated code) and by name (sources and settings files some ecosystem reads, not
+//! release automation), configuration first.
+
+use super::*;
+
+/// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
+/// reads, of the project's own, not tests, release automation or generated code.
+#[cfg(test)]
+pub(super) fn is_scanned_source(rel: &RelPath) -> bool {
+    is_scanned_file(rel.parent(), rel.file_name()) && is_scanned_dir(rel.parent())
+}
+
+/// The half of [`is_scanned_source`] that looks at the file's name (this runs for every file
+/// of the tree).
+pub(super) fn is_scanned_file(dir: &str, name: &str) -> bool {
+    let Some((stem, ext)) = name.rsplit_once('.') else { return false };
+    if ecosystems::reading_env_in(dir, name).next().is_none() {
+        return false;
+    }
+    // `get`, not indexing: a name may have multi-byte characters where the suffix would start.
+    let ends_with = |suffix: &str| {
+        stem.len()
+            .checked_sub(suffix.len())
+            .and_then(|at| stem.get(at..))
+            .is_some_and(|end| end.eq_ignore_ascii_case(suffix))
+    };
+    // Release automation (`support/release.py`, `scripts/publish.ts`) and Gradle build scripts
+    // (artifact signing and publishing) read their own credentials.
+    if name.starts_with("build.gradle") || name.starts_with("settings.gradle") {
+        return false;
+    }
+    let first_word = stem.split(['-', '_', '.']).next().unwrap_or_default();
+    if ["release", "publish", "deploy"].iter().any(|w| first_word.eq_ignore_ascii_case(w)) {
+        return false;
+    }
+    let is_test_file = [".test", ".spec", "_test", "_spec", ".test-d", ".e2e", ".stories"].iter().any(|s| ends_with(s))
+        || stem.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("test_"))
+        || TEST_FILE_WORDS.iter().any(|w| first_word.eq_ignore_ascii_case(w))
+        || ecosystems::is_test_file_word(first_word)
+        || is_load_test_dir(stem)
+        || (stem.ends_with("Test") || stem.ends_with("Tests") || stem.ends_with("Spec")) && ext != "go";
+    !is_test_file
+}
+
+/// The half of [`is_scanned_source`] that looks at the folder `dir`: the project's own, not
+/// tests, fixtures, CI or generated code.
+pub(super) fn is_scanned_dir(dir: &str) -> bool {
+    is_own_dir(dir)
+        && !is_examples_dir(dir)
+        && !dir.split('/').any(|d| is_skipped_code_dir(d) || is_dotnet_test_project(d))
+}
+
+/// Whether `dir` is left out only for a documentation site's name (`website/`, Docusaurus's
+/// folder in JavaScript projects) that is a Python package here: it and each such folder on
+/// its path have an `__init__.py`, so the app imports it and its reads are the app's.
+pub(super) fn is_a_package_named_like_docs(repo: &Repo, dir: &str) -> bool {
+    const DOC_SITE_NAMES: &[&str] = &["website", "docs", "doc", "documentation"];
+    let is_package = |dir: &str| RelPath::new(&format!("{dir}/__init__.py")).is_ok_and(|init| repo.exists(init));
+    let mut named_like_docs = false;
+    let mut end = 0;
+    for part in dir.split('/') {
+        end += part.len();
+        if !is_own_dir(part) {
+            if !DOC_SITE_NAMES.iter().any(|name| part.eq_ignore_ascii_case(name)) || !is_package(&dir[..end]) {
+                return false;
+            }
+            named_like_docs = true;
+        }
+        end += 1;
+    }
+    named_like_docs
+        && is_package(dir)
+        && !is_examples_dir(dir)
+        && !dir.split('/').any(|d| is_skipped_code_dir(d) || is_dotnet_test_project(d))
+}
+
+/// Configuration code first (`config/`, `settings.py`, `env.ts`, an ecosystem's settings file
+/// such as `appsettings.json`; `in_config_dir` from [`is_config_dir`] of its folder), then
+/// shallowest, then by path.
+pub(super) fn scan_priority(dir: &str, name: &str, in_config_dir: bool) -> (u8, u16) {
+    let stem = name.split('.').next().unwrap_or_default();
+    let config = in_config_dir || is_config_name(stem) || ecosystems::is_settings_file(dir, name);
+    let depth = if dir.is_empty() { 0 } else { dir.matches('/').count() + 1 };
+    // A path has at most 4096 bytes: its depth fits.
+    (u8::from(!config), u16::try_from(depth).unwrap_or(u16::MAX))
+}
+
+/// Whether a folder of `dir` is named for configuration (`config/`, `settings/`).
+pub(super) fn is_config_dir(dir: &str) -> bool {
+    dir.split('/').any(is_config_name)
+}
+
+fn is_config_name(name: &str) -> bool {
+    const CONFIG_NAMES: &[&str] =
+        &["config", "configs", "conf", "settings", "env", "environment", "environments", "secrets"];
+    CONFIG_NAMES.iter().any(|c| name.eq_ignore_ascii_case(c))
+}
