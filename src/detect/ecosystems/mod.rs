@@ -328,11 +328,29 @@ pub fn is_test_command(line: &str) -> bool {
     !line.starts_with('#')
         && !line.starts_with("echo ")
         && !skips_tests
-        && line
-            .split("&&")
-            .flat_map(|part| part.split("||"))
-            .flat_map(|part| part.split(';'))
-            .any(|part| !INSTALL_COMMAND.is_match(part) && TEST_COMMAND.is_match(part))
+        && line.split("&&").flat_map(|part| part.split("||")).flat_map(|part| part.split(';')).any(|part| {
+            !INSTALL_COMMAND.is_match(part)
+                && !INSTALL_COMMAND.is_match(after_a_runner(part))
+                && TEST_COMMAND.is_match(part)
+        })
+}
+
+/// What a tool's runner runs (`pixi run -e test pip install pytest-mpl`, `uv run --with x
+/// pip install y`, `conda run -n env …`): the words after `run`/`exec` and its options.
+fn after_a_runner(part: &str) -> &str {
+    /// Runner options that take a value as the next word.
+    const WITH_VALUE: &[&str] =
+        &["-e", "--environment", "--env", "-n", "--name", "-p", "--package", "--with", "--group", "--extra"];
+    let words: Vec<(usize, &str)> =
+        part.split_whitespace().map(|word| (word.as_ptr() as usize - part.as_ptr() as usize, word)).collect();
+    if words.len() < 3 || !matches!(words[1].1, "run" | "exec") {
+        return part;
+    }
+    let mut at = 2;
+    while words.get(at).is_some_and(|(_, word)| word.starts_with('-')) {
+        at += if WITH_VALUE.contains(&words[at].1) { 2 } else { 1 };
+    }
+    words.get(at).map_or("", |&(offset, _)| &part[offset..])
 }
 
 /// Whether `line` installs packages (`pnpm install`, `pip install -e .`, `apt-get install`).
@@ -633,6 +651,7 @@ mod tests {
             "stestr run --slowest",
             "./script/test --fast",
             "bin/test-unit",
+            "uv run --with pytest-mpl pytest",
         ] {
             assert!(is_test_command(line), "{line}");
         }
@@ -668,6 +687,8 @@ mod tests {
             "yarn db:migrate",
             "pnpm run test:db:reset",
             "yarn test:setupdb",
+            "pixi run -e test-py312 pip install pytest-mpl",
+            "uv run --with coverage pip install pytest-xdist",
         ] {
             assert!(!is_test_command(line), "{line}");
         }
