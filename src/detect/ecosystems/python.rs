@@ -20,6 +20,7 @@ use crate::detect::repo::{Repo, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{self, commands, in_dir, join_path, quote};
 use crate::detect::sources::version;
+use crate::detect::sources::workflows::JobKind;
 use crate::evidence::Evidence;
 
 mod ci;
@@ -201,7 +202,16 @@ struct Requested {
 
 impl Requested {
     fn by(sources: &Sources, options: &ExtrasOptions) -> Requested {
-        let ci = sources.workflows().jobs.iter().flat_map(|job| &job.lines).map(|line| line.text.as_str());
+        // Only jobs that run tests: one that ships, builds the docs or renders screenshots asks
+        // for its own groups (`uv sync --group docs`), which the tests never need.
+        let ci = sources
+            .workflows()
+            .jobs
+            .iter()
+            .filter(|job| !matches!(job.kind, JobKind::Github { release: true }))
+            .filter(|job| job.lines.iter().any(|line| crate::detect::ecosystems::is_test_command(&line.text)))
+            .flat_map(|job| &job.lines)
+            .map(|line| line.text.as_str());
         let recipes =
             sources.tasks().iter().flat_map(|file| &file.targets).flat_map(|t| &t.recipe).map(|(_, l)| l.as_str());
         let mut found = Requested::default();

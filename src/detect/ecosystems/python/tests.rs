@@ -314,13 +314,33 @@ fn uv_exports_the_extras_the_repos_uv_commands_ask_for_that_each_project_declare
         exports[0]
     );
     assert!(exports[1].contains("uv export --frozen --no-hashes"), "an extra it lacks is not asked: {}", exports[1]);
-    let all = "jobs:\n  t:\n    steps:\n      - run: uv sync --all-extras --extra yaml\n";
+    let all = "jobs:\n  t:\n    steps:\n      - run: uv sync --all-extras --extra yaml\n      - run: make test\n";
     let s = scan(&Python, &[(".github/workflows/ci.yml", all), ("pyproject.toml", app), ("uv.lock", "")]);
     assert!(
         s.steps().iter().any(|c| c.starts_with("uv export --frozen --group test --all-extras --no-hashes")),
         "{:?}",
         s.steps()
     );
+}
+
+#[test]
+fn only_the_jobs_that_run_tests_ask_uv_for_groups() {
+    // The docs build and a screenshot job ask for their own group; the test job for none.
+    let ci = "jobs:\n  t:\n    steps:\n      - run: uv run pytest\n  shots:\n    steps:\n      - run: uv sync --no-default-groups --group docs\n      - run: uv run rich-codex\n";
+    let docs = "jobs:\n  build:\n    steps:\n      - run: uv sync --group docs\n      - run: uv run mkdocs build\n";
+    let app =
+        "[project]\nname = 'app'\n[dependency-groups]\ndocs = [{include-group = 'dev'}, 'mkdocs']\ndev = ['pytest']\n";
+    let s = scan(
+        &Python,
+        &[
+            (".github/workflows/ci.yml", ci),
+            (".github/workflows/build-docs.yml", docs),
+            ("pyproject.toml", app),
+            ("uv.lock", ""),
+        ],
+    );
+    let export = s.steps().into_iter().find(|c| c.contains("--no-emit-workspace")).unwrap_or_default();
+    assert!(export.starts_with("uv export --frozen --no-hashes"), "{export}");
 }
 
 #[test]
@@ -336,7 +356,7 @@ fn poetry_exports_the_extras_and_groups_the_repos_poetry_install_asks_for() {
         export.contains("poetry export --without-hashes --with test,docs --extras redis --extras yaml |"),
         "{export}"
     );
-    let all = "jobs:\n  t:\n    steps:\n      - run: poetry install --all-extras\n";
+    let all = "jobs:\n  t:\n    steps:\n      - run: poetry install --all-extras\n      - run: poetry run pytest\n";
     let s = scan(&Python, &[(".github/workflows/ci.yml", all), ("pyproject.toml", pyproject), ("poetry.lock", "")]);
     assert!(s.steps().iter().any(|c| c.contains("--with test --all-extras |")), "{:?}", s.steps());
 }
