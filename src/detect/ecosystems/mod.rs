@@ -341,16 +341,20 @@ fn after_a_runner(part: &str) -> &str {
     /// Runner options that take a value as the next word.
     const WITH_VALUE: &[&str] =
         &["-e", "--environment", "--env", "-n", "--name", "-p", "--package", "--with", "--group", "--extra"];
-    let words: Vec<(usize, &str)> =
-        part.split_whitespace().map(|word| (word.as_ptr() as usize - part.as_ptr() as usize, word)).collect();
-    if words.len() < 3 || !matches!(words[1].1, "run" | "exec") {
+    let offset = |word: &str| word.as_ptr() as usize - part.as_ptr() as usize;
+    let mut words = part.split_whitespace();
+    if words.nth(1).is_none_or(|runner| !matches!(runner, "run" | "exec")) {
         return part;
     }
-    let mut at = 2;
-    while words.get(at).is_some_and(|(_, word)| word.starts_with('-')) {
-        at += if WITH_VALUE.contains(&words[at].1) { 2 } else { 1 };
+    while let Some(word) = words.next() {
+        if !word.starts_with('-') {
+            return &part[offset(word)..];
+        }
+        if WITH_VALUE.contains(&word) {
+            words.next();
+        }
     }
-    words.get(at).map_or("", |&(offset, _)| &part[offset..])
+    ""
 }
 
 /// Whether `line` installs packages (`pnpm install`, `pip install -e .`, `apt-get install`).

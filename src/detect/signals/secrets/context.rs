@@ -122,16 +122,21 @@ pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
 /// env:"X"`, cleanenv's `env-default:"…"`, caarlos0/env's `envDefault:"…"`, go-envconfig's
 /// `env:"X, default=…"`).
 fn struct_tag_default(text: &str, at: usize) -> Option<&str> {
-    static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|\s)(?:default|env-default|envDefault):"([^"]*)"|,\s*default=([^,"]*)"#)
-            .expect("the struct-tag default pattern is valid")
-    });
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
     let open = text[line_start..at].rfind('`')? + line_start;
     let close = text[at..line_end].find('`')? + at;
     let tag = &text[open + 1..close];
-    DEFAULT.captures(tag).and_then(|c| c.get(1).or(c.get(2))).map(|m| m.as_str().trim())
+    // By hand, not a regex: this runs for every read, and each regex keeps a cache per thread.
+    for key in ["default:\"", "env-default:\"", "envDefault:\""] {
+        let found = tag.match_indices(key).find(|&(i, _)| i == 0 || tag[..i].ends_with(char::is_whitespace));
+        if let Some((i, _)) = found {
+            let value = &tag[i + key.len()..];
+            return value.find('"').map(|end| value[..end].trim());
+        }
+    }
+    let (_, value) = tag.split_once(", default=").or_else(|| tag.split_once(",default="))?;
+    Some(value.split([',', '"']).next().unwrap_or_default().trim())
 }
 
 /// Whether the code right after a read's call (`after`: past the name and its quote) turns
