@@ -80,6 +80,12 @@ impl Ecosystem for Java {
     }
 }
 
+/// Whether `name` is a Gradle build script (`build.gradle`, `settings.gradle.kts`): it signs
+/// and publishes artifacts with credentials of its own, never the app's.
+pub fn is_gradle_build_script(name: &str) -> bool {
+    name.starts_with("build.gradle") || name.starts_with("settings.gradle")
+}
+
 fn detect(repo: &Repo, out: &mut Findings) {
     // Maven and Gradle builds together: a build inside another JVM build's directory is part
     // of it or an auxiliary one (a Gradle repo's `maven-tests/` consumer check), not a project.

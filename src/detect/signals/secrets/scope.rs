@@ -27,7 +27,7 @@ pub(super) fn is_scanned_file(dir: &str, name: &str) -> bool {
     };
     // Release automation (`support/release.py`, `scripts/publish.ts`) and Gradle build scripts
     // (artifact signing and publishing) read their own credentials.
-    if name.starts_with("build.gradle") || name.starts_with("settings.gradle") {
+    if ecosystems::java::is_gradle_build_script(name) {
         return false;
     }
     let first_word = stem.split(['-', '_', '.']).next().unwrap_or_default();
