@@ -234,7 +234,9 @@ pushing; --all-tests runs every detected one and also brings up the optional ser
 whose failing to start is a warning, --test replaces them). Installs stay in the
 scratch directory: a virtualenv first on PATH (VIRTUAL_ENV) when install runs Python tools,
 and an npm prefix (NPM_CONFIG_PREFIX). Each step runs in its own process group with the run
-environment plus CI=true, logs to a file, and is stopped as a whole on --step-timeout or
+environment plus CI=true and the location variables that are set (CA bundles such as
+SSL_CERT_FILE and NODE_EXTRA_CA_CERTS, toolchain homes such as PYENV_ROOT and RUSTUP_HOME:
+paths, never credentials), logs to a file, and is stopped as a whole on --step-timeout or
 --timeout. A test that fails while a detected service is not answering is reported as
 blocked by it. Exit: 0 every step passed, 1 a step failed, was blocked or timed out, 2
 verify could not run, 130 interrupted.

@@ -11,7 +11,7 @@ use crate::checkout::proposal_path;
 use crate::cli::{GlobalArgs, VerifyArgs};
 use crate::diagnostic::{Exit, Failure};
 use crate::envfile::ChildEnv;
-use crate::envfile::child::{NETWORK_VARS, TOOLCHAIN_VARS, signals};
+use crate::envfile::child::{LOCATION_VARS, NETWORK_VARS, TOOLCHAIN_VARS, signals};
 use crate::proposal::Proposal;
 use crate::ui::{Ui, printable_line};
 use anyhow::Context;
@@ -25,7 +25,10 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
     let root = super::detect::checkout_root(&args.path);
     let proposal = Proposal::load(&proposal_path(&root))?;
     let resolved = super::run::resolve_env(ui, &proposal.env)?;
-    let (env, warnings) = ChildEnv::build(resolved, &args.pass, &|name| std::env::var_os(name))?;
+    let host = |name: &str| std::env::var_os(name);
+    let locations = LOCATION_VARS.iter().filter(|name| host(name).is_some()).map(|name| name.to_string());
+    let pass: Vec<String> = args.pass.iter().cloned().chain(locations).collect();
+    let (env, warnings) = ChildEnv::build(resolved, &pass, &host)?;
     // Tools that could wait for input or watch files run once and plainly under CI.
     let env = env.with_fixed("CI", "true");
     for warning in warnings {

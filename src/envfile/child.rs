@@ -37,6 +37,28 @@ pub const NETWORK_VARS: &[&str] = &[
     "PIP_INDEX_URL",
 ];
 
+/// Where the caller's CA bundles and toolchains are: paths, never credentials. `verify` passes
+/// the ones set, so its installs reach the registries behind a TLS-inspecting proxy and find
+/// the toolchains on PATH (pyenv's versions, rustup's) as the caller's own shell does: a
+/// failure for want of them says nothing about the draft. Not VIRTUAL_ENV (verify makes its
+/// own) nor RUSTUP_TOOLCHAIN (an override the repository's toolchain file should win over).
+pub const LOCATION_VARS: &[&str] = &[
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "NODE_EXTRA_CA_CERTS",
+    "REQUESTS_CA_BUNDLE",
+    "CURL_CA_BUNDLE",
+    "PIP_CERT",
+    "GIT_SSL_CAINFO",
+    "PYENV_ROOT",
+    "RUSTUP_HOME",
+    "CARGO_HOME",
+    "GOROOT",
+    "GOPATH",
+    "JAVA_HOME",
+    "NVM_DIR",
+];
+
 /// Variables that tell programs where toolchains live; not passed by default either. `verify`
 /// names the ones set when a step's command was not found.
 pub const TOOLCHAIN_VARS: &[&str] = &[

@@ -90,11 +90,11 @@ pub(super) fn mentions_network_trouble(line: &str) -> bool {
 }
 
 /// For a step whose log shows an untrusted certificate: the variables that would carry the
-/// CA, which verify does not pass unless asked.
+/// CA. verify passes them when they are set, so the caller's are unset or point elsewhere.
 pub(super) fn untrusted_certificate_hint(tail: &[String]) -> Option<String> {
     tail.iter().any(|line| UNTRUSTED_CERTIFICATE.iter().any(|m| line.contains(m))).then(|| {
-        "a TLS certificate was not trusted: if your network re-signs TLS with its own CA, pass where it is \
-         (--pass SSL_CERT_FILE, and --pass NODE_EXTRA_CA_CERTS or PIP_CERT for npm and pip)"
+        "a TLS certificate was not trusted: if your network re-signs TLS with its own CA, set SSL_CERT_FILE \
+         (and NODE_EXTRA_CA_CERTS or PIP_CERT for npm and pip) to its bundle; verify passes them when set"
             .to_string()
     })
 }

@@ -62,7 +62,7 @@ fn network_trouble_is_read_from_the_steps_that_did_not_pass() {
 #[test]
 fn untrusted_certificates_name_the_variables_that_carry_a_ca() {
     let uv = ["  cause: invalid peer certificate: UnknownIssuer".to_string()];
-    assert!(untrusted_certificate_hint(&uv).is_some_and(|h| h.contains("--pass SSL_CERT_FILE")));
+    assert!(untrusted_certificate_hint(&uv).is_some_and(|h| h.contains("set SSL_CERT_FILE")));
     let npm = ["npm error code SELF_SIGNED_CERT_IN_CHAIN".to_string()];
     assert!(untrusted_certificate_hint(&npm).is_some());
     assert_eq!(untrusted_certificate_hint(&["FAILED tests/test_x.py::test_y".to_string()]), None);

@@ -477,5 +477,24 @@ fn verify_names_the_ca_variables_when_a_certificate_is_not_trusted() {
     let (code, json, _) = verify_json(&sandbox, &["--test", test], &[]);
     assert_eq!(code, Some(1));
     let hint = json["steps"][0]["hint"].as_str().expect("a hint for an untrusted certificate");
-    assert!(hint.contains("--pass SSL_CERT_FILE"), "{hint}");
+    assert!(hint.contains("set SSL_CERT_FILE"), "{hint}");
+}
+
+#[test]
+fn verify_passes_the_location_variables_that_are_set_and_no_proxy() {
+    let sandbox = Sandbox::new("repo = \"x\"\ninstall = \"\"\nstart = \"\"\nsecrets = []\n");
+    let test = "[ \"$SSL_CERT_FILE\" = /etc/ca/bundle.pem ] && [ \"$NODE_EXTRA_CA_CERTS\" = /etc/ca/extra.pem ] \
+                && [ \"$PYENV_ROOT\" = /opt/pyenv ] && [ -z \"${PIP_CERT+set}\" ] && [ -z \"${HTTPS_PROXY+set}\" ] \
+                && [ -z \"${VIRTUAL_ENV+set}\" ]";
+    let vars = [
+        ("SSL_CERT_FILE", "/etc/ca/bundle.pem"),
+        ("NODE_EXTRA_CA_CERTS", "/etc/ca/extra.pem"),
+        ("PYENV_ROOT", "/opt/pyenv"),
+        ("VIRTUAL_ENV", "/home/me/.venv"),
+        ("HTTPS_PROXY", "http://user:hunter2-proxy@proxy.example:3128"),
+    ];
+    let (code, json, stderr) = verify_json(&sandbox, &["--test", test], &vars);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
+    assert!(!stderr.contains("not set in your environment"), "no warning for an unset one: {stderr}");
+    assert!(!format!("{json}{stderr}").contains("hunter2-proxy"), "the proxy's password is never shown");
 }

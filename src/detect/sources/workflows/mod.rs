@@ -599,8 +599,11 @@ fn action_inputs(with: &Yaml, ctx: &Context) -> HashMap<String, String> {
     inputs
 }
 
-/// The value of a matrix key's own list that stands for the matrix: the lowest version (the
-/// floor a project supports), else the first.
+/// The value of a matrix key's own list that stands for the matrix: the one with the lowest
+/// version (the floor a project supports), else the first. The value as written: a step's
+/// `pip install "click==${{ matrix.click }}"` needs CI's `8.0.*`, not the pin `8.0` read from it
+/// (toolchain readers take the pin from the value themselves).
 fn picked_value(own: &[String]) -> Option<String> {
-    version::lowest(own).or_else(|| own.first().cloned())
+    let Some(lowest) = version::lowest(own) else { return own.first().cloned() };
+    own.iter().find(|value| version::pin(value).as_deref() == Some(lowest.as_str())).cloned()
 }

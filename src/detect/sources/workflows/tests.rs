@@ -115,6 +115,17 @@ fn services_that_ci_lines_start_with_docker_run_are_service_containers() {
 }
 
 #[test]
+fn a_matrix_value_is_the_lowest_version_as_written() {
+    // A wildcard a step pastes into a requirement stays one: `click==8.0.*`, not `click==8.0`.
+    let ctx = Context::default().with_matrix(&yaml("click: ['8.1.*', '8.0.*']\nnode: [20.x, 18.x]\nos: [linux, mac]"));
+    assert_eq!(
+        ctx.resolve("uv run --with \"click==${{ matrix.click }}\" pytest"),
+        "uv run --with \"click==8.0.*\" pytest"
+    );
+    assert_eq!((ctx.value("matrix.node"), ctx.value("matrix.os")), (Some("18.x".into()), Some("linux".into())));
+}
+
+#[test]
 fn workflows_that_check_every_change_are_read_first() {
     let filtered = "on:\n  push:\n    paths: ['tests/docker/**']\n  pull_request:\n    paths: ['tests/docker/**']\njobs:\n  t:\n    steps:\n      - run: pytest tests/docker\n";
     let manual = "on: [workflow_dispatch]\njobs:\n  t:\n    steps:\n      - run: pytest -m slow\n";
