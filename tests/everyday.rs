@@ -455,14 +455,16 @@ fn verify_names_the_variables_it_did_not_pass_only_when_they_can_explain_the_fai
     let r = verify("echo 'curl: (6) Could not resolve host: registry.example' >&2; exit 6");
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(r.stderr.contains("not passed to the steps: HTTPS_PROXY;"), "{}", r.stderr);
-    // A command not found: where toolchains live, not proxies.
+    // A command not found: the toolchain variables verify does not pass unasked (NVM_DIR, a
+    // location, is passed), not proxies.
     std::fs::write(checkout.join(".hanzo/environment.toml"), "install = \"true\"\n").unwrap();
     let r = run(common::hanzo_env(home.path(), &checkout)
         .env("HTTPS_PROXY", "http://proxy.internal:3128")
         .env("NVM_DIR", "/opt/nvm")
+        .env("RUSTUP_TOOLCHAIN", "nightly")
         .args(["verify", "--test", "no-such-runner-5521"]));
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(r.stderr.contains("not passed to the steps: NVM_DIR;"), "{}", r.stderr);
+    assert!(r.stderr.contains("not passed to the steps: RUSTUP_TOOLCHAIN;"), "{}", r.stderr);
 }
 
 #[test]
