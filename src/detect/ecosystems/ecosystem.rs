@@ -432,8 +432,9 @@ impl SettingsRoot {
 pub enum FieldKeys {
     /// kelseyhightower/envconfig ([`SettingsField::key`]).
     Envconfig,
-    /// viper's `Unmarshal` through mapstructure ([`SettingsField::mapped_key`]).
-    Mapstructure,
+    /// viper's `Unmarshal` through mapstructure ([`SettingsField::mapped_key`]); a nested
+    /// struct's keys joined by `__` where the replacer swaps `.` for it (`double`), else `_`.
+    Mapstructure { double: bool },
     /// .NET's options binding (`services.Configure<T>(config.GetSection("Smtp"))`): each
     /// property as `Smtp__Property`, sections joined by `__`; `validated` when the binding
     /// validates the class's DataAnnotations, so a `[Required]` property stops the app.

@@ -38,7 +38,8 @@ impl Setup {
                 .expect("the viper instance pattern is valid")
         });
         static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\.SetEnvPrefix\(\s*"([^"]*)"\s*\)"#).expect("the SetEnvPrefix pattern is valid")
+            Regex::new(r#"\.SetEnvPrefix\(\s*(?:"([^"]*)"|([A-Za-z_][[:word:]]*))\s*\)"#)
+                .expect("the SetEnvPrefix pattern is valid")
         });
         static REPLACER: LazyLock<Regex> =
             LazyLock::new(|| Regex::new(r"strings\.NewReplacer\(").expect("the replacer pattern is valid"));
@@ -52,10 +53,15 @@ impl Setup {
         names.sort();
         names.dedup();
         let receivers = Regex::new(&format!(r"^(?:{})\.$", names.join("|"))).ok()?;
+        // A literal, or a string constant of the file (`SetEnvPrefix(configEnvPrefix)`).
         let prefix = PREFIX
             .captures(text)
-            .and_then(|c| c.get(1))
-            .map(|p| p.as_str().to_ascii_uppercase())
+            .and_then(|c| match (c.get(1), c.get(2)) {
+                (Some(literal), _) => Some(literal.as_str().to_string()),
+                (None, Some(constant)) => super::envconfig::string_constant(text, constant.as_str()),
+                (None, None) => None,
+            })
+            .map(|p| p.to_ascii_uppercase())
             .filter(|p| !p.is_empty())
             .map(|p| format!("{p}_"))
             .unwrap_or_default();
@@ -82,9 +88,10 @@ impl Setup {
         format!("{}{}", self.prefix, key.to_ascii_uppercase())
     }
 
-    /// Whether nested keys (`lastfm.apikey`) reach the environment as names a shell can set.
+    /// Whether nested keys (`lastfm.apikey`) reach the environment as names a shell can set:
+    /// the dot becomes `_` or `__` (`SFTPGO_DATA_PROVIDER__PASSWORD`).
     fn nests(&self) -> bool {
-        self.replacements.iter().any(|(old, new)| old == "." && new == "_")
+        self.replacements.iter().any(|(old, new)| old == "." && !new.is_empty() && new.chars().all(|c| c == '_'))
     }
 
     /// Whether the receiver ends right before `at` (`viper.` or `v.`).
@@ -246,11 +253,12 @@ pub fn roots(text: &str) -> Vec<SettingsRoot> {
             .expect("the viper Unmarshal pattern is valid")
     });
     let Some(setup) = Setup::of(text).filter(|s| s.automatic && s.nests()) else { return Vec::new() };
+    let double = setup.replacements.iter().any(|(old, new)| old == "." && new == "__");
     let mut found: Vec<SettingsRoot> = UNMARSHAL
         .captures_iter(text)
         .filter(|c| c.get(0).is_some_and(|whole| setup.called_at(text, whole.start())))
         .filter_map(|c| super::types::variable_type(text, c.get(1)?.as_str()))
-        .map(|ty| SettingsRoot::new(setup.prefix.trim_end_matches('_'), ty, FieldKeys::Mapstructure))
+        .map(|ty| SettingsRoot::new(setup.prefix.trim_end_matches('_'), ty, FieldKeys::Mapstructure { double }))
         .collect();
     found.dedup();
     found
@@ -328,6 +336,21 @@ name := c.GetString("user")
     }
 
     #[test]
+    fn a_prefix_constant_and_a_double_underscore_replacer() {
+        // sftpgo's set-up: the prefix a constant of a `const (…)` block, nested keys joined by `__`.
+        let text = "const (\n\tconfigEnvPrefix = \"sftpgo\"\n)\n\nfunc Init() {\n\tviper.SetEnvPrefix(configEnvPrefix)\n\treplacer := strings.NewReplacer(\".\", \"__\")\n\tviper.SetEnvKeyReplacer(replacer)\n\tviper.AutomaticEnv()\n}\n\nfunc defaults() {\n\tviper.SetDefault(\"data_provider.password\", globalConf.ProviderConf.Password)\n\tviper.SetDefault(\"httpd.max_upload_file_size\", 0)\n}\n";
+        assert_eq!(
+            rows(text),
+            [
+                ("SFTPGO_DATA_PROVIDER__PASSWORD".into(), Need::Optional, false),
+                ("SFTPGO_HTTPD__MAX_UPLOAD_FILE_SIZE".into(), Need::Optional, true),
+            ]
+        );
+        // A prefix constant the file does not define leaves the key alone.
+        assert_eq!(rows(&text.replace("configEnvPrefix = ", "other = "))[0].0, "DATA_PROVIDER__PASSWORD");
+    }
+
+    #[test]
     fn constants_of_a_key_type_viper_reads() {
         let text = "type Key string\n\nconst (\n\tServiceSecret Key = `service.secret`\n\tServicePort   Key = \"service.port\"\n\tQueueTokens   Key = `queue.tokens`\n\tLocalName     Key = `local.name`\n)\n\nfunc (k Key) GetString() string {\n\treturn viper.GetString(string(k))\n}\n\nfunc (k Key) GetInt() int {\n\treturn viper.GetInt(string(k))\n}\n\nfunc (k Key) setDefault(i interface{}) {\n\tviper.SetDefault(string(k), i)\n}\n\nfunc Init() {\n\tServiceSecret.setDefault(\"\")\n\tServicePort.setDefault(3456)\n\tviper.SetEnvPrefix(\"app\")\n\tviper.SetEnvKeyReplacer(strings.NewReplacer(\".\", \"_\"))\n\tviper.AutomaticEnv()\n}\n\nfunc n() int { return QueueTokens.GetInt() }\n";
         assert_eq!(
@@ -346,7 +369,7 @@ name := c.GetString("user")
     #[test]
     fn the_struct_unmarshal_fills() {
         let text = "var cfg Config\nviper.SetEnvPrefix(\"app\")\nviper.SetEnvKeyReplacer(strings.NewReplacer(\".\", \"_\"))\nviper.AutomaticEnv()\nif err := viper.Unmarshal(&cfg); err != nil {}\n";
-        assert_eq!(roots(text), [SettingsRoot::new("APP", "Config", FieldKeys::Mapstructure)]);
+        assert_eq!(roots(text), [SettingsRoot::new("APP", "Config", FieldKeys::Mapstructure { double: false })]);
         // Without the replacer a nested key is no name; without AutomaticEnv none is read.
         assert_eq!(roots(&text.replace("viper.SetEnvKeyReplacer", "// ")), []);
         assert_eq!(roots(&text.replace("viper.AutomaticEnv()", "")), []);

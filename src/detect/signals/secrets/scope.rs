@@ -80,10 +80,24 @@ pub(super) fn is_a_package_named_like_docs(repo: &Repo, dir: &str) -> bool {
 /// shallowest, then by path.
 pub(super) fn scan_priority(dir: &str, name: &str, in_config_dir: bool) -> (u8, u16) {
     let stem = name.split('.').next().unwrap_or_default();
-    let config = in_config_dir || is_config_name(stem) || ecosystems::is_settings_file(dir, name);
+    let config = in_config_dir
+        || is_config_name(stem)
+        || names_a_settings_class(stem)
+        || ecosystems::is_settings_file(dir, name);
     let depth = if dir.is_empty() { 0 } else { dir.matches('/').count() + 1 };
     // A path has at most 4096 bytes: its depth fits.
     (u8::from(!config), u16::try_from(depth).unwrap_or(u16::MAX))
+}
+
+/// Whether a file's stem names a class of settings, as typed configuration is named in every
+/// language: .NET's options classes (`AuthOptions.cs`), `SmtpSettings`, `appConfig`,
+/// `DatabaseConfiguration`. A tree with more sources than the scan reads keeps these first.
+fn names_a_settings_class(stem: &str) -> bool {
+    const SUFFIXES: &[&str] = &["options", "settings", "config", "configuration"];
+    SUFFIXES.iter().any(|suffix| {
+        stem.len() > suffix.len()
+            && stem.get(stem.len() - suffix.len()..).is_some_and(|end| end.eq_ignore_ascii_case(suffix))
+    })
 }
 
 /// Whether a folder of `dir` is named for configuration (`config/`, `settings/`).

@@ -80,7 +80,7 @@ fn walk<'a>(
         // a `[Required]` property stops the app only where the binding validates it.
         let (key, need, via) = match keys {
             FieldKeys::Envconfig => (field.key.clone(), field.need, "envconfig.Process field"),
-            FieldKeys::Mapstructure => match &field.mapped_key {
+            FieldKeys::Mapstructure { .. } => match &field.mapped_key {
                 Some(key) => (key.to_ascii_uppercase(), Need::Unstated, "viper Unmarshal field"),
                 None => continue,
             },
@@ -92,10 +92,15 @@ fn walk<'a>(
             }
         };
         let options = matches!(keys, FieldKeys::Options { .. });
-        let joiner = if options { "__" } else { "_" };
+        // viper puts `_` after its prefix whatever the replacer says of the key's dots.
+        let joiner = match keys {
+            FieldKeys::Options { .. } => "__",
+            FieldKeys::Mapstructure { double: true } if depth > 0 => "__",
+            _ => "_",
+        };
         // Upper case loses a field name's words (`PasswordEncryptionKey`): judged as written.
-        let written_secret =
-            keys == FieldKeys::Mapstructure && field.mapped_key.as_deref().is_some_and(super::looks_like_secret);
+        let written_secret = matches!(keys, FieldKeys::Mapstructure { .. })
+            && field.mapped_key.as_deref().is_some_and(super::looks_like_secret);
         let name = match (prefix.is_empty(), key.is_empty()) {
             (_, true) => prefix.to_string(),
             (true, false) => key.clone(),

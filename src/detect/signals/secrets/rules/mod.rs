@@ -121,6 +121,12 @@ const SETTING_WORDS: &[&str] = &[
     "PORT",
     "HOST",
     "HOSTS",
+    // What happens around a credential, not the credential (`PASSWORD_CACHING`,
+    // `TOKEN_VALIDATION`, `PASSWORD_AUTHENTICATION`, `LOGIN_DELAY_PASSWORD_FAILED`).
+    "CACHING",
+    "VALIDATION",
+    "AUTHENTICATION",
+    "FAILED",
     "HOSTNAME",
     "ADDRESS",
     "CONNECTION",
@@ -433,6 +439,22 @@ pub fn looks_like_secret(name: &str) -> bool {
         .is_some_and(|at| at + 2 < words.len())
     {
         return true;
+    }
+    // `__` joins configuration sections (.NET's binder, a viper or pydantic nested delimiter):
+    // a credential word in an outer section says what the section is about, not what its leaf
+    // holds (`DATA_PROVIDER__PASSWORD_HASHING__ARGON2_OPTIONS__MEMORY`). The leaf is judged,
+    // with its section's name when it is one word that needs one (`POSTGRES__URL`).
+    if let Some((parent, leaf)) = name.rsplit_once("__")
+        && !leaf.is_empty()
+        && !parent.trim_end_matches('_').is_empty()
+    {
+        let section = parent.rsplit("__").next().unwrap_or(parent).trim_matches('_');
+        let judged = if words.len() > 1 && self::words(leaf).len() == 1 && !section.is_empty() {
+            format!("{section}_{leaf}")
+        } else {
+            leaf.to_string()
+        };
+        return looks_like_secret(&judged);
     }
     match words.split_last() {
         // `*_CREDENTIALS_JSON`, `*_PRIVATE_KEY_BASE64`, `*_KEY_FILE_CONTENTS`: what the rest names, encoded.

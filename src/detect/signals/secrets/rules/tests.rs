@@ -117,6 +117,11 @@ fn secret_names() {
         "PGPASSWORD",
         "RELEASE_COOKIE",
         "KAFKA_CLUSTERS_0_SSL_TRUSTSTOREPASSWORD",
+        "SFTPGO_DATA_PROVIDER__PASSWORD",
+        "SFTPGO_KMS__SECRETS__MASTER_KEY",
+        "APP_DATA_PROVIDER__CONNECTION_STRING",
+        "Prowlarr__Auth__ApiKey",
+        "CACHE__POSTGRES__URL",
     ] {
         assert!(looks_like_secret(name), "{name}");
     }
@@ -125,6 +130,13 @@ fn secret_names() {
 #[test]
 fn not_secret_names() {
     for name in [
+        // A credential word in an outer `__` section says what the section is about.
+        "SFTPGO_DATA_PROVIDER__PASSWORD_HASHING__ARGON2_OPTIONS__MEMORY",
+        "APP_SECRETS__PROVIDER",
+        "SFTPGO_DATA_PROVIDER__PASSWORD_CACHING",
+        "SFTPGO_HTTPD__TOKEN_VALIDATION",
+        "SFTPGO_COMMON__DEFENDER__LOGIN_DELAY__PASSWORD_FAILED",
+        "SSH__PASSWORD_AUTHENTICATION",
         "LND_REST_MACAROON_PATH",
         "TOKEN_EXCHANGE_RATES_SOURCE",
         "SESSION_COOKIE",
