@@ -2,6 +2,7 @@
 //! one `dotnet restore` per root solution (or per project outside any solution), NuGet.
 
 mod appsettings;
+mod helpers;
 mod options;
 
 use std::sync::LazyLock;
@@ -11,7 +12,7 @@ use serde_json::Value;
 
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{
-    Alias, Declaration, Ecosystem, EnvRead, Need, SettingsTypes, SetupStep, Toolchain,
+    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SettingsTypes, SetupStep, Toolchain,
 };
 use crate::detect::ecosystems::project::{outermost, pm_path};
 use crate::detect::findings::{Findings, Phase};
@@ -102,7 +103,8 @@ impl Ecosystem for Dotnet {
         // A file that adds none reads under the prefix the project's startup code sets.
         let prefix = environment_prefix(text).unwrap_or_default();
         let unprefixed = !text.contains("AddEnvironmentVariables(");
-        READ.captures_iter(text)
+        let mut reads: Vec<EnvRead> = READ
+            .captures_iter(text)
             .filter_map(|c| {
                 let whole = c.get(0)?;
                 let after = &text[whole.end()..];
@@ -157,7 +159,13 @@ impl Ecosystem for Dotnet {
                 };
                 Some(EnvRead::derived(name, key.start(), need, via).without_prefix(unprefixed))
             })
-            .collect()
+            .collect();
+        reads.extend(helpers::helper_calls(text));
+        reads
+    }
+    /// Methods that read the variable their `string` parameter names: see [`helpers`].
+    fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
+        helpers::helpers(text)
     }
     fn env_prefix(&self, text: &str) -> Option<String> {
         environment_prefix(text)

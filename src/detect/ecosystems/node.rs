@@ -23,7 +23,9 @@ use crate::detect::sources::version;
 use crate::evidence::Evidence;
 
 mod ci_install;
+mod docs_site;
 mod env;
+pub use docs_site::is_app_package;
 
 pub struct Node;
 

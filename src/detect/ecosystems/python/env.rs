@@ -74,6 +74,31 @@ fn first_extra_is_positional(arguments: &str) -> bool {
         && !first.split_once('=').is_some_and(|(k, v)| is_identifier(k.trim()) && !v.starts_with('='))
 }
 
+/// Whether a call's positional default (the argument after the name) is a setting's value:
+/// a flag, a number (`1024`, `0x10`), a collection, a URL without credentials, or an import
+/// path (`"oauth2_provider.AccessToken"`) — no credential is any of these.
+fn default_is_setting(arguments: &str) -> bool {
+    let Some(more) = arguments.trim_start().strip_prefix(',') else { return false };
+    if !first_extra_is_positional(arguments) {
+        return false;
+    }
+    let value = code::expression(more, QUOTES).trim();
+    if matches!(value, "True" | "False") || value.starts_with(['[', '{', '(']) {
+        return true;
+    }
+    if value.starts_with(|c: char| c.is_ascii_digit())
+        && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+    {
+        return true;
+    }
+    let Some(text) = value.strip_prefix(['"', '\'']).and_then(|v| v.strip_suffix(['"', '\''])) else { return false };
+    let url = ["http://", "https://"].iter().any(|scheme| text.starts_with(scheme)) && !text.contains('@');
+    let import_path = text.contains('.')
+        && text.split('.').all(is_identifier)
+        && text.starts_with(|c: char| c.is_ascii_lowercase());
+    url || import_path
+}
+
 fn is_identifier(word: &str) -> bool {
     word.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -113,7 +138,7 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
                 Need::Unstated
             };
             let via = if c.name("index").is_some() { "os.environ[…]" } else { "os.getenv" };
-            Some(EnvRead::new(name.as_str(), name.start(), need, via))
+            Some(EnvRead::new(name.as_str(), name.start(), need, via).typed_setting(default_is_setting(rest)))
         })
         .collect()
 }
@@ -144,7 +169,11 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
         let marked = EnvHelper::named(&wrapper, required).marked_secret;
         // `env_bool("X")`: the helper's name says what it makes of the value.
         let scalar = scalar || code::names_a_typed_parser(&wrapper);
-        found.extend(reads.into_iter().map(|read| read.typed_setting(scalar).marked_secret(marked && !scalar)));
+        let reads = reads.into_iter().map(|read| {
+            let setting = scalar || default_is_setting(arguments(&text[read.at..][read.name.len() + 1..]));
+            read.typed_setting(setting).marked_secret(marked && !setting)
+        });
+        found.extend(reads);
     }
     found
 }
@@ -164,15 +193,17 @@ pub fn function_helpers(text: &str) -> Vec<EnvHelper> {
         .collect()
 }
 
-/// The functions of `text` whose first parameter goes to `os.environ`/`os.getenv`: each with
-/// whether it requires the variable (it indexes `os.environ`, or its name says so) and
-/// whether it parses a flag or a number.
+/// The functions of `text` whose first parameter goes to `os.environ`/`os.getenv`, or to
+/// another such function of the file (`set_from_env(name)` → `_set_from_env(name, globals())`
+/// → `os.environ.get(name)`): each with whether it requires the variable (it indexes
+/// `os.environ`, or its name says so) and whether it parses a flag or a number.
 fn wrappers(text: &str) -> Vec<(String, bool, bool)> {
     static DEF: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^([ \t]*)def\s+([A-Za-z_][[:word:]]*)\s*\(\s*([A-Za-z_][[:word:]]*)")
             .expect("the def pattern is valid")
     });
-    let mut wrappers: Vec<(String, bool, bool)> = Vec::new();
+    // Each function with its first parameter and body.
+    let mut defs: Vec<(&str, &str, &str)> = Vec::new();
     for c in DEF.captures_iter(text) {
         let (Some(whole), Some(indent), Some(function), Some(parameter)) = (c.get(0), c.get(1), c.get(2), c.get(3))
         else {
@@ -188,20 +219,38 @@ fn wrappers(text: &str) -> Vec<(String, bool, bool)> {
             }
             body_end += line.len();
         }
-        let body = &text[whole.end()..body_end];
-        let parameter = parameter.as_str();
-        let read_by = |call: &str| {
-            body.match_indices(&format!("{call}{parameter}"))
-                .any(|(at, m)| body[at + m.len()..].trim_start().starts_with([',', ')', ']']))
-        };
-        let indexes = read_by("os.environ[") || read_by("environ[");
-        let lower = function.as_str().to_ascii_lowercase();
-        // `get_bool_from_env("AWS_QUERYSTRING_AUTH")`, `envint("X")`: a flag or a number is no secret.
-        let scalar = lower.split('_').any(|part| SCALAR_TYPES.contains(&part))
-            || SCALAR_TYPES.iter().any(|t| lower.strip_prefix("env").is_some_and(|rest| rest == *t));
-        if indexes || ["os.getenv(", "os.environ.get(", "environ.get(", "getenv("].iter().any(|c| read_by(c)) {
-            let required = indexes || lower.contains("require") || lower.contains("must");
-            wrappers.push((function.as_str().to_string(), required, scalar));
+        defs.push((function.as_str(), parameter.as_str(), &text[whole.end()..body_end]));
+    }
+    let mut wrappers: Vec<(String, bool, bool)> = Vec::new();
+    // Functions that call one found before are found in the next pass; a chain is short.
+    for _pass in 0..3 {
+        let before = wrappers.len();
+        for &(function, parameter, body) in &defs {
+            if wrappers.iter().any(|(w, _, _)| w == function) {
+                continue;
+            }
+            let read_by = |call: &str, whole_word: bool| {
+                body.match_indices(&format!("{call}{parameter}")).any(|(at, m)| {
+                    let starts_a_word =
+                        !whole_word || !body[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.');
+                    starts_a_word && body[at + m.len()..].trim_start().starts_with([',', ')', ']'])
+                })
+            };
+            let indexes = read_by("os.environ[", false) || read_by("environ[", false);
+            let by_os = ["os.getenv(", "os.environ.get(", "environ.get(", "getenv("].iter().any(|c| read_by(c, false));
+            let by_wrapper = wrappers.iter().find(|(w, _, _)| read_by(&format!("{w}("), true)).map(|(_, r, _)| *r);
+            if !(indexes || by_os || by_wrapper.is_some()) {
+                continue;
+            }
+            let lower = function.to_ascii_lowercase();
+            // `get_bool_from_env("AWS_QUERYSTRING_AUTH")`, `envint("X")`: a flag or a number is no secret.
+            let scalar = lower.split('_').any(|part| SCALAR_TYPES.contains(&part))
+                || SCALAR_TYPES.iter().any(|t| lower.strip_prefix("env").is_some_and(|rest| rest == *t));
+            let required = indexes || by_wrapper == Some(true) || lower.contains("require") || lower.contains("must");
+            wrappers.push((function.to_string(), required, scalar));
+        }
+        if wrappers.len() == before {
+            break;
         }
     }
     wrappers

@@ -29,6 +29,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(clap_reads(text));
     found.extend(envconfig_reads(text));
     found.extend(serde_struct_reads(text));
+    found.extend(schematic_reads(text));
     found.extend(helpers::helper_calls(text));
     found.retain(|r| !tests.iter().any(|t| t.contains(&r.at)));
     found
@@ -195,6 +196,26 @@ fn envconfig_reads(text: &str) -> Vec<EnvRead> {
             Some(EnvRead::new(name.as_str(), name.start(), need, "envconfig field"))
         })
         .collect()
+}
+
+/// moonrepo's schematic: a `#[derive(Config)]` struct with `#[config(env_prefix = "APP_")]`
+/// reads each field from the prefix and its upper-cased name. Every setting has a default
+/// (the type's), so none is required unless `#[setting(required)]` says so.
+fn schematic_reads(text: &str) -> Vec<EnvRead> {
+    static CONFIG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"#\[config\([^\]]*?env_prefix\s*=\s*"([A-Za-z0-9_]*)"[^\]]*\)\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?struct\s+([A-Za-z_][[:word:]]*)"#)
+            .expect("the schematic config pattern is valid")
+    });
+    if !text.contains("schematic") {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    for c in CONFIG.captures_iter(text) {
+        let (Some(prefix), Some(ty)) = (c.get(1), c.get(2)) else { continue };
+        let fields = struct_fields(text, ty.as_str(), prefix.as_str(), "schematic config field");
+        found.extend(fields.into_iter().map(|read| EnvRead { need: Need::Optional, ..read }));
+    }
+    found
 }
 
 /// The fields of a serde struct filled from the environment, each the upper-cased field
@@ -631,6 +652,22 @@ mod tests {
 }
 "#;
         assert_eq!(found(text), [("APP_MAIN_SECRET".into(), Need::Unstated), ("APP_DB_DSN".into(), Need::Unstated)]);
+    }
+
+    #[test]
+    fn schematic_configs_read_each_field_under_their_prefix() {
+        let text = "use schematic::Config;\n\n#[derive(Debug, Clone, Config)]\n#[config(rename_all = \"snake_case\", env_prefix = \"MUSIC_SPOTIFY_\")]\npub struct SpotifyConfig {\n    /// The client ID.\n    pub client_id: String,\n    /// The client secret.\n    pub client_secret: String,\n    pub timeout_secs: u64,\n}\n\n#[derive(Config)]\n#[config(rename_all = \"snake_case\")]\npub struct MusicConfig {\n    pub password: String,\n}\n";
+        let rows: Vec<(String, Need, bool)> = reads(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect();
+        assert_eq!(
+            rows,
+            [
+                ("MUSIC_SPOTIFY_CLIENT_ID".into(), Need::Optional, false),
+                ("MUSIC_SPOTIFY_CLIENT_SECRET".into(), Need::Optional, false),
+                ("MUSIC_SPOTIFY_TIMEOUT_SECS".into(), Need::Optional, true),
+            ]
+        );
+        // Without schematic, a `config` attribute is some other derive's.
+        assert_eq!(reads(&text.replace("schematic", "other")), []);
     }
 
     #[test]

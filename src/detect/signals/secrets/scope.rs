@@ -52,25 +52,33 @@ pub(super) fn is_scanned_dir(dir: &str) -> bool {
 }
 
 /// Whether `dir` is left out only for a documentation site's name (`website/`, Docusaurus's
-/// folder in JavaScript projects) that is a Python package here: it and each such folder on
-/// its path have an `__init__.py`, so the app imports it and its reads are the app's.
+/// folder in JavaScript projects) that is the app's code here: each such folder on its path is
+/// a Python package (with `__init__.py`, as `dir` is: the app imports it) or a JavaScript
+/// package of no site generator (`apps/website`, a deployed server of its own).
 pub(super) fn is_a_package_named_like_docs(repo: &Repo, dir: &str) -> bool {
     const DOC_SITE_NAMES: &[&str] = &["website", "docs", "doc", "documentation"];
-    let is_package = |dir: &str| RelPath::new(&format!("{dir}/__init__.py")).is_ok_and(|init| repo.exists(init));
+    let is_python_package = |dir: &str| RelPath::new(&format!("{dir}/__init__.py")).is_ok_and(|init| repo.exists(init));
     let mut named_like_docs = false;
+    let mut all_python = true;
     let mut end = 0;
     for part in dir.split('/') {
         end += part.len();
         if !is_own_dir(part) {
-            if !DOC_SITE_NAMES.iter().any(|name| part.eq_ignore_ascii_case(name)) || !is_package(&dir[..end]) {
+            if !DOC_SITE_NAMES.iter().any(|name| part.eq_ignore_ascii_case(name)) {
                 return false;
+            }
+            if !is_python_package(&dir[..end]) {
+                if !ecosystems::node::is_app_package(repo, &dir[..end]) {
+                    return false;
+                }
+                all_python = false;
             }
             named_like_docs = true;
         }
         end += 1;
     }
     named_like_docs
-        && is_package(dir)
+        && (!all_python || is_python_package(dir))
         && !is_examples_dir(dir)
         && !dir.split('/').any(|d| is_skipped_code_dir(d) || is_dotnet_test_project(d))
 }

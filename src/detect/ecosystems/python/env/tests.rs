@@ -45,6 +45,25 @@ fn helpers_the_file_defines() {
 }
 
 #[test]
+fn a_helper_that_calls_a_helper_and_defaults_that_are_settings() {
+    // peeringdb's settings: the public helper hands its parameter to a private one that reads.
+    let text = "def set_from_env(name, default=_DEFAULT_ARG):\n    return _set_from_env(name, globals(), default)\n\n\ndef _set_from_env(name, context, default):\n    context[name] = os.environ.get(name, default)\n\n\ndef reset_from_env(name):\n    return set_from_env_x(name)\n\nset_from_env(\"EMAIL_HOST_PASSWORD\")\nset_from_env(\"MAX_LENGTH_PASSWORD\", 1024)\nset_from_env(\"OPT_FLAG_API_KEY\", 0x10)\nset_from_env(\"SYNC_CACHE_URL\", \"https://public.example.org\")\nset_from_env(\"TOKEN_MODEL\", \"oauth2_provider.AccessToken\")\nset_from_env(\"SYNC_PASSWORD\", \"\")\nB = os.getenv('AUTH_RETRIES', 3)\n";
+    let rows: Vec<(String, bool)> = direct(text).into_iter().map(|r| (r.name, r.setting)).collect();
+    assert_eq!(
+        rows,
+        [
+            ("AUTH_RETRIES".into(), true),
+            ("EMAIL_HOST_PASSWORD".into(), false),
+            ("MAX_LENGTH_PASSWORD".into(), true),
+            ("OPT_FLAG_API_KEY".into(), true),
+            ("SYNC_CACHE_URL".into(), true),
+            ("TOKEN_MODEL".into(), true),
+            ("SYNC_PASSWORD".into(), false),
+        ]
+    );
+}
+
+#[test]
 fn readers_under_any_name() {
     let text = "import environ\nsettings_env = environ.Env(DEBUG=(bool, False))\nSECRET_KEY = settings_env('DJANGO_SECRET_KEY')\nDB = settings_env.db_url('DATABASE_URL', default='sqlite://')\nconfig = Config('.env')\nJWT = config('JWT_SECRET', cast=Secret)\nX = config('MAIL_PASSWORD', cast=str, default='')\n";
     let reads = direct(text);

@@ -127,6 +127,8 @@ const SETTING_WORDS: &[&str] = &[
     "VALIDATION",
     "AUTHENTICATION",
     "FAILED",
+    // Which role a credential is given (`SECRET_API_KEY_ROLE`, `DB_ROLE`): a name.
+    "ROLE",
     "HOSTNAME",
     "ADDRESS",
     "CONNECTION",
