@@ -213,13 +213,17 @@ pub fn verify(
     // Orphans of the steps become ours, so that none outlives the run.
     reap::become_subreaper();
     let scratch = tempfile::Builder::new().prefix("hanzo-verify-").tempdir().map_err(VerifyError::Scratch)?;
-    let checkout = scratch.path().join("checkout");
+    // Under the checkout's own folder name, as a sandbox clones it: a suite may find its files
+    // by a path that holds the project's name (`/cosmiconfig/node_modules/`).
+    let name = root.canonicalize().ok().and_then(|r| r.file_name().map(|n| n.to_os_string()));
+    let checkout = scratch.path().join("repo").join(name.unwrap_or_else(|| "checkout".into()));
+    let copy_parent = scratch.path().join("repo");
     let logs = scratch.path().join("logs");
     let scripts = scratch.path().join("steps");
     let setup_error = |path: &Path, source| VerifyError::Prepare { step: "setup".into(), path: path.into(), source };
     std::fs::set_permissions(scratch.path(), std::os::unix::fs::PermissionsExt::from_mode(0o700))
         .map_err(|e| setup_error(scratch.path(), e))?;
-    for dir in [&logs, &scripts] {
+    for dir in [&logs, &scripts, &copy_parent] {
         std::fs::DirBuilder::new().mode(0o700).create(dir).map_err(|e| setup_error(dir, e))?;
     }
     let mut copied = copy::copy_checkout(root, &checkout)?;
@@ -272,7 +276,7 @@ pub fn verify(
         let _ = scratch.keep();
         Kept::All
     } else if logs_kept {
-        let _ = std::fs::remove_dir_all(scratch_path.join("checkout"));
+        let _ = std::fs::remove_dir_all(&copy_parent);
         let _ = std::fs::remove_dir_all(&environment);
         let _ = scratch.keep();
         Kept::Logs

@@ -20,6 +20,11 @@ fn steps(json: &serde_json::Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Where verify copied the sandbox's checkout in `scratch`: under its own folder name.
+fn copy_in(scratch: &Path, sandbox: &Sandbox) -> std::path::PathBuf {
+    scratch.join("repo").join(sandbox.repo.canonicalize().unwrap().file_name().unwrap())
+}
+
 fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
     items.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
 }
@@ -159,7 +164,7 @@ fn verify_runs_start_in_the_background_and_stops_it() {
         Vec::<String>::new(),
         "start is stopped at the end"
     );
-    let heartbeat = scratch.join("checkout/heartbeat.txt");
+    let heartbeat = copy_in(&scratch, &sandbox).join("heartbeat.txt");
     let before = std::fs::read_to_string(&heartbeat).unwrap();
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(std::fs::read_to_string(&heartbeat).unwrap(), before, "the loop no longer writes");
@@ -326,7 +331,7 @@ secrets = []
     assert_eq!(code, Some(0), "{json:#}\n{stderr}");
     assert_eq!(steps(&json), pairs(&[("install", "passed"), ("test", "passed")]));
     let scratch = scratch_of(&json);
-    let recorded = std::fs::read_to_string(scratch.join("checkout/where.txt")).unwrap();
+    let recorded = std::fs::read_to_string(copy_in(&scratch, &sandbox).join("where.txt")).unwrap();
     let lines: Vec<&str> = recorded.lines().collect();
     assert_eq!(lines.len(), 2, "{recorded}");
     for dir in lines {
@@ -497,4 +502,14 @@ fn verify_passes_the_location_variables_that_are_set_and_no_proxy() {
     assert_eq!(code, Some(0), "{json:#}\n{stderr}");
     assert!(!stderr.contains("not set in your environment"), "no warning for an unset one: {stderr}");
     assert!(!format!("{json}{stderr}").contains("hunter2-proxy"), "the proxy's password is never shown");
+}
+
+#[test]
+fn verify_copies_the_checkout_under_its_own_folder_name() {
+    // A suite may find its files by a path holding the project's name.
+    let sandbox = Sandbox::new("repo = \"x\"\ninstall = \"\"\nstart = \"\"\nsecrets = []\n");
+    let name = sandbox.repo.canonicalize().unwrap().file_name().unwrap().to_string_lossy().into_owned();
+    let test = format!("[ \"$(basename \"$PWD\")\" = '{name}' ] && [ \"$PWD\" != '{}' ]", sandbox.repo.display());
+    let (code, json, stderr) = verify_json(&sandbox, &["--test", &test], &[]);
+    assert_eq!(code, Some(0), "{json:#}\n{stderr}");
 }

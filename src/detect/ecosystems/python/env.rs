@@ -93,9 +93,8 @@ fn default_is_setting(arguments: &str) -> bool {
     }
     let Some(text) = value.strip_prefix(['"', '\'']).and_then(|v| v.strip_suffix(['"', '\''])) else { return false };
     let url = ["http://", "https://"].iter().any(|scheme| text.starts_with(scheme)) && !text.contains('@');
-    let import_path = text.contains('.')
-        && text.split('.').all(is_identifier)
-        && text.starts_with(|c: char| c.is_ascii_lowercase());
+    let import_path =
+        text.contains('.') && text.split('.').all(is_identifier) && text.starts_with(|c: char| c.is_ascii_lowercase());
     url || import_path
 }
 
