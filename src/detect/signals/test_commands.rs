@@ -573,7 +573,8 @@ mod tests {
         let tests: Vec<(&str, &[String])> =
             s.findings.tests.iter().map(|t| (t.command.as_str(), t.runs.as_slice())).collect();
         // The job's env reaches its tests only beside services (how they connect); the step's
-        // always; secrets, expressions and colour settings never.
+        // always, colour settings too (a terminal library's suite asserts them); secrets and
+        // expressions never.
         assert_eq!(
             tests[0],
             (
@@ -581,7 +582,7 @@ mod tests {
                 ["pip install -e .".to_string(), "ruff check .".to_string()].as_slice()
             )
         );
-        assert_eq!(tests[1].0, "PGUSER=postgres URLS='a,\nb' yarn test");
+        assert_eq!(tests[1].0, "PGUSER=postgres URLS='a,\nb' FORCE_COLOR=1 yarn test");
         assert_eq!(tests[2].0, "cargo test");
     }
 

@@ -50,8 +50,8 @@ impl Reader<'_> {
                 job.images.push((ctx.resolve(&image), job.source.sub_key("container")));
             }
             // The job's env reaches its tests beside services: it says how they connect. Its
-            // time zone and locale (and the workflow's) always do: a suite that formats dates
-            // or text asserts CI's, where a sandbox runs in UTC and the C locale.
+            // time zone, locale and terminal (and the workflow's) always do: see
+            // `is_locale_variable`.
             let declared_services = !job.services.is_empty();
             let job_env = if declared_services {
                 literal_env(&def["env"], &ctx)
@@ -274,9 +274,23 @@ fn runs_only_off_linux(runs_on: &Yaml, ctx: &Context) -> bool {
     !runners.is_empty() && runners.iter().all(off_linux)
 }
 
-/// The variables that set a process's time zone and locale (`TZ`, `LANG`, `LC_ALL`, `LC_TIME`).
+/// The time zone, locale and terminal CI's runner gives every step: a suite that formats
+/// dates or text, or a terminal library's that asserts colour codes (`CLICOLOR_FORCE`,
+/// `COLORTERM`), expects CI's, where a sandbox runs in UTC, the C locale and no terminal.
 fn is_locale_variable(name: &str) -> bool {
-    matches!(name, "TZ" | "LANG" | "LANGUAGE") || name.starts_with("LC_")
+    matches!(
+        name,
+        "TZ" | "LANG"
+            | "LANGUAGE"
+            | "CLICOLOR"
+            | "CLICOLOR_FORCE"
+            | "COLORTERM"
+            | "FORCE_COLOR"
+            | "NO_COLOR"
+            | "TERM"
+            | "PY_COLORS"
+            | "COLUMNS"
+    ) || name.starts_with("LC_")
 }
 
 /// The commands a job that calls a reusable workflow of another repository hands it

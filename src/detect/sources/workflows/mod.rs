@@ -365,11 +365,9 @@ struct Reader<'r> {
 /// `scripts/check` and a coverage gate only when `$GITHUB_ACTIONS` is empty).
 pub const RUNNER_VARIABLES: &[(&str, &str)] = &[("GITHUB_ACTIONS", "true"), ("CI", "true")];
 
-/// Variables only for how CI prints (colour, width): nothing a test needs.
-const DISPLAY_VARIABLES: &[&str] = &["FORCE_COLOR", "PY_COLORS", "NO_COLOR", "CLICOLOR_FORCE", "TERM", "COLUMNS"];
-
 /// The entries of an `env:` map whose values are known here (expressions resolved in `ctx`):
-/// no secret, no expression left, no display setting.
+/// no secret, no expression left. How CI prints (colour, width) is kept: a terminal library's
+/// suite asserts it (colored's colour codes need `CLICOLOR_FORCE`).
 fn literal_env(env: &Yaml, ctx: &Context) -> Vec<(String, String)> {
     let mut found = Vec::new();
     for (key, value) in env.as_hash().into_iter().flatten() {
@@ -377,7 +375,7 @@ fn literal_env(env: &Yaml, ctx: &Context) -> Vec<(String, String)> {
         let value = ctx.resolve_value(&value);
         // `node-version: lts/*` is the workflow's own setting (`${{ env.node-version }}`):
         // no shell can read a name with a dash.
-        if is_variable_name(&key) && !value.contains("${{") && !DISPLAY_VARIABLES.contains(&key.as_str()) {
+        if is_variable_name(&key) && !value.contains("${{") {
             found.push((key, value.trim_end_matches('\n').to_string()));
         }
     }
@@ -385,11 +383,10 @@ fn literal_env(env: &Yaml, ctx: &Context) -> Vec<(String, String)> {
 }
 
 /// `echo "NAME=value" >> "$GITHUB_ENV"`: a variable the steps after this one see, when its
-/// value is known here (no variable or command in it) and not one for how CI prints.
+/// value is known here (no variable or command in it).
 fn exported_to_later_steps(line: &str) -> Option<(String, String)> {
     let c = GITHUB_ENV_LINE.captures(line)?;
-    let (name, value) = (c[1].to_string(), c[2].to_string());
-    (!DISPLAY_VARIABLES.contains(&name.as_str())).then_some((name, value))
+    Some((c[1].to_string(), c[2].to_string()))
 }
 
 /// A service container's `env`: literals, `secrets.X` references, unknown expressions.

@@ -106,7 +106,10 @@ fn services_that_ci_lines_start_with_docker_run_are_service_containers() {
     // The later steps run with it; a value from a command or an expression (a secret), a
     // display setting and what a conditional step exports stay out.
     let test = job.lines.last().unwrap();
-    assert_eq!((test.text.as_str(), test.env_words()), ("npm test", "MYSQL_DATABASE=node_mysql ".to_string()));
+    assert_eq!(
+        (test.text.as_str(), test.env_words()),
+        ("npm test", "MYSQL_DATABASE=node_mysql FORCE_COLOR=1 ".to_string())
+    );
     // An include that extends another combination leaves the one read as it is.
     let ctx = Context::default().with_matrix(&yaml(
         "py: ['3.9', 'pypy-3.9']\ninclude:\n  - py: pypy-3.9\n    toxenv: pypy39\n  - py: '3.9'\n    os: linux\n",
