@@ -84,6 +84,8 @@ pub static DECLARATION: Declaration = Declaration {
         // included), by coverage, or as an executable.
         r"(?:python3?(?:\.[0-9]+)?\s+(?:-[WX]\s+\S+\s+|-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*)?|coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
         r"(?:tox|nox)(?:\s|$)",
+        // poethepoet's task named for tests (`poe test`, `uv run poe test-unit`).
+        r"(?:uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+)?poe\s+tests?(?:[-_:][[:word:]\-]*)?(?:\s|$)",
         // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
         // the `default` script of the environment named test; matrix variants picked with
         // `+py=3.12`. `hatch run test:python -m pip …` runs setup in the test environment.

@@ -597,10 +597,12 @@ fn action_inputs(with: &Yaml, ctx: &Context) -> HashMap<String, String> {
 }
 
 /// The value of a matrix key's own list that stands for the matrix: the one with the lowest
-/// version (the floor a project supports), else the first. The value as written: a step's
+/// version (the floor a project supports), else a Linux runner's, else the first. The value as written: a step's
 /// `pip install "click==${{ matrix.click }}"` needs CI's `8.0.*`, not the pin `8.0` read from it
 /// (toolchain readers take the pin from the value themselves).
 fn picked_value(own: &[String]) -> Option<String> {
-    let Some(lowest) = version::lowest(own) else { return own.first().cloned() };
+    // A list of runners (`os: [macos-latest, ubuntu-latest]`): the Linux one, as a sandbox is.
+    let linux = own.iter().find(|value| value.starts_with("ubuntu") || value.contains("linux"));
+    let Some(lowest) = version::lowest(own) else { return linux.or(own.first()).cloned() };
     own.iter().find(|value| version::pin(value).as_deref() == Some(lowest.as_str())).cloned()
 }

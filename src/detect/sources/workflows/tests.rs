@@ -126,6 +126,10 @@ fn a_matrix_value_is_the_lowest_version_as_written() {
         "uv run --with \"click==8.0.*\" pytest"
     );
     assert_eq!((ctx.value("matrix.node"), ctx.value("matrix.os")), (Some("18.x".into()), Some("linux".into())));
+    // A list of runners stands for its Linux one, and an include for another runner adds nothing.
+    let ctx = Context::default()
+        .with_matrix(&yaml("os: [macos-latest, ubuntu-latest]\ninclude:\n  - os: macos-latest\n    workers: 3\n"));
+    assert_eq!((ctx.value("matrix.os"), ctx.value("matrix.workers")), (Some("ubuntu-latest".into()), None));
 }
 
 #[test]
