@@ -225,7 +225,9 @@ pub fn nox_test_packages(sources: &Sources) -> Vec<CiPackages> {
         let source = Evidence::key(&path, function.as_str());
         let mut after_own = false;
         for call in calls(body, &format!("{}.install(", name.as_str())) {
-            let Some(args) = literal_arguments(call) else { continue };
+            // `session.install(*deps)` with `deps = ["pytest", …]` in the session or the file.
+            let list = |name: &str| list_constant(body, name).or_else(|| list_constant(&text, name));
+            let Some(args) = literal_arguments(call, &list) else { continue };
             let words: Vec<String> = ["pip".to_string(), "install".to_string()].into_iter().chain(args).collect();
             if let Some((installs, own)) = CiPackages::of_pip(repo, dir, &words, after_own, &source) {
                 after_own |= own;
@@ -266,11 +268,15 @@ fn calls<'t>(text: &'t str, opening: &str) -> Vec<&'t str> {
 }
 
 /// The positional arguments of a call, each a plain string literal; `None` when one is not.
-fn literal_arguments(call: &str) -> Option<Vec<String>> {
+fn literal_arguments(call: &str, list: &dyn Fn(&str) -> Option<Vec<String>>) -> Option<Vec<String>> {
     let mut args = Vec::new();
     for arg in split_arguments(call) {
         let arg = arg.trim();
         if arg.is_empty() {
+            continue;
+        }
+        if let Some(name) = arg.strip_prefix('*').filter(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_')) {
+            args.extend(list(name)?);
             continue;
         }
         let quoted = |q: char| arg.len() >= 2 && arg.starts_with(q) && arg.ends_with(q);
@@ -293,6 +299,23 @@ fn literal_arguments(call: &str) -> Option<Vec<String>> {
 }
 
 /// A call's arguments split at the commas outside quotes and brackets.
+/// The strings of a list of string literals assigned to `name` in `text` (`deps = ["pytest",
+/// "trio"]`), `None` when there is none or an item is something else.
+fn list_constant(text: &str, name: &str) -> Option<Vec<String>> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start().len();
+        let value = line.trim_start().strip_prefix(name).and_then(|rest| rest.trim_start().strip_prefix('='));
+        if let Some(value) = value.filter(|v| v.trim_start().starts_with('[')) {
+            let open = offset + indent + (line.trim_start().len() - value.trim_start().len());
+            let close = open + text[open..].find(']')?;
+            return literal_arguments(&text[open + 1..close], &|_| None);
+        }
+        offset += line.len();
+    }
+    None
+}
+
 fn split_arguments(call: &str) -> Vec<&str> {
     let (mut parts, mut start, mut depth, mut quote) = (Vec::new(), 0, 0usize, None::<char>);
     for (i, c) in call.char_indices() {
@@ -565,12 +588,18 @@ mod tests {
     fn the_literal_arguments_of_a_nox_install() {
         let body = "    session.install(\"-r\", 'tests/requirements.txt')\n    session.install(\n        \"pytest\",\n        \"-e\", \".[test]\", silent=True,\n    )\n    session.install(*DEPS)\n    session.install(f\"x{v}\")\n";
         let found: Vec<Option<Vec<String>>> =
-            calls(body, "session.install(").into_iter().map(literal_arguments).collect();
+            calls(body, "session.install(").into_iter().map(|call| literal_arguments(call, &|_| None)).collect();
         let strings = |words: &[&str]| Some(words.iter().map(|w| w.to_string()).collect::<Vec<_>>());
         assert_eq!(
             found,
             [strings(&["-r", "tests/requirements.txt"]), strings(&["pytest", "-e", ".[test]"]), None, None]
         );
+        // A list the session or the file assigns (respx's `deps = [...]`) is its strings.
+        let text = "DEPS = [\"pytest\", 'trio']\nOTHER=[x]\n";
+        let list = |name: &str| list_constant(text, name);
+        assert_eq!(literal_arguments("\"--upgrade\", *DEPS", &list), strings(&["--upgrade", "pytest", "trio"]));
+        assert_eq!(literal_arguments("*OTHER", &list), None);
+        assert_eq!(literal_arguments("*MISSING", &list), None);
     }
 
     #[test]
