@@ -13,9 +13,10 @@ use crate::names::NameError;
 
 /// Taken from the caller's environment when set: what nearly every program needs.
 pub const BASE_VARS: &[&str] = &["PATH", "HOME", "LANG", "TERM"];
-/// Variables that tell programs how to reach the network: proxies, CA bundles, registries.
-/// They are not passed by default (a proxy URL can hold a password); `verify` names the ones
-/// set when a step's log shows a network or TLS error, since a missing one is a common cause.
+/// Variables that tell programs how to reach the network: proxies and registries (the CA
+/// bundles are [`LOCATION_VARS`]). They are not passed by default (a proxy URL can hold a
+/// password); `verify` names the ones set when a step's log shows a network or TLS error,
+/// since a missing one is a common cause.
 pub const NETWORK_VARS: &[&str] = &[
     "HTTP_PROXY",
     "HTTPS_PROXY",
@@ -25,13 +26,6 @@ pub const NETWORK_VARS: &[&str] = &[
     "https_proxy",
     "no_proxy",
     "all_proxy",
-    "SSL_CERT_FILE",
-    "SSL_CERT_DIR",
-    "NODE_EXTRA_CA_CERTS",
-    "REQUESTS_CA_BUNDLE",
-    "CURL_CA_BUNDLE",
-    "PIP_CERT",
-    "GIT_SSL_CAINFO",
     "GOPROXY",
     "npm_config_registry",
     "PIP_INDEX_URL",

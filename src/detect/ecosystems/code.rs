@@ -296,6 +296,19 @@ fn scan_bounded(text: &str, quotes: &[char], limit: usize, stop: impl Fn(usize, 
     text.len()
 }
 
+/// A camel-case name in snake case (`envString` → `env_string`, `MustGet` → `must_get`), so
+/// a helper's words are read as a snake-case one's.
+pub fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

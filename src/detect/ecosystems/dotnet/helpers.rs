@@ -71,7 +71,7 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
         .into_iter()
         .map(|(method, throws, returned)| {
             // `MustGet` is marked by its words as `must_get` would be.
-            let helper = EnvHelper::named(&snake_case(method), throws);
+            let helper = EnvHelper::named(&code::snake_case(method), throws);
             let required = throws || helper.required || method.starts_with("Must") || method.contains("Required");
             EnvHelper {
                 function: method.to_string(),
@@ -81,18 +81,6 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
             }
         })
         .collect()
-}
-
-/// `MustGet` → `must_get`, `GetInt` → `get_int`.
-fn snake_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
 }
 
 /// Calls of any method with a variable's name as its literal first argument (`Get("SMTP_HOST")`,

@@ -72,7 +72,7 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
         .into_iter()
         .map(|(function, returned)| {
             // `envString` is marked by its words as `env_string` would be.
-            let helper = EnvHelper::named(&snake_case(function), false);
+            let helper = EnvHelper::named(&code::snake_case(function), false);
             EnvHelper {
                 function: function.to_string(),
                 setting: helper.setting || returns_a_setting(returned),
@@ -108,18 +108,6 @@ fn returns_a_setting(returned: &str) -> bool {
     first == "bool"
         || first == "time.Duration"
         || ["int", "uint", "float"].iter().any(|number| first.starts_with(number))
-}
-
-/// `envString` → `env_string`, `getEnvOrFail` → `get_env_or_fail`.
-fn snake_case(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
 }
 
 /// Calls of any function with a variable's name as a literal argument (`envString("X")`,

@@ -302,5 +302,6 @@ fn a_file_of_unclosed_schemas_stays_linear() {
     let started = std::time::Instant::now();
     assert!(found("env.ts", &text).is_empty());
     // Unbounded, each opener scans the rest of the file: minutes, not milliseconds.
-    assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
+    // 2.7 s alone in a debug build; the bound leaves room for a loaded 2-core CI machine.
+    assert!(started.elapsed() < std::time::Duration::from_secs(30), "{:?}", started.elapsed());
 }
