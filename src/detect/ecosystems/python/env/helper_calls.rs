@@ -19,8 +19,8 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
         )
         .expect("the Python helper-call pattern is valid")
     });
-    // The file's own wrappers' calls are read with them (see `wrapper_reads`).
-    let own: Vec<String> = super::wrappers(text).into_iter().map(|(function, _, _)| function).collect();
+    // The file's own wrappers' calls are read with them (see `wrappers::reads`).
+    let own: Vec<String> = super::wrappers::wrappers(text).into_iter().map(|(function, _, _)| function).collect();
     // `os.environ.get("X")`, `os.getenv("X")`: the language's own reads, found apart.
     code::helper_call_reads(&CALL, text, QUOTES, |receiver, function| {
         receiver.ends_with("environ.") || receiver == "os." || own.iter().any(|f| f == function)
