@@ -91,7 +91,15 @@ impl Setup {
     /// Whether nested keys (`lastfm.apikey`) reach the environment as names a shell can set:
     /// the dot becomes `_` or `__` (`SFTPGO_DATA_PROVIDER__PASSWORD`).
     fn nests(&self) -> bool {
-        self.replacements.iter().any(|(old, new)| old == "." && !new.is_empty() && new.chars().all(|c| c == '_'))
+        self.section_joiner().is_some()
+    }
+
+    /// What the replacer puts between a nested key's sections (`_` or `__`), if it makes names.
+    fn section_joiner(&self) -> Option<&str> {
+        self.replacements
+            .iter()
+            .find(|(old, new)| old == "." && !new.is_empty() && new.chars().all(|c| c == '_'))
+            .map(|(_, new)| new.as_str())
     }
 
     /// Whether the receiver ends right before `at` (`viper.` or `v.`).
@@ -253,7 +261,7 @@ pub fn roots(text: &str) -> Vec<SettingsRoot> {
             .expect("the viper Unmarshal pattern is valid")
     });
     let Some(setup) = Setup::of(text).filter(|s| s.automatic && s.nests()) else { return Vec::new() };
-    let double = setup.replacements.iter().any(|(old, new)| old == "." && new == "__");
+    let double = setup.section_joiner() == Some("__");
     let mut found: Vec<SettingsRoot> = UNMARSHAL
         .captures_iter(text)
         .filter(|c| c.get(0).is_some_and(|whole| setup.called_at(text, whole.start())))

@@ -304,10 +304,10 @@ fn literal_arguments(call: &str, list: &dyn Fn(&str) -> Option<Vec<String>>) -> 
 fn list_constant(text: &str, name: &str) -> Option<Vec<String>> {
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
-        let indent = line.len() - line.trim_start().len();
         let value = line.trim_start().strip_prefix(name).and_then(|rest| rest.trim_start().strip_prefix('='));
-        if let Some(value) = value.filter(|v| v.trim_start().starts_with('[')) {
-            let open = offset + indent + (line.trim_start().len() - value.trim_start().len());
+        if value.is_some_and(|v| v.trim_start().starts_with('[')) {
+            // The line's first `[` opens the list: the name and `=` before it hold none.
+            let open = offset + line.find('[')?;
             let close = open + text[open..].find(']')?;
             return literal_arguments(&text[open + 1..close], &|_| None);
         }

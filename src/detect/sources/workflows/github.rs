@@ -51,7 +51,7 @@ impl Reader<'_> {
             }
             // The job's env reaches its tests beside services: it says how they connect. Its
             // time zone, locale and terminal (and the workflow's) always do: see
-            // `is_locale_variable`.
+            // `is_locale_or_terminal_variable`.
             let declared_services = !job.services.is_empty();
             let job_env = if declared_services {
                 literal_env(&def["env"], &ctx)
@@ -61,7 +61,7 @@ impl Reader<'_> {
                     locale.retain(|(set, _)| *set != name);
                     locale.push((name, value));
                 }
-                locale.retain(|(name, _)| is_locale_variable(name));
+                locale.retain(|(name, _)| is_locale_or_terminal_variable(name));
                 locale
             };
             let default_dir = scalar(&def["defaults"]["run"]["working-directory"])
@@ -277,7 +277,7 @@ fn runs_only_off_linux(runs_on: &Yaml, ctx: &Context) -> bool {
 /// The time zone, locale and terminal CI's runner gives every step: a suite that formats
 /// dates or text, or a terminal library's that asserts colour codes (`CLICOLOR_FORCE`,
 /// `COLORTERM`), expects CI's, where a sandbox runs in UTC, the C locale and no terminal.
-fn is_locale_variable(name: &str) -> bool {
+fn is_locale_or_terminal_variable(name: &str) -> bool {
     matches!(
         name,
         "TZ" | "LANG"
