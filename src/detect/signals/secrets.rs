@@ -44,7 +44,8 @@ use self::files::{
 };
 use self::lines::Lines;
 use self::rules::{
-    has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_value, is_url_setting, public_halves,
+    has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_name, is_setting_value, is_url_setting,
+    public_halves,
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems;
@@ -124,6 +125,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
     let code = code_secrets(sources, chosen, &project, &mut evidence, out);
     namespaced_secrets(&services, &code.namespaces, &project, &mut evidence);
     ci_secrets(sources, &mut evidence);
+    deploy_secrets(sources, &mut evidence);
     evidence_only_env_secrets(sources, &project, &mut evidence);
     let names: Vec<&str> = evidence.found.iter().map(|s| s.name.as_str()).collect();
     let public: HashSet<String> = public_halves(&names).map(str::to_string).collect();
@@ -140,6 +142,17 @@ fn ci_secrets(sources: &Sources, evidence: &mut Gathered) {
         for name in job.secrets.iter().filter(|name| is_sandbox_secret(name) && read.contains(*name)) {
             evidence.add(name, &job.source, Need::Unstated, "also set for the CI test job");
         }
+    }
+}
+
+/// What a deploy configuration gives the app's container as secrets (Kamal's `env.secret`):
+/// the app runs with each, read by its code or by a library it loads (an error tracker's
+/// `HONEYBADGER_API_KEY`). Those named as credentials count; the others only where the app
+/// reads them (see [`ProjectNames::marked_by_deploy`]).
+fn deploy_secrets(sources: &Sources, evidence: &mut Gathered) {
+    for secret in sources.container_secrets().iter().filter(|s| looks_like_secret(&s.name)) {
+        let source = Evidence::line(&secret.file, secret.line);
+        evidence.add(&secret.name, &source, Need::Unstated, "a secret the deploy config gives the app");
     }
 }
 
@@ -169,6 +182,9 @@ struct ProjectNames {
     /// Every name with .NET's `__` section separator the project spells is in upper case
     /// (`IDENTITY__ADMINPASSWORD`), and there is one.
     sections_in_upper_case: bool,
+    /// The names a deploy configuration gives the app's container as secrets (Kamal's
+    /// `env.secret`): a read of one is a secret whatever its name (`GOOGLE_GEOCODER`).
+    deployed_secrets: HashSet<String>,
 }
 
 /// A name compared the way frameworks bind it: upper case, without `_`.
@@ -200,10 +216,20 @@ impl ProjectNames {
                 give(&mut names, key, value);
             }
         }
+        names.deployed_secrets = sources.container_secrets().iter().map(|s| s.name.clone()).collect();
         let mut sectioned = names.spelled.values().filter(|key| key.contains("__")).peekable();
         names.sections_in_upper_case =
             sectioned.peek().is_some() && sectioned.all(|key| !key.chars().any(|c| c.is_ascii_lowercase()));
         names
+    }
+
+    /// `read`, marked a secret when the deploy configuration gives it to the app as one — unless
+    /// its name says it is a setting (`R2_ENDPOINT`: a deploy keeps endpoints beside keys).
+    fn marked_by_deploy(&self, read: EnvRead) -> EnvRead {
+        if read.marked_secret || !self.deployed_secrets.contains(&read.name) || is_setting_name(&read.name) {
+            return read;
+        }
+        EnvRead { marked_secret: true, via: "a read of a secret the deploy config gives the app", ..read }
     }
 
     /// How the project spells a variable that .NET matches in any letter case (an appsettings
@@ -366,12 +392,12 @@ fn code_secrets(
         scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
     // The structs a settings library fills, defined and filled anywhere in the project.
     let mut defined: Vec<(&RelPath, structs::Defined)> = Vec::new();
-    let mut roots: Vec<SettingsRoot> = Vec::new();
+    let mut roots: Vec<(&RelPath, SettingsRoot)> = Vec::new();
     let mut decoders: Vec<String> = Vec::new();
     let mut given: HashSet<String> = HashSet::new();
     for (rel, scan) in &mut scans {
         defined.extend(std::mem::take(&mut scan.structs).into_iter().map(|d| (*rel, d)));
-        roots.append(&mut scan.roots);
+        roots.extend(std::mem::take(&mut scan.roots).into_iter().map(|root| (*rel, root)));
         decoders.append(&mut scan.decoders);
         given.extend(std::mem::take(&mut scan.given));
     }
@@ -580,6 +606,7 @@ fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &m
             // A settings file's key is no call: its value says what it holds.
             let typed = read.settings_key.is_none() && typed_by_its_call(&text, &read);
             let read = EnvRead { setting: read.setting || typed, ..read };
+            let read = project.marked_by_deploy(read);
             if read.settings_key.as_ref().is_some_and(|key| !is_still_to_give(&key.value)) {
                 if scan.given.len() < MAX_NAMES_PER_FILE * 4 {
                     scan.given.push(read.name.to_ascii_uppercase());

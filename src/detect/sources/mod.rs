@@ -1,6 +1,6 @@
 //! What detection reads, parsed once per run and shared by the ecosystems and the signals:
 //! CI workflows as jobs, compose files, dev containers, task files, version-manager pins,
-//! dev shells and env files — plus the one shell reader, the one version reader, image
+//! dev shells, env files and deploy configurations' secrets — plus the one shell reader, the one version reader, image
 //! names and XML. Nothing here names an ecosystem or reports a finding.
 //!
 //! Each model is built on first use (by whichever thread asks first; the others wait for it),
@@ -12,6 +12,7 @@ pub mod devcontainer;
 pub mod devshells;
 pub mod env_files;
 pub mod images;
+pub mod kamal;
 pub mod packaged_services;
 pub mod pins;
 pub mod shell;
@@ -35,6 +36,7 @@ pub struct Sources<'r> {
     devshells: OnceLock<Vec<devshells::DevShell>>,
     env_files: OnceLock<Vec<env_files::EnvFile>>,
     agent_commands: OnceLock<Vec<agent_files::AgentCommand>>,
+    container_secrets: OnceLock<Vec<kamal::ContainerSecret>>,
 }
 
 impl<'r> Sources<'r> {
@@ -49,6 +51,7 @@ impl<'r> Sources<'r> {
             devshells: OnceLock::new(),
             env_files: OnceLock::new(),
             agent_commands: OnceLock::new(),
+            container_secrets: OnceLock::new(),
         }
     }
 
@@ -84,6 +87,11 @@ impl<'r> Sources<'r> {
 
     pub fn env_files(&self) -> &[env_files::EnvFile] {
         self.env_files.get_or_init(|| env_files::read_all(self.repo))
+    }
+
+    /// The secrets a deploy configuration gives the app's container (Kamal's `env.secret`).
+    pub fn container_secrets(&self) -> &[kamal::ContainerSecret] {
+        self.container_secrets.get_or_init(|| kamal::read_all(self.repo))
     }
 
     /// The commands of hand-written Cursor and AGENTS.md setups.

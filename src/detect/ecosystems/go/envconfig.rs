@@ -41,7 +41,7 @@ fn decoders(text: &str) -> Vec<String> {
 
 fn roots(text: &str) -> Vec<SettingsRoot> {
     static PROCESS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)envconfig\.(?:Must)?Process\(\s*(?:"([A-Za-z0-9_]*)"|([A-Za-z_][[:word:]]*))\s*,\s*&?([A-Za-z_][[:word:]]*)"#)
+        Regex::new(r#"(?-u:\b)envconfig\.(?:Must)?Process[A-Za-z]*\(\s*(?:"([A-Za-z0-9_]*)"|([A-Za-z_][[:word:]]*))\s*,\s*&?([A-Za-z_][[:word:]]*)"#)
             .expect("the envconfig.Process pattern is valid")
     });
     PROCESS

@@ -26,32 +26,33 @@ pub(super) struct Defined {
 /// Every variable the `roots` fill, as a read with the file and line of its field, under the
 /// `project_prefix` where the library reads so ([`EnvRead::unprefixed`]); none a settings file
 /// `given` a value (upper case) — the file gives the field one. A struct name defined in
-/// several files is the first's (the scan goes configuration first).
+/// several files (Go's packages each have a `Config`) is the one in the folder of the file that
+/// names it, else the first's (the scan goes configuration first).
 pub(super) fn filled<'a>(
-    roots: &[SettingsRoot],
+    roots: &[(&RelPath, SettingsRoot)],
     defined: &'a [(&'a RelPath, Defined)],
     decoders: &HashSet<&str>,
     given: &HashSet<String>,
     project_prefix: &str,
 ) -> Vec<(&'a RelPath, EnvRead, usize)> {
     // A type that parses its own value is one variable, not a struct of them.
-    let mut by_name: HashMap<&str, (&RelPath, &Defined)> = HashMap::new();
+    let mut by_name: ByName = HashMap::new();
     for (rel, d) in defined.iter().filter(|(_, d)| !decoders.contains(d.settings.name.as_str())) {
-        by_name.entry(d.settings.name.as_str()).or_insert((*rel, d));
+        by_name.entry(d.settings.name.as_str()).or_default().push((*rel, d));
     }
     let mut found = Vec::new();
-    for root in roots {
+    for (near, root) in roots {
         let prefix = match &root.prefix_constant {
             None => root.prefix.as_str(),
             Some((owner, constant)) => {
-                let Some((_, defined)) = by_name.get(owner.as_str()) else { continue };
+                let Some((_, defined)) = nearest(&by_name, owner, near) else { continue };
                 let Some((_, value)) = defined.settings.constants.iter().find(|(name, _)| name == constant) else {
                     continue;
                 };
                 value.as_str()
             }
         };
-        walk(&by_name, root.keys, &root.ty, prefix, 0, &mut found);
+        walk(&by_name, root.keys, (&root.ty, near), prefix, 0, &mut found);
     }
     found.retain(|(_, read, _)| !given.contains(&read.name.to_ascii_uppercase()));
     for (_, read, _) in found.iter_mut().filter(|(_, read, _)| read.unprefixed) {
@@ -60,15 +61,25 @@ pub(super) fn filled<'a>(
     found
 }
 
+/// Each struct name's definitions, in scan order.
+type ByName<'a> = HashMap<&'a str, Vec<(&'a RelPath, &'a Defined)>>;
+
+/// The definition of `ty` in `near`'s folder, else the first.
+fn nearest<'a>(by_name: &ByName<'a>, ty: &str, near: &RelPath) -> Option<(&'a RelPath, &'a Defined)> {
+    let all = by_name.get(ty)?;
+    all.iter().find(|(rel, _)| rel.parent() == near.parent()).or(all.first()).copied()
+}
+
+/// The variables struct `ty`, as named in file `near`, holds under `prefix`.
 fn walk<'a>(
-    by_name: &HashMap<&str, (&'a RelPath, &'a Defined)>,
+    by_name: &ByName<'a>,
     keys: FieldKeys,
-    ty: &str,
+    (ty, near): (&str, &RelPath),
     prefix: &str,
     depth: usize,
     found: &mut Vec<(&'a RelPath, EnvRead, usize)>,
 ) {
-    let Some(&(rel, defined)) = by_name.get(ty) else { return };
+    let Some((rel, defined)) = nearest(by_name, ty, near) else { return };
     if depth > MAX_DEPTH {
         return;
     }
@@ -107,7 +118,7 @@ fn walk<'a>(
             (false, false) => format!("{prefix}{joiner}{key}"),
         };
         if field.embedded || by_name.contains_key(field.ty.as_str()) {
-            walk(by_name, keys, &field.ty, &name, depth + 1, found);
+            walk(by_name, keys, (&field.ty, rel), &name, depth + 1, found);
         } else if !name.is_empty() {
             // A bound property the app does not insist on is like any configuration key: a
             // variable only where the project spells it (an options class often holds keys

@@ -307,6 +307,25 @@ type Global struct {
 }
 
 #[test]
+fn the_struct_a_call_fills_is_the_one_beside_it_when_packages_share_a_name() {
+    // Go packages each have their `Config`; the scan reaches `internal/pubsub` first.
+    let other = "package pubsub\n\ntype Config struct {\n\tTopic string\n}\n";
+    let config = "package config\n\ntype Config struct {\n\tBroker Broker `envconfig:\"broker\"`\n}\n\ntype Broker struct {\n\tPassword string `envconfig:\"password\"`\n\tPublish Proxy `envconfig:\"publish\"`\n}\n\ntype Proxy struct {\n\tTLSKeyPEM string `envconfig:\"tls_key_pem\"`\n}\n\nfunc Load() {\n\tconf := &Config{}\n\t_, _ = envconfig.ProcessWithoutNestedKeys(\"APP\", conf, nil)\n}\n";
+    let found = names(&[("internal/pubsub/config.go", other), ("internal/config/config.go", config)]);
+    // A pub/sub proxy's key is the app's, though `PUBLISH` names release credentials elsewhere.
+    assert_eq!(found, ["APP_BROKER_PASSWORD", "APP_BROKER_PUBLISH_TLS_KEY_PEM"]);
+}
+
+#[test]
+fn a_deploy_config_s_container_secrets_are_the_app_s() {
+    let deploy = "service: app\nenv:\n  clear:\n    PORT: 3000\n  secret:\n    - HONEYBADGER_API_KEY\n    - GOOGLE_GEOCODER\n    - STORAGE_ENDPOINT\n    - UNREAD_SETTING\n";
+    let geocoder = "Geocoder.configure(api_key: ENV[\"GOOGLE_GEOCODER\"], host: ENV[\"STORAGE_ENDPOINT\"])\n";
+    let found = names(&[("config/deploy.yml", deploy), ("config/initializers/geocoder.rb", geocoder)]);
+    // An SDK reads the first itself; the app reads the second; an endpoint is a setting.
+    assert_eq!(found, ["GOOGLE_GEOCODER", "HONEYBADGER_API_KEY"]);
+}
+
+#[test]
 fn rails_reads_its_key_base_from_the_environment_before_its_encrypted_credentials() {
     let production = ("config/environments/production.rb", "Rails.application.configure do\nend\n");
     assert_eq!(names(&[production]), ["SECRET_KEY_BASE"]);

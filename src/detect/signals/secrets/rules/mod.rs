@@ -410,11 +410,20 @@ impl StartsWithStr for [String] {
 /// Cargo's registry token (`CARGO_REGISTRY_TOKEN`) is what `cargo publish` reads.
 const RELEASE_NAMES: &[&[&str]] = &[&["SENTRY", "AUTH", "TOKEN"], &["CARGO", "REGISTRY", "TOKEN"]];
 
+/// Words that may stand between a release word and the end of its credential's name
+/// (`GPG_PRIVATE_KEY`, `PYPI_API_TOKEN`, `DEPLOY_SSH_KEY`).
+const CREDENTIAL_PARTS: &[&str] = &["PRIVATE", "API", "SSH", "ACCESS", "AUTH", "SIGNING", "USER", "USERNAME"];
+
 /// True when `name` is a credential of release automation (see [`RELEASE_WORDS`] and
-/// [`RELEASE_NAMES`]).
+/// [`RELEASE_NAMES`]): the release word qualifies the credential itself. An app's own setting
+/// that merely holds the word (`CHANNEL_PROXY_PUBLISH_GRPC_TLS_KEY_PEM`, a pub/sub proxy's key)
+/// is the app's.
 pub fn is_release_credential(name: &str) -> bool {
     let words = words(name);
-    words.iter().any(|word| RELEASE_WORDS.contains(&word.as_str()))
+    let qualifies = |rest: &[String]| {
+        rest.iter().all(|w| CREDENTIAL_NOUNS.contains(&w.as_str()) || CREDENTIAL_PARTS.contains(&w.as_str()))
+    };
+    words.iter().enumerate().any(|(i, word)| RELEASE_WORDS.contains(&word.as_str()) && qualifies(&words[i + 1..]))
         || RELEASE_NAMES
             .iter()
             .any(|release| words.windows(release.len()).any(|w| w.iter().zip(release.iter()).all(|(a, b)| a == b)))

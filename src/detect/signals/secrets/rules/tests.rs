@@ -356,11 +356,21 @@ fn release_and_ci_credentials() {
         "OSSRH_PASSWORD",
         "SENTRY_AUTH_TOKEN",
         "CARGO_REGISTRY_TOKEN",
+        "NPM_PUBLISH_TOKEN",
+        "DEPLOY_SSH_PRIVATE_KEY",
+        "SONAR_TOKEN",
     ] {
         assert!(is_release_credential(name), "{name}");
     }
-    for name in ["DATABASE_URL", "STRIPE_SECRET_KEY", "RELEASED_AT_TOKEN_X", "SLACK_SIGNING_SECRET", "JWT_SIGNING_KEY"]
-    {
+    for name in [
+        "DATABASE_URL",
+        "STRIPE_SECRET_KEY",
+        "RELEASED_AT_TOKEN_X",
+        "SLACK_SIGNING_SECRET",
+        "JWT_SIGNING_KEY",
+        "APP_CHANNEL_PROXY_PUBLISH_GRPC_TLS_KEY_PEM",
+        "APP_PROXY_PUBLISH_HTTP_CREDENTIALS_VALUE",
+    ] {
         assert!(!is_release_credential(name), "{name}");
     }
     assert!(!is_sandbox_secret("GITHUB_TOKEN"));
