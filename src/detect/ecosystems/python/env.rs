@@ -27,6 +27,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(dynaconf_validators(text));
     found.extend(interpolation::reads(text));
     found.extend(flask::config_keys(text));
+    found.extend(defaults_dict::reads(text));
     // A settings module runs top to bottom at import: a read under `if USE_S3:` or in an
     // `else:` branch happens only in the set-ups that take it, so the app starts without it.
     for read in &mut found {
@@ -104,7 +105,8 @@ fn is_identifier(word: &str) -> bool {
 }
 
 /// `os.environ["X"]`, `environ["X"]`, `os.environ.get("X")`, `os.getenv("X")`,
-/// `os.environ.setdefault("X", …)`.
+/// `os.environ.setdefault("X", …)`, and the same through a name `os.environ` is bound to
+/// (`env = os.environ`, then `env.get("X")`).
 fn os_reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
@@ -116,7 +118,26 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
         )
         .expect("the Python environment-read pattern is valid")
     });
-    READ.captures_iter(text)
+    static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[ \t]*([a-z_][a-z0-9_]*)[ \t]*=[ \t]*os\.environ[ \t]*(?:#.*)?$")
+            .expect("the os.environ alias pattern is valid")
+    });
+    let mut found = reads_through(&READ, text);
+    for alias in ALIAS.captures_iter(text).filter_map(|c| c.get(1)).map(|a| regex::escape(a.as_str())) {
+        let through = format!(
+            r#"(?:(?-u:\b)(?P<index>{alias})\[|(?-u:\b)(?P<call>{alias}\.get|{alias}\.setdefault)\()\s*['"](?P<name>[A-Za-z_][A-Za-z0-9_]*)['"]"#
+        );
+        if let Ok(pattern) = Regex::new(&through) {
+            found.extend(reads_through(&pattern, text));
+        }
+    }
+    found
+}
+
+/// The reads `pattern` finds: its groups are `index` (`environ["X"]`) or `call`, and `name`.
+fn reads_through(pattern: &Regex, text: &str) -> Vec<EnvRead> {
+    pattern
+        .captures_iter(text)
         .filter_map(|c| {
             let (whole, name) = (c.get(0)?, c.name("name")?);
             let after = &text[whole.end()..];
@@ -712,6 +733,7 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
 
 mod by_constant;
 mod conditions;
+mod defaults_dict;
 pub(super) mod flask;
 mod helper_calls;
 mod wrappers;

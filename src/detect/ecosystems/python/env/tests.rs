@@ -27,6 +27,19 @@ fn os_reads_and_their_defaults() {
 }
 
 #[test]
+fn reads_through_a_name_bound_to_os_environ() {
+    let text = "import os\nenv = os.environ\nA = env.get(\"ROUNDCUBE_DB_PW\")\nB = env[\"API_KEY\"]\nC = env.get(\"PORT\", \"80\")\n";
+    assert_eq!(
+        found(text),
+        [
+            ("ROUNDCUBE_DB_PW".into(), Need::Unstated),
+            ("API_KEY".into(), Need::Required),
+            ("PORT".into(), Need::Optional),
+        ]
+    );
+}
+
+#[test]
 fn helpers_the_file_defines() {
     let text = "def envsecret(s: str, default: str | None = None) -> str | None:\n    if secret_path := os.getenv(s + \"_FILE\"):\n        return open(secret_path).read()\n    return os.getenv(s, default)\n\n\ndef need(name):\n    return os.environ[name]\n\nA = envsecret(\"GITHUB_CLIENT_SECRET\")\nB = envsecret(\"DB_PASSWORD\", \"\")\nC = need('JWT_SECRET')\n";
     assert_eq!(
