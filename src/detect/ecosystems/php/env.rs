@@ -27,8 +27,14 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     reads.extend(symfony_parameters(text));
     reads.extend(phpdotenv_reads(text));
     reads.extend(settings_bundle_reads(text));
-    reads.retain(|read| !RUNNER_SET.contains(&read.name.as_str()));
+    reads.retain(|read| !RUNNER_SET.contains(&read.name.as_str()) && !is_request_header(&read.name));
     reads
+}
+
+/// CGI (and PHP's `$_SERVER`) gives each request header as `HTTP_<HEADER>`
+/// (`HTTP_X_REMOTE_USER_TOKEN`): what a client sent, not the app's configuration.
+fn is_request_header(name: &str) -> bool {
+    name.starts_with("HTTP_")
 }
 
 /// What PHP's parallel test runners set in each worker: ParaTest's (and Infection's)
@@ -227,6 +233,12 @@ mod tests {
     fn paratest_s_worker_token_is_the_runner_s() {
         let text = "when@test:\n  doctrine:\n    dbal:\n      dbname_suffix: '_test%env(default::TEST_TOKEN)%'\n      password: '%env(default::DB_PASSWORD)%'\n";
         assert_eq!(names(reads(text)), [("DB_PASSWORD".into(), Need::Optional, false)]);
+    }
+
+    #[test]
+    fn a_request_header_is_no_configuration() {
+        let text = "<?php\n$t = $_SERVER['HTTP_X_REMOTE_USER_TOKEN'];\n$k = $_SERVER['APP_SECRET'];\n";
+        assert_eq!(names(reads(text)), [("APP_SECRET".into(), Need::Unstated, false)]);
     }
 
     #[test]
