@@ -6,7 +6,7 @@
 //! objects parsed from it, envalid's `cleanEnv(process.env, { X: str() })` — whose entries
 //! are required unless optional or defaulted, and znv's `parseEnv(process.env, { X: z.string() })`;
 //! joi schemas (see [`joi`]), convict's (see [`convict`]), env-schema's (see [`env_schema`]) and Effect's `Config` (see [`effect`]); the `env-var` package (`env.get("X").required()`);
-//! NestJS's `ConfigService` (`config.getOrThrow("X")`);
+//! NestJS's `ConfigService` (`config.getOrThrow("X")`); AdonisJS's `Env` (see [`adonis`]);
 //! Prisma schemas (`url = env("DATABASE_URL")`, required); and the variables a `turbo.json`
 //! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
 //! read by themselves (the AI SDK's `OPENAI_API_KEY`); and the variables an SDK reads when
@@ -44,6 +44,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(effect::reads(text));
     found.extend(class_validator_reads(text));
     found.extend(env_var_reads(text));
+    found.extend(adonis::reads(text));
     found.extend(nest_config_reads(text));
     found.extend(declared(text));
     found.extend(wrapper_reads(text));
@@ -754,6 +755,7 @@ fn prisma_reads(text: &str) -> Vec<EnvRead> {
     reads
 }
 
+mod adonis;
 mod convict;
 mod effect;
 mod env_schema;
