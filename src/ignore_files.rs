@@ -31,9 +31,19 @@ const MAX_POINTER_BYTES: u64 = 4 << 10;
 /// its ancestors, deepest first. A directory without ignore files shares its parent's.
 #[derive(Default)]
 struct Rules {
-    ignore: Vec<Arc<Gitignore>>,
-    gitignore: Vec<Arc<Gitignore>>,
-    exclude: Vec<Arc<Gitignore>>,
+    ignore: Vec<Placed>,
+    gitignore: Vec<Placed>,
+    exclude: Vec<Placed>,
+}
+
+/// A matcher and the directory its ignore file is in (the length of its path as the walk
+/// spells it). Matchers match paths relative to that directory, so ignore files with the
+/// same text share one: a tree's packages often repeat one `.gitignore`, and each matcher
+/// costs about as much memory as the walk's paths do per thousand files.
+#[derive(Clone)]
+struct Placed {
+    dir_len: usize,
+    matcher: Arc<Gitignore>,
 }
 
 pub struct IgnoreFiles {
@@ -46,6 +56,8 @@ pub struct IgnoreFiles {
     /// as the walk spells it: a lookup hashes bytes, not path components (the walk asks for
     /// every entry of a tree of hundreds of thousands).
     rules: RwLock<HashMap<Vec<u8>, Arc<Rules>>>,
+    /// The matcher built from each ignore-file text read so far without a problem.
+    by_text: Mutex<HashMap<Vec<u8>, Arc<Gitignore>>>,
     warnings: Mutex<Vec<Warning>>,
     /// File names the walk keeps although a pattern ignores them (the caller's knowledge).
     kept_anyway: fn(&str) -> bool,
@@ -65,6 +77,7 @@ impl IgnoreFiles {
             root: root.to_path_buf(),
             top: Arc::default(),
             rules: RwLock::default(),
+            by_text: Mutex::default(),
             warnings: Mutex::default(),
             kept_anyway,
         };
@@ -146,14 +159,16 @@ impl IgnoreFiles {
 
     /// `dir`'s rules: `parent`'s, with the matchers of `dir`'s own ignore files in front.
     fn read_dir_rules(&self, dir: &Path, parent: &Arc<Rules>) -> Arc<Rules> {
-        let ignore = self.matcher(dir, &dir.join(".ignore"));
-        let gitignore = self.matcher(dir, &dir.join(".gitignore"));
-        let exclude = self.git_dir(dir).and_then(|git| self.matcher(dir, &git.join("info").join("exclude")));
+        let ignore = self.matcher(&dir.join(".ignore"));
+        let gitignore = self.matcher(&dir.join(".gitignore"));
+        let exclude = self.git_dir(dir).and_then(|git| self.matcher(&git.join("info").join("exclude")));
         if ignore.is_none() && gitignore.is_none() && exclude.is_none() {
             return Arc::clone(parent);
         }
-        let stack = |own: Option<Gitignore>, inherited: &[Arc<Gitignore>]| {
-            own.map(Arc::new).into_iter().chain(inherited.iter().cloned()).collect::<Vec<_>>()
+        let dir_len = dir.as_os_str().len();
+        let stack = |own: Option<Arc<Gitignore>>, inherited: &[Placed]| {
+            let own = own.map(|matcher| Placed { dir_len, matcher });
+            own.into_iter().chain(inherited.iter().cloned()).collect::<Vec<_>>()
         };
         Arc::new(Rules {
             ignore: stack(ignore, &parent.ignore),
@@ -162,9 +177,9 @@ impl IgnoreFiles {
         })
     }
 
-    /// The matcher of the ignore file `file` for paths under `dir`; `None` when there is no
-    /// such file, or it was skipped (with a warning).
-    fn matcher(&self, dir: &Path, file: &Path) -> Option<Gitignore> {
+    /// The matcher of the ignore file `file` for paths relative to its directory; `None` when
+    /// there is no such file, or it was skipped (with a warning).
+    fn matcher(&self, file: &Path) -> Option<Arc<Gitignore>> {
         // Most directories have no ignore file: one lstat says so.
         std::fs::symlink_metadata(file).ok()?;
         let text = match crate::fsutil::read_regular(file, MAX_IGNORE_FILE_BYTES) {
@@ -175,19 +190,33 @@ impl IgnoreFiles {
                 return None;
             }
         };
-        let text = String::from_utf8_lossy(&text);
-        let mut builder = GitignoreBuilder::new(dir);
+        let shared = self.by_text.lock().unwrap_or_else(|e| e.into_inner()).get(&text).cloned();
+        if shared.is_some() {
+            return shared;
+        }
+        let bytes = text;
+        let text = String::from_utf8_lossy(&bytes);
+        // Rooted nowhere: [`ignored`] passes paths relative to the ignore file's directory.
+        let mut builder = GitignoreBuilder::new("");
         let mut first_error = None;
         for (index, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
             if let Err(err) = builder.add_line(Some(file.to_path_buf()), line) {
                 first_error.get_or_insert((index + 1, err));
             }
         }
+        let clean = first_error.is_none();
         if let Some((line, err)) = first_error {
             self.warn_at(file, Anchor::Line(line), &format!("{err}; that pattern is not applied"));
         }
         match builder.build() {
-            Ok(matcher) => Some(matcher),
+            Ok(matcher) => {
+                let matcher = Arc::new(matcher);
+                // Shared only when another file with this text would warn of nothing either.
+                if clean {
+                    self.by_text.lock().unwrap_or_else(|e| e.into_inner()).insert(bytes, Arc::clone(&matcher));
+                }
+                Some(matcher)
+            }
             Err(err) => {
                 self.warn(file, &format!("{err}; its patterns are not applied"));
                 None
@@ -254,12 +283,30 @@ fn last_separator(path: &[u8]) -> Option<usize> {
     path.iter().rposition(|&b| b.is_ascii() && std::path::is_separator(b.into()))
 }
 
+/// A path's bytes (a cut of [`OsStr::as_encoded_bytes`]) as a path again.
+///
+/// [`OsStr::as_encoded_bytes`]: std::ffi::OsStr::as_encoded_bytes
+#[cfg(unix)]
+fn path_of(bytes: &[u8]) -> &Path {
+    Path::new(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_of(bytes: &[u8]) -> &Path {
+    Path::new(std::str::from_utf8(bytes).unwrap_or_default())
+}
+
 /// The crate's precedence: `.ignore` files, then `.gitignore` files, then `info/exclude`; in
 /// each, the deepest file with a matching pattern decides (a `!` pattern keeps the path).
 fn ignored(rules: &Rules, path: &Path, is_dir: bool) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
     for kind in [&rules.ignore, &rules.gitignore, &rules.exclude] {
-        for matcher in kind {
-            let decision = matcher.matched(path, is_dir);
+        for placed in kind {
+            // The path below the ignore file's directory: the walk spells it as that
+            // directory's path, a separator (unless the root's path ends in one) and the rest.
+            let Some(below) = bytes.get(placed.dir_len..) else { continue };
+            let below = below.strip_prefix(b"/").unwrap_or(below);
+            let decision = placed.matcher.matched(path_of(below), is_dir);
             if decision.is_ignore() {
                 return true;
             }
@@ -338,6 +385,42 @@ mod tests {
             [".gitignore", "keep.txt", "sub/.gitignore", "sub/.ignore", "sub/important.log", "sub/keep.txt"]
         );
         assert!(warnings.is_empty(), "{warnings:?}");
+    }
+
+    #[test]
+    fn ignore_files_with_one_text_share_a_matcher_and_each_keeps_its_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for package in ["packages/a", "packages/b"] {
+            write(root, &format!("{package}/.gitignore"), "/dist\n*.tmp\n");
+            write(root, &format!("{package}/dist/x.js"), "");
+            write(root, &format!("{package}/src/dist/y.js"), "");
+            write(root, &format!("{package}/src/z.tmp"), "");
+        }
+        // The same text at the root: `/dist` is the root's own folder there, not a package's.
+        write(root, ".gitignore", "/dist\n*.tmp\n");
+        write(root, "dist/top.js", "");
+        let (files, warnings) = walk(root);
+        assert_eq!(
+            files,
+            [
+                ".gitignore",
+                "packages/a/.gitignore",
+                "packages/a/src/dist/y.js",
+                "packages/b/.gitignore",
+                "packages/b/src/dist/y.js"
+            ]
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        // One matcher for the three files.
+        let (mut builder, ignores) = IgnoreFiles::walk_builder(root, |_| false);
+        let keep = Arc::clone(&ignores);
+        builder.filter_entry(move |e| keep.keep(e)).build().for_each(drop);
+        assert_eq!(ignores.by_text.lock().unwrap().len(), 1);
+        let rules = ignores.rules.read().unwrap();
+        let matcher =
+            |package: &str| Arc::clone(&rules[root.join(package).as_os_str().as_encoded_bytes()].gitignore[0].matcher);
+        assert!(Arc::ptr_eq(&matcher("packages/a"), &matcher("packages/b")));
     }
 
     #[test]
