@@ -123,6 +123,9 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
             .expect("the os.environ alias pattern is valid")
     });
     let mut found = reads_through(&READ, text);
+    if !text.contains("= os.environ") && !text.contains("=os.environ") {
+        return found;
+    }
     for alias in ALIAS.captures_iter(text).filter_map(|c| c.get(1)).map(|a| regex::escape(a.as_str())) {
         let through = format!(
             r#"(?:(?-u:\b)(?P<index>{alias})\[|(?-u:\b)(?P<call>{alias}\.get|{alias}\.setdefault)\()\s*['"](?P<name>[A-Za-z_][A-Za-z0-9_]*)['"]"#
