@@ -180,7 +180,18 @@ pub(super) fn tests(
     }
     let runs_pytest = pytest.is_some();
     if let Some(source) = pytest {
-        let command = if tool == Tool::Hatch { "hatch test".to_string() } else { format!("{run_prefix}pytest") };
+        // The arguments tox's test environment gives pytest: the folders it runs
+        // (`pytest tests/unit/`, leaving out an integration suite that reaches the network).
+        let tox_arguments = tox.filter(|_| tool != Tool::Hatch).and_then(|(config, env)| {
+            let ini = config.ini_text(repo)?;
+            let arguments = tox::env_commands(&ini, env.unwrap_or("py")).iter().find_map(|line| pytest_arguments(line));
+            arguments.map(|arguments| (arguments, config.evidence()))
+        });
+        let (command, source) = match tox_arguments {
+            _ if tool == Tool::Hatch => ("hatch test".to_string(), source),
+            Some((arguments, tox)) => (format!("{run_prefix}pytest {arguments}"), tox),
+            None => (format!("{run_prefix}pytest"), source),
+        };
         out.test(in_dir(dir, &command), source);
     }
     if let Some((path, tox_env)) = tox {
@@ -207,6 +218,18 @@ pub(super) fn tests(
     if repo.exists(&manage) {
         out.test(in_dir(dir, &format!("{python} manage.py test")), Evidence::file(manage));
     }
+}
+
+/// The arguments a tox command line gives pytest (`coverage run -m pytest tests/unit/ -s` →
+/// `tests/unit/ -s`), when it names a folder to run and nothing tox fills in (`{envtmpdir}`).
+fn pytest_arguments(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "pytest" || w.ends_with("/pytest") || *w == "py.test")?;
+    let arguments = &words[at + 1..];
+    let names_a_folder =
+        arguments.iter().any(|w| !w.starts_with('-') && w.contains('/') || *w == "tests" || *w == "test");
+    let plain = arguments.iter().all(|w| !w.contains(['{', '}', '$', '`', ';', '|', '&', '>', '<']));
+    (names_a_folder && plain).then(|| arguments.join(" "))
 }
 
 /// Where tox is configured, in tox's own order: `tox.ini`, `setup.cfg` with a `[tox:tox]`

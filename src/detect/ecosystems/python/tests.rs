@@ -183,6 +183,20 @@ fn tox_runs_its_matrix_once_for_the_python_here_when_pytest_is_not_the_runner() 
 }
 
 #[test]
+fn pytest_runs_the_folders_tox_s_test_environment_gives_it() {
+    let tox =
+        "[tox]\nenv_list = py{3.12,3.13}\n[testenv]\ncommands =\n    coverage run -m pytest tests/unit/ -s {posargs}\n";
+    let s = scan(&Python, &[("setup.py", ""), ("tox.ini", tox), ("conftest.py", "")]);
+    assert_eq!(s.tests(), ["python3 -m pytest tests/unit/ -s", "tox"]);
+    // Only a folder to run is worth taking over; tox's own placeholders stay tox's.
+    for commands in ["pytest {posargs}", "pytest -x", "pytest --basetemp={envtmpdir} tests"] {
+        let tox = format!("[tox]\n[testenv]\ncommands = {commands}\n");
+        let s = scan(&Python, &[("setup.py", ""), ("tox.ini", &tox), ("conftest.py", "")]);
+        assert_eq!(s.tests()[0], "python3 -m pytest", "{commands}");
+    }
+}
+
+#[test]
 fn scm_versioned_projects_install_their_requirements_first() {
     let pyproject = "[build-system]\nrequires = ['setuptools>=64', 'setuptools_scm>=8']\n[project]\nname = 'Plug_Gy'\ndependencies = ['attrs>=23']\n[project.optional-dependencies]\ntesting = ['pytest>=8', 'plug-gy[extra]']\nextra = ['rich']\ndocs = ['sphinx']\n";
     let s = scan(&Python, &[("pyproject.toml", pyproject)]);
