@@ -470,7 +470,7 @@ Register-ArgumentCompleter -Native -CommandName 'hanzo-env' -ScriptBlock {
         }
         'hanzo-env;verify' {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Limit for the whole run')
-            [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Limit for each step')
+            [CompletionResult]::new('--step-timeout', '--step-timeout', [CompletionResultType]::ParameterName, 'Limit for each step [default: --timeout]')
             [CompletionResult]::new('--test', '--test', [CompletionResultType]::ParameterName, 'Run this test command instead of the detected one (repeatable)')
             [CompletionResult]::new('--pass', '--pass', [CompletionResultType]::ParameterName, 'Pass this variable of the caller''s environment through (repeatable)')
             [CompletionResult]::new('--api-url', '--api-url', [CompletionResultType]::ParameterName, 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]')

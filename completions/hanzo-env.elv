@@ -438,7 +438,7 @@ set edit:completion:arg-completer[hanzo-env] = {|@words|
         }
         &'hanzo-env;verify'= {
             cand --timeout 'Limit for the whole run'
-            cand --step-timeout 'Limit for each step'
+            cand --step-timeout 'Limit for each step [default: --timeout]'
             cand --test 'Run this test command instead of the detected one (repeatable)'
             cand --pass 'Pass this variable of the caller''s environment through (repeatable)'
             cand --api-url 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]'

@@ -347,7 +347,7 @@ complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -s v -l ve
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -s h -l help -d 'Print help'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand env-file" -s V -l version -d 'Print version'
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l timeout -d 'Limit for the whole run' -r
-complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l step-timeout -d 'Limit for each step' -r
+complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l step-timeout -d 'Limit for each step [default: --timeout]' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l test -d 'Run this test command instead of the detected one (repeatable)' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l pass -d 'Pass this variable of the caller\'s environment through (repeatable)' -r
 complete -c hanzo-env -n "__fish_hanzo_env_using_subcommand verify" -l api-url -d 'API base URL [env: HANZO_BASE_URL] [default: https://api.hanzo.ai]' -r

@@ -482,9 +482,9 @@ pub struct VerifyArgs {
     /// Limit for the whole run
     #[arg(long, value_parser = humantime::parse_duration, default_value = "30m", value_name = "DURATION")]
     pub timeout: Duration,
-    /// Limit for each step
-    #[arg(long, value_parser = humantime::parse_duration, default_value = "15m", value_name = "DURATION")]
-    pub step_timeout: Duration,
+    /// Limit for each step [default: --timeout]
+    #[arg(long, value_parser = humantime::parse_duration, value_name = "DURATION")]
+    pub step_timeout: Option<Duration>,
     /// Run this test command instead of the detected one (repeatable)
     #[arg(long = "test", value_name = "CMD")]
     pub tests: Vec<String>,

@@ -49,7 +49,7 @@ pub fn run(_global: &GlobalArgs, args: &VerifyArgs, ui: &Ui) -> anyhow::Result<E
             .hint("fill in .hanzo/environment.toml (`hanzo-env detect`), or pass --test CMD")
             .into());
     }
-    let options = Options { step_timeout: args.step_timeout, timeout: args.timeout, grace: GRACE, keep: args.keep };
+    let options = Options { step_timeout: step_timeout(args), timeout: args.timeout, grace: GRACE, keep: args.keep };
     signals::install();
     let mut progress = Spinners { ui, active: HashMap::new() };
     let report = verify::verify(&root, &plan, &env, &options, &mut progress)?;
@@ -315,9 +315,30 @@ fn render_table(report: &Report, ui: &Ui) -> String {
     out
 }
 
+/// A step may take the whole run unless told otherwise: `--timeout 40m` is a promise of 40
+/// minutes to a test suite that needs 20.
+fn step_timeout(args: &VerifyArgs) -> Duration {
+    args.step_timeout.unwrap_or(args.timeout)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_may_take_the_whole_run_unless_limited() {
+        use clap::Parser as _;
+        let limit = |args: &[&str]| match crate::cli::Cli::try_parse_from(args).unwrap().command {
+            crate::cli::Command::Verify(verify) => step_timeout(&verify),
+            _ => unreachable!("parsed as verify"),
+        };
+        assert_eq!(limit(&["hanzo-env", "verify"]), Duration::from_secs(30 * 60));
+        assert_eq!(limit(&["hanzo-env", "verify", "--timeout", "40m"]), Duration::from_secs(40 * 60));
+        assert_eq!(
+            limit(&["hanzo-env", "verify", "--timeout", "40m", "--step-timeout", "5m"]),
+            Duration::from_secs(300)
+        );
+    }
 
     #[test]
     fn a_script_is_summarised_by_its_first_real_line() {
