@@ -1,5 +1,5 @@
 //! Kamal's deploy configuration (`config/deploy.yml`, and `config/deploy.<destination>.yml`
-//! for each destination): the names under its top-level `env:`'s `secret:` list are the
+//! for each destination, in the folder of the app it deploys): the names under its top-level `env:`'s `secret:` list are the
 //! app container's secrets, filled from `.kamal/secrets` at deploy. (An accessory's own
 //! `env.secret`, a database container's password, is the accessory's, not the app's.)
 //!
@@ -8,7 +8,6 @@
 
 use crate::detect::repo::Repo;
 use crate::rel_path::RelPathBuf;
-use crate::rel_path::rel;
 
 /// At most this many names are taken from one file.
 const MAX_NAMES: usize = 200;
@@ -23,7 +22,8 @@ pub struct ContainerSecret {
 
 pub fn read_all(repo: &Repo) -> Vec<ContainerSecret> {
     let mut found = Vec::new();
-    for file in repo.under(rel!("config")).filter(|f| f.dir().as_str() == "config" && is_deploy_file(f.name())) {
+    // At the root of the app Kamal deploys, which may be a folder of a monorepo.
+    for file in repo.files().filter(|f| is_deploy_file(f.name()) && f.dir().file_name() == "config") {
         let Some(text) = repo.read(file.path()) else { continue };
         found.extend(container_secrets(&text).into_iter().map(|(name, line)| ContainerSecret {
             name,
