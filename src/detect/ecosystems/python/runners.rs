@@ -184,7 +184,8 @@ pub(super) fn tests(
         // (`pytest tests/unit/`, leaving out an integration suite that reaches the network).
         let tox_arguments = tox.filter(|_| tool != Tool::Hatch).and_then(|(config, env)| {
             let ini = config.ini_text(repo)?;
-            let arguments = tox::env_commands(&ini, env.unwrap_or("py")).iter().find_map(|line| pytest_arguments(line));
+            let commands = tox::env_commands_applying(&ini, env.unwrap_or("py"));
+            let arguments = commands.iter().find_map(|line| pytest_arguments(line));
             arguments.map(|arguments| (arguments, config.evidence()))
         });
         let (command, source) = match tox_arguments {

@@ -347,12 +347,28 @@ fn substituted(ini: &str, value: &str, depth: usize) -> Vec<String> {
 /// their factor conditions dropped (any may run) and tox's own placeholders read as the
 /// shell would see them (`{envpython} -m pytest {posargs}` is `python -m pytest`).
 pub fn env_commands(ini: &str, env: &str) -> Vec<String> {
+    commands(ini, env, |_| true)
+}
+
+/// [`env_commands`] without the lines whose factor condition does not hold for `env`
+/// (`unit: pytest t/unit` runs in `3.10-unit`, not in `3.10-integration`).
+pub fn env_commands_applying(ini: &str, env: &str) -> Vec<String> {
+    let factors: HashSet<&str> = env.split('-').filter(|f| !is_python_factor(f)).collect();
+    commands(ini, env, |groups| groups.iter().any(|group| applies(group, &factors)))
+}
+
+/// The commands of `env` whose condition, if any, `holds`.
+fn commands(ini: &str, env: &str, holds: impl Fn(&[Group]) -> bool) -> Vec<String> {
     let value = ini_value(ini, &format!("testenv:{env}"), "commands").or_else(|| ini_value(ini, "testenv", "commands"));
     // A line that ends in `\` goes on in the next, as tox reads it.
     let joined = value.unwrap_or_default().replace("\\\n", " ");
     substituted(ini, &joined, 0)
         .iter()
-        .map(|line| condition(line).map_or(line.as_str(), |(_, content)| content).trim())
+        .filter_map(|line| match condition(line) {
+            Some((groups, content)) => holds(&groups).then_some(content),
+            None => Some(line.as_str()),
+        })
+        .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .map(|line| {
             line.replace("{envpython}", "python")
@@ -406,6 +422,17 @@ mod tests {
         // An environment without a section of its own runs `[testenv]`'s.
         assert_eq!(env_commands(ini, "py312"), ["python -m pytest pypy: --no-cov", "coverage report"]);
         assert!(env_commands("[tox]\nenvlist = py\n", "py").is_empty());
+    }
+
+    #[test]
+    fn only_the_commands_whose_factors_hold() {
+        let ini = "[testenv]\ncommands =\n    unit: pytest -xv t/unit\n    integration: pytest -xv t/integration\n    python -c 'print(1)'\n";
+        assert_eq!(
+            env_commands_applying(ini, "3.10-integration-redis"),
+            ["pytest -xv t/integration", "python -c 'print(1)'"]
+        );
+        assert_eq!(env_commands_applying(ini, "py"), ["python -c 'print(1)'"]);
+        assert_eq!(env_commands(ini, "py").len(), 3, "any may run");
     }
 
     #[test]
