@@ -245,8 +245,8 @@ const SHARED_TEST_COMMANDS: &[&str] = &[
     r"just\s+(?:\S+\s+)*?test[[:word:]\-]*(?-u:\b)",
     // go-task, a namespaced task too (`task py:test`, from an included Taskfile).
     r"task\s+(?:[[:word:]\-]+:)*test[[:word:]:\-]*(?-u:\b)",
-    // `test.sh`, `run_tests.sh`, `test-unit.sh`, `ci_test.sh`: a script named for tests.
-    r"(?:\S*/)?(?:[[:alnum:]]+[-_])?tests?(?:[-_][[:word:]\-]*)?\.sh(?-u:\b)",
+    // `test.sh`, `run_tests.sh`, `runtests.sh`, `test-unit.sh`, `ci_test.sh`: a script named for tests.
+    r"(?:\S*/)?(?:[[:alnum:]]+[-_]|run)?tests?(?:[-_][[:word:]\-]*)?\.sh(?-u:\b)",
     r"(?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][[:word:]\-]*)?(?:\.[[:word:]]+)?(?:\s|$)",
 ];
 /// System package managers.

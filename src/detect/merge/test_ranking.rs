@@ -132,6 +132,8 @@ pub(super) const NOT_THE_SUITE: &[&str] = &[
     "security",
     "color",
     "system",
+    // Tests that need the internet (`pytest -m online`): a part a closed sandbox cannot run.
+    "online",
 ];
 
 /// Options whose value names a build configuration or profile, not what runs.
@@ -216,7 +218,8 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
         .any(|flag| command.contains(flag));
     let has = |pm: &str| managers.iter().any(|m| m.name == pm);
     let elsewhere = |line: &str| match shell::split_prefix(line).1.split_whitespace().next() {
-        Some("pipx" | "uvx" | "docker" | "docker-compose" | "podman") => true,
+        // `unshare --net` takes CI's network away, with privileges a sandbox may not give.
+        Some("pipx" | "uvx" | "docker" | "docker-compose" | "podman" | "unshare") => true,
         Some(tool) if ecosystems::is_environment_runner(tool) => !has(tool),
         _ => false,
     };

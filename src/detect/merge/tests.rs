@@ -534,6 +534,10 @@ fn the_primary_test_is_the_suite_a_developer_runs() {
     assert_eq!(reasons("coverage run runtests.py", &[]), 0, "the suite, with coverage");
     assert_eq!(reasons("python -m coverage run tests/run_tests.py", &[]), 0);
     assert_eq!(reasons("coverage run -m mypy.stubtest", &[]), 1, "coverage alone");
+    // Tests of the internet are a part a closed sandbox cannot run; `unshare --net` needs privileges.
+    assert_eq!(reasons("./runtests.sh --cov=./vcr -m online", &[]), 1);
+    assert_eq!(reasons("./runtests.sh --cov=./vcr", &[]), 0);
+    assert_eq!(reasons("unshare --map-root-user --net -- sh -c './runtests.sh -m \"not online\"'", &[]), 1);
     // A target whose recipe runs in a container or through a tool the project lacks.
     assert_eq!(reasons("make test", &["docker build -t t .", "docker run t pytest"]), 1, "in a container");
     assert_eq!(reasons("make test", &["uv pip install -e .", "pytest tests/"]), 0, "uv is installed here");

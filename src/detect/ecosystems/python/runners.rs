@@ -149,6 +149,9 @@ pub(super) fn on_the_python_on_path(command: &str) -> Option<String> {
     changed.then(|| format!("hatch run {}", words.join(" ")))
 }
 
+/// Shell scripts that run pytest with what the suite needs around it, relative to the project.
+const SHELL_TEST_SCRIPTS: &[&RelPath] = &[rel!("runtests.sh"), rel!("run_tests.sh")];
+
 /// Where projects keep a script that runs their suite (Django's `tests/runtests.py`, a
 /// library's `runtests.py`), relative to the project; the first found is run from there.
 pub(super) const TEST_SCRIPTS: &[&RelPath] = &[
@@ -177,6 +180,14 @@ pub(super) fn tests(
     if let Some(script) = TEST_SCRIPTS.iter().map(|s| dir.join(s)).find(|path| repo.exists(path)) {
         let relative = script.relative_to(dir).unwrap_or(&script);
         out.test(in_dir(dir, &format!("{python} {relative}")), Evidence::file(script.clone()));
+    } else if let Some(script) = SHELL_TEST_SCRIPTS
+        .iter()
+        .map(|s| dir.join(s))
+        .find(|path| repo.exists(path) && repo.read(path).is_some_and(|text| script_runs_pytest(&text)))
+    {
+        // What it sets around pytest (`REQUESTS_CA_BUNDLE=$(…) exec pytest "$@"`) the suite needs.
+        let relative = script.relative_to(dir).unwrap_or(&script);
+        out.test(in_dir(dir, &format!("bash {relative}")), Evidence::file(script.clone()));
     }
     let runs_pytest = pytest.is_some();
     if let Some(source) = pytest {
@@ -392,6 +403,14 @@ pub(super) fn pytest_evidence(
         return Some(Evidence::file(pyproject_path));
     }
     requirements.iter().find(|f| repo.read(f).is_some_and(|t| mentions_pytest(&t))).map(|f| Evidence::file(*f))
+}
+
+/// Whether a shell script runs pytest: a line (not a comment) with `pytest` as a word.
+fn script_runs_pytest(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.starts_with('#'))
+        .any(|line| line.split_whitespace().any(|word| word == "pytest" || word.ends_with("/pytest")))
 }
 
 pub(super) fn mentions_pytest(text: &str) -> bool {

@@ -197,6 +197,19 @@ fn pytest_runs_the_folders_tox_s_test_environment_gives_it() {
 }
 
 #[test]
+fn a_shell_script_that_wraps_pytest_is_the_project_s_runner() {
+    let script = "#!/bin/bash\nREQUESTS_CA_BUNDLE=`python3 -m pytest_httpbin.certs` exec pytest \"$@\"\n";
+    let s = scan(&Python, &[("setup.py", ""), ("runtests.sh", script), ("conftest.py", "")]);
+    assert_eq!(s.tests(), ["bash runtests.sh", "python3 -m pytest"]);
+    // A script of that name that runs something else is not the suite's runner.
+    let other = scan(
+        &Python,
+        &[("setup.py", ""), ("runtests.sh", "#!/bin/sh\n# pytest wrapper\nmake check\n"), ("conftest.py", "")],
+    );
+    assert_eq!(other.tests(), ["python3 -m pytest"]);
+}
+
+#[test]
 fn scm_versioned_projects_install_their_requirements_first() {
     let pyproject = "[build-system]\nrequires = ['setuptools>=64', 'setuptools_scm>=8']\n[project]\nname = 'Plug_Gy'\ndependencies = ['attrs>=23']\n[project.optional-dependencies]\ntesting = ['pytest>=8', 'plug-gy[extra]']\nextra = ['rich']\ndocs = ['sphinx']\n";
     let s = scan(&Python, &[("pyproject.toml", pyproject)]);
