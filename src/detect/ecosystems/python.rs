@@ -21,7 +21,7 @@ use crate::detect::sources::Sources;
 use crate::detect::sources::shell::{self, commands, in_dir, join_path, quote};
 use crate::detect::sources::version;
 use crate::detect::sources::workflows::JobKind;
-use crate::evidence::Evidence;
+use crate::evidence::{Evidence, Kind};
 
 mod ci;
 mod django_settings;
@@ -634,11 +634,14 @@ fn project(
     // install: tox depends on filelock and virtualenv, and installed after their checkout
     // it would replace the editable project with a release.
     let nox = Some(dir.join(rel!("noxfile.py"))).filter(|path| repo.exists(path)).map(Evidence::file);
-    for (config, runner) in [(tox.as_ref().map(ToxConfig::evidence), "tox"), (nox, "nox")] {
+    let invoke = invoke_test_task(repo, dir).map(|tasks| Evidence::file(tasks).of(Kind::Task));
+    let runners =
+        [(tox.as_ref().map(ToxConfig::evidence), "tox", "tox"), (nox, "nox", "nox"), (invoke, "inv", "invoke")];
+    for (config, command, package) in runners {
         if let (true, Some(path)) = (tool.fills_interpreter(), config) {
             out.step(
                 Phase::Toolchain,
-                format!("command -v {runner} >/dev/null 2>&1 || python3 -m pip install {runner}"),
+                format!("command -v {command} >/dev/null 2>&1 || python3 -m pip install {package}"),
                 path,
             );
         }

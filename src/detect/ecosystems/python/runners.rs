@@ -149,6 +149,18 @@ pub(super) fn on_the_python_on_path(command: &str) -> Option<String> {
     changed.then(|| format!("hatch run {}", words.join(" ")))
 }
 
+/// The project's invoke tasks file (`tasks.py`) when it defines a `test` task (`@task` then
+/// `def test(`).
+pub(super) fn invoke_test_task(repo: &Repo, dir: &RelPath) -> Option<RelPathBuf> {
+    static TEST_TASK: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^@task(?:\([^)]*\))?[ \t]*\n(?:@[^\n]*\n)*def[ \t]+test[ \t]*\(")
+            .expect("the invoke task pattern is valid")
+    });
+    let tasks = dir.join(rel!("tasks.py"));
+    let text = repo.exists(&tasks).then(|| repo.read(&tasks)).flatten()?;
+    (text.contains("invoke") && TEST_TASK.is_match(&text)).then_some(tasks)
+}
+
 /// Shell scripts that run pytest with what the suite needs around it, relative to the project.
 const SHELL_TEST_SCRIPTS: &[&RelPath] = &[rel!("runtests.sh"), rel!("run_tests.sh")];
 
@@ -188,6 +200,11 @@ pub(super) fn tests(
         // What it sets around pytest (`REQUESTS_CA_BUNDLE=$(…) exec pytest "$@"`) the suite needs.
         let relative = script.relative_to(dir).unwrap_or(&script);
         out.test(in_dir(dir, &format!("bash {relative}")), Evidence::file(script.clone()));
+    }
+    // The project's invoke task (`inv test`): what it sets around the suite (pytest's
+    // capture, a pty) is the project's own way to run it.
+    if let Some(tasks) = invoke_test_task(repo, dir) {
+        out.test(in_dir(dir, "inv test"), Evidence::file(tasks).of(Kind::Task));
     }
     let runs_pytest = pytest.is_some();
     if let Some(source) = pytest {

@@ -210,6 +210,20 @@ fn a_shell_script_that_wraps_pytest_is_the_project_s_runner() {
 }
 
 #[test]
+fn an_invoke_test_task_is_the_project_s_way_to_run_its_suite() {
+    let tasks =
+        "from invoke import task\n\n@task\ndef test(c, capture=\"no\", pty=True):\n    c.run(\"pytest\", pty=pty)\n";
+    let s = scan(&Python, &[("setup.py", ""), ("tasks.py", tasks), ("conftest.py", "")]);
+    assert_eq!(s.tests(), ["inv test", "python3 -m pytest"]);
+    assert!(s.steps().contains(&"command -v inv >/dev/null 2>&1 || python3 -m pip install invoke"), "{:?}", s.steps());
+    // Tasks without a `test` one, or a `tasks.py` that is not invoke's, run no suite.
+    for other in ["from invoke import task\n\n@task\ndef build(c):\n    pass\n", "@task\ndef test(c):\n    pass\n"] {
+        let s = scan(&Python, &[("setup.py", ""), ("tasks.py", other), ("conftest.py", "")]);
+        assert_eq!(s.tests(), ["python3 -m pytest"], "{other}");
+    }
+}
+
+#[test]
 fn scm_versioned_projects_install_their_requirements_first() {
     let pyproject = "[build-system]\nrequires = ['setuptools>=64', 'setuptools_scm>=8']\n[project]\nname = 'Plug_Gy'\ndependencies = ['attrs>=23']\n[project.optional-dependencies]\ntesting = ['pytest>=8', 'plug-gy[extra]']\nextra = ['rich']\ndocs = ['sphinx']\n";
     let s = scan(&Python, &[("pyproject.toml", pyproject)]);
