@@ -1,7 +1,8 @@
 //! Kamal's deploy configuration (`config/deploy.yml`, and `config/deploy.<destination>.yml`
-//! for each destination, in the folder of the app it deploys): the names under its top-level `env:`'s `secret:` list are the
-//! app container's secrets, filled from `.kamal/secrets` at deploy. (An accessory's own
-//! `env.secret`, a database container's password, is the accessory's, not the app's.)
+//! for each destination, in the folder of the app it deploys): the names under its top-level
+//! `env:`'s `secret:` list are the app container's secrets, filled from `.kamal/secrets` at
+//! deploy. (An accessory's own `env.secret`, a database container's password, is the
+//! accessory's, not the app's.)
 //!
 //! Read line by line, not as YAML: the files are ERB templates (`<% if … %>` lines) that a
 //! YAML parser would refuse.

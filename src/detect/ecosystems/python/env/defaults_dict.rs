@@ -18,7 +18,7 @@ const WINDOW: usize = 400;
 
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static WALK: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"for\s+(\w+)\s*,\s*\w+\s+in\s+(?:self\.)?([A-Za-z_]\w*)\.items\(\)")
+        Regex::new(r"for\s+([[:word:]]+)\s*,\s*[[:word:]]+\s+in\s+(?:self\.)?([A-Za-z_][[:word:]]*)\.items\(\)")
             .expect("the dict walk pattern is valid")
     });
     if !text.contains(".items()") || !(text.contains("environ") || text.contains("getenv")) {
@@ -38,7 +38,9 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
 /// Whether the text around a walk passes the walk's `key` to an environment reader
 /// (`os.environ.get(key`, `os.getenv(key`, `environ[key]`, `self.__get_env(key`).
 fn reads_key_from_env(text: &str, start: usize, end: usize, key: &str) -> bool {
-    let Ok(read) = Regex::new(&format!(r"(?i)\w*env\w*(?:\.get)?[(\[]\s*{}\s*[,)\]]", regex::escape(key))) else {
+    let Ok(read) =
+        Regex::new(&format!(r"[[:word:]]*(?i:env)[[:word:]]*(?:\.get)?[(\[]\s*{}\s*[,)\]]", regex::escape(key)))
+    else {
         return false;
     };
     let from = text.floor_char_boundary(start.saturating_sub(WINDOW));
