@@ -472,7 +472,10 @@ fn project(
         (Tool::Pipenv, Evidence::file(dir.join(rel!("Pipfile"))))
     } else if tool_table("poetry").is_some_and(|p| p.get("dependencies").is_some() || p.get("name").is_some()) {
         (Tool::Poetry, Evidence::key(&pyproject_path, "tool.poetry"))
-    } else if tool_table("uv").is_some() && sources_outside_the_checkout(pyproject.as_deref(), dir).is_empty() {
+    } else if tool_table("uv").is_some()
+        && sources_outside_the_checkout(pyproject.as_deref(), dir).is_empty()
+        && !ci_installs_with_extras(from_ci, dir)
+    {
         (Tool::Uv, Evidence::key(&pyproject_path, "tool.uv"))
     } else if tool_table("pdm").is_some() {
         (Tool::Pdm, Evidence::key(&pyproject_path, "tool.pdm"))
@@ -711,6 +714,13 @@ fn pyproject_of(repo: &Repo, dir: &RelPath) -> Option<std::sync::Arc<toml::Table
 fn pyproject_or_setup(repo: &Repo, dir: &RelPath) -> Evidence {
     let path = MARKERS.iter().map(|m| dir.join(m)).find(|p| repo.exists(p));
     Evidence::file(path.unwrap_or_else(|| dir.join(rel!("pyproject.toml"))))
+}
+
+/// Whether CI's test jobs install the project in `dir` with pip and its extras (`pip install
+/// -e ".[dev]"`, also through a `make install-dev`): without a lockfile, uv settings in
+/// `pyproject.toml` do not make uv the way the project is installed — CI's line is.
+fn ci_installs_with_extras(from_ci: &FromCi, dir: &RelPath) -> bool {
+    from_ci.test_packages.iter().any(|installs| installs.dir == dir && !installs.extras.is_empty())
 }
 
 /// `[tool.uv.workspace] members/exclude`: one `uv sync --all-packages` at the root.

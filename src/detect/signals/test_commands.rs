@@ -11,10 +11,10 @@ use crate::detect::ecosystems::ships;
 use crate::detect::ecosystems::{self, is_test_command, node};
 use crate::detect::findings::{Evidence, Findings, Kind, Phase, Step, TestCommand};
 use crate::detect::signals::relevance::runs_tests_line;
-use crate::detect::sources::Sources;
 use crate::detect::sources::devshells::ShellKind;
 use crate::detect::sources::shell::{commands, in_dir, join_path, quote, script_path};
 use crate::detect::sources::workflows::{Job, RUNNER_VARIABLES, RunLine, SHELL_VARIABLE};
+use crate::detect::sources::{Sources, tasks};
 use crate::rel_path::{RelPath, RelPathBuf};
 
 /// Target names that run the test suite, best first.
@@ -94,7 +94,7 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 // What the command runs, where the repo says: a make target's recipe, a tox
                 // environment's commands, the lines of a script named for tests (`bash
                 // scripts/test-files.sh` may only grep the docs; `./mvnw` is a tool).
-                let mut runs = make_recipes(sources, &line.dir, &test);
+                let mut runs = tasks::make_recipes(sources.tasks(), &line.dir, &test);
                 if runs.is_empty() {
                     runs = ecosystems::lines_run_by(sources, &line.dir, &test);
                 }
@@ -322,29 +322,6 @@ fn reads_variable(text: &str, name: &str) -> bool {
         let rest = rest.strip_prefix('{').unwrap_or(rest);
         rest.strip_prefix(name).is_some_and(|after| !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
     })
-}
-
-/// The recipe lines of the Makefile targets `command` runs with `make` from `dir`, so merge
-/// can tell `make test` from `make requirements check` (lint only).
-fn make_recipes(sources: &Sources, dir: &str, command: &str) -> Vec<String> {
-    let mut lines = Vec::new();
-    for words in commands(command).into_iter().filter(|w| w.first().is_some_and(|p| p == "make")) {
-        let mut make_dir = RelPath::root().join_normalized(dir).unwrap_or_default();
-        let mut targets = Vec::new();
-        let mut args = words[1..].iter();
-        while let Some(arg) = args.next() {
-            if arg == "-C" {
-                make_dir = args.next().and_then(|d| join_path(&make_dir, d)).unwrap_or_default();
-            } else if !arg.starts_with('-') && !arg.contains('=') {
-                targets.push(arg.as_str());
-            }
-        }
-        let file = sources.tasks().iter().find(|f| f.tool == "make" && f.path.parent() == make_dir);
-        for target in file.iter().flat_map(|f| &f.targets).filter(|t| targets.contains(&t.name.as_str())) {
-            lines.extend(target.recipe.iter().map(|(_, line)| line.clone()));
-        }
-    }
-    lines
 }
 
 /// A test line of a script as a command that runs on its own: the shell's control words

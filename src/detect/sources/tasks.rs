@@ -9,7 +9,7 @@ use regex::Regex;
 use yaml_rust2::Yaml;
 
 use crate::detect::repo::{Repo, is_own_path};
-use crate::detect::sources::shell::commands;
+use crate::detect::sources::shell::{commands, join_path};
 use crate::detect::sources::workflows::{JobService, docker_run_service, scalar};
 use crate::evidence::{Anchor, Evidence, Kind};
 use crate::rel_path::{RelPath, RelPathBuf};
@@ -50,6 +50,8 @@ pub struct Target {
     pub name: String,
     pub at: Anchor,
     pub recipe: Vec<(Anchor, String)>,
+    /// The targets it needs first (a Makefile rule's prerequisites).
+    pub prerequisites: Vec<String>,
 }
 
 /// The project's task files, by path.
@@ -79,11 +81,60 @@ pub fn read_all(repo: &Repo) -> Vec<TaskFile> {
     found
 }
 
+/// The recipe lines of the Makefile targets `command` runs with `make` from `dir` (`make
+/// install-dev`, `make -C api test`): what CI's line does, where the repo says.
+pub fn make_recipes(tasks: &[TaskFile], dir: &str, command: &str) -> Vec<String> {
+    make_lines(tasks, dir, command, 0)
+}
+
+/// [`make_recipes`] with, before each target's recipe, those of its prerequisites, as make
+/// runs them (`check: style test` runs `test`'s recipe), a few levels down.
+pub fn make_runs(tasks: &[TaskFile], dir: &str, command: &str) -> Vec<String> {
+    make_lines(tasks, dir, command, 3)
+}
+
+fn make_lines(tasks: &[TaskFile], dir: &str, command: &str, prerequisite_depth: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    for words in commands(command).into_iter().filter(|w| w.first().is_some_and(|p| p == "make")) {
+        let mut make_dir = RelPath::root().join_normalized(dir).unwrap_or_default();
+        let mut targets = Vec::new();
+        let mut args = words[1..].iter();
+        while let Some(arg) = args.next() {
+            if arg == "-C" {
+                make_dir = args.next().and_then(|d| join_path(&make_dir, d)).unwrap_or_default();
+            } else if !arg.starts_with('-') && !arg.contains('=') {
+                targets.push(arg.as_str());
+            }
+        }
+        let Some(file) = tasks.iter().find(|f| f.tool == "make" && f.path.parent() == make_dir) else { continue };
+        let mut seen = Vec::new();
+        for target in targets {
+            target_lines(file, target, prerequisite_depth, &mut seen, &mut lines);
+        }
+    }
+    lines
+}
+
+/// The lines `target` of `file` runs: its prerequisites' first (down to `depth` levels), then
+/// its recipe; each target once.
+fn target_lines<'f>(file: &'f TaskFile, target: &str, depth: usize, seen: &mut Vec<&'f str>, lines: &mut Vec<String>) {
+    let Some(found) = file.targets.iter().find(|t| t.name == target && !seen.contains(&t.name.as_str())) else {
+        return;
+    };
+    seen.push(&found.name);
+    if depth > 0 {
+        for prerequisite in &found.prerequisites {
+            target_lines(file, prerequisite, depth - 1, seen, lines);
+        }
+    }
+    lines.extend(found.recipe.iter().map(|(_, line)| line.clone()));
+}
+
 static MAKE_RULE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^([A-Za-z0-9_][A-Za-z0-9_.\-/ ]*?)\s*::?(?:[^=]|$)").expect("the make-rule pattern is valid")
 });
 static MAKE_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::=|::=|\?=|\+=|=)\s*(.*)$")
+    Regex::new(r"^[ ]*(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::=|::=|\?=|\+=|=)\s*(.*)$")
         .expect("the make-variable pattern is valid")
 });
 static MAKE_REFERENCE: LazyLock<Regex> =
@@ -112,8 +163,18 @@ fn make_targets(text: &str) -> Vec<Target> {
             variables.insert(var[1].to_string(), var[2].trim().to_string());
         } else if let Some(rule) = MAKE_RULE.captures(line) {
             in_recipe = true;
+            // `test: build lint | order-only ; inline recipe`: the named targets it needs.
+            let rest = line[rule.get(1).map_or(0, |m| m.end())..].trim_start().trim_start_matches(':');
+            let rest = rest.split([';', '|', '#']).next().unwrap_or_default();
+            let prerequisites: Vec<String> =
+                rest.split_whitespace().filter(|n| !n.contains(['$', '%', '/', '='])).map(str::to_string).collect();
             for name in rule[1].split_whitespace().filter(|n| !n.starts_with('.')) {
-                targets.push(Target { name: name.to_string(), at: Anchor::Line(*line_no), recipe: Vec::new() });
+                targets.push(Target {
+                    name: name.to_string(),
+                    at: Anchor::Line(*line_no),
+                    recipe: Vec::new(),
+                    prerequisites: prerequisites.clone(),
+                });
             }
             if rule[1].split_whitespace().all(|n| n.starts_with('.')) {
                 in_recipe = false;
@@ -185,7 +246,12 @@ fn just_recipes(text: &str) -> Vec<Target> {
         in_recipe = false;
         if let Some(recipe) = JUST_RECIPE.captures(&line) {
             in_recipe = true;
-            targets.push(Target { name: recipe[1].to_string(), at: Anchor::Line(line_no), recipe: Vec::new() });
+            targets.push(Target {
+                name: recipe[1].to_string(),
+                at: Anchor::Line(line_no),
+                recipe: Vec::new(),
+                prerequisites: Vec::new(),
+            });
         }
     }
     targets
@@ -207,7 +273,7 @@ fn taskfile_tasks(doc: &Yaml) -> Vec<Target> {
             .filter_map(|c| scalar(c).or_else(|| scalar(&c["cmd"])))
             .map(|c| (at.clone(), c))
             .collect::<Vec<_>>();
-        targets.push(Target { name, at, recipe });
+        targets.push(Target { name, at, recipe, prerequisites: Vec::new() });
     }
     targets
 }
@@ -245,6 +311,7 @@ pub fn docker_run_services(repo: &Repo, tasks: &[TaskFile]) -> Vec<JobService> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rel_path::rel;
 
     #[test]
     fn make_targets_and_recipes() {
@@ -255,6 +322,30 @@ mod tests {
         assert_eq!(names, [("test", line(4)), ("up", line(7)), ("setup", line(10)), ("install", line(10))]);
         assert_eq!(targets[0].recipe, [(line(5), "go test ./...  -race".to_string())]);
         assert_eq!(targets[1].recipe, [(line(8), "docker compose -f docker/dev.yml up -d".to_string())]);
+        assert_eq!(targets[0].prerequisites, ["deps"]);
+    }
+
+    #[test]
+    fn make_runs_a_target_s_prerequisites_first() {
+        let text = "ifdef UV
+    PIP := uv pip
+else
+    PIP := pip
+endif
+lint:
+	ruff check .
+test: | build
+	python -m unittest
+check: lint test $(EXTRA)
+install-dev:
+	$(PIP) install -e .[dev]
+";
+        let file = TaskFile { path: rel!("Makefile").to_owned(), tool: "make", targets: make_targets(text) };
+        let files = [file];
+        assert_eq!(make_runs(&files, "", "make check"), ["ruff check .", "python -m unittest"]);
+        assert!(make_recipes(&files, "", "make check").is_empty(), "a rule without a recipe runs none of its own");
+        // A conditional's indented assignment is a variable (the last one read wins).
+        assert_eq!(make_recipes(&files, "", "make install-dev"), ["pip install -e .[dev]"]);
     }
 
     #[test]

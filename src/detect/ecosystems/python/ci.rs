@@ -12,7 +12,7 @@ use regex::Regex;
 use crate::detect::ecosystems::ships;
 use crate::detect::sources::shell::{commands, join_path, script_path};
 use crate::detect::sources::workflows::{JobKind, RunLine};
-use crate::detect::sources::{Sources, version};
+use crate::detect::sources::{Sources, tasks, version};
 
 /// What one CI line installs, from the directory it runs in.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,7 +169,7 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
         // pytest-cov`).
         let tests = |line: &RunLine| {
             !ships(&line.text)
-                && commands(&line.text).iter().any(|words| {
+                && run_commands(sources, line).iter().any(|words| {
                     pip_install(words).is_none()
                         && (PYTHON_TEST.is_match(&words.join(" "))
                             || runs_python_tests_script(sources, &line.dir, words))
@@ -182,7 +182,7 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
         // pip command, in CI's order, each knowing whether CI installed the checkout before it.
         let mut after_own = false;
         for line in job.lines[..=first_test].iter().filter(|line| !line.in_foreign_checkout) {
-            for words in commands(&line.text) {
+            for words in run_commands(sources, line) {
                 let Some((installs, own)) =
                     CiPackages::of_pip(sources.repo(), &line.dir, &words, after_own, &line.source)
                 else {
@@ -193,6 +193,16 @@ pub fn test_packages(sources: &Sources) -> Vec<CiPackages> {
             }
         }
     }
+    found
+}
+
+/// The commands a CI line runs: its own, then those of the Makefile targets it runs (`make
+/// install-dev` whose recipe is `pip install -e ".[dev]"`, `make check` whose prerequisite
+/// `test` runs the tests), in make's order.
+fn run_commands(sources: &Sources, line: &RunLine) -> Vec<Vec<String>> {
+    let mut found = commands(&line.text);
+    let recipes = tasks::make_runs(sources.tasks(), &line.dir, &line.text);
+    found.extend(recipes.iter().flat_map(|recipe| commands(recipe)));
     found
 }
 

@@ -549,3 +549,27 @@ fn without_a_version_file_or_range_the_pythons_ci_tests_on_bound_the_choice() {
     ]);
     assert!(d.install.contains("hanzo_python_newest 3.10  # pyproject.toml#project.requires-python"), "{}", d.install);
 }
+
+#[test]
+fn ci_s_make_target_installs_the_project_as_ci_does() {
+    // CI runs `make install-dev` then `make check`; the Makefile's `install-dev` installs the
+    // checkout with the `dev` extra setup.py declares, and `check` runs the tests through its
+    // prerequisite `test`. uv settings without a lock do not make uv the way in.
+    let workflow = "jobs:\n  test:\n    steps:\n      - run: |\n          python -m pip install --upgrade pip\n          make install-dev\n      - run: make check\n";
+    let makefile = "ifdef UV\n    PIP := uv pip\nelse\n    PIP := pip\nendif\n\ninstall:\n\t$(PIP) install -e .\n\ninstall-dev:\n\t$(PIP) install -e \".[dev]\"\n\nstyle:\n\tpre-commit run --all-files\n\ntest:\n\tpython -m unittest\n\ncheck: style test\n";
+    let pyproject =
+        "[project]\nname = 'lib'\ndynamic = ['optional-dependencies']\n[tool.uv.sources]\nlibc = { path = './libc' }\n";
+    let setup = "from setuptools import setup\nsetup(extras_require={'dev': ['duckdb', 'pytz']})\n";
+    let files = [
+        ("pyproject.toml", pyproject),
+        ("setup.py", setup),
+        ("Makefile", makefile),
+        (".github/workflows/ci.yml", workflow),
+    ];
+    let s = scan(&Python, &files);
+    assert!(!s.steps().iter().any(|c| c.contains("uv export")), "{:?}", s.steps());
+    assert!(s.steps().contains(&"python3 -m pip install -e '.[dev]'"), "{:?}", s.steps());
+    // Without CI's install line, `[tool.uv]` still makes uv the way in.
+    let s = scan(&Python, &files[..3]);
+    assert!(s.steps().iter().any(|c| c.contains("uv export")), "{:?}", s.steps());
+}
