@@ -21,6 +21,7 @@ use crate::rel_path::rel;
 
 mod dotenvy;
 mod env;
+mod skogsra;
 mod vapor;
 
 pub struct Elixir;
@@ -64,7 +65,8 @@ impl Ecosystem for Elixir {
     /// `config/prod.exs` or `config/releases.exs` are optional, and so are those under an
     /// `if` that tests another variable; the examples of a `@doc` heredoc are no reads.
     /// Dotenvy's `env!("X", :type)` reads the same way (see [`dotenvy`]), and so do Vapor's
-    /// `%Env{bindings: […]}` (see [`vapor`]).
+    /// `%Env{bindings: […]}` (see [`vapor`]), and Skogsra's `app_env` declarations (see
+    /// [`skogsra`]).
     /// Calls with a variable's name of a function some file may define as an env helper
     /// (`App.Config.secret!("X")`, see [`env`]) are kept for the secrets signal to pair.
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
@@ -158,6 +160,7 @@ impl Ecosystem for Elixir {
         found.extend(dotenvy);
         found.extend(helper_calls);
         found.extend(vapor::reads(text).into_iter().filter(|read| !in_docs(read.at)));
+        found.extend(skogsra::reads(text));
         found
     }
     fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
