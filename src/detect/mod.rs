@@ -27,8 +27,12 @@ pub use repo::{Repo, WalkOptions};
 pub use sources::Sources;
 
 /// The walk skips every ecosystem's dependency, cache and build folders, gathered once.
-static SKIPPED_DIRS: LazyLock<repo::SkippedDirs> =
-    LazyLock::new(|| repo::SkippedDirs::with(ecosystems::ALL.iter().flat_map(|eco| eco.skipped_dirs).copied()));
+static SKIPPED_DIRS: LazyLock<repo::SkippedDirs> = LazyLock::new(|| {
+    repo::SkippedDirs::with(
+        ecosystems::ALL.iter().flat_map(|eco| eco.skipped_dirs).copied(),
+        ecosystems::ALL.iter().flat_map(|eco| eco.build_output).copied(),
+    )
+});
 
 impl Default for WalkOptions {
     fn default() -> Self {

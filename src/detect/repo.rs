@@ -35,21 +35,51 @@ pub const SKIPPED_DIRS: &[&str] = &[
 ];
 
 /// The folder names a walk never descends into: [`SKIPPED_DIRS`] and the ones given,
-/// sorted once so that each of the walk's folders costs one binary search.
+/// sorted once so that each of the walk's folders costs one binary search; and the names it
+/// skips only beside a project file of some extensions (.NET's `bin/` and `obj/` next to a
+/// `.csproj`: elsewhere `bin/` holds a Rust workspace's crates or a project's scripts).
 #[derive(Debug, Clone)]
-pub struct SkippedDirs(Box<[&'static str]>);
+pub struct SkippedDirs {
+    names: Box<[&'static str]>,
+    beside: Box<[BuildOutput]>,
+}
+
+/// A folder name that is build output beside a project file with one of `extensions`.
+pub type BuildOutput = (&'static str, &'static [&'static str]);
 
 impl SkippedDirs {
-    /// [`SKIPPED_DIRS`] and `more`.
-    pub fn with(more: impl IntoIterator<Item = &'static str>) -> SkippedDirs {
+    /// [`SKIPPED_DIRS`] and `more`, and the folders skipped `beside` their project files.
+    pub fn with(
+        more: impl IntoIterator<Item = &'static str>,
+        beside: impl IntoIterator<Item = BuildOutput>,
+    ) -> SkippedDirs {
         let mut names: Vec<&str> = SKIPPED_DIRS.iter().copied().chain(more).collect();
         names.sort_unstable();
         names.dedup();
-        SkippedDirs(names.into_boxed_slice())
+        SkippedDirs { names: names.into_boxed_slice(), beside: beside.into_iter().collect() }
     }
 
     pub fn contains(&self, name: &str) -> bool {
-        self.0.binary_search(&name).is_ok()
+        self.names.binary_search(&name).is_ok()
+    }
+
+    /// Whether the walk skips the folder at `path`, named `name`: one listing of its parent
+    /// for a name that is build output only beside a project file.
+    pub fn skips(&self, name: &str, path: &Path) -> bool {
+        if self.contains(name) {
+            return true;
+        }
+        let extensions: Vec<&str> =
+            self.beside.iter().filter(|(dir, _)| *dir == name).flat_map(|(_, e)| e.iter().copied()).collect();
+        if extensions.is_empty() {
+            return false;
+        }
+        let Some(Ok(entries)) = path.parent().map(std::fs::read_dir) else { return false };
+        entries.flatten().any(|entry| {
+            let file_name = entry.file_name();
+            let file_name = file_name.to_string_lossy();
+            extensions.iter().any(|ext| file_name.rsplit_once('.').is_some_and(|(_, e)| e.eq_ignore_ascii_case(ext)))
+        })
     }
 }
 
@@ -123,7 +153,7 @@ impl Repo {
             .filter_entry(move |entry| {
                 !(entry.file_type().is_some_and(|t| t.is_dir())
                     && entry.depth() > 0
-                    && entry.file_name().to_str().is_some_and(|n| skipped.contains(n)))
+                    && entry.file_name().to_str().is_some_and(|n| skipped.skips(n, entry.path())))
                     && keep.keep(entry)
             })
             .build_parallel();
@@ -720,6 +750,26 @@ mod tests {
         }
         let repo = Repo::walk(dir.path(), &WalkOptions::default()).unwrap();
         assert_eq!(repo.files().map(|f| f.path().to_string()).collect::<Vec<_>>(), ["src/main.rs"]);
+    }
+
+    #[test]
+    fn build_output_is_skipped_only_beside_its_project_file() {
+        // .NET's `bin/` beside a `.csproj` is its build; a Rust workspace's `bin/` holds crates.
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            "Api/Api.csproj",
+            "Api/bin/Debug/Api.dll",
+            "Api/obj/project.assets.json",
+            "bin/core/src/main.rs",
+            "obj/x.rs",
+        ];
+        for rel in files {
+            std::fs::create_dir_all(dir.path().join(rel).parent().unwrap()).unwrap();
+            std::fs::write(dir.path().join(rel), "").unwrap();
+        }
+        let repo = Repo::walk(dir.path(), &WalkOptions::default()).unwrap();
+        let walked: Vec<String> = repo.files().map(|f| f.path().to_string()).collect();
+        assert_eq!(walked, ["Api/Api.csproj", "bin/core/src/main.rs", "obj/x.rs"]);
     }
 
     #[test]

@@ -26,6 +26,9 @@ use crate::rel_path::{RelPath, RelPathBuf};
 
 pub struct Dotnet;
 
+/// The extensions of its project files, beside which `bin/` and `obj/` are build output.
+const PROJECT_FILES: &[&str] = &["csproj", "fsproj", "vbproj"];
+
 /// What Dotnet declares (see [`Declaration`]).
 pub static DECLARATION: Declaration = Declaration {
     id: "dotnet",
@@ -47,7 +50,7 @@ pub static DECLARATION: Declaration = Declaration {
     source_extensions: &["cs", "fs"],
     install_programs: &["dotnet"],
     versioned_manifests: &["global.json"],
-    skipped_dirs: &["bin", "obj"],
+    build_output: &[("bin", PROJECT_FILES), ("obj", PROJECT_FILES)],
     ..Declaration::new(&Dotnet)
 };
 

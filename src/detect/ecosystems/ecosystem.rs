@@ -225,6 +225,9 @@ pub struct Declaration {
     /// Folders its tools fill with dependencies, caches and build output (`node_modules`,
     /// `.tox`): the walk never descends into them, wherever they are.
     pub skipped_dirs: &'static [&'static str],
+    /// Folders its builds fill, named as others name their code (`bin`): the walk skips one
+    /// only beside a project file of the extensions given.
+    pub build_output: &'static [crate::detect::repo::BuildOutput],
     /// What it does: reads manifests, source files and commands.
     pub behaviour: &'static dyn Ecosystem,
 }
@@ -257,6 +260,7 @@ impl Declaration {
             source_extensions: &[],
             test_file_words: &[],
             skipped_dirs: &[],
+            build_output: &[],
             behaviour,
         }
     }
@@ -419,11 +423,14 @@ pub struct SettingsRoot {
     /// The prefix is the value of this string constant of this struct, wherever it is
     /// defined (`GetSection(SmtpOptions.Section)`), not [`Self::prefix`].
     pub prefix_constant: Option<(String, String)>,
+    /// The module the file imports the struct from (Rust's `use app::config::core::Env`
+    /// gives `core`): of several structs of that name, the one its file or folder names.
+    pub module: Option<String>,
 }
 
 impl SettingsRoot {
     pub fn new(prefix: impl Into<String>, ty: impl Into<String>, keys: FieldKeys) -> SettingsRoot {
-        SettingsRoot { prefix: prefix.into(), ty: ty.into(), keys, prefix_constant: None }
+        SettingsRoot { prefix: prefix.into(), ty: ty.into(), keys, prefix_constant: None, module: None }
     }
 }
 
@@ -439,6 +446,8 @@ pub enum FieldKeys {
     /// property as `Smtp__Property`, sections joined by `__`; `validated` when the binding
     /// validates the class's DataAnnotations, so a `[Required]` property stops the app.
     Options { validated: bool },
+    /// serde through envy: each field (or its `rename`) upper-cased, right after the prefix.
+    Serde,
 }
 
 /// One environment variable a source or settings file reads.

@@ -5,7 +5,7 @@
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
 use crate::detect::ecosystems::ecosystem::{
-    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SetupStep, Toolchain,
+    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SettingsTypes, SetupStep, Toolchain,
 };
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
@@ -70,6 +70,9 @@ impl Ecosystem for Rust {
         env::reads(text)
     }
     /// The config crate's or figment's prefix: the project's, for its settings file's keys.
+    fn settings_structs(&self, text: &str) -> SettingsTypes {
+        env::envy::settings_structs(text)
+    }
     fn env_prefix(&self, text: &str) -> Option<String> {
         env::namespace(text)
     }

@@ -18,6 +18,7 @@ pub use self::helpers::helpers;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
+pub(super) mod envy;
 mod helpers;
 
 const QUOTES: &[char] = &['"'];

@@ -52,7 +52,8 @@ pub(super) fn filled<'a>(
                 value.as_str()
             }
         };
-        walk(&by_name, root.keys, (&root.ty, near), prefix, 0, &mut found);
+        let Some(definition) = in_module(&by_name, &root.ty, near, root.module.as_deref()) else { continue };
+        walk(&by_name, root.keys, definition, prefix, 0, &mut found);
     }
     found.retain(|(_, read, _)| !given.contains(&read.name.to_ascii_uppercase()));
     for (_, read, _) in found.iter_mut().filter(|(_, read, _)| read.unprefixed) {
@@ -70,16 +71,32 @@ fn nearest<'a>(by_name: &ByName<'a>, ty: &str, near: &RelPath) -> Option<(&'a Re
     all.iter().find(|(rel, _)| rel.parent() == near.parent()).or(all.first()).copied()
 }
 
-/// The variables struct `ty`, as named in file `near`, holds under `prefix`.
+/// The definition of `ty` in the file or folder named `module` (`core.rs`, `cli/mod.rs`),
+/// else as [`nearest`].
+fn in_module<'a>(
+    by_name: &ByName<'a>,
+    ty: &str,
+    near: &RelPath,
+    module: Option<&str>,
+) -> Option<(&'a RelPath, &'a Defined)> {
+    let named = |rel: &RelPath| {
+        let stem = rel.file_name().rsplit_once('.').map_or(rel.file_name(), |(stem, _)| stem);
+        let stem = if matches!(stem, "mod" | "lib") { rel.parent().file_name() } else { stem };
+        module == Some(stem)
+    };
+    let all = by_name.get(ty)?;
+    all.iter().find(|(rel, _)| named(rel)).copied().or_else(|| nearest(by_name, ty, near))
+}
+
+/// The variables the struct `defined` in `rel` holds under `prefix`.
 fn walk<'a>(
     by_name: &ByName<'a>,
     keys: FieldKeys,
-    (ty, near): (&str, &RelPath),
+    (rel, defined): (&'a RelPath, &'a Defined),
     prefix: &str,
     depth: usize,
     found: &mut Vec<(&'a RelPath, EnvRead, usize)>,
 ) {
-    let Some((rel, defined)) = nearest(by_name, ty, near) else { return };
     if depth > MAX_DEPTH {
         return;
     }
@@ -91,6 +108,7 @@ fn walk<'a>(
         // a `[Required]` property stops the app only where the binding validates it.
         let (key, need, via) = match keys {
             FieldKeys::Envconfig => (field.key.clone(), field.need, "envconfig.Process field"),
+            FieldKeys::Serde => (field.key.clone(), field.need, "envy field"),
             FieldKeys::Mapstructure { .. } => match &field.mapped_key {
                 Some(key) => (key.to_ascii_uppercase(), Need::Unstated, "viper Unmarshal field"),
                 None => continue,
@@ -106,6 +124,7 @@ fn walk<'a>(
         // viper puts `_` after its prefix whatever the replacer says of the key's dots.
         let joiner = match keys {
             FieldKeys::Options { .. } => "__",
+            FieldKeys::Serde => "",
             FieldKeys::Mapstructure { double: true } if depth > 0 => "__",
             _ => "_",
         };
@@ -118,7 +137,9 @@ fn walk<'a>(
             (false, false) => format!("{prefix}{joiner}{key}"),
         };
         if field.embedded || by_name.contains_key(field.ty.as_str()) {
-            walk(by_name, keys, (&field.ty, rel), &name, depth + 1, found);
+            if let Some(nested) = nearest(by_name, &field.ty, rel) {
+                walk(by_name, keys, nested, &name, depth + 1, found);
+            }
         } else if !name.is_empty() {
             // A bound property the app does not insist on is like any configuration key: a
             // variable only where the project spells it (an options class often holds keys
@@ -131,5 +152,50 @@ fn walk<'a>(
             let read = read.typed_setting(field.setting).marked_secret(written_secret).without_prefix(options);
             found.push((rel, read, line));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detect::ecosystems::ecosystem::SettingsField;
+    use crate::rel_path::rel;
+
+    fn defined(name: &str, key: &str) -> Defined {
+        let field = SettingsField {
+            key: key.into(),
+            mapped_key: None,
+            ty: "String".into(),
+            embedded: false,
+            need: Need::Optional,
+            setting: false,
+            at: 0,
+        };
+        Defined {
+            settings: SettingsStruct { name: name.into(), fields: vec![field], constants: vec![] },
+            lines: vec![3],
+        }
+    }
+
+    #[test]
+    fn a_struct_imported_from_a_module_is_that_module_s() {
+        // Three crates' `Env`: the call in `bin/periphery` imports `config::periphery::Env`.
+        let defined = [
+            (rel!("client/src/config/cli/mod.rs"), defined("Env", "CLI_SECRET")),
+            (rel!("client/src/config/core.rs"), defined("Env", "CORE_PASSWORD")),
+            (rel!("client/src/config/periphery.rs"), defined("Env", "PERIPHERY_PASSKEY")),
+        ];
+        let call = rel!("bin/periphery/src/config.rs");
+        let names = |module: Option<&str>| -> Vec<String> {
+            let root =
+                SettingsRoot { module: module.map(str::to_string), ..SettingsRoot::new("", "Env", FieldKeys::Serde) };
+            filled(&[(call, root)], &defined, &HashSet::new(), &HashSet::new(), "")
+                .into_iter()
+                .map(|(_, read, _)| read.name)
+                .collect()
+        };
+        assert_eq!(names(Some("periphery")), ["PERIPHERY_PASSKEY"]);
+        assert_eq!(names(Some("cli")), ["CLI_SECRET"]);
+        assert_eq!(names(None), ["CLI_SECRET"], "else the first defined");
     }
 }
