@@ -203,7 +203,8 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
         || words.iter().any(|w| selects_one_test(w))
         || names.iter().any(|n| match n.as_str() {
             "coverage" | "cov" => !names_the_suite,
-            n => NOT_THE_SUITE.contains(&n),
+            // `microbenchmarks.py`, `run_benchmarks`: a benchmark under any name.
+            n => NOT_THE_SUITE.contains(&n) || n.contains("benchmark"),
         });
     let interpreter = words.windows(2).any(|w| {
         let value = w[1].trim_start_matches('-');

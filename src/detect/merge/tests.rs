@@ -550,6 +550,9 @@ fn the_primary_test_is_the_suite_a_developer_runs() {
     assert_eq!(reasons("make test", &["source env/bin/activate && pytest"]), 1);
     // A subset: smoke or integration runs beside the suite; a script named for its part.
     assert_eq!(reasons("yarn test:smoke", &[]), 1);
+    // A benchmark under any name, with pytest-benchmark's options (`--benchmark-disable` runs the suite).
+    assert_eq!(reasons("./cachegrind.py pytest -n0 --benchmark-autosave microbenchmarks.py", &[]), 1);
+    assert_eq!(reasons("python3 -m pytest --benchmark-disable", &[]), 0);
     assert_eq!(reasons("./scripts/test-integration.sh", &["python -m pytest -m integration"]), 1);
     assert_eq!(reasons("./scripts/test-postgres.sh", &["python -m pytest"]), 0);
     assert_eq!(reasons("cargo test --target i686-unknown-linux-gnu", &[]), 1, "a cross build");
