@@ -18,13 +18,13 @@ use crate::detect::repo::{Repo, is_own_path, too_deep_for_a_project};
 use crate::detect::sources::Sources;
 use crate::detect::sources::compose::ComposeStart;
 use crate::detect::sources::pins::ToolPin;
-use crate::detect::sources::shell::in_dir;
 use crate::detect::sources::version;
 use crate::evidence::Evidence;
 
 mod ci_install;
 mod docs_site;
 mod env;
+mod test_script;
 pub use docs_site::is_app_package;
 
 pub struct Node;
@@ -110,7 +110,7 @@ impl Ecosystem for Node {
         let body =
             manifest.as_deref().and_then(|m| m.pointer(&format!("/scripts/{}", script.replace('/', "~1"))).cloned());
         match body.as_ref().and_then(Value::as_str) {
-            Some(body) if watches_unless_ci(body) => vec![("CI", "true")],
+            Some(body) if test_script::watches_unless_ci(body) => vec![("CI", "true")],
             _ => Vec::new(),
         }
     }
@@ -322,7 +322,8 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
     let (install, source) = ci_install::with_ci_flags(sources, dir, pm == Pm::Npm, install, Evidence::file(evidence));
     out.step_in(dir, Phase::Install, install, source);
 
-    tests(&manifest, &manifest_path, dir, pm, out);
+    test_script::build_first(repo, &manifest, &manifest_path, dir, pm, out);
+    test_script::tests(&manifest, &manifest_path, dir, pm, out);
     workspace(repo, dir, &manifest, &manifest_path, pm, out)
 }
 
@@ -543,50 +544,6 @@ fn is_yarn_berry(repo: &Repo, dir: &RelPath, declared: Option<&str>) -> bool {
     repo.exists(&lock) && repo.read_once(&lock).is_some_and(|text| text.contains("\n__metadata:"))
 }
 
-/// The test command: the `test` script (unless it is npm's placeholder), else the first
-/// `test:*`/`test-*` script.
-fn tests(manifest: &Value, manifest_path: &RelPath, dir: &RelPath, pm: Pm, out: &mut Findings) {
-    let Some(scripts) = manifest.get("scripts").and_then(Value::as_object) else { return };
-    let placeholder = |body: &str| body.contains("no test specified");
-    let chosen = match scripts.get("test").and_then(Value::as_str) {
-        Some(body) if !placeholder(body) => Some("test"),
-        _ => scripts
-            .iter()
-            .find(|(name, body)| {
-                (name.starts_with("test:") || name.starts_with("test-"))
-                    && body.as_str().is_some_and(|b| !placeholder(b))
-            })
-            .map(|(name, _)| name.as_str()),
-    };
-    let Some(script) = chosen else { return };
-    let command = match (pm, script) {
-        (Pm::Npm, "test") => "npm test".to_string(),
-        (Pm::Npm, _) => format!("npm run {script}"),
-        // `bun test` is Bun's own runner, not the script.
-        (Pm::Bun, _) => format!("bun run {script}"),
-        (_, "test") => format!("{} test", pm.name()),
-        (_, _) => format!("{} run {script}", pm.name()),
-    };
-    let body = scripts.get(script).and_then(Value::as_str).unwrap_or_default();
-    let command = if watches_unless_ci(body) { format!("CI=true {command}") } else { command };
-    out.test(in_dir(dir, &command), Evidence::key(manifest_path, format!("scripts.{script}")).of(Kind::Task));
-}
-
-/// Whether a package script starts a runner that watches for changes unless `CI` is set:
-/// Create React App's `react-scripts test` (and craco's), or a bare `vitest` in a terminal.
-/// An agent's shell may be one; the run would never end.
-fn watches_unless_ci(script: &str) -> bool {
-    script.split("&&").any(|part| {
-        let words: Vec<&str> = part.split_whitespace().collect();
-        let once =
-            words.iter().any(|w| matches!(*w, "run" | "--run" | "--watch=false" | "--watchAll=false" | "--no-watch"));
-        let watcher =
-            words.windows(2).any(|w| matches!(w[0], "react-scripts" | "craco" | "rescripts") && w[1] == "test")
-                || words.first() == Some(&"vitest");
-        watcher && !once
-    })
-}
-
 /// Workspace members from package.json `workspaces` (a list, or `{packages: […]}`) and
 /// `pnpm-workspace.yaml` `packages:`; reported as a note, returned to skip the members.
 fn workspace(
@@ -670,16 +627,6 @@ pub fn install_globally_when_missing(program: &str, quoted: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn runners_that_watch_outside_ci() {
-        assert!(watches_unless_ci("react-scripts test"));
-        assert!(watches_unless_ci("npm run build && vitest"));
-        assert!(!watches_unless_ci("react-scripts test --watchAll=false"));
-        assert!(!watches_unless_ci("vitest run"));
-        assert!(!watches_unless_ci("vitest --run"));
-        assert!(!watches_unless_ci("jest"));
-    }
 
     #[test]
     fn nvmrc_versions() {
