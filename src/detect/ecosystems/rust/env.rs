@@ -336,6 +336,19 @@ pub fn namespace(text: &str) -> Option<String> {
 /// credential when the secrecy crate wraps it (`Secret<String>`, `SecretString`). With a
 /// `separator`, a field whose type is another struct of the file stands for that struct's
 /// fields, `PREFIX` + `FIELD` + `separator` + its field.
+/// A struct's field with its attributes, name and type (one compiled pattern for the readers
+/// of serde structs here and in [`envy`]).
+static STRUCT_FIELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?m)^\s*((?:#\[(?:[^\[\]]|\[[^\]]*\])*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)",
+    )
+    .expect("the struct field pattern is valid")
+});
+/// serde's `rename = "x"` in a field's attributes.
+static SERDE_RENAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?-u:\b)rename\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)""#).expect("the serde rename pattern is valid")
+});
+
 fn struct_fields(text: &str, ty: &str, prefix: &str, via: &'static str) -> Vec<EnvRead> {
     nested_fields(text, ty, prefix, None, via, 0)
 }
@@ -348,25 +361,18 @@ fn nested_fields(
     via: &'static str,
     depth: usize,
 ) -> Vec<EnvRead> {
-    static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^\s*((?:#\[(?:[^\[\]]|\[[^\]]*\])*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)")
-            .expect("the struct field pattern is valid")
-    });
-    static RENAME: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)rename\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)""#).expect("the serde rename pattern is valid")
-    });
     let Some(start) = text.find(&format!("struct {ty} {{")).or_else(|| text.find(&format!("struct {ty}{{"))) else {
         return Vec::new();
     };
     let open = start + text[start..].find('{').unwrap_or(0);
     let Some(body) = code::block(&text[open..], QUOTES) else { return Vec::new() };
     let mut found = Vec::new();
-    for f in FIELD.captures_iter(body) {
+    for f in STRUCT_FIELD.captures_iter(body) {
         let (Some(attributes), Some(field), Some(field_type)) = (f.get(1), f.get(2), f.get(3)) else { continue };
         let (attributes, field_type) = (attributes.as_str(), field_type.as_str().trim());
         let optional = optional_type(field_type) || attributes.contains("default");
         // `#[serde(rename = "main_secret")] encryption: Encryption` is read as `main_secret`.
-        let key = RENAME.captures(attributes).and_then(|c| c.get(1)).map_or(field.as_str(), |m| m.as_str());
+        let key = SERDE_RENAME.captures(attributes).and_then(|c| c.get(1)).map_or(field.as_str(), |m| m.as_str());
         let inner = field_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(field_type).trim();
         if let Some(separator) = separator
             && depth < 4

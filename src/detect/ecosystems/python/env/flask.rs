@@ -7,7 +7,8 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::classes;
+use super::{QUOTES, classes};
+use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
 /// The prefix `text` has Flask's config load variables under: `from_prefixed_env()` gives
@@ -27,8 +28,12 @@ pub(in crate::detect::ecosystems::python) fn prefix(text: &str) -> Option<String
 }
 
 /// `for key, value in os.environ.items(): if key.startswith(P): … config[…] = value`, with
-/// `P` a literal or a parameter of the function with a literal default.
+/// `P` a literal or a parameter of the function with a literal default; or the same as a
+/// comprehension that strips the prefix from each key (see [`comprehended_prefix`]).
 fn walked_prefix(text: &str) -> Option<String> {
+    if let Some(prefix) = comprehended_prefix(text) {
+        return Some(prefix);
+    }
     static WALK: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"for\s+(\w+)\s*,\s*\w+\s+in\s+os\.environ\.items\(\)\s*:")
             .expect("the environ walk pattern is valid")
@@ -56,6 +61,27 @@ fn walked_prefix(text: &str) -> Option<String> {
     default.captures_iter(before).last()?.get(1).map(|p| p.as_str().to_string())
 }
 
+/// `{key.replace("APP_", ""): os.environ.get(key) for key in os.environ.keys() if
+/// key.startswith("APP_")}` (or `key[len(P):]`, `key.removeprefix(P)`): a config loaded from
+/// every variable under a literal prefix, the prefix stripped.
+fn comprehended_prefix(text: &str) -> Option<String> {
+    static COMPREHENSION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"\{\s*([A-Za-z_][[:word:]]*)(\.replace\(|\.removeprefix\(|\[\s*len\(|\[\s*\d+\s*:)[^{}]*?for\s+([A-Za-z_][[:word:]]*)(?:\s*,\s*[A-Za-z_][[:word:]]*)?\s+in\s+[^{}]*?if\s+([A-Za-z_][[:word:]]*)\.startswith\(\s*['"]([A-Za-z0-9_]+)['"]\s*\)"#,
+        )
+        .expect("the environ comprehension pattern is valid")
+    });
+    if !text.contains("environ") || !text.contains(".startswith(") {
+        return None;
+    }
+    COMPREHENSION.captures_iter(text).find_map(|c| {
+        let (key, looped, tested) = (c.get(1)?.as_str(), c.get(3)?.as_str(), c.get(4)?.as_str());
+        let comprehension = c.get(0)?.as_str();
+        (key == looped && key == tested && comprehension.contains("environ"))
+            .then(|| c.get(5).map(|p| p.as_str().to_string()))?
+    })
+}
+
 /// The keys of the app's config classes (Flask's convention: `class Config:`,
 /// `class ProductionConfig(Config):`; `from_object` keeps their upper-case attributes), each
 /// a variable only under the prefix the project loads its config from (see [`prefix`]):
@@ -69,6 +95,18 @@ pub(super) fn config_keys(text: &str) -> Vec<EnvRead> {
     static SCALAR: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^(?:True|False|-?\d[\d_.]*|timedelta\(.*)\s*(?:#.*)?$").expect("the scalar pattern is valid")
     });
+    // `"DB_PASSWORD": "…",` in a dict literal; `self.get("DB_PASSWORD")`.
+    static DICT_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?m)^[ \t]*['"]([A-Z][A-Z0-9_]*)['"]\s*:[ \t]*([^\n]*?),?[ \t]*$"#)
+            .expect("the config dict entry pattern is valid")
+    });
+    static LOOKUP: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"self\.get\(\s*['"]([A-Z][A-Z0-9_]*)['"]"#).expect("the config lookup pattern is valid")
+    });
+    static DICT_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^([ \t]*)[A-Za-z_][[:word:]]*[ \t]*(?::[^=\n]*)?=[ \t]*\{")
+            .expect("the dict attribute pattern is valid")
+    });
     let mut found = Vec::new();
     for class in classes(text).iter().filter(|class| class.name.ends_with("Config")) {
         let body = &text[class.body.clone()];
@@ -81,6 +119,36 @@ pub(super) fn config_keys(text: &str) -> Vec<EnvRead> {
             }
             let read = EnvRead::new(key.as_str(), class.body.start + key.start(), Need::Optional, "Flask config key");
             found.push(read.under_project_prefix().typed_setting(SCALAR.is_match(value)));
+        }
+        // A config that is a dict (`class Config(dict)`): its `defaults = {"DB_PASSWORD": …}`
+        // and the keys its methods look up (`self.get("REDIS_PASSWORD")`).
+        if class.bases.contains(&"dict") {
+            let mut seen = Vec::new();
+            // The dict literals the class itself holds (not those its methods build), and the
+            // methods' lookups.
+            let held: Vec<std::ops::Range<usize>> = DICT_ATTRIBUTE
+                .captures_iter(body)
+                .filter(|c| c.get(1).is_some_and(|depth| depth.as_str().len() == indent))
+                .filter_map(|c| {
+                    let open = c.get(0)?.end() - 1;
+                    code::block(&body[open..], QUOTES).map(|inside| open..open + inside.len() + 2)
+                })
+                .collect();
+            let entries = DICT_ENTRY
+                .captures_iter(body)
+                .filter_map(|c| Some((c.get(1)?, c.get(2))))
+                .filter(|(key, _)| held.iter().any(|dict| dict.contains(&key.start())));
+            let lookups = LOOKUP.captures_iter(body).filter_map(|c| Some((c.get(1)?, None)));
+            for (key, value) in entries.chain(lookups) {
+                if seen.contains(&key.as_str()) {
+                    continue;
+                }
+                seen.push(key.as_str());
+                let setting = value.is_some_and(|value| SCALAR.is_match(value.as_str().trim()));
+                let read =
+                    EnvRead::new(key.as_str(), class.body.start + key.start(), Need::Optional, "config dict key");
+                found.push(read.under_project_prefix().typed_setting(setting));
+            }
         }
     }
     found
@@ -99,10 +167,32 @@ mod tests {
         assert_eq!(prefix(walk).as_deref(), Some("SHOP_"));
         let literal = "for name, value in os.environ.items():\n    if name.startswith(\"APP_\"):\n        config[name[4:]] = value\n";
         assert_eq!(prefix(literal).as_deref(), Some("APP_"));
+        let comprehension = "keys = os.environ.keys()\nconfig = {key.replace('MAXKB_', ''): os.environ.get(key) for key in keys if key.startswith('MAXKB_')}\n";
+        assert_eq!(prefix(comprehension).as_deref(), Some("MAXKB_"));
+        let sliced = "cfg = {k[len(P):]: v for k, v in os.environ.items() if k.startswith(\"APP_\")}\n";
+        assert_eq!(prefix(sliced).as_deref(), Some("APP_"));
+        // A comprehension that keeps the names as they are is no config under a prefix.
+        assert_eq!(prefix("names = {k: v for k, v in os.environ.items() if k.startswith('LC_')}\n"), None);
         // A walk that stores nothing in a config loads nothing.
         assert_eq!(
             prefix("for key, value in os.environ.items():\n    if key.startswith(\"X_\"):\n        print(key)\n"),
             None
+        );
+    }
+
+    #[test]
+    fn a_config_dict_gives_its_defaults_and_the_keys_it_looks_up() {
+        let text = "class Config(dict):\n    defaults = {\n        # the database\n        \"DB_PASSWORD\": \"Password123@postgres\",\n        'DB_PORT': 5432,\n        'DEBUG': False,\n    }\n\n    def get_cache_setting(self):\n        return {\n            'PASSWORD': self.get('REDIS_PASSWORD'),\n            'DB': self.get('DB_PASSWORD'),\n        }\n";
+        let got: Vec<(String, bool, bool)> =
+            config_keys(text).into_iter().map(|r| (r.name, r.needs_prefix, r.setting)).collect();
+        assert_eq!(
+            got,
+            [
+                ("DB_PASSWORD".into(), true, false),
+                ("DB_PORT".into(), true, true),
+                ("DEBUG".into(), true, true),
+                ("REDIS_PASSWORD".into(), true, false),
+            ]
         );
     }
 

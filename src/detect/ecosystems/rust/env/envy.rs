@@ -18,7 +18,10 @@ use crate::detect::ecosystems::ecosystem::{
 const QUOTES: &[char] = &['"'];
 
 pub(in crate::detect::ecosystems::rust) fn settings_structs(text: &str) -> SettingsTypes {
-    if !text.contains("Deserialize") && !text.contains("envy::") {
+    // A file of serde structs that never speaks of the environment (an API's types) holds
+    // none envy fills: a large workspace has thousands.
+    let speaks_of_env = ["env", "Env", "ENV"].iter().any(|word| text.contains(word));
+    if !speaks_of_env || !text.contains("Deserialize") && !text.contains("envy::") {
         return SettingsTypes::default();
     }
     SettingsTypes { structs: structs(text), roots: roots(text), decoders: Vec::new() }
@@ -47,7 +50,10 @@ fn roots(text: &str) -> Vec<SettingsRoot> {
             let before = text[..whole.start()].trim_end();
             ANNOTATED.captures(before).and_then(|a| a.get(1)).map(|m| m.as_str())
         };
-        let Some(ty) = c.get(2).map(|m| m.as_str()).or_else(annotated) else { continue };
+        let Some(ty) = c.get(2).map(|m| m.as_str()).or_else(annotated).or_else(|| returned(&text[..whole.start()]))
+        else {
+            continue;
+        };
         if defines(text, ty) {
             continue;
         }
@@ -55,6 +61,17 @@ fn roots(text: &str) -> Vec<SettingsRoot> {
         found.push(SettingsRoot { module: imported_from(text, ty), ..SettingsRoot::new(prefix, ty, FieldKeys::Serde) });
     }
     found
+}
+
+/// The struct the function around the end of `before` returns (`fn env() -> &'static Env`,
+/// `-> anyhow::Result<Env>`): what its untyped `envy::from_env()` gives.
+fn returned(before: &str) -> Option<&str> {
+    static RETURNED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"->\s*(?:&'static\s+)?(?:(?:[[:word:]]+::)*(?:Result|Option)<\s*)?([A-Z][[:word:]]*)\s*[,>{]")
+            .expect("the returned type pattern is valid")
+    });
+    let signature = &before[before.rfind("fn ")?..];
+    RETURNED.captures(signature)?.get(1).map(|m| m.as_str())
 }
 
 /// The module a `use` names `ty` in: `use app::config::core::Env;` or `core::{Config, Env}`
@@ -78,16 +95,12 @@ fn defines(text: &str, ty: &str) -> bool {
 /// `Option`, a `Vec` or a `#[serde(default)]`; a `#[serde(flatten)]` field holds its
 /// struct's fields under the same prefix.
 fn structs(text: &str) -> Vec<SettingsStruct> {
+    static SERDE_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?-u:\b)alias\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)""#).expect("the serde alias pattern is valid")
+    });
     static STRUCT: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"#\[derive\([^)]*Deserialize[^)]*\)\]\s*(?:#\[[^\n]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?struct\s+([A-Z][[:word:]]*)\s*\{")
             .expect("the serde struct pattern is valid")
-    });
-    static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^\s*((?:#\[(?:[^\[\]]|\[[^\]]*\])*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)")
-            .expect("the struct field pattern is valid")
-    });
-    static RENAME: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)rename\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)""#).expect("the serde rename pattern is valid")
     });
     if !text.contains("Deserialize") {
         return Vec::new();
@@ -101,15 +114,21 @@ fn structs(text: &str) -> Vec<SettingsStruct> {
         }
         let open = whole.end() - 1;
         let Some(body) = code::block(&text[open..], QUOTES) else { continue };
-        let fields = FIELD
+        let fields = super::STRUCT_FIELD
             .captures_iter(body)
-            .filter_map(|f| {
-                let (attributes, field, field_type) = (f.get(1)?.as_str(), f.get(2)?, f.get(3)?.as_str().trim());
-                let key = RENAME.captures(attributes).and_then(|c| c.get(1)).map_or(field.as_str(), |m| m.as_str());
+            .flat_map(|f| {
+                let (Some(attributes), Some(field), Some(field_type)) = (f.get(1), f.get(2), f.get(3)) else {
+                    return Vec::new();
+                };
+                let (attributes, field_type) = (attributes.as_str(), field_type.as_str().trim());
+                let key = super::SERDE_RENAME
+                    .captures(attributes)
+                    .and_then(|c| c.get(1))
+                    .map_or(field.as_str(), |m| m.as_str());
                 let optional = super::optional_type(field_type) || attributes.contains("default");
                 let inner =
                     field_type.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')).unwrap_or(field_type).trim();
-                Some(SettingsField {
+                let field = SettingsField {
                     key: key.to_ascii_uppercase(),
                     mapped_key: None,
                     ty: inner.rsplit("::").next().unwrap_or(inner).to_string(),
@@ -117,7 +136,19 @@ fn structs(text: &str) -> Vec<SettingsStruct> {
                     need: if optional { Need::Optional } else { Need::Required },
                     setting: super::is_setting_type(field_type),
                     at: open + 1 + field.start(),
-                })
+                };
+                // serde takes the field under each of its `alias = "…"` names too (an older name
+                // kept working): each is a variable that sets it, none needed.
+                let aliases: Vec<SettingsField> = SERDE_ALIAS
+                    .captures_iter(attributes)
+                    .filter_map(|a| a.get(1))
+                    .map(|alias| SettingsField {
+                        key: alias.as_str().to_ascii_uppercase(),
+                        need: Need::Optional,
+                        ..field.clone()
+                    })
+                    .collect();
+                std::iter::once(field).chain(aliases).collect()
             })
             .collect();
         found.push(SettingsStruct { name: name.as_str().to_string(), fields, constants: Vec::new() });
@@ -137,6 +168,10 @@ mod tests {
         // A struct the calling file defines is read there.
         let here = format!("{call}\n#[derive(Deserialize)]\nstruct Other {{ a: String }}\n");
         assert_eq!(settings_structs(&here).roots, [env]);
+        // The type a function returns, for a call that names none.
+        let returned = "use app::config::cli::Env;\npub fn cli_env() -> &'static Env {\n  CELL.get_or_init(|| match envy::from_env() { Ok(e) => e, Err(e) => panic!() })\n}\n";
+        assert_eq!(settings_structs(returned).roots[0].ty, "Env");
+        assert_eq!(settings_structs(returned).roots[0].module.as_deref(), Some("cli"));
         // Imported in a nested group.
         let grouped = call.replace(
             "use app_client::config::Env;",
@@ -147,7 +182,7 @@ mod tests {
 
     #[test]
     fn serde_structs_give_their_fields() {
-        let text = "#[derive(Debug, Clone, Deserialize)]\npub struct Env {\n  /// The database password.\n  pub komodo_database_password: Option<String>,\n  #[serde(default)]\n  pub komodo_port: u16,\n  #[serde(rename = \"main_secret\")]\n  secret: String,\n  #[serde(flatten)]\n  pub oauth: OauthEnv,\n}\n\n#[derive(Debug)]\nstruct NotSerde {\n  a: String,\n}\n";
+        let text = "#[derive(Debug, Clone, Deserialize)]\npub struct Env {\n  /// The database password.\n  pub komodo_database_password: Option<String>,\n  #[serde(default)]\n  pub komodo_port: u16,\n  #[serde(rename = \"main_secret\")]\n  secret: String,\n  #[serde(alias = \"komodo_mongo_password\")]\n  pub komodo_database_password2: Option<String>,\n  #[serde(flatten)]\n  pub oauth: OauthEnv,\n}\n\n#[derive(Debug)]\nstruct NotSerde {\n  a: String,\n}\n";
         let structs = settings_structs(text).structs;
         assert_eq!(structs.len(), 1);
         let fields: Vec<(&str, Need, bool, bool)> =
@@ -158,6 +193,8 @@ mod tests {
                 ("KOMODO_DATABASE_PASSWORD", Need::Optional, false, false),
                 ("KOMODO_PORT", Need::Optional, true, false),
                 ("MAIN_SECRET", Need::Required, false, false),
+                ("KOMODO_DATABASE_PASSWORD2", Need::Optional, false, false),
+                ("KOMODO_MONGO_PASSWORD", Need::Optional, false, false),
                 ("OAUTH", Need::Required, false, true),
             ]
         );

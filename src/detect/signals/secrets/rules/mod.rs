@@ -39,6 +39,9 @@ const CREDENTIAL_NOUNS: &[&str] = &[
     "PASSWD",
     "PASS",
     "PASSPHRASE",
+    // A shared secret two services prove themselves with (`PERIPHERY_PASSKEYS`).
+    "PASSKEY",
+    "PASSKEYS",
     "PWD",
     // `LDAP_BIND_PW`, `SMTP_PW`.
     "PW",
