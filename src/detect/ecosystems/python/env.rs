@@ -28,6 +28,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(interpolation::reads(text));
     found.extend(flask::config_keys(text));
     found.extend(defaults_dict::reads(text));
+    found.extend(sdk_defaults::reads(text));
     // A settings module runs top to bottom at import: a read under `if USE_S3:` or in an
     // `else:` branch happens only in the set-ups that take it, so the app starts without it.
     for read in &mut found {
@@ -746,6 +747,7 @@ mod named_constants;
 mod nested;
 mod prefixed;
 mod scheme;
+mod sdk_defaults;
 mod v1_fields;
 
 #[cfg(test)]

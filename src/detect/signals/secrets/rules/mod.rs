@@ -497,6 +497,11 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     if words.ends_with_str(&["ACCESS", "KEY", "ID"]) || words.ends_with_str(&["CONNECTION", "STRING"]) {
         return true;
     }
+    // A webhook's verify token (Meta's, WhatsApp's): the secret the app answers its provider's
+    // handshake with — a noun, where `VERIFY` elsewhere is a switch (`SMTP_VERIFY_PEER`).
+    if words.ends_with_str(&["VERIFY", "TOKEN"]) {
+        return true;
+    }
     if before.iter().any(|w| is(SWITCH_WORDS, w)) {
         return false;
     }
