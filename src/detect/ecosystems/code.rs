@@ -229,11 +229,29 @@ pub fn rest_of_line(text: &str) -> &str {
 /// and an apostrophe there (`// ClickHouse's limit`) would open a quote the scanners above
 /// never see closed.
 pub fn without_line_comments(text: &str, marker: &str, quotes: &[char]) -> String {
+    without_comments(text, marker, None, quotes)
+}
+
+/// [`without_line_comments`], and the comments between the `block` pair too (`/*` and `*/`:
+/// `/* You'll get type errors */`), their line breaks kept.
+pub fn without_comments(text: &str, marker: &str, block: Option<(&str, &str)>, quotes: &[char]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut quote: Option<char> = None;
     let mut escaped = false;
     let mut in_comment = false;
+    // Where the block comment being blanked ends.
+    let mut block_end: Option<usize> = None;
     for (i, c) in text.char_indices() {
+        if let Some(end) = block_end {
+            if i < end {
+                out.push(if c == '\n' { c } else { ' ' });
+                if c != '\n' && c.len_utf8() > 1 {
+                    out.extend(std::iter::repeat_n(' ', c.len_utf8() - 1));
+                }
+                continue;
+            }
+            block_end = None;
+        }
         if in_comment && c != '\n' {
             out.extend(std::iter::repeat_n(' ', c.len_utf8()));
             continue;
@@ -249,6 +267,13 @@ pub fn without_line_comments(text: &str, marker: &str, quotes: &[char]) -> Strin
             None if quotes.contains(&c) => quote = Some(c),
             None if text[i..].starts_with(marker) => {
                 in_comment = true;
+                out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+                continue;
+            }
+            None if block.is_some_and(|(open, _)| text[i..].starts_with(open)) => {
+                let (open, close) = block.unwrap_or_default();
+                let after = i + open.len();
+                block_end = Some(text[after..].find(close).map_or(text.len(), |at| after + at + close.len()));
                 out.extend(std::iter::repeat_n(' ', c.len_utf8()));
                 continue;
             }
@@ -358,6 +383,10 @@ mod tests {
         assert_eq!(blanked, "a: 1,                \nb: \"http://x\", c: `//`\n");
         let python = "X=(str, \"#\"),  # don't\nY=1\n";
         assert_eq!(without_line_comments(python, "#", QUOTES), "X=(str, \"#\"),         \nY=1\n");
+        let block = "a: 1, /* You'll\n see */ b: 'x/*y'\n";
+        let blanked = without_comments(block, "//", Some(("/*", "*/")), &['"', '\'']);
+        assert_eq!(blanked, format!("a: 1,{}\n        b: 'x/*y'\n", " ".repeat(10)));
+        assert_eq!(blanked.len(), block.len());
     }
 
     #[test]

@@ -238,9 +238,9 @@ fn destructured(text: &str) -> Vec<EnvRead> {
 /// envalid `cleanEnv(env, { … })`, znv `parseEnv(process.env, { … })`, and `z.object({ … })` in a file that reads the
 /// environment.
 fn schema_reads(text: &str) -> Vec<EnvRead> {
-    // A schema's comments are prose (`// under ClickHouse's 10MB limit`): an apostrophe there
-    // would open a quote that never closes and hide the rest of the schema.
-    let blanked = code::without_line_comments(text, "//", QUOTES);
+    // A schema's comments are prose (`// under ClickHouse's 10MB limit`, `/* You'll … */`): an
+    // apostrophe there would open a quote that never closes and hide the rest of the schema.
+    let blanked = code::without_comments(text, "//", Some(("/*", "*/")), QUOTES);
     let text = blanked.as_str();
     static CREATE_ENV: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?-u:\b)createEnv\(\s*\{").expect("the createEnv pattern is valid"));

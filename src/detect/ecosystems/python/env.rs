@@ -29,6 +29,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     found.extend(flask::config_keys(text));
     found.extend(defaults_dict::reads(text));
     found.extend(sdk_defaults::reads(text));
+    found.extend(django_configurations::reads(text));
     // A settings module runs top to bottom at import: a read under `if USE_S3:` or in an
     // `else:` branch happens only in the set-ups that take it, so the app starts without it.
     for read in &mut found {
@@ -738,6 +739,7 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
 mod by_constant;
 mod conditions;
 mod defaults_dict;
+mod django_configurations;
 pub(super) mod flask;
 mod helper_calls;
 mod wrappers;

@@ -264,6 +264,14 @@ fn an_apostrophe_in_a_schema_comment_hides_nothing_after_it() {
 }
 
 #[test]
+fn an_apostrophe_in_a_block_comment_hides_nothing_after_it() {
+    // A vendored t3-env, with a block comment between the sections.
+    let text = "import { createEnv } from '../3rdparty/t3-env';\nexport const env = createEnv({\n  server: {\n    OPENAI_API_KEY: z.string().optional(),\n  },\n  /*\n   * You'll get type errors if these are not prefixed.\n   */\n  client: {\n    NEXT_PUBLIC_URL: z.url().optional(),\n  },\n});\nconst later = { MISTRAL_API_KEY: process.env.MISTRAL_API_KEY };\n";
+    let names: Vec<String> = found("src/server/env.server.ts", text).into_iter().map(|(name, _)| name).collect();
+    assert!(names.contains(&"OPENAI_API_KEY".to_string()), "{names:?}");
+}
+
+#[test]
 fn a_t3_env_schema_split_by_feature_reads_every_spread_section() {
     let text = "import { createEnv } from \"@t3-oss/env-nextjs\";\nconst baseEnv = {\n  server: { ENCRYPTION_SECRET: z.string().length(32) },\n  client: { NEXT_PUBLIC_URL: z.string().url() },\n};\nconst gitlabEnv = {\n  server: {\n    GITLAB_CLIENT_SECRET: z.string().min(1).optional(),\n    GITLAB_BASE_URL: z.string().url().optional(),\n  },\n};\nconst smtpVars = { SMTP_PASSWORD: z.string().optional() };\nconst unused = { server: { NOT_SPREAD_TOKEN: z.string() } };\nexport const env = createEnv({\n  server: {\n    ...baseEnv.server,\n    ...gitlabEnv.server,\n    ...smtpVars,\n    OWN_SECRET: z.string(),\n  },\n  client: { ...baseEnv.client },\n  runtimeEnv: process.env,\n});\n";
     let mut names: Vec<String> = found("src/env.ts", text).into_iter().map(|(name, _)| name).collect();
