@@ -1,8 +1,9 @@
 //! Elixir's env helpers: a config module's functions that read and check the variable one of
 //! their first two parameters names (`def secret!(env) do … System.get_env(env) …`,
 //! `def get_var(config_dir, name, default \\ nil)`), or an anonymous function bound to a
-//! variable (`get_env = fn key -> System.get_env(key) end`), called with a literal from the
-//! runtime configuration (`Livebook.Config.secret!("LIVEBOOK_SECRET_KEY_BASE")`,
+//! variable (`get_env = fn key -> System.get_env(key) end`, or `env = &System.get_env/1`),
+//! called with a literal from the runtime configuration
+//! (`Livebook.Config.secret!("LIVEBOOK_SECRET_KEY_BASE")`,
 //! `get_var(config_dir, "SMTP_PASSWORD", nil)`, `get_env.("GITHUB_CLIENT_SECRET")`). Where a
 //! function is defined and where it is called are different files: the secrets signal pairs
 //! them (see [`EnvRead::helper`]) by the function's name and the position of the name.
@@ -30,6 +31,11 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static FN: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^([ \t]*)([a-z_][[:word:]]*)\s*=\s*fn\s*\(?\s*([a-z_][[:word:]]*)\s*\)?\s*->")
             .expect("the Elixir anonymous-function pattern is valid")
+    });
+    // `env = &System.get_env/1`: the function captured, called as `env.("X")`.
+    static CAPTURE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[ \t]*([a-z_][[:word:]]*)\s*=\s*&System\.(get_env|fetch_env!)/[12]")
+            .expect("the Elixir function-capture pattern is valid")
     });
     // Where each definition starts, found once: a body ends where the next one starts.
     let starts: Vec<usize> = NEXT_DEF.find_iter(text).map(|m| m.start()).collect();
@@ -61,6 +67,14 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
         let rest = &text[whole.end()..];
         let body = &rest[..rest.find(&closing).unwrap_or(rest.len())];
         add(function.as_str(), body, parameter.as_str(), helper_key(function.as_str(), true, 0));
+    }
+    for c in CAPTURE.captures_iter(text) {
+        let (Some(function), Some(call)) = (c.get(1), c.get(2)) else { continue };
+        let key = helper_key(function.as_str(), true, 0);
+        if !found.iter().any(|h| h.function == key) {
+            let required = call.as_str() == "fetch_env!";
+            found.push(EnvHelper { function: key, ..EnvHelper::named(function.as_str(), required) });
+        }
     }
     found
 }
@@ -168,6 +182,15 @@ mod tests {
                 ("puts".into(), "NOT_A_CALL".into(), Need::Unstated),
             ]
         );
+    }
+
+    #[test]
+    fn a_captured_system_function_is_a_helper() {
+        let text = "import Config\nenv = &System.get_env/1\nmust = &System.fetch_env!/1\nif secret_key_base = env.(\"SECRET_KEY_BASE\") do\n  config :app, secret_key_base: secret_key_base\nend\n";
+        let found: Vec<_> = helpers(text).into_iter().map(|h| (h.function, h.required)).collect();
+        assert_eq!(found, [("env.".into(), false), ("must.".into(), true)]);
+        let calls: Vec<String> = helper_calls(text).into_iter().map(|r| r.name).collect();
+        assert_eq!(calls, ["SECRET_KEY_BASE"]);
     }
 
     #[test]

@@ -324,6 +324,8 @@ fn flatten(node: &Yaml, prefix: String, out: &mut Vec<(String, usize, Option<Str
             Yaml::Hash(_) => flatten(value, path, out, text),
             // A string may be left to give; a number or boolean is a setting's value.
             Yaml::String(given) => out.push((path, at(), Some(given.clone()))),
+            // `password:` with nothing after it: left to give, like an empty string.
+            Yaml::Null => out.push((path, at(), Some(String::new()))),
             Yaml::Integer(_) | Yaml::Real(_) | Yaml::Boolean(_) => out.push((path, at(), None)),
             _ => {}
         }
@@ -461,6 +463,18 @@ public class MailProperties {
             .into_iter()
             .filter_map(|r| Some((r.name, r.settings_key?.value)))
             .collect()
+    }
+
+    #[test]
+    fn a_yaml_key_left_empty_is_left_to_give() {
+        let text = "spring:\n  datasource:\n    druid:\n      slave:\n        password:\n        enabled: false\nshiro:\n  cookie:\n    cipherKey:\n";
+        assert_eq!(
+            given("src/main/resources/application-druid.yml", text),
+            [
+                ("SPRING_DATASOURCE_DRUID_SLAVE_PASSWORD".into(), String::new()),
+                ("SHIRO_COOKIE_CIPHERKEY".into(), String::new()),
+            ]
+        );
     }
 
     #[test]

@@ -541,6 +541,12 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     if last == "SEED" && before.last().is_some_and(|w| matches!(w.as_str(), "KEY" | "SECRET") || is_cryptographic(w)) {
         return true;
     }
+    // A mail protocol's `AUTH` is its mechanism (`SMTP_AUTH=plain`), not a credential.
+    if last == "AUTH"
+        && before.last().is_some_and(|w| matches!(w.as_str(), "SMTP" | "MAIL" | "EMAIL" | "IMAP" | "POP3"))
+    {
+        return false;
+    }
     if is(CREDENTIAL_NOUNS, last) || is(CREDENTIAL_MODES, last) {
         // CACHE_KEY, PUBLIC_KEY, CSRF_TOKEN name things; COOKIE_SECRET is still a secret.
         let keyish = matches!(last.as_str(), "KEY" | "KEYS" | "TOKEN" | "TOKENS");
@@ -596,6 +602,11 @@ fn is_glued_credential(word: &str) -> bool {
         "MONGO",
         "KEYSTORE",
         "TRUSTSTORE",
+        // What a signing secret protects (`SESSIONSECRET`, `COOKIESECRET`, `JWTSECRET`).
+        "SESSION",
+        "COOKIE",
+        "JWT",
+        "WEBHOOK",
     ];
     FOR.iter().any(|owner| {
         word.strip_prefix(owner)

@@ -119,6 +119,8 @@ fn secret_names() {
         "PERIPHERY_PASSKEYS",
         "KOMODO_PASSKEY",
         "META_WEBHOOK_VERIFY_TOKEN",
+        "ME_CONFIG_SITE_SESSIONSECRET",
+        "ME_CONFIG_SITE_COOKIESECRET",
         "KAFKA_CLUSTERS_0_SSL_TRUSTSTOREPASSWORD",
         "SFTPGO_DATA_PROVIDER__PASSWORD",
         "SFTPGO_KMS__SECRETS__MASTER_KEY",
@@ -272,6 +274,7 @@ fn not_secret_names() {
         // What holds or describes the credential, named after it.
         "ENVIRONMENTS_API_KEY_TABLE_NAME_DYNAMO",
         "PASSWORD_RESET_TIMEOUT_PROD",
+        "SMTP_AUTH",
     ] {
         assert!(!looks_like_secret(name), "{name}");
     }
