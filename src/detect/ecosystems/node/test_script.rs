@@ -36,7 +36,12 @@ pub(super) fn build_first(
 ) {
     let Some(scripts) = manifest.get("scripts").and_then(Value::as_object) else { return };
     let (Some(test), Some(_)) = (scripts.get("test").and_then(Value::as_str), scripts.get("build")) else { return };
-    if test.contains("build") {
+    // The test script that builds first itself (`npm run build && node x.test.js`, `tsc && …`).
+    let builds_itself = commands(test).iter().any(|words| {
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        matches!(words.as_slice(), [_, "run", "build", ..] | [_, "build", ..] | ["tsc", ..])
+    });
+    if builds_itself {
         return;
     }
     let runs_missing_file = commands(test).iter().any(|words| {
@@ -110,6 +115,10 @@ mod tests {
         // The file is in the checkout, or the test script builds itself: no build step.
         let here = scan(&Node, &[("package.json", manifest), ("package-lock.json", "{}"), ("index.test.js", "")]);
         assert!(!here.steps().contains(&"npm run build"), "{:?}", here.steps());
+        // A test of the build's output folder still needs the build.
+        let out = manifest.replace("node index.test.js", "node build/index.test.js");
+        let out = scan(&Node, &[("package.json", &out), ("package-lock.json", "{}")]);
+        assert!(out.steps().contains(&"npm run build"), "{:?}", out.steps());
         let own = manifest.replace("node index.test.js", "npm run build && node index.test.js");
         let own = scan(&Node, &[("package.json", &own), ("package-lock.json", "{}")]);
         assert!(!own.steps().contains(&"npm run build"), "{:?}", own.steps());
