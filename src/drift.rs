@@ -156,7 +156,7 @@ fn is_strict_mode(line: &str) -> bool {
 /// The line with every version number (`20`, `1.1.30`) replaced by `#`.
 fn version_mask(line: &str) -> String {
     static NUMBER: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"\d+(?:\.\d+)*").expect("valid regex"));
+        std::sync::LazyLock::new(|| regex::Regex::new(r"[0-9]+(?:\.[0-9]+)*").expect("valid regex"));
     NUMBER.replace_all(line, "#").into_owned()
 }
 

@@ -6,6 +6,8 @@
 //! terminal.
 
 pub mod api;
+#[cfg(test)]
+mod ascii_patterns;
 pub mod checkout;
 pub mod cli;
 pub mod commands;
@@ -27,6 +29,8 @@ pub mod report;
 pub mod review;
 pub mod secret_value;
 pub mod serve;
+#[cfg(test)]
+mod source_code;
 pub mod text;
 pub mod token_store;
 pub mod ui;

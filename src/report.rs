@@ -111,7 +111,10 @@ mod tests {
     /// exit 2 and no hint whatever it says: every implementation in `src/` must be registered.
     #[test]
     fn every_diagnostic_is_registered() {
-        let implementation = regex::Regex::new(r"impl\s+(?:crate::diagnostic::)?Diagnostic\s+for\s+(\w+)").unwrap();
+        let implementation = regex::Regex::new(
+            r"impl[[:space:]]+(?:crate::diagnostic::)?Diagnostic[[:space:]]+for[[:space:]]+([[:word:]]+)",
+        )
+        .unwrap();
         let mut stack = vec![std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/src"))];
         let mut found = Vec::new();
         while let Some(dir) = stack.pop() {

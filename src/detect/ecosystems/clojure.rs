@@ -31,7 +31,11 @@ pub static DECLARATION: Declaration = Declaration {
         Alias::package_manager_tool("lein", "lein"),
         Alias::package_manager_tool("leiningen", "lein"),
     ],
-    test_commands: &[r"lein\s+test(?-u:\b)", r"clojure\s+-[MX]:test(?-u:\b)", r"clj\s+-[MX]:test(?-u:\b)"],
+    test_commands: &[
+        r"lein[[:space:]]+test(?-u:\b)",
+        r"clojure[[:space:]]+-[MX]:test(?-u:\b)",
+        r"clj[[:space:]]+-[MX]:test(?-u:\b)",
+    ],
     install_programs: &["clojure", "lein"],
     ..Declaration::new(&Clojure)
 };
@@ -43,10 +47,12 @@ impl Ecosystem for Clojure {
 }
 
 static LEIN_CLOJURE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\[\s*org\.clojure/clojure\s+"([^"]+)""#).expect("regex"));
-static DEPS_CLOJURE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"org\.clojure/clojure\s*\{\s*:mvn/version\s+"([^"]+)""#).expect("regex"));
-static MIN_LEIN: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#":min-lein-version\s+"([^"]+)""#).expect("regex"));
+    LazyLock::new(|| Regex::new(r#"\[[[:space:]]*org\.clojure/clojure[[:space:]]+"([^"]+)""#).expect("regex"));
+static DEPS_CLOJURE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"org\.clojure/clojure[[:space:]]*\{[[:space:]]*:mvn/version[[:space:]]+"([^"]+)""#).expect("regex")
+});
+static MIN_LEIN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#":min-lein-version[[:space:]]+"([^"]+)""#).expect("regex"));
 
 fn detect(repo: &Repo, out: &mut Findings) {
     // With both in one folder, project.clj is the build (deps.edn is then usually for tooling).

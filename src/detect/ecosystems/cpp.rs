@@ -55,22 +55,24 @@ const DRIVERS: &[&RelPath] = &[
     rel!("rebar.config"),
 ];
 
-static CMAKE_MINIMUM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)cmake_minimum_required\s*\(\s*VERSION\s+([0-9]+(?:\.[0-9]+)*)").expect("regex"));
+static CMAKE_MINIMUM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i-u)cmake_minimum_required[[:space:]]*\([[:space:]]*VERSION[[:space:]]+([0-9]+(?:\.[0-9]+)*)")
+        .expect("regex")
+});
 static CMAKE_TESTS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?-u:\b)enable_testing\s*\(|(?-u:\b)add_test\s*\(|include\s*\(\s*CTest(?-u:\b)|gtest_discover_tests",
+        r"(?i-u)(?-u:\b)enable_testing[[:space:]]*\(|(?-u:\b)add_test[[:space:]]*\(|include[[:space:]]*\([[:space:]]*CTest(?-u:\b)|gtest_discover_tests",
     )
     .expect("regex")
 });
 static CXX_STANDARD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"CMAKE_CXX_STANDARD\s+([0-9]+)|cxx_std_([0-9]+)|cpp_std\s*=\s*(?:c|gnu)\+\+([0-9]+)").expect("regex")
+    Regex::new(r"CMAKE_CXX_STANDARD[[:space:]]+([0-9]+)|cxx_std_([0-9]+)|cpp_std[[:space:]]*=[[:space:]]*(?:c|gnu)\+\+([0-9]+)").expect("regex")
 });
 static MESON_VERSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"meson_version\s*:\s*'([^']+)'"#).expect("regex"));
+    LazyLock::new(|| Regex::new(r#"meson_version[[:space:]]*:[[:space:]]*'([^']+)'"#).expect("regex"));
 /// A Makefile that compiles C or C++.
 static MAKE_COMPILES_C: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$[({]CC[)}]|\$[({]CXX[)}]|(?-u:\b)CFLAGS(?-u:\b)|(?-u:\b)CXXFLAGS(?-u:\b)|(?-u:\b)gcc(?-u:\b)|(?-u:\b)g\+\+|(?-u:\b)clang(\+\+)?(?-u:\b)|%\.o(?-u:\b)|\.o\s*:")
+    Regex::new(r"\$[({]CC[)}]|\$[({]CXX[)}]|(?-u:\b)CFLAGS(?-u:\b)|(?-u:\b)CXXFLAGS(?-u:\b)|(?-u:\b)gcc(?-u:\b)|(?-u:\b)g\+\+|(?-u:\b)clang(\+\+)?(?-u:\b)|%\.o(?-u:\b)|\.o[[:space:]]*:")
         .expect("regex")
 });
 

@@ -42,7 +42,7 @@ pub static DECLARATION: Declaration = Declaration {
         SetupStep::new("dart", "dart-lang/setup-dart@v1", "sdk").when_unpinned(),
         SetupStep::new("flutter", "subosito/flutter-action@v2", "flutter-version").when_unpinned(),
     ],
-    test_commands: &[r"(?:dart|flutter)\s+test(?-u:\b)"],
+    test_commands: &[r"(?:dart|flutter)[[:space:]]+test(?-u:\b)"],
     source_extensions: &["dart"],
     install_programs: &["dart", "flutter"],
     skipped_dirs: &[".dart_tool", ".pub-cache"],
@@ -52,7 +52,7 @@ pub static DECLARATION: Declaration = Declaration {
 impl Ecosystem for Dart {
     fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?-u:\b)Platform\.environment\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\]"#)
+            Regex::new(r#"(?-u:\b)Platform\.environment\[[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"][[:space:]]*\]"#)
                 .expect("the Dart environment-read pattern is valid")
         });
         code::reads_of(&READ, text, "Platform.environment", |after| {

@@ -34,7 +34,7 @@ pub static DECLARATION: Declaration = Declaration {
         Alias::tool("deno", "deno"),
     ],
     setup_steps: &[SetupStep::new("deno", "denoland/setup-deno@v2", "deno-version").when_unpinned()],
-    test_commands: &[r"deno\s+test(?-u:\b)"],
+    test_commands: &[r"deno[[:space:]]+test(?-u:\b)"],
     source_extensions: &["ts", "tsx", "js", "jsx", "mjs"],
     install_programs: &["deno"],
     ..Declaration::new(&Deno)
@@ -43,7 +43,7 @@ pub static DECLARATION: Declaration = Declaration {
 impl Ecosystem for Deno {
     fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?-u:\b)Deno\.env\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#)
+            Regex::new(r#"(?-u:\b)Deno\.env\.get\([[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`][[:space:]]*\)"#)
                 .expect("the Deno environment-read pattern is valid")
         });
         code::reads_of(&READ, text, "Deno.env.get", code::script_need_after)

@@ -45,8 +45,8 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     setup_steps: &[SetupStep::new("dotnet", "actions/setup-dotnet@v4", "dotnet-version")],
     devcontainer_features: &[("dotnet", "ghcr.io/devcontainers/features/dotnet:2")],
-    test_commands: &[r"dotnet\s+test(?-u:\b)"],
-    install_commands: &[r"dotnet\s+tool"],
+    test_commands: &[r"dotnet[[:space:]]+test(?-u:\b)"],
+    install_commands: &[r"dotnet[[:space:]]+tool"],
     source_extensions: &["cs", "fs"],
     install_programs: &["dotnet"],
     versioned_manifests: &["global.json"],
@@ -92,11 +92,11 @@ impl Ecosystem for Dotnet {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(
                 r#"(?x)
-                (?-u:\b)GetEnvironmentVariable\(\s*"(?P<env>[A-Za-z_][A-Za-z0-9_]*)"
-                | (?-u:\b)[A-Za-z_.]*[Cc]onfig(?:uration)?\[\s*"(?P<index>[A-Za-z_][A-Za-z0-9_:]*)"\s*\]
+                (?-u:\b)GetEnvironmentVariable\([[:space:]]*"(?P<env>[A-Za-z_][A-Za-z0-9_]*)"
+                | (?-u:\b)[A-Za-z_.]*[Cc]onfig(?:uration)?\[[[:space:]]*"(?P<index>[A-Za-z_][A-Za-z0-9_:]*)"[[:space:]]*\]
                 | \.(?P<call>GetValue|GetRequiredValue|GetConnectionString|GetRequiredConnectionString)
-                  (?:<[^>()]{1,60}>)?\(\s*"(?P<key>[A-Za-z_][A-Za-z0-9_:]*)"
-                | (?-u:\b)AddParameter\(\s*"(?P<parameter>[A-Za-z_][A-Za-z0-9_\-]*)"
+                  (?:<[^>()]{1,60}>)?\([[:space:]]*"(?P<key>[A-Za-z_][A-Za-z0-9_:]*)"
+                | (?-u:\b)AddParameter\([[:space:]]*"(?P<parameter>[A-Za-z_][A-Za-z0-9_\-]*)"
                 "#,
             )
             .expect("the .NET environment-read pattern is valid")
@@ -209,7 +209,7 @@ fn gives_a_value(rest: &str) -> bool {
 /// (with a bare `AddEnvironmentVariables()` beside it, keys are read unprefixed too).
 fn environment_prefix(text: &str) -> Option<String> {
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)AddEnvironmentVariables\(\s*(?:prefix\s*:\s*)?"([A-Za-z0-9_]+)"\s*\)"#)
+        Regex::new(r#"(?-u:\b)AddEnvironmentVariables\([[:space:]]*(?:prefix[[:space:]]*:[[:space:]]*)?"([A-Za-z0-9_]+)"[[:space:]]*\)"#)
             .expect("the environment-prefix pattern is valid")
     });
     if text.contains("AddEnvironmentVariables()") {
@@ -346,7 +346,8 @@ fn is_test_project(repo: &Repo, project: &RelPath) -> bool {
 /// `ConnectionStrings__<name>`.
 fn aspire_connection_strings(text: &str) -> Vec<String> {
     static RESOURCE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\.Add[A-Z][[:word:]]*\(\s*"([A-Za-z0-9_-]+)""#).expect("the Aspire resource pattern is valid")
+        Regex::new(r#"\.Add[A-Z][[:word:]]*\([[:space:]]*"([A-Za-z0-9_-]+)""#)
+            .expect("the Aspire resource pattern is valid")
     });
     if !text.contains("DistributedApplication.CreateBuilder") {
         return Vec::new();

@@ -179,7 +179,8 @@ pub struct Declaration {
     /// option takes the pin).
     pub devcontainer_features: &'static [(&'static str, &'static str)],
     /// Regular-expression alternatives, each matching a shell command that runs its tests
-    /// (`cargo\s+test\b`). Matched at the start of a command of a line.
+    /// (`cargo[[:space:]]+test(?-u:\b)`: classes in ASCII, see `ascii_patterns`). Matched at
+    /// the start of a command of a line.
     pub test_commands: &'static [&'static str],
     /// The test runners it owns, by the name their command and jobs go by (`pytest`, `jest`).
     pub test_runners: &'static [&'static str],
@@ -213,7 +214,7 @@ pub struct Declaration {
     pub fan_out_test_runners: &'static [&'static str],
     /// The environment names a fan-out runner uses for "the interpreter on PATH" (`py`).
     pub current_environment: &'static [&'static str],
-    /// Alternatives matching a command that installs its packages (`pnpm\s+(?:add|install)`):
+    /// Alternatives matching a command that installs its packages (`pnpm[[:space:]]+(?:add|install)`):
     /// such a command runs no tests even when it names a test tool.
     pub install_commands: &'static [&'static str],
     /// Extensions (without the dot) of its source files, scanned for environment reads.

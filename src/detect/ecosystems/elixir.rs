@@ -49,8 +49,8 @@ pub static DECLARATION: Declaration = Declaration {
         SetupStep::new("erlang", "erlef/setup-beam@v1", "otp-version").requires("otp-version"),
         SetupStep::new("elixir", "erlef/setup-beam@v1", "elixir-version").requires("otp-version"),
     ],
-    test_commands: &[r"mix\s+test(?-u:\b)"],
-    install_commands: &[r"mix\s+archive"],
+    test_commands: &[r"mix[[:space:]]+test(?-u:\b)"],
+    install_commands: &[r"mix[[:space:]]+archive"],
     source_extensions: &["ex", "exs"],
     install_programs: &["mix"],
     skipped_dirs: &["_build", "deps"],
@@ -71,8 +71,10 @@ impl Ecosystem for Elixir {
     /// (`App.Config.secret!("X")`, see [`env`]) are kept for the secrets signal to pair.
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?-u:\b)(?:[A-Z][[:word:]]*\.)+(get_env|fetch_env!?)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
-                .expect("the Elixir environment-read pattern is valid")
+            Regex::new(
+                r#"(?-u:\b)(?:[A-Z][[:word:]]*\.)+(get_env|fetch_env!?)\([[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)""#,
+            )
+            .expect("the Elixir environment-read pattern is valid")
         });
         let production = production_blocks(rel, text);
         let docs = doc_heredocs(text);
@@ -139,7 +141,7 @@ impl Ecosystem for Elixir {
         // the call put off as module, function and arguments, `{System, :get_env, ["X"]}`
         // (Ueberauth's providers call it when they first need the value).
         static SYSTEM_TUPLE: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\{\s*(?::system\s*,\s*|System\s*,\s*:get_env\s*,\s*\[\s*)"([A-Za-z_][A-Za-z0-9_]*)"\s*(,)?"#)
+            Regex::new(r#"\{[[:space:]]*(?::system[[:space:]]*,[[:space:]]*|System[[:space:]]*,[[:space:]]*:get_env[[:space:]]*,[[:space:]]*\[[[:space:]]*)"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*(,)?"#)
                 .expect("the Elixir {:system, …} pattern is valid")
         });
         let tuples = SYSTEM_TUPLE.captures_iter(text).filter_map(|c| {
@@ -173,7 +175,7 @@ impl Ecosystem for Elixir {
 
 /// `elixir: "~> 1.15"` or `elixir: @elixir_requirement` (a module attribute).
 static ELIXIR_REQ: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"elixir:\s*(?:"([^"]+)"|@([[:word:]]+))"#).expect("regex"));
+    LazyLock::new(|| Regex::new(r#"elixir:[[:space:]]*(?:"([^"]+)"|@([[:word:]]+))"#).expect("regex"));
 
 fn detect(repo: &Repo, out: &mut Findings) {
     let manifests = projects(repo, &["mix.exs"]);
@@ -245,7 +247,7 @@ fn mix(repo: &Repo, out: &mut Findings, manifest: &RelPath) {
 fn production_blocks(rel: &str, text: &str) -> Vec<std::ops::Range<usize>> {
     static PROD_IF: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?m)^([ \t]*)if\s+(?:config_env\(\)|Mix\.env\(\))\s*(?:===?\s*:prod|in\s+\[([^\]\n]*)\]|in\s+~w[\(\[]([^\)\]\n]*)[\)\]]a)((?:\s+(?:and|&&)\s+[^\n]*?)?)\s+do\s*$",
+            r"(?m)^([ \t]*)if[[:space:]]+(?:config_env\(\)|Mix\.env\(\))[[:space:]]*(?:===?[[:space:]]*:prod|in[[:space:]]+\[([^\]\n]*)\]|in[[:space:]]+~w[\(\[]([^\)\]\n]*)[\)\]]a)((?:[[:space:]]+(?:and|&&)[[:space:]]+[^\n]*?)?)[[:space:]]+do[[:space:]]*$",
         )
         .expect("the production-block pattern is valid")
     });
@@ -286,7 +288,7 @@ fn production_blocks(rel: &str, text: &str) -> Vec<std::ops::Range<usize>> {
 /// they read is needed only when that one is set.
 fn switched_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
     static SWITCH_IF: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^([ \t]*)if\s+[^\n]*?(?:System\.get_env|System\.fetch_env)\(\s*\x22[^\n]*\s+do\s*$")
+        Regex::new(r"(?m)^([ \t]*)if[[:space:]]+[^\n]*?(?:System\.get_env|System\.fetch_env)\([[:space:]]*\x22[^\n]*[[:space:]]+do[[:space:]]*$")
             .expect("the switched-block pattern is valid")
     });
     SWITCH_IF
@@ -312,7 +314,8 @@ fn block_end(text: &str, from: usize, indent: &str) -> usize {
 /// or the lines under it, up to the next line indented no deeper than the branch.
 fn production_case_branches(text: &str) -> Vec<std::ops::Range<usize>> {
     static CASE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"case\s+(?:config_env\(\)|Mix\.env\(\))\s+do\s*\n").expect("the case pattern is valid")
+        Regex::new(r"case[[:space:]]+(?:config_env\(\)|Mix\.env\(\))[[:space:]]+do[[:space:]]*\n")
+            .expect("the case pattern is valid")
     });
     let indent_of = |line: &str| line.len() - line.trim_start().len();
     let mut found = Vec::new();
@@ -351,7 +354,7 @@ fn production_case_branches(text: &str) -> Vec<std::ops::Range<usize>> {
 /// `@typedoc`): their examples (`System.fetch_env!("AWS_ACCESS_KEY_ID")`) are not reads.
 fn doc_heredocs(text: &str) -> Vec<std::ops::Range<usize>> {
     static DOC: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"@(?:module|type)?doc\s+(?:~[sS])?""""#).expect("the Elixir doc pattern is valid")
+        Regex::new(r#"@(?:module|type)?doc[[:space:]]+(?:~[sS])?""""#).expect("the Elixir doc pattern is valid")
     });
     DOC.find_iter(text)
         .map(|open| {

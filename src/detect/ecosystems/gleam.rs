@@ -33,7 +33,7 @@ pub static DECLARATION: Declaration = Declaration {
         Alias::nix("gleam", "gleam"),
         Alias::tool("gleam", "gleam"),
     ],
-    test_commands: &[r"gleam\s+test(?-u:\b)"],
+    test_commands: &[r"gleam[[:space:]]+test(?-u:\b)"],
     source_extensions: &["gleam"],
     ..Declaration::new(&Gleam)
 };
@@ -42,7 +42,7 @@ impl Ecosystem for Gleam {
     fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         // The `envoy` package is how Gleam code reads the environment.
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?-u:\b)envoy\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            Regex::new(r#"(?-u:\b)envoy\.get\([[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)""#)
                 .expect("the Gleam environment-read pattern is valid")
         });
         code::reads_of(&READ, text, "envoy.get", |_| Need::Unstated)

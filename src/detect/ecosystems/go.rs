@@ -47,7 +47,7 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     setup_steps: &[SetupStep::new("go", "actions/setup-go@v5", "go-version")],
     devcontainer_features: &[("go", "ghcr.io/devcontainers/features/go:1")],
-    test_commands: &[r"go\s+test(?-u:\b)", r"gotestsum(?-u:\b)"],
+    test_commands: &[r"go[[:space:]]+test(?-u:\b)", r"gotestsum(?-u:\b)"],
     install_commands: &["go"],
     source_extensions: &["go"],
     install_programs: &["go"],

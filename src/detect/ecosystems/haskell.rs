@@ -37,7 +37,7 @@ pub static DECLARATION: Declaration = Declaration {
         Alias::package_manager_tool("cabal", "cabal"),
     ],
     setup_steps: &[SetupStep::new("haskell", "haskell-actions/setup@v2", "ghc-version")],
-    test_commands: &[r"(?:stack|cabal)\s+test(?-u:\b)"],
+    test_commands: &[r"(?:stack|cabal)[[:space:]]+test(?-u:\b)"],
     install_programs: &["cabal", "stack"],
     skipped_dirs: &[".stack-work", "dist-newstyle"],
     ..Declaration::new(&Haskell)
@@ -67,12 +67,12 @@ const LTS_GHC: &[(u32, &str)] = &[
 ];
 
 static RESOLVER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^(?:resolver|snapshot):\s*([[:word:].-]+)").expect("regex"));
+    LazyLock::new(|| Regex::new(r"(?m)^(?:resolver|snapshot):[[:space:]]*([[:word:].-]+)").expect("regex"));
 static WITH_COMPILER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^with-compiler:\s*ghc-?([0-9]+(?:\.[0-9]+)*)").expect("regex"));
+    LazyLock::new(|| Regex::new(r"(?m)^with-compiler:[[:space:]]*ghc-?([0-9]+(?:\.[0-9]+)*)").expect("regex"));
 /// A `tested-with:` field and its indented continuation lines.
 static TESTED_WITH: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?mi)^\s*tested-with:(.*(?:\n[ \t]+[^:\n]*$)*)").expect("regex"));
+    LazyLock::new(|| Regex::new(r"(?mi)^[[:space:]]*tested-with:(.*(?:\n[ \t]+[^:\n]*$)*)").expect("regex"));
 
 fn detect(repo: &Repo, out: &mut Findings) {
     let stack = projects(repo, &["stack.yaml"]);

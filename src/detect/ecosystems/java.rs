@@ -53,8 +53,8 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     devcontainer_features: &[("java", "ghcr.io/devcontainers/features/java:1")],
     test_commands: &[
-        r"(?:\./)?mvnw?(?-u:\b)[^;&|]*?\s(?:test|verify|integration-test|package|install)(?-u:\b)",
-        r"(?:\./)?gradlew?(?-u:\b)[^;&|]*?\s(?:[[:word:]:\-]*[Tt]est[[:word:]]*|check|build)(?-u:\b)",
+        r"(?:\./)?mvnw?(?-u:\b)[^;&|]*?[[:space:]](?:test|verify|integration-test|package|install)(?-u:\b)",
+        r"(?:\./)?gradlew?(?-u:\b)[^;&|]*?[[:space:]](?:[[:word:]:\-]*[Tt]est[[:word:]]*|check|build)(?-u:\b)",
     ],
     source_extensions: &["java", "kt", "kts", "groovy"],
     install_programs: &["./gradlew", "./mvnw", "gradle", "mvn"],
@@ -309,28 +309,28 @@ impl Properties<'_> {
 // ---------------------------------------------------------------------------------- Gradle
 
 static TOOLCHAIN_OF: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"JavaLanguageVersion\s*\.\s*of\(\s*["']?([0-9]+)|jvmToolchain\(\s*([0-9]+)\s*\)|(?m)^\s*toolchainVersion\s*=\s*([0-9]+)"#)
+    Regex::new(r#"JavaLanguageVersion[[:space:]]*\.[[:space:]]*of\([[:space:]]*["']?([0-9]+)|jvmToolchain\([[:space:]]*([0-9]+)[[:space:]]*\)|(?m)^[[:space:]]*toolchainVersion[[:space:]]*=[[:space:]]*([0-9]+)"#)
         .expect("regex")
 });
 static COMPATIBILITY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?:source|target)Compatibility\s*=\s*(?:JavaVersion\s*\.\s*VERSION_|JavaVersion\.toVersion\(\s*)?["']?(1[._]8|[0-9]+)|JvmTarget\.JVM_(1_8|[0-9]+)|jvmTarget\s*=\s*["'](1\.8|[0-9]+)["']"#,
+        r#"(?:source|target)Compatibility[[:space:]]*=[[:space:]]*(?:JavaVersion[[:space:]]*\.[[:space:]]*VERSION_|JavaVersion\.toVersion\([[:space:]]*)?["']?(1[._]8|[0-9]+)|JvmTarget\.JVM_(1_8|[0-9]+)|jvmTarget[[:space:]]*=[[:space:]]*["'](1\.8|[0-9]+)["']"#,
     )
     .expect("regex")
 });
 /// `java = "17"`, `jdk = "21"`, `javaVersion=17` in a version catalog or gradle.properties.
 static JAVA_SETTING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^\s*(?:java|jdk|jvm)(?:[._-]?[Vv]ersion)?\s*=\s*["']?([0-9]+)["']?\s*$"#).expect("regex")
+    Regex::new(r#"(?m)^[[:space:]]*(?:java|jdk|jvm)(?:[._-]?[Vv]ersion)?[[:space:]]*=[[:space:]]*["']?([0-9]+)["']?[[:space:]]*$"#).expect("regex")
 });
 static KOTLIN_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"kotlin\(\s*"(?:jvm|android|multiplatform|js)"\s*\)|org\.jetbrains\.kotlin\.(?:jvm|android|multiplatform|js)|["']kotlin-android["']|id\s*\(?\s*["']kotlin["']|apply\s+plugin:\s*["']kotlin|libs\.plugins\.kotlin"#,
+        r#"kotlin\([[:space:]]*"(?:jvm|android|multiplatform|js)"[[:space:]]*\)|org\.jetbrains\.kotlin\.(?:jvm|android|multiplatform|js)|["']kotlin-android["']|id[[:space:]]*\(?[[:space:]]*["']kotlin["']|apply[[:space:]]+plugin:[[:space:]]*["']kotlin|libs\.plugins\.kotlin"#,
     )
     .expect("regex")
 });
 static KOTLIN_VERSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?:kotlin\(\s*"[a-z.]+"\s*\)|org\.jetbrains\.kotlin\.[a-z.]+["']\s*\)?)\s*version\s*["']([0-9]+\.[0-9]+[[:word:].-]*)["']|(?m)^\s*(?:ext\.)?kotlin[_-]?[Vv]ersion\s*=\s*["']?([0-9]+\.[0-9]+[[:word:].-]*)|(?m)^\s*kotlin\s*=\s*["']([0-9]+\.[0-9]+[[:word:].-]*)["']"#,
+        r#"(?:kotlin\([[:space:]]*"[a-z.]+"[[:space:]]*\)|org\.jetbrains\.kotlin\.[a-z.]+["'][[:space:]]*\)?)[[:space:]]*version[[:space:]]*["']([0-9]+\.[0-9]+[[:word:].-]*)["']|(?m)^[[:space:]]*(?:ext\.)?kotlin[_-]?[Vv]ersion[[:space:]]*=[[:space:]]*["']?([0-9]+\.[0-9]+[[:word:].-]*)|(?m)^[[:space:]]*kotlin[[:space:]]*=[[:space:]]*["']([0-9]+\.[0-9]+[[:word:].-]*)["']"#,
     )
     .expect("regex")
 });
@@ -344,14 +344,14 @@ static ANDROID_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
 /// Spring Boot.
 static JVM_PLUGIN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"id\s*\(?\s*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm|org\.springframework\.boot)["']|apply\s*\(?\s*plugin\s*[:=]\s*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm)["']|`java-library`|kotlin\(\s*"jvm"\s*\)|libs\.plugins\.kotlin\.jvm|(?m)^\s*(?:java|application)\s*$"#,
+        r#"id[[:space:]]*\(?[[:space:]]*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm|org\.springframework\.boot)["']|apply[[:space:]]*\(?[[:space:]]*plugin[[:space:]]*[:=][[:space:]]*["'](?:java|java-library|application|org\.jetbrains\.kotlin\.jvm)["']|`java-library`|kotlin\([[:space:]]*"jvm"[[:space:]]*\)|libs\.plugins\.kotlin\.jvm|(?m)^[[:space:]]*(?:java|application)[[:space:]]*$"#,
     )
     .expect("regex")
 });
 /// The Kotlin Multiplatform plugin (by id, not any mention: a BOM lists `-kotlinMultiplatform`
 /// artifacts).
 static MULTIPLATFORM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"kotlin\(\s*"multiplatform"\s*\)|["']org\.jetbrains\.kotlin\.multiplatform["']|libs\.plugins\.kotlin[.-]?[Mm]ultiplatform"#).expect("regex")
+    Regex::new(r#"kotlin\([[:space:]]*"multiplatform"[[:space:]]*\)|["']org\.jetbrains\.kotlin\.multiplatform["']|libs\.plugins\.kotlin[.-]?[Mm]ultiplatform"#).expect("regex")
 });
 
 const GRADLE_WRAPPER_PROPERTIES: &RelPath = rel!("gradle/wrapper/gradle-wrapper.properties");

@@ -201,7 +201,8 @@ static TEST_COMMAND_OF: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     ALL.iter()
         .map(|eco| {
             let patterns = eco.test_commands.join("|");
-            let pattern = if patterns.is_empty() { "$^".to_string() } else { format!(r"(?:^|[\s;&|(])(?:{patterns})") };
+            let pattern =
+                if patterns.is_empty() { "$^".to_string() } else { format!(r"(?:^|[[:space:];&|(])(?:{patterns})") };
             Regex::new(&pattern).expect("the test-command patterns are valid")
         })
         .collect()
@@ -241,13 +242,13 @@ pub fn has_manifest_for(sources: &Sources, toolchain_id: &str) -> bool {
 /// Test runners of no one ecosystem: task files and test scripts.
 const SHARED_TEST_COMMANDS: &[&str] = &[
     // A target named for tests, first or last word (`test-unit`, `unit-tests`, `tests_all`).
-    r#"(?:make|gmake)(?-u:\b)[^;&|]*?\s["']?(?:check|unit|(?:[[:alnum:]]+[-_])?(?:tests?|unittests?)(?:[-_.][[:word:]\-.]+)?)["']?(?:\s|$)"#,
-    r"just\s+(?:\S+\s+)*?test[[:word:]\-]*(?-u:\b)",
+    r#"(?:make|gmake)(?-u:\b)[^;&|]*?[[:space:]]["']?(?:check|unit|(?:[[:alnum:]]+[-_])?(?:tests?|unittests?)(?:[-_.][[:word:]\-.]+)?)["']?(?:[[:space:]]|$)"#,
+    r"just[[:space:]]+(?:[^[:space:]]+[[:space:]]+)*?test[[:word:]\-]*(?-u:\b)",
     // go-task, a namespaced task too (`task py:test`, from an included Taskfile).
-    r"task\s+(?:[[:word:]\-]+:)*test[[:word:]:\-]*(?-u:\b)",
+    r"task[[:space:]]+(?:[[:word:]\-]+:)*test[[:word:]:\-]*(?-u:\b)",
     // `test.sh`, `run_tests.sh`, `runtests.sh`, `test-unit.sh`, `ci_test.sh`: a script named for tests.
-    r"(?:\S*/)?(?:[[:alnum:]]+[-_]|run)?tests?(?:[-_][[:word:]\-]*)?\.sh(?-u:\b)",
-    r"(?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][[:word:]\-]*)?(?:\.[[:word:]]+)?(?:\s|$)",
+    r"(?:[^[:space:]]*/)?(?:[[:alnum:]]+[-_]|run)?tests?(?:[-_][[:word:]\-]*)?\.sh(?-u:\b)",
+    r"(?:\./)?(?:scripts?|bin)/(?:run[-_])?tests?(?:[-_][[:word:]\-]*)?(?:\.[[:word:]]+)?(?:[[:space:]]|$)",
 ];
 /// System package managers.
 const SHARED_INSTALL_COMMANDS: &[&str] = &[r"apt|apt-get|brew"];
@@ -281,7 +282,8 @@ static TEST_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
         .flat_map(|eco| eco.test_commands.iter().copied())
         .chain(SHARED_TEST_COMMANDS.iter().copied())
         .collect();
-    Regex::new(&format!(r"(?:^|[\s;&|(])(?:{})", alternatives.join("|"))).expect("the test-command patterns are valid")
+    Regex::new(&format!(r"(?:^|[[:space:];&|(])(?:{})", alternatives.join("|")))
+        .expect("the test-command patterns are valid")
 });
 /// A command that installs packages: `uv pip install pytest-cov` names a test tool but runs none.
 static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
@@ -291,7 +293,7 @@ static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
         .chain(SHARED_INSTALL_COMMANDS.iter().copied())
         .collect();
     Regex::new(&format!(
-        r"^\s*(?:sudo\s+)?(?:{})\s+(?:install|uninstall|add|remove|require|i|get)(?-u:\b)",
+        r"^[[:space:]]*(?:sudo[[:space:]]+)?(?:{})[[:space:]]+(?:install|uninstall|add|remove|require|i|get)(?-u:\b)",
         tools.join("|")
     ))
     .expect("the install-command patterns are valid")
@@ -302,7 +304,7 @@ static INSTALL_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 /// are up and before the tests.
 static PREPARES_TESTS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?:^|[\s;&|(])(?:npm|pnpm|yarn|bun|make|just|task)\s(?:[^;&|]*?\s)?(?:run\s+)?(?:test|tests|db)[:\-_](?:(?:init|setup|prepare|seed|migrate|create|reset)(?:db|database)?|schema|db)(?:[\s:\-_]|$)",
+        r"(?:^|[[:space:];&|(])(?:npm|pnpm|yarn|bun|make|just|task)[[:space:]](?:[^;&|]*?[[:space:]])?(?:run[[:space:]]+)?(?:test|tests|db)[:\-_](?:(?:init|setup|prepare|seed|migrate|create|reset)(?:db|database)?|schema|db)(?:[[:space:]:\-_]|$)",
     )
     .expect("the preparation pattern is valid")
 });

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::ALL;
+use crate::source_code::{production_code, production_sources, string_literals};
 
 /// Files that still name an ecosystem's tool, each with why. Keep it short.
 const ALLOWED: &[(&str, &str)] =
@@ -28,64 +29,6 @@ fn registry_names() -> Vec<&'static str> {
     names
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("src/ is readable") {
-        let path = entry.expect("src/ is readable").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-/// The folder a file's child modules live in (`a/mod.rs` → `a/`, `a/b.rs` → `a/b/`).
-fn children_dir(file: &Path) -> PathBuf {
-    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
-    let parent = file.parent().unwrap_or(Path::new(""));
-    if ["mod", "lib", "main"].contains(&stem) { parent.to_path_buf() } else { parent.join(stem) }
-}
-
-/// `text` without `#[cfg(test)]` items and comment lines, and the files of the
-/// `#[cfg(test)] mod x;` modules it declares.
-fn production_code(file: &Path, text: &str) -> (String, Vec<PathBuf>) {
-    let mut code = String::new();
-    let mut test_files = Vec::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with("//") {
-            continue;
-        }
-        if trimmed != "#[cfg(test)]" {
-            code.push_str(line);
-            code.push('\n');
-            continue;
-        }
-        let Some(item) = lines.next() else { break };
-        let item = item.trim();
-        if let Some(name) = item.strip_suffix(';').and_then(|i| i.rsplit(' ').next()) {
-            test_files.push(children_dir(file).join(format!("{name}.rs")));
-            continue;
-        }
-        // Skip the item's body: to the line that closes its first brace.
-        let mut depth = item.matches('{').count() as i64 - item.matches('}').count() as i64;
-        while depth > 0 {
-            let Some(line) = lines.next() else { break };
-            depth += line.matches('{').count() as i64 - line.matches('}').count() as i64;
-        }
-    }
-    (code, test_files)
-}
-
-/// The string literals of `code` (plain and raw), roughly: enough to find names in them.
-fn string_literals(code: &str) -> Vec<String> {
-    // Character literals first (`'"'`), so their quote starts no string.
-    let pattern = regex::Regex::new(r##"'(?:[^'\\]|\\.)'|r#"(?s:.*?)"#|r"[^"]*"|"(?:[^"\\]|\\.)*""##)
-        .expect("the literal pattern is valid");
-    pattern.find_iter(code).map(|m| m.as_str()).filter(|m| !m.starts_with('\'')).map(str::to_string).collect()
-}
-
 /// Whether `literal` names `name` as a word of its own (`pnpm install`, `pnpm/action-setup`).
 fn names(literal: &str, name: &str) -> bool {
     let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
@@ -100,24 +43,12 @@ fn names(literal: &str, name: &str) -> bool {
 fn no_package_manager_or_test_runner_is_named_outside_the_registry() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let home = src.join("detect").join("ecosystems");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
-    let texts: Vec<(PathBuf, String)> =
-        files.iter().map(|f| (f.clone(), std::fs::read_to_string(f).expect("a source file is text"))).collect();
-    let mut test_files: Vec<PathBuf> = Vec::new();
-    let mut code_of = Vec::new();
-    for (file, text) in &texts {
-        let (code, tests) = production_code(file, text);
-        test_files.extend(tests);
-        code_of.push((file, code));
-    }
     let names = registry_names();
     assert!(names.contains(&"pnpm") && names.contains(&"pytest"), "the registry declares the names: {names:?}");
     let mut leaks = Vec::new();
-    for (file, code) in code_of {
-        let rel = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(file).to_string_lossy().replace('\\', "/");
-        if file.starts_with(&home) || test_files.contains(file) || ALLOWED.iter().any(|(path, _)| *path == rel) {
+    for (file, code) in production_sources() {
+        let rel = file.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(&file).to_string_lossy().replace('\\', "/");
+        if file.starts_with(&home) || ALLOWED.iter().any(|(path, _)| *path == rel) {
             continue;
         }
         for literal in string_literals(&code) {

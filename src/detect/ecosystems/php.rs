@@ -34,9 +34,9 @@ pub static DECLARATION: Declaration = Declaration {
     setup_steps: &[SetupStep::new("php", "shivammathur/setup-php@v2", "php-version")],
     devcontainer_features: &[("php", "ghcr.io/devcontainers/features/php:1")],
     test_commands: &[
-        r"(?:php\s+)?artisan\s+test(?-u:\b)",
+        r"(?:php[[:space:]]+)?artisan[[:space:]]+test(?-u:\b)",
         r"(?:vendor/bin/|\./vendor/bin/)?(?:phpunit|pest|paratest)(?-u:\b)",
-        r"composer\s+(?:run(?:-script)?\s+)?test(?-u:\b)",
+        r"composer[[:space:]]+(?:run(?:-script)?[[:space:]]+)?test(?-u:\b)",
     ],
     install_commands: &["composer"],
     source_extensions: &["php"],

@@ -69,32 +69,34 @@ pub static DECLARATION: Declaration = Declaration {
     devcontainer_features: &[("python", "ghcr.io/devcontainers/features/python:1")],
     test_commands: &[
         // `python -mpytest` as well: Python takes the module name attached to `-m`.
-        r"(?:python3?\s+-m\s*|uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+|pipenv\s+run\s+|hatch\s+run\s+)?(?:pytest|py\.test)(?-u:\b)",
-        r"(?:\S*/)?manage\.py\s+test(?-u:\b)",
+        r"(?:python3?[[:space:]]+-m[[:space:]]*|uv[[:space:]]+run[[:space:]]+|poetry[[:space:]]+run[[:space:]]+|pdm[[:space:]]+run[[:space:]]+|pipenv[[:space:]]+run[[:space:]]+|hatch[[:space:]]+run[[:space:]]+)?(?:pytest|py\.test)(?-u:\b)",
+        r"(?:[^[:space:]]*/)?manage\.py[[:space:]]+test(?-u:\b)",
         // Django's own runner for a library without a `manage.py` (also as `` `which
         // django-admin` `` in CI, to hand its path to coverage).
-        r"(?:\S*/)?django-admin(?:\.py)?[`)]?\s+test(?-u:\b)",
-        r"python3?\s+-m\s*unittest(?-u:\b)",
+        r"(?:[^[:space:]]*/)?django-admin(?:\.py)?[`)]?[[:space:]]+test(?-u:\b)",
+        r"python3?[[:space:]]+-m[[:space:]]*unittest(?-u:\b)",
         // The other runners Python projects use: nose, zope's and OpenStack's (not
         // `setup.py test`, which setuptools 72 removed).
         r"(?:nosetests|nose2|zope-testrunner)(?-u:\b)",
-        r"stestr\s+run(?-u:\b)",
+        r"stestr[[:space:]]+run(?-u:\b)",
         // A test-runner script (`runtests.py`, `tests/run_tests.py`: Django's convention
         // and many libraries'), run by the interpreter (after its options, `-W error::X`
         // included), by coverage, or as an executable.
-        r"(?:python3?(?:\.[0-9]+)?\s+(?:-[WX]\s+\S+\s+|-\S+\s+)*(?:-m\s+coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*)?|coverage\s+run\s+(?:-\S+\s+(?:[^-\s]\S*\s+)?)*|\./)(?:\S*/)?run[-_]?tests?\.py(?:\s|$)",
-        r"(?:tox|nox)(?:\s|$)",
+        r"(?:python3?(?:\.[0-9]+)?[[:space:]]+(?:-[WX][[:space:]]+[^[:space:]]+[[:space:]]+|-[^[:space:]]+[[:space:]]+)*(?:-m[[:space:]]+coverage[[:space:]]+run[[:space:]]+(?:-[^[:space:]]+[[:space:]]+(?:[^-[:space:]][^[:space:]]*[[:space:]]+)?)*)?|coverage[[:space:]]+run[[:space:]]+(?:-[^[:space:]]+[[:space:]]+(?:[^-[:space:]][^[:space:]]*[[:space:]]+)?)*|\./)(?:[^[:space:]]*/)?run[-_]?tests?\.py(?:[[:space:]]|$)",
+        r"(?:tox|nox)(?:[[:space:]]|$)",
         // poethepoet's task named for tests (`poe test`, `uv run poe test-unit`).
-        r"(?:uv\s+run\s+|poetry\s+run\s+|pdm\s+run\s+)?poe\s+tests?(?:[-_:][[:word:]\-]*)?(?:\s|$)",
+        r"(?:uv[[:space:]]+run[[:space:]]+|poetry[[:space:]]+run[[:space:]]+|pdm[[:space:]]+run[[:space:]]+)?poe[[:space:]]+tests?(?:[-_:][[:word:]\-]*)?(?:[[:space:]]|$)",
         // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
         // the `default` script of the environment named test; matrix variants picked with
         // `+py=3.12`. `hatch run test:python -m pip …` runs setup in the test environment.
-        r"hatch\s+(?:run\s+)?test(?:\s|$)",
-        r"hatch\s+run\s+(?:[+-][[:word:]]+=\S+\s+)*(?:[[:word:].-]+:(?:test|tests|cov|pytest)|tests?:default)(?:\s|$)",
+        r"hatch[[:space:]]+(?:run[[:space:]]+)?test(?:[[:space:]]|$)",
+        r"hatch[[:space:]]+run[[:space:]]+(?:[+-][[:word:]]+=[^[:space:]]+[[:space:]]+)*(?:[[:word:].-]+:(?:test|tests|cov|pytest)|tests?:default)(?:[[:space:]]|$)",
     ],
     fan_out_test_runners: &["tox", "nox"],
     current_environment: &["py", "py3"],
-    install_commands: &[r"(?:uv\s+)?pip3?|python3?\s+-m\s+pip|uv(?:\s+tool)?|poetry|pipx|pdm"],
+    install_commands: &[
+        r"(?:uv[[:space:]]+)?pip3?|python3?[[:space:]]+-m[[:space:]]+pip|uv(?:[[:space:]]+tool)?|poetry|pipx|pdm",
+    ],
     source_extensions: &["py"],
     test_runners: &["pytest"],
     suite_words: &["pytest"],

@@ -45,8 +45,8 @@ pub static DECLARATION: Declaration = Declaration {
     setup_steps: &[SetupStep::new("ruby", "ruby/setup-ruby@v1", "ruby-version")],
     devcontainer_features: &[("ruby", "ghcr.io/devcontainers/features/ruby:1")],
     test_commands: &[
-        r"(?:bundle\s+exec\s+)?(?:rspec|rake\s+(?:test|spec)|rails\s+test|bin/rails\s+test|bin/rspec)(?-u:\b)",
-        r"bundle\s+exec\s+rake\s*$",
+        r"(?:bundle[[:space:]]+exec[[:space:]]+)?(?:rspec|rake[[:space:]]+(?:test|spec)|rails[[:space:]]+test|bin/rails[[:space:]]+test|bin/rspec)(?-u:\b)",
+        r"bundle[[:space:]]+exec[[:space:]]+rake[[:space:]]*$",
     ],
     install_commands: &["gem"],
     source_extensions: &["rb"],
@@ -71,7 +71,7 @@ impl Ecosystem for Ruby {
     /// names themselves (anyway_config, figaro: see [`settings`]; Konfig: see [`konfig`]).
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?-u:\b)ENV(?:\[|(\.fetch)\(?)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+            Regex::new(r#"(?-u:\b)ENV(?:\[|(\.fetch)\(?)[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
                 .expect("the Ruby environment-read pattern is valid")
         });
         let tested = tested_in_conditions(text);
@@ -162,10 +162,11 @@ fn has_encrypted_credentials(repo: &Repo) -> bool {
 /// it is set.
 fn tested_in_conditions(text: &str) -> std::collections::HashSet<&str> {
     static CONDITION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)(?:^|\s)(?:if|unless|elsif)\s[^\n]*").expect("the Ruby condition pattern is valid")
+        Regex::new(r"(?m)(?:^|[[:space:]])(?:if|unless|elsif)[[:space:]][^\n]*")
+            .expect("the Ruby condition pattern is valid")
     });
     static TESTED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"ENV(?:\[|\.key\?\(|\.include\?\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+        Regex::new(r#"ENV(?:\[|\.key\?\(|\.include\?\()[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
             .expect("the Ruby tested-variable pattern is valid")
     });
     CONDITION
@@ -180,13 +181,15 @@ fn tested_in_conditions(text: &str) -> std::collections::HashSet<&str> {
 const RAILS_PRODUCTION: &str = "Rails in production";
 
 static GEMFILE_RUBY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?m)^\s*ruby\s*\(?\s*["']([^"']+)["']"#).expect("regex"));
-static REQUIRED_RUBY: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"required_ruby_version\s*=\s*\[?\s*["']([^"']+)["']"#).expect("regex"));
-static RAILS_GEM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?m)^\s*gem\s*\(?\s*["'](?:rails|railties)["']"#).expect("regex"));
+    LazyLock::new(|| Regex::new(r#"(?m)^[[:space:]]*ruby[[:space:]]*\(?[[:space:]]*["']([^"']+)["']"#).expect("regex"));
+static REQUIRED_RUBY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"required_ruby_version[[:space:]]*=[[:space:]]*\[?[[:space:]]*["']([^"']+)["']"#).expect("regex")
+});
+static RAILS_GEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?m)^[[:space:]]*gem[[:space:]]*\(?[[:space:]]*["'](?:rails|railties)["']"#).expect("regex")
+});
 static ADAPTER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?m)^\s*adapter:\s*["']?([A-Za-z0-9_]+)"#).expect("regex"));
+    LazyLock::new(|| Regex::new(r#"(?m)^[[:space:]]*adapter:[[:space:]]*["']?([A-Za-z0-9_]+)"#).expect("regex"));
 
 fn detect(repo: &Repo, out: &mut Findings) {
     // Bundler takes the Gemfile nearest the working directory: one in a subfolder is a bundle

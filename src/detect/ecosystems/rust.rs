@@ -44,7 +44,7 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     setup_steps: &[SetupStep::new("rust", "dtolnay/rust-toolchain@master", "toolchain")],
     devcontainer_features: &[("rust", "ghcr.io/devcontainers/features/rust:1")],
-    test_commands: &[r"cargo\s+(?:\+\S+\s+)?(?:test|nextest)(?-u:\b)"],
+    test_commands: &[r"cargo[[:space:]]+(?:\+[^[:space:]]+[[:space:]]+)?(?:test|nextest)(?-u:\b)"],
     install_commands: &["cargo"],
     source_extensions: &["rs"],
     install_programs: &["cargo"],

@@ -43,7 +43,7 @@ impl Ecosystem for Scala {
     /// (optional with a `.getOrElse`).
     fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
         static READ: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?-u:\b)(?:System\.getenv|sys\.env\.get|(sys\.env))\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
+            Regex::new(r#"(?-u:\b)(?:System\.getenv|sys\.env\.get|(sys\.env))\([[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*\)"#)
                 .expect("the Scala environment-read pattern is valid")
         });
         READ.captures_iter(text)
@@ -65,8 +65,9 @@ impl Ecosystem for Scala {
     }
 }
 
-static SCALA_VERSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"scalaVersion\s*:=\s*(?:"([^"]+)"|([A-Za-z_][[:word:].]*))"#).expect("regex"));
+static SCALA_VERSION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"scalaVersion[[:space:]]*:=[[:space:]]*(?:"([^"]+)"|([A-Za-z_][[:word:].]*))"#).expect("regex")
+});
 
 fn detect(repo: &Repo, out: &mut Findings) {
     // One build per folder; with both, Mill (a repo moved to it keeps build.sbt for a while).
@@ -124,7 +125,7 @@ fn scala_version(repo: &Repo, dir: &RelPath, build: &RelPath, text: &str) -> Opt
     }
     let name = caps.get(2)?.as_str().rsplit('.').next()?;
     let definition = Regex::new(&format!(
-        r#"(?-u:\b)(?:val|def|lazy val)\s+{}\s*(?::\s*String\s*)?=\s*"([^"]+)""#,
+        r#"(?-u:\b)(?:val|def|lazy val)[[:space:]]+{}[[:space:]]*(?::[[:space:]]*String[[:space:]]*)?=[[:space:]]*"([^"]+)""#,
         regex::escape(name)
     ))
     .ok()?;

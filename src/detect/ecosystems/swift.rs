@@ -30,7 +30,7 @@ pub static DECLARATION: Declaration = Declaration {
         Alias::tool("swift", "swift"),
     ],
     setup_steps: &[SetupStep::new("swift", "swift-actions/setup-swift@v2", "swift-version")],
-    test_commands: &[r"swift\s+test(?-u:\b)"],
+    test_commands: &[r"swift[[:space:]]+test(?-u:\b)"],
     source_extensions: &["swift"],
     install_programs: &["swift"],
     skipped_dirs: &[".build", "Pods", "DerivedData"],

@@ -29,7 +29,7 @@ pub static DECLARATION: Declaration = Declaration {
         Alias::tool("zig", "zig"),
     ],
     setup_steps: &[SetupStep::new("zig", "mlugg/setup-zig@v2", "version").when_unpinned()],
-    test_commands: &[r"zig\s+build\s+test(?-u:\b)"],
+    test_commands: &[r"zig[[:space:]]+build[[:space:]]+test(?-u:\b)"],
     skipped_dirs: &["zig-cache", ".zig-cache", "zig-out"],
     ..Declaration::new(&Zig)
 };
@@ -41,7 +41,7 @@ impl Ecosystem for Zig {
 }
 
 static MINIMUM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"\.minimum_zig_version\s*=\s*"([^"]+)""#).expect("regex"));
+    LazyLock::new(|| Regex::new(r#"\.minimum_zig_version[[:space:]]*=[[:space:]]*"([^"]+)""#).expect("regex"));
 
 fn detect(repo: &Repo, out: &mut Findings) {
     for build in projects(repo, &["build.zig"]) {

@@ -201,7 +201,7 @@ fn built_in_another_job(sources: &Sources, job: &Job) -> Vec<String> {
 /// output (bullmq's child-process tests load `dist/`).
 static BUILD_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     let runners = ecosystems::script_runner_alternatives();
-    Regex::new(&format!(r"^(?:(?:{runners})\s+(?:run\s+)?|(?:make|just|task)\s+)(?:build|compile)(?::[[:word:]-]+)?$"))
+    Regex::new(&format!(r"^(?:(?:{runners})[[:space:]]+(?:run[[:space:]]+)?|(?:make|just|task)[[:space:]]+)(?:build|compile)(?::[[:word:]-]+)?$"))
         .expect("the build-script pattern is valid")
 });
 
@@ -363,8 +363,10 @@ fn standalone_test(line: &str, loop_variables: &[String]) -> Option<String> {
 }
 
 /// Jest's, Vitest's and Playwright's `--shard=I/N` (or `--shard I/N`).
-static SHARD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:^|\s)--shard[=\s]\d+/\d+(?:\s|$)").expect("the shard pattern is valid"));
+static SHARD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[[:space:]])--shard[=[:space:]][0-9]+/[0-9]+(?:[[:space:]]|$)")
+        .expect("the shard pattern is valid")
+});
 
 #[cfg(test)]
 mod tests {
@@ -383,7 +385,7 @@ mod tests {
         );
         assert_eq!(standalone_test(r#"dotnet test "$proj" || failed=1"#, &loops), None);
         assert_eq!(standalone_test("call script/test.bat :windows", &loops), None);
-        assert_eq!(standalone_test(r".\scripts\test.ps1", &loops), None);
+        assert_eq!(standalone_test(r".[[:space:]]cripts\test.ps1", &loops), None);
         assert_eq!(standalone_test("cd hex && mix test && cd ..", &loops).as_deref(), Some("cd hex && mix test"));
         assert_eq!(
             standalone_test("go test ./... -count=$COUNT", &loops).as_deref(),

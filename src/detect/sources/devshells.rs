@@ -47,7 +47,7 @@ pub struct DevShell {
 
 /// Package lists: `packages = [ … ]`, `buildInputs = with pkgs; [ … ]`, `nativeBuildInputs`.
 static PACKAGE_LIST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u:\b)(?:packages|buildInputs|nativeBuildInputs|propagatedBuildInputs)\s*=\s*(?:with\s+[[:word:].]+\s*;\s*)?\[([^\]]*)\]")
+    Regex::new(r"(?-u:\b)(?:packages|buildInputs|nativeBuildInputs|propagatedBuildInputs)[[:space:]]*=[[:space:]]*(?:with[[:space:]]+[[:word:].]+[[:space:]]*;[[:space:]]*)?\[([^\]]*)\]")
         .expect("the package-list pattern is valid")
 });
 /// `pkgs.name` anywhere, and bare names inside a list.
@@ -59,7 +59,7 @@ static PKGS_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// devenv: `languages.python.enable = true;` and `languages.python.version = "3.11";`.
 static DEVENV_LANGUAGE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?-u:\b)languages\.([a-z]+)\.(?:enable\s*=\s*true|version\s*=\s*"([^"]+)")"#)
+    Regex::new(r#"(?-u:\b)languages\.([a-z]+)\.(?:enable[[:space:]]*=[[:space:]]*true|version[[:space:]]*=[[:space:]]*"([^"]+)")"#)
         .expect("the devenv pattern is valid")
 });
 

@@ -131,10 +131,10 @@ fn target_lines<'f>(file: &'f TaskFile, target: &str, depth: usize, seen: &mut V
 }
 
 static MAKE_RULE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^([A-Za-z0-9_][A-Za-z0-9_.\-/ ]*?)\s*::?(?:[^=]|$)").expect("the make-rule pattern is valid")
+    Regex::new(r"^([A-Za-z0-9_][A-Za-z0-9_.\-/ ]*?)[[:space:]]*::?(?:[^=]|$)").expect("the make-rule pattern is valid")
 });
 static MAKE_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[ ]*(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::=|::=|\?=|\+=|=)\s*(.*)$")
+    Regex::new(r"^[ ]*(?:export[[:space:]]+|override[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*(?::=|::=|\?=|\+=|=)[[:space:]]*(.*)$")
         .expect("the make-variable pattern is valid")
 });
 static MAKE_REFERENCE: LazyLock<Regex> =
@@ -221,7 +221,7 @@ static JUST_RECIPE: LazyLock<Regex> = LazyLock::new(|| {
     // A name, its parameters (`version=""`, `*args="-x tests"`, `+FILES`, `$VAR`), one colon
     // (`:=` assigns a variable).
     Regex::new(
-        r#"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?:\s+[*+$]?[A-Za-z_][A-Za-z0-9_\-]*(?:=(?:"[^"]*"|'[^']*'|[^\s:'"]+))?)*\s*:(?:[^=]|$)"#,
+        r#"^@?([A-Za-z_][A-Za-z0-9_\-]*)(?:[[:space:]]+[*+$]?[A-Za-z_][A-Za-z0-9_\-]*(?:=(?:"[^"]*"|'[^']*'|[^[:space:]:'"]+))?)*[[:space:]]*:(?:[^=]|$)"#,
     )
     .expect("the just-recipe pattern is valid")
 });

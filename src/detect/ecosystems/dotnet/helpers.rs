@@ -22,7 +22,7 @@ const SETTING_TYPES: &[&str] = &["bool", "int", "long", "double", "float", "deci
 pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static METHOD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?m)^[ \t]*(?:(?:public|private|protected|internal|static|async)\s+)+(?P<returned>[A-Za-z_][[:word:]<>?\[\],.]*)\s+(?P<method>[A-Za-z_][[:word:]]*)\s*\(\s*string\??\s+(?P<parameter>[A-Za-z_][[:word:]]*)[^)]*\)\s*(?P<open>\{|=>)",
+            r"(?m)^[ \t]*(?:(?:public|private|protected|internal|static|async)[[:space:]]+)+(?P<returned>[A-Za-z_][[:word:]<>?\[\],.]*)[[:space:]]+(?P<method>[A-Za-z_][[:word:]]*)[[:space:]]*\([[:space:]]*string\??[[:space:]]+(?P<parameter>[A-Za-z_][[:word:]]*)[^)]*\)[[:space:]]*(?P<open>\{|=>)",
         )
         .expect("the C# method pattern is valid")
     });
@@ -88,7 +88,7 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
 /// `Environment`'s own reader is found apart.
 pub fn helper_calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|[^[:word:].])(?:(?P<receiver>[A-Za-z_][[:word:]]*)\.)?(?P<function>[A-Za-z_][[:word:]]*)\(\s*"(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
+        Regex::new(r#"(?:^|[^[:word:].])(?:(?P<receiver>[A-Za-z_][[:word:]]*)\.)?(?P<function>[A-Za-z_][[:word:]]*)\([[:space:]]*"(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
             .expect("the C# call pattern is valid")
     });
     code::helper_call_reads(&CALL, text, QUOTES, |receiver, function| {

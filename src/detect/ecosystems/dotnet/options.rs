@@ -34,8 +34,8 @@ fn roots(text: &str) -> Vec<SettingsRoot> {
     static BINDING: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?x)
-            (?-u:\b)(?P<call>Configure|AddOptions)<\s*(?P<ty>[A-Za-z_][[:word:].]*)\s*>\(
-            | (?-u:\b)Get(?:Required)?Section\(\s*(?P<section>[^()]*(?:\([^()]*\))?)\s*\)\s*\.Get<\s*(?P<got>[A-Za-z_][[:word:].]*)\s*>\(
+            (?-u:\b)(?P<call>Configure|AddOptions)<[[:space:]]*(?P<ty>[A-Za-z_][[:word:].]*)[[:space:]]*>\(
+            | (?-u:\b)Get(?:Required)?Section\([[:space:]]*(?P<section>[^()]*(?:\([^()]*\))?)[[:space:]]*\)[[:space:]]*\.Get<[[:space:]]*(?P<got>[A-Za-z_][[:word:].]*)[[:space:]]*>\(
             ",
         )
         .expect("the options-binding pattern is valid")
@@ -160,7 +160,7 @@ fn file_constant(text: &str, owner: &str, constant: &str) -> Option<String> {
 /// constants, each of the class's own body (not of the classes nested in it).
 fn classes(text: &str) -> Vec<SettingsStruct> {
     static CLASS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)(?:class|record|struct)\s+([A-Za-z_][[:word:]]*)(?:<[^<>{};]*>)?[^{};=()]*\{")
+        Regex::new(r"(?-u:\b)(?:class|record|struct)[[:space:]]+([A-Za-z_][[:word:]]*)(?:<[^<>{};]*>)?[^{};=()]*\{")
             .expect("the C# class pattern is valid")
     });
     let mut found = Vec::new();
@@ -181,18 +181,18 @@ fn members(body: &str, offset: usize) -> (Vec<SettingsField>, Vec<(String, Strin
     static PROPERTY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r"(?x)
-            (?P<attributes>(?:\[[^\]\n]*\]\s*)*)
-            public\s+(?:(?:required|virtual|override|new)\s+)*
-            (?P<ty>[A-Za-z_][[:word:].]*(?:<[^;{}=()]*?>)?(?:\[\])?\??)\s+
-            (?P<name>[A-Za-z_][[:word:]]*)\s*
-            \{\s*get;\s*(?:set|init);\s*\}
-            (?P<initializer>\s*=)?
+            (?P<attributes>(?:\[[^\]\n]*\][[:space:]]*)*)
+            public[[:space:]]+(?:(?:required|virtual|override|new)[[:space:]]+)*
+            (?P<ty>[A-Za-z_][[:word:].]*(?:<[^;{}=()]*?>)?(?:\[\])?\??)[[:space:]]+
+            (?P<name>[A-Za-z_][[:word:]]*)[[:space:]]*
+            \{[[:space:]]*get;[[:space:]]*(?:set|init);[[:space:]]*\}
+            (?P<initializer>[[:space:]]*=)?
             ",
         )
         .expect("the C# property pattern is valid")
     });
     static CONSTANT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"const\s+string\s+([A-Za-z_][[:word:]]*)\s*=\s*"([^"]*)""#)
+        Regex::new(r#"const[[:space:]]+string[[:space:]]+([A-Za-z_][[:word:]]*)[[:space:]]*=[[:space:]]*"([^"]*)""#)
             .expect("the C# constant pattern is valid")
     });
     let depths = depths(body);

@@ -21,12 +21,13 @@ const SETTING_TYPES: &[&str] = &["integer", "float", "boolean", "atom", "existin
 pub fn reads(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:^|[^[:word:].!?:])(Dotenvy\.)?(env!?)\(\s*"([A-Za-z_][A-Za-z0-9_]*)"|"([A-Za-z_][A-Za-z0-9_]*)"\s*\|>\s*(Dotenvy\.)?(env!?)\("#,
+            r#"(?:^|[^[:word:].!?:])(Dotenvy\.)?(env!?)\([[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)"|"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*\|>[[:space:]]*(Dotenvy\.)?(env!?)\("#,
         )
         .expect("the Dotenvy call pattern is valid")
     });
-    static IMPORT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?m)^[ \t]*import\s+Dotenvy\b").expect("the Dotenvy import pattern is valid"));
+    static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[ \t]*import[[:space:]]+Dotenvy\b").expect("the Dotenvy import pattern is valid")
+    });
     let imported = IMPORT.is_match(text);
     CALL.captures_iter(text)
         .filter_map(|c| {

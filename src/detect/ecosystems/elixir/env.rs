@@ -21,20 +21,20 @@ use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
 pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static DEF: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?m)^[ \t]*defp?\s+([a-z_][[:word:]]*[!?]?)\s*\(\s*([a-z_][[:word:]]*)(?:\s*,\s*([a-z_][[:word:]]*))?",
+            r"(?m)^[ \t]*defp?[[:space:]]+([a-z_][[:word:]]*[!?]?)[[:space:]]*\([[:space:]]*([a-z_][[:word:]]*)(?:[[:space:]]*,[[:space:]]*([a-z_][[:word:]]*))?",
         )
         .expect("the Elixir def pattern is valid")
     });
     static NEXT_DEF: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^[ \t]*(?:defp?|defmacrop?|defmodule)\s").expect("the next-def pattern is valid")
+        Regex::new(r"(?m)^[ \t]*(?:defp?|defmacrop?|defmodule)[[:space:]]").expect("the next-def pattern is valid")
     });
     static FN: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^([ \t]*)([a-z_][[:word:]]*)\s*=\s*fn\s*\(?\s*([a-z_][[:word:]]*)\s*\)?\s*->")
+        Regex::new(r"(?m)^([ \t]*)([a-z_][[:word:]]*)[[:space:]]*=[[:space:]]*fn[[:space:]]*\(?[[:space:]]*([a-z_][[:word:]]*)[[:space:]]*\)?[[:space:]]*->")
             .expect("the Elixir anonymous-function pattern is valid")
     });
     // `env = &System.get_env/1`: the function captured, called as `env.("X")`.
     static CAPTURE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^[ \t]*([a-z_][[:word:]]*)\s*=\s*&System\.(get_env|fetch_env!)/[12]")
+        Regex::new(r"(?m)^[ \t]*([a-z_][[:word:]]*)[[:space:]]*=[[:space:]]*&System\.(get_env|fetch_env!)/[12]")
             .expect("the Elixir function-capture pattern is valid")
     });
     // Where each definition starts, found once: a body ends where the next one starts.
@@ -118,7 +118,7 @@ fn helper_key(function: &str, anonymous: bool, position: usize) -> String {
 pub fn helper_calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:^|[^[:word:].!?])(?:[A-Z][[:word:]]*\.)*([a-z_][[:word:]]*[!?]?)(\.)?\(\s*(?:([a-z_][[:word:]]*)\s*,\s*)?"([A-Z][A-Z0-9]*_[A-Z0-9_]*)""#,
+            r#"(?:^|[^[:word:].!?])(?:[A-Z][[:word:]]*\.)*([a-z_][[:word:]]*[!?]?)(\.)?\([[:space:]]*(?:([a-z_][[:word:]]*)[[:space:]]*,[[:space:]]*)?"([A-Z][A-Z0-9]*_[A-Z0-9_]*)""#,
         )
         .expect("the Elixir call pattern is valid")
     });

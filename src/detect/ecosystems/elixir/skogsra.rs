@@ -17,15 +17,17 @@ const SETTING_TYPES: &[&str] = &["integer", "float", "boolean", "atom", "module"
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static DECLARATION: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?m)^[ \t]*(?:(app_env)\s+:[[:word:]?!]+\s*,\s*:([[:word:]]+)\s*,\s*(:[[:word:]]+|\[[^\]]*\])|(system_env)\s+:([[:word:]]+))",
+            r"(?m)^[ \t]*(?:(app_env)[[:space:]]+:[[:word:]?!]+[[:space:]]*,[[:space:]]*:([[:word:]]+)[[:space:]]*,[[:space:]]*(:[[:word:]]+|\[[^\]]*\])|(system_env)[[:space:]]+:([[:word:]]+))",
         )
         .expect("the Skogsra declaration pattern is valid")
     });
     static OS_ENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)os_env:\s*"([A-Za-z_][A-Za-z0-9_]*)""#).expect("the os_env option pattern is valid")
+        Regex::new(r#"(?-u:\b)os_env:[[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            .expect("the os_env option pattern is valid")
     });
-    static TYPE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?-u:\b)type:\s*:([[:word:]]+)").expect("the type option pattern is valid"));
+    static TYPE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)type:[[:space:]]*:([[:word:]]+)").expect("the type option pattern is valid")
+    });
     if !text.contains("use Skogsra") {
         return Vec::new();
     }

@@ -16,11 +16,12 @@ const OPTIONS: &[&str] = &["default", "map", "required"];
 
 pub fn reads(text: &str) -> Vec<EnvRead> {
     static PROVIDER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"%(?:Vapor\.Provider\.)?Env\{\s*bindings:\s*\[").expect("the Vapor Env provider pattern is valid")
+        Regex::new(r"%(?:Vapor\.Provider\.)?Env\{[[:space:]]*bindings:[[:space:]]*\[")
+            .expect("the Vapor Env provider pattern is valid")
     });
     static BINDING: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:\{\s*:[a-z_][a-z0-9_]*\s*,\s*|(?-u:\b)([a-z_][a-z0-9_]*):\s*\{?\s*)"([A-Za-z_][A-Za-z0-9_]*)""#,
+            r#"(?:\{[[:space:]]*:[a-z_][a-z0-9_]*[[:space:]]*,[[:space:]]*|(?-u:\b)([a-z_][a-z0-9_]*):[[:space:]]*\{?[[:space:]]*)"([A-Za-z_][A-Za-z0-9_]*)""#,
         )
         .expect("the Vapor binding pattern is valid")
     });
@@ -54,7 +55,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
 /// `map: fn s -> s == "true" end`) or default to one (`default: 4000`, `default: false`).
 fn maps_to_a_setting(options: &str) -> bool {
     static SETTING: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"map:\s*(?:&String\.to_(?:integer|float|atom|existing_atom)/1|&Integer\.parse/1|&Float\.parse/1|fn[^,]*==\s*"true")|default:\s*(?:true|false|-?[0-9][0-9_.]*)(?:\s*[,}\]]|$)"#)
+        Regex::new(r#"map:[[:space:]]*(?:&String\.to_(?:integer|float|atom|existing_atom)/1|&Integer\.parse/1|&Float\.parse/1|fn[^,]*==[[:space:]]*"true")|default:[[:space:]]*(?:true|false|-?[0-9][0-9_.]*)(?:[[:space:]]*[,}\]]|$)"#)
             .expect("the Vapor setting pattern is valid")
     });
     SETTING.is_match(options)

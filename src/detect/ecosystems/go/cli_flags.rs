@@ -39,8 +39,10 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
 /// from `<APP>_<FLAG>`, each character but letters, digits and `_` as `_` (`RELAY_DB_PASSWORD`).
 fn kingpin_reads(text: &str) -> Vec<EnvRead> {
     static ENVAR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\.\s*(?:Envar|OverrideDefaultFromEnvar)\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
-            .expect("the kingpin Envar pattern is valid")
+        Regex::new(
+            r#"\.[[:space:]]*(?:Envar|OverrideDefaultFromEnvar)\([[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*\)"#,
+        )
+        .expect("the kingpin Envar pattern is valid")
     });
     /// How far before `.Envar` its flag's `Flag(…)` call is looked for.
     const LOOKBACK: usize = 400;
@@ -66,7 +68,7 @@ fn kingpin_reads(text: &str) -> Vec<EnvRead> {
 
 /// `Flag("name", "help"` or with a raw-string help.
 static KINGPIN_FLAG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?-u:\b)Flag\(\s*"([^"]*)"\s*,\s*(?:"([^"]*)"|`([^`]*)`)"#)
+    Regex::new(r#"(?-u:\b)Flag\([[:space:]]*"([^"]*)"[[:space:]]*,[[:space:]]*(?:"([^"]*)"|`([^`]*)`)"#)
         .expect("the kingpin Flag pattern is valid")
 });
 
@@ -74,7 +76,7 @@ static KINGPIN_FLAG: LazyLock<Regex> = LazyLock::new(|| {
 /// [`kingpin_reads`]): those without an `.Envar(…)` or `.NoEnvar()` of their own.
 fn default_envars(text: &str) -> Vec<EnvRead> {
     static APP: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)kingpin\.New\(\s*"([^"]+)""#).expect("the kingpin.New pattern is valid")
+        Regex::new(r#"(?-u:\b)kingpin\.New\([[:space:]]*"([^"]+)""#).expect("the kingpin.New pattern is valid")
     });
     let Some(app) = APP.captures(text).and_then(|c| c.get(1)).filter(|_| text.contains(".DefaultEnvars()")) else {
         return Vec::new();
@@ -100,7 +102,7 @@ fn default_envars(text: &str) -> Vec<EnvRead> {
 /// its method `chain`.
 fn kingpin_flag(name: &str, at: usize, help: &str, chain: &str) -> EnvRead {
     static TYPE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\.([A-Z][A-Za-z0-9]*)(?:Var)?\([^()]*\)\s*$").expect("the kingpin type pattern is valid")
+        Regex::new(r"\.([A-Z][A-Za-z0-9]*)(?:Var)?\([^()]*\)[[:space:]]*$").expect("the kingpin type pattern is valid")
     });
     let kind = TYPE.captures(chain).and_then(|t| t.get(1)).map_or("String", |t| t.as_str());
     let setting = kind != "String" || describes_a_location(help);
@@ -139,11 +141,11 @@ fn flag_chain(after: &str) -> &str {
 /// follow the name.
 fn ff_reads(text: &str) -> Vec<EnvRead> {
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)ff\.WithEnvVar(?:Prefix\(\s*"([A-Za-z0-9_]+)"|s\(\s*\))"#)
+        Regex::new(r#"(?-u:\b)ff\.WithEnvVar(?:Prefix\([[:space:]]*"([A-Za-z0-9_]+)"|s\([[:space:]]*\))"#)
             .expect("the ff env option pattern is valid")
     });
     static FLAG: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)[a-z_][[:word:]]*\.([A-Z][a-z0-9]*)(?:Var)?\(\s*(?:&[[:word:].]+\s*,\s*)?"([a-zA-Z0-9][a-zA-Z0-9._/-]*)""#)
+        Regex::new(r#"(?-u:\b)[a-z_][[:word:]]*\.([A-Z][a-z0-9]*)(?:Var)?\([[:space:]]*(?:&[[:word:].]+[[:space:]]*,[[:space:]]*)?"([a-zA-Z0-9][a-zA-Z0-9._/-]*)""#)
             .expect("the flag declaration pattern is valid")
     });
     let Some(option) = PREFIX.captures(text) else { return Vec::new() };
@@ -175,7 +177,7 @@ fn ff_reads(text: &str) -> Vec<EnvRead> {
 /// The variables the urfave/cli flags of `text` read.
 fn urfave_reads(text: &str) -> Vec<EnvRead> {
     static FLAG: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)[A-Za-z_][A-Za-z0-9_]*\.([A-Z][A-Za-z0-9]*)Flag\s*\{")
+        Regex::new(r"(?-u:\b)[A-Za-z_][A-Za-z0-9_]*\.([A-Z][A-Za-z0-9]*)Flag[[:space:]]*\{")
             .expect("the cli flag pattern is valid")
     });
     if !text.contains("urfave/cli") {
@@ -211,7 +213,7 @@ fn urfave_reads(text: &str) -> Vec<EnvRead> {
 /// The variables a flag's body lists, each with its offset in `body`.
 fn env_names(body: &str) -> Vec<(String, usize)> {
     static SOURCE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)(?:EnvVars?\s*\(|EnvVars\s*:\s*\[\]string\s*\{|EnvVar\s*:\s*")"#)
+        Regex::new(r#"(?-u:\b)(?:EnvVars?[[:space:]]*\(|EnvVars[[:space:]]*:[[:space:]]*\[\]string[[:space:]]*\{|EnvVar[[:space:]]*:[[:space:]]*")"#)
             .expect("the cli env source pattern is valid")
     });
     static NAME: LazyLock<Regex> =
@@ -255,7 +257,7 @@ fn field_value<'b>(body: &'b str, key: &str) -> Option<&'b str> {
 /// (`server ssl key path`, `url used for calling the secret service`).
 fn describes_a_location(usage: &str) -> bool {
     static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:file|path|url|uri|endpoint|address|dir(?:ectory)?)(?-u:\b)")
+        Regex::new(r"(?i-u)(?-u:\b)(?:file|path|url|uri|endpoint|address|dir(?:ectory)?)(?-u:\b)")
             .expect("the location-usage pattern is valid")
     });
     LOCATION.is_match(usage)

@@ -26,7 +26,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
         return found;
     }
     static GETENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)os\.(?:Getenv|LookupEnv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+        Regex::new(r#"(?-u:\b)os\.(?:Getenv|LookupEnv)\([[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)""#)
             .expect("the Go environment-read pattern is valid")
     });
     let mut found = code::reads_of(&GETENV, text, "os.Getenv", |_| Need::Unstated);
@@ -41,7 +41,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
 /// (`const InitialAdminPassword = "APP_ADMIN_PASSWORD"`): the constant's value is read.
 fn constant_reads(text: &str) -> Vec<EnvRead> {
     static BY_CONSTANT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)os\.(?:Getenv|LookupEnv)\(\s*([A-Za-z_][[:word:]]*)\s*\)")
+        Regex::new(r"(?-u:\b)os\.(?:Getenv|LookupEnv)\([[:space:]]*([A-Za-z_][[:word:]]*)[[:space:]]*\)")
             .expect("the Go constant environment-read pattern is valid")
     });
     BY_CONSTANT
@@ -63,7 +63,7 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
         Regex::new(r"`([^`\n]*(?-u:\b)(?:env|envconfig):[^`\n]*)`").expect("the struct-tag pattern is valid")
     });
     static PAIR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|\s)([A-Za-z_][A-Za-z0-9_-]*):"([^"]*)""#).expect("the tag-pair pattern is valid")
+        Regex::new(r#"(?:^|[[:space:]])([A-Za-z_][A-Za-z0-9_-]*):"([^"]*)""#).expect("the tag-pair pattern is valid")
     });
     // go-envconfig's `PrefixLookuper("APP_", …)` (caarlos0/env's `Options{Prefix: "APP_"}`)
     // puts its prefix before every `env:` name; set in another file, the project's applies.
@@ -130,11 +130,11 @@ fn tag_reads(text: &str) -> Vec<EnvRead> {
 /// key file`, `private key ID`).
 pub(super) fn describes_a_credential(description: &str) -> bool {
     static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?)(?-u:\b)")
+        Regex::new(r"(?i-u)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?)(?-u:\b)")
             .expect("the credential-description pattern is valid")
     });
     static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:file|path|url|uri|endpoint|location|dir(?:ectory)?|id|identifier|name)(?-u:\b)")
+        Regex::new(r"(?i-u)(?-u:\b)(?:file|path|url|uri|endpoint|location|dir(?:ectory)?|id|identifier|name)(?-u:\b)")
             .expect("the location-description pattern is valid")
     });
     CREDENTIAL.is_match(description) && !LOCATION.is_match(description)
@@ -154,7 +154,8 @@ fn flag_namespaces(text: &str, at: usize) -> Vec<String> {
             .expect("the env-namespace pattern is valid")
     });
     static STRUCT_TYPE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)type\s+([A-Za-z_][A-Za-z0-9_]*)\s+struct\s*\{").expect("the struct type pattern is valid")
+        Regex::new(r"(?-u:\b)type[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)[[:space:]]+struct[[:space:]]*\{")
+            .expect("the struct type pattern is valid")
     });
     if !text.contains("env-namespace:") {
         return vec![String::new()];
@@ -243,7 +244,7 @@ fn matching_open(text: &str) -> Option<usize> {
 /// `PrefixLookuper("APP_", …)`, caarlos0/env's `env.Options{Prefix: "APP_"}`.
 pub fn prefix(text: &str) -> Option<String> {
     static LOOKUP_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)PrefixLookuper\(\s*"([A-Za-z0-9_]+)"|(?-u:\b)Options\s*\{[^}]*(?-u:\b)Prefix:\s*"([A-Za-z0-9_]+)""#)
+        Regex::new(r#"(?-u:\b)PrefixLookuper\([[:space:]]*"([A-Za-z0-9_]+)"|(?-u:\b)Options[[:space:]]*\{[^}]*(?-u:\b)Prefix:[[:space:]]*"([A-Za-z0-9_]+)""#)
             .expect("the env-prefix pattern is valid")
     });
     let c = LOOKUP_PREFIX.captures(text)?;
@@ -254,7 +255,7 @@ pub fn prefix(text: &str) -> Option<String> {
 /// …)`, `env.ProviderWithValue("APP_", …)`, v2's `env.Provider(".", env.Opt{Prefix: "APP_"})`).
 pub fn namespace(text: &str) -> Option<String> {
     static PROVIDER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)env\.Provider(?:WithValue)?\(\s*(?:"([A-Za-z0-9_]+)"|"[^"]*"\s*,\s*env\.Opt\s*\{[^}]*(?-u:\b)Prefix:\s*"([A-Za-z0-9_]+)")"#)
+        Regex::new(r#"(?-u:\b)env\.Provider(?:WithValue)?\([[:space:]]*(?:"([A-Za-z0-9_]+)"|"[^"]*"[[:space:]]*,[[:space:]]*env\.Opt[[:space:]]*\{[^}]*(?-u:\b)Prefix:[[:space:]]*"([A-Za-z0-9_]+)")"#)
             .expect("the koanf env provider pattern is valid")
     });
     let c = PROVIDER.captures(text)?;
@@ -276,10 +277,11 @@ fn field_type(text: &str, tag: usize) -> &str {
 /// the variable too.
 fn keyed_reads(text: &str) -> Vec<EnvRead> {
     static CASE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?m)^\s*case\s+((?:"[A-Z][A-Z0-9_]*"\s*,\s*)*"[A-Z][A-Z0-9_]*")\s*:"#).expect("valid")
+        Regex::new(r#"(?m)^[[:space:]]*case[[:space:]]+((?:"[A-Z][A-Z0-9_]*"[[:space:]]*,[[:space:]]*)*"[A-Z][A-Z0-9_]*")[[:space:]]*:"#).expect("valid")
     });
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?m)^\s*"([A-Z][A-Z0-9_]*)"\s*:\s*[{&[:word:]"]"#).expect("the map key pattern is valid")
+        Regex::new(r#"(?m)^[[:space:]]*"([A-Z][A-Z0-9_]*)"[[:space:]]*:[[:space:]]*[{&[:word:]"]"#)
+            .expect("the map key pattern is valid")
     });
     static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#""([A-Z][A-Z0-9_]*)""#).expect("valid"));
     let walks_environment = text.contains("os.Environ()");
@@ -307,7 +309,7 @@ fn keyed_reads(text: &str) -> Vec<EnvRead> {
 fn template_reads(text: &str) -> Vec<EnvRead> {
     static TEMPLATE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"\{\{-?\s*(default\s+)?[^}]*?(?:\.Env\.([A-Za-z_][A-Za-z0-9_]*)|(?:getenv|env\.Getenv|env)\s+"([A-Za-z_][A-Za-z0-9_]*)"(\s+")?)[^}]*\}\}"#,
+            r#"\{\{-?[[:space:]]*(default[[:space:]]+)?[^}]*?(?:\.Env\.([A-Za-z_][A-Za-z0-9_]*)|(?:getenv|env\.Getenv|env)[[:space:]]+"([A-Za-z_][A-Za-z0-9_]*)"([[:space:]]+")?)[^}]*\}\}"#,
         )
         .expect("the Go template pattern is valid")
     });

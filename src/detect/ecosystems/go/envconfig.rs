@@ -33,7 +33,7 @@ pub fn settings_structs(text: &str) -> SettingsTypes {
 /// string) error`, `UnmarshalText`, `Set`): each is one variable.
 fn decoders(text: &str) -> Vec<String> {
     static METHOD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^func\s*\(\s*[[:word:]]*\s*\*?([A-Z][[:word:]]*)\s*\)\s*(?:Decode|UnmarshalText|UnmarshalBinary|Set)\(")
+        Regex::new(r"(?m)^func[[:space:]]*\([[:space:]]*[[:word:]]*[[:space:]]*\*?([A-Z][[:word:]]*)[[:space:]]*\)[[:space:]]*(?:Decode|UnmarshalText|UnmarshalBinary|Set)\(")
             .expect("the decoder method pattern is valid")
     });
     METHOD.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.as_str().to_string()).collect()
@@ -41,7 +41,7 @@ fn decoders(text: &str) -> Vec<String> {
 
 fn roots(text: &str) -> Vec<SettingsRoot> {
     static PROCESS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)envconfig\.(?:Must)?Process[A-Za-z]*\(\s*(?:"([A-Za-z0-9_]*)"|([A-Za-z_][[:word:]]*))\s*,\s*&?([A-Za-z_][[:word:]]*)"#)
+        Regex::new(r#"(?-u:\b)envconfig\.(?:Must)?Process[A-Za-z]*\([[:space:]]*(?:"([A-Za-z0-9_]*)"|([A-Za-z_][[:word:]]*))[[:space:]]*,[[:space:]]*&?([A-Za-z_][[:word:]]*)"#)
             .expect("the envconfig.Process pattern is valid")
     });
     PROCESS
@@ -60,14 +60,18 @@ fn roots(text: &str) -> Vec<SettingsRoot> {
 
 fn structs(text: &str) -> Vec<SettingsStruct> {
     static STRUCT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^type\s+([A-Za-z][[:word:]]*)\s+struct\s*\{").expect("the Go struct pattern is valid")
+        Regex::new(r"(?m)^type[[:space:]]+([A-Za-z][[:word:]]*)[[:space:]]+struct[[:space:]]*\{")
+            .expect("the Go struct pattern is valid")
     });
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\s*([A-Z][[:word:]]*)\s+(\S+)\s*(?:`([^`]*)`)?").expect("the struct-field pattern is valid")
+        Regex::new(r"^[[:space:]]*([A-Z][[:word:]]*)[[:space:]]+([^[:space:]]+)[[:space:]]*(?:`([^`]*)`)?")
+            .expect("the struct-field pattern is valid")
     });
     static EMBEDDED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\s*\*?(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)\s*(?:`[^`]*`)?\s*(?://.*)?$")
-            .expect("the embedded-field pattern is valid")
+        Regex::new(
+            r"^[[:space:]]*\*?(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)[[:space:]]*(?:`[^`]*`)?[[:space:]]*(?://.*)?$",
+        )
+        .expect("the embedded-field pattern is valid")
     });
     static PAIR: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r#"([A-Za-z_][A-Za-z0-9_]*):"([^"]*)""#).expect("the tag-pair pattern is valid"));
@@ -156,7 +160,7 @@ fn structs(text: &str) -> Vec<SettingsStruct> {
 /// `const envPrefix string = "APP"`.
 pub(super) fn string_constant(text: &str, name: &str) -> Option<String> {
     let pattern =
-        Regex::new(&format!(r#"(?m)^\s*(?:(?:var|const)\s+)?{}\s+(?:string\s+)?:?=\s*"([^"]*)""#, regex::escape(name)))
+        Regex::new(&format!(r#"(?m)^[[:space:]]*(?:(?:var|const)[[:space:]]+)?{}[[:space:]]+(?:string[[:space:]]+)?:?=[[:space:]]*"([^"]*)""#, regex::escape(name)))
             .ok()?;
     pattern.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str().to_string())
 }

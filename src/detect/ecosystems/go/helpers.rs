@@ -23,7 +23,7 @@ const VIPER_BINDS: &[&str] = &["viper.BindEnv", "viper.MustBindEnv"];
 /// is, or to another such function.
 pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static FUNC: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^func\s+(?:\([^)]*\)\s*)?([A-Za-z_][[:word:]]*)\s*\(([^)]*)\)\s*([^{\n]*)\{")
+        Regex::new(r"(?m)^func[[:space:]]+(?:\([^)]*\)[[:space:]]*)?([A-Za-z_][[:word:]]*)[[:space:]]*\(([^)]*)\)[[:space:]]*([^{\n]*)\{")
             .expect("the Go func pattern is valid")
     });
     if !text.contains("Getenv(") && !text.contains("LookupEnv(") && !text.contains("BindEnv(") {
@@ -115,7 +115,7 @@ fn returns_a_setting(returned: &str) -> bool {
 /// Optional with another argument. Calls of the os package and viper are their own readers'.
 pub fn helper_calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|[^[:word:].])(?:(?P<receiver>[A-Za-z_][[:word:]]*)\.)?(?P<function>[A-Za-z_][[:word:]]*)\(\s*(?:[^()";{}=]|"[^"\n]*")*?"(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
+        Regex::new(r#"(?:^|[^[:word:].])(?:(?P<receiver>[A-Za-z_][[:word:]]*)\.)?(?P<function>[A-Za-z_][[:word:]]*)\([[:space:]]*(?:[^()";{}=]|"[^"\n]*")*?"(?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
             .expect("the Go call pattern is valid")
     });
     code::helper_call_reads(&CALL, text, QUOTES, |package, _| matches!(package, "os" | "syscall" | "viper"))

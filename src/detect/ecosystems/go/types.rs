@@ -22,7 +22,7 @@ pub(super) fn is_setting_type(ty: &str) -> bool {
 /// `func load(config *conf.Config)`.
 pub(super) fn variable_type(text: &str, variable: &str) -> Option<String> {
     let pattern = Regex::new(&format!(
-        r"(?-u:\b){v}\s+\*?(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)\s*(?:\n|;|=|,|\)|$)|(?-u:\b){v}\s*:?=\s*(?:&?(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)\s*\{{|new\(\s*(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)\s*\))",
+        r"(?-u:\b){v}[[:space:]]+\*?(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)[[:space:]]*(?:\n|;|=|,|\)|$)|(?-u:\b){v}[[:space:]]*:?=[[:space:]]*(?:&?(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)[[:space:]]*\{{|new\([[:space:]]*(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)[[:space:]]*\))",
         v = regex::escape(variable)
     ))
     .ok()?;

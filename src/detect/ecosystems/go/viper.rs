@@ -34,11 +34,13 @@ struct Setup {
 impl Setup {
     fn of(text: &str) -> Option<Setup> {
         static INSTANCE: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"(?-u:\b)([A-Za-z_][[:word:]]*)\s*(?::?=\s*viper\.New\(\)|\*viper\.Viper(?-u:\b))")
-                .expect("the viper instance pattern is valid")
+            Regex::new(
+                r"(?-u:\b)([A-Za-z_][[:word:]]*)[[:space:]]*(?::?=[[:space:]]*viper\.New\(\)|\*viper\.Viper(?-u:\b))",
+            )
+            .expect("the viper instance pattern is valid")
         });
         static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\.SetEnvPrefix\(\s*(?:"([^"]*)"|([A-Za-z_][[:word:]]*))\s*\)"#)
+            Regex::new(r#"\.SetEnvPrefix\([[:space:]]*(?:"([^"]*)"|([A-Za-z_][[:word:]]*))[[:space:]]*\)"#)
                 .expect("the SetEnvPrefix pattern is valid")
         });
         static REPLACER: LazyLock<Regex> =
@@ -112,11 +114,11 @@ impl Setup {
 /// The variables `text` has viper read (see the module documentation).
 pub fn reads(text: &str) -> Vec<EnvRead> {
     static BIND: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)BindEnv\(\s*"([^"]+)"\s*([,)])"#).expect("the BindEnv pattern is valid")
+        Regex::new(r#"(?-u:\b)BindEnv\([[:space:]]*"([^"]+)"[[:space:]]*([,)])"#).expect("the BindEnv pattern is valid")
     });
     static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#""([A-Za-z_][A-Za-z0-9_]*)""#).expect("valid"));
     static LOOKUP: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)(Get[A-Za-z0-9]*|SetDefault)\(\s*"([A-Za-z0-9_.\-]+)"\s*([,)])"#)
+        Regex::new(r#"(?-u:\b)(Get[A-Za-z0-9]*|SetDefault)\([[:space:]]*"([A-Za-z0-9_.\-]+)"[[:space:]]*([,)])"#)
             .expect("the viper lookup pattern is valid")
     });
     let Some(setup) = Setup::of(text) else { return Vec::new() };
@@ -174,7 +176,8 @@ struct KeyMethod {
 /// is optional, a setting when that default or the getter it is read with (`GetBool`) is one.
 fn typed_keys(text: &str, setup: &Setup) -> Vec<EnvRead> {
     static TYPE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^type\s+([A-Za-z_][[:word:]]*)\s+string\s*$").expect("the key type pattern is valid")
+        Regex::new(r"(?m)^type[[:space:]]+([A-Za-z_][[:word:]]*)[[:space:]]+string[[:space:]]*$")
+            .expect("the key type pattern is valid")
     });
     static USE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?-u:\b)([A-Za-z_][[:word:]]*)\.([A-Za-z_][[:word:]]*)\(")
@@ -187,7 +190,7 @@ fn typed_keys(text: &str, setup: &Setup) -> Vec<EnvRead> {
             continue;
         }
         let Ok(constant) = Regex::new(&format!(
-            r#"(?m)^[ \t]*(?:const\s+)?([A-Za-z_][[:word:]]*)\s+{}\s*=\s*["`]([A-Za-z0-9_.\-]+)["`]"#,
+            r#"(?m)^[ \t]*(?:const[[:space:]]+)?([A-Za-z_][[:word:]]*)[[:space:]]+{}[[:space:]]*=[[:space:]]*["`]([A-Za-z0-9_.\-]+)["`]"#,
             regex::escape(ty.as_str())
         )) else {
             continue;
@@ -227,11 +230,11 @@ fn typed_keys(text: &str, setup: &Setup) -> Vec<EnvRead> {
 /// `SetDefault` (`func (k Key) GetBool() bool { return viper.GetBool(string(k)) }`).
 fn key_methods(text: &str, setup: &Setup, ty: &str) -> Vec<KeyMethod> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)(Get[A-Za-z0-9]*|SetDefault)\(\s*string\(\s*([A-Za-z_][[:word:]]*)\s*\)")
+        Regex::new(r"(?-u:\b)(Get[A-Za-z0-9]*|SetDefault)\([[:space:]]*string\([[:space:]]*([A-Za-z_][[:word:]]*)[[:space:]]*\)")
             .expect("the viper key call pattern is valid")
     });
     let Ok(method) = Regex::new(&format!(
-        r"(?m)^func\s*\(\s*([A-Za-z_][[:word:]]*)\s+\*?{}\s*\)\s*([A-Za-z_][[:word:]]*)\s*\(",
+        r"(?m)^func[[:space:]]*\([[:space:]]*([A-Za-z_][[:word:]]*)[[:space:]]+\*?{}[[:space:]]*\)[[:space:]]*([A-Za-z_][[:word:]]*)[[:space:]]*\(",
         regex::escape(ty)
     )) else {
         return Vec::new();
@@ -257,7 +260,7 @@ fn key_methods(text: &str, setup: &Setup, ty: &str) -> Vec<KeyMethod> {
 /// nested struct's keys only where the replacer makes them names.
 pub fn roots(text: &str) -> Vec<SettingsRoot> {
     static UNMARSHAL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)Unmarshal(?:Exact)?\(\s*&?([A-Za-z_][[:word:]]*)\s*[,)]")
+        Regex::new(r"(?-u:\b)Unmarshal(?:Exact)?\([[:space:]]*&?([A-Za-z_][[:word:]]*)[[:space:]]*[,)]")
             .expect("the viper Unmarshal pattern is valid")
     });
     let Some(setup) = Setup::of(text).filter(|s| s.automatic && s.nests()) else { return Vec::new() };

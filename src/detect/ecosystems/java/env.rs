@@ -40,7 +40,8 @@ pub fn is_hocon_config(name: &str) -> bool {
 /// names another key, no variable.
 fn hocon_substitutions(text: &str) -> Vec<EnvRead> {
     static SUBSTITUTION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\$\{(\?)?\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}").expect("the HOCON substitution pattern is valid")
+        Regex::new(r"\$\{(\?)?[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*\}")
+            .expect("the HOCON substitution pattern is valid")
     });
     SUBSTITUTION
         .captures_iter(text)
@@ -63,7 +64,7 @@ pub fn reads_built(rel: &RelPath, text: &str, microprofile_build: bool) -> Vec<E
         return hocon_substitutions(text);
     }
     static GETENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)System\.getenv\(\s*\)?\s*(?:\.(get|getOrDefault)\()?\(?\s*"([A-Za-z_][A-Za-z0-9_]*)""#)
+        Regex::new(r#"(?-u:\b)System\.getenv\([[:space:]]*\)?[[:space:]]*(?:\.(get|getOrDefault)\()?\(?[[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)""#)
             .expect("the JVM environment-read pattern is valid")
     });
     let mut found: Vec<EnvRead> = GETENV
@@ -162,7 +163,7 @@ fn binds_names(line: &str) -> bool {
 fn value_annotations(text: &str) -> Vec<EnvRead> {
     static VALUE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"@Value\(\s*"\$\{([A-Za-z_][A-Za-z0-9_.\-\[\]]*)(:[^}]*)?\}|@ConfigProperty\(\s*name\s*=\s*"([A-Za-z_][A-Za-z0-9_.\-\[\]]*)"([^)]*)\)"#,
+            r#"@Value\([[:space:]]*"\$\{([A-Za-z_][A-Za-z0-9_.\-\[\]]*)(:[^}]*)?\}|@ConfigProperty\([[:space:]]*name[[:space:]]*=[[:space:]]*"([A-Za-z_][A-Za-z0-9_.\-\[\]]*)"([^)]*)\)"#,
         )
         .expect("the @Value pattern is valid")
     });
@@ -191,12 +192,12 @@ fn value_annotations(text: &str) -> Vec<EnvRead> {
 /// Kotlin constructor properties) under the prefix.
 fn configuration_properties(text: &str) -> Vec<EnvRead> {
     static ANNOTATION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"@ConfigurationProperties\(\s*(?:(?:prefix|value)\s*=\s*)?"([A-Za-z0-9_.\-]+)"\s*\)"#)
+        Regex::new(r#"@ConfigurationProperties\([[:space:]]*(?:(?:prefix|value)[[:space:]]*=[[:space:]]*)?"([A-Za-z0-9_.\-]+)"[[:space:]]*\)"#)
             .expect("the @ConfigurationProperties pattern is valid")
     });
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?m)^\s*(?:private|protected|public)\s+(?:final\s+)?[A-Za-z_][[:word:]<>,.? ]*\s+([a-z][[:word:]]*)\s*(?:=[^;]*)?;|(?-u:\b)(?:val|var)\s+([a-z][[:word:]]*)\s*:",
+            r"(?m)^[[:space:]]*(?:private|protected|public)[[:space:]]+(?:final[[:space:]]+)?[A-Za-z_][[:word:]<>,.? ]*[[:space:]]+([a-z][[:word:]]*)[[:space:]]*(?:=[^;]*)?;|(?-u:\b)(?:val|var)[[:space:]]+([a-z][[:word:]]*)[[:space:]]*:",
         )
         .expect("the field pattern is valid")
     });

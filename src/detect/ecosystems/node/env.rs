@@ -63,7 +63,7 @@ const MAX_ALIASES: usize = 8;
 fn aliased_reads(text: &str) -> Vec<EnvRead> {
     static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?:(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)\s*=\s*process\.env\s*[;\n]|@param\s+\{(?:NodeJS\.)?ProcessEnv\}\s+([A-Za-z_$][[:word:]$]*)|([A-Za-z_$][[:word:]$]*)\??\s*:\s*NodeJS\.ProcessEnv(?-u:\b))",
+            r"(?:(?:const|let|var)[[:space:]]+([A-Za-z_$][[:word:]$]*)[[:space:]]*=[[:space:]]*process\.env[[:space:]]*[;\n]|@param[[:space:]]+\{(?:NodeJS\.)?ProcessEnv\}[[:space:]]+([A-Za-z_$][[:word:]$]*)|([A-Za-z_$][[:word:]$]*)\??[[:space:]]*:[[:space:]]*NodeJS\.ProcessEnv(?-u:\b))",
         )
         .expect("the process.env alias pattern is valid")
     });
@@ -100,7 +100,7 @@ fn aliased_reads(text: &str) -> Vec<EnvRead> {
 fn member_reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:(?-u:\b)process\.env|(?-u:\b)import\.meta\.env|(?-u:\b)Bun\.env)(?:\.([A-Za-z_][A-Za-z0-9_]*)(?-u:\b)|\[\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\])|(?-u:\b)env\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#,
+            r#"(?:(?-u:\b)process\.env|(?-u:\b)import\.meta\.env|(?-u:\b)Bun\.env)(?:\.([A-Za-z_][A-Za-z0-9_]*)(?-u:\b)|\[[[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`][[:space:]]*\])|(?-u:\b)env\([[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#,
         )
         .expect("the Node environment-read pattern is valid")
     });
@@ -208,12 +208,12 @@ fn string_text(text: &str) -> Vec<std::ops::Range<usize>> {
 fn destructured(text: &str) -> Vec<EnvRead> {
     static DESTRUCTURE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?-u:\b)(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*(?:process\.env|import\.meta\.env|Bun\.env)(?-u:\b)",
+            r"(?-u:\b)(?:const|let|var)[[:space:]]*\{([^{}]*)\}[[:space:]]*=[[:space:]]*(?:process\.env|import\.meta\.env|Bun\.env)(?-u:\b)",
         )
         .expect("the destructuring pattern is valid")
     });
     static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*[A-Za-z_$][[:word:]$]*\s*)?(=)?")
+        Regex::new(r"^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*(?::[[:space:]]*[A-Za-z_$][[:word:]$]*[[:space:]]*)?(=)?")
             .expect("the entry pattern is valid")
     });
     let mut found = Vec::new();
@@ -243,22 +243,27 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
     let blanked = code::without_comments(text, "//", Some(("/*", "*/")), QUOTES);
     let text = blanked.as_str();
     static CREATE_ENV: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?-u:\b)createEnv\(\s*\{").expect("the createEnv pattern is valid"));
+        LazyLock::new(|| Regex::new(r"(?-u:\b)createEnv\([[:space:]]*\{").expect("the createEnv pattern is valid"));
     static SECTION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)(?:server|shared|client)\s*:\s*\{").expect("the t3-env section pattern is valid")
+        Regex::new(r"(?-u:\b)(?:server|shared|client)[[:space:]]*:[[:space:]]*\{")
+            .expect("the t3-env section pattern is valid")
     });
     static CLEAN_ENV: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?-u:\b)cleanEnv\(").expect("the cleanEnv pattern is valid"));
     // znv's `parseEnv(process.env, { X: z.string() })`: a plain object of zod validators.
     static PARSE_ENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)parseEnv\(\s*(?:process\.env|import\.meta\.env|Bun\.env)\s*,\s*\{")
-            .expect("the znv parseEnv pattern is valid")
+        Regex::new(
+            r"(?-u:\b)parseEnv\([[:space:]]*(?:process\.env|import\.meta\.env|Bun\.env)[[:space:]]*,[[:space:]]*\{",
+        )
+        .expect("the znv parseEnv pattern is valid")
     });
     static ZOD_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)z\s*\.(?:object|strictObject|looseObject)\(\s*\{").expect("the z.object pattern is valid")
+        Regex::new(r"(?-u:\b)z[[:space:]]*\.(?:object|strictObject|looseObject)\([[:space:]]*\{")
+            .expect("the z.object pattern is valid")
     });
     static SKIPPED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)skipValidation\s*:\s*true(?-u:\b)").expect("the skipValidation pattern is valid")
+        Regex::new(r"(?-u:\b)skipValidation[[:space:]]*:[[:space:]]*true(?-u:\b)")
+            .expect("the skipValidation pattern is valid")
     });
     let mut blocks: Vec<(usize, &'static str)> = Vec::new();
     for m in CREATE_ENV.find_iter(text).take(MAX_SCHEMAS) {
@@ -307,14 +312,17 @@ fn schema_reads(text: &str) -> Vec<EnvRead> {
 /// `...authVars` the object `const authVars = { … }` itself (a schema split by feature).
 fn spread_sections(text: &str, open: usize) -> Vec<usize> {
     static SPREAD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\.\.\.\s*([A-Za-z_$][[:word:]$]*)(?:\s*\.\s*(server|shared|client))?\s*(?:,|$)")
+        Regex::new(r"\.\.\.[[:space:]]*([A-Za-z_$][[:word:]$]*)(?:[[:space:]]*\.[[:space:]]*(server|shared|client))?[[:space:]]*(?:,|$)")
             .expect("the spread pattern is valid")
     });
     let Some(body) = schema_block(&text[open..]) else { return Vec::new() };
     let mut found = Vec::new();
     for spread in SPREAD.captures_iter(body) {
         let Some(name) = spread.get(1) else { continue };
-        let definition = format!(r"(?-u:\b)(?:const|let|var)\s+{}\s*(?::[^=]*)?=\s*\{{", regex::escape(name.as_str()));
+        let definition = format!(
+            r"(?-u:\b)(?:const|let|var)[[:space:]]+{}[[:space:]]*(?::[^=]*)?=[[:space:]]*\{{",
+            regex::escape(name.as_str())
+        );
         let Some(object) = Regex::new(&definition).ok().and_then(|d| d.find(text)).map(|m| m.end() - 1) else {
             continue;
         };
@@ -352,8 +360,10 @@ const SAFE_PARSED_ZOD: &str = "zod schema, checked with safeParse";
 /// back a failure for the code to handle instead of throwing: its fields are optional.
 fn only_safe_parsed(text: &str, start: usize, open: usize) -> bool {
     static BOUND: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)(?:\s*:[^=]+)?\s*=\s*$")
-            .expect("the binding pattern is valid")
+        Regex::new(
+            r"(?:const|let|var)[[:space:]]+([A-Za-z_$][[:word:]$]*)(?:[[:space:]]*:[^=]+)?[[:space:]]*=[[:space:]]*$",
+        )
+        .expect("the binding pattern is valid")
     });
     let Some(body) = code::block(&text[open..], QUOTES) else { return false };
     let after = text[open + body.len() + 2..].trim_start();
@@ -367,9 +377,9 @@ fn only_safe_parsed(text: &str, start: usize, open: usize) -> bool {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let Some(name) = BOUND.captures(&text[line_start..start]).and_then(|c| c.get(1)) else { return false };
     let name = regex::escape(name.as_str());
-    let Ok(check) =
-        Regex::new(&format!(r"(?:^|[^[:word:]$.]){name}\s*\.\s*(safeParse|parse|safeParseAsync|parseAsync)\("))
-    else {
+    let Ok(check) = Regex::new(&format!(
+        r"(?:^|[^[:word:]$.]){name}[[:space:]]*\.[[:space:]]*(safeParse|parse|safeParseAsync|parseAsync)\("
+    )) else {
         return false;
     };
     let mut checked = false;
@@ -390,7 +400,7 @@ fn only_safe_parsed(text: &str, start: usize, open: usize) -> bool {
 /// (`getSlackEnv()` from a route).
 fn runs_at_load(text: &str, at: usize) -> bool {
     static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\s*(?:export\s+)?(?:(?:async\s+)?function\s+([A-Za-z_$][[:word:]$]*)|(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)\s*=.*=>)")
+        Regex::new(r"^[[:space:]]*(?:export[[:space:]]+)?(?:(?:async[[:space:]]+)?function[[:space:]]+([A-Za-z_$][[:word:]$]*)|(?:const|let|var)[[:space:]]+([A-Za-z_$][[:word:]$]*)[[:space:]]*=.*=>)")
             .expect("the function pattern is valid")
     });
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -462,7 +472,7 @@ struct ObjectEntry<'t> {
 /// quoted keys), skipping spreads and methods.
 fn object_entries(text: &str, open: usize) -> Vec<ObjectEntry<'_>> {
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"^\s*(?:(?://[^\n]*|/\*[\s\S]*?\*/)\s*)*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?\s*:\s*"#)
+        Regex::new(r#"^[[:space:]]*(?:(?://[^\n]*|/\*[[:space:][:^space:]]*?\*/)[[:space:]]*)*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?[[:space:]]*:[[:space:]]*"#)
             .expect("valid")
     });
     let Some(body) = schema_block(&text[open..]) else { return Vec::new() };
@@ -491,12 +501,12 @@ fn object_entries(text: &str, open: usize) -> Vec<ObjectEntry<'_>> {
 fn types_a_setting(validator: &str) -> bool {
     static TYPED: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"^(?:z\.(?:coerce\.)?(?:boolean|number|bigint|enum|nativeEnum|literal|array|stringbool|date)\(|(?:bool|num|port)\(|[A-Za-z_$][[:word:]$]*(?i:bool)[[:word:]$]*(?:[\s.;,(]|$))",
+            r"^(?:z\.(?:coerce\.)?(?:boolean|number|bigint|enum|nativeEnum|literal|array|stringbool|date)\(|(?:bool|num|port)\(|[A-Za-z_$][[:word:]$]*(?i-u:bool)[[:word:]$]*(?:[[:space:].;,(]|$))",
         )
         .expect("the setting-validator pattern is valid")
     });
     static SETTING_DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\.default\(\s*(?:(?:true|false|-?[0-9][0-9_.]*)\s*\)|\[)"#)
+        Regex::new(r#"\.default\([[:space:]]*(?:(?:true|false|-?[0-9][0-9_.]*)[[:space:]]*\)|\[)"#)
             .expect("the setting-default pattern is valid")
     });
     let validator = validator.trim();
@@ -511,11 +521,11 @@ fn types_a_setting(validator: &str) -> bool {
 /// `boolean` type) type it as a setting.
 fn class_validator_reads(text: &str) -> Vec<EnvRead> {
     static CLASS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)class\s+[A-Za-z_$][[:word:]$]*\s*(?:(?:extends|implements)\s+[^{]*)?\{")
+        Regex::new(r"(?-u:\b)class[[:space:]]+[A-Za-z_$][[:word:]$]*[[:space:]]*(?:(?:extends|implements)[[:space:]]+[^{]*)?\{")
             .expect("the class pattern is valid")
     });
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^(?:readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*([?!])?\s*:\s*([^;=\n]*)(=)?")
+        Regex::new(r"^(?:readonly[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*([?!])?[[:space:]]*:[[:space:]]*([^;=\n]*)(=)?")
             .expect("the class field pattern is valid")
     });
     static SETTING: LazyLock<Regex> = LazyLock::new(|| {
@@ -567,12 +577,12 @@ fn class_validator_reads(text: &str) -> Vec<EnvRead> {
 /// under the name it is imported as.
 fn env_var_reads(text: &str) -> Vec<EnvRead> {
     static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)\s*=\s*require\(\s*['"]env-var['"]\s*\)|import\s+(?:\*\s+as\s+)?([A-Za-z_$][[:word:]$]*)\s+from\s+['"]env-var['"])"#)
+        Regex::new(r#"(?:(?:const|let|var)[[:space:]]+([A-Za-z_$][[:word:]$]*)[[:space:]]*=[[:space:]]*require\([[:space:]]*['"]env-var['"][[:space:]]*\)|import[[:space:]]+(?:\*[[:space:]]+as[[:space:]]+)?([A-Za-z_$][[:word:]$]*)[[:space:]]+from[[:space:]]+['"]env-var['"])"#)
             .expect("the env-var import pattern is valid")
     });
     let Some(binding) = IMPORT.captures(text).and_then(|c| c.get(1).or(c.get(2))) else { return Vec::new() };
     let Ok(get) = Regex::new(&format!(
-        r#"(?-u:\b){}\.get\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#,
+        r#"(?-u:\b){}\.get\([[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`][[:space:]]*\)"#,
         regex::escape(binding.as_str())
     )) else {
         return Vec::new();
@@ -594,7 +604,7 @@ fn env_var_reads(text: &str) -> Vec<EnvRead> {
 /// `config.get<string>("X")`. Upper-case keys only: `get("database.host")` is a namespace's.
 fn nest_config_reads(text: &str) -> Vec<EnvRead> {
     static GET: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?i:config)[[:word:]]*\s*\.\s*(get|getOrThrow)\s*(?:<[^>()]*>)?\(\s*['"`]([A-Z][A-Z0-9_]*)['"`]"#)
+        Regex::new(r#"(?i-u:config)[[:word:]]*[[:space:]]*\.[[:space:]]*(get|getOrThrow)[[:space:]]*(?:<[^>()]*>)?\([[:space:]]*['"`]([A-Z][A-Z0-9_]*)['"`]"#)
             .expect("the ConfigService pattern is valid")
     });
     if !text.contains("@nestjs/config") {
@@ -629,12 +639,12 @@ fn nest_config_reads(text: &str) -> Vec<EnvRead> {
 fn declared(text: &str) -> Vec<EnvRead> {
     static INTERFACE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?-u:\b)(?:interface\s+([A-Za-z]*Env(?:ironment)?(?:Vars|Variables)?)|type\s+([A-Za-z]*Env(?:ironment)?(?:Vars|Variables)?)\s*=)(?-u:\b)[^{;]*\{",
+            r"(?-u:\b)(?:interface[[:space:]]+([A-Za-z]*Env(?:ironment)?(?:Vars|Variables)?)|type[[:space:]]+([A-Za-z]*Env(?:ironment)?(?:Vars|Variables)?)[[:space:]]*=)(?-u:\b)[^{;]*\{",
         )
         .expect("the env interface pattern is valid")
     });
     static MEMBER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^\s*(?:readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)(\?)?\s*:\s*([^;,\n]*)")
+        Regex::new(r"(?m)^[[:space:]]*(?:readonly[[:space:]]+)?([A-Za-z_][A-Za-z0-9_]*)(\?)?[[:space:]]*:[[:space:]]*([^;,\n]*)")
             .expect("the member pattern is valid")
     });
     let mut found = Vec::new();
@@ -664,7 +674,7 @@ fn declared(text: &str) -> Vec<EnvRead> {
 fn wrapper_reads(text: &str) -> Vec<EnvRead> {
     static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?:(?-u:\b)function\s+([A-Za-z_$][[:word:]$]*)\s*(?:<[^>]*>)?\(\s*([A-Za-z_$][[:word:]$]*)|(?-u:\b)(?:const|let)\s+([A-Za-z_$][[:word:]$]*)\s*=\s*(?:<[^>]*>)?\(\s*([A-Za-z_$][[:word:]$]*))[^)]*\)[^{=;]*(?:=>\s*)?",
+            r"(?:(?-u:\b)function[[:space:]]+([A-Za-z_$][[:word:]$]*)[[:space:]]*(?:<[^>]*>)?\([[:space:]]*([A-Za-z_$][[:word:]$]*)|(?-u:\b)(?:const|let)[[:space:]]+([A-Za-z_$][[:word:]$]*)[[:space:]]*=[[:space:]]*(?:<[^>]*>)?\([[:space:]]*([A-Za-z_$][[:word:]$]*))[^)]*\)[^{=;]*(?:=>[[:space:]]*)?",
         )
         .expect("the function pattern is valid")
     });
@@ -690,9 +700,10 @@ fn wrapper_reads(text: &str) -> Vec<EnvRead> {
     }
     let mut found = Vec::new();
     for wrapper in wrappers {
-        let Ok(call) =
-            Regex::new(&format!(r#"(?-u:\b){}\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#, regex::escape(&wrapper)))
-        else {
+        let Ok(call) = Regex::new(&format!(
+            r#"(?-u:\b){}\([[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#,
+            regex::escape(&wrapper)
+        )) else {
             continue;
         };
         let lower = wrapper.to_ascii_lowercase();
@@ -743,7 +754,8 @@ fn turbo_reads(text: &str) -> Vec<EnvRead> {
 /// `shadowDatabaseUrl` is only for `prisma migrate dev`'s scratch database: optional.
 fn prisma_reads(text: &str) -> Vec<EnvRead> {
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)env\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#).expect("the Prisma env pattern is valid")
+        Regex::new(r#"(?-u:\b)env\([[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*\)"#)
+            .expect("the Prisma env pattern is valid")
     });
     let mut reads = code::reads_of(&ENV, text, "Prisma schema", |_| Need::Required);
     for read in &mut reads {

@@ -12,7 +12,7 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 /// Every environment read of a PHP file or a Symfony configuration file.
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:(?-u:\b)getenv\(|(?-u:\b)env\(|\$_ENV\[|\$_SERVER\[|(?-u:\b)Env::get\()\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+        Regex::new(r#"(?:(?-u:\b)getenv\(|(?-u:\b)env\(|\$_ENV\[|\$_SERVER\[|(?-u:\b)Env::get\()[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
             .expect("the PHP environment-read pattern is valid")
     });
     let mut reads = code::reads_of(&READ, text, "env()", |after| {
@@ -46,7 +46,7 @@ const RUNNER_SET: &[&str] = &["TEST_TOKEN", "UNIQUE_TEST_TOKEN"];
 /// [`processed_name`] for the processors before the name.
 fn symfony_parameters(text: &str) -> Vec<EnvRead> {
     static PARAMETER: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"%env\(([-.\w\\:]+)\)%").expect("the Symfony env pattern is valid"));
+        LazyLock::new(|| Regex::new(r"%env\(([-.[:word:]\\:]+)\)%").expect("the Symfony env pattern is valid"));
     PARAMETER
         .captures_iter(text)
         .filter_map(|c| {
@@ -123,8 +123,10 @@ fn processed_name(chain: &str) -> Option<ProcessedName<'_>> {
 /// (`->isInteger()`, `->isBoolean()`, `->allowedValues([…])`) types the value as a setting.
 fn phpdotenv_reads(text: &str) -> Vec<EnvRead> {
     static CHECK: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"->(required|ifPresent)\(\s*(\[[^\]]*\]|['\x22][A-Za-z_][A-Za-z0-9_]*['\x22])\s*\)")
-            .expect("the phpdotenv check pattern is valid")
+        Regex::new(
+            r"->(required|ifPresent)\([[:space:]]*(\[[^\]]*\]|['\x22][A-Za-z_][A-Za-z0-9_]*['\x22])[[:space:]]*\)",
+        )
+        .expect("the phpdotenv check pattern is valid")
     });
     if !text.contains("Dotenv") {
         return Vec::new();
@@ -154,13 +156,15 @@ static QUOTED_NAME: LazyLock<Regex> =
 /// The name may follow Symfony's processors (`bool:NAME`, see [`processed_name`]); a typing
 /// processor, an `envVarMapper:` or a property that is not a string makes it a setting.
 fn settings_bundle_reads(text: &str) -> Vec<EnvRead> {
-    static ATTRIBUTE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"#\[\s*SettingsParameter\s*\(").expect("the attribute pattern is valid"));
+    static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"#\[[[:space:]]*SettingsParameter[[:space:]]*\(").expect("the attribute pattern is valid")
+    });
     static ENV_VAR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)envVar\s*:\s*['"]([-.\w\\:]+)['"]"#).expect("the envVar pattern is valid")
+        Regex::new(r#"(?-u:\b)envVar[[:space:]]*:[[:space:]]*['"]([-.[:word:]\\:]+)['"]"#)
+            .expect("the envVar pattern is valid")
     });
     static PROPERTY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\s*(?:#\[[^\n]*\]\s*)*(?:(?:public|protected|private|readonly)\s+)+(\??[\w\\|]+)\s+\$")
+        Regex::new(r"^[[:space:]]*(?:#\[[^\n]*\][[:space:]]*)*(?:(?:public|protected|private|readonly)[[:space:]]+)+(\??[[:word:]\\|]+)[[:space:]]+\$")
             .expect("the property pattern is valid")
     });
     if !text.contains("SettingsParameter") {

@@ -86,7 +86,7 @@ pub struct LocalProject {
 /// A Python test command (the ecosystem's own patterns), to tell a test job from the rest.
 static PYTHON_TEST: LazyLock<Regex> = LazyLock::new(|| {
     let patterns = super::DECLARATION.test_commands.join("|");
-    Regex::new(&format!(r"(?:^|[\s;&|(])(?:{patterns})")).expect("the Python test patterns are valid")
+    Regex::new(&format!(r"(?:^|[[:space:];&|(])(?:{patterns})")).expect("the Python test patterns are valid")
 });
 
 /// pip's options that take a value (the value is not a package).
@@ -213,7 +213,7 @@ fn run_commands(sources: &Sources, line: &RunLine) -> Vec<Vec<String>> {
 /// (`silent=True`) are nox's, not pip's.
 pub fn nox_test_packages(sources: &Sources) -> Vec<CiPackages> {
     static SESSION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^@[^\n]*session[^\n]*\n(?:@[^\n]*\n)*def (tests?)\((\w+)[^\n]*\n").expect("valid")
+        Regex::new(r"(?m)^@[^\n]*session[^\n]*\n(?:@[^\n]*\n)*def (tests?)\(([[:word:]]+)[^\n]*\n").expect("valid")
     });
     let repo = sources.repo();
     let mut found = Vec::new();

@@ -15,8 +15,10 @@ use crate::rel_path::RelPath;
 /// other than that module and the modules it imports.
 pub fn is_another_deployments(sources: &Sources, rel: &RelPath) -> bool {
     static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"setdefault\(\s*["']DJANGO_SETTINGS_MODULE["']\s*,\s*["']([[:word:].]+)["']"#)
-            .expect("the DJANGO_SETTINGS_MODULE pattern is valid")
+        Regex::new(
+            r#"setdefault\([[:space:]]*["']DJANGO_SETTINGS_MODULE["'][[:space:]]*,[[:space:]]*["']([[:word:].]+)["']"#,
+        )
+        .expect("the DJANGO_SETTINGS_MODULE pattern is valid")
     });
     let Some(stem) = rel.file_name().strip_suffix(".py") else { return false };
     if stem == "__init__" || rel.parent().split('/').next_back().is_none_or(|d| d != "settings") {

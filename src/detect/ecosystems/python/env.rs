@@ -115,7 +115,7 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
             r#"(?x)
             (?: (?-u:\b)(?P<index>os\.environ|environ)\[
               | (?-u:\b)(?P<call>os\.environ\.get|os\.getenv|environ\.get|getenv|os\.environ\.setdefault)\(
-            )\s*['"](?P<name>[A-Za-z_][A-Za-z0-9_]*)['"]
+            )[[:space:]]*['"](?P<name>[A-Za-z_][A-Za-z0-9_]*)['"]
             "#,
         )
         .expect("the Python environment-read pattern is valid")
@@ -130,7 +130,7 @@ fn os_reads(text: &str) -> Vec<EnvRead> {
     }
     for alias in ALIAS.captures_iter(text).filter_map(|c| c.get(1)).map(|a| regex::escape(a.as_str())) {
         let through = format!(
-            r#"(?:(?-u:\b)(?P<index>{alias})\[|(?-u:\b)(?P<call>{alias}\.get|{alias}\.setdefault)\()\s*['"](?P<name>[A-Za-z_][A-Za-z0-9_]*)['"]"#
+            r#"(?:(?-u:\b)(?P<index>{alias})\[|(?-u:\b)(?P<call>{alias}\.get|{alias}\.setdefault)\()[[:space:]]*['"](?P<name>[A-Za-z_][A-Za-z0-9_]*)['"]"#
         );
         if let Ok(pattern) = Regex::new(&through) {
             found.extend(reads_through(&pattern, text));
@@ -198,12 +198,12 @@ fn sets_django_secret_key(text: &str, at: usize) -> bool {
 /// to in the file, and `env`/`config` as everyone names them. Required without a default.
 fn reader_reads(text: &str) -> Vec<EnvRead> {
     static BINDING: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^\s*([A-Za-z_][[:word:]]*)\s*=\s*(?:environ\.|environs\.|decouple\.|starlette\.config\.)?(Env|FileAwareEnv|Config|AutoConfig)\(")
+        Regex::new(r"(?m)^[[:space:]]*([A-Za-z_][[:word:]]*)[[:space:]]*=[[:space:]]*(?:environ\.|environs\.|decouple\.|starlette\.config\.)?(Env|FileAwareEnv|Config|AutoConfig)\(")
             .expect("the reader binding pattern is valid")
     });
     const TYPED: &str = "str|bool|int|float|list|dict|json|url|db_url|db|cache_url|cache|email_url|search_url|path|decimal|datetime|date|time|timedelta|uuid|log_level|enum|tuple|NOTSET";
     static CAST: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:^|[\s,(])cast\s*=\s*(bool|int|float|Decimal|timedelta|CommaSeparatedStrings|list)\b")
+        Regex::new(r"(?:^|[[:space:],(])cast[[:space:]]*=[[:space:]]*(bool|int|float|Decimal|timedelta|CommaSeparatedStrings|list)\b")
             .expect("the cast pattern is valid")
     });
     let mut names: Vec<String> = vec!["env".into(), "config".into()];
@@ -217,7 +217,7 @@ fn reader_reads(text: &str) -> Vec<EnvRead> {
     let pattern = |names: &[String]| {
         let names: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
         Regex::new(&format!(
-            r#"(?:^|[^[:word:].])(?:{})(?:\.({TYPED}))?\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+            r#"(?:^|[^[:word:].])(?:{})(?:\.({TYPED}))?\([[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
             names.join("|")
         ))
     };
@@ -285,7 +285,7 @@ fn default_named_reads(text: &str, readers: &[String]) -> Vec<EnvRead> {
             if c.get(2).is_some() {
                 // `env=` names another variable; a literal one is read as written.
                 static ENV: LazyLock<Regex> = LazyLock::new(|| {
-                    Regex::new(r#"(?:^|[\s,(])env\s*=\s*(?:['"]([A-Za-z_][A-Za-z0-9_]*)['"]|([[:word:].]+))"#)
+                    Regex::new(r#"(?:^|[[:space:],(])env[[:space:]]*=[[:space:]]*(?:['"]([A-Za-z_][A-Za-z0-9_]*)['"]|([[:word:].]+))"#)
                         .expect("the env= pattern is valid")
                 });
                 let name = match ENV.captures(rest) {
@@ -312,7 +312,8 @@ fn default_named_reads(text: &str, readers: &[String]) -> Vec<EnvRead> {
 
 /// A class statement: its indentation, name and bases.
 static CLASS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)^([ \t]*)class\s+([A-Za-z_]\w*)\s*(?:\(([^)]*)\))?\s*:").expect("the class pattern is valid")
+    Regex::new(r"(?m)^([ \t]*)class[[:space:]]+([A-Za-z_][[:word:]]*)[[:space:]]*(?:\(([^)]*)\))?[[:space:]]*:")
+        .expect("the class pattern is valid")
 });
 
 /// One class of the file: where its body lies and what it inherits.
@@ -468,8 +469,10 @@ fn settings_of<'t>(text: &str, classes: &[Class<'t>]) -> Vec<(&'t str, String)> 
 /// computed, not read from the environment.
 fn built_by_validators(body: &str) -> Vec<String> {
     static VALIDATOR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"@(?:field_)?validator\(\s*((?:['"][A-Za-z_][[:word:]]*['"]\s*,?\s*)+)"#)
-            .expect("the validator pattern is valid")
+        Regex::new(
+            r#"@(?:field_)?validator\([[:space:]]*((?:['"][A-Za-z_][[:word:]]*['"][[:space:]]*,?[[:space:]]*)+)"#,
+        )
+        .expect("the validator pattern is valid")
     });
     static NAME: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r#"['"]([A-Za-z_][[:word:]]*)['"]"#).expect("the name pattern is valid"));
@@ -492,8 +495,9 @@ fn built_by_validators(body: &str) -> Vec<String> {
 /// keys of a dict literal it unpacks there (`Settings(**values)` after `values = {"SECRET": …}`).
 /// Values given at construction win over the environment, so those fields are not read from it.
 fn given_at_construction(text: &str, class: &str) -> Vec<String> {
-    static KEY: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r#"['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*:"#).expect("the dict key pattern is valid"));
+    static KEY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"['"]([A-Za-z_][A-Za-z0-9_]*)['"][[:space:]]*:"#).expect("the dict key pattern is valid")
+    });
     let Ok(call) = Regex::new(&format!(r"(?-u:\b){}\(", regex::escape(class))) else { return Vec::new() };
     let mut given = Vec::new();
     for found in call.find_iter(text) {
@@ -504,7 +508,10 @@ fn given_at_construction(text: &str, class: &str) -> Vec<String> {
         for joined in call_arguments(arguments) {
             let trimmed = joined.as_str();
             if let Some(unpacked) = trimmed.strip_prefix("**").filter(|v| is_identifier(v)) {
-                let literal = Regex::new(&format!(r"(?m)^\s*{}\s*(?::[^=\n]*)?=\s*\{{", regex::escape(unpacked)));
+                let literal = Regex::new(&format!(
+                    r"(?m)^[[:space:]]*{}[[:space:]]*(?::[^=\n]*)?=[[:space:]]*\{{",
+                    regex::escape(unpacked)
+                ));
                 if let Some(open) = literal.ok().and_then(|l| l.find(text)).map(|m| m.end() - 1)
                     && let Some(dict) = code::block(&text[open..], QUOTES)
                 {
@@ -540,7 +547,8 @@ fn call_arguments(arguments: &str) -> Vec<String> {
 /// one in a comment (`# env_prefix='my_prefix_'`) is a note, not the class's setting.
 fn env_prefix(body: &str) -> Option<String> {
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)env_prefix\s*[=:]\s*['"]([A-Za-z0-9_]*)['"]"#).expect("the env_prefix pattern is valid")
+        Regex::new(r#"(?-u:\b)env_prefix[[:space:]]*[=:][[:space:]]*['"]([A-Za-z0-9_]*)['"]"#)
+            .expect("the env_prefix pattern is valid")
     });
     PREFIX
         .captures_iter(body)
@@ -563,11 +571,12 @@ fn fields(
     level: usize,
 ) -> Vec<EnvRead> {
     static FIELD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^([A-Za-z_][[:word:]]*)\s*:\s*([^=\n#]+?)\s*(?:=\s*(.*))?$").expect("the field pattern is valid")
+        Regex::new(r"^([A-Za-z_][[:word:]]*)[[:space:]]*:[[:space:]]*([^=\n#]+?)[[:space:]]*(?:=[[:space:]]*(.*))?$")
+            .expect("the field pattern is valid")
     });
     static ALIAS: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?-u:\b)(?:alias|validation_alias|env)\s*=\s*(?:AliasChoices\()?\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+            r#"(?-u:\b)(?:alias|validation_alias|env)[[:space:]]*=[[:space:]]*(?:AliasChoices\()?[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
         )
         .expect("the alias pattern is valid")
     });
@@ -700,14 +709,15 @@ fn is_setting_annotation(annotation: &str) -> bool {
 fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
     static VALIDATOR: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?-u:\b)Validator\(\s*((?:['"][A-Za-z_][A-Za-z0-9_.]*['"]\s*,\s*)*['"][A-Za-z_][A-Za-z0-9_.]*['"])"#,
+            r#"(?-u:\b)Validator\([[:space:]]*((?:['"][A-Za-z_][A-Za-z0-9_.]*['"][[:space:]]*,[[:space:]]*)*['"][A-Za-z_][A-Za-z0-9_.]*['"])"#,
         )
         .expect("the dynaconf Validator pattern is valid")
     });
     static NAME: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r#"['"]([A-Za-z_][A-Za-z0-9_.]*)['"]"#).expect("the name pattern is valid"));
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)envvar_prefix\s*=\s*(?:['"]([A-Za-z0-9_]*)['"]|(False))"#).expect("valid")
+        Regex::new(r#"(?-u:\b)envvar_prefix[[:space:]]*=[[:space:]]*(?:['"]([A-Za-z0-9_]*)['"]|(False))"#)
+            .expect("valid")
     });
     if !text.contains("Dynaconf") && !text.contains("dynaconf") {
         return Vec::new();

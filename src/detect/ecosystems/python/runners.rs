@@ -15,8 +15,9 @@ use super::*;
 pub(super) fn in_the_interpreter(command: &str, package_managers: &[&str]) -> Option<String> {
     // `` `which django-admin` test `` (CI's way to give coverage a console script's path)
     // runs the script.
-    static BY_PATH: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"^(?:`|\$\()which\s+([[:word:].-]+)(?:`|\))").expect("the pattern is valid"));
+    static BY_PATH: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:`|\$\()which[[:space:]]+([[:word:].-]+)(?:`|\))").expect("the pattern is valid")
+    });
     let unwrapped = BY_PATH.replace_all(command, "$1");
     let command = unwrapped.as_ref();
     if let Some(hatch) = on_the_python_on_path(command) {
@@ -345,7 +346,7 @@ pub(super) fn tox_special_files(repo: &Repo, tox: Option<&ToxConfig>, dir: &RelP
 /// `dict(tests=[...])`), read as text: the names in `TEST_SETS` only.
 pub(super) fn setuptools_test_extras(repo: &Repo, dir: &RelPath) -> Vec<String> {
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"["']([[:word:].-]+)["']\s*:|(?-u:\b)([[:word:]]+)\s*=\s*[\[(]"#)
+        Regex::new(r#"["']([[:word:].-]+)["'][[:space:]]*:|(?-u:\b)([[:word:]]+)[[:space:]]*=[[:space:]]*[\[(]"#)
             .expect("the extras key pattern is valid")
     });
     let read = |name: &RelPath| Some(dir.join(name)).filter(|path| repo.exists(path)).and_then(|path| repo.read(&path));

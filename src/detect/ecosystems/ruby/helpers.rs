@@ -19,7 +19,7 @@ const QUOTES: &[char] = &['"', '\''];
 pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static DEF: LazyLock<Regex> = LazyLock::new(|| {
         // `def env(key)`, `def self.get(name, default = nil)`, `def fetch_env key`.
-        Regex::new(r"(?m)^([ \t]*)def\s+(?:self\.)?([a-z_][[:word:]]*[!?]?)(?:\(\s*|[ \t]+)([a-z_][[:word:]]*)")
+        Regex::new(r"(?m)^([ \t]*)def[[:space:]]+(?:self\.)?([a-z_][[:word:]]*[!?]?)(?:\([[:space:]]*|[ \t]+)([a-z_][[:word:]]*)")
             .expect("the Ruby def pattern is valid")
     });
     let mut found: Vec<EnvHelper> = Vec::new();
@@ -83,7 +83,7 @@ fn method_body<'t>(after: &'t str, indent: &str) -> &'t str {
 pub fn calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:^|[^[:word:].:])(?P<receiver>(?:[A-Z][[:word:]]*(?:::|\.))*)(?P<function>[a-z_][[:word:]]*[!?]?)(?:\(\s*|[ \t]+)['"](?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]"#,
+            r#"(?:^|[^[:word:].:])(?P<receiver>(?:[A-Z][[:word:]]*(?:::|\.))*)(?P<function>[a-z_][[:word:]]*[!?]?)(?:\([[:space:]]*|[ \t]+)['"](?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]"#,
         )
         .expect("the Ruby helper-call pattern is valid")
     });

@@ -30,7 +30,7 @@ const ANYWAY_CONFIG: &str = "anyway_config attribute";
 
 fn anyway_config_reads(text: &str) -> Vec<EnvRead> {
     static CLASS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^([ \t]*)class\s+([A-Z][[:word:]]*(?:::[A-Z][[:word:]]*)*)\s*<\s*(?:::)?(?:Anyway::Config|ApplicationConfig)\s*$")
+        Regex::new(r"(?m)^([ \t]*)class[[:space:]]+([A-Z][[:word:]]*(?:::[A-Z][[:word:]]*)*)[[:space:]]*<[[:space:]]*(?:::)?(?:Anyway::Config|ApplicationConfig)[[:space:]]*$")
             .expect("the anyway_config class pattern is valid")
     });
     let mut found = Vec::new();
@@ -77,7 +77,7 @@ fn class_body(text: &str, from: usize, indent: usize) -> &str {
 /// `env_prefix :MYAPP` / `env_prefix "MYAPP"`: the prefix as given, upper-cased.
 fn env_prefix(body: &str) -> Option<String> {
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?m)^\s*env_prefix\s*\(?\s*(?::|['"])([A-Za-z_][A-Za-z0-9_]*)"#)
+        Regex::new(r#"(?m)^[[:space:]]*env_prefix[[:space:]]*\(?[[:space:]]*(?::|['"])([A-Za-z_][A-Za-z0-9_]*)"#)
             .expect("the env_prefix pattern is valid")
     });
     Some(PREFIX.captures(body)?.get(1)?.as_str().to_ascii_uppercase())
@@ -88,11 +88,12 @@ fn env_prefix(body: &str) -> Option<String> {
 /// module's (`module Payments; class Config` → `PAYMENTS`).
 fn config_name(text: &str, class_at: usize, class: &str, body: &str) -> Option<String> {
     static NAMED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?m)^\s*config_name\s*\(?\s*(?::|['"])([A-Za-z_][A-Za-z0-9_]*)"#)
+        Regex::new(r#"(?m)^[[:space:]]*config_name[[:space:]]*\(?[[:space:]]*(?::|['"])([A-Za-z_][A-Za-z0-9_]*)"#)
             .expect("the config_name pattern is valid")
     });
-    static MODULE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?m)^\s*module\s+([A-Z][[:word:]]*)").expect("the module pattern is valid"));
+    static MODULE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[[:space:]]*module[[:space:]]+([A-Z][[:word:]]*)").expect("the module pattern is valid")
+    });
     if let Some(named) = NAMED.captures(body).and_then(|c| c.get(1)) {
         return Some(named.as_str().to_ascii_uppercase());
     }
@@ -119,10 +120,12 @@ struct Attribute {
 /// `,`): `:name` without a default, `name: value` with one.
 fn attributes(body: &str) -> Vec<Attribute> {
     static START: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?m)^\s*attr_config\b\(?").expect("the attr_config pattern is valid"));
+        LazyLock::new(|| Regex::new(r"(?m)^[[:space:]]*attr_config\b\(?").expect("the attr_config pattern is valid"));
     static ITEM: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|[,(\s]):([a-z_][a-z0-9_]*)|(?:^|[,(\s])([a-z_][a-z0-9_]*):\s+([^,\n]+)"#)
-            .expect("the attr_config item pattern is valid")
+        Regex::new(
+            r#"(?:^|[,([:space:]]):([a-z_][a-z0-9_]*)|(?:^|[,([:space:]])([a-z_][a-z0-9_]*):[[:space:]]+([^,\n]+)"#,
+        )
+        .expect("the attr_config item pattern is valid")
     });
     let mut found = Vec::new();
     for start in START.find_iter(body) {
@@ -180,7 +183,7 @@ fn statement_at(body: &str, from: usize) -> &str {
 
 /// The symbols a class-level call lists (`required :a, :b`).
 fn declared_symbols(body: &str, call: &str) -> Vec<String> {
-    let Ok(start) = Regex::new(&format!(r"(?m)^\s*{call}\b\(?")) else { return Vec::new() };
+    let Ok(start) = Regex::new(&format!(r"(?m)^[[:space:]]*{call}\b\(?")) else { return Vec::new() };
     static SYMBOL: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r":([a-z_][a-z0-9_]*)").expect("the symbol pattern is valid"));
     start
@@ -193,7 +196,7 @@ fn declared_symbols(body: &str, call: &str) -> Vec<String> {
 /// The attributes a `required …, env: …` statement lists: required only in some environments.
 fn conditionally_required(body: &str) -> Vec<String> {
     static START: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?m)^\s*required\b\(?").expect("the required pattern is valid"));
+        LazyLock::new(|| Regex::new(r"(?m)^[[:space:]]*required\b\(?").expect("the required pattern is valid"));
     static SYMBOL: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r":([a-z_][a-z0-9_]*)").expect("the symbol pattern is valid"));
     START
@@ -210,9 +213,9 @@ fn conditionally_required(body: &str) -> Vec<String> {
 /// The attributes `coerce_types` makes a flag, number or list (`coerce_types port: :integer`).
 fn coerced_to_settings(body: &str) -> Vec<String> {
     static START: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?m)^\s*coerce_types\b\(?").expect("the coerce_types pattern is valid"));
+        LazyLock::new(|| Regex::new(r"(?m)^[[:space:]]*coerce_types\b\(?").expect("the coerce_types pattern is valid"));
     static COERCED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"([a-z_][a-z0-9_]*):\s*(?::(?:integer|float|boolean|date|datetime)|\{[^}]*array:\s*true)")
+        Regex::new(r"([a-z_][a-z0-9_]*):[[:space:]]*(?::(?:integer|float|boolean|date|datetime)|\{[^}]*array:[[:space:]]*true)")
             .expect("the coerced type pattern is valid")
     });
     START

@@ -40,17 +40,17 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
 fn var_reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:(?-u:\b)(?:env|dotenvy|dotenv)::var(?:_os)?\(|(?-u:\b)(env!|option_env!)\()\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#,
+            r#"(?:(?-u:\b)(?:env|dotenvy|dotenv)::var(?:_os)?\(|(?-u:\b)(env!|option_env!)\()[[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*\)"#,
         )
         .expect("the Rust environment-read pattern is valid")
     });
     // `use std::env::{self, var};` then `var("AWS_ACCESS_KEY_ID")`: the bare function is the same read.
     static IMPORTS_VAR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^\s*use\s+std::env::(?:var\s*;|\{[^}]*(?-u:\b)var(?-u:\b)[^}]*\})")
+        Regex::new(r"(?m)^[[:space:]]*use[[:space:]]+std::env::(?:var[[:space:]]*;|\{[^}]*(?-u:\b)var(?-u:\b)[^}]*\})")
             .expect("the std::env::var import pattern is valid")
     });
     static BARE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|[^[:word:].:])var\(()\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)"#)
+        Regex::new(r#"(?:^|[^[:word:].:])var\(()[[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*\)"#)
             .expect("the bare var pattern is valid")
     });
     let bare = IMPORTS_VAR.is_match(text).then(|| BARE.captures_iter(text)).into_iter().flatten();
@@ -80,7 +80,7 @@ fn var_reads(text: &str) -> Vec<EnvRead> {
 /// `env::var(DATABASE_URL_ENV)` with `const DATABASE_URL_ENV: &str = "DATABASE_URL";` in the file.
 fn constant_var_reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)(?:env|dotenvy|dotenv)::var(?:_os)?\(\s*([A-Z_][A-Z0-9_]*)\s*\)"#)
+        Regex::new(r#"(?-u:\b)(?:env|dotenvy|dotenv)::var(?:_os)?\([[:space:]]*([A-Z_][A-Z0-9_]*)[[:space:]]*\)"#)
             .expect("the Rust constant-read pattern is valid")
     });
     READ.captures_iter(text)
@@ -104,7 +104,7 @@ fn constant_var_reads(text: &str) -> Vec<EnvRead> {
 /// comments in between skipped).
 static FIELD_AFTER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"^\]\s*(?:(?:#\[[^\n]*\]|///[^\n]*|//[^\n]*)\s*)*(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)",
+        r"^\][[:space:]]*(?:(?:#\[[^\n]*\]|///[^\n]*|//[^\n]*)[[:space:]]*)*(?:pub(?:\([^)]*\))?[[:space:]]+)?([a-z_][a-z0-9_]*)[[:space:]]*:[[:space:]]*([^,\n]+)",
     )
     .expect("the field pattern is valid")
 });
@@ -120,7 +120,7 @@ fn clap_reads(text: &str) -> Vec<EnvRead> {
     static ATTRIBUTE: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"#\[(?:arg|clap)\(").expect("the clap attribute pattern is valid"));
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|[,(\s])env\s*(?:=\s*(?:"([A-Za-z_][A-Za-z0-9_]*)"|([A-Z_][A-Z0-9_]*)))?\s*(?:,|$)"#)
+        Regex::new(r#"(?:^|[,([:space:]])env[[:space:]]*(?:=[[:space:]]*(?:"([A-Za-z_][A-Za-z0-9_]*)"|([A-Z_][A-Z0-9_]*)))?[[:space:]]*(?:,|$)"#)
             .expect("the clap env pattern is valid")
     });
     let mut found = Vec::new();
@@ -162,7 +162,7 @@ fn clap_reads(text: &str) -> Vec<EnvRead> {
 /// The value of a string constant of the file: `const MASTER_KEY_ENV: &str = "MEILI_MASTER_KEY";`.
 fn string_constant(text: &str, name: &str) -> Option<String> {
     let pattern = Regex::new(&format!(
-        r#"(?-u:\b)(?:const|static)\s+{}\s*:\s*&(?:'static\s+)?str\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)""#,
+        r#"(?-u:\b)(?:const|static)[[:space:]]+{}[[:space:]]*:[[:space:]]*&(?:'static[[:space:]]+)?str[[:space:]]*=[[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)""#,
         regex::escape(name)
     ))
     .ok()?;
@@ -184,7 +184,7 @@ fn is_setting_type(ty: &str) -> bool {
 /// `Option` field.
 fn envconfig_reads(text: &str) -> Vec<EnvRead> {
     static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"#\[envconfig\(([^\]]*?)from\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)"([^\]]*)\)"#)
+        Regex::new(r#"#\[envconfig\(([^\]]*?)from[[:space:]]*=[[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)"([^\]]*)\)"#)
             .expect("the envconfig pattern is valid")
     });
     ATTRIBUTE
@@ -204,7 +204,7 @@ fn envconfig_reads(text: &str) -> Vec<EnvRead> {
 /// (the type's), so none is required unless `#[setting(required)]` says so.
 fn schematic_reads(text: &str) -> Vec<EnvRead> {
     static CONFIG: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"#\[config\([^\]]*?env_prefix\s*=\s*"([A-Za-z0-9_]*)"[^\]]*\)\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?struct\s+([A-Za-z_][[:word:]]*)"#)
+        Regex::new(r#"#\[config\([^\]]*?env_prefix[[:space:]]*=[[:space:]]*"([A-Za-z0-9_]*)"[^\]]*\)\][[:space:]]*(?:#\[[^\]]*\][[:space:]]*)*(?:pub(?:\([^)]*\))?[[:space:]]+)?struct[[:space:]]+([A-Za-z_][[:word:]]*)"#)
             .expect("the schematic config pattern is valid")
     });
     if !text.contains("schematic") {
@@ -226,22 +226,27 @@ fn schematic_reads(text: &str) -> Vec<EnvRead> {
 fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
     static ENVY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"envy::(?:prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)\s*\.)?from_env(?:::<\s*([A-Za-z_][[:word:]]*)\s*>)?\("#,
+            r#"envy::(?:prefixed\([[:space:]]*"([A-Za-z0-9_]*)"[[:space:]]*\)[[:space:]]*\.)?from_env(?:::<[[:space:]]*([A-Za-z_][[:word:]]*)[[:space:]]*>)?\("#,
         )
         .expect("the envy pattern is valid")
     });
     static DESERIALIZE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:try_deserialize|try_into|deserialize|extract)::<\s*([A-Za-z_][[:word:]]*)\s*>").expect("valid")
+        Regex::new(
+            r"(?:try_deserialize|try_into|deserialize|extract)::<[[:space:]]*([A-Za-z_][[:word:]]*)[[:space:]]*>",
+        )
+        .expect("valid")
     });
     // `fn load(f: Figment) -> anyhow::Result<Config> { … f.extract() … }`: the type a
     // function returns is what its untyped `extract()` gives.
     static RETURNED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"->\s*(?:[[:word:]]+::)*Result<\s*([A-Z][[:word:]]*)\s*[,>]")
+        Regex::new(r"->[[:space:]]*(?:[[:word:]]+::)*Result<[[:space:]]*([A-Z][[:word:]]*)[[:space:]]*[,>]")
             .expect("the returned type pattern is valid")
     });
     static ANNOTATED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"let\s+(?:mut\s+)?[[:word:]]+\s*:\s*([A-Z][[:word:]]*)\s*=")
-            .expect("the annotated let pattern is valid")
+        Regex::new(
+            r"let[[:space:]]+(?:mut[[:space:]]+)?[[:word:]]+[[:space:]]*:[[:space:]]*([A-Z][[:word:]]*)[[:space:]]*=",
+        )
+        .expect("the annotated let pattern is valid")
     });
     let mut found = Vec::new();
     let returned = || {
@@ -290,7 +295,8 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
 /// `APP` and the `prefix_separator` — which defaults to the `separator` if one is set.
 fn config_prefix(text: &str) -> Option<String> {
     static PREFIX_SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\.prefix_separator\(\s*"([^"]*)"\s*\)"#).expect("the prefix separator pattern is valid")
+        Regex::new(r#"\.prefix_separator\([[:space:]]*"([^"]*)"[[:space:]]*\)"#)
+            .expect("the prefix separator pattern is valid")
     });
     let c = CONFIG_PREFIX.captures(text)?;
     let chain = code::expression(&text[c.get(0)?.end()..], QUOTES);
@@ -304,10 +310,12 @@ fn config_prefix(text: &str) -> Option<String> {
 }
 
 static CONFIG_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"Environment::with_prefix\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the config prefix pattern is valid")
+    Regex::new(r#"Environment::with_prefix\([[:space:]]*"([A-Za-z0-9_]*)"[[:space:]]*\)"#)
+        .expect("the config prefix pattern is valid")
 });
 static FIGMENT_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?-u:\b)Env::prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)"#).expect("the figment prefix pattern is valid")
+    Regex::new(r#"(?-u:\b)Env::prefixed\([[:space:]]*"([A-Za-z0-9_]*)"[[:space:]]*\)"#)
+        .expect("the figment prefix pattern is valid")
 });
 
 /// The separator between nested keys that the call chain after `source` sets with `method`
@@ -315,7 +323,7 @@ static FIGMENT_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
 /// sets `database.password`. Without one a nested struct cannot be set from the environment.
 fn nesting_separator(text: &str, source: &Regex, method: &str) -> Option<String> {
     let chain = code::expression(&text[source.find(text)?.end()..], QUOTES);
-    let pattern = Regex::new(&format!(r#"{method}\(\s*"([^"]+)"\s*\)"#)).ok()?;
+    let pattern = Regex::new(&format!(r#"{method}\([[:space:]]*"([^"]+)"[[:space:]]*\)"#)).ok()?;
     Some(pattern.captures(chain)?.get(1)?.as_str().to_string())
 }
 
@@ -340,13 +348,14 @@ pub fn namespace(text: &str) -> Option<String> {
 /// of serde structs here and in [`envy`]).
 static STRUCT_FIELD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?m)^\s*((?:#\[(?:[^\[\]]|\[[^\]]*\])*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?([a-z_][a-z0-9_]*)\s*:\s*([^,\n]+)",
+        r"(?m)^[[:space:]]*((?:#\[(?:[^\[\]]|\[[^\]]*\])*\][[:space:]]*)*)(?:pub(?:\([^)]*\))?[[:space:]]+)?([a-z_][a-z0-9_]*)[[:space:]]*:[[:space:]]*([^,\n]+)",
     )
     .expect("the struct field pattern is valid")
 });
 /// serde's `rename = "x"` in a field's attributes.
 static SERDE_RENAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?-u:\b)rename\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)""#).expect("the serde rename pattern is valid")
+    Regex::new(r#"(?-u:\b)rename[[:space:]]*=[[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)""#)
+        .expect("the serde rename pattern is valid")
 });
 
 fn struct_fields(text: &str, ty: &str, prefix: &str, via: &'static str) -> Vec<EnvRead> {
@@ -405,7 +414,7 @@ fn nested_fields(
 /// comments, which hold anything in tests).
 fn test_modules(text: &str) -> Vec<std::ops::Range<usize>> {
     static TEST_MOD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"#\[cfg\((?:test|all\(test[^\n]*)\)\]\s*(?:#\[[^\n]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?mod\s+[[:word:]]+\s*\{")
+        Regex::new(r"#\[cfg\((?:test|all\(test[^\n]*)\)\][[:space:]]*(?:#\[[^\n]*\][[:space:]]*)*(?:pub(?:\([^)]*\))?[[:space:]]+)?mod[[:space:]]+[[:word:]]+[[:space:]]*\{")
             .expect("the test module pattern is valid")
     });
     TEST_MOD.find_iter(text).map(|m| m.start()..m.end() + closing_brace(&text[m.end()..])).collect()

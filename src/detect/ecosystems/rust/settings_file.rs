@@ -26,8 +26,10 @@ pub fn is_settings_file(dir: &str, name: &str) -> bool {
 /// The top-level keys of the settings file `text`, set or commented out (`# db_uri = "…"`),
 /// each as an unprefixed read of its upper-cased name with the value the file gives.
 pub fn reads(text: &str) -> Vec<EnvRead> {
-    static KEY: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r#"^#*\s*([a-z][a-z0-9_]*)\s*=\s*(.*)$"#).expect("the TOML key pattern is valid"));
+    static KEY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^#*[[:space:]]*([a-z][a-z0-9_]*)[[:space:]]*=[[:space:]]*(.*)$"#)
+            .expect("the TOML key pattern is valid")
+    });
     let mut found = Vec::new();
     let mut at = 0;
     for line in text.split_inclusive('\n') {

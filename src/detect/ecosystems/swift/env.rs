@@ -20,7 +20,7 @@ const QUOTES: &[char] = &['"'];
 pub fn reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?-u:\b)(?:ProcessInfo\.processInfo\.environment\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]|(Environment|Self)\.get\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)|Environment\.process\.([A-Z_][A-Z0-9_]*)(?-u:\b))"#,
+            r#"(?-u:\b)(?:ProcessInfo\.processInfo\.environment\[[[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*\]|(Environment|Self)\.get\([[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*\)|Environment\.process\.([A-Z_][A-Z0-9_]*)(?-u:\b))"#,
         )
         .expect("the Swift environment-read pattern is valid")
     });
@@ -58,7 +58,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
 /// token = …`, `lazy var key = …`): Swift runs its initializer when it is first used.
 fn initializes_a_static(text: &str, at: usize) -> bool {
     static LAZY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\s*(?:@[[:word:]]+\s+)*(?:(?:public|private|fileprivate|internal|package|open|nonisolated)(?:\(set\))?\s+)*(?:(?:static|class)\s+(?:(?:public|private|fileprivate|internal|package)\s+)*(?:let|var)|lazy\s+var)\s")
+        Regex::new(r"^[[:space:]]*(?:@[[:word:]]+[[:space:]]+)*(?:(?:public|private|fileprivate|internal|package|open|nonisolated)(?:\(set\))?[[:space:]]+)*(?:(?:static|class)[[:space:]]+(?:(?:public|private|fileprivate|internal|package)[[:space:]]+)*(?:let|var)|lazy[[:space:]]+var)[[:space:]]")
             .expect("the Swift static property pattern is valid")
     });
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -72,7 +72,7 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static FUNC: LazyLock<Regex> = LazyLock::new(|| {
         // `func env(_ key: String)`, `func requireEnvVar(_ key: String) throws -> String`,
         // `func value(for key: String)`: the parameter's name is the last word before `:`.
-        Regex::new(r"(?-u:\b)func\s+([a-zA-Z_][[:word:]]*)\s*\(\s*(?:[a-zA-Z_][[:word:]]*\s+)?([a-zA-Z_][[:word:]]*)\s*:\s*String\s*\)")
+        Regex::new(r"(?-u:\b)func[[:space:]]+([a-zA-Z_][[:word:]]*)[[:space:]]*\([[:space:]]*(?:[a-zA-Z_][[:word:]]*[[:space:]]+)?([a-zA-Z_][[:word:]]*)[[:space:]]*:[[:space:]]*String[[:space:]]*\)")
             .expect("the Swift func pattern is valid")
     });
     let mut found: Vec<EnvHelper> = Vec::new();
@@ -99,12 +99,13 @@ pub fn helpers(text: &str) -> Vec<EnvHelper> {
 fn helper_calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:^|[^[:word:].])(?:[A-Z][[:word:]]*\.)*([a-z_][[:word:]]*)\(\s*(?:[a-z_][[:word:]]*:\s*)?"([A-Z][A-Z0-9]*_[A-Z0-9_]*)"\s*\)"#,
+            r#"(?:^|[^[:word:].])(?:[A-Z][[:word:]]*\.)*([a-z_][[:word:]]*)\([[:space:]]*(?:[a-z_][[:word:]]*:[[:space:]]*)?"([A-Z][A-Z0-9]*_[A-Z0-9_]*)"[[:space:]]*\)"#,
         )
         .expect("the Swift call pattern is valid")
     });
-    static FUNC_BODY: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?-u:\b)func\s+[^{}]*\{").expect("the Swift func body pattern is valid"));
+    static FUNC_BODY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)func[[:space:]]+[^{}]*\{").expect("the Swift func body pattern is valid")
+    });
     // Where functions' bodies are: a call there runs when the function does, not at start.
     let bodies: Vec<std::ops::Range<usize>> = FUNC_BODY
         .find_iter(text)

@@ -66,7 +66,7 @@ pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
     }
     static CAST: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?:\(\s*(?:int|integer|float|double)\s*\)\s*|(?:^|[^[:word:].])(?:int|float|intval|floatval|parse_boolean|parse_bool|strtobool|str2bool|str_to_bool|to_bool|to_boolean|asbool|as_bool|is_truthy|parseInt|parseFloat|Number|String\.to_integer|Integer\.parseInt)\(\s*)$",
+            r"(?:\([[:space:]]*(?:int|integer|float|double)[[:space:]]*\)[[:space:]]*|(?:^|[^[:word:].])(?:int|float|intval|floatval|parse_boolean|parse_bool|strtobool|str2bool|str_to_bool|to_bool|to_boolean|asbool|as_bool|is_truthy|parseInt|parseFloat|Number|String\.to_integer|Integer\.parseInt)\([[:space:]]*)$",
         )
         .expect("the cast pattern is valid")
     });
@@ -145,7 +145,7 @@ fn struct_tag_default(text: &str, at: usize) -> Option<&str> {
 fn converted_after_the_call(after: &str) -> bool {
     static CONVERSION: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"^\s*(?:\|>\s*|\.)(?:(?:String\.)?split\(\s*['"][,;]['"]|String\.to_(?:integer|float)\b|Integer\.parse\b|to_[if]\b)"#,
+            r#"^[[:space:]]*(?:\|>[[:space:]]*|\.)(?:(?:String\.)?split\([[:space:]]*['"][,;]['"]|String\.to_(?:integer|float)\b|Integer\.parse\b|to_[if]\b)"#,
         )
         .expect("the conversion pattern is valid")
     });

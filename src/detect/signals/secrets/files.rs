@@ -113,7 +113,7 @@ fn is_app(service: &compose::ComposeService) -> bool {
 /// colon, comma, dash, bracket or full stop — says the entry is required.
 fn documented(entry: &EnvEntry) -> Option<Need> {
     static WORD: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(not\s+required|optional|required(?:\s+(?:if|when|for|only|by|with|unless)(?-u:\b))?)")
+        Regex::new(r"(?i-u)(?-u:\b)(not[[:space:]]+required|optional|required(?:[[:space:]]+(?:if|when|for|only|by|with|unless)(?-u:\b))?)")
             .expect("the doc pattern is valid")
     });
     let doc = entry.doc.as_str();
@@ -139,7 +139,7 @@ fn documented(entry: &EnvEntry) -> Option<Need> {
 /// `DB_CONNECTION=mysql` names a driver.
 fn documents_a_connection_string(entry: &EnvEntry) -> bool {
     static CONNECTION_STRING: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:connection\s+(?:string|url|uri)|dsn|database\s+url)(?-u:\b)")
+        Regex::new(r"(?i-u)(?-u:\b)(?:connection[[:space:]]+(?:string|url|uri)|dsn|database[[:space:]]+url)(?-u:\b)")
             .expect("the connection-string pattern is valid")
     });
     CONNECTION_STRING.is_match(&entry.doc)
@@ -151,17 +151,17 @@ fn documents_a_connection_string(entry: &EnvEntry) -> bool {
 /// given.
 fn documents_a_credential(entry: &EnvEntry) -> bool {
     static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?|openssl\s+rand|random\s+(?:string|value|bytes))(?-u:\b)")
+        Regex::new(r"(?i-u)(?-u:\b)(?:secret|password|passphrase|api[ _-]?key|private[ _-]key|access[ _-]token|auth(?:entication)?[ _-]token|credentials?|openssl[[:space:]]+rand|random[[:space:]]+(?:string|value|bytes))(?-u:\b)")
             .expect("the credential-doc pattern is valid")
     });
     // `# Path to the TLS private key`: the value says where a credential is, not what.
     static LOCATION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:path|location|directory|folder|file\s+name)\s+(?:to|of|for|where)(?-u:\b)")
+        Regex::new(r"(?i-u)(?-u:\b)(?:path|location|directory|folder|file[[:space:]]+name)[[:space:]]+(?:to|of|for|where)(?-u:\b)")
             .expect("the location-doc pattern is valid")
     });
     // `# Uses AWS credentials.`: the setting relies on credentials given elsewhere.
     static USES: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)(?-u:\b)(?:uses|needs|requires)\s+(?:the\s+)?(?:[[:word:]]+\s+){0,2}credentials(?-u:\b)")
+        Regex::new(r"(?i-u)(?-u:\b)(?:uses|needs|requires)[[:space:]]+(?:the[[:space:]]+)?(?:[[:word:]]+[[:space:]]+){0,2}credentials(?-u:\b)")
             .expect("the uses-credentials pattern is valid")
     });
     let value = entry.value.trim().trim_matches(['"', '\'']);

@@ -179,16 +179,18 @@ impl Context {
 }
 
 pub(super) static GITHUB_ENV_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^echo\s+["']?([A-Za-z_][A-Za-z0-9_]*)=([^"'$`\s]*)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"#)
+    Regex::new(r#"^echo[[:space:]]+["']?([A-Za-z_][A-Za-z0-9_]*)=([^"'$`[:space:]]*)["']?[[:space:]]*>>[[:space:]]*["']?\$\{?GITHUB_ENV\}?["']?$"#)
         .expect("the GITHUB_ENV pattern is valid")
 });
 /// `cat .versions >> "$GITHUB_ENV"`: a file of `NAME=value` lines exported to later steps.
 pub(super) static GITHUB_ENV_FILE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^cat\s+["']?([^"'$`\s|;&<>]+)["']?\s*>>\s*["']?\$\{?GITHUB_ENV\}?["']?$"#)
-        .expect("the GITHUB_ENV file pattern is valid")
+    Regex::new(
+        r#"^cat[[:space:]]+["']?([^"'$`[:space:]|;&<>]+)["']?[[:space:]]*>>[[:space:]]*["']?\$\{?GITHUB_ENV\}?["']?$"#,
+    )
+    .expect("the GITHUB_ENV file pattern is valid")
 });
 pub(super) static EXPRESSION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\$\{\{\s*(.*?)\s*\}\}").expect("the expression pattern is valid"));
+    LazyLock::new(|| Regex::new(r"\$\{\{[[:space:]]*(.*?)[[:space:]]*\}\}").expect("the expression pattern is valid"));
 /// A double-quoted argument, or a single-quoted one without quotes in its expressions, that
 /// holds an expression.
 pub(super) static QUOTED_EXPRESSION: LazyLock<Regex> = LazyLock::new(|| {
@@ -197,11 +199,11 @@ pub(super) static QUOTED_EXPRESSION: LazyLock<Regex> = LazyLock::new(|| {
 /// An option and an expression that is its whole value: `-e ${{ matrix.tox }}`,
 /// `--python=${{ matrix.py }}` (what comes before the option is the first group).
 pub(super) static OPTION_EXPRESSION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(^|\s)--?[A-Za-z][[:word:]-]*(?:=|\s+)\$\{\{\s*(.*?)\s*\}\}(?:$|\s)")
+    Regex::new(r"(^|[[:space:]])--?[A-Za-z][[:word:]-]*(?:=|[[:space:]]+)\$\{\{[[:space:]]*(.*?)[[:space:]]*\}\}(?:$|[[:space:]])")
         .expect("the option-expression pattern is valid")
 });
 pub(super) static EMPTY_ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:^|\s)(?:--?[A-Za-z][[:word:]-]*(?:=|\s+))?(?:""|'')(?:\s|$)"#)
+    Regex::new(r#"(?:^|[[:space:]])(?:--?[A-Za-z][[:word:]-]*(?:=|[[:space:]]+))?(?:""|'')(?:[[:space:]]|$)"#)
         .expect("the empty-argument pattern is valid")
 });
 /// `$NAME`, `${NAME}` and `${NAME:?message}` (or `:-`, `-`, `?` with a word) in a shell line:
@@ -211,11 +213,13 @@ pub static SHELL_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the variable pattern is valid")
 });
 pub(super) static SECRET_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?-u:\b)secrets(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*\])"#)
-        .expect("the secret-reference pattern is valid")
+    Regex::new(
+        r#"(?-u:\b)secrets(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"][[:space:]]*\])"#,
+    )
+    .expect("the secret-reference pattern is valid")
 });
 /// `for NAME in …` in a script: `$NAME` means nothing outside the loop.
 pub(super) static LOOP_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?m)(?:^|[;&|]\s*|(?-u:\b)do\s+)for\s+([A-Za-z_][A-Za-z0-9_]*)\s+in(?-u:\b)")
+    Regex::new(r"(?m)(?:^|[;&|][[:space:]]*|(?-u:\b)do[[:space:]]+)for[[:space:]]+([A-Za-z_][A-Za-z0-9_]*)[[:space:]]+in(?-u:\b)")
         .expect("the loop pattern is valid")
 });

@@ -539,7 +539,8 @@ fn never_runs(condition: &Yaml, ctx: &Context) -> bool {
 /// `inputs.X == 'literal'` (or `!=`, either way round), one comparison alone.
 static DEFINITE_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
     let operand = r"(inputs\.[A-Za-z0-9_-]+|'[^']*')";
-    Regex::new(&format!(r"^{operand}\s*(==|!=)\s*{operand}$")).expect("the comparison pattern is valid")
+    Regex::new(&format!(r"^{operand}[[:space:]]*(==|!=)[[:space:]]*{operand}$"))
+        .expect("the comparison pattern is valid")
 });
 
 /// The `secrets.X` names a workflow string reads. GitHub substitutes secrets only inside

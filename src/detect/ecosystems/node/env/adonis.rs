@@ -15,7 +15,7 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:import\s+([A-Za-z_$][[:word:]$]*)\s+from\s+['"](?:@ioc:Adonis/Core/Env|#start/env)['"]|import\s*\{\s*(Env)\s*\}\s*from\s+['"]@adonisjs/core/env['"]|(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)\s*=\s*use\(\s*['"](?:Env|Adonis/Src/Env)['"]\s*\))"#)
+        Regex::new(r#"(?:import[[:space:]]+([A-Za-z_$][[:word:]$]*)[[:space:]]+from[[:space:]]+['"](?:@ioc:Adonis/Core/Env|#start/env)['"]|import[[:space:]]*\{[[:space:]]*(Env)[[:space:]]*\}[[:space:]]*from[[:space:]]+['"]@adonisjs/core/env['"]|(?:const|let|var)[[:space:]]+([A-Za-z_$][[:word:]$]*)[[:space:]]*=[[:space:]]*use\([[:space:]]*['"](?:Env|Adonis/Src/Env)['"][[:space:]]*\))"#)
             .expect("the AdonisJS Env import pattern is valid")
     });
     // Most files import none of these: the plain search is far cheaper than the pattern.
@@ -35,7 +35,8 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
 
 /// `Env.get("X")`, `Env.get("X", "d")` and `Env.getOrFail("X")`.
 fn calls(text: &str, binding: &str) -> Vec<EnvRead> {
-    let Ok(get) = Regex::new(&format!(r#"(?-u:\b){binding}\.(get|getOrFail)\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#))
+    let Ok(get) =
+        Regex::new(&format!(r#"(?-u:\b){binding}\.(get|getOrFail)\([[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#))
     else {
         return Vec::new();
     };
@@ -56,9 +57,9 @@ fn calls(text: &str, binding: &str) -> Vec<EnvRead> {
 
 /// The entries of `Env.rules({ … })` or `Env.create(root, { … })`.
 fn schema(text: &str, binding: &str) -> Vec<EnvRead> {
-    let Ok(rules) =
-        Regex::new(&format!(r"(?-u:\b){binding}\.(?:rules\(\s*|create\([^,()]*(?:\([^()]*\))?[^,()]*,\s*)\{{"))
-    else {
+    let Ok(rules) = Regex::new(&format!(
+        r"(?-u:\b){binding}\.(?:rules\([[:space:]]*|create\([^,()]*(?:\([^()]*\))?[^,()]*,[[:space:]]*)\{{"
+    )) else {
         return Vec::new();
     };
     let Some(open) = rules.find(text).map(|m| m.end() - 1) else { return Vec::new() };

@@ -16,10 +16,12 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 const VIA: &str = "convict schema";
 
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
-    static CONVICT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?-u:\b)convict\s*(?:<[^>()]*>)?\(\s*\{").expect("the convict pattern is valid"));
+    static CONVICT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)convict[[:space:]]*(?:<[^>()]*>)?\([[:space:]]*\{").expect("the convict pattern is valid")
+    });
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)env\s*:\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#).expect("the convict env pattern is valid")
+        Regex::new(r#"(?-u:\b)env[[:space:]]*:[[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#)
+            .expect("the convict env pattern is valid")
     });
     let validates = text.contains(".validate(");
     let mut found = Vec::new();
@@ -82,28 +84,30 @@ fn object_spans(body: &str) -> Vec<std::ops::Range<usize>> {
 
 fn has_default(property: &str) -> bool {
     static DEFAULT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?-u:\b)default\s*:").expect("the convict default pattern is valid"));
+        LazyLock::new(|| Regex::new(r"(?-u:\b)default[[:space:]]*:").expect("the convict default pattern is valid"));
     DEFAULT.is_match(property)
 }
 
 /// `default: null` (or `undefined`): nothing to fall back on.
 fn defaults_to_nothing(property: &str) -> bool {
     static NOTHING: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)default\s*:\s*(?:null|undefined)(?-u:\b)").expect("the convict null default is valid")
+        Regex::new(r"(?-u:\b)default[[:space:]]*:[[:space:]]*(?:null|undefined)(?-u:\b)")
+            .expect("the convict null default is valid")
     });
     NOTHING.is_match(property)
 }
 
 /// Whether the property sets the flag `key: true` (`sensitive`, `nullable`).
 fn property_is(property: &str, key: &str) -> bool {
-    Regex::new(&format!(r"(?-u:\b){key}\s*:\s*true(?-u:\b)")).is_ok_and(|flag| flag.is_match(property))
+    Regex::new(&format!(r"(?-u:\b){key}[[:space:]]*:[[:space:]]*true(?-u:\b)"))
+        .is_ok_and(|flag| flag.is_match(property))
 }
 
 /// Whether the property's `format` types a setting: one of convict's port, number, duration or
 /// address formats, a JavaScript `Boolean`/`Number`/`Array`, or a list of allowed values.
 fn formats_a_setting(property: &str) -> bool {
     static FORMAT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)format\s*:\s*(?:['"`](?:port|int|nat|duration|timestamp|ipaddress|windows_named_pipe|port_or_windows_named_pipe|Boolean|Number|Array|boolean|number)['"`]|(?:Boolean|Number|Array)(?-u:\b)|\[)"#)
+        Regex::new(r#"(?-u:\b)format[[:space:]]*:[[:space:]]*(?:['"`](?:port|int|nat|duration|timestamp|ipaddress|windows_named_pipe|port_or_windows_named_pipe|Boolean|Number|Array|boolean|number)['"`]|(?:Boolean|Number|Array)(?-u:\b)|\[)"#)
             .expect("the convict format pattern is valid")
     });
     FORMAT.is_match(property)

@@ -18,11 +18,13 @@ const VIA: &str = "Effect Config";
 
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static IMPORT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?s)import\s*\{[^}]*(?-u:\b)Config(?-u:\b)[^}]*\}\s*from\s*['"]effect['"]"#)
-            .expect("the Effect import pattern is valid")
+        Regex::new(
+            r#"(?s)import[[:space:]]*\{[^}]*(?-u:\b)Config(?-u:\b)[^}]*\}[[:space:]]*from[[:space:]]*['"]effect['"]"#,
+        )
+        .expect("the Effect import pattern is valid")
     });
     static READ: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)Config\s*\.\s*([a-zA-Z]+)\(\s*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]\s*\)"#)
+        Regex::new(r#"(?-u:\b)Config[[:space:]]*\.[[:space:]]*([a-zA-Z]+)\([[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`][[:space:]]*\)"#)
             .expect("the Effect Config pattern is valid")
     });
     if !IMPORT.is_match(text) {

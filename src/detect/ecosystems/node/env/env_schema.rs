@@ -16,10 +16,12 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 const VIA: &str = "env-schema property";
 
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
-    static PROPERTIES: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?-u:\b)properties\s*:\s*\{").expect("the properties pattern is valid"));
+    static PROPERTIES: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)properties[[:space:]]*:[[:space:]]*\{").expect("the properties pattern is valid")
+    });
     static REQUIRED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)required\s*:\s*\[([^\]]*)\]").expect("the required list pattern is valid")
+        Regex::new(r"(?-u:\b)required[[:space:]]*:[[:space:]]*\[([^\]]*)\]")
+            .expect("the required list pattern is valid")
     });
     static NAME: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#).expect("the required name pattern is valid")
@@ -63,8 +65,10 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
 /// loader: it hands the schema to one elsewhere.
 fn environment_schemas(text: &str) -> Vec<Range<usize>> {
     static BOUND: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)(?:\s*:[^=]+)?\s*=\s*\{")
-            .expect("the schema binding pattern is valid")
+        Regex::new(
+            r"(?:const|let|var)[[:space:]]+([A-Za-z_$][[:word:]$]*)(?:[[:space:]]*:[^=]+)?[[:space:]]*=[[:space:]]*\{",
+        )
+        .expect("the schema binding pattern is valid")
     });
     BOUND
         .captures_iter(text)
@@ -79,7 +83,7 @@ fn environment_schemas(text: &str) -> Vec<Range<usize>> {
 
 fn types_a_setting(property: &str) -> bool {
     static TYPED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)(?:type\s*:\s*['"`](?:number|integer|boolean|array)['"`]|enum\s*:\s*\[)"#)
+        Regex::new(r#"(?-u:\b)(?:type[[:space:]]*:[[:space:]]*['"`](?:number|integer|boolean|array)['"`]|enum[[:space:]]*:[[:space:]]*\[)"#)
             .expect("the JSON Schema type pattern is valid")
     });
     TYPED.is_match(property)

@@ -17,12 +17,14 @@ const VIA: &str = "joi schema";
 
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static OBJECT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)(?i:joi)\s*\.\s*object\(\s*\{|(?-u:\b)(?i:joi)\s*\.\s*object\(\s*\)\s*\.\s*keys\(\s*\{")
+        Regex::new(r"(?-u:\b)(?i-u:joi)[[:space:]]*\.[[:space:]]*object\([[:space:]]*\{|(?-u:\b)(?i-u:joi)[[:space:]]*\.[[:space:]]*object\([[:space:]]*\)[[:space:]]*\.[[:space:]]*keys\([[:space:]]*\{")
             .expect("the joi object pattern is valid")
     });
     static BOUND: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:const|let|var)\s+([A-Za-z_$][[:word:]$]*)(?:\s*:[^=]+)?\s*=\s*$")
-            .expect("the binding pattern is valid")
+        Regex::new(
+            r"(?:const|let|var)[[:space:]]+([A-Za-z_$][[:word:]$]*)(?:[[:space:]]*:[^=]+)?[[:space:]]*=[[:space:]]*$",
+        )
+        .expect("the binding pattern is valid")
     });
     if !text.contains("joi") && !text.contains("Joi") {
         return Vec::new();
@@ -62,7 +64,7 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
 /// fixed set of values (`.valid('a', 'b')`), or a default that is one.
 fn types_a_setting_in_joi(validator: &str) -> bool {
     static TYPED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^(?i:joi)\s*\.\s*(?:number|boolean|bool|date|array|valid)\(|^(?i:joi)\s*\.\s*string\(\s*\)\s*\.\s*(?:valid|equal)\(")
+        Regex::new(r"^(?i-u:joi)[[:space:]]*\.[[:space:]]*(?:number|boolean|bool|date|array|valid)\(|^(?i-u:joi)[[:space:]]*\.[[:space:]]*string\([[:space:]]*\)[[:space:]]*\.[[:space:]]*(?:valid|equal)\(")
             .expect("the joi setting pattern is valid")
     });
     let validator = validator.trim();

@@ -17,7 +17,7 @@ use crate::rel_path::{RelPath, RelPathBuf};
 pub fn reads(sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
     static GET: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?i:config)[[:word:]]*\s*\.\s*(get|getOrThrow)\s*(?:<[^>()]*>)?\(\s*(?:([A-Z][[:word:]]*)\.)?([A-Z][A-Z0-9_]*)\s*[,)]",
+            r"(?i-u:config)[[:word:]]*[[:space:]]*\.[[:space:]]*(get|getOrThrow)[[:space:]]*(?:<[^>()]*>)?\([[:space:]]*(?:([A-Z][[:word:]]*)\.)?([A-Z][A-Z0-9_]*)[[:space:]]*[,)]",
         )
         .expect("the ConfigService constant pattern is valid")
     });
@@ -48,7 +48,7 @@ pub fn reads(sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
 
 /// Whether `text` declares `owner` itself (`class Env`, `enum Env`, `const Env =`).
 fn declares(text: &str, owner: &str) -> bool {
-    Regex::new(&format!(r"(?-u:\b)(?:class|enum|const)\s+{}(?-u:\b)", regex::escape(owner)))
+    Regex::new(&format!(r"(?-u:\b)(?:class|enum|const)[[:space:]]+{}(?-u:\b)", regex::escape(owner)))
         .is_ok_and(|declared| declared.is_match(text))
 }
 
@@ -56,7 +56,7 @@ fn declares(text: &str, owner: &str) -> bool {
 /// from "../env"`): the path as written with `.ts`, `.js` or `/index.ts` after it.
 fn imported_text(sources: &Sources, rel: &RelPath, text: &str, owner: &str) -> Option<String> {
     let import = Regex::new(&format!(
-        r#"import\s*\{{[^}}]*(?-u:\b){}(?-u:\b)[^}}]*\}}\s*from\s*['"](\.[^'"]+)['"]"#,
+        r#"import[[:space:]]*\{{[^}}]*(?-u:\b){}(?-u:\b)[^}}]*\}}[[:space:]]*from[[:space:]]*['"](\.[^'"]+)['"]"#,
         regex::escape(owner)
     ))
     .ok()?;
@@ -76,7 +76,7 @@ fn imported_text(sources: &Sources, rel: &RelPath, text: &str, owner: &str) -> O
 /// "NAME"`, an enum member `X = "NAME"` or an object's `X: "NAME"`; spelled like a variable.
 fn constant_value(text: &str, constant: &str) -> Option<String> {
     let pattern =
-        Regex::new(&format!(r#"(?m)(?:^|[\s{{,])(?:(?:export\s+)?(?:const|let|var)\s+|(?:static\s+)?readonly\s+)?{}\s*(?::\s*string\s*)?[=:]\s*['"`]([A-Z][A-Z0-9_]*)['"`]"#, regex::escape(constant)))
+        Regex::new(&format!(r#"(?m)(?:^|[[:space:]{{,])(?:(?:export[[:space:]]+)?(?:const|let|var)[[:space:]]+|(?:static[[:space:]]+)?readonly[[:space:]]+)?{}[[:space:]]*(?::[[:space:]]*string[[:space:]]*)?[=:][[:space:]]*['"`]([A-Z][A-Z0-9_]*)['"`]"#, regex::escape(constant)))
             .ok()?;
     let value = pattern.captures(text)?.get(1)?.as_str();
     code::is_upper_snake(value).then(|| value.to_string())

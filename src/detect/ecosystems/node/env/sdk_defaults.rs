@@ -30,7 +30,7 @@ struct SdkDefault {
 const SDK_DEFAULTS: &[SdkDefault] = &[
     SdkDefault {
         package: "openai",
-        call: r"new\s+OpenAI\s*\(",
+        call: r"new[[:space:]]+OpenAI[[:space:]]*\(",
         option: Some("apiKey"),
         options_at: 0,
         names: &["OPENAI_API_KEY"],
@@ -38,7 +38,7 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@anthropic-ai/sdk",
-        call: r"new\s+Anthropic\s*\(",
+        call: r"new[[:space:]]+Anthropic[[:space:]]*\(",
         option: Some("apiKey"),
         options_at: 0,
         names: &["ANTHROPIC_API_KEY"],
@@ -46,7 +46,7 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@vercel/blob",
-        call: r"(?:^|[^.\w])(?:put|del|list|head|copy)\s*\(",
+        call: r"(?:^|[^.[:word:]])(?:put|del|list|head|copy)[[:space:]]*\(",
         option: Some("token"),
         options_at: 2,
         names: &["BLOB_READ_WRITE_TOKEN"],
@@ -54,7 +54,7 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@upstash/redis",
-        call: r"Redis\s*\.\s*fromEnv\s*\(",
+        call: r"Redis[[:space:]]*\.[[:space:]]*fromEnv[[:space:]]*\(",
         option: None,
         options_at: 0,
         names: &["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
@@ -69,12 +69,14 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
             .iter()
             .map(|sdk| {
                 let package = regex::escape(sdk.package);
-                let import = Regex::new(&format!(r#"(?:from\s*|require\(\s*|import\(\s*)['"]{package}['"]"#))
-                    .expect("the SDK import pattern is valid");
+                let import = Regex::new(&format!(
+                    r#"(?:from[[:space:]]*|require\([[:space:]]*|import\([[:space:]]*)['"]{package}['"]"#
+                ))
+                .expect("the SDK import pattern is valid");
                 let call = Regex::new(sdk.call).expect("the SDK call pattern is valid");
-                let option = sdk
-                    .option
-                    .map(|o| Regex::new(&format!(r"(?-u:\b){o}\s*[:,}}]")).expect("the SDK option pattern is valid"));
+                let option = sdk.option.map(|o| {
+                    Regex::new(&format!(r"(?-u:\b){o}[[:space:]]*[:,}}]")).expect("the SDK option pattern is valid")
+                });
                 (import, call, option)
             })
             .collect()

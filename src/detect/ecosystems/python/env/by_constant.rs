@@ -15,7 +15,7 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r"(?-u:\b)(?:(?P<index>os\.environ|environ)\[|(?:os\.environ\.get|os\.getenv|environ\.get|getenv)\()\s*(?:(?P<class>[A-Z][[:word:]]*)\.)?(?P<constant>[A-Z][A-Z0-9_]*)\s*[\]),]",
+            r"(?-u:\b)(?:(?P<index>os\.environ|environ)\[|(?:os\.environ\.get|os\.getenv|environ\.get|getenv)\()[[:space:]]*(?:(?P<class>[A-Z][[:word:]]*)\.)?(?P<constant>[A-Z][A-Z0-9_]*)[[:space:]]*[\]),]",
         )
         .expect("the Python constant environment-read pattern is valid")
     });
@@ -41,13 +41,13 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
 fn string_constant(text: &str, class: Option<&str>, constant: &str) -> Option<String> {
     let from = match class {
         Some(class) => {
-            let at = Regex::new(&format!(r"(?m)^class\s+{}\b", regex::escape(class))).ok()?.find(text)?;
+            let at = Regex::new(&format!(r"(?m)^class[[:space:]]+{}\b", regex::escape(class))).ok()?.find(text)?;
             at.end()
         }
         None => 0,
     };
     let assignment = Regex::new(&format!(
-        r#"(?m)^[ \t]*{}\s*(?::\s*str\s*)?=\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]\s*$"#,
+        r#"(?m)^[ \t]*{}[[:space:]]*(?::[[:space:]]*str[[:space:]]*)?=[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"][[:space:]]*$"#,
         regex::escape(constant)
     ))
     .ok()?;

@@ -18,7 +18,7 @@ const WINDOW: usize = 400;
 
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static WALK: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"for\s+([[:word:]]+)\s*,\s*[[:word:]]+\s+in\s+(?:self\.)?([A-Za-z_][[:word:]]*)\.items\(\)")
+        Regex::new(r"for[[:space:]]+([[:word:]]+)[[:space:]]*,[[:space:]]*[[:word:]]+[[:space:]]+in[[:space:]]+(?:self\.)?([A-Za-z_][[:word:]]*)\.items\(\)")
             .expect("the dict walk pattern is valid")
     });
     if !text.contains(".items()") || !(text.contains("environ") || text.contains("getenv")) {
@@ -38,9 +38,10 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
 /// Whether the text around a walk passes the walk's `key` to an environment reader
 /// (`os.environ.get(key`, `os.getenv(key`, `environ[key]`, `self.__get_env(key`).
 fn reads_key_from_env(text: &str, start: usize, end: usize, key: &str) -> bool {
-    let Ok(read) =
-        Regex::new(&format!(r"[[:word:]]*(?i:env)[[:word:]]*(?:\.get)?[(\[]\s*{}\s*[,)\]]", regex::escape(key)))
-    else {
+    let Ok(read) = Regex::new(&format!(
+        r"[[:word:]]*(?i-u:env)[[:word:]]*(?:\.get)?[(\[][[:space:]]*{}[[:space:]]*[,)\]]",
+        regex::escape(key)
+    )) else {
         return false;
     };
     let from = text.floor_char_boundary(start.saturating_sub(WINDOW));
@@ -52,9 +53,11 @@ fn reads_key_from_env(text: &str, start: usize, end: usize, key: &str) -> bool {
 /// each a read with its value as the default.
 fn entries(text: &str, dict: &str) -> Vec<EnvRead> {
     static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?m)^[ \t]*['"]([A-Z][A-Z0-9_]*)['"]\s*:"#).expect("the dict entry pattern is valid")
+        Regex::new(r#"(?m)^[ \t]*['"]([A-Z][A-Z0-9_]*)['"][[:space:]]*:"#).expect("the dict entry pattern is valid")
     });
-    let Ok(assign) = Regex::new(&format!(r"(?m)^[ \t]*{}\s*(?::[^=\n]*)?=\s*\{{", regex::escape(dict))) else {
+    let Ok(assign) =
+        Regex::new(&format!(r"(?m)^[ \t]*{}[[:space:]]*(?::[^=\n]*)?=[[:space:]]*\{{", regex::escape(dict)))
+    else {
         return Vec::new();
     };
     let Some(open) = assign.find(text) else { return Vec::new() };

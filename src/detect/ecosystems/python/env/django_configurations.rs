@@ -29,11 +29,11 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
             .expect("the django-configurations value pattern is valid")
     });
     static NAME: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)environ_name\s*=\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+        Regex::new(r#"(?-u:\b)environ_name[[:space:]]*=[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
             .expect("the environ_name pattern is valid")
     });
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)environ_prefix\s*=\s*(?:None|['"]([A-Za-z0-9_]*)['"])"#)
+        Regex::new(r#"(?-u:\b)environ_prefix[[:space:]]*=[[:space:]]*(?:None|['"]([A-Za-z0-9_]*)['"])"#)
             .expect("the environ_prefix pattern is valid")
     });
     if !text.contains("configurations") || !text.contains("Value(") {

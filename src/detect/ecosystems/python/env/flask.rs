@@ -17,8 +17,10 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 /// default, `def load(app, prefix="APP_")`) and stores them in a config gives that literal.
 pub(in crate::detect::ecosystems::python) fn prefix(text: &str) -> Option<String> {
     static PREFIXED_ENV: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"\.from_prefixed_env\(\s*(?:(?:prefix\s*=\s*)?['"]([A-Za-z0-9_]*)['"])?"#)
-            .expect("the from_prefixed_env pattern is valid")
+        Regex::new(
+            r#"\.from_prefixed_env\([[:space:]]*(?:(?:prefix[[:space:]]*=[[:space:]]*)?['"]([A-Za-z0-9_]*)['"])?"#,
+        )
+        .expect("the from_prefixed_env pattern is valid")
     });
     if let Some(c) = PREFIXED_ENV.captures(text) {
         let prefix = c.get(1).map_or("FLASK", |p| p.as_str());
@@ -35,11 +37,11 @@ fn walked_prefix(text: &str) -> Option<String> {
         return Some(prefix);
     }
     static WALK: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"for\s+(\w+)\s*,\s*\w+\s+in\s+os\.environ\.items\(\)\s*:")
+        Regex::new(r"for[[:space:]]+([[:word:]]+)[[:space:]]*,[[:space:]]*[[:word:]]+[[:space:]]+in[[:space:]]+os\.environ\.items\(\)[[:space:]]*:")
             .expect("the environ walk pattern is valid")
     });
     static STARTS_WITH: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(\w+)\.startswith\(\s*(?:['"]([A-Za-z0-9_]+)['"]|([A-Za-z_]\w*))\s*\)"#)
+        Regex::new(r#"([[:word:]]+)\.startswith\([[:space:]]*(?:['"]([A-Za-z0-9_]+)['"]|([A-Za-z_][[:word:]]*))[[:space:]]*\)"#)
             .expect("the startswith pattern is valid")
     });
     let walk = WALK.captures(text)?;
@@ -55,7 +57,7 @@ fn walked_prefix(text: &str) -> Option<String> {
     }
     let parameter = test.get(3)?.as_str();
     let default =
-        Regex::new(&format!(r#"def\s+\w+\([^)]*(?-u:\b){parameter}\s*(?::\s*\w+\s*)?=\s*['"]([A-Za-z0-9_]+)['"]"#))
+        Regex::new(&format!(r#"def[[:space:]]+[[:word:]]+\([^)]*(?-u:\b){parameter}[[:space:]]*(?::[[:space:]]*[[:word:]]+[[:space:]]*)?=[[:space:]]*['"]([A-Za-z0-9_]+)['"]"#))
             .ok()?;
     let before = &text[..walk.get(0)?.start()];
     default.captures_iter(before).last()?.get(1).map(|p| p.as_str().to_string())
@@ -67,7 +69,7 @@ fn walked_prefix(text: &str) -> Option<String> {
 fn comprehended_prefix(text: &str) -> Option<String> {
     static COMPREHENSION: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"\{\s*([A-Za-z_][[:word:]]*)(\.replace\(|\.removeprefix\(|\[\s*len\(|\[\s*\d+\s*:)[^{}]*?for\s+([A-Za-z_][[:word:]]*)(?:\s*,\s*[A-Za-z_][[:word:]]*)?\s+in\s+[^{}]*?if\s+([A-Za-z_][[:word:]]*)\.startswith\(\s*['"]([A-Za-z0-9_]+)['"]\s*\)"#,
+            r#"\{[[:space:]]*([A-Za-z_][[:word:]]*)(\.replace\(|\.removeprefix\(|\[[[:space:]]*len\(|\[[[:space:]]*[0-9]+[[:space:]]*:)[^{}]*?for[[:space:]]+([A-Za-z_][[:word:]]*)(?:[[:space:]]*,[[:space:]]*[A-Za-z_][[:word:]]*)?[[:space:]]+in[[:space:]]+[^{}]*?if[[:space:]]+([A-Za-z_][[:word:]]*)\.startswith\([[:space:]]*['"]([A-Za-z0-9_]+)['"][[:space:]]*\)"#,
         )
         .expect("the environ comprehension pattern is valid")
     });
@@ -93,15 +95,16 @@ pub(super) fn config_keys(text: &str) -> Vec<EnvRead> {
             .expect("the config key pattern is valid")
     });
     static SCALAR: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^(?:True|False|-?\d[\d_.]*|timedelta\(.*)\s*(?:#.*)?$").expect("the scalar pattern is valid")
+        Regex::new(r"^(?:True|False|-?[0-9][0-9_.]*|timedelta\(.*)[[:space:]]*(?:#.*)?$")
+            .expect("the scalar pattern is valid")
     });
     // `"DB_PASSWORD": "…",` in a dict literal; `self.get("DB_PASSWORD")`.
     static DICT_ENTRY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?m)^[ \t]*['"]([A-Z][A-Z0-9_]*)['"]\s*:[ \t]*([^\n]*?),?[ \t]*$"#)
+        Regex::new(r#"(?m)^[ \t]*['"]([A-Z][A-Z0-9_]*)['"][[:space:]]*:[ \t]*([^\n]*?),?[ \t]*$"#)
             .expect("the config dict entry pattern is valid")
     });
     static LOOKUP: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"self\.get\(\s*['"]([A-Z][A-Z0-9_]*)['"]"#).expect("the config lookup pattern is valid")
+        Regex::new(r#"self\.get\([[:space:]]*['"]([A-Z][A-Z0-9_]*)['"]"#).expect("the config lookup pattern is valid")
     });
     static DICT_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^([ \t]*)[A-Za-z_][[:word:]]*[ \t]*(?::[^=\n]*)?=[ \t]*\{")

@@ -15,7 +15,7 @@ const QUOTES: &[char] = &['"', '\''];
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"(?:^|[^[:word:].])(?P<receiver>(?:[A-Za-z_][[:word:]]*\.)*)(?P<function>[a-z_][[:word:]]*)\(\s*['"](?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]"#,
+            r#"(?:^|[^[:word:].])(?P<receiver>(?:[A-Za-z_][[:word:]]*\.)*)(?P<function>[a-z_][[:word:]]*)\([[:space:]]*['"](?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"]"#,
         )
         .expect("the Python helper-call pattern is valid")
     });

@@ -38,8 +38,9 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
 /// Whether a class body's `before_get(self, parser, section, option, …)` reads the variable
 /// its `option` parameter names.
 fn falls_back_to_environment(body: &str) -> bool {
-    static BEFORE_GET: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"def\s+before_get\s*\(([^)]*)\)").expect("the before_get pattern is valid"));
+    static BEFORE_GET: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"def[[:space:]]+before_get[[:space:]]*\(([^)]*)\)").expect("the before_get pattern is valid")
+    });
     let Some(parameters) = BEFORE_GET.captures(body).and_then(|c| c.get(1)) else { return false };
     let Some(option) = parameters.as_str().split(',').nth(3).map(|p| p.split(':').next().unwrap_or_default().trim())
     else {
@@ -61,7 +62,7 @@ fn falls_back_to_environment(body: &str) -> bool {
 /// `config_ini = configparser.ConfigParser(interpolation=EnvInterpolation())`.
 fn parsers(text: &str, interpolation: &str) -> Vec<String> {
     let Ok(binding) = Regex::new(&format!(
-        r"(?m)^\s*([A-Za-z_][[:word:]]*)\s*=\s*(?:configparser\.)?(?:Raw|Safe)?ConfigParser\([^)]*?interpolation\s*=\s*{}\(",
+        r"(?m)^[[:space:]]*([A-Za-z_][[:word:]]*)[[:space:]]*=[[:space:]]*(?:configparser\.)?(?:Raw|Safe)?ConfigParser\([^)]*?interpolation[[:space:]]*=[[:space:]]*{}\(",
         regex::escape(interpolation)
     )) else {
         return Vec::new();
@@ -74,7 +75,7 @@ fn parsers(text: &str, interpolation: &str) -> Vec<String> {
 fn options_read(text: &str, parser: &str) -> Vec<EnvRead> {
     let parser = regex::escape(parser);
     let Ok(option) = Regex::new(&format!(
-        r#"(?:^|[^[:word:].]){parser}(?:\[\s*['"][^'"\n]+['"]\s*\](?:\[|\.(get|getboolean|getint|getfloat)\()|\.(get|getboolean|getint|getfloat)\(\s*['"][^'"\n]+['"]\s*,)\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#
+        r#"(?:^|[^[:word:].]){parser}(?:\[[[:space:]]*['"][^'"\n]+['"][[:space:]]*\](?:\[|\.(get|getboolean|getint|getfloat)\()|\.(get|getboolean|getint|getfloat)\([[:space:]]*['"][^'"\n]+['"][[:space:]]*,)[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#
     )) else {
         return Vec::new();
     };

@@ -25,7 +25,7 @@ impl Nesting {
     /// it sets none: then a model field is one variable holding JSON.
     pub fn of(text: &str, class: &Class, classes: &[Class]) -> Option<Nesting> {
         static DELIMITER: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"(?-u:\b)env_nested_delimiter\s*[=:]\s*['"]([^'"\s]+)['"]"#)
+            Regex::new(r#"(?-u:\b)env_nested_delimiter[[:space:]]*[=:][[:space:]]*['"]([^'"[:space:]]+)['"]"#)
                 .expect("the env_nested_delimiter pattern is valid")
         });
         let delimiter = DELIMITER.captures(&text[class.body.clone()])?.get(1)?.as_str().to_string();

@@ -29,7 +29,7 @@ pub(super) fn apply(text: &str, reads: &mut [EnvRead]) {
 /// the order they start.
 fn prefixed_blocks(text: &str) -> Vec<(Range<usize>, String)> {
     static WITH: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?m)^([ \t]*)with\s+[A-Za-z_][[:word:]]*\.prefixed\(\s*['"]([A-Za-z0-9_]*)['"]\s*\)\s*:[ \t]*(?:#[^\n]*)?\n"#)
+        Regex::new(r#"(?m)^([ \t]*)with[[:space:]]+[A-Za-z_][[:word:]]*\.prefixed\([[:space:]]*['"]([A-Za-z0-9_]*)['"][[:space:]]*\)[[:space:]]*:[ \t]*(?:#[^\n]*)?\n"#)
             .expect("the environs prefixed pattern is valid")
     });
     let mut blocks = Vec::new();

@@ -25,8 +25,10 @@ pub(super) fn environ_scheme(text: &str) -> Vec<SchemeEntry> {
     static CONSTRUCTOR: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?-u:\b)(?:FileAware)?Env\(").expect("the Env constructor pattern is valid"));
     static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(\()?\s*([A-Za-z_][[:word:].]*)")
-            .expect("the scheme entry pattern is valid")
+        Regex::new(
+            r"^[[:space:]]*([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*=[[:space:]]*(\()?[[:space:]]*([A-Za-z_][[:word:].]*)",
+        )
+        .expect("the scheme entry pattern is valid")
     });
     let mut found = Vec::new();
     if !CONSTRUCTOR.is_match(text) {

@@ -13,11 +13,12 @@ const QUOTES: &[char] = &['"', '\''];
 
 /// The fields a settings class body renames this way: (field, upper case; its variables).
 pub(super) fn renamed(body: &str) -> Vec<(String, Vec<String>)> {
-    static FIELDS: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?m)^[ \t]+fields\s*=\s*\{").expect("the Config.fields pattern is valid"));
+    static FIELDS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[ \t]+fields[[:space:]]*=[[:space:]]*\{").expect("the Config.fields pattern is valid")
+    });
     static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"['"]([A-Za-z_][[:word:]]*)['"]\s*:\s*\{\s*['"]env['"]\s*:\s*(\[[^\]]*\]|\{[^}]*\}|['"][^'"\n]+['"])"#,
+            r#"['"]([A-Za-z_][[:word:]]*)['"][[:space:]]*:[[:space:]]*\{[[:space:]]*['"]env['"][[:space:]]*:[[:space:]]*(\[[^\]]*\]|\{[^}]*\}|['"][^'"\n]+['"])"#,
         )
         .expect("the Config.fields entry pattern is valid")
     });

@@ -12,7 +12,7 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     let mut found = Vec::new();
     for (wrapper, required, scalar) in wrappers(text) {
         let Ok(call) = Regex::new(&format!(
-            r#"(?:^|[^[:word:].]){}\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
+            r#"(?:^|[^[:word:].]){}\([[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#,
             regex::escape(&wrapper)
         )) else {
             continue;
@@ -60,8 +60,10 @@ pub fn function_helpers(text: &str) -> Vec<EnvHelper> {
 /// `os.environ`, or its name says so) and whether it parses a flag or a number.
 pub(super) fn wrappers(text: &str) -> Vec<(String, bool, bool)> {
     static DEF: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^([ \t]*)def\s+([A-Za-z_][[:word:]]*)\s*\(\s*([A-Za-z_][[:word:]]*)")
-            .expect("the def pattern is valid")
+        Regex::new(
+            r"(?m)^([ \t]*)def[[:space:]]+([A-Za-z_][[:word:]]*)[[:space:]]*\([[:space:]]*([A-Za-z_][[:word:]]*)",
+        )
+        .expect("the def pattern is valid")
     });
     // Each function with its first parameter and body.
     let mut defs: Vec<(&str, &str, &str)> = Vec::new();

@@ -32,12 +32,12 @@ pub(in crate::detect::ecosystems::rust) fn settings_structs(text: &str) -> Setti
 fn roots(text: &str) -> Vec<SettingsRoot> {
     static ENVY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
-            r#"envy::(?:prefixed\(\s*"([A-Za-z0-9_]*)"\s*\)\s*\.)?from_env(?:::<\s*([A-Za-z_][[:word:]]*)\s*>)?\("#,
+            r#"envy::(?:prefixed\([[:space:]]*"([A-Za-z0-9_]*)"[[:space:]]*\)[[:space:]]*\.)?from_env(?:::<[[:space:]]*([A-Za-z_][[:word:]]*)[[:space:]]*>)?\("#,
         )
         .expect("the envy pattern is valid")
     });
     static ANNOTATED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"let\s+(?:mut\s+)?[[:word:]]+\s*:\s*([A-Z][[:word:]]*)\s*=\s*(?:match)?$")
+        Regex::new(r"let[[:space:]]+(?:mut[[:space:]]+)?[[:word:]]+[[:space:]]*:[[:space:]]*([A-Z][[:word:]]*)[[:space:]]*=[[:space:]]*(?:match)?$")
             .expect("the annotated let pattern is valid")
     });
     if !text.contains("envy::") {
@@ -67,7 +67,7 @@ fn roots(text: &str) -> Vec<SettingsRoot> {
 /// `-> anyhow::Result<Env>`): what its untyped `envy::from_env()` gives.
 fn returned(before: &str) -> Option<&str> {
     static RETURNED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"->\s*(?:&'static\s+)?(?:(?:[[:word:]]+::)*(?:Result|Option)<\s*)?([A-Z][[:word:]]*)\s*[,>{]")
+        Regex::new(r"->[[:space:]]*(?:&'static[[:space:]]+)?(?:(?:[[:word:]]+::)*(?:Result|Option)<[[:space:]]*)?([A-Z][[:word:]]*)[[:space:]]*[,>{]")
             .expect("the returned type pattern is valid")
     });
     let signature = &before[before.rfind("fn ")?..];
@@ -96,10 +96,11 @@ fn defines(text: &str, ty: &str) -> bool {
 /// struct's fields under the same prefix.
 fn structs(text: &str) -> Vec<SettingsStruct> {
     static SERDE_ALIAS: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)alias\s*=\s*"([A-Za-z_][A-Za-z0-9_]*)""#).expect("the serde alias pattern is valid")
+        Regex::new(r#"(?-u:\b)alias[[:space:]]*=[[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)""#)
+            .expect("the serde alias pattern is valid")
     });
     static STRUCT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"#\[derive\([^)]*Deserialize[^)]*\)\]\s*(?:#\[[^\n]*\]\s*)*(?:pub(?:\([^)]*\))?\s+)?struct\s+([A-Z][[:word:]]*)\s*\{")
+        Regex::new(r"#\[derive\([^)]*Deserialize[^)]*\)\][[:space:]]*(?:#\[[^\n]*\][[:space:]]*)*(?:pub(?:\([^)]*\))?[[:space:]]+)?struct[[:space:]]+([A-Z][[:word:]]*)[[:space:]]*\{")
             .expect("the serde struct pattern is valid")
     });
     if !text.contains("Deserialize") {

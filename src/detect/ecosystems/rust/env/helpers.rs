@@ -16,7 +16,7 @@ use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead};
 /// another such function.
 pub fn helpers(text: &str) -> Vec<EnvHelper> {
     static FN: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^[ \t]*(?:pub(?:\([a-z]+\))?\s+)?fn\s+([a-z_][[:word:]]*)\s*(?:<[^>{]*>)?\s*\(([^)]*)\)(?:\s*->\s*([^{]*))?")
+        Regex::new(r"(?m)^[ \t]*(?:pub(?:\([a-z]+\))?[[:space:]]+)?fn[[:space:]]+([a-z_][[:word:]]*)[[:space:]]*(?:<[^>{]*>)?[[:space:]]*\(([^)]*)\)(?:[[:space:]]*->[[:space:]]*([^{]*))?")
             .expect("the Rust fn pattern is valid")
     });
     if !text.contains("var(") {
@@ -93,7 +93,7 @@ fn returns_a_setting(returned: &str) -> bool {
 /// reads if the project defines the function as a helper. Optional with another argument.
 pub fn helper_calls(text: &str) -> Vec<EnvRead> {
     static CALL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?:^|[^[:word:]!])([a-z_][[:word:]]*)(?:::<[^>]*>)?\(\s*(?:[^()";{}=]|"[^"\n]*")*?"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
+        Regex::new(r#"(?:^|[^[:word:]!])([a-z_][[:word:]]*)(?:::<[^>]*>)?\([[:space:]]*(?:[^()";{}=]|"[^"\n]*")*?"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)""#)
             .expect("the Rust call pattern is valid")
     });
     CALL.captures_iter(text)

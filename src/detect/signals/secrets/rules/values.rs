@@ -18,12 +18,14 @@ pub fn is_url_setting(name: &str, values: &[&str]) -> bool {
         && !values.iter().any(|v| has_credentials(v))
 }
 
-static CREDENTIAL_URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]*:[^\s/@]+@").expect("the URL pattern is valid"));
+static CREDENTIAL_URL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[A-Za-z][A-Za-z0-9+.\-]*://[^[:space:]/:@]*:[^[:space:]/@]+@").expect("the URL pattern is valid")
+});
 /// A keyword connection string's password (ADO.NET, Npgsql, ODBC: `…;Password=x;`, `Pwd=x`;
 /// libpq: `host=db password=x`).
 static CONNECTION_STRING_PASSWORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|[;\s])(?:password|pwd)\s*=\s*[^;\s]").expect("the connection-string pattern is valid")
+    Regex::new(r"(?:^|[;[:space:]])(?i-u:password|pwd)[[:space:]]*=[[:space:]]*[^;[:space:]]")
+        .expect("the connection-string pattern is valid")
 });
 
 /// Whether a value carries credentials: a URL with them (`postgres://app:hunter2@db/app`,
@@ -96,7 +98,7 @@ pub fn is_setting_value(name: &str, value: &str) -> bool {
     static NUMBER: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"^-?[0-9][0-9_]*(?:\.[0-9]+)?$").expect("the number pattern is valid"));
     static DURATION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)^[0-9]+(?:\.[0-9]+)?\s*(?:ms|s|m|h|d|w|y|secs?|seconds?|mins?|minutes?|hours?|days?|weeks?|months?|years?)$|^[0-9]+\.(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$")
+        Regex::new(r"(?i-u)^[0-9]+(?:\.[0-9]+)?[[:space:]]*(?:ms|s|m|h|d|w|y|secs?|seconds?|mins?|minutes?|hours?|days?|weeks?|months?|years?)$|^[0-9]+\.(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)$")
             .expect("the duration pattern is valid")
     });
     static CRON_FIELD: LazyLock<Regex> =
