@@ -2,9 +2,10 @@
 //! load tests alike) or CI's. What such a folder holds configures the tests or the CI run —
 //! the users a browser test signs in as, the load a k6 script sends — never the app.
 
-/// Folders of test suites and of the browser-test tools' projects.
+/// Folders of test suites and of the browser-test tools' projects; `qa` holds a QA team's
+/// scenarios and the data they load.
 const TEST_SUITE_DIRS: &[&str] =
-    &["test", "tests", "__tests__", "spec", "specs", "e2e", "integration", "testing", "playwright", "cypress"];
+    &["test", "tests", "__tests__", "spec", "specs", "e2e", "integration", "testing", "qa", "playwright", "cypress"];
 
 /// Folders of load- and stress-test harnesses named for their tool: k6 scripts, a locustfile
 /// and its `locustfiles/`, Artillery scenarios, Gatling simulations, JMeter plans, Vegeta
@@ -66,6 +67,7 @@ mod tests {
         for part in [
             "tests",
             "E2E",
+            "qa",
             "k6",
             "locust",
             "locustfiles",

@@ -360,7 +360,7 @@ fn settings_classes(text: &str) -> Vec<EnvRead> {
         });
         let Some(base) = imported else { continue };
         let base = base.rsplit('.').next().unwrap_or(base);
-        let prefix = env_prefix(&text[class.body.clone()]).unwrap_or_default();
+        let prefix = env_prefix(text, &text[class.body.clone()]).unwrap_or_default();
         found.extend(
             class_fields(text, class, &classes, &prefix)
                 .into_iter()
@@ -439,7 +439,7 @@ fn settings_of<'t>(text: &str, classes: &[Class<'t>]) -> Vec<(&'t str, String)> 
             let base = |b: &&str| b.rsplit('.').next() == Some("BaseSettings");
             let parent = class.bases.iter().find_map(|b| settings.iter().find(|(n, _)| n == b).map(|(_, p)| p.clone()));
             if class.bases.iter().any(base) || parent.is_some() {
-                let prefix = env_prefix(&text[class.body.clone()]).or(parent).unwrap_or_default();
+                let prefix = env_prefix(text, &text[class.body.clone()]).or(parent).unwrap_or_default();
                 settings.push((class.name, prefix));
             }
         }
@@ -481,8 +481,10 @@ fn built_by_validators(body: &str) -> Vec<String> {
     let mut built = Vec::new();
     for c in VALIDATOR.captures_iter(body) {
         let (Some(whole), Some(names)) = (c.get(0), c.get(1)) else { continue };
-        // The decorated function: up to the next decorator or the end of the class.
+        // The decorated function: from its `def` (after the decorators stacked on it, such as
+        // `@classmethod`) up to the next decorator or the end of the class.
         let rest = &body[whole.end()..];
+        let rest = &rest[rest.find("def ").unwrap_or(rest.len())..];
         let function = &rest[..rest.find("\n    @").or_else(|| rest.find("\n\t@")).unwrap_or(rest.len())];
         if BUILDS.is_match(function) {
             built.extend(NAME.captures_iter(names.as_str()).filter_map(|n| n.get(1)).map(|n| n.as_str().to_string()));
@@ -492,7 +494,8 @@ fn built_by_validators(body: &str) -> Vec<String> {
 }
 
 /// The fields the file passes to a settings class's constructor: `Settings(SECRET=…)`, or the
-/// keys of a dict literal it unpacks there (`Settings(**values)` after `values = {"SECRET": …}`).
+/// keys of a dict literal it unpacks there (`Settings(**values)` after `values = {"SECRET": …}`
+/// or `values["SECRET"] = …`).
 /// Values given at construction win over the environment, so those fields are not read from it.
 fn given_at_construction(text: &str, class: &str) -> Vec<String> {
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
@@ -516,6 +519,14 @@ fn given_at_construction(text: &str, class: &str) -> Vec<String> {
                     && let Some(dict) = code::block(&text[open..], QUOTES)
                 {
                     given.extend(KEY.captures_iter(dict).filter_map(|k| k.get(1)).map(|k| k.as_str().to_string()));
+                }
+                // Keys set on it afterwards: `values["credentials"] = merge(…)`.
+                let set = Regex::new(&format!(
+                    r#"(?m)^[[:space:]]*{}\[[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"][[:space:]]*\][[:space:]]*=[^=]"#,
+                    regex::escape(unpacked)
+                ));
+                if let Ok(set) = set {
+                    given.extend(set.captures_iter(text).filter_map(|k| k.get(1)).map(|k| k.as_str().to_string()));
                 }
             } else if let Some((key, _)) =
                 trimmed.split_once('=').filter(|(k, v)| is_identifier(k.trim()) && !v.starts_with('='))
@@ -543,21 +554,30 @@ fn call_arguments(arguments: &str) -> Vec<String> {
     found
 }
 
-/// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`;
-/// one in a comment (`# env_prefix='my_prefix_'`) is a note, not the class's setting.
-fn env_prefix(body: &str) -> Option<String> {
+/// `env_prefix="APP_"` in `model_config = SettingsConfigDict(…)` or a nested `class Config:`
+/// of a class `body` in `text`, or `env_prefix=ENV_PREFIX` with `ENV_PREFIX = "APP_"` a string
+/// constant of the module (one settings module per section, each naming its prefix once); one
+/// in a comment (`# env_prefix='my_prefix_'`) is a note, not the class's setting.
+fn env_prefix(text: &str, body: &str) -> Option<String> {
     static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)env_prefix[[:space:]]*[=:][[:space:]]*['"]([A-Za-z0-9_]*)['"]"#)
-            .expect("the env_prefix pattern is valid")
+        Regex::new(
+            r#"(?-u:\b)env_prefix[[:space:]]*[=:][[:space:]]*(?:['"]([A-Za-z0-9_]*)['"]|([A-Z][A-Z0-9_]*)[[:space:]]*[,)\n])"#,
+        )
+        .expect("the env_prefix pattern is valid")
     });
     PREFIX
         .captures_iter(body)
-        .filter_map(|c| c.get(1).zip(c.get(0)))
-        .find(|(_, whole)| {
-            let line_start = body[..whole.start()].rfind('\n').map_or(0, |i| i + 1);
-            !body[line_start..whole.start()].contains('#')
+        .filter(|c| {
+            let whole = c.get(0).map_or(0, |m| m.start());
+            let line_start = body[..whole].rfind('\n').map_or(0, |i| i + 1);
+            !body[line_start..whole].contains('#')
         })
-        .map(|(prefix, _)| prefix.as_str().to_ascii_uppercase())
+        .find_map(|c| match (c.get(1), c.get(2)) {
+            (Some(literal), _) => Some(literal.as_str().to_string()),
+            (None, Some(constant)) => by_constant::module_string(text, constant.as_str()).map(str::to_string),
+            (None, None) => None,
+        })
+        .map(|prefix| prefix.to_ascii_uppercase())
 }
 
 /// The annotated fields at the first indentation of a class body; a field typed by a model of

@@ -41,16 +41,28 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
 fn string_constant(text: &str, class: Option<&str>, constant: &str) -> Option<String> {
     let from = match class {
         Some(class) => {
-            let at = Regex::new(&format!(r"(?m)^class[[:space:]]+{}\b", regex::escape(class))).ok()?.find(text)?;
+            let at =
+                Regex::new(&format!(r"(?m)^class[[:space:]]+{}(?-u:\b)", regex::escape(class))).ok()?.find(text)?;
             at.end()
         }
         None => 0,
     };
+    let value = assigned_string(&text[from..], constant, "[ \t]*")?;
+    code::is_upper_snake(value).then(|| value.to_string())
+}
+
+/// The word (`[A-Za-z0-9_]*`) a module-level constant of `text` is assigned as a string:
+/// `ENV_PREFIX = "APP_"`.
+pub(in crate::detect::ecosystems::python) fn module_string<'t>(text: &'t str, constant: &str) -> Option<&'t str> {
+    assigned_string(text, constant, "")
+}
+
+/// The word `constant` is assigned as a string on a line of its own, at `indent`.
+fn assigned_string<'t>(text: &'t str, constant: &str, indent: &str) -> Option<&'t str> {
     let assignment = Regex::new(&format!(
-        r#"(?m)^[ \t]*{}[[:space:]]*(?::[[:space:]]*str[[:space:]]*)?=[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"][[:space:]]*$"#,
+        r#"(?m)^{indent}{}[[:space:]]*(?::[[:space:]]*str[[:space:]]*)?=[[:space:]]*['"]([A-Za-z0-9_]*)['"][[:space:]]*$"#,
         regex::escape(constant)
     ))
     .ok()?;
-    let value = assignment.captures(&text[from..])?.get(1)?.as_str();
-    code::is_upper_snake(value).then(|| value.to_string())
+    Some(assignment.captures(text)?.get(1)?.as_str())
 }

@@ -97,6 +97,10 @@ fn fields_a_validator_builds_are_not_read() {
     let text = "class Settings(BaseSettings):\n    POSTGRES_PASSWORD: str\n    POSTGRES_URI: PostgresDsn | None = None\n    DEBUG: bool = False\n\n    @field_validator(\"POSTGRES_URI\", mode=\"before\")\n    def assemble(cls, v, info):\n        return PostgresDsn.build(scheme=\"postgresql\", password=info.data[\"POSTGRES_PASSWORD\"])\n";
     let rows: Vec<(String, bool)> = direct(text).into_iter().map(|r| (r.name, r.setting)).collect();
     assert_eq!(rows, [("POSTGRES_PASSWORD".to_string(), false), ("DEBUG".to_string(), true)]);
+    // The validator with `@classmethod` stacked under it, as pydantic v2 documents it.
+    let stacked = text.replace("    def assemble", "    @classmethod\n    def assemble");
+    let rows: Vec<(String, bool)> = direct(&stacked).into_iter().map(|r| (r.name, r.setting)).collect();
+    assert_eq!(rows, [("POSTGRES_PASSWORD".to_string(), false), ("DEBUG".to_string(), true)]);
 }
 
 #[test]
@@ -137,6 +141,21 @@ class ModelSettings(BaseSettings):
     openai_api_key: Optional[str] = None
 "#;
     assert_eq!(found(text), [("OPENAI_API_KEY".into(), Need::Optional)]);
+}
+
+#[test]
+fn an_env_prefix_named_by_a_constant_of_the_module() {
+    let text = r#"
+ENV_PREFIX = "APP__DATABASE__"
+
+class DatabaseSettings(BaseSettings):
+    password: str = "defaultpassword"
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, coerce_numbers_to_str=True)
+"#;
+    assert_eq!(found(text), [("APP__DATABASE__PASSWORD".into(), Need::Optional)]);
+    // A name no string constant of the module holds gives no prefix.
+    let elsewhere = text.replace("ENV_PREFIX = \"APP__DATABASE__\"", "from .base import ENV_PREFIX");
+    assert_eq!(found(&elsewhere), [("PASSWORD".into(), Need::Optional)]);
 }
 
 #[test]
@@ -214,6 +233,10 @@ def build(data_dir) -> AppSettings:
     )
 "#;
     assert_eq!(found(text), [("DB_PASSWORD".into(), Need::Required)]);
+    // A key set on the unpacked dict after its literal is given as well.
+    let set_later = text
+        .replace("    return AppSettings(", "    secret_settings[\"DB_PASSWORD\"] = vault()\n    return AppSettings(");
+    assert!(found(&set_later).is_empty(), "{:?}", found(&set_later));
 }
 
 #[test]

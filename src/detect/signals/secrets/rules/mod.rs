@@ -4,7 +4,8 @@
 //!
 //! A name is a secret when
 //! - its last word is a credential word (PASSWORD, PASS, PWD, SECRET, TOKEN, KEY, APIKEY,
-//!   CREDENTIALS, DSN, SALT, MACAROON, …) — unless it is KEY/TOKEN and the word before makes it an
+//!   CREDENTIALS, DSN, SALT, MACAROON, …), also before a word of its rotation (`*_KEY_PREVIOUS`,
+//!   `*_SECRET_OLD`) — unless it is KEY/TOKEN and the word before makes it an
 //!   identifier or a public value (CACHE_KEY, PUBLIC_KEY, SITE_KEY, ANON_KEY, CSRF_TOKEN, and
 //!   `<SERVICE>_APP_KEY`, the public half of a Pusher/Reverb app's key and secret);
 //!   `*_ACCESS_KEY_ID` counts, and so does a key named for its cipher (`DB_ENC_KEY_GCM`);
@@ -67,6 +68,10 @@ const CREDENTIAL_NOUNS: &[&str] = &[
     "RUNE",
     "MNEMONIC",
 ];
+/// Last words that name one of a credential's values while it is rotated
+/// (`KEY_ENCRYPTION_KEY_PREVIOUS`, Django's `SECRET_KEY_FALLBACKS`, `JWT_SECRET_OLD`): the
+/// name is a credential when the words before it name one.
+const ROTATION_WORDS: &[&str] = &["PREVIOUS", "PREV", "OLD", "FALLBACK", "FALLBACKS"];
 /// Words that, last in a name, make it a credential but also name a mode (`PROXY_AUTH=off`).
 const CREDENTIAL_MODES: &[&str] = &["AUTH", "JWT", "PAT"];
 /// Words that, anywhere before the last, make a name a credential (`SECRET_KEY_BASE`).
@@ -491,6 +496,9 @@ pub fn looks_like_secret(name: &str) -> bool {
 fn names_a_credential(words: &[String], whole: bool) -> bool {
     let Some((last, before)) = words.split_last() else { return false };
     let is = |list: &[&str], word: &String| list.contains(&word.as_str());
+    if is(ROTATION_WORDS, last) && before.len() > 1 {
+        return names_a_credential(before, whole);
+    }
     if whole && words.ends_with_str(&["APPLICATION", "CREDENTIALS"]) {
         return false;
     }

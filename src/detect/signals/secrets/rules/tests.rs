@@ -36,6 +36,8 @@ fn values_that_make_a_name_a_setting() {
         ("PROXY_AUTH", "Bearer abc123"),
         ("ADMIN_PASSWORD", "Correct-Horse-Battery"),
         ("APP_SECRET", "ThisIsNotSecret"),
+        ("PADDLE_API_KEY", "999"),
+        ("STRIPE_SECRET_KEY", "0"),
     ] {
         assert!(!is_setting_value(name, value), "{name}={value}");
     }
@@ -44,6 +46,9 @@ fn values_that_make_a_name_a_setting() {
 #[test]
 fn secret_names() {
     for name in [
+        "KEY_ENCRYPTION_KEY_PREVIOUS",
+        "SECRET_KEY_FALLBACKS",
+        "JWT_SECRET_OLD",
         "APP_KEY",
         "DB_PASSWORD",
         "REDIS_PASSWORD",
@@ -143,6 +148,9 @@ fn not_secret_names() {
         "SFTPGO_COMMON__DEFENDER__LOGIN_DELAY__PASSWORD_FAILED",
         "SSH__PASSWORD_AUTHENTICATION",
         "LND_REST_MACAROON_PATH",
+        // A rotation word after no credential, or after a lone one.
+        "CACHE_VERSION_OLD",
+        "KEY_PREVIOUS",
         "TOKEN_EXCHANGE_RATES_SOURCE",
         "SESSION_COOKIE",
         "INDEXER_ARC_NATIVE_TOKEN_CONTRACT",

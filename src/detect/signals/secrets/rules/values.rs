@@ -121,10 +121,16 @@ pub fn is_setting_value(name: &str, value: &str) -> bool {
         return !CREDENTIAL_NOUNS.contains(&last.as_str());
     }
     if NUMBER.is_match(value) {
-        let password =
-            matches!(last.as_str(), "PASSWORD" | "PASS" | "PASSWD" | "PWD" | "PASSPHRASE" | "PIN" | "SECRET");
+        // A number stands in for a password or an API key (`PADDLE_API_KEY=999`); no count or
+        // limit is named so (`MAX_TOKENS=4096` is one).
+        let all = words(name);
+        let api_key = last == "APIKEY" || all.ends_with(&["API".to_string(), "KEY".to_string()]);
+        let secret_key = all.ends_with(&["SECRET".to_string(), "KEY".to_string()]);
+        let password = api_key
+            || secret_key
+            || matches!(last.as_str(), "PASSWORD" | "PASS" | "PASSWD" | "PWD" | "PASSPHRASE" | "PIN" | "SECRET");
         // `DB_ENC_KEY=1234567890123456`: a key's length in digits (16, 32 bytes), not a count.
-        let key = value.len() >= 16 && words(name).iter().any(|w| CREDENTIAL_NOUNS.contains(&w.as_str()));
+        let key = value.len() >= 16 && all.iter().any(|w| CREDENTIAL_NOUNS.contains(&w.as_str()));
         return !password && !key;
     }
     // `SMTP_AUTH=login`, `DASHBOARD_AUTH=basic_auth`: a word names an authentication method;
