@@ -47,7 +47,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(adonis::reads(text));
     found.extend(nest_config_reads(text));
     found.extend(declared(text));
-    found.extend(wrapper_reads(text));
+    found.extend(helpers::reads(text));
     found.extend(aliased_reads(text));
     found.extend(sdk_defaults::reads(text));
     found
@@ -667,64 +667,6 @@ fn declared(text: &str) -> Vec<EnvRead> {
     found
 }
 
-/// Functions of the file that read the variable their first parameter names
-/// (`function requireEnv(name) { const v = process.env[name]; … }`): calls to them with a
-/// literal are reads too, required when the function's name says so (`requireEnv`,
-/// `mustGetEnv`), optional with a second argument.
-fn wrapper_reads(text: &str) -> Vec<EnvRead> {
-    static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r"(?:(?-u:\b)function[[:space:]]+([A-Za-z_$][[:word:]$]*)[[:space:]]*(?:<[^>]*>)?\([[:space:]]*([A-Za-z_$][[:word:]$]*)|(?-u:\b)(?:const|let)[[:space:]]+([A-Za-z_$][[:word:]$]*)[[:space:]]*=[[:space:]]*(?:<[^>]*>)?\([[:space:]]*([A-Za-z_$][[:word:]$]*))[^)]*\)[^{=;]*(?:=>[[:space:]]*)?",
-        )
-        .expect("the function pattern is valid")
-    });
-    let mut wrappers: Vec<String> = Vec::new();
-    for c in FUNCTION.captures_iter(text) {
-        let (Some(whole), Some(function), Some(parameter)) = (c.get(0), c.get(1).or(c.get(3)), c.get(2).or(c.get(4)))
-        else {
-            continue;
-        };
-        let after = &text[whole.end()..];
-        let body = if after.starts_with('{') {
-            code::block(after, QUOTES).unwrap_or_default()
-        } else {
-            code::expression(after, QUOTES)
-        };
-        let parameter = parameter.as_str();
-        let reads_it = ["process.env[", "import.meta.env[", "Bun.env["]
-            .iter()
-            .any(|access| body.contains(&format!("{access}{parameter}]")));
-        if reads_it && !wrappers.iter().any(|w| w == function.as_str()) {
-            wrappers.push(function.as_str().to_string());
-        }
-    }
-    let mut found = Vec::new();
-    for wrapper in wrappers {
-        let Ok(call) = Regex::new(&format!(
-            r#"(?-u:\b){}\([[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#,
-            regex::escape(&wrapper)
-        )) else {
-            continue;
-        };
-        let lower = wrapper.to_ascii_lowercase();
-        let required = lower.contains("require") || lower.contains("must");
-        // `envToBool('PREVENT_SIGNUP', false)`: the helper says what it makes of the value.
-        let typed = code::names_a_typed_parser(&wrapper);
-        let reads = code::reads_of(&call, text, "env helper", |after| {
-            let rest = code::rest_of_call(after, QUOTES);
-            if code::has_another_argument(rest) {
-                Need::Optional
-            } else if required {
-                Need::Required
-            } else {
-                code::script_need_after(after[rest.len()..].get(1..).unwrap_or_default())
-            }
-        });
-        found.extend(reads.into_iter().map(|read| read.typed_setting(typed)));
-    }
-    found
-}
-
 /// The variables a `turbo.json` declares: `globalEnv`, `globalPassThroughEnv`, and each
 /// task's (`tasks`, or turbo 1's `pipeline`) `env` and `passThroughEnv`; wildcards left out.
 fn turbo_reads(text: &str) -> Vec<EnvRead> {
@@ -771,6 +713,7 @@ mod adonis;
 mod convict;
 mod effect;
 mod env_schema;
+mod helpers;
 mod joi;
 mod named_keys;
 mod sdk_defaults;
