@@ -195,7 +195,7 @@ const POETRY_OPTIONS: ExtrasOptions =
 
 /// The extras and groups the repo's own uv or poetry lines (CI steps, task recipes) ask for.
 /// A library's tests often import its optional backends.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Requested {
     /// `--all-extras`.
     all_extras: bool,
@@ -562,7 +562,15 @@ fn project(
             for group in &test_groups {
                 export.push_str(&format!(" --group {}", quote(group)));
             }
-            export.push_str(&from_ci.uv.uv_flags(pyproject.as_deref(), &test_groups));
+            // tox installs its environment's extras (`extras = tests`) beside the project: the
+            // suite needs them, and the lock holds them.
+            let mut asked = from_ci.uv.clone();
+            for extra in tox_extras.iter().filter(|_| !ci_prefers_nox) {
+                if !asked.extras.contains(extra) {
+                    asked.extras.push(extra.clone());
+                }
+            }
+            export.push_str(&asked.uv_flags(pyproject.as_deref(), &test_groups));
             export.push_str(" --no-hashes --quiet");
             out.step_in(
                 dir,

@@ -365,6 +365,17 @@ fn uv_exports_the_extras_the_repos_uv_commands_ask_for_that_each_project_declare
 }
 
 #[test]
+fn uv_exports_the_extras_tox_installs_for_the_tests() {
+    // PyHamcrest: `extras = {env:TOX_AP_TEST_EXTRAS:tests}`, the variable unset here.
+    let app = "[project]\nname = 'app'\n[project.optional-dependencies]\ntests = ['pytest']\ndocs = ['sphinx']\n";
+    let tox = "[tox]\nenvlist = py312\n[testenv]\nextras = {env:TOX_AP_TEST_EXTRAS:tests}\ncommands = python -m pytest\n";
+    let s = scan(&Python, &[("pyproject.toml", app), ("uv.lock", ""), ("tox.ini", tox)]);
+    let exports: Vec<&str> = s.steps().into_iter().filter(|c| c.contains("--no-emit-workspace")).collect();
+    assert_eq!(exports.len(), 1, "{:?}", s.steps());
+    assert!(exports[0].starts_with("uv export --frozen --extra tests --no-hashes"), "{}", exports[0]);
+}
+
+#[test]
 fn only_the_jobs_that_run_tests_ask_uv_for_groups() {
     // The docs build and a screenshot job ask for their own group; the test job for none.
     let ci = "jobs:\n  t:\n    steps:\n      - run: uv run pytest\n  shots:\n    steps:\n      - run: uv sync --no-default-groups --group docs\n      - run: uv run rich-codex\n";

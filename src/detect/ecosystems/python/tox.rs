@@ -10,6 +10,9 @@
 //! either, `a-b` both, `!a` not `a`, with braces expanded the same way.
 
 use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 /// Beyond this many names, a brace expression is not expanded further (`{a,b}` twenty times
 /// over is a million names; no real `envlist` comes close).
@@ -108,9 +111,21 @@ fn conditional_lines(ini: &str, key: &str) -> Vec<(Option<Vec<Group>>, String)> 
             Some((groups, content)) => (Some(groups), content.to_string()),
             None => (None, line.to_string()),
         })
-        .map(|(groups, content)| (groups, content.replace("{toxinidir}/", "")))
+        .map(|(groups, content)| (groups, env_defaults(&content.replace("{toxinidir}/", ""))))
         .filter(|(_, content)| !content.is_empty() && !content.contains(['{', '}']))
         .collect()
+}
+
+/// `line` with tox's environment substitutions as they read where the variable is unset, as
+/// in a fresh sandbox: `{env:TEST_EXTRAS:tests}` is its default, `tests`; `{env:X}` is empty.
+fn env_defaults(line: &str) -> String {
+    static SUBSTITUTION: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"\{env:[A-Za-z_][A-Za-z0-9_]*(?::([^{}]*))?\}").expect("the tox env substitution pattern is valid")
+    });
+    SUBSTITUTION
+        .replace_all(line, |c: &regex::Captures| c.get(1).map_or("", |d| d.as_str()).to_string())
+        .trim()
+        .to_string()
 }
 
 /// The contents of the `lines` that apply to an environment with `factors`, once each, and
@@ -488,6 +503,10 @@ mod tests {
         assert_eq!(test_deps(ini).extras, ["test", "twisted", "twisted-extra"]);
         let ini = "[testenv]\nextras =\n    test\n    redis\n";
         assert_eq!(test_deps(ini).extras, ["test", "redis"]);
+        // An extra named by a variable with a default, unset in the sandbox.
+        let ini = "[testenv]\nextras = {env:TOX_AP_TEST_EXTRAS:tests}\ndeps = {env:EXTRA_DEPS}\n";
+        assert_eq!(test_deps(ini).extras, ["tests"]);
+        assert!(test_deps(ini).deps.is_empty());
         assert!(test_deps("[testenv]\ndeps = pytest\n").extras.is_empty());
     }
 
