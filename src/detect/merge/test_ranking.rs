@@ -200,6 +200,7 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
     let builds_only = words.contains(&"--no-run");
     let other_work = !recipe_tests
         || builds_only
+        || in_job_for_other_work(&test.source)
         || words.iter().any(|w| selects_one_test(w))
         || names.iter().any(|n| match n.as_str() {
             "coverage" | "cov" => !names_the_suite,
@@ -244,6 +245,45 @@ fn selects_one_test(word: &str) -> bool {
             && dotted.len() >= 3
             && dotted[dotted.len() - 2].starts_with(|c: char| c.is_ascii_uppercase())
             && dotted[dotted.len() - 1].starts_with("test")
+}
+
+/// Words of a workflow's file name or a job's id that say it checks something else than the
+/// suite: a `docs.yml` workflow's `pytest tests/console` smoke-tests the built docs. (Not
+/// `build` or `integration`: a `build` job is often the one that runs the suite.)
+const OTHER_WORK_JOBS: &[&str] = &[
+    "docs",
+    "doc",
+    "documentation",
+    "pages",
+    "lint",
+    "linting",
+    "release",
+    "publish",
+    "smoke",
+    "e2e",
+    "bench",
+    "benchmark",
+    "benchmarks",
+    "perf",
+    "codeql",
+    "spelling",
+    "changelog",
+    "readme",
+    "typing",
+    "mypy",
+];
+
+/// Whether a CI test command runs in a job named for other work (see [`OTHER_WORK_JOBS`]), or
+/// in a workflow so named unless its job is named for the suite (a `lint.yml` workflow's
+/// `unit` job runs the unit tests).
+fn in_job_for_other_work(source: &Evidence) -> bool {
+    let Some(job) = source.job_id().filter(|_| source.kind == Kind::Ci) else { return false };
+    let workflow = source.path.file_name().split('.').next().unwrap_or_default();
+    let job = job.strip_prefix("jobs.").unwrap_or(job);
+    let names_other_work = |name: &str| {
+        name.split(['-', '_', ' ', '.']).any(|w| OTHER_WORK_JOBS.contains(&w.to_ascii_lowercase().as_str()))
+    };
+    names_other_work(job) || names_other_work(workflow) && !in_plain_test_job(source)
 }
 
 /// Whether a CI test command runs in a job named for the test suite alone (`test`,

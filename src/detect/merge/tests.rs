@@ -448,6 +448,24 @@ fn the_primary_is_ci_plain_test_job_before_its_variants() {
 }
 
 #[test]
+fn a_test_in_a_workflow_for_other_work_is_not_primary() {
+    // A docs workflow smoke-tests the built docs with pytest; the suite is tox's.
+    let mut f = Findings::default();
+    f.package_manager("pip", None, ".", ev("pyproject.toml"));
+    f.test("python3 -m pytest tests/console -v", ev(".github/workflows/docs.yml#jobs.console.steps[4]"));
+    f.test("python3 -m pytest", ev("pytest.ini"));
+    let d = merge(&repo(), f);
+    assert_eq!(d.tests[0].command, "python3 -m pytest");
+    // A `lint.yml` workflow's `unit` job runs the suite.
+    let mut f = Findings::default();
+    f.package_manager("pnpm", None, ".", ev("pnpm-lock.yaml"));
+    f.test("pnpm run test:unit:run", ev(".github/workflows/lint.yml#jobs.unit.steps[4]"));
+    f.test("pnpm test", ev("package.json#scripts.test"));
+    let d = merge(&repo(), f);
+    assert_eq!(d.tests[0].command, "pnpm run test:unit:run");
+}
+
+#[test]
 fn an_app_s_tests_come_before_its_front_end_s() {
     let mut f = Findings::default();
     f.package_manager("yarn", None, ".", ev("yarn.lock"));
