@@ -368,7 +368,8 @@ fn uv_exports_the_extras_the_repos_uv_commands_ask_for_that_each_project_declare
 fn uv_exports_the_extras_tox_installs_for_the_tests() {
     // PyHamcrest: `extras = {env:TOX_AP_TEST_EXTRAS:tests}`, the variable unset here.
     let app = "[project]\nname = 'app'\n[project.optional-dependencies]\ntests = ['pytest']\ndocs = ['sphinx']\n";
-    let tox = "[tox]\nenvlist = py312\n[testenv]\nextras = {env:TOX_AP_TEST_EXTRAS:tests}\ncommands = python -m pytest\n";
+    let tox =
+        "[tox]\nenvlist = py312\n[testenv]\nextras = {env:TOX_AP_TEST_EXTRAS:tests}\ncommands = python -m pytest\n";
     let s = scan(&Python, &[("pyproject.toml", app), ("uv.lock", ""), ("tox.ini", tox)]);
     let exports: Vec<&str> = s.steps().into_iter().filter(|c| c.contains("--no-emit-workspace")).collect();
     assert_eq!(exports.len(), 1, "{:?}", s.steps());

@@ -47,6 +47,7 @@ fn values_that_make_a_name_a_setting() {
 fn secret_names() {
     for name in [
         "KEY_ENCRYPTION_KEY_PREVIOUS",
+        "SLACK_APP_TOKEN",
         "SECRET_KEY_FALLBACKS",
         "JWT_SECRET_OLD",
         "APP_KEY",
