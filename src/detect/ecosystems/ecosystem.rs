@@ -187,6 +187,9 @@ pub struct Declaration {
     /// Words a job or script is named by when it runs the whole suite (`pytest`), beside the
     /// plain `test`.
     pub suite_words: &'static [&'static str],
+    /// Options of its test commands that run a part of the suite: one test target, one member
+    /// of a workspace (`cargo test --test attr_macro`, `--manifest-path=ll/Cargo.toml`).
+    pub part_options: &'static [&'static str],
     /// The programs whose install line says the project uses one of its package managers or
     /// toolchains (`pnpm`, `./gradlew`): drift's tool of an install step.
     pub install_programs: &'static [&'static str],
@@ -248,6 +251,7 @@ impl Declaration {
             test_commands: &[],
             test_runners: &[],
             suite_words: &[],
+            part_options: &[],
             install_programs: &[],
             environment_runners: &[],
             activate_script: None,

@@ -163,6 +163,16 @@ pub fn is_suite_word(word: &str) -> bool {
     ALL.iter().any(|eco| eco.suite_words.contains(&word))
 }
 
+/// Whether test `command` runs a part of its ecosystem's suite (see
+/// [`Declaration::part_options`]).
+pub fn runs_a_part(command: &str) -> bool {
+    let Some(eco) = owner_of_test(command) else { return false };
+    command.split_whitespace().any(|word| {
+        let option = word.split_once('=').map_or(word, |(option, _)| option);
+        eco.part_options.contains(&option)
+    })
+}
+
 /// Whether `program subcommand` publishes a release (see [`Declaration::publish_commands`]).
 pub fn publishes(program: &str, subcommand: &str) -> bool {
     ALL.iter().flat_map(|eco| eco.publish_commands).any(|(p, s)| *p == program && *s == subcommand)

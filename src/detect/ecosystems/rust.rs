@@ -45,6 +45,7 @@ pub static DECLARATION: Declaration = Declaration {
     setup_steps: &[SetupStep::new("rust", "dtolnay/rust-toolchain@master", "toolchain")],
     devcontainer_features: &[("rust", "ghcr.io/devcontainers/features/rust:1")],
     test_commands: &[r"cargo[[:space:]]+(?:\+[^[:space:]]+[[:space:]]+)?(?:test|nextest)(?-u:\b)"],
+    part_options: &["--test", "--manifest-path", "-p", "--package"],
     install_commands: &["cargo"],
     source_extensions: &["rs"],
     install_programs: &["cargo"],

@@ -202,6 +202,7 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
         || builds_only
         || in_job_for_other_work(&test.source)
         || words.iter().any(|w| selects_one_test(w))
+        || ecosystems::runs_a_part(command)
         || names.iter().any(|n| match n.as_str() {
             "coverage" | "cov" => !names_the_suite,
             // `microbenchmarks.py`, `run_benchmarks`: a benchmark under any name.

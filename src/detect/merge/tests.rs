@@ -466,6 +466,30 @@ fn a_test_in_a_workflow_for_other_work_is_not_primary() {
 }
 
 #[test]
+fn a_test_of_one_target_or_member_is_not_primary() {
+    // proptest: CI's one line without a `cd` runs one integration-test target.
+    let mut f = Findings::default();
+    f.package_manager("cargo", None, ".", ev("Cargo.toml"));
+    f.test(
+        "cargo test --verbose --test attr_macro --features attr-macro",
+        ev(".github/workflows/rust.yml#jobs.build.steps[5]"),
+    );
+    f.test("cd proptest && cargo test --verbose", ev(".github/workflows/rust.yml#jobs.build.steps[3]"));
+    let d = merge(&repo(), f);
+    assert_eq!(d.tests[0].command, "cd proptest && cargo test --verbose");
+    // ciborium: one cell of a matrix over the workspace's members.
+    let mut f = Findings::default();
+    f.package_manager("cargo", None, ".", ev("Cargo.toml"));
+    f.test(
+        "cargo test --manifest-path=ciborium-ll/Cargo.toml --release",
+        ev(".github/workflows/test.yml#jobs.test.steps[2]"),
+    );
+    f.test("cargo test --workspace", ev("Cargo.toml"));
+    let d = merge(&repo(), f);
+    assert_eq!(d.tests[0].command, "cargo test --workspace");
+}
+
+#[test]
 fn an_app_s_tests_come_before_its_front_end_s() {
     let mut f = Findings::default();
     f.package_manager("yarn", None, ".", ev("yarn.lock"));
