@@ -15,6 +15,9 @@ use super::QUOTES;
 use crate::detect::ecosystems::code;
 use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
+/// The reads of a variable named by an expression: `process.env[name]`.
+const INDEXED_READS: &[&str] = &["process.env[", "import.meta.env[", "Bun.env["];
+
 /// The functions of `text` that read the variable their first parameter names.
 fn wrappers(text: &str) -> Vec<&str> {
     static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -23,7 +26,7 @@ fn wrappers(text: &str) -> Vec<&str> {
         )
         .expect("the function pattern is valid")
     });
-    if !["process.env[", "import.meta.env[", "Bun.env["].iter().any(|access| text.contains(access)) {
+    if !INDEXED_READS.iter().any(|access| text.contains(access)) {
         return Vec::new();
     }
     let mut wrappers: Vec<&str> = Vec::new();
@@ -39,9 +42,7 @@ fn wrappers(text: &str) -> Vec<&str> {
             code::expression(after, QUOTES)
         };
         let parameter = parameter.as_str();
-        let reads_it = ["process.env[", "import.meta.env[", "Bun.env["]
-            .iter()
-            .any(|access| body.contains(&format!("{access}{parameter}]")));
+        let reads_it = INDEXED_READS.iter().any(|access| body.contains(&format!("{access}{parameter}]")));
         if reads_it && !wrappers.contains(&function.as_str()) {
             wrappers.push(function.as_str());
         }

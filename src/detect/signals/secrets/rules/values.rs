@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{CREDENTIAL_NOUNS, DATABASE_WORDS, words};
+use super::{CREDENTIAL_NOUNS, DATABASE_WORDS, StartsWithStr, words};
 
 /// Whether `name` is the URL of a cache, broker, mail or search server that every example
 /// the repo gives (`values`, as written) shows without credentials: a setting, not a secret.
@@ -124,10 +124,9 @@ pub fn is_setting_value(name: &str, value: &str) -> bool {
         // A number stands in for a password or an API key (`PADDLE_API_KEY=999`); no count or
         // limit is named so (`MAX_TOKENS=4096` is one).
         let all = words(name);
-        let api_key = last == "APIKEY" || all.ends_with(&["API".to_string(), "KEY".to_string()]);
-        let secret_key = all.ends_with(&["SECRET".to_string(), "KEY".to_string()]);
-        let password = api_key
-            || secret_key
+        let password = last == "APIKEY"
+            || all.ends_with_str(&["API", "KEY"])
+            || all.ends_with_str(&["SECRET", "KEY"])
             || matches!(last.as_str(), "PASSWORD" | "PASS" | "PASSWD" | "PWD" | "PASSPHRASE" | "PIN" | "SECRET");
         // `DB_ENC_KEY=1234567890123456`: a key's length in digits (16, 32 bytes), not a count.
         let key = value.len() >= 16 && all.iter().any(|w| CREDENTIAL_NOUNS.contains(&w.as_str()));
