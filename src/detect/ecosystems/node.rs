@@ -401,12 +401,13 @@ fn package_manager_setup(pm: Pm, version: Option<&str>, yarn_berry: bool) -> Vec
 /// The pnpm major a lockfile was written by, when `packageManager` names none (corepack's
 /// default pnpm may not read an older lockfile).
 /// The version of `pm` CI's official setup step installs (`pnpm/action-setup` with
-/// `version: 10`: a lockfile format several majors write says less), with its evidence.
+/// `version: 10`: a lockfile format several majors write says less), with its evidence. The
+/// action takes a semver range: `^7` is pnpm 7, the major the job runs.
 fn ci_version(sources: &Sources, pm: Pm) -> Option<(String, Evidence)> {
     let steps: Vec<&SetupStep> = DECLARATION.setup_steps.iter().filter(|step| step.target == pm.name()).collect();
     sources.workflows().jobs.iter().flat_map(|job| &job.actions).find_map(|used| {
         let step = steps.iter().find(|step| step.uses.split('@').next() == Some(used.action.as_str()))?;
-        let version = used.inputs.get(step.version_input).and_then(|input| version::numeric_pin(&input.text))?;
+        let version = used.inputs.get(step.version_input).and_then(|input| version::semver_pin(&input.text))?;
         Some((version, used.source.clone()))
     })
 }
@@ -721,6 +722,18 @@ mod tests {
         // Without CI's word, the lockfile's format says 9.
         let scan = crate::detect::testing::scan(&Node, &files[..2]);
         assert!(scan.steps().contains(&"hanzo_pm pnpm 9"), "{:?}", scan.steps());
+        // A range names the major the test job runs, before a release job's older pin.
+        let test =
+            "jobs:\n  build:\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          version: ^7\n";
+        let publish = "jobs:\n  build:\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          version: 6.0.2\n";
+        let files = [
+            files[0],
+            files[1],
+            (".github/workflows/node.js.yml", test),
+            (".github/workflows/npm-publish.yml", publish),
+        ];
+        let scan = crate::detect::testing::scan(&Node, &files);
+        assert!(scan.steps().contains(&"hanzo_pm pnpm 7"), "{:?}", scan.steps());
     }
 
     #[test]

@@ -27,6 +27,12 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
         !main.is_empty() && ecosystems::owner_of_test(&t.command).is_some_and(|eco| !main.contains(&eco.id))
     };
     let other_ecosystem = |t: &TestCommand| t.source.kind == Kind::Ci && of_other_ecosystem(t);
+    // Of CI's commands of the same standing, one the main ecosystem's runner owns before a
+    // script of no known ecosystem (a JS library's `npm test` before its Go port's
+    // `bash ./test.sh`).
+    let ci_not_of_main = |t: &TestCommand| {
+        t.source.kind == Kind::Ci && ecosystems::owner_of_test(&t.command).is_none_or(|eco| !main.contains(&eco.id))
+    };
     tests.sort_by_key(|t| {
         (
             test_rank(&t.source),
@@ -35,6 +41,7 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
             t.command.starts_with("cd "),
             !in_plain_test_job(&t.source),
             front_end(t),
+            ci_not_of_main(t),
         )
     });
     // `(cd elixir && mix test)` (an ecosystem's default) is CI's `cd elixir && mix test`.
@@ -312,5 +319,81 @@ pub fn test_rank(source: &Evidence) -> u8 {
         Kind::Ci => 1,
         Kind::Task => 2,
         _ => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn of_cis_test_jobs_the_main_ecosystems_comes_first() {
+        let frontend = "jobs:\n  test:\n    steps:\n      - run: pnpm test\n";
+        let backend = "jobs:\n  test:\n    defaults:\n      run:\n        working-directory: api\n    steps:\n      - run: pytest\n";
+        let mut files = vec![
+            (".github/workflows/frontend.yml", frontend),
+            (".github/workflows/backend.yml", backend),
+            ("package.json", r#"{"scripts": {"test": "vitest run"}}"#),
+            ("api/pyproject.toml", "[project]\nname = 'api'\n"),
+            ("web/main.ts", "export {};\n"),
+            ("api/app.py", "\n"),
+            ("api/models.py", "\n"),
+        ];
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "cd api && python3 -m pytest", "Python has the most source");
+        // With more TypeScript than Python, the front end's job is the main one.
+        files.extend([("web/a.ts", "\n"), ("web/b.ts", "\n")]);
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "pnpm test");
+    }
+
+    #[test]
+    fn a_python_packages_own_tox_env_is_primary_before_its_js_jobs_test() {
+        // CI's first job tests the package's few JS files; its Python jobs run a bare `tox`, which
+        // fans out over the whole envlist. The suite is tox.ini's env, not the JS job's.
+        let workflow = "jobs:\n  vitest:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n      - run: npm test\n  \
+                        sqlite:\n    runs-on: ubuntu-latest\n    steps:\n      - run: python -m pip install tox\n      - run: tox\n";
+        let mut files = vec![
+            (".github/workflows/test.yml", workflow),
+            ("package.json", r#"{"scripts": {"test": "vitest"}}"#),
+            ("package-lock.json", "{}"),
+            ("pyproject.toml", "[project]\nname = 'toolbar'\n"),
+            ("tox.ini", "[tox]\nenvlist = py{310,311}-dj{42,52}\n\n[testenv]\ncommands = pytest\n"),
+            ("toolbar/static/toolbar.js", "export {};\n"),
+        ];
+        let python = ["toolbar/__init__.py", "toolbar/panels.py", "toolbar/views.py"];
+        files.extend(python.iter().map(|p| (*p, "\n")));
+        let d = crate::detect::testing::detection(&files);
+        let primary = d.tests.iter().find(|t| t.primary).expect("a primary test");
+        assert!(primary.command.contains("tox -e"), "the package's own tox env, not `npm test`: {:?}", d.tests);
+        // With more JS than Python, the JS job's test is the suite again.
+        let js = ["web/a.js", "web/b.js", "web/c.js", "web/d.js"];
+        files.extend(js.iter().map(|p| (*p, "\n")));
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests.iter().find(|t| t.primary).map(|t| t.command.as_str()), Some("CI=true npm test"));
+    }
+
+    #[test]
+    fn of_cis_jobs_the_main_ecosystems_runner_comes_before_a_ports_script() {
+        // A JS library with a Go port in golang/: the port's workflow ends with a shell script,
+        // the library's with `npm test`. Same standing (CI, jobs named `build`): the suite is the
+        // one the main ecosystem's runner owns, whichever workflow file sorts first.
+        let go = "jobs:\n  build:\n    steps:\n      - uses: actions/setup-go@v6\n      - run: go test ./...\n        \
+                  working-directory: ./golang\n      - run: bash ./test-dummy.sh\n";
+        let node = "jobs:\n  build:\n    steps:\n      - run: npm ci\n      - run: npm test\n";
+        let mut files = vec![
+            (".github/workflows/golang.yml", go),
+            (".github/workflows/node.js.yml", node),
+            ("package.json", r#"{"scripts": {"test": "node test/index.js"}}"#),
+            ("package-lock.json", "{}"),
+            ("golang/go.mod", "module example.com/flatted\n\ngo 1.22\n"),
+            ("golang/flatted.go", "package flatted\n"),
+            ("index.js", "\n"),
+            ("esm.js", "\n"),
+        ];
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "npm test", "{:?}", d.tests);
+        // With more Go than JS the port is the project, and its workflow's script comes first.
+        files.extend([("golang/a.go", "package flatted\n"), ("golang/b.go", "package flatted\n")]);
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "bash ./test-dummy.sh", "{:?}", d.tests);
     }
 }

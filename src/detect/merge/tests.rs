@@ -703,54 +703,6 @@ fn nothing_found_is_an_empty_install() {
 }
 
 #[test]
-fn of_cis_test_jobs_the_main_ecosystems_comes_first() {
-    let frontend = "jobs:\n  test:\n    steps:\n      - run: pnpm test\n";
-    let backend =
-        "jobs:\n  test:\n    defaults:\n      run:\n        working-directory: api\n    steps:\n      - run: pytest\n";
-    let mut files = vec![
-        (".github/workflows/frontend.yml", frontend),
-        (".github/workflows/backend.yml", backend),
-        ("package.json", r#"{"scripts": {"test": "vitest run"}}"#),
-        ("api/pyproject.toml", "[project]\nname = 'api'\n"),
-        ("web/main.ts", "export {};\n"),
-        ("api/app.py", "\n"),
-        ("api/models.py", "\n"),
-    ];
-    let d = crate::detect::testing::detection(&files);
-    assert_eq!(d.tests[0].command, "cd api && python3 -m pytest", "Python has the most source");
-    // With more TypeScript than Python, the front end's job is the main one.
-    files.extend([("web/a.ts", "\n"), ("web/b.ts", "\n")]);
-    let d = crate::detect::testing::detection(&files);
-    assert_eq!(d.tests[0].command, "pnpm test");
-}
-
-#[test]
-fn a_python_packages_own_tox_env_is_primary_before_its_js_jobs_test() {
-    // CI's first job tests the package's few JS files; its Python jobs run a bare `tox`, which
-    // fans out over the whole envlist. The suite is tox.ini's env, not the JS job's.
-    let workflow = "jobs:\n  vitest:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n      - run: npm test\n  \
-                    sqlite:\n    runs-on: ubuntu-latest\n    steps:\n      - run: python -m pip install tox\n      - run: tox\n";
-    let mut files = vec![
-        (".github/workflows/test.yml", workflow),
-        ("package.json", r#"{"scripts": {"test": "vitest"}}"#),
-        ("package-lock.json", "{}"),
-        ("pyproject.toml", "[project]\nname = 'toolbar'\n"),
-        ("tox.ini", "[tox]\nenvlist = py{310,311}-dj{42,52}\n\n[testenv]\ncommands = pytest\n"),
-        ("toolbar/static/toolbar.js", "export {};\n"),
-    ];
-    let python = ["toolbar/__init__.py", "toolbar/panels.py", "toolbar/views.py"];
-    files.extend(python.iter().map(|p| (*p, "\n")));
-    let d = crate::detect::testing::detection(&files);
-    let primary = d.tests.iter().find(|t| t.primary).expect("a primary test");
-    assert!(primary.command.contains("tox -e"), "the package's own tox env, not `npm test`: {:?}", d.tests);
-    // With more JS than Python, the JS job's test is the suite again.
-    let js = ["web/a.js", "web/b.js", "web/c.js", "web/d.js"];
-    files.extend(js.iter().map(|p| (*p, "\n")));
-    let d = crate::detect::testing::detection(&files);
-    assert_eq!(d.tests.iter().find(|t| t.primary).map(|t| t.command.as_str()), Some("CI=true npm test"));
-}
-
-#[test]
 fn the_primary_jobs_services_count_when_an_earlier_job_declares_the_same_and_the_override_is_read() {
     // Two jobs with one postgres container each (and a compose file with one more): the test
     // job's is its own, not the lint job's.
@@ -777,10 +729,4 @@ fn the_primary_jobs_services_count_when_an_earlier_job_declares_the_same_and_the
     ]);
     let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(services, ["postgres", "mailpit"], "optional: {:?}", d.optional_services);
-    eprintln!(
-        "TESTS {:?}\nSVC {:?}\nOPT {:?}",
-        d.tests.iter().map(|t| (&t.command, t.source.to_string())).collect::<Vec<_>>(),
-        d.services.iter().map(|s| s.source.to_string()).collect::<Vec<_>>(),
-        d.optional_services.len()
-    );
 }
