@@ -1,5 +1,5 @@
 //! How Python code reads the environment: `os.environ["X"]` (required), `os.getenv("X")` and
-//! `os.environ.get("X")` (optional with a default); the `Env()` readers of environs and
+//! `os.environ.get("X")` (optional with a default), `"X" in os.environ` (optional); the `Env()` readers of environs and
 //! django-environ under any name they are bound to (`env.str("X")`, `env("X")`: required
 //! without a default, under the prefix of an enclosing `with env.prefixed("APP_"):`); python-decouple's and starlette's `config("X")` (likewise, under any
 //! name a `Config(…)` is bound to); pydantic-settings `BaseSettings` classes (each field an
@@ -19,6 +19,7 @@ const QUOTES: &[char] = &['"', '\''];
 
 pub fn reads(text: &str) -> Vec<EnvRead> {
     let mut found = os_reads(text);
+    found.extend(membership::reads(text));
     found.extend(by_constant::reads(text));
     found.extend(wrappers::reads(text));
     found.extend(helper_calls::reads(text));
@@ -775,11 +776,13 @@ mod helper_calls;
 mod wrappers;
 pub use wrappers::function_helpers;
 mod interpolation;
+mod membership;
 mod named_constants;
 mod nested;
 mod prefixed;
 mod scheme;
 mod sdk_defaults;
+pub(super) use sdk_defaults::{STORAGES_DEFAULT, gives_storages_keys};
 mod v1_fields;
 
 #[cfg(test)]
