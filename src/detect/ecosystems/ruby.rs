@@ -115,7 +115,7 @@ impl Ecosystem for Ruby {
         reads.extend(konfig::reads(text));
         reads.extend(helpers::calls(text));
         if let Some(at) = text.find("Rails.application.credentials") {
-            reads.push(EnvRead::new("RAILS_MASTER_KEY", at, Need::Unstated, CREDENTIALS));
+            reads.push(EnvRead::new(MASTER_KEY, at, Need::Unstated, CREDENTIALS));
         }
         // A Rails app in production signs its cookies and sessions with the key base it reads
         // from `SECRET_KEY_BASE` (before its encrypted credentials); tests make up their own.
@@ -126,11 +126,19 @@ impl Ecosystem for Ruby {
         reads
     }
     /// The master key decrypts the credentials the checkout commits: with none (an engine's
-    /// library code, an app that keeps them out of git) it opens nothing.
+    /// library code, an app that keeps them out of git) it opens nothing — unless CI hands
+    /// the app's production environment a master key of its secrets (the credentials live
+    /// where the deployment keeps them).
     fn env_reads_in(&self, sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         let mut reads = self.env_reads(rel, text);
         if reads.iter().any(|read| read.via == CREDENTIALS) && !has_encrypted_credentials(sources.repo()) {
             reads.retain(|read| read.via != CREDENTIALS);
+        }
+        if let Some(production) = reads.iter().find(|read| read.via == RAILS_PRODUCTION).map(|read| read.at)
+            && sources.workflows().jobs.iter().any(|job| job.secrets.iter().any(|s| s == MASTER_KEY))
+            && !reads.iter().any(|read| read.name == MASTER_KEY)
+        {
+            reads.push(EnvRead::new(MASTER_KEY, production, Need::Unstated, CI_MASTER_KEY));
         }
         reads
     }
@@ -144,6 +152,9 @@ impl Ecosystem for Ruby {
 }
 
 const CREDENTIALS: &str = "Rails.application.credentials";
+const MASTER_KEY: &str = "RAILS_MASTER_KEY";
+/// How a Rails app reads the master key CI gives it from its secrets.
+const CI_MASTER_KEY: &str = "Rails' master key, which CI passes from its secrets";
 
 /// Whether the checkout commits Rails' encrypted credentials (`config/credentials.yml.enc`,
 /// one per environment under `config/credentials/`, or Rails 5.1's `secrets.yml.enc`). By
@@ -408,6 +419,24 @@ mod tests {
         // An engine's dummy app or any other file says nothing of the kind.
         assert!(Ruby.env_reads(crate::rel_path::rel!("config/environments/test.rb"), production).is_empty());
         assert!(Ruby.env_reads(crate::rel_path::rel!("config/environments/production.rb"), "# empty\n").is_empty());
+    }
+
+    #[test]
+    fn the_master_key_ci_passes_from_its_secrets_is_the_apps() {
+        let production = "Rails.application.configure do\n  config.eager_load = true\nend\n";
+        let workflow = "jobs:\n  test:\n    env:\n      RAILS_MASTER_KEY: ${{ secrets.RAILS_MASTER_KEY }}\n    steps:\n      - run: bin/rails test\n";
+        let mut files = vec![
+            ("Gemfile", "source \"https://rubygems.org\"\ngem \"rails\"\n"),
+            ("config/environments/production.rb", production),
+        ];
+        let names = |files: &[(&str, &str)]| -> Vec<String> { crate::detect::testing::detection(files).secrets };
+        assert!(
+            !names(&files).contains(&MASTER_KEY.to_string()),
+            "no credentials and no word of a key: {:?}",
+            names(&files)
+        );
+        files.push((".github/workflows/ci.yml", workflow));
+        assert!(names(&files).contains(&MASTER_KEY.to_string()), "{:?}", names(&files));
     }
 
     #[test]
