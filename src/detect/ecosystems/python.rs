@@ -131,7 +131,13 @@ impl Ecosystem for Python {
     /// A Django settings module of another deployment requires nothing of development (see
     /// [`django_settings`]).
     fn env_reads_in(&self, sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
-        let reads = env::reads(text);
+        let mut reads = env::reads(text);
+        // django-storages reads the AWS keys by default only when the settings give it none.
+        if reads.iter().any(|read| read.via == env::STORAGES_DEFAULT)
+            && django_settings::settings_package_texts(sources).iter().any(|t| env::gives_storages_keys(t))
+        {
+            reads.retain(|read| read.via != env::STORAGES_DEFAULT);
+        }
         if !django_settings::is_another_deployments(sources, rel) {
             return reads;
         }

@@ -4,22 +4,42 @@
 //! `cabotage.py` or `heroku.py` beside `local.py` and `base.py`): a deployment gives what they
 //! read, so none of it is required to develop.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
 use crate::detect::sources::Sources;
 use crate::rel_path::RelPath;
 
+/// The texts of the modules under the settings package `manage.py` names (`site/settings/`
+/// for `site.settings.local`, its `includes/` too): where a project configures Django.
+pub fn settings_package_texts(sources: &Sources) -> Vec<Arc<str>> {
+    let repo = sources.repo();
+    let mut texts = Vec::new();
+    for manage in repo.named("manage.py") {
+        let Some(text) = repo.read(manage) else { continue };
+        let Some(module) = DEFAULT.captures(&text).and_then(|c| c.get(1)) else { continue };
+        let Some((package, _)) = module.as_str().rsplit_once('.') else { continue };
+        let Some(dir) = manage.parent().join_normalized(&package.replace('.', "/")) else { continue };
+        let modules = repo.under(&dir).filter(|file| file.name().ends_with(".py")).take(MAX_SETTINGS_MODULES);
+        texts.extend(modules.filter_map(|file| repo.read(file.path())));
+    }
+    texts
+}
+
+/// A settings package holds a handful of modules; a package this large is no settings package.
+const MAX_SETTINGS_MODULES: usize = 64;
+
+static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"setdefault\([[:space:]]*["']DJANGO_SETTINGS_MODULE["'][[:space:]]*,[[:space:]]*["']([[:word:].]+)["']"#,
+    )
+    .expect("the DJANGO_SETTINGS_MODULE pattern is valid")
+});
+
 /// Whether `rel` is a settings module of the package `manage.py` takes development's from,
 /// other than that module and the modules it imports.
 pub fn is_another_deployments(sources: &Sources, rel: &RelPath) -> bool {
-    static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(
-            r#"setdefault\([[:space:]]*["']DJANGO_SETTINGS_MODULE["'][[:space:]]*,[[:space:]]*["']([[:word:].]+)["']"#,
-        )
-        .expect("the DJANGO_SETTINGS_MODULE pattern is valid")
-    });
     let Some(stem) = rel.file_name().strip_suffix(".py") else { return false };
     if stem == "__init__" || rel.parent().split('/').next_back().is_none_or(|d| d != "settings") {
         return false;

@@ -585,3 +585,22 @@ fn ci_s_make_target_installs_the_project_as_ci_does() {
     let s = scan(&Python, &files[..3]);
     assert!(s.steps().iter().any(|c| c.contains("uv export")), "{:?}", s.steps());
 }
+
+#[test]
+fn django_storages_reads_no_default_keys_where_the_settings_give_them() {
+    // A serializer imports the S3 backend; the settings package (`conf/`, as manage.py names
+    // it, with an `includes/` module) gives the keys under names of its own.
+    let manage = "import os\nos.environ.setdefault(\"DJANGO_SETTINGS_MODULE\", \"shop.conf.dev\")\n";
+    let base = "AWS_S3_ACCESS_KEY_ID = config(\"S3_ACCESS_KEY_ID\", default=None)\nAWS_S3_SECRET_ACCESS_KEY = config(\"S3_SECRET_ACCESS_KEY\", default=None)\n";
+    let serializer = "from storages.backends.s3 import S3Storage\n\nclass Doc(Serializer):\n    pass\n";
+    let mut files = vec![
+        ("manage.py", manage),
+        ("shop/conf/dev.py", "from .includes.base import *\n"),
+        ("shop/api/serializers.py", serializer),
+        ("pyproject.toml", "[project]\nname = 'shop'\n"),
+    ];
+    let secrets = |files: &[(&str, &str)]| crate::detect::testing::detection(files).secrets;
+    assert!(secrets(&files).contains(&"AWS_SECRET_ACCESS_KEY".to_string()), "no settings give the keys");
+    files.push(("shop/conf/includes/base.py", base));
+    assert!(!secrets(&files).contains(&"AWS_SECRET_ACCESS_KEY".to_string()), "{:?}", secrets(&files));
+}

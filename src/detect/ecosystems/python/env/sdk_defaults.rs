@@ -56,9 +56,23 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
         call: None,
         given: r"(?m)^[ \t]*AWS_(?:S3_)?SECRET_ACCESS_KEY[[:space:]]*=",
         names: &["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
-        via: "django-storages' S3 default credentials",
+        via: STORAGES_DEFAULT,
     },
 ];
+
+/// How django-storages' S3 backend reads the AWS keys when the settings give none.
+pub(in crate::detect::ecosystems::python) const STORAGES_DEFAULT: &str = "django-storages' S3 default credentials";
+
+/// Whether a settings module's `text` gives django-storages its keys (`AWS_S3_SECRET_ACCESS_KEY
+/// = config("S3_SECRET_ACCESS_KEY")`): then a storage class elsewhere (a subclass in
+/// `storage_backends.py`, a serializer's import) reads no default.
+pub(in crate::detect::ecosystems::python) fn gives_storages_keys(text: &str) -> bool {
+    static GIVEN: LazyLock<Regex> = LazyLock::new(|| {
+        let storages = SDK_DEFAULTS.iter().find(|sdk| sdk.via == STORAGES_DEFAULT).expect("a django-storages row");
+        Regex::new(storages.given).expect("the SDK keyword pattern is valid")
+    });
+    text.contains("SECRET_ACCESS_KEY") && GIVEN.is_match(text)
+}
 
 /// The variables the SDKs `text` uses read by default, at the first use that relies on it.
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
