@@ -36,7 +36,9 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use self::ecosystem::{Alias, AliasKind, Declaration, Ecosystem, SetupStep, Toolchain};
+use crate::detect::findings::Evidence;
 use crate::detect::sources::pins::ToolPin;
+use crate::detect::sources::workflows::ActionUse;
 use crate::detect::sources::{Sources, shell};
 use crate::rel_path::RelPath;
 
@@ -139,21 +141,33 @@ pub fn is_environment_runner(name: &str) -> bool {
     ALL.iter().any(|eco| eco.environment_runners.contains(&name))
 }
 
-/// Whether `line` activates an environment (`. venv/bin/activate`) that an install with the
-/// package managers `managers` does not make in the project (uv makes `.venv`; a Makefile's
-/// `venv` comes from a target of its own).
+/// Whether `line` activates or runs from an environment (`. venv/bin/activate`,
+/// `/tmp/debug-venv/bin/python -m …`) that an install with the package managers `managers`
+/// does not make in the project (uv makes `.venv`; a Makefile's `venv` comes from a target of
+/// its own).
 pub fn activates_an_unmade_environment(line: &str, managers: &[&str]) -> bool {
+    let unmade = |eco: &Declaration, folder: &str| {
+        let folder = folder.trim_end_matches('/').trim_start_matches("./");
+        !eco.project_environments.iter().any(|(pm, made)| *made == folder && managers.contains(pm))
+    };
     crate::detect::sources::shell::commands(line).iter().any(|words| {
-        let [dot, script, ..] = words.as_slice() else { return false };
-        let script = script.trim_matches(['"', '\'']);
-        (dot == "." || dot == "source")
-            && ALL.iter().any(|eco| {
-                let Some(folder) = eco.activate_script.and_then(|activate| script.strip_suffix(activate)) else {
-                    return false;
-                };
-                let folder = folder.trim_end_matches('/').trim_start_matches("./");
-                !eco.project_environments.iter().any(|(pm, made)| *made == folder && managers.contains(pm))
-            })
+        let words: Vec<&str> = words.iter().map(|w| w.trim_matches(['"', '\''])).collect();
+        let program = words.iter().find(|w| !w.contains('=')).copied().unwrap_or_default();
+        ALL.iter().any(|eco| {
+            let Some(activate) = eco.activate_script else { return false };
+            let activated = match words.as_slice() {
+                [".", script, ..] | ["source", script, ..] => script.strip_suffix(activate),
+                _ => None,
+            };
+            // The environment's own programs sit beside its activate script, in a folder named
+            // for an environment (`venv`, `.venv`, `debug-venv`; not `/usr`).
+            let bin = activate.rsplit_once('/').map_or("", |(dir, _)| dir);
+            let run_from = program.rsplit_once('/').and_then(|(dir, _)| dir.strip_suffix(bin)).filter(|folder| {
+                let name = folder.trim_end_matches('/').rsplit('/').next().unwrap_or_default();
+                !bin.is_empty() && name.to_ascii_lowercase().contains("env")
+            });
+            activated.or(run_from).is_some_and(|folder| unmade(eco, folder))
+        })
     })
 }
 
@@ -225,6 +239,13 @@ pub fn owner_of_test(command: &str) -> Option<&'static Declaration> {
         let (_, rest) = shell::split_prefix(command.trim().trim_start_matches('('));
         ALL.iter().zip(TEST_COMMAND_OF.iter()).find(|(_, pattern)| pattern.is_match(rest)).map(|(eco, _)| *eco)
     })
+}
+
+/// Whether `command` runs the test command of one of the ecosystems `ids` (`npm test`,
+/// `cargo test`, `python3 -m pytest`), not merely a program of theirs (`node ./scripts/x.js`).
+pub fn runs_the_tests_of(command: &str, ids: &[&str]) -> bool {
+    let (_, rest) = shell::split_prefix(command.trim().trim_start_matches('('));
+    ALL.iter().zip(TEST_COMMAND_OF.iter()).any(|(eco, pattern)| ids.contains(&eco.id) && pattern.is_match(rest))
 }
 
 /// The official Actions step that sets up a toolchain or package manager.
@@ -668,6 +689,8 @@ mod tests {
             "./script/test --fast",
             "bin/test-unit",
             "uv run --with pytest-mpl pytest",
+            "python -m simplejson.tests._cibw_runner .",
+            ".venv/bin/python -m mypkg.tests",
         ] {
             assert!(is_test_command(line), "{line}");
         }
@@ -691,6 +714,8 @@ mod tests {
             "make testdata",
             "latest-version",
             "scripts/testdata.sh",
+            "python -m testfixtures_gen",
+            "python -m mypkg.testing_tools",
             "./contest.sh",
             "uv pip install pytest-cov",
             "python -m pip install pytest pytest-xdist",

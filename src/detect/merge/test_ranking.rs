@@ -27,12 +27,11 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
         !main.is_empty() && ecosystems::owner_of_test(&t.command).is_some_and(|eco| !main.contains(&eco.id))
     };
     let other_ecosystem = |t: &TestCommand| t.source.kind == Kind::Ci && of_other_ecosystem(t);
-    // Of CI's commands of the same standing, one the main ecosystem's runner owns before a
-    // script of no known ecosystem (a JS library's `npm test` before its Go port's
-    // `bash ./test.sh`).
-    let ci_not_of_main = |t: &TestCommand| {
-        t.source.kind == Kind::Ci && ecosystems::owner_of_test(&t.command).is_none_or(|eco| !main.contains(&eco.id))
-    };
+    // Of CI's commands of the same standing, the main ecosystem's test command before a
+    // script (a JS library's `npm test` before its Go port's `bash ./test.sh`, or before
+    // `node ./scripts/test-node-range.js`, which checks the engines field).
+    let ci_not_of_main =
+        |t: &TestCommand| t.source.kind == Kind::Ci && !ecosystems::runs_the_tests_of(&t.command, main);
     tests.sort_by_key(|t| {
         (
             test_rank(&t.source),
@@ -390,6 +389,17 @@ mod tests {
             ("esm.js", "\n"),
         ];
         let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "npm test", "{:?}", d.tests);
+        // A job that runs a script with Node checks something of its own.
+        let range = "jobs:\n  test-node-range:\n    steps:\n      - run: node ./scripts/test-node-range.js\n  \
+                     test-matrix:\n    steps:\n      - run: npm test\n";
+        let js = [
+            ("package.json", files[2].1),
+            ("package-lock.json", "{}"),
+            ("index.js", "\n"),
+            (".github/workflows/pr.yml", range),
+        ];
+        let d = crate::detect::testing::detection(&js);
         assert_eq!(d.tests[0].command, "npm test", "{:?}", d.tests);
         // With more Go than JS the port is the project, and its workflow's script comes first.
         files.extend([("golang/a.go", "package flatted\n"), ("golang/b.go", "package flatted\n")]);
