@@ -632,9 +632,10 @@ pub fn is_project_dir(dir: &str) -> bool {
 }
 
 /// Folders of benchmarks: a harness beside the project with its own manifest (node-redis's
-/// `benchmark/package.json` compares it with other clients), which neither the tests nor an
-/// agent's work need installed.
-const BENCHMARK_DIRS: &[&str] = &["benchmark", "benchmarks"];
+/// `benchmark/package.json` compares it with other clients, protobuf.js's `bench/` pins a
+/// code generator only its benchmark job installs), which neither the tests nor an agent's
+/// work need installed.
+const BENCHMARK_DIRS: &[&str] = &["bench", "benches", "benchmark", "benchmarks"];
 
 #[cfg(test)]
 mod tests {
@@ -747,7 +748,9 @@ mod tests {
         assert!(!is_project_path(rel!("src/main/resources/static/package.json")));
         assert!(!is_project_path(rel!(".github/requirements.txt")));
         assert!(
-            !is_project_path(rel!("benchmark/package.json")) && !is_project_path(rel!("Benchmarks/pyproject.toml"))
+            !is_project_path(rel!("benchmark/package.json"))
+                && !is_project_path(rel!("Benchmarks/pyproject.toml"))
+                && !is_project_path(rel!("bench/package.json"))
         );
         assert!(is_project_path(rel!("web/package.json")) && is_project_path(rel!("package.json")));
     }

@@ -173,8 +173,11 @@ pub fn toml_workspace(
     let exclude: Vec<&str> = exclude.iter().map(String::as_str).collect();
     let members =
         Members::new(include.iter().map(String::as_str), &exclude, |w| repo.warn(Warning::in_file(manifest_path, w)));
+    // Members that are no project of their own (a `benches` crate) leave nothing to say.
     let count = members.count(repo, dir, manifest_path.file_name());
-    out.note(workspace_note(kind, count, noun, dir));
+    if count > 0 {
+        out.note(workspace_note(kind, count, noun, dir));
+    }
     members
 }
 
