@@ -84,6 +84,9 @@ pub static DECLARATION: Declaration = Declaration {
         // included), by coverage, or as an executable.
         r"(?:python3?(?:\.[0-9]+)?[[:space:]]+(?:-[WX][[:space:]]+[^[:space:]]+[[:space:]]+|-[^[:space:]]+[[:space:]]+)*(?:-m[[:space:]]+coverage[[:space:]]+run[[:space:]]+(?:-[^[:space:]]+[[:space:]]+(?:[^-[:space:]][^[:space:]]*[[:space:]]+)?)*)?|coverage[[:space:]]+run[[:space:]]+(?:-[^[:space:]]+[[:space:]]+(?:[^-[:space:]][^[:space:]]*[[:space:]]+)?)*|\./)(?:[^[:space:]]*/)?run[-_]?tests?\.py(?:[[:space:]]|$)",
         r"(?:tox|nox)(?:[[:space:]]|$)",
+        // A package's own test runner run as a module (`python -m simplejson.tests._cibw_runner`,
+        // `python -m mypkg.tests`).
+        r"(?:[^[:space:]]*/)?python3?(?:\.[0-9]+)?[[:space:]]+-m[[:space:]]*(?:[[:word:]]+\.)*tests?(?:\.[[:word:]]+)*(?:[[:space:]]|$)",
         // poethepoet's task named for tests (`poe test`, `uv run poe test-unit`).
         r"(?:uv[[:space:]]+run[[:space:]]+|poetry[[:space:]]+run[[:space:]]+|pdm[[:space:]]+run[[:space:]]+)?poe[[:space:]]+tests?(?:[-_:][[:word:]\-]*)?(?:[[:space:]]|$)",
         // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or

@@ -590,6 +590,10 @@ fn the_primary_test_is_the_suite_a_developer_runs() {
     assert_eq!(reasons("make test", &["rm -f .coverage", ". venv/bin/activate; pytest"]), 1, "venv: its own");
     assert_eq!(reasons("make test", &["source ./.venv/bin/activate && pytest"]), 0, "uv makes .venv");
     assert_eq!(reasons("make test", &["source env/bin/activate && pytest"]), 1);
+    // Or runs that environment's interpreter by its path; a system interpreter is no environment.
+    assert_eq!(reasons("/tmp/debug-venv/bin/python -m mypkg.tests", &[]), 1);
+    assert_eq!(reasons(".venv/bin/python -m pytest", &[]), 0, "uv makes .venv");
+    assert_eq!(reasons("/usr/bin/python3 -m pytest", &[]), 0);
     // A subset: smoke or integration runs beside the suite; a script named for its part.
     assert_eq!(reasons("yarn test:smoke", &[]), 1);
     // A benchmark under any name, with pytest-benchmark's options (`--benchmark-disable` runs the suite).
