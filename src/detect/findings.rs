@@ -73,7 +73,8 @@ pub struct TestCommand {
     #[serde(skip)]
     pub built_first: Vec<String>,
     /// Files its CI job makes from committed ones before the tests (`cp .env.example
-    /// .env`): install steps when this is the primary.
+    /// .env`), and the toolchain channel it runs on (`rustup toolchain install nightly`):
+    /// install steps when this is the primary.
     #[serde(skip)]
     pub placed_first: Vec<Step>,
 }

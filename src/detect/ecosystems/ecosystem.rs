@@ -232,8 +232,25 @@ pub struct Declaration {
     /// Folders its builds fill, named as others name their code (`bin`): the walk skips one
     /// only beside a project file of the extensions given.
     pub build_output: &'static [crate::detect::repo::BuildOutput],
+    /// The release channels a setup action may name instead of a version, and how a command
+    /// runs on one (see [`Channels`]).
+    pub channels: Option<Channels>,
     /// What it does: reads manifests, source files and commands.
     pub behaviour: &'static dyn Ecosystem,
+}
+
+/// A toolchain's release channels (Rust's `nightly`, `beta`): a CI job whose setup action names
+/// one (`dtolnay/rust-toolchain@nightly`) runs its tests on it, where a feature of that
+/// channel (`#![feature]`) may be on; the default toolchain cannot build them.
+pub struct Channels {
+    /// The channels' names; a dated one (`nightly-2025-01-01`) counts as its channel.
+    pub names: &'static [&'static str],
+    /// The program that takes a channel and the word that names one: `cargo` and `+`
+    /// (`cargo +nightly test`).
+    pub program: &'static str,
+    pub prefix: &'static str,
+    /// The install line that gets a channel's toolchain, `{channel}` standing for its name.
+    pub install: &'static str,
 }
 
 impl Declaration {
@@ -266,6 +283,7 @@ impl Declaration {
             test_file_words: &[],
             skipped_dirs: &[],
             build_output: &[],
+            channels: None,
             behaviour,
         }
     }

@@ -241,6 +241,43 @@ pub fn owner_of_test(command: &str) -> Option<&'static Declaration> {
     })
 }
 
+/// `command` on the release channel its CI job's setup action names (`cargo +nightly test`
+/// where the job sets up `dtolnay/rust-toolchain@nightly`), with the install line that gets
+/// that toolchain; `None` when the job names no channel or the command already picks one.
+pub fn on_setup_channel<'a>(actions: &'a [ActionUse], command: &str) -> Option<(String, String, &'a Evidence)> {
+    let owner = owner_of_test(command)?;
+    let channels = owner.channels.as_ref()?;
+    let (prefix, rest) = shell::split_prefix(command);
+    let after = rest.strip_prefix(channels.program)?.strip_prefix(' ')?;
+    if after.starts_with(channels.prefix) {
+        return None;
+    }
+    let is_channel = |text: &str| {
+        channels.names.iter().any(|name| {
+            text.strip_prefix(name).is_some_and(|date| {
+                date.is_empty() || date.starts_with('-') && date.chars().all(|c| c.is_ascii_digit() || c == '-')
+            })
+        })
+    };
+    let channel = actions.iter().find_map(|action| {
+        aliases(is_action, &action.action)
+            .filter(|alias| owner.toolchains.iter().any(|t| t.id == alias.target))
+            .find_map(|alias| {
+                let AliasKind::SetupAction { version_inputs, reference, .. } = alias.kind else { return None };
+                let input = version_inputs.iter().find_map(|key| action.inputs.get(*key));
+                let named = match input {
+                    Some(input) if input.matrix.is_none() => Some(input.text.trim()),
+                    Some(_) => None,
+                    None => reference.then_some(action.reference.as_str()),
+                };
+                named.filter(|text| is_channel(text)).map(|channel| (channel.to_string(), &action.source))
+            })
+    })?;
+    let (channel, source) = channel;
+    let command = format!("{prefix}{} {}{channel} {after}", channels.program, channels.prefix);
+    Some((command, channels.install.replace("{channel}", &channel), source))
+}
+
 /// Whether `command` runs the test command of one of the ecosystems `ids` (`npm test`,
 /// `cargo test`, `python3 -m pytest`), not merely a program of theirs (`node ./scripts/x.js`).
 pub fn runs_the_tests_of(command: &str, ids: &[&str]) -> bool {

@@ -5,7 +5,7 @@
 //! only when it has its own `Cargo.lock`. `cargo fuzz` crates are never installed.
 
 use crate::detect::ecosystems::ecosystem::{
-    Alias, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SettingsTypes, SetupStep, Toolchain,
+    Alias, Channels, Declaration, Ecosystem, EnvHelper, EnvRead, Need, SettingsTypes, SetupStep, Toolchain,
 };
 use crate::detect::ecosystems::project::{Members, pm_path, toml_workspace};
 use crate::detect::findings::{Findings, Phase};
@@ -51,6 +51,12 @@ pub static DECLARATION: Declaration = Declaration {
     install_programs: &["cargo"],
     publish_commands: &[("cargo", "publish")],
     skipped_dirs: &["target"],
+    channels: Some(Channels {
+        names: &["nightly", "beta"],
+        program: "cargo",
+        prefix: "+",
+        install: "if command -v rustup >/dev/null 2>&1; then rustup toolchain install {channel} --profile minimal; fi",
+    }),
     ..Declaration::new(&Rust)
 };
 
@@ -265,6 +271,32 @@ fn toolchain_pin(channel: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_test_job_on_nightly_runs_its_tests_there() {
+        let manifest = "[package]\nname = \"parser\"\nversion = \"0.1.0\"\n\n[features]\nnightly = []\n";
+        let job = |setup: &str| {
+            format!("jobs:\n  test:\n    steps:\n      - {setup}\n      - run: cargo test --all-features\n")
+        };
+        let draft = |setup: &str| {
+            let workflow = job(setup);
+            crate::detect::testing::detection(&[
+                ("Cargo.toml", manifest),
+                (".github/workflows/ci.yml", workflow.as_str()),
+            ])
+        };
+        let d = draft("uses: dtolnay/rust-toolchain@master\n        with:\n          toolchain: nightly");
+        assert_eq!(d.tests[0].command, "cargo +nightly test --all-features");
+        assert!(d.install.contains("rustup toolchain install nightly --profile minimal"), "{}", d.install);
+        let d = draft("uses: dtolnay/rust-toolchain@nightly-2025-06-01");
+        assert_eq!(d.tests[0].command, "cargo +nightly-2025-06-01 test --all-features");
+        // Stable, a version or a matrix of channels: the default toolchain.
+        for setup in ["uses: dtolnay/rust-toolchain@stable", "uses: dtolnay/rust-toolchain@1.80"] {
+            let d = draft(setup);
+            assert_eq!(d.tests[0].command, "cargo test --all-features", "{setup}");
+            assert!(!d.install.contains("toolchain install nightly"), "{}", d.install);
+        }
+    }
 
     #[test]
     fn diesel_s_cli_connects_through_database_url() {

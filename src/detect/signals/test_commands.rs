@@ -106,7 +106,14 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 }
                 // What the step sets goes with the command (`PGUSER=postgres yarn test`), and
                 // what the runner sets when the repo's own script reads it.
-                let test = line.env_words() + &runner_words(sources, line, &test) + &test;
+                let mut test = line.env_words() + &runner_words(sources, line, &test) + &test;
+                // On the channel the job sets up (`cargo +nightly test`), which install gets
+                // when this test is the primary.
+                let mut channel_install = None;
+                if let Some((on_channel, install, source)) = ecosystems::on_setup_channel(&job.actions, &test) {
+                    channel_install = Some(Step::shell(Phase::Toolchain, install, source.clone()));
+                    test = on_channel;
+                }
                 let command = if line.dir.is_empty() { test } else { format!("cd {} && {test}", line.dir) };
                 if let Some(step) = ecosystems::task_runner_when_missing(&command) {
                     out.step(Phase::Toolchain, step, line.source.clone());
@@ -114,7 +121,10 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 if let Some((step, source)) = global_tool_of(&job.lines[..index], &command) {
                     out.step(Phase::Toolchain, step, source);
                 }
-                let placed_first = placed.iter().filter(|(i, _)| *i < index).map(|(_, step)| step.clone()).collect();
+                let placed_first = channel_install
+                    .into_iter()
+                    .chain(placed.iter().filter(|(i, _)| *i < index).map(|(_, step)| step.clone()))
+                    .collect();
                 // The job's own builds, in the test's folder, as the test runs them: every
                 // time, so that an edit is tested built.
                 let (test_dir, _) = place(line);
