@@ -136,7 +136,6 @@ impl Ecosystem for Ruby {
         }
         if let Some(production) = reads.iter().find(|read| read.via == RAILS_PRODUCTION).map(|read| read.at)
             && sources.workflows().jobs.iter().any(|job| job.secrets.iter().any(|s| s == MASTER_KEY))
-            && !reads.iter().any(|read| read.name == MASTER_KEY)
         {
             reads.push(EnvRead::new(MASTER_KEY, production, Need::Unstated, CI_MASTER_KEY));
         }
@@ -423,7 +422,8 @@ mod tests {
 
     #[test]
     fn the_master_key_ci_passes_from_its_secrets_is_the_apps() {
-        let production = "Rails.application.configure do\n  config.eager_load = true\nend\n";
+        // Rails' own template names the variable in a comment.
+        let production = "Rails.application.configure do\n  # Ensures that a master key has been made available in ENV[\"RAILS_MASTER_KEY\"]\n  config.eager_load = true\nend\n";
         let workflow = "jobs:\n  test:\n    env:\n      RAILS_MASTER_KEY: ${{ secrets.RAILS_MASTER_KEY }}\n    steps:\n      - run: bin/rails test\n";
         let mut files = vec![
             ("Gemfile", "source \"https://rubygems.org\"\ngem \"rails\"\n"),
