@@ -137,7 +137,7 @@ impl Ecosystem for Python {
         let mut reads = env::reads(text);
         // django-storages reads the AWS keys by default only when the settings give it none.
         if reads.iter().any(|read| read.via == env::STORAGES_DEFAULT)
-            && django_settings::settings_package_texts(sources).iter().any(|t| env::gives_storages_keys(t))
+            && django_settings::settings_texts(sources).iter().any(|t| env::gives_storages_keys(t))
         {
             reads.retain(|read| read.via != env::STORAGES_DEFAULT);
         }

@@ -11,23 +11,21 @@ use regex::Regex;
 use crate::detect::sources::Sources;
 use crate::rel_path::RelPath;
 
-/// The texts of the modules under the settings package `manage.py` names (`site/settings/`
-/// for `site.settings.local`, its `includes/` too): where a project configures Django.
-pub fn settings_package_texts(sources: &Sources) -> Vec<Arc<str>> {
+/// The texts of the project's settings modules: `settings.py`, and the modules of a
+/// `settings/` or `conf/` package (with its `includes/`), where Django projects configure it
+/// (`manage.py` may name the module through a helper of the project).
+pub fn settings_texts(sources: &Sources) -> Vec<Arc<str>> {
     let repo = sources.repo();
-    let mut texts = Vec::new();
-    for manage in repo.named("manage.py") {
-        let Some(text) = repo.read(manage) else { continue };
-        let Some(module) = DEFAULT.captures(&text).and_then(|c| c.get(1)) else { continue };
-        let Some((package, _)) = module.as_str().rsplit_once('.') else { continue };
-        let Some(dir) = manage.parent().join_normalized(&package.replace('.', "/")) else { continue };
-        let modules = repo.under(&dir).filter(|file| file.name().ends_with(".py")).take(MAX_SETTINGS_MODULES);
-        texts.extend(modules.filter_map(|file| repo.read(file.path())));
-    }
-    texts
+    let in_package = |dir: &str| dir.split('/').any(|part| part == "settings" || part == "conf");
+    repo.files()
+        .filter(|file| file.name().ends_with(".py") && file.is_own())
+        .filter(|file| file.name() == "settings.py" || in_package(file.dir()))
+        .take(MAX_SETTINGS_MODULES)
+        .filter_map(|file| repo.read(file.path()))
+        .collect()
 }
 
-/// A settings package holds a handful of modules; a package this large is no settings package.
+/// Settings modules read at most: a project has a handful.
 const MAX_SETTINGS_MODULES: usize = 64;
 
 static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {

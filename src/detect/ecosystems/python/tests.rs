@@ -588,9 +588,9 @@ fn ci_s_make_target_installs_the_project_as_ci_does() {
 
 #[test]
 fn django_storages_reads_no_default_keys_where_the_settings_give_them() {
-    // A serializer imports the S3 backend; the settings package (`conf/`, as manage.py names
-    // it, with an `includes/` module) gives the keys under names of its own.
-    let manage = "import os\nos.environ.setdefault(\"DJANGO_SETTINGS_MODULE\", \"shop.conf.dev\")\n";
+    // A serializer imports the S3 backend; the settings package (`conf/`, which manage.py
+    // names through a helper, with an `includes/` module) gives the keys under names of its own.
+    let manage = "from shop.setup import setup_env\nsetup_env()\n";
     let base = "AWS_S3_ACCESS_KEY_ID = config(\"S3_ACCESS_KEY_ID\", default=None)\nAWS_S3_SECRET_ACCESS_KEY = config(\"S3_SECRET_ACCESS_KEY\", default=None)\n";
     let serializer = "from storages.backends.s3 import S3Storage\n\nclass Doc(Serializer):\n    pass\n";
     let mut files = vec![
