@@ -64,13 +64,14 @@ pub(super) type ComposeApp = (RelPathBuf, compose::ComposeService, bool);
 /// service is where the code runs.
 pub(super) fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
     let in_tests = |rel: &RelPath| rel.parent().components().any(is_skipped_code_dir);
+    let repo_name = crate::checkout::default_repo_name(sources.repo().root());
     let mut found = Vec::new();
     for rel in &sources.compose().files {
         if rel.split('/').any(compose::is_production_file) || in_tests(rel) {
             continue;
         }
         for service in compose::services(sources.repo(), rel).unwrap_or_default() {
-            let app = is_app(&service);
+            let app = is_app(&service) || runs_own_image(&service, &repo_name);
             found.push((rel.clone(), service, app));
         }
     }
@@ -104,6 +105,17 @@ pub(super) fn compose_services(sources: &Sources) -> Vec<ComposeApp> {
 /// service built from a custom Dockerfile is still the database): the app.
 fn is_app(service: &compose::ComposeService) -> bool {
     service.build && !is_backing_service(&canonical_service(&service.name))
+}
+
+/// Whether a service runs the project's own published image (`ghcr.io/bitmagnet-io/bitmagnet:latest`
+/// in bitmagnet's compose file): a self-hosted app's compose file configures the app there,
+/// as a service built from the checkout does.
+fn runs_own_image(service: &compose::ComposeService, repo_name: &str) -> bool {
+    let Some(image) = service.image.as_deref() else { return false };
+    let image = image.split('@').next().unwrap_or_default();
+    let name = image.rsplit('/').next().unwrap_or_default();
+    let name = name.split(':').next().unwrap_or_default();
+    image.contains('/') && !name.is_empty() && name.eq_ignore_ascii_case(repo_name) && !is_backing_service(name)
 }
 
 /// What an example's comment says: `# OPTIONAL: …`, `# Required`, `(optional)`, `…, required`;
@@ -305,5 +317,19 @@ pub(super) fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, e
                 evidence.add(key, &source, need, why);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_service_running_the_projects_own_image_is_the_app() {
+        let compose = "services:\n  tracker:\n    image: ghcr.io/acme/tracker:latest\n    environment:\n      - POSTGRES_HOST=postgres\n      - POSTGRES_PASSWORD=postgres\n  postgres:\n    image: postgres:16-alpine\n    environment:\n      - POSTGRES_PASSWORD=postgres\n  cache:\n    image: ghcr.io/acme/cache-proxy:1\n    environment:\n      - PROXY_TOKEN=x\n";
+        let git = "[remote \"origin\"]\n\turl = https://github.com/acme/tracker.git\n";
+        let files = [("go.mod", "module github.com/acme/tracker\n\ngo 1.22\n"), ("docker-compose.yml", compose)];
+        let secrets = |files: &[(&str, &str)]| crate::detect::testing::detection(files).secrets;
+        assert!(secrets(&files).is_empty(), "another project's image: {:?}", secrets(&files));
+        let named = [files[0], files[1], (".git/config", git)];
+        assert_eq!(secrets(&named), ["POSTGRES_PASSWORD"], "the app's, not the database's or another image's");
     }
 }
