@@ -164,7 +164,12 @@ fn reads_through(pattern: &Regex, text: &str) -> Vec<EnvRead> {
                 Need::Unstated
             };
             let via = if c.name("index").is_some() { "os.environ[…]" } else { "os.getenv" };
-            Some(EnvRead::new(name.as_str(), name.start(), need, via).typed_setting(default_is_setting(rest)))
+            // `if os.getenv("SMTP_CREDENTIALS", False):` tests presence: a falsy default there types nothing.
+            let presence_test =
+                code::expression(rest.trim_start().strip_prefix(',').unwrap_or_default(), QUOTES).trim() == "False"
+                    && conditions::in_condition_header(text, whole.start());
+            let setting = default_is_setting(rest) && !presence_test;
+            Some(EnvRead::new(name.as_str(), name.start(), need, via).typed_setting(setting))
         })
         .collect()
 }

@@ -62,3 +62,10 @@ pub(super) fn under_condition(text: &str, at: usize) -> bool {
     }
     false
 }
+
+/// Whether the code at `at` is inside the condition of an `if`/`elif` on its line.
+pub(super) fn in_condition_header(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = text[line_start..at].trim_start();
+    before.starts_with("if ") || before.starts_with("elif ")
+}

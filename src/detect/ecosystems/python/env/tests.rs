@@ -376,3 +376,13 @@ fn reads_of_a_string_constant_read_its_value() {
         "a lower-case value and a name the file never assigns are no reads"
     );
 }
+
+#[test]
+fn a_false_default_in_an_if_tests_presence_and_types_nothing() {
+    let text = "if os.getenv(\"SMTP_CREDENTIALS\", False):\n    params = json.loads(os.getenv(\"SMTP_CREDENTIALS\"))\nDEBUG = os.getenv(\"DEBUG\", False)\n";
+    let settings: Vec<(String, bool)> = direct(text).into_iter().map(|r| (r.name, r.setting)).collect();
+    assert_eq!(
+        settings,
+        [("SMTP_CREDENTIALS".into(), false), ("SMTP_CREDENTIALS".into(), false), ("DEBUG".into(), true)]
+    );
+}
