@@ -60,6 +60,72 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
         names: &["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
         via: "@upstash/redis's Redis.fromEnv()",
     },
+    // The AI SDK's providers: the default instance (`openai("gpt-4o")`) or a factory called
+    // without options (`createOpenAI()`) reads the provider's key.
+    SdkDefault {
+        package: "@ai-sdk/openai",
+        call: r"(?:^|[^.[:word:]])(?:openai[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createOpenAI[[:space:]]*\([[:space:]]*\))",
+        option: None,
+        options_at: 0,
+        names: &["OPENAI_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
+    SdkDefault {
+        package: "@ai-sdk/anthropic",
+        call: r"(?:^|[^.[:word:]])(?:anthropic[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createAnthropic[[:space:]]*\([[:space:]]*\))",
+        option: None,
+        options_at: 0,
+        names: &["ANTHROPIC_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
+    SdkDefault {
+        package: "@ai-sdk/google",
+        call: r"(?:^|[^.[:word:]])(?:google[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createGoogleGenerativeAI[[:space:]]*\([[:space:]]*\))",
+        option: None,
+        options_at: 0,
+        names: &["GOOGLE_GENERATIVE_AI_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
+    SdkDefault {
+        package: "@ai-sdk/mistral",
+        call: r"(?:^|[^.[:word:]])(?:mistral[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createMistral[[:space:]]*\([[:space:]]*\))",
+        option: None,
+        options_at: 0,
+        names: &["MISTRAL_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
+    SdkDefault {
+        package: "@ai-sdk/groq",
+        call: r"(?:^|[^.[:word:]])(?:groq[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createGroq[[:space:]]*\([[:space:]]*\))",
+        option: None,
+        options_at: 0,
+        names: &["GROQ_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
+    SdkDefault {
+        package: "@ai-sdk/xai",
+        call: r"(?:^|[^.[:word:]])(?:xai[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createXai[[:space:]]*\([[:space:]]*\))",
+        option: None,
+        options_at: 0,
+        names: &["XAI_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
+    SdkDefault {
+        package: "@ai-sdk/deepseek",
+        call: r"(?:^|[^.[:word:]])(?:deepseek[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createDeepSeek[[:space:]]*\([[:space:]]*\))",
+        option: None,
+        options_at: 0,
+        names: &["DEEPSEEK_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
+    SdkDefault {
+        package: "@ai-sdk/cohere",
+        call: r"(?:^|[^.[:word:]])(?:cohere[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createCohere[[:space:]]*\([[:space:]]*\))",
+        option: None,
+        options_at: 0,
+        names: &["COHERE_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
 ];
 
 /// The variables the SDKs `text` imports read by default, at the first call that relies on it.
@@ -129,6 +195,17 @@ mod tests {
         assert_eq!(
             names("const { Redis } = require('@upstash/redis');\nconst redis = Redis.fromEnv();\n"),
             ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]
+        );
+        let ai = "import { openai } from '@ai-sdk/openai';\nimport { google } from \"@ai-sdk/google\";\nconst a = streamText({ model: openai.responses('gpt-4o') });\nconst b = google('gemini-2.5-pro');\n";
+        assert_eq!(names(ai), ["OPENAI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"]);
+        assert_eq!(
+            names("import { createAnthropic } from '@ai-sdk/anthropic';\nconst a = createAnthropic();\n"),
+            ["ANTHROPIC_API_KEY"]
+        );
+        // A factory given its options reads what they say.
+        assert!(
+            names("import { createAnthropic } from '@ai-sdk/anthropic';\nconst a = createAnthropic({ apiKey });\n")
+                .is_empty()
         );
     }
 
