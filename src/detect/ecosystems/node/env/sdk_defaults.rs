@@ -60,11 +60,12 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
         names: &["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
         via: "@upstash/redis's Redis.fromEnv()",
     },
-    // The AI SDK's providers: the default instance (`openai("gpt-4o")`) or a factory called
-    // without options (`createOpenAI()`) reads the provider's key.
+    // The AI SDK's providers: the default instance, imported (`import { openai } from
+    // "@ai-sdk/openai"`, used however), or a factory called without options
+    // (`createOpenAI()`) reads the provider's key.
     SdkDefault {
         package: "@ai-sdk/openai",
-        call: r"(?:^|[^.[:word:]])(?:openai[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createOpenAI[[:space:]]*\([[:space:]]*\))",
+        call: r"\{(?:[^}]*[^[:word:]])?openai(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createOpenAI[[:space:]]*\([[:space:]]*\)",
         option: None,
         options_at: 0,
         names: &["OPENAI_API_KEY"],
@@ -72,7 +73,7 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@ai-sdk/anthropic",
-        call: r"(?:^|[^.[:word:]])(?:anthropic[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createAnthropic[[:space:]]*\([[:space:]]*\))",
+        call: r"\{(?:[^}]*[^[:word:]])?anthropic(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createAnthropic[[:space:]]*\([[:space:]]*\)",
         option: None,
         options_at: 0,
         names: &["ANTHROPIC_API_KEY"],
@@ -80,7 +81,7 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@ai-sdk/google",
-        call: r"(?:^|[^.[:word:]])(?:google[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createGoogleGenerativeAI[[:space:]]*\([[:space:]]*\))",
+        call: r"\{(?:[^}]*[^[:word:]])?google(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createGoogleGenerativeAI[[:space:]]*\([[:space:]]*\)",
         option: None,
         options_at: 0,
         names: &["GOOGLE_GENERATIVE_AI_API_KEY"],
@@ -88,7 +89,7 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@ai-sdk/mistral",
-        call: r"(?:^|[^.[:word:]])(?:mistral[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createMistral[[:space:]]*\([[:space:]]*\))",
+        call: r"\{(?:[^}]*[^[:word:]])?mistral(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createMistral[[:space:]]*\([[:space:]]*\)",
         option: None,
         options_at: 0,
         names: &["MISTRAL_API_KEY"],
@@ -96,7 +97,7 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@ai-sdk/groq",
-        call: r"(?:^|[^.[:word:]])(?:groq[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createGroq[[:space:]]*\([[:space:]]*\))",
+        call: r"\{(?:[^}]*[^[:word:]])?groq(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createGroq[[:space:]]*\([[:space:]]*\)",
         option: None,
         options_at: 0,
         names: &["GROQ_API_KEY"],
@@ -104,7 +105,7 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@ai-sdk/xai",
-        call: r"(?:^|[^.[:word:]])(?:xai[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createXai[[:space:]]*\([[:space:]]*\))",
+        call: r"\{(?:[^}]*[^[:word:]])?xai(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createXai[[:space:]]*\([[:space:]]*\)",
         option: None,
         options_at: 0,
         names: &["XAI_API_KEY"],
@@ -112,7 +113,7 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@ai-sdk/deepseek",
-        call: r"(?:^|[^.[:word:]])(?:deepseek[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createDeepSeek[[:space:]]*\([[:space:]]*\))",
+        call: r"\{(?:[^}]*[^[:word:]])?deepseek(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createDeepSeek[[:space:]]*\([[:space:]]*\)",
         option: None,
         options_at: 0,
         names: &["DEEPSEEK_API_KEY"],
@@ -120,10 +121,26 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     },
     SdkDefault {
         package: "@ai-sdk/cohere",
-        call: r"(?:^|[^.[:word:]])(?:cohere[[:space:]]*(?:\(|\.[[:word:]]+[[:space:]]*\()|createCohere[[:space:]]*\([[:space:]]*\))",
+        call: r"\{(?:[^}]*[^[:word:]])?cohere(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createCohere[[:space:]]*\([[:space:]]*\)",
         option: None,
         options_at: 0,
         names: &["COHERE_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
+    SdkDefault {
+        package: "@ai-sdk/fireworks",
+        call: r"\{(?:[^}]*[^[:word:]])?fireworks(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createFireworks[[:space:]]*\([[:space:]]*\)",
+        option: None,
+        options_at: 0,
+        names: &["FIREWORKS_API_KEY"],
+        via: "the AI SDK provider's default",
+    },
+    SdkDefault {
+        package: "@ai-sdk/deepinfra",
+        call: r"\{(?:[^}]*[^[:word:]])?deepinfra(?:[^[:word:]][^}]*)?\}[[:space:]]*from|(?:^|[^.[:word:]])createDeepInfra[[:space:]]*\([[:space:]]*\)",
+        option: None,
+        options_at: 0,
+        names: &["DEEPINFRA_API_KEY"],
         via: "the AI SDK provider's default",
     },
 ];
@@ -196,7 +213,7 @@ mod tests {
             names("const { Redis } = require('@upstash/redis');\nconst redis = Redis.fromEnv();\n"),
             ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]
         );
-        let ai = "import { openai } from '@ai-sdk/openai';\nimport { google } from \"@ai-sdk/google\";\nconst a = streamText({ model: openai.responses('gpt-4o') });\nconst b = google('gemini-2.5-pro');\n";
+        let ai = "import { openai } from '@ai-sdk/openai';\nimport { google } from \"@ai-sdk/google\";\nimport { type AnthropicProvider } from '@ai-sdk/anthropic';\nconst providers = { openai, google };\n";
         assert_eq!(names(ai), ["OPENAI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"]);
         assert_eq!(
             names("import { createAnthropic } from '@ai-sdk/anthropic';\nconst a = createAnthropic();\n"),
