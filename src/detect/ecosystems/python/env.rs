@@ -34,8 +34,11 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
     // A settings module runs top to bottom at import: a read under `if USE_S3:` or in an
     // `else:` branch happens only in the set-ups that take it, so the app starts without it.
     for read in &mut found {
-        // A request handler reads when a request comes, not when the app starts.
-        if read.need == Need::Required && conditions::in_request_handler(text, read.at) {
+        // A request handler reads when a request comes, a method when it is called, not when
+        // the app starts.
+        if read.need == Need::Required
+            && (conditions::in_request_handler(text, read.at) || conditions::in_method(text, read.at))
+        {
             read.need = Need::Unstated;
             continue;
         }

@@ -28,6 +28,27 @@ pub(super) fn in_request_handler(text: &str, at: usize) -> bool {
         || lines.map(str::trim).take_while(|line| line.starts_with('@')).any(|line| ROUTE.is_match(line))
 }
 
+/// Whether offset `at` lies in a method other than `__init__` (a `def` whose first parameter
+/// is `self` or `cls`): it reads when something calls it (a search client's `get_api_key`),
+/// not when the app starts, as a request handler does.
+pub(super) fn in_method(text: &str, at: usize) -> bool {
+    /// How many lines up the enclosing function is looked for.
+    const LOOKBACK: usize = 400;
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let indent_of = |line: &str| line.len() - line.trim_start().len();
+    let indent = indent_of(&text[line_start..at]);
+    let Some(def) = text[..line_start].lines().rev().take(LOOKBACK).find(|line| {
+        let content = line.trim_start();
+        indent_of(line) < indent && (content.starts_with("def ") || content.starts_with("async def "))
+    }) else {
+        return false;
+    };
+    let signature = def.trim_start().trim_start_matches("async ").trim_start_matches("def ");
+    let Some((name, parameters)) = signature.split_once('(') else { return false };
+    let first = parameters.split([',', ')', ':']).next().unwrap_or_default().trim();
+    name.trim() != "__init__" && (first == "self" || first == "cls")
+}
+
 /// Whether the statement holding offset `at` runs only under a condition: some block that
 /// encloses it (by indentation, through the lines of a multi-line expression) opens with
 /// `if`, `elif`, `else`, `except`, `for` or `while`, or the statement is such an `if`

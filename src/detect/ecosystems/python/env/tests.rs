@@ -386,3 +386,16 @@ fn a_false_default_in_an_if_tests_presence_and_types_nothing() {
         [("SMTP_CREDENTIALS".into(), false), ("SMTP_CREDENTIALS".into(), false), ("DEBUG".into(), true)]
     );
 }
+
+#[test]
+fn a_read_in_a_method_requires_nothing_at_start() {
+    let text = "import os\n\nclass BingSearch:\n    def __init__(self):\n        self.endpoint = os.environ[\"BING_ENDPOINT\"]\n        self.api_key = self.get_api_key()\n\n    def get_api_key(self):\n        try:\n            api_key = os.environ[\"BING_API_KEY\"]\n        except Exception:\n            raise Exception(\"set BING_API_KEY\")\n        return api_key\n\ndef load():\n    return os.environ[\"APP_TOKEN\"]\n";
+    assert_eq!(
+        found(text),
+        [
+            ("BING_ENDPOINT".into(), Need::Required),
+            ("BING_API_KEY".into(), Need::Unstated),
+            ("APP_TOKEN".into(), Need::Required)
+        ]
+    );
+}
