@@ -93,6 +93,14 @@ pub fn test_deps(ini: &str) -> TestDeps {
             extras.push(extra.to_string());
         }
     }
+    // `[testenv]` installs nothing and a section of its own runs the suite
+    // (`[testenv:test-py{3.12,3.13}]` with `deps = -r requirements/test.txt`): its deps.
+    if deps.is_empty()
+        && extras.is_empty()
+        && let Some(suite_deps) = suite_section_deps(ini)
+    {
+        return TestDeps { deps: suite_deps, extras, variant: None, current: None };
+    }
     let variant = picked.filter(|_| conditional).map(|env| (env.clone(), section));
     let current = picked.filter(|env| env.split('-').any(is_python_factor)).map(|env| {
         env.split('-').map(|factor| if is_python_factor(factor) { "py" } else { factor }).collect::<Vec<_>>().join("-")
@@ -100,10 +108,32 @@ pub fn test_deps(ini: &str) -> TestDeps {
     TestDeps { deps, extras, variant, current }
 }
 
+/// The deps of the first `[testenv:…]` section whose commands run tests (`coverage run -m
+/// pytest`), for its plainest environment's factors; `None` when none sets deps.
+fn suite_section_deps(ini: &str) -> Option<Vec<String>> {
+    ini.lines().filter_map(|line| line.trim().strip_prefix("[testenv:")?.strip_suffix(']')).find_map(|name| {
+        let section = format!("testenv:{name}");
+        let commands = ini_value(ini, &section, "commands")?;
+        if !commands.lines().any(crate::detect::ecosystems::is_test_command) {
+            return None;
+        }
+        // Of its environments, the plainest (`test-py3.13`, not `test-py3.13-chardet`).
+        let plainest = expand(name).into_iter().min_by_key(|env| env.split('-').count())?;
+        let factors: HashSet<&str> = plainest.split('-').filter(|f| !is_python_factor(f)).collect();
+        let (deps, _) = applying(&conditional_lines_of(ini, &section, "deps"), &factors);
+        (!deps.is_empty()).then_some(deps)
+    })
+}
+
 /// The lines of `[testenv]`'s `key` (other sections' values substituted), each with its
 /// factor condition if it has one.
 fn conditional_lines(ini: &str, key: &str) -> Vec<(Option<Vec<Group>>, String)> {
-    substituted(ini, &ini_value(ini, "testenv", key).unwrap_or_default(), 0)
+    conditional_lines_of(ini, "testenv", key)
+}
+
+/// The lines of `key` in `section`, as [`conditional_lines`] reads `[testenv]`'s.
+fn conditional_lines_of(ini: &str, section: &str, key: &str) -> Vec<(Option<Vec<Group>>, String)> {
+    substituted(ini, &ini_value(ini, section, key).unwrap_or_default(), 0)
         .iter()
         .map(|line| line.split(" #").next().unwrap_or_default().trim())
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
@@ -538,6 +568,15 @@ mod tests {
         );
         assert_eq!(deps("[testenv:lint]\ndeps = ruff\n"), (vec![], None));
         assert_eq!(ini_value("[testenv]\ncommands = pytest\n[other]\ndeps = x\n", "testenv", "deps"), None);
+    }
+
+    #[test]
+    fn the_suites_own_section_gives_the_deps_where_testenv_gives_none() {
+        let ini = "[tox]\nenvlist =\n    build\n    test-py{3.13, 3.12}{-chardet, }\n    docs\n\n[testenv]\ncommands = python -c \"import sys; sys.exit(1)\"\n\n[testenv:build]\ndeps = build\ncommands = python -m build\n\n[testenv:test-py{3.13, 3.12}{-chardet, }]\ndeps =\n    -r requirements/test/requirements.txt\n    chardet: chardet\ncommands =\n    coverage run -m pytest {posargs:}\n\n[testenv:docs]\ndeps = sphinx\ncommands = sphinx-build docs out\n";
+        assert_eq!(deps(ini).0, ["-r requirements/test/requirements.txt"]);
+        // `[testenv]`'s own deps stay the ones taken.
+        let base = ini.replace("[testenv]\n", "[testenv]\ndeps = pytest\n");
+        assert_eq!(deps(&base).0, ["pytest"]);
     }
 
     #[test]
