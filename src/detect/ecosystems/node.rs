@@ -226,7 +226,8 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
         node_version(repo, pins, dir, &manifest, &manifest_path, pm, out).filter(|(_, e)| !e.is_key("engines.node"));
     // The Node the package manager needs: of the version `packageManager` names, else the one
     // CI sets up (pnpm 11 from `pnpm/setup` needs Node 22.13, where the machine may have 20).
-    let ci_pm = if declared.is_none() && matches!(pm, Pm::Pnpm | Pm::Yarn) { ci_version(sources, pm) } else { None };
+    let ci_pm =
+        if declared.is_none() && matches!(pm, Pm::Pnpm | Pm::Yarn) { ci_version(sources, repo, dir, pm) } else { None };
     let needed = match (&pm_version, &ci_pm) {
         (Some(v), _) => node_floor(pm, v).map(|floor| (floor, v.clone(), pm_source.clone())),
         (None, Some((v, source))) => node_floor(pm, v).map(|floor| (floor, v.clone(), source.clone())),
@@ -280,7 +281,7 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
     match pm {
         Pm::Pnpm | Pm::Yarn => {
             // Unless `packageManager` names it: the version CI sets up, else the lockfile's hint.
-            let (version, source) = match (&declared, ci_version(sources, pm)) {
+            let (version, source) = match (&declared, ci_version(sources, repo, dir, pm)) {
                 (Some(_), _) => (pm_version.clone(), pm_source.clone()),
                 (None, Some((version, source))) => (Some(version), source),
                 (None, None) => (lockfile_version_hint(repo, dir, pm), Evidence::file(&manifest_path)),
@@ -402,14 +403,19 @@ fn package_manager_setup(pm: Pm, version: Option<&str>, yarn_berry: bool) -> Vec
 /// default pnpm may not read an older lockfile).
 /// The version of `pm` CI's official setup step installs (`pnpm/action-setup` with
 /// `version: 10`: a lockfile format several majors write says less), with its evidence. The
-/// action takes a semver range: `^7` is pnpm 7, the major the job runs.
-fn ci_version(sources: &Sources, pm: Pm) -> Option<(String, Evidence)> {
+/// action takes a semver range: `^7` is pnpm 7, the major the job runs. A pin older than the
+/// lockfile's format is stale (a workflow left at pnpm 4 beside a v9 lockfile, which pnpm 4
+/// cannot read): the lockfile's major then.
+fn ci_version(sources: &Sources, repo: &Repo, dir: &RelPath, pm: Pm) -> Option<(String, Evidence)> {
     let steps: Vec<&SetupStep> = DECLARATION.setup_steps.iter().filter(|step| step.target == pm.name()).collect();
-    sources.workflows().jobs.iter().flat_map(|job| &job.actions).find_map(|used| {
+    let (version, source) = sources.workflows().jobs.iter().flat_map(|job| &job.actions).find_map(|used| {
         let step = steps.iter().find(|step| step.uses.split('@').next() == Some(used.action.as_str()))?;
         let version = used.inputs.get(step.version_input).and_then(|input| version::semver_pin(&input.text))?;
         Some((version, used.source.clone()))
-    })
+    })?;
+    let older_than_lockfile = lockfile_version_hint(repo, dir, pm)
+        .and_then(|hint| Some(version::Pin::parse(&version)?.major() < version::Pin::parse(&hint)?.major()));
+    (older_than_lockfile != Some(true)).then_some((version, source))
 }
 
 fn lockfile_version_hint(repo: &Repo, dir: &RelPath, pm: Pm) -> Option<String> {
@@ -728,12 +734,17 @@ mod tests {
         let publish = "jobs:\n  build:\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          version: 6.0.2\n";
         let files = [
             files[0],
-            files[1],
+            ("pnpm-lock.yaml", "lockfileVersion: 5.4\n"),
             (".github/workflows/node.js.yml", test),
             (".github/workflows/npm-publish.yml", publish),
         ];
         let scan = crate::detect::testing::scan(&Node, &files);
         assert!(scan.steps().contains(&"hanzo_pm pnpm 7"), "{:?}", scan.steps());
+        // A pin older than the lockfile's format cannot read it: the lockfile's major.
+        let stale = "jobs:\n  build:\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          version: 4.11.1\n";
+        let files = [files[0], ("pnpm-lock.yaml", "lockfileVersion: '9.0'\n"), (".github/workflows/ci.yml", stale)];
+        let scan = crate::detect::testing::scan(&Node, &files);
+        assert!(scan.steps().contains(&"hanzo_pm pnpm 9"), "{:?}", scan.steps());
     }
 
     #[test]
