@@ -135,15 +135,34 @@ fn project(
     let locked = repo.exists(&lock);
     out.package_manager("cargo", None, pm_path(dir), Evidence::file(manifest_path));
     let (fetch, source) =
-        if locked { ("cargo fetch --locked", lock) } else { ("cargo fetch", manifest_path.to_owned()) };
+        if locked { ("cargo fetch --locked", lock.clone()) } else { ("cargo fetch", manifest_path.to_owned()) };
     let source = Evidence::file(source);
     out.step_in(dir, Phase::Install, fetch, source);
+    if locked {
+        native_build_packages(repo, &lock, out);
+    }
 
     let workspace = manifest.get("workspace");
     let members = workspace.map(|ws| toml_workspace(repo, dir, ws, manifest_path, ("cargo", "member crate"), out));
     let test = if members.is_some() { "cargo test --workspace" } else { "cargo test" };
     out.test(in_dir(dir, test), Evidence::file(manifest_path));
     members
+}
+
+/// Crates whose build script needs a system library or tool that CI's runners have and a
+/// bare Debian lacks, and the Debian packages that give it: bindgen loads libclang.
+const NATIVE_BUILD_PACKAGES: &[(&str, &[&str])] = &[("bindgen", &["libclang-dev"])];
+
+/// The Debian packages the locked crates' build scripts need (see [`NATIVE_BUILD_PACKAGES`]).
+fn native_build_packages(repo: &Repo, lock: &RelPath, out: &mut Findings) {
+    let Some(text) = repo.read(lock) else { return };
+    for (krate, packages) in NATIVE_BUILD_PACKAGES {
+        if text.lines().any(|line| line.trim() == format!("name = \"{krate}\"")) {
+            let mut args = vec![format!("to build the {krate} crate")];
+            args.extend(packages.iter().map(|p| p.to_string()));
+            out.helper(Phase::System, "hanzo_apt_install", args, Evidence::file(lock));
+        }
+    }
 }
 
 /// `rust-toolchain.toml`/`rust-toolchain` (here or in a parent) names the toolchain the repo
@@ -271,6 +290,20 @@ fn toolchain_pin(channel: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_locked_bindgen_gets_libclang() {
+        let manifest = "[package]\nname = \"ouch\"\nversion = \"0.1.0\"\n";
+        let lock = "version = 4\n\n[[package]]\nname = \"bindgen\"\nversion = \"0.72.1\"\n";
+        let d = crate::detect::testing::detection(&[("Cargo.toml", manifest), ("Cargo.lock", lock)]);
+        assert!(
+            d.install.contains("hanzo_apt_install 'to build the bindgen crate' libclang-dev"),
+            "{}",
+            d.install
+        );
+        let d = crate::detect::testing::detection(&[("Cargo.toml", manifest), ("Cargo.lock", "version = 4\n")]);
+        assert!(!d.install.contains("libclang"), "{}", d.install);
+    }
 
     #[test]
     fn a_test_job_on_nightly_runs_its_tests_there() {
