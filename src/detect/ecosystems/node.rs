@@ -399,8 +399,6 @@ fn package_manager_setup(pm: Pm, version: Option<&str>, yarn_berry: bool) -> Vec
     }
 }
 
-/// The pnpm major a lockfile was written by, when `packageManager` names none (corepack's
-/// default pnpm may not read an older lockfile).
 /// The version of `pm` CI's official setup step installs (`pnpm/action-setup` with
 /// `version: 10`: a lockfile format several majors write says less), with its evidence. The
 /// action takes a semver range: `^7` is pnpm 7, the major the job runs. A pin older than the
@@ -418,6 +416,10 @@ fn ci_version(sources: &Sources, repo: &Repo, dir: &RelPath, pm: Pm) -> Option<(
     (older_than_lockfile != Some(true)).then_some((version, source))
 }
 
+/// The pnpm major a lockfile was written by, when `packageManager` names none (corepack's
+/// default pnpm may not read an older lockfile). A `pnpm-workspace.yaml` of settings alone,
+/// with no `packages:` (pnpm 10 reads its settings there; pnpm 9 refuses it), makes the v9
+/// format pnpm 10's.
 fn lockfile_version_hint(repo: &Repo, dir: &RelPath, pm: Pm) -> Option<String> {
     if pm != Pm::Pnpm {
         return None;
@@ -425,8 +427,14 @@ fn lockfile_version_hint(repo: &Repo, dir: &RelPath, pm: Pm) -> Option<String> {
     let lock = dir.join(rel!("pnpm-lock.yaml"));
     let text = repo.exists(&lock).then(|| repo.read_once(&lock))??;
     let line = text.lines().find_map(|l| l.strip_prefix("lockfileVersion:"))?;
+    let workspace = dir.join(rel!("pnpm-workspace.yaml"));
+    let settings_only = || {
+        repo.exists(&workspace)
+            && repo.read(&workspace).is_some_and(|text| !text.lines().any(|l| l.trim_end() == "packages:"))
+    };
     Some(
         match version::Pin::parse(line)?.major() {
+            9.. if settings_only() => "10",
             9.. => "9",
             6..=8 => "8",
             5 => "7",
@@ -744,6 +752,13 @@ mod tests {
         let stale = "jobs:\n  build:\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          version: 4.11.1\n";
         let files = [files[0], ("pnpm-lock.yaml", "lockfileVersion: '9.0'\n"), (".github/workflows/ci.yml", stale)];
         let scan = crate::detect::testing::scan(&Node, &files);
+        assert!(scan.steps().contains(&"hanzo_pm pnpm 9"), "{:?}", scan.steps());
+        // A workspace file of settings alone is pnpm 10's.
+        let settings = ("pnpm-workspace.yaml", "onlyBuiltDependencies:\n  - esbuild\n");
+        let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], settings]);
+        assert!(scan.steps().contains(&"hanzo_pm pnpm 10"), "{:?}", scan.steps());
+        let members = ("pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n");
+        let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], members]);
         assert!(scan.steps().contains(&"hanzo_pm pnpm 9"), "{:?}", scan.steps());
     }
 

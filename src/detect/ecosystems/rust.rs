@@ -296,11 +296,7 @@ mod tests {
         let manifest = "[package]\nname = \"ouch\"\nversion = \"0.1.0\"\n";
         let lock = "version = 4\n\n[[package]]\nname = \"bindgen\"\nversion = \"0.72.1\"\n";
         let d = crate::detect::testing::detection(&[("Cargo.toml", manifest), ("Cargo.lock", lock)]);
-        assert!(
-            d.install.contains("hanzo_apt_install 'to build the bindgen crate' libclang-dev"),
-            "{}",
-            d.install
-        );
+        assert!(d.install.contains("hanzo_apt_install 'to build the bindgen crate' libclang-dev"), "{}", d.install);
         let d = crate::detect::testing::detection(&[("Cargo.toml", manifest), ("Cargo.lock", "version = 4\n")]);
         assert!(!d.install.contains("libclang"), "{}", d.install);
     }
