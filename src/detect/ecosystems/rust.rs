@@ -150,19 +150,36 @@ fn project(
 }
 
 /// Crates whose build script needs a system library or tool that CI's runners have and a
-/// bare Debian lacks, and the Debian packages that give it: bindgen loads libclang.
-const NATIVE_BUILD_PACKAGES: &[(&str, &[&str])] = &[("bindgen", &["libclang-dev"])];
+/// bare Debian may lack, and the Debian packages that give it: bindgen loads libclang; a
+/// `-sys` crate links the C library its documentation names, found through pkg-config.
+const NATIVE_BUILD_PACKAGES: &[(&str, &[&str])] = &[
+    ("bindgen", &["libclang-dev"]),
+    ("openssl-sys", &["libssl-dev", "pkg-config"]),
+    ("pq-sys", &["libpq-dev"]),
+    ("mysqlclient-sys", &["default-libmysqlclient-dev", "pkg-config"]),
+    ("libdbus-sys", &["libdbus-1-dev", "pkg-config"]),
+    ("libudev-sys", &["libudev-dev", "pkg-config"]),
+    ("alsa-sys", &["libasound2-dev", "pkg-config"]),
+];
 
 /// The Debian packages the locked crates' build scripts need (see [`NATIVE_BUILD_PACKAGES`]).
 fn native_build_packages(repo: &Repo, lock: &RelPath, out: &mut Findings) {
     let Some(text) = repo.read(lock) else { return };
-    for (krate, packages) in NATIVE_BUILD_PACKAGES {
-        if text.lines().any(|line| line.trim() == format!("name = \"{krate}\"")) {
-            let mut args = vec![format!("to build the {krate} crate")];
-            args.extend(packages.iter().map(|p| p.to_string()));
-            out.helper(Phase::System, "hanzo_apt_install", args, Evidence::file(lock));
+    let locked: Vec<&(&str, &[&str])> = NATIVE_BUILD_PACKAGES
+        .iter()
+        .filter(|(krate, _)| text.lines().any(|line| line.trim() == format!("name = \"{krate}\"")))
+        .collect();
+    if locked.is_empty() {
+        return;
+    }
+    let crates: Vec<&str> = locked.iter().map(|(krate, _)| *krate).collect();
+    let mut args = vec![format!("to build {}", crates.join(", "))];
+    for package in locked.iter().flat_map(|(_, packages)| packages.iter()) {
+        if !args.iter().any(|a| a == package) {
+            args.push(package.to_string());
         }
     }
+    out.helper(Phase::System, "hanzo_apt_install", args, Evidence::file(lock));
 }
 
 /// `rust-toolchain.toml`/`rust-toolchain` (here or in a parent) names the toolchain the repo
@@ -292,13 +309,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_locked_bindgen_gets_libclang() {
+    fn locked_crates_with_native_builds_get_their_debian_packages() {
         let manifest = "[package]\nname = \"ouch\"\nversion = \"0.1.0\"\n";
         let lock = "version = 4\n\n[[package]]\nname = \"bindgen\"\nversion = \"0.72.1\"\n";
         let d = crate::detect::testing::detection(&[("Cargo.toml", manifest), ("Cargo.lock", lock)]);
-        assert!(d.install.contains("hanzo_apt_install 'to build the bindgen crate' libclang-dev"), "{}", d.install);
+        assert!(d.install.contains("hanzo_apt_install 'to build bindgen' libclang-dev"), "{}", d.install);
         let d = crate::detect::testing::detection(&[("Cargo.toml", manifest), ("Cargo.lock", "version = 4\n")]);
         assert!(!d.install.contains("libclang"), "{}", d.install);
+        // Several: one line, each package once.
+        let lock = "version = 4\n\n[[package]]\nname = \"openssl-sys\"\nversion = \"0.9.109\"\n\n[[package]]\nname = \"libudev-sys\"\nversion = \"0.1.4\"\n";
+        let d = crate::detect::testing::detection(&[("Cargo.toml", manifest), ("Cargo.lock", lock)]);
+        let apt: Vec<&str> = d.install.lines().filter(|l| l.starts_with("hanzo_apt_install")).collect();
+        assert_eq!(
+            apt,
+            ["hanzo_apt_install 'to build openssl-sys, libudev-sys' libssl-dev pkg-config libudev-dev  # Cargo.lock"]
+        );
     }
 
     #[test]
