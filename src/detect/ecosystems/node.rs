@@ -281,7 +281,7 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
     match pm {
         Pm::Pnpm | Pm::Yarn => {
             // Unless `packageManager` names it: the version CI sets up, else the lockfile's hint.
-            let (version, source) = match (&declared, ci_version(sources, repo, dir, pm)) {
+            let (version, source) = match (&declared, ci_pm) {
                 (Some(_), _) => (pm_version.clone(), pm_source.clone()),
                 (None, Some((version, source))) => (Some(version), source),
                 (None, None) => (lockfile_version_hint(repo, dir, pm), Evidence::file(&manifest_path)),

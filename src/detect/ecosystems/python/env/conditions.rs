@@ -8,41 +8,36 @@ use regex::Regex;
 /// Whether offset `at` lies in a coroutine (`async def`, run by an event loop on demand) or in a
 /// function a web framework routes requests to (`@router.post("/auth")`, `@app.route("/")`).
 pub(super) fn in_request_handler(text: &str, at: usize) -> bool {
-    /// How many lines up the enclosing function is looked for.
-    const LOOKBACK: usize = 400;
     static ROUTE: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"^@[[:word:].]*\.(?:get|post|put|patch|delete|route|api_route|websocket)\(")
             .expect("the route decorator pattern is valid")
     });
+    let Some((def, mut above)) = enclosing_def(text, at) else { return false };
+    def.trim_start().starts_with("async ")
+        || above.by_ref().map(str::trim).take_while(|line| line.starts_with('@')).any(|line| ROUTE.is_match(line))
+}
+
+/// The `def` line of the function enclosing offset `at` (by indentation, up to a few hundred
+/// lines up), and the lines above it, nearest first.
+fn enclosing_def(text: &str, at: usize) -> Option<(&str, impl Iterator<Item = &str>)> {
+    /// How many lines up the enclosing function is looked for.
+    const LOOKBACK: usize = 400;
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let indent_of = |line: &str| line.len() - line.trim_start().len();
     let indent = indent_of(&text[line_start..at]);
     let mut lines = text[..line_start].lines().rev().take(LOOKBACK);
-    let Some(def) = lines.by_ref().find(|line| {
+    let def = lines.by_ref().find(|line| {
         let content = line.trim_start();
         indent_of(line) < indent && (content.starts_with("def ") || content.starts_with("async def "))
-    }) else {
-        return false;
-    };
-    def.trim_start().starts_with("async ")
-        || lines.map(str::trim).take_while(|line| line.starts_with('@')).any(|line| ROUTE.is_match(line))
+    })?;
+    Some((def, lines))
 }
 
 /// Whether offset `at` lies in a method other than `__init__` (a `def` whose first parameter
 /// is `self` or `cls`): it reads when something calls it (a search client's `get_api_key`),
 /// not when the app starts, as a request handler does.
 pub(super) fn in_method(text: &str, at: usize) -> bool {
-    /// How many lines up the enclosing function is looked for.
-    const LOOKBACK: usize = 400;
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let indent_of = |line: &str| line.len() - line.trim_start().len();
-    let indent = indent_of(&text[line_start..at]);
-    let Some(def) = text[..line_start].lines().rev().take(LOOKBACK).find(|line| {
-        let content = line.trim_start();
-        indent_of(line) < indent && (content.starts_with("def ") || content.starts_with("async def "))
-    }) else {
-        return false;
-    };
+    let Some((def, _)) = enclosing_def(text, at) else { return false };
     let signature = def.trim_start().trim_start_matches("async ").trim_start_matches("def ");
     let Some((name, parameters)) = signature.split_once('(') else { return false };
     let first = parameters.split([',', ')', ':']).next().unwrap_or_default().trim();
