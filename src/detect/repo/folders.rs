@@ -24,7 +24,20 @@ const CI_DIRS: &[&str] = &[".github", ".circleci", ".gitlab", ".buildkite", ".ci
 pub fn is_test_suite_dir(part: &str) -> bool {
     TEST_SUITE_DIRS.iter().chain(LOAD_TEST_TOOLS).any(|d| part.eq_ignore_ascii_case(d))
         || is_load_test_dir(part)
+        || is_named_suite_dir(part)
         || is_test_source_set(part)
+}
+
+/// The first word of a folder named for the kind of suite it holds (`acceptance_tests`,
+/// `integration-tests`, `functional_test`, `smoke-tests`).
+const SUITE_KINDS: &[&str] =
+    &["acceptance", "integration", "functional", "e2e", "smoke", "system", "regression", "contract", "api", "ui"];
+
+/// Whether `part` is a folder named `<kind>_tests`/`<kind>-tests` for a kind of suite.
+fn is_named_suite_dir(part: &str) -> bool {
+    let lower = part.to_ascii_lowercase();
+    let Some((kind, test)) = lower.split_once(['-', '_']) else { return false };
+    SUITE_KINDS.contains(&kind) && matches!(test, "test" | "tests")
 }
 
 /// A Gradle or Maven test source set named for its suite in camel case (`src/integrationTest`,
@@ -86,6 +99,9 @@ mod tests {
             "integrationTest",
             "contractTest",
             "functionalTests",
+            "acceptance_tests",
+            "integration-tests",
+            "Smoke_Test",
         ] {
             assert!(is_test_suite_dir(part), "{part}");
         }
@@ -101,6 +117,9 @@ mod tests {
             "stresser",
             "performance",
             "download-tests-data",
+            "acceptance",
+            "unit-tests-data",
+            "tests_api",
         ] {
             assert!(!is_test_suite_dir(part), "{part}");
         }
