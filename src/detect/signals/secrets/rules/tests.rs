@@ -17,6 +17,8 @@ fn values_that_make_a_name_a_setting() {
         ("DASHBOARD_AUTH", "basic_auth"),
         ("TRUSTED_HEADER_AUTH_KEY", "Remote-User"),
         ("PROXY_USER_TOKEN", "X-Forwarded-Access-Token"),
+        ("OIDC_URL_ACCESS_TOKEN", "${OIDC_ENDPOINT}/realms/${REALM}/protocol/openid-connect/token"),
+        ("JWKS_KEY", "https://id.example.com/.well-known/jwks.json"),
     ] {
         assert!(is_setting_value(name, value), "{name}={value}");
     }
@@ -38,6 +40,9 @@ fn values_that_make_a_name_a_setting() {
         ("APP_SECRET", "ThisIsNotSecret"),
         ("PADDLE_API_KEY", "999"),
         ("STRIPE_SECRET_KEY", "0"),
+        ("SLACK_WEBHOOK_URL", "https://hooks.slack.com/services/T0/B0/XXXX"),
+        ("SENTRY_KEY", "https://abc123@o1.ingest.sentry.io/1"),
+        ("PROVIDER_TOKEN", "https://api.example.com/auth?token=abc"),
     ] {
         assert!(!is_setting_value(name, value), "{name}={value}");
     }
@@ -340,6 +345,9 @@ fn placeholders() {
         "YOUR_TOKEN",
         "[gitlab-client-secret]",
         "[your api token]",
+        "SetYourDataHere",
+        "enter-your-api-key",
+        "PASTE_YOUR_TOKEN_HERE",
     ] {
         assert!(is_placeholder(value), "{value}");
     }
@@ -350,6 +358,9 @@ fn placeholders() {
         "yourself",
         "YOURS",
         "Yours",
+        "your",
+        "set-your",
+        "Sunset Yourself",
         "http://x",
         "secretive-value",
         "1",

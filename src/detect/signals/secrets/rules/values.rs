@@ -61,11 +61,39 @@ fn is_bracketed_words(value: &str) -> bool {
 }
 
 /// A value that tells its reader to put theirs: `your-api-key`, `YOUR_TOKEN`,
-/// `YourConnectionString`, `yourPassword` — not `yourself` or `YOURS`.
+/// `YourConnectionString`, `yourPassword`, or an instruction to (`SetYourDataHere`,
+/// `enter-your-key`, `paste_your_token_here`) — not `yourself` or `YOURS`.
 fn addresses_the_reader(value: &str) -> bool {
-    let Some((head, rest)) = value.split_at_checked(4) else { return false };
-    let camel = matches!(head, "Your" | "your") && rest.starts_with(|c: char| c.is_ascii_uppercase());
-    head.eq_ignore_ascii_case("your") && (rest.starts_with(['-', '_', ' ', '.']) || camel)
+    const INSTRUCTIONS: &[&str] = &["set", "enter", "put", "insert", "add", "paste", "fill", "use"];
+    let words = words_of(value);
+    match words.as_slice() {
+        [first, second, ..] if first == "your" => !second.is_empty(),
+        [verb, your, _, ..] => INSTRUCTIONS.contains(&verb.as_str()) && your == "your",
+        _ => false,
+    }
+}
+
+/// The words of a value written in any case style: `SetYourDataHere`, `set-your-data`,
+/// `SET_YOUR_DATA` and `set your data` are all `set`, `your`, `data`; `yourself` one word.
+fn words_of(value: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut previous_lower = false;
+    for c in value.chars() {
+        if !c.is_ascii_alphanumeric() {
+            previous_lower = false;
+            words.push(String::new());
+            continue;
+        }
+        if c.is_ascii_uppercase() && previous_lower || words.is_empty() {
+            words.push(String::new());
+        }
+        previous_lower = c.is_ascii_lowercase();
+        if let Some(last) = words.last_mut() {
+            last.push(c.to_ascii_lowercase());
+        }
+    }
+    words.retain(|w| !w.is_empty());
+    words
 }
 
 /// Whether an example's `value` for `name` is a setting's: a boolean (`true`, `off`), a
@@ -150,6 +178,23 @@ pub fn is_setting_value(name: &str, value: &str) -> bool {
     if is_header_name(value) && !password {
         return true;
     }
+    if is_endpoint(value) && CREDENTIAL_NOUNS.contains(&last.as_str()) {
+        return true;
+    }
     let items: Vec<&str> = value.split(',').map(str::trim).collect();
     items.len() >= 2 && items.iter().all(|i| LIST_ITEM.is_match(i))
+}
+
+/// An address with no credential in it: `https://id.example/token`, or one built on another
+/// variable (`${OIDC_ISSUER}/protocol/token`). A name ending in a credential's noun so given
+/// (`OIDC_URL_ACCESS_TOKEN`) names where the credential comes from, not the credential; a
+/// webhook's URL is another matter (its name ends in `URL`). With a user's part
+/// (`https://key@sentry.io/1`), a query string or a fragment it may carry one.
+fn is_endpoint(value: &str) -> bool {
+    static BUILT_ON_A_VARIABLE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/").expect("the address-on-a-variable pattern is valid")
+    });
+    let lower = value.to_ascii_lowercase();
+    let address = lower.starts_with("http://") || lower.starts_with("https://") || BUILT_ON_A_VARIABLE.is_match(value);
+    address && !value.contains(['@', '?', '#', ' '])
 }
