@@ -26,6 +26,24 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
     // (fixture, names that must be proposed, names that must be required, names that must not appear)
     type Case<'a> = (&'a str, &'a [&'a str], &'a [&'a str], &'a [&'a str]);
     let cases: &[Case] = &[
+        // viper set up in cobra's `cmd/root.go` (`SetEnvPrefix`, `AutomaticEnv`) reads the
+        // struct another file unmarshals under its prefix; the struct is the one of the
+        // package the parameter names.
+        (
+            "secrets-go-viper-cobra",
+            &["METERD_SPONSORTOKEN", "METERD_INFLUX_TOKEN", "METERD_INFLUX_PASSWORD"],
+            &[],
+            &["METERD_INTERVAL", "METERD_INFLUX_USER", "METERD_APIKEY", "SPONSORTOKEN", "INFLUX_TOKEN"],
+        ),
+        // A Python read through a constant another module of the project defines
+        // (`from app.const import PLUS_ENV_VAR`) reads the constant's value; a constant two
+        // modules define apart names nothing.
+        (
+            "secrets-python-name-constants",
+            &["CAMWATCH_PLUS_API_KEY", "CAMWATCH_JWT_SECRET"],
+            &[],
+            &["CAMWATCH_MODE", "RELAY_TOKEN", "BRIDGE_TOKEN", "RELAY_TOKEN_VAR", "PLUS_ENV_VAR"],
+        ),
         // ASP.NET Core reads every appsettings key from the environment (`__` between sections,
         // under the project's `AddEnvironmentVariables` prefix): the credential keys the file
         // leaves to give are secrets, never required; keys with values, and other environments',

@@ -381,6 +381,13 @@ pub trait Ecosystem: Sync {
         Vec::new()
     }
 
+    /// The string constants `text` defines whose values are variables' names (a Python
+    /// module's `PLUS_ENV_VAR = "PLUS_API_KEY"`): reads through them in other files of the
+    /// project are reads of the values (see [`EnvRead::by_constant`]).
+    fn name_constants(&self, _text: &str) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
     /// Whether `text` reads the environment as a whole (Go's `os.Environ()`): then the names a
     /// configuration parser of the same package is keyed by (its [`EnvRead::derived`]
     /// reads) are reads, wherever else the project spells them.
@@ -434,6 +441,9 @@ pub struct SettingsTypes {
     /// Types that parse their own value (Go's `Decode`, `UnmarshalText`, `Set`): one
     /// variable, however many fields they hold.
     pub decoders: Vec<String>,
+    /// The prefix this file's set-up of the library gives the structs other files have it
+    /// fill (see [`SettingsRoot::unprefixed`]).
+    pub root_prefix: Option<String>,
 }
 
 /// Where the project has a settings library fill a struct: the prefix (`APP`, joined with
@@ -447,13 +457,26 @@ pub struct SettingsRoot {
     /// defined (`GetSection(SmtpOptions.Section)`), not [`Self::prefix`].
     pub prefix_constant: Option<(String, String)>,
     /// The module the file imports the struct from (Rust's `use app::config::core::Env`
-    /// gives `core`): of several structs of that name, the one its file or folder names.
+    /// gives `core`, Go's `*globalconfig.All` `globalconfig`): of several structs of that
+    /// name, the one its file or folder names.
     pub module: Option<String>,
+    /// The library is set up in another file (cobra's `cmd/root.go` calls viper's
+    /// `SetEnvPrefix` and `AutomaticEnv`, another file `viper.Unmarshal`): the struct is read
+    /// under the prefix that file gives ([`SettingsTypes::root_prefix`]), and not at all
+    /// without one.
+    pub unprefixed: bool,
 }
 
 impl SettingsRoot {
     pub fn new(prefix: impl Into<String>, ty: impl Into<String>, keys: FieldKeys) -> SettingsRoot {
-        SettingsRoot { prefix: prefix.into(), ty: ty.into(), keys, prefix_constant: None, module: None }
+        SettingsRoot {
+            prefix: prefix.into(),
+            ty: ty.into(),
+            keys,
+            prefix_constant: None,
+            module: None,
+            unprefixed: false,
+        }
     }
 }
 
@@ -514,6 +537,10 @@ pub struct EnvRead {
     /// The read runs when some function is called, not when the app boots (a helper call in a
     /// function's body): a helper that stops without the value does not make it required.
     pub on_demand: bool,
+    /// The read names the variable by a constant the file does not define (`os.getenv(PLUS_ENV_VAR)`
+    /// after `from app.const import PLUS_ENV_VAR`): `name` is the constant's, and the read is of
+    /// the value a file of the project gives it ([`Ecosystem::name_constants`]).
+    pub by_constant: bool,
 }
 
 /// A settings file's key that the environment overrides, and the value the file gives it (see
@@ -589,7 +616,14 @@ impl EnvRead {
             helper: None,
             settings_key: None,
             on_demand: false,
+            by_constant: false,
         }
+    }
+
+    /// A read of the variable the constant `constant` of another file names (see
+    /// [`EnvRead::by_constant`]).
+    pub fn of_constant(constant: impl Into<String>, at: usize, need: Need, via: &'static str) -> EnvRead {
+        EnvRead { by_constant: true, ..EnvRead::new(constant, at, need, via) }
     }
 
     /// The same read, under a prefix another file may set (see [`EnvRead::unprefixed`]).

@@ -80,6 +80,7 @@ impl Ecosystem for Go {
     fn settings_structs(&self, text: &str) -> SettingsTypes {
         let mut types = envconfig::settings_structs(text);
         types.roots.extend(viper::roots(text));
+        types.root_prefix = viper::global_prefix(text);
         types
     }
     fn env_namespace(&self, text: &str) -> Option<String> {

@@ -155,6 +155,9 @@ impl Ecosystem for Python {
         helpers.extend(env::function_helpers(text));
         helpers
     }
+    fn name_constants(&self, text: &str) -> Vec<(String, String)> {
+        env::name_constants(text)
+    }
     /// Flask's `from_prefixed_env` and the like (see [`env::flask::prefix`]).
     fn env_prefix(&self, text: &str) -> Option<String> {
         env::flask::prefix(text)

@@ -390,6 +390,16 @@ fn code_secrets(
     // The env helpers of the project, wherever defined: calls of them in any file are reads.
     let helpers: HashMap<String, EnvHelper> =
         scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
+    // The constants naming variables, wherever defined; one defined twice apart names none.
+    let mut constants: HashMap<&str, Option<&str>> = HashMap::new();
+    for (constant, value) in scans.iter().flat_map(|(_, scan)| &scan.constants) {
+        let entry = constants.entry(constant.as_str()).or_insert(Some(value.as_str()));
+        if *entry != Some(value.as_str()) {
+            *entry = None;
+        }
+    }
+    let constants: HashMap<String, String> =
+        constants.into_iter().filter_map(|(c, v)| Some((c.to_string(), v?.to_string()))).collect();
     // The structs a settings library fills, defined and filled anywhere in the project.
     let mut defined: Vec<(&RelPath, structs::Defined)> = Vec::new();
     let mut roots: Vec<(&RelPath, SettingsRoot)> = Vec::new();
@@ -401,6 +411,9 @@ fn code_secrets(
         decoders.append(&mut scan.decoders);
         given.extend(std::mem::take(&mut scan.given));
     }
+    // As the project's prefix: one, or none where files disagree.
+    let root_prefixes: HashSet<String> = scans.iter().filter_map(|(_, scan)| scan.root_prefix.clone()).collect();
+    let root_prefix = if root_prefixes.len() == 1 { root_prefixes.into_iter().next() } else { None };
     let mut typed_settings = HashSet::new();
     for (rel, scan) in scans {
         let keyed = scan.keyed.into_iter().filter(|_| walking.contains(rel.parent()));
@@ -417,7 +430,11 @@ fn code_secrets(
             let helper = helpers.get(read.helper.as_deref().unwrap_or_default())?;
             Some((helper.read(read), line))
         });
-        for (read, line) in prefixed.chain(helped) {
+        let through_constants = scan.constant_reads.into_iter().filter_map(|(read, line)| {
+            let name = constants.get(&read.name)?.clone();
+            Some((EnvRead { name, by_constant: false, ..read }, line))
+        });
+        for (read, line) in prefixed.chain(helped).chain(through_constants) {
             if read.setting && !read.marked_secret {
                 typed_settings.insert(read.name);
                 continue;
@@ -429,7 +446,9 @@ fn code_secrets(
         }
     }
     let decoders: HashSet<&str> = decoders.iter().map(String::as_str).collect();
-    for (rel, read, line) in structs::filled(&roots, &defined, &decoders, &given, &project_prefix) {
+    for (rel, read, line) in
+        structs::filled(&roots, &defined, &decoders, &given, (&project_prefix, root_prefix.as_deref()))
+    {
         if read.setting && !read.marked_secret {
             typed_settings.insert(read.name);
             continue;
@@ -482,6 +501,8 @@ struct FileScan {
     structs: Vec<structs::Defined>,
     roots: Vec<SettingsRoot>,
     decoders: Vec<String>,
+    /// The prefix the file's set-up gives other files' roots ([`ecosystems::ecosystem::SettingsTypes::root_prefix`]).
+    root_prefix: Option<String>,
     /// Variables the project's orchestration sets ([`ecosystems::ecosystem::Ecosystem::env_supplied`]).
     supplied: Vec<String>,
     /// Variables (upper case) a settings file's key gives a value ([`EnvRead::settings_key`]).
@@ -494,6 +515,10 @@ struct FileScan {
     /// Calls that are reads if some file defines their function as an env helper
     /// ([`EnvRead::helper`]), with their line.
     helper_calls: Vec<(EnvRead, usize)>,
+    /// The constants the file defines as variables' names ([`ecosystems::ecosystem::Ecosystem::name_constants`]).
+    constants: Vec<(String, String)>,
+    /// Reads through a constant of another file ([`EnvRead::by_constant`]), with their line.
+    constant_reads: Vec<(EnvRead, usize)>,
 }
 
 impl FileScan {
@@ -510,11 +535,14 @@ impl FileScan {
             structs,
             roots,
             decoders,
+            root_prefix,
             supplied,
             given,
             unprefixed,
             helpers,
             helper_calls,
+            constants,
+            constant_reads,
         } = self;
         secrets.is_empty()
             && keyed.is_empty()
@@ -526,11 +554,14 @@ impl FileScan {
             && structs.is_empty()
             && roots.is_empty()
             && decoders.is_empty()
+            && root_prefix.is_none()
             && supplied.is_empty()
             && given.is_empty()
             && unprefixed.is_empty()
             && helpers.is_empty()
             && helper_calls.is_empty()
+            && constants.is_empty()
+            && constant_reads.is_empty()
     }
 }
 
@@ -576,6 +607,7 @@ fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &m
     scan.namespace = readers.iter().find_map(|eco| eco.env_namespace(&text));
     for eco in &readers {
         let types = eco.settings_structs(&text);
+        scan.root_prefix = scan.root_prefix.take().or(types.root_prefix);
         if types.structs.is_empty() && types.roots.is_empty() && types.decoders.is_empty() {
             continue;
         }
@@ -590,6 +622,7 @@ fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &m
     }
     scan.supplied = readers.iter().flat_map(|eco| eco.env_supplied(&text)).take(MAX_NAMES_PER_FILE).collect();
     scan.helpers = readers.iter().flat_map(|eco| eco.env_helpers(&text)).take(MAX_NAMES_PER_FILE).collect();
+    scan.constants = readers.iter().flat_map(|eco| eco.name_constants(&text)).take(MAX_NAMES_PER_FILE * 4).collect();
     let mut lines = Lines::new(&text);
     let mut names = HashSet::new();
     let mut told = HashSet::new();
@@ -622,6 +655,12 @@ fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &m
             // (`PYDANTIC_AI_GATEWAY_API_KEY` in the template beside the translation script);
             // one it alone reads is the script author's (a seeding or load-test token).
             if automation && (!is_sandbox_secret(&read.name) || !project.spelled.contains_key(&squashed(&read.name))) {
+                continue;
+            }
+            if read.by_constant {
+                if scan.constant_reads.len() < MAX_NAMES_PER_FILE {
+                    scan.constant_reads.push((read, lines.number));
+                }
                 continue;
             }
             if read.helper.is_some() {

@@ -27,7 +27,7 @@ const MAX_CLASSES: usize = 100;
 /// The classes `text` defines (each public settable property as the binder reads it) and the
 /// options bindings it makes.
 pub fn settings_structs(text: &str) -> SettingsTypes {
-    SettingsTypes { structs: classes(text), roots: roots(text), decoders: Vec::new() }
+    SettingsTypes { structs: classes(text), roots: roots(text), decoders: Vec::new(), root_prefix: None }
 }
 
 fn roots(text: &str) -> Vec<SettingsRoot> {

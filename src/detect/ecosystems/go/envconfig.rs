@@ -26,7 +26,7 @@ const MAX_STRUCTS: usize = 200;
 /// The structs `text` defines (each exported field as envconfig reads it) and the
 /// `envconfig.Process` calls it makes: any struct may be the one another package's call fills.
 pub fn settings_structs(text: &str) -> SettingsTypes {
-    SettingsTypes { structs: structs(text), roots: roots(text), decoders: decoders(text) }
+    SettingsTypes { structs: structs(text), roots: roots(text), decoders: decoders(text), root_prefix: None }
 }
 
 /// The types with a method envconfig parses a value with (`func (r *Rate) Decode(value

@@ -21,11 +21,18 @@ pub(super) fn is_setting_type(ty: &str) -> bool {
 /// &configOptions{}` (a package's own type may be unexported: the fields are what is read),
 /// `func load(config *conf.Config)`.
 pub(super) fn variable_type(text: &str, variable: &str) -> Option<String> {
+    variable_type_in(text, variable).map(|(_, ty)| ty)
+}
+
+/// [`variable_type`] and the package it names the type in (`globalconfig` of
+/// `*globalconfig.All`), if any.
+pub(super) fn variable_type_in(text: &str, variable: &str) -> Option<(Option<String>, String)> {
     let pattern = Regex::new(&format!(
-        r"(?-u:\b){v}[[:space:]]+\*?(?:[a-z][[:word:]]*\.)?([A-Z][[:word:]]*)[[:space:]]*(?:\n|;|=|,|\)|$)|(?-u:\b){v}[[:space:]]*:?=[[:space:]]*(?:&?(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)[[:space:]]*\{{|new\([[:space:]]*(?:[a-z][[:word:]]*\.)?([A-Za-z][[:word:]]*)[[:space:]]*\))",
+        r"(?-u:\b){v}[[:space:]]+\*?(?:([a-z][[:word:]]*)\.)?([A-Z][[:word:]]*)[[:space:]]*(?:\n|;|=|,|\)|$)|(?-u:\b){v}[[:space:]]*:?=[[:space:]]*(?:&?(?:([a-z][[:word:]]*)\.)?([A-Za-z][[:word:]]*)[[:space:]]*\{{|new\([[:space:]]*(?:([a-z][[:word:]]*)\.)?([A-Za-z][[:word:]]*)[[:space:]]*\))",
         v = regex::escape(variable)
     ))
     .ok()?;
     let c = pattern.captures(text)?;
-    c.get(1).or(c.get(2)).or(c.get(3)).map(|m| m.as_str().to_string())
+    let (package, ty) = [(1, 2), (3, 4), (5, 6)].into_iter().find_map(|(p, t)| Some((c.get(p), c.get(t)?)))?;
+    Some((package.map(|p| p.as_str().to_string()), ty.as_str().to_string()))
 }

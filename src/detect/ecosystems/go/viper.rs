@@ -263,7 +263,10 @@ pub fn roots(text: &str) -> Vec<SettingsRoot> {
         Regex::new(r"(?-u:\b)Unmarshal(?:Exact)?\([[:space:]]*&?([A-Za-z_][[:word:]]*)[[:space:]]*[,)]")
             .expect("the viper Unmarshal pattern is valid")
     });
-    let Some(setup) = Setup::of(text).filter(|s| s.automatic && s.nests()) else { return Vec::new() };
+    let Some(setup) = Setup::of(text) else { return roots_set_up_elsewhere(text, &UNMARSHAL) };
+    if !(setup.automatic && setup.nests()) {
+        return Vec::new();
+    }
     let double = setup.section_joiner() == Some("__");
     let mut found: Vec<SettingsRoot> = UNMARSHAL
         .captures_iter(text)
@@ -273,6 +276,38 @@ pub fn roots(text: &str) -> Vec<SettingsRoot> {
         .collect();
     found.dedup();
     found
+}
+
+/// `viper.Unmarshal(conf)` in a file that leaves setting viper up to another (see
+/// [`SettingsRoot::unprefixed`]): the global viper only, whose set-up any file may do.
+fn roots_set_up_elsewhere(text: &str, unmarshal: &Regex) -> Vec<SettingsRoot> {
+    // A file that names viper's prefix sets viper up itself, however partly.
+    if !text.contains("viper.Unmarshal") || text.contains("SetEnvPrefix(") {
+        return Vec::new();
+    }
+    let mut found: Vec<SettingsRoot> = unmarshal
+        .captures_iter(text)
+        .filter(|c| c.get(0).is_some_and(|whole| text[..whole.start()].ends_with("viper.")))
+        .filter_map(|c| super::types::variable_type_in(text, c.get(1)?.as_str()))
+        .map(|(package, ty)| SettingsRoot {
+            module: package,
+            unprefixed: true,
+            ..SettingsRoot::new("", ty, FieldKeys::Mapstructure { double: false })
+        })
+        .collect();
+    found.dedup();
+    found
+}
+
+/// The prefix a file that sets the global viper up to read nested keys from the environment
+/// gives every name (`EVCC_` of `viper.SetEnvPrefix("evcc")`, `AutomaticEnv()` and a `.`→`_`
+/// replacer), for the structs other files unmarshal (see [`SettingsRoot::unprefixed`]).
+pub fn global_prefix(text: &str) -> Option<String> {
+    let setup = Setup::of(text)?;
+    // Not a `viper.New()` instance's set-up.
+    let global = text.contains("viper.SetEnvPrefix(") && text.contains("viper.AutomaticEnv()");
+    (global && setup.automatic && setup.section_joiner() == Some("_") && !setup.prefix.is_empty())
+        .then_some(setup.prefix)
 }
 
 /// Whether a `Get…` call returns a setting: a flag, a number, a duration, a list, a map.
@@ -384,5 +419,21 @@ name := c.GetString("user")
         // Without the replacer a nested key is no name; without AutomaticEnv none is read.
         assert_eq!(roots(&text.replace("viper.SetEnvKeyReplacer", "// ")), []);
         assert_eq!(roots(&text.replace("viper.AutomaticEnv()", "")), []);
+    }
+
+    #[test]
+    fn a_struct_unmarshalled_where_another_file_set_viper_up_waits_for_its_prefix() {
+        let setup = "func initConfig() {\n\tviper.SetEnvPrefix(\"meterd\")\n\tviper.SetEnvKeyReplacer(strings.NewReplacer(\".\", \"_\"))\n\tviper.AutomaticEnv()\n}\n";
+        assert_eq!(global_prefix(setup).as_deref(), Some("METERD_"));
+        assert_eq!(global_prefix(&setup.replace("viper.AutomaticEnv()", "")), None);
+        assert_eq!(global_prefix(&setup.replace("viper.Set", "v.Set")), None, "an instance's set-up is its own");
+        let unmarshal = "func load(conf *config.All) error {\n\treturn viper.UnmarshalExact(conf)\n}\n";
+        let root = SettingsRoot {
+            module: Some("config".into()),
+            unprefixed: true,
+            ..SettingsRoot::new("", "All", FieldKeys::Mapstructure { double: false })
+        };
+        assert_eq!(roots(unmarshal), [root]);
+        assert_eq!(roots(&unmarshal.replace("viper.", "v.")), [], "an instance is set up where it is made");
     }
 }

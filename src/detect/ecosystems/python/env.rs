@@ -776,6 +776,7 @@ fn dynaconf_validators(text: &str) -> Vec<EnvRead> {
 }
 
 mod by_constant;
+pub use by_constant::name_constants;
 mod conditions;
 mod defaults_dict;
 mod django_configurations;

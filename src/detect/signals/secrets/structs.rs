@@ -24,7 +24,8 @@ pub(super) struct Defined {
 }
 
 /// Every variable the `roots` fill, as a read with the file and line of its field, under the
-/// `project_prefix` where the library reads so ([`EnvRead::unprefixed`]); none a settings file
+/// `project_prefix` where the library reads so ([`EnvRead::unprefixed`]) — a root set up in
+/// another file under that file's `root_prefix`, and not at all without one; none a settings file
 /// `given` a value (upper case) — the file gives the field one. A struct name defined in
 /// several files (Go's packages each have a `Config`) is the one in the folder of the file that
 /// names it, else the first's (the scan goes configuration first).
@@ -33,7 +34,7 @@ pub(super) fn filled<'a>(
     defined: &'a [(&'a RelPath, Defined)],
     decoders: &HashSet<&str>,
     given: &HashSet<String>,
-    project_prefix: &str,
+    (project_prefix, root_prefix): (&str, Option<&str>),
 ) -> Vec<(&'a RelPath, EnvRead, usize)> {
     // A type that parses its own value is one variable, not a struct of them.
     let mut by_name: ByName = HashMap::new();
@@ -43,6 +44,10 @@ pub(super) fn filled<'a>(
     let mut found = Vec::new();
     for (near, root) in roots {
         let prefix = match &root.prefix_constant {
+            None if root.unprefixed => match root_prefix {
+                Some(prefix) => prefix.trim_end_matches('_'),
+                None => continue,
+            },
             None => root.prefix.as_str(),
             Some((owner, constant)) => {
                 let Some((_, defined)) = nearest(&by_name, owner, near) else { continue };
@@ -82,7 +87,7 @@ fn in_module<'a>(
     let named = |rel: &RelPath| {
         let stem = rel.file_name().rsplit_once('.').map_or(rel.file_name(), |(stem, _)| stem);
         let stem = if matches!(stem, "mod" | "lib") { rel.parent().file_name() } else { stem };
-        module == Some(stem)
+        module == Some(stem) || module == Some(rel.parent().file_name())
     };
     let all = by_name.get(ty)?;
     all.iter().find(|(rel, _)| named(rel)).copied().or_else(|| nearest(by_name, ty, near))
@@ -189,7 +194,7 @@ mod tests {
         let names = |module: Option<&str>| -> Vec<String> {
             let root =
                 SettingsRoot { module: module.map(str::to_string), ..SettingsRoot::new("", "Env", FieldKeys::Serde) };
-            filled(&[(call, root)], &defined, &HashSet::new(), &HashSet::new(), "")
+            filled(&[(call, root)], &defined, &HashSet::new(), &HashSet::new(), ("", None))
                 .into_iter()
                 .map(|(_, read, _)| read.name)
                 .collect()

@@ -22,7 +22,7 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     READ.captures_iter(text)
         .filter_map(|c| {
             let (whole, constant) = (c.get(0)?, c.name("constant")?);
-            let name = string_constant(text, c.name("class").map(|m| m.as_str()), constant.as_str())?;
+            let class = c.name("class").map(|m| m.as_str());
             let after = &text[whole.end() - 1..];
             let need = if c.name("index").is_some() {
                 Need::Required
@@ -31,8 +31,32 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
             } else {
                 Need::Unstated
             };
-            Some(EnvRead::new(name, constant.start(), need, "os.getenv of a constant"))
+            let via = "os.getenv of a constant";
+            match string_constant(text, class, constant.as_str()) {
+                Some(name) => Some(EnvRead::new(name, constant.start(), need, via)),
+                // Imported from another module of the project (`from app.const import TOKEN_VAR`).
+                None if class.is_none() && assigned_string(text, constant.as_str(), "").is_none() => {
+                    Some(EnvRead::of_constant(constant.as_str(), constant.start(), need, via))
+                }
+                None => None,
+            }
         })
+        .collect()
+}
+
+/// The module's string constants that hold a variable's name (`PLUS_ENV_VAR = "PLUS_API_KEY"`),
+/// for the reads of other modules (see [`EnvRead::by_constant`]).
+pub fn name_constants(text: &str) -> Vec<(String, String)> {
+    static CONSTANT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?m)^([A-Z][A-Z0-9_]*)[[:space:]]*(?::[[:space:]]*(?:str|Final(?:\[str\])?)[[:space:]]*)?=[[:space:]]*['"]([A-Z][A-Z0-9_]*)['"][[:space:]]*$"#,
+        )
+        .expect("the Python name-constant pattern is valid")
+    });
+    CONSTANT
+        .captures_iter(text)
+        .filter(|c| code::is_upper_snake(&c[2]))
+        .map(|c| (c[1].to_string(), c[2].to_string()))
         .collect()
 }
 

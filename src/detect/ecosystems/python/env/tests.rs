@@ -5,9 +5,10 @@ fn found(text: &str) -> Vec<(String, Need)> {
     direct(text).into_iter().map(|r| (r.name, r.need)).collect()
 }
 
-/// The file's own reads, without the calls that are reads only through a project's helper.
+/// The file's own reads, without the calls that are reads only through a project's helper
+/// or another module's constant.
 fn direct(text: &str) -> Vec<EnvRead> {
-    reads(text).into_iter().filter(|r| r.helper.is_none()).collect()
+    reads(text).into_iter().filter(|r| r.helper.is_none() && !r.by_constant).collect()
 }
 
 #[test]
@@ -373,7 +374,15 @@ fn reads_of_a_string_constant_read_its_value() {
             ("APP_PEPPER".into(), Need::Required),
             ("APP_TOKEN".into(), Need::Optional),
         ],
-        "a lower-case value and a name the file never assigns are no reads"
+        "a lower-case value is no read"
+    );
+    let deferred: Vec<(String, bool)> =
+        reads(text).into_iter().filter(|r| r.by_constant).map(|r| (r.name, r.by_constant)).collect();
+    assert_eq!(deferred, [("UNKNOWN".to_string(), true)], "a name the file never assigns is another module's");
+    assert_eq!(
+        name_constants(text),
+        [("TOKEN_VAR".to_string(), "APP_TOKEN".to_string())],
+        "module constants only, holding a variable's name"
     );
 }
 

@@ -24,7 +24,7 @@ pub(in crate::detect::ecosystems::rust) fn settings_structs(text: &str) -> Setti
     if !speaks_of_env || !text.contains("Deserialize") && !text.contains("envy::") {
         return SettingsTypes::default();
     }
-    SettingsTypes { structs: structs(text), roots: roots(text), decoders: Vec::new() }
+    SettingsTypes { structs: structs(text), roots: roots(text), decoders: Vec::new(), root_prefix: None }
 }
 
 /// The structs envy fills here whose definition is elsewhere: the type of the call's
