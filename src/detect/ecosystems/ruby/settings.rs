@@ -9,6 +9,10 @@
 //! is a flag or number (or a `coerce_types` to one) types it as a setting. Nested attributes
 //! (`db: { host: … }`, read as `PREFIX_DB__HOST`) are left out.
 //!
+//! kithe's `Kithe::ConfigBase`: each `define_key :aws_secret_access_key` of a subclass is read
+//! from `AWS_SECRET_ACCESS_KEY` (before its config file); a `default:` makes it optional, and
+//! a flag or number default, or the boolean transform, a setting.
+//!
 //! figaro: `Figaro.env.stripe_key` reads `STRIPE_KEY`, `Figaro.env.stripe_key!` raises without
 //! it, `Figaro.env.enabled?` reads a flag, and `Figaro.require_keys("A", "B")` stops the boot
 //! without them — as dotenv's `Dotenv.require_keys("A", "B")` does.
@@ -22,7 +26,35 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
     let mut found = anyway_config_reads(text);
+    found.extend(kithe_reads(text));
     found.extend(figaro_reads(text));
+    found
+}
+
+fn kithe_reads(text: &str) -> Vec<EnvRead> {
+    static CLASS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^([ \t]*)class[[:space:]]+[A-Z][[:word:]]*[[:space:]]*<[[:space:]]*(?:::)?Kithe::ConfigBase[[:space:]]*$")
+            .expect("the kithe config class pattern is valid")
+    });
+    static KEY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^[[:space:]]*define_key[[:space:]]*\(?[[:space:]]*:([a-z_][a-z0-9_]*)[[:space:]]*(,[^\n]*)?$")
+            .expect("the kithe define_key pattern is valid")
+    });
+    let mut found = Vec::new();
+    for class in CLASS.captures_iter(text) {
+        let (Some(whole), Some(indent)) = (class.get(0), class.get(1)) else { continue };
+        let body = class_body(text, whole.end(), indent.as_str().len());
+        for key in KEY.captures_iter(body) {
+            let (Some(name), options) = (key.get(1), key.get(2).map_or("", |m| m.as_str())) else { continue };
+            let default = options.split_once("default:").map(|(_, rest)| rest.split(',').next().unwrap_or_default());
+            let need = if default.is_some() { Need::Optional } else { Need::Unstated };
+            let setting = default.is_some_and(is_setting_default) || options.contains("BOOLEAN_TRANSFORM");
+            let at = whole.end() + name.start();
+            found.push(
+                EnvRead::new(name.as_str().to_ascii_uppercase(), at, need, "kithe define_key").typed_setting(setting),
+            );
+        }
+    }
     found
 }
 
@@ -288,6 +320,24 @@ fn figaro_reads(text: &str) -> Vec<EnvRead> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kithe_keys_are_read_upper_cased() {
+        let text = "module Shop\n  class Env < Kithe::ConfigBase\n    define_key :secret_key_base\n    define_key :smtp_password, default: -> {\n      nil\n    }\n    define_key :log_in_using_sso, default: false, system_env_transform: Kithe::ConfigBase::BOOLEAN_TRANSFORM\n    define_key :aws_region, default: \"us-east-1\"\n  end\n\n  define_key :outside_the_class\nend\n";
+        let rows: Vec<(String, Need, bool)> =
+            kithe_reads(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect();
+        assert_eq!(
+            rows,
+            [
+                ("SECRET_KEY_BASE".into(), Need::Unstated, false),
+                ("SMTP_PASSWORD".into(), Need::Optional, false),
+                ("LOG_IN_USING_SSO".into(), Need::Optional, true),
+                ("AWS_REGION".into(), Need::Optional, false),
+            ]
+        );
+        let read = &kithe_reads(text)[1];
+        assert!(text[read.at..].starts_with("smtp_password"));
+    }
 
     fn found(text: &str) -> Vec<(String, Need, bool)> {
         reads(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect()
