@@ -629,6 +629,18 @@ pub fn is_project_dir(dir: &str) -> bool {
         && !dirs.windows(2).any(|w| w[0] == "src" && (w[1] == "test" || w[1] == "it"))
         && !dirs.windows(3).any(|w| w[0] == "src" && w[2] == "resources")
         && !dirs.iter().any(|part| BENCHMARK_DIRS.iter().any(|b| part.eq_ignore_ascii_case(b)))
+        && !dirs.iter().any(|part| holds_test_projects(part))
+}
+
+/// A folder of projects the tests run the tool on (mutmut's `e2e_projects/`, `test-apps/`,
+/// `testing_repos/`): each has its own manifest and lockfile, which only the tests read —
+/// one may even need another interpreter.
+fn holds_test_projects(part: &str) -> bool {
+    let lower = part.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split(['-', '_']).collect();
+    words.len() == 2
+        && matches!(words[0], "test" | "tests" | "testing" | "e2e")
+        && matches!(words[1], "projects" | "apps" | "repos" | "packages" | "cases")
 }
 
 /// Folders of benchmarks: a harness beside the project with its own manifest (node-redis's
@@ -752,6 +764,11 @@ mod tests {
                 && !is_project_path(rel!("Benchmarks/pyproject.toml"))
                 && !is_project_path(rel!("bench/package.json"))
         );
+        assert!(
+            !is_project_path(rel!("e2e_projects/py3_14/pyproject.toml"))
+                && !is_project_path(rel!("test-apps/next/package.json"))
+        );
+        assert!(is_project_path(rel!("tests/requirements.txt")) && is_project_path(rel!("e2e/package.json")));
         assert!(is_project_path(rel!("web/package.json")) && is_project_path(rel!("package.json")));
     }
 }

@@ -398,7 +398,12 @@ impl Tool {
 }
 
 fn detect(repo: &Repo, from_ci: &FromCi, out: &mut Findings) {
-    let mut dirs: Vec<&RelPath> = MARKERS.iter().flat_map(|m| repo.project_dirs(m)).collect();
+    let mut dirs: Vec<&RelPath> = MARKERS
+        .iter()
+        .flat_map(|m| repo.project_dirs(m).into_iter().map(move |dir| (*m, dir)))
+        .filter(|(marker, dir)| *marker != rel!("setup.cfg") || install::setup_cfg_declares_a_package(repo, dir))
+        .map(|(_, dir)| dir)
+        .collect();
     let requirements = requirement_files(repo);
     dirs.extend(requirements.iter().map(|f| requirements_project_dir(f)));
     dirs.sort_by_key(|d| (d.components().count(), *d));

@@ -348,13 +348,25 @@ pub(super) fn local_projects<'a>(found: &'a [ci::CiPackages], dir: &RelPath) -> 
     projects
 }
 
+/// Whether `dir`'s `setup.cfg` declares a package (setuptools' `[metadata]` or `[options]`),
+/// not only the settings of flake8 or pytest, which a repository of any language may keep
+/// there.
+pub(super) fn setup_cfg_declares_a_package(repo: &Repo, dir: &RelPath) -> bool {
+    let path = dir.join(rel!("setup.cfg"));
+    let Some(text) = repo.exists(&path).then(|| repo.read(&path)).flatten() else { return false };
+    text.lines().any(|line| {
+        let line = line.trim();
+        line == "[metadata]" || line == "[options]" || line.starts_with("[options.")
+    })
+}
+
 /// Whether pip can build the project in `dir`: it has metadata (`[project]`, `setup.py`,
 /// `setup.cfg`) or a build backend that keeps it elsewhere (poetry's `[tool.poetry]`,
 /// maturin's `Cargo.toml`). A `pyproject.toml` of tool settings alone, with setuptools named
 /// as its backend or none, is not a project: setuptools would guess its packages from the
 /// folders and refuse a tree of several. `pyproject` is the project's `pyproject.toml`, parsed.
 pub(super) fn is_installable(repo: &Repo, dir: &RelPath, pyproject: Option<&toml::Table>) -> bool {
-    if [rel!("setup.py"), rel!("setup.cfg")].iter().any(|f| repo.exists(dir.join(f))) {
+    if repo.exists(dir.join(rel!("setup.py"))) || setup_cfg_declares_a_package(repo, dir) {
         return true;
     }
     let Some(pyproject) = pyproject else { return false };

@@ -604,3 +604,11 @@ fn django_storages_reads_no_default_keys_where_the_settings_give_them() {
     files.push(("shop/conf/includes/base.py", base));
     assert!(!secrets(&files).contains(&"AWS_SECRET_ACCESS_KEY".to_string()), "{:?}", secrets(&files));
 }
+
+#[test]
+fn a_setup_cfg_of_linter_settings_is_no_python_project() {
+    let flake8 = scan(&Python, &[("setup.cfg", "[flake8]\nmax-line-length = 110\n"), ("Cargo.toml", "[package]\n")]);
+    assert!(!flake8.steps().iter().any(|c| c.contains("pip install")), "{:?}", flake8.steps());
+    let package = scan(&Python, &[("setup.cfg", "[metadata]\nname = shop\n\n[options]\npackages = find:\n")]);
+    assert!(package.steps().iter().any(|c| c.contains("pip install -e .")), "{:?}", package.steps());
+}
