@@ -127,6 +127,13 @@ pub(super) const NOT_THE_SUITE: &[&str] = &[
     "benchmarks",
     "perf",
     "e2e",
+    // The suite in a browser (`npm run test:browser`, `npx playwright test`): a job that
+    // installs one first; the plain run needs none.
+    "browser",
+    "browsers",
+    "playwright",
+    "cypress",
+    "selenium",
     "dts",
     "release",
     "build",
@@ -141,6 +148,11 @@ pub(super) const NOT_THE_SUITE: &[&str] = &[
     // Tests that need the internet (`pytest -m online`): a part a closed sandbox cannot run.
     "online",
 ];
+
+/// Options whose value names tests to leave out (Django's `--exclude-tag`, pytest's
+/// `--ignore`).
+const EXCLUDING_OPTIONS: &[&str] =
+    &["--exclude", "--exclude-tag", "--ignore", "--ignore-glob", "--deselect", "--skip", "--exclude-dir"];
 
 /// Options whose value names a build configuration or profile, not what runs.
 pub(super) const BUILD_CONFIGURATION_OPTIONS: &[&str] = &["--configuration", "-c", "--profile"];
@@ -163,7 +175,8 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
     let mut in_exclusion: Option<char> = None;
     let left_aside: Vec<bool> = words
         .iter()
-        .map(|word| {
+        .enumerate()
+        .map(|(i, word)| {
             if let Some(quote) = in_exclusion {
                 in_exclusion = (!word.ends_with(quote)).then_some(quote);
                 return true;
@@ -172,6 +185,12 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
                 && word[1..].eq_ignore_ascii_case("not")
             {
                 in_exclusion = Some(quote);
+                return true;
+            }
+            // `--exclude playwright`: what follows is left out of the run.
+            if let Some(previous) = i.checked_sub(1).map(|p| words[p])
+                && EXCLUDING_OPTIONS.contains(&previous)
+            {
                 return true;
             }
             let assignment =
@@ -211,8 +230,9 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
         || ecosystems::runs_a_part(command)
         || names.iter().any(|n| match n.as_str() {
             "coverage" | "cov" => !names_the_suite,
-            // `microbenchmarks.py`, `run_benchmarks`: a benchmark under any name.
-            n => NOT_THE_SUITE.contains(&n) || n.contains("benchmark"),
+            // `microbenchmarks.py`, `run_benchmarks`: a benchmark under any name; a
+            // browser cloud's run (`test:browserstack`) a browser's.
+            n => NOT_THE_SUITE.contains(&n) || n.contains("benchmark") || n.starts_with("browser"),
         });
     let interpreter = words.windows(2).any(|w| {
         let value = w[1].trim_start_matches('-');
@@ -323,6 +343,24 @@ pub fn test_rank(source: &Evidence) -> u8 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_suite_in_a_browser_is_not_the_primary() {
+        let browser = "jobs:\n  browser:\n    steps:\n      - run: npx playwright install --with-deps chromium\n      - run: npm run test:browser -- --project chromium\n";
+        let cloud = "jobs:\n  browserstack:\n    steps:\n      - run: npm run test:browserstack\n";
+        let node = "jobs:\n  build:\n    steps:\n      - run: npm ci\n      - run: npm test\n";
+        let files = [
+            (".github/workflows/browser.yml", browser),
+            (".github/workflows/browserstack.yml", cloud),
+            (".github/workflows/node.yml", node),
+            (
+                "package.json",
+                r#"{"scripts": {"test": "vitest run", "test:browser": "vitest run --browser", "test:browserstack": "browserstack-node-sdk playwright test"}}"#,
+            ),
+        ];
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "npm test");
+    }
+
     #[test]
     fn of_cis_test_jobs_the_main_ecosystems_comes_first() {
         let frontend = "jobs:\n  test:\n    steps:\n      - run: pnpm test\n";

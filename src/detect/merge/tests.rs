@@ -613,6 +613,9 @@ fn the_primary_test_is_the_suite_a_developer_runs() {
     assert_eq!(reasons("CHECK_NUMBER_FORMAT=1 python3 runtests.py", &[]), 0);
     assert_eq!(reasons("python3 -m pytest -m \"not e2e\" -n logical", &[]), 0);
     assert_eq!(reasons("python3 -m pytest -m \"e2e\"", &[]), 1);
+    assert_eq!(reasons("python3 manage.py test src --exclude playwright", &[]), 0);
+    assert_eq!(reasons("python3 -m pytest --ignore tests/e2e", &[]), 0);
+    assert_eq!(reasons("npm run test:browser", &[]), 1, "the suite in a browser");
     assert_eq!(reasons("make test FORMAT=1 && make format", &[]), 1);
 }
 
