@@ -261,7 +261,19 @@ fn serde_struct_reads(text: &str) -> Vec<EnvRead> {
         let Some(ty) = c.get(2).map(|m| m.as_str()).or_else(annotated) else { continue };
         found.extend(struct_fields(text, ty, &prefix, "envy field"));
     }
-    let deserialized = || DESERIALIZE.captures(text).and_then(|c| c.get(1)).map(|m| m.as_str()).or_else(annotated);
+    // `extract::<Self>()` in `impl Config { … }` is the `Config` the block implements.
+    let implemented = |at: usize| {
+        static IMPL: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"(?m)^impl(?:<[^>\n]*>)?[[:space:]]+([A-Z][[:word:]]*)[[:space:]]*\{").expect("valid")
+        });
+        IMPL.captures_iter(&text[..at]).last().and_then(|c| c.get(1)).map(|m| m.as_str())
+    };
+    let deserialized = || {
+        let c = DESERIALIZE.captures(text)?;
+        let ty = c.get(1)?;
+        if ty.as_str() == "Self" { implemented(ty.start()) } else { Some(ty.as_str()) }
+    };
+    let deserialized = || deserialized().or_else(annotated);
     // Over settings a file may give, a field needs no variable: the environment only overrides it.
     let overriding = |reads: Vec<EnvRead>, layered: bool| {
         reads.into_iter().map(move |read| {
@@ -322,14 +334,15 @@ static FIGMENT_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
 /// (the config crate's `.separator("__")`, figment's `.split("__")`): `APP_DATABASE__PASSWORD`
 /// sets `database.password`. Without one a nested struct cannot be set from the environment.
 fn nesting_separator(text: &str, source: &Regex, method: &str) -> Option<String> {
-    let chain = code::expression(&text[source.find(text)?.end()..], QUOTES);
+    let chain = code::expression(&text[source.find_iter(text).last()?.end()..], QUOTES);
     let pattern = Regex::new(&format!(r#"{method}\([[:space:]]*"([^"]+)"[[:space:]]*\)"#)).ok()?;
     Some(pattern.captures(chain)?.get(1)?.as_str().to_string())
 }
 
-/// figment's `Env::prefixed("APP_")`: the prefix as written, `_` included.
+/// figment's `Env::prefixed("APP_")`: the prefix as written, `_` included; of several merged
+/// (a renamed project's `CONDUIT_` then `CONDUWUIT_`), the last, which wins.
 fn figment_prefix(text: &str) -> Option<String> {
-    Some(FIGMENT_PREFIX.captures(text)?.get(1)?.as_str().to_ascii_uppercase())
+    Some(FIGMENT_PREFIX.captures_iter(text).last()?.get(1)?.as_str().to_ascii_uppercase())
 }
 
 /// The prefix figment (`Env::prefixed("APP_")`, as written) or the config crate
@@ -640,6 +653,10 @@ let mut config: Configuration = Figment::new().merge(env()).extract()?;
         );
         let text = "struct App { token: String }\nlet a = Figment::from(Env::prefixed(\"APP_\")).extract::<App>()?;\n";
         assert_eq!(found(text), [("APP_TOKEN".into(), Need::Required)]);
+        // `extract::<Self>()` in the type's own `impl`; of two prefixes merged, the last wins
+        // (a renamed project's).
+        let text = "pub struct Config {\n    pub turn_secret: String,\n}\nimpl Config {\n    pub fn load() -> Result<Figment> {\n        Ok(Figment::new().merge(Env::prefixed(\"OLD_\").split(\"__\")).merge(Env::prefixed(\"NEW_\").split(\"__\")))\n    }\n    pub fn new(raw: &Figment) -> Result<Self> {\n        raw.extract::<Self>()\n    }\n}\n";
+        assert_eq!(found(text), [("NEW_TURN_SECRET".into(), Need::Required)]);
     }
 
     #[test]
