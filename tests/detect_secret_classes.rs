@@ -35,6 +35,20 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["METERD_INTERVAL", "METERD_INFLUX_USER", "METERD_APIKEY", "SPONSORTOKEN", "INFLUX_TOKEN"],
         ),
+        // Invenio's invenio.cfg: invenio-config reads each key as INVENIO_<KEY>; the keys left
+        // to give (a stand-in, None, a dict of stand-ins) and a database URI with a password
+        // are the deployment's to set; a key the file gives a real value needs nothing.
+        (
+            "secrets-python-invenio",
+            &[
+                "INVENIO_SECRET_KEY",
+                "INVENIO_SQLALCHEMY_DATABASE_URI",
+                "INVENIO_ORCID_APP_CREDENTIALS",
+                "INVENIO_METRICS_API_KEY",
+            ],
+            &[],
+            &["INVENIO_SITE_UI_URL", "INVENIO_STATS_API_TOKEN", "INVENIO_THEME_FRONTPAGE_TITLE", "SECRET_KEY"],
+        ),
         // A Python read through a constant another module of the project defines
         // (`from app.const import PLUS_ENV_VAR`) reads the constant's value; a constant two
         // modules define apart names nothing.

@@ -27,6 +27,7 @@ mod ci;
 mod django_settings;
 mod env;
 mod install;
+mod invenio;
 mod native;
 mod pin;
 mod runners;
@@ -128,13 +129,19 @@ impl Ecosystem for Python {
     fn in_installed_environment(&self, command: &str, package_managers: &[&str]) -> Option<String> {
         in_the_interpreter(command, package_managers)
     }
-    fn env_reads(&self, _rel: &RelPath, text: &str) -> Vec<EnvRead> {
+    fn is_settings_file(&self, _dir: &str, name: &str) -> bool {
+        name == invenio::CONFIG_FILE
+    }
+    fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+        if rel.file_name() == invenio::CONFIG_FILE {
+            return invenio::reads(text);
+        }
         env::reads(text)
     }
     /// A Django settings module of another deployment requires nothing of development (see
     /// [`django_settings`]).
     fn env_reads_in(&self, sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
-        let mut reads = env::reads(text);
+        let mut reads = self.env_reads(rel, text);
         // django-storages reads the AWS keys by default only when the settings give it none.
         if reads.iter().any(|read| read.via == env::STORAGES_DEFAULT)
             && django_settings::settings_texts(sources).iter().any(|t| env::gives_storages_keys(t))
