@@ -60,6 +60,23 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
         names: &["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
         via: "@upstash/redis's Redis.fromEnv()",
     },
+    // Clerk's Next.js middleware verifies sessions with the secret key it reads itself.
+    SdkDefault {
+        package: "@clerk/nextjs",
+        call: r"(?:^|[^.[:word:]])(?:clerkMiddleware|authMiddleware)[[:space:]]*\(",
+        option: None,
+        options_at: 0,
+        names: &["CLERK_SECRET_KEY"],
+        via: "Clerk's middleware default",
+    },
+    SdkDefault {
+        package: "@clerk/nextjs/server",
+        call: r"(?:^|[^.[:word:]])(?:clerkMiddleware|authMiddleware)[[:space:]]*\(",
+        option: None,
+        options_at: 0,
+        names: &["CLERK_SECRET_KEY"],
+        via: "Clerk's middleware default",
+    },
     // The AI SDK's providers: the default instance, imported (`import { openai } from
     // "@ai-sdk/openai"`, used however), or a factory called without options
     // (`createOpenAI()`) reads the provider's key.
@@ -212,6 +229,20 @@ mod tests {
         assert_eq!(
             names("const { Redis } = require('@upstash/redis');\nconst redis = Redis.fromEnv();\n"),
             ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"]
+        );
+        assert_eq!(
+            names(
+                "import { authMiddleware } from \"@clerk/nextjs\";\nexport default authMiddleware({ publicRoutes: [] });\n"
+            ),
+            ["CLERK_SECRET_KEY"]
+        );
+        assert_eq!(
+            names("import { clerkMiddleware } from '@clerk/nextjs/server';\nexport default clerkMiddleware();\n"),
+            ["CLERK_SECRET_KEY"]
+        );
+        assert_eq!(
+            names("import { auth } from '@clerk/nextjs/server';\nconst { userId } = auth();\n"),
+            [] as [&str; 0]
         );
         let ai = "import { openai } from '@ai-sdk/openai';\nimport { google } from \"@ai-sdk/google\";\nimport { type AnthropicProvider } from '@ai-sdk/anthropic';\nconst providers = { openai, google };\n";
         assert_eq!(names(ai), ["OPENAI_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY"]);
