@@ -60,8 +60,8 @@ use crate::warning::Warning;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
-/// Directories (any path component) whose code is tests' helpers, fixtures or generated,
-/// beside test suites and CI's folders ([`is_test_suite_dir`], [`is_ci_dir`]). (`scripts/`
+/// Directories (any path component) whose code is tests' helpers, fixtures, generated or
+/// packaging, beside test suites and CI's folders ([`is_test_suite_dir`], [`is_ci_dir`]). (`scripts/`
 /// is scanned: builds run them, a translation script reads the key its template asks for; the
 /// credentials CI and publishing use there, and those no env file asks for, stay out, see
 /// [`scan_file`].)
@@ -85,6 +85,8 @@ const SKIPPED_CODE_DIRS: &[&str] = &[
     "migrations",
     "revisions",
     "alembic",
+    // A Chef Omnibus project builds the installers: its credentials sign and upload them.
+    "omnibus",
 ];
 
 /// Whether the folder `part` holds no code of the app's: tests, CI, fixtures, generated code.
