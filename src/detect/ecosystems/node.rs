@@ -34,6 +34,9 @@ pub static DECLARATION: Declaration = Declaration {
     id: "node",
     toolchains: &[Toolchain::new("node", "Node"), Toolchain::new("bun", "Bun")],
     package_managers: &["npm", "yarn", "pnpm", "bun"],
+    // `bun test` runs on Bun's runtime, which a project installed with npm or pnpm lacks (a
+    // CI job that checks the library under Bun too).
+    environment_runners: &["bun"],
     programs: &["node", "npm", "npx", "yarn", "pnpm", "corepack"],
     manifests: &["package.json", "bun.lock", "bun.lockb"],
     aliases: &[

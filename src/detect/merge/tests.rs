@@ -616,6 +616,7 @@ fn the_primary_test_is_the_suite_a_developer_runs() {
     assert_eq!(reasons("python3 manage.py test src --exclude playwright", &[]), 0);
     assert_eq!(reasons("python3 -m pytest --ignore tests/e2e", &[]), 0);
     assert_eq!(reasons("npm run test:browser", &[]), 1, "the suite in a browser");
+    assert_eq!(reasons("bun test --timeout 10000", &[]), 1, "Bun, which the install does not set up");
     assert_eq!(reasons("make test FORMAT=1 && make format", &[]), 1);
 }
 
