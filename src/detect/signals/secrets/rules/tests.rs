@@ -19,6 +19,7 @@ fn values_that_make_a_name_a_setting() {
         ("PROXY_USER_TOKEN", "X-Forwarded-Access-Token"),
         ("OIDC_URL_ACCESS_TOKEN", "${OIDC_ENDPOINT}/realms/${REALM}/protocol/openid-connect/token"),
         ("JWKS_KEY", "https://id.example.com/.well-known/jwks.json"),
+        ("REDIS_LATEST_ID_KEY", "robotoff:product_updates:latest_id"),
     ] {
         assert!(is_setting_value(name, value), "{name}={value}");
     }
@@ -35,6 +36,7 @@ fn values_that_make_a_name_a_setting() {
         ("AZURE_APP_SECRET", "false"),
         ("DB_ENC_KEY", "1234567890123456"),
         ("BASIC_AUTH", "admin:hunter2"),
+        ("BASIC_AUTH", "admin:secret:x9"),
         ("PROXY_AUTH", "Bearer abc123"),
         ("ADMIN_PASSWORD", "Correct-Horse-Battery"),
         ("APP_SECRET", "ThisIsNotSecret"),

@@ -181,6 +181,14 @@ pub fn is_setting_value(name: &str, value: &str) -> bool {
     if is_endpoint(value) && CREDENTIAL_NOUNS.contains(&last.as_str()) {
         return true;
     }
+    // `robotoff:product_updates:latest_id`: the name of a key in a store (Redis, a cache),
+    // lower-case words joined by colons — `REDIS_LATEST_ID_KEY` names where a value is kept.
+    let segments: Vec<&str> = value.split(':').collect();
+    if segments.len() >= 3
+        && segments.iter().all(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c == '_' || c == '-'))
+    {
+        return true;
+    }
     let items: Vec<&str> = value.split(',').map(str::trim).collect();
     items.len() >= 2 && items.iter().all(|i| LIST_ITEM.is_match(i))
 }
