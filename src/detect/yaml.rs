@@ -38,8 +38,51 @@ pub fn load(text: &str) -> Result<Vec<Yaml>, YamlError> {
 
 /// [`load`], with the number of nodes the documents hold.
 pub fn load_counted(text: &str) -> Result<(Vec<Yaml>, u64), YamlError> {
-    let nodes = check_expansion(text)?;
-    Ok((YamlLoader::load_from_str(text)?, nodes))
+    let mut lenient = std::borrow::Cow::Borrowed(text);
+    for _ in 0..MAX_CLOSINGS_MOVED {
+        let error = match check_expansion(&lenient) {
+            Ok(nodes) => return Ok((YamlLoader::load_from_str(&lenient)?, nodes)),
+            Err(YamlError::Invalid(error)) => error,
+            Err(other) => return Err(other),
+        };
+        match indent_closing(&lenient, &error) {
+            Some(moved) => lenient = std::borrow::Cow::Owned(moved),
+            None => return Err(YamlError::Invalid(error)),
+        }
+    }
+    Err(YamlError::TooLarge(format!("more than {MAX_CLOSINGS_MOVED} flow collections closed at their key's indent")))
+}
+
+/// At most this many closing brackets are indented to read one file.
+const MAX_CLOSINGS_MOVED: usize = 64;
+
+/// GitHub Actions, PyYAML and most parsers take a flow collection's closing `]` or `}` at its
+/// key's indent (`target: [` … `]` under `target`), which the spec and yaml-rust2 refuse as
+/// "invalid indentation": `text` with the refused line's bracket indented as far as the line
+/// before it (a comment's too: inside the brackets), which changes no value. `None` when the
+/// error is another.
+fn indent_closing(text: &str, error: &ScanError) -> Option<String> {
+    if error.info() != "invalid indentation" {
+        return None;
+    }
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let at = error.marker().line().checked_sub(1)?;
+    let line = lines.get(at)?;
+    let trimmed = line.trim_start_matches(' ');
+    if !trimmed.starts_with([']', '}']) {
+        return None;
+    }
+    let previous = lines[..at].iter().rev().find(|l| !l.trim().is_empty())?;
+    let indent = previous.len() - previous.trim_start_matches(' ').len();
+    if indent <= line.len() - trimmed.len() {
+        return None;
+    }
+    let mut moved = String::with_capacity(text.len() + indent);
+    lines[..at].iter().for_each(|l| moved.push_str(l));
+    moved.push_str(&" ".repeat(indent));
+    moved.push_str(trimmed);
+    lines[at + 1..].iter().for_each(|l| moved.push_str(l));
+    Some(moved)
 }
 
 /// The size of a node once expanded.
@@ -142,6 +185,18 @@ mod tests {
         }
         text.push_str("services:\n  db:\n    image: postgres\n");
         text
+    }
+
+    #[test]
+    fn a_flow_collection_closed_at_its_keys_indent_loads_as_github_reads_it() {
+        let text = "jobs:\n  cross:\n    strategy:\n      matrix:\n        target: [\n          \"arm\",\n          \"x86\",\n          #\"mips\",\n        ]\n        os: { a: 1,\n          b: 2\n        }\n    runs-on: ubuntu-latest\n";
+        let docs = load(text).expect("loads");
+        let matrix = &docs[0]["jobs"]["cross"]["strategy"]["matrix"];
+        assert_eq!(matrix["target"].as_vec().map(Vec::len), Some(2));
+        assert_eq!(matrix["os"]["b"].as_i64(), Some(2));
+        assert_eq!(docs[0]["jobs"]["cross"]["runs-on"].as_str(), Some("ubuntu-latest"));
+        // Another indentation error stays one.
+        assert!(matches!(load("a:\n  b: 1\n c: 2\n"), Err(YamlError::Invalid(_))));
     }
 
     #[test]
