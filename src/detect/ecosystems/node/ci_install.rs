@@ -1,14 +1,16 @@
-//! What CI's own `npm install` line says about how the dependencies resolve: npm's flags for a
-//! tree whose peer dependencies conflict (`npm install --legacy-peer-deps`). Without the flag
-//! the same install stops with ERESOLVE, so it goes with the draft's install.
+//! What CI's own `npm install` line says about how the dependencies install: npm's flags for a
+//! tree whose peer dependencies conflict (`npm install --legacy-peer-deps`), without which the
+//! same install stops with ERESOLVE, and `--ignore-scripts`, without which lifecycle scripts CI
+//! never runs do (mobx's `prepare` installs its website, whose image tools build from source).
+//! They go with the draft's install.
 
 use crate::detect::sources::Sources;
 use crate::detect::sources::shell::commands;
 use crate::evidence::Evidence;
 use crate::rel_path::RelPath;
 
-/// npm's install flags that change how a conflicting tree resolves.
-const RESOLUTION_FLAGS: &[&str] = &["--legacy-peer-deps", "--force"];
+/// npm's install flags that change how a conflicting tree resolves, or what the install runs.
+const RESOLUTION_FLAGS: &[&str] = &["--legacy-peer-deps", "--force", "--ignore-scripts"];
 
 /// `install` (the project's install in `dir`) with CI's resolution flags when it is npm's,
 /// and CI's line as its evidence then; else as it is, with `evidence`.
@@ -40,4 +42,23 @@ fn npm_resolution_flags(sources: &Sources, dir: &RelPath) -> Option<(Vec<&'stati
             .collect();
         (!flags.is_empty()).then(|| (flags, line.source.clone()))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn cis_npm_flags_go_with_the_install() {
+        let workflow = "jobs:\n  build:\n    steps:\n      - run: npm ci --ignore-scripts\n      - run: npm test\n";
+        let files = [
+            ("package.json", r#"{"scripts": {"test": "jest", "prepare": "npm install --prefix website"}}"#),
+            ("package-lock.json", "{\"lockfileVersion\": 3}"),
+            (".github/workflows/ci.yml", workflow),
+        ];
+        let s = crate::detect::testing::detection(&files);
+        assert!(s.install.contains("npm ci --ignore-scripts"), "{}", s.install);
+        let plain =
+            [files[0], files[1], (".github/workflows/ci.yml", "jobs:\n  build:\n    steps:\n      - run: npm ci\n")];
+        let s = crate::detect::testing::detection(&plain);
+        assert!(!s.install.contains("--ignore-scripts"), "{}", s.install);
+    }
 }
