@@ -33,7 +33,9 @@ mod structs;
 
 #[cfg(test)]
 use self::scope::is_scanned_source;
-use self::scope::{is_a_package_named_like_docs, is_config_dir, is_scanned_dir, is_scanned_file, scan_priority};
+use self::scope::{
+    is_a_package_named_like_docs, is_config_dir, is_scanned_dir, is_scanned_file, is_skipped_code_dir, scan_priority,
+};
 
 use self::context::{
     is_dotnet_test_project, is_on_demand_command, is_production_settings, is_test_run_env_file, typed_by_its_call,
@@ -60,39 +62,6 @@ use crate::warning::Warning;
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 
-/// Directories (any path component) whose code is tests' helpers, fixtures, generated or
-/// packaging, beside test suites and CI's folders ([`is_test_suite_dir`], [`is_ci_dir`]). (`scripts/`
-/// is scanned: builds run them, a translation script reads the key its template asks for; the
-/// credentials CI and publishing use there, and those no env file asks for, stay out, see
-/// [`scan_file`].)
-const SKIPPED_CODE_DIRS: &[&str] = &[
-    "testdata",
-    "testutil",
-    "testutils",
-    "test-utils",
-    "test_utils",
-    "fixtures",
-    "__fixtures__",
-    "snapshots",
-    "__snapshots__",
-    "mocks",
-    "__mocks__",
-    "stubs",
-    "benches",
-    "benchmark",
-    "benchmarks",
-    "generated",
-    "migrations",
-    "revisions",
-    "alembic",
-    // A Chef Omnibus project builds the installers: its credentials sign and upload them.
-    "omnibus",
-];
-
-/// Whether the folder `part` holds no code of the app's: tests, CI, fixtures, generated code.
-fn is_skipped_code_dir(part: &str) -> bool {
-    is_test_suite_dir(part) || is_ci_dir(part) || SKIPPED_CODE_DIRS.iter().any(|s| part.eq_ignore_ascii_case(s))
-}
 /// First words of the names of test code in any language (Django's `tests.py`, a smoke
 /// test's settings, the settings of the `testing` environment: Laravel's
 /// `config/testing.php`, Django's `settings/testing.py`), beside each ecosystem's test-runner

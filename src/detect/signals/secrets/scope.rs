@@ -4,6 +4,39 @@
 
 use super::*;
 
+/// Directories (any path component) whose code is tests' helpers, fixtures, generated or
+/// packaging, beside test suites and CI's folders ([`is_test_suite_dir`], [`is_ci_dir`]). (`scripts/`
+/// is scanned: builds run them, a translation script reads the key its template asks for; the
+/// credentials CI and publishing use there, and those no env file asks for, stay out, see
+/// [`scan_file`].)
+const SKIPPED_CODE_DIRS: &[&str] = &[
+    "testdata",
+    "testutil",
+    "testutils",
+    "test-utils",
+    "test_utils",
+    "fixtures",
+    "__fixtures__",
+    "snapshots",
+    "__snapshots__",
+    "mocks",
+    "__mocks__",
+    "stubs",
+    "benches",
+    "benchmark",
+    "benchmarks",
+    "generated",
+    "migrations",
+    "revisions",
+    "alembic",
+    // A Chef Omnibus project builds the installers: its credentials sign and upload them.
+    "omnibus",
+];
+
+/// Whether the folder `part` holds no code of the app's: tests, CI, fixtures, generated code.
+pub(super) fn is_skipped_code_dir(part: &str) -> bool {
+    is_test_suite_dir(part) || is_ci_dir(part) || SKIPPED_CODE_DIRS.iter().any(|s| part.eq_ignore_ascii_case(s))
+}
 /// Whether `rel` is scanned for environment reads: a source or settings file some ecosystem
 /// reads, of the project's own, not tests, release automation or generated code.
 #[cfg(test)]
