@@ -15,6 +15,7 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 const QUOTES: &[char] = &['"', '\'', '`'];
 
 struct SdkDefault {
+    /// The package the file imports, itself or one of its subpaths (`@clerk/nextjs/server`).
     package: &'static str,
     /// A pattern of the call that makes the client or uses the default one.
     call: &'static str,
@@ -63,14 +64,6 @@ const SDK_DEFAULTS: &[SdkDefault] = &[
     // Clerk's Next.js middleware verifies sessions with the secret key it reads itself.
     SdkDefault {
         package: "@clerk/nextjs",
-        call: r"(?:^|[^.[:word:]])(?:clerkMiddleware|authMiddleware)[[:space:]]*\(",
-        option: None,
-        options_at: 0,
-        names: &["CLERK_SECRET_KEY"],
-        via: "Clerk's middleware default",
-    },
-    SdkDefault {
-        package: "@clerk/nextjs/server",
         call: r"(?:^|[^.[:word:]])(?:clerkMiddleware|authMiddleware)[[:space:]]*\(",
         option: None,
         options_at: 0,
@@ -170,7 +163,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
             .map(|sdk| {
                 let package = regex::escape(sdk.package);
                 let import = Regex::new(&format!(
-                    r#"(?:from[[:space:]]*|require\([[:space:]]*|import\([[:space:]]*)['"]{package}['"]"#
+                    r#"(?:from[[:space:]]*|require\([[:space:]]*|import\([[:space:]]*)['"]{package}(?:/[^'"/][^'"]*)?['"]"#
                 ))
                 .expect("the SDK import pattern is valid");
                 let call = Regex::new(sdk.call).expect("the SDK call pattern is valid");
