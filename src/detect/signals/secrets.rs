@@ -362,6 +362,7 @@ fn code_secrets(
     let helpers: HashMap<String, EnvHelper> =
         scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
     // The constants naming variables, wherever defined; one defined twice apart names none.
+    // (Owned: the scans are taken apart below.)
     let mut constants: HashMap<&str, Option<&str>> = HashMap::new();
     for (constant, value) in scans.iter().flat_map(|(_, scan)| &scan.constants) {
         let entry = constants.entry(constant.as_str()).or_insert(Some(value.as_str()));

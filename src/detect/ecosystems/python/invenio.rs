@@ -19,7 +19,8 @@ pub const CONFIG_FILE: &str = "invenio.cfg";
 const PREFIX: &str = "INVENIO_";
 
 /// The `INVENIO_` variables `text` (an `invenio.cfg`) gives keys for, each with its value as
-/// the file gives it: a string's contents, `""` for `None`, a dict's first string. Other values (numbers, flags, expressions) are settings, left out.
+/// the file gives it: a string's contents, `""` for `None`, a dict's first string. Other
+/// values (numbers, flags, expressions) are settings, left out.
 pub fn reads(text: &str) -> Vec<EnvRead> {
     static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?m)^[ \t]*([A-Z][A-Z0-9_]*)[ \t]*=[ \t]*(.*)$").expect("the Invenio assignment pattern is valid")
