@@ -22,6 +22,7 @@ mod cli_flags;
 mod env;
 mod envconfig;
 mod helpers;
+mod ini_overrides;
 mod types;
 mod viper;
 
@@ -58,12 +59,17 @@ pub static DECLARATION: Declaration = Declaration {
 impl Ecosystem for Go {
     /// Go templates that render configuration (`config.yaml.tmpl`, dockerize's and
     /// gomplate's `{{ .Env.X }}`), and configuration files expanded shell-style
-    /// (`${X:-default}`, which `os.ExpandEnv` and entrypoints' `envsubst` fill in).
+    /// (`${X:-default}`, which `os.ExpandEnv` and entrypoints' `envsubst` fill in), and INI
+    /// settings whose items the environment overrides (see [`ini_overrides`]).
     fn is_settings_file(&self, dir: &str, name: &str) -> bool {
         name.split('.').skip(1).any(|part| matches!(part, "tmpl" | "gotmpl" | "tpl"))
             || code::is_interpolated_config(dir, name)
+            || ini_overrides::is_settings_file(name)
     }
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+        if rel.ends_with(".ini") {
+            return ini_overrides::reads(text);
+        }
         let mut reads = env::reads(rel, text);
         if rel.ends_with(".go") {
             reads.extend(cli_flags::reads(text));
@@ -75,7 +81,7 @@ impl Ecosystem for Go {
         helpers::helpers(text)
     }
     fn env_prefix(&self, text: &str) -> Option<String> {
-        env::prefix(text)
+        env::prefix(text).or_else(|| ini_overrides::prefix(text))
     }
     fn settings_structs(&self, text: &str) -> SettingsTypes {
         let mut types = envconfig::settings_structs(text);
