@@ -5,7 +5,7 @@
 //! that validate the environment — t3-env's `createEnv({ server: { X: z.string() } })`, zod
 //! objects parsed from it, envalid's `cleanEnv(process.env, { X: str() })` — whose entries
 //! are required unless optional or defaulted, and znv's `parseEnv(process.env, { X: z.string() })`;
-//! joi schemas (see [`joi`]), convict's (see [`convict`]), env-schema's (see [`env_schema`]) and Effect's `Config` (see [`effect`]); the `env-var` package (`env.get("X").required()`);
+//! joi schemas (see [`joi`]), convict's (see [`convict`]), settings tables (see [`env_tables`]), env-schema's (see [`env_schema`]) and Effect's `Config` (see [`effect`]); the `env-var` package (`env.get("X").required()`);
 //! NestJS's `ConfigService` (`config.getOrThrow("X")`); AdonisJS's `Env` (see [`adonis`]);
 //! Prisma schemas (`url = env("DATABASE_URL")`, required); and the variables a `turbo.json`
 //! says its tasks depend on (`globalEnv`, `tasks.*.env`), which also covers what libraries
@@ -40,6 +40,7 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(schema_reads(text));
     found.extend(joi::reads(text));
     found.extend(convict::reads(text));
+    found.extend(env_tables::reads(text));
     found.extend(env_schema::reads(text));
     found.extend(effect::reads(text));
     found.extend(class_validator_reads(text));
@@ -713,6 +714,7 @@ mod adonis;
 mod convict;
 mod effect;
 mod env_schema;
+mod env_tables;
 mod helpers;
 mod joi;
 mod named_keys;

@@ -56,7 +56,7 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
 }
 
 /// The byte ranges of the `{ … }` objects in `body` (braces included), past quoted text.
-fn object_spans(body: &str) -> Vec<std::ops::Range<usize>> {
+pub(super) fn object_spans(body: &str) -> Vec<std::ops::Range<usize>> {
     let bytes = body.as_bytes();
     let mut open = Vec::new();
     let mut spans = Vec::new();
@@ -82,7 +82,7 @@ fn object_spans(body: &str) -> Vec<std::ops::Range<usize>> {
     spans
 }
 
-fn has_default(property: &str) -> bool {
+pub(super) fn has_default(property: &str) -> bool {
     static DEFAULT: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"(?-u:\b)default[[:space:]]*:").expect("the convict default pattern is valid"));
     DEFAULT.is_match(property)
