@@ -137,6 +137,7 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
             found.push(EnvRead::new(name.as_str(), close.end() + name.start(), Need::Unstated, "viper BindEnv"));
         }
     }
+    found.extend(binding_table(text));
     if !setup.automatic {
         return found;
     }
@@ -161,6 +162,28 @@ pub fn reads(text: &str) -> Vec<EnvRead> {
         found.push(read);
     }
     found
+}
+
+/// A table of bindings the file passes to `BindEnv` in a loop (`var bindings = []binding{
+/// {"server.api_key", "APP_SERVER_API_KEY"}, …}` and `viper.BindEnv(b.key, b.env)`): each
+/// entry's second string is a variable viper reads.
+fn binding_table(text: &str) -> Vec<EnvRead> {
+    static BIND_FROM_VALUES: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?-u:\b)BindEnv\([[:space:]]*[A-Za-z_][[:word:]]*\.[A-Za-z_][[:word:]]*[[:space:]]*,")
+            .expect("the BindEnv-from-values pattern is valid")
+    });
+    static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"\{[[:space:]]*"[A-Za-z0-9_.\-]+"[[:space:]]*,[[:space:]]*"([A-Z][A-Z0-9_]*)"[[:space:]]*\}"#)
+            .expect("the binding entry pattern is valid")
+    });
+    if !BIND_FROM_VALUES.is_match(text) {
+        return Vec::new();
+    }
+    ENTRY
+        .captures_iter(text)
+        .filter_map(|c| c.get(1))
+        .map(|name| EnvRead::new(name.as_str(), name.start(), Need::Unstated, "viper BindEnv table"))
+        .collect()
 }
 
 /// What a method of a key type does with its key: the viper call it passes `string(k)` to.
@@ -379,6 +402,12 @@ name := c.GetString("user")
         assert_eq!(rows(text), [("JWT_SECRET".into(), Need::Unstated, false)]);
         // No AutomaticEnv: a getter reads the config alone.
         assert_eq!(rows("viper.BindEnv(\"x\", \"X_TOKEN\")\nviper.GetString(\"api_key\")\n").len(), 1);
+        let table = "var bindings = []configBinding{\n\t{\"server.api_key\", \"APP_SERVER_API_KEY\"},\n\t{\"blob.s3.secret_access_key\", \"S3_SECRET_ACCESS_KEY\"},\n}\n\
+            func load() {\n\tfor _, binding := range bindings {\n\t\tviper.BindEnv(binding.key, binding.env)\n\t}\n}\n";
+        let names: Vec<String> = reads(table).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["APP_SERVER_API_KEY", "S3_SECRET_ACCESS_KEY"]);
+        let unbound = "var pairs = [][2]string{{\"a.b\", \"A_TOKEN\"}}\nviper.BindEnv(\"a.b\")\n";
+        assert!(!reads(unbound).iter().any(|r| r.name == "A_TOKEN"));
     }
 
     #[test]
