@@ -4,8 +4,10 @@
 /// Dotenv files: `.env` and `.env.*` (a committed `.env`, `.env.test` or `.env.example`; a
 /// gitignored one is never walked), and example files under other names (`example.env`,
 /// `env.sample`, `sample.env`, `env.template`, `server.env.example`) — ending in `.env` or
-/// in the marker, so that `env.example.js` is code.
+/// in the marker, so that `env.example.js` is code. `.env-template` and `env_sample` are spelled
+/// so too.
 pub fn is_env_file(name: &str) -> bool {
+    let name = &*dotted(name);
     if name == ".env" || name.starts_with(".env.") {
         return true;
     }
@@ -30,5 +32,17 @@ pub fn is_env_template(name: &str) -> bool {
 
 /// An env file that lists what to set (`.env.example`, `env.sample`) rather than values.
 pub fn is_example(name: &str) -> bool {
-    name.to_ascii_lowercase().split('.').any(|p| EXAMPLE_MARKERS.contains(&p))
+    dotted(name).to_ascii_lowercase().split('.').any(|p| EXAMPLE_MARKERS.contains(&p))
+}
+
+/// `name` with a `-` or `_` right after a leading `env`/`.env` read as a dot (`.env-template`
+/// is `.env.template`).
+fn dotted(name: &str) -> std::borrow::Cow<'_, str> {
+    for lead in [".env-", ".env_", "env-", "env_"] {
+        if name.len() > lead.len() && name.as_bytes()[..lead.len()].eq_ignore_ascii_case(lead.as_bytes()) {
+            let cut = lead.len() - 1;
+            return format!("{}.{}", &name[..cut], &name[cut + 1..]).into();
+        }
+    }
+    name.into()
 }

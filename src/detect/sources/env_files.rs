@@ -210,10 +210,22 @@ mod tests {
             ".env",
             ".env.test",
             ".env.local",
+            ".env-template",
+            "env_sample",
         ] {
             assert!(is_env_file(name), "{name}");
         }
-        for name in ["environment.ts", ".envrc", "example.txt", "env.ts", "env.go", "dotenv.js", "env.example.js"] {
+        assert!(is_env_template(".env-template"));
+        for name in [
+            "environment.ts",
+            ".envrc",
+            "example.txt",
+            "env.ts",
+            "env.go",
+            "dotenv.js",
+            "env.example.js",
+            "env_config.py",
+        ] {
             assert!(!is_env_file(name), "{name}");
         }
     }
