@@ -19,14 +19,18 @@ pub fn is_test_run_env_file(name: &str) -> bool {
 }
 
 /// Whether `dir` holds commands a developer runs by hand, not the app's start-up: Django's
-/// `management/commands/`, Laravel's `Console/Commands/`, Rails' `lib/tasks/`. What they need
-/// (`createsuperuser`'s password) is asked for when they run: never required to start.
+/// `management/commands/`, Laravel's `Console/Commands/`, Rails' `lib/tasks/`, and the
+/// project's `tools/` and `scripts/` (a migration tool, a seeding script). What they need
+/// (`createsuperuser`'s password, the API token of the service a migrator copies from) is asked
+/// for when they run: never required to start.
 pub fn is_on_demand_command(dir: &str) -> bool {
     const COMMAND_DIRS: &[[&str; 2]] = &[["management", "commands"], ["console", "commands"], ["lib", "tasks"]];
+    const TOOL_DIRS: &[&str] = &["tools", "scripts"];
     let parts: Vec<&str> = dir.split('/').collect();
-    parts.windows(2).any(|pair| {
-        COMMAND_DIRS.iter().any(|[a, b]| pair[0].eq_ignore_ascii_case(a) && pair[1].eq_ignore_ascii_case(b))
-    })
+    parts.iter().any(|part| TOOL_DIRS.iter().any(|t| part.eq_ignore_ascii_case(t)))
+        || parts.windows(2).any(|pair| {
+            COMMAND_DIRS.iter().any(|[a, b]| pair[0].eq_ignore_ascii_case(a) && pair[1].eq_ignore_ascii_case(b))
+        })
 }
 
 /// Whether `name` in `dir` is the settings of production or staging alone — Django's

@@ -659,11 +659,14 @@ fn commands_run_by_hand_never_make_a_name_required() {
     let found = evidence(&[
         ("shop/management/commands/createsuperuser.py", "password = os.environ[\"DJANGO_SUPERUSER_PASSWORD\"]\n"),
         ("shop/settings.py", "API_TOKEN = os.environ[\"API_TOKEN\"]\n"),
+        ("tools/migrators/config.py", "PAGERDUTY_API_TOKEN = os.environ[\"PAGERDUTY_API_TOKEN\"]\n"),
     ]);
     let need = |name: &str| found.iter().find(|(n, _, _)| n == name).map(|(_, _, need)| *need);
     assert_eq!(need("DJANGO_SUPERUSER_PASSWORD"), Some(Need::Optional));
     assert_eq!(need("API_TOKEN"), Some(Need::Required));
+    assert_eq!(need("PAGERDUTY_API_TOKEN"), Some(Need::Optional));
     assert!(is_on_demand_command("app/Console/Commands"));
+    assert!(is_on_demand_command("backend/scripts"));
     assert!(is_on_demand_command("lib/tasks"));
     assert!(!is_on_demand_command("app/commands"));
 }
