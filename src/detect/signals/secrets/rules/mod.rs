@@ -333,6 +333,8 @@ const PUBLIC_PREFIXES: &[&[&str]] = &[
     &["NUXT", "PUBLIC"],
     &["EXPO", "PUBLIC"],
     &["PLASMO", "PUBLIC"],
+    &["SNOWPACK", "PUBLIC"],
+    &["SANITY", "STUDIO"],
     &["PUBLIC"],
     &["VITE"],
     &["REACT", "APP"],

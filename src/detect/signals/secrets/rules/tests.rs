@@ -226,6 +226,8 @@ fn not_secret_names() {
         "VITE_API_KEY",
         "PUBLIC_SUPABASE_ANON_KEY",
         "EXPO_PUBLIC_API_TOKEN",
+        "SNOWPACK_PUBLIC_GITHUB_TOKEN",
+        "SANITY_STUDIO_API_TOKEN",
         "REACT_APP_FIREBASE_API_KEY",
         "SUPABASE_ANON_KEY",
         "PUSHER_APP_KEY",
