@@ -137,6 +137,12 @@ pub(super) const NOT_THE_SUITE: &[&str] = &[
     "dts",
     "release",
     "build",
+    // Housekeeping (`make test-c-clean` removes the tests' build output).
+    "clean",
+    "distclean",
+    // The suite of a built source distribution or wheel (`make test-sdist`), like `--installpkg`.
+    "sdist",
+    "wheel",
     "pkg",
     "package",
     "readme",
@@ -359,6 +365,15 @@ mod tests {
         ];
         let d = crate::detect::testing::detection(&files);
         assert_eq!(d.tests[0].command, "npm test");
+    }
+
+    #[test]
+    fn cleaning_and_packaging_targets_are_not_the_primary() {
+        let workflow = "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          make test-c-clean\n          make test-sdist\n          make test-c\n";
+        let makefile = "test-c:\n\t$(MAKE) -C tests\n\ntest-c-clean:\n\t$(MAKE) -C tests clean\n\ntest-sdist:\n\tpython3 setup.py sdist\n\tcd dist && python3 -m pytest\n";
+        let files = [(".github/workflows/ci.yml", workflow), ("Makefile", makefile), ("lib.c", "int x;\n")];
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "make test-c");
     }
 
     #[test]
