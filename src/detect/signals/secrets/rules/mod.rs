@@ -72,6 +72,9 @@ const CREDENTIAL_NOUNS: &[&str] = &[
 /// (`KEY_ENCRYPTION_KEY_PREVIOUS`, Django's `SECRET_KEY_FALLBACKS`, `JWT_SECRET_OLD`): the
 /// name is a credential when the words before it name one.
 const ROTATION_WORDS: &[&str] = &["PREVIOUS", "PREV", "OLD", "FALLBACK", "FALLBACKS"];
+/// Last words that name the deployment a value is for (`MAIL_PASS_DEV`, `STRIPE_SECRET_KEY_PROD`):
+/// the name is a credential when the words before it name one.
+const STAGE_WORDS: &[&str] = &["DEV", "DEVELOPMENT", "PROD", "PRODUCTION", "STAGING", "LOCAL"];
 /// Words that, last in a name, make it a credential but also name a mode (`PROXY_AUTH=off`).
 const CREDENTIAL_MODES: &[&str] = &["AUTH", "JWT", "PAT"];
 /// Words that, anywhere before the last, make a name a credential (`SECRET_KEY_BASE`).
@@ -498,7 +501,7 @@ pub fn looks_like_secret(name: &str) -> bool {
 fn names_a_credential(words: &[String], whole: bool) -> bool {
     let Some((last, before)) = words.split_last() else { return false };
     let is = |list: &[&str], word: &String| list.contains(&word.as_str());
-    if is(ROTATION_WORDS, last) && before.len() > 1 {
+    if (is(ROTATION_WORDS, last) || is(STAGE_WORDS, last)) && before.len() > 1 {
         return names_a_credential(before, whole);
     }
     if whole && words.ends_with_str(&["APPLICATION", "CREDENTIALS"]) {

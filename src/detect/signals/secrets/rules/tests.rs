@@ -57,6 +57,8 @@ fn secret_names() {
         "SLACK_APP_TOKEN",
         "SECRET_KEY_FALLBACKS",
         "JWT_SECRET_OLD",
+        "CB_MAIL_PASS_DEV",
+        "STRIPE_SECRET_KEY_PROD",
         "APP_KEY",
         "DB_PASSWORD",
         "REDIS_PASSWORD",
@@ -159,6 +161,7 @@ fn not_secret_names() {
         // A rotation word after no credential, or after a lone one.
         "CACHE_VERSION_OLD",
         "KEY_PREVIOUS",
+        "CB_MAIL_PORT_DEV",
         "TOKEN_EXCHANGE_RATES_SOURCE",
         "SESSION_COOKIE",
         "INDEXER_ARC_NATIVE_TOKEN_CONTRACT",
