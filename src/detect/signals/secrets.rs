@@ -359,8 +359,23 @@ fn code_secrets(
     let supplied: HashSet<String> =
         scans.iter().flat_map(|(_, scan)| &scan.supplied).map(|name| name.to_ascii_uppercase()).collect();
     // The env helpers of the project, wherever defined: calls of them in any file are reads.
-    let helpers: HashMap<String, EnvHelper> =
+    let mut helpers: HashMap<String, EnvHelper> =
         scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
+    // A helper named for secrets that the project reads its ports and hosts with too
+    // (`ReadSecret("SMTP_HOST")`, a reader of Docker's secret files) says where values come
+    // from, not what they are: it marks nothing when most of the names it reads are no
+    // credential's.
+    let mut read_with: HashMap<&str, HashSet<&str>> = HashMap::new();
+    for (read, _) in scans.iter().flat_map(|(_, scan)| &scan.helper_calls) {
+        read_with.entry(read.helper.as_deref().unwrap_or_default()).or_default().insert(read.name.as_str());
+    }
+    for helper in helpers.values_mut().filter(|h| h.marked_secret) {
+        let names = read_with.get(helper.function.as_str());
+        let credentials = names.map_or(0, |names| names.iter().filter(|n| looks_like_secret(n)).count());
+        if names.is_some_and(|names| credentials * 2 < names.len()) {
+            helper.marked_secret = false;
+        }
+    }
     // The constants naming variables, wherever defined; one defined twice apart names none.
     // (Owned: the scans are taken apart below.)
     let mut constants: HashMap<&str, Option<&str>> = HashMap::new();

@@ -778,3 +778,15 @@ fn a_python_package_named_like_a_doc_site_is_code() {
     // `website/src` holds no `__init__.py`: a doc site's sources beside the package.
     assert_eq!(names(&files), ["MAILCHIMP_API_KEY"]);
 }
+
+#[test]
+fn a_secret_helper_that_reads_hosts_and_ports_too_marks_nothing() {
+    let helper = "public static class Env {\n    public static string? ReadSecret(string name)\n    {\n        var value = Environment.GetEnvironmentVariable(name);\n        return value;\n    }\n}\n";
+    let settings = "public class Constants {\n    public static string? SMTP_HOST => Env.ReadSecret(\"SMTP_HOST\");\n    public static string? SMTP_PORT => Env.ReadSecret(\"SMTP_PORT\");\n    public static string? INSTANCE => Env.ReadSecret(\"INSTANCE_NAME\");\n    public static string? SMTP_PASSWORD => Env.ReadSecret(\"SMTP_PASSWORD\");\n}\n";
+    let found = names(&[("App.csproj", "<Project />\n"), ("Env.cs", helper), ("Constants.cs", settings)]);
+    assert_eq!(found, ["SMTP_PASSWORD"]);
+    // Used for credentials alone, its name marks what it reads.
+    let only_secrets = "public class Constants {\n    public static string? SIGNING => Env.ReadSecret(\"APP_SIGNING\");\n    public static string? SMTP_PASSWORD => Env.ReadSecret(\"SMTP_PASSWORD\");\n}\n";
+    let found = names(&[("App.csproj", "<Project />\n"), ("Env.cs", helper), ("Constants.cs", only_secrets)]);
+    assert_eq!(found, ["APP_SIGNING", "SMTP_PASSWORD"]);
+}
