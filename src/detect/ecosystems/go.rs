@@ -67,8 +67,8 @@ impl Ecosystem for Go {
             || ini_overrides::is_settings_file(name)
     }
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
-        if rel.ends_with(".ini") {
-            return ini_overrides::reads(text);
+        if rel.ends_with(".ini") || rel.ends_with(".toml") {
+            return ini_overrides::reads(rel, text);
         }
         let mut reads = env::reads(rel, text);
         if rel.ends_with(".go") {
@@ -81,7 +81,7 @@ impl Ecosystem for Go {
         helpers::helpers(text)
     }
     fn env_prefix(&self, text: &str) -> Option<String> {
-        env::prefix(text).or_else(|| ini_overrides::prefix(text))
+        env::prefix(text).or_else(|| ini_overrides::prefix(text)).or_else(|| ini_overrides::nested_prefix(text))
     }
     fn settings_structs(&self, text: &str) -> SettingsTypes {
         let mut types = envconfig::settings_structs(text);
