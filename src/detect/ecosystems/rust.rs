@@ -17,6 +17,7 @@ use crate::evidence::Evidence;
 use crate::rel_path::RelPath;
 use crate::rel_path::rel;
 
+mod cargo_tools;
 mod env;
 mod settings_file;
 
@@ -91,6 +92,9 @@ impl Ecosystem for Rust {
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
+        if !sources.repo().project_dirs("Cargo.toml").is_empty() {
+            cargo_tools::install(sources, out);
+        }
     }
 }
 
