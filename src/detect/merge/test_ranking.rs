@@ -258,7 +258,10 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
         Some(tool) if ecosystems::is_environment_runner(tool) => !has(tool),
         _ => false,
     };
-    let foreign_tool = elsewhere(command) || test.runs.iter().any(|line| elsewhere(line));
+    // A JavaScript runtime's compatibility run (`npm run test:bun`) where the project installs
+    // with another package manager: its job sets that runtime up, the draft does not.
+    let other_runtime = names.iter().any(|n| matches!(n.as_str(), "bun" | "deno") && !has(n));
+    let foreign_tool = elsewhere(command) || test.runs.iter().any(|line| elsewhere(line)) || other_runtime;
     let fans_out = ecosystems::fans_out(command) || test.runs.iter().any(|line| ecosystems::fans_out(line));
     let installed: Vec<&str> = managers.iter().map(|m| m.name.as_str()).collect();
     let unmade_environment = std::iter::once(command)
@@ -365,6 +368,20 @@ mod tests {
         ];
         let d = crate::detect::testing::detection(&files);
         assert_eq!(d.tests[0].command, "npm test");
+    }
+
+    #[test]
+    fn another_runtimes_compatibility_run_is_not_the_primary() {
+        let bun = "jobs:\n  bun-test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: moonrepo/setup-toolchain@v0\n      - run: npm ci\n      - run: npm run test:bun\n";
+        let node = "jobs:\n  nodejs-test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n      - run: npm run test:node\n";
+        let files = [
+            (".github/workflows/bun.yml", bun),
+            (".github/workflows/node.yml", node),
+            ("package.json", r#"{"scripts": {"test:node": "node --test", "test:bun": "node run.js \"bun test\""}}"#),
+            ("package-lock.json", "{}"),
+        ];
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "npm run test:node");
     }
 
     #[test]
