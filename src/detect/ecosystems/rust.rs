@@ -143,7 +143,14 @@ fn project(
     let source = Evidence::file(source);
     out.step_in(dir, Phase::Install, fetch, source);
     if locked {
-        native_build_packages(repo, &lock, out);
+        let text = repo.read(&lock).unwrap_or_default();
+        let crates = NATIVE_BUILD_PACKAGES
+            .iter()
+            .map(|(krate, _)| *krate)
+            .filter(|krate| text.lines().any(|line| line.trim() == format!("name = \"{krate}\"")));
+        native_build_packages(crates.collect(), Evidence::file(&lock), out);
+    } else {
+        native_build_packages(native_crates_of(manifest), Evidence::file(manifest_path), out);
     }
 
     let workspace = manifest.get("workspace");
@@ -166,24 +173,46 @@ const NATIVE_BUILD_PACKAGES: &[(&str, &[&str])] = &[
     ("alsa-sys", &["libasound2-dev", "pkg-config"]),
 ];
 
-/// The Debian packages the locked crates' build scripts need (see [`NATIVE_BUILD_PACKAGES`]).
-fn native_build_packages(repo: &Repo, lock: &RelPath, out: &mut Findings) {
-    let Some(text) = repo.read(lock) else { return };
-    let locked: Vec<&(&str, &[&str])> = NATIVE_BUILD_PACKAGES
-        .iter()
-        .filter(|(krate, _)| text.lines().any(|line| line.trim() == format!("name = \"{krate}\"")))
-        .collect();
-    if locked.is_empty() {
+/// Diesel's backends by the features that select them, and the `-sys` crate each links.
+const DIESEL_BACKENDS: &[(&str, &str)] = &[("mysql", "mysqlclient-sys"), ("postgres", "pq-sys")];
+
+/// The crates of [`NATIVE_BUILD_PACKAGES`] a manifest without a lockfile depends on: by name, or
+/// through diesel's backend features (`features = ["mysql", "postgres"]`).
+fn native_crates_of(manifest: &toml::Table) -> Vec<&'static str> {
+    let tables = ["dependencies", "dev-dependencies", "build-dependencies"];
+    let mut found = Vec::new();
+    for (name, spec) in tables.iter().filter_map(|t| manifest.get(*t)?.as_table()).flatten() {
+        if let Some((krate, _)) = NATIVE_BUILD_PACKAGES.iter().find(|(krate, _)| krate == name) {
+            found.push(*krate);
+        }
+        if name == "diesel" {
+            let features = spec.get("features").and_then(|f| f.as_array()).into_iter().flatten();
+            for feature in features.filter_map(|f| f.as_str()) {
+                if let Some((_, krate)) = DIESEL_BACKENDS.iter().find(|(backend, _)| *backend == feature) {
+                    found.push(*krate);
+                }
+            }
+        }
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
+}
+
+/// One `hanzo_apt_install` of the Debian packages `crates` need to build (see
+/// [`NATIVE_BUILD_PACKAGES`]), with `source` as its evidence.
+fn native_build_packages(crates: Vec<&str>, source: Evidence, out: &mut Findings) {
+    if crates.is_empty() {
         return;
     }
-    let crates: Vec<&str> = locked.iter().map(|(krate, _)| *krate).collect();
     let mut args = vec![format!("to build {}", crates.join(", "))];
-    for package in locked.iter().flat_map(|(_, packages)| packages.iter()) {
+    let packages = crates.iter().filter_map(|c| NATIVE_BUILD_PACKAGES.iter().find(|(krate, _)| krate == c));
+    for package in packages.flat_map(|(_, packages)| packages.iter()) {
         if !args.iter().any(|a| a == package) {
             args.push(package.to_string());
         }
     }
-    out.helper(Phase::System, "hanzo_apt_install", args, Evidence::file(lock));
+    out.helper(Phase::System, "hanzo_apt_install", args, source);
 }
 
 /// `rust-toolchain.toml`/`rust-toolchain` (here or in a parent) names the toolchain the repo
@@ -328,6 +357,22 @@ mod tests {
             apt,
             ["hanzo_apt_install 'to build openssl-sys, libudev-sys' libssl-dev pkg-config libudev-dev  # Cargo.lock"]
         );
+    }
+
+    #[test]
+    fn an_unlocked_manifests_native_dependencies_get_their_debian_packages() {
+        let manifest = "[package]\nname = \"decimal\"\nversion = \"1.0.0\"\n\n[dependencies]\ndiesel = { optional = true, version = \"2\" }\n\n[dev-dependencies]\ndiesel = { features = [\"mysql\", \"postgres\"], version = \"2\" }\nopenssl-sys = \"0.9\"\n";
+        let d = crate::detect::testing::detection(&[("Cargo.toml", manifest)]);
+        let apt: Vec<&str> = d.install.lines().filter(|l| l.starts_with("hanzo_apt_install")).collect();
+        assert_eq!(
+            apt,
+            [
+                "hanzo_apt_install 'to build mysqlclient-sys, openssl-sys, pq-sys' default-libmysqlclient-dev pkg-config libssl-dev libpq-dev  # Cargo.toml"
+            ]
+        );
+        let plain = "[package]\nname = \"x\"\nversion = \"0.1.0\"\n\n[dependencies]\ndiesel = { version = \"2\", features = [\"sqlite\"] }\n";
+        let d = crate::detect::testing::detection(&[("Cargo.toml", plain)]);
+        assert!(!d.install.contains("hanzo_apt_install"), "{}", d.install);
     }
 
     #[test]
