@@ -196,6 +196,9 @@ pub struct Declaration {
     /// Package managers that run a command in an environment they make (`uv run pytest`): a
     /// test through one the project does not use runs somewhere else than the install.
     pub environment_runners: &'static [&'static str],
+    /// Other runtimes the ecosystem's code may run on, each tested by a job that sets it up
+    /// (`npm run test:bun`): such a run is not the project's suite where it installs otherwise.
+    pub other_runtimes: &'static [&'static str],
     /// The script, inside an environment's folder, that a shell sources to activate it
     /// (`bin/activate` of a virtualenv).
     pub activate_script: Option<&'static str>,
@@ -271,6 +274,7 @@ impl Declaration {
             part_options: &[],
             install_programs: &[],
             environment_runners: &[],
+            other_runtimes: &[],
             activate_script: None,
             project_environments: &[],
             script_runners: &[],

@@ -141,6 +141,12 @@ pub fn is_environment_runner(name: &str) -> bool {
     ALL.iter().any(|eco| eco.environment_runners.contains(&name))
 }
 
+/// Whether `name` is a runtime some ecosystem's code also runs on (see
+/// [`Declaration::other_runtimes`]).
+pub fn is_other_runtime(name: &str) -> bool {
+    ALL.iter().any(|eco| eco.other_runtimes.contains(&name))
+}
+
 /// Whether `line` activates or runs from an environment (`. venv/bin/activate`,
 /// `/tmp/debug-venv/bin/python -m …`) that an install with the package managers `managers`
 /// does not make in the project (uv makes `.venv`; a Makefile's `venv` comes from a target of

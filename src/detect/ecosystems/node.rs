@@ -37,6 +37,7 @@ pub static DECLARATION: Declaration = Declaration {
     // `bun test` runs on Bun's runtime, which a project installed with npm or pnpm lacks (a
     // CI job that checks the library under Bun too).
     environment_runners: &["bun"],
+    other_runtimes: &["bun", "deno"],
     programs: &["node", "npm", "npx", "yarn", "pnpm", "corepack"],
     manifests: &["package.json", "bun.lock", "bun.lockb"],
     aliases: &[

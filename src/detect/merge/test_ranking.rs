@@ -260,7 +260,7 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
     };
     // A JavaScript runtime's compatibility run (`npm run test:bun`) where the project installs
     // with another package manager: its job sets that runtime up, the draft does not.
-    let other_runtime = names.iter().any(|n| matches!(n.as_str(), "bun" | "deno") && !has(n));
+    let other_runtime = names.iter().any(|n| ecosystems::is_other_runtime(n) && !has(n));
     let foreign_tool = elsewhere(command) || test.runs.iter().any(|line| elsewhere(line)) || other_runtime;
     let fans_out = ecosystems::fans_out(command) || test.runs.iter().any(|line| ecosystems::fans_out(line));
     let installed: Vec<&str> = managers.iter().map(|m| m.name.as_str()).collect();

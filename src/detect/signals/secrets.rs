@@ -71,6 +71,8 @@ const TEST_FILE_WORDS: &[&str] = &["tests", "test", "testing", "smoketest"];
 pub const MAX_SCANNED_FILES: usize = 2000;
 /// At most this much of each source file is scanned.
 pub const MAX_SOURCE_BYTES: u64 = 256 << 10;
+/// A helper that reads this many names or more is a general reader, not one credential's.
+const SEVERAL_NAMES: usize = 4;
 /// At most this many names are taken from one file: more is generated code, not a list of
 /// the project's secrets, and the bound keeps the scan small whatever the files hold.
 pub const MAX_NAMES_PER_FILE: usize = 100;
@@ -363,8 +365,8 @@ fn code_secrets(
         scans.iter().flat_map(|(_, scan)| &scan.helpers).map(|h| (h.function.clone(), h.clone())).collect();
     // A helper named for secrets that the project reads its ports and hosts with too
     // (`ReadSecret("SMTP_HOST")`, a reader of Docker's secret files) says where values come
-    // from, not what they are: it marks nothing when most of the names it reads are no
-    // credential's.
+    // from, not what they are: it marks nothing when it reads several names and most are no
+    // credential's. (One made for a credential, `cookie!("APP_DISTRIBUTION")`, still marks.)
     let mut read_with: HashMap<&str, HashSet<&str>> = HashMap::new();
     for (read, _) in scans.iter().flat_map(|(_, scan)| &scan.helper_calls) {
         read_with.entry(read.helper.as_deref().unwrap_or_default()).or_default().insert(read.name.as_str());
@@ -372,7 +374,7 @@ fn code_secrets(
     for helper in helpers.values_mut().filter(|h| h.marked_secret) {
         let names = read_with.get(helper.function.as_str());
         let credentials = names.map_or(0, |names| names.iter().filter(|n| looks_like_secret(n)).count());
-        if names.is_some_and(|names| credentials * 2 < names.len()) {
+        if names.is_some_and(|names| names.len() >= SEVERAL_NAMES && credentials * 2 < names.len()) {
             helper.marked_secret = false;
         }
     }
