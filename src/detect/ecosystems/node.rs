@@ -284,11 +284,16 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
     let yarn_berry = pm == Pm::Yarn && is_yarn_berry(repo, dir, pm_version.as_deref());
     match pm {
         Pm::Pnpm | Pm::Yarn => {
-            // Unless `packageManager` names it: the version CI sets up, else the lockfile's hint.
+            // Unless `packageManager` names it: the version CI sets up, else the major its
+            // `engines` asks for (`"pnpm": ">= 10"`: a lockfile format several majors write
+            // says less), else the lockfile's hint.
             let (version, source) = match (&declared, ci_pm) {
                 (Some(_), _) => (pm_version.clone(), pm_source.clone()),
                 (None, Some((version, source))) => (Some(version), source),
-                (None, None) => (lockfile_version_hint(repo, dir, pm), Evidence::file(&manifest_path)),
+                (None, None) => match engines_major(&manifest, pm, lockfile_version_hint(repo, dir, pm)) {
+                    Some(major) => (Some(major), Evidence::key(&manifest_path, format!("engines.{}", pm.name()))),
+                    None => (lockfile_version_hint(repo, dir, pm), Evidence::file(&manifest_path)),
+                },
             };
             out.helper(Phase::Toolchain, "hanzo_pm", package_manager_setup(pm, version.as_deref(), yarn_berry), source);
         }
@@ -418,6 +423,18 @@ fn ci_version(sources: &Sources, repo: &Repo, dir: &RelPath, pm: Pm) -> Option<(
     let older_than_lockfile = lockfile_version_hint(repo, dir, pm)
         .and_then(|hint| Some(version::Pin::parse(&version)?.major() < version::Pin::parse(&hint)?.major()));
     (older_than_lockfile != Some(true)).then_some((version, source))
+}
+
+/// The pnpm major that `package.json`'s `engines` asks for at least (`"pnpm": ">= 10"` is
+/// 10), when it is newer than the lockfile's `hint`. (Yarn's lockfile tells its majors apart.)
+fn engines_major(manifest: &Value, pm: Pm, hint: Option<String>) -> Option<String> {
+    if pm != Pm::Pnpm {
+        return None;
+    }
+    let constraint = manifest.get("engines")?.get(pm.name())?.as_str()?;
+    let major = version::Pin::parse(&version::lowest_floor(constraint)?)?.major();
+    let newer = hint.and_then(|h| version::Pin::parse(&h)).is_none_or(|h| major > h.major());
+    newer.then(|| major.to_string())
 }
 
 /// The pnpm major a lockfile was written by, when `packageManager` names none (corepack's
@@ -740,6 +757,12 @@ mod tests {
         // Without CI's word, the lockfile's format says 9.
         let scan = crate::detect::testing::scan(&Node, &files[..2]);
         assert!(scan.steps().contains(&"hanzo_pm pnpm 9"), "{:?}", scan.steps());
+        // Unless `engines` asks for a newer major; an older one says less than the lockfile.
+        for (engines, major) in [(">= 10", "hanzo_pm pnpm 10"), ("^8.6 || >=9", "hanzo_pm pnpm 9")] {
+            let manifest = format!(r#"{{"engines": {{"pnpm": "{engines}"}}}}"#);
+            let scan = crate::detect::testing::scan(&Node, &[("package.json", &manifest), files[1]]);
+            assert!(scan.steps().contains(&major), "{engines}: {:?}", scan.steps());
+        }
         // A range names the major the test job runs, before a release job's older pin.
         let test =
             "jobs:\n  build:\n    steps:\n      - uses: pnpm/action-setup@v4\n        with:\n          version: ^7\n";
