@@ -22,7 +22,7 @@ mod cli_flags;
 mod env;
 mod envconfig;
 mod helpers;
-mod ini_overrides;
+mod settings_overrides;
 mod types;
 mod viper;
 
@@ -59,16 +59,16 @@ pub static DECLARATION: Declaration = Declaration {
 impl Ecosystem for Go {
     /// Go templates that render configuration (`config.yaml.tmpl`, dockerize's and
     /// gomplate's `{{ .Env.X }}`), and configuration files expanded shell-style
-    /// (`${X:-default}`, which `os.ExpandEnv` and entrypoints' `envsubst` fill in), and INI
-    /// settings whose items the environment overrides (see [`ini_overrides`]).
+    /// (`${X:-default}`, which `os.ExpandEnv` and entrypoints' `envsubst` fill in), and INI or
+    /// TOML settings whose items the environment overrides (see [`settings_overrides`]).
     fn is_settings_file(&self, dir: &str, name: &str) -> bool {
         name.split('.').skip(1).any(|part| matches!(part, "tmpl" | "gotmpl" | "tpl"))
             || code::is_interpolated_config(dir, name)
-            || ini_overrides::is_settings_file(name)
+            || settings_overrides::is_settings_file(name)
     }
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         if rel.ends_with(".ini") || rel.ends_with(".toml") {
-            return ini_overrides::reads(rel, text);
+            return settings_overrides::reads(rel, text);
         }
         let mut reads = env::reads(rel, text);
         if rel.ends_with(".go") {
@@ -81,7 +81,9 @@ impl Ecosystem for Go {
         helpers::helpers(text)
     }
     fn env_prefix(&self, text: &str) -> Option<String> {
-        env::prefix(text).or_else(|| ini_overrides::prefix(text)).or_else(|| ini_overrides::nested_prefix(text))
+        env::prefix(text)
+            .or_else(|| settings_overrides::prefix(text))
+            .or_else(|| settings_overrides::nested_prefix(text))
     }
     fn settings_structs(&self, text: &str) -> SettingsTypes {
         let mut types = envconfig::settings_structs(text);
