@@ -36,8 +36,8 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["METERD_INTERVAL", "METERD_INFLUX_USER", "METERD_APIKEY", "SPONSORTOKEN", "INFLUX_TOKEN"],
         ),
         // Invenio's invenio.cfg: invenio-config reads each key as INVENIO_<KEY>; the keys left
-        // to give (a stand-in, None, a dict of stand-ins) and a database URI with a password
-        // are the deployment's to set; a key the file gives a real value needs nothing.
+        // to give (a stand-in, None, a dict of stand-ins), a database URI with a password and a
+        // credential the file gives its development value are the deployment's to set.
         (
             "secrets-python-invenio",
             &[
@@ -45,9 +45,10 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "INVENIO_SQLALCHEMY_DATABASE_URI",
                 "INVENIO_ORCID_APP_CREDENTIALS",
                 "INVENIO_METRICS_API_KEY",
+                "INVENIO_STATS_API_TOKEN",
             ],
             &[],
-            &["INVENIO_SITE_UI_URL", "INVENIO_STATS_API_TOKEN", "INVENIO_THEME_FRONTPAGE_TITLE", "SECRET_KEY"],
+            &["INVENIO_SITE_UI_URL", "INVENIO_THEME_FRONTPAGE_TITLE", "SECRET_KEY"],
         ),
         // A Python read through a constant another module of the project defines
         // (`from app.const import PLUS_ENV_VAR`) reads the constant's value; a constant two
@@ -60,8 +61,9 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         ),
         // ASP.NET Core reads every appsettings key from the environment (`__` between sections,
         // under the project's `AddEnvironmentVariables` prefix): the credential keys the file
-        // leaves to give are secrets, never required; keys with values, and other environments',
-        // the browser's and the tests' files, are not.
+        // leaves to give, and a credential key with its development value, are secrets, never
+        // required; other keys with values, and other environments', the browser's and the
+        // tests' files, are not.
         (
             "secrets-dotnet-appsettings",
             &[
@@ -70,12 +72,12 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "VAULT_GlobalSettings__IdentityServer__ClientSecret",
                 "VAULT_GlobalSettings__Stripe__ApiKey",
                 "VAULT_GlobalSettings__Yubico__Key",
+                "VAULT_GlobalSettings__DataProtection__EncryptionKey",
             ],
             &[],
             &[
                 "VAULT_GlobalSettings__Mail__SmtpUsername",
                 "VAULT_GlobalSettings__IdentityServer__CertificateThumbprint",
-                "VAULT_GlobalSettings__DataProtection__EncryptionKey",
                 "VAULT_GlobalSettings__Stripe__PublishableKey",
                 "VAULT_GlobalSettings__Attachment__BaseDirectory",
                 "VAULT_GlobalSettings__Yubico__ClientId",
@@ -421,9 +423,10 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "IDENTITY__ADMINCLIENTSECRET",
                 "EMAIL__SMTP__PASSWORD",
                 "Parameters__openai_key",
+                "IDENTITY__GOOGLESECRET",
             ],
             &[],
-            &["IDENTITY__GOOGLESECRET", "IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
+            &["IDENTITY__ADMINEMAIL", "identity__adminPassword", "Parameters__db_password"],
         ),
         // .NET options classes bound to a section: each property is `Section__Property`; a
         // `[Required]` one stops the app where the binding validates DataAnnotations, unless a
@@ -436,6 +439,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "Payments__Stripe__WebhookSecret",
                 "Auth__ClientSecret",
                 "Mail__Smtp__Password",
+                "Auth__JwtSigningKey",
             ],
             &["Payments__Stripe__ApiKey", "Payments__Stripe__WebhookSecret", "Auth__ClientSecret"],
             &[
@@ -443,23 +447,21 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "Payments__Stripe__Currency",
                 "Payments__Stripe__TokenCacheSeconds",
                 "Payments__Stripe__PasswordResetWithin",
-                "Auth__JwtSigningKey",
                 "Auth__Authority",
                 "Mail__Smtp__ApiToken",
                 "StorageOptions__SecretKey",
             ],
         ),
         // MicroProfile (Quarkus) overrides each key by its upper-cased name, every other
-        // character `_`: a credential key left empty or a stand-in is one to give; one with a
-        // value, or read from a placeholder, is not; another profile's `%prod.` keys are not read.
+        // character `_`: a credential key left empty, a stand-in or its development value is one
+        // to give; one read from a placeholder is not; another profile's `%prod.` keys are not read.
         (
             "secrets-microprofile-properties",
-            &["QUARKUS_DATASOURCE_PASSWORD", "DT_PAYMENTS_API_KEY", "SMTP_PASSWORD"],
+            &["QUARKUS_DATASOURCE_PASSWORD", "DT_PAYMENTS_API_KEY", "SMTP_PASSWORD", "DT_PAYMENTS_WEBHOOK_SECRET"],
             &["SMTP_PASSWORD"],
             &[
                 "QUARKUS_DATASOURCE_USERNAME",
                 "QUARKUS_DATASOURCE_JDBC_URL",
-                "DT_PAYMENTS_WEBHOOK_SECRET",
                 "DT_PAYMENTS_TOKEN_TTL",
                 "DT_MAIL_SMTP_PASSWORD",
                 "PAYMENTS_API_KEY",
@@ -536,12 +538,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         ),
         // A Rust server's settings file (`server.toml`) gives the keys the config crate
         // overrides under its prefix: a credential key left to give (commented out with an
-        // example that holds a password, empty) is a variable; one with a value is not.
+        // example that holds a password, empty, its development value) is a variable; other
+        // keys with values are not.
         (
             "secrets-rust-settings-file",
-            &["SHOP_DB_URI", "SHOP_API_TOKEN"],
+            &["SHOP_DB_URI", "SHOP_API_TOKEN", "SHOP_SIGNING_KEY"],
             &[],
-            &["SHOP_HOST", "SHOP_SIGNING_KEY", "SHOP_LOG_LEVEL", "SHOP_TOKEN", "DB_URI", "API_TOKEN"],
+            &["SHOP_HOST", "SHOP_LOG_LEVEL", "SHOP_TOKEN", "DB_URI", "API_TOKEN"],
         ),
         // A template's comment or stand-in says the value is a credential (not one that says
         // the setting uses credentials given elsewhere), and a `required` that marks the entry

@@ -46,8 +46,8 @@ use self::files::{
 };
 use self::lines::Lines;
 use self::rules::{
-    has_credentials, is_placeholder, is_public, is_sandbox_secret, is_setting_name, is_setting_value, is_url_setting,
-    public_halves,
+    has_credentials, is_committed_credential, is_placeholder, is_public, is_sandbox_secret, is_setting_name,
+    is_setting_value, is_url_setting, public_halves,
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems;
@@ -629,11 +629,15 @@ fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &m
             let typed = read.settings_key.is_none() && typed_by_its_call(&text, &read);
             let read = EnvRead { setting: read.setting || typed, ..read };
             let read = project.marked_by_deploy(read);
-            if read.settings_key.as_ref().is_some_and(|key| !is_still_to_give(&key.value)) {
+            if let Some(key) = read.settings_key.as_ref().filter(|key| !is_still_to_give(&key.value)) {
                 if scan.given.len() < MAX_NAMES_PER_FILE * 4 {
                     scan.given.push(read.name.to_ascii_uppercase());
                 }
-                continue;
+                // A credential's key keeps its variable, optional, even with the file's
+                // development value (`password: root`): a deployment sets its own.
+                if !(looks_like_secret(&read.name) && is_committed_credential(&read.name, &key.value)) {
+                    continue;
+                }
             }
             lines.seek(read.at);
             // A settings file's commented-out key (`# db_uri = "postgres://…"`) is one still to give.
@@ -763,7 +767,8 @@ fn accepted_name(read: &EnvRead, project: &ProjectNames) -> Option<String> {
 /// Whether a settings file's value for a key leaves it to the environment: empty, a stand-in
 /// (`YourConnectionString`, `<api-key>`), or carrying a password (a connection string's
 /// `Password=…`, a URL's `user:pass@`) a developer replaces with their own. Any other value
-/// (a committed key, a thumbprint, a URL, a path) is one the app runs with.
+/// (a thumbprint, a URL, a path) is one the app runs with — but a credential's committed
+/// value is development's, and its variable still counts (see [`is_committed_credential`]).
 fn is_still_to_give(value: &str) -> bool {
     is_placeholder(value) || has_credentials(value)
 }

@@ -20,10 +20,15 @@ use crate::detect::repo::Repo;
 
 /// Spring configuration: `application*.yml|yaml|properties` and `bootstrap*` anywhere, and
 /// any YAML or properties file among a module's resources (`src/main/resources/shared/
-/// account-service.yml` that a Spring Cloud Config server serves).
+/// account-service.yml` that a Spring Cloud Config server serves) — but not the message
+/// bundles of Spring's `MessageSource` (`messages_zh_CN.properties`, `i18n/`), whose values are
+/// the words a page shows.
 pub fn is_spring_config(dir: &str, name: &str) -> bool {
     let extension = [".yml", ".yaml", ".properties"].iter().any(|e| name.ends_with(e));
+    let messages = ["messages", "ValidationMessages"].iter().any(|bundle| name.starts_with(bundle))
+        || dir.split('/').any(|part| part.eq_ignore_ascii_case("i18n"));
     extension
+        && !messages
         && (name.starts_with("application")
             || name.starts_with("bootstrap")
             || dir.split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]))
@@ -396,6 +401,8 @@ mod tests {
         assert!(is_spring_config("config/src/main/resources/shared", "account-service.yml"));
         assert!(is_spring_config("", "bootstrap.yml"));
         assert!(!is_spring_config("src/test/resources", "data.yml"));
+        assert!(!is_spring_config("src/main/resources", "messages_zh_CN.properties"));
+        assert!(!is_spring_config("src/main/resources/i18n", "login.properties"));
     }
 
     #[test]

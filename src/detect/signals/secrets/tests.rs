@@ -430,6 +430,12 @@ fn appsettings_keys_left_to_give_are_what_the_environment_sets() {
                 "src/Shop/appsettings.json#GlobalSettings.Mail.SmtpPassword",
                 Need::Optional
             ),
+            // The file's own key is development's: a deployment gives its own.
+            (
+                "SHOP_GlobalSettings__EncryptionKey",
+                "src/Shop/appsettings.json#GlobalSettings.EncryptionKey",
+                Need::Optional
+            ),
         ]
     );
     // Without a prefix, the names are the keys joined by `__`, spelled as the JSON does.
@@ -490,7 +496,8 @@ fn derived_names_count_where_the_project_spells_them() {
     let files = [
         (
             "src/main/resources/application.yml",
-            "spring:\n  datasource:\n    password: dev\n  mail:\n    password: dev\n",
+            // A reference to where the mail password lives is no development password.
+            "spring:\n  datasource:\n    password: dev\n  mail:\n    password: classpath:mail.secret\n",
         ),
         (".env.example", "SPRING_DATASOURCE_PASSWORD=\n"),
     ];
@@ -759,10 +766,18 @@ fn a_validated_options_class_is_read_under_the_project_prefix() {
         ("src/Shop/Options/MailOptions.cs", options),
         ("src/Shop/appsettings.Development.json", settings),
     ]);
-    // The development settings give the API key: only the password is left to set.
+    // The development settings give the API key: only the password is required; the key is
+    // a deployment's to replace, optional.
     assert_eq!(
         found,
-        [("SHOP_Mail__SmtpPassword".to_string(), "src/Shop/Options/MailOptions.cs:5".to_string(), Need::Required)]
+        [
+            (
+                "SHOP_Mail__ApiKey".to_string(),
+                "src/Shop/appsettings.Development.json#Mail.ApiKey".to_string(),
+                Need::Optional
+            ),
+            ("SHOP_Mail__SmtpPassword".to_string(), "src/Shop/Options/MailOptions.cs:5".to_string(), Need::Required)
+        ]
     );
 }
 

@@ -449,3 +449,34 @@ fn algorithms_are_settings_and_only_chat_webhook_urls_carry_a_token() {
         assert!(looks_like_secret(name), "{name}");
     }
 }
+
+#[test]
+fn a_settings_file_s_committed_credential_is_development_s() {
+    for (name, value) in [
+        ("SPRING_DATASOURCE_PASSWORD", "root"),
+        ("EventBus__RabbitMQ__Password", "adminnet++123456"),
+        ("JWTSettings__IssuerSigningKey", "3c1cbc3f546eda35168c3aa3cb91780fbe703f0996c6d123ea96dc85c70bbc0a"),
+        ("OSSProvider__SecretKey", "n0YxRADS7Bnb4th9zplVuDiQIdPFQ5gDtQHzLyXI"),
+        ("DB_PASSWORD", "123456"),
+    ] {
+        assert!(is_committed_credential(name, value), "{name}={value}");
+    }
+    for (name, value) in [
+        // Where the credential lives, not the credential.
+        ("SERVER_SSL_KEY_STORE_PASSWORD_FILE", "/run/secrets/ks"),
+        ("JWT_KEY", "classpath:jwt.jks"),
+        ("Kestrel__Certificates__Default__KeyPath", "certs/app.key"),
+        ("Signing__Key", "C:\\certs\\signing.pfx"),
+        ("MAIL_PASSWORD", "${MAIL_PASSWORD}"),
+        // A setting about a credential, a connection string without one, a form's label.
+        ("ConnectionStrings__DatabaseProvider", "sqlite"),
+        ("TOKEN_KEYSTORE_TYPE", "PKCS12"),
+        ("SETTINGSHEADER_PASSWORD", "Password"),
+        ("LOGIN_PASSWORD", "密码"),
+        ("RESET_PASSWORD_TOKEN", "true"),
+        ("API_KEY", "your key here"),
+        ("API_KEY", "https://keys.example.com/k"),
+    ] {
+        assert!(!is_committed_credential(name, value), "{name}={value}");
+    }
+}

@@ -35,6 +35,33 @@ pub fn has_credentials(value: &str) -> bool {
     CREDENTIAL_URL.is_match(value) || CONNECTION_STRING_PASSWORD.is_match(value)
 }
 
+/// Whether a settings file's committed value for a credential's key is the credential itself,
+/// shipped for development (`root`, `adminnet++123456`, a 64-digit hex signing key): a
+/// deployment replaces it, so the key's variable is one to set. Not a reference to where the
+/// credential lives (`/etc/app/key.pem`, `classpath:jwt.jks`, `C:\\certs\\app.pfx`), a URL, a
+/// sentence, or a setting's value (`true`, `15m`).
+pub fn is_committed_credential(name: &str, value: &str) -> bool {
+    const FILE_EXTENSIONS: &[&str] =
+        &[".pem", ".key", ".crt", ".cer", ".der", ".p12", ".pfx", ".jks", ".keystore", ".json", ".txt", ".xml"];
+    let value = value.trim().trim_matches(['"', '\'']).trim();
+    let lower = value.to_ascii_lowercase();
+    let scheme = lower
+        .split_once(':')
+        .is_some_and(|(before, _)| before.len() > 1 && before.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+    let last = words(name).pop().unwrap_or_default();
+    // The key names the credential itself (`…_PASSWORD`, `…__SecretKey`), not a setting about
+    // one (`…_KEYSTORE_TYPE`, a connection string's provider).
+    CREDENTIAL_NOUNS.contains(&last.as_str())
+        // A word of the key as its value is a form's label (`password=Password`).
+        && !value.eq_ignore_ascii_case(&last)
+        && value.chars().all(|c| c.is_ascii_graphic())
+        && !value.contains('\\')
+        && !value.starts_with(['/', '.', '~', '$', '%', '{', '@', '#'])
+        && !scheme
+        && !FILE_EXTENSIONS.iter().any(|extension| lower.ends_with(extension))
+        && !is_setting_value(name, value)
+}
+
 /// Whether a value is a stand-in for the real one rather than a value: empty, or
 /// `changeme`, `changethis`, `CHANGE-THIS!`, `secret`, `xxx`, `your-api-key`, `<token>`,
 /// `[client-secret]`, `TODO`, `...`.
