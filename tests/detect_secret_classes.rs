@@ -430,8 +430,8 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         ),
         // .NET options classes bound to a section: each property is `Section__Property`; a
         // `[Required]` one stops the app where the binding validates DataAnnotations, unless a
-        // development settings file gives it; an unvalidated one counts only where the project
-        // spells it; typed properties are settings.
+        // development settings file gives it; an unvalidated one counts, optional, when it names
+        // a credential; typed properties are settings.
         (
             "secrets-dotnet-options",
             &[
@@ -440,6 +440,8 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "Auth__ClientSecret",
                 "Mail__Smtp__Password",
                 "Auth__JwtSigningKey",
+                "Mail__Smtp__ApiToken",
+                "StorageOptions__SecretKey",
             ],
             &["Payments__Stripe__ApiKey", "Payments__Stripe__WebhookSecret", "Auth__ClientSecret"],
             &[
@@ -448,8 +450,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "Payments__Stripe__TokenCacheSeconds",
                 "Payments__Stripe__PasswordResetWithin",
                 "Auth__Authority",
-                "Mail__Smtp__ApiToken",
-                "StorageOptions__SecretKey",
+                "Mail__Smtp__Username",
             ],
         ),
         // MicroProfile (Quarkus) overrides each key by its upper-cased name, every other

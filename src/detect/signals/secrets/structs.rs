@@ -148,8 +148,9 @@ fn walk<'a>(
         } else if !name.is_empty() {
             // A bound property the app does not insist on is like any configuration key: a
             // variable only where the project spells it (an options class often holds keys
-            // nothing sets); all are under the project's `AddEnvironmentVariables("APP_")`.
-            let read = if options && need != Need::Required {
+            // nothing sets) — unless it names a credential, which the binding reads as surely
+            // as any; all are under the project's `AddEnvironmentVariables("APP_")`.
+            let read = if options && need != Need::Required && !super::looks_like_secret(&name) {
                 EnvRead::derived(name, field.at, need, via)
             } else {
                 EnvRead::new(name, field.at, need, via)
