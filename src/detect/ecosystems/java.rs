@@ -71,8 +71,15 @@ impl Ecosystem for Java {
         env::reads(rel, text)
     }
     fn env_reads_in(&self, sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {
-        let microprofile =
-            env::is_spring_config(rel.parent(), rel.file_name()) && env::built_with_microprofile(sources.repo(), rel);
+        let spring_config = env::is_spring_config(rel.parent(), rel.file_name());
+        // A Rails app's `config/application.yml` is no Spring file: a JVM build or the JVM's
+        // source layout (`src/main/resources`) makes one.
+        let jvm_layout =
+            rel.parent().as_str().split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]);
+        if spring_config && !jvm_layout && JVM_BUILDS.iter().all(|build| sources.repo().named(build).is_empty()) {
+            return Vec::new();
+        }
+        let microprofile = spring_config && env::built_with_microprofile(sources.repo(), rel);
         env::reads_built(rel, text, microprofile)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
@@ -86,12 +93,13 @@ pub fn is_gradle_build_script(name: &str) -> bool {
     name.starts_with("build.gradle") || name.starts_with("settings.gradle")
 }
 
+/// The files that make a directory a JVM build, Maven's and Gradle's.
+const JVM_BUILDS: &[&str] = &["pom.xml", "settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"];
+
 fn detect(repo: &Repo, out: &mut Findings) {
     // Maven and Gradle builds together: a build inside another JVM build's directory is part
     // of it or an auxiliary one (a Gradle repo's `maven-tests/` consumer check), not a project.
-    for build in
-        projects(repo, &["pom.xml", "settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"])
-    {
+    for build in projects(repo, JVM_BUILDS) {
         let dir = build.parent();
         let has_pom = repo.exists(dir.join(rel!("pom.xml")));
         let has_gradle =

@@ -805,3 +805,14 @@ fn a_secret_helper_that_reads_hosts_and_ports_too_marks_nothing() {
     let found = names(&[("App.csproj", "<Project />\n"), ("Env.cs", helper), ("Constants.cs", only_secrets)]);
     assert_eq!(found, ["APP_SIGNING", "SMTP_PASSWORD"]);
 }
+
+#[test]
+fn a_rails_application_yml_is_no_spring_configuration() {
+    let settings = "shared:\n  notify_api_key: <%= ENV[\"NOTIFY_API_KEY\"] %>\n  signing_key: dev-signing-key-0123\n";
+    let rails = [("Gemfile", "source \"https://rubygems.org\"\ngem \"rails\"\n"), ("config/application.yml", settings)];
+    assert_eq!(names(&rails), ["NOTIFY_API_KEY"]);
+    // The same file beside a Maven build is Spring's: its keys bind by their relaxed names.
+    let spring =
+        [("pom.xml", "<project><artifactId>spring-boot</artifactId></project>"), ("config/application.yml", settings)];
+    assert!(names(&spring).contains(&"SHARED_SIGNING_KEY".to_string()), "{:?}", names(&spring));
+}
