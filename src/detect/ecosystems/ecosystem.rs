@@ -190,6 +190,10 @@ pub struct Declaration {
     /// Options of its test commands that run a part of the suite: one test target, one member
     /// of a workspace (`cargo test --test attr_macro`, `--manifest-path=ll/Cargo.toml`).
     pub part_options: &'static [&'static str],
+    /// Options of the runner its test commands hand arguments to after `--` that take a value
+    /// (`--test-threads 1`): any other word there is a test-name filter, which runs a part
+    /// (`cargo test -- whitebox_`). Empty when the runner takes no filters so.
+    pub filter_runner_options: &'static [&'static str],
     /// The programs whose install line says the project uses one of its package managers or
     /// toolchains (`pnpm`, `./gradlew`): drift's tool of an install step.
     pub install_programs: &'static [&'static str],
@@ -199,6 +203,10 @@ pub struct Declaration {
     /// Other runtimes the ecosystem's code may run on, each tested by a job that sets it up
     /// (`npm run test:bun`): such a run is not the project's suite where it installs otherwise.
     pub other_runtimes: &'static [&'static str],
+    /// GitHub Actions that run one command of its tools, built from their inputs: the action
+    /// (`owner/name`, lower case), the program, and the inputs that follow the program in order
+    /// (`actions-rs/cargo` with `command: test`, `args: --all-features` runs `cargo test --all-features`).
+    pub command_actions: &'static [(&'static str, &'static str, &'static [&'static str])],
     /// The script, inside an environment's folder, that a shell sources to activate it
     /// (`bin/activate` of a virtualenv).
     pub activate_script: Option<&'static str>,
@@ -272,9 +280,11 @@ impl Declaration {
             test_runners: &[],
             suite_words: &[],
             part_options: &[],
+            filter_runner_options: &[],
             install_programs: &[],
             environment_runners: &[],
             other_runtimes: &[],
+            command_actions: &[],
             activate_script: None,
             project_environments: &[],
             script_runners: &[],

@@ -147,6 +147,15 @@ pub fn is_other_runtime(name: &str) -> bool {
     ALL.iter().any(|eco| eco.other_runtimes.contains(&name))
 }
 
+/// The program and inputs of an action that runs one command of an ecosystem's tools (see
+/// [`Declaration::command_actions`]).
+pub fn command_action(action: &str) -> Option<(&'static str, &'static [&'static str])> {
+    ALL.iter()
+        .flat_map(|eco| eco.command_actions)
+        .find(|(known, _, _)| known.eq_ignore_ascii_case(action))
+        .map(|(_, program, inputs)| (*program, *inputs))
+}
+
 /// Whether `line` activates or runs from an environment (`. venv/bin/activate`,
 /// `/tmp/debug-venv/bin/python -m …`) that an install with the package managers `managers`
 /// does not make in the project (uv makes `.venv`; a Makefile's `venv` comes from a target of
@@ -187,10 +196,24 @@ pub fn is_suite_word(word: &str) -> bool {
 /// [`Declaration::part_options`]).
 pub fn runs_a_part(command: &str) -> bool {
     let Some(eco) = owner_of_test(command) else { return false };
-    command.split_whitespace().any(|word| {
-        let option = word.split_once('=').map_or(word, |(option, _)| option);
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let by_option = words.iter().any(|word| {
+        let option = word.split_once('=').map_or(*word, |(option, _)| option);
         eco.part_options.contains(&option)
-    })
+    });
+    // The runner's own arguments, after the first `--` (up to the end of the command).
+    let runner_arguments = words
+        .iter()
+        .position(|w| *w == "--")
+        .map(|at| &words[at + 1..])
+        .map(|rest| &rest[..rest.iter().position(|w| matches!(*w, "&&" | "||" | ";" | "|")).unwrap_or(rest.len())])
+        .unwrap_or_default();
+    let by_filter = !eco.filter_runner_options.is_empty()
+        && runner_arguments.iter().enumerate().any(|(i, word)| {
+            let value_of_option = i > 0 && eco.filter_runner_options.contains(&runner_arguments[i - 1]);
+            !word.starts_with('-') && !value_of_option
+        });
+    by_option || by_filter
 }
 
 /// Whether `program subcommand` publishes a release (see [`Declaration::publish_commands`]).
@@ -559,6 +582,17 @@ mod tests {
         let typescript = ["a.ts", "b.tsx", "c.py"];
         assert_eq!(main_ecosystems(&repo(&typescript)), ["node", "deno"]);
         assert!(main_ecosystems(&repo(&["README.md"])).is_empty());
+    }
+
+    #[test]
+    fn a_test_target_a_member_or_a_name_filter_runs_a_part() {
+        assert!(runs_a_part("cargo test --test attr_macro"));
+        assert!(runs_a_part("RUST_LOG=trace cargo test --features x -- whitebox_ --test-threads=1"));
+        assert!(runs_a_part("cargo nextest run -- --test-threads 1 sled_"));
+        assert!(!runs_a_part("cargo test --all-features -- --test-threads 1"));
+        assert!(!runs_a_part("cargo test -- --skip slow --nocapture"));
+        assert!(!runs_a_part("cargo test -- --nocapture && cargo fmt"));
+        assert!(!runs_a_part("cargo test --workspace"));
     }
 
     #[test]

@@ -38,6 +38,7 @@ pub static DECLARATION: Declaration = Declaration {
     // CI job that checks the library under Bun too).
     environment_runners: &["bun"],
     other_runtimes: &["bun", "deno"],
+    command_actions: &[("borales/actions-yarn", "yarn", &["cmd"])],
     programs: &["node", "npm", "npx", "yarn", "pnpm", "corepack"],
     manifests: &["package.json", "bun.lock", "bun.lockb"],
     aliases: &[

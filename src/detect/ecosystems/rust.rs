@@ -47,6 +47,9 @@ pub static DECLARATION: Declaration = Declaration {
     devcontainer_features: &[("rust", "ghcr.io/devcontainers/features/rust:1")],
     test_commands: &[r"cargo[[:space:]]+(?:\+[^[:space:]]+[[:space:]]+)?(?:test|nextest)(?-u:\b)"],
     part_options: &["--test", "--manifest-path", "-p", "--package"],
+    // libtest's options that take a value; `--skip` leaves tests out, it picks none.
+    command_actions: &[("actions-rs/cargo", "cargo", &["command", "args"])],
+    filter_runner_options: &["--test-threads", "--skip", "--format", "--color", "-Z", "--logfile", "--shuffle-seed"],
     install_commands: &["cargo"],
     source_extensions: &["rs"],
     install_programs: &["cargo"],

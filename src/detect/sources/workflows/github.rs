@@ -93,7 +93,9 @@ impl Reader<'_> {
                         job.actions.push(action_use(&uses, &step["with"], &step_ctx, source.clone()));
                     }
                 }
-                if let Some(script) = scalar(&step["run"]) {
+                let script = scalar(&step["run"])
+                    .or_else(|| scalar(&step["uses"]).and_then(|uses| command_action_script(&uses, &step["with"])));
+                if let Some(script) = script {
                     let dir = scalar(&step["working-directory"]).or_else(|| default_dir.clone()).unwrap_or_default();
                     let mut env = job_env.clone();
                     for (name, value) in exported.iter().cloned().chain(literal_env(&step["env"], &ctx)) {
@@ -291,6 +293,21 @@ fn is_locale_or_terminal_variable(name: &str) -> bool {
             | "PY_COLORS"
             | "COLUMNS"
     ) || name.starts_with("LC_")
+}
+
+/// The shell line a step of an action that runs one command of an ecosystem's tools runs
+/// (see [`ecosystems::command_action`]), expressions left for [`run_lines`] to resolve; none
+/// for another action, or one that runs the command in `cross`'s containers.
+fn command_action_script(uses: &str, with: &Yaml) -> Option<String> {
+    let action = uses.split_once('@').map_or(uses, |(action, _)| action);
+    let (program, inputs) = crate::detect::ecosystems::command_action(action)?;
+    if scalar(&with["use-cross"]).is_some_and(|cross| cross == "true") {
+        return None;
+    }
+    let words: Vec<String> =
+        inputs.iter().filter_map(|input| scalar(&with[*input])).map(|w| w.trim().to_string()).collect();
+    let words: Vec<String> = words.into_iter().filter(|w| !w.is_empty()).collect();
+    (!words.is_empty()).then(|| format!("{program} {}", words.join(" ")))
 }
 
 /// The commands a job that calls a reusable workflow of another repository hands it

@@ -379,3 +379,20 @@ fn odd_shapes_are_ignored_not_fatal() {
         let _ = Workflows::read(&repo);
     }
 }
+
+#[test]
+fn actions_that_run_a_tool_s_command_are_its_lines() {
+    let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        features: ['--all-features']\n    steps:\n      - uses: actions-rs/cargo@v1\n        env:\n          NAVI_PATH: /tmp/cheats\n        with:\n          command: test\n          args: ${{ matrix.features }}\n      - uses: actions-rs/cargo@v1\n        with:\n          use-cross: true\n          command: build\n      - uses: borales/actions-yarn@v4\n        with:\n          cmd: test\n      - run: ./tests/run\n";
+    let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+    let job = Workflows::read(&repo).jobs.remove(0);
+    let lines: Vec<(&str, String)> = job.lines.iter().map(|l| (l.text.as_str(), l.source.to_string())).collect();
+    assert_eq!(
+        lines,
+        [
+            ("cargo test --all-features", ".github/workflows/ci.yml#jobs.t.steps[0]".to_string()),
+            ("yarn test", ".github/workflows/ci.yml#jobs.t.steps[2]".to_string()),
+            ("./tests/run", ".github/workflows/ci.yml#jobs.t.steps[3]".to_string()),
+        ]
+    );
+    assert_eq!(job.lines[0].env, [("NAVI_PATH".to_string(), "/tmp/cheats".to_string())]);
+}
