@@ -73,7 +73,8 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     devcontainer_features: &[("node", "ghcr.io/devcontainers/features/node:1")],
     test_commands: &[
-        r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?[[:space:]](?:run[[:space:]]+)?tests?(?:[:\-_][[:word:]:\-]*)?(?:[[:space:]]|$)",
+        // `test`, `test:unit`, and the suite alone or whole glued to the word (`testonly`, `testall`).
+        r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?[[:space:]](?:run[[:space:]]+)?tests?(?:only|all)?(?:[:\-_][[:word:]:\-]*)?(?:[[:space:]]|$)",
         // A namespaced script whose last part says test (`ci:backend:test`).
         r"(?:npm|pnpm|yarn|bun)(?-u:\b)[^;&|]*?[[:space:]](?:run[[:space:]]+)?[[:word:]\-]+(?::[[:word:]\-]+)*:test(?:[[:space:]]|$)",
         r"(?:npm|pnpm)[[:space:]]+t(?:[[:space:]]|$)",

@@ -91,10 +91,11 @@ pub static DECLARATION: Declaration = Declaration {
         // poethepoet's task named for tests (`poe test`, `uv run poe test-unit`).
         r"(?:uv[[:space:]]+run[[:space:]]+|poetry[[:space:]]+run[[:space:]]+|pdm[[:space:]]+run[[:space:]]+)?poe[[:space:]]+tests?(?:[-_:][[:word:]\-]*)?(?:[[:space:]]|$)",
         // `hatch test`, a `test` script, a test script of an environment (`test:cov`), or
-        // the `default` script of the environment named test; matrix variants picked with
-        // `+py=3.12`. `hatch run test:python -m pip …` runs setup in the test environment.
+        // the `default` or a coverage script of the environment named test (`test:with-coverage`);
+        // matrix variants picked with `+py=3.12`. `hatch run test:python -m pip …` runs setup
+        // in the test environment.
         r"hatch[[:space:]]+(?:run[[:space:]]+)?test(?:[[:space:]]|$)",
-        r"hatch[[:space:]]+run[[:space:]]+(?:[+-][[:word:]]+=[^[:space:]]+[[:space:]]+)*(?:[[:word:].-]+:(?:test|tests|cov|pytest)|tests?:default)(?:[[:space:]]|$)",
+        r"hatch[[:space:]]+run[[:space:]]+(?:[+-][[:word:]]+=[^[:space:]]+[[:space:]]+)*(?:[[:word:].-]+:(?:test|tests|cov|pytest)|tests?:(?:default|[[:word:]-]*cov(?:erage)?))(?:[[:space:]]|$)",
     ],
     fan_out_test_runners: &["tox", "nox"],
     current_environment: &["py", "py3"],
