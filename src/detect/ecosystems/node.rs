@@ -11,7 +11,7 @@ use crate::rel_path::rel;
 use crate::warning::Warning;
 use serde_json::Value;
 
-use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvRead, SetupStep, Toolchain};
+use crate::detect::ecosystems::ecosystem::{Alias, Declaration, Ecosystem, EnvHelper, EnvRead, SetupStep, Toolchain};
 use crate::detect::ecosystems::project::{Members, pm_path, workspace_note};
 use crate::detect::findings::{Findings, Kind, Phase, Service, Start, StartOrigin};
 use crate::detect::repo::{Repo, is_own_path, too_deep_for_a_project};
@@ -127,6 +127,9 @@ impl Ecosystem for Node {
     }
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
         env::reads(rel, text)
+    }
+    fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
+        env::env_helpers(text)
     }
     /// NestJS reads by a constant, which another file may hold (see [`env::reads_by_constant`]).
     fn env_reads_in(&self, sources: &Sources, rel: &RelPath, text: &str) -> Vec<EnvRead> {

@@ -49,9 +49,15 @@ pub fn reads(rel: &RelPath, text: &str) -> Vec<EnvRead> {
     found.extend(nest_config_reads(text));
     found.extend(declared(text));
     found.extend(helpers::reads(text));
+    found.extend(helpers::foreign_calls(text));
     found.extend(aliased_reads(text));
     found.extend(sdk_defaults::reads(text));
     found
+}
+
+/// The file's env helpers, which other files call (see [`helpers::helpers`]).
+pub fn env_helpers(text: &str) -> Vec<crate::detect::ecosystems::ecosystem::EnvHelper> {
+    helpers::helpers(text)
 }
 
 /// At most this many other names for `process.env` are followed in one file.

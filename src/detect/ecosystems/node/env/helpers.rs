@@ -4,8 +4,9 @@
 //! as a literal or as a string constant of the file (`getFileEnv(basicAuthPassword)` after
 //! `const basicAuthPassword = 'ME_CONFIG_BASICAUTH_PASSWORD'`).
 //!
-//! Calls of a helper another file defines are not read: on 192 checkouts no project called one
-//! so, and the scan of every call with an upper-case literal cost 0.5 MiB of peak memory.
+//! A helper another file defines (a workspace's shared `getEnvVariable(name, default?)`) is
+//! called with a literal name: such calls are reads through a helper ([`foreign_calls`]), which
+//! the secrets signal pairs with the project's helpers ([`helpers`]).
 
 use std::sync::LazyLock;
 
@@ -13,7 +14,7 @@ use regex::Regex;
 
 use super::QUOTES;
 use crate::detect::ecosystems::code;
-use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
+use crate::detect::ecosystems::ecosystem::{EnvHelper, EnvRead, Need};
 
 /// The reads of a variable named by an expression: `process.env[name]`.
 const INDEXED_READS: &[&str] = &["process.env[", "import.meta.env[", "Bun.env["];
@@ -48,6 +49,29 @@ fn wrappers(text: &str) -> Vec<&str> {
         }
     }
     wrappers
+}
+
+/// The file's env helpers, for the calls other files make of them (see [`foreign_calls`]). Its
+/// name marks no secret: a project's `getSecret` reads its database host as well.
+pub(super) fn helpers(text: &str) -> Vec<EnvHelper> {
+    wrappers(text)
+        .into_iter()
+        .map(|function| EnvHelper { marked_secret: false, ..EnvHelper::named(function, is_required(function)) })
+        .collect()
+}
+
+/// Calls with a variable's name as the literal first argument of a function the file does not
+/// define (`getEnvVariable("STACK_RESEND_API_KEY")`): reads where some file of the project
+/// defines the function as an env helper. Not a method's (`map.get("X")`, `t("KEY_NAME")`
+/// through `i18n.`), whose receiver is no helper of the project's.
+pub(super) fn foreign_calls(text: &str) -> Vec<EnvRead> {
+    static CALL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?:^|[^[:word:].$])(?P<function>[A-Za-z_$][[:word:]$]*)\([[:space:]]*['"`](?P<name>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)['"`]"#)
+            .expect("the JavaScript helper-call pattern is valid")
+    });
+    let own = wrappers(text);
+    // `env("X")` is read as every app's helper already (see `super::reads`).
+    code::helper_call_reads(&CALL, text, QUOTES, |_, function| function == "env" || own.contains(&function))
 }
 
 /// Whether a helper's name says it fails without the variable (`requireEnv`, `mustGetEnv`).
@@ -110,6 +134,25 @@ fn string_constant<'t>(text: &'t str, constant: &str) -> Option<&'t str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn another_file_s_calls_are_reads_through_a_helper() {
+        let shared = "export function getEnvVariable(name: string, defaultValue?: string): string {\n  let value = process.env[name];\n  if (value === undefined) throw new Error(name);\n  return value;\n}\n";
+        let helpers: Vec<String> = helpers(shared).into_iter().map(|h| h.function).collect();
+        assert_eq!(helpers, ["getEnvVariable"]);
+        let app = "const key = getEnvVariable(\"STACK_RESEND_API_KEY\");\nconst url = getEnvVariable('STACK_API_URL', 'http://localhost');\nconst label = i18n.t(\"SAVE_BUTTON\");\n";
+        let found: Vec<(Option<String>, String, Need)> =
+            foreign_calls(app).into_iter().map(|r| (r.helper, r.name, r.need)).collect();
+        assert_eq!(
+            found,
+            [
+                (Some("getEnvVariable".into()), "STACK_RESEND_API_KEY".into(), Need::Unstated),
+                (Some("getEnvVariable".into()), "STACK_API_URL".into(), Need::Optional),
+            ]
+        );
+        // The file's own helper's calls are read with it, not again.
+        assert!(foreign_calls(&format!("{shared}getEnvVariable(\"X_KEY\");\n")).is_empty());
+    }
 
     #[test]
     fn calls_of_the_files_own_helpers() {

@@ -571,8 +571,12 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
             // A `READ_WRITE_TOKEN` is scoped to read and write: an access token, no write key.
             && (qualifier.is_some_and(|w| is(IDENTIFIER_QUALIFIERS, w) && !(w == "WRITE" && before.ends_with_str(&["READ", "WRITE"])))
                 // PUSHER_APP_KEY is the public half of PUSHER_APP_SECRET; APP_KEY alone is Laravel's key.
-                // An app's token is a bearer credential (Slack's `xapp-` SLACK_APP_TOKEN).
-                || qualifier.is_some_and(|w| w == "APP") && before.len() >= 2 && last.starts_with("KEY"));
+                // An app's token is a bearer credential (Slack's `xapp-` SLACK_APP_TOKEN), and
+                // an admin's app key too (ALGOLIA_ADMIN_APP_KEY writes the index).
+                || qualifier.is_some_and(|w| w == "APP")
+                    && before.len() >= 2
+                    && last.starts_with("KEY")
+                    && !before.iter().any(|w| w == "ADMIN"));
         return !names_a_thing;
     }
     // A credential named first and its provider after (`API_KEY_ALPHA_VANTAGE`,

@@ -55,6 +55,7 @@ fn secret_names() {
     for name in [
         "KEY_ENCRYPTION_KEY_PREVIOUS",
         "SLACK_APP_TOKEN",
+        "ALGOLIA_ADMIN_APP_KEY",
         "SECRET_KEY_FALLBACKS",
         "JWT_SECRET_OLD",
         "CB_MAIL_PASS_DEV",
