@@ -716,6 +716,7 @@ mod tests {
             "npx vitest run",
             "cargo test --workspace",
             "cargo +nightly test",
+            "cargo --locked nextest run --workspace --all-features",
             "go test -race ./...",
             "make test",
             "make -C backend test",

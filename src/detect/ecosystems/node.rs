@@ -213,17 +213,29 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
     let manifest_path = dir.join(rel!("package.json"));
     let manifest = repo.read_json(&manifest_path).map_or(Value::Null, |m| (*m).clone());
 
-    // The package manager: `packageManager` names it; else the lockfile; else the workspace file.
-    let declared = manifest.get("packageManager").and_then(Value::as_str).and_then(|spec| {
+    // The package manager: `packageManager` names it, or `devEngines.packageManager` (npm's
+    // field, which pnpm follows: `{"name": "pnpm", "version": "11.1.2"}`, or a list of such);
+    // else the lockfile; else the workspace file.
+    let declared_by_field = manifest.get("packageManager").and_then(Value::as_str).and_then(|spec| {
         let (name, version) = spec.split_once('@').unwrap_or((spec, ""));
         let version = version.split('+').next().unwrap_or_default();
-        Pm::from_name(name).map(|pm| (pm, version::numeric_pin(version)))
+        Pm::from_name(name).map(|pm| (pm, version::numeric_pin(version), "packageManager"))
     });
+    let dev_engine = |entry: &Value| {
+        let pm = Pm::from_name(entry.get("name")?.as_str()?)?;
+        let version = entry.get("version").and_then(Value::as_str).and_then(version::numeric_pin);
+        Some((pm, version, "devEngines.packageManager"))
+    };
+    let declared_by_dev_engines = manifest.pointer("/devEngines/packageManager").and_then(|field| match field {
+        Value::Array(entries) => entries.iter().find_map(dev_engine),
+        entry => dev_engine(entry),
+    });
+    let declared = declared_by_field.or(declared_by_dev_engines);
     let lockfile =
         LOCKFILES.iter().find(|(name, _)| repo.exists(dir.join(name))).map(|(name, pm)| (dir.join(name), *pm));
     let pnpm_workspace = dir.join(rel!("pnpm-workspace.yaml"));
     let (pm, pm_version, pm_source) = match (&declared, &lockfile) {
-        (Some((pm, version)), _) => (*pm, version.clone(), Evidence::key(&manifest_path, "packageManager")),
+        (Some((pm, version, key)), _) => (*pm, version.clone(), Evidence::key(&manifest_path, *key)),
         (None, Some((path, pm))) => (*pm, None, Evidence::file(path)),
         (None, None) if repo.exists(&pnpm_workspace) => (Pm::Pnpm, None, Evidence::file(&pnpm_workspace)),
         (None, None) => (Pm::Npm, None, Evidence::file(&manifest_path)),
@@ -690,6 +702,19 @@ mod tests {
         // A `.nvmrc` in the same folder speaks first.
         let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "20\n")]);
         assert_eq!(scan.toolchain("node"), Some((Some("20"), ".nvmrc")));
+    }
+
+    #[test]
+    fn dev_engines_name_the_package_manager_and_its_version() {
+        let manifest = r#"{"devEngines": {"runtime": {"name": "node"}, "packageManager": {"name": "pnpm", "version": "11.1.2", "onFail": "download"}}}"#;
+        let scan = crate::detect::testing::scan(&Node, &[("package.json", manifest), ("pnpm-lock.yaml", "")]);
+        let pm: Vec<&str> = scan.steps().into_iter().filter(|s| s.starts_with("hanzo_pm ")).collect();
+        assert_eq!(pm, ["hanzo_pm pnpm 11.1.2"]);
+        // A list: the first entry of a manager this product knows.
+        let listed = r#"{"devEngines": {"packageManager": [{"name": "nub"}, {"name": "yarn", "version": "4.6.0"}]}}"#;
+        let scan = crate::detect::testing::scan(&Node, &[("package.json", listed), ("yarn.lock", "")]);
+        let pm: Vec<&str> = scan.steps().into_iter().filter(|s| s.starts_with("hanzo_pm ")).collect();
+        assert_eq!(pm, ["hanzo_pm yarn 4.6.0 @yarnpkg/cli-dist@4.6.0"]);
     }
 
     #[test]

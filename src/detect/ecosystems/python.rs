@@ -516,9 +516,14 @@ fn project(
     native::native_build_packages(repo, dir, requirements, pyproject.as_deref(), out);
     let pin = python_version(repo, dir, pyproject.as_deref(), &pyproject_path, out);
     // A version file names the Python; else the newest installed one the project's range
-    // accepts and CI tests on, else one no older than the oldest CI tests on.
-    let tested_below =
-        from_ci.python.as_ref().and_then(|tested| tested.newest).map(|(major, minor)| (major, minor + 1));
+    // accepts and CI tests on (or, without CI that says, its classifiers name), else one no
+    // older than the oldest CI tests on.
+    let tested_below = from_ci
+        .python
+        .as_ref()
+        .and_then(|tested| tested.newest)
+        .map(|(major, minor)| (major, minor + 1))
+        .or_else(|| classified_below(pyproject.as_deref()));
     if let Some((version, evidence)) = pin.filter(|(_, evidence)| is_version_file(evidence)) {
         out.helper(Phase::Toolchain, "hanzo_python", vec![version], evidence);
     } else if let Some((range, evidence)) = python_range(pyproject.as_deref(), &pyproject_path) {

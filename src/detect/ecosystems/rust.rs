@@ -45,7 +45,10 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     setup_steps: &[SetupStep::new("rust", "dtolnay/rust-toolchain@master", "toolchain")],
     devcontainer_features: &[("rust", "ghcr.io/devcontainers/features/rust:1")],
-    test_commands: &[r"cargo[[:space:]]+(?:\+[^[:space:]]+[[:space:]]+)?(?:test|nextest)(?-u:\b)"],
+    // Past a toolchain and cargo's own flags (`cargo +nightly --locked nextest run`).
+    test_commands: &[
+        r"cargo[[:space:]]+(?:\+[^[:space:]]+[[:space:]]+)?(?:-[[:word:]\-]+[[:space:]]+)*(?:test|nextest)(?-u:\b)",
+    ],
     part_options: &["--test", "--manifest-path", "-p", "--package"],
     // libtest's options that take a value; `--skip` leaves tests out, it picks none.
     command_actions: &[("actions-rs/cargo", "cargo", &["command", "args"])],

@@ -145,6 +145,22 @@ impl PythonRange {
     }
 }
 
+/// The minor after the newest Python 3 the project's trove classifiers name
+/// (`Programming Language :: Python :: 3.11` gives 3.12): the Pythons its authors say it runs
+/// on, where no CI of GitHub's says which it tests.
+pub(super) fn classified_below(pyproject: Option<&toml::Table>) -> Option<Minor> {
+    let classifiers = pyproject?.get("project")?.get("classifiers")?.as_array()?;
+    let newest: Option<Minor> = classifiers
+        .iter()
+        .filter_map(|c| c.as_str()?.strip_prefix("Programming Language :: Python :: "))
+        .filter_map(|version| {
+            let (major, minor) = version.trim().split_once('.')?;
+            Some((major.parse().ok()?, minor.parse().ok()?))
+        })
+        .max();
+    newest.and_then(|(major, minor)| Some((major, minor.checked_add(1)?)))
+}
+
 /// The range of Pythons the project accepts, with where it says so.
 pub(super) fn python_range(
     pyproject: Option<&toml::Table>,

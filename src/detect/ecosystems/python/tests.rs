@@ -563,6 +563,27 @@ fn without_a_version_file_or_range_the_pythons_ci_tests_on_bound_the_choice() {
 }
 
 #[test]
+fn without_ci_that_says_the_classifiers_bound_the_choice() {
+    // Azure Pipelines tests 3.7 to 3.11, and the classifiers stop there: 3.13 cannot run the
+    // project's pinned dependencies.
+    let pyproject = "[project]\nname = 'x'\nrequires-python = '>=3.7'\nclassifiers = [\n  'Programming Language :: Python :: 3',\n  'Programming Language :: Python :: 3.7',\n  'Programming Language :: Python :: 3.11',\n  'Programming Language :: Python :: Implementation :: CPython',\n]\n";
+    let d = crate::detect::testing::detection(&[("pyproject.toml", pyproject), ("tests/test_x.py", "")]);
+    assert!(
+        d.install.contains("hanzo_python_newest 3.7 3.12  # pyproject.toml#project.requires-python"),
+        "{}",
+        d.install
+    );
+    // CI's matrix says more than the classifiers do.
+    let tests = "jobs:\n  test:\n    strategy:\n      matrix:\n        python-version: ['3.12', '3.13']\n    steps:\n      - uses: actions/setup-python@v6\n        with:\n          python-version: ${{ matrix.python-version }}\n      - run: pytest\n";
+    let d = crate::detect::testing::detection(&[("pyproject.toml", pyproject), (".github/workflows/ci.yml", tests)]);
+    assert!(
+        d.install.contains("hanzo_python_newest 3.7 3.14  # pyproject.toml#project.requires-python"),
+        "{}",
+        d.install
+    );
+}
+
+#[test]
 fn ci_s_make_target_installs_the_project_as_ci_does() {
     // CI runs `make install-dev` then `make check`; the Makefile's `install-dev` installs the
     // checkout with the `dev` extra setup.py declares, and `check` runs the tests through its

@@ -28,7 +28,8 @@ pub fn used(sources: &Sources) -> Vec<(&'static str, Evidence)> {
             if rest.next() != Some("cargo") {
                 continue;
             }
-            let Some(sub) = rest.find(|w| !w.starts_with('+')) else { continue };
+            // Past a toolchain (`+nightly`) and cargo's own flags (`cargo --locked nextest run`).
+            let Some(sub) = rest.find(|w| !w.starts_with(['+', '-'])) else { continue };
             let runs_tests = sub != "make" || rest.next().is_some_and(|task| task.contains("test"));
             if let Some(tool) = TEST_SUBCOMMANDS.iter().find(|t| **t == sub)
                 && runs_tests
@@ -53,7 +54,7 @@ pub fn install(sources: &Sources, out: &mut Findings) {
 mod tests {
     #[test]
     fn ci_test_lines_name_the_tools_to_install() {
-        let workflow = "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: davidB/rust-cargo-make@v1\n      - run: cargo make test-default\n      - run: RUST_LOG=debug cargo +nightly nextest run\n      - run: cargo make test-maths\n      - run: cargo build\n  coverage:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo tarpaulin --out xml\n";
+        let workflow = "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: davidB/rust-cargo-make@v1\n      - run: cargo make test-default\n      - run: RUST_LOG=debug cargo +nightly --locked nextest run\n      - run: cargo make test-maths\n      - run: cargo build\n  coverage:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo tarpaulin --out xml\n";
         let release = "name: release\non: push\njobs:\n  publish:\n    steps:\n      - run: cargo make publish\n";
         let files = [
             (".github/workflows/ci.yml", workflow),
