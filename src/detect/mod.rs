@@ -75,7 +75,7 @@ impl Unit {
 /// lead, the ecosystems of [`ecosystems::ALL`], the other signals — so the output is the same
 /// as a sequential run.
 pub fn detect_in(repo: &Repo) -> Detection {
-    let sources = Sources::new(repo);
+    let sources = Sources::new(repo, crate::detect::ecosystems::command_action);
     let units: Vec<Unit> = signals::BEFORE_ECOSYSTEMS
         .iter()
         .map(|&(name, signal)| Unit::Signal(name, signal))

@@ -58,7 +58,7 @@ impl Scan {
 pub fn scan(ecosystem: &dyn Ecosystem, files: &[(&str, &str)]) -> Scan {
     let (dir, repo) = repo_with(files);
     let mut findings = Findings::default();
-    ecosystem.detect(&Sources::new(&repo), &mut findings);
+    ecosystem.detect(&Sources::new(&repo, crate::detect::ecosystems::command_action), &mut findings);
     let commands = findings.steps.iter().map(|s| s.command()).collect();
     Scan { findings, commands, warnings: repo.warnings().iter().map(ToString::to_string).collect(), _dir: dir }
 }
@@ -67,7 +67,7 @@ pub fn scan(ecosystem: &dyn Ecosystem, files: &[(&str, &str)]) -> Scan {
 pub fn run_signal(signal: Signal, files: &[(&str, &str)]) -> Scan {
     let (dir, repo) = repo_with(files);
     let mut findings = Findings::default();
-    signal(&Sources::new(&repo), &mut findings);
+    signal(&Sources::new(&repo, crate::detect::ecosystems::command_action), &mut findings);
     let commands = findings.steps.iter().map(|s| s.command()).collect();
     Scan { findings, commands, warnings: repo.warnings().iter().map(ToString::to_string).collect(), _dir: dir }
 }

@@ -37,12 +37,16 @@ pub struct Sources<'r> {
     env_files: OnceLock<Vec<env_files::EnvFile>>,
     agent_commands: OnceLock<Vec<agent_files::AgentCommand>>,
     container_secrets: OnceLock<Vec<kamal::ContainerSecret>>,
+    command_actions: workflows::CommandActions,
 }
 
 impl<'r> Sources<'r> {
-    pub fn new(repo: &'r Repo) -> Sources<'r> {
+    /// The sources of `repo`; `command_actions` are the ecosystems' actions that run one
+    /// command of a tool (see [`workflows::CommandActions`]).
+    pub fn new(repo: &'r Repo, command_actions: workflows::CommandActions) -> Sources<'r> {
         Sources {
             repo,
+            command_actions,
             workflows: OnceLock::new(),
             compose: OnceLock::new(),
             devcontainers: OnceLock::new(),
@@ -61,7 +65,7 @@ impl<'r> Sources<'r> {
 
     /// Every CI job (GitHub Actions, GitLab CI, CircleCI).
     pub fn workflows(&self) -> &workflows::Workflows {
-        self.workflows.get_or_init(|| workflows::Workflows::read(self.repo))
+        self.workflows.get_or_init(|| workflows::Workflows::read_with(self.repo, self.command_actions))
     }
 
     /// The project's own compose files (not the dev container's, not samples'), by purpose.

@@ -93,8 +93,10 @@ impl Reader<'_> {
                         job.actions.push(action_use(&uses, &step["with"], &step_ctx, source.clone()));
                     }
                 }
-                let script = scalar(&step["run"])
-                    .or_else(|| scalar(&step["uses"]).and_then(|uses| command_action_script(&uses, &step["with"])));
+                let script = scalar(&step["run"]).or_else(|| {
+                    scalar(&step["uses"])
+                        .and_then(|uses| command_action_script(&uses, &step["with"], self.command_actions))
+                });
                 if let Some(script) = script {
                     let dir = scalar(&step["working-directory"]).or_else(|| default_dir.clone()).unwrap_or_default();
                     let mut env = job_env.clone();
@@ -295,12 +297,12 @@ fn is_locale_or_terminal_variable(name: &str) -> bool {
     ) || name.starts_with("LC_")
 }
 
-/// The shell line a step of an action that runs one command of an ecosystem's tools runs
-/// (see [`ecosystems::command_action`]), expressions left for [`run_lines`] to resolve; none
-/// for another action, or one that runs the command in `cross`'s containers.
-fn command_action_script(uses: &str, with: &Yaml) -> Option<String> {
+/// The shell line a step of an action that runs one command of a tool runs (see
+/// [`CommandActions`]), expressions left for [`run_lines`] to resolve; none for another
+/// action, or one that runs the command in `cross`'s containers.
+fn command_action_script(uses: &str, with: &Yaml, command_actions: CommandActions) -> Option<String> {
     let action = uses.split_once('@').map_or(uses, |(action, _)| action);
-    let (program, inputs) = crate::detect::ecosystems::command_action(action)?;
+    let (program, inputs) = command_actions(action)?;
     if scalar(&with["use-cross"]).is_some_and(|cross| cross == "true") {
         return None;
     }

@@ -171,8 +171,16 @@ impl RunLine {
 }
 
 impl Workflows {
+    /// The jobs of the repo's CI, with no action read as a command line.
+    #[cfg(test)]
     pub fn read(repo: &Repo) -> Workflows {
-        let mut reader = Reader { repo, jobs: Vec::new(), composites_used: Vec::new() };
+        Workflows::read_with(repo, |_| None)
+    }
+
+    /// The jobs of the repo's CI; `command_actions` says which actions run one command of a
+    /// tool (the ecosystems' knowledge, handed down: see [`CommandActions`]).
+    pub fn read_with(repo: &Repo, command_actions: CommandActions) -> Workflows {
+        let mut reader = Reader { repo, jobs: Vec::new(), composites_used: Vec::new(), command_actions };
         let mut workflows: Vec<&RelPath> = repo
             .under(rel!(".github/workflows"))
             .filter(|f| f.dir() == ".github/workflows" && is_yaml(f.name()))
@@ -358,7 +366,12 @@ struct Reader<'r> {
     repo: &'r Repo,
     jobs: Vec<Job>,
     composites_used: Vec<RelPathBuf>,
+    command_actions: CommandActions,
 }
+
+/// The program and the inputs that follow it of an action that runs one command of a tool
+/// (`actions-rs/cargo` with `command: test`): none for any other action.
+pub type CommandActions = fn(&str) -> Option<(&'static str, &'static [&'static str])>;
 
 /// Variables the GitHub Actions runner sets for every step. A repo's test script may read
 /// them to leave out what CI runs as steps of their own (encode's `scripts/test` runs

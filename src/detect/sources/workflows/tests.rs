@@ -384,7 +384,7 @@ fn odd_shapes_are_ignored_not_fatal() {
 fn actions_that_run_a_tool_s_command_are_its_lines() {
     let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        features: ['--all-features']\n    steps:\n      - uses: actions-rs/cargo@v1\n        env:\n          NAVI_PATH: /tmp/cheats\n        with:\n          command: test\n          args: ${{ matrix.features }}\n      - uses: actions-rs/cargo@v1\n        with:\n          use-cross: true\n          command: build\n      - uses: borales/actions-yarn@v4\n        with:\n          cmd: test\n      - run: ./tests/run\n";
     let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
-    let job = Workflows::read(&repo).jobs.remove(0);
+    let job = Workflows::read_with(&repo, crate::detect::ecosystems::command_action).jobs.remove(0);
     let lines: Vec<(&str, String)> = job.lines.iter().map(|l| (l.text.as_str(), l.source.to_string())).collect();
     assert_eq!(
         lines,
