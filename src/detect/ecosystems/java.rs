@@ -74,9 +74,10 @@ impl Ecosystem for Java {
         let spring_config = env::is_spring_config(rel.parent(), rel.file_name());
         // A Rails app's `config/application.yml` is no Spring file: a JVM build or the JVM's
         // source layout (`src/main/resources`) makes one.
-        let jvm_layout =
-            rel.parent().as_str().split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]);
-        if spring_config && !jvm_layout && JVM_BUILDS.iter().all(|build| sources.repo().named(build).is_empty()) {
+        if spring_config
+            && !env::is_in_main_resources(rel.parent().as_str())
+            && JVM_BUILDS.iter().all(|build| sources.repo().named(build).is_empty())
+        {
             return Vec::new();
         }
         let microprofile = spring_config && env::built_with_microprofile(sources.repo(), rel);

@@ -29,9 +29,12 @@ pub fn is_spring_config(dir: &str, name: &str) -> bool {
         || dir.split('/').any(|part| part.eq_ignore_ascii_case("i18n"));
     extension
         && !messages
-        && (name.starts_with("application")
-            || name.starts_with("bootstrap")
-            || dir.split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"]))
+        && (name.starts_with("application") || name.starts_with("bootstrap") || is_in_main_resources(dir))
+}
+
+/// Whether `dir` lies among a JVM module's resources (`src/main/resources` and below).
+pub fn is_in_main_resources(dir: &str) -> bool {
+    dir.split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"])
 }
 
 /// HOCON configuration that Ktor, Play and Akka load: `application.conf` (and its
