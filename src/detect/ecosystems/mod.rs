@@ -430,8 +430,23 @@ pub fn is_test_command(line: &str) -> bool {
         && line.split("&&").flat_map(|part| part.split("||")).flat_map(|part| part.split(';')).any(|part| {
             !INSTALL_COMMAND.is_match(part)
                 && !INSTALL_COMMAND.is_match(after_a_runner(part))
-                && TEST_COMMAND.is_match(part)
+                && TEST_COMMAND.is_match(without_inline_code(part))
         })
+}
+
+/// `part` up to the inline program an interpreter runs (`python -c "import pytest"`, `node
+/// -e '…'`): CI's check that a runner imports names the runner and runs no test. A shell's
+/// `-c` (`bash -c 'pytest'`) runs its command, so it stays.
+fn without_inline_code(part: &str) -> &str {
+    const SHELLS: &[&str] = &["sh", "bash", "dash", "zsh", "ksh"];
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let Some(at) = words.iter().position(|w| matches!(*w, "-c" | "-e" | "--eval")) else { return part };
+    let program = at.checked_sub(1).map(|i| words[i].rsplit('/').next().unwrap_or(words[i]));
+    if program.is_none_or(|program| SHELLS.contains(&program)) {
+        return part;
+    }
+    let offset = words[at].as_ptr() as usize - part.as_ptr() as usize;
+    &part[..offset]
 }
 
 /// What a tool's runner runs (`pixi run -e test pip install pytest-mpl`, `uv run --with x
@@ -569,6 +584,14 @@ pub fn is_settings_file(dir: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_interpreters_inline_check_runs_no_test() {
+        assert!(!is_test_command(r#"uv run python -c "import pytest""#));
+        assert!(!is_test_command("node -e 'require(\"jest\")'"));
+        assert!(is_test_command("bash -c 'python -m pytest tests'"));
+        assert!(is_test_command(r#"python -c "import x" && python -m pytest"#));
+    }
 
     #[test]
     fn the_main_ecosystem_has_the_most_own_source_files() {
