@@ -258,7 +258,7 @@ fn malformed_toml_manifests() {
     assert_warned(&json, "svc/pyproject.toml", "invalid TOML");
     assert!(
         install(&json)
-            .contains("(cd svc && uv export --frozen --no-hashes --quiet --no-emit-workspace | python3 -m pip install -r /dev/stdin)"),
+            .contains("(cd svc && uv export --frozen --no-hashes --quiet --python \"$(command -v python3)\" --no-emit-workspace | python3 -m pip install -r /dev/stdin)"),
         "{json}"
     );
 }

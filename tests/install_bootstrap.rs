@@ -135,9 +135,12 @@ fn a_missing_uv_is_installed_with_pip_once() {
     let calls = machine.calls();
     assert!(calls.contains("python3 -m pip install --quiet uv\n"), "{calls}");
     // The locked set goes through pip into the interpreter on PATH, not a private .venv:
-    // the dependencies, then the workspace's own packages without theirs.
-    assert!(calls.contains("uv export --frozen --all-packages --no-hashes --quiet --no-emit-workspace\n"), "{calls}");
-    assert!(calls.contains("uv export --frozen --all-packages --no-hashes --quiet\n"), "{calls}");
+    // the dependencies, then the workspace's own packages without theirs; uv is told which
+    // interpreter that is, so it never picks or downloads another.
+    let python = machine.path("bin").join("python3");
+    let export = format!("uv export --frozen --all-packages --no-hashes --quiet --python {}", python.display());
+    assert!(calls.contains(&format!("{export} --no-emit-workspace\n")), "{calls}");
+    assert!(calls.contains(&format!("{export}\n")), "{calls}");
     assert!(calls.contains("python3 -m pip install -r /dev/stdin"), "{calls}");
     assert!(calls.contains("python3 -m pip install --no-deps -r /dev/stdin"), "{calls}");
 
@@ -756,4 +759,41 @@ fn a_nox_test_sessions_installs_go_in_with_their_options() {
     assert!(at("python3 -m pip install -r tests/requirements.txt\n") < at("python3 -m pip install -e .\n"), "{calls}");
     assert!(at("python3 -m pip install -e .\n") < at("python3 -m pip install --no-deps pytest-randomly\n"), "{calls}");
     assert!(!calls.contains("ruff"), "the lint session's tools are not the tests': {calls}");
+}
+
+#[test]
+fn a_tasks_unsynced_uv_run_gets_a_venv_that_sees_the_interpreters_packages() {
+    let machine = Machine::new();
+    let site = machine.path("interpreter-site");
+    // The interpreter the install filled: its `-c` sysconfig query answers its site folder,
+    // its version check a Python that satisfies the project.
+    machine.tool(
+        "bin",
+        "python3",
+        &format!(
+            r#"if [ "$1" = -c ]; then case "$2" in *sysconfig*) echo '{site}' ;; *print*) echo 3012 ;; esac; fi"#,
+            site = site.display()
+        ),
+    );
+    // `uv venv` makes a `.venv` whose python answers its own site folder.
+    machine.tool(
+        "bin",
+        "uv",
+        r#"if [ "$1" = venv ]; then mkdir -p .venv/bin .venv/site; printf '#!/bin/bash\necho "%s/.venv/site"\n' "$PWD" > .venv/bin/python; chmod +x .venv/bin/python; fi"#,
+    );
+    let checkout = tempfile::tempdir().unwrap();
+    common::copy_tree(&common::fixture("detect/uv-no-sync-task"), checkout.path());
+    let install = drafted_install("detect/uv-no-sync-task");
+
+    let first = machine.run(&install, checkout.path());
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let python = machine.path("bin").join("python3");
+    assert!(machine.calls().contains(&format!("uv venv --quiet --python {} .venv\n", python.display())));
+    let pth = std::fs::read_to_string(checkout.path().join(".venv/site/_hanzo_env_interpreter.pth")).unwrap();
+    assert_eq!(pth, format!("{}\n", site.display()), "the .venv sees where the install put the locked set");
+
+    machine.forget_calls();
+    let second = machine.run(&install, checkout.path());
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(!machine.calls().contains("uv venv"), "a .venv already there is kept: {}", machine.calls());
 }

@@ -272,6 +272,10 @@ impl Findings {
     pub fn helper(&mut self, phase: Phase, function: &'static str, args: Vec<String>, source: Evidence) {
         self.steps.push(Step::helper(phase, function, args, source));
     }
+    /// [`Findings::helper`] run in `dir` (a project below the root).
+    pub fn helper_in(&mut self, dir: &str, phase: Phase, function: &'static str, source: Evidence) {
+        self.steps.push(Step::helper(phase, function, Vec::new(), source).in_dir(dir));
+    }
     pub fn start(&mut self, start: Start) {
         self.starts.push(start);
     }

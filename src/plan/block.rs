@@ -213,6 +213,7 @@ mod tests {
         ("hanzo_python_newest", "601c49548b7f9bd9f0fc7713689477ba8db2f0ad55cb352cc075e6f6695bfae1"),
         ("hanzo_pip_setup", "67e8e553c44987a9cb0a4d9a20c3dfd421451ab3b525fd24cef9c08d553188fd"),
         ("hanzo_pip_each", "194ad7dd619262ef3015be7f658eb2c10244d9801d640df40b8def8a8672a014"),
+        ("hanzo_uv_venv", "08d9ace9f000d95199f999c51b2ce4f5a04365de58a524955de6e1d66fe505ca"),
         ("hanzo_link_user_tools", "3399f60d7462131a5522e04e4468e8e1b0b91a8ad1069105b33f9a373a9d30eb"),
         ("hanzo_have", "b679e07466ed96a8563ff46cd622d18b91c780c69bba256c5abf51d5d3bf0360"),
     ];

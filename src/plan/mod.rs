@@ -167,6 +167,7 @@ pub const HELPERS: &[Helper] = &[
     helper!("hanzo_python_newest", "hanzo_python_in"),
     helper!("hanzo_pip_setup"),
     helper!("hanzo_pip_each"),
+    helper!("hanzo_uv_venv"),
     helper!("hanzo_link_user_tools"),
     helper!("hanzo_have"),
 ];

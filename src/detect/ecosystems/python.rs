@@ -183,6 +183,7 @@ impl Ecosystem for Python {
             test_packages,
             runners,
             python: ci::tested_pythons(sources),
+            unsynced_uv_run: unsynced_uv_run(sources),
         };
         detect(sources.repo(), &from_ci, out);
     }
@@ -197,6 +198,23 @@ struct FromCi {
     runners: Vec<&'static str>,
     /// The Pythons CI tests on (see [`ci::tested_pythons`]).
     python: Option<ci::TestedPythons>,
+    /// Where a task file runs `uv run --no-sync` (see [`unsynced_uv_run`]).
+    unsynced_uv_run: Option<Evidence>,
+}
+
+/// The first line of a task file that runs `uv run --no-sync` (also through a variable:
+/// `UV_RUN_CMD = uv run --no-sync`): such a run uses the project's `.venv` as it is and never
+/// fills it, so the tests it runs need the installed set there.
+fn unsynced_uv_run(sources: &Sources) -> Option<Evidence> {
+    static UNSYNCED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[[:space:]=(])uv[[:space:]]+run[[:space:]](?:[^\n]*[[:space:]])?--no-sync(?:[[:space:]]|$)")
+            .expect("the pattern is valid")
+    });
+    sources.tasks().iter().find_map(|file| {
+        let text = sources.repo().read(&file.path)?;
+        let line = text.lines().position(|line| UNSYNCED.is_match(line))?;
+        Some(Evidence::line(file.path.clone(), line + 1))
+    })
 }
 
 /// How a tool's commands ask for extras and groups.
@@ -601,7 +619,9 @@ fn project(
                 }
             }
             export.push_str(&asked.uv_flags(pyproject.as_deref(), &test_groups));
-            export.push_str(" --no-hashes --quiet");
+            // The interpreter the install feeds, not one uv picks (or downloads) for itself: a
+            // lock it checks, or makes, needs one that satisfies `requires-python`.
+            export.push_str(r#" --no-hashes --quiet --python "$(command -v python3)""#);
             out.step_in(
                 dir,
                 Phase::Install,
@@ -610,6 +630,11 @@ fn project(
             );
             let own = format!("{export} | sed -n '/^-e /p' | python3 -m pip install --no-deps -r /dev/stdin");
             out.step_in(dir, Phase::Install, without_git_metadata(pyproject.as_deref(), &own), source);
+            // A task's `uv run --no-sync` runs in `.venv` as it is: one over the interpreter
+            // serves it.
+            if let Some(task) = &from_ci.unsynced_uv_run {
+                out.helper_in(dir, Phase::Install, "hanzo_uv_venv", task.clone());
+            }
             "python3 -m "
         }
         Tool::Poetry => {

@@ -633,3 +633,17 @@ fn a_setup_cfg_of_linter_settings_is_no_python_project() {
     let package = scan(&Python, &[("setup.cfg", "[metadata]\nname = shop\n\n[options]\npackages = find:\n")]);
     assert!(package.steps().iter().any(|c| c.contains("pip install -e .")), "{:?}", package.steps());
 }
+
+#[test]
+fn a_venv_over_the_interpreter_only_where_a_task_runs_uv_unsynced() {
+    let pyproject = "[project]\nname = 'cal'\nrequires-python = '>=3.10'\n";
+    let venv = |makefile: &str| {
+        let s = scan(&Python, &[("pyproject.toml", pyproject), ("uv.lock", "version = 1\n"), ("Makefile", makefile)]);
+        s.steps().iter().any(|c| c.starts_with("hanzo_uv_venv"))
+    };
+    assert!(venv("UV_RUN = uv run --no-sync\n\ntest:\n\t$(UV_RUN) pytest\n"));
+    assert!(venv("test:\n\tuv run --frozen --no-sync pytest -q\n"));
+    // A synced run fills `.venv` itself; `--no-sync-x` is another option.
+    assert!(!venv("test:\n\tuv run pytest\n"));
+    assert!(!venv("test:\n\tuv run --no-sync-x pytest\n"));
+}
