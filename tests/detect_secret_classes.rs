@@ -338,14 +338,24 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "UNRELATED_PASSWORD",
             ],
         ),
+        // Compose: `${X:?}` refuses to start without X; a backing service's credential passed on
+        // bare (`${LOCALSTACK_AUTH_TOKEN}`) is the developer's to give; one with a default is not.
+        (
+            "secrets-compose-placeholders",
+            &["POSTGRES_PASSWORD", "SECRET_KEY", "LOCALSTACK_AUTH_TOKEN"],
+            &["DATABASE_URL", "FIRST_SUPERUSER_PASSWORD", "POSTGRES_PASSWORD", "SECRET_KEY"],
+            &["MINIO_PASSWORD", "MINIO_ROOT_PASSWORD"],
+        ),
         // A Rails `ENV.fetch` under a feature's condition requires nothing to start.
         ("secrets-ruby-rails", &["STRIPE_SECRET_KEY", "OIDC_CLIENT_SECRET"], &["STRIPE_SECRET_KEY"], &[]),
-        // A Gradle test source set (`src/contractTest`) configures its suite, not the app.
+        // A Gradle test source set (`src/contractTest`) configures its suite, not the app; a
+        // translated ResourceBundle (`storefront.properties` beside `storefront_fr.properties`)
+        // holds a page's words.
         (
             "secrets-spring",
             &["DB_PASSWORD", "STRIPE_SECRET_KEY"],
             &["APP_JWT_SECRET", "DB_PASSWORD", "STRIPE_SECRET_KEY"],
-            &["CW_PWD", "PACT_BROKER_URL"],
+            &["CW_PWD", "PACT_BROKER_URL", "MENU_CHANGEPASSWORD", "LABEL_APIKEY"],
         ),
         // viper under `SetEnvPrefix` + `AutomaticEnv`: its defaults' keys and the struct it
         // unmarshals, named as its key replacer says; a typed default is a setting. Keys may be

@@ -80,6 +80,9 @@ impl Ecosystem for Java {
         {
             return Vec::new();
         }
+        if spring_config && env::is_translated_bundle(sources.repo(), rel) {
+            return Vec::new();
+        }
         let microprofile = spring_config && env::built_with_microprofile(sources.repo(), rel);
         env::reads_built(rel, text, microprofile)
     }

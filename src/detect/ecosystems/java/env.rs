@@ -32,6 +32,29 @@ pub fn is_spring_config(dir: &str, name: &str) -> bool {
         && (name.starts_with("application") || name.starts_with("bootstrap") || is_in_main_resources(dir))
 }
 
+/// Whether `rel` belongs to a translated `ResourceBundle` (`shopizer.properties` beside
+/// `shopizer_fr.properties`, `labels_pt_BR.properties`): Java names a bundle's translations
+/// `<base>_<language>[_<COUNTRY>]`, so a base that comes in a plain and a localized file, or in
+/// two localized ones, holds the words a page shows, whatever its folder is called.
+pub fn is_translated_bundle(repo: &Repo, rel: &RelPath) -> bool {
+    let Some(stem) = rel.file_name().strip_suffix(".properties") else { return false };
+    let base = without_locale(stem).unwrap_or(stem);
+    let family = repo
+        .under(rel.parent())
+        .filter(|f| f.dir() == rel.parent())
+        .filter_map(|f| f.name().strip_suffix(".properties"))
+        .filter(|other| *other == base || without_locale(other) == Some(base))
+        .count();
+    family >= 2
+}
+
+/// `stem` without its locale suffix (`messages_zh_CN` → `messages`), when it has one.
+fn without_locale(stem: &str) -> Option<&str> {
+    static LOCALE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^(.+?)_[a-z]{2}(?:_[A-Z]{2})?$").expect("the locale-suffix pattern is valid"));
+    LOCALE.captures(stem).and_then(|c| c.get(1)).map(|m| m.as_str())
+}
+
 /// Whether `dir` lies among a JVM module's resources (`src/main/resources` and below).
 pub fn is_in_main_resources(dir: &str) -> bool {
     dir.split('/').collect::<Vec<_>>().windows(2).any(|w| w == ["main", "resources"])
