@@ -111,6 +111,16 @@ impl Ecosystem for Ruby {
                 Some(EnvRead::new(name.as_str(), name.start(), need, via))
             })
             .collect();
+        // A name only tested (`if ENV.key?('X')`) is still one the app reads: optional.
+        let mut only_tested: Vec<(usize, &str)> = tested
+            .iter()
+            .filter(|name| !reads.iter().any(|r| r.name == **name))
+            .filter_map(|name| {
+                Some((text.find(&format!("'{name}'")).or_else(|| text.find(&format!("\"{name}\"")))?, *name))
+            })
+            .collect();
+        only_tested.sort_unstable();
+        reads.extend(only_tested.into_iter().map(|(at, name)| EnvRead::new(name, at + 1, Need::Optional, "ENV.key?")));
         reads.extend(settings::reads(text));
         reads.extend(konfig::reads(text));
         reads.extend(helpers::calls(text));
@@ -176,7 +186,7 @@ fn tested_in_conditions(text: &str) -> std::collections::HashSet<&str> {
             .expect("the Ruby condition pattern is valid")
     });
     static TESTED: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"ENV(?:\[|\.key\?\(|\.include\?\()[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
+        Regex::new(r#"ENV(?:\[|\.(?:has_)?key\?\(|\.include\?\()[[:space:]]*['"]([A-Za-z_][A-Za-z0-9_]*)['"]"#)
             .expect("the Ruby tested-variable pattern is valid")
     });
     CONDITION
@@ -461,6 +471,24 @@ mod tests {
                 ("SENTRY_DSN".to_string(), Need::Required),
                 // Under a feature's condition: only the set-ups that turn it on need it.
                 ("OIDC_CLIENT_SECRET".to_string(), Need::Optional),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_variable_only_tested_is_an_optional_read() {
+        let text =
+            "if !ENV.key?('RAILS_MASTER_KEY')\n  generate_key\nend\nwarn 'x' unless ENV.has_key?(\"SMTP_PASSWORD\")\n";
+        let reads: Vec<(String, Need, &str)> = Ruby
+            .env_reads(crate::rel_path::rel!("config/initializers/credentials.rb"), text)
+            .into_iter()
+            .map(|r| (r.name, r.need, r.via))
+            .collect();
+        assert_eq!(
+            reads,
+            [
+                ("RAILS_MASTER_KEY".to_string(), Need::Optional, "ENV.key?"),
+                ("SMTP_PASSWORD".to_string(), Need::Optional, "ENV.key?")
             ]
         );
     }
