@@ -293,8 +293,10 @@ pub(super) fn compose_secrets(services: &[ComposeApp], project: &ProjectNames, e
                 };
                 references.push((name.as_str(), need));
             }
+            // A backing service's credential passed on bare (`${LOCALSTACK_AUTH_TOKEN}`, no
+            // default) is the developer's to give: compose hands the service an empty one.
             for &(name, need) in &references {
-                if project.is_secret(name, false) && (need == Need::Required || *app) {
+                if project.is_secret(name, false) && (need != Need::Optional || *app) {
                     let why = match need {
                         Need::Required => format!("{rel} refuses to start without it"),
                         _ => format!("passed to the {} service by {rel}", service.name),
