@@ -612,8 +612,11 @@ fn project(
             }
             // tox installs its environment's extras (`extras = tests`) beside the project: the
             // suite needs them, and the lock holds them.
+            // So are the extras CI's (or nox's) own install of the project names (`session.
+            // install(".[cli,test]")`).
             let mut asked = from_ci.uv.clone();
-            for extra in tox_extras.iter().filter(|_| !ci_prefers_nox) {
+            let ci_extras = from_ci.test_packages.iter().filter(|f| f.dir == dir).flat_map(|f| &f.extras);
+            for extra in tox_extras.iter().filter(|_| !ci_prefers_nox).chain(ci_extras) {
                 if !asked.extras.contains(extra) {
                     asked.extras.push(extra.clone());
                 }

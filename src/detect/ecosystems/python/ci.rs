@@ -206,14 +206,16 @@ fn run_commands(sources: &Sources, line: &RunLine) -> Vec<Vec<String>> {
     found
 }
 
-/// What the test session of each `noxfile.py` installs (`session.install("-r",
+/// What the test session (`tests`, `test`, or one named for its runner, `pytest`) of each
+/// `noxfile.py` installs (`session.install("-r",
 /// "tests/requirements.txt")`, `session.install("pytest", "-e", ".[test]")`), read as CI's
 /// pip lines are: often the only place the test runner itself is named. A call with an
 /// argument that is not a string literal (`*REQUIREMENTS`) is left out; keyword arguments
 /// (`silent=True`) are nox's, not pip's.
 pub fn nox_test_packages(sources: &Sources) -> Vec<CiPackages> {
     static SESSION: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?m)^@[^\n]*session[^\n]*\n(?:@[^\n]*\n)*def (tests?)\(([[:word:]]+)[^\n]*\n").expect("valid")
+        Regex::new(r"(?m)^@[^\n]*session[^\n]*\n(?:@[^\n]*\n)*def (tests?|pytest)\(([[:word:]]+)[^\n]*\n")
+            .expect("valid")
     });
     let repo = sources.repo();
     let mut found = Vec::new();

@@ -647,3 +647,13 @@ fn a_venv_over_the_interpreter_only_where_a_task_runs_uv_unsynced() {
     assert!(!venv("test:\n\tuv run pytest\n"));
     assert!(!venv("test:\n\tuv run --no-sync-x pytest\n"));
 }
+
+#[test]
+fn a_uv_projects_export_takes_the_extras_its_nox_test_session_installs() {
+    let pyproject = "[project]\nname = 'dd'\nrequires-python = '>=3.9'\n[project.optional-dependencies]\ncli = ['click']\ntest = ['pytest']\ndocs = ['sphinx']\n";
+    let noxfile = "import nox\n\n@nox.session\ndef flake8(session):\n    session.install('.[docs]')\n\n@nox.session(python=['3.9', '3.13'])\ndef pytest(session):\n    session.install('.[cli,test]')\n    session.run('pytest', 'tests')\n";
+    let s = scan(&Python, &[("pyproject.toml", pyproject), ("uv.lock", "version = 1\n"), ("noxfile.py", noxfile)]);
+    let export = s.steps().into_iter().find(|c| c.starts_with("uv export")).expect("an export");
+    assert!(export.contains("--extra cli --extra test"), "{export}");
+    assert!(!export.contains("docs"), "a lint session's extras are not the suite's: {export}");
+}
