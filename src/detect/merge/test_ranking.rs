@@ -68,7 +68,24 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
     // own env is the suite, not the JS job's `npm test`) unless the owners' agent setup says
     // otherwise (they list the backend's tests first). The others keep their places.
     let another_ecosystems = |t: &TestCommand| t.source.kind != Kind::AgentSetup && of_other_ecosystem(t);
-    let primary_key = |i: usize| (reasons_not_primary(&tests[i], managers), another_ecosystems(&tests[i]), i);
+    // CI that tests an ecosystem only in parts (rayon's `cargo test --package rayon` and
+    // `--package rayon-core`; its demo crate needs nightly) says the whole does not run as
+    // one: that ecosystem's default run of the whole is no better than CI's first part.
+    let owner = |t: &TestCommand| ecosystems::owner_of_test(&t.command).map(|eco| eco.id);
+    let ci_owners: Vec<&str> = tests.iter().filter(|t| t.source.kind == Kind::Ci).filter_map(owner).collect();
+    let tested_in_parts_only = |id: &str| {
+        tests
+            .iter()
+            .filter(|t| t.source.kind == Kind::Ci && owner(t) == Some(id))
+            .all(|t| ecosystems::runs_a_part(&t.command))
+    };
+    let whole_that_ci_splits = |t: &TestCommand| {
+        test_rank(&t.source) == 3 && owner(t).is_some_and(|id| ci_owners.contains(&id) && tested_in_parts_only(id))
+    };
+    let primary_key = |i: usize| {
+        let reasons = reasons_not_primary(&tests[i], managers) + usize::from(whole_that_ci_splits(&tests[i]));
+        (reasons, another_ecosystems(&tests[i]), i)
+    };
     if let Some(best) = (0..tests.len()).min_by_key(|&i| primary_key(i)) {
         let mut primary = tests.remove(best);
         primary.primary = true;
@@ -438,6 +455,28 @@ mod tests {
         files.extend(js.iter().map(|p| (*p, "\n")));
         let d = crate::detect::testing::detection(&files);
         assert_eq!(d.tests.iter().find(|t| t.primary).map(|t| t.command.as_str()), Some("CI=true npm test"));
+    }
+
+    #[test]
+    fn a_workspace_ci_tests_only_by_package_gets_cis_first_package_as_primary() {
+        let ci = "jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo build --verbose\n      - run: cargo test --verbose --package pool\n      - run: cargo test --verbose --package pool-core\n";
+        let files = [
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = ['pool-core', 'pool-demo']\n\n[package]\nname = 'pool'\nversion = '1.0.0'\n",
+            ),
+            ("src/lib.rs", "\n"),
+            ("pool-core/Cargo.toml", "[package]\nname = 'pool-core'\nversion = '1.0.0'\n"),
+            ("pool-core/src/lib.rs", "\n"),
+            (".github/workflows/ci.yml", ci),
+        ];
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "cargo test --verbose --package pool", "{:?}", d.tests);
+        // CI that runs the whole somewhere keeps the whole first.
+        let whole = ci.replace("--package pool-core", "--workspace");
+        let files = [files[0], files[1], files[2], files[3], (".github/workflows/ci.yml", whole.as_str())];
+        let d = crate::detect::testing::detection(&files);
+        assert_eq!(d.tests[0].command, "cargo test --verbose --workspace", "{:?}", d.tests);
     }
 
     #[test]
