@@ -68,20 +68,21 @@ pub(super) fn merge_tests(mut tests: Vec<TestCommand>, managers: &[PackageManage
     // own env is the suite, not the JS job's `npm test`) unless the owners' agent setup says
     // otherwise (they list the backend's tests first). The others keep their places.
     let another_ecosystems = |t: &TestCommand| t.source.kind != Kind::AgentSetup && of_other_ecosystem(t);
-    // CI that tests an ecosystem only in parts (rayon's `cargo test --package rayon` and
-    // `--package rayon-core`; its demo crate needs nightly) says the whole does not run as
-    // one: that ecosystem's default run of the whole is no better than CI's first part.
+    // CI that tests an ecosystem only in parts it names one by one in a job (rayon's `cargo
+    // test --package rayon`, then `--package rayon-core`; its demo crate needs nightly) says the
+    // whole does not run as one: that ecosystem's default run of the whole is no better than
+    // CI's first part. (One part, a matrix's first cell over the members, says nothing.)
     let owner = |t: &TestCommand| ecosystems::owner_of_test(&t.command).map(|eco| eco.id);
-    let ci_owners: Vec<&str> = tests.iter().filter(|t| t.source.kind == Kind::Ci).filter_map(owner).collect();
     let tested_in_parts_only = |id: &str| {
-        tests
-            .iter()
-            .filter(|t| t.source.kind == Kind::Ci && owner(t) == Some(id))
-            .all(|t| ecosystems::runs_a_part(&t.command))
+        let ci: Vec<&TestCommand> =
+            tests.iter().filter(|t| t.source.kind == Kind::Ci && owner(t) == Some(id)).collect();
+        let enumerated = ci.iter().enumerate().any(|(i, a)| {
+            ci[i + 1..].iter().any(|b| a.source.path == b.source.path && a.source.job_id() == b.source.job_id())
+        });
+        enumerated && ci.iter().all(|t| ecosystems::runs_a_part(&t.command))
     };
-    let whole_that_ci_splits = |t: &TestCommand| {
-        test_rank(&t.source) == 3 && owner(t).is_some_and(|id| ci_owners.contains(&id) && tested_in_parts_only(id))
-    };
+    let whole_that_ci_splits =
+        |t: &TestCommand| test_rank(&t.source) == 3 && owner(t).is_some_and(tested_in_parts_only);
     let primary_key = |i: usize| {
         let reasons = reasons_not_primary(&tests[i], managers) + usize::from(whole_that_ci_splits(&tests[i]));
         (reasons, another_ecosystems(&tests[i]), i)
