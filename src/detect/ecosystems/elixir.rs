@@ -139,19 +139,22 @@ impl Ecosystem for Elixir {
         // `{:system, "DATABASE_URL"}` (with a default: `{:system, "PORT", "4000"}`): read when
         // the app starts by the library given it (Phoenix's endpoint, Ecto's repo, Confex); and
         // the call put off as module, function and arguments, `{System, :get_env, ["X"]}`
-        // (Ueberauth's providers call it when they first need the value).
+        // (Ueberauth's providers call it when they first need the value). Confex's typed
+        // tuple (`{:system, :string, "DB_PASSWORD"}`) reads the same; a number, boolean, atom
+        // or list type makes a setting.
         static SYSTEM_TUPLE: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r#"\{[[:space:]]*(?::system[[:space:]]*,[[:space:]]*|System[[:space:]]*,[[:space:]]*:get_env[[:space:]]*,[[:space:]]*\[[[:space:]]*)"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*(,)?"#)
+            Regex::new(r#"\{[[:space:]]*(?::system[[:space:]]*,[[:space:]]*(?::([[:word:]]+)[[:space:]]*,[[:space:]]*)?|System[[:space:]]*,[[:space:]]*:get_env[[:space:]]*,[[:space:]]*\[[[:space:]]*)"([A-Za-z_][A-Za-z0-9_]*)"[[:space:]]*(,)?"#)
                 .expect("the Elixir {:system, …} pattern is valid")
         });
+        const SETTING_TYPES: &[&str] = &["integer", "float", "boolean", "atom", "module", "list", "charlist"];
         let tuples = SYSTEM_TUPLE.captures_iter(text).filter_map(|c| {
-            let name = c.get(1)?;
-            if in_docs(name.start()) {
+            let name = c.get(2)?;
+            if in_docs(name.start()) || c.get(1).is_some_and(|kind| SETTING_TYPES.contains(&kind.as_str())) {
                 return None;
             }
             let (need, via) = if in_production(name.start()) {
                 (Need::Optional, "production-only config")
-            } else if c.get(2).is_some() {
+            } else if c.get(3).is_some() {
                 (Need::Optional, "{:system, …} with a default")
             } else {
                 (Need::Unstated, "{:system, …}")
