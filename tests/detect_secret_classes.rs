@@ -350,12 +350,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
         ("secrets-ruby-rails", &["STRIPE_SECRET_KEY", "OIDC_CLIENT_SECRET"], &["STRIPE_SECRET_KEY"], &[]),
         // A Gradle test source set (`src/contractTest`) configures its suite, not the app; a
         // translated ResourceBundle (`storefront.properties` beside `storefront_fr.properties`)
-        // holds a page's words.
+        // holds a page's words; a key Maven's filtering fills (`x.password=${x.password}`) is
+        // still to give.
         (
             "secrets-spring",
-            &["DB_PASSWORD", "STRIPE_SECRET_KEY"],
+            &["DB_PASSWORD", "STRIPE_SECRET_KEY", "MAIL_SMTP_PASSWORD"],
             &["APP_JWT_SECRET", "DB_PASSWORD", "STRIPE_SECRET_KEY"],
-            &["CW_PWD", "PACT_BROKER_URL", "MENU_CHANGEPASSWORD", "LABEL_APIKEY"],
+            &["CW_PWD", "PACT_BROKER_URL", "MENU_CHANGEPASSWORD", "LABEL_APIKEY", "MAIL_SMTP_PORT", "MAIL_SMTP_HOST"],
         ),
         // viper under `SetEnvPrefix` + `AutomaticEnv`: its defaults' keys and the struct it
         // unmarshals, named as its key replacer says; a typed default is a setting. Keys may be
@@ -734,12 +735,13 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &["MAPS_API_KEY"],
             &[],
         ),
-        // Elixir's `{:system, "X"}` tuples (Phoenix, Ecto, Confex); `prod.secret.exs` is production's.
+        // Elixir's `{:system, "X"}` tuples (Phoenix, Ecto, Confex, also typed: `{:system, :string,
+        // "X"}`; a number type is a setting); `prod.secret.exs` is production's.
         (
             "secrets-elixir-system-tuples",
-            &["SECRET_KEY_BASE", "RELAY_WEBHOOK_SECRET", "FORGE_CLIENT_SECRET"],
+            &["SECRET_KEY_BASE", "RELAY_WEBHOOK_SECRET", "FORGE_CLIENT_SECRET", "CIPHER_SECRET"],
             &[],
-            &["PORT", "FORGE_API_URL"],
+            &["PORT", "FORGE_API_URL", "CIPHER_SECRET_ROUNDS"],
         ),
         // Go's `os.Getenv(BootstrapPassword)` of a string constant of the file reads its value.
         (

@@ -283,8 +283,14 @@ fn property_keys(rel: &RelPath, text: &str, microprofile_build: bool) -> Vec<Env
     let via = if microprofile { "MicroProfile property" } else { "Spring property" };
     let mut found = Vec::new();
     for (key, at, value) in keys {
-        if let Some(value) = value.filter(|v| to_give && !v.contains("${")) {
-            let value = value.trim_matches(['"', '\'']);
+        // `datasource.password=${datasource.password}`: Maven's resource filtering fills the
+        // key from the build's profile, or the environment's variable overrides it: a key
+        // still to give, as if the file left it empty.
+        let filled_elsewhere = value
+            .as_deref()
+            .is_some_and(|v| v.strip_prefix("${").and_then(|v| v.strip_suffix('}')) == Some(key.as_str()));
+        if let Some(value) = value.filter(|v| to_give && (filled_elsewhere || !v.contains("${"))) {
+            let value = if filled_elsewhere { "" } else { value.trim_matches(['"', '\'']) };
             let name = environment_name(&key, microprofile);
             found.push(EnvRead::new(name, at, Need::Optional, via).of_settings_key(key.as_str(), value));
         }
