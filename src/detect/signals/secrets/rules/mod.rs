@@ -122,7 +122,11 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "TLS",
     "CERT",
     "CERTIFICATE",
-    // Keys their products publish in browser code: a PostHog project key, a Segment write key.
+    // A Redis stream's key (`CASE_TRIGGERS_STREAM_KEY`): the name data is kept under.
+    "STREAM",
+    // Keys published in browser code: the front end's (`SENTRY_FRONTEND_KEY`), a PostHog
+    // project key, a Segment write key.
+    "FRONTEND",
     "POSTHOG",
     "SEGMENT",
     "WRITE",
@@ -140,6 +144,8 @@ const SETTING_WORDS: &[&str] = &[
     "FAILED",
     // Which role a credential is given (`SECRET_API_KEY_ROLE`, `DB_ROLE`): a name.
     "ROLE",
+    // Where a cloud keeps the credential (`TEMPORAL__API_KEY__ARN`): an AWS resource name.
+    "ARN",
     "HOSTNAME",
     "ADDRESS",
     "CONNECTION",
