@@ -61,6 +61,8 @@ pub struct IgnoreFiles {
     warnings: Mutex<Vec<Warning>>,
     /// File names the walk keeps although a pattern ignores them (the caller's knowledge).
     kept_anyway: fn(&str) -> bool,
+    /// Files the checkout commits although a pattern ignores them: git keeps them, so do we.
+    tracked: crate::git_tracked::TrackedDespitePatterns,
 }
 
 impl IgnoreFiles {
@@ -80,6 +82,7 @@ impl IgnoreFiles {
             by_text: Mutex::default(),
             warnings: Mutex::default(),
             kept_anyway,
+            tracked: crate::git_tracked::TrackedDespitePatterns::of(root),
         };
         files.top = files.read_dir_rules(root, &Arc::default());
         (builder, Arc::new(files))
@@ -94,7 +97,13 @@ impl IgnoreFiles {
         let path = entry.path();
         let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
         let rules = self.rules_of_parent(path);
-        if ignored(&rules, path, is_dir) && (is_dir || !self.is_kept_anyway(path)) {
+        if ignored(&rules, path, is_dir)
+            && !(if is_dir {
+                self.tracked.holds(path)
+            } else {
+                self.is_kept_anyway(path) || self.tracked.has_file(path)
+            })
+        {
             return false;
         }
         if is_dir {

@@ -19,6 +19,7 @@ pub mod envfile;
 pub mod evidence;
 pub mod export;
 pub mod fsutil;
+mod git_tracked;
 pub mod ignore_files;
 pub mod memory;
 pub mod names;

@@ -318,3 +318,66 @@ fn run_in_a_subdirectory_it_detects_the_whole_checkout() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("install = \"npm ci\""), "{}", run.stdout);
 }
+
+/// A git repository at `dir` with every file of it committed (`git add -f`: also those its
+/// `.gitignore` matches). False when git is not here.
+fn commit_everything(dir: &Path) -> bool {
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(["-c", "user.email=t@example.com", "-c", "user.name=t"])
+            .args(args)
+            .current_dir(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    git(&["init", "-q"]) && git(&["add", "-f", "."]) && git(&["commit", "-q", "-m", "snapshot"])
+}
+
+#[test]
+fn a_file_committed_although_gitignore_matches_it_is_read() {
+    // TatSu commits uv.lock and lists it in .gitignore; git keeps a tracked file, so detect
+    // reads it: the export is the lock's (--frozen). An ignored file never committed stays out.
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "pyproject.toml", "[project]\nname = 'p'\nrequires-python = '>=3.10'\n[tool.uv]\n");
+    write(repo.path(), "uv.lock", "version = 1\n");
+    write(repo.path(), "config/application.properties", "mail.password=x\n");
+    write(repo.path(), ".gitignore", "uv.lock\nconfig/\nlocal.env\n");
+    if !commit_everything(repo.path()) {
+        common::cannot_run_here("needs git to make a repository");
+        return;
+    }
+    write(repo.path(), "local.env", "LOCAL_ONLY_TOKEN=abc\n");
+    let json = detect_json(repo.path());
+    assert!(install(&json).contains("uv export --frozen"), "{}", install(&json));
+    let text = json.to_string();
+    assert!(!text.contains("LOCAL_ONLY_TOKEN"), "an ignored file nobody committed stays out: {text}");
+    // Without the repository the patterns alone decide.
+    std::fs::remove_dir_all(repo.path().join(".git")).unwrap();
+    let json = detect_json(repo.path());
+    assert!(!install(&json).contains("--frozen"), "{}", install(&json));
+}
+
+#[test]
+fn the_checkouts_git_config_runs_no_program_when_detect_asks_git() {
+    // A repository's own config may name an fsmonitor command; detect's question to git turns
+    // it off, so reading a checkout never runs a program of the checkout's.
+    let repo = tempfile::tempdir().unwrap();
+    write(repo.path(), "package.json", "{\"name\": \"x\"}\n");
+    write(repo.path(), ".gitignore", "uv.lock\n");
+    if !commit_everything(repo.path()) {
+        common::cannot_run_here("needs git to make a repository");
+        return;
+    }
+    let marker = repo.path().join("ran");
+    let hook = format!("touch '{}'; false", marker.display());
+    let configured = std::process::Command::new("git")
+        .args(["config", "core.fsmonitor", &hook])
+        .current_dir(repo.path())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(configured);
+    detect_json(repo.path());
+    assert!(!marker.exists(), "detect ran the checkout's fsmonitor command");
+}

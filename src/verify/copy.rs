@@ -199,7 +199,9 @@ mod tests {
             git.env("GIT_CONFIG_NOSYSTEM", "1").env("HOME", base.path());
             git
         };
-        assert_eq!(clone_git_history(&root, &copy, git), Ok(Some(2)));
+        // The walk has `tests/fixture.db` already (tracked although `*.db` matches it); git's
+        // list adds the file in a dependency folder, which the walk never enters.
+        assert_eq!(clone_git_history(&root, &copy, git), Ok(Some(1)));
         assert_eq!(std::fs::read_to_string(copy.join("tests/fixture.db")).unwrap(), "tests");
         assert!(copy.join("tests/fixtures/node_modules/stack.js").is_file());
         // The symlink is copied as a symlink; nothing is read or written through it.
