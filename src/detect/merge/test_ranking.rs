@@ -256,16 +256,22 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
             "coverage" | "cov" => !names_the_suite,
             // `microbenchmarks.py`, `run_benchmarks`: a benchmark under any name; a
             // browser cloud's run (`test:browserstack`) a browser's.
-            n => NOT_THE_SUITE.contains(&n) || n.contains("benchmark") || n.starts_with("browser"),
-        });
+            // (`cd benches && cargo test --benches`: a `benches` folder too.)
+            n => {
+                NOT_THE_SUITE.contains(&n) || n.contains("benchmark") || n == "benches" || n.starts_with("browser")
+            }
+        })
+        // `cargo test --benches`/`--bench x` runs the benchmarks as tests.
+        || words.iter().any(|w| matches!(*w, "--benches" | "--bench") || w.starts_with("--bench="));
     let interpreter = words.windows(2).any(|w| {
         let value = w[1].trim_start_matches('-');
         (["-e", "--env", "--python", "-p"].contains(&w[0]) && value.starts_with(|c: char| c.is_ascii_digit()))
             || (w[0] == "-e" && (value.starts_with("py3") || value.starts_with("py2")))
     }) || names.iter().any(|n| n.starts_with("pypy"))
-        // A cross build (`cargo test --target i686-unknown-linux-gnu`) needs a target of its own.
-        || words.windows(2).any(|w| w[0] == "--target" && w[1].matches('-').count() >= 2)
-        || words.iter().any(|w| w.strip_prefix("--target=").is_some_and(|t| t.matches('-').count() >= 2));
+        // A cross build (`cargo test --target i686-unknown-linux-gnu`) needs a target of its own;
+        // a matrix's first cell is often the sandbox's own triple, which needs nothing.
+        || words.windows(2).any(|w| w[0] == "--target" && is_cross_target(w[1]))
+        || words.iter().any(|w| w.strip_prefix("--target=").is_some_and(is_cross_target));
     let package = ["--installpkg", "--notest", "--install-only", "--no-install", "dist/"]
         .iter()
         .any(|flag| command.contains(flag));
@@ -286,6 +292,11 @@ pub(super) fn reasons_not_primary(test: &TestCommand, managers: &[PackageManager
         .chain(test.runs.iter().map(String::as_str))
         .any(|line| ecosystems::activates_an_unmade_environment(line, &installed));
     [other_work, interpreter, package, foreign_tool, fans_out, unmade_environment].iter().filter(|r| **r).count()
+}
+
+/// Whether `triple` names a target other than the sandbox's own (x86_64 Linux with glibc).
+fn is_cross_target(triple: &str) -> bool {
+    triple.matches('-').count() >= 2 && triple != "x86_64-unknown-linux-gnu"
 }
 
 /// Whether a command's word picks one test out of the suite: pytest's `tests/test_a.py::test_b`,

@@ -738,3 +738,16 @@ fn the_primary_jobs_services_count_when_an_earlier_job_declares_the_same_and_the
     let services: Vec<&str> = d.services.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(services, ["postgres", "mailpit"], "optional: {:?}", d.optional_services);
 }
+
+#[test]
+fn benchmarks_run_as_tests_are_not_the_primary_and_the_sandboxs_own_target_is_no_cross_build() {
+    // rand: a benches workflow's `cargo test --benches` beside test.yml's matrix over
+    // targets, whose first cell is the sandbox's own triple.
+    let mut f = Findings::default();
+    f.package_manager("cargo", None, ".", ev("Cargo.toml"));
+    f.test("cd benches && cargo test --benches", ev(".github/workflows/benches.yml#jobs.benches.steps[3]"));
+    f.test("cargo test --target x86_64-unknown-linux-gnu", ev(".github/workflows/test.yml#jobs.test.steps[4]"));
+    f.test("cargo test --target i686-unknown-linux-gnu", ev(".github/workflows/test.yml#jobs.cross.steps[4]"));
+    let d = merge(&repo(), f);
+    assert_eq!(d.tests[0].command, "cargo test --target x86_64-unknown-linux-gnu", "{:?}", d.tests);
+}
