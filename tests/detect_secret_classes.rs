@@ -736,12 +736,28 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
         ),
         // Elixir's `{:system, "X"}` tuples (Phoenix, Ecto, Confex, also typed: `{:system, :string,
-        // "X"}`; a number type is a setting); `prod.secret.exs` is production's.
+        // "X"}`; a number type is a setting); `prod.secret.exs` is production's. A release's
+        // `vm.args.eex` reads the node's cookie when it boots (a commented line reads nothing);
+        // a key phrase is key material, a mail's sender an address.
         (
             "secrets-elixir-system-tuples",
-            &["SECRET_KEY_BASE", "RELAY_WEBHOOK_SECRET", "FORGE_CLIENT_SECRET", "CIPHER_SECRET"],
+            &[
+                "SECRET_KEY_BASE",
+                "RELAY_WEBHOOK_SECRET",
+                "FORGE_CLIENT_SECRET",
+                "CIPHER_SECRET",
+                "ERLANG_COOKIE",
+                "CIPHER_IVPHRASE",
+            ],
             &[],
-            &["PORT", "FORGE_API_URL", "CIPHER_SECRET_ROUNDS"],
+            &[
+                "PORT",
+                "FORGE_API_URL",
+                "CIPHER_SECRET_ROUNDS",
+                "NODE_NAME",
+                "RETIRED_COOKIE",
+                "MAILER_CREDENTIALS_INVITATION_FROM",
+            ],
         ),
         // Go's `os.Getenv(BootstrapPassword)` of a string constant of the file reads its value.
         (

@@ -21,6 +21,7 @@ use crate::rel_path::rel;
 
 mod dotenvy;
 mod env;
+mod release;
 mod skogsra;
 mod vapor;
 
@@ -66,10 +67,13 @@ impl Ecosystem for Elixir {
     /// `if` that tests another variable; the examples of a `@doc` heredoc are no reads.
     /// Dotenvy's `env!("X", :type)` reads the same way (see [`dotenvy`]), and so do Vapor's
     /// `%Env{bindings: […]}` (see [`vapor`]), and Skogsra's `app_env` declarations (see
-    /// [`skogsra`]).
+    /// [`skogsra`]). A release's boot files read `${NAME}` (see [`release`]).
     /// Calls with a variable's name of a function some file may define as an env helper
     /// (`App.Config.secret!("X")`, see [`env`]) are kept for the secrets signal to pair.
     fn env_reads(&self, rel: &RelPath, text: &str) -> Vec<EnvRead> {
+        if release::is_boot_file(rel.file_name()) {
+            return release::reads(text);
+        }
         static READ: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(
                 r#"(?-u:\b)(?:[A-Z][[:word:]]*\.)+(get_env|fetch_env!?)\([[:space:]]*"([A-Za-z_][A-Za-z0-9_]*)""#,
@@ -170,6 +174,10 @@ impl Ecosystem for Elixir {
     }
     fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
         env::helpers(text)
+    }
+    /// A release's boot files (`vm.args`, see [`release`]) read `${NAME}` when it boots.
+    fn is_settings_file(&self, _dir: &str, name: &str) -> bool {
+        release::is_boot_file(name)
     }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);

@@ -79,6 +79,13 @@ pub(super) fn is_scanned_file(dir: &str, name: &str) -> bool {
 /// The half of [`is_scanned_source`] that looks at the folder `dir`: the project's own, not
 /// tests, fixtures, CI or generated code.
 pub(super) fn is_scanned_dir(dir: &str) -> bool {
+    // Distillery keeps a release's boot files (`vm.args.eex`) in `rel/templates/`: the app's
+    // own, no scaffold.
+    let dir = if dir == "rel/templates" || dir.ends_with("/rel/templates") {
+        &dir[..dir.len() - "/templates".len()]
+    } else {
+        dir
+    };
     is_own_dir(dir)
         && !is_examples_dir(dir)
         && !dir.split('/').any(|d| is_skipped_code_dir(d) || is_dotnet_test_project(d))

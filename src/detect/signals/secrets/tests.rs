@@ -52,6 +52,10 @@ fn release_scripts_and_test_code_are_not_scanned() {
     assert!(!is_scanned_source(crate::rel_path::rel!("tools/publish-docs.ts")));
     assert!(!is_scanned_source(crate::rel_path::rel!("build.gradle.kts")));
     assert!(is_scanned_source(crate::rel_path::rel!("app/models/releases.rb")));
+    // A release's boot files, also in Distillery's `rel/templates/`; other templates are scaffolds.
+    assert!(is_scanned_source(crate::rel_path::rel!("rel/templates/vm.args.eex")));
+    assert!(is_scanned_source(crate::rel_path::rel!("apps/api/rel/vm.args.src")));
+    assert!(!is_scanned_source(crate::rel_path::rel!("priv/templates/vm.args.eex")));
     for rel in [
         "pkg/api/server_test.go",
         "app/test_settings.py",

@@ -263,6 +263,9 @@ const SETTING_WORDS: &[&str] = &[
     "HINTS",
     "ALLOWED",
     "SUBJECT",
+    // Who a mail is sent as (`MAILER_INVITATION_FROM`, `CREDENTIALS_RECOVERY_SENDER`): an address.
+    "FROM",
+    "SENDER",
     "TEMPLATE",
     "ENCODING",
     "MANAGER",
@@ -547,7 +550,9 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     if is(SETTING_WORDS, last) || last.len() > 4 && last.ends_with("NAME") {
         return false;
     }
-    if is_glued_credential(last) {
+    // A phrase a key is made from, glued to what it keys (`CIPHER_KEYPHRASE`, `IVPHRASE`,
+    // a wallet's `SEEDPHRASE`), like `PASSPHRASE`.
+    if is_glued_credential(last) || last.len() > "PHRASE".len() && last.ends_with("PHRASE") {
         return true;
     }
     // The Erlang distribution cookie (a release's `RELEASE_COOKIE`): any node that has it may
