@@ -81,6 +81,7 @@ impl Ecosystem for Elixir {
             .expect("the Elixir environment-read pattern is valid")
         });
         let production = production_blocks(rel, text);
+        let on_call = function_bodies(text);
         let docs = doc_heredocs(text);
         let switched = switched_blocks(text);
         let mut found: Vec<EnvRead> = READ
@@ -95,11 +96,17 @@ impl Ecosystem for Elixir {
                 let fallback = after[rest.len()..].trim_start_matches(')').trim_start();
                 let in_production = production.iter().any(|r| r.contains(&name.start()));
                 let switched = switched.iter().any(|r| r.contains(&name.start()));
+                // A function's read fails when it is called, not when the app boots.
+                let on_call = on_call.iter().any(|r| r.contains(&name.start()));
                 let need = if in_production || switched || code::has_another_argument(rest) {
                     Need::Optional
                 } else if let Some(alternative) = fallback.strip_prefix("||") {
-                    if alternative.trim_start().starts_with("raise") { Need::Required } else { Need::Optional }
-                } else if call.as_str() == "fetch_env!" {
+                    match (alternative.trim_start().starts_with("raise"), on_call) {
+                        (true, false) => Need::Required,
+                        (true, true) => Need::Unstated,
+                        (false, _) => Need::Optional,
+                    }
+                } else if call.as_str() == "fetch_env!" && !on_call {
                     Need::Required
                 } else {
                     Need::Unstated
@@ -311,6 +318,29 @@ fn switched_blocks(text: &str) -> Vec<std::ops::Range<usize>> {
         .collect()
 }
 
+/// The bodies of the functions a module defines (`def`, `defp`, one-line `, do:` ones too),
+/// but not the ones a supervisor runs as the app boots (`start`, `start_link`, `init`): what
+/// they read is needed when they are called.
+fn function_bodies(text: &str) -> Vec<std::ops::Range<usize>> {
+    static DEF: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?m)^([ \t]*)defp?[[:space:]]+([[:word:]?!]+)[^\n]*$").expect("the function pattern is valid")
+    });
+    DEF.captures_iter(text)
+        .filter_map(|c| {
+            let (whole, indent, name) = (c.get(0)?, c.get(1)?.as_str(), c.get(2)?.as_str());
+            if matches!(name, "start" | "start_link" | "init") {
+                return None;
+            }
+            let line = whole.as_str().trim_end();
+            Some(if line.ends_with(" do") {
+                whole.start()..block_end(text, whole.end(), indent)
+            } else {
+                whole.range()
+            })
+        })
+        .collect()
+}
+
 /// Where the block opened before `from` ends: after the `end` at `indent`, or the text's end.
 fn block_end(text: &str, from: usize, indent: &str) -> usize {
     let closing = format!("\n{indent}end");
@@ -420,6 +450,23 @@ mod tests {
                 ("API_TOKEN".into(), Need::Unstated),
                 ("SECRET_KEY_BASE".into(), Need::Optional),
                 ("LATER_TOKEN".into(), Need::Required),
+            ]
+        );
+        // In a function, a read fails when the function runs; `start` runs as the app boots.
+        let module = "defmodule App.Client do\n  @key System.fetch_env!(\"BUILD_KEY\")\n  defp api_key do\n    System.get_env(\"OPENAI_API_KEY\") ||\n      raise \"OPENAI_API_KEY is not set\"\n  end\n\n  def token, do: System.fetch_env!(\"SLACK_TOKEN\")\n  def region, do: System.get_env(\"S3_SECRET\") || \"x\"\n\n  def start(_type, _args) do\n    System.fetch_env!(\"BOOT_SECRET\")\n  end\nend\n";
+        let needs: Vec<(String, Need)> = Elixir
+            .env_reads(crate::rel_path::rel!("lib/app/client.ex"), module)
+            .into_iter()
+            .map(|r| (r.name, r.need))
+            .collect();
+        assert_eq!(
+            needs,
+            [
+                ("BUILD_KEY".into(), Need::Required),
+                ("OPENAI_API_KEY".into(), Need::Unstated),
+                ("SLACK_TOKEN".into(), Need::Unstated),
+                ("S3_SECRET".into(), Need::Optional),
+                ("BOOT_SECRET".into(), Need::Required),
             ]
         );
         assert!(

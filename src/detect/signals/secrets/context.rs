@@ -97,7 +97,7 @@ pub fn typed_by_its_call(text: &str, read: &EnvRead) -> bool {
         return true;
     }
     let after = after.strip_prefix(['\'', '"']).unwrap_or(after);
-    if converted_after_the_call(after) && !names_credentials(&read.name) {
+    if converted_after_the_call(after) && !names_credentials(&read.name) || compared_to_a_flag(after) {
         return true;
     }
     let after = after.trim_start();
@@ -156,6 +156,21 @@ fn converted_after_the_call(after: &str) -> bool {
     let rest = crate::detect::ecosystems::code::rest_of_call(after, &['"', '\'']);
     let Some(closed) = after[rest.len()..].strip_prefix([')', ']']) else { return false };
     CONVERSION.is_match(closed)
+}
+
+/// Whether the value read is compared with a flag's right after the read (`env('X') == true`,
+/// `process.env.X === 'true'`, `os.getenv("X", "0") == "1"`): it is a switch, whatever its
+/// name says.
+fn compared_to_a_flag(after: &str) -> bool {
+    static FLAG: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^[[:space:]]*[!=]==?[[:space:]]*(?:(?:true|false|True|False)(?-u:\b)|(['"])(?i-u:true|false|yes|no|on|off|1|0)['"])"#)
+            .expect("the flag comparison pattern is valid")
+    });
+    if FLAG.is_match(after) {
+        return true;
+    }
+    let rest = crate::detect::ecosystems::code::rest_of_call(after, &['"', '\'']);
+    after[rest.len()..].strip_prefix([')', ']']).is_some_and(|closed| FLAG.is_match(closed))
 }
 
 /// Whether a name's last word is a plural credential (`API_KEYS`, `ADMIN_TOKENS`): a list of

@@ -666,6 +666,27 @@ fn a_value_split_into_a_list_or_parsed_after_the_call_is_a_setting() {
 }
 
 #[test]
+fn a_value_compared_with_a_flag_is_a_switch() {
+    let php = "@if (env('SETTING_PASSWORD_RECOV') == true)\n@if (env('STRIPE_SECRET') == '')\n";
+    let node = "const on = process.env.AUTH_TOKEN_ROTATION === 'true';\nconst key = process.env.MAPS_API_KEY;\n";
+    let python =
+        "OFF = os.getenv(\"PASSWORD_LOGIN_DISABLED\", \"0\") == \"1\"\nTOKEN = os.getenv(\"GITHUB_TOKEN\") == None\n";
+    assert_eq!(
+        names(&[("resources/views/login.php", php), ("src/flags.ts", node), ("app/settings.py", python)]),
+        ["GITHUB_TOKEN", "MAPS_API_KEY", "STRIPE_SECRET"]
+    );
+}
+
+#[test]
+fn a_cookie_s_name_and_a_bare_host_are_settings_values() {
+    let elixir = "config :app, AppWeb.Endpoint,\n  session_key: {:system, \"SESSION_KEY\", \"_app_sid\"},\n  kafka_url: {:system, \"KAFKA_URL\", \"kafka:9092\"},\n  redis_url: {:system, \"REDIS_URL\"},\n  secret: {:system, \"SIGNING_KEY\", \"_x\"}\n";
+    assert_eq!(
+        names(&[("mix.exs", "defmodule App.MixProject do\nend\n"), ("config/config.exs", elixir)]),
+        ["REDIS_URL", "SIGNING_KEY"]
+    );
+}
+
+#[test]
 fn commands_run_by_hand_never_make_a_name_required() {
     let found = evidence(&[
         ("shop/management/commands/createsuperuser.py", "password = os.environ[\"DJANGO_SUPERUSER_PASSWORD\"]\n"),

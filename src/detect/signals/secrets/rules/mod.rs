@@ -101,11 +101,12 @@ const IDENTIFIER_QUALIFIERS: &[&str] = &[
     "IDEMPOTENCY",
     "LOOKUP",
     "CURSOR",
-    "QUERY",
     "OBJECT",
     "HEADER",
     "COOKIE",
     "CSRF",
+    // Azure Application Insights' key: it ships in every page's telemetry snippet.
+    "INSTRUMENTATION",
     // The attribute a single sign-on response keeps a user's field under (`CAS_UID_KEY`).
     "UID",
     "NAME",
@@ -257,6 +258,8 @@ const SETTING_WORDS: &[&str] = &[
     "PERIOD",
     "LEEWAY",
     "THRESHOLD",
+    // How many tokens a language model may spend (`HISTORY_TOKEN_BUDGET`), like `MAX_TOKENS`.
+    "BUDGET",
     "SKEW",
     "ITERATIONS",
     "HINT",
@@ -577,10 +580,14 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
         let qualifier = before.last();
         // ACTIVE_RECORD_ENCRYPTION_PRIMARY_KEY is the key a cipher uses first.
         let cryptographic = before.iter().any(|w| is_cryptographic(w));
+        // A query's key names a parameter or a cached result (`SEARCH_QUERY_KEY`); a query
+        // token is a bearer credential for queries (`BOT_QUERY_TOKEN`).
+        let query_key = qualifier.is_some_and(|w| w == "QUERY") && last.starts_with("KEY");
         let names_a_thing = keyish
             && !cryptographic
             // A `READ_WRITE_TOKEN` is scoped to read and write: an access token, no write key.
-            && (qualifier.is_some_and(|w| is(IDENTIFIER_QUALIFIERS, w) && !(w == "WRITE" && before.ends_with_str(&["READ", "WRITE"])))
+            && (query_key
+                || qualifier.is_some_and(|w| is(IDENTIFIER_QUALIFIERS, w) && !(w == "WRITE" && before.ends_with_str(&["READ", "WRITE"])))
                 // PUSHER_APP_KEY is the public half of PUSHER_APP_SECRET; APP_KEY alone is Laravel's key.
                 // An app's token is a bearer credential (Slack's `xapp-` SLACK_APP_TOKEN), and
                 // an admin's app key too (ALGOLIA_ADMIN_APP_KEY writes the index).

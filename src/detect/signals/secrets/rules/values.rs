@@ -216,8 +216,30 @@ pub fn is_setting_value(name: &str, value: &str) -> bool {
     {
         return true;
     }
+    // `_app_session`, `_sanbase_sid`: a cookie's name (Rails', Plug's session `key:`), an
+    // identifier with a leading underscore — no credential is spelled so.
+    let snake = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+    if matches!(last.as_str(), "KEY" | "NAME" | "COOKIE")
+        && value.strip_prefix('_').is_some_and(|rest| rest.split('_').count() >= 2 && rest.split('_').all(snake))
+    {
+        return true;
+    }
+    // `KAFKA_URL=kafka:9092`: a service's address as a bare host (and port) has no room for
+    // credentials.
+    if matches!(last.as_str(), "URL" | "URI") && is_bare_host(value) {
+        return true;
+    }
     let items: Vec<&str> = value.split(',').map(str::trim).collect();
     items.len() >= 2 && items.iter().all(|i| LIST_ITEM.is_match(i))
+}
+
+/// `localhost`, `kafka:9092`, `blockchain-kafka-kafka`: a host name with an optional port.
+fn is_bare_host(value: &str) -> bool {
+    let (host, port) = value.split_once(':').unwrap_or((value, "0"));
+    host.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && host.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.'))
+        && !port.is_empty()
+        && port.chars().all(|c| c.is_ascii_digit())
 }
 
 /// An address with no credential in it: `https://id.example/token`, or one built on another
