@@ -18,8 +18,15 @@ pub struct TestedVersions {
 }
 
 /// What CI sets `target` (a setup step's target: `python`, `node`) up at, of the versions
-/// `keeps` takes (Python's need a minor); `None` where no setup names one.
-pub fn tested_versions(sources: &Sources, target: &str, keeps: impl Fn(&Pin) -> bool) -> Option<TestedVersions> {
+/// `keeps` takes (Python's need a minor); `None` where no setup names one. A value
+/// `elsewhere` matches names another implementation (setup-python's `pypy-3.10`): it says
+/// nothing of this one's versions, neither floor nor ceiling.
+pub fn tested_versions(
+    sources: &Sources,
+    target: &str,
+    keeps: impl Fn(&Pin) -> bool,
+    elsewhere: impl Fn(&str) -> bool,
+) -> Option<TestedVersions> {
     let step = super::setup_step(target)?;
     let action = step.uses.split('@').next()?;
     let mut oldest: Option<(Pin, Evidence)> = None;
@@ -28,9 +35,13 @@ pub fn tested_versions(sources: &Sources, target: &str, keeps: impl Fn(&Pin) -> 
     for used in actions.filter(|used| used.action == action) {
         let Some(input) = used.inputs.get(step.version_input) else { continue };
         let values = match &input.matrix {
-            Some(values) => values.iter().map(String::as_str).collect(),
+            Some(values) => values.iter().map(String::as_str).filter(|v| !elsewhere(v)).collect(),
+            None if elsewhere(&input.text) => continue,
             None => vec![input.text.as_str()],
         };
+        if values.is_empty() {
+            continue;
+        }
         let pins: Vec<Option<Pin>> = values.iter().map(|v| Pin::parse(v).filter(|pin| keeps(pin))).collect();
         let highest = pins.iter().cloned().collect::<Option<Vec<Pin>>>().and_then(|pins| max(pins.into_iter()));
         newest = Some(match (newest, highest) {

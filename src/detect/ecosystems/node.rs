@@ -279,7 +279,7 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
                 .and_then(Value::as_str)
                 .and_then(version::lowest_floor)
                 .map(|floor| (floor, Evidence::key(&manifest_path, "engines.node")));
-            let tested = super::ci_setup::tested_versions(sources, "node", |_| true)
+            let tested = super::ci_setup::tested_versions(sources, "node", |_| true, |_| false)
                 .map(|tested| (tested.oldest.0.major().to_string(), tested.oldest.1));
             let floors = needed
                 .iter()

@@ -370,7 +370,14 @@ pub struct TestedPythons {
 /// The Pythons CI tests on; `None` where CI names no CPython 3 version.
 pub fn tested_pythons(sources: &Sources) -> Option<TestedPythons> {
     let minor = |pin: &version::Pin| Some((pin.major(), pin.minor()?));
-    let tested = crate::detect::ecosystems::ci_setup::tested_versions(sources, "python", |pin| minor(pin).is_some())?;
+    // PyPy, GraalPy (`pypy-3.10`, `pypy3.9`, `graalpy-24.1`) are other Pythons: a matrix that
+    // adds them still bounds the CPythons it tests.
+    let other = |value: &str| {
+        let value = value.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+        ["pypy", "graalpy", "pyston"].iter().any(|name| value.starts_with(name))
+    };
+    let tested =
+        crate::detect::ecosystems::ci_setup::tested_versions(sources, "python", |pin| minor(pin).is_some(), other)?;
     let oldest = minor(&tested.oldest.0)?;
     (oldest.0 == 3).then(|| TestedPythons {
         oldest: (oldest, tested.oldest.1),

@@ -188,6 +188,11 @@ fn pytest_runs_the_folders_tox_s_test_environment_gives_it() {
         "[tox]\nenv_list = py{3.12,3.13}\n[testenv]\ncommands =\n    coverage run -m pytest tests/unit/ -s {posargs}\n";
     let s = scan(&Python, &[("setup.py", ""), ("tox.ini", tox), ("conftest.py", "")]);
     assert_eq!(s.tests(), ["python3 -m pytest tests/unit/ -s", "tox"]);
+    // With no arguments for tox to pass on, `{posargs}` is its default: the folder to run.
+    let tox = "[tox]\n[testenv]\ncommands =\n    pytest --cov=pkg --cov-report=xml {posargs: tests}\n";
+    let s =
+        scan(&Python, &[("setup.py", ""), ("tox.ini", tox), ("pytest.ini", "[pytest]\naddopts = --doctest-modules\n")]);
+    assert_eq!(s.tests()[0], "python3 -m pytest --cov=pkg --cov-report=xml tests");
     // Only a folder to run is worth taking over; tox's own placeholders stay tox's.
     for commands in ["pytest {posargs}", "pytest -x", "pytest --basetemp={envtmpdir} tests"] {
         let tox = format!("[tox]\n[testenv]\ncommands = {commands}\n");
@@ -581,6 +586,18 @@ fn without_ci_that_says_the_classifiers_bound_the_choice() {
         "{}",
         d.install
     );
+    // A matrix of objects whose PyPy cell is another Python: the CPython cells still bound it.
+    let tests = "jobs:\n  test:\n    strategy:\n      matrix:\n        include:\n          - {python: '3.12', tox: py312}\n          - {python: '3.9', tox: py39}\n          - {python: 'pypy-3.10', tox: pypy310}\n    steps:\n      - uses: actions/setup-python@v6\n        with:\n          python-version: ${{ matrix.python }}\n      - run: pytest\n";
+    let d = crate::detect::testing::detection(&[("pyproject.toml", pyproject), (".github/workflows/ci.yml", tests)]);
+    assert!(
+        d.install.contains("hanzo_python_newest 3.7 3.13  # pyproject.toml#project.requires-python"),
+        "{}",
+        d.install
+    );
+    // A `3.x` may be any newer one: CI sets no ceiling, and the classifiers say.
+    let tests = tests.replace("'pypy-3.10'", "'3.x'");
+    let d = crate::detect::testing::detection(&[("pyproject.toml", pyproject), (".github/workflows/ci.yml", &tests)]);
+    assert!(d.install.contains("hanzo_python_newest 3.7 3.12  # pyproject.toml"), "{}", d.install);
 }
 
 #[test]
