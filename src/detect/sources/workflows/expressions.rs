@@ -12,6 +12,10 @@ pub struct Context {
     /// Keys that `include:` entries add to combinations of the main matrix (an entry whose
     /// other keys match one), with those values in order.
     extended: HashMap<String, Vec<String>>,
+    /// The cells of a matrix that is only a list of `include:` entries, in order.
+    cells: Vec<Vec<(String, String)>>,
+    /// The cell (of `cells`) a line's expressions are read in: one line runs in one cell.
+    cell: Option<usize>,
     pub(super) inputs: HashMap<String, String>,
 }
 
@@ -69,7 +73,40 @@ impl Context {
                 ctx.matrix.entry(k).or_default().1.push(v);
             }
         }
+        if ctx.matrix.values().all(|(own, _)| own.is_empty()) {
+            ctx.cells = matrix["include"]
+                .as_vec()
+                .into_iter()
+                .flatten()
+                .map(|entry| {
+                    entry.as_hash().into_iter().flatten().filter_map(|(k, v)| Some((scalar(k)?, scalar(v)?))).collect()
+                })
+                .collect();
+        }
         ctx
+    }
+
+    /// This context read in the cell of an include-only matrix that `text` runs in: the
+    /// first that gives every matrix key its expressions name (`TZ=${{ matrix.timezone ||
+    /// 'UTC' }} tox -e ${{ matrix.toxenv || 'py' }}` runs where both are set, not with one
+    /// cell's timezone and another's environment); where none gives them all, each key's
+    /// first value, as before.
+    fn in_cell_for(&self, text: &str) -> std::borrow::Cow<'_, Context> {
+        static MATRIX_KEY: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"matrix\.([A-Za-z0-9_-]+)").expect("the matrix key pattern is valid"));
+        if self.cells.len() < 2 || self.cell.is_some() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let keys: Vec<&str> = EXPRESSION
+            .captures_iter(text)
+            .flat_map(|c| MATRIX_KEY.captures_iter(c.get(1).map_or("", |m| m.as_str())).collect::<Vec<_>>())
+            .filter_map(|c| c.get(1).map(|m| m.as_str()))
+            .collect();
+        let gives_all = |cell: &Vec<(String, String)>| keys.iter().all(|key| cell.iter().any(|(k, _)| k == key));
+        match self.cells.iter().position(gives_all) {
+            Some(at) if !keys.is_empty() => std::borrow::Cow::Owned(Context { cell: Some(at), ..self.clone() }),
+            _ => std::borrow::Cow::Borrowed(self),
+        }
     }
 
     /// Every value a matrix key takes, its own list first.
@@ -110,6 +147,9 @@ impl Context {
             return (!unknown).then(|| resolved.into_owned());
         }
         if let Some(key) = expr.strip_prefix("matrix.") {
+            if let Some(cell) = self.cell.and_then(|at| self.cells.get(at)) {
+                return cell.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+            }
             let (own, extra) = self.matrix.get(key)?;
             // A field of a list of objects (`redis: [{tag, version}]`) comes from the first
             // object, as its other fields do: one combination, not each field's floor.
@@ -133,6 +173,12 @@ impl Context {
     /// An `env:` value as the runner sets it: its known expressions replaced, the rest (an
     /// unknown expression, `$VAR`, line breaks) as written.
     pub(super) fn resolve_value(&self, text: &str) -> String {
+        let ctx = self.in_cell_for(text);
+        let this = ctx.as_ref();
+        this.resolve_value_in_cell(text)
+    }
+
+    fn resolve_value_in_cell(&self, text: &str) -> String {
         let resolved =
             EXPRESSION.replace_all(text, |c: &regex::Captures| self.value(&c[1]).unwrap_or(c[0].to_string()));
         resolved.into_owned()
@@ -142,8 +188,10 @@ impl Context {
     /// option's value, which goes with its option, nor part of a quoted message) has no
     /// value here: `${{ needs.plan.outputs.suite }}`, `${{ matrix.cmd }}` without a matrix.
     pub fn leaves_unknown(&self, text: &str) -> bool {
-        let kept = self.without_unknown_options_and_messages(text);
-        EXPRESSION.captures_iter(&kept).any(|c| self.value(&c[1]).is_none())
+        let ctx = self.in_cell_for(text);
+        let this = ctx.as_ref();
+        let kept = this.without_unknown_options_and_messages(text);
+        EXPRESSION.captures_iter(&kept).any(|c| this.value(&c[1]).is_none())
     }
 
     /// `text` without the option/value pairs and quoted arguments that an unknown
@@ -161,6 +209,11 @@ impl Context {
     }
 
     pub fn resolve(&self, text: &str) -> String {
+        let ctx = self.in_cell_for(text);
+        ctx.as_ref().resolve_in_cell(text)
+    }
+
+    fn resolve_in_cell(&self, text: &str) -> String {
         // An option whose value is an unknown expression (`tox run -e ${{ format(…) }}`) goes
         // with it, rather than take the next word for its value; a quoted argument built
         // around one (`"Coverage for ${{ github.sha }}"`) would keep only its fragment: it is

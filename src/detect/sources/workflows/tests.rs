@@ -118,6 +118,22 @@ fn services_that_ci_lines_start_with_docker_run_are_service_containers() {
 }
 
 #[test]
+fn a_line_of_an_include_only_matrix_runs_in_one_cell() {
+    let ctx = Context::default().with_matrix(&yaml(
+        "include:\n  - {python-version: '3.14', toxenv: pre-commit}\n  - {python-version: '3.11'}\n  - {python-version: '3.13', toxenv: py, timezone: Pacific/Auckland}\n",
+    ));
+    // The first cell that sets every key the line names, not one cell's timezone and
+    // another's environment.
+    assert_eq!(
+        ctx.resolve("TZ=${{ matrix.timezone || 'UTC' }} tox -e ${{ matrix.toxenv || 'py' }}"),
+        "TZ=Pacific/Auckland tox -e py"
+    );
+    assert_eq!(ctx.resolve("tox -e ${{ matrix.toxenv }}"), "tox -e pre-commit");
+    // A key no cell sets with the others: each key's first value, as before.
+    assert_eq!(ctx.resolve("run ${{ matrix.toxenv }} ${{ matrix.os || 'linux' }}"), "run pre-commit linux");
+}
+
+#[test]
 fn a_matrix_value_is_the_lowest_version_as_written() {
     // A wildcard a step pastes into a requirement stays one: `click==8.0.*`, not `click==8.0`.
     let ctx = Context::default().with_matrix(&yaml("click: ['8.1.*', '8.0.*']\nnode: [20.x, 18.x]\nos: [linux, mac]"));
