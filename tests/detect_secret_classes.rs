@@ -73,6 +73,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "VAULT_GlobalSettings__Stripe__ApiKey",
                 "VAULT_GlobalSettings__Yubico__Key",
                 "VAULT_GlobalSettings__DataProtection__EncryptionKey",
+                "VAULT_GlobalSettings__Storage__AzureStorage",
             ],
             &[],
             &[
@@ -80,6 +81,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "VAULT_GlobalSettings__IdentityServer__CertificateThumbprint",
                 "VAULT_GlobalSettings__Stripe__PublishableKey",
                 "VAULT_GlobalSettings__Attachment__BaseDirectory",
+                "VAULT_GlobalSettings__Storage__VaultUri",
                 "VAULT_GlobalSettings__Yubico__ClientId",
                 "VAULT_GlobalSettings__Sentry__Dsn",
                 "VAULT_ConnectionStrings__Cache",

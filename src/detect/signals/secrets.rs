@@ -46,8 +46,8 @@ use self::files::{
 };
 use self::lines::Lines;
 use self::rules::{
-    has_credentials, is_committed_credential, is_placeholder, is_public, is_sandbox_secret, is_setting_name,
-    is_setting_value, is_url_setting, public_halves,
+    has_credentials, is_committed_credential, is_credential_placeholder, is_placeholder, is_public, is_sandbox_secret,
+    is_setting_name, is_setting_value, is_url_setting, public_halves,
 };
 pub use self::rules::{is_release_credential, looks_like_secret};
 use crate::detect::ecosystems;
@@ -627,7 +627,9 @@ fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &m
         for read in reads {
             // A settings file's key is no call: its value says what it holds.
             let typed = read.settings_key.is_none() && typed_by_its_call(&text, &read);
-            let read = EnvRead { setting: read.setting || typed, ..read };
+            // A settings file's stand-in that says a key goes there (`"AzureStorage": "[storagekey]"`).
+            let marked = read.settings_key.as_ref().is_some_and(|key| is_credential_placeholder(&key.value));
+            let read = EnvRead { setting: read.setting || typed, marked_secret: read.marked_secret || marked, ..read };
             let read = project.marked_by_deploy(read);
             if let Some(key) = read.settings_key.as_ref().filter(|key| !is_still_to_give(&key.value)) {
                 if scan.given.len() < MAX_NAMES_PER_FILE * 4 {

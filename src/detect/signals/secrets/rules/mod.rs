@@ -31,7 +31,10 @@ mod ci;
 mod values;
 
 pub use self::ci::is_sandbox_secret;
-pub use self::values::{has_credentials, is_committed_credential, is_placeholder, is_setting_value, is_url_setting};
+pub use self::values::{
+    has_credentials, is_committed_credential, is_credential_placeholder, is_placeholder, is_setting_value,
+    is_url_setting,
+};
 
 /// Words that, last in a name, make it a credential and name the value itself.
 const CREDENTIAL_NOUNS: &[&str] = &[

@@ -392,6 +392,13 @@ fn placeholders() {
     ] {
         assert!(!is_placeholder(value), "{value}");
     }
+    // A stand-in that says a credential goes there.
+    for value in ["[storagekey]", "<your-api-key>", "your_password_here", "<client secret>"] {
+        assert!(is_credential_placeholder(value), "{value}");
+    }
+    for value in ["<key-vault-url>", "[storage-account]", "changeme", "sk_live_abc", "YourConnectionString"] {
+        assert!(!is_credential_placeholder(value), "{value}");
+    }
 }
 
 #[test]

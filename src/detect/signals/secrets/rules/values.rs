@@ -79,6 +79,18 @@ pub fn is_placeholder(value: &str) -> bool {
         || value.len() >= 3 && lower.chars().all(|c| matches!(c, 'x' | '*' | '.'))
 }
 
+/// Whether a stand-in says a credential goes in its place: its last word is one
+/// (`[storagekey]`, `<your-api-key>`, `your_password_here` — not `<key-vault-url>`).
+pub fn is_credential_placeholder(value: &str) -> bool {
+    const NOUNS: &[&str] = &["key", "password", "secret", "token", "pwd", "passphrase", "credentials"];
+    if !is_placeholder(value) {
+        return false;
+    }
+    let words = words_of(value);
+    let last = words.iter().rev().find(|w| !matches!(w.as_str(), "here" | "goes" | "value"));
+    last.is_some_and(|w| NOUNS.iter().any(|noun| w.ends_with(noun)))
+}
+
 /// `[gitlab-client-secret]`, `[your token]`: words in square brackets, as docs write a blank
 /// to fill — not a list (`["a","b"]`, `[1, 2]`), whose items are quoted or separated.
 fn is_bracketed_words(value: &str) -> bool {
