@@ -82,6 +82,7 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
                 "VAULT_GlobalSettings__Stripe__PublishableKey",
                 "VAULT_GlobalSettings__Attachment__BaseDirectory",
                 "VAULT_GlobalSettings__Storage__VaultUri",
+                "VAULT_GlobalSettings__Telemetry__InstrumentationKey",
                 "VAULT_GlobalSettings__Yubico__ClientId",
                 "VAULT_GlobalSettings__Sentry__Dsn",
                 "VAULT_ConnectionStrings__Cache",

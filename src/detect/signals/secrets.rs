@@ -627,8 +627,13 @@ fn scan_file(sources: &Sources, rel: &RelPath, project: &ProjectNames, bytes: &m
         for read in reads {
             // A settings file's key is no call: its value says what it holds.
             let typed = read.settings_key.is_none() && typed_by_its_call(&text, &read);
-            // A settings file's stand-in that says a key goes there (`"AzureStorage": "[storagekey]"`).
-            let marked = read.settings_key.as_ref().is_some_and(|key| is_credential_placeholder(&key.value));
+            // A settings file's stand-in that says a key goes there (`"AzureStorage": "[storagekey]"`),
+            // where the key's name has no word of a credential to judge it by
+            // (`InstrumentationKey` has: a public one).
+            let marked = read.settings_key.as_ref().is_some_and(|key| {
+                is_credential_placeholder(&key.value)
+                    && !rules::words(&read.name).iter().any(|w| rules::is_credential_word(w))
+            });
             let read = EnvRead { setting: read.setting || typed, marked_secret: read.marked_secret || marked, ..read };
             let read = project.marked_by_deploy(read);
             if let Some(key) = read.settings_key.as_ref().filter(|key| !is_still_to_give(&key.value)) {

@@ -653,6 +653,11 @@ fn is_glued_credential(word: &str) -> bool {
     })
 }
 
+/// Whether a name's word is one of a credential's (`KEY`, `TOKEN`, `PASSWORD`, `AUTH`, …).
+pub fn is_credential_word(word: &str) -> bool {
+    CREDENTIAL_NOUNS.contains(&word) || CREDENTIAL_MODES.contains(&word) || STRONG_WORDS.contains(&word)
+}
+
 /// Words that put a key to cryptographic use: the key signs or encrypts, it names nothing.
 fn is_cryptographic(word: &str) -> bool {
     matches!(word, "ENCRYPTION" | "SIGNING" | "CIPHER" | "HMAC")
