@@ -326,7 +326,6 @@ const SERVICE_WORDS: &[&str] = &[
     "RABBIT",
     "BROKER",
     "CELERY",
-    "KAFKA",
     "ELASTICSEARCH",
     "ELASTIC",
     "OPENSEARCH",
@@ -500,7 +499,10 @@ pub fn looks_like_secret(name: &str) -> bool {
         Some((last, rest)) if ENCODING_WORDS.contains(&last.as_str()) && !rest.is_empty() => {
             // A PEM, or a file's contents given in place of its path (`SIGNING_FILE_CONTENTS`),
             // is key material unless it says it is a certificate or a public key.
-            let key_file = last == "PEM" || last.starts_with("CONTENT") && rest.ends_with_str(&["FILE"]);
+            // A PKCS#12 bundle (`SIGNING_PFX_BASE64`, `*_P12_B64`) holds a private key.
+            let key_file = last == "PEM"
+                || last.starts_with("CONTENT") && rest.ends_with_str(&["FILE"])
+                || rest.last().is_some_and(|w| matches!(w.as_str(), "PFX" | "P12" | "PKCS12"));
             let rest = if rest.ends_with_str(&["FILE"]) { &rest[..rest.len() - 1] } else { rest };
             let certificate = rest.iter().any(|w| CERTIFICATE_WORDS.contains(&w.as_str()));
             rest.ends_with_str(&["SERVICE", "ACCOUNT"])
@@ -522,7 +524,11 @@ fn names_a_credential(words: &[String], whole: bool) -> bool {
     if whole && words.ends_with_str(&["APPLICATION", "CREDENTIALS"]) {
         return false;
     }
-    if words.ends_with_str(&["ACCESS", "KEY", "ID"]) || words.ends_with_str(&["CONNECTION", "STRING"]) {
+    // `PASS_PHRASE`: a passphrase spelled as two words.
+    if words.ends_with_str(&["ACCESS", "KEY", "ID"])
+        || words.ends_with_str(&["CONNECTION", "STRING"])
+        || words.ends_with_str(&["PASS", "PHRASE"])
+    {
         return true;
     }
     // A webhook's verify token (Meta's, WhatsApp's): the secret the app answers its provider's

@@ -103,6 +103,8 @@ fn secret_names() {
         "PRIVATE_KEY_PEM_PASSPHRASE",
         "CIPHER_KEYPHRASE",
         "DISCORD_BOT_QUERY_TOKEN",
+        "PASS_PHRASE",
+        "SIGNING_PFX_BASE64",
         "CIPHER_IVPHRASE",
         "ERLANG_COOKIE",
         "PAPERLESS_DBPASS",
@@ -181,6 +183,9 @@ fn not_secret_names() {
         "SEARCH_QUERY_KEY",
         "ApplicationInsights__InstrumentationKey",
         "HISTORY_ATTACHMENT_TOKEN_BUDGET",
+        // Kafka's bootstrap servers are host:port lists; its credentials are SASL settings.
+        "RUSTUS_HOOKS_KAFKA_URLS",
+        "KAFKA_URL",
         "MYSQL_SSL_KEY",
         "TLS_KEY",
         "KEY_SEED_LENGTH",
