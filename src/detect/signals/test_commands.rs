@@ -207,12 +207,16 @@ fn built_in_another_job(sources: &Sources, job: &Job) -> Vec<String> {
 }
 
 /// A package script or task-file target named for building (`yarn build`, `pnpm run
-/// compile`, `make build`): what a test job runs before its tests because they use its
-/// output (bullmq's child-process tests load `dist/`).
+/// compile`, `make build`, GitHub's Node starter's `npm run build --if-present`), or a plain
+/// `cargo build` (`--verbose`, `--all-targets`): what a test job runs before its tests because
+/// they use its output (bullmq's child-process tests load `dist/`, goblin's read
+/// `target/debug/libgoblin.rlib`).
 static BUILD_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     let runners = ecosystems::script_runner_alternatives();
-    Regex::new(&format!(r"^(?:(?:{runners})[[:space:]]+(?:run[[:space:]]+)?|(?:make|just|task)[[:space:]]+)(?:build|compile)(?::[[:word:]-]+)?$"))
-        .expect("the build-script pattern is valid")
+    Regex::new(&format!(
+        r"^(?:(?:(?:{runners})[[:space:]]+(?:run[[:space:]]+)?|(?:make|just|task)[[:space:]]+)(?:build|compile)(?::[[:word:]-]+)?(?:[[:space:]]+--if-present)?|cargo[[:space:]]+build(?:[[:space:]]+(?:--verbose|-v|--locked|--frozen|--offline|--workspace|--all|--all-targets|--all-features))*)$"
+    ))
+    .expect("the build-script pattern is valid")
 });
 
 /// At most this many files made, or builds run, before one CI test line.
@@ -479,6 +483,20 @@ mod tests {
                 ("cd docs && npm test", ["(cd docs && npm run build:site)".to_string()].as_slice()),
             ]
         );
+    }
+
+    #[test]
+    fn a_plain_cargo_build_and_the_node_starter_s_build_run_before_the_test() {
+        let rust = "jobs:\n  test:\n    steps:\n      - run: cargo build --verbose\n      - run: cargo build --release\n      - run: cargo test\n";
+        let node = "jobs:\n  test:\n    steps:\n      - run: npm ci\n      - run: npm run build --if-present\n      - run: npm test\n";
+        for (workflow, test, built) in
+            [(rust, "cargo test", "cargo build --verbose"), (node, "npm test", "npm run build --if-present")]
+        {
+            let s = run_signal(detect, &[(".github/workflows/ci.yml", workflow)]);
+            let found = s.findings.tests.iter().find(|t| t.command == test).expect("CI's test");
+            // A release build is a build of its own, not what the tests read.
+            assert_eq!(found.built_first, [built.to_string()], "{workflow}");
+        }
     }
 
     #[test]
