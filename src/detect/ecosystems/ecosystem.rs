@@ -231,6 +231,10 @@ pub struct Declaration {
     /// Alternatives matching a command that installs its packages (`pnpm[[:space:]]+(?:add|install)`):
     /// such a command runs no tests even when it names a test tool.
     pub install_commands: &'static [&'static str],
+    /// Patterns of a whole plain build of the project in its tool's default profile (`cargo
+    /// build --verbose`): what a CI test job runs before its tests because they read its
+    /// output.
+    pub build_commands: &'static [&'static str],
     /// Extensions (without the dot) of its source files, scanned for environment reads.
     pub source_extensions: &'static [&'static str],
     /// First words of the names of its test runners' configuration and test-setup files
@@ -293,6 +297,7 @@ impl Declaration {
             fan_out_test_runners: &[],
             current_environment: &[],
             install_commands: &[],
+            build_commands: &[],
             source_extensions: &[],
             test_file_words: &[],
             skipped_dirs: &[],

@@ -227,6 +227,12 @@ pub fn script_runner_alternatives() -> String {
     ALL.iter().flat_map(|eco| eco.script_runners.iter().copied()).collect::<Vec<_>>().join("|")
 }
 
+/// The whole plain builds ecosystems declare, as regular-expression alternatives (see
+/// [`Declaration::build_commands`]).
+pub fn build_command_alternatives() -> String {
+    ALL.iter().flat_map(|eco| eco.build_commands.iter().copied()).collect::<Vec<_>>().join("|")
+}
+
 /// Commands of no one ecosystem that publish a release or an image; each ecosystem declares
 /// its own ([`publishes`]). A line running one is not a test to rerun.
 const SHIPPING: &[(&str, &str)] = &[("docker", "push"), ("gh", "release")];

@@ -54,6 +54,10 @@ pub static DECLARATION: Declaration = Declaration {
     command_actions: &[("actions-rs/cargo", "cargo", &["command", "args"])],
     filter_runner_options: &["--test-threads", "--skip", "--format", "--color", "-Z", "--logfile", "--shuffle-seed"],
     install_commands: &["cargo"],
+    // Not `--release` or another profile: the tests read the debug build (`target/debug`).
+    build_commands: &[
+        r"cargo[[:space:]]+build(?:[[:space:]]+(?:--verbose|-v|--locked|--frozen|--offline|--workspace|--all|--all-targets|--all-features))*",
+    ],
     source_extensions: &["rs"],
     install_programs: &["cargo"],
     publish_commands: &[("cargo", "publish")],

@@ -483,12 +483,13 @@ mod tests {
             (".github/workflows/ci.yml", ci),
         ];
         let d = crate::detect::testing::detection(&files);
-        assert_eq!(d.tests[0].command, "cargo test --verbose --package pool", "{:?}", d.tests);
+        // With the job's build before it, as CI runs it.
+        assert_eq!(d.tests[0].command, "cargo build --verbose && cargo test --verbose --package pool", "{:?}", d.tests);
         // CI that runs the whole somewhere keeps the whole first.
         let whole = ci.replace("--package pool-core", "--workspace");
         let files = [files[0], files[1], files[2], files[3], (".github/workflows/ci.yml", whole.as_str())];
         let d = crate::detect::testing::detection(&files);
-        assert_eq!(d.tests[0].command, "cargo test --verbose --workspace", "{:?}", d.tests);
+        assert_eq!(d.tests[0].command, "cargo build --verbose && cargo test --verbose --workspace", "{:?}", d.tests);
     }
 
     #[test]

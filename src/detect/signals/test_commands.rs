@@ -208,13 +208,14 @@ fn built_in_another_job(sources: &Sources, job: &Job) -> Vec<String> {
 
 /// A package script or task-file target named for building (`yarn build`, `pnpm run
 /// compile`, `make build`, GitHub's Node starter's `npm run build --if-present`), or a plain
-/// `cargo build` (`--verbose`, `--all-targets`): what a test job runs before its tests because
+/// build an ecosystem declares (`cargo build --verbose`): what a test job runs before its tests because
 /// they use its output (bullmq's child-process tests load `dist/`, goblin's read
 /// `target/debug/libgoblin.rlib`).
 static BUILD_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
     let runners = ecosystems::script_runner_alternatives();
+    let builds = ecosystems::build_command_alternatives();
     Regex::new(&format!(
-        r"^(?:(?:(?:{runners})[[:space:]]+(?:run[[:space:]]+)?|(?:make|just|task)[[:space:]]+)(?:build|compile)(?::[[:word:]-]+)?(?:[[:space:]]+--if-present)?|cargo[[:space:]]+build(?:[[:space:]]+(?:--verbose|-v|--locked|--frozen|--offline|--workspace|--all|--all-targets|--all-features))*)$"
+        r"^(?:(?:(?:{runners})[[:space:]]+(?:run[[:space:]]+)?|(?:make|just|task)[[:space:]]+)(?:build|compile)(?::[[:word:]-]+)?(?:[[:space:]]+--if-present)?|{builds})$"
     ))
     .expect("the build-script pattern is valid")
 });
