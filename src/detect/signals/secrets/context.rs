@@ -163,7 +163,7 @@ fn converted_after_the_call(after: &str) -> bool {
 /// name says.
 fn compared_to_a_flag(after: &str) -> bool {
     static FLAG: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"^[[:space:]]*[!=]==?[[:space:]]*(?:(?:true|false|True|False)(?-u:\b)|(['"])(?i-u:true|false|yes|no|on|off|1|0)['"])"#)
+        Regex::new(r#"^[[:space:]]*[!=]==?[[:space:]]*(?:(?:true|false|True|False)(?-u:\b)|['"](?i-u:true|false|yes|no|on|off|1|0)['"])"#)
             .expect("the flag comparison pattern is valid")
     });
     // Cheap refusal first: this runs for every read.

@@ -57,9 +57,11 @@ impl Context {
             }
             ctx.matrix.entry(k).or_default().0 = values.iter().filter_map(scalar).collect();
         }
+        let mut cells = Vec::new();
         for entry in matrix["include"].as_vec().into_iter().flatten() {
             let pairs: Vec<(String, String)> =
                 entry.as_hash().into_iter().flatten().filter_map(|(k, v)| Some((scalar(k)?, scalar(v)?))).collect();
+            cells.push(pairs.clone());
             // GitHub adds an entry's other keys to the combinations whose values it matches:
             // here, the one combination read (each key's value as `value` picks it).
             let picked = |k: &str| ctx.matrix.get(k).and_then(|(own, _)| picked_value(own));
@@ -74,14 +76,7 @@ impl Context {
             }
         }
         if ctx.matrix.values().all(|(own, _)| own.is_empty()) {
-            ctx.cells = matrix["include"]
-                .as_vec()
-                .into_iter()
-                .flatten()
-                .map(|entry| {
-                    entry.as_hash().into_iter().flatten().filter_map(|(k, v)| Some((scalar(k)?, scalar(v)?))).collect()
-                })
-                .collect();
+            ctx.cells = cells;
         }
         ctx
     }
@@ -173,9 +168,7 @@ impl Context {
     /// An `env:` value as the runner sets it: its known expressions replaced, the rest (an
     /// unknown expression, `$VAR`, line breaks) as written.
     pub(super) fn resolve_value(&self, text: &str) -> String {
-        let ctx = self.in_cell_for(text);
-        let this = ctx.as_ref();
-        this.resolve_value_in_cell(text)
+        self.in_cell_for(text).resolve_value_in_cell(text)
     }
 
     fn resolve_value_in_cell(&self, text: &str) -> String {
@@ -209,8 +202,7 @@ impl Context {
     }
 
     pub fn resolve(&self, text: &str) -> String {
-        let ctx = self.in_cell_for(text);
-        ctx.as_ref().resolve_in_cell(text)
+        self.in_cell_for(text).resolve_in_cell(text)
     }
 
     fn resolve_in_cell(&self, text: &str) -> String {
