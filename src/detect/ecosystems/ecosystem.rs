@@ -266,6 +266,10 @@ pub struct Channels {
     pub prefix: &'static str,
     /// The install line that gets a channel's toolchain, `{channel}` standing for its name.
     pub install: &'static str,
+    /// Whether a matrix of releases alone (`[1.87.0, $MSRV]`, no `stable`) names the newest
+    /// of them as the job's channel: such a CI pins its "stable" at a release so that a new
+    /// toolchain's lints cannot break it, and the tests pass on that release.
+    pub release_matrix: bool,
 }
 
 impl Declaration {

@@ -39,7 +39,7 @@ use self::ecosystem::{Alias, AliasKind, Declaration, Ecosystem, SetupStep, Toolc
 use crate::detect::findings::Evidence;
 use crate::detect::sources::pins::ToolPin;
 use crate::detect::sources::workflows::ActionUse;
-use crate::detect::sources::{Sources, shell};
+use crate::detect::sources::{self, Sources, shell};
 use crate::rel_path::RelPath;
 
 /// Every ecosystem, in the order their findings are merged.
@@ -300,17 +300,36 @@ pub fn on_setup_channel<'a>(actions: &'a [ActionUse], command: &str) -> Option<(
             .find_map(|alias| {
                 let AliasKind::SetupAction { version_inputs, reference, .. } = alias.kind else { return None };
                 let input = version_inputs.iter().find_map(|key| action.inputs.get(*key));
-                let named = match input {
-                    Some(input) if input.matrix.is_none() => Some(input.text.trim()),
+                let named = match input.map(|input| (input, &input.matrix)) {
+                    Some((input, None)) => Some(input.text.trim()).filter(|text| is_channel(text)).map(str::to_string),
+                    Some((_, Some(values))) if channels.release_matrix => newest_release(values),
                     Some(_) => None,
-                    None => reference.then_some(action.reference.as_str()),
+                    None => reference
+                        .then_some(action.reference.as_str())
+                        .filter(|text| is_channel(text))
+                        .map(str::to_string),
                 };
-                named.filter(|text| is_channel(text)).map(|channel| (channel.to_string(), &action.source))
+                named.map(|channel| (channel, &action.source))
             })
     })?;
     let (channel, source) = channel;
     let command = format!("{prefix}{} {}{channel} {after}", channels.program, channels.prefix);
     Some((command, channels.install.replace("{channel}", &channel), source))
+}
+
+/// The newest of a matrix that lists releases only (`1.87.0`, `1.80`): a channel name
+/// (`stable`) or any other word among them leaves the default toolchain. A value CI fills
+/// from elsewhere (`$MSRV`) is no release of its own.
+fn newest_release(values: &[String]) -> Option<String> {
+    let is_release = |v: &str| {
+        let parts: Vec<&str> = v.split('.').collect();
+        (2..=3).contains(&parts.len()) && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let named: Vec<&str> = values.iter().map(|v| v.trim()).filter(|v| !v.starts_with('$')).collect();
+    if !named.iter().all(|v| is_release(v)) {
+        return None;
+    }
+    named.into_iter().max_by(|a, b| sources::version::cmp(a, b)).map(str::to_string)
 }
 
 /// Whether `command` runs the test command of one of the ecosystems `ids` (`npm test`,

@@ -67,6 +67,7 @@ pub static DECLARATION: Declaration = Declaration {
         program: "cargo",
         prefix: "+",
         install: "if command -v rustup >/dev/null 2>&1; then rustup toolchain install {channel} --profile minimal; fi",
+        release_matrix: true,
     }),
     ..Declaration::new(&Rust)
 };
@@ -408,6 +409,30 @@ mod tests {
             let d = draft(setup);
             assert_eq!(d.tests[0].command, "cargo test --all-features", "{setup}");
             assert!(!d.install.contains("toolchain install nightly"), "{}", d.install);
+        }
+    }
+
+    #[test]
+    fn a_matrix_of_releases_alone_tests_on_its_newest() {
+        let manifest = "[package]\nname = \"bench\"\nversion = \"0.1.0\"\n";
+        let draft = |rust: &str| {
+            let workflow = format!(
+                "env:\n  MSRV: 1.80.0\njobs:\n  ci:\n    strategy:\n      matrix:\n        rust: [{rust}]\n    steps:\n      - uses: dtolnay/rust-toolchain@master\n        with:\n          toolchain: ${{{{ matrix.rust }}}}\n      - run: cargo test --features stable\n"
+            );
+            crate::detect::testing::detection(&[
+                ("Cargo.toml", manifest),
+                (".github/workflows/ci.yml", workflow.as_str()),
+            ])
+        };
+        // CI pins its stable at a release (new lints would break a `deny(warnings)` crate).
+        let d = draft("1.87.0, $MSRV, 1.9.0");
+        assert_eq!(d.tests[0].command, "cargo +1.87.0 test --features stable");
+        assert!(d.install.contains("rustup toolchain install 1.87.0 --profile minimal"), "{}", d.install);
+        // A channel among them, or a word that is no release: the default toolchain.
+        for rust in ["stable, 1.80.0", "1.87.0, msrv", "nightly, 1.80"] {
+            let d = draft(rust);
+            assert_eq!(d.tests[0].command, "cargo test --features stable", "{rust}");
+            assert!(!d.install.contains("rustup toolchain install"), "{rust}: {}", d.install);
         }
     }
 

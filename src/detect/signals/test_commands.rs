@@ -128,10 +128,13 @@ pub fn detect(sources: &Sources, out: &mut Findings) {
                 // The job's own builds, in the test's folder, as the test runs them: every
                 // time, so that an edit is tested built.
                 let (test_dir, _) = place(line);
-                let built_here = builds
-                    .iter()
-                    .filter(|(i, dir, _)| *i < index && *dir == test_dir)
-                    .map(|(_, dir, command)| in_dir(dir.as_deref().unwrap_or(RelPath::root()), command));
+                let built_here =
+                    builds.iter().filter(|(i, dir, _)| *i < index && *dir == test_dir).map(|(_, dir, command)| {
+                        // On the job's channel, as the test (`cargo +1.87.0 build`).
+                        let command = ecosystems::on_setup_channel(&job.actions, command)
+                            .map_or_else(|| command.clone(), |(on_channel, _, _)| on_channel);
+                        in_dir(dir.as_deref().unwrap_or(RelPath::root()), &command)
+                    });
                 out.ci_test(TestCommand {
                     command,
                     source: line.source.clone(),

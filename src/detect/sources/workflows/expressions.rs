@@ -109,6 +109,14 @@ impl Context {
         self.matrix.get(key).map(|(own, extra)| own.iter().chain(extra).cloned().collect()).unwrap_or_default()
     }
 
+    /// Whether matrix key `key` is `literal` in no combination (GitHub compares ignoring
+    /// case); `false` when a value is not known (`fromJSON(…)`) or the key is no matrix's.
+    pub(super) fn matrix_never_is(&self, key: &str, literal: &str) -> bool {
+        let mut values = self.matrix_values(key);
+        values.extend(self.cells.iter().flatten().filter(|(k, _)| k == key).map(|(_, v)| v.clone()));
+        !values.is_empty() && values.iter().all(|v| !v.contains("${{") && !v.eq_ignore_ascii_case(literal))
+    }
+
     /// A matrix key's own list when it has one, else what `include:` entries give.
     pub(super) fn matrix_values_own_first(&self, key: &str) -> Vec<String> {
         match self.matrix.get(key) {

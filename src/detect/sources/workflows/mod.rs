@@ -529,7 +529,7 @@ fn exported_by(line: &str) -> Vec<(String, String)> {
 
 /// Whether a job or step with this `if:` never runs: `false`, or a comparison of an input
 /// known here (`inputs.download-build == 'true'` in a composite action whose caller leaves
-/// the input at its default). Matrix values are one combination read, not every one, env
+/// the input at its default), or a matrix key equal to a value no combination gives. Env
 /// values may come from other jobs' outputs, and anything else may hold: they run.
 fn never_runs(condition: &Yaml, ctx: &Context) -> bool {
     match condition {
@@ -541,6 +541,21 @@ fn never_runs(condition: &Yaml, ctx: &Context) -> bool {
                 return true;
             }
             let Some(c) = DEFINITE_COMPARISON.captures(inner) else { return false };
+            // A step for one matrix value that no combination has (`matrix.rust == 'nightly'`
+            // beside `rust: [1.87.0, 1.80.0]`); its values are many, so `!=` is left alone.
+            if &c[2] == "==" {
+                let (key, literal) = match (c[1].strip_prefix("matrix."), c[3].strip_prefix("matrix.")) {
+                    (Some(key), None) => (key, &c[3]),
+                    (None, Some(key)) => (key, &c[1]),
+                    _ => ("", ""),
+                };
+                if let Some(literal) = literal.strip_prefix('\'').and_then(|l| l.strip_suffix('\'')) {
+                    return ctx.matrix_never_is(key, literal);
+                }
+            }
+            if c[1].starts_with("matrix.") || c[3].starts_with("matrix.") {
+                return false;
+            }
             let (Some(left), Some(right)) = (ctx.value(&c[1]), ctx.value(&c[3])) else { return false };
             // GitHub compares strings ignoring case.
             left.eq_ignore_ascii_case(&right) == (&c[2] == "!=")
@@ -549,9 +564,10 @@ fn never_runs(condition: &Yaml, ctx: &Context) -> bool {
     }
 }
 
-/// `inputs.X == 'literal'` (or `!=`, either way round), one comparison alone.
+/// `inputs.X == 'literal'` (or `!=`, either way round, or `matrix.X == 'literal'`), one
+/// comparison alone.
 static DEFINITE_COMPARISON: LazyLock<Regex> = LazyLock::new(|| {
-    let operand = r"(inputs\.[A-Za-z0-9_-]+|'[^']*')";
+    let operand = r"((?:inputs|matrix)\.[A-Za-z0-9_-]+|'[^']*')";
     Regex::new(&format!(r"^{operand}[[:space:]]*(==|!=)[[:space:]]*{operand}$"))
         .expect("the comparison pattern is valid")
 });

@@ -247,6 +247,15 @@ fn steps_an_input_known_here_switches_off_are_not_read() {
 }
 
 #[test]
+fn steps_for_a_matrix_value_no_combination_gives_are_not_read() {
+    let workflow = "jobs:\n  ci:\n    strategy:\n      matrix:\n        rust: [1.87.0, 1.80.0]\n        include:\n          - rust: Beta\n    steps:\n      - run: cargo build --all-features\n        if: ${{ matrix.rust == 'nightly' }}\n      - run: cargo fmt --check\n        if: matrix.rust == 'beta'\n      - run: cargo test\n        if: matrix.rust != '1.80.0'\n      - run: cargo doc\n        if: matrix.os == 'ubuntu-latest'\n";
+    let (_dir, repo) = repo_with(&[(".github/workflows/ci.yml", workflow)]);
+    let lines: Vec<String> = Workflows::read(&repo).jobs[0].lines.iter().map(|l| l.text.clone()).collect();
+    // `!=` holds in some combination; a key the matrix lacks is not known to be empty.
+    assert_eq!(lines, ["cargo fmt --check", "cargo test", "cargo doc"]);
+}
+
+#[test]
 fn composite_actions_inline_into_their_callers() {
     let action = "inputs:\n  php-version:\n    default: '8.2'\nruns:\n  using: composite\n  steps:\n    - uses: shivammathur/setup-php@v2\n      with:\n        php-version: ${{ inputs.php-version }}\n    - run: vendor/bin/pest\n      shell: bash\n";
     let workflow = "jobs:\n  t:\n    strategy:\n      matrix:\n        php: ['8.4', '8.3']\n    steps:\n      - uses: ./.github/actions/setup\n        with:\n          php-version: ${{ matrix.php }}\n";
