@@ -59,6 +59,14 @@ fn secret_classes_keep_credentials_and_leave_out_settings() {
             &[],
             &["CAMWATCH_MODE", "RELAY_TOKEN", "BRIDGE_TOKEN", "RELAY_TOKEN_VAR", "PLUS_ENV_VAR"],
         ),
+        // Rust the same way: `std::env::var(vars::SIGNING_KEY)` with the constant in another
+        // crate of the workspace, or in this file behind its module's path.
+        (
+            "secrets-rust-name-constants",
+            &["PASTE_PASSWORD_SALT", "PASTE_SIGNING_KEY"],
+            &[],
+            &["PASTE_ADDRESS_PORT", "PASTE_RELAY_TOKEN", "SIGNING_KEY", "PASSWORD_SALT"],
+        ),
         // ASP.NET Core reads every appsettings key from the environment (`__` between sections,
         // under the project's `AddEnvironmentVariables` prefix): the credential keys the file
         // leaves to give, and a credential key with its development value, are secrets, never

@@ -101,6 +101,9 @@ impl Ecosystem for Rust {
     fn env_helpers(&self, text: &str) -> Vec<EnvHelper> {
         env::helpers(text)
     }
+    fn name_constants(&self, text: &str) -> Vec<(String, String)> {
+        env::name_constants(text)
+    }
     fn detect(&self, sources: &Sources, out: &mut Findings) {
         detect(sources.repo(), out);
         if !sources.repo().project_dirs("Cargo.toml").is_empty() {

@@ -77,16 +77,18 @@ fn var_reads(text: &str) -> Vec<EnvRead> {
         .collect()
 }
 
-/// `env::var(DATABASE_URL_ENV)` with `const DATABASE_URL_ENV: &str = "DATABASE_URL";` in the file.
+/// `env::var(DATABASE_URL_ENV)` with `const DATABASE_URL_ENV: &str = "DATABASE_URL";` in the file,
+/// or `env::var(vars::SIGNING_KEY)` with the constant in another module of the project.
 fn constant_var_reads(text: &str) -> Vec<EnvRead> {
     static READ: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?-u:\b)(?:env|dotenvy|dotenv)::var(?:_os)?\([[:space:]]*([A-Z_][A-Z0-9_]*)[[:space:]]*\)"#)
-            .expect("the Rust constant-read pattern is valid")
+        Regex::new(
+            r#"(?-u:\b)(?:env|dotenvy|dotenv)::var(?:_os)?\([[:space:]]*(?:[a-z_][a-z0-9_]*::)*([A-Z_][A-Z0-9_]*)[[:space:]]*\)"#,
+        )
+        .expect("the Rust constant-read pattern is valid")
     });
     READ.captures_iter(text)
         .filter_map(|c| {
             let (whole, constant) = (c.get(0)?, c.get(1)?);
-            let name = string_constant(text, constant.as_str())?;
             let after = &text[whole.end()..];
             let need = if code::followed_by(after, &[".unwrap_or", ".ok()", ".is_ok()", ".is_err()", ".map_or"]) {
                 Need::Optional
@@ -95,8 +97,27 @@ fn constant_var_reads(text: &str) -> Vec<EnvRead> {
             } else {
                 Need::Unstated
             };
-            Some(EnvRead::new(name, constant.start(), need, "std::env::var"))
+            Some(match string_constant(text, constant.as_str()) {
+                Some(name) => EnvRead::new(name, constant.start(), need, "std::env::var"),
+                None => EnvRead::of_constant(constant.as_str(), constant.start(), need, "std::env::var of a constant"),
+            })
         })
+        .collect()
+}
+
+/// The file's string constants that hold a variable's name (`pub const SIGNING_KEY: &str =
+/// "WASTEBIN_SIGNING_KEY";`), for the reads of other files (see [`EnvRead::by_constant`]).
+pub fn name_constants(text: &str) -> Vec<(String, String)> {
+    static CONSTANT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"(?-u:\b)(?:const|static)[[:space:]]+([A-Z_][A-Z0-9_]*)[[:space:]]*:[[:space:]]*&(?:'static[[:space:]]+)?str[[:space:]]*=[[:space:]]*"([A-Z_][A-Z0-9_]*)"[[:space:]]*;"#,
+        )
+        .expect("the Rust name-constant pattern is valid")
+    });
+    CONSTANT
+        .captures_iter(text)
+        .filter(|c| code::is_upper_snake(&c[2]))
+        .map(|c| (c[1].to_string(), c[2].to_string()))
         .collect()
 }
 
