@@ -1,7 +1,8 @@
 //! convict (`convict({ db: { password: { doc, format, default, env: "DB_PASSWORD" } } })`):
 //! each property of the schema, however deeply nested, reads the variable its `env` names.
 //! Every property has a `default`; a `default: null` fails `config.validate()` unless the
-//! property is `nullable: true`, so such a property is required where the file validates.
+//! property is `nullable: true`, so such a property is required where the file validates
+//! (and loads no file, `loadFile`, that could give it).
 //! `sensitive: true` declares the value a secret; a `format` of a port, number, boolean,
 //! duration, list or fixed set of values types it as a setting.
 
@@ -16,17 +17,28 @@ use crate::detect::ecosystems::ecosystem::{EnvRead, Need};
 const VIA: &str = "convict schema";
 
 pub(super) fn reads(text: &str) -> Vec<EnvRead> {
+    // `convict({ … })`, or `convict(schema)` with `const schema = { … }` in the file.
     static CONVICT: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?-u:\b)convict[[:space:]]*(?:<[^>()]*>)?\([[:space:]]*\{").expect("the convict pattern is valid")
+        Regex::new(
+            r"(?-u:\b)convict[[:space:]]*(?:<[^>()]*>)?\([[:space:]]*(?:\{|([A-Za-z_$][A-Za-z0-9_$]*)[[:space:]]*\))",
+        )
+        .expect("the convict pattern is valid")
     });
     static ENV: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"(?-u:\b)env[[:space:]]*:[[:space:]]*['"`]([A-Za-z_][A-Za-z0-9_]*)['"`]"#)
             .expect("the convict env pattern is valid")
     });
-    let validates = text.contains(".validate(");
+    // A value left `null` fails `validate()`, unless a file loaded first (`loadFile`) gives it.
+    let validates = text.contains(".validate(") && !text.contains(".loadFile(");
     let mut found = Vec::new();
-    for m in CONVICT.find_iter(text) {
-        let open = m.end() - 1;
+    for c in CONVICT.captures_iter(text) {
+        let open = match c.get(1) {
+            Some(schema) => match schema_object(text, schema.as_str()) {
+                Some(open) => open,
+                None => continue,
+            },
+            None => c.get(0).map_or(0, |m| m.end() - 1),
+        };
         let Some(body) = code::block(&text[open..], QUOTES) else { continue };
         let objects = object_spans(body);
         for c in ENV.captures_iter(body) {
@@ -53,6 +65,16 @@ pub(super) fn reads(text: &str) -> Vec<EnvRead> {
         }
     }
     found
+}
+
+/// Where the object a schema variable of the file is assigned opens: `const schema = {`.
+fn schema_object(text: &str, variable: &str) -> Option<usize> {
+    let assigned = Regex::new(&format!(
+        r"(?-u:\b)(?:const|let|var)[[:space:]]+{}[[:space:]]*(?::[^=]+)?=[[:space:]]*\{{",
+        regex::escape(variable)
+    ))
+    .ok()?;
+    assigned.find(text).map(|m| m.end() - 1)
 }
 
 /// The byte ranges of the `{ … }` objects in `body` (braces included), past quoted text.
@@ -134,6 +156,14 @@ mod tests {
                 ("ADMIN_EMAILS".into(), Need::Optional, false, true),
             ]
         );
+    }
+
+    #[test]
+    fn a_schema_of_the_file_given_by_name() {
+        let text = "const convict = require('convict')\nconst schema = {\n  githubToken: {\n    doc: 'Access token',\n    format: String,\n    default: null,\n    env: 'GITHUB_TOKEN'\n  },\n  port: { format: 'port', default: 0, env: 'PORT' }\n}\nconst other = { x: { env: 'NOT_READ' } }\nlet config = convict(schema)\nconfig.loadFile(path.join(__dirname, 'config.json'))\nconfig.validate()\n";
+        let got: Vec<(String, Need, bool)> = reads(text).into_iter().map(|r| (r.name, r.need, r.setting)).collect();
+        // The file loaded before `validate()` may give what the schema leaves `null`.
+        assert_eq!(got, [("GITHUB_TOKEN".into(), Need::Unstated, false), ("PORT".into(), Need::Optional, true)]);
     }
 
     #[test]
