@@ -111,7 +111,11 @@ impl Context {
 
     /// Whether matrix key `key` is `literal` in no combination (GitHub compares ignoring
     /// case); `false` when a value is not known (`fromJSON(…)`) or the key is no matrix's.
+    /// An `include:` entry that leaves the key out gives it as `''`.
     pub(super) fn matrix_never_is(&self, key: &str, literal: &str) -> bool {
+        if literal.is_empty() {
+            return false;
+        }
         let mut values = self.matrix_values(key);
         values.extend(self.cells.iter().flatten().filter(|(k, _)| k == key).map(|(_, v)| v.clone()));
         !values.is_empty() && values.iter().all(|v| !v.contains("${{") && !v.eq_ignore_ascii_case(literal))
