@@ -253,12 +253,12 @@ pub(super) fn tests(
 /// The arguments a tox command line gives pytest (`coverage run -m pytest tests/unit/ -s` →
 /// `tests/unit/ -s`), when it names a folder to run and nothing else tox fills in
 /// (`{envtmpdir}`). `{posargs}` is what `tox -- …` passes: without any, its default
-/// (`{posargs: tests}` → `tests`) or nothing.
+/// (`{posargs: tests}` → `tests`) or nothing; so is tox's older `[]` standing alone.
 fn pytest_arguments(line: &str) -> Option<String> {
     static POSARGS: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\{posargs(?::([^{}]*))?\}").expect("the posargs pattern is valid"));
     let line = POSARGS.replace_all(line, |c: &regex::Captures| c.get(1).map_or("", |m| m.as_str()).trim().to_string());
-    let words: Vec<&str> = line.split_whitespace().collect();
+    let words: Vec<&str> = line.split_whitespace().filter(|w| *w != "[]").collect();
     let at = words.iter().position(|w| *w == "pytest" || w.ends_with("/pytest") || *w == "py.test")?;
     let arguments = &words[at + 1..];
     let names_a_folder =

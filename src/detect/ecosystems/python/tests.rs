@@ -193,6 +193,10 @@ fn pytest_runs_the_folders_tox_s_test_environment_gives_it() {
     let s =
         scan(&Python, &[("setup.py", ""), ("tox.ini", tox), ("pytest.ini", "[pytest]\naddopts = --doctest-modules\n")]);
     assert_eq!(s.tests()[0], "python3 -m pytest --cov=pkg --cov-report=xml tests");
+    // tox's older `[]` is `{posargs}` too, when it stands alone.
+    let tox = "[tox]\n[testenv]\ncommands =\n    pytest tests []\n";
+    let s = scan(&Python, &[("setup.py", ""), ("tox.ini", tox), ("conftest.py", "")]);
+    assert_eq!(s.tests()[0], "python3 -m pytest tests");
     // Only a folder to run is worth taking over; tox's own placeholders stay tox's.
     for commands in ["pytest {posargs}", "pytest -x", "pytest --basetemp={envtmpdir} tests"] {
         let tox = format!("[tox]\n[testenv]\ncommands = {commands}\n");

@@ -421,6 +421,8 @@ fn commands(ini: &str, env: &str, holds: impl Fn(&[Group]) -> bool) -> Vec<Strin
                 .replace("{toxinidir}/", "")
                 .replace("{posargs}", "")
                 .split_whitespace()
+                // tox's older spelling of `{posargs}`, standing alone.
+                .filter(|word| *word != "[]")
                 .collect::<Vec<_>>()
                 .join(" ")
         })
