@@ -195,7 +195,7 @@ fn detect(sources: &Sources, out: &mut Findings) {
             let relative = dir.relative_to(parent.dir).unwrap_or(dir);
             let member = parent.members.as_ref().is_some_and(|m| m.contains(relative));
             let own_lockfile = LOCKFILES.iter().any(|(name, _)| repo.exists(dir.join(name)));
-            if member || !own_lockfile {
+            if member || !own_lockfile || holds_dependencies_only(repo, dir) {
                 continue;
             }
         }
@@ -208,6 +208,14 @@ fn detect(sources: &Sources, out: &mut Findings) {
 }
 
 /// Report one Node project rooted at `dir`; returns its workspace members, if it has any.
+/// A nested `package.json` with neither a `name` nor `scripts` (`{"dependencies": {"heapdump":
+/// …}}` beside a benchmark script): what the scripts of that folder load, no package of the
+/// project's; installing it (a native addon, often) is no part of what the tests need.
+fn holds_dependencies_only(repo: &Repo, dir: &RelPath) -> bool {
+    repo.read_json(dir.join(rel!("package.json")))
+        .is_some_and(|manifest| manifest.get("name").is_none() && manifest.get("scripts").is_none())
+}
+
 fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Members> {
     let (repo, pins) = (sources.repo(), sources.pins());
     let manifest_path = dir.join(rel!("package.json"));
@@ -817,6 +825,22 @@ mod tests {
         let members = ("pnpm-workspace.yaml", "packages:\n  - 'packages/*'\n");
         let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], members]);
         assert!(scan.steps().contains(&"hanzo_pm pnpm 9"), "{:?}", scan.steps());
+    }
+
+    #[test]
+    fn a_nested_folder_s_dependencies_alone_are_no_project() {
+        let lock = r#"{"lockfileVersion": 3}"#;
+        let files = [
+            ("package.json", r#"{"name": "lru", "scripts": {"test": "tap"}}"#),
+            ("package-lock.json", lock),
+            ("scripts/package.json", r#"{"dependencies": {"heapdump": "^0.3.15"}}"#),
+            ("scripts/package-lock.json", lock),
+            ("web/package.json", r#"{"private": true, "scripts": {"build": "vite build"}}"#),
+            ("web/package-lock.json", lock),
+        ];
+        let steps = crate::detect::testing::scan(&Node, &files).steps().join("\n");
+        assert!(steps.contains("(cd web && npm ci)"), "{steps}");
+        assert!(!steps.contains("cd scripts"), "{steps}");
     }
 
     #[test]
