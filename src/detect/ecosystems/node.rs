@@ -73,8 +73,10 @@ pub static DECLARATION: Declaration = Declaration {
     ],
     devcontainer_features: &[("node", "ghcr.io/devcontainers/features/node:1")],
     test_commands: &[
-        // `test`, `test:unit`, and the suite alone or whole glued to the word (`testonly`, `testall`).
-        r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)[^;&|]*?[[:space:]](?:run[[:space:]]+)?tests?(?:only|all)?(?:[:\-_][[:word:]:\-]*)?(?:[[:space:]]|$)",
+        // `test`, `test:unit`, and the suite alone or whole glued to the word (`testonly`, `testall`),
+        // past options and their values (`pnpm --filter web test`) but not past another script
+        // run (`yarn run eslint src test` lints the folder `test`): no word before it is `run`.
+        r"(?:npm|pnpm|yarn|bun|nr|ni)(?-u:\b)(?:[[:space:]]+(?:[^;&|[:space:]]{4,}|[^;&|[:space:]]{1,2}|[^r;&|[:space:]][^;&|[:space:]]{2}|r[^u;&|[:space:]][^;&|[:space:]]|ru[^n;&|[:space:]]))*?[[:space:]]+(?:run(?:[[:space:]]+-[^;&|[:space:]]+)*[[:space:]]+)?tests?(?:only|all)?(?:[:\-_][[:word:]:\-]*)?(?:[[:space:]]|$)",
         // A namespaced script whose last part says test (`ci:backend:test`).
         r"(?:npm|pnpm|yarn|bun)(?-u:\b)[^;&|]*?[[:space:]](?:run[[:space:]]+)?[[:word:]\-]+(?::[[:word:]\-]+)*:test(?:[[:space:]]|$)",
         r"(?:npm|pnpm)[[:space:]]+t(?:[[:space:]]|$)",
