@@ -524,6 +524,41 @@ fn a_node_too_old_for_the_package_manager_is_replaced_from_the_npm_registry_once
 }
 
 #[test]
+fn a_node_newer_than_ci_tests_is_replaced_by_ci_s_newest_once() {
+    let checkout = tempfile::tempdir().unwrap();
+    std::fs::write(checkout.path().join("package.json"), r#"{"name": "lib", "scripts": {"test": "mocha"}}"#).unwrap();
+    std::fs::write(checkout.path().join("package-lock.json"), "{}\n").unwrap();
+    let workflows = checkout.path().join(".github/workflows");
+    std::fs::create_dir_all(&workflows).unwrap();
+    let ci = "on: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        node-version: [12, 14, 16]\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: ${{ matrix.node-version }}\n      - run: npm test\n";
+    std::fs::write(workflows.join("ci.yml"), ci).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let run = common::run(common::hanzo_env(home.path(), home.path()).args(["detect", "--json"]).arg(checkout.path()));
+    let install = runnable_install(&run.stdout);
+    assert!(install.contains("hanzo_node_tested 12 16"), "{install}");
+
+    let machine = Machine::new();
+    fake_node(&machine, "v20.11.1", true);
+    let run = machine.run(&install, checkout.path());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // With the npm that runs on it: the machine's may need a newer Node.
+    assert!(machine.calls().contains("npm install -g npm@9 node@16\n"), "{}", machine.calls());
+    assert!(
+        run.stderr.contains("CI tests Node 12 to 16, and v20.11.1 is newer: installing Node 16 and npm 9"),
+        "{}",
+        run.stderr
+    );
+    machine.forget_calls();
+    assert_eq!(machine.run(&install, checkout.path()).code, 0);
+    assert!(!machine.calls().contains("node@16"), "Node 16 is there: {}", machine.calls());
+    // A Node CI tests is kept.
+    let machine = Machine::new();
+    fake_node(&machine, "v14.21.3", true);
+    assert_eq!(machine.run(&install, checkout.path()).code, 0);
+    assert!(!machine.calls().contains("npm install -g node@"), "{}", machine.calls());
+}
+
+#[test]
 fn a_pinned_node_no_manager_installs_is_a_warning_unless_the_one_here_is_an_older_major() {
     let install = drafted_install("detect/version-v-prefix");
     let checkout = common::fixture("detect/version-v-prefix");

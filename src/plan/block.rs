@@ -207,6 +207,7 @@ mod tests {
         ("hanzo_memcached", "4ac3f221e1597292e9c26e9e9a5d9cd6d26fc88c397c8bcec4f7e217799c91d1"),
         ("hanzo_rabbitmq", "e2c6ffb1f08db6c4e6a1247cde74326522d60647fc081baa816a10ffbe3f7491"),
         ("hanzo_node", "cdcc80b6310fe93e7472e754a49a3ef2605b4015e33d447e19bbd1e9d98b1f3b"),
+        ("hanzo_node_tested", "7ea7956987f8faeb4db57703cdb5bf94fb8339011c360c7d0955200fb344cc47"),
         ("hanzo_pm", "5d9e669d17051b948dc35030eb4bf18f311b959664a87d40463d03938a4d4d8d"),
         ("hanzo_python", "0cc61f977e22e0b07171a90630a72b3e1a09aaf2f148c5a37fdd342ab8ee4a3d"),
         ("hanzo_python_in", "fe2d862a8ba8e8aa1c1da98e572b2b21869b9b5655188f97ef074c13a0dd3ebd"),

@@ -161,6 +161,7 @@ pub const HELPERS: &[Helper] = &[
     helper!("hanzo_memcached", "hanzo_needs", "hanzo_answers", "hanzo_v6", "hanzo_wait"),
     helper!("hanzo_rabbitmq", "hanzo_needs", "hanzo_answers", "hanzo_root", "hanzo_wait"),
     helper!("hanzo_node"),
+    helper!("hanzo_node_tested", "hanzo_node"),
     helper!("hanzo_pm"),
     helper!("hanzo_python"),
     helper!("hanzo_python_in"),
@@ -217,9 +218,10 @@ mod tests {
             for need in h.needs {
                 assert!(helper(need).is_some(), "{} needs unknown {need}", h.name);
             }
-            // Every hanzo_ function it calls is its own or declared.
+            // Every hanzo_ function it calls is its own or a declared helper's.
             for called in calls.find_iter(h.text).map(|m| m.as_str()) {
-                let own = defines(h.text, called);
+                let own = defines(h.text, called)
+                    || h.needs.iter().any(|need| helper(need).is_some_and(|need| defines(need.text, called)));
                 let variable = h.text.contains(&format!("{called}=")) || h.text.contains(&format!("${{{called}"));
                 let dynamic = called == "hanzo_" || h.name == "hanzo_service";
                 assert!(

@@ -289,8 +289,11 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
                 .and_then(Value::as_str)
                 .and_then(version::lowest_floor)
                 .map(|floor| (floor, Evidence::key(&manifest_path, "engines.node")));
-            let tested = super::ci_setup::tested_versions(sources, "node", |_| true, |_| false)
-                .map(|tested| (tested.oldest.0.major().to_string(), tested.oldest.1));
+            let tested = super::ci_setup::tested_versions(sources, "node", |_| true, |_| false);
+            // CI's newest major, where every setup names one: the project is tested up to it
+            // (a newer Node's globals or stricter checks may break its suite).
+            let newest = tested.as_ref().and_then(|tested| tested.newest.as_ref()).map(|pin| pin.major());
+            let tested = tested.map(|tested| (tested.oldest.0.major().to_string(), tested.oldest.1));
             let floors = needed
                 .iter()
                 .map(|(floor, _, source)| (floor.to_string(), source.clone()))
@@ -302,7 +305,13 @@ fn project(sources: &Sources, dir: &RelPath, out: &mut Findings) -> Option<Membe
                 _ => Some((floor, source)),
             });
             if let Some((floor, source)) = highest {
-                out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], source)
+                let floor_major = floor.split('.').next().and_then(|major| major.parse::<u32>().ok());
+                match newest.filter(|newest| floor_major.is_some_and(|f| *newest >= f)) {
+                    Some(newest) => {
+                        out.helper(Phase::Toolchain, "hanzo_node_tested", vec![floor, newest.to_string()], source)
+                    }
+                    None => out.helper(Phase::Toolchain, "hanzo_node", vec![format!(">={floor}")], source),
+                }
             }
         }
     }
@@ -732,9 +741,21 @@ mod tests {
         let matrix = "jobs:\n  t:\n    strategy:\n      matrix:\n        node: [22.x, 18.x, lts/*]\n    steps:\n      - uses: actions/setup-node@v4\n        with:\n          node-version: ${{ matrix.node }}\n      - run: npm test\n";
         let files = [("package.json", "{}"), ("package-lock.json", "{}"), (".github/workflows/ci.yml", matrix)];
         let ensure = |scan: &crate::detect::testing::Scan| -> Vec<String> {
-            scan.steps().into_iter().filter(|s| s.starts_with("hanzo_node ")).map(String::from).collect()
+            scan.steps().into_iter().filter(|s| s.starts_with("hanzo_node")).map(String::from).collect()
         };
-        assert_eq!(ensure(&crate::detect::testing::scan(&Node, &files)), ["hanzo_node '>=18'"]);
+        assert_eq!(
+            ensure(&crate::detect::testing::scan(&Node, &files)),
+            ["hanzo_node '>=18'"],
+            "a channel sets no ceiling"
+        );
+        // Every version named: CI's newest major bounds it too.
+        let named = matrix.replace("[22.x, 18.x, lts/*]", "[22.x, 18.x]");
+        let scan = crate::detect::testing::scan(&Node, &[files[0], files[1], (".github/workflows/ci.yml", &named)]);
+        assert_eq!(ensure(&scan), ["hanzo_node_tested 18 22"]);
+        // Below a floor engines set, CI's newest says nothing.
+        let engines = ("package.json", r#"{"engines": {"node": ">=24"}}"#);
+        let scan = crate::detect::testing::scan(&Node, &[engines, files[1], (".github/workflows/ci.yml", &named)]);
+        assert_eq!(ensure(&scan), ["hanzo_node '>=24'"]);
         // A version file says more than CI does.
         let pinned = crate::detect::testing::scan(&Node, &[files[0], files[1], files[2], (".nvmrc", "20\n")]);
         assert_eq!(ensure(&pinned), ["hanzo_node 20"]);
