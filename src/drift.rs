@@ -192,8 +192,12 @@ fn tool_of(line: &str) -> (Option<&str>, Option<&str>) {
         Some((dir, rest)) => (Some(dir.trim()), rest.trim()),
         None => (None, inner),
     };
-    // `command -v bun >/dev/null 2>&1 || npm install -g bun@1` makes bun present.
-    if let Some(tool) = rest.strip_prefix("command -v ").and_then(|r| r.split_whitespace().next()) {
+    // `command -v bun >/dev/null 2>&1 || npm install -g bun@1` makes bun present, as does
+    // `uv --version >/dev/null 2>&1 || python3 -m pip install uv`.
+    let checked = rest.strip_prefix("command -v ").and_then(|r| r.split_whitespace().next()).or_else(|| {
+        rest.split_once(" --version >/dev/null 2>&1 ||").map(|(tool, _)| tool).filter(|t| !t.contains(' '))
+    });
+    if let Some(tool) = checked {
         return (is_install_program(tool).then_some(tool), dir);
     }
     let rest = rest.rsplit("||").next().unwrap_or(rest).trim();
@@ -739,6 +743,7 @@ mod tests {
         assert_eq!(tool_of("(cd api && uv sync --frozen)"), (Some("uv"), Some("api")));
         assert_eq!(tool_of("command -v bun >/dev/null 2>&1 || npm install -g bun@1"), (Some("bun"), None));
         assert_eq!(tool_of("command -v uv >/dev/null 2>&1 || python3 -m pip install uv"), (Some("uv"), None));
+        assert_eq!(tool_of("uv --version >/dev/null 2>&1 || python3 -m pip install uv"), (Some("uv"), None));
         assert_eq!(tool_of("CI=1 pnpm install"), (Some("pnpm"), None));
         assert_eq!(tool_of(".venv/bin/python -m pip install -r r.txt"), (Some("python"), None));
         assert_eq!(tool_of("./gradlew build"), (Some("./gradlew"), None));

@@ -155,6 +155,23 @@ fn a_missing_uv_is_installed_with_pip_once() {
 }
 
 #[test]
+fn a_tool_whose_pyenv_shim_cannot_run_here_is_installed_with_pip() {
+    let machine = Machine::new();
+    fake_python(&machine);
+    // pyenv's shim of a uv another Python has: on PATH, but `.python-version` names a
+    // Python pyenv lacks, so every run of it fails.
+    let shim = "echo \"pyenv: version '3.14.0' is not installed (set by $PWD/.python-version)\" >&2\nexit 1";
+    machine.tool("system", "uv", shim);
+    let install = drafted_install("detect/uv-workspace");
+    let checkout = common::fixture("detect/uv-workspace");
+    let run = machine.run(&install, &checkout);
+    assert_eq!(run.code, 0, "{}\n{}\n{install}", run.stderr, machine.calls());
+    let calls = machine.calls();
+    assert!(calls.contains("python3 -m pip install --quiet uv\n"), "{calls}");
+    assert!(calls.contains("uv export --frozen"), "the installed uv exports: {calls}");
+}
+
+#[test]
 fn poetrys_lock_goes_through_pip_with_the_export_plugin_installed_once() {
     let machine = Machine::new();
     fake_python(&machine);

@@ -560,9 +560,15 @@ fn project(
     let lock = (tool == Tool::Poetry && has(rel!("poetry.lock"))).then(|| repo.read(&source.path)).flatten();
     if let Some(requirement) = tool.requirement(pyproject.as_deref(), lock.as_deref()) {
         let command = tool.name();
+        // Run, not looked up: pyenv's shim of a tool another Python has is on PATH and fails
+        // where the checkout's `.python-version` names a Python pyenv lacks; the shell then
+        // forgets the shim's place it remembered (`hash -r`) for the one pip installs.
         out.step(
             Phase::Toolchain,
-            format!("command -v {command} >/dev/null 2>&1 || python3 -m pip install --quiet {}", quote(&requirement)),
+            format!(
+                "{command} --version >/dev/null 2>&1 || {{ python3 -m pip install --quiet {} && hash -r; }}",
+                quote(&requirement)
+            ),
             source.clone(),
         );
     }
@@ -712,7 +718,7 @@ fn project(
         if let (true, Some(path)) = (tool.fills_interpreter(), config) {
             out.step(
                 Phase::Toolchain,
-                format!("command -v {command} >/dev/null 2>&1 || python3 -m pip install {package}"),
+                format!("{command} --version >/dev/null 2>&1 || {{ python3 -m pip install {package} && hash -r; }}"),
                 path,
             );
         }

@@ -105,7 +105,10 @@ fn a_missing_tool_is_installed_at_the_version_the_project_states_or_its_lock_was
     assert_eq!(Tool::Pdm.requirement(None, None).as_deref(), Some("pdm[locked]"));
     // A poetry project without a lock is read without looking for one.
     let s = scan(&Python, &[("pyproject.toml", "[tool.poetry]\nname = 'x'\n")]);
-    assert!(s.steps().contains(&"command -v poetry >/dev/null 2>&1 || python3 -m pip install --quiet poetry"));
+    assert!(
+        s.steps()
+            .contains(&"poetry --version >/dev/null 2>&1 || { python3 -m pip install --quiet poetry && hash -r; }")
+    );
     assert_eq!(s.warnings, Vec::<String>::new());
 }
 
@@ -120,7 +123,9 @@ fn nox_runs_the_session_of_the_tests() {
 
 #[test]
 fn runners_are_bootstrapped_into_the_interpreter_the_tests_use() {
-    let bootstrap = |runner: &str| format!("command -v {runner} >/dev/null 2>&1 || python3 -m pip install {runner}");
+    let bootstrap = |runner: &str| {
+        format!("{runner} --version >/dev/null 2>&1 || {{ python3 -m pip install {runner} && hash -r; }}")
+    };
     let project = "[project]\nname = 'x'\n";
     let uv = scan(&Python, &[("pyproject.toml", project), ("uv.lock", ""), ("noxfile.py", "import nox\n")]);
     assert!(uv.steps().contains(&bootstrap("nox").as_str()), "{:?}", uv.steps());
@@ -224,7 +229,11 @@ fn an_invoke_test_task_is_the_project_s_way_to_run_its_suite() {
         "from invoke import task\n\n@task\ndef test(c, capture=\"no\", pty=True):\n    c.run(\"pytest\", pty=pty)\n";
     let s = scan(&Python, &[("setup.py", ""), ("tasks.py", tasks), ("conftest.py", "")]);
     assert_eq!(s.tests(), ["inv test", "python3 -m pytest"]);
-    assert!(s.steps().contains(&"command -v inv >/dev/null 2>&1 || python3 -m pip install invoke"), "{:?}", s.steps());
+    assert!(
+        s.steps().contains(&"inv --version >/dev/null 2>&1 || { python3 -m pip install invoke && hash -r; }"),
+        "{:?}",
+        s.steps()
+    );
     // Tasks without a `test` one, or a `tasks.py` that is not invoke's, run no suite.
     for other in ["from invoke import task\n\n@task\ndef build(c):\n    pass\n", "@task\ndef test(c):\n    pass\n"] {
         let s = scan(&Python, &[("setup.py", ""), ("tasks.py", other), ("conftest.py", "")]);
